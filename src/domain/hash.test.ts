@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash } from './hash.js';
+import { countChars, countWords } from './words.js';
+
+describe('calculateHash (Weblate test vectors)', () => {
+  it.each([
+    [['Message'], 8445691827737211251n],
+    [['Context', 'Message'], -1602104568316855346n],
+    [['Příšerně žluťoučký kůň úpěl ďábelské ódy'], -4296353750398394478n],
+    [[''], 2141328909150225308n],
+    [['Hello, world!\n', ''], -2012431413508206962n],
+    [['Hello, world!\n', 'ctx'], 4981033190351516839n],
+    [['Orangutan has %d banana.\n\x1e\x1eOrangutan has %d bananas.\n', ''], 2097404709965985808n],
+    [['key.name'], -4101198283576545269n],
+  ])('hash of %j', (parts, expected) => {
+    expect(calculateHash(...parts)).toBe(expected);
+  });
+
+  it('converts to and from checksums', () => {
+    expect(hashToChecksum(calculateHash('Message'))).toBe('f5351ff85ab23173');
+    expect(hashToChecksum(calculateHash(''))).toBe('9db7874c312c839c');
+    expect(hashToChecksum(94239120442185084n)).toBe('814ecdfb11e6d57c');
+    expect(checksumToHash('f5351ff85ab23173')).toBe(8445691827737211251n);
+  });
+
+  it('builds id_hash and content_hash per Weblate', () => {
+    expect(unitIdHash(false, ['Hello, world!\n'], 'ctx')).toBe(4981033190351516839n);
+    expect(unitIdHash(true, ['anything'], 'key.name')).toBe(-4101198283576545269n);
+    expect(unitContentHash(['Orangutan has %d banana.\n', 'Orangutan has %d bananas.\n'], '')).toBe(2097404709965985808n);
+  });
+});
+
+describe('countWords / countChars', () => {
+  it('counts whitespace tokens over plural forms', () => {
+    expect(countWords(['Hello, world!\n'])).toBe(2);
+    expect(countWords(['%d file', '%d files'])).toBe(4);
+    expect(countWords(['<unused singular (hash=abc)>', '%d files'])).toBe(2);
+    expect(countWords(['  '])).toBe(0);
+  });
+  it('counts code points including plural separators', () => {
+    expect(countChars(['ab', 'cd'])).toBe(6);
+    expect(countChars(['😀'])).toBe(1);
+  });
+});

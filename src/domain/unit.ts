@@ -1,0 +1,47 @@
+// Units as Weblate models them: states, plural joining and the parsed-unit shape every format returns.
+
+/** Unit states, numbered as Weblate's StringState. */
+export const State = {
+  EMPTY: 0,
+  FUZZY: 10,
+  TRANSLATED: 20,
+  APPROVED: 30,
+  READONLY: 100,
+} as const;
+export type UnitState = (typeof State)[keyof typeof State];
+
+/** Weblate stores plural forms joined by this separator (and hashes them joined). */
+export const PLURAL_SEPARATOR = '\x1e\x1e';
+
+export function joinPlural(forms: readonly string[]): string {
+  return forms.join(PLURAL_SEPARATOR);
+}
+
+export function splitPlural(joined: string): string[] {
+  return joined.split(PLURAL_SEPARATOR);
+}
+
+/**
+ * One unit as a format reads it from a file, already shaped as Weblate shows it.
+ * `source` and `target` hold one element per plural form.
+ */
+export interface ParsedUnit {
+  /** Weblate's context: TS context/comment/id joined, the JSON key path, the TBX entry id. */
+  context: string;
+  source: string[];
+  target: string[];
+  /** Comma+space separated locations. */
+  location: string;
+  note: string;
+  flags: string;
+  explanation: string;
+  /** TBX only: the explanation on the source side. */
+  sourceExplanation: string;
+  previousSource: string;
+  state: UnitState;
+  /** 1-based order in the listing. */
+  position: number;
+  idHash: bigint;
+  contentHash: bigint;
+  numWords: number;
+}

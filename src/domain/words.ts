@@ -1,0 +1,27 @@
+// Word and character counts as Weblate's statistics use them.
+import { joinPlural } from './unit.js';
+
+const UNUSED_PLURAL = '<unused singular';
+const WHITESPACE_RUN = /[\s\u001c-\u001f\u0085]+/u;
+
+/**
+ * Words of a source string: whitespace-separated tokens summed over the plural forms,
+ * skipping Weblate's "<unused singular" placeholders. `countWords(['%d file', '%d files']) === 4`.
+ */
+export function countWords(source: readonly string[]): number {
+  let words = 0;
+  for (const form of source) {
+    if (form.startsWith(UNUSED_PLURAL)) continue;
+    const trimmed = form.trim();
+    if (trimmed === '') continue;
+    words += trimmed.split(WHITESPACE_RUN).filter((t) => t !== '').length;
+  }
+  return words;
+}
+
+/** Characters of the stored (joined) source, counted in code points, separators included. */
+export function countChars(source: readonly string[]): number {
+  let n = 0;
+  for (const _ of joinPlural(source)) n++;
+  return n;
+}

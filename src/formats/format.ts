@@ -1,0 +1,87 @@
+// The Format contract: bytes in, units out; edits in, bytes out. No fs, git or database here.
+import type { ParsedUnit, UnitState } from '../domain/unit.js';
+
+/** Weblate's file format ids that tms reads and writes. */
+export const FORMAT_IDS = [
+  'ts',
+  'json',
+  'json-nested',
+  'i18next',
+  'i18nextv4',
+  'go-i18n-json',
+  'go-i18n-json-v2',
+  'webextension',
+  'arb',
+  'tbx',
+] as const;
+export type FormatId = (typeof FORMAT_IDS)[number];
+
+/** What a format needs to know about the file besides its bytes. */
+export interface FormatContext {
+  /** Repository-relative path, used in error messages. */
+  filename: string;
+  /** The file's language code as written in the file name (e.g. `pt_BR`, `pt-BR`). */
+  language: string;
+  /** The component's source language code (e.g. `en`). */
+  sourceLanguage: string;
+  /** Number of plural forms of the file's language (from the language database). */
+  plurals?: number;
+  /**
+   * Monolingual components: the parsed template. Units are then listed in template order,
+   * identities come from the template, and keys only in the translation file are not listed.
+   */
+  template?: ParsedStore | null;
+}
+
+/** A parsed file: its units plus whatever the format keeps to write the file back. */
+export interface ParsedStore {
+  units: ParsedUnit[];
+  /** True when `units` came from a template (monolingual listing). */
+  monolingual: boolean;
+  /** Format-private state (e.g. offsets of elements in the original text). Opaque to callers. */
+  readonly internal?: unknown;
+}
+
+/**
+ * One change to write into a file. The unit is found by the same identity Weblate uses
+ * (`context` for monolingual files, `source` + `context` for bilingual ones); a unit not in
+ * the file is added where Weblate would add it (monolingual: cloned from the template).
+ */
+export interface UnitWrite {
+  context: string;
+  source: string[];
+  target: string[];
+  state: UnitState;
+  explanation?: string;
+  /** Remove the unit from the file instead of setting its target. */
+  remove?: boolean;
+}
+
+export interface Format {
+  id: FormatId;
+  /** Human name, as Weblate shows it. */
+  name: string;
+  /** true: needs a template; false: never uses one; null: either. */
+  monolingual: boolean | null;
+  /** File extension without the dot, used for new files and downloads. */
+  extension: string;
+  /** MIME type for downloads. */
+  mimeType: string;
+  /**
+   * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
+   * malformed input; never returns a partial result.
+   * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });
+   */
+  parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore;
+  /**
+   * Applies edits and returns the new bytes. Only the edited units' text spans change;
+   * everything else (BOM, indentation, key order, entities, comments) is kept byte for byte.
+   * With no edits the output equals the input.
+   */
+  write(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array;
+  /**
+   * A new, untranslated file for `ctx.language`: from `base` (new_base) with every target
+   * emptied, or the format's empty skeleton when `base` is null (throws where the format has none).
+   */
+  create(base: Uint8Array | null, ctx: FormatContext): Uint8Array;
+}
