@@ -1,0 +1,54 @@
+// `npm start`: turns fixtures/demo into local git repositories on first run, syncs them and serves the API.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../src/cli/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const demo = path.join(root, 'fixtures', 'demo');
+const config = path.join(demo, 'tms.config.json');
+const upstream = path.join(root, '.demo', 'upstream');
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    stdio: 'pipe',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'tms demo', GIT_AUTHOR_EMAIL: 'demo@localhost',
+      GIT_COMMITTER_NAME: 'tms demo', GIT_COMMITTER_EMAIL: 'demo@localhost',
+    },
+  });
+
+/** A bare repository `<name>.git` holding the files of fixtures/demo/<name> in one commit on `main`. */
+function ensureUpstream(name: string): void {
+  const bare = path.join(upstream, `${name}.git`);
+  if (existsSync(bare)) return;
+  mkdirSync(upstream, { recursive: true });
+  const work = mkdtempSync(path.join(tmpdir(), `tms-demo-${name}-`));
+  cpSync(path.join(demo, name), work, { recursive: true });
+  git(work, 'init', '-q', '-b', 'main');
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', `Demo ${name} files`);
+  git(upstream, 'clone', '-q', '--bare', work, bare);
+  rmSync(work, { recursive: true, force: true });
+  console.log(`demo: created upstream repository .demo/upstream/${name}.git`);
+}
+
+for (const name of ['app', 'web', 'glossary']) ensureUpstream(name);
+
+const steps: string[][] = [
+  ['check', '--config', config],
+  ['sync', 'hello', '--config', config],
+  ['serve', '--config', config, '--host', '127.0.0.1', '--port', process.env.PORT ?? '8000'],
+];
+for (const args of steps) {
+  console.log(`demo: tms ${args.join(' ')}`);
+  const code = await main(args);
+  if (code !== 0) {
+    console.log(`demo: "tms ${args[0]}" did not complete (exit ${code}); the demo stops here.`);
+    process.exit(code);
+  }
+}

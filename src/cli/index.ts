@@ -1,0 +1,178 @@
+// The `tms` command line: parses arguments, loads the configuration, runs a command, maps errors to exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { type Config, configPath, loadConfig } from '../config/config.js';
+import { TmsError } from '../domain/errors.js';
+import { CliFailure, type CliIo, processIo } from './io.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+interface GlobalOptions {
+  config?: string;
+}
+
+function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) => void): Command {
+  const program = new Command('tms')
+    .description('Self-hosted, git-backed translation engine with a Weblate-compatible API')
+    .version(TMS_VERSION, '-V, --version')
+    .addOption(new Option('-c, --config <file>', 'configuration file (default: $TMS_CONFIG or ./tms.config.json)'))
+    .showHelpAfterError('(run "tms --help" for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s.replace(/\n$/, '')),
+      writeErr: (s) => io.err(s.replace(/\n$/, '')),
+    });
+
+  const config = (): Config => loadConfig(configPath(program.opts<GlobalOptions>().config));
+
+  program
+    .command('check')
+    .description('validate the configuration and print the projects and components it declares')
+    .action(() =>
+      run(async () => {
+        const { runCheck } = await import('./check.js');
+        return runCheck(config(), io);
+      }),
+    );
+
+  program
+    .command('sync')
+    .description('clone or update the repositories of a project and load their translations into the store')
+    .argument('[project]', 'project slug')
+    .argument('[component]', 'component slug (default: every component of the project)')
+    .option('--all', 'sync every project')
+    .option('--watch', 'keep running and re-sync when local files or the configuration change')
+    .action((project: string | undefined, component: string | undefined, opts: { all?: boolean; watch?: boolean }) =>
+      run(async () => {
+        if (!project && !opts.all) throw new CliFailure('sync needs a project slug or --all', EXIT_USAGE);
+        const cfg = config();
+        const { runSync } = await import('./sync.js');
+        return runSync(cfg, io, { project, component, all: Boolean(opts.all), watch: Boolean(opts.watch) });
+      }),
+    );
+
+  program
+    .command('serve')
+    .description('serve the Weblate-compatible API (and webhooks)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on', '8000')
+    .action((opts: { host: string; port: string }) =>
+      run(async () => {
+        const port = Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliFailure(`invalid port "${opts.port}"`, EXIT_USAGE);
+        const cfg = config();
+        const { runServe } = await import('./serve.js');
+        return runServe(cfg, io, { host: opts.host, port });
+      }),
+    );
+
+  const user = program.command('user').description('manage users and their API tokens');
+  user
+    .command('add')
+    .description('create a user and print its API token on the last line')
+    .argument('<username>')
+    .option('--full-name <name>', 'full name (default: the username)')
+    .option('--email <email>', 'e-mail address')
+    .option('--admin', 'make the user a superuser')
+    .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean }) =>
+      run(async () => {
+        const cfg = config();
+        const [{ openStore }, { runUserAdd }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
+        const db = openStore(cfg.database);
+        try {
+          return runUserAdd(db, io, username, opts);
+        } finally {
+          db.close();
+        }
+      }),
+    );
+  user
+    .command('token')
+    .description('replace a user\'s API token and print the new one on the last line')
+    .argument('<username>')
+    .action((username: string) =>
+      run(async () => {
+        const cfg = config();
+        const [{ openStore }, { runUserToken }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
+        const db = openStore(cfg.database);
+        try {
+          return runUserToken(db, io, username);
+        } finally {
+          db.close();
+        }
+      }),
+    );
+  user
+    .command('list')
+    .description('list users')
+    .action(() =>
+      run(async () => {
+        const cfg = config();
+        const [{ openStore }, { runUserList }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
+        const db = openStore(cfg.database);
+        try {
+          return runUserList(db, io);
+        } finally {
+          db.close();
+        }
+      }),
+    );
+  return program;
+}
+
+declare const TMS_VERSION_INJECTED: string | undefined;
+const TMS_VERSION = typeof TMS_VERSION_INJECTED === 'string' ? TMS_VERSION_INJECTED : '0.1.0';
+
+function errorLine(error: unknown): string {
+  if (error instanceof CliFailure) return `tms: ${error.message}`;
+  if (error instanceof TmsError) return `tms: ${error.message}`;
+  return `tms: unexpected error: ${(error as Error)?.stack ?? String(error)}`;
+}
+
+/**
+ * Runs the CLI with these arguments (without `node` and the script) and returns the exit code:
+ * 0 ok, 1 failure (one clear message on stderr), 2 usage.
+ * @example await main(['check', '--config', 'tms.config.json'])
+ */
+export async function main(args: string[], io: CliIo = processIo): Promise<number> {
+  let pending: Promise<number> | undefined;
+  const program = buildProgram(io, (action) => {
+    pending = Promise.resolve().then(action);
+  });
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
+      if (e.code === 'commander.executeSubCommandAsync') return EXIT_FAILURE;
+      return EXIT_USAGE;
+    }
+    io.err(errorLine(e));
+    return EXIT_FAILURE;
+  }
+  if (!pending) {
+    program.outputHelp();
+    return args.length === 0 ? EXIT_USAGE : EXIT_OK;
+  }
+  try {
+    return await pending;
+  } catch (e) {
+    io.err(errorLine(e));
+    return e instanceof CliFailure ? e.exitCode : EXIT_FAILURE;
+  }
+}
+
+/** Entry point for bin/tms: the only place that calls process.exit. */
+export async function run(): Promise<void> {
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  if (code !== 0 || !keepsRunning(process.argv.slice(2))) {
+    // let stdout drain, then exit even if something (a pool, a watcher) keeps the loop alive
+    process.stdout.write('', () => process.exit(code));
+  }
+}
+
+function keepsRunning(args: string[]): boolean {
+  return args.includes('serve') || args.includes('--watch');
+}

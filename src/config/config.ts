@@ -1,0 +1,228 @@
+// Loads, validates and resolves the tms configuration file (tms.config.json).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { ConfigError } from '../domain/errors.js';
+import type { FormatId } from '../formats/format.js';
+import { configSchema } from './schema.js';
+
+export interface ComponentConfig {
+  name: string;
+  slug: string;
+  vcs: 'git' | 'local';
+  /** Repository URL or path as written; credentials allowed (never shown). */
+  repo: string;
+  branch: string;
+  push: string;
+  push_branch: string;
+  filemask: string;
+  screenshot_filemask: string;
+  template: string;
+  edit_template: boolean;
+  intermediate: string;
+  new_base: string;
+  file_format: FormatId;
+  source_language: string;
+  license: string;
+  license_url: string;
+  agreement: string;
+  new_lang: 'contact' | 'url' | 'add' | 'none';
+  language_code_style: string;
+  check_flags: string;
+  priority: number;
+  enforced_checks: string[];
+  restricted: boolean;
+  repoweb: string;
+  report_source_bugs: string;
+  merge_style: 'merge' | 'rebase' | 'merge_noff';
+  commit_message: string;
+  add_message: string;
+  delete_message: string;
+  merge_message: string;
+  addon_message: string;
+  pull_message: string;
+  allow_translation_propagation: boolean;
+  manage_units: boolean;
+  enable_suggestions: boolean;
+  suggestion_voting: boolean;
+  suggestion_autoaccept: number;
+  push_on_commit: boolean;
+  commit_pending_age: number;
+  auto_lock_error: boolean;
+  language_regex: string;
+  key_filter: string;
+  variant_regex: string;
+  is_glossary: boolean;
+  glossary_color: string;
+  secondary_language: string | null;
+  category: null;
+  linked_component: null;
+  /** tms: credentials for an http(s) repo, when not in the URL. */
+  username: string;
+  password: string;
+  /** tms: shallow clone depth (0 = full history). */
+  depth: number;
+  /** tms: the repository location resolved: an absolute path for local repositories, the URL otherwise. */
+  repoResolved: string;
+}
+
+export interface ProjectConfig {
+  name: string;
+  slug: string;
+  web: string;
+  instructions: string;
+  translation_review: boolean;
+  source_review: boolean;
+  set_language_team: boolean;
+  enable_hooks: boolean;
+  language_aliases: string;
+  check_flags: string;
+  secondary_language: string | null;
+  enforced_2fa: boolean;
+  access_control: 0 | 1 | 100 | 200;
+  hook_secret: string;
+  components: ComponentConfig[];
+}
+
+export interface Config {
+  /** Absolute path of the file this was read from. */
+  file: string;
+  site_url: string;
+  site_title: string;
+  /** Absolute path of the SQLite database. */
+  database: string;
+  /** Absolute path of the working copies' folder. */
+  repos_dir: string;
+  committer: { name: string; email: string };
+  hooks: { enabled: boolean; secret: string };
+  projects: ProjectConfig[];
+}
+
+const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: false });
+const validate = ajv.compile(configSchema);
+
+/** `projects[0].components[2].filemask` from Ajv's `/projects/0/components/2/filemask`. */
+function jsonPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra) parts.push(extra);
+  let out = '';
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out || '(root)';
+}
+
+function describe(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
+  switch (error.keyword) {
+    case 'required':
+      return `${jsonPath(error.instancePath, String(p.missingProperty))}: is required`;
+    case 'additionalProperties':
+      return `${jsonPath(error.instancePath, String(p.additionalProperty))}: is not a known key`;
+    case 'enum':
+      return `${jsonPath(error.instancePath)}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern':
+      return `${jsonPath(error.instancePath)}: ${typeof custom === 'string' ? custom : `must match ${String(p.pattern)}`}`;
+    default:
+      return `${jsonPath(error.instancePath)}: ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function isUrl(repo: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\\]+@[^/\\]+:/.test(repo);
+}
+
+/** Resolves a component's repository: URLs stay, `file://` URLs and paths become absolute paths. */
+export function resolveRepo(repo: string, baseDir: string): string {
+  if (repo === '' || repo === 'local:') return repo;
+  if (repo.startsWith('file://')) return path.resolve(baseDir, decodeURIComponent(repo.slice('file://'.length)));
+  if (isUrl(repo)) return repo;
+  return path.resolve(baseDir, repo);
+}
+
+function semanticProblems(config: Omit<Config, 'file'>): string[] {
+  const problems: string[] = [];
+  const projectSlugs = new Set<string>();
+  config.projects.forEach((project, pi) => {
+    const at = `projects[${pi}]`;
+    if (projectSlugs.has(project.slug)) problems.push(`${at}.slug: duplicate project slug "${project.slug}"`);
+    projectSlugs.add(project.slug);
+    const componentSlugs = new Set<string>();
+    project.components.forEach((c, ci) => {
+      const cat = `${at}.components[${ci}]`;
+      if (componentSlugs.has(c.slug)) problems.push(`${cat}.slug: duplicate component slug "${c.slug}" in project "${project.slug}"`);
+      componentSlugs.add(c.slug);
+      if (c.vcs === 'local' && c.repo !== '' && c.repo !== 'local:') problems.push(`${cat}.repo: must be "local:" when vcs is "local"`);
+      if (c.vcs === 'git' && (c.repo === '' || c.repo === 'local:')) problems.push(`${cat}.repo: is required when vcs is "git"`);
+      if (c.file_format === 'tbx' && c.template !== '') problems.push(`${cat}.template: must be empty for the tbx format (always bilingual)`);
+      if (c.file_format === 'webextension' && c.template === '') problems.push(`${cat}.template: is required for the webextension format`);
+      if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
+      try {
+        new RegExp(c.language_regex);
+      } catch (e) {
+        problems.push(`${cat}.language_regex: is not a valid regular expression (${(e as Error).message})`);
+      }
+      for (const key of ['filemask', 'template', 'new_base', 'intermediate'] as const) {
+        const v = c[key];
+        if (v && (path.isAbsolute(v) || v.split(/[\\/]/).includes('..'))) problems.push(`${cat}.${key}: must be a path inside the repository`);
+      }
+    });
+  });
+  return problems;
+}
+
+/**
+ * Parses and validates configuration text; every problem is reported with its JSON path.
+ * @example parseConfig('{"projects": []}', '/srv/tms/tms.config.json')
+ */
+export function parseConfig(text: string, file: string): Config {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file}: not valid JSON: ${(e as Error).message}`, { file, problems: [(e as Error).message] });
+  }
+  if (!validate(raw)) {
+    const problems = [...new Set((validate.errors ?? []).map(describe))];
+    throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
+  }
+  const config = raw as unknown as Omit<Config, 'file'>;
+  const problems = semanticProblems(config);
+  if (problems.length > 0) {
+    throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
+  }
+  const dir = path.dirname(file);
+  for (const project of config.projects) {
+    for (const c of project.components) {
+      if (c.vcs === 'local') c.repo = 'local:';
+      c.repoResolved = resolveRepo(c.repo, dir);
+    }
+  }
+  return {
+    ...config,
+    file,
+    database: path.resolve(dir, config.database),
+    repos_dir: path.resolve(dir, config.repos_dir),
+  };
+}
+
+/** Where the configuration lives: `--config`, else `TMS_CONFIG`, else `./tms.config.json`. */
+export function configPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(flag ?? env.TMS_CONFIG ?? 'tms.config.json');
+}
+
+/** Reads and validates the configuration file; a missing file is a ConfigError that says so. */
+export function loadConfig(file: string): Config {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message;
+    throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason] });
+  }
+  return parseConfig(text, file);
+}
+
+/** The project with this slug, or undefined. */
+export function findProject(config: Config, slug: string): ProjectConfig | undefined {
+  return config.projects.find((p) => p.slug === slug);
+}

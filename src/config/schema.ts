@@ -1,0 +1,142 @@
+// The configuration file's JSON Schema, with Weblate's defaults for every project and component key.
+
+const str = (def = '') => ({ type: 'string', default: def }) as const;
+const bool = (def: boolean) => ({ type: 'boolean', default: def }) as const;
+const int = (def: number, minimum?: number) => ({ type: 'integer', default: def, ...(minimum === undefined ? {} : { minimum }) }) as const;
+
+const SLUG = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_-]+$',
+  'x-message': 'must be a slug (letters, digits, "-" and "_")',
+} as const;
+
+export const DEFAULT_COMMIT_MESSAGE =
+  'Translated using tms ({{ language_name }})\n\n' +
+  'Currently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\n' +
+  'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}';
+
+export const DEFAULT_ADD_MESSAGE =
+  'Added translation using tms ({{ language_name }})\n\n';
+export const DEFAULT_DELETE_MESSAGE =
+  'Deleted translation using tms ({{ language_name }})\n\n';
+export const DEFAULT_MERGE_MESSAGE =
+  "Merge branch '{{ component_remote_branch }}' into tms\n\n";
+export const DEFAULT_ADDON_MESSAGE =
+  'Update translation files\n\nUpdated by "{{ addon_name }}" add-on in tms.\n\n' +
+  'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}';
+export const DEFAULT_PULL_MESSAGE =
+  'Translations update from {{ site_title }}\n\nTranslations update from [{{ site_title }}]({{ site_url }}) for ' +
+  '[{{ project_name }}/{{ component_name }}]({{url}}).\n';
+
+export const componentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'slug', 'filemask', 'file_format'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    slug: SLUG,
+    vcs: { type: 'string', enum: ['git', 'local'], default: 'git' },
+    repo: str(),
+    branch: str(),
+    push: str(),
+    push_branch: str(),
+    filemask: { type: 'string', pattern: '\\*', 'x-message': 'must contain "*"' },
+    screenshot_filemask: str(),
+    template: str(),
+    edit_template: bool(true),
+    intermediate: str(),
+    new_base: str(),
+    file_format: {
+      type: 'string',
+      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'],
+    },
+    source_language: str('en'),
+    license: str(),
+    license_url: str(),
+    agreement: str(),
+    new_lang: { type: 'string', enum: ['contact', 'url', 'add', 'none'], default: 'add' },
+    language_code_style: str(),
+    check_flags: str(),
+    priority: int(100),
+    enforced_checks: { type: 'array', items: { type: 'string' }, default: [] },
+    restricted: bool(false),
+    repoweb: str(),
+    report_source_bugs: str(),
+    merge_style: { type: 'string', enum: ['merge', 'rebase', 'merge_noff'], default: 'rebase' },
+    commit_message: str(DEFAULT_COMMIT_MESSAGE),
+    add_message: str(DEFAULT_ADD_MESSAGE),
+    delete_message: str(DEFAULT_DELETE_MESSAGE),
+    merge_message: str(DEFAULT_MERGE_MESSAGE),
+    addon_message: str(DEFAULT_ADDON_MESSAGE),
+    pull_message: str(DEFAULT_PULL_MESSAGE),
+    allow_translation_propagation: bool(true),
+    manage_units: bool(false),
+    enable_suggestions: bool(true),
+    suggestion_voting: bool(false),
+    suggestion_autoaccept: int(0, 0),
+    push_on_commit: bool(true),
+    commit_pending_age: int(24, 0),
+    auto_lock_error: bool(true),
+    language_regex: str('^[^.]+$'),
+    key_filter: str(),
+    variant_regex: str(),
+    is_glossary: bool(false),
+    glossary_color: str('silver'),
+    secondary_language: { type: ['string', 'null'], default: null },
+    category: { type: 'null', default: null },
+    linked_component: { type: 'null', default: null },
+    // tms extensions
+    username: str(),
+    password: str(),
+    depth: int(0, 0),
+  },
+} as const;
+
+export const projectSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'slug'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    slug: SLUG,
+    web: str(),
+    instructions: str(),
+    translation_review: bool(false),
+    source_review: bool(false),
+    set_language_team: bool(true),
+    enable_hooks: bool(true),
+    language_aliases: str(),
+    check_flags: str(),
+    secondary_language: { type: ['string', 'null'], default: null },
+    enforced_2fa: bool(false),
+    access_control: { type: 'integer', enum: [0, 1, 100, 200], default: 0 },
+    // tms extension: a per-project webhook secret
+    hook_secret: str(),
+    components: { type: 'array', items: componentSchema, default: [] },
+  },
+} as const;
+
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    site_url: str(),
+    site_title: str('tms'),
+    database: str('tms.sqlite'),
+    repos_dir: str('repos'),
+    committer: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: str('tms'), email: str('tms@localhost') },
+      default: { name: 'tms', email: 'tms@localhost' },
+    },
+    hooks: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { enabled: bool(true), secret: str() },
+      default: { enabled: true, secret: '' },
+    },
+    projects: { type: 'array', items: projectSchema, default: [] },
+  },
+} as const;

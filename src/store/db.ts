@@ -1,0 +1,56 @@
+// Opens the SQLite store: WAL, foreign keys, versioned migrations applied on open.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { TmsError } from '../domain/errors.js';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export class StoreError extends TmsError<{ file: string }> {}
+
+/** Applies every migration newer than the database's user_version, each in its own transaction. */
+export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > migrations.length) {
+    throw new StoreError(`database schema version ${from} is newer than this tms (${migrations.length}); upgrade tms`, { file: db.name });
+  }
+  for (let version = from; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return { from, to: migrations.length };
+}
+
+/**
+ * Opens (creating if needed) the database file and brings its schema up to date.
+ * @example const db = openDb('tms.sqlite');
+ */
+export function openDb(file: string): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(file);
+  } catch (e) {
+    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  try {
+    migrate(db);
+  } catch (e) {
+    db.close();
+    if (e instanceof StoreError) throw e;
+    throw new StoreError(`${file}: cannot migrate database: ${(e as Error).message}`, { file });
+  }
+  return db;
+}
+
+/** ISO 8601 timestamp with milliseconds and `Z`, as every stored time. */
+export function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,174 @@
+// Versioned schema migrations, applied in order on open; PRAGMA user_version records the last one applied.
+
+/** Each entry moves the schema from version i to i+1. Never edit a released migration: append a new one. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the initial schema
+  `
+  CREATE TABLE languages (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    direction TEXT NOT NULL DEFAULT 'ltr',
+    population INTEGER NOT NULL DEFAULT 0,
+    plural_number INTEGER NOT NULL,
+    plural_formula TEXT NOT NULL,
+    plural_type INTEGER NOT NULL,
+    plural_source INTEGER NOT NULL DEFAULT 0,
+    aliases TEXT NOT NULL DEFAULT '[]',
+    generated INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE projects (
+    id INTEGER PRIMARY KEY,
+    slug TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    created TEXT NOT NULL
+  );
+
+  CREATE TABLE components (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    slug TEXT NOT NULL,
+    name TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    locked INTEGER NOT NULL DEFAULT 0,
+    -- commit of the working copy the store was last synced from
+    synced_commit TEXT,
+    created TEXT NOT NULL,
+    UNIQUE (project_id, slug)
+  );
+
+  CREATE TABLE translations (
+    id INTEGER PRIMARY KEY,
+    component_id INTEGER NOT NULL REFERENCES components(id) ON DELETE CASCADE,
+    language_id INTEGER NOT NULL REFERENCES languages(id),
+    language_code TEXT NOT NULL,
+    filename TEXT NOT NULL DEFAULT '',
+    -- git blob id(s) of the file (and template) last parsed
+    revision TEXT NOT NULL DEFAULT '',
+    is_source INTEGER NOT NULL DEFAULT 0,
+    is_template INTEGER NOT NULL DEFAULT 0,
+    parse_error TEXT,
+    UNIQUE (component_id, language_id)
+  );
+
+  CREATE TABLE units (
+    id INTEGER PRIMARY KEY,
+    translation_id INTEGER NOT NULL REFERENCES translations(id) ON DELETE CASCADE,
+    id_hash INTEGER NOT NULL,
+    content_hash INTEGER NOT NULL,
+    context TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    target TEXT NOT NULL DEFAULT '',
+    previous_source TEXT NOT NULL DEFAULT '',
+    location TEXT NOT NULL DEFAULT '',
+    note TEXT NOT NULL DEFAULT '',
+    flags TEXT NOT NULL DEFAULT '',
+    extra_flags TEXT NOT NULL DEFAULT '',
+    explanation TEXT NOT NULL DEFAULT '',
+    source_explanation TEXT NOT NULL DEFAULT '',
+    state INTEGER NOT NULL DEFAULT 0,
+    original_state INTEGER NOT NULL DEFAULT 0,
+    position INTEGER NOT NULL,
+    num_words INTEGER NOT NULL DEFAULT 0,
+    num_chars INTEGER NOT NULL DEFAULT 0,
+    priority INTEGER NOT NULL DEFAULT 100,
+    -- an edit made in tms and not yet written to the file and committed
+    pending INTEGER NOT NULL DEFAULT 0,
+    pending_author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    timestamp TEXT NOT NULL,
+    UNIQUE (translation_id, id_hash)
+  );
+  CREATE INDEX units_position ON units (translation_id, position);
+  CREATE INDEX units_pending ON units (translation_id) WHERE pending = 1;
+
+  CREATE TABLE translation_stats (
+    translation_id INTEGER PRIMARY KEY REFERENCES translations(id) ON DELETE CASCADE,
+    total INTEGER NOT NULL DEFAULT 0, total_words INTEGER NOT NULL DEFAULT 0, total_chars INTEGER NOT NULL DEFAULT 0,
+    translated INTEGER NOT NULL DEFAULT 0, translated_words INTEGER NOT NULL DEFAULT 0, translated_chars INTEGER NOT NULL DEFAULT 0,
+    fuzzy INTEGER NOT NULL DEFAULT 0, fuzzy_words INTEGER NOT NULL DEFAULT 0, fuzzy_chars INTEGER NOT NULL DEFAULT 0,
+    approved INTEGER NOT NULL DEFAULT 0, approved_words INTEGER NOT NULL DEFAULT 0, approved_chars INTEGER NOT NULL DEFAULT 0,
+    readonly INTEGER NOT NULL DEFAULT 0, readonly_words INTEGER NOT NULL DEFAULT 0, readonly_chars INTEGER NOT NULL DEFAULT 0,
+    failing INTEGER NOT NULL DEFAULT 0, failing_words INTEGER NOT NULL DEFAULT 0,
+    suggestions INTEGER NOT NULL DEFAULT 0, comments INTEGER NOT NULL DEFAULT 0,
+    last_change TEXT, last_author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    recent_changes INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE,
+    full_name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    is_superuser INTEGER NOT NULL DEFAULT 0,
+    is_active INTEGER NOT NULL DEFAULT 1,
+    is_bot INTEGER NOT NULL DEFAULT 0,
+    is_anonymous INTEGER NOT NULL DEFAULT 0,
+    -- SHA-256 of the API token; the token itself is shown once and never stored
+    token_hash TEXT UNIQUE,
+    date_joined TEXT NOT NULL,
+    last_login TEXT
+  );
+
+  CREATE TABLE roles (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    permissions TEXT NOT NULL DEFAULT '[]'
+  );
+
+  CREATE TABLE groups (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    defining_project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+    project_selection INTEGER NOT NULL DEFAULT 0,
+    language_selection INTEGER NOT NULL DEFAULT 0,
+    internal INTEGER NOT NULL DEFAULT 0,
+    enforced_2fa INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (name, defining_project_id)
+  );
+  CREATE TABLE group_roles (group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE, role_id INTEGER NOT NULL REFERENCES roles(id) ON DELETE CASCADE, PRIMARY KEY (group_id, role_id));
+  CREATE TABLE group_projects (group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE, project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE, PRIMARY KEY (group_id, project_id));
+  CREATE TABLE group_languages (group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE, language_id INTEGER NOT NULL REFERENCES languages(id) ON DELETE CASCADE, PRIMARY KEY (group_id, language_id));
+  CREATE TABLE group_components (group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE, component_id INTEGER NOT NULL REFERENCES components(id) ON DELETE CASCADE, PRIMARY KEY (group_id, component_id));
+  CREATE TABLE user_groups (user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE, PRIMARY KEY (user_id, group_id));
+
+  CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    timestamp TEXT NOT NULL,
+    action INTEGER NOT NULL,
+    project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+    component_id INTEGER REFERENCES components(id) ON DELETE CASCADE,
+    translation_id INTEGER REFERENCES translations(id) ON DELETE CASCADE,
+    unit_id INTEGER REFERENCES units(id) ON DELETE SET NULL,
+    language_id INTEGER REFERENCES languages(id),
+    user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    target TEXT NOT NULL DEFAULT '',
+    old TEXT NOT NULL DEFAULT '',
+    details TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX changes_time ON changes (timestamp DESC, id DESC);
+  CREATE INDEX changes_component ON changes (component_id, timestamp DESC, id DESC);
+  CREATE INDEX changes_translation ON changes (translation_id, timestamp DESC, id DESC);
+  CREATE INDEX changes_project ON changes (project_id, timestamp DESC, id DESC);
+
+  CREATE TABLE addons (
+    id INTEGER PRIMARY KEY,
+    component_id INTEGER REFERENCES components(id) ON DELETE CASCADE,
+    project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    configuration TEXT NOT NULL DEFAULT '{}',
+    CHECK ((component_id IS NULL) <> (project_id IS NULL))
+  );
+
+  CREATE TABLE alerts (
+    id INTEGER PRIMARY KEY,
+    component_id INTEGER NOT NULL REFERENCES components(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    details TEXT NOT NULL DEFAULT '{}',
+    timestamp TEXT NOT NULL,
+    UNIQUE (component_id, name)
+  );
+  `,
+];
