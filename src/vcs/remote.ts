@@ -1,0 +1,106 @@
+// Talking to the remote: clone, fetch and push, over http(s) or to a local repository, with errors mapped once.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { ValidationError } from '../domain/errors.js';
+import { currentBranch, fsOf, REMOTE, type RemoteOptions, resolveOrNull, resolveRemote } from './context.js';
+import { toVcsError } from './vcs-error.js';
+
+/**
+ * Clones one branch of `url` into `dir` (which must not hold a repository yet); `depth` makes it shallow.
+ * The remote URL is stored without credentials, so later calls pass `auth` (or a credentialed `url`) again.
+ * `await clone({ dir, url: 'https://git.example.com/app.git', branch: 'main', depth: 1 })`.
+ */
+export async function clone(opts: RemoteOptions & { url: string; branch: string; depth?: number }): Promise<void> {
+  const remote = await resolveRemote(opts, 'clone');
+  // isomorphic-git deletes the git directory when a clone fails: never let it near an existing one.
+  if (existsSync(path.join(opts.dir, '.git'))) {
+    throw new ValidationError(`clone: ${opts.dir} already holds a repository`, { field: 'dir' });
+  }
+  try {
+    await git.clone({
+      fs: fsOf(opts),
+      http: remote.http,
+      dir: opts.dir,
+      url: remote.url,
+      ref: opts.branch,
+      singleBranch: true,
+      noTags: true,
+      depth: opts.depth,
+      onAuth: remote.onAuth,
+      onProgress: opts.onProgress,
+      cache: opts.cache,
+    });
+    await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `remote.${REMOTE}.url`, value: remote.display });
+    await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `branch.${opts.branch}.remote`, value: REMOTE });
+    await git.setConfig({
+      fs: fsOf(opts),
+      dir: opts.dir,
+      path: `branch.${opts.branch}.merge`,
+      value: `refs/heads/${opts.branch}`,
+    });
+    if (!(await resolveOrNull(opts, `refs/heads/${opts.branch}`))) {
+      // An empty remote clones to a repository without commits: leave HEAD on the branch the first commit will create.
+      await git.writeRef({ fs: fsOf(opts), dir: opts.dir, ref: 'HEAD', value: `refs/heads/${opts.branch}`, symbolic: true, force: true });
+    }
+  } catch (err) {
+    throw toVcsError(err, { operation: 'clone', url: remote.display, secrets: remote.secrets });
+  }
+}
+
+/**
+ * Fetches a branch (default: the current one) into `refs/remotes/origin/<branch>` and returns the remote's commit,
+ * or null when the remote has no such branch yet. `url` defaults to the working copy's `remote.origin.url`.
+ */
+export async function fetch(opts: RemoteOptions & { url?: string; branch?: string }): Promise<string | null> {
+  const branch = opts.branch ?? (await currentBranch(opts, 'fetch'));
+  const remote = await resolveRemote(opts, 'fetch');
+  try {
+    const result = await git.fetch({
+      fs: fsOf(opts),
+      http: remote.http,
+      dir: opts.dir,
+      url: remote.url,
+      remote: REMOTE,
+      ref: branch,
+      remoteRef: branch,
+      singleBranch: true,
+      tags: false,
+      onAuth: remote.onAuth,
+      onProgress: opts.onProgress,
+      cache: opts.cache,
+    });
+    return result.fetchHead;
+  } catch (err) {
+    throw toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
+  }
+}
+
+/**
+ * Pushes a local branch (default: the current one) to `remoteBranch` (default: the same name).
+ * A remote that moved on meanwhile rejects the push: VcsError kind `rejected`.
+ * `await push({ dir, branch: 'main' })`.
+ */
+export async function push(
+  opts: RemoteOptions & { url?: string; branch?: string; remoteBranch?: string; force?: boolean },
+): Promise<void> {
+  const branch = opts.branch ?? (await currentBranch(opts, 'push'));
+  const remote = await resolveRemote(opts, 'push');
+  try {
+    await git.push({
+      fs: fsOf(opts),
+      http: remote.http,
+      dir: opts.dir,
+      url: remote.url,
+      remote: REMOTE,
+      ref: branch,
+      remoteRef: opts.remoteBranch ?? branch,
+      force: opts.force ?? false,
+      onAuth: remote.onAuth,
+      onProgress: opts.onProgress,
+      cache: opts.cache,
+    });
+  } catch (err) {
+    throw toVcsError(err, { operation: 'push', url: remote.display, secrets: remote.secrets });
+  }
+}
