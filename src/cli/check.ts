@@ -1,5 +1,5 @@
 // `tms check`: validate the configuration and print what it declares.
-import { redactUrl } from '../config/redact.js';
+import { redactUrl } from '../domain/url.js';
 import type { Config } from '../config/config.js';
 import type { CliIo } from './io.js';
 

@@ -1,6 +1,6 @@
 // Projects and components in the store, kept in step with the configuration file.
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
-import { redactUrl } from '../config/redact.js';
+import { redactUrl } from '../domain/url.js';
 import { type Db, now } from './db.js';
 
 export interface ProjectRow {

@@ -2,6 +2,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ValidationError } from '../domain/errors.js';
+import { hasUserInfo, redactUrl } from '../domain/url.js';
+
+export { redactUrl };
 
 /** A username and password (or token) for an http(s) remote. */
 export interface Credentials {
@@ -14,17 +17,8 @@ export type Remote =
   | { transport: 'http'; url: string; display: string; credentials: Credentials | null }
   | { transport: 'local'; path: string; display: string };
 
-const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const SCP_LIKE = /^[^/@:]+@[^/@:]+:/;
-
-/**
- * The URL without its `user:password@` part, for errors, logs and returned values.
- * `redactUrl('https://bot:s3cret@example.com/repo.git')` → `'https://example.com/repo.git'`.
- */
-export function redactUrl(url: string): string {
-  return url.replace(USERINFO, '$1');
-}
 
 /**
  * Classifies a remote URL: `http(s)://…` (credentials taken out of it), or a local repository given as
@@ -51,7 +45,7 @@ export function parseRemote(url: string, cwd: string = process.cwd()): Remote {
 
 /** The `user:password` of an http(s) URL, percent-decoded; null when the URL carries none. */
 export function credentialsOf(url: string): Credentials | null {
-  if (!USERINFO.test(url)) return null;
+  if (!hasUserInfo(url)) return null;
   let parsed: URL;
   try {
     parsed = new URL(url);
