@@ -1,6 +1,8 @@
-// `tms sync`: placeholder until the repository sync lands.
+// `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
+import { SingleBar } from 'cli-progress';
 import type { Config } from '../config/config.js';
-import { findProject } from '../config/config.js';
+import { openStore } from '../store/store.js';
+import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
 import { CliFailure, type CliIo } from './io.js';
 
 export interface SyncOptions {
@@ -10,7 +12,54 @@ export interface SyncOptions {
   watch: boolean;
 }
 
-export async function runSync(config: Config, _io: CliIo, opts: SyncOptions): Promise<number> {
-  if (opts.project && !findProject(config, opts.project)) throw new CliFailure(`unknown project "${opts.project}"`);
-  throw new CliFailure('sync is not yet available in this build');
+const STAGES = ['update', 'scan', 'parse', 'store'] as const;
+
+/** The summary line of one component. */
+export function summaryLine(r: ComponentSyncResult): string {
+  const files = r.files.filter((f) => f.status !== 'removed').length;
+  const failed = r.files.filter((f) => f.status === 'failed').length;
+  const head = `${r.project}/${r.component}`;
+  if (!r.ok && r.files.length === 0) return `${head}: FAILED: ${r.error} (${r.seconds.toFixed(2)} s)`;
+  const parts = [
+    `${files} files (${r.parsed} parsed)`,
+    `units +${r.added} ~${r.changed} -${r.removed}`,
+    `${failed} errors`,
+    `${r.seconds.toFixed(2)} s`,
+  ];
+  if (r.pendingKept.length > 0) parts.push(`${r.pendingKept.length} pending edits kept over upstream changes`);
+  if (r.pendingDropped.length > 0) parts.push(`${r.pendingDropped.length} pending edits on removed strings`);
+  return `${head}: ${parts.join(', ')}`;
+}
+
+function progress(io: CliIo): (event: SyncEvent) => void {
+  if (!io.isTty) {
+    return (event) => {
+      if (event.type === 'component-start') io.out(`${event.project}/${event.component}: syncing`);
+    };
+  }
+  const bar = new SingleBar({ format: '{name} [{bar}] {stage}', hideCursor: true, clearOnComplete: true }, undefined);
+  return (event) => {
+    if (event.type === 'component-start') bar.start(STAGES.length, 0, { name: `${event.project}/${event.component}`, stage: 'starting' });
+    else if (event.type === 'stage') bar.update(STAGES.indexOf(event.stage) + 1, { stage: event.stage });
+    else bar.stop();
+  };
+}
+
+export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Promise<number> {
+  if (opts.watch) throw new CliFailure('sync --watch is not yet available in this build');
+  const db = openStore(config.database);
+  try {
+    const onEvent = progress(io);
+    const results = opts.all ? await syncAll(db, config, { onEvent }) : await syncProject(db, config, opts.project!, opts.component, { onEvent });
+    for (const r of results) {
+      io.out(summaryLine(r));
+      for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);
+      if (!r.ok && r.files.length === 0) io.err(`tms: ${r.project}/${r.component}: ${r.error}`);
+    }
+    const failed = results.filter((r) => !r.ok).length;
+    if (results.length === 0) io.out('nothing to sync');
+    return failed === 0 ? 0 : 1;
+  } finally {
+    db.close();
+  }
 }

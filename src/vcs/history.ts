@@ -83,6 +83,17 @@ export class CommitReader {
       const flag = flags.get(commit.oid) ?? 0;
       for (const parent of commit.parents) await enqueue(parent, flag);
     }
+    // Commits with equal (or skewed) dates can be walked before a descendant reached by both sides:
+    // everything below a commit both sides reach is shared too.
+    const shared = [...seen.keys()].filter((oid) => flags.get(oid) === BOTH);
+    while (shared.length > 0) {
+      for (const parent of seen.get(shared.pop()!)?.parents ?? []) {
+        if (seen.has(parent) && flags.get(parent) !== BOTH) {
+          flags.set(parent, BOTH);
+          shared.push(parent);
+        }
+      }
+    }
     const ahead: CommitInfo[] = [];
     const behind: CommitInfo[] = [];
     for (const [oid, commit] of seen) {

@@ -1,0 +1,170 @@
+// Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
+import type { Db } from './db.js';
+import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
+import type { TranslationStatsRow } from './stats.repo.js';
+
+export interface CatalogLanguage {
+  id: number;
+  code: string;
+  name: string;
+  direction: string;
+  population: number;
+  pluralNumber: number;
+  pluralFormula: string;
+  pluralType: number;
+  pluralSource: number;
+  aliases: string[];
+}
+
+export interface CatalogProject {
+  id: number;
+  slug: string;
+  name: string;
+  settings: Partial<ProjectSettings>;
+}
+
+export interface CatalogComponent {
+  id: number;
+  projectId: number;
+  slug: string;
+  name: string;
+  settings: Partial<ComponentSettings>;
+  locked: boolean;
+}
+
+export interface CatalogTranslation {
+  id: number;
+  componentId: number;
+  languageId: number;
+  languageCode: string;
+  filename: string;
+  revision: string;
+  isSource: boolean;
+  isTemplate: boolean;
+}
+
+/** Statistics of one translation, with the newest content author's full name resolved. */
+export interface CatalogStats extends Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> {
+  last_author: string | null;
+}
+
+/** Everything the API needs to describe objects, read in one go; small next to the units. */
+export interface Catalog {
+  languages: Map<number, CatalogLanguage>;
+  languagesByCode: Map<string, CatalogLanguage>;
+  /** Projects in id order. */
+  projects: CatalogProject[];
+  projectsById: Map<number, CatalogProject>;
+  projectsBySlug: Map<string, CatalogProject>;
+  /** Components in id order. */
+  components: CatalogComponent[];
+  componentsById: Map<number, CatalogComponent>;
+  /** Keyed `<project slug>/<component slug>`. */
+  componentsByPath: Map<string, CatalogComponent>;
+  /** Translations in id order. */
+  translations: CatalogTranslation[];
+  translationsById: Map<number, CatalogTranslation>;
+  /** Keyed `<component id>/<language code>` (the language's code, not the file's). */
+  translationsByKey: Map<string, CatalogTranslation>;
+  translationsByComponent: Map<number, CatalogTranslation[]>;
+  stats: Map<number, CatalogStats>;
+}
+
+interface LanguageRow {
+  id: number; code: string; name: string; direction: string; population: number;
+  plural_number: number; plural_formula: string; plural_type: number; plural_source: number; aliases: string;
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Prepares the catalog statements once; `load()` reads a fresh snapshot.
+ * @example const catalog = catalogQueries(db).load(); catalog.projectsBySlug.get('hello')
+ */
+export function catalogQueries(db: Db) {
+  const languages = db.prepare('SELECT * FROM languages ORDER BY id');
+  const projects = db.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id');
+  const components = db.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id');
+  const translations = db.prepare(
+    'SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template FROM translations ORDER BY id',
+  );
+  const stats = db.prepare(
+    `SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`,
+  );
+  return {
+    load(): Catalog {
+      const catalog: Catalog = {
+        languages: new Map(),
+        languagesByCode: new Map(),
+        projects: [],
+        projectsById: new Map(),
+        projectsBySlug: new Map(),
+        components: [],
+        componentsById: new Map(),
+        componentsByPath: new Map(),
+        translations: [],
+        translationsById: new Map(),
+        translationsByKey: new Map(),
+        translationsByComponent: new Map(),
+        stats: new Map(),
+      };
+      for (const r of languages.all() as LanguageRow[]) {
+        const language: CatalogLanguage = {
+          id: r.id, code: r.code, name: r.name, direction: r.direction, population: r.population,
+          pluralNumber: r.plural_number, pluralFormula: r.plural_formula, pluralType: r.plural_type,
+          pluralSource: r.plural_source, aliases: parseJson<string[]>(r.aliases, []),
+        };
+        catalog.languages.set(language.id, language);
+        catalog.languagesByCode.set(language.code, language);
+      }
+      for (const r of projects.all() as { id: number; slug: string; name: string; settings: string }[]) {
+        const project: CatalogProject = { id: r.id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}) };
+        catalog.projects.push(project);
+        catalog.projectsById.set(project.id, project);
+        catalog.projectsBySlug.set(project.slug, project);
+      }
+      for (const r of components.all() as { id: number; project_id: number; slug: string; name: string; settings: string; locked: number }[]) {
+        const project = catalog.projectsById.get(r.project_id);
+        if (!project) continue;
+        const component: CatalogComponent = {
+          id: r.id, projectId: r.project_id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}), locked: r.locked !== 0,
+        };
+        catalog.components.push(component);
+        catalog.componentsById.set(component.id, component);
+        catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
+      }
+      type TRow = { id: number; component_id: number; language_id: number; language_code: string; filename: string; revision: string; is_source: number; is_template: number };
+      for (const r of translations.all() as TRow[]) {
+        const language = catalog.languages.get(r.language_id);
+        if (!language || !catalog.componentsById.has(r.component_id)) continue;
+        const translation: CatalogTranslation = {
+          id: r.id, componentId: r.component_id, languageId: r.language_id, languageCode: r.language_code,
+          filename: r.filename, revision: r.revision, isSource: r.is_source !== 0, isTemplate: r.is_template !== 0,
+        };
+        catalog.translations.push(translation);
+        catalog.translationsById.set(translation.id, translation);
+        catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
+        push(catalog.translationsByComponent, translation.componentId, translation);
+      }
+      for (const r of stats.all() as (TranslationStatsRow & { last_author: string | null })[]) {
+        const { translation_id, last_author_id: _author, ...rest } = r;
+        catalog.stats.set(translation_id, rest);
+      }
+      return catalog;
+    },
+  };
+}
+
+export type CatalogQueries = ReturnType<typeof catalogQueries>;

@@ -1,0 +1,55 @@
+// Helpers the API's read queries share: a bounded cache of prepared dynamic statements, and cached list counts.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+
+/** A page request: how many rows, after how many. */
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Prepares each distinct SQL text once (dynamic filters produce a handful of shapes);
+ * the oldest statements are dropped past `max`.
+ */
+export function statementCache(db: Db, max = 200): (sql: string) => Statement {
+  const statements = new Map<string, Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (statement) return statement;
+    statement = db.prepare(sql);
+    if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+    statements.set(sql, statement);
+    return statement;
+  };
+}
+
+/**
+ * Counts of list queries, remembered until the database changes (`version` differs), so that
+ * paging through a large list does not count it again on every page.
+ */
+export function countCache(version: () => string, max = 1000): (key: string, count: () => number) => number {
+  let seen = '';
+  const counts = new Map<string, number>();
+  return (key, count) => {
+    const current = version();
+    if (current !== seen) {
+      counts.clear();
+      seen = current;
+    }
+    let n = counts.get(key);
+    if (n === undefined) {
+      n = count();
+      if (counts.size >= max) counts.clear();
+      counts.set(key, n);
+    }
+    return n;
+  };
+}
+
+/** The SQLite change token: another connection's commit (data_version) or a write through this one (total_changes). */
+export function versionOf(db: Db): () => string {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  return () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
+}

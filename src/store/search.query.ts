@@ -1,0 +1,123 @@
+// Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
+import type { Db } from './db.js';
+
+/** Text fields of a unit that `field:value` searches. */
+export type UnitTextField = 'source' | 'target' | 'context' | 'note' | 'location' | 'explanation' | 'flags';
+/** Numeric fields that take comparison operators and ranges. */
+export type UnitNumberField = 'state' | 'priority' | 'id' | 'position';
+export type Comparison = '=' | '<' | '<=' | '>' | '>=';
+/** Objects a unit belongs to: language code, component slug, project slug. */
+export type UnitScopeField = 'language' | 'component' | 'project';
+/** Yes/no properties for `has:` and `is:`. */
+export type UnitProperty =
+  | 'plural' | 'context' | 'note' | 'flags' | 'explanation' | 'location' | 'translation' | 'pending'
+  // tms keeps no suggestions, comments, checks, labels, screenshots or variants: never true.
+  | 'never';
+
+/** A parsed unit search. */
+export type UnitFilter =
+  | { kind: 'and'; items: UnitFilter[] }
+  | { kind: 'or'; items: UnitFilter[] }
+  | { kind: 'not'; item: UnitFilter }
+  | { kind: 'text'; fields: UnitTextField[]; match: 'contains' | 'exact' | 'regex'; value: string }
+  | { kind: 'number'; field: UnitNumberField; op: Comparison; value: number }
+  | { kind: 'range'; field: UnitNumberField; from: number; to: number }
+  | { kind: 'scope'; field: UnitScopeField; value: string }
+  | { kind: 'property'; property: UnitProperty };
+
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+}
+
+const COLUMNS: Record<UnitTextField | UnitNumberField, string> = {
+  source: 'u.source',
+  target: 'u.target',
+  context: 'u.context',
+  note: 'u.note',
+  location: 'u.location',
+  explanation: 'u.explanation',
+  flags: 'u.flags',
+  state: 'u.state',
+  priority: 'u.priority',
+  id: 'u.id',
+  position: 'u.position',
+};
+
+const PROPERTIES: Record<UnitProperty, string> = {
+  plural: "instr(u.source, char(30, 30)) > 0",
+  context: "u.context <> ''",
+  note: "u.note <> ''",
+  flags: "(u.flags <> '' OR u.extra_flags <> '')",
+  explanation: "u.explanation <> ''",
+  location: "u.location <> ''",
+  translation: "u.state >= 20",
+  pending: 'u.pending = 1',
+  never: '0',
+};
+
+const SCOPES: Record<UnitScopeField, string> = {
+  language: 'u.translation_id IN (SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.code = ?)',
+  component: 'u.translation_id IN (SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id WHERE c.slug = ?)',
+  project:
+    'u.translation_id IN (SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id WHERE p.slug = ?)',
+};
+
+/** The SQL functions the compiled filters call; registered once per connection. */
+export function registerSearchFunctions(db: Db): void {
+  db.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
+    typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
+  );
+  const cache = new Map<string, RegExp>();
+  db.function('tms_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+    if (typeof pattern !== 'string' || typeof value !== 'string') return 0;
+    let re = cache.get(pattern);
+    if (!re) {
+      re = new RegExp(pattern, 'u');
+      if (cache.size > 100) cache.clear();
+      cache.set(pattern, re);
+    }
+    return re.test(value) ? 1 : 0;
+  });
+}
+
+/**
+ * A filter as an SQL condition over the alias `u` (units), with its parameters in order.
+ * Text matches are case-insensitive substring searches unless exact or regex.
+ * @example compileUnitFilter({ kind: 'number', field: 'state', op: '>=', value: 20 }) // { sql: 'u.state >= ?', params: [20] }
+ */
+export function compileUnitFilter(filter: UnitFilter): SqlFragment {
+  switch (filter.kind) {
+    case 'and':
+    case 'or': {
+      if (filter.items.length === 0) return { sql: filter.kind === 'and' ? '1' : '0', params: [] };
+      const parts = filter.items.map(compileUnitFilter);
+      return {
+        sql: `(${parts.map((p) => p.sql).join(filter.kind === 'and' ? ' AND ' : ' OR ')})`,
+        params: parts.flatMap((p) => p.params),
+      };
+    }
+    case 'not': {
+      const inner = compileUnitFilter(filter.item);
+      return { sql: `NOT ${inner.sql}`, params: inner.params };
+    }
+    case 'text': {
+      const parts = filter.fields.map((field) => {
+        const column = COLUMNS[field];
+        if (filter.match === 'exact') return `${column} = ?`;
+        if (filter.match === 'regex') return `tms_regexp(?, ${column})`;
+        return `tms_icontains(${column}, ?)`;
+      });
+      const value = filter.match === 'contains' ? filter.value.toLowerCase() : filter.value;
+      return { sql: `(${parts.join(' OR ')})`, params: filter.fields.map(() => value) };
+    }
+    case 'number':
+      return { sql: `${COLUMNS[filter.field]} ${filter.op} ?`, params: [filter.value] };
+    case 'range':
+      return { sql: `${COLUMNS[filter.field]} BETWEEN ? AND ?`, params: [filter.from, filter.to] };
+    case 'scope':
+      return { sql: SCOPES[filter.field], params: [filter.value] };
+    case 'property':
+      return { sql: PROPERTIES[filter.property], params: [] };
+  }
+}

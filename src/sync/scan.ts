@@ -1,0 +1,167 @@
+// The I/O half of a sync: expand the file mask, map codes to languages, read and parse the files that changed.
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import type { ComponentConfig, ProjectConfig } from '../config/config.js';
+import { FormatParseError, TmsError } from '../domain/errors.js';
+import type { FormatContext, ParsedStore } from '../formats/format.js';
+import { getFormat } from '../formats/registry.js';
+import { findLanguage } from '../languages/find.js';
+import type { LanguageDefinition } from '../languages/languages.js';
+import { selectMaskMatches } from './filemask.js';
+
+export class FileMaskError extends TmsError<{ filemask: string; path?: string }> {}
+
+/** One translation file found in the working copy. */
+export interface ScannedFile {
+  path: string;
+  /** Code as written in the file name. */
+  code: string;
+  language: LanguageDefinition;
+  /** The language had to be generated (unknown code). */
+  generated: boolean;
+  /** Blob id(s) of the file (and template): what was parsed last time is compared against this. */
+  revision: string;
+  isTemplate: boolean;
+}
+
+export type ParseOutcome =
+  | { status: 'unchanged' }
+  | { status: 'parsed'; store: ParsedStore }
+  | { status: 'failed'; error: string };
+
+export interface ScanPlan {
+  files: ScannedFile[];
+  /** Files in the mask that were left out, with why (duplicate language, language_regex …). */
+  skipped: { path: string; reason: string }[];
+  sourceLanguage: LanguageDefinition;
+}
+
+/** Paths matching the mask inside `dir`; refuses masks or symlinks that lead outside it. */
+export async function expandFileMask(dir: string, mask: string): Promise<string[]> {
+  if (path.isAbsolute(mask) || mask.split(/[\\/]/).includes('..')) {
+    throw new FileMaskError(`file mask "${mask}" must stay inside the repository`, { filemask: mask });
+  }
+  const root = await realpath(dir);
+  const paths = await fg(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: false, unique: true });
+  const inside: string[] = [];
+  for (const p of paths) {
+    const full = path.join(dir, p);
+    if ((await lstat(full)).isSymbolicLink()) {
+      const target = await realpath(full).catch(() => null);
+      if (!target || !(target === root || target.startsWith(root + path.sep))) {
+        throw new FileMaskError(`${p}: symbolic link points outside the repository`, { filemask: mask, path: p });
+      }
+    }
+    inside.push(p);
+  }
+  return inside;
+}
+
+/**
+ * Decides which files are translations and of which language (Weblate's rules: language_regex,
+ * `source` skipped, template first, one file per language — later duplicates skipped).
+ */
+export function planFiles(
+  paths: readonly string[],
+  component: ComponentConfig,
+  project: ProjectConfig,
+  revisions: ReadonlyMap<string, string>,
+): ScanPlan {
+  const source = findLanguage(component.source_language, { aliases: project.language_aliases });
+  const selection = selectMaskMatches(paths, {
+    filemask: component.filemask,
+    languageRegex: component.language_regex,
+    template: component.template || undefined,
+    intermediate: component.intermediate || undefined,
+    sourceLanguage: component.source_language,
+  });
+  const bilingual = !component.template;
+  const files: ScannedFile[] = [];
+  const skipped = [...selection.skipped];
+  const taken = new Map<string, string>();
+  if (bilingual) taken.set(source.language.code, '(the source language)');
+  const templateRevision = component.template ? revisions.get(component.template) : undefined;
+  for (const f of selection.files) {
+    const isTemplate = f.path === component.template;
+    const found = isTemplate ? source : findLanguage(f.code, { aliases: project.language_aliases, sourceLanguage: component.source_language });
+    const other = taken.get(found.language.code);
+    if (other !== undefined) {
+      skipped.push({ path: f.path, reason: `duplicate language ${found.language.code} (already ${other})` });
+      continue;
+    }
+    taken.set(found.language.code, f.path);
+    const own = revisions.get(f.path) ?? '';
+    const revision = templateRevision && !isTemplate ? `${templateRevision},${own}` : own;
+    files.push({ path: f.path, code: f.code, language: found.language, generated: found.generated, revision, isTemplate });
+  }
+  return { files, skipped, sourceLanguage: source.language };
+}
+
+function contextFor(file: ScannedFile, component: ComponentConfig, template: ParsedStore | null): FormatContext {
+  return {
+    filename: file.path,
+    language: file.code,
+    sourceLanguage: component.source_language,
+    plurals: file.language.plural.number,
+    template,
+  };
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof FormatParseError) return e.message;
+  if (e instanceof TmsError) return e.message;
+  if ((e as NodeJS.ErrnoException).code) return `${(e as Error).message}`;
+  return `unexpected parser failure: ${(e as Error).message ?? String(e)}`;
+}
+
+/**
+ * Reads and parses the files whose revision differs from `known` (path → last parsed revision).
+ * Monolingual components parse the template once; when it fails, every translation fails with it.
+ */
+export async function parseChanged(
+  dir: string,
+  plan: ScanPlan,
+  component: ComponentConfig,
+  known: ReadonlyMap<string, string>,
+): Promise<Map<string, ParseOutcome>> {
+  const format = getFormat(component.file_format);
+  const out = new Map<string, ParseOutcome>();
+  const changed = plan.files.filter((f) => known.get(f.path) !== f.revision);
+  if (changed.length === 0) {
+    for (const f of plan.files) out.set(f.path, { status: 'unchanged' });
+    return out;
+  }
+  let template: ParsedStore | null = null;
+  let templateError: string | null = null;
+  const templateFile = plan.files.find((f) => f.isTemplate);
+  if (templateFile) {
+    try {
+      const bytes = await readFile(path.join(dir, templateFile.path));
+      const ctx = contextFor(templateFile, component, null);
+      template = format.parse(bytes, ctx);
+      // The template read as a translation of itself: key identities, template text as target.
+      if (changed.includes(templateFile)) out.set(templateFile.path, { status: 'parsed', store: format.parse(bytes, { ...ctx, template }) });
+    } catch (e) {
+      templateError = `template ${describeError(e)}`;
+      out.set(templateFile.path, { status: 'failed', error: describeError(e) });
+    }
+  }
+  const bytesOf = await Promise.all(changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readFile(path.join(dir, f.path)).catch((e: Error) => e)] as const));
+  for (const [file, bytes] of bytesOf) {
+    if (templateError) {
+      out.set(file.path, { status: 'failed', error: templateError });
+    } else if (bytes instanceof Error) {
+      out.set(file.path, { status: 'failed', error: `${file.path}: cannot read: ${bytes.message}` });
+    } else {
+      try {
+        out.set(file.path, { status: 'parsed', store: format.parse(bytes, contextFor(file, component, template)) });
+      } catch (e) {
+        out.set(file.path, { status: 'failed', error: describeError(e) });
+      }
+    }
+  }
+  for (const f of plan.files) if (!out.has(f.path)) out.set(f.path, { status: 'unchanged' });
+  return out;
+}
+

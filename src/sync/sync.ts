@@ -1,0 +1,153 @@
+// Syncing components: working copy up to date, changed files parsed, the store updated in one transaction.
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { TmsError } from '../domain/errors.js';
+import type { Db } from '../store/db.js';
+import { applyConfig, findComponent } from '../store/projects.repo.js';
+import { listTranslations } from '../store/translations.repo.js';
+import { type ApplyResult, applyScan, type FileResult } from './apply.js';
+import { withComponentLock } from './component-lock.js';
+import { expandFileMask, parseChanged, planFiles } from './scan.js';
+import { blobIdsOf, updateWorkingCopy, workingCopyDir } from './working-copy.js';
+
+export interface ComponentSyncResult {
+  project: string;
+  component: string;
+  ok: boolean;
+  /** One line, credential-free, when the component could not be synced. */
+  error?: string;
+  /** What the working-copy update did. */
+  update?: string;
+  commit: string | null;
+  files: FileResult[];
+  skipped: { path: string; reason: string }[];
+  /** Files read and parsed this time. */
+  parsed: number;
+  added: number;
+  changed: number;
+  removed: number;
+  pendingKept: ApplyResult['pendingKept'];
+  pendingDropped: ApplyResult['pendingDropped'];
+  seconds: number;
+}
+
+export type SyncEvent =
+  | { type: 'component-start'; project: string; component: string }
+  | { type: 'stage'; project: string; component: string; stage: 'update' | 'scan' | 'parse' | 'store' }
+  | { type: 'component-done'; result: ComponentSyncResult };
+
+export interface SyncOptions {
+  /** Parse every file even when nothing changed upstream. */
+  force?: boolean;
+  onEvent?: (event: SyncEvent) => void;
+  /** isomorphic-git object cache to share across calls. */
+  cache?: object;
+}
+
+export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
+
+function emptyResult(project: string, component: string): ComponentSyncResult {
+  return {
+    project, component, ok: true, commit: null, files: [], skipped: [], parsed: 0,
+    added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [], seconds: 0,
+  };
+}
+
+function message(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n')[0];
+}
+
+/**
+ * Brings one component's store up to date with its repository. Never throws for a repository or
+ * file problem: the result says what failed. Files whose blob did not change are not read.
+ * @example const r = await syncComponent(db, config, project, component);
+ */
+export async function syncComponent(
+  db: Db,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  opts: SyncOptions = {},
+): Promise<ComponentSyncResult> {
+  return withComponentLock(`${project.slug}/${component.slug}`, () => syncLocked(db, config, project, component, opts));
+}
+
+async function syncLocked(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig, opts: SyncOptions): Promise<ComponentSyncResult> {
+  const started = performance.now();
+  const result = emptyResult(project.slug, component.slug);
+  const emit = (stage: 'update' | 'scan' | 'parse' | 'store') => opts.onEvent?.({ type: 'stage', project: project.slug, component: component.slug, stage });
+  opts.onEvent?.({ type: 'component-start', project: project.slug, component: component.slug });
+  const cache = opts.cache ?? {};
+  try {
+    const row = findComponent(db, project.slug, component.slug);
+    if (!row) throw new UnknownProjectError(`component ${project.slug}/${component.slug} is not in the store`, { project: project.slug, component: component.slug });
+    emit('update');
+    const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
+    const state = await updateWorkingCopy(component, dir, config.committer, cache);
+    result.update = state.update;
+    result.commit = state.head;
+    const translations = listTranslations(db, row.id);
+    if (!opts.force && state.head !== null && state.head === row.synced_commit && translations.length > 0) {
+      result.files = translations.filter((t) => t.filename !== '').map((t) => ({
+        path: t.filename, language: t.language_code, status: 'unchanged', added: 0, changed: 0, removed: 0,
+      }));
+      return result;
+    }
+    emit('scan');
+    const paths = await expandFileMask(dir, component.filemask);
+    const extra = [component.template, component.intermediate].filter((p) => p && !paths.includes(p));
+    const revisions = await blobIdsOf(state, [...paths, ...extra], cache);
+    const plan = planFiles(paths.concat(extra.filter((p) => p === component.template)), component, project, revisions);
+    result.skipped = plan.skipped;
+    const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
+    emit('parse');
+    const outcomes = await parseChanged(dir, plan, component, known);
+    result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
+    emit('store');
+    const applied = applyScan(db, { projectId: row.project_id, componentId: row.id, component, plan, outcomes, head: state.head });
+    Object.assign(result, {
+      files: applied.files, added: applied.added, changed: applied.changed, removed: applied.removed,
+      pendingKept: applied.pendingKept, pendingDropped: applied.pendingDropped,
+    });
+    result.ok = !applied.files.some((f) => f.status === 'failed');
+    if (!result.ok) result.error = applied.files.filter((f) => f.error).map((f) => f.error).join('; ');
+  } catch (e) {
+    result.ok = false;
+    result.error = message(e);
+  } finally {
+    result.seconds = (performance.now() - started) / 1000;
+    opts.onEvent?.({ type: 'component-done', result });
+  }
+  return result;
+}
+
+/**
+ * Syncs every component of a project (or just one); one component's failure does not stop the others.
+ * Applies the configuration to the store first, so new projects and components appear.
+ */
+export async function syncProject(
+  db: Db,
+  config: Config,
+  projectSlug: string,
+  componentSlug?: string,
+  opts: SyncOptions = {},
+): Promise<ComponentSyncResult[]> {
+  const project = config.projects.find((p) => p.slug === projectSlug);
+  if (!project) throw new UnknownProjectError(`unknown project "${projectSlug}"`, { project: projectSlug });
+  const components = componentSlug ? project.components.filter((c) => c.slug === componentSlug) : project.components;
+  if (componentSlug && components.length === 0) {
+    throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
+  }
+  applyConfig(db, config);
+  const results: ComponentSyncResult[] = [];
+  const cache = opts.cache ?? {};
+  for (const component of components) results.push(await syncComponent(db, config, project, component, { ...opts, cache }));
+  return results;
+}
+
+/** Syncs every configured project. */
+export async function syncAll(db: Db, config: Config, opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
+  const results: ComponentSyncResult[] = [];
+  for (const project of config.projects) results.push(...(await syncProject(db, config, project.slug, undefined, opts)));
+  return results;
+}

@@ -1,0 +1,75 @@
+// A component's working copy: cloned on first use, updated from upstream after, and listed with git blob ids.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ComponentConfig } from '../config/config.js';
+import * as vcs from '../vcs/index.js';
+
+export interface WorkingCopyState {
+  dir: string;
+  /** HEAD commit after the update (null for `vcs: local` or an empty repository). */
+  head: string | null;
+  /** What the update did: cloned, fast-forward, rebased, merged, up-to-date, or local. */
+  update: 'cloned' | 'local' | vcs.UpdateResult['result'];
+}
+
+/** `<repos_dir>/<project>/<component>` */
+export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {
+  return path.join(reposDir, projectSlug, componentSlug);
+}
+
+/** Credentials for http(s) repositories given in the configuration rather than the URL. */
+export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
+  return component.username ? { username: component.username, password: component.password } : undefined;
+}
+
+/**
+ * Clones the component's repository into `dir` on first use; afterwards fetches and brings the branch
+ * up to date (fast-forward, or the component's merge style when tms has commits of its own).
+ */
+export async function updateWorkingCopy(
+  component: ComponentConfig,
+  dir: string,
+  committer: { name: string; email: string },
+  cache: object,
+): Promise<WorkingCopyState> {
+  if (component.vcs === 'local') {
+    mkdirSync(dir, { recursive: true });
+    return { dir, head: null, update: 'local' };
+  }
+  const auth = credentialsOf(component);
+  if (!existsSync(path.join(dir, '.git'))) {
+    mkdirSync(dir, { recursive: true });
+    await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || 'main', depth: component.depth || undefined, auth, cache });
+    return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update: 'cloned' };
+  }
+  await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+  const status = await vcs.status({ dir, cache });
+  let update: WorkingCopyState['update'] = 'up-to-date';
+  if (status.needsMerge) {
+    const result = status.ahead === 0
+      ? await vcs.fastForward({ dir, cache })
+      : await vcs.updateBranch({ dir, cache, mergeStyle: component.merge_style, author: committer, committer });
+    update = result.result;
+  }
+  return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update };
+}
+
+/** git's blob id of some bytes (`git hash-object`). */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** Blob ids of files: from the HEAD tree for git working copies, hashed from disk for local ones. */
+export async function blobIdsOf(state: WorkingCopyState, paths: readonly string[], cache: object): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const tree = state.head ? await vcs.listFilesWithBlobIds({ dir: state.dir, cache }) : new Map<string, string>();
+  await Promise.all(
+    paths.map(async (p) => {
+      const known = tree.get(p);
+      out.set(p, known ?? blobId(await readFile(path.join(state.dir, p))));
+    }),
+  );
+  return out;
+}

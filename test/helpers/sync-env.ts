@@ -1,0 +1,62 @@
+// A sync test environment: upstream repositories served on loopback, a config pointing at them, a fresh store.
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { type Config, parseConfig } from '../../src/config/config.js';
+import type { Db } from '../../src/store/db.js';
+import { openStore } from '../../src/store/store.js';
+import { repoRoot } from './corpus.js';
+import { createUpstream, type FileMap, tempDir } from './git-repo.js';
+import { type GitServer, startGitServer } from './git-server.js';
+
+export const DEMO = path.join(repoRoot, 'fixtures', 'demo');
+
+/** A demo fixture file's text. */
+export function demoFile(rel: string): string {
+  return readFileSync(path.join(DEMO, rel), 'utf8');
+}
+
+export interface SyncEnv {
+  root: string;
+  server: GitServer;
+  /** Absolute path of the bare upstream `name`. */
+  upstream(name: string): string;
+  addUpstream(name: string, files: FileMap | { fixture: string; into?: string }): Promise<string>;
+  /** Writes a config (projects as given) and parses it. */
+  config(projects: unknown[], extra?: Record<string, unknown>): Config;
+  openDb(): Db;
+  close(): Promise<void>;
+}
+
+export const CREDENTIALS = { username: 'translator', password: 's3cr3t-pa55' };
+
+export async function createSyncEnv(): Promise<SyncEnv> {
+  const root = await tempDir('tms-sync-');
+  const server = await startGitServer({ root: path.join(root, 'upstream'), auth: CREDENTIALS });
+  const dbs: Db[] = [];
+  const env: SyncEnv = {
+    root,
+    server,
+    upstream: (name) => path.join(root, 'upstream', `${name}.git`),
+    addUpstream: (name, files) =>
+      createUpstream({
+        dir: env.upstream(name),
+        ...('fixture' in files ? { fixture: files.fixture as string, into: files.into as string | undefined } : { files: files as FileMap }),
+      }),
+    config(projects, extra = {}) {
+      const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects, ...extra });
+      return parseConfig(text, path.join(root, 'tms.config.json'));
+    },
+    openDb() {
+      const db = openStore(path.join(root, 'tms.sqlite'));
+      dbs.push(db);
+      return db;
+    },
+    async close() {
+      for (const db of dbs) if (db.open) db.close();
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+  return env;
+}
