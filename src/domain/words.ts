@@ -19,9 +19,16 @@ export function countWords(source: readonly string[]): number {
   return words;
 }
 
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/** Length of a string in code points (what Python's len() counts). */
+export function codePoints(text: string): number {
+  let n = text.length;
+  if (n > 0 && /[\uD800-\uDBFF]/.test(text)) n -= text.match(SURROGATE_PAIR)?.length ?? 0;
+  return n;
+}
+
 /** Characters of the stored (joined) source, counted in code points, separators included. */
 export function countChars(source: readonly string[]): number {
-  let n = 0;
-  for (const _ of joinPlural(source)) n++;
-  return n;
+  return codePoints(joinPlural(source));
 }

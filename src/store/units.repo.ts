@@ -1,6 +1,6 @@
 // Units of a translation: diff-applied from parsed files so untouched rows (and their ids) stay as they are.
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
-import { countChars } from '../domain/words.js';
+import { codePoints } from '../domain/words.js';
 import type { Db } from './db.js';
 
 /** The stored fields sync compares against a parsed unit. */
@@ -92,7 +92,7 @@ function valuesOf(u: ParsedUnit, position: number, override?: { target: string[]
     state: override?.state ?? u.state,
     position,
     num_words: u.numWords,
-    num_chars: countChars(u.source),
+    num_chars: codePoints(source),
   };
 }
 
@@ -107,12 +107,15 @@ function sameValues(s: StoredUnit, v: UnitValues): boolean {
 
 /** Prepared statements for applying unit diffs; prepare once per transaction batch. */
 export function unitWriter(db: Db) {
+  // positional parameters: binding by name costs a property lookup per column on the hottest path
   const insert = db.prepare(
     `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
        explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
-     VALUES (@translation_id, @id_hash, @content_hash, @context, @source, @target, @previous_source, @location, @note, @flags,
-       @explanation, @source_explanation, @state, @state, @position, @num_words, @num_chars, @timestamp)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertValues = (translationId: number, v: UnitValues, timestamp: string) =>
+    insert.run(translationId, v.id_hash, v.content_hash, v.context, v.source, v.target, v.previous_source, v.location, v.note,
+      v.flags, v.explanation, v.source_explanation, v.state, v.state, v.position, v.num_words, v.num_chars, timestamp);
   const update = db.prepare(
     `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
        previous_source = @previous_source, location = @location, note = @note, flags = @flags, explanation = @explanation,
@@ -121,6 +124,7 @@ export function unitWriter(db: Db) {
      WHERE id = @id`,
   );
   const remove = db.prepare('DELETE FROM units WHERE id = ?');
+  const hasUnits = db.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck();
   return {
     /**
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
@@ -132,7 +136,7 @@ export function unitWriter(db: Db) {
       timestamp: string,
       override?: (u: ParsedUnit) => { target: string[]; state: number },
     ): UnitDiff {
-      const stored = storedUnits(db, translationId);
+      const stored = hasUnits.get(translationId) === undefined ? new Map<bigint, StoredUnit>() : storedUnits(db, translationId);
       const diff: UnitDiff = { added: 0, changed: 0, removed: 0, addedIds: [], removedHashes: [], pendingKept: [], pendingDropped: [] };
       const seen = new Set<bigint>();
       let position = 0;
@@ -143,7 +147,7 @@ export function unitWriter(db: Db) {
         const values = valuesOf(u, position, override?.(u));
         const existing = stored.get(u.idHash);
         if (!existing) {
-          const info = insert.run({ ...values, translation_id: translationId, timestamp });
+          const info = insertValues(translationId, values, timestamp);
           diff.added++;
           diff.addedIds.push(Number(info.lastInsertRowid));
           continue;

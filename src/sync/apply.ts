@@ -2,6 +2,7 @@
 import type { ComponentConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
+import { codePoints } from '../domain/words.js';
 import { changeRecorder } from '../store/changes.repo.js';
 import { type Db, now } from '../store/db.js';
 import { ensureLanguage } from '../store/languages.repo.js';
@@ -176,7 +177,7 @@ function updateBilingualSource(
       const source = joinPlural(u.source);
       position++;
       const info = insert.run(sourceTranslationId, u.idHash, u.contentHash, u.context, source, source, u.location, u.note, u.flags,
-        u.explanation, u.sourceExplanation, position, u.numWords, [...source].length, timestamp);
+        u.explanation, u.sourceExplanation, position, u.numWords, codePoints(source), timestamp);
       added.push(Number(info.lastInsertRowid));
       stored.set(u.idHash, { id: Number(info.lastInsertRowid) } as never);
     }

@@ -1,0 +1,144 @@
+// `npm run bench:sync`: clone, cold sync, no-change and one-file re-syncs of the KeePassXC corpus over loopback smart HTTP.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Config, parseConfig } from '../src/config/config.js';
+import { openStore } from '../src/store/store.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
+import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+if (!existsSync(source)) {
+  console.log(`bench:sync: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+const COPIES = Number(process.env.BENCH_COPIES ?? 10);
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 5);
+const mib = (n: number) => `${(n / 1048576).toFixed(0)} MiB`;
+
+function units(results: ComponentSyncResult[]): number {
+  return results.reduce((n, r) => n + r.added + r.changed, 0);
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const value = await fn();
+  return [value, (performance.now() - t) / 1000];
+}
+
+function checkOk(results: ComponentSyncResult[]): void {
+  for (const r of results) if (!r.ok) throw new Error(`${r.project}/${r.component}: ${r.error}`);
+}
+
+const work = await tempDir('tms-bench-sync-');
+const files = Object.fromEntries(
+  readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n)).map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+);
+const bytes = Object.values(files).reduce((n, b) => n + b.length, 0);
+await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
+execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
+const server = await startGitServer({ root: path.join(work, 'upstream') });
+
+function configFor(copies: number, dbName: string): Config {
+  const components = Array.from({ length: copies }, (_, i) => ({
+    name: `KeePassXC ${i}`, slug: `keepassxc-${i}`, repo: server.url('keepassxc.git'), branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
+  }));
+  return parseConfig(JSON.stringify({ database: dbName, repos_dir: `repos-${dbName}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }), path.join(work, 'tms.config.json'));
+}
+
+const lines: string[] = [];
+const report = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+
+report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(1)} MiB of Qt TS`);
+
+// One component: clone, cold, no-change, one file changed
+{
+  const config = configFor(1, 'one.sqlite');
+  const db = openStore(config.database);
+  applyConfig(db, config);
+  const project = config.projects[0];
+  const component = project.components[0];
+  const { clone } = await import('../src/vcs/index.js');
+  const [, cloneSeconds] = await timed(() => clone({ dir: path.join(work, 'clone-only'), url: component.repoResolved, branch: 'main' }));
+  report(`clone over loopback smart HTTP: ${(cloneSeconds * 1000).toFixed(0)} ms`);
+
+  // The cold figure excludes the clone: it is the scan+parse+store of a fresh working copy.
+  const dir = path.join(config.repos_dir, 'keepassxc', component.slug);
+  const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
+  await updateWorkingCopy(component, dir, config.committer, {});
+  const [cold, coldSeconds] = await timed(() => syncProject(db, config, 'keepassxc', undefined, { force: true }));
+  checkOk(cold);
+  const coldUnits = units(cold);
+  report(`cold scan+parse+store: ${coldUnits} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(coldUnits / coldSeconds)} units/s (target ≥ 220,000)`);
+
+  const [none, noneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+  checkOk(none);
+  report(`no-change re-sync: ${(noneSeconds * 1000).toFixed(1)} ms, ${none[0].parsed} files parsed = 1/${Math.round(coldSeconds / noneSeconds)} of cold (target ≤ 1/50)`);
+
+  const de = 'share/translations/keepassxc_de.ts';
+  const text = files[de].toString('utf8').replace('<translation>Über KeePassXC</translation>', '<translation>Über KeePassXC!</translation>');
+  await commitToUpstream(path.join(work, 'upstream', 'keepassxc.git'), { [de]: text });
+  const [one, oneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+  checkOk(one);
+  report(`one-file re-sync (fetch + fast-forward + parse 1 file + store): ${(oneSeconds * 1000).toFixed(0)} ms, ${one[0].parsed} parsed, ${one[0].changed} unit changed (target ≤ 150 ms)`);
+  db.close();
+}
+
+// Ten components over the same repository (720k units)
+{
+  const config = configFor(COPIES, 'ten.sqlite');
+  const db = openStore(config.database);
+  applyConfig(db, config);
+  const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
+  for (const component of config.projects[0].components) {
+    await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), config.committer, {});
+  }
+  const rssBefore = process.memoryUsage().rss;
+  peakRss = rssBefore;
+  const [cold, coldSeconds] = await timed(() => syncProject(db, config, 'keepassxc', undefined, { force: true }));
+  checkOk(cold);
+  const n = units(cold);
+  report(`×${COPIES} components: ${n} units cold in ${coldSeconds.toFixed(2)} s = ${Math.round(n / coldSeconds)} units/s; peak RSS ${mib(peakRss)} (target ≤ 300 MB)`);
+  const [none, noneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+  checkOk(none);
+  report(`×${COPIES} no-change re-sync: ${(noneSeconds * 1000).toFixed(0)} ms`);
+  db.close();
+}
+
+// Translate Toolkit's parse-only rate on the same files, when it is installed
+try {
+  const script = [
+    'import sys, time, glob',
+    'from translate.storage import ts2',
+    'files = sorted(glob.glob(sys.argv[1] + "/keepassxc_*.ts"))',
+    'data = [open(f, "rb").read() for f in files]',
+    't = time.time(); n = 0',
+    'for d in data:',
+    '    s = ts2.tsfile.parsestring(d)',
+    '    n += len([u for u in s.units if not u.isobsolete()])',
+    'print(n, time.time() - t)',
+  ].join('\n');
+  const [n, seconds] = execFileSync(existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3', ['-c', script, source], { encoding: 'utf8' }).trim().split(' ').map(Number);
+  report(`Translate Toolkit parse only: ${n} units in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} units/s`);
+} catch {
+  report('Translate Toolkit not installed (python3-translate): no comparison');
+}
+
+clearInterval(sampler);
+await server.close();
+rmSync(work, { recursive: true, force: true });
+console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
