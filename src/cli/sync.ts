@@ -37,11 +37,22 @@ function progress(io: CliIo): (event: SyncEvent) => void {
       if (event.type === 'component-start') io.out(`${event.project}/${event.component}: syncing`);
     };
   }
-  const bar = new SingleBar({ format: '{name} [{bar}] {stage}', hideCursor: true, clearOnComplete: true }, undefined);
+  // one bar per component: the stages, and one step per file while parsing
+  const bar = new SingleBar({ format: '{name} [{bar}] {value}/{total} {stage}', hideCursor: true, clearOnComplete: true }, undefined);
+  let files = 0;
   return (event) => {
-    if (event.type === 'component-start') bar.start(STAGES.length, 0, { name: `${event.project}/${event.component}`, stage: 'starting' });
-    else if (event.type === 'stage') bar.update(STAGES.indexOf(event.stage) + 1, { stage: event.stage });
-    else bar.stop();
+    if (event.type === 'component-start') {
+      files = 0;
+      bar.start(STAGES.length, 0, { name: `${event.project}/${event.component}`, stage: 'starting' });
+    } else if (event.type === 'stage') {
+      bar.update(STAGES.indexOf(event.stage) + files, { stage: event.stage });
+    } else if (event.type === 'file') {
+      if (files === 0) bar.setTotal(STAGES.length + event.total);
+      files = event.done;
+      bar.update(STAGES.indexOf('parse') + files, { stage: event.path });
+    } else {
+      bar.stop();
+    }
   };
 }
 

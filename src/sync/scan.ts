@@ -124,6 +124,7 @@ export async function parseChanged(
   plan: ScanPlan,
   component: ComponentConfig,
   known: ReadonlyMap<string, string>,
+  onFile?: (path: string, done: number, total: number) => void,
 ): Promise<Map<string, ParseOutcome>> {
   const format = getFormat(component.file_format);
   const out = new Map<string, ParseOutcome>();
@@ -148,7 +149,9 @@ export async function parseChanged(
     }
   }
   const bytesOf = await Promise.all(changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readFile(path.join(dir, f.path)).catch((e: Error) => e)] as const));
+  let done = 0;
   for (const [file, bytes] of bytesOf) {
+    onFile?.(file.path, ++done, bytesOf.length);
     if (templateError) {
       out.set(file.path, { status: 'failed', error: templateError });
     } else if (bytes instanceof Error) {

@@ -33,6 +33,7 @@ export interface ComponentSyncResult {
 export type SyncEvent =
   | { type: 'component-start'; project: string; component: string }
   | { type: 'stage'; project: string; component: string; stage: 'update' | 'scan' | 'parse' | 'store' }
+  | { type: 'file'; project: string; component: string; path: string; done: number; total: number }
   | { type: 'component-done'; result: ComponentSyncResult };
 
 export interface SyncOptions {
@@ -101,7 +102,8 @@ async function syncLocked(db: Db, config: Config, project: ProjectConfig, compon
     result.skipped = plan.skipped;
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
-    const outcomes = await parseChanged(dir, plan, component, known);
+    const outcomes = await parseChanged(dir, plan, component, known, (path, done, total) =>
+      opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }));
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');
     const applied = applyScan(db, { projectId: row.project_id, componentId: row.id, component, plan, outcomes, head: state.head });
@@ -140,8 +142,8 @@ export async function syncProject(
   }
   applyConfig(db, config);
   const results: ComponentSyncResult[] = [];
-  const cache = opts.cache ?? {};
-  for (const component of components) results.push(await syncComponent(db, config, project, component, { ...opts, cache }));
+  // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
+  for (const component of components) results.push(await syncComponent(db, config, project, component, opts));
   return results;
 }
 

@@ -41,7 +41,7 @@ export async function updateWorkingCopy(
   const auth = credentialsOf(component);
   if (!existsSync(path.join(dir, '.git'))) {
     mkdirSync(dir, { recursive: true });
-    await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || 'main', depth: component.depth || undefined, auth, cache });
+    await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache });
     return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update: 'cloned' };
   }
   await vcs.fetch({ dir, url: component.repoResolved, auth, cache });

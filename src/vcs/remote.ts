@@ -7,11 +7,12 @@ import { currentBranch, fsOf, REMOTE, type RemoteOptions, resolveOrNull, resolve
 import { toVcsError } from './vcs-error.js';
 
 /**
- * Clones one branch of `url` into `dir` (which must not hold a repository yet); `depth` makes it shallow.
+ * Clones one branch of `url` into `dir` (which must not hold a repository yet; no `branch`: the remote's default)
+ * and returns the branch name; `depth` makes it shallow.
  * The remote URL is stored without credentials, so later calls pass `auth` (or a credentialed `url`) again.
  * `await clone({ dir, url: 'https://git.example.com/app.git', branch: 'main', depth: 1 })`.
  */
-export async function clone(opts: RemoteOptions & { url: string; branch: string; depth?: number }): Promise<void> {
+export async function clone(opts: RemoteOptions & { url: string; branch?: string; depth?: number }): Promise<string> {
   const remote = await resolveRemote(opts, 'clone');
   // isomorphic-git deletes the git directory when a clone fails: never let it near an existing one.
   if (existsSync(path.join(opts.dir, '.git'))) {
@@ -31,18 +32,20 @@ export async function clone(opts: RemoteOptions & { url: string; branch: string;
       onProgress: opts.onProgress,
       cache: opts.cache,
     });
+    const branch = opts.branch ?? (await git.currentBranch({ fs: fsOf(opts), dir: opts.dir })) ?? 'main';
     await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `remote.${REMOTE}.url`, value: remote.display });
-    await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `branch.${opts.branch}.remote`, value: REMOTE });
+    await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `branch.${branch}.remote`, value: REMOTE });
     await git.setConfig({
       fs: fsOf(opts),
       dir: opts.dir,
-      path: `branch.${opts.branch}.merge`,
-      value: `refs/heads/${opts.branch}`,
+      path: `branch.${branch}.merge`,
+      value: `refs/heads/${branch}`,
     });
-    if (!(await resolveOrNull(opts, `refs/heads/${opts.branch}`))) {
+    if (!(await resolveOrNull(opts, `refs/heads/${branch}`))) {
       // An empty remote clones to a repository without commits: leave HEAD on the branch the first commit will create.
-      await git.writeRef({ fs: fsOf(opts), dir: opts.dir, ref: 'HEAD', value: `refs/heads/${opts.branch}`, symbolic: true, force: true });
+      await git.writeRef({ fs: fsOf(opts), dir: opts.dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
     }
+    return branch;
   } catch (err) {
     throw toVcsError(err, { operation: 'clone', url: remote.display, secrets: remote.secrets });
   }

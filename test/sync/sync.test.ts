@@ -227,6 +227,20 @@ describe('sync from a local-path upstream', () => {
     expect(again.stdout.filter((l) => /^hello\/glossary: \d/.test(l))[0]).toMatch(/2 files \(0 parsed\), units \+0 ~0 -0/);
   });
 
+  it('follows the remote default branch when no branch is configured', async () => {
+    const { createUpstream } = await import('../helpers/git-repo.js');
+    await createUpstream({ dir: env.upstream('trunk'), branch: 'trunk', fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
+    const cfg = env.config([{ name: 'T', slug: 'trunk', components: [glossaryComponent(env.upstream('trunk'), { branch: '' })] }]);
+    const db = env.openDb();
+    const [r] = await syncProject(db, cfg, 'trunk');
+    expect(r.error).toBeUndefined();
+    expect(r.files.map((f) => f.status)).toEqual(['parsed', 'parsed']);
+    await commitToUpstream(env.upstream('trunk'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Mappe</term>') }, { branch: 'trunk' });
+    const [again] = await syncProject(db, cfg, 'trunk');
+    expect(again.update).toBe('fast-forward');
+    expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
+  });
+
   it('fails one component without stopping the others, and exits 1', async () => {
     const file = path.join(env.root, 'two.config.json');
     writeFileSync(file, JSON.stringify({ database: 'two.sqlite', repos_dir: 'repos2', projects: [{ name: 'Hello', slug: 'hello', components: [
