@@ -1,18 +1,26 @@
 // Weblate's identities: SipHash-2-4 keyed "Weblate Sip Hash", shifted into the signed 64-bit range.
-import siphash from 'siphash';
+import siphash24 from 'siphash24';
 import { joinPlural } from './unit.js';
 
-const KEY = siphash.string16_to_key('Weblate Sip Hash');
+const KEY = new TextEncoder().encode('Weblate Sip Hash');
 const OFFSET = 1n << 63n;
+const encoder = new TextEncoder();
+// siphash24 runs in WebAssembly; reusing the input and output buffers keeps hashing allocation-free
+let input = new Uint8Array(4096);
+const output = new Uint8Array(8);
+const outputView = new DataView(output.buffer);
 
 function rawHash(text: string): bigint {
-  const { h, l } = siphash.hash(KEY, text);
-  return (BigInt(h >>> 0) << 32n) | BigInt(l >>> 0);
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit
+  if (text.length * 3 > input.length) input = new Uint8Array(text.length * 3 + 1024);
+  const { written } = encoder.encodeInto(text, input);
+  siphash24(input.subarray(0, written), KEY, output, true);
+  return outputView.getBigUint64(0, true);
 }
 
 /** Hash of the plain concatenation of `parts`, minus 2^63: `calculateHash('Message') === 8445691827737211251n`. */
 export function calculateHash(...parts: string[]): bigint {
-  return rawHash(parts.join('')) - OFFSET;
+  return rawHash(parts.length === 1 ? parts[0] : parts.join('')) - OFFSET;
 }
 
 /** Lower-case hex of the unsigned value, not zero-padded, as Weblate's `?checksum=`. */

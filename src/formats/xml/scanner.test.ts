@@ -1,0 +1,124 @@
+// The shared XML tokenizer: tokens and offsets, decoding rules, and what it refuses.
+import { describe, expect, it } from 'vitest';
+import { FormatParseError } from '../../domain/errors.js';
+import { decodeUtf8, escapeAttribute, escapeText, indentAt, lineColumn, XmlScanner, XmlToken } from './index.js';
+
+function tokens(text: string): Array<[string, string]> {
+  const s = new XmlScanner(text, 'x.xml');
+  const out: Array<[string, string]> = [];
+  const names = Object.fromEntries(Object.entries(XmlToken).map(([k, v]) => [v, k]));
+  for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
+    const value = k === XmlToken.Text || k === XmlToken.CData ? s.textValue() : s.name;
+    out.push([names[k], k === XmlToken.StartTag || k === XmlToken.EndTag ? `${s.name}@${s.depth}` : value]);
+  }
+  return out;
+}
+
+function failure(text: string): FormatParseError {
+  try {
+    tokens(text);
+  } catch (e) {
+    if (e instanceof FormatParseError) return e;
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+describe('XmlScanner', () => {
+  it('yields every token kind with element depths; a self-closing tag is a start and an end', () => {
+    const text = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE TS [ <!ELEMENT TS ANY> ]>\n<!-- c -->\n<TS><a/><?pi data?><![CDATA[<raw>]]></TS>\n';
+    expect(tokens(text)).toEqual([
+      ['ProcessingInstruction', 'xml'],
+      ['Text', '\n'],
+      ['Doctype', 'TS'],
+      ['Text', '\n'],
+      ['Comment', 'TS'],
+      ['Text', '\n'],
+      ['StartTag', 'TS@1'],
+      ['StartTag', 'a@2'],
+      ['EndTag', 'a@2'],
+      ['ProcessingInstruction', 'pi'],
+      ['CData', '<raw>'],
+      ['EndTag', 'TS@1'],
+      ['Text', '\n'],
+    ]);
+  });
+
+  it('gives exact offsets of tags and attribute values', () => {
+    const text = '<r>\n  <item  key = \'a &amp; b\' other="x"/>\n</r>';
+    const s = new XmlScanner(text, 'x.xml');
+    s.next();
+    s.next();
+    expect(s.next()).toBe(XmlToken.StartTag);
+    expect(text.slice(s.start, s.end)).toBe('<item  key = \'a &amp; b\' other="x"/>');
+    expect(s.selfClosing).toBe(true);
+    expect(s.attrCount).toBe(2);
+    expect(s.attr('key')).toBe('a & b');
+    expect(text.slice(s.attrValueStart[0], s.attrValueEnd[0])).toBe('a &amp; b');
+    expect(s.attrIndex('other')).toBe(1);
+    expect(s.attr('missing')).toBeNull();
+  });
+
+  it('decodes the five entities and character references, and normalizes literal line ends only', () => {
+    expect(tokens('<r>&lt;&gt;&amp;&quot;&apos;&#65;&#x1F600;&#13;a\r\nb\rc</r>')[1]).toEqual(['Text', '<>&"\'A😀\ra\nb\nc']);
+    expect(tokens('<r><![CDATA[x\r\ny]]></r>')[1]).toEqual(['CData', 'x\ny']);
+  });
+
+  it('normalizes whitespace in attribute values as XML requires', () => {
+    const s = new XmlScanner('<r a="x\r\ny\tz&#10;w"/>', 'x.xml');
+    s.next();
+    expect(s.attr('a')).toBe('x y z\nw');
+  });
+
+  it('skips a byte order mark before the declaration', () => {
+    expect(tokens('\ufeff<?xml version="1.0"?><r/>').map((t) => t[0])).toEqual(['ProcessingInstruction', 'StartTag', 'EndTag']);
+  });
+
+  it.each([
+    ['<r>&nbsp;</r>', 1, 4, 'undefined entity &nbsp;'],
+    ['<r>\n<a></b></r>', 2, 4, 'mismatched end tag: expected </a>, found </b>'],
+    ['<r>\n<a>', 2, 4, 'unexpected end of file: <a> is not closed'],
+    ['<r a="1" a="2"/>', 1, 10, 'attribute a is repeated in <r>'],
+    ['<r a="1"b="2"/>', 1, 9, 'expected whitespace before an attribute in <r>'],
+    ['<r>&#xD800;</r>', 1, 4, 'character reference &#xD800; is not a valid XML character'],
+    ['<r>a & b</r>', 1, 6, "'&' must start an entity reference (write &amp;)"],
+    ['<r>&amp</r>', 1, 4, "entity reference is missing its ';'"],
+    ['<r/>x', 1, 5, 'text after the root element'],
+    ['x<r/>', 1, 1, 'text before the root element'],
+    ['<r/><!DOCTYPE r>', 1, 5, 'DOCTYPE after the root element'],
+    ['<![CDATA[x]]><r/>', 1, 1, 'CDATA section outside the root element'],
+    ['<r><!DOCTYPE r></r>', 1, 4, 'DOCTYPE after the root element'],
+    ['<r><?xml version="1.0"?></r>', 1, 4, 'the XML declaration is allowed only at the very start of the file'],
+    ['<?xml encoding="utf-8"?><r/>', 1, 6, 'the XML declaration needs version="1.x"'],
+    ['<r><!foo></r>', 1, 4, "invalid markup after '<!'"],
+    ['<r>< a/></r>', 1, 5, "invalid character ' ' in a start tag"],
+    ['</r>', 1, 1, 'unexpected end tag </r>'],
+    ['', 1, 1, 'no root element'],
+  ])('refuses %j at %i:%i', (text, line, column, reason) => {
+    const err = failure(text);
+    expect(err.data).toEqual({ filename: 'x.xml', line, column, reason });
+  });
+});
+
+describe('XML helpers', () => {
+  it('counts lines and code-point columns from 1', () => {
+    expect(lineColumn('ab\n😀cd', 6)).toEqual({ line: 2, column: 3 });
+    expect(lineColumn('abc', 0)).toEqual({ line: 1, column: 1 });
+  });
+
+  it('finds indentation only when nothing else precedes on the line', () => {
+    expect(indentAt('x\n    <a>', 6)).toBe('    ');
+    expect(indentAt('x\n  y <a>', 6)).toBeNull();
+  });
+
+  it('decodes UTF-8 strictly, keeping a BOM', () => {
+    expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61]), 'f')).toBe('\ufeffa');
+    expect(() => decodeUtf8(Uint8Array.from([0x61, 0xc3, 0x28]), 'f')).toThrow(FormatParseError);
+    expect(() => decodeUtf8(Uint8Array.from([0xed, 0xa0, 0x80]), 'f')).toThrow(/0xed/);
+  });
+
+  it('escapes text and attribute values', () => {
+    expect(escapeText('a<b>&c"\'\r\u0001')).toBe('a&lt;b&gt;&amp;c"\'&#13;');
+    expect(escapeAttribute('a"b\nc<&')).toBe('a&quot;b&#10;c&lt;&amp;');
+  });
+});

@@ -1,0 +1,520 @@
+// A small strict XML tokenizer over a decoded string: tokens with source offsets and well-formedness checks.
+//
+// It covers what translation files contain: elements and attributes (either quote), text with
+// character and the five predefined entity references, CDATA, comments, processing instructions,
+// the XML declaration (UTF-8 only) and a DOCTYPE (skipped, never expanded). Anything malformed
+// raises FormatParseError with a 1-based line and column. Namespaces are not interpreted: names
+// are reported as written (`x:tag`).
+import { FormatParseError } from '../../domain/errors.js';
+import { lineColumn } from './position.js';
+
+/** Token kinds returned by `XmlScanner.next()`. */
+export const XmlToken = {
+  Eof: 0,
+  StartTag: 1,
+  EndTag: 2,
+  Text: 3,
+  CData: 4,
+  Comment: 5,
+  ProcessingInstruction: 6,
+  Doctype: 7,
+} as const;
+export type XmlTokenKind = (typeof XmlToken)[keyof typeof XmlToken];
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const BANG = 0x21;
+const QUESTION = 0x3f;
+const SEMI = 0x3b;
+const EQ = 0x3d;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const HASH = 0x23;
+
+const NAME_START = new Uint8Array(128);
+const NAME_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x3a;
+  NAME_START[c] = letter ? 1 : 0;
+  NAME_CHAR[c] = letter || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e ? 1 : 0;
+}
+
+function isNameStart(c: number): boolean {
+  if (c < 128) return NAME_START[c] === 1;
+  return (
+    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xdbff) ||
+    (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd)
+  );
+}
+
+function isNameChar(c: number): boolean {
+  if (c < 128) return NAME_CHAR[c] === 1;
+  return isNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 ||
+    (c >= 0xdc00 && c <= 0xdfff);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
+const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/;
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function isXmlChar(cp: number): boolean {
+  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+/**
+ * Pull tokenizer: call `next()` until it returns `XmlToken.Eof`; the fields describe the current token.
+ * A self-closing tag yields a StartTag (with `selfClosing`) followed by an EndTag at the same offsets.
+ * @example
+ * const s = new XmlScanner('<a x="1">hi</a>', 'f.xml');
+ * while (s.next() !== XmlToken.Eof) if (s.kind === XmlToken.Text) console.log(s.textValue());
+ */
+export class XmlScanner {
+  readonly text: string;
+  readonly filename: string;
+  /** Current token kind. */
+  kind: XmlTokenKind = XmlToken.Eof;
+  /** Offsets of the whole token in `text` (`<` … `>` for tags). */
+  start = 0;
+  end = 0;
+  /** Element name (tags), PI target, DOCTYPE root name. */
+  name = '';
+  /** Start tag written as `<x/>`; also set on the EndTag that follows it. */
+  selfClosing = false;
+  /** Depth of the element a StartTag opens or an EndTag closes; the root element is at depth 1. */
+  depth = 0;
+  /** Attributes of the current start tag (decoded and normalized values), with the raw value offsets. */
+  attrCount = 0;
+  readonly attrNames: string[] = [];
+  readonly attrValues: string[] = [];
+  readonly attrValueStart: number[] = [];
+  readonly attrValueEnd: number[] = [];
+  /** Content offsets of Text, CData, Comment and PI tokens. */
+  contentStart = 0;
+  contentEnd = 0;
+  /** Encoding named by the XML declaration, or null without one. */
+  declaredEncoding: string | null = null;
+  hasDeclaration = false;
+
+  private pos = 0;
+  private readonly length: number;
+  private readonly stack: string[] = [];
+  private open = 0;
+  private rootSeen = false;
+  private doctypeSeen = false;
+  private pendingEnd = false;
+  private decoded: string | null = null;
+  private nextAmp = -1;
+  private nextCdataEnd = -1;
+  private referenceEnd = 0;
+  private readonly hasCR: boolean;
+  private readonly bomOffset: number;
+
+  constructor(text: string, filename: string) {
+    this.text = text;
+    this.filename = filename;
+    this.length = text.length;
+    this.hasCR = text.indexOf('\r') >= 0;
+    this.bomOffset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    this.pos = this.bomOffset;
+    const bad = FORBIDDEN_CHAR.exec(text);
+    if (bad) this.fail(bad.index, `character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} is not allowed in XML`);
+  }
+
+  /** Raises FormatParseError at `offset` with a one-line reason. */
+  fail(offset: number, reason: string): never {
+    const { line, column } = lineColumn(this.text, offset);
+    throw new FormatParseError(this.filename, line, column, reason.replace(/[\r\n]+/g, ' '));
+  }
+
+  /** Name of the open element at `depth` (1 = root) while scanning. */
+  elementAt(depth: number): string {
+    return this.stack[depth - 1];
+  }
+
+  /** Value of the attribute `name` on the current start tag, or null. */
+  attr(name: string): string | null {
+    for (let i = 0; i < this.attrCount; i++) if (this.attrNames[i] === name) return this.attrValues[i];
+    return null;
+  }
+
+  /** Index of the attribute `name` on the current start tag, or -1. */
+  attrIndex(name: string): number {
+    for (let i = 0; i < this.attrCount; i++) if (this.attrNames[i] === name) return i;
+    return -1;
+  }
+
+  /** Decoded character data of the current Text or CData token (entities resolved, line ends normalized). */
+  textValue(): string {
+    if (this.decoded !== null) return this.decoded;
+    const raw = this.text.slice(this.contentStart, this.contentEnd);
+    return this.hasCR ? normalizeLineEnds(raw) : raw;
+  }
+
+  /** Advances to the next token and returns its kind. */
+  next(): XmlTokenKind {
+    if (this.pendingEnd) {
+      this.pendingEnd = false;
+      this.depth = this.open;
+      this.open--;
+      this.kind = XmlToken.EndTag;
+      this.start = this.end;
+      this.attrCount = 0;
+      return this.kind;
+    }
+    const p = this.pos;
+    if (p >= this.length) return this.finish();
+    this.selfClosing = false;
+    if (this.text.charCodeAt(p) !== LT) return this.scanText(p);
+    const c1 = this.text.charCodeAt(p + 1);
+    if (c1 === SLASH) return this.scanEndTag(p);
+    if (c1 === BANG) return this.scanBang(p);
+    if (c1 === QUESTION) return this.scanPI(p);
+    return this.scanStartTag(p);
+  }
+
+  private finish(): XmlTokenKind {
+    if (this.open > 0) this.fail(this.length, `unexpected end of file: <${this.stack[this.open - 1]}> is not closed`);
+    if (!this.rootSeen) this.fail(this.length, 'no root element');
+    this.kind = XmlToken.Eof;
+    this.start = this.end = this.length;
+    return this.kind;
+  }
+
+  private scanText(p: number): XmlTokenKind {
+    const t = this.text;
+    let e = t.indexOf('<', p);
+    if (e < 0) e = this.length;
+    this.kind = XmlToken.Text;
+    this.start = this.contentStart = p;
+    this.end = this.contentEnd = this.pos = e;
+    this.decoded = null;
+    if (this.open === 0) {
+      for (let i = p; i < e; i++) {
+        if (!isSpace(t.charCodeAt(i))) this.fail(i, this.rootSeen ? 'text after the root element' : 'text before the root element');
+      }
+      return this.kind;
+    }
+    if (this.nextAmp < p) {
+      this.nextAmp = t.indexOf('&', p);
+      if (this.nextAmp < 0) this.nextAmp = this.length;
+    }
+    if (this.nextAmp < e) {
+      this.decoded = this.decodeReferences(p, e);
+      this.nextAmp = -1;
+    }
+    if (this.nextCdataEnd < p) {
+      this.nextCdataEnd = t.indexOf(']]>', p);
+      if (this.nextCdataEnd < 0) this.nextCdataEnd = this.length;
+    }
+    if (this.nextCdataEnd < e) this.fail(this.nextCdataEnd, "']]>' is not allowed in text");
+    return this.kind;
+  }
+
+  /** Resolves entity and character references in text[s, e), normalizing literal line ends. */
+  private decodeReferences(s: number, e: number): string {
+    const t = this.text;
+    let out = '';
+    let last = s;
+    let i = t.indexOf('&', s);
+    while (i >= 0 && i < e) {
+      if (i > last) out += this.literal(last, i);
+      out += this.reference(i, e);
+      last = this.referenceEnd;
+      i = t.indexOf('&', last);
+    }
+    if (last < e) out += this.literal(last, e);
+    return out;
+  }
+
+  private literal(s: number, e: number): string {
+    const raw = this.text.slice(s, e);
+    return this.hasCR ? normalizeLineEnds(raw) : raw;
+  }
+
+  /** The value of one reference starting at `&` (offset i) before `limit`; sets `referenceEnd`. */
+  private reference(i: number, limit: number): string {
+    const t = this.text;
+    let j = i + 1;
+    if (t.charCodeAt(j) === HASH) {
+      j++;
+      const hex = t.charCodeAt(j) === 0x78;
+      if (hex) j++;
+      const digitsStart = j;
+      let cp = 0;
+      for (; j < limit; j++) {
+        const c = t.charCodeAt(j);
+        let d: number;
+        if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+        else if (hex && c >= 0x61 && c <= 0x66) d = c - 0x57;
+        else if (hex && c >= 0x41 && c <= 0x46) d = c - 0x37;
+        else break;
+        cp = cp * (hex ? 16 : 10) + d;
+        if (cp > 0x10ffff) cp = 0x110000;
+      }
+      if (j === digitsStart || t.charCodeAt(j) !== SEMI || j >= limit) this.fail(i, 'malformed character reference');
+      if (!isXmlChar(cp)) this.fail(i, `character reference ${t.slice(i, j + 1)} is not a valid XML character`);
+      this.referenceEnd = j + 1;
+      return String.fromCodePoint(cp);
+    }
+    if (!isNameStart(t.charCodeAt(j))) this.fail(i, "'&' must start an entity reference (write &amp;)");
+    while (j < limit && isNameChar(t.charCodeAt(j))) j++;
+    if (j >= limit || t.charCodeAt(j) !== SEMI) this.fail(i, "entity reference is missing its ';'");
+    const name = t.slice(i + 1, j);
+    const value = PREDEFINED[name];
+    if (value === undefined) this.fail(i, `undefined entity &${name};`);
+    this.referenceEnd = j + 1;
+    return value;
+  }
+
+  /** Names seen so far, by first character and length, so repeated tag and attribute names are not re-allocated. */
+  private readonly names = new Map<number, string[]>();
+
+  private nameAt(start: number, end: number): string {
+    const t = this.text;
+    const key = t.charCodeAt(start) * 64 + Math.min(end - start, 63);
+    const known = this.names.get(key);
+    if (known) {
+      for (const n of known) if (n.length === end - start && t.startsWith(n, start)) return n;
+    }
+    const name = t.slice(start, end);
+    if (known) known.push(name);
+    else this.names.set(key, [name]);
+    return name;
+  }
+
+  private scanName(i: number, what: string): number {
+    const t = this.text;
+    if (!isNameStart(t.charCodeAt(i))) {
+      if (i >= this.length) this.fail(i, `unexpected end of file in ${what}`);
+      this.fail(i, `invalid character '${t[i]}' in ${what}`);
+    }
+    i++;
+    while (isNameChar(t.charCodeAt(i))) i++;
+    return i;
+  }
+
+  private scanStartTag(p: number): XmlTokenKind {
+    const t = this.text;
+    if (this.open === 0 && this.rootSeen) this.fail(p, 'extra content after the root element');
+    let i = this.scanName(p + 1, 'a start tag');
+    const name = this.nameAt(p + 1, i);
+    let count = 0;
+    for (;;) {
+      let c = t.charCodeAt(i);
+      const spaced = isSpace(c);
+      while (isSpace(c)) c = t.charCodeAt(++i);
+      if (c === GT) {
+        i++;
+        break;
+      }
+      if (c === SLASH) {
+        if (t.charCodeAt(i + 1) !== GT) this.fail(i, `expected '>' after '/' in <${name}>`);
+        i += 2;
+        this.selfClosing = true;
+        break;
+      }
+      if (i >= this.length) this.fail(i, `unexpected end of file inside <${name}>`);
+      if (!spaced) this.fail(i, `expected whitespace before an attribute in <${name}>`);
+      const nameStart = i;
+      i = this.scanName(i, `<${name}>`);
+      const attrName = this.nameAt(nameStart, i);
+      c = t.charCodeAt(i);
+      while (isSpace(c)) c = t.charCodeAt(++i);
+      if (c !== EQ) this.fail(i, `expected '=' after attribute ${attrName} in <${name}>`);
+      c = t.charCodeAt(++i);
+      while (isSpace(c)) c = t.charCodeAt(++i);
+      if (c !== DQUOTE && c !== SQUOTE) this.fail(i, `attribute ${attrName} in <${name}> needs a quoted value`);
+      const vs = i + 1;
+      const ve = t.indexOf(c === DQUOTE ? '"' : "'", vs);
+      if (ve < 0) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
+      const lt = t.indexOf('<', vs);
+      if (lt >= 0 && lt < ve) this.fail(lt, `'<' is not allowed in the value of attribute ${attrName}`);
+      for (let k = 0; k < count; k++) {
+        if (this.attrNames[k] === attrName) this.fail(nameStart, `attribute ${attrName} is repeated in <${name}>`);
+      }
+      this.attrNames[count] = attrName;
+      this.attrValues[count] = this.attributeValue(vs, ve);
+      this.attrValueStart[count] = vs;
+      this.attrValueEnd[count] = ve;
+      count++;
+      i = ve + 1;
+    }
+    this.attrCount = count;
+    if (this.open === 0) this.rootSeen = true;
+    this.stack[this.open++] = name;
+    this.depth = this.open;
+    this.kind = XmlToken.StartTag;
+    this.name = name;
+    this.start = p;
+    this.end = this.pos = i;
+    if (this.selfClosing) this.pendingEnd = true;
+    return this.kind;
+  }
+
+  private attributeValue(vs: number, ve: number): string {
+    const t = this.text;
+    const amp = t.indexOf('&', vs);
+    return amp >= 0 && amp < ve ? this.decodeAttributeReferences(vs, ve) : normalizeAttributeSpace(t.slice(vs, ve));
+  }
+
+  /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
+  private decodeAttributeReferences(vs: number, ve: number): string {
+    const t = this.text;
+    let out = '';
+    let last = vs;
+    let i = t.indexOf('&', vs);
+    while (i >= 0 && i < ve) {
+      if (i > last) out += normalizeAttributeSpace(t.slice(last, i));
+      out += this.reference(i, ve);
+      last = this.referenceEnd;
+      i = t.indexOf('&', last);
+    }
+    if (last < ve) out += normalizeAttributeSpace(t.slice(last, ve));
+    return out;
+  }
+
+  private scanEndTag(p: number): XmlTokenKind {
+    const t = this.text;
+    const expected = this.open > 0 ? this.stack[this.open - 1] : null;
+    let i: number;
+    if (expected !== null && t.startsWith(expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
+      i = p + 2 + expected.length;
+    } else {
+      i = this.scanName(p + 2, 'an end tag');
+      const found = t.slice(p + 2, i);
+      if (expected === null) this.fail(p, `unexpected end tag </${found}>`);
+      this.fail(p, `mismatched end tag: expected </${expected}>, found </${found}>`);
+    }
+    let c = t.charCodeAt(i);
+    while (isSpace(c)) c = t.charCodeAt(++i);
+    if (c !== GT) this.fail(i, `expected '>' to close </${expected}>`);
+    this.kind = XmlToken.EndTag;
+    this.name = expected;
+    this.depth = this.open;
+    this.open--;
+    this.attrCount = 0;
+    this.start = p;
+    this.end = this.pos = i + 1;
+    return this.kind;
+  }
+
+  private scanBang(p: number): XmlTokenKind {
+    const t = this.text;
+    if (t.startsWith('<!--', p)) {
+      const end = t.indexOf('-->', p + 4);
+      if (end < 0) this.fail(p, 'unterminated comment');
+      const dashes = t.indexOf('--', p + 4);
+      if (dashes < end) this.fail(dashes, "'--' is not allowed inside a comment");
+      this.kind = XmlToken.Comment;
+      this.start = p;
+      this.contentStart = p + 4;
+      this.contentEnd = end;
+      this.end = this.pos = end + 3;
+      return this.kind;
+    }
+    if (t.startsWith('<![CDATA[', p)) {
+      if (this.open === 0) this.fail(p, 'CDATA section outside the root element');
+      const end = t.indexOf(']]>', p + 9);
+      if (end < 0) this.fail(p, 'unterminated CDATA section');
+      if (this.nextCdataEnd <= end) this.nextCdataEnd = -1;
+      this.kind = XmlToken.CData;
+      this.start = p;
+      this.contentStart = p + 9;
+      this.contentEnd = end;
+      this.end = this.pos = end + 3;
+      this.decoded = null;
+      return this.kind;
+    }
+    if (t.startsWith('<!DOCTYPE', p)) {
+      if (this.rootSeen) this.fail(p, 'DOCTYPE after the root element');
+      if (this.doctypeSeen) this.fail(p, 'second DOCTYPE');
+      this.doctypeSeen = true;
+      let i = p + 9;
+      if (!isSpace(t.charCodeAt(i))) this.fail(i, 'expected whitespace after <!DOCTYPE');
+      while (isSpace(t.charCodeAt(i))) i++;
+      const nameStart = i;
+      i = this.scanName(i, 'the DOCTYPE');
+      this.name = t.slice(nameStart, i);
+      let quote = 0;
+      let bracket = false;
+      for (; i < this.length; i++) {
+        const c = t.charCodeAt(i);
+        if (quote !== 0) {
+          if (c === quote) quote = 0;
+        } else if (c === DQUOTE || c === SQUOTE) {
+          quote = c;
+        } else if (c === 0x5b) {
+          bracket = true;
+        } else if (c === 0x5d) {
+          bracket = false;
+        } else if (c === GT && !bracket) {
+          break;
+        }
+      }
+      if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      this.kind = XmlToken.Doctype;
+      this.start = p;
+      this.end = this.pos = i + 1;
+      return this.kind;
+    }
+    this.fail(p, "invalid markup after '<!'");
+  }
+
+  private scanPI(p: number): XmlTokenKind {
+    const t = this.text;
+    const nameEnd = this.scanName(p + 2, 'a processing instruction');
+    const target = t.slice(p + 2, nameEnd);
+    const end = t.indexOf('?>', nameEnd);
+    if (end < 0) this.fail(p, 'unterminated processing instruction');
+    const c = t.charCodeAt(nameEnd);
+    if (nameEnd !== end && !isSpace(c)) this.fail(nameEnd, `invalid character in processing instruction <?${target}`);
+    if (target.toLowerCase() === 'xml') {
+      if (p !== this.bomOffset || target !== 'xml') this.fail(p, 'the XML declaration is allowed only at the very start of the file');
+      this.declaration(nameEnd, end);
+    }
+    this.kind = XmlToken.ProcessingInstruction;
+    this.name = target;
+    this.start = p;
+    this.contentStart = nameEnd;
+    this.contentEnd = end;
+    this.end = this.pos = end + 2;
+    return this.kind;
+  }
+
+  private declaration(s: number, e: number): void {
+    const body = this.text.slice(s, e);
+    const re = /\s*([a-z]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+    const seen: Record<string, string> = {};
+    let m: RegExpExecArray | null;
+    let i = 0;
+    while ((m = re.exec(body)) !== null) {
+      seen[m[1]] = m[2] ?? m[3];
+      i = re.lastIndex;
+    }
+    if (body.slice(i).trim() !== '') this.fail(s + i, 'malformed XML declaration');
+    if (!seen.version || !/^1\.\d+$/.test(seen.version)) this.fail(s, 'the XML declaration needs version="1.x"');
+    const encoding = seen.encoding ?? null;
+    if (encoding !== null && !/^utf-?8$/i.test(encoding)) {
+      this.fail(s, `unsupported encoding "${encoding}" (only UTF-8 is read)`);
+    }
+    this.hasDeclaration = true;
+    this.declaredEncoding = encoding;
+  }
+}
+
+function normalizeLineEnds(s: string): string {
+  return s.indexOf('\r') < 0 ? s : s.replace(/\r\n?/g, '\n');
+}
+
+function normalizeAttributeSpace(s: string): string {
+  return /[\t\n\r]/.test(s) ? s.replace(/\r\n|[\t\n\r]/g, ' ') : s;
+}

@@ -1,0 +1,6 @@
+// Types for the siphash24 package (it ships none).
+declare module 'siphash24' {
+  /** SipHash-2-4 of `data` with a 16-byte `key`, written into `out` (8 bytes, little-endian). */
+  function siphash24(data: Uint8Array, key: Uint8Array, out?: Uint8Array, noAssert?: boolean): Uint8Array;
+  export default siphash24;
+}
