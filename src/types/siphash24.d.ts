@@ -4,3 +4,9 @@ declare module 'siphash24' {
   function siphash24(data: Uint8Array, key: Uint8Array, out?: Uint8Array, noAssert?: boolean): Uint8Array;
   export default siphash24;
 }
+
+declare module 'siphash24/fallback.js' {
+  /** The package's pure-JavaScript SipHash-2-4 (used by tests as a cross-check of the WebAssembly path). */
+  function fallback(out: Uint8Array, data: Uint8Array, key: Uint8Array): void;
+  export default fallback;
+}
