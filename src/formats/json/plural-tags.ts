@@ -1,0 +1,51 @@
+// CLDR plural categories of a language, restricted to those whole numbers reach (the table Translate Toolkit uses).
+
+/** CLDR categories in CLDR order. */
+export const CLDR_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+const CATEGORY_SET: ReadonlySet<string> = new Set(CLDR_CATEGORIES);
+
+/** Whether a key suffix is a CLDR plural category: `isPluralCategory('few') === true`. */
+export function isPluralCategory(tag: string): boolean {
+  return CATEGORY_SET.has(tag);
+}
+
+const cache = new Map<string, readonly string[]>();
+
+/** A filename language code (`pt_BR`, `sr@latin`, `zh-Hant`) as a BCP 47 tag, or null. */
+function toLocale(language: string): string | null {
+  const tag = language.split('@')[0].replaceAll('_', '-');
+  if (tag === '') return null;
+  try {
+    return Intl.PluralRules.supportedLocalesOf([tag]).length > 0 ? tag : null;
+  } catch {
+    return null;
+  }
+}
+
+// Whole numbers that reach every integer category CLDR defines (fr/es/it/pt `many` needs millions).
+const SAMPLES: number[] = [];
+for (let n = 0; n <= 1000; n++) SAMPLES.push(n);
+for (let k = 4; k <= 9; k++) for (const m of [1, 2, 3, 5, 11]) SAMPLES.push(m * 10 ** k);
+
+/**
+ * The plural tags of a language in CLDR order, counting only categories that whole numbers
+ * select: `pluralTags('cs')` is one/few/other, `pluralTags('pl')` one/few/many, `pluralTags('ja')`
+ * other. An unknown language falls back to English tags, or `other` when it has one form.
+ */
+export function pluralTags(language: string, plurals?: number): readonly string[] {
+  const key = `${language}|${plurals ?? ''}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const locale = toLocale(language);
+  let tags: readonly string[];
+  if (locale === null) {
+    tags = plurals === 1 ? ['other'] : ['one', 'other'];
+  } else {
+    const rules = new Intl.PluralRules(locale);
+    const seen = new Set<string>();
+    for (const n of SAMPLES) seen.add(rules.select(n));
+    tags = CLDR_CATEGORIES.filter((c) => seen.has(c));
+  }
+  cache.set(key, tags);
+  return tags;
+}
