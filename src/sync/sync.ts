@@ -6,6 +6,7 @@ import { applyConfig, findComponent } from '../store/projects.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { type ApplyResult, applyScan, type FileResult } from './apply.js';
 import { withComponentLock } from './component-lock.js';
+import { releaseMemory } from './memory.js';
 import { expandFileMask, parseChanged, planFiles } from './scan.js';
 import { blobIdsOf, updateWorkingCopy, workingCopyDir } from './working-copy.js';
 
@@ -143,7 +144,11 @@ export async function syncProject(
   applyConfig(db, config);
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
-  for (const component of components) results.push(await syncComponent(db, config, project, component, opts));
+  for (const component of components) {
+    const result = await syncComponent(db, config, project, component, opts);
+    results.push(result);
+    if (components.length > 1 && result.parsed > 0) releaseMemory();
+  }
   return results;
 }
 

@@ -44,7 +44,10 @@ export async function updateWorkingCopy(
     await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache });
     return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update: 'cloned' };
   }
-  await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+  // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
+  const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
+  const tracking = await vcs.remoteTrackingHead({ dir, cache });
+  if (upstream === null || upstream !== tracking) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
   const status = await vcs.status({ dir, cache });
   let update: WorkingCopyState['update'] = 'up-to-date';
   if (status.needsMerge) {

@@ -155,3 +155,9 @@ export async function log(opts: RepoOptions & { branch?: string }): Promise<Comm
   const remote = await resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`);
   return (await reader.divergence(local, remote)).ahead;
 }
+
+/** The commit of `origin/<branch>` as of the last fetch (default: the current branch), or null. */
+export async function remoteTrackingHead(opts: RepoOptions & { branch?: string }): Promise<string | null> {
+  const branch = opts.branch ?? (await currentBranch(opts, 'remoteTrackingHead'));
+  return resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`);
+}

@@ -2,10 +2,10 @@
 export type { RemoteOptions, RepoOptions } from './context.js';
 export { REMOTE } from './context.js';
 export type { CommitInfo, RepoStatus } from './history.js';
-export { headCommit, log, status } from './history.js';
+export { headCommit, log, remoteTrackingHead, status } from './history.js';
 export type { MergeFile, MergeFileInput, UpdateResult } from './integrate.js';
 export { defaultMergeFile, fastForward, merge, rebase, updateBranch } from './integrate.js';
-export { clone, fetch, push } from './remote.js';
+export { clone, fetch, push, remoteBranchHead } from './remote.js';
 export type { Credentials, Remote } from './remote-url.js';
 export { parseRemote, redactUrl } from './remote-url.js';
 export { listFilesWithBlobIds, readBlobAt } from './tree.js';

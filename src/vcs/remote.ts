@@ -107,3 +107,24 @@ export async function push(
     throw toVcsError(err, { operation: 'push', url: remote.display, secrets: remote.secrets });
   }
 }
+
+/**
+ * The commit a remote branch points at, from one ref advertisement (no negotiation, no pack), or null when the
+ * remote has no such branch. Lets a re-sync skip the fetch when nothing moved upstream.
+ * `await remoteBranchHead({ dir, branch: 'main' })` → `'3b18e5…'`.
+ */
+export async function remoteBranchHead(opts: RemoteOptions & { url?: string; branch?: string }): Promise<string | null> {
+  const branch = opts.branch ?? (await currentBranch(opts, 'remoteBranchHead'));
+  const remote = await resolveRemote(opts, 'remoteBranchHead');
+  try {
+    const refs = await git.listServerRefs({
+      http: remote.http,
+      url: remote.url,
+      prefix: `refs/heads/${branch}`,
+      onAuth: remote.onAuth,
+    });
+    return refs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
+  } catch (err) {
+    throw toVcsError(err, { operation: 'remoteBranchHead', url: remote.display, secrets: remote.secrets });
+  }
+}
