@@ -44,11 +44,13 @@ function componentSettings(c: ComponentConfig): ComponentSettings {
 export function applyConfig(db: Db, config: Config): { removedProjects: ProjectRow[]; removedComponents: ComponentRow[] } {
   const upsertProject = db.prepare(
     `INSERT INTO projects (slug, name, settings, created) VALUES (?, ?, ?, ?)
-     ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings`,
+     ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
+     WHERE name IS NOT excluded.name OR settings IS NOT excluded.settings`,
   );
   const upsertComponent = db.prepare(
     `INSERT INTO components (project_id, slug, name, settings, created) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, slug) DO UPDATE SET name = excluded.name, settings = excluded.settings`,
+     ON CONFLICT (project_id, slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
+     WHERE name IS NOT excluded.name OR settings IS NOT excluded.settings`,
   );
   const projectId = db.prepare('SELECT id FROM projects WHERE slug = ?').pluck();
   return db.transaction(() => {

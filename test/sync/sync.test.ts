@@ -84,9 +84,8 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(r.parsed).toBe(0);
     expect(r.files.every((f) => f.status === 'unchanged')).toBe(true);
     expect(db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all()).toEqual(snapshot);
-    // applyConfig rewrites project/component settings rows only; no unit, translation or change rows
     const after = db.prepare('SELECT total_changes() AS n').get() as { n: number };
-    expect(after.n - before.n).toBeLessThanOrEqual(2);
+    expect(after.n - before.n).toBe(0);
     expect(db.prepare('SELECT count(*) FROM changes').pluck().get()).toBe(3);
   });
 
