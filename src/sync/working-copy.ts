@@ -42,7 +42,7 @@ export async function updateWorkingCopy(
   if (!existsSync(path.join(dir, '.git'))) {
     mkdirSync(dir, { recursive: true });
     await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache });
-    return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update: 'cloned' };
+    return { dir, head: await vcs.headOid({ dir, cache }), update: 'cloned' };
   }
   // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
   const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
@@ -56,7 +56,7 @@ export async function updateWorkingCopy(
       : await vcs.updateBranch({ dir, cache, mergeStyle: component.merge_style, author: committer, committer });
     update = result.result;
   }
-  return { dir, head: (await vcs.headCommit({ dir, cache }))?.oid ?? null, update };
+  return { dir, head: await vcs.headOid({ dir, cache }), update };
 }
 
 /** git's blob id of some bytes (`git hash-object`). */

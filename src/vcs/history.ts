@@ -161,3 +161,8 @@ export async function remoteTrackingHead(opts: RepoOptions & { branch?: string }
   const branch = opts.branch ?? (await currentBranch(opts, 'remoteTrackingHead'));
   return resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`);
 }
+
+/** The commit id HEAD points to (a ref read, no object access), or null in a repository without commits. */
+export async function headOid(opts: RepoOptions): Promise<string | null> {
+  return resolveOrNull(opts, 'HEAD');
+}
