@@ -1,5 +1,5 @@
 // The I/O half of a sync: expand the file mask, map codes to languages, read and parse the files that changed.
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
@@ -37,22 +37,25 @@ export interface ScanPlan {
   sourceLanguage: LanguageDefinition;
 }
 
-/** Paths matching the mask inside `dir`; refuses masks or symlinks that lead outside it. */
+/**
+ * Paths matching the mask inside `dir`. Refuses masks, and symbolic links, that lead outside it; a link whose
+ * target is matched too is dropped (Weblate lists such a file once).
+ */
 export async function expandFileMask(dir: string, mask: string): Promise<string[]> {
   if (path.isAbsolute(mask) || mask.split(/[\\/]/).includes('..')) {
     throw new FileMaskError(`file mask "${mask}" must stay inside the repository`, { filemask: mask });
   }
   const root = await realpath(dir);
-  const paths = await fg(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: false, unique: true });
+  const paths = await fg(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: true, unique: true });
+  const matched = new Set(paths);
   const inside: string[] = [];
   for (const p of paths) {
-    const full = path.join(dir, p);
-    if ((await lstat(full)).isSymbolicLink()) {
-      const target = await realpath(full).catch(() => null);
-      if (!target || !(target === root || target.startsWith(root + path.sep))) {
-        throw new FileMaskError(`${p}: symbolic link points outside the repository`, { filemask: mask, path: p });
-      }
+    const target = await realpath(path.join(dir, p)).catch(() => null);
+    if (!target || !target.startsWith(root + path.sep)) {
+      throw new FileMaskError(`${p}: symbolic link points outside the repository`, { filemask: mask, path: p });
     }
+    const real = path.relative(root, target).split(path.sep).join('/');
+    if (real !== p && matched.has(real)) continue;
     inside.push(p);
   }
   return inside;
