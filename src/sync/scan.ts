@@ -51,7 +51,7 @@ export async function expandFileMask(dir: string, mask: string): Promise<string[
   const inside: string[] = [];
   for (const p of paths) {
     const target = await realpath(path.join(dir, p)).catch(() => null);
-    if (!target || !target.startsWith(root + path.sep)) {
+    if (!target?.startsWith(root + path.sep)) {
       throw new FileMaskError(`${p}: symbolic link points outside the repository`, { filemask: mask, path: p });
     }
     const real = path.relative(root, target).split(path.sep).join('/');
