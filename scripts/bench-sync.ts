@@ -79,7 +79,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   // The cold figure excludes the clone: it is the scan+parse+store of a fresh working copy.
   const dir = path.join(config.repos_dir, 'keepassxc', component.slug);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
-  await updateWorkingCopy(component, dir, config.committer, {});
+  await updateWorkingCopy(component, dir, {});
   const [cold, coldSeconds] = await timed(() => syncProject(db, config, 'keepassxc', undefined, { force: true }));
   checkOk(cold);
   const coldUnits = units(cold);
@@ -105,7 +105,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   applyConfig(db, config);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   for (const component of config.projects[0].components) {
-    await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), config.committer, {});
+    await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), {});
   }
   const rssBefore = process.memoryUsage().rss;
   peakRss = rssBefore;

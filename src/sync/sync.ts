@@ -74,7 +74,17 @@ export async function syncComponent(
   return withComponentLock(`${project.slug}/${component.slug}`, () => syncLocked(db, config, project, component, opts));
 }
 
-async function syncLocked(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig, opts: SyncOptions): Promise<ComponentSyncResult> {
+/**
+ * `syncComponent` for a caller that already holds the component's lock (repository operations re-sync
+ * inside their own lock, so no other operation slips in between).
+ */
+export async function syncLocked(
+  db: Db,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  opts: SyncOptions = {},
+): Promise<ComponentSyncResult> {
   const started = performance.now();
   const result = emptyResult(project.slug, component.slug);
   const emit = (stage: 'update' | 'scan' | 'parse' | 'store') => opts.onEvent?.({ type: 'stage', project: project.slug, component: component.slug, stage });
@@ -85,7 +95,7 @@ async function syncLocked(db: Db, config: Config, project: ProjectConfig, compon
     if (!row) throw new UnknownProjectError(`component ${project.slug}/${component.slug} is not in the store`, { project: project.slug, component: component.slug });
     emit('update');
     const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
-    const state = await updateWorkingCopy(component, dir, config.committer, cache);
+    const state = await updateWorkingCopy(component, dir, cache);
     result.update = state.update;
     result.commit = state.head;
     const translations = listTranslations(db, row.id);

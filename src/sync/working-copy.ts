@@ -11,7 +11,7 @@ export interface WorkingCopyState {
   /** HEAD commit after the update (null for `vcs: local` or an empty repository). */
   head: string | null;
   /** What the update did: cloned, fast-forward, rebased, merged, up-to-date, or local. */
-  update: 'cloned' | 'local' | vcs.UpdateResult['result'];
+  update: 'cloned' | 'local' | 'diverged' | vcs.UpdateResult['result'];
 }
 
 /** `<repos_dir>/<project>/<component>` */
@@ -25,13 +25,13 @@ export function credentialsOf(component: ComponentConfig): vcs.Credentials | und
 }
 
 /**
- * Clones the component's repository into `dir` on first use; afterwards fetches and brings the branch
- * up to date (fast-forward, or the component's merge style when tms has commits of its own).
+ * Clones the component's repository into `dir` on first use; afterwards fetches and fast-forwards the branch.
+ * When tms has commits of its own not pushed yet, the branch is left as it is (`diverged`): pull and push
+ * integrate upstream unit by unit.
  */
 export async function updateWorkingCopy(
   component: ComponentConfig,
   dir: string,
-  committer: { name: string; email: string },
   cache: object,
 ): Promise<WorkingCopyState> {
   if (component.vcs === 'local') {
@@ -50,12 +50,10 @@ export async function updateWorkingCopy(
   if (upstream === null || upstream !== tracking) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
   const status = await vcs.status({ dir, cache });
   let update: WorkingCopyState['update'] = 'up-to-date';
-  if (status.needsMerge) {
-    const result = status.ahead === 0
-      ? await vcs.fastForward({ dir, cache })
-      : await vcs.updateBranch({ dir, cache, mergeStyle: component.merge_style, author: committer, committer });
-    update = result.result;
-  }
+  // With commits of its own not pushed yet, tms leaves integration to pull/push, which merge unit by unit;
+  // the sync then reads what is checked out.
+  if (status.needsMerge && status.ahead === 0) update = (await vcs.fastForward({ dir, cache })).result;
+  else if (status.needsMerge) update = 'diverged';
   return { dir, head: await vcs.headOid({ dir, cache }), update };
 }
 

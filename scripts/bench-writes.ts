@@ -1,0 +1,132 @@
+// `npm run bench:writes`: editUnit latency on ≥100k stored units and commitPending of 1,000 edits over 10 files (KeePassXC corpus).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '../src/config/config.js';
+import { State } from '../src/domain/unit.js';
+import { commitPending, editUnit, pushComponent } from '../src/repository/index.js';
+import { openStore } from '../src/store/store.js';
+import { createUser } from '../src/store/users.repo.js';
+import { syncProject } from '../src/sync/index.js';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+if (!existsSync(source)) {
+  console.log(`bench:writes: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+const COPIES = Number(process.env.BENCH_COPIES ?? 2);
+const EDITS = Number(process.env.BENCH_EDITS ?? 2000);
+
+const work = await tempDir('tms-bench-writes-');
+const files = Object.fromEntries(
+  readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n)).map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+);
+await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
+execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
+const server = await startGitServer({ root: path.join(work, 'upstream') });
+const components = Array.from({ length: COPIES }, (_, i) => ({
+  name: `KeePassXC ${i}`, slug: `keepassxc-${i}`, repo: server.url('keepassxc.git'), branch: 'main',
+  filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
+}));
+const config = parseConfig(
+  JSON.stringify({ database: 'writes.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
+  path.join(work, 'tms.config.json'),
+);
+const db = openStore(config.database);
+const synced = await syncProject(db, config, 'keepassxc');
+for (const r of synced) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
+const user = createUser(db, { username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' }).user;
+const total = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
+const project = config.projects[0];
+
+const lines: string[] = [];
+const report = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+report(`store: ${COPIES} components × ${Object.keys(files).length} files = ${total.toLocaleString('en')} units`);
+
+interface Candidate {
+  id: number;
+  translation_id: number;
+  target: string;
+  component_id: number;
+}
+// Singular units of real translations that are not read-only.
+const candidates = db.prepare(
+  `SELECT u.id, u.translation_id, u.target, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id
+   WHERE t.is_source = 0 AND u.state <> ${State.READONLY} AND instr(u.source, char(30, 30)) = 0 ORDER BY u.id`,
+).all() as Candidate[];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+// commitPending: 1,000 edits spread over 10 files of the first component
+{
+  const first = project.components[0];
+  const componentId = candidates.find((c) => c.component_id)!.component_id;
+  const byTranslation = new Map<number, Candidate[]>();
+  for (const c of candidates) {
+    if (c.component_id !== componentId) continue;
+    let list = byTranslation.get(c.translation_id);
+    if (!list) byTranslation.set(c.translation_id, (list = []));
+    list.push(c);
+  }
+  const chosen = [...byTranslation.values()].slice(0, 10).flatMap((list) => list.filter((_, i) => i % 20 === 0).slice(0, 100));
+  for (const c of chosen) editUnit(db, { unitId: c.id, target: [`${c.target} (bench)`], state: State.TRANSLATED, user });
+  const t0 = performance.now();
+  const result = await commitPending(db, config, project, first);
+  const commitMs = performance.now() - t0;
+  if (!result.result) throw new Error(result.detail);
+  const fileCount = new Set(result.commits.flatMap((c) => c.files)).size;
+  report(`commitPending: ${result.units} edits in ${fileCount} files, ${result.commits.length} commit(s): ${commitMs.toFixed(0)} ms (target < 1,000 ms)`);
+
+  editUnit(db, { unitId: chosen[0].id, target: ['one more (bench)'], state: State.TRANSLATED, user });
+  const t1 = performance.now();
+  await commitPending(db, config, project, first);
+  report(`commitPending: 1 edit: ${(performance.now() - t1).toFixed(0)} ms`);
+
+  const t2 = performance.now();
+  const pushed = await pushComponent(db, config, project, first);
+  if (!pushed.result) throw new Error(pushed.detail);
+  report(`pushComponent of those 2 commits over loopback smart HTTP: ${(performance.now() - t2).toFixed(0)} ms`);
+}
+
+// editUnit latency: EDITS edits at random over both components (seeded), after a warm-up
+{
+  let seed = 42;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = () => candidates[Math.floor(random() * candidates.length)];
+  for (let i = 0; i < 200; i++) {
+    const c = pick();
+    editUnit(db, { unitId: c.id, target: [`warm ${i}`], state: State.TRANSLATED, user });
+  }
+  const times: number[] = [];
+  for (let i = 0; i < EDITS; i++) {
+    const c = pick();
+    const t = performance.now();
+    editUnit(db, { unitId: c.id, target: [`edit ${i}`], state: i % 5 === 0 ? State.FUZZY : State.TRANSLATED, user });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
+  report(
+    `editUnit: ${EDITS} edits, p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, ` +
+      `p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms (target p95 < 20 ms); ${changes.toLocaleString('en')} change rows`,
+  );
+}
+
+db.close();
+await server.close();
+rmSync(work, { recursive: true, force: true });
+console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);

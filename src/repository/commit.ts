@@ -1,0 +1,255 @@
+// Committing pending edits: files rewritten from HEAD by the format's minimal-diff writer, one commit per author.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { Action } from '../domain/actions.js';
+import { FormatWriteError } from '../domain/errors.js';
+import { splitPlural } from '../domain/unit.js';
+import type { FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
+import type { ChangeInput } from '../store/changes.repo.js';
+import { type Db, now } from '../store/db.js';
+import {
+  type CommittedTranslation,
+  componentTranslations,
+  findAuthor,
+  type PendingUnitRow,
+  pendingUnits,
+  type RependUnit,
+  recordChanges,
+  recordCommit,
+  syncedCommitOf,
+  type TranslationInfoRow,
+} from '../store/pending.repo.js';
+import { withComponentLock } from '../sync/component-lock.js';
+import { blobId } from '../sync/working-copy.js';
+import * as vcs from '../vcs/index.js';
+import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, resolveComponent } from './component.js';
+import { commitValues, renderTemplate } from './message.js';
+
+export interface CommitOptions {
+  /** Who asked for the commit: recorded as the user of change 17, and the author of edits that have none. */
+  user?: Actor;
+  /** Commit only this translation's pending edits (Weblate's translation-level `repository/` commit). */
+  translationId?: number;
+}
+
+/** One commit made. */
+export interface CommitMade {
+  /** The commit id (null for `vcs: local` components, or when the files already held the edits). */
+  oid: string | null;
+  author: { name: string; email: string };
+  files: string[];
+  units: number;
+}
+
+export interface CommitResult extends OperationResult {
+  commits: CommitMade[];
+  /** Units written and no longer pending. */
+  units: number;
+  /** Files that could not be written: nothing of them was committed and their units stay pending. */
+  failed: { path: string; language: string; error: string }[];
+}
+
+/** What it takes to take the commits of one `commitLocked` call back (a failed pull does). */
+export interface CommitUndo {
+  /** HEAD before the first commit (null: nothing was committed or no history yet). */
+  head: string | null;
+  units: RependUnit[];
+  revisions: Map<number, string>;
+  syncedCommit: string | null;
+  changeIds: number[];
+}
+
+interface FileWrite {
+  translation: TranslationInfoRow;
+  units: PendingUnitRow[];
+  before: Uint8Array;
+  after: Uint8Array;
+}
+
+/**
+ * Writes every pending edit of the component into its file and commits: the file is read at HEAD, the edits
+ * applied by the format's minimal-diff writer, and one commit made per author (author = the editor, committer =
+ * the configured committer, message = the component's `commit_message`). Then `pending` is cleared and the
+ * translations' revisions moved to the new blobs so the next sync does not parse tms's own write; change 17 is
+ * recorded per translation. Nothing pending: no commit. A file the writer refuses keeps its units pending and
+ * is listed in `failed` (change 70 records why).
+ * @example const r = await commitPending(db, config, project, component, { user: { id: 3 } });
+ */
+export async function commitPending(
+  db: Db,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  opts: CommitOptions = {},
+): Promise<CommitResult> {
+  const h = resolveComponent(db, config, project, component);
+  return withComponentLock(h.key, async () => (await commitLocked(h, opts)).result);
+}
+
+/** `commitPending` for a caller that holds the component lock already. */
+export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
+  const all = pendingUnits(h.db, h.row.id);
+  const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
+  const syncedCommit = syncedCommitOf(h.db, h.row.id);
+  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [] };
+  const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
+  if (pending.length === 0) return { result, undo };
+  if (!hasWorkingCopy(h)) {
+    return { result: { ...result, result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` }, undo };
+  }
+  const translations = new Map(componentTranslations(h.db, h.row.id).map((t) => [t.id, t]));
+  const headBefore = h.git ? ((await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null) : null;
+  undo.head = headBefore;
+
+  for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
+    const writes = await writeFiles(h, units, translations, result);
+    if (writes.length === 0) continue;
+    const author = signatureOf(h, authorId, units);
+    const files = writes.map((w) => w.translation.filename);
+    let oid: string | null = null;
+    let parent: string | null = null;
+    if (h.git) {
+      parent = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
+      const message = renderTemplate(h.component.commit_message, commitValues(h.db, h.config, h.project, h.component, writes.map((w) => w.translation)));
+      try {
+        oid = await vcs.commit({ dir: h.dir, cache: h.cache, files, message, author, committer: h.config.committer });
+      } catch (e) {
+        // The commit did not happen: put the files back as HEAD has them, keep the edits pending.
+        for (const w of writes) await writeFile(path.join(h.dir, w.translation.filename), w.before);
+        for (const w of writes) result.failed.push({ path: w.translation.filename, language: w.translation.language_code, error: errorLine(e, h) });
+        continue;
+      }
+    }
+    const timestamp = now();
+    const committed: CommittedTranslation[] = writes.map((w) => {
+      if (!undo.revisions.has(w.translation.id)) undo.revisions.set(w.translation.id, w.translation.revision);
+      const revision = nextRevision(w.translation.revision, blobId(w.before), blobId(w.after));
+      if (revision !== null) w.translation.revision = revision;
+      const change: ChangeInput = {
+        action: Action.COMMIT, timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: w.translation.id,
+        languageId: w.translation.language_id, userId: opts.user?.id ?? null, authorId,
+        details: oid ? { commit: oid } : {},
+      };
+      // No commit (a local component, or the files held the edits already): nothing to record as committed.
+      return { translationId: w.translation.id, revision, changes: oid ? [change] : [] };
+    });
+    const written = writes.flatMap((w) => w.units.map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })));
+    const recorded = recordCommit(h.db, h.row.id, written, committed, { parent, head: oid });
+    undo.changeIds.push(...recorded.changeIds);
+    for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
+    result.units += recorded.cleared;
+    result.commits.push({ oid, author: { name: author.name, email: author.email }, files, units: written.length });
+  }
+
+  result.result = result.failed.length === 0;
+  const lines: string[] = [];
+  if (result.commits.length > 0) {
+    const files = new Set(result.commits.flatMap((c) => c.files)).size;
+    lines.push(`Committed ${result.units} pending edit(s) in ${files} file(s) (${result.commits.length} commit(s)).`);
+  }
+  for (const f of result.failed) lines.push(`Could not write ${f.path}: ${f.error}; its edits stay pending.`);
+  if (lines.length > 0) result.detail = lines.join('\n');
+  return { result, undo };
+}
+
+/** Pending units grouped by author (the editor; else the user who asked; else none), authors in id order. */
+function byAuthor(units: readonly PendingUnitRow[], fallback: number | null): Map<number | null, PendingUnitRow[]> {
+  const groups = new Map<number | null, PendingUnitRow[]>();
+  for (const u of units) {
+    const author = u.pending_author_id ?? fallback;
+    let list = groups.get(author);
+    if (!list) groups.set(author, (list = []));
+    list.push(u);
+  }
+  const order = [...groups.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+  return new Map(order.map((k) => [k, groups.get(k)!]));
+}
+
+/** Reads each file at HEAD, applies its units' edits and writes the result to the working tree. */
+async function writeFiles(
+  h: ComponentHandle,
+  units: readonly PendingUnitRow[],
+  translations: ReadonlyMap<number, TranslationInfoRow>,
+  result: CommitResult,
+): Promise<FileWrite[]> {
+  const byTranslation = new Map<number, PendingUnitRow[]>();
+  for (const u of units) {
+    let list = byTranslation.get(u.translation_id);
+    if (!list) byTranslation.set(u.translation_id, (list = []));
+    list.push(u);
+  }
+  const writes: FileWrite[] = [];
+  const failures: ChangeInput[] = [];
+  let template: ParsedStore | null | undefined;
+  for (const [translationId, list] of byTranslation) {
+    const translation = translations.get(translationId)!;
+    try {
+      if (translation.filename === '') throw new FormatWriteError('(source)', 'the source strings of a bilingual component have no file');
+      if (h.component.template && template === undefined) template = await readTemplate(h);
+      const before = await readHead(h, translation.filename);
+      const ctx: FormatContext = {
+        filename: translation.filename,
+        language: translation.language_code,
+        sourceLanguage: h.component.source_language,
+        plurals: translation.plural_number,
+        template: template ?? null,
+      };
+      const edits: UnitWrite[] = list.map((u) => ({ context: u.context, source: splitPlural(u.source), target: splitPlural(u.target), state: u.state as UnitWrite['state'] }));
+      const after = h.format.write(before, edits, ctx);
+      writes.push({ translation, units: list, before, after });
+    } catch (e) {
+      const error = errorLine(e, h);
+      result.failed.push({ path: translation.filename, language: translation.language_code, error });
+      failures.push({
+        action: Action.SAVE_FAILED, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId,
+        languageId: translation.language_id, target: error, details: { error, filename: translation.filename },
+      });
+    }
+  }
+  if (failures.length > 0) recordChanges(h.db, failures);
+  for (const w of writes) await writeFile(path.join(h.dir, w.translation.filename), w.after);
+  return writes;
+}
+
+/** A file as HEAD has it (as the disk has it for `vcs: local`); FormatWriteError when it is missing. */
+async function readHead(h: ComponentHandle, file: string): Promise<Uint8Array> {
+  const bytes = h.git
+    ? await vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: 'HEAD', path: file })
+    : await readFile(path.join(h.dir, file)).catch(() => null);
+  if (!bytes) throw new FormatWriteError(file, 'the file is not in the repository');
+  return bytes;
+}
+
+/** The component's template parsed as the sync parses it (the identities of a monolingual component). */
+async function readTemplate(h: ComponentHandle): Promise<ParsedStore> {
+  const file = h.component.template;
+  const bytes = await readHead(h, file);
+  return h.format.parse(bytes, { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null });
+}
+
+/**
+ * The translation's revision after tms wrote `after` over `before`: the file's part replaced when the store had
+ * parsed exactly `before`; null (leave it, so the sync parses the file) when the store was behind the file.
+ */
+export function nextRevision(revision: string, before: string, after: string): string | null {
+  const comma = revision.lastIndexOf(',');
+  const own = comma >= 0 ? revision.slice(comma + 1) : revision;
+  if (own !== before) return null;
+  return comma >= 0 ? `${revision.slice(0, comma + 1)}${after}` : after;
+}
+
+/** The commit author: the editor's name and e-mail (a no-reply address without one), else the committer. */
+function signatureOf(h: ComponentHandle, authorId: number | null, units: readonly PendingUnitRow[]): vcs.Signature {
+  const user = authorId === null ? undefined : findAuthor(h.db, authorId);
+  if (!user) return { ...h.config.committer };
+  // The author date is the newest edit's time; units marked pending without an editor carry no edit time.
+  const newest = units.reduce((t, u) => (u.pending_author_id === authorId && u.timestamp > t ? u.timestamp : t), '');
+  const seconds = Math.floor(Date.parse(newest) / 1000);
+  const domain = h.config.committer.email.split('@')[1] || 'localhost';
+  return {
+    name: user.full_name || user.username,
+    email: user.email || `noreply+${user.id}@${domain}`,
+    ...(Number.isFinite(seconds) ? { timestamp: seconds, timezoneOffset: 0 } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+// Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
+import { Action } from '../domain/actions.js';
+import { NotFoundError, TmsError } from '../domain/errors.js';
+import { joinPlural, PLURAL_SEPARATOR, splitPlural, State } from '../domain/unit.js';
+import { type Db, now } from '../store/db.js';
+import { findEditableUnit, saveUnitEdit } from '../store/pending.repo.js';
+import type { Actor } from './component.js';
+
+/**
+ * An edit that cannot be applied. `kind: 'invalid'` is bad input on `field` (the API answers 400 with
+ * `attr = field`); `kind: 'forbidden'` is a unit that cannot be translated (read-only, a source string of a
+ * bilingual component; the API answers 403).
+ */
+export class UnitEditError extends TmsError<{ unitId: number; field: 'target' | 'state' | null; kind: 'invalid' | 'forbidden' }> {}
+
+export interface UnitEdit {
+  unitId: number;
+  /** One string per plural form (a one-element list for a singular unit). */
+  target: readonly string[];
+  /** 0 empty, 10 needs editing, 20 translated, 30 approved (only with review enabled). */
+  state: number;
+  user: Actor;
+}
+
+export interface UnitEditResult {
+  unitId: number;
+  /** False when target and state were already these: nothing was stored or recorded. */
+  changed: boolean;
+  /** The change action recorded (5, 2, 36 or 37), null when nothing changed. */
+  action: number | null;
+  changeId: number | null;
+  target: string[];
+  state: number;
+  pending: boolean;
+}
+
+const EDITABLE_STATES: ReadonlySet<number> = new Set([State.EMPTY, State.FUZZY, State.TRANSLATED, State.APPROVED]);
+
+/** The action Weblate records for a translation going from `oldState` to `newState` (§5.7.2). */
+export function editAction(oldState: number, newState: number): number {
+  if (newState === State.FUZZY) return Action.MARKED_EDIT;
+  if (newState === State.APPROVED) return Action.APPROVE;
+  return oldState >= State.FUZZY ? Action.CHANGE : Action.NEW;
+}
+
+/**
+ * Translates a unit: validates as Weblate's unit PATCH does, stores target and state as a pending edit by
+ * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit) and refreshes the
+ * translation's statistics, all in one transaction. The file is written later, by `commitPending`.
+ * Throws NotFoundError for an unknown unit and UnitEditError for an edit that cannot be applied.
+ * @example editUnit(db, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
+ */
+export function editUnit(db: Db, edit: UnitEdit): UnitEditResult {
+  const unit = findEditableUnit(db, edit.unitId);
+  if (!unit) throw new NotFoundError('unit', String(edit.unitId));
+  const fail = (kind: 'invalid' | 'forbidden', field: 'target' | 'state' | null, message: string) =>
+    new UnitEditError(message, { unitId: unit.id, field, kind });
+
+  if (unit.is_source && !unit.monolingual) throw fail('forbidden', null, 'Source strings of a bilingual component cannot be translated.');
+  if (unit.state === State.READONLY) throw fail('forbidden', null, 'The string is read-only.');
+  if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw fail('invalid', 'target', 'Not a valid list of strings.');
+  if (!Number.isInteger(edit.state) || !EDITABLE_STATES.has(edit.state)) throw fail('invalid', 'state', 'Invalid state');
+  const plural = unit.source.includes(PLURAL_SEPARATOR);
+  const expected = plural ? unit.plural_number : 1;
+  if (edit.target.length !== expected) throw fail('invalid', 'target', 'Number of plurals does not match');
+  const empty = edit.target.every((t) => t === '');
+  if (edit.state === State.EMPTY && !empty) throw fail('invalid', 'state', 'Can not use empty state with non empty target');
+  if (edit.state !== State.EMPTY && empty) throw fail('invalid', 'state', 'Can not use non empty state with empty target');
+  if (edit.state === State.APPROVED && !unit.review) {
+    throw fail('invalid', 'state', 'Approved state is not available as reviews are not enabled.');
+  }
+
+  const target = joinPlural(edit.target);
+  if (target === unit.target && edit.state === unit.state) {
+    return { unitId: unit.id, changed: false, action: null, changeId: null, target: splitPlural(unit.target), state: unit.state, pending: unit.pending === 1 };
+  }
+  const action = editAction(unit.state, edit.state);
+  const timestamp = now();
+  const changeId = saveUnitEdit(db, unit, {
+    target,
+    state: edit.state,
+    authorId: edit.user.id,
+    timestamp,
+    change: {
+      action, timestamp, projectId: unit.project_id, componentId: unit.component_id, translationId: unit.translation_id,
+      unitId: unit.id, languageId: unit.language_id, userId: edit.user.id, authorId: edit.user.id, target, old: unit.target,
+      details: { state: edit.state, old_state: unit.state, source: unit.source },
+    },
+  });
+  return { unitId: unit.id, changed: true, action, changeId, target: [...edit.target], state: edit.state, pending: true };
+}

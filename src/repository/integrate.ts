@@ -1,0 +1,169 @@
+// Bringing upstream in under the component lock: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
+import { Action } from '../domain/actions.js';
+import { joinPlural, type UnitState } from '../domain/unit.js';
+import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { ChangeInput } from '../store/changes.repo.js';
+import { now } from '../store/db.js';
+import {
+  componentTranslations,
+  findUnitByHash,
+  lastContentAuthor,
+  type RependUnit,
+  recordChanges,
+  repend,
+  undoCommit,
+} from '../store/pending.repo.js';
+import * as vcs from '../vcs/index.js';
+import type { CommitUndo } from './commit.js';
+import { type Actor, type ComponentHandle, errorLine } from './component.js';
+import { type UnitConflict, mergeUnits } from './merge-units.js';
+import { baseValues, renderTemplate } from './message.js';
+
+/** A local edit that met an upstream change of the same string: upstream's text is in the file, the local one pending. */
+export interface ConflictReport {
+  path: string;
+  language: string;
+  context: string;
+  local: string[];
+  /** Upstream's text; null when upstream removed the string (then the local text could not be kept). */
+  upstream: string[] | null;
+  /** Whether the local text is pending in the store again. */
+  kept: boolean;
+}
+
+export interface IntegrateOutcome {
+  ok: boolean;
+  update: vcs.UpdateResult['result'];
+  previousHead: string | null;
+  head: string | null;
+  conflicts: ConflictReport[];
+  /** One line, credential-free, when `ok` is false. */
+  error?: string;
+}
+
+/** The change a successful or failed update records for the component's merge style. */
+function actions(h: ComponentHandle): { done: number; failed: number } {
+  return h.component.merge_style === 'rebase'
+    ? { done: Action.REBASE, failed: Action.FAILED_REBASE }
+    : { done: Action.MERGE, failed: Action.FAILED_MERGE };
+}
+
+/** Records a failed update (22 or 23) with its error as the change's target, which `merge_failure` shows. */
+export function recordUpdateFailure(h: ComponentHandle, error: string, user?: Actor): void {
+  recordChanges(h.db, [{
+    action: actions(h).failed, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id,
+    userId: user?.id ?? null, target: error, details: { error },
+  }]);
+}
+
+/**
+ * Integrates `origin/<branch>` (already fetched) into the local branch per `merge_style`. Rebase replays tms's
+ * commits with a unit-aware file merge; units both sides changed keep upstream's text in the file and the local
+ * text as a pending edit. On failure nothing of git changes except that the commits listed in `undo` are taken
+ * back, their edits pending again, and 22/23 is recorded: the component stays usable and no edit is lost.
+ * The caller holds the component lock and re-syncs afterwards.
+ */
+export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
+  const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
+  const merger = unitMerger(h);
+  let update: vcs.UpdateResult;
+  try {
+    if (h.component.merge_style === 'rebase') {
+      update = await vcs.rebase({ dir: h.dir, cache: h.cache, branch: h.branch, mergeFile: merger.mergeFile });
+    } else {
+      const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
+      update = await vcs.merge({
+        dir: h.dir, cache: h.cache, branch: h.branch, author: h.config.committer, committer: h.config.committer,
+        message, noFastForward: h.component.merge_style === 'merge_noff',
+      });
+    }
+  } catch (e) {
+    let error = errorLine(e, h);
+    try {
+      await takeBack(h, undo);
+    } catch (undoError) {
+      error = `${error}; the commits made before could not be taken back: ${errorLine(undoError, h)}`;
+    }
+    recordUpdateFailure(h, error, user);
+    const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
+    return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error };
+  }
+  const conflicts = keepConflicts(h, merger.conflicts());
+  const timestamp = now();
+  const change: ChangeInput = {
+    action: actions(h).done, timestamp, projectId: h.row.project_id, componentId: h.row.id, userId: user?.id ?? null,
+    details: { previous_head: previousHead, new_head: update.head, conflicts: conflicts.length },
+  };
+  if (update.result !== 'up-to-date') recordChanges(h.db, [change]);
+  return { ok: true, update: update.result, previousHead, head: update.head, conflicts };
+}
+
+/** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */
+async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
+  if (undo.units.length === 0) return;
+  const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
+  if (undo.head !== null && head !== undo.head) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: undo.head });
+  undoCommit(h.db, h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds);
+}
+
+/**
+ * The unit-aware `mergeFile` for vcs.rebase: translation files of the component are merged by units with the
+ * upstream template (monolingual components); other files, and files added or removed on a side, get the
+ * default whole-file rule. Conflicts are collected, the last replayed commit's text winning.
+ */
+function unitMerger(h: ComponentHandle): { mergeFile: vcs.MergeFile; conflicts: () => (UnitConflict & { path: string })[] } {
+  const translations = new Map(componentTranslations(h.db, h.row.id).filter((t) => t.filename !== '').map((t) => [t.filename, t]));
+  const found = new Map<string, UnitConflict & { path: string }>();
+  let template: ParsedStore | null | undefined;
+  const templateStore = async (): Promise<ParsedStore | null> => {
+    if (template !== undefined) return template;
+    const file = h.component.template;
+    const bytes = file ? await vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}`, path: file }) : null;
+    const ctx = { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null };
+    template = bytes ? h.format.parse(bytes, ctx) : null;
+    return template;
+  };
+  const mergeFile: vcs.MergeFile = async (input) => {
+    const t = translations.get(input.path);
+    if (!t || t.is_template || !input.base || !input.ours || !input.theirs) return vcs.defaultMergeFile(input);
+    let store: ParsedStore | null;
+    try {
+      store = h.component.template ? await templateStore() : null;
+    } catch {
+      return null;
+    }
+    if (h.component.template && !store) return null;
+    const ctx: FormatContext = {
+      filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template: store,
+    };
+    const merged = mergeUnits(h.format, ctx, input.base, input.ours, input.theirs);
+    if (!merged) return null;
+    for (const c of merged.conflicts) found.set(`${input.path}\0${c.idHash}`, { ...c, path: input.path });
+    return merged.bytes;
+  };
+  return { mergeFile, conflicts: () => [...found.values()] };
+}
+
+/** Makes each conflicting local edit pending again (unless a newer edit is pending already) and reports it. */
+function keepConflicts(h: ComponentHandle, conflicts: readonly (UnitConflict & { path: string })[]): ConflictReport[] {
+  if (conflicts.length === 0) return [];
+  const translations = new Map(componentTranslations(h.db, h.row.id).map((t) => [t.filename, t]));
+  const units: RependUnit[] = [];
+  const reports: ConflictReport[] = [];
+  for (const c of conflicts) {
+    const t = translations.get(c.path)!;
+    const report: ConflictReport = { path: c.path, language: t.language_code, context: c.context, local: c.local, upstream: c.upstream, kept: false };
+    reports.push(report);
+    if (c.upstream === null) continue;
+    const unit = findUnitByHash(h.db, t.id, c.idHash);
+    if (!unit) continue;
+    report.kept = true;
+    if (unit.pending) continue;
+    const local = joinPlural(c.local);
+    // The store holds what tms committed; it knows states the file cannot say (approved), so it wins when the text agrees.
+    const keep = unit.target === local ? { target: unit.target, state: unit.state } : { target: local, state: c.localState as UnitState };
+    units.push({ id: unit.id, ...keep, authorId: lastContentAuthor(h.db, unit.id) });
+  }
+  repend(h.db, units);
+  return reports;
+}

@@ -1,0 +1,158 @@
+// A write-path test environment: the demo upstreams on loopback smart HTTP, synced into a fresh store, with two editors.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/config.js';
+import type { Db } from '../../src/store/db.js';
+import { createUser, type UserRow } from '../../src/store/users.repo.js';
+import { syncProject } from '../../src/sync/index.js';
+import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
+import { CREDENTIALS, createSyncEnv, DEMO, type SyncEnv } from '../helpers/sync-env.js';
+
+export interface RepoEnv {
+  env: SyncEnv;
+  db: Db;
+  config: Config;
+  project: ProjectConfig;
+  component(slug: string): ComponentConfig;
+  alice: UserRow;
+  bob: UserRow;
+  /** The id of a unit by component, language code and (part of) its source. */
+  unit(component: string, language: string, source: string): UnitRow;
+  units(component: string, language: string): UnitRow[];
+  /** A file of the upstream repository at `ref` (default: main), read with the git CLI. */
+  upstreamFile(component: string, file: string, ref?: string): Promise<string | null>;
+  /** `git` in the upstream (bare) repository. */
+  upstreamGit(component: string, args: string[]): Promise<string>;
+  /** `git` in the component's working copy. */
+  workGit(component: string, args: string[]): Promise<string>;
+  workDir(component: string): string;
+  /** Changes of the component, oldest first. */
+  changes(component: string, actions?: number[]): ChangeRow[];
+  close(): Promise<void>;
+}
+
+export interface UnitRow {
+  id: number;
+  context: string;
+  source: string;
+  target: string;
+  state: number;
+  pending: number;
+  pending_author_id: number | null;
+}
+
+export interface ChangeRow {
+  id: number;
+  action: number;
+  translation_id: number | null;
+  unit_id: number | null;
+  language_id: number | null;
+  user_id: number | null;
+  author_id: number | null;
+  target: string;
+  old: string;
+  details: Record<string, unknown>;
+}
+
+export const COMMITTER = { name: 'tms bot', email: 'bot@tms.test' };
+
+/** Builds the demo upstreams (app: Qt TS, glossary: TBX, web: nested JSON), a config for them, and syncs once. */
+export async function createRepoEnv(
+  options: { project?: Record<string, unknown>; components?: Record<string, Record<string, unknown>> } = {},
+): Promise<RepoEnv> {
+  const env = await createSyncEnv();
+  await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
+  await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
+  await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
+  const url = (name: string) => env.server.url(`${name}.git`, CREDENTIALS);
+  const components: Record<string, Record<string, unknown>> = {
+    app: { name: 'App', slug: 'app', repo: url('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+    glossary: { name: 'Glossary', slug: 'glossary', repo: url('glossary'), branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx' },
+    web: { name: 'Web', slug: 'web', repo: url('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested' },
+  };
+  for (const [slug, extra] of Object.entries(options.components ?? {})) Object.assign(components[slug], extra);
+  const config = env.config(
+    [{ name: 'Hello', slug: 'hello', ...options.project, components: Object.values(components) }],
+    { committer: COMMITTER, site_url: 'https://tms.example.test' },
+  );
+  const db = env.openDb();
+  const results = await syncProject(db, config, 'hello');
+  for (const r of results) if (!r.ok) throw new Error(`sync of ${r.component} failed: ${r.error}`);
+  const alice = createUser(db, { username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' }).user;
+  const bob = createUser(db, { username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' }).user;
+  const project = config.projects[0];
+  const units = (component: string, language: string) =>
+    db.prepare(
+      `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
+       JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+       JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ? ORDER BY u.position`,
+    ).all(component, language) as UnitRow[];
+  return {
+    env,
+    db,
+    config,
+    project,
+    component: (slug) => project.components.find((c) => c.slug === slug)!,
+    alice,
+    bob,
+    units,
+    unit(component, language, source) {
+      const found = units(component, language).filter((u) => u.source.includes(source));
+      if (found.length !== 1) throw new Error(`${found.length} units of ${component}/${language} match "${source}"`);
+      return found[0];
+    },
+    upstreamFile: async (component, file, ref = 'main') => (await readUpstreamFile(env.upstream(component), ref, file))?.toString('utf8') ?? null,
+    upstreamGit: (component, args) => gitCli(env.upstream(component), args),
+    workGit: (component, args) => gitCli(path.join(env.root, 'repos', 'hello', component), args),
+    workDir: (component) => path.join(env.root, 'repos', 'hello', component),
+    changes(component, actions) {
+      const rows = db.prepare(
+        `SELECT ch.id, ch.action, ch.translation_id, ch.unit_id, ch.language_id, ch.user_id, ch.author_id, ch.target, ch.old, ch.details
+         FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id`,
+      ).all(component) as (Omit<ChangeRow, 'details'> & { details: string })[];
+      return rows
+        .map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }))
+        .filter((r) => !actions || actions.includes(r.action));
+    },
+    close: () => env.close(),
+  };
+}
+
+/** The changed lines of the newest commit of a repository (`-` and `+` lines of a zero-context diff). */
+export async function lastCommitDiff(git: (args: string[]) => Promise<string>, file: string, ref = 'main'): Promise<string[]> {
+  const diff = await git(['diff', '-U0', `${ref}~1`, ref, '--', file]);
+  return diff.split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l));
+}
+
+/**
+ * A loopback proxy in front of the git server that runs `beforeFirstPush` when a client first asks to push
+ * (the receive-pack discovery), so upstream moves between the client's fetch and its push.
+ */
+export async function startPushRaceProxy(target: string, beforeFirstPush: () => Promise<void>): Promise<{ url(name: string): string; close(): Promise<void> }> {
+  const base = new URL(target);
+  let fired = false;
+  const server = http.createServer(async (req, res) => {
+    if (!fired && req.url?.includes('service=git-receive-pack')) {
+      fired = true;
+      await beforeFirstPush();
+    }
+    const upstream = http.request(
+      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (name) => `http://${encodeURIComponent(CREDENTIALS.username)}:${encodeURIComponent(CREDENTIALS.password)}@127.0.0.1:${port}/${name}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
