@@ -1,7 +1,43 @@
-// `tms serve`: placeholder until the API lands.
+// `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
+import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
+import { applyConfig } from '../store/projects.repo.js';
+import { openStore } from '../store/store.js';
 import { CliFailure, type CliIo } from './io.js';
 
-export async function runServe(_config: Config, _io: CliIo, _opts: { host: string; port: number }): Promise<number> {
-  throw new CliFailure('serve is not yet available in this build');
+/**
+ * Serves the API on host:port and prints its address; stops cleanly on SIGINT/SIGTERM (or when
+ * `stop` resolves, for tests). Returns the exit code.
+ * @example await runServe(config, processIo, { host: '127.0.0.1', port: 8000 })
+ */
+export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void> }): Promise<number> {
+  const db = openStore(config.database);
+  try {
+    applyConfig(db, config);
+    let server: Awaited<ReturnType<typeof startServer>>;
+    try {
+      server = await startServer({ db, config, host: opts.host, port: opts.port, log: (message) => io.err(message) });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+      throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
+    }
+    io.out(`tms: serving the API on ${server.url}/api/ (Ctrl+C to stop)`);
+    let onInt = () => {};
+    let onTerm = () => {};
+    const signal = await new Promise<string>((resolve) => {
+      onInt = () => resolve('SIGINT');
+      onTerm = () => resolve('SIGTERM');
+      process.once('SIGINT', onInt);
+      process.once('SIGTERM', onTerm);
+      opts.stop?.then(() => resolve('stop'));
+    });
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    await server.close();
+    io.out(`tms: stopped (${signal})`);
+    return 0;
+  } finally {
+    db.close();
+  }
 }

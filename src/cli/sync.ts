@@ -3,7 +3,7 @@ import { SingleBar } from 'cli-progress';
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/store.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
-import { CliFailure, type CliIo } from './io.js';
+import type { CliIo } from './io.js';
 
 export interface SyncOptions {
   project?: string;
@@ -57,7 +57,14 @@ function progress(io: CliIo): (event: SyncEvent) => void {
 }
 
 export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Promise<number> {
-  if (opts.watch) throw new CliFailure('sync --watch is not yet available in this build');
+  if (opts.watch) {
+    // sync once as without --watch, then keep watching the configuration and local components until SIGINT
+    await runSync(config, io, { ...opts, watch: false });
+    const { runSyncWatch } = await import('../watch/sync-watch.js');
+    const until = new Promise((resolve) => process.once('SIGINT', resolve));
+    await runSyncWatch({ config, project: opts.project, component: opts.component, all: opts.all, out: io.out, err: io.err, describe: summaryLine, until });
+    return 0;
+  }
   const db = openStore(config.database);
   try {
     const onEvent = progress(io);

@@ -43,6 +43,15 @@ export interface CatalogTranslation {
   isTemplate: boolean;
 }
 
+/** An add-on, with its configuration parsed. */
+export interface CatalogAddon {
+  id: number;
+  componentId: number | null;
+  projectId: number | null;
+  name: string;
+  configuration: Record<string, unknown>;
+}
+
 /** Statistics of one translation, with the newest content author's full name resolved. */
 export interface CatalogStats extends Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> {
   last_author: string | null;
@@ -68,6 +77,9 @@ export interface Catalog {
   translationsByKey: Map<string, CatalogTranslation>;
   translationsByComponent: Map<number, CatalogTranslation[]>;
   stats: Map<number, CatalogStats>;
+  /** Add-ons in id order. */
+  addons: CatalogAddon[];
+  addonsById: Map<number, CatalogAddon>;
 }
 
 interface LanguageRow {
@@ -103,6 +115,8 @@ export function catalogQueries(db: Db) {
   const stats = db.prepare(
     `SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`,
   );
+  const addons = db.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id');
+
   return {
     load(): Catalog {
       const catalog: Catalog = {
@@ -119,6 +133,8 @@ export function catalogQueries(db: Db) {
         translationsByKey: new Map(),
         translationsByComponent: new Map(),
         stats: new Map(),
+        addons: [],
+        addonsById: new Map(),
       };
       for (const r of languages.all() as LanguageRow[]) {
         const language: CatalogLanguage = {
@@ -161,6 +177,16 @@ export function catalogQueries(db: Db) {
       for (const r of stats.all() as (TranslationStatsRow & { last_author: string | null })[]) {
         const { translation_id, last_author_id: _author, ...rest } = r;
         catalog.stats.set(translation_id, rest);
+      }
+      type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
+      for (const r of addons.all() as ARow[]) {
+        const configuration = parseJson<unknown>(r.configuration, {});
+        const addon: CatalogAddon = {
+          id: r.id, componentId: r.component_id, projectId: r.project_id, name: r.name,
+          configuration: configuration && typeof configuration === 'object' && !Array.isArray(configuration) ? (configuration as Record<string, unknown>) : {},
+        };
+        catalog.addons.push(addon);
+        catalog.addonsById.set(addon.id, addon);
       }
       return catalog;
     },

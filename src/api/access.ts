@@ -1,0 +1,139 @@
+// Who may see what: the caller's principal (from team memberships) and visibility of projects, components, translations.
+import {
+  type ComponentScope,
+  canAccessComponent,
+  canAccessProject,
+  hasPermission,
+  type PermissionTarget,
+  type Principal,
+  type ProjectScope,
+} from '../auth/check.js';
+import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
+import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
+import type { AccountRow, MembershipRow } from '../store/accounts.query.js';
+import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/catalog.query.js';
+
+/** The permission resolver's view of a user and their teams. */
+export function toPrincipal(user: AccountRow, memberships: readonly MembershipRow[]): Principal {
+  return {
+    superuser: user.is_superuser !== 0,
+    active: user.is_active !== 0,
+    anonymous: user.is_anonymous !== 0,
+    bot: user.is_bot !== 0,
+    hasEmail: user.email !== '',
+    teams: memberships.map((m) => ({
+      name: m.name,
+      // Roles come from the store with their permission lists, so custom roles count too.
+      roles: m.roles as Role[],
+      projectSelection: m.projectSelection as ProjectSelection,
+      projects: m.projects,
+      languageSelection: m.languageSelection as LanguageSelection,
+      languages: m.languages,
+      components: m.components,
+      enforced2fa: m.enforced2fa,
+    })),
+  };
+}
+
+export function projectScope(project: CatalogProject): ProjectScope {
+  const s = project.settings;
+  return {
+    id: project.id,
+    accessControl: (s.access_control ?? 0) as AccessControl,
+    enforced2fa: Boolean(s.enforced_2fa),
+    translationReview: Boolean(s.translation_review),
+    sourceReview: Boolean(s.source_review),
+  };
+}
+
+export function componentScope(component: CatalogComponent): ComponentScope {
+  const s = component.settings;
+  return {
+    id: component.id,
+    restricted: Boolean(s.restricted),
+    locked: component.locked,
+    isGlossary: Boolean(s.is_glossary),
+    hasTemplate: Boolean(s.template),
+    manageUnits: Boolean(s.manage_units),
+    editTemplate: s.edit_template ?? true,
+    newLang: s.new_lang,
+    enableSuggestions: s.enable_suggestions ?? true,
+    suggestionVoting: Boolean(s.suggestion_voting),
+    suggestionAutoaccept: s.suggestion_autoaccept ?? 0,
+    intermediate: Boolean(s.intermediate),
+    agreement: Boolean(s.agreement),
+  };
+}
+
+/** Visibility for one request: answers are memoized, lists of visible ids computed once. */
+export class Access {
+  private readonly projects = new Map<number, boolean>();
+  private readonly components = new Map<number, boolean>();
+  private visibleProjects?: number[] | null;
+  private hidden?: number[];
+  private visibleTranslations?: number[] | null;
+
+  constructor(
+    readonly principal: Principal,
+    private readonly catalog: Catalog,
+  ) {}
+
+  project(project: CatalogProject): boolean {
+    let seen = this.projects.get(project.id);
+    if (seen === undefined) {
+      seen = canAccessProject(this.principal, projectScope(project));
+      this.projects.set(project.id, seen);
+    }
+    return seen;
+  }
+
+  component(component: CatalogComponent): boolean {
+    let seen = this.components.get(component.id);
+    if (seen === undefined) {
+      const project = this.catalog.projectsById.get(component.projectId);
+      seen = project !== undefined && this.project(project) && canAccessComponent(this.principal, projectScope(project), componentScope(component));
+      this.components.set(component.id, seen);
+    }
+    return seen;
+  }
+
+  translation(translation: CatalogTranslation): boolean {
+    const component = this.catalog.componentsById.get(translation.componentId);
+    return component !== undefined && this.component(component);
+  }
+
+  /** Ids of the visible projects, or null when every project is. */
+  projectIds(): number[] | null {
+    if (this.visibleProjects === undefined) {
+      const visible = this.catalog.projects.filter((p) => this.project(p)).map((p) => p.id);
+      this.visibleProjects = visible.length === this.catalog.projects.length ? null : visible;
+    }
+    return this.visibleProjects;
+  }
+
+  /** Restricted components of visible projects that the caller may not see. */
+  hiddenComponentIds(): number[] {
+    if (this.hidden === undefined) {
+      this.hidden = this.catalog.components.filter((c) => !this.component(c)).map((c) => c.id);
+    }
+    return this.hidden;
+  }
+
+  /** Ids of the visible translations, or null when every translation is. */
+  translationIds(): number[] | null {
+    if (this.visibleTranslations === undefined) {
+      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.visibleTranslations = null;
+      else this.visibleTranslations = this.catalog.translations.filter((t) => this.translation(t)).map((t) => t.id);
+    }
+    return this.visibleTranslations;
+  }
+
+  /** A permission on a project or component (or a site-wide one without a target). */
+  can(permission: ObjectPermission | GlobalPermission | MetaPermission, on?: { project: CatalogProject; component?: CatalogComponent }): boolean {
+    const target: PermissionTarget | undefined = on && {
+      project: projectScope(on.project),
+      component: on.component && componentScope(on.component),
+    };
+    return hasPermission(this.principal, permission, target);
+  }
+}

@@ -1,0 +1,244 @@
+// The Express app: one dispatcher over the route table (auth, methods, HEAD/OPTIONS, format, errors) in front of the handlers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { Principal } from '../auth/check.js';
+import type { Config } from '../config/config.js';
+import { accountQueries, type AccountRow } from '../store/accounts.query.js';
+import { type Catalog, catalogQueries } from '../store/catalog.query.js';
+import { changeQueries } from '../store/changes.query.js';
+import type { Db } from '../store/db.js';
+import { versionOf } from '../store/paging.query.js';
+import { repositoryQueries } from '../store/repository.query.js';
+import { unitQueries } from '../store/units.query.js';
+import { workingCopyDir } from '../sync/working-copy.js';
+import { Access, toPrincipal } from './access.js';
+import { authenticate } from './auth.js';
+import type { ApiServices, RequestContext } from './context.js';
+import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, serverError } from './errors.js';
+import { toJson } from './json.js';
+import { ResponseCache } from './response-cache.js';
+import { createRouter } from './router.js';
+import { ROUTES, type Route } from './routes.js';
+import { Urls } from './urls.js';
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  /** Where unexpected errors are reported (never to the client). Default: stderr. */
+  log?: (message: string) => void;
+  /** Version shown in the OpenAPI document. */
+  version?: string;
+  /**
+   * Bytes of encoded JSON answers kept for identical requests (same user, origin and URL) until the
+   * database changes; 0 disables. Default 64 MiB.
+   */
+  cacheBytes?: number;
+}
+
+/** Services with snapshots that follow the database: `refresh()` once per request. */
+function createServices(db: Db, config: Config, apiVersion: string): ApiServices & { refresh(): boolean; anonymous(): AccountRow | undefined } {
+  const catalogs = catalogQueries(db);
+  const accounts = accountQueries(db);
+  const version = versionOf(db);
+  let seen = '';
+  let catalog: Catalog | undefined;
+  let anonymous: AccountRow | undefined;
+  const principals = new Map<number, Principal>();
+  return {
+    config,
+    version: apiVersion,
+    units: unitQueries(db),
+    changes: changeQueries(db),
+    accounts,
+    repository: repositoryQueries(db),
+    /** Drops the snapshots when the database changed; true if it did. */
+    refresh() {
+      const current = version();
+      if (current === seen) return false;
+      seen = current;
+      catalog = undefined;
+      anonymous = undefined;
+      principals.clear();
+      return true;
+    },
+    catalog() {
+      catalog ??= catalogs.load();
+      return catalog;
+    },
+    anonymous() {
+      anonymous ??= accounts.anonymous();
+      return anonymous;
+    },
+    principal(user) {
+      let principal = principals.get(user.id);
+      if (!principal) {
+        principal = toPrincipal(user, accounts.memberships(user.id));
+        principals.set(user.id, principal);
+      }
+      return principal;
+    },
+    workingCopy: (project, component) => workingCopyDir(config.repos_dir, project, component),
+  };
+}
+
+const JSON_TYPE = 'application/json';
+const HOST = /^[A-Za-z0-9.\-_:[\]]+$/;
+
+function originOf(req: express.Request): string {
+  const host = req.headers.host;
+  if (host && HOST.test(host)) return `${req.protocol}://${host}`;
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `${req.protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
+/** Whether an Accept header admits JSON (absent, `*\/*`, `application/*` or `application/json` with q > 0). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (!accept) return true;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';').map((s) => s.trim().toLowerCase());
+    if (type !== '*/*' && type !== 'application/*' && type !== JSON_TYPE) continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+function send(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, body: string | Uint8Array, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]);
+  if (status === 304) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
+}
+
+function sendError(res: ServerResponse, req: IncomingMessage, error: ApiError): void {
+  send(res, req, error.status, JSON_TYPE, toJson(error.body()), error.headers);
+}
+
+/**
+ * The API as an Express app. Every answer is JSON (errors too), every route ends in `/`.
+ * @example const app = createApp({ db: openStore('tms.sqlite'), config }); app.listen(8000)
+ */
+export function createApp(options: AppOptions): express.Express {
+  const { db, config } = options;
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const services = createServices(db, config, options.version ?? '0.1.0');
+  const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
+  const router = createRouter(ROUTES);
+  const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
+
+  function handle(req: express.Request, res: express.Response): void {
+    const raw = req.url;
+    const cut = raw.indexOf('?');
+    const path = cut < 0 ? raw : raw.slice(0, cut);
+    const rawQuery = cut < 0 ? '' : raw.slice(cut + 1);
+    res.setHeader('Vary', 'Accept');
+    const match = router.match(path);
+    if (!match) {
+      // Django's APPEND_SLASH: the slash-less form of a served path redirects.
+      if (!path.endsWith('/') && (req.method === 'GET' || req.method === 'HEAD') && router.match(`${path}/`)) {
+        res.statusCode = 301;
+        res.setHeader('Location', `${path}/${cut < 0 ? '' : `?${rawQuery}`}`);
+        res.setHeader('Content-Length', 0);
+        res.end();
+        return;
+      }
+      throw notFound();
+    }
+    const { route, params } = match;
+    res.setHeader('Allow', allow.get(route)!);
+    if (services.refresh()) cache.clear();
+    const user = authenticate(services.accounts, req.headers.authorization, services.anonymous);
+    const method = req.method;
+    if (method === 'OPTIONS') {
+      const body = {
+        name: route.name,
+        description: route.description,
+        renders: [JSON_TYPE],
+        parses: [JSON_TYPE, 'application/x-www-form-urlencoded', 'multipart/form-data'],
+      };
+      send(res, req, 200, JSON_TYPE, toJson(body));
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      // Writes come later: a permitted write method needs a login first (DRF checks permissions before the method).
+      if (route.allow.includes(method as Route['allow'][number]) && user.is_anonymous) throw notAuthenticated();
+      throw methodNotAllowed(method, allow.get(route)!);
+    }
+    const query = rawQuery === '' ? [] : [...new URLSearchParams(rawQuery)];
+    let format: string | null = null;
+    if (!route.ownFormat) {
+      const requested = query.find(([key]) => key === 'format')?.[1];
+      if (requested !== undefined && requested !== '') {
+        if (requested !== 'api' && requested !== 'json') throw notFound();
+        format = requested;
+      } else if (!acceptsJson(req.headers.accept)) {
+        throw notAcceptable();
+      }
+    }
+    const origin = originOf(req);
+    // An answer depends on the URL, the origin its links use, and what the user may see; nothing else.
+    const cacheKey = route.response.kind === 'file' ? '' : `${user.id} ${origin} ${raw}`;
+    const cached = cacheKey && cache.get(cacheKey);
+    if (cached) {
+      send(res, req, 200, JSON_TYPE, cached);
+      return;
+    }
+    const catalog = services.catalog();
+    const ctx: RequestContext = {
+      services,
+      catalog,
+      urls: new Urls(origin, config.site_url, format),
+      user,
+      access: new Access(services.principal(user), catalog),
+      params,
+      query,
+      path,
+      memo: new Map(),
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      },
+    };
+    const result = route.get(ctx);
+    if ('json' in result) {
+      const body = Buffer.from(result.json);
+      if (cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, body);
+      send(res, req, result.status ?? 200, JSON_TYPE, body, result.headers);
+    } else {
+      send(res, req, result.status ?? 200, result.contentType, result.bytes, result.headers);
+    }
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((req, res) => {
+    try {
+      handle(req, res);
+    } catch (e) {
+      if (e instanceof ApiError) {
+        sendError(res, req, e);
+      } else {
+        log(`tms api: ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+        sendError(res, req, serverError());
+      }
+    }
+  });
+  // Whatever escapes (a malformed request Express itself rejects): still the JSON error shape.
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = (error as { status?: number })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      sendError(res, req, new ApiError(status, [{ code: 'invalid', detail: (error as Error).message, attr: null }]));
+      return;
+    }
+    log(`tms api: ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+    sendError(res, req, serverError());
+  });
+  return app;
+}

@@ -1,0 +1,71 @@
+// API errors and their one JSON body shape (drf-standardized-errors): {"type", "errors": [{"code", "detail", "attr"}]}.
+import { TmsError } from '../domain/errors.js';
+
+export type ErrorType = 'validation_error' | 'client_error' | 'server_error';
+
+export interface ErrorEntry {
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+/** An error the API answers with a status and the standard error body. */
+export class ApiError extends TmsError<{ status: number; type: ErrorType; errors: ErrorEntry[] }> {
+  /** Extra response headers (Allow, WWW-Authenticate, …). */
+  readonly headers: Record<string, string>;
+  constructor(status: number, errors: ErrorEntry[], headers: Record<string, string> = {}, validation = false) {
+    const type: ErrorType = validation ? 'validation_error' : status >= 500 ? 'server_error' : 'client_error';
+    super(errors.map((e) => e.detail).join('; '), { status, type, errors });
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return this.data.status;
+  }
+
+  /** The response body. */
+  body(): { type: ErrorType; errors: ErrorEntry[] } {
+    return { type: this.data.type, errors: this.data.errors };
+  }
+}
+
+/** 404 for a missing or invisible object (the detail is always "Not found.", as in Weblate). */
+export function notFound(detail = 'Not found.'): ApiError {
+  return new ApiError(404, [{ code: 'not_found', detail, attr: null }]);
+}
+
+/** 400 validation error on one field (`attr`), e.g. `validationError('q', 'Could not parse query string: …')`. */
+export function validationError(attr: string | null, detail: string, code = 'invalid'): ApiError {
+  return new ApiError(400, [{ code, detail, attr }], {}, true);
+}
+
+/** 401 for a missing login on an action that needs one. */
+export function notAuthenticated(): ApiError {
+  return new ApiError(401, [{ code: 'not_authenticated', detail: 'Authentication credentials were not provided.', attr: null }], {
+    'WWW-Authenticate': 'Token',
+  });
+}
+
+/** 401 for credentials that do not authenticate. */
+export function authenticationFailed(detail: string): ApiError {
+  return new ApiError(401, [{ code: 'authentication_failed', detail, attr: null }], { 'WWW-Authenticate': 'Token' });
+}
+
+/** 403 with Weblate's generic or a specific message. */
+export function permissionDenied(detail = 'You do not have permission to perform this action.'): ApiError {
+  return new ApiError(403, [{ code: 'permission_denied', detail, attr: null }]);
+}
+
+/** 405 listing what the path allows. */
+export function methodNotAllowed(method: string, allow: string): ApiError {
+  return new ApiError(405, [{ code: 'method_not_allowed', detail: `Method "${method}" not allowed.`, attr: null }], { Allow: allow });
+}
+
+export function notAcceptable(): ApiError {
+  return new ApiError(406, [{ code: 'not_acceptable', detail: 'Could not satisfy the request Accept header.', attr: null }]);
+}
+
+/** 500 without any detail of the cause. */
+export function serverError(): ApiError {
+  return new ApiError(500, [{ code: 'error', detail: 'A server error occurred.', attr: null }]);
+}

@@ -1,0 +1,57 @@
+// Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
+import { type Answer, json } from '../answer.js';
+import { queryValue, type RequestContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { idOf } from '../lookup.js';
+import { paginate, paginateArray } from '../pagination.js';
+import { groupSerializer, roleSerializer, userSerializer } from '../serializers/accounts.js';
+import type { UserFilter } from '../../store/accounts.query.js';
+
+/** Every real user, basic record only; `?username=` (prefix) and `?id=` filter. */
+export function listUsers(ctx: RequestContext): Answer {
+  const filter: UserFilter = {};
+  const username = queryValue(ctx, 'username');
+  if (username) filter.username = username;
+  const id = queryValue(ctx, 'id');
+  if (id) filter.id = /^\d{1,15}$/.test(id) ? Number(id) : -1;
+  const { accounts } = ctx.services;
+  return json(
+    paginate(ctx, 'standard', accounts.countUsers(filter), (slice) => accounts.users(filter, slice), (u) => userSerializer.write(u, ctx)),
+  );
+}
+
+export function getUser(ctx: RequestContext): Answer {
+  const user = ctx.services.accounts.byUsername(ctx.params.username);
+  if (!user) throw notFound();
+  return json(userSerializer.write(user, ctx));
+}
+
+function visibleGroups(ctx: RequestContext) {
+  return ctx.services.accounts.groups(ctx.access.can('group.edit') ? undefined : ctx.user.id);
+}
+
+export function listGroups(ctx: RequestContext): Answer {
+  return json(paginateArray(ctx, 'standard', visibleGroups(ctx), (g) => groupSerializer.write(g, ctx)));
+}
+
+export function getGroup(ctx: RequestContext): Answer {
+  const id = idOf(ctx);
+  const group = visibleGroups(ctx).find((g) => g.id === id);
+  if (!group) throw notFound();
+  return json(groupSerializer.write(group, ctx));
+}
+
+function visibleRoles(ctx: RequestContext) {
+  return ctx.services.accounts.roles(ctx.access.can('role.edit') ? undefined : ctx.user.id);
+}
+
+export function listRoles(ctx: RequestContext): Answer {
+  return json(paginateArray(ctx, 'standard', visibleRoles(ctx), (r) => roleSerializer.write(r, ctx)));
+}
+
+export function getRole(ctx: RequestContext): Answer {
+  const id = idOf(ctx);
+  const role = visibleRoles(ctx).find((r) => r.id === id);
+  if (!role) throw notFound();
+  return json(roleSerializer.write(role, ctx));
+}

@@ -1,0 +1,59 @@
+// Handlers for units: a translation's units (position order, ?q=), all units (id order), one unit.
+import type { UnitFilter } from '../../store/search.query.js';
+import { type Answer, json } from '../answer.js';
+import { queryValue, type RequestContext } from '../context.js';
+import { notFound, validationError } from '../errors.js';
+import { idOf, translationOf } from '../lookup.js';
+import { paginate } from '../pagination.js';
+import { parseUnitQuery, SearchSyntaxError } from '../search.js';
+import { unitSerializer } from '../serializers/unit.js';
+
+/** The `q` filter of the request; a query that does not parse is a 400 on `q`. */
+function filterOf(ctx: RequestContext): UnitFilter | null {
+  const q = queryValue(ctx, 'q');
+  if (q === undefined) return null;
+  try {
+    return parseUnitQuery(q);
+  } catch (e) {
+    if (e instanceof SearchSyntaxError) throw validationError('q', `Could not parse query string: ${e.message}`);
+    throw e;
+  }
+}
+
+export function listTranslationUnits(ctx: RequestContext): Answer {
+  const translation = translationOf(ctx);
+  const filter = filterOf(ctx);
+  const source = (ctx.catalog.translationsByComponent.get(translation.componentId) ?? []).find((tr) => tr.isSource);
+  const { units } = ctx.services;
+  return json(
+    paginate(
+      ctx,
+      'standard',
+      units.countOfTranslation(translation.id, filter),
+      (slice) => units.ofTranslation(translation.id, source?.id ?? null, filter, slice),
+      (u) => unitSerializer.write(u, ctx),
+    ),
+  );
+}
+
+export function listUnits(ctx: RequestContext): Answer {
+  const filter = filterOf(ctx);
+  const visible = ctx.access.translationIds();
+  const { units } = ctx.services;
+  return json(
+    paginate(
+      ctx,
+      'large',
+      units.countAll(visible, filter),
+      (slice) => units.all(visible, filter, slice),
+      (u) => unitSerializer.write(u, ctx),
+    ),
+  );
+}
+
+export function getUnit(ctx: RequestContext): Answer {
+  const unit = ctx.services.units.byId(idOf(ctx));
+  const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
+  if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
+  return json(unitSerializer.write(unit, ctx));
+}

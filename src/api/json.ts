@@ -1,0 +1,68 @@
+// JSON text for API answers: exact 64-bit integers (BigInt), one-decimal percentages, DRF-style compact output.
+
+/** A number that must be written with exactly one decimal (`100.0`, `33.3`), as Weblate's percentages. */
+export class OneDecimal {
+  constructor(readonly value: number) {}
+}
+
+/** JSON text spliced in as is (already serialized, e.g. a cached record). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+// DRF's JSONRenderer escapes U+2028/U+2029 (ensure_ascii off, but these two always).
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+// Anything JSON.stringify would escape (or DRF does): quotes, backslashes, controls, surrogates, U+2028/9.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+/** A JSON string literal, with U+2028/U+2029 escaped as DRF does. */
+export function jsonString(value: string): string {
+  // Most API strings (URLs, slugs, plain text) need no escaping: skip the native call for them.
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+/**
+ * Writes any API value as compact JSON: BigInt as its exact digits, OneDecimal with one decimal,
+ * RawJson spliced in, undefined properties left out. Non-finite numbers become null.
+ * @example toJson({ id_hash: -4101198283576545269n }) === '{"id_hash":-4101198283576545269}'
+ */
+export function toJson(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return jsonString(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          out += toJson(value[i]);
+        }
+        return out + ']';
+      }
+      if (value instanceof OneDecimal) return Number.isFinite(value.value) ? value.value.toFixed(1) : 'null';
+      if (value instanceof RawJson) return value.text;
+      let out = '{';
+      let first = true;
+      for (const key in value) {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined) continue;
+        if (!first) out += ',';
+        first = false;
+        out += jsonString(key) + ':' + toJson(v);
+      }
+      return out + '}';
+    }
+    default:
+      return 'null';
+  }
+}

@@ -1,0 +1,172 @@
+// The route table: every served path with its allowed methods, GET handler and response shape (Allow, 405s, OPTIONS and OpenAPI come from here).
+import { type Answer, json } from './answer.js';
+import type { RequestContext } from './context.js';
+import * as accounts from './handlers/accounts.js';
+import * as catalog from './handlers/catalog.js';
+import * as changes from './handlers/changes.js';
+import * as misc from './handlers/misc.js';
+import * as statistics from './handlers/statistics.js';
+import * as units from './handlers/units.js';
+import { toJson } from './json.js';
+import { openApiDocument } from './openapi.js';
+import type { PageKind } from './pagination.js';
+import type { Serializer } from './serializer.js';
+import { groupSerializer, roleSerializer, userSerializer } from './serializers/accounts.js';
+import { changeSerializer } from './serializers/change.js';
+import { componentSerializer, projectComponentSerializer } from './serializers/component.js';
+import { languageSerializer } from './serializers/language.js';
+import { addonSerializer, categorySerializer, labelSerializer, lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/misc.js';
+import { projectSerializer } from './serializers/project.js';
+import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
+import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
+import { unitSerializer } from './serializers/unit.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** Methods in the order Weblate's `Allow` lists them. */
+export const METHOD_ORDER: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+// biome-ignore lint/suspicious/noExplicitAny: serializers of any row type
+type AnySerializer = Serializer<any, any>;
+
+/** What a GET answers, for the OpenAPI document. */
+export type ResponseShape =
+  | { kind: 'record'; serializer: AnySerializer }
+  | { kind: 'page'; serializer: AnySerializer; page: PageKind }
+  | { kind: 'array'; serializer: AnySerializer }
+  | { kind: 'file' }
+  | { kind: 'root' }
+  | { kind: 'schema' };
+
+/** A documented query parameter besides `format`, `page` and `page_size`. */
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+  repeatable?: boolean;
+}
+
+export interface Route {
+  /** Template with `{param}` segments; always ends in `/`. */
+  path: string;
+  /** View name (OPTIONS `name`, OpenAPI summary). */
+  name: string;
+  description: string;
+  /** What `Allow` lists, in Weblate's order. Only GET, HEAD and OPTIONS are served yet. */
+  allow: readonly Method[];
+  get: (ctx: RequestContext) => Answer;
+  response: ResponseShape;
+  query?: readonly QueryParameter[];
+  /** `?format=` belongs to the handler (a file conversion), not to content negotiation. */
+  ownFormat?: boolean;
+  /** OpenAPI tag (the resource). */
+  tags: string;
+}
+
+const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+const LIST_CREATE: readonly Method[] = ['GET', 'POST', 'HEAD', 'OPTIONS'];
+const DETAIL: readonly Method[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+const Q: QueryParameter = {
+  name: 'q',
+  description: 'Search query: words, "phrases", field:value (source, target, context, key, note, location, explanation, state, is, has, priority, id, position, language, component, project), operators (= < <= > >=), [a to b] ranges, r"regex", AND, OR, NOT, parentheses.',
+  schema: { type: 'string' },
+};
+
+const CHANGE_FILTERS: readonly QueryParameter[] = [
+  { name: 'user', description: 'Username of the acting user (exact).', schema: { type: 'string' } },
+  { name: 'action', description: 'Action code; repeat for any of several.', schema: { type: 'integer' }, repeatable: true },
+  { name: 'timestamp_after', description: 'Changes at or after this ISO 8601 time.', schema: { type: 'string', format: 'date-time' } },
+  { name: 'timestamp_before', description: 'Changes at or before this ISO 8601 time.', schema: { type: 'string', format: 'date-time' } },
+];
+
+const page = (serializer: AnySerializer, kind: PageKind = 'standard'): ResponseShape => ({ kind: 'page', serializer, page: kind });
+const record = (serializer: AnySerializer): ResponseShape => ({ kind: 'record', serializer });
+
+const P = '/api/projects/{project}/';
+const C = '/api/components/{project}/{component}/';
+const T = '/api/translations/{project}/{component}/{language}/';
+
+/** Every path tms serves under /api/. */
+export const ROUTES: readonly Route[] = [
+  { path: '/api/', name: 'Api Root', description: 'Links to every list.', allow: READ, get: apiRoot, response: { kind: 'root' }, tags: 'root' },
+  { path: '/api/schema/', name: 'Schema', description: 'This OpenAPI 3.1 description.', allow: READ, get: schema, response: { kind: 'schema' }, tags: 'root' },
+
+  { path: '/api/languages/', name: 'Language List', description: 'Languages with at least one visible translation (all of them for language managers).', allow: LIST_CREATE, get: catalog.listLanguages, response: page(languageSerializer), tags: 'languages' },
+  { path: '/api/languages/{language}/', name: 'Language Instance', description: 'One language by its code.', allow: DETAIL, get: catalog.getLanguage, response: record(languageSerializer), tags: 'languages' },
+  { path: '/api/languages/{language}/statistics/', name: 'Statistics', description: 'Statistics of a language over the visible translations.', allow: READ, get: statistics.languageStatistics, response: record(statisticsSerializer), tags: 'languages' },
+
+  { path: '/api/projects/', name: 'Project List', description: 'Visible projects.', allow: LIST_CREATE, get: catalog.listProjects, response: page(projectSerializer), tags: 'projects' },
+  { path: P, name: 'Project Instance', description: 'One project by its slug.', allow: DETAIL, get: catalog.getProject, response: record(projectSerializer), tags: 'projects' },
+  { path: `${P}components/`, name: 'Components', description: 'Components of the project (without the nested project).', allow: LIST_CREATE, get: catalog.listProjectComponents, response: page(projectComponentSerializer), tags: 'projects' },
+  { path: `${P}repository/`, name: 'Repository', description: 'Repository status of the project.', allow: LIST_CREATE, get: misc.projectRepository, response: record(projectRepositorySerializer), tags: 'projects' },
+  { path: `${P}statistics/`, name: 'Statistics', description: 'Statistics of the project.', allow: READ, get: statistics.projectStatistics, response: record(statisticsSerializer), tags: 'projects' },
+  { path: `${P}categories/`, name: 'Categories', description: 'Categories of the project (tms has none).', allow: READ, get: catalog.emptyProjectList, response: page(categorySerializer), tags: 'projects' },
+  { path: `${P}changes/`, name: 'Changes', description: 'Changes in the project, newest first.', allow: READ, get: changes.listProjectChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'projects' },
+  { path: `${P}languages/`, name: 'Languages', description: 'Statistics per language used in the project (a plain array).', allow: READ, get: statistics.projectLanguages, response: { kind: 'array', serializer: projectLanguageStatisticsSerializer }, tags: 'projects' },
+  { path: `${P}labels/`, name: 'Labels', description: 'Labels of the project (tms has none).', allow: LIST_CREATE, get: catalog.emptyProjectList, response: page(labelSerializer), tags: 'projects' },
+
+  { path: '/api/components/', name: 'Component List', description: 'Visible components.', allow: READ, get: catalog.listComponents, response: page(componentSerializer), tags: 'components' },
+  { path: C, name: 'Component Instance', description: 'One component.', allow: DETAIL, get: catalog.getComponent, response: record(componentSerializer), tags: 'components' },
+  { path: `${C}repository/`, name: 'Repository', description: 'Repository status of the component.', allow: LIST_CREATE, get: misc.componentRepository, response: record(repositorySerializer), tags: 'components' },
+  { path: `${C}translations/`, name: 'Translations', description: 'Translations of the component (without the nested component).', allow: LIST_CREATE, get: catalog.listComponentTranslations, response: page(componentTranslationSerializer), tags: 'components' },
+  { path: `${C}statistics/`, name: 'Statistics', description: 'Statistics of each translation of the component, source included.', allow: READ, get: statistics.componentStatistics, response: page(translationStatisticsSerializer, 'large'), tags: 'components' },
+  { path: `${C}lock/`, name: 'Lock', description: 'Whether the component is locked.', allow: LIST_CREATE, get: misc.componentLock, response: record(lockSerializer), tags: 'components' },
+  { path: `${C}links/`, name: 'Links', description: 'Projects the component is shared with (tms has none).', allow: LIST_CREATE, get: catalog.emptyComponentList, response: page(projectSerializer), tags: 'components' },
+  { path: `${C}changes/`, name: 'Changes', description: 'Changes in the component, newest first.', allow: READ, get: changes.listComponentChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'components' },
+
+  { path: '/api/translations/', name: 'Translation List', description: 'Visible translations.', allow: READ, get: catalog.listTranslations, response: page(translationSerializer), tags: 'translations' },
+  { path: T, name: 'Translation Instance', description: 'One translation; the language is the Language code.', allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'], get: catalog.getTranslation, response: record(translationSerializer), tags: 'translations' },
+  { path: `${T}repository/`, name: 'Repository', description: 'Repository status of the translation\'s component.', allow: LIST_CREATE, get: misc.translationRepository, response: record(repositorySerializer), tags: 'translations' },
+  { path: `${T}file/`, name: 'File', description: 'The translation file as in the repository.', allow: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], get: misc.translationFile, response: { kind: 'file' }, ownFormat: true, tags: 'translations' },
+  { path: `${T}statistics/`, name: 'Statistics', description: 'Statistics of the translation.', allow: READ, get: statistics.translationStatistics, response: record(translationStatisticsSerializer), tags: 'translations' },
+  { path: `${T}changes/`, name: 'Changes', description: 'Changes in the translation, newest first.', allow: READ, get: changes.listTranslationChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'translations' },
+  { path: `${T}units/`, name: 'Units', description: 'Units of the translation in position order.', allow: LIST_CREATE, get: units.listTranslationUnits, response: page(unitSerializer), query: [Q], tags: 'translations' },
+
+  { path: '/api/units/', name: 'Unit List', description: 'Visible units by id.', allow: READ, get: units.listUnits, response: page(unitSerializer, 'large'), query: [Q], tags: 'units' },
+  { path: '/api/units/{id}/', name: 'Unit Instance', description: 'One unit.', allow: DETAIL, get: units.getUnit, response: record(unitSerializer), tags: 'units' },
+
+  { path: '/api/changes/', name: 'Change List', description: 'Visible changes, newest first.', allow: READ, get: changes.listChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'changes' },
+  { path: '/api/changes/{id}/', name: 'Change Instance', description: 'One change.', allow: READ, get: changes.getChange, response: record(changeSerializer), tags: 'changes' },
+
+  {
+    path: '/api/users/', name: 'User List', description: 'Users (basic records).', allow: LIST_CREATE, get: accounts.listUsers, response: page(userSerializer), tags: 'users',
+    query: [
+      { name: 'username', description: 'Username prefix.', schema: { type: 'string' } },
+      { name: 'id', description: 'User id.', schema: { type: 'integer' } },
+    ],
+  },
+  { path: '/api/users/{username}/', name: 'User Instance', description: 'One user by username.', allow: DETAIL, get: accounts.getUser, response: record(userSerializer), tags: 'users' },
+  { path: '/api/groups/', name: 'Group List', description: 'Teams: all for team managers, else the caller\'s own.', allow: LIST_CREATE, get: accounts.listGroups, response: page(groupSerializer), tags: 'groups' },
+  { path: '/api/groups/{id}/', name: 'Group Instance', description: 'One team.', allow: DETAIL, get: accounts.getGroup, response: record(groupSerializer), tags: 'groups' },
+  { path: '/api/roles/', name: 'Role List', description: 'Roles: all for role managers, else those of the caller\'s teams.', allow: LIST_CREATE, get: accounts.listRoles, response: page(roleSerializer), tags: 'roles' },
+  { path: '/api/roles/{id}/', name: 'Role Instance', description: 'One role.', allow: DETAIL, get: accounts.getRole, response: record(roleSerializer), tags: 'roles' },
+  { path: '/api/addons/', name: 'Addon List', description: 'Add-ons of visible projects and components.', allow: READ, get: misc.listAddons, response: page(addonSerializer), tags: 'addons' },
+  { path: '/api/addons/{id}/', name: 'Addon Instance', description: 'One add-on.', allow: DETAIL, get: misc.getAddon, response: record(addonSerializer), tags: 'addons' },
+  { path: '/api/categories/', name: 'Category List', description: 'Categories (tms has none).', allow: LIST_CREATE, get: catalog.emptyList, response: page(categorySerializer), tags: 'categories' },
+];
+
+/** `/api/`: a link to every list. */
+function apiRoot(ctx: RequestContext): Answer {
+  return json(toJson(Object.fromEntries(ROOT_LISTS.map(([name, path]) => [name, ctx.urls.api(path)]))));
+}
+
+/** `/api/schema/`: the OpenAPI document of this very table. */
+function schema(ctx: RequestContext): Answer {
+  return json(toJson(openApiDocument(ROUTES, ROOT_LISTS.map(([name]) => name), ctx.urls.origin, ctx.services.version)));
+}
+
+/** The lists the API root links to, in Weblate's order. */
+export const ROOT_LISTS: readonly [string, string][] = [
+  ['users', 'users/'],
+  ['groups', 'groups/'],
+  ['roles', 'roles/'],
+  ['projects', 'projects/'],
+  ['components', 'components/'],
+  ['translations', 'translations/'],
+  ['languages', 'languages/'],
+  ['changes', 'changes/'],
+  ['units', 'units/'],
+  ['addons', 'addons/'],
+  ['categories', 'categories/'],
+];

@@ -1,0 +1,67 @@
+// The Unit record, as Weblate's UnitSerializer (plural forms as arrays, exact 64-bit hashes).
+import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
+import type { UnitRecordRow } from '../../store/units.query.js';
+import { Serializer, t } from '../serializer.js';
+import { type Ctx, iso } from './common.js';
+import { pathOf } from './translation.js';
+
+const OFFSET = 1n << 63n;
+
+/** Weblate's `?checksum=`: the unsigned id_hash as 16 lower-case hex digits. */
+export function checksumOf(idHash: bigint): string {
+  return (idHash + OFFSET).toString(16).padStart(16, '0');
+}
+
+/** Target forms: a plural unit shows exactly the translation's number of plural forms. */
+function targetOf(u: UnitRecordRow, ctx: Ctx): string[] {
+  const forms = u.target.split(PLURAL_SEPARATOR);
+  if (!u.source.includes(PLURAL_SEPARATOR)) return forms.length === 1 ? forms : [u.target];
+  const translation = ctx.catalog.translationsById.get(u.translation_id)!;
+  const plurals = ctx.catalog.languages.get(translation.languageId)!.pluralNumber;
+  if (forms.length > plurals) return forms.slice(0, plurals);
+  while (forms.length < plurals) forms.push('');
+  return forms;
+}
+
+function translationOf(u: UnitRecordRow, ctx: Ctx) {
+  return ctx.catalog.translationsById.get(u.translation_id)!;
+}
+
+/** `/api/units/<id>/` */
+export const unitSerializer = new Serializer<UnitRecordRow, Ctx>('Unit', [
+  { name: 'translation', type: t.url, get: (u, ctx) => ctx.urls.api(`translations/${pathOf(translationOf(u, ctx), ctx)}`) },
+  { name: 'source', type: t.array(t.string), get: (u) => u.source.split(PLURAL_SEPARATOR) },
+  { name: 'previous_source', type: t.string, get: (u) => u.previous_source },
+  { name: 'target', type: t.array(t.string), get: targetOf },
+  { name: 'id_hash', type: t.int64, get: (u) => u.id_hash },
+  { name: 'content_hash', type: t.int64, get: (u) => u.content_hash },
+  { name: 'location', type: t.string, get: (u) => u.location },
+  { name: 'context', type: t.string, get: (u) => u.context },
+  { name: 'note', type: t.string, get: (u) => u.note },
+  { name: 'flags', type: t.string, get: (u) => u.flags },
+  // tms keeps no labels yet.
+  { name: 'labels', type: t.array(t.object), get: () => [] },
+  { name: 'state', type: t.integer, get: (u) => u.state },
+  { name: 'fuzzy', type: t.boolean, get: (u) => u.state === State.FUZZY },
+  { name: 'translated', type: t.boolean, get: (u) => u.state >= State.TRANSLATED },
+  { name: 'approved', type: t.boolean, get: (u) => u.state === State.APPROVED },
+  { name: 'position', type: t.integer, get: (u) => u.position },
+  // Suggestions, comments and checks are not kept by tms.
+  { name: 'has_suggestion', type: t.boolean, get: () => false },
+  { name: 'has_comment', type: t.boolean, get: () => false },
+  { name: 'has_failing_check', type: t.boolean, get: () => false },
+  { name: 'num_words', type: t.integer, get: (u) => u.num_words },
+  { name: 'source_unit', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.source_unit_id ?? u.id}/`) },
+  { name: 'priority', type: t.integer, get: (u) => u.priority },
+  { name: 'id', type: t.integer, get: (u) => u.id },
+  {
+    name: 'web_url',
+    type: t.url,
+    get: (u, ctx) => ctx.urls.web(`translate/${pathOf(translationOf(u, ctx), ctx)}`, `checksum=${checksumOf(u.id_hash)}`),
+  },
+  { name: 'url', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.id}/`) },
+  { name: 'explanation', type: t.string, get: (u) => u.explanation },
+  { name: 'extra_flags', type: t.string, get: (u) => u.extra_flags },
+  { name: 'pending', type: t.boolean, get: (u) => u.pending !== 0 },
+  { name: 'timestamp', type: t.timestamp, get: (u) => iso(u.timestamp) },
+]);

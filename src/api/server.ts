@@ -1,0 +1,38 @@
+// Starting and stopping the API server on a host and port (0 picks a free port).
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config/config.js';
+import type { Db } from '../store/db.js';
+import { createApp } from './app.js';
+
+export interface RunningServer {
+  /** `http://host:port` the server listens on. */
+  url: string;
+  /** Stops accepting connections, closes idle and open ones, resolves when done. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the API until `close()`.
+ * @example const server = await startServer({ db, config, host: '127.0.0.1', port: 0 }); console.log(server.url)
+ */
+export function startServer(options: { db: Db; config: Config; host: string; port: number; log?: (message: string) => void; cacheBytes?: number }): Promise<RunningServer> {
+  const app = createApp({ db: options.db, config: options.config, log: options.log, cacheBytes: options.cacheBytes });
+  return new Promise((resolve, reject) => {
+    const server = app.listen(options.port, options.host);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${host}:${address.port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

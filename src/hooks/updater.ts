@@ -1,0 +1,78 @@
+// The update a notification queues: resolve the component in the current configuration, then pull it or re-scan it.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { pullComponent, type RepositoryResult } from '../repository/index.js';
+import type { Db } from '../store/db.js';
+import { applyConfig, findComponent } from '../store/projects.repo.js';
+import { type ComponentSyncResult, syncComponent, workingCopyDir } from '../sync/index.js';
+import type { UpdateFn } from './queue.js';
+
+/** What one queued update did. */
+export interface ComponentUpdate {
+  project: string;
+  component: string;
+  ok: boolean;
+  /** How it was done: a pull of upstream, a (re-)scan of the files, or nothing because the component is gone. */
+  kind: 'pull' | 'scan' | 'skipped';
+  /** One line about the outcome, credential-free. */
+  detail: string;
+  /** The sync that brought the store up to date, when one ran. */
+  sync?: ComponentSyncResult;
+}
+
+/** Brings one configured component up to date. */
+export type PullFn = (db: Db, config: Config, project: ProjectConfig, component: ComponentConfig) => Promise<ComponentUpdate>;
+
+export interface ComponentUpdaterOptions {
+  db: Db;
+  /** The configuration in force when the update runs (it may have changed since the notification). */
+  getConfig: () => Config;
+  /** Default: `pullOrScan`. */
+  pull?: PullFn;
+}
+
+function fromSync(kind: 'scan', result: ComponentSyncResult): ComponentUpdate {
+  return {
+    project: result.project, component: result.component, ok: result.ok, kind, sync: result,
+    detail: result.ok ? `${result.parsed} file(s) parsed` : (result.error ?? 'failed'),
+  };
+}
+
+function fromPull(project: string, component: string, result: RepositoryResult): ComponentUpdate {
+  const ok = result.result && (result.sync?.ok ?? true);
+  return { project, component, ok, kind: 'pull', sync: result.sync, detail: result.detail ?? (result.sync ? 'updated' : 'Already up to date.') };
+}
+
+/**
+ * The write path's `pullComponent` (fetch, commit pending edits, rebase or merge per merge_style, re-parse the
+ * changed files; changes 21/20 or 23/22) for a cloned git component. A component without a working copy yet is
+ * cloned and loaded by `syncComponent`, and a `vcs: local` component, which has no upstream, is re-scanned.
+ */
+export async function pullOrScan(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentUpdate> {
+  const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
+  if (component.vcs === 'local' || !existsSync(path.join(dir, '.git'))) {
+    return fromSync('scan', await syncComponent(db, config, project, component));
+  }
+  return fromPull(project.slug, component.slug, await pullComponent(db, config, project, component));
+}
+
+/**
+ * The queue's `update` function over the store: looks the component up in the configuration in force and brings it
+ * up to date. It takes the component lock itself (inside the pull or sync), so give the queue `lock: false`.
+ * @example createUpdateQueue({ update: createComponentUpdater({ db, getConfig }), lock: false })
+ */
+export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn {
+  const pull = opts.pull ?? pullOrScan;
+  return async (projectSlug, componentSlug): Promise<ComponentUpdate> => {
+    const config = opts.getConfig();
+    const project = config.projects.find((p) => p.slug === projectSlug);
+    const component = project?.components.find((c) => c.slug === componentSlug);
+    if (!project || !component) {
+      return { project: projectSlug, component: componentSlug, ok: true, kind: 'skipped', detail: 'no longer configured' };
+    }
+    // a component added to the configuration since the store last saw it
+    if (!findComponent(opts.db, project.slug, component.slug)) applyConfig(opts.db, config);
+    return pull(opts.db, config, project, component);
+  };
+}

@@ -1,0 +1,110 @@
+// Read queries for the change history as the API lists it: newest first, scoped and filtered.
+import type { Db } from './db.js';
+import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
+
+/** A change with the usernames of its user and author resolved. */
+export interface ChangeRecordRow {
+  id: number;
+  timestamp: string;
+  action: number;
+  project_id: number | null;
+  component_id: number | null;
+  translation_id: number | null;
+  unit_id: number | null;
+  user: string | null;
+  author: string | null;
+  target: string;
+}
+
+export interface ChangeFilter {
+  /** Only changes of this project, component or translation. */
+  projectId?: number;
+  componentId?: number;
+  translationId?: number;
+  /** Username of the acting user. */
+  user?: string;
+  /** Any of these action codes. */
+  actions?: readonly number[];
+  /** Inclusive bounds, ISO 8601 (as stored: UTC with `Z`). */
+  after?: string;
+  before?: string;
+  /** Projects the caller may see; `null` for all. Changes outside any project are always listed. */
+  visibleProjects: readonly number[] | null;
+  /** Restricted components the caller may not see. */
+  hiddenComponents?: readonly number[];
+}
+
+const SELECT = `SELECT c.id, c.timestamp, c.action, c.project_id, c.component_id, c.translation_id, c.unit_id,
+  uu.username AS user, au.username AS author, c.target
+  FROM changes c LEFT JOIN users uu ON uu.id = c.user_id LEFT JOIN users au ON au.id = c.author_id`;
+
+function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.translationId !== undefined) {
+    clauses.push('c.translation_id = ?');
+    params.push(filter.translationId);
+  } else if (filter.componentId !== undefined) {
+    clauses.push('c.component_id = ?');
+    params.push(filter.componentId);
+  } else if (filter.projectId !== undefined) {
+    clauses.push('c.project_id = ?');
+    params.push(filter.projectId);
+  }
+  if (filter.visibleProjects !== null) {
+    clauses.push('(c.project_id IS NULL OR c.project_id IN (SELECT value FROM json_each(?)))');
+    params.push(JSON.stringify(filter.visibleProjects));
+  }
+  if (filter.hiddenComponents && filter.hiddenComponents.length > 0) {
+    clauses.push('(c.component_id IS NULL OR c.component_id NOT IN (SELECT value FROM json_each(?)))');
+    params.push(JSON.stringify(filter.hiddenComponents));
+  }
+  if (filter.user !== undefined) {
+    clauses.push('c.user_id = (SELECT id FROM users WHERE username = ?)');
+    params.push(filter.user);
+  }
+  if (filter.actions && filter.actions.length > 0) {
+    clauses.push(`c.action IN (${filter.actions.map(() => '?').join(', ')})`);
+    params.push(...filter.actions);
+  }
+  if (filter.after !== undefined) {
+    clauses.push('c.timestamp >= ?');
+    params.push(filter.after);
+  }
+  if (filter.before !== undefined) {
+    clauses.push('c.timestamp <= ?');
+    params.push(filter.before);
+  }
+  return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/**
+ * Prepares the change read queries once per connection.
+ * @example changeQueries(db).list({ visibleProjects: null }, { limit: 50, offset: 0 })
+ */
+export function changeQueries(db: Db) {
+  const byId = db.prepare(`${SELECT} WHERE c.id = ?`);
+  const statement = statementCache(db);
+  const counted = countCache(versionOf(db));
+  return {
+    byId(id: number): ChangeRecordRow | undefined {
+      return byId.get(id) as ChangeRecordRow | undefined;
+    },
+    /** Newest first: descending timestamp, then id. */
+    list(filter: ChangeFilter, slice: Slice): ChangeRecordRow[] {
+      const w = where(filter);
+      return statement(`${SELECT} ${w.sql} ORDER BY c.timestamp DESC, c.id DESC LIMIT ? OFFSET ?`).all(
+        ...w.params,
+        slice.limit,
+        slice.offset,
+      ) as ChangeRecordRow[];
+    },
+    count(filter: ChangeFilter): number {
+      const w = where(filter);
+      const sql = `SELECT count(*) FROM changes c ${w.sql}`;
+      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+    },
+  };
+}
+
+export type ChangeQueries = ReturnType<typeof changeQueries>;

@@ -1,0 +1,149 @@
+// Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
+import type { Db } from './db.js';
+import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
+import { compileUnitFilter, registerSearchFunctions, type UnitFilter } from './search.query.js';
+
+/** A unit with what its API record needs; hashes exact (BigInt). */
+export interface UnitRecordRow {
+  id: number;
+  translation_id: number;
+  id_hash: bigint;
+  content_hash: bigint;
+  context: string;
+  source: string;
+  target: string;
+  previous_source: string;
+  location: string;
+  note: string;
+  flags: string;
+  extra_flags: string;
+  explanation: string;
+  state: number;
+  position: number;
+  num_words: number;
+  priority: number;
+  pending: number;
+  timestamp: string;
+  /** The unit with the same id_hash in the component's source translation, or null. */
+  source_unit_id: number | null;
+}
+
+// Read in this order by toRecord.
+const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAST(u.content_hash AS TEXT) AS content_hash,
+  u.context, u.source, u.target, u.previous_source, u.location, u.note, u.flags, u.extra_flags, u.explanation,
+  u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp`;
+
+// The source unit found through the unit's own translation (for lists that mix translations).
+const SOURCE_UNIT = `(SELECT s.id FROM translations t
+  JOIN translations st ON st.component_id = t.component_id AND st.is_source = 1
+  JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
+  WHERE t.id = u.translation_id) AS source_unit_id`;
+
+// Rows are read as arrays (raw mode) and shaped here: cheaper than better-sqlite3 building objects.
+function toRecord(a: unknown[]): UnitRecordRow {
+  return {
+    id: a[0] as number,
+    translation_id: a[1] as number,
+    id_hash: BigInt(a[2] as string),
+    content_hash: BigInt(a[3] as string),
+    context: a[4] as string,
+    source: a[5] as string,
+    target: a[6] as string,
+    previous_source: a[7] as string,
+    location: a[8] as string,
+    note: a[9] as string,
+    flags: a[10] as string,
+    extra_flags: a[11] as string,
+    explanation: a[12] as string,
+    state: a[13] as number,
+    position: a[14] as number,
+    num_words: a[15] as number,
+    priority: a[16] as number,
+    pending: a[17] as number,
+    timestamp: a[18] as string,
+    source_unit_id: a[19] as number | null,
+  };
+}
+
+/** Which units a caller may see: `null` for all, else these translation ids. */
+export type VisibleTranslations = readonly number[] | null;
+
+/**
+ * Prepares the unit read queries once per connection.
+ * @example const units = unitQueries(db); units.byId(42)
+ */
+export function unitQueries(db: Db) {
+  registerSearchFunctions(db);
+  const byId = db.prepare(`SELECT ${COLUMNS}, ${SOURCE_UNIT} FROM units u WHERE u.id = ?`).raw(true);
+  const statement = statementCache(db);
+  const counted = countCache(versionOf(db));
+
+  function where(base: string[], baseParams: unknown[], filter: UnitFilter | null) {
+    const clauses = [...base];
+    const params = [...baseParams];
+    if (filter) {
+      const compiled = compileUnitFilter(filter);
+      clauses.push(compiled.sql);
+      params.push(...compiled.params);
+    }
+    return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  }
+
+  function visibility(visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
+    return visible === null
+      ? { clauses: [], params: [] }
+      : { clauses: ['u.translation_id IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(visible)] };
+  }
+
+  return {
+    byId(id: number): UnitRecordRow | undefined {
+      const row = byId.get(id) as unknown[] | undefined;
+      return row && toRecord(row);
+    },
+
+    /** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
+    ofTranslation(translationId: number, sourceTranslationId: number | null, filter: UnitFilter | null, slice: Slice): UnitRecordRow[] {
+      const w = where(['u.translation_id = ?'], [translationId], filter);
+      // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
+      const rows = statement(
+        `SELECT ${COLUMNS}, s.id AS source_unit_id
+         FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ? OFFSET ?) page
+         JOIN units u ON u.id = page.id
+         LEFT JOIN units s ON s.translation_id = ? AND s.id_hash = u.id_hash
+         ORDER BY u.position, u.id`,
+      )
+        .raw(true)
+        .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1) as unknown[][];
+      return rows.map(toRecord);
+    },
+
+    countOfTranslation(translationId: number, filter: UnitFilter | null): number {
+      const w = where(['u.translation_id = ?'], [translationId], filter);
+      const sql = `SELECT count(*) FROM units u ${w.sql}`;
+      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+    },
+
+    /** Units of the visible translations, by id. */
+    all(visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): UnitRecordRow[] {
+      const v = visibility(visible);
+      const w = where(v.clauses, v.params, filter);
+      const rows = statement(
+        `SELECT ${COLUMNS}, ${SOURCE_UNIT}
+         FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
+         JOIN units u ON u.id = page.id ORDER BY u.id`,
+      )
+        .raw(true)
+        .all(...w.params, slice.limit, slice.offset) as unknown[][];
+      return rows.map(toRecord);
+    },
+
+    countAll(visible: VisibleTranslations, filter: UnitFilter | null): number {
+      const v = visibility(visible);
+      const w = where(v.clauses, v.params, filter);
+      const sql = `SELECT count(*) FROM units u ${w.sql}`;
+      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+    },
+  };
+}
+
+export type UnitQueries = ReturnType<typeof unitQueries>;

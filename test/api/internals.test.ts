@@ -1,0 +1,96 @@
+// The API's building blocks on their own: the JSON writer, URL encoding, the path router, timestamps.
+import { describe, expect, it } from 'vitest';
+import { parseTimestamp } from '../../src/api/handlers/changes.js';
+import { OneDecimal, RawJson, toJson } from '../../src/api/json.js';
+import { createRouter } from '../../src/api/router.js';
+import { iso } from '../../src/api/serializers/common.js';
+import { checksumOf } from '../../src/api/serializers/unit.js';
+import { calculateHash, checksumToHash } from '../../src/domain/hash.js';
+import { encodeQuery, quotePlus, seg, Urls } from '../../src/api/urls.js';
+
+describe('toJson', () => {
+  it('writes BigInt exactly, where JSON.stringify cannot', () => {
+    const big = -4101198283576545269n;
+    expect(toJson({ id_hash: big, n: 2n ** 63n - 1n })).toBe('{"id_hash":-4101198283576545269,"n":9223372036854775807}');
+    expect(() => JSON.stringify({ big })).toThrow();
+  });
+
+  it('matches JSON.stringify on plain values, leaving undefined properties out', () => {
+    const value = { a: 'x"\n\u00e9', b: [1, 2.5, null, true, { c: [] }], d: undefined, e: {} };
+    expect(toJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it('writes one-decimal numbers, raw JSON, and escapes U+2028/U+2029 as DRF does', () => {
+    expect(toJson([new OneDecimal(100), new OneDecimal(33.3), new OneDecimal(0)])).toBe('[100.0,33.3,0.0]');
+    expect(toJson({ raw: new RawJson('{"x":1}') })).toBe('{"raw":{"x":1}}');
+    expect(toJson('a\u2028b\u2029')).toBe('"a\\u2028b\\u2029"');
+  });
+});
+
+describe('URLs', () => {
+  it("encodes query values as Python's quote_plus and sorts parameters by key", () => {
+    expect(quotePlus("state:<translated it's (x)*!")).toBe('state%3A%3Ctranslated+it%27s+%28x%29%2A%21');
+    expect(encodeQuery([['q', 'a b'], ['format', 'api'], ['action', '2'], ['page', '2'], ['action', '5']])).toBe(
+      'action=2&action=5&format=api&page=2&q=a+b',
+    );
+  });
+
+  it('keeps @ readable in path segments and carries format into API and web URLs', () => {
+    expect(seg('ca@valencia')).toBe('ca@valencia');
+    expect(seg('a/b c')).toBe('a%2Fb%20c');
+    const urls = new Urls('http://h:1', 'https://site.example/', 'api');
+    expect(urls.api('units/1/')).toBe('http://h:1/api/units/1/?format=api');
+    expect(urls.web('translate/p/c/de/', 'checksum=00ff')).toBe('https://site.example/translate/p/c/de/?checksum=00ff&format=api');
+    expect(new Urls('http://h:1', '', null).web('projects/p/')).toBe('http://h:1/projects/p/');
+  });
+});
+
+describe('createRouter', () => {
+  const router = createRouter([
+    { path: '/api/' },
+    { path: '/api/units/' },
+    { path: '/api/units/{id}/' },
+    { path: '/api/translations/{project}/{component}/{language}/' },
+    { path: '/api/translations/{project}/{component}/{language}/units/' },
+  ]);
+
+  it('matches templates and decodes parameters', () => {
+    expect(router.match('/api/units/42/')).toEqual({ route: { path: '/api/units/{id}/' }, params: { id: '42' } });
+    expect(router.match('/api/translations/p/c/pt_BR/units/')?.params).toEqual({ project: 'p', component: 'c', language: 'pt_BR' });
+    expect(router.match('/api/translations/p/c%2Fd/sr%40latin/')?.params).toEqual({ project: 'p', component: 'c/d', language: 'sr@latin' });
+    expect(router.match('/api/units/')?.route.path).toBe('/api/units/');
+  });
+
+  it('matches nothing without the trailing slash, with empty or malformed segments', () => {
+    expect(router.match('/api/units/42')).toBeUndefined();
+    expect(router.match('/api/units//')).toBeUndefined();
+    expect(router.match('/api/units/%E0%A4%A/')).toBeUndefined();
+    expect(router.match('/api/translations/p/c/')).toBeUndefined();
+  });
+});
+
+describe('timestamps and checksums', () => {
+  it('writes stored times with fractional seconds', () => {
+    expect(iso('2025-03-01T10:00:00.000Z')).toBe('2025-03-01T10:00:00.000Z');
+    expect(iso('2025-03-01T10:00:00Z')).toBe('2025-03-01T10:00:00.000Z');
+    expect(iso('2025-03-01T10:00:00+02:00')).toBe('2025-03-01T08:00:00.000Z');
+    expect(iso(null)).toBeNull();
+  });
+
+  it('reads filter times as UTC unless a zone is given', () => {
+    expect(parseTimestamp('2025-03-01')).toBe('2025-03-01T00:00:00.000Z');
+    expect(parseTimestamp('2025-03-01T10:00')).toBe('2025-03-01T10:00:00.000Z');
+    expect(parseTimestamp('2025-03-01 10:00:00+0200')).toBe('2025-03-01T08:00:00.000Z');
+    expect(parseTimestamp('2025-03-01T10:00:00.5z')).toBe('2025-03-01T10:00:00.500Z');
+    expect(parseTimestamp('yesterday')).toBeNull();
+    expect(parseTimestamp('2025-13-40')).toBeNull();
+  });
+
+  it("pads the checksum to Weblate's 16 hex digits", () => {
+    // Weblate's test vector: calculate_checksum("Message") == "f5351ff85ab23173"
+    expect(checksumOf(calculateHash('Message'))).toBe('f5351ff85ab23173');
+    const small = -(2n ** 63n) + 255n;
+    expect(checksumOf(small)).toBe('00000000000000ff');
+    expect(checksumToHash(checksumOf(small))).toBe(small);
+  });
+});

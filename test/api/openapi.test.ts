@@ -1,0 +1,87 @@
+// /api/schema/: an OpenAPI 3.1 document generated from the route table, against which every real answer validates.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/api/routes.js';
+import { type ApiHarness, type Json, startApi } from '../helpers/api-client.js';
+
+let api: ApiHarness;
+let doc: Json;
+
+beforeAll(async () => {
+  api = await startApi();
+  doc = (await api.get('/api/schema/')).json;
+});
+afterAll(() => api.close());
+
+/** A concrete path for a route template, with objects that exist in the fixture. */
+async function concrete(template: string): Promise<string> {
+  // Objects anonymous callers may see too.
+  const first = async (list: string) => (await api.get(list)).json.results[0].id;
+  const ids: Record<string, () => Promise<number>> = {
+    '/api/units/{id}/': () => first('/api/units/'),
+    '/api/changes/{id}/': () => first('/api/changes/'),
+    '/api/groups/{id}/': () => first('/api/groups/'),
+    '/api/roles/{id}/': () => first('/api/roles/'),
+    '/api/addons/{id}/': () => first('/api/addons/'),
+  };
+  const id = ids[template] ? await ids[template]() : 0;
+  return template
+    .replace('{project}', 'hello')
+    .replace('{component}', 'app')
+    .replace('{language}', 'de')
+    .replace('{username}', 'jane')
+    .replace('{id}', String(id));
+}
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with one GET per served path, from the route table', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(ROUTES.map((r) => r.path));
+    for (const route of ROUTES) {
+      const op = doc.paths[route.path].get;
+      expect(op.summary).toBe(route.name);
+      expect(op.responses['200']).toBeDefined();
+      const pathParams = op.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      expect(pathParams).toEqual([...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+    }
+    expect(doc.components.securitySchemes.tokenAuth).toMatchObject({ type: 'apiKey', name: 'Authorization' });
+  });
+
+  it('describes records field by field, in the serializers\' order', () => {
+    expect(Object.keys(doc.components.schemas.Unit.properties).slice(0, 5)).toEqual(['translation', 'source', 'previous_source', 'target', 'id_hash']);
+    expect(doc.components.schemas.Unit.properties.id_hash).toEqual({ type: 'integer', format: 'int64' });
+    expect(doc.components.schemas.Translation.properties.component).toEqual({ $ref: '#/components/schemas/Component' });
+    expect(doc.components.schemas.ComponentTranslation.properties.component).toBeUndefined();
+    expect(doc.components.schemas.TranslationStatistics.required).toContain('last_author');
+    expect(doc.components.schemas.Statistics.required).not.toContain('code');
+    expect(doc.components.schemas.PaginatedUnitList.required).toEqual(['count', 'next', 'previous', 'results']);
+  });
+
+  it('validates every real answer against its schema', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addFormat('uri', (s: string) => /^https?:\/\/[^\s]+$/.test(s));
+    ajv.addFormat('date-time', (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+(Z|[+-]\d\d:\d\d)$/.test(s));
+    ajv.addFormat('int64', true);
+    ajv.addSchema({ ...doc, $id: 'tms' });
+    let checked = 0;
+    for (const route of ROUTES) {
+      const ok = doc.paths[route.path].get.responses['200'];
+      const schema = ok.content['application/json']?.schema;
+      if (!schema || route.response.kind === 'schema') continue;
+      const path = await concrete(route.path);
+      const resolved = schema.$ref ? { $ref: `tms${schema.$ref}` } : JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"tms#/components'));
+      const validate = ajv.compile(resolved);
+      // Repository status needs a VCS permission: only the admin gets it.
+      const tokens = route.path.endsWith('/repository/') ? [api.fixture.tokens.admin] : [undefined, api.fixture.tokens.admin];
+      for (const token of tokens) {
+        for (const suffix of ['', route.response.kind === 'page' ? '?page_size=2' : '']) {
+          const r = await api.get(path + suffix, token);
+          expect(r.status, `${path}: ${r.text}`).toBe(200);
+          expect(validate(r.json), `${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(70);
+  });
+});

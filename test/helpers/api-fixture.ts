@@ -1,0 +1,133 @@
+// A realistic store for API tests: fixtures/demo synced from local upstream repositories, plus users, edits, changes, add-ons.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Config, parseConfig } from '../../src/config/config.js';
+import { changeRecorder } from '../../src/store/changes.repo.js';
+import type { Db } from '../../src/store/db.js';
+import { applyConfig, findComponent } from '../../src/store/projects.repo.js';
+import { refreshStats } from '../../src/store/stats.repo.js';
+import { openStore } from '../../src/store/store.js';
+import { createUser } from '../../src/store/users.repo.js';
+import { syncProject } from '../../src/sync/index.js';
+import { repoRoot } from './corpus.js';
+import { createUpstream } from './git-repo.js';
+
+const DEMO = path.join(repoRoot, 'fixtures', 'demo');
+
+export interface ApiFixture {
+  dir: string;
+  config: Config;
+  db: Db;
+  /** API tokens: a translator (Jane Doe) and a superuser. */
+  tokens: { jane: string; admin: string };
+  close(): void;
+}
+
+const component = (slug: string, name: string, extra: Record<string, unknown>) => ({
+  name,
+  slug,
+  vcs: 'git',
+  branch: 'main',
+  source_language: 'en',
+  license: 'MIT',
+  ...extra,
+});
+
+/**
+ * Project `hello` (public): `app` (Qt TS: en source, cs, de), `glossary` (TBX), `docs` (JSON, never
+ * synced, credentials in its URL); project `internal` (private): `tools` (the app files again).
+ */
+export function fixtureConfig(dir: string, extra: Record<string, unknown> = {}): Config {
+  const upstream = (name: string) => path.join(dir, 'upstream', `${name}.git`);
+  const text = JSON.stringify({
+    database: 'tms.sqlite',
+    repos_dir: 'repos',
+    ...extra,
+    projects: [
+      {
+        name: 'Hello',
+        slug: 'hello',
+        web: 'https://example.org/hello',
+        instructions: 'Demo project.',
+        components: [
+          component('app', 'App', { repo: upstream('app'), filemask: 'translations/app_*.ts', file_format: 'ts' }),
+          component('glossary', 'Glossary', { repo: upstream('glossary'), filemask: 'glossary/*.tbx', file_format: 'tbx', is_glossary: true }),
+          // Not synced: no translations. Its repository URL carries credentials that must never be shown.
+          component('docs', 'Docs', {
+            repo: 'https://translator:s3cr3t-pa55@git.example.org/hello/docs.git',
+            filemask: 'docs/*.json',
+            template: 'docs/en.json',
+            file_format: 'json',
+          }),
+        ],
+      },
+      {
+        name: 'Internal',
+        slug: 'internal',
+        access_control: 100,
+        components: [component('tools', 'Tools', { repo: upstream('app'), filemask: 'translations/app_*.ts', file_format: 'ts' })],
+      },
+    ],
+  });
+  return parseConfig(text, path.join(dir, 'tms.config.json'));
+}
+
+const T0 = Date.parse('2025-03-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+
+/**
+ * Builds the fixture in a temporary folder: upstream repositories made from fixtures/demo, synced
+ * by the real sync; then Jane's two edits of German app strings (10:10 and 10:12 on 2025-03-01),
+ * a commit (10:20), a commit in the private project (10:30) and three add-ons.
+ */
+export async function createApiFixture(): Promise<ApiFixture> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tms-api-'));
+  await createUpstream({ dir: path.join(dir, 'upstream', 'app.git'), fixture: path.join(DEMO, 'app') });
+  await createUpstream({ dir: path.join(dir, 'upstream', 'glossary.git'), fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
+  const config = fixtureConfig(dir);
+  const db = openStore(config.database);
+  applyConfig(db, config);
+  for (const [project, components] of [['hello', ['app', 'glossary']], ['internal', ['tools']]] as const) {
+    for (const slug of components) {
+      const [result] = await syncProject(db, config, project, slug);
+      if (!result.ok) throw new Error(`fixture sync of ${project}/${slug} failed: ${result.error}`);
+    }
+  }
+  const jane = createUser(db, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+  const admin = createUser(db, { username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true });
+
+  const record = changeRecorder(db);
+  const translationOf = db.prepare(
+    `SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`,
+  ).pluck();
+  db.transaction(() => {
+    const app = findComponent(db, 'hello', 'app')!;
+    const de = translationOf.get(app.id, 'de') as number;
+    const unitAt = db.prepare('SELECT id FROM units WHERE translation_id = ? AND position = ?').pluck();
+    const janeId = jane.user.id;
+    for (const [minutes, position, text] of [[10, 1, '&Datei!'], [12, 4, 'Beenden']] as const) {
+      const unitId = unitAt.get(de, position) as number;
+      db.prepare('UPDATE units SET target = ?, state = 20 WHERE id = ?').run(text, unitId);
+      record({ action: 2, timestamp: at(minutes), projectId: app.project_id, componentId: app.id, translationId: de, unitId, userId: janeId, authorId: janeId, target: text });
+    }
+    record({ action: 17, timestamp: at(20), projectId: app.project_id, componentId: app.id, translationId: de, userId: janeId });
+    const tools = findComponent(db, 'internal', 'tools')!;
+    record({ action: 17, timestamp: at(30), projectId: tools.project_id, componentId: tools.id, translationId: translationOf.get(tools.id, 'de') as number });
+    db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(app.id);
+    db.prepare(`INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`).run(app.project_id);
+    db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(tools.id);
+    refreshStats(db, db.prepare('SELECT id FROM translations').pluck().all() as number[]);
+  })();
+
+  return {
+    dir,
+    config,
+    db,
+    tokens: { jane: jane.token, admin: admin.token },
+    close() {
+      if (db.open) db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
