@@ -1,5 +1,6 @@
 // Starting and stopping the API server on a host and port (0 picks a free port).
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
 import { createApp } from './app.js';
@@ -15,8 +16,24 @@ export interface RunningServer {
  * Serves the API until `close()`.
  * @example const server = await startServer({ db, config, host: '127.0.0.1', port: 0 }); console.log(server.url)
  */
-export function startServer(options: { db: Db; config: Config; host: string; port: number; log?: (message: string) => void; cacheBytes?: number }): Promise<RunningServer> {
-  const app = createApp({ db: options.db, config: options.config, log: options.log, cacheBytes: options.cacheBytes });
+export function startServer(options: {
+  db: Db;
+  config: Config;
+  host: string;
+  port: number;
+  log?: (message: string) => void;
+  cacheBytes?: number;
+  /** Served at `/hooks/` ahead of the API (it reads its raw body itself, for signatures). */
+  hooks?: express.Router;
+}): Promise<RunningServer> {
+  const api = createApp({ db: options.db, config: options.config, log: options.log, cacheBytes: options.cacheBytes });
+  let app: express.Express = api;
+  if (options.hooks) {
+    app = express();
+    app.disable('x-powered-by');
+    app.use('/hooks', options.hooks);
+    app.use(api);
+  }
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host);
     server.keepAliveTimeout = 65_000;

@@ -1,7 +1,9 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
+import { createComponentUpdater, createHookRouter, createUpdateQueue } from '../hooks/index.js';
 import { applyConfig } from '../store/projects.repo.js';
+import { startWatching } from '../watch/index.js';
 import { openStore } from '../store/store.js';
 import { CliFailure, type CliIo } from './io.js';
 
@@ -14,9 +16,19 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
   const db = openStore(config.database);
   try {
     applyConfig(db, config);
+    // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)
+    let getConfig = () => config;
+    const queue = createUpdateQueue({
+      update: createComponentUpdater({ db, getConfig: () => getConfig() }),
+      lock: false,
+      onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
+    });
+    const watching = startWatching({ db, config, queue, log: (line) => io.err(`tms: ${line}`) });
+    getConfig = watching.getConfig;
+    const hooks = createHookRouter({ db, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ db, config, host: opts.host, port: opts.port, log: (message) => io.err(message) });
+      server = await startServer({ db, config, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
@@ -35,6 +47,8 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     await server.close();
+    await watching.close();
+    await queue.close();
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {

@@ -4,15 +4,17 @@ import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
-import { splitPlural } from '../domain/unit.js';
-import type { FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
+import type { FormatContext, ParsedStore } from '../formats/format.js';
 import type { ChangeInput } from '../store/changes.repo.js';
 import { type Db, now } from '../store/db.js';
 import {
+  clearRemovals,
   type CommittedTranslation,
   componentTranslations,
   findAuthor,
+  type PendingRemovalRow,
   type PendingUnitRow,
+  pendingRemovals,
   pendingUnits,
   type RependUnit,
   recordChanges,
@@ -25,6 +27,7 @@ import { blobId } from '../sync/working-copy.js';
 import * as vcs from '../vcs/index.js';
 import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, resolveComponent } from './component.js';
 import { commitValues, renderTemplate } from './message.js';
+import { isRemoval, unitWrites } from './pending-write.js';
 
 export interface CommitOptions {
   /** Who asked for the commit: recorded as the user of change 17, and the author of edits that have none. */
@@ -58,6 +61,8 @@ export interface CommitUndo {
   revisions: Map<number, string>;
   syncedCommit: string | null;
   changeIds: number[];
+  /** Removals the commits wrote (stored again when the commits are taken back). */
+  removals?: PendingRemovalRow[];
 }
 
 interface FileWrite {
@@ -89,10 +94,11 @@ export async function commitPending(
 
 /** `commitPending` for a caller that holds the component lock already. */
 export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
-  const all = pendingUnits(h.db, h.row.id);
+  // Removals (strings deleted in tms) are written with the edits, by their author.
+  const all: PendingUnitRow[] = [...pendingUnits(h.db, h.row.id), ...pendingRemovals(h.db, h.row.id)];
   const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
   const syncedCommit = syncedCommitOf(h.db, h.row.id);
-  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [] };
+  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [], removals: [] };
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
   if (pending.length === 0) return { result, undo };
   if (!hasWorkingCopy(h)) {
@@ -134,12 +140,18 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
       // No commit (a local component, or the files held the edits already): nothing to record as committed.
       return { translationId: w.translation.id, revision, changes: oid ? [change] : [] };
     });
-    const written = writes.flatMap((w) => w.units.map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })));
-    const recorded = recordCommit(h.db, h.row.id, written, committed, { parent, head: oid });
+    const written = writes.flatMap((w) => w.units.filter((u) => !isRemoval(u)).map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })));
+    const removed = writes.flatMap((w) => w.units.filter(isRemoval));
+    // A new template changes what every translation of a monolingual component lists: leave synced_commit
+    // behind so the next sync re-parses them (their revisions embed the template's old blob).
+    const templateWritten = writes.some((w) => w.translation.is_template === 1);
+    const recorded = recordCommit(h.db, h.row.id, written, committed, { parent, head: templateWritten ? null : oid });
+    clearRemovals(h.db, removed);
     undo.changeIds.push(...recorded.changeIds);
+    undo.removals?.push(...removed);
     for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
-    result.units += recorded.cleared;
-    result.commits.push({ oid, author: { name: author.name, email: author.email }, files, units: written.length });
+    result.units += recorded.cleared + removed.length;
+    result.commits.push({ oid, author: { name: author.name, email: author.email }, files, units: written.length + removed.length });
   }
 
   result.result = result.failed.length === 0;
@@ -195,7 +207,7 @@ async function writeFiles(
         plurals: translation.plural_number,
         template: template ?? null,
       };
-      const edits: UnitWrite[] = list.map((u) => ({ context: u.context, source: splitPlural(u.source), target: splitPlural(u.target), state: u.state as UnitWrite['state'] }));
+      const edits = unitWrites(h.format, before, ctx, list);
       const after = h.format.write(before, edits, ctx);
       writes.push({ translation, units: list, before, after });
     } catch (e) {

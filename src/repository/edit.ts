@@ -3,13 +3,14 @@ import { Action } from '../domain/actions.js';
 import { NotFoundError, TmsError } from '../domain/errors.js';
 import { joinPlural, PLURAL_SEPARATOR, splitPlural, State } from '../domain/unit.js';
 import { type Db, now } from '../store/db.js';
-import { findEditableUnit, saveUnitEdit } from '../store/pending.repo.js';
+import { findEditableUnit, isComponentLocked, saveUnitEdit } from '../store/pending.repo.js';
 import type { Actor } from './component.js';
+import { COMPONENT_LOCKED } from './write-error.js';
 
 /**
  * An edit that cannot be applied. `kind: 'invalid'` is bad input on `field` (the API answers 400 with
  * `attr = field`); `kind: 'forbidden'` is a unit that cannot be translated (read-only, a source string of a
- * bilingual component; the API answers 403).
+ * bilingual component, a locked component; the API answers 403).
  */
 export class UnitEditError extends TmsError<{ unitId: number; field: 'target' | 'state' | null; kind: 'invalid' | 'forbidden' }> {}
 
@@ -56,6 +57,7 @@ export function editUnit(db: Db, edit: UnitEdit): UnitEditResult {
   const fail = (kind: 'invalid' | 'forbidden', field: 'target' | 'state' | null, message: string) =>
     new UnitEditError(message, { unitId: unit.id, field, kind });
 
+  if (isComponentLocked(db, unit.component_id)) throw fail('forbidden', null, COMPONENT_LOCKED);
   if (unit.is_source && !unit.monolingual) throw fail('forbidden', null, 'Source strings of a bilingual component cannot be translated.');
   if (unit.state === State.READONLY) throw fail('forbidden', null, 'The string is read-only.');
   if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw fail('invalid', 'target', 'Not a valid list of strings.');

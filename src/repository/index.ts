@@ -1,4 +1,4 @@
-// The repository module's public surface: unit edits, commits of pending edits, and Weblate's repository operations.
+// The repository module's public surface: unit edits, added and deleted strings, locks, downloads, uploads, new languages, commits and Weblate's repository operations.
 export type { CommitMade, CommitOptions, CommitResult } from './commit.js';
 export { commitPending } from './commit.js';
 export type { Actor, OperationResult } from './component.js';
@@ -12,3 +12,15 @@ export type { OperationOptions, RepositoryResult } from './operations.js';
 export { cleanupComponent, fileScan, fileSync, pullComponent, pushComponent, resetComponent } from './operations.js';
 export type { RepositoryStatus, RevisionInfo } from './status.js';
 export { repositoryStatus, revisionInfo, rfc2822 } from './status.js';
+export type { AddLanguageResult } from './language.js';
+export { addLanguage } from './language.js';
+export type { DownloadedFile } from './files.js';
+export { downloadComponentZip, downloadProjectZip, downloadTranslation } from './files.js';
+export { isLocked, setLock } from './lock.js';
+export type { AddUnitInput, AddUnitResult, DeleteUnitResult } from './units.js';
+export { addUnit, deleteUnit } from './units.js';
+export type { UploadInput, UploadMethod, UploadResult } from './upload.js';
+export { UPLOAD_CONFLICTS, UPLOAD_FUZZY, UPLOAD_METHODS, uploadTranslation } from './upload.js';
+export { COMPONENT_LOCKED, WriteRefusedError } from './write-error.js';
+export type { ZipEntry } from './zip.js';
+export { zipStore } from './zip.js';

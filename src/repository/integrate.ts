@@ -11,6 +11,7 @@ import {
   type RependUnit,
   recordChanges,
   repend,
+  restoreRemovals,
   undoCommit,
 } from '../store/pending.repo.js';
 import * as vcs from '../vcs/index.js';
@@ -100,10 +101,11 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
 
 /** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */
 async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
-  if (undo.units.length === 0) return;
+  if (undo.units.length === 0 && !undo.removals?.length) return;
   const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   if (undo.head !== null && head !== undo.head) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: undo.head });
   undoCommit(h.db, h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds);
+  restoreRemovals(h.db, undo.removals ?? []);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Repository status as Weblate's `GET …/repository/` shows it: pending edits, commits to merge and push, the last commits.
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import type { Db } from '../store/db.js';
-import { hasPendingUnits, mergeFailure } from '../store/pending.repo.js';
+import { hasPendingRemovals, hasPendingUnits, mergeFailure } from '../store/pending.repo.js';
 import * as vcs from '../vcs/index.js';
 import { hasWorkingCopy, resolveComponent } from './component.js';
 
@@ -91,7 +91,7 @@ export function statusText(s: vcs.RepoStatus): string {
 export async function repositoryStatus(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<RepositoryStatus> {
   const h = resolveComponent(db, config, project, component);
   const out: RepositoryStatus = {
-    needs_commit: hasPendingUnits(db, h.row.id),
+    needs_commit: hasPendingUnits(db, h.row.id) || hasPendingRemovals(db, h.row.id),
     needs_merge: false,
     needs_push: false,
     remote_commit: null,

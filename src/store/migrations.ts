@@ -171,4 +171,21 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (component_id, name)
   );
   `,
+  // 2: strings deleted in tms whose removal from the file waits for the next commit
+  `
+  CREATE TABLE pending_removals (
+    id INTEGER PRIMARY KEY,
+    translation_id INTEGER NOT NULL REFERENCES translations(id) ON DELETE CASCADE,
+    id_hash INTEGER NOT NULL,
+    context TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    timestamp TEXT NOT NULL,
+    UNIQUE (translation_id, id_hash)
+  );
+  `,
+  // 3: a unit's changes (its history, and whether tms added it) without scanning the log
+  `
+  CREATE INDEX changes_unit ON changes (unit_id) WHERE unit_id IS NOT NULL;
+  `,
 ];

@@ -1,4 +1,5 @@
 // Units of a translation: diff-applied from parsed files so untouched rows (and their ids) stay as they are.
+import { Action } from '../domain/actions.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { Db } from './db.js';
@@ -125,6 +126,7 @@ export function unitWriter(db: Db) {
   );
   const remove = db.prepare('DELETE FROM units WHERE id = ?');
   const hasUnits = db.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck();
+  const addedInTms = db.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck();
   return {
     /**
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
@@ -163,6 +165,8 @@ export function unitWriter(db: Db) {
       }
       for (const [hash, s] of stored) {
         if (seen.has(hash)) continue;
+        // A string added in tms is not in the file until its commit: keep it, it is not a removal upstream.
+        if (s.pending && addedInTms.get(s.id) !== undefined) continue;
         if (s.pending) diff.pendingDropped.push({ id: s.id, context: s.context, target: s.target });
         remove.run(s.id);
         diff.removed++;

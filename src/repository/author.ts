@@ -1,0 +1,29 @@
+// Commits tms makes for one user's request (a replaced file, a new language): the user as author, the configured committer.
+import { findAuthor } from '../store/pending.repo.js';
+import * as vcs from '../vcs/index.js';
+import type { Actor, ComponentHandle } from './component.js';
+import { commitValues, renderTemplate } from './message.js';
+
+/** The commit author for `user`: name and e-mail (a no-reply address without one), else the committer. */
+export function authorSignature(h: ComponentHandle, user: Actor | undefined): vcs.Signature {
+  const row = user ? findAuthor(h.db, user.id) : undefined;
+  if (!row) return { ...h.config.committer };
+  const domain = h.config.committer.email.split('@')[1] || 'localhost';
+  return { name: row.full_name || row.username, email: row.email || `noreply+${row.id}@${domain}` };
+}
+
+/**
+ * Commits exactly `files` with `template` (a commit message template) filled for one translation. Returns the commit
+ * id, or null for a `vcs: local` component or when the files already match HEAD.
+ */
+export async function commitFiles(
+  h: ComponentHandle,
+  files: string[],
+  template: string,
+  translation: { id: number; language_code: string; language_name: string },
+  user: Actor | undefined,
+): Promise<string | null> {
+  if (!h.git) return null;
+  const message = renderTemplate(template, commitValues(h.db, h.config, h.project, h.component, [translation]));
+  return vcs.commit({ dir: h.dir, cache: h.cache, files, message, author: authorSignature(h, user), committer: h.config.committer });
+}

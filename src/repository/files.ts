@@ -1,0 +1,132 @@
+// Downloads: a translation file as HEAD has it plus pending edits applied in memory, and ZIPs of a component or project.
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { NotFoundError } from '../domain/errors.js';
+import type { ParsedStore } from '../formats/format.js';
+import type { Db } from '../store/db.js';
+import { componentTranslations, findTranslationByCode, type PendingUnitRow, pendingRemovals, pendingUnits, type TranslationInfoRow } from '../store/pending.repo.js';
+import { getStats } from '../store/stats.repo.js';
+import { withComponentLock } from '../sync/component-lock.js';
+import { type ComponentHandle, hasWorkingCopy, resolveComponent } from './component.js';
+import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
+import { type ZipEntry, zipStore } from './zip.js';
+
+/** A file to send. */
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  /** What `Content-Disposition` names it. */
+  filename: string;
+  mimeType: string;
+  /** For `Last-Modified`: the translation's last content change, else now. */
+  lastModified: Date;
+}
+
+/**
+ * The files of these translations as HEAD has them, with the pending edits and removals applied by the format's
+ * minimal-diff writer, in memory: nothing is written or committed. A file HEAD lacks is left out.
+ * The caller holds the component lock, so no commit moves HEAD meanwhile.
+ */
+async function filesWithPending(h: ComponentHandle, translations: readonly TranslationInfoRow[]): Promise<Map<number, Uint8Array>> {
+  const wanted = new Set(translations.map((t) => t.id));
+  const rows = new Map<number, PendingUnitRow[]>();
+  for (const u of [...pendingUnits(h.db, h.row.id), ...pendingRemovals(h.db, h.row.id)]) {
+    if (!wanted.has(u.translation_id)) continue;
+    let list = rows.get(u.translation_id);
+    if (!list) rows.set(u.translation_id, (list = []));
+    list.push(u);
+  }
+  let template: ParsedStore | null | undefined;
+  const out = new Map<number, Uint8Array>();
+  for (const t of translations) {
+    const before = await readAtHead(h, t.filename);
+    if (!before) continue;
+    const pending = rows.get(t.id);
+    if (!pending) {
+      out.set(t.id, before);
+      continue;
+    }
+    if (template === undefined) template = await templateAtHead(h);
+    const ctx = fileContext(h, t, template);
+    out.set(t.id, h.format.write(before, unitWrites(h.format, before, ctx, pending), ctx));
+  }
+  return out;
+}
+
+function extensionOf(h: ComponentHandle, file: string): string {
+  return path.extname(file) || `.${h.format.extension}`;
+}
+
+/**
+ * Weblate's `GET …/translations/<p>/<c>/<lang>/file/` without `?format`: the translation's file with pending
+ * edits applied in memory (Weblate commits them first; reads in tms never create commits), named
+ * `<project>-<component>-<language.code><ext>`. NotFoundError for an unknown translation, the source translation of
+ * a bilingual component (it has no file), or a file not in the repository.
+ * @example const { bytes, filename } = await downloadTranslation(db, config, project, component, 'de');
+ */
+export async function downloadTranslation(
+  db: Db,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  language: string,
+): Promise<DownloadedFile> {
+  const h = resolveComponent(db, config, project, component);
+  const t = findTranslationByCode(db, h.row.id, language);
+  if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
+  if (t.filename === '') throw new NotFoundError('translation file', `${h.key}/${language}`);
+  const bytes = await withComponentLock(h.key, async () => (hasWorkingCopy(h) ? (await filesWithPending(h, [t])).get(t.id) : undefined));
+  if (!bytes) throw new NotFoundError('translation file', `${h.key}/${t.filename}`);
+  const lastChange = getStats(db, t.id)?.last_change;
+  return {
+    bytes,
+    filename: `${project.slug}-${component.slug}-${t.code}${extensionOf(h, t.filename)}`,
+    mimeType: h.format.mimeType,
+    lastModified: lastChange ? new Date(lastChange) : new Date(),
+  };
+}
+
+/** The component's translation files (pending edits applied) as ZIP entries under `prefix`, by path. */
+async function componentEntries(h: ComponentHandle, prefix: string): Promise<ZipEntry[]> {
+  const translations = componentTranslations(h.db, h.row.id)
+    .filter((t) => t.filename !== '')
+    .sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
+  const files = await withComponentLock(h.key, async () => (hasWorkingCopy(h) ? filesWithPending(h, translations) : new Map<number, Uint8Array>()));
+  return translations.filter((t) => files.has(t.id)).map((t) => ({ name: `${prefix}${t.filename}`, bytes: files.get(t.id)! }));
+}
+
+/**
+ * Weblate's `GET /api/components/<p>/<c>/file/`: a ZIP of every translation file of the component (the template
+ * included) at its repository path, pending edits applied in memory. Named `<project>-<component>.zip`.
+ * @example const zip = await downloadComponentZip(db, config, project, component);
+ */
+export async function downloadComponentZip(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<DownloadedFile> {
+  const h = resolveComponent(db, config, project, component);
+  const modified = new Date();
+  return {
+    bytes: zipStore(await componentEntries(h, ''), modified),
+    filename: `${project.slug}-${component.slug}.zip`,
+    mimeType: 'application/zip',
+    lastModified: modified,
+  };
+}
+
+/**
+ * Weblate's `GET /api/projects/<p>/file/`: a ZIP of every translation file of every synced component of the project,
+ * each under `<component>/<path>`, pending edits applied in memory. Named `<project>.zip`.
+ */
+export async function downloadProjectZip(db: Db, config: Config, project: ProjectConfig): Promise<DownloadedFile> {
+  const entries: ZipEntry[] = [];
+  for (const component of project.components) {
+    let h: ComponentHandle;
+    try {
+      h = resolveComponent(db, config, project, component);
+    } catch (e) {
+      // A component the sync has not reached yet has no files to offer.
+      if (e instanceof NotFoundError) continue;
+      throw e;
+    }
+    entries.push(...(await componentEntries(h, `${component.slug}/`)));
+  }
+  const modified = new Date();
+  return { bytes: zipStore(entries, modified), filename: `${project.slug}.zip`, mimeType: 'application/zip', lastModified: modified };
+}

@@ -1,0 +1,300 @@
+// Uploading a translation file (Weblate's `POST …/translations/<p>/<c>/<lang>/file/`): merged unit by unit, added, or replacing the file.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { Action } from '../domain/actions.js';
+import { NotFoundError } from '../domain/errors.js';
+import { unitIdHash } from '../domain/hash.js';
+import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
+import type { ParsedStore } from '../formats/format.js';
+import type { ChangeInput } from '../store/changes.repo.js';
+import { type Db, now } from '../store/db.js';
+import {
+  componentTranslations,
+  findTranslationByCode,
+  insertUnits,
+  isComponentLocked,
+  type NewUnit,
+  recordChanges,
+  saveUploadedTargets,
+  type TranslationRefRow,
+  translationUnits,
+  type UnitBriefRow,
+  type UnitTargetEdit,
+} from '../store/pending.repo.js';
+import { withComponentLock } from '../sync/component-lock.js';
+import { syncLocked } from '../sync/sync.js';
+import { commitFiles } from './author.js';
+import { commitLocked } from './commit.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy, resolveComponent } from './component.js';
+import { fileContext, templateAtHead } from './pending-write.js';
+import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
+import { COMPONENT_LOCKED, forbidden, invalid } from './write-error.js';
+
+export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
+export type UploadMethod = (typeof UPLOAD_METHODS)[number];
+export const UPLOAD_CONFLICTS = ['', 'ignore', 'replace-translated', 'replace-approved'] as const;
+export const UPLOAD_FUZZY = ['', 'process', 'approve'] as const;
+
+export interface UploadInput {
+  /** The uploaded file; required except for `method: 'source'`. */
+  bytes?: Uint8Array | null;
+  /** Default `translate`. */
+  method?: string;
+  /** `''`/`ignore`: keep translated strings; `replace-translated`; `replace-approved` (needs review). Default `''`. */
+  conflicts?: string;
+  /** What to do with strings the file marks as needing editing: `''` skip them, `process` keep them so, `approve` take them as translated. */
+  fuzzy?: string;
+  /** The author of the uploaded strings (Weblate's `author_name`/`author_email`, with `upload.authorship`); default `user`. */
+  author?: Actor;
+  user: Actor;
+}
+
+/** Weblate's upload answer; `result` (accepted > 0) and `count` (= total) are kept for compatibility. */
+export interface UploadResult {
+  not_found: number;
+  skipped: number;
+  accepted: number;
+  total: number;
+  result: boolean;
+  count: number;
+}
+
+export const METHOD_UNAVAILABLE = 'This method is not available here. Check your permissions or use different translation object.';
+export const ADD_HINT = 'This method is not available here. Try adding to the source instead of the translation.';
+export const SUGGESTIONS_UNAVAILABLE = 'Suggestions are not available: tms keeps no suggestions.';
+export const NO_FILE = 'No translation file, try using method=source.';
+export const SOURCE_ONLY = 'Source upload is supported only on source language.';
+export const APPROVED_NEEDS_REVIEW = 'You can not overwrite approved translations: reviews are not enabled.';
+
+type Counts = Omit<UploadResult, 'result' | 'count'>;
+
+function choice<T extends string>(field: string, value: string | undefined, choices: readonly T[], fallback: T): T {
+  const v = value ?? fallback;
+  if (!(choices as readonly string[]).includes(v)) throw invalid(field, `"${v}" is not a valid choice.`);
+  return v as T;
+}
+
+/**
+ * Checks an upload as Weblate's view does, before the file is read: choices, lock, review, which methods this
+ * translation allows (`source` never: none of tms's formats has a bilingual update; `suggest`: no suggestions).
+ */
+function checkRequest(h: ComponentHandle, t: TranslationRefRow, input: UploadInput): { method: UploadMethod; conflicts: string; fuzzy: string } {
+  const method = choice('method', input.method || undefined, UPLOAD_METHODS, 'translate');
+  const conflicts = choice('conflicts', input.conflicts, UPLOAD_CONFLICTS, '');
+  const fuzzy = choice('fuzzy', input.fuzzy, UPLOAD_FUZZY, '');
+  if (isComponentLocked(h.db, h.row.id)) throw forbidden(COMPONENT_LOCKED);
+  const review = reviewEnabled(h.project, t);
+  if (conflicts === 'replace-approved' && !review) throw invalid('conflicts', APPROVED_NEEDS_REVIEW);
+  switch (method) {
+    case 'approve':
+      if (!review) throw invalid('method', METHOD_UNAVAILABLE);
+      break;
+    case 'suggest':
+      throw invalid('method', SUGGESTIONS_UNAVAILABLE);
+    case 'add': {
+      const refusal = addRefusal(h, t);
+      if (refusal) throw invalid('method', refusal === ADD_TO_SOURCE ? ADD_HINT : METHOD_UNAVAILABLE);
+      break;
+    }
+    case 'replace':
+      if (t.filename === '') throw invalid('method', METHOD_UNAVAILABLE);
+      break;
+    case 'source':
+      throw invalid('method', t.is_source ? METHOD_UNAVAILABLE : SOURCE_ONLY);
+  }
+  if (!input.bytes) throw invalid('method', NO_FILE);
+  return { method, conflicts, fuzzy };
+}
+
+/** The uploaded file parsed as the translation's own file would be; any failure is an error on `file`. */
+function parseUpload(h: ComponentHandle, t: TranslationRefRow, bytes: Uint8Array, template: ParsedStore | null, asTemplate: boolean): ParsedStore {
+  const ctx = fileContext(h, { ...t, filename: t.filename || `${t.code}.${h.format.extension}` }, template);
+  try {
+    if (!asTemplate) return h.format.parse(bytes, ctx);
+    // A template upload lists its own keys: read it once as the template of itself, as the sync reads templates.
+    return h.format.parse(bytes, { ...ctx, template: h.format.parse(bytes, { ...ctx, template: null }) });
+  } catch (e) {
+    throw invalid('file', e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Weblate's `get_unit` for imports: (source, context), then the XLIFF `///`-stripped context, then no context, then source only; one match each. */
+function matcher(units: readonly UnitBriefRow[]): (p: ParsedUnit) => UnitBriefRow | undefined {
+  const byPair = new Map<string, UnitBriefRow[]>();
+  const bySource = new Map<string, UnitBriefRow[]>();
+  const add = (map: Map<string, UnitBriefRow[]>, key: string, u: UnitBriefRow) => {
+    const list = map.get(key);
+    if (list) list.push(u);
+    else map.set(key, [u]);
+  };
+  for (const u of units) {
+    add(byPair, `${u.source}\0${u.context}`, u);
+    add(bySource, u.source, u);
+  }
+  const one = (list: UnitBriefRow[] | undefined) => (list?.length === 1 ? list[0] : undefined);
+  return (p) => {
+    const source = joinPlural(p.source);
+    const tries: (UnitBriefRow[] | undefined)[] = [byPair.get(`${source}\0${p.context}`)];
+    if (p.context.includes('///')) tries.push(byPair.get(`${source}\0${p.context.slice(p.context.indexOf('///') + 3)}`));
+    if (p.context !== '') tries.push(byPair.get(`${source}\0`));
+    tries.push(bySource.get(source));
+    for (const list of tries) {
+      const found = one(list);
+      if (found) return found;
+    }
+    return undefined;
+  };
+}
+
+/** The units an upload merges (Weblate's `iterate_merge`): needs-editing ones only with a `fuzzy` choice, untranslated ones only when adding. */
+function* mergeable(units: readonly ParsedUnit[], fuzzy: string, onlyTranslated: boolean): Generator<{ unit: ParsedUnit; setFuzzy: boolean }> {
+  for (const unit of units) {
+    if (unit.state === State.FUZZY) {
+      if (!fuzzy) continue;
+    } else if (onlyTranslated && unit.state === State.EMPTY) {
+      continue;
+    }
+    yield { unit, setFuzzy: fuzzy === 'process' && unit.state === State.FUZZY };
+  }
+}
+
+/** translate / fuzzy / approve: each matched string takes the uploaded text unless a skip rule holds; 9 per string. */
+function mergeTranslations(h: ComponentHandle, t: TranslationRefRow, store: ParsedStore, method: UploadMethod, conflicts: string, fuzzy: string, input: UploadInput): Counts {
+  const find = matcher(translationUnits(h.db, t.id));
+  const author = input.author ?? input.user;
+  const timestamp = now();
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
+  const edits: UnitTargetEdit[] = [];
+  const changes: ChangeInput[] = [];
+  const taken = new Set<number>();
+  for (const { unit: p, setFuzzy } of mergeable(store.units, fuzzy, true)) {
+    const u = find(p);
+    if (!u) {
+      counts.not_found++;
+      continue;
+    }
+    const state = method === 'fuzzy' || setFuzzy ? State.FUZZY : method === 'approve' ? State.APPROVED : State.TRANSLATED;
+    const target = joinPlural(p.target);
+    const keepTranslated = conflicts === '' || conflicts === 'ignore';
+    if (
+      (u.state >= State.TRANSLATED && keepTranslated) ||
+      (u.state === State.APPROVED && conflicts !== 'replace-approved') ||
+      u.state === State.READONLY ||
+      (u.target === target && u.state === state) ||
+      taken.has(u.id)
+    ) {
+      counts.skipped++;
+      continue;
+    }
+    counts.accepted++;
+    taken.add(u.id);
+    edits.push({ id: u.id, target, state, authorId: author.id, timestamp });
+    changes.push({
+      action: Action.UPLOAD, timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: t.id, unitId: u.id,
+      languageId: t.language_id, userId: input.user.id, authorId: author.id, target, old: u.target,
+      details: { state, old_state: u.state, source: u.source },
+    });
+  }
+  changes.push(fileUploaded(h, t, method, counts, input));
+  saveUploadedTargets(h.db, t.id, edits, changes);
+  return counts;
+}
+
+/** add: strings of the file the translation lacks are added as the add-string request adds them (31 each); present ones are skipped. */
+function addFromUpload(h: ComponentHandle, t: TranslationRefRow, store: ParsedStore, method: UploadMethod, fuzzy: string, input: UploadInput): Counts {
+  const monolingual = Boolean(h.component.template);
+  const author = input.author ?? input.user;
+  const timestamp = now();
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
+  const units: NewUnit[] = [];
+  const positions = new Map<number, number>();
+  const seen = new Set<bigint>();
+  for (const { unit: p, setFuzzy } of mergeable(store.units, fuzzy, false)) {
+    const idHash = unitIdHash(monolingual, p.source, p.context);
+    const target = t.is_source ? p.source : p.target;
+    const blank = target.every((v) => v === '');
+    const state = blank ? State.EMPTY : setFuzzy ? State.FUZZY : State.TRANSLATED;
+    const created = seen.has(idHash) ? null : newUnits(h, t, { context: p.context, source: p.source, target }, state, author.id, timestamp, positions);
+    if (!created) {
+      counts.skipped++;
+      continue;
+    }
+    seen.add(idHash);
+    counts.accepted++;
+    units.push(...created);
+  }
+  const languages = new Map(componentTranslations(h.db, h.row.id).map((x) => [x.id, x.language_id]));
+  insertUnits(h.db, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id));
+  recordChanges(h.db, [fileUploaded(h, t, method, counts, input)]);
+  return counts;
+}
+
+/** replace: pending edits of the translation are committed, the file is replaced and committed (54), the component re-synced. */
+async function replaceFile(
+  h: ComponentHandle,
+  t: TranslationRefRow,
+  bytes: Uint8Array,
+  store: ParsedStore,
+  method: UploadMethod,
+  input: UploadInput,
+): Promise<Counts> {
+  const author = input.author ?? input.user;
+  await commitLocked(h, { translationId: t.id, user: input.user });
+  await writeFile(path.join(h.dir, t.filename), bytes);
+  await commitFiles(h, [t.filename], h.component.commit_message, t, author);
+  recordChanges(h.db, [{
+    action: Action.REPLACE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
+    languageId: t.language_id, userId: input.user.id, authorId: author.id,
+  }]);
+  await syncLocked(h.db, h.config, h.project, h.component);
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: translationUnits(h.db, t.id).length, total: store.units.length };
+  recordChanges(h.db, [fileUploaded(h, t, method, counts, input)]);
+  return counts;
+}
+
+/** Change 78 "File uploaded", recorded for every upload, with the method and counters. */
+function fileUploaded(h: ComponentHandle, t: TranslationRefRow, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
+  return {
+    action: Action.FILE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
+    languageId: t.language_id, userId: input.user.id, authorId: (input.author ?? input.user).id, details: { method, ...counts },
+  };
+}
+
+/**
+ * Uploads a file into a translation (`language` is the `Language.code` in the URL), per Weblate's §5.5:
+ * - `translate` / `fuzzy` / `approve`: each translated string of the file (needs-editing ones per `fuzzy`) is matched
+ *   by (context, source) and becomes a pending edit unless it is translated already (`conflicts` empty), approved
+ *   (unless `replace-approved`), read-only, or unchanged; 9 per accepted string.
+ * - `add`: strings the translation lacks are added (31 per unit), as the add-string request would.
+ * - `replace`: the file is replaced and committed (54), then the component re-synced.
+ * Always records 78 with the counters. Accepted edits are pending: the normal commit path writes them.
+ * Throws NotFoundError and WriteRefusedError (`invalid` on `method`/`conflicts`/`fuzzy`/`file`, `forbidden` when locked).
+ * @example await uploadTranslation(db, config, project, app, 'de', { bytes, method: 'translate', user })
+ */
+export async function uploadTranslation(
+  db: Db,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  language: string,
+  input: UploadInput,
+): Promise<UploadResult> {
+  const h = resolveComponent(db, config, project, component);
+  const t = findTranslationByCode(db, h.row.id, language);
+  if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
+  const { method, conflicts, fuzzy } = checkRequest(h, t, input);
+  const bytes = input.bytes!;
+  const counts = await withComponentLock(h.key, async () => {
+    const needsRepository = method === 'replace' || (Boolean(h.component.template) && !(method === 'add' && t.is_source));
+    if (needsRepository && !hasWorkingCopy(h)) throw forbidden(`${h.key}: the repository has not been cloned yet (sync the component first)`);
+    if (isComponentLocked(db, h.row.id)) throw forbidden(COMPONENT_LOCKED);
+    const asTemplate = method === 'add' && Boolean(h.component.template);
+    const template = h.component.template && !asTemplate ? await templateAtHead(h) : null;
+    const store = parseUpload(h, t, bytes, template, asTemplate);
+    if (method === 'add') return addFromUpload(h, t, store, method, fuzzy, input);
+    if (method === 'replace') return replaceFile(h, t, bytes, store, method, input);
+    return mergeTranslations(h, t, store, method, conflicts, fuzzy, input);
+  });
+  return { ...counts, result: counts.accepted > 0, count: counts.total };
+}
