@@ -1,5 +1,6 @@
 // The JSON syntax layer: strict UTF-8 decoding and a parser that keeps every node's text offsets.
 import { FormatParseError } from '../../domain/errors.js';
+import { firstInvalidUtf8 } from '../utf8.js';
 
 interface NodeBase {
   /** Offset of the node's first character in the decoded text. */
@@ -63,40 +64,6 @@ export function positionOf(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
-/** Byte offset of the first byte that breaks UTF-8, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else {
-      return i;
-    }
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
 
 /** Decodes UTF-8 strictly, keeping a BOM as U+FEFF; bad bytes raise FormatParseError at their position. */
 export function decodeText(bytes: Uint8Array, filename: string): string {

@@ -1,6 +1,7 @@
 // TBX's XML reading: UTF-8 bytes to a light element tree that remembers where each element sits in the text.
 import { SaxesParser } from 'saxes';
 import { FormatParseError } from '../../domain/errors.js';
+import { firstInvalidUtf8 } from '../utf8.js';
 
 /** One element with its offsets (JS string indexes into the decoded text, BOM excluded). */
 export interface XmlElement {
@@ -46,39 +47,6 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
-/** Offset of the first byte that breaks UTF-8, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else {
-      return i;
-    }
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
 
 /** Decodes strict UTF-8; a bad byte becomes a FormatParseError at its line and column. */
 export function decodeUtf8(bytes: Uint8Array, filename: string): { text: string; bom: boolean } {

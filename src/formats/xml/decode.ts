@@ -1,5 +1,6 @@
 // Strict UTF-8 decoding of XML file bytes, with the position of the first bad byte on failure.
 import { FormatParseError } from '../../domain/errors.js';
+import { firstInvalidUtf8 } from '../utf8.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -13,7 +14,8 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): string {
   try {
     return strict.decode(bytes);
   } catch {
-    const bad = firstInvalidByte(bytes);
+    const found = firstInvalidUtf8(bytes);
+    const bad = found < 0 ? bytes.length : found;
     const before = lenient.decode(bytes.subarray(0, bad));
     const lastNewline = before.lastIndexOf('\n');
     let line = 1;
@@ -24,36 +26,3 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): string {
   }
 }
 
-/** Offset of the first byte that does not continue a valid UTF-8 sequence. */
-function firstInvalidByte(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else {
-      return i;
-    }
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return bytes.length;
-}
