@@ -13,13 +13,16 @@ import { unitQueries } from '../store/units.query.js';
 import { workingCopyDir } from '../sync/working-copy.js';
 import { Access, toPrincipal } from './access.js';
 import { authenticate } from './auth.js';
+import type { Answer } from './answer.js';
 import type { ApiServices, RequestContext } from './context.js';
+import { parseBody, readBody } from './body.js';
 import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, serverError } from './errors.js';
 import { toJson } from './json.js';
 import { ResponseCache } from './response-cache.js';
 import { createRouter } from './router.js';
-import { ROUTES, type Route } from './routes.js';
+import { ROUTES, type Route, type WriteMethod } from './routes.js';
 import { Urls } from './urls.js';
+import { toApiError, type WriteContext } from './write.js';
 
 export interface AppOptions {
   db: Db;
@@ -45,6 +48,7 @@ function createServices(db: Db, config: Config, apiVersion: string): ApiServices
   let anonymous: AccountRow | undefined;
   const principals = new Map<number, Principal>();
   return {
+    db,
     config,
     version: apiVersion,
     units: unitQueries(db),
@@ -106,7 +110,7 @@ function acceptsJson(accept: string | undefined): boolean {
 function send(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, body: string | Uint8Array, headers?: Record<string, string>): void {
   res.statusCode = status;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]);
-  if (status === 304) {
+  if (status === 304 || status === 204) {
     res.end();
     return;
   }
@@ -132,7 +136,27 @@ export function createApp(options: AppOptions): express.Express {
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
-  function handle(req: express.Request, res: express.Response): void {
+  /** The request context of a request, over the catalog as the database is now. */
+  function contextOf(req: express.Request, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): RequestContext {
+    const catalog = services.catalog();
+    return {
+      services,
+      catalog,
+      urls: new Urls(originOf(req), config.site_url, format),
+      user,
+      access: new Access(services.principal(user), catalog),
+      params,
+      query,
+      path,
+      memo: new Map(),
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      },
+    };
+  }
+
+  async function handle(req: express.Request, res: express.Response): Promise<void> {
     const raw = req.url;
     const cut = raw.indexOf('?');
     const path = cut < 0 ? raw : raw.slice(0, cut);
@@ -165,14 +189,9 @@ export function createApp(options: AppOptions): express.Express {
       send(res, req, 200, JSON_TYPE, toJson(body));
       return;
     }
-    if (method !== 'GET' && method !== 'HEAD') {
-      // Writes come later: a permitted write method needs a login first (DRF checks permissions before the method).
-      if (route.allow.includes(method as Route['allow'][number]) && user.is_anonymous) throw notAuthenticated();
-      throw methodNotAllowed(method, allow.get(route)!);
-    }
     const query = rawQuery === '' ? [] : [...new URLSearchParams(rawQuery)];
     let format: string | null = null;
-    if (!route.ownFormat) {
+    if (!route.ownFormat || (method !== 'GET' && method !== 'HEAD')) {
       const requested = query.find(([key]) => key === 'format')?.[1];
       if (requested !== undefined && requested !== '') {
         if (requested !== 'api' && requested !== 'json') throw notFound();
@@ -181,48 +200,65 @@ export function createApp(options: AppOptions): express.Express {
         throw notAcceptable();
       }
     }
+    if (method !== 'GET' && method !== 'HEAD') {
+      // DRF checks authentication before the method: an anonymous write on a writable path is a 401.
+      if (route.allow.includes(method as Route['allow'][number]) && user.is_anonymous) throw notAuthenticated();
+      const operation = route.write?.[method as WriteMethod];
+      if (!operation) throw methodNotAllowed(method ?? '', allow.get(route)!);
+      const body = await parseBody(await readBody(req), req.headers['content-type'], operation.body ?? 'any');
+      const ctx: WriteContext = {
+        ...contextOf(req, user, params, query, path, format),
+        body,
+        reload: () => {
+          if (services.refresh()) cache.clear();
+          return contextOf(req, user, params, query, path, format);
+        },
+      };
+      let result: Answer;
+      try {
+        result = await operation.handler(ctx);
+      } catch (e) {
+        throw toApiError(e);
+      } finally {
+        // Whatever the write changed: no answer cached before it may be served after it.
+        if (services.refresh()) cache.clear();
+      }
+      reply(res, req, result);
+      return;
+    }
     const origin = originOf(req);
     // An answer depends on the URL, the origin its links use, and what the user may see; nothing else.
-    const cacheKey = route.response.kind === 'file' ? '' : `${user.id} ${origin} ${raw}`;
+    const cacheKey = route.response.kind === 'file' || route.live ? '' : `${user.id} ${origin} ${raw}`;
     const cached = cacheKey && cache.get(cacheKey);
     if (cached) {
       send(res, req, 200, JSON_TYPE, cached);
       return;
     }
-    const catalog = services.catalog();
-    const ctx: RequestContext = {
-      services,
-      catalog,
-      urls: new Urls(origin, config.site_url, format),
-      user,
-      access: new Access(services.principal(user), catalog),
-      params,
-      query,
-      path,
-      memo: new Map(),
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
-    };
-    const result = route.get(ctx);
-    if ('json' in result) {
-      const body = Buffer.from(result.json);
-      if (cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, body);
-      send(res, req, result.status ?? 200, JSON_TYPE, body, result.headers);
-    } else {
-      send(res, req, result.status ?? 200, result.contentType, result.bytes, result.headers);
+    let result: Answer;
+    try {
+      result = await route.get(contextOf(req, user, params, query, path, format));
+    } catch (e) {
+      throw toApiError(e);
     }
+    if ('json' in result && cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, Buffer.from(result.json));
+    reply(res, req, result);
+  }
+
+  function reply(res: express.Response, req: express.Request, result: Answer): void {
+    if ('json' in result) send(res, req, result.status ?? 200, JSON_TYPE, Buffer.from(result.json), result.headers);
+    else send(res, req, result.status ?? 200, result.contentType, result.bytes, result.headers);
   }
 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use((req, res) => {
+  app.use(async (req, res) => {
     try {
-      handle(req, res);
+      await handle(req, res);
     } catch (e) {
-      if (e instanceof ApiError) {
+      if (res.headersSent) {
+        res.destroy();
+      } else if (e instanceof ApiError) {
         sendError(res, req, e);
       } else {
         log(`tms api: ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);

@@ -5,6 +5,7 @@ import type { AccountQueries, AccountRow } from '../store/accounts.query.js';
 import type { RepositoryQueries } from '../store/repository.query.js';
 import type { Catalog } from '../store/catalog.query.js';
 import type { ChangeQueries } from '../store/changes.query.js';
+import type { Db } from '../store/db.js';
 import type { UnitQueries } from '../store/units.query.js';
 import type { Access } from './access.js';
 import type { MemoContext } from './serializer.js';
@@ -12,6 +13,8 @@ import type { Urls } from './urls.js';
 
 /** Everything built once per app: prepared queries, the configuration, cached snapshots. */
 export interface ApiServices {
+  /** The store, for the write path (handlers pass it on; they run no SQL themselves). */
+  db: Db;
   config: Config;
   /** The tms version the OpenAPI document states. */
   version: string;

@@ -69,3 +69,23 @@ export function notAcceptable(): ApiError {
 export function serverError(): ApiError {
   return new ApiError(500, [{ code: 'error', detail: 'A server error occurred.', attr: null }]);
 }
+
+/** 415 for a request body of a type the endpoint does not parse. */
+export function unsupportedMediaType(type: string): ApiError {
+  return new ApiError(415, [{ code: 'unsupported_media_type', detail: `Unsupported media type "${type}" in request.`, attr: null }]);
+}
+
+/** 400 for a body that does not parse as its declared type. */
+export function parseError(detail: string): ApiError {
+  return new ApiError(400, [{ code: 'parse_error', detail, attr: null }]);
+}
+
+/** 413 for a body over the size limit. */
+export function bodyTooLarge(limit: number): ApiError {
+  return new ApiError(413, [{ code: 'request_too_large', detail: `The request body exceeds ${limit} bytes.`, attr: null }]);
+}
+
+/** 423 when the component's repository lock could not be had in time (Weblate's extension). */
+export function repositoryLocked(key: string): ApiError {
+  return new ApiError(423, [{ code: 'repository-locked', detail: `Could not obtain the repository lock for ${key} to perform the operation.`, attr: null }]);
+}

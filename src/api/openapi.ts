@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of what tms serves, generated from the route table and the serializers' field lists.
 import { PAGE_SIZES } from './pagination.js';
-import type { Route } from './routes.js';
+import type { Route, WriteMethod, WriteOperation } from './routes.js';
 import type { Serializer } from './serializer.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: serializers of any row type
@@ -111,6 +111,37 @@ function okResponse(route: Route, lists: readonly string[]): Record<string, unkn
   }
 }
 
+function writeOperation(route: Route, method: WriteMethod, op: WriteOperation): Record<string, unknown> {
+  const pathParameters = parameters(route).filter((p) => p.in === 'path');
+  const responses: Record<string, unknown> = {};
+  if (op.status === 204) responses['204'] = { description: 'Done; no body.' };
+  else {
+    const schema = typeof op.answer === 'string' ? ref(op.answer) : (op.answer ?? { type: 'object' });
+    responses[String(op.status)] = { description: 'Done.', content: { 'application/json': { schema } } };
+  }
+  responses['400'] = error('The body is invalid (the field is in attr).');
+  responses['401'] = error('No credentials, or credentials that do not authenticate.');
+  responses['403'] = error('Not permitted, or the component refuses the action (locked, read-only, …).');
+  responses['404'] = error('No such (visible) object.');
+  if (op.request || op.body) responses['415'] = error('A body type the operation does not take.');
+  if (route.path.endsWith('/repository/') || route.path.endsWith('/file/') || route.path.endsWith('/translations/')) {
+    responses['423'] = error('The repository lock could not be obtained in time.');
+  }
+  const out: Record<string, unknown> = {
+    operationId: operationId(route).replace(/Retrieve$/, method[0] + method.slice(1).toLowerCase()),
+    summary: op.summary,
+    tags: [route.tags],
+    parameters: pathParameters,
+    security: [{ tokenAuth: [] }, { bearerAuth: [] }],
+    responses,
+  };
+  if (op.request) {
+    const types = op.body === 'form' ? ['multipart/form-data', 'application/x-www-form-urlencoded'] : ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+    out.requestBody = { required: method !== 'DELETE', content: Object.fromEntries(types.map((t) => [t, { schema: op.request }])) };
+  }
+  return out;
+}
+
 /**
  * The OpenAPI document for these routes; every schema comes from a serializer's field list.
  * @example openApiDocument(ROUTES, ROOT_LISTS.map(([n]) => n), 'http://127.0.0.1:8000', '0.1.0')
@@ -145,13 +176,17 @@ export function openApiDocument(routes: readonly Route[], rootLists: readonly st
         responses,
       },
     };
+    const item = paths[route.path] as Record<string, unknown>;
+    for (const [method, op] of Object.entries(route.write ?? {}) as [WriteMethod, WriteOperation][]) {
+      item[method.toLowerCase()] = writeOperation(route, method, op);
+    }
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'tms',
       version,
-      description: 'Read API of tms, wire-compatible with Weblate\'s REST API. Every path also answers HEAD and OPTIONS; write methods listed in Allow are not served yet (405, or 401 without credentials).',
+      description: 'REST API of tms, wire-compatible with Weblate\'s. Every path also answers HEAD and OPTIONS; a write method listed in Allow but not documented here answers 405 (401 without credentials).',
     },
     servers: [{ url: origin }],
     security: [{}, { tokenAuth: [] }, { bearerAuth: [] }],

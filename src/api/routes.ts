@@ -1,14 +1,19 @@
 // The route table: every served path with its allowed methods, GET handler and response shape (Allow, 405s, OPTIONS and OpenAPI come from here).
 import { type Answer, json } from './answer.js';
+import type { BodyTypes } from './body.js';
 import type { RequestContext } from './context.js';
 import * as accounts from './handlers/accounts.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
+import * as files from './handlers/files.js';
 import * as misc from './handlers/misc.js';
+import * as repository from './handlers/repository.js';
+import * as unitWrites from './handlers/unit-writes.js';
 import * as statistics from './handlers/statistics.js';
 import * as units from './handlers/units.js';
 import { toJson } from './json.js';
 import { openApiDocument } from './openapi.js';
+import type { WriteContext } from './write.js';
 import type { PageKind } from './pagination.js';
 import type { Serializer } from './serializer.js';
 import { groupSerializer, roleSerializer, userSerializer } from './serializers/accounts.js';
@@ -46,15 +51,34 @@ export interface QueryParameter {
   repeatable?: boolean;
 }
 
+export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One write operation of a path: its handler and what the OpenAPI document says about it. */
+export interface WriteOperation {
+  handler: (ctx: WriteContext) => Answer | Promise<Answer>;
+  summary: string;
+  /** Body types taken: `form` for uploads (multipart or form-urlencoded), else JSON too. Default `any`. */
+  body?: BodyTypes;
+  /** JSON schema of the request body's fields. */
+  request?: Record<string, unknown>;
+  /** The success status and its body's schema (a serializer name or a schema); none for 204. */
+  status: number;
+  answer?: string | Record<string, unknown>;
+}
+
 export interface Route {
   /** Template with `{param}` segments; always ends in `/`. */
   path: string;
   /** View name (OPTIONS `name`, OpenAPI summary). */
   name: string;
   description: string;
-  /** What `Allow` lists, in Weblate's order. Only GET, HEAD and OPTIONS are served yet. */
+  /** What `Allow` lists, in Weblate's order; a listed write method without an operation answers 405. */
   allow: readonly Method[];
-  get: (ctx: RequestContext) => Answer;
+  get: (ctx: RequestContext) => Answer | Promise<Answer>;
+  /** The write methods served. */
+  write?: Partial<Record<WriteMethod, WriteOperation>>;
+  /** The answer follows more than the database (the git repository): never cached. */
+  live?: boolean;
   response: ResponseShape;
   query?: readonly QueryParameter[];
   /** `?format=` belongs to the handler (a file conversion), not to content negotiation. */
@@ -87,6 +111,61 @@ const P = '/api/projects/{project}/';
 const C = '/api/components/{project}/{component}/';
 const T = '/api/translations/{project}/{component}/{language}/';
 
+
+const STRINGS = { type: 'array', items: { type: 'string' } };
+const RESULT = {
+  type: 'object',
+  properties: { result: { type: 'boolean' }, detail: { type: 'string' } },
+  required: ['result'],
+  additionalProperties: false,
+};
+const OPERATION_BODY = {
+  type: 'object',
+  properties: { operation: { type: 'string', enum: Object.keys(repository.OPERATIONS) } },
+  required: ['operation'],
+};
+const repositoryPost = (handler: WriteOperation['handler'], what: string): Partial<Record<WriteMethod, WriteOperation>> => ({
+  POST: { handler, summary: `Runs a repository operation on ${what}: commit, push, pull, reset, cleanup, file-sync or file-scan (423 when the repository lock is busy).`, request: OPERATION_BODY, status: 200, answer: RESULT },
+});
+const UNIT_WRITE = {
+  type: 'object',
+  properties: {
+    target: { oneOf: [STRINGS, { type: 'string' }] },
+    state: { type: 'integer', enum: [0, 10, 20, 30] },
+    explanation: { type: 'string' },
+    extra_flags: { type: 'string' },
+    labels: { type: 'array', items: { type: 'integer' } },
+  },
+};
+const UNIT_WRITE_ANSWER = { ...UNIT_WRITE, required: ['target', 'state', 'explanation', 'extra_flags', 'labels'] };
+const UPLOAD_BODY = {
+  type: 'object',
+  properties: {
+    file: { type: 'string', contentMediaType: 'application/octet-stream' },
+    method: { type: 'string', enum: ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'], default: 'translate' },
+    conflicts: { type: 'string', enum: ['', 'ignore', 'replace-translated', 'replace-approved'], default: '' },
+    fuzzy: { type: 'string', enum: ['', 'process', 'approve'], default: '' },
+    author_name: { type: 'string' },
+    author_email: { type: 'string' },
+    overwrite: { type: 'string', description: 'Sent by older clients; ignored.' },
+  },
+  required: ['file'],
+};
+const UPLOAD_ANSWER = {
+  type: 'object',
+  properties: {
+    not_found: { type: 'integer', minimum: 0 },
+    skipped: { type: 'integer', minimum: 0 },
+    accepted: { type: 'integer', minimum: 0 },
+    total: { type: 'integer', minimum: 0 },
+    result: { type: 'boolean' },
+    count: { type: 'integer', minimum: 0 },
+  },
+  required: ['not_found', 'skipped', 'accepted', 'total', 'result', 'count'],
+  additionalProperties: false,
+};
+const upload: WriteOperation = { handler: files.uploadFile, summary: 'Uploads a file into the translation per method and conflicts.', body: 'form', request: UPLOAD_BODY, status: 200, answer: UPLOAD_ANSWER };
+
 /** Every path tms serves under /api/. */
 export const ROUTES: readonly Route[] = [
   { path: '/api/', name: 'Api Root', description: 'Links to every list.', allow: READ, get: apiRoot, response: { kind: 'root' }, tags: 'root' },
@@ -99,7 +178,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/projects/', name: 'Project List', description: 'Visible projects.', allow: LIST_CREATE, get: catalog.listProjects, response: page(projectSerializer), tags: 'projects' },
   { path: P, name: 'Project Instance', description: 'One project by its slug.', allow: DETAIL, get: catalog.getProject, response: record(projectSerializer), tags: 'projects' },
   { path: `${P}components/`, name: 'Components', description: 'Components of the project (without the nested project).', allow: LIST_CREATE, get: catalog.listProjectComponents, response: page(projectComponentSerializer), tags: 'projects' },
-  { path: `${P}repository/`, name: 'Repository', description: 'Repository status of the project.', allow: LIST_CREATE, get: misc.projectRepository, response: record(projectRepositorySerializer), tags: 'projects' },
+  { path: `${P}repository/`, name: 'Repository', description: 'Repository status of the project.', allow: LIST_CREATE, get: repository.projectRepository, response: record(projectRepositorySerializer), live: true, write: repositoryPost(repository.projectOperation, 'every component of the project'), tags: 'projects' },
+  { path: `${P}file/`, name: 'File', description: 'A ZIP of every translation file of the project, pending edits applied.', allow: READ, get: files.projectFile, response: { kind: 'file' }, ownFormat: true, tags: 'projects' },
   { path: `${P}statistics/`, name: 'Statistics', description: 'Statistics of the project.', allow: READ, get: statistics.projectStatistics, response: record(statisticsSerializer), tags: 'projects' },
   { path: `${P}categories/`, name: 'Categories', description: 'Categories of the project (tms has none).', allow: READ, get: catalog.emptyProjectList, response: page(categorySerializer), tags: 'projects' },
   { path: `${P}changes/`, name: 'Changes', description: 'Changes in the project, newest first.', allow: READ, get: changes.listProjectChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'projects' },
@@ -108,23 +188,47 @@ export const ROUTES: readonly Route[] = [
 
   { path: '/api/components/', name: 'Component List', description: 'Visible components.', allow: READ, get: catalog.listComponents, response: page(componentSerializer), tags: 'components' },
   { path: C, name: 'Component Instance', description: 'One component.', allow: DETAIL, get: catalog.getComponent, response: record(componentSerializer), tags: 'components' },
-  { path: `${C}repository/`, name: 'Repository', description: 'Repository status of the component.', allow: LIST_CREATE, get: misc.componentRepository, response: record(repositorySerializer), tags: 'components' },
-  { path: `${C}translations/`, name: 'Translations', description: 'Translations of the component (without the nested component).', allow: LIST_CREATE, get: catalog.listComponentTranslations, response: page(componentTranslationSerializer), tags: 'components' },
+  { path: `${C}repository/`, name: 'Repository', description: 'Repository status of the component.', allow: LIST_CREATE, get: repository.componentRepository, response: record(repositorySerializer), live: true, write: repositoryPost(repository.componentOperation, 'the component'), tags: 'components' },
+  { path: `${C}translations/`, name: 'Translations', description: 'Translations of the component (without the nested component).', allow: LIST_CREATE, get: catalog.listComponentTranslations, response: page(componentTranslationSerializer), tags: 'components',
+    write: {
+      POST: {
+        handler: files.addComponentTranslation, summary: 'Adds a language: a new file from new_base, committed.', status: 201,
+        request: { type: 'object', properties: { language_code: { type: 'string' } }, required: ['language_code'] },
+        answer: { type: 'object', properties: { data: { $ref: '#/components/schemas/ComponentTranslation' } }, required: ['data'] },
+      },
+    },
+  },
+  { path: `${C}file/`, name: 'File', description: 'A ZIP of the component\'s translation files, pending edits applied.', allow: READ, get: files.componentFile, response: { kind: 'file' }, ownFormat: true, tags: 'components' },
   { path: `${C}statistics/`, name: 'Statistics', description: 'Statistics of each translation of the component, source included.', allow: READ, get: statistics.componentStatistics, response: page(translationStatisticsSerializer, 'large'), tags: 'components' },
-  { path: `${C}lock/`, name: 'Lock', description: 'Whether the component is locked.', allow: LIST_CREATE, get: misc.componentLock, response: record(lockSerializer), tags: 'components' },
+  { path: `${C}lock/`, name: 'Lock', description: 'Whether the component is locked.', allow: LIST_CREATE, get: repository.componentLock, response: record(lockSerializer), tags: 'components',
+    write: { POST: { handler: repository.setComponentLock, summary: 'Locks or unlocks the component.', request: { type: 'object', properties: { lock: { type: 'boolean' } }, required: ['lock'] }, status: 200, answer: 'Lock' } },
+  },
   { path: `${C}links/`, name: 'Links', description: 'Projects the component is shared with (tms has none).', allow: LIST_CREATE, get: catalog.emptyComponentList, response: page(projectSerializer), tags: 'components' },
   { path: `${C}changes/`, name: 'Changes', description: 'Changes in the component, newest first.', allow: READ, get: changes.listComponentChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'components' },
 
   { path: '/api/translations/', name: 'Translation List', description: 'Visible translations.', allow: READ, get: catalog.listTranslations, response: page(translationSerializer), tags: 'translations' },
   { path: T, name: 'Translation Instance', description: 'One translation; the language is the Language code.', allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'], get: catalog.getTranslation, response: record(translationSerializer), tags: 'translations' },
-  { path: `${T}repository/`, name: 'Repository', description: 'Repository status of the translation\'s component.', allow: LIST_CREATE, get: misc.translationRepository, response: record(repositorySerializer), tags: 'translations' },
-  { path: `${T}file/`, name: 'File', description: 'The translation file as in the repository.', allow: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], get: misc.translationFile, response: { kind: 'file' }, ownFormat: true, tags: 'translations' },
+  { path: `${T}repository/`, name: 'Repository', description: 'Repository status of the translation\'s component.', allow: LIST_CREATE, get: repository.translationRepository, response: record(repositorySerializer), live: true, write: repositoryPost(repository.translationOperation, 'the translation\'s component (commit: this translation only)'), tags: 'translations' },
+  { path: `${T}file/`, name: 'File', description: 'The translation file as in the repository.', allow: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], get: files.translationFile, response: { kind: 'file' }, ownFormat: true, write: { POST: upload, PUT: upload }, tags: 'translations' },
   { path: `${T}statistics/`, name: 'Statistics', description: 'Statistics of the translation.', allow: READ, get: statistics.translationStatistics, response: record(translationStatisticsSerializer), tags: 'translations' },
   { path: `${T}changes/`, name: 'Changes', description: 'Changes in the translation, newest first.', allow: READ, get: changes.listTranslationChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'translations' },
-  { path: `${T}units/`, name: 'Units', description: 'Units of the translation in position order.', allow: LIST_CREATE, get: units.listTranslationUnits, response: page(unitSerializer), query: [Q], tags: 'translations' },
+  { path: `${T}units/`, name: 'Units', description: 'Units of the translation in position order.', allow: LIST_CREATE, get: units.listTranslationUnits, response: page(unitSerializer), query: [Q], tags: 'translations',
+    write: {
+      POST: {
+        handler: unitWrites.addTranslationUnit, summary: 'Adds a string: key and value (monolingual), or context, source and target (bilingual).', status: 200, answer: 'Unit',
+        request: { type: 'object', properties: { key: { type: 'string' }, value: STRINGS, context: { type: 'string' }, source: STRINGS, target: STRINGS, state: { type: 'integer', enum: [0, 10, 20, 30] } } },
+      },
+    },
+  },
 
   { path: '/api/units/', name: 'Unit List', description: 'Visible units by id.', allow: READ, get: units.listUnits, response: page(unitSerializer, 'large'), query: [Q], tags: 'units' },
-  { path: '/api/units/{id}/', name: 'Unit Instance', description: 'One unit.', allow: DETAIL, get: units.getUnit, response: record(unitSerializer), tags: 'units' },
+  { path: '/api/units/{id}/', name: 'Unit Instance', description: 'One unit.', allow: DETAIL, get: units.getUnit, response: record(unitSerializer), tags: 'units',
+    write: {
+      PUT: { handler: (ctx) => unitWrites.updateUnit(ctx, true), summary: 'Translates the unit (target and labels required).', request: UNIT_WRITE, status: 200, answer: UNIT_WRITE_ANSWER },
+      PATCH: { handler: (ctx) => unitWrites.updateUnit(ctx, false), summary: 'Translates the unit: target and state together.', request: UNIT_WRITE, status: 200, answer: UNIT_WRITE_ANSWER },
+      DELETE: { handler: unitWrites.removeUnit, summary: 'Deletes the string from every translation of the component.', status: 204 },
+    },
+  },
 
   { path: '/api/changes/', name: 'Change List', description: 'Visible changes, newest first.', allow: READ, get: changes.listChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'changes' },
   { path: '/api/changes/{id}/', name: 'Change Instance', description: 'One change.', allow: READ, get: changes.getChange, response: record(changeSerializer), tags: 'changes' },

@@ -534,7 +534,8 @@ describe('HTTP behaviour', () => {
       type: 'client_error',
       errors: [{ code: 'not_authenticated', detail: 'Authentication credentials were not provided.', attr: null }],
     });
-    const jane = await api.request('/api/units/1/', { method: 'PATCH', token: api.fixture.tokens.jane });
+    // Project edits are not served: a signed-in caller gets 405 with what the path lists.
+    const jane = await api.request('/api/projects/hello/', { method: 'PATCH', token: api.fixture.tokens.jane });
     expect(jane.status).toBe(405);
     expect(jane.headers.get('allow')).toBe(DETAIL);
     expect(jane.json).toEqual({ type: 'client_error', errors: [{ code: 'method_not_allowed', detail: 'Method "PATCH" not allowed.', attr: null }] });

@@ -1,0 +1,144 @@
+// Handlers for files: download a translation (pending edits applied, nothing committed) or a ZIP, upload a file, add a language.
+import { addLanguage, type DownloadedFile, downloadComponentZip, downloadProjectZip, downloadTranslation, uploadTranslation } from '../../repository/index.js';
+import { ADD_HINT, METHOD_UNAVAILABLE } from '../../repository/upload.js';
+import { type Answer, json } from '../answer.js';
+import { field, stringField } from '../body.js';
+import { queryValue, type RequestContext } from '../context.js';
+import { notFound, permissionDenied, validationError } from '../errors.js';
+import { toJson } from '../json.js';
+import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
+import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
+import { configOf, projectConfigOf, type Permission, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
+
+/** A downloaded file as an answer, with `Last-Modified` and a 304 for an `If-Modified-Since` at or after it. */
+function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: boolean): Answer {
+  const modified = new Date(file.lastModified.getTime());
+  modified.setMilliseconds(0);
+  const headers: Record<string, string> = { 'Last-Modified': modified.toUTCString() };
+  const since = ctx.header('if-modified-since');
+  if (conditional && since && Date.parse(since) >= modified.getTime()) return { status: 304, bytes: new Uint8Array(), contentType: '', headers };
+  headers['Content-Disposition'] = file.mimeType === 'application/zip' ? `attachment; filename="${file.filename}"` : `attachment; filename=${file.filename}`;
+  return { bytes: file.bytes, contentType: file.mimeType, headers };
+}
+
+/**
+ * `GET /api/translations/<p>/<c>/<lang>/file/`: the file as HEAD has it with the pending edits applied in memory
+ * (reads never commit). `?format=` asks for a conversion, which tms does not offer (400 on `format`).
+ */
+export async function translationFile(ctx: RequestContext): Promise<Answer> {
+  const translation = translationOf(ctx);
+  const component = ctx.catalog.componentsById.get(translation.componentId)!;
+  const project = projectOfComponent(ctx, component);
+  if (!ctx.access.can('translation.download', { project, component })) throw permissionDenied();
+  const conversion = queryValue(ctx, 'format');
+  if (conversion !== undefined && conversion !== '') throw validationError('format', `Conversion to ${conversion} is not supported`);
+  if (queryValue(ctx, 'q') !== undefined) throw validationError('q', 'Query string is ignored without format');
+  if (translation.filename === '') throw notFound();
+  const config = configOf(ctx, project, component);
+  const file = await downloadTranslation(ctx.services.db, ctx.services.config, config.project, config.component, ctx.params.language);
+  return fileAnswer(ctx, file, true);
+}
+
+/** `?format=` of a ZIP download: `zip` (the default) is the only one tms offers. */
+function zipFormat(ctx: RequestContext): void {
+  const format = queryValue(ctx, 'format');
+  if (format !== undefined && format !== '' && format !== 'zip') throw validationError('format', `Conversion to ${format} is not supported`);
+}
+
+/** `GET /api/components/<p>/<c>/file/`: a ZIP of the component's files, pending edits applied. */
+export async function componentFile(ctx: RequestContext): Promise<Answer> {
+  const component = componentOf(ctx);
+  const project = projectOfComponent(ctx, component);
+  if (!ctx.access.can('translation.download', { project, component })) throw permissionDenied();
+  zipFormat(ctx);
+  const config = configOf(ctx, project, component);
+  return fileAnswer(ctx, await downloadComponentZip(ctx.services.db, ctx.services.config, config.project, config.component), false);
+}
+
+/** `GET /api/projects/<p>/file/`: a ZIP of every visible component's files. */
+export async function projectFile(ctx: RequestContext): Promise<Answer> {
+  const project = projectOf(ctx);
+  if (!ctx.access.can('translation.download', { project })) throw permissionDenied();
+  zipFormat(ctx);
+  const config = projectConfigOf(ctx, project);
+  // Restricted components the caller cannot see stay out of the archive.
+  const visible = new Set(ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c)).map((c) => c.slug));
+  const shown = { ...config, components: config.components.filter((c) => visible.has(c.slug)) };
+  return fileAnswer(ctx, await downloadProjectZip(ctx.services.db, ctx.services.config, shown), false);
+}
+
+// Which permission each upload method needs (Weblate's check_upload_method_permissions).
+const METHOD_PERMISSIONS: Record<string, Permission> = {
+  translate: 'unit.edit',
+  fuzzy: 'unit.edit',
+  approve: 'unit.review',
+  suggest: 'suggestion.add',
+  add: 'unit.add',
+  replace: 'component.edit',
+  source: 'upload.perform',
+};
+
+/**
+ * `POST`/`PUT /api/translations/<p>/<c>/<lang>/file/` (multipart or form): merges the uploaded file per `method`
+ * and `conflicts`, answering Weblate's six counters. A file that does not parse is a 400 on `file`.
+ */
+export async function uploadFile(ctx: WriteContext): Promise<Answer> {
+  const translation = translationOf(ctx);
+  const component = ctx.catalog.componentsById.get(translation.componentId)!;
+  const project = projectOfComponent(ctx, component);
+  const on = targetOf(ctx, project, component, translation);
+  requirePermission(ctx, 'upload.perform', on);
+  const body = ctx.body;
+  const method = stringField(body, 'method') || 'translate';
+  const conflicts = stringField(body, 'conflicts') ?? '';
+  if (conflicts !== '' && conflicts !== 'ignore' && refusal(ctx, 'upload.overwrite', on) !== null) {
+    throw validationError('conflicts', 'You can not overwrite existing translations.');
+  }
+  if (conflicts === 'replace-approved') {
+    const reason = refusal(ctx, 'unit.review', on);
+    if (reason !== null) throw validationError('conflicts', refusalText(reason) ?? 'You can not overwrite approved translations.');
+  }
+  const needed = METHOD_PERMISSIONS[method];
+  if (needed) {
+    const reason = refusal(ctx, needed, on);
+    // Component settings (adding disabled, add on a translation, reviews off) are the repository's to explain.
+    if (reason !== null && !['units-disabled', 'reviews-disabled', 'not-supported', 'source'].includes(reason)) {
+      throw validationError('method', reason === 'add-to-source' ? ADD_HINT : METHOD_UNAVAILABLE);
+    }
+  }
+  const upload = body.files.get('file');
+  if (upload === undefined && field(body, 'file') !== undefined) throw validationError('file', 'The submitted data was not a file. Check the encoding type on the form.');
+  const config = configOf(ctx, project, component);
+  const result = await uploadTranslation(ctx.services.db, ctx.services.config, config.project, config.component, ctx.params.language, {
+    bytes: upload?.bytes ?? null,
+    method,
+    conflicts,
+    fuzzy: stringField(body, 'fuzzy') ?? '',
+    user: ctx.user,
+  });
+  return json(toJson({
+    not_found: result.not_found,
+    skipped: result.skipped,
+    accepted: result.accepted,
+    total: result.total,
+    result: result.result,
+    count: result.count,
+  }));
+}
+
+/** `POST /api/components/<p>/<c>/translations/` with `language_code`: adds a language file (48); 201 with the translation. */
+export async function addComponentTranslation(ctx: WriteContext): Promise<Answer> {
+  const component = componentOf(ctx);
+  const project = projectOfComponent(ctx, component);
+  const on = targetOf(ctx, project, component);
+  const reason = refusal(ctx, 'translation.add', on);
+  if (reason !== null) throw permissionDenied(reason === 'no-permission' ? 'Can not create translation' : refusalText(reason));
+  const config = configOf(ctx, project, component);
+  const code = stringField(ctx.body, 'language_code');
+  const { translationId } = await addLanguage(ctx.services.db, ctx.services.config, config.project, config.component, code, ctx.user);
+  const fresh = ctx.reload();
+  const translation = fresh.catalog.translationsById.get(translationId);
+  if (!translation) throw notFound();
+  const url = fresh.urls.api(`translations/${pathOf(translation, fresh)}`);
+  return { status: 201, json: `{"data":${componentTranslationSerializer.write(translation, fresh)}}`, headers: { Location: url } };
+}

@@ -1,0 +1,113 @@
+// What write handlers share: the write context, permission checks with Weblate's refusal texts, config lookups and the mapping of write-path errors to API errors.
+import type { DenyReason, PermissionTarget, TranslationScope, UnitScope } from '../auth/check.js';
+import { checkPermission } from '../auth/check.js';
+import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
+import type { ComponentConfig, ProjectConfig } from '../config/config.js';
+import { NotFoundError } from '../domain/errors.js';
+import { State } from '../domain/unit.js';
+import { COMPONENT_LOCKED, UnitEditError, WriteRefusedError } from '../repository/index.js';
+import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/catalog.query.js';
+import { LockTimeoutError } from '../sync/component-lock.js';
+import { componentScope, projectScope } from './access.js';
+import type { RequestBody } from './body.js';
+import type { RequestContext } from './context.js';
+import { ApiError, notFound, permissionDenied, repositoryLocked, validationError } from './errors.js';
+
+/** A write request: the request context plus its parsed body and a way to see the database after the write. */
+export interface WriteContext extends RequestContext {
+  body: RequestBody;
+  /** A context whose catalog follows the database as it is now (after this request's write). */
+  reload(): RequestContext;
+}
+
+export type Permission = ObjectPermission | GlobalPermission | MetaPermission;
+
+// Weblate's PermissionResult texts for the refusals an API caller can meet.
+const REASONS: Partial<Record<DenyReason, string>> = {
+  locked: COMPONENT_LOCKED,
+  'read-only': 'The string is read-only.',
+  'review-needed': 'Only reviewers can change approved strings.',
+  'reviews-disabled': 'Reviews are not enabled.',
+  'no-email': 'You need an e-mail address to contribute.',
+  agreement: 'The contributor agreement has not been accepted.',
+  template: 'Editing the source strings needs the "Edit source" permission.',
+  'suggestions-only': 'Only suggestions are accepted here.',
+  'units-disabled': 'Adding or removing strings is disabled in the component configuration.',
+  'add-to-source': 'Strings of a monolingual component can be added only to its source language.',
+  'no-new-language': 'Adding new translations is turned off in the component configuration.',
+  'not-supported': 'The file format does not support this.',
+  source: 'This is not possible on the source language.',
+};
+
+/** The text for a refusal: Weblate's reason, or the generic "You do not have permission…". */
+export function refusalText(reason: DenyReason): string | undefined {
+  return REASONS[reason];
+}
+
+/** What a permission is checked on, built from catalog objects. */
+export function targetOf(
+  ctx: RequestContext,
+  project: CatalogProject,
+  component?: CatalogComponent,
+  translation?: CatalogTranslation,
+  unit?: { state: number },
+): PermissionTarget {
+  const t: TranslationScope | undefined = translation && {
+    language: ctx.catalog.languages.get(translation.languageId)?.code ?? translation.languageCode,
+    isSource: translation.isSource,
+  };
+  const u: UnitScope | undefined = unit && { readOnly: unit.state === State.READONLY, approved: unit.state === State.APPROVED };
+  return { project: projectScope(project), component: component && componentScope(component), translation: t, unit: u };
+}
+
+/** The refusal of `permission` on `target` (null when allowed). */
+export function refusal(ctx: RequestContext, permission: Permission, target: PermissionTarget): DenyReason | null {
+  const result = checkPermission(ctx.access.principal, permission, target);
+  return result.allowed ? null : result.reason;
+}
+
+/** 403 unless allowed; `specific` uses Weblate's reason text where there is one, else the generic one. */
+export function requirePermission(ctx: RequestContext, permission: Permission, target: PermissionTarget, specific = true): void {
+  const reason = refusal(ctx, permission, target);
+  if (reason !== null) throw permissionDenied((specific && refusalText(reason)) || undefined);
+}
+
+/** The configured project and component behind catalog objects (404 when the configuration no longer has them). */
+export function configOf(ctx: RequestContext, project: CatalogProject, component?: CatalogComponent): { project: ProjectConfig; component: ComponentConfig } {
+  const p = ctx.services.config.projects.find((x) => x.slug === project.slug);
+  const c = component ? p?.components.find((x) => x.slug === component.slug) : p?.components[0];
+  if (!p || (component && !c)) throw notFound();
+  return { project: p, component: c! };
+}
+
+/** The configured project behind a catalog project. */
+export function projectConfigOf(ctx: RequestContext, project: CatalogProject): ProjectConfig {
+  const p = ctx.services.config.projects.find((x) => x.slug === project.slug);
+  if (!p) throw notFound();
+  return p;
+}
+
+/** The catalog's component of a configured one, or undefined when the store does not have it. */
+export function catalogComponent(catalog: Catalog, project: ProjectConfig, component: ComponentConfig): CatalogComponent | undefined {
+  return catalog.componentsByPath.get(`${project.slug}/${component.slug}`);
+}
+
+/**
+ * The API error for an error of the write path: unknown objects 404, refused input 400 on its field, refused
+ * actions 403, a repository lock not had in time 423. Anything else is returned unchanged (a 500 at the edge).
+ */
+export function toApiError(e: unknown): unknown {
+  if (e instanceof ApiError) return e;
+  if (e instanceof NotFoundError) return notFound();
+  if (e instanceof UnitEditError || e instanceof WriteRefusedError) {
+    if (e.data.kind === 'forbidden') return permissionDenied(e.message);
+    return validationError(e.data.field, e.message);
+  }
+  if (e instanceof LockTimeoutError) return repositoryLocked(e.data.key);
+  return e;
+}
+
+/** A 400 with one message on several fields (Weblate's "Please provide both state and target…"). */
+export function fieldsError(fields: readonly string[], detail: string, code = 'invalid'): ApiError {
+  return new ApiError(400, fields.map((attr) => ({ code, detail, attr })), {}, true);
+}

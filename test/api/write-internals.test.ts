@@ -1,0 +1,62 @@
+// The write path's edges without a server: error mapping (404/400/403/423) and the OpenAPI entries of the write operations.
+import { describe, expect, it } from 'vitest';
+import type { ApiError } from '../../src/api/errors.js';
+import { openApiDocument } from '../../src/api/openapi.js';
+import { ROOT_LISTS, ROUTES } from '../../src/api/routes.js';
+import { toApiError } from '../../src/api/write.js';
+import type { Json } from '../helpers/api-client.js';
+import { NotFoundError } from '../../src/domain/errors.js';
+import { UnitEditError, WriteRefusedError } from '../../src/repository/index.js';
+import { LockTimeoutError, withComponentLock } from '../../src/sync/component-lock.js';
+
+describe('toApiError', () => {
+  const asApi = (e: unknown) => toApiError(e) as ApiError;
+
+  it('maps the write path\'s errors to statuses and the one body shape', () => {
+    expect(asApi(new NotFoundError('unit', '7')).status).toBe(404);
+    const invalid = asApi(new UnitEditError('Invalid state', { unitId: 1, field: 'state', kind: 'invalid' }));
+    expect(invalid.status).toBe(400);
+    expect(invalid.body()).toEqual({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Invalid state', attr: 'state' }] });
+    const forbidden = asApi(new WriteRefusedError('The component is locked.', { kind: 'forbidden', field: null }));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body().errors[0]).toEqual({ code: 'permission_denied', detail: 'The component is locked.', attr: null });
+    const plain = new Error('boom');
+    expect(toApiError(plain)).toBe(plain);
+  });
+
+  it('answers 423 repository-locked when the component lock is not had in time', async () => {
+    let release!: () => void;
+    const held = withComponentLock('hello/app', () => new Promise<void>((resolve) => (release = resolve)));
+    const error = await withComponentLock('hello/app', async () => 'never', 20).catch((e: unknown) => e);
+    release();
+    await held;
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    const api = asApi(error);
+    expect(api.status).toBe(423);
+    expect(api.body()).toEqual({
+      type: 'client_error',
+      errors: [{ code: 'repository-locked', detail: 'Could not obtain the repository lock for hello/app to perform the operation.', attr: null }],
+    });
+  });
+});
+
+describe('OpenAPI write operations', () => {
+  const doc = openApiDocument(ROUTES, ROOT_LISTS.map(([n]) => n), 'http://127.0.0.1:8000', '0.0.0') as Json;
+
+  it('documents every write operation of the route table, and only those', () => {
+    for (const route of ROUTES) {
+      const item = doc.paths[route.path];
+      for (const method of ['post', 'put', 'patch', 'delete']) {
+        expect(Boolean(item[method]), `${method} ${route.path}`).toBe(Boolean(route.write?.[method.toUpperCase() as 'POST']));
+      }
+    }
+    expect(doc.paths['/api/units/{id}/'].delete.responses['204']).toBeDefined();
+    expect(Object.keys(doc.paths['/api/translations/{project}/{component}/{language}/file/'].post.requestBody.content)).toEqual([
+      'multipart/form-data',
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(doc.paths['/api/components/{project}/{component}/repository/'].post.responses['423']).toBeDefined();
+    const ids = Object.values(doc.paths).flatMap((item: Json) => Object.values(item as Record<string, Json>).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
