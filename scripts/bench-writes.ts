@@ -41,7 +41,7 @@ const config = parseConfig(
 const db = openStore(config.database);
 const synced = await syncProject(db, config, 'keepassxc');
 for (const r of synced) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-const user = createUser(db, { username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' }).user;
+const { user, token } = createUser(db, { username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' });
 const total = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
 const project = config.projects[0];
 
@@ -124,6 +124,42 @@ function percentile(sorted: number[], p: number): number {
     `editUnit: ${EDITS} edits, p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, ` +
       `p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms (target p95 < 20 ms); ${changes.toLocaleString('en')} change rows`,
   );
+}
+
+// PATCH /api/units/<id>/ through the HTTP API (server in this process, requests one at a time over keep-alive)
+{
+  const { startServer } = await import('../src/api/server.js');
+  const api = await startServer({ db, config, host: '127.0.0.1', port: 0, log: () => {} });
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = () => candidates[Math.floor(random() * candidates.length)];
+  const patch = async (id: number, target: string) => {
+    const res = await fetch(`${api.url}/api/units/${id}/`, {
+      method: 'PATCH',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: [target], state: 20 }),
+    });
+    if (res.status !== 200) throw new Error(`PATCH ${id}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  for (let i = 0; i < 100; i++) await patch(pick().id, `http warm ${i}`);
+  const times: number[] = [];
+  const n = Math.min(EDITS, 1000);
+  for (let i = 0; i < n; i++) {
+    const c = pick();
+    const t = performance.now();
+    await patch(c.id, `http edit ${i}`);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  report(
+    `PATCH /api/units/<id>/ over HTTP: ${n} requests, p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, ` +
+      `p99 ${percentile(times, 99).toFixed(2)} ms (target p95 < 20 ms)`,
+  );
+  await api.close();
 }
 
 db.close();
