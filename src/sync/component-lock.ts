@@ -5,12 +5,18 @@ export class LockTimeoutError extends TmsError<{ key: string; waitedMs: number }
 
 const tails = new Map<string, Promise<void>>();
 
+/** How long an operation waits for a component's lock: `TMS_LOCK_TIMEOUT_MS`, default one minute. */
+export function defaultLockTimeoutMs(): number {
+  const configured = Number(process.env.TMS_LOCK_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : 60_000;
+}
+
 /**
  * Runs `work` once every earlier holder of `key` has finished; throws LockTimeoutError when that
  * takes longer than `timeoutMs` (the API turns it into 423).
  * @example await withComponentLock('hello/app', () => syncComponent(...))
  */
-export async function withComponentLock<T>(key: string, work: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+export async function withComponentLock<T>(key: string, work: () => Promise<T>, timeoutMs = defaultLockTimeoutMs()): Promise<T> {
   const previous = tails.get(key) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => {
