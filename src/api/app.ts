@@ -27,6 +27,8 @@ import { toApiError, type WriteContext } from './write.js';
 export interface AppOptions {
   db: Db;
   config: Config;
+  /** The configuration in force, when it can change while serving (a watched file); default: `config`. */
+  getConfig?: () => Config;
   /** Where unexpected errors are reported (never to the client). Default: stderr. */
   log?: (message: string) => void;
   /** Version shown in the OpenAPI document. */
@@ -39,7 +41,7 @@ export interface AppOptions {
 }
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
-function createServices(db: Db, config: Config, apiVersion: string): ApiServices & { refresh(): boolean; anonymous(): AccountRow | undefined } {
+function createServices(db: Db, getConfig: () => Config, apiVersion: string): ApiServices & { refresh(): boolean; anonymous(): AccountRow | undefined } {
   const catalogs = catalogQueries(db);
   const accounts = accountQueries(db);
   const version = versionOf(db);
@@ -49,7 +51,9 @@ function createServices(db: Db, config: Config, apiVersion: string): ApiServices
   const principals = new Map<number, Principal>();
   return {
     db,
-    config,
+    get config() {
+      return getConfig();
+    },
     version: apiVersion,
     units: unitQueries(db),
     changes: changeQueries(db),
@@ -81,7 +85,7 @@ function createServices(db: Db, config: Config, apiVersion: string): ApiServices
       }
       return principal;
     },
-    workingCopy: (project, component) => workingCopyDir(config.repos_dir, project, component),
+    workingCopy: (project, component) => workingCopyDir(getConfig().repos_dir, project, component),
   };
 }
 
@@ -129,9 +133,10 @@ function sendError(res: ServerResponse, req: IncomingMessage, error: ApiError): 
  * @example const app = createApp({ db: openStore('tms.sqlite'), config }); app.listen(8000)
  */
 export function createApp(options: AppOptions): express.Express {
-  const { db, config } = options;
+  const { db } = options;
+  const getConfig = options.getConfig ?? (() => options.config);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const services = createServices(db, config, options.version ?? '0.1.0');
+  const services = createServices(db, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
@@ -142,7 +147,7 @@ export function createApp(options: AppOptions): express.Express {
     return {
       services,
       catalog,
-      urls: new Urls(originOf(req), config.site_url, format),
+      urls: new Urls(originOf(req), getConfig().site_url, format),
       user,
       access: new Access(services.principal(user), catalog),
       params,

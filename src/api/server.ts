@@ -25,8 +25,10 @@ export function startServer(options: {
   cacheBytes?: number;
   /** Served at `/hooks/` ahead of the API (it reads its raw body itself, for signatures). */
   hooks?: express.Router;
+  /** The configuration in force when a watched file can change it. */
+  getConfig?: () => Config;
 }): Promise<RunningServer> {
-  const api = createApp({ db: options.db, config: options.config, log: options.log, cacheBytes: options.cacheBytes });
+  const api = createApp({ db: options.db, config: options.config, getConfig: options.getConfig, log: options.log, cacheBytes: options.cacheBytes });
   let app: express.Express = api;
   if (options.hooks) {
     app = express();

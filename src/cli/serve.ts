@@ -28,7 +28,7 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     const hooks = createHookRouter({ db, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ db, config, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
+      server = await startServer({ db, config, getConfig, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
