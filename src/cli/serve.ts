@@ -15,7 +15,9 @@ import { CliFailure, type CliIo } from './io.js';
 export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void> }): Promise<number> {
   const db = openStore(config.database);
   try {
-    applyConfig(db, config);
+    for (const c of applyConfig(db, config, { prune: true }).keptComponents) {
+      io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);
+    }
     // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)
     let getConfig = () => config;
     const queue = createUpdateQueue({

@@ -29,3 +29,27 @@ describe('applyConfig', () => {
     expect(removedComponents.map((c) => c.slug)).toEqual(['web']);
   });
 });
+
+describe('applyConfig with prune', () => {
+  it('deletes components that left the configuration, keeps one with uncommitted edits, and drops empty projects', () => {
+    const db = openDb(':memory:');
+    applyConfig(db, config([component('app'), component('web'), component('docs')]));
+    db.prepare("INSERT INTO languages (id, code, name, plural_number, plural_formula, plural_type) VALUES (1, 'de', 'German', 2, 'n != 1', 1)").run();
+    const web = findComponent(db, 'hello', 'web')!;
+    const translation = Number(db.prepare("INSERT INTO translations (component_id, language_id, language_code) VALUES (?, 1, 'de')").run(web.id).lastInsertRowid);
+    db.prepare("INSERT INTO units (translation_id, id_hash, content_hash, position, pending, timestamp) VALUES (?, 1, 1, 1, 1, 'x')").run(translation);
+
+    const result = applyConfig(db, config([component('app')]), { prune: true });
+    expect(result.removedComponents.map((c) => c.slug).sort()).toEqual(['docs', 'web']);
+    expect(result.keptComponents.map((c) => c.slug)).toEqual(['web']);
+    expect(findComponent(db, 'hello', 'docs')).toBeUndefined();
+    expect(findComponent(db, 'hello', 'web')).toBeDefined();
+    expect(db.prepare('SELECT count(*) FROM units').pluck().get()).toBe(1);
+
+    const other = parseConfig(JSON.stringify({ projects: [{ name: 'Other', slug: 'other', components: [] }] }), '/srv/tms.config.json');
+    db.prepare('UPDATE units SET pending = 0').run();
+    applyConfig(db, other, { prune: true });
+    expect(findProjectBySlug(db, 'hello')).toBeUndefined();
+    expect(db.prepare('SELECT count(*) FROM units').pluck().get()).toBe(0);
+  });
+});

@@ -37,11 +37,21 @@ function componentSettings(c: ComponentConfig): ComponentSettings {
   return { ...rest, repo: redactUrl(c.repo), push: redactUrl(c.push) };
 }
 
+export interface ApplyConfigResult {
+  /** Projects no longer configured (deleted when pruning and empty). */
+  removedProjects: ProjectRow[];
+  /** Components no longer configured (deleted when pruning, unless kept). */
+  removedComponents: ComponentRow[];
+  /** Components no longer configured that were kept because they hold uncommitted edits. */
+  keptComponents: ComponentRow[];
+}
+
 /**
- * Creates or updates the configured projects and components (by slug); ids stay stable.
- * Objects no longer configured are left in place and returned, so the caller decides.
+ * Creates or updates the configured projects and components (by slug); ids stay stable. With `prune`, components
+ * no longer configured are deleted with their translations, units and history — except those holding edits not
+ * committed yet, which are kept (and reported) so no user's edit is lost — and projects left empty go too.
  */
-export function applyConfig(db: Db, config: Config): { removedProjects: ProjectRow[]; removedComponents: ComponentRow[] } {
+export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = {}): ApplyConfigResult {
   const upsertProject = db.prepare(
     `INSERT INTO projects (slug, name, settings, created) VALUES (?, ?, ?, ?)
      ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
@@ -67,7 +77,20 @@ export function applyConfig(db: Db, config: Config): { removedProjects: ProjectR
     }
     const removedProjects = (db.prepare('SELECT * FROM projects').all() as ProjectRow[]).filter((r) => !keptProjects.has(r.id));
     const removedComponents = (db.prepare('SELECT * FROM components').all() as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
-    return { removedProjects, removedComponents };
+    const kept: ComponentRow[] = [];
+    if (opts.prune) {
+      const hasEdits = db.prepare(
+        `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.pending = 1)
+             OR EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)`,
+      ).pluck();
+      for (const c of removedComponents) {
+        if (hasEdits.get(c.id, c.id)) kept.push(c);
+        else db.prepare('DELETE FROM components WHERE id = ?').run(c.id);
+      }
+      const stillUsed = db.prepare('SELECT 1 FROM components WHERE project_id = ? LIMIT 1').pluck();
+      for (const p of removedProjects) if (stillUsed.get(p.id) === undefined) db.prepare('DELETE FROM projects WHERE id = ?').run(p.id);
+    }
+    return { removedProjects, removedComponents, keptComponents: kept };
   })();
 }
 

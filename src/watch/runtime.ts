@@ -40,8 +40,8 @@ function describeDiff(diff: ConfigDiff): string {
 /**
  * Watches the configuration file and the local components. A valid edit of the file is applied to the store at once
  * (`applyConfig`), added and changed components are queued for a sync, and the local watchers follow the new
- * configuration; an invalid edit is logged and the running configuration kept. Removed components stay in the store
- * (nothing deletes them yet) but are no longer watched or matched by hooks.
+ * configuration; an invalid edit is logged and the running configuration kept. Removed components leave the store,
+ * except those holding uncommitted edits (kept and logged), and are no longer watched or matched by hooks.
  * @example const rt = startWatching({ db, config, queue, log: console.log }); getConfig = rt.getConfig;
  */
 export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
@@ -65,8 +65,9 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
     onChange(next, diff) {
       if (closed) return;
       current = next;
-      applyConfig(opts.db, next);
+      const applied = applyConfig(opts.db, next, { prune: true });
       log(`watch: configuration reloaded: ${describeDiff(diff)}`);
+      for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
       if (diff.needsRestart.length) log(`watch: ${diff.needsRestart.join(', ')} changed; restart tms to use the new value`);
       for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
       const previous = local;
