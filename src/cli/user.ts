@@ -6,6 +6,7 @@ import type { CliIo } from './io.js';
 /** Creates a user; the new API token is printed alone on the last line. */
 export function runUserAdd(db: Db, io: CliIo, username: string, opts: { fullName?: string; email?: string; admin?: boolean }): number {
   const { user, token } = createUser(db, { username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
+  if (!user.email) io.err('tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works');
   io.out(`created user ${user.username}${user.is_superuser ? ' (administrator)' : ''}; API token:`);
   io.out(token);
   return 0;

@@ -119,6 +119,14 @@ describe('tms user', () => {
     expect(missing.stderr).toEqual(['tms: user "nobody" not found']);
   });
 
+  it('warns that a user without an e-mail address cannot contribute', async () => {
+    const file = tempConfig({ projects: [] });
+    const r = await runCli(['user', 'add', 'reader', '--config', file]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toEqual(['tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works']);
+    expect(r.stdout.at(-1)).toMatch(/^wlu_/);
+  });
+
   it('refuses an invalid username', async () => {
     const file = tempConfig({ projects: [] });
     const r = await runCli(['user', 'add', 'bad name', '--config', file]);
