@@ -184,6 +184,20 @@ describe('repository operations and locks', () => {
     expect(actions).toEqual([18, 17]);
   });
 
+  it('commits and pushes at once where push_on_commit is on (Weblate\'s default)', async () => {
+    const web = '/api/translations/hello/web/de/';
+    const quit = await unitOf(env, web, 'Quit');
+    expect((await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: ['Schließen'], state: 20 } })).status).toBe(200);
+    const commit = await env.request('POST', '/api/components/hello/web/repository/', { token: env.tokens.mike, json: { operation: 'commit' } });
+    expect(commit.json, commit.text).toMatchObject({ result: true });
+    const upstream = JSON.parse((await readUpstreamFile(env.upstream('web'), 'main', 'locales/de.json'))!.toString());
+    expect(upstream.menu.quit).toBe('Schließen');
+    const status = (await env.request('GET', '/api/components/hello/web/repository/', { token: env.tokens.mike })).json;
+    expect(status).toMatchObject({ needs_commit: false, needs_push: false });
+    const actions = (await env.request('GET', '/api/components/hello/web/changes/')).json.results.slice(0, 2).map((c: { action: number }) => c.action);
+    expect(actions).toEqual([18, 17]);
+  });
+
   it('pulls upstream changes with a pending edit of another unit: rebased, nothing lost', async () => {
     const base = (await readUpstreamFile(env.upstream('app'), 'main', APP_DE_FILE))!.toString();
     await commitToUpstream(env.upstream('app'), { [APP_DE_FILE]: base.replace('Eine Datei öffnen', 'Datei öffnen …') });

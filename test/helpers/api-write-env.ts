@@ -58,7 +58,8 @@ export async function createWriteEnv(): Promise<WriteEnv> {
       name: 'Hello',
       slug: 'hello',
       components: [
-        component('app', { repo: git.url('app.git'), filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase' }),
+        // `app` commits without pushing (explicit push tested); `web` keeps Weblate's default push_on_commit
+        component('app', { repo: git.url('app.git'), filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false }),
         component('web', {
           repo: git.url('web.git'), filemask: 'locales/*.json', template: 'locales/en.json', new_base: 'locales/en.json',
           file_format: 'json-nested', manage_units: true, new_lang: 'add',

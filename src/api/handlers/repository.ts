@@ -131,8 +131,14 @@ async function runOperation(
   const { db, config } = ctx.services;
   const opts = { user: ctx.user };
   switch (operation) {
-    case 'commit':
-      return commitPending(db, config, project, component, { ...opts, translationId });
+    case 'commit': {
+      const committed = await commitPending(db, config, project, component, { ...opts, translationId });
+      // Weblate's push_on_commit: a commit that made commits pushes them too
+      if (!committed.result || committed.commits.length === 0 || !component.push_on_commit || component.vcs !== 'git') return committed;
+      const pushed = await pushComponent(db, config, project, component, opts);
+      const detail = [committed.detail, pushed.detail].filter(Boolean).join('\n');
+      return { result: pushed.result, ...(detail ? { detail } : {}) };
+    }
     case 'push':
       return pushComponent(db, config, project, component, opts);
     case 'pull':
