@@ -40,7 +40,7 @@ describe('parseRemote', () => {
   it('turns file:// URLs and paths into absolute local paths', () => {
     expect(parseRemote('file:///srv/my%20repo.git')).toMatchObject({ transport: 'local', path: '/srv/my repo.git' });
     expect(parseRemote('/srv/repo.git')).toMatchObject({ transport: 'local', path: '/srv/repo.git' });
-    expect(parseRemote('../up.git', '/work/wc')).toMatchObject({ transport: 'local', path: path.resolve('/work/up.git') });
+    expect(parseRemote('../up.git', '/srv/wc')).toMatchObject({ transport: 'local', path: path.resolve('/srv/up.git') });
   });
   it.each(['git@example.com:org/repo.git', 'ssh://git@example.com/org/repo.git', 'git://example.com/repo.git'])(
     'refuses %s',
