@@ -63,16 +63,31 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
      WHERE name IS NOT excluded.name OR settings IS NOT excluded.settings`,
   );
   const projectId = db.prepare('SELECT id FROM projects WHERE slug = ?').pluck();
+  // Changed settings (mask, format, template, language rules, aliases …) can change what the files mean:
+  // the next sync of such a component reads every file again instead of trusting blob ids.
+  const rescanComponent = db.prepare('UPDATE components SET synced_commit = NULL WHERE id = ?');
+  const rescanTranslations = db.prepare("UPDATE translations SET revision = '' WHERE component_id = ?");
+  const rescan = (componentId: number) => {
+    rescanComponent.run(componentId);
+    rescanTranslations.run(componentId);
+  };
   return db.transaction(() => {
     const keptProjects = new Set<number>();
     const keptComponents = new Set<number>();
     for (const p of config.projects) {
-      upsertProject.run(p.slug, p.name, JSON.stringify(projectSettings(p)), now());
+      const projectBefore = findProjectBySlug(db, p.slug);
+      const projectJson = JSON.stringify(projectSettings(p));
+      upsertProject.run(p.slug, p.name, projectJson, now());
       const pid = projectId.get(p.slug) as number;
       keptProjects.add(pid);
+      const projectChanged = projectBefore !== undefined && projectBefore.settings !== projectJson;
       for (const c of p.components) {
-        upsertComponent.run(pid, c.slug, c.name, JSON.stringify(componentSettings(c)), now());
-        keptComponents.add(findComponent(db, p.slug, c.slug)!.id);
+        const before = findComponent(db, p.slug, c.slug);
+        const json = JSON.stringify(componentSettings(c));
+        upsertComponent.run(pid, c.slug, c.name, json, now());
+        const id = before?.id ?? findComponent(db, p.slug, c.slug)!.id;
+        if (before && (projectChanged || before.settings !== json)) rescan(id);
+        keptComponents.add(id);
       }
     }
     const removedProjects = (db.prepare('SELECT * FROM projects').all() as ProjectRow[]).filter((r) => !keptProjects.has(r.id));

@@ -240,6 +240,19 @@ describe('sync from a local-path upstream', () => {
     expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
   });
 
+  it('reads every file again when the component settings change, without an upstream change', async () => {
+    const db = env.openDb();
+    const only = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'), { language_regex: '^de$' })] }]);
+    const [first] = await syncProject(db, only, 'regex');
+    expect(first.files.map((f) => f.language)).toEqual(['de']);
+    const all = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'))] }]);
+    const [second] = await syncProject(db, all, 'regex');
+    expect(second.files.map((f) => [f.language, f.status])).toEqual([['cs', 'parsed'], ['de', 'parsed']]);
+    expect(second.added).toBe(3);
+    const [third] = await syncProject(db, all, 'regex');
+    expect(third.parsed).toBe(0);
+  });
+
   it('fails one component without stopping the others, and exits 1', async () => {
     const file = path.join(env.root, 'two.config.json');
     writeFileSync(file, JSON.stringify({ database: 'two.sqlite', repos_dir: 'repos2', projects: [{ name: 'Hello', slug: 'hello', components: [
