@@ -21,6 +21,9 @@ describe('calculateHash (Weblate test vectors)', () => {
     expect(hashToChecksum(calculateHash(''))).toBe('9db7874c312c839c');
     expect(hashToChecksum(94239120442185084n)).toBe('814ecdfb11e6d57c');
     expect(checksumToHash('f5351ff85ab23173')).toBe(8445691827737211251n);
+    // small unsigned values keep 16 digits, as format(…, "016x") does
+    expect(hashToChecksum(-(1n << 63n) + 0x4fec817bb9fa501n)).toBe('04fec817bb9fa501');
+    expect(checksumToHash('04fec817bb9fa501')).toBe(-(1n << 63n) + 0x4fec817bb9fa501n);
   });
 
   it('builds id_hash and content_hash per Weblate', () => {

@@ -23,9 +23,9 @@ export function calculateHash(...parts: string[]): bigint {
   return rawHash(parts.length === 1 ? parts[0] : parts.join('')) - OFFSET;
 }
 
-/** Lower-case hex of the unsigned value, not zero-padded, as Weblate's `?checksum=`. */
+/** Weblate's `?checksum=`: the unsigned value as 16 lower-case hex digits (`format(h + 2**63, "016x")`). */
 export function hashToChecksum(hash: bigint): string {
-  return (hash + OFFSET).toString(16);
+  return (hash + OFFSET).toString(16).padStart(16, '0');
 }
 
 export function checksumToHash(checksum: string): bigint {

@@ -2,15 +2,12 @@
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { UnitRecordRow } from '../../store/units.query.js';
 import { Serializer, t } from '../serializer.js';
+import { hashToChecksum } from '../../domain/hash.js';
 import { type Ctx, iso } from './common.js';
 import { pathOf } from './translation.js';
 
-const OFFSET = 1n << 63n;
-
-/** Weblate's `?checksum=`: the unsigned id_hash as 16 lower-case hex digits. */
-export function checksumOf(idHash: bigint): string {
-  return (idHash + OFFSET).toString(16).padStart(16, '0');
-}
+/** Weblate's `?checksum=` of a unit. */
+export const checksumOf = hashToChecksum;
 
 /** Target forms: a plural unit shows exactly the translation's number of plural forms. */
 function targetOf(u: UnitRecordRow, ctx: Ctx): string[] {
