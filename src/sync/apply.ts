@@ -3,6 +3,7 @@ import type { ComponentConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
+import { setAlert } from '../store/alerts.repo.js';
 import { changeRecorder } from '../store/changes.repo.js';
 import { type Db, now } from '../store/db.js';
 import { ensureLanguage } from '../store/languages.repo.js';
@@ -132,6 +133,7 @@ function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
   }
 
   refreshStats(db, touched);
+  setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
   db.prepare('UPDATE components SET synced_commit = ? WHERE id = ?').run(input.head, componentId);
   return result;
 }

@@ -34,6 +34,8 @@ export interface ScanPlan {
   files: ScannedFile[];
   /** Files in the mask that were left out, with why (duplicate language, language_regex …). */
   skipped: { path: string; reason: string }[];
+  /** Files left out because another file (or the source) already has their language: Weblate's DuplicateLanguage alert. */
+  duplicates: { path: string; language: string; other: string }[];
   sourceLanguage: LanguageDefinition;
 }
 
@@ -82,6 +84,7 @@ export function planFiles(
   const bilingual = !component.template;
   const files: ScannedFile[] = [];
   const skipped = [...selection.skipped];
+  const duplicates: ScanPlan['duplicates'] = [];
   const taken = new Map<string, string>();
   if (bilingual) taken.set(source.language.code, '(the source language)');
   const templateRevision = component.template ? revisions.get(component.template) : undefined;
@@ -91,6 +94,7 @@ export function planFiles(
     const other = taken.get(found.language.code);
     if (other !== undefined) {
       skipped.push({ path: f.path, reason: `duplicate language ${found.language.code} (already ${other})` });
+      duplicates.push({ path: f.path, language: found.language.code, other });
       continue;
     }
     taken.set(found.language.code, f.path);
@@ -98,7 +102,7 @@ export function planFiles(
     const revision = templateRevision && !isTemplate ? `${templateRevision},${own}` : own;
     files.push({ path: f.path, code: f.code, language: found.language, generated: found.generated, revision, isTemplate });
   }
-  return { files, skipped, sourceLanguage: source.language };
+  return { files, skipped, duplicates, sourceLanguage: source.language };
 }
 
 function contextFor(file: ScannedFile, component: ComponentConfig, template: ParsedStore | null): FormatContext {

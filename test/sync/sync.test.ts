@@ -200,6 +200,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
 
 describe('sync from a local-path upstream', () => {
   let env: SyncEnv;
+  const createUpstreamCopy = (name: string) => env.addUpstream(name, { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   beforeAll(async () => {
     env = await createSyncEnv();
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
@@ -238,6 +239,30 @@ describe('sync from a local-path upstream', () => {
     const [again] = await syncProject(db, cfg, 'trunk');
     expect(again.update).toBe('fast-forward');
     expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
+  });
+
+  it('skips a second file of one language with a DuplicateLanguage alert, cleared when it goes', async () => {
+    const { componentAlerts } = await import('../../src/store/alerts.repo.js');
+    const { findComponent } = await import('../../src/store/projects.repo.js');
+    await createUpstreamCopy('dups');
+    await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': demoFile('glossary/de.tbx'), 'glossary/de_DE.tbx': demoFile('glossary/de.tbx') });
+    const db = env.openDb();
+    const cfg = env.config([{ name: 'D', slug: 'dups', components: [glossaryComponent(env.upstream('dups'))] }]);
+    const [r] = await syncProject(db, cfg, 'dups');
+    expect(r.ok).toBe(true);
+    expect(r.files.map((f) => f.path)).toEqual(['glossary/cs.tbx', 'glossary/de.tbx']);
+    expect(r.skipped).toEqual([
+      { path: 'glossary/de_DE.tbx', reason: 'duplicate language de (already glossary/de.tbx)' },
+      { path: 'glossary/en.tbx', reason: 'duplicate language en (already (the source language))' },
+    ]);
+    const id = findComponent(db, 'dups', 'glossary')!.id;
+    const [alert] = componentAlerts(db, id);
+    expect(alert.name).toBe('DuplicateLanguage');
+    expect(JSON.parse(alert.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
+
+    await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': null, 'glossary/de_DE.tbx': null });
+    await syncProject(db, cfg, 'dups');
+    expect(componentAlerts(db, id)).toEqual([]);
   });
 
   it('reads every file again when the component settings change, without an upstream change', async () => {
