@@ -47,7 +47,11 @@ export async function updateWorkingCopy(
   // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
   const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
   const tracking = await vcs.remoteTrackingHead({ dir, cache });
-  if (upstream === null || upstream !== tracking) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+  const fetched = upstream === null || upstream !== tracking;
+  if (fetched) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+  const head = await vcs.headOid({ dir, cache });
+  // Nothing moved and the branch sits on upstream's commit: no history walk (it reads commit objects from the pack).
+  if (!fetched && head === upstream) return { dir, head, update: 'up-to-date' };
   const status = await vcs.status({ dir, cache });
   let update: WorkingCopyState['update'] = 'up-to-date';
   // With commits of its own not pushed yet, tms leaves integration to pull/push, which merge unit by unit;
