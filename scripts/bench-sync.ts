@@ -85,9 +85,20 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const coldUnits = units(cold);
   report(`cold scan+parse+store: ${coldUnits} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(coldUnits / coldSeconds)} units/s (target ≥ 220,000)`);
 
-  const [none, noneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
-  checkOk(none);
-  report(`no-change re-sync: ${(noneSeconds * 1000).toFixed(1)} ms, ${none[0].parsed} files parsed = 1/${Math.round(coldSeconds / noneSeconds)} of cold (target ≤ 1/50)`);
+  // five no-change re-syncs: the first pays for loading the code paths, the median is the steady state
+  const noChange: number[] = [];
+  let parsedNone = 0;
+  for (let i = 0; i < 5; i++) {
+    const [none, seconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+    checkOk(none);
+    parsedNone += none[0].parsed;
+    noChange.push(seconds);
+  }
+  const median = [...noChange].sort((a, b) => a - b)[2];
+  report(
+    `no-change re-sync (5 runs): first ${(noChange[0] * 1000).toFixed(1)} ms, median ${(median * 1000).toFixed(1)} ms, ` +
+      `${parsedNone} files parsed = 1/${Math.round(coldSeconds / median)} of cold (target ≤ 1/50)`,
+  );
 
   const de = 'share/translations/keepassxc_de.ts';
   const text = files[de].toString('utf8').replace('<translation>Über KeePassXC</translation>', '<translation>Über KeePassXC!</translation>');
