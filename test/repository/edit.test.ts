@@ -4,25 +4,9 @@ import { Action } from '../../src/domain/actions.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { editUnit, UnitEditError } from '../../src/repository/index.js';
-import { createRepoEnv, type RepoEnv } from './repo-env.js';
+import { createRepoEnv, type RepoEnv, statsOf, thrownBy } from './repo-env.js';
 
-function stats(r: RepoEnv, component: string, language: string) {
-  return r.db.prepare(
-    `SELECT s.total, s.translated, s.fuzzy, s.approved, s.last_author_id FROM translation_stats s
-     JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id
-     JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
-  ).get(component, language) as { total: number; translated: number; fuzzy: number; approved: number; last_author_id: number | null };
-}
 
-function editError(fn: () => unknown): UnitEditError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UnitEditError) return e;
-    throw e;
-  }
-  throw new Error('expected a UnitEditError');
-}
 
 describe('editUnit', () => {
   let r: RepoEnv;
@@ -34,7 +18,7 @@ describe('editUnit', () => {
   it('translates an empty unit: pending with its author, change 5 with old/new text and states, statistics updated', () => {
     const quit = r.unit('app', 'de', 'Quit');
     expect(quit).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
-    const before = stats(r, 'app', 'de');
+    const before = statsOf(r, 'app', 'de');
     const result = editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
     expect(result).toMatchObject({ changed: true, action: Action.NEW, target: ['Beenden'], state: State.TRANSLATED, pending: true });
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
@@ -43,7 +27,7 @@ describe('editUnit', () => {
       action: Action.NEW, unit_id: quit.id, user_id: r.alice.id, author_id: r.alice.id, target: 'Beenden', old: '',
       details: { state: State.TRANSLATED, old_state: State.EMPTY, source: 'Quit' },
     });
-    const after = stats(r, 'app', 'de');
+    const after = statsOf(r, 'app', 'de');
     expect(after.translated).toBe(before.translated + 1);
     expect(after.last_author_id).toBe(r.alice.id);
   });
@@ -55,7 +39,7 @@ describe('editUnit', () => {
     expect(r.unit('app', 'de', 'Open a file').pending_author_id).toBe(r.bob.id);
     const fuzzy = editUnit(r.db, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.bob });
     expect(fuzzy.action).toBe(Action.MARKED_EDIT);
-    expect(stats(r, 'app', 'de').fuzzy).toBe(2);
+    expect(statsOf(r, 'app', 'de').fuzzy).toBe(2);
     const count = r.changes('app').length;
     const same = editUnit(r.db, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.alice });
     expect(same).toMatchObject({ changed: false, action: null, changeId: null });
@@ -65,14 +49,14 @@ describe('editUnit', () => {
 
   it('checks the plural count against the language (cs: 3 forms) and a singular unit takes one string', () => {
     const files = r.unit('app', 'cs', 'file selected');
-    const short = editError(() => editUnit(r.db, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
+    const short = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
     expect(short.data).toMatchObject({ field: 'target', kind: 'invalid' });
     expect(short.message).toBe('Number of plurals does not match');
     const ok = editUnit(r.db, { unitId: files.id, target: ['%n soubor', '%n soubory', '%n souborů'], state: 20, user: r.alice });
     expect(ok.action).toBe(Action.CHANGE);
     expect(r.unit('app', 'cs', 'file selected').target).toBe('%n soubor\x1e\x1e%n soubory\x1e\x1e%n souborů');
     const single = r.unit('app', 'cs', 'Quit');
-    expect(editError(() => editUnit(r.db, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice })).data.field).toBe('target');
+    expect(thrownBy(UnitEditError, () => editUnit(r.db, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice })).data.field).toBe('target');
   });
 
   it('refuses states outside 0/10/20/30, empty/non-empty mismatches, and approval without review', () => {
@@ -85,7 +69,7 @@ describe('editUnit', () => {
       [30, ['x'], 'Approved state is not available as reviews are not enabled.'],
     ];
     for (const [state, target, message] of cases) {
-      const e = editError(() => editUnit(r.db, { unitId: quit.id, target, state, user: r.alice }));
+      const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: quit.id, target, state, user: r.alice }));
       expect([e.code, e.data.field, e.data.kind, e.message]).toEqual(['UnitEditError', 'state', 'invalid', message]);
     }
     expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: '', pending: 0 });
@@ -93,7 +77,7 @@ describe('editUnit', () => {
 
   it('refuses the source strings of a bilingual component (read-only) and unknown units', () => {
     const source = r.unit('app', 'en', 'Quit');
-    const e = editError(() => editUnit(r.db, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
+    const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
     expect(e.data).toMatchObject({ kind: 'forbidden', field: null });
     expect(() => editUnit(r.db, { unitId: 999_999, target: ['x'], state: 20, user: r.alice })).toThrow(NotFoundError);
   });
@@ -117,7 +101,7 @@ describe('editUnit with review enabled', () => {
     expect(editUnit(r.db, { unitId: file.id, target: ['&Datei'], state: State.APPROVED, user: r.bob }).action).toBe(Action.APPROVE);
     const quit = r.unit('app', 'de', 'Quit');
     expect(editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.APPROVED, user: r.bob }).action).toBe(Action.APPROVE);
-    expect(stats(r, 'app', 'de').approved).toBe(2);
+    expect(statsOf(r, 'app', 'de').approved).toBe(2);
     // from approved back to translated is a change (2)
     expect(editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.bob }).action).toBe(Action.CHANGE);
   });
@@ -125,7 +109,7 @@ describe('editUnit with review enabled', () => {
   it('refuses a read-only template (edit_template off) with the 403 kind', () => {
     const template = r.units('web', 'en')[0];
     expect(template.state).toBe(State.READONLY);
-    const e = editError(() => editUnit(r.db, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
+    const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
     expect([e.data.kind, e.message]).toEqual(['forbidden', 'The string is read-only.']);
   });
 });

@@ -2,24 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { addLanguage, pushComponent, WriteRefusedError } from '../../src/repository/index.js';
-import { createRepoEnv, type RepoEnv } from './repo-env.js';
+import { createRepoEnv, type RepoEnv, rejectedWith, statsOf } from './repo-env.js';
 
-async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof WriteRefusedError) return e;
-    throw e;
-  }
-  throw new Error('expected a WriteRefusedError');
-}
 
-function stats(r: RepoEnv, component: string, language: string) {
-  return r.db.prepare(
-    `SELECT s.total, s.translated FROM translation_stats s JOIN translations t ON t.id = s.translation_id
-     JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
-  ).get(component, language) as { total: number; translated: number } | undefined;
-}
 
 describe('addLanguage', () => {
   let r: RepoEnv;
@@ -42,7 +27,7 @@ describe('addLanguage', () => {
     const units = r.units('app', 'fr');
     expect(units.map((u) => u.source)).toEqual(r.units('app', 'de').map((u) => u.source));
     expect(units.every((u) => u.pending === 0)).toBe(true);
-    expect(stats(r, 'app', 'fr')).toMatchObject({ total: units.length, translated: 0 });
+    expect(statsOf(r, 'app', 'fr')).toMatchObject({ total: units.length, translated: 0 });
     expect(r.changes('app', [Action.ADDED_LANGUAGE])).toMatchObject([{ translation_id: result.translationId, user_id: r.alice.id }]);
   });
 
@@ -58,22 +43,22 @@ describe('addLanguage', () => {
 
   it('refuses with Weblate errors: missing code (languge_code), unknown code, a present language, new_lang, no base for TS', async () => {
     const app = r.component('app');
-    const missing = await refusal(addLanguage(r.db, r.config, r.project, app, '', r.alice));
+    const missing = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, '', r.alice));
     expect([missing.data.field, missing.message]).toEqual(['languge_code', "Missing 'language_code' parameter"]);
-    const unknown = await refusal(addLanguage(r.db, r.config, r.project, app, 'xx_nope', r.alice));
+    const unknown = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, 'xx_nope', r.alice));
     expect([unknown.data.field, unknown.message]).toEqual(['language_code', "No language code 'xx_nope' found!"]);
     // exact codes only: 'FR' is not 'fr'
-    expect((await refusal(addLanguage(r.db, r.config, r.project, app, 'FR', r.alice))).data.field).toBe('language_code');
+    expect((await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, 'FR', r.alice))).data.field).toBe('language_code');
     for (const present of ['de', 'en']) {
-      const e = await refusal(addLanguage(r.db, r.config, r.project, app, present, r.alice));
+      const e = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, present, r.alice));
       expect([e.data.field, e.message]).toEqual(['language_code', 'Translation file already exists!']);
     }
-    const off = await refusal(addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'none' }, 'it', r.alice));
+    const off = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'none' }, 'it', r.alice));
     expect([off.data.kind, off.message]).toEqual(['forbidden', 'Adding new translations is turned off in the component configuration.']);
-    expect((await refusal(addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'contact' }, 'it', r.alice))).data.kind).toBe('forbidden');
-    const noBase = await refusal(addLanguage(r.db, r.config, r.project, { ...app, new_base: '' }, 'it', r.alice));
+    expect((await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'contact' }, 'it', r.alice))).data.kind).toBe('forbidden');
+    const noBase = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_base: '' }, 'it', r.alice));
     expect(noBase.data.kind).toBe('forbidden');
-    const filtered = await refusal(addLanguage(r.db, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }, 'it', r.alice));
+    const filtered = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }, 'it', r.alice));
     expect([filtered.data.field, filtered.message]).toEqual(['language_code', 'The given language is filtered by the language filter.']);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     expect(r.units('app', 'it')).toEqual([]);

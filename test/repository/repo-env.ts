@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/config.js';
 import type { Db } from '../../src/store/db.js';
+import type { TranslationStatsRow } from '../../src/store/stats.repo.js';
 import { createUser, type UserRow } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
@@ -155,4 +156,34 @@ export async function startPushRaceProxy(target: string, beforeFirstPush: () => 
       server.close(() => resolve());
     }),
   };
+}
+
+/** The statistics row of a component's translation in a language. */
+export function statsOf(r: RepoEnv, component: string, language: string): TranslationStatsRow {
+  return r.db.prepare(
+    `SELECT s.* FROM translation_stats s JOIN translations t ON t.id = s.translation_id
+     JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
+  ).get(component, language) as TranslationStatsRow;
+}
+
+/** The error `fn` throws, which must be of `type`. */
+export function thrownBy<T extends Error>(type: abstract new (...args: never[]) => T, fn: () => unknown): T {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof type) return e;
+    throw e;
+  }
+  throw new Error(`expected a ${type.name}`);
+}
+
+/** The error a promise rejects with, which must be of `type`. */
+export async function rejectedWith<T extends Error>(type: abstract new (...args: never[]) => T, promise: Promise<unknown>): Promise<T> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof type) return e;
+    throw e;
+  }
+  throw new Error(`expected a ${type.name}`);
 }

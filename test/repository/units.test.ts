@@ -19,36 +19,10 @@ import {
 } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { createRepoEnv, type RepoEnv } from './repo-env.js';
+import { createRepoEnv, type RepoEnv, rejectedWith, statsOf, thrownBy } from './repo-env.js';
 
-/** The error `fn` throws, which must be of `type`. */
-function thrown<T extends Error>(type: abstract new (...args: never[]) => T, fn: () => unknown): T {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof type) return e;
-    throw e;
-  }
-  throw new Error(`expected a ${type.name}`);
-}
 
-/** The error a promise rejects with, which must be of `type`. */
-async function rejected<T extends Error>(type: abstract new (...args: never[]) => T, promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof type) return e;
-    throw e;
-  }
-  throw new Error(`expected a ${type.name}`);
-}
 
-function stats(r: RepoEnv, component: string, language: string) {
-  return r.db.prepare(
-    `SELECT s.total, s.translated FROM translation_stats s JOIN translations t ON t.id = s.translation_id
-     JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
-  ).get(component, language) as { total: number; translated: number };
-}
 
 const MANAGED = { manage_units: true };
 
@@ -61,7 +35,7 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
   const web = () => r.component('web');
 
   it('adds a key to the template: pending source unit, empty units in every translation, 31 each, statistics', async () => {
-    const before = { en: stats(r, 'web', 'en').total, de: stats(r, 'web', 'de').total, cs: stats(r, 'web', 'cs').total };
+    const before = { en: statsOf(r, 'web', 'en').total, de: statsOf(r, 'web', 'de').total, cs: statsOf(r, 'web', 'cs').total };
     const result = addUnit(r.db, r.config, r.project, web(), 'en', { key: 'menu.help', value: ['Help'], user: r.alice });
     expect(result.unitIds).toHaveLength(3);
     const en = r.units('web', 'en').find((u) => u.context === 'menu.help')!;
@@ -74,30 +48,30 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect(added).toHaveLength(3);
     expect(added.map((c) => c.user_id)).toEqual([r.alice.id, r.alice.id, r.alice.id]);
     expect(added.find((c) => c.unit_id === result.unitId)).toMatchObject({ target: 'Help', details: { source: 'Help', context: 'menu.help' } });
-    expect(stats(r, 'web', 'en').total).toBe(before.en + 1);
-    expect(stats(r, 'web', 'de').total).toBe(before.de + 1);
-    expect(stats(r, 'web', 'cs').total).toBe(before.cs + 1);
+    expect(statsOf(r, 'web', 'en').total).toBe(before.en + 1);
+    expect(statsOf(r, 'web', 'de').total).toBe(before.de + 1);
+    expect(statsOf(r, 'web', 'cs').total).toBe(before.cs + 1);
   });
 
   it('refuses duplicates, a translation other than the source, bad bodies and a component without manage_units', () => {
-    const dup = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }));
+    const dup = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }));
     expect([dup.data.kind, dup.data.field, dup.message]).toEqual(['invalid', 'non_field_errors', 'This string seems to already exist.']);
-    const other = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'de', { key: 'x.y', value: ['Y'], user: r.alice }));
+    const other = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'de', { key: 'x.y', value: ['Y'], user: r.alice }));
     expect(other.data.kind).toBe('forbidden');
-    const bare = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }));
+    const bare = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }));
     expect([bare.data.field, bare.message]).toEqual(['value', 'Expected a list of items but got type "str".']);
-    expect(thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { value: ['Y'], user: r.alice })).data.field).toBe('key');
-    const state = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }));
+    expect(thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { value: ['Y'], user: r.alice })).data.field).toBe('key');
+    const state = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }));
     expect([state.data.field, state.message]).toEqual(['state', '"100" is not a valid choice.']);
-    const empty = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }));
+    const empty = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }));
     expect(empty.message).toBe('Empty state is supported for blank strings only.');
-    const approved = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }));
+    const approved = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }));
     expect(approved.message).toBe('Approved state is not available as reviews are not enabled.');
-    const plural = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }));
+    const plural = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }));
     expect(plural.message).toBe('Plurals are not supported by the file format!');
-    const control = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }));
+    const control = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web(), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }));
     expect(control.message).toBe("String contains control character: '\\x07'");
-    const off = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, { ...web(), manage_units: false }, 'en', { key: 'x.y', value: ['Y'], user: r.alice }));
+    const off = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, { ...web(), manage_units: false }, 'en', { key: 'x.y', value: ['Y'], user: r.alice }));
     expect([off.data.kind, off.message]).toEqual(['forbidden', 'Adding strings is disabled in the component configuration.']);
     expect(() => addUnit(r.db, r.config, r.project, web(), 'xx', { key: 'x.y', value: ['Y'], user: r.alice })).toThrow(NotFoundError);
     expect(r.units('web', 'en').some((u) => u.context === 'x.y')).toBe(false);
@@ -125,11 +99,11 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
 
   it('deletes a key from the template and every translation: 63 per unit, pending removal, then gone upstream', async () => {
     const save = r.units('web', 'de').find((u) => u.context === 'menu.save')!;
-    const before = stats(r, 'web', 'de').total;
+    const before = statsOf(r, 'web', 'de').total;
     const result = deleteUnit(r.db, r.config, r.project, web(), save.id, r.bob);
     expect(result.removed).toBe(3);
     for (const language of ['en', 'de', 'cs']) expect(r.units('web', language).some((u) => u.context === 'menu.save')).toBe(false);
-    expect(stats(r, 'web', 'de').total).toBe(before - 1);
+    expect(statsOf(r, 'web', 'de').total).toBe(before - 1);
     const removed = r.changes('web', [Action.STRING_REMOVE]);
     expect(removed).toHaveLength(3);
     expect(removed.map((c) => c.details.source)).toEqual(['Save', 'Save', 'Save']);
@@ -176,9 +150,9 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({ id: result.unitId, target: 'Speichern unter', state: State.TRANSLATED, pending: 1 });
     expect(r.units('app', 'en').find((u) => u.source === 'Save as')).toMatchObject({ target: 'Save as', state: State.READONLY, pending: 0 });
     expect(r.units('app', 'cs').some((u) => u.source === 'Save as')).toBe(false);
-    const missingTarget = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, app(), 'de', { source: ['Other'], user: r.alice }));
+    const missingTarget = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, app(), 'de', { source: ['Other'], user: r.alice }));
     expect(missingTarget.data.field).toBe('target');
-    const dup = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, app(), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }));
+    const dup = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, app(), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }));
     expect(dup.message).toBe('This string seems to already exist.');
 
     const commit = await commitPending(r.db, r.config, r.project, app());
@@ -290,12 +264,12 @@ describe('component lock', () => {
     expect(r.changes('web', [Action.LOCK, Action.UNLOCK])).toMatchObject([{ action: Action.LOCK, user_id: r.bob.id, details: { auto: false } }]);
 
     const title = r.units('web', 'de').find((u) => u.context === 'app.title')!;
-    const edit = thrown(UnitEditError, () => editUnit(r.db, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
+    const edit = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
     expect([edit.data.kind, edit.message]).toEqual(['forbidden', 'The component is locked.']);
-    const add = thrown(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web, 'en', { key: 'a.b', value: ['B'], user: r.alice }));
+    const add = thrownBy(WriteRefusedError, () => addUnit(r.db, r.config, r.project, web, 'en', { key: 'a.b', value: ['B'], user: r.alice }));
     expect([add.data.kind, add.message]).toEqual(['forbidden', 'The component is locked.']);
-    expect(thrown(WriteRefusedError, () => deleteUnit(r.db, r.config, r.project, web, title.id, r.alice)).data.kind).toBe('forbidden');
-    const upload = await rejected(WriteRefusedError, uploadTranslation(r.db, r.config, r.project, web, 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }));
+    expect(thrownBy(WriteRefusedError, () => deleteUnit(r.db, r.config, r.project, web, title.id, r.alice)).data.kind).toBe('forbidden');
+    const upload = await rejectedWith(WriteRefusedError, uploadTranslation(r.db, r.config, r.project, web, 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }));
     expect([upload.data.kind, upload.message]).toEqual(['forbidden', 'The component is locked.']);
     expect(r.units('web', 'de').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hallo tms', pending: 0 });
 

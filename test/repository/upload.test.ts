@@ -4,19 +4,10 @@ import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, type UploadInput, uploadTranslation, WriteRefusedError } from '../../src/repository/index.js';
 import { demoFile } from '../helpers/sync-env.js';
-import { createRepoEnv, type RepoEnv } from './repo-env.js';
+import { createRepoEnv, type RepoEnv, rejectedWith } from './repo-env.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof WriteRefusedError) return e;
-    throw e;
-  }
-  throw new Error('expected a WriteRefusedError');
-}
 
 /** The demo's German TS file with some messages changed, and one message the component does not have. */
 function germanUpload(): string {
@@ -81,7 +72,7 @@ describe('uploads on a bilingual component (Qt TS)', () => {
   });
 
   it('refuses bad requests on their fields, with Weblate texts', async () => {
-    const bad = await refusal(upload('de', { bytes: encode('<TS><context>') }));
+    const bad = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode('<TS><context>') }));
     expect([bad.data.kind, bad.data.field]).toEqual(['invalid', 'file']);
     expect(bad.message).toMatch(/^translations\/app_de\.ts:\d+:\d+: /);
     const cases: [Omit<UploadInput, 'user'>, string, string][] = [
@@ -95,10 +86,10 @@ describe('uploads on a bilingual component (Qt TS)', () => {
       [{ bytes: encode('x'), conflicts: 'replace-approved' }, 'conflicts', 'You can not overwrite approved translations: reviews are not enabled.'],
     ];
     for (const [input, field, message] of cases) {
-      const e = await refusal(upload('de', input));
+      const e = await rejectedWith(WriteRefusedError, upload('de', input));
       expect([e.data.kind, e.data.field, e.message]).toEqual(['invalid', field, message]);
     }
-    const replaceSource = await refusal(upload('en', { bytes: encode('x'), method: 'replace' }));
+    const replaceSource = await rejectedWith(WriteRefusedError, upload('en', { bytes: encode('x'), method: 'replace' }));
     expect(replaceSource.data.field).toBe('method');
     expect(r.changes('app', [Action.FILE_UPLOAD])).toHaveLength(5);
   });
@@ -116,7 +107,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     const result = await upload('de', { bytes: encode('{"menu": {"quit": "Beenden", "open": "Offen"}, "extra": "x"}') });
     expect(result).toEqual({ not_found: 0, skipped: 1, accepted: 1, total: 6, result: true, count: 6 });
     expect(r.units('web', 'de').find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1 });
-    const bad = await refusal(upload('de', { bytes: encode('{"menu": ') }));
+    const bad = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode('{"menu": ') }));
     expect([bad.data.field, bad.message.startsWith('locales/de.json:')]).toEqual(['file', true]);
   });
 
@@ -126,7 +117,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
     expect(r.units('web', 'cs').find((u) => u.context === 'menu.help')).toMatchObject({ target: '', pending: 0 });
     expect(r.changes('web', [Action.NEW_UNIT])).toHaveLength(3);
-    const hint = await refusal(upload('de', { bytes: encode(text), method: 'add' }));
+    const hint = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode(text), method: 'add' }));
     expect([hint.data.field, hint.message]).toEqual(['method', 'This method is not available here. Try adding to the source instead of the translation.']);
   });
 
