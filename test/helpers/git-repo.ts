@@ -4,6 +4,8 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { clone } from '../../src/vcs/index.js';
 
 const run = promisify(execFile);
 
@@ -159,4 +161,38 @@ export async function lsTree(repo: string, ref: string): Promise<Map<string, str
     if (type === 'blob') out.set(record.slice(tab + 1), oid);
   }
   return out;
+}
+
+export interface FreshClone {
+  /** Temporary folder of the whole test file. */
+  root: string;
+  /** A new bare upstream holding `files`, one per test. */
+  upstream: string;
+  /** A new clone of it made by tms, one per test. */
+  work: string;
+  /** The test's number (1, 2, …), for more unique names. */
+  n: number;
+}
+
+/**
+ * Registers hooks giving every test of the file a new bare upstream with `files` and a tms clone of it;
+ * `use` receives the paths before each test.
+ */
+export function useFreshClone(files: FileMap, use: (clone: FreshClone) => void): void {
+  let root = '';
+  let n = 0;
+  beforeAll(async () => {
+    root = await tempDir();
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    n++;
+    const upstream = path.join(root, `up-${n}.git`);
+    const work = path.join(root, `work-${n}`);
+    await createUpstream({ dir: upstream, files });
+    await clone({ dir: work, url: upstream, branch: 'main' });
+    use({ root, upstream, work, n });
+  });
 }

@@ -1,9 +1,8 @@
 // Bringing upstream commits in: fast-forward, merge (clean and conflicting), merge_noff, rebase (clean, conflict, mergeFile).
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  clone,
   commit,
   fastForward,
   fetch,
@@ -14,7 +13,7 @@ import {
   updateBranch,
   VcsError,
 } from '../../src/vcs/index.js';
-import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli, useFreshClone } from '../helpers/git-repo.js';
 
 const FILES = {
   'po/de.po': 'line 1\nline 2\nline 3\nline 4\nline 5\n',
@@ -26,23 +25,10 @@ const BOB = { name: 'Bob Reviewer', email: 'bob@example.test', timestamp: 1_700_
 const TMS = { name: 'tms', email: 'tms@example.test', timestamp: 1_700_000_900, timezoneOffset: 0 };
 const UPSTREAM_LATER = { name: 'Upstream Dev', email: 'dev@upstream.test', timestamp: 1_700_000_300 };
 
-let root: string;
 let upstream: string;
 let work: string;
-let n = 0;
-
-beforeAll(async () => {
-  root = await tempDir();
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  n++;
-  upstream = path.join(root, `up-${n}.git`);
-  work = path.join(root, `work-${n}`);
-  await createUpstream({ dir: upstream, files: FILES });
-  await clone({ dir: work, url: upstream, branch: 'main' });
+useFreshClone(FILES, (c) => {
+  ({ upstream, work } = c);
 });
 
 async function localCommit(files: Record<string, string>, message: string, author = ALICE): Promise<string> {

@@ -1,9 +1,9 @@
 // commit of chosen files, resetHard, and working copies of empty upstreams.
 import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clone, commit, fetch, headCommit, listFilesWithBlobIds, push, resetHard, status, type VcsError } from '../../src/vcs/index.js';
-import { commitToUpstream, createEmptyUpstream, createUpstream, gitCli, lsTree, tempDir } from '../helpers/git-repo.js';
+import { commitToUpstream, createEmptyUpstream, gitCli, lsTree, useFreshClone } from '../helpers/git-repo.js';
 
 const FILES = { 'po/de.po': 'de\n', 'po/fr.po': 'fr\n', 'docs/deep/nested/guide.md': 'guide\n', 'README.md': 'readme\n' };
 const TMS = { name: 'tms', email: 'tms@example.test', timestamp: 1_700_000_500, timezoneOffset: 0 };
@@ -12,19 +12,8 @@ let root: string;
 let upstream: string;
 let work: string;
 let n = 0;
-
-beforeAll(async () => {
-  root = await tempDir();
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  n++;
-  upstream = path.join(root, `up-${n}.git`);
-  work = path.join(root, `work-${n}`);
-  await createUpstream({ dir: upstream, files: FILES });
-  await clone({ dir: work, url: upstream, branch: 'main' });
+useFreshClone(FILES, (c) => {
+  ({ root, upstream, work, n } = c);
 });
 
 describe('commit', () => {
