@@ -1,20 +1,12 @@
 // Statistics of translations and their sums (component, project, language), as Weblate's stats compute them.
 import type { CatalogStats } from '../store/catalog.query.js';
+import type { TranslationStatsRow } from '../store/stats.repo.js';
 
-/** Counts of a translation or of a set of translations. */
-export interface Counts {
-  total: number; total_words: number; total_chars: number;
-  translated: number; translated_words: number; translated_chars: number;
-  fuzzy: number; fuzzy_words: number; fuzzy_chars: number;
-  approved: number; approved_words: number; approved_chars: number;
-  readonly: number; readonly_words: number; readonly_chars: number;
-  failing: number; failing_words: number;
-  suggestions: number; comments: number;
-  /** The newest content change, and the full name of its author. */
-  last_change: string | null;
-  last_author: string | null;
-  recent_changes: number;
-}
+/**
+ * Counts of a translation or of a set of translations: the stored statistics, with the author of the newest
+ * content change as a full name (`last_author`) instead of a user id.
+ */
+export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> & { last_author: string | null };
 
 const SUMMED = [
   'total', 'total_words', 'total_chars', 'translated', 'translated_words', 'translated_chars',
