@@ -1,18 +1,10 @@
 // Read queries for who is asking and for the account records the API shows: users, teams (groups), roles.
 import type { Db } from './db.js';
 import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
-import { hashToken } from './users.repo.js';
+import { hashToken, type UserRow } from './users.repo.js';
 
-export interface AccountRow {
-  id: number;
-  username: string;
-  full_name: string;
-  email: string;
-  is_superuser: number;
-  is_active: number;
-  is_bot: number;
-  is_anonymous: number;
-}
+/** A user as the API needs it: the users row without its dates. */
+export type AccountRow = Omit<UserRow, 'date_joined' | 'last_login'>;
 
 /** One team membership with what the permission resolver needs. */
 export interface MembershipRow {
