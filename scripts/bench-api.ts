@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { startServer } from '../src/api/server.js';
 import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
-import { applyConfig } from '../src/store/projects.repo.js';
-import { openStore } from '../src/store/store.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 
@@ -73,10 +72,11 @@ async function main(): Promise<void> {
     const text = JSON.stringify({ database: `${count}.sqlite`, repos_dir: `repos-${count}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
     writeFileSync(configFile, text);
     const config: Config = parseConfig(text, configFile);
-    const db = openStore(config.database);
-    applyConfig(db, config);
+    const store = openSqliteStore(config.database);
+    const { db } = store;
+    await store.applyConfig(config);
     const started = performance.now();
-    for (const r of await syncProject(db, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
+    for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
     const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
     const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
     const unitIds = db.prepare('SELECT id FROM units ORDER BY random() LIMIT 5000').pluck().all() as number[];
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
        JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc-0' AND l.code = 'de'`,
     ).pluck().get() as number) / 100);
-    db.close();
+    await store.close();
     console.log(`${dataset}: ${units.toLocaleString('en')} units, ${changes.toLocaleString('en')} changes, synced in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
@@ -156,8 +156,8 @@ function report(rows: Row[], connections: number, duration: number): void {
 /** The child process: serves a synced store, and a bare Express "hello" route on another port; prints both URLs. */
 async function serve(configFile: string, cacheBytes: number): Promise<void> {
   const config = loadConfig(configFile);
-  const db = openStore(config.database);
-  const api = await startServer({ db, config, host: '127.0.0.1', port: 0, cacheBytes });
+  const store = openSqliteStore(config.database);
+  const api = await startServer({ store, config, host: '127.0.0.1', port: 0, cacheBytes });
   const hello = express();
   hello.get('/hello/', (_req, res) => {
     res.json({ hello: 'world' });

@@ -12,7 +12,7 @@ import { parseConfig } from '../src/config/config.js';
 import { createHookRouter } from '../src/hooks/router.js';
 import { createUpdateQueue } from '../src/hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
-import { openStore } from '../src/store/store.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -47,22 +47,22 @@ const config = parseConfig(JSON.stringify({
     filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
   }] }],
 }), path.join(work, 'tms.config.json'));
-const db = openStore(config.database);
+const store = openSqliteStore(config.database);
 const t = performance.now();
-const [first] = await syncProject(db, config, 'keepassxc');
+const [first] = await syncProject(store, config, 'keepassxc');
 if (!first.ok) throw new Error(`first sync failed: ${first.error}`);
 console.log(`first sync (clone + parse ${first.added} units): ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 const pulls: { ms: number; update: ComponentUpdate }[] = [];
 const queue = createUpdateQueue({
-  update: createComponentUpdater({ db, getConfig: () => config }),
+  update: createComponentUpdater({ store, getConfig: () => config }),
   lock: false,
   onDone: (_p, _c, update, ms) => pulls.push({ ms, update: update as ComponentUpdate }),
   onError: (e) => console.error('update failed:', e),
 });
 const app = express();
-app.use('/hooks', createHookRouter({ db, getConfig: () => config, queue }));
-app.use(createApp({ db, config, log: (m) => console.error(m) }));
+app.use('/hooks', createHookRouter({ store, getConfig: () => config, queue }));
+app.use(createApp({ store, config, log: (m) => console.error(m) }));
 const httpServer = app.listen(0, '127.0.0.1');
 await new Promise((r) => httpServer.once('listening', r));
 const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
@@ -158,6 +158,6 @@ await queue.close();
 await new Promise((r) => httpServer.close(r));
 httpServer.closeAllConnections();
 await gitServer.close();
-db.close();
+await store.close();
 rmSync(work, { recursive: true, force: true });
 console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);

@@ -5,8 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
-import { openStore } from '../src/store/store.js';
-import { applyConfig } from '../src/store/projects.repo.js';
+import { openStore } from '../src/store/index.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -68,8 +67,8 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
 // One component: clone, cold, no-change, one file changed
 {
   const config = configFor(1, 'one.sqlite');
-  const db = openStore(config.database);
-  applyConfig(db, config);
+  const store = await openStore(config.database);
+  await store.applyConfig(config);
   const project = config.projects[0];
   const component = project.components[0];
   const { clone } = await import('../src/vcs/index.js');
@@ -80,7 +79,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const dir = path.join(config.repos_dir, 'keepassxc', component.slug);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   await updateWorkingCopy(component, dir, {});
-  const [cold, coldSeconds] = await timed(() => syncProject(db, config, 'keepassxc', undefined, { force: true }));
+  const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'keepassxc', undefined, { force: true }));
   checkOk(cold);
   const coldUnits = units(cold);
   report(`cold scan+parse+store: ${coldUnits} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(coldUnits / coldSeconds)} units/s (target ≥ 220,000)`);
@@ -89,7 +88,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const noChange: number[] = [];
   let parsedNone = 0;
   for (let i = 0; i < 5; i++) {
-    const [none, seconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+    const [none, seconds] = await timed(() => syncProject(store, config, 'keepassxc'));
     checkOk(none);
     parsedNone += none[0].parsed;
     noChange.push(seconds);
@@ -103,31 +102,31 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const de = 'share/translations/keepassxc_de.ts';
   const text = files[de].toString('utf8').replace('<translation>Über KeePassXC</translation>', '<translation>Über KeePassXC!</translation>');
   await commitToUpstream(path.join(work, 'upstream', 'keepassxc.git'), { [de]: text });
-  const [one, oneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+  const [one, oneSeconds] = await timed(() => syncProject(store, config, 'keepassxc'));
   checkOk(one);
   report(`one-file re-sync (fetch + fast-forward + parse 1 file + store): ${(oneSeconds * 1000).toFixed(0)} ms, ${one[0].parsed} parsed, ${one[0].changed} unit changed (target ≤ 150 ms)`);
-  db.close();
+  await store.close();
 }
 
 // Ten components over the same repository (720k units)
 {
   const config = configFor(COPIES, 'ten.sqlite');
-  const db = openStore(config.database);
-  applyConfig(db, config);
+  const store = await openStore(config.database);
+  await store.applyConfig(config);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   for (const component of config.projects[0].components) {
     await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), {});
   }
   const rssBefore = process.memoryUsage().rss;
   peakRss = rssBefore;
-  const [cold, coldSeconds] = await timed(() => syncProject(db, config, 'keepassxc', undefined, { force: true }));
+  const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'keepassxc', undefined, { force: true }));
   checkOk(cold);
   const n = units(cold);
   report(`×${COPIES} components: ${n} units cold in ${coldSeconds.toFixed(2)} s = ${Math.round(n / coldSeconds)} units/s; peak RSS ${mib(peakRss)} (target ≤ 300 MB)`);
-  const [none, noneSeconds] = await timed(() => syncProject(db, config, 'keepassxc'));
+  const [none, noneSeconds] = await timed(() => syncProject(store, config, 'keepassxc'));
   checkOk(none);
   report(`×${COPIES} no-change re-sync: ${(noneSeconds * 1000).toFixed(0)} ms`);
-  db.close();
+  await store.close();
 }
 
 // Translate Toolkit's parse-only rate on the same files, when it is installed

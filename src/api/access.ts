@@ -10,8 +10,8 @@ import {
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
-import type { AccountRow, MembershipRow } from '../store/accounts.query.js';
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/catalog.query.js';
+import type { AccountRow, MembershipRow } from '../store/index.js';
+import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
 
 /** The permission resolver's view of a user and their teams. */
 export function toPrincipal(user: AccountRow, memberships: readonly MembershipRow[]): Principal {

@@ -3,14 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Principal } from '../auth/check.js';
 import type { Config } from '../config/config.js';
-import { accountQueries, type AccountRow } from '../store/accounts.query.js';
-import { type Catalog, catalogQueries } from '../store/catalog.query.js';
-import { changeQueries } from '../store/changes.query.js';
-import type { Db } from '../store/db.js';
-import { versionOf } from '../store/paging.query.js';
-import { repositoryQueries } from '../store/repository.query.js';
-import { unitQueries } from '../store/units.query.js';
-import { workingCopyDir } from '../sync/working-copy.js';
+import { workingCopyDir } from '../component/handle.js';
+import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
 import { authenticate } from './auth.js';
 import type { Answer } from './answer.js';
@@ -25,7 +19,7 @@ import { Urls } from './urls.js';
 import { toApiError, type WriteContext } from './write.js';
 
 export interface AppOptions {
-  db: Db;
+  store: Store;
   config: Config;
   /** The configuration in force, when it can change while serving (a watched file); default: `config`. */
   getConfig?: () => Config;
@@ -41,27 +35,24 @@ export interface AppOptions {
 }
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
-function createServices(db: Db, getConfig: () => Config, apiVersion: string): ApiServices & { refresh(): boolean; anonymous(): AccountRow | undefined } {
-  const catalogs = catalogQueries(db);
-  const accounts = accountQueries(db);
-  const version = versionOf(db);
+function createServices(store: Store, getConfig: () => Config, apiVersion: string): ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> } {
+  const { accounts } = store;
   let seen = '';
-  let catalog: Catalog | undefined;
-  let anonymous: AccountRow | undefined;
-  const principals = new Map<number, Principal>();
+  let catalog: Promise<Catalog> | undefined;
+  let anonymous: Promise<AccountRow | undefined> | undefined;
+  const principals = new Map<number, Promise<Principal>>();
   return {
-    db,
+    store,
     get config() {
       return getConfig();
     },
     version: apiVersion,
-    units: unitQueries(db),
-    changes: changeQueries(db),
+    units: store.units,
+    changes: store.changes,
     accounts,
-    repository: repositoryQueries(db),
     /** Drops the snapshots when the database changed; true if it did. */
-    refresh() {
-      const current = version();
+    async refresh() {
+      const current = await store.dataVersion();
       if (current === seen) return false;
       seen = current;
       catalog = undefined;
@@ -70,7 +61,7 @@ function createServices(db: Db, getConfig: () => Config, apiVersion: string): Ap
       return true;
     },
     catalog() {
-      catalog ??= catalogs.load();
+      catalog ??= store.catalog();
       return catalog;
     },
     anonymous() {
@@ -80,7 +71,7 @@ function createServices(db: Db, getConfig: () => Config, apiVersion: string): Ap
     principal(user) {
       let principal = principals.get(user.id);
       if (!principal) {
-        principal = toPrincipal(user, accounts.memberships(user.id));
+        principal = accounts.memberships(user.id).then((memberships) => toPrincipal(user, memberships));
         principals.set(user.id, principal);
       }
       return principal;
@@ -130,26 +121,26 @@ function sendError(res: ServerResponse, req: IncomingMessage, error: ApiError): 
 
 /**
  * The API as an Express app. Every answer is JSON (errors too), every route ends in `/`.
- * @example const app = createApp({ db: openStore('tms.sqlite'), config }); app.listen(8000)
+ * @example const app = createApp({ store: await openStore('tms.sqlite'), config }); app.listen(8000)
  */
 export function createApp(options: AppOptions): express.Express {
-  const { db } = options;
+  const { store } = options;
   const getConfig = options.getConfig ?? (() => options.config);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const services = createServices(db, getConfig, options.version ?? '0.1.0');
+  const services = createServices(store, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
   /** The request context of a request, over the catalog as the database is now. */
-  function contextOf(req: express.Request, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): RequestContext {
-    const catalog = services.catalog();
+  async function contextOf(req: express.Request, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): Promise<RequestContext> {
+    const catalog = await services.catalog();
     return {
       services,
       catalog,
       urls: new Urls(originOf(req), getConfig().site_url, format),
       user,
-      access: new Access(services.principal(user), catalog),
+      access: new Access(await services.principal(user), catalog),
       params,
       query,
       path,
@@ -181,8 +172,8 @@ export function createApp(options: AppOptions): express.Express {
     }
     const { route, params } = match;
     res.setHeader('Allow', allow.get(route)!);
-    if (services.refresh()) cache.clear();
-    const user = authenticate(services.accounts, req.headers.authorization, services.anonymous);
+    if (await services.refresh()) cache.clear();
+    const user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
     const method = req.method;
     if (method === 'OPTIONS') {
       const body = {
@@ -212,10 +203,10 @@ export function createApp(options: AppOptions): express.Express {
       if (!operation) throw methodNotAllowed(method ?? '', allow.get(route)!);
       const body = await parseBody(await readBody(req), req.headers['content-type'], operation.body ?? 'any');
       const ctx: WriteContext = {
-        ...contextOf(req, user, params, query, path, format),
+        ...(await contextOf(req, user, params, query, path, format)),
         body,
-        reload: () => {
-          if (services.refresh()) cache.clear();
+        reload: async () => {
+          if (await services.refresh()) cache.clear();
           return contextOf(req, user, params, query, path, format);
         },
       };
@@ -226,7 +217,7 @@ export function createApp(options: AppOptions): express.Express {
         throw toApiError(e);
       } finally {
         // Whatever the write changed: no answer cached before it may be served after it.
-        if (services.refresh()) cache.clear();
+        if (await services.refresh()) cache.clear();
       }
       reply(res, req, result);
       return;
@@ -241,7 +232,7 @@ export function createApp(options: AppOptions): express.Express {
     }
     let result: Answer;
     try {
-      result = await route.get(contextOf(req, user, params, query, path, format));
+      result = await route.get(await contextOf(req, user, params, query, path, format));
     } catch (e) {
       throw toApiError(e);
     }

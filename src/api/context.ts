@@ -1,31 +1,25 @@
 // What handlers and serializers receive: the app's services (built once) and the per-request context.
 import type { Principal } from '../auth/check.js';
 import type { Config } from '../config/config.js';
-import type { AccountQueries, AccountRow } from '../store/accounts.query.js';
-import type { RepositoryQueries } from '../store/repository.query.js';
-import type { Catalog } from '../store/catalog.query.js';
-import type { ChangeQueries } from '../store/changes.query.js';
-import type { Db } from '../store/db.js';
-import type { UnitQueries } from '../store/units.query.js';
+import type { AccountReads, AccountRow, Catalog, ChangeReads, Store, UnitReads } from '../store/index.js';
 import type { Access } from './access.js';
 import type { MemoContext } from './serializer.js';
 import type { Urls } from './urls.js';
 
-/** Everything built once per app: prepared queries, the configuration, cached snapshots. */
+/** Everything built once per app: the store, the configuration, cached snapshots. */
 export interface ApiServices {
-  /** The store, for the write path (handlers pass it on; they run no SQL themselves). */
-  db: Db;
+  /** The store (handlers pass it on to the domain; they run no SQL themselves). */
+  store: Store;
   config: Config;
   /** The tms version the OpenAPI document states. */
   version: string;
-  units: UnitQueries;
-  changes: ChangeQueries;
-  accounts: AccountQueries;
-  repository: RepositoryQueries;
+  units: UnitReads;
+  changes: ChangeReads;
+  accounts: AccountReads;
   /** The catalog snapshot, reloaded when the database changed. */
-  catalog(): Catalog;
+  catalog(): Promise<Catalog>;
   /** The principal of a user, rebuilt when the database changed. */
-  principal(user: AccountRow): Principal;
+  principal(user: AccountRow): Promise<Principal>;
   /** Where a component's working copy lives (translation files are served from it). */
   workingCopy(projectSlug: string, componentSlug: string): string;
 }

@@ -1,5 +1,5 @@
 // Finding the object a path names (project, component, translation, language): visible to the caller or a 404.
-import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/catalog.query.js';
+import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 

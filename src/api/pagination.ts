@@ -2,7 +2,7 @@
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 import { jsonString } from './json.js';
-import type { Slice } from '../store/paging.query.js';
+import type { Slice } from '../store/index.js';
 
 /** Standard lists: 50 a page, at most 1000. Large lists (units, component statistics): 100, at most 10000. */
 export const PAGE_SIZES = {
@@ -46,17 +46,27 @@ export function pageLinks(ctx: RequestContext, page: number, pages: number): { n
 
 /**
  * A whole paginated answer: counts, validates the page, fetches just that slice and writes the envelope.
- * @example paginate(ctx, 'large', units.countAll(null, null), (s) => units.all(null, null, s), (u) => unitSerializer.write(u, ctx))
+ * @example await paginate(ctx, 'large', await units.countAll(null, null), (s) => units.all(null, null, s), (u) => unitSerializer.write(u, ctx))
  */
-export function paginate<R>(
+export async function paginate<R>(
   ctx: RequestContext,
   kind: PageKind,
   count: number,
-  fetch: (slice: Slice) => readonly R[],
+  fetch: (slice: Slice) => Promise<readonly R[]>,
   write: (row: R) => string,
-): string {
+): Promise<string> {
   const { page, pages, limit, offset } = pageOf(ctx, kind, count);
-  const rows = count === 0 ? [] : fetch({ limit, offset });
+  return envelope(ctx, page, pages, count, count === 0 ? [] : await fetch({ limit, offset }), write);
+}
+
+/** Paginates a list already in memory (small lists: projects, components, translations, statistics). */
+export function paginateArray<R>(ctx: RequestContext, kind: PageKind, items: readonly R[], write: (row: R) => string): string {
+  const { page, pages, limit, offset } = pageOf(ctx, kind, items.length);
+  return envelope(ctx, page, pages, items.length, items.slice(offset, offset + limit), write);
+}
+
+/** DRF's page envelope around rows already written by `write`. */
+function envelope<R>(ctx: RequestContext, page: number, pages: number, count: number, rows: readonly R[], write: (row: R) => string): string {
   const { next, previous } = pageLinks(ctx, page, pages);
   let out = `{"count":${count},"next":${next === null ? 'null' : jsonString(next)},"previous":${previous === null ? 'null' : jsonString(previous)},"results":[`;
   for (let i = 0; i < rows.length; i++) {
@@ -66,7 +76,3 @@ export function paginate<R>(
   return out + ']}';
 }
 
-/** Paginates a list already in memory (small lists: projects, components, translations, statistics). */
-export function paginateArray<R>(ctx: RequestContext, kind: PageKind, items: readonly R[], write: (row: R) => string): string {
-  return paginate(ctx, kind, items.length, (s) => items.slice(s.offset, s.offset + s.limit), write);
-}

@@ -6,7 +6,7 @@ import * as accounts from './handlers/accounts.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
 import * as files from './handlers/files.js';
-import * as misc from './handlers/misc.js';
+import * as addons from './handlers/addons.js';
 import * as repository from './handlers/repository.js';
 import * as unitWrites from './handlers/unit-writes.js';
 import * as statistics from './handlers/statistics.js';
@@ -20,7 +20,10 @@ import { groupSerializer, roleSerializer, userSerializer } from './serializers/a
 import { changeSerializer } from './serializers/change.js';
 import { componentSerializer, projectComponentSerializer } from './serializers/component.js';
 import { languageSerializer } from './serializers/language.js';
-import { addonSerializer, categorySerializer, labelSerializer, lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/misc.js';
+import { addonSerializer } from './serializers/addon.js';
+import { categorySerializer } from './serializers/category.js';
+import { labelSerializer } from './serializers/label.js';
+import { lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/repository.js';
 import { projectSerializer } from './serializers/project.js';
 import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
 import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
@@ -245,8 +248,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/groups/{id}/', name: 'Group Instance', description: 'One team.', allow: DETAIL, get: accounts.getGroup, response: record(groupSerializer), tags: 'groups' },
   { path: '/api/roles/', name: 'Role List', description: 'Roles: all for role managers, else those of the caller\'s teams.', allow: LIST_CREATE, get: accounts.listRoles, response: page(roleSerializer), tags: 'roles' },
   { path: '/api/roles/{id}/', name: 'Role Instance', description: 'One role.', allow: DETAIL, get: accounts.getRole, response: record(roleSerializer), tags: 'roles' },
-  { path: '/api/addons/', name: 'Addon List', description: 'Add-ons of visible projects and components.', allow: READ, get: misc.listAddons, response: page(addonSerializer), tags: 'addons' },
-  { path: '/api/addons/{id}/', name: 'Addon Instance', description: 'One add-on.', allow: DETAIL, get: misc.getAddon, response: record(addonSerializer), tags: 'addons' },
+  { path: '/api/addons/', name: 'Addon List', description: 'Add-ons of visible projects and components.', allow: READ, get: addons.listAddons, response: page(addonSerializer), tags: 'addons' },
+  { path: '/api/addons/{id}/', name: 'Addon Instance', description: 'One add-on.', allow: DETAIL, get: addons.getAddon, response: record(addonSerializer), tags: 'addons' },
   { path: '/api/categories/', name: 'Category List', description: 'Categories (tms has none).', allow: LIST_CREATE, get: catalog.emptyList, response: page(categorySerializer), tags: 'categories' },
 ];
 

@@ -1,7 +1,7 @@
 // The unit search language of `?q=` (Weblate's): words, phrases, field:value terms, operators, AND/OR/NOT, parentheses.
 import { TmsError } from '../domain/errors.js';
 import { State } from '../domain/unit.js';
-import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from '../store/search.query.js';
+import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from '../store/index.js';
 
 /** A query that cannot be parsed; the message says why and where. */
 export class SearchSyntaxError extends TmsError<{ query: string }> {}

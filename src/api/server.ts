@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Config } from '../config/config.js';
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/index.js';
 import { createApp } from './app.js';
 
 export interface RunningServer {
@@ -14,10 +14,10 @@ export interface RunningServer {
 
 /**
  * Serves the API until `close()`.
- * @example const server = await startServer({ db, config, host: '127.0.0.1', port: 0 }); console.log(server.url)
+ * @example const server = await startServer({ store, config, host: '127.0.0.1', port: 0 }); console.log(server.url)
  */
 export function startServer(options: {
-  db: Db;
+  store: Store;
   config: Config;
   host: string;
   port: number;
@@ -28,7 +28,7 @@ export function startServer(options: {
   /** The configuration in force when a watched file can change it. */
   getConfig?: () => Config;
 }): Promise<RunningServer> {
-  const api = createApp({ db: options.db, config: options.config, getConfig: options.getConfig, log: options.log, cacheBytes: options.cacheBytes });
+  const api = createApp({ store: options.store, config: options.config, getConfig: options.getConfig, log: options.log, cacheBytes: options.cacheBytes });
   let app: express.Express = api;
   if (options.hooks) {
     app = express();

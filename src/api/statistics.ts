@@ -1,6 +1,6 @@
 // Statistics of translations and their sums (component, project, language), as Weblate's stats compute them.
-import type { CatalogStats } from '../store/catalog.query.js';
-import type { TranslationStatsRow } from '../store/stats.repo.js';
+import type { CatalogStats } from '../store/index.js';
+import type { TranslationStatsRow } from '../store/index.js';
 
 /**
  * Counts of a translation or of a set of translations: the stored statistics, with the author of the newest

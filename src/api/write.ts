@@ -6,8 +6,9 @@ import type { ComponentConfig, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import { State } from '../domain/unit.js';
 import { COMPONENT_LOCKED, UnitEditError, WriteRefusedError } from '../repository/index.js';
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/catalog.query.js';
-import { LockTimeoutError } from '../sync/component-lock.js';
+import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
+import { type ComponentHandle, openComponent } from '../component/handle.js';
+import { MutexTimeoutError } from '../component/mutex.js';
 import { componentScope, projectScope } from './access.js';
 import type { RequestBody } from './body.js';
 import type { RequestContext } from './context.js';
@@ -17,7 +18,7 @@ import { ApiError, notFound, permissionDenied, repositoryLocked, validationError
 export interface WriteContext extends RequestContext {
   body: RequestBody;
   /** A context whose catalog follows the database as it is now (after this request's write). */
-  reload(): RequestContext;
+  reload(): Promise<RequestContext>;
 }
 
 export type Permission = ObjectPermission | GlobalPermission | MetaPermission;
@@ -80,6 +81,12 @@ export function configOf(ctx: RequestContext, project: CatalogProject, component
   return { project: p, component: c! };
 }
 
+/** The component handle behind a catalog component, for the domain's operations (404 when the store lacks it). */
+export async function handleOf(ctx: RequestContext, project: CatalogProject, component: CatalogComponent): Promise<ComponentHandle> {
+  const config = configOf(ctx, project, component);
+  return openComponent(ctx.services.store, ctx.services.config, config.project, config.component);
+}
+
 /** The configured project behind a catalog project. */
 export function projectConfigOf(ctx: RequestContext, project: CatalogProject): ProjectConfig {
   const p = ctx.services.config.projects.find((x) => x.slug === project.slug);
@@ -103,7 +110,7 @@ export function toApiError(e: unknown): unknown {
     if (e.data.kind === 'forbidden') return permissionDenied(e.message);
     return validationError(e.data.field, e.message);
   }
-  if (e instanceof LockTimeoutError) return repositoryLocked(e.data.key);
+  if (e instanceof MutexTimeoutError) return repositoryLocked(e.data.key);
   return e;
 }
 

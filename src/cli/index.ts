@@ -78,12 +78,12 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean }) =>
       run(async () => {
         const cfg = config();
-        const [{ openStore }, { runUserAdd }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
-        const db = openStore(cfg.database);
+        const [{ openStore }, { runUserAdd }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
+        const store = await openStore(cfg.database);
         try {
-          return runUserAdd(db, io, username, opts);
+          return await runUserAdd(store, io, username, opts);
         } finally {
-          db.close();
+          await store.close();
         }
       }),
     );
@@ -94,12 +94,12 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action((username: string) =>
       run(async () => {
         const cfg = config();
-        const [{ openStore }, { runUserToken }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
-        const db = openStore(cfg.database);
+        const [{ openStore }, { runUserToken }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
+        const store = await openStore(cfg.database);
         try {
-          return runUserToken(db, io, username);
+          return await runUserToken(store, io, username);
         } finally {
-          db.close();
+          await store.close();
         }
       }),
     );
@@ -109,12 +109,12 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action(() =>
       run(async () => {
         const cfg = config();
-        const [{ openStore }, { runUserList }] = await Promise.all([import('../store/store.js'), import('./user.js')]);
-        const db = openStore(cfg.database);
+        const [{ openStore }, { runUserList }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
+        const store = await openStore(cfg.database);
         try {
-          return runUserList(db, io);
+          return await runUserList(store, io);
         } finally {
-          db.close();
+          await store.close();
         }
       }),
     );

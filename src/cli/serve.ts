@@ -2,9 +2,8 @@
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
 import { createComponentUpdater, createHookRouter, createUpdateQueue } from '../hooks/index.js';
-import { applyConfig } from '../store/projects.repo.js';
 import { startWatching } from '../watch/index.js';
-import { openStore } from '../store/store.js';
+import { openStore } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
 
 /**
@@ -13,24 +12,24 @@ import { CliFailure, type CliIo } from './io.js';
  * @example await runServe(config, processIo, { host: '127.0.0.1', port: 8000 })
  */
 export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void> }): Promise<number> {
-  const db = openStore(config.database);
+  const store = await openStore(config.database);
   try {
-    for (const c of applyConfig(db, config, { prune: true }).keptComponents) {
+    for (const c of (await store.applyConfig(config, { prune: true })).keptComponents) {
       io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);
     }
     // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)
     let getConfig = () => config;
     const queue = createUpdateQueue({
-      update: createComponentUpdater({ db, getConfig: () => getConfig() }),
+      update: createComponentUpdater({ store, getConfig: () => getConfig() }),
       lock: false,
       onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
     });
-    const watching = startWatching({ db, config, queue, log: (line) => io.err(`tms: ${line}`) });
+    const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`) });
     getConfig = watching.getConfig;
-    const hooks = createHookRouter({ db, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
+    const hooks = createHookRouter({ store, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ db, config, getConfig, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
+      server = await startServer({ store, config, getConfig, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
@@ -54,6 +53,6 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {
-    db.close();
+    await store.close();
   }
 }

@@ -1,7 +1,7 @@
 // `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
 import { SingleBar } from 'cli-progress';
 import type { Config } from '../config/config.js';
-import { openStore } from '../store/store.js';
+import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
 import type { CliIo } from './io.js';
 
@@ -28,6 +28,7 @@ export function summaryLine(r: ComponentSyncResult): string {
   ];
   if (r.pendingKept.length > 0) parts.push(`${r.pendingKept.length} pending edits kept over upstream changes`);
   if (r.pendingDropped.length > 0) parts.push(`${r.pendingDropped.length} pending edits on removed strings`);
+  for (const w of r.warnings) parts.push(`warning: ${w}`);
   return `${head}: ${parts.join(', ')}`;
 }
 
@@ -65,10 +66,10 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     await runSyncWatch({ config, project: opts.project, component: opts.component, all: opts.all, out: io.out, err: io.err, describe: summaryLine, until });
     return 0;
   }
-  const db = openStore(config.database);
+  const store = await openStore(config.database);
   try {
     const onEvent = progress(io);
-    const results = opts.all ? await syncAll(db, config, { onEvent }) : await syncProject(db, config, opts.project!, opts.component, { onEvent });
+    const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
     for (const r of results) {
       io.out(summaryLine(r));
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);
@@ -78,6 +79,6 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     if (results.length === 0) io.out('nothing to sync');
     return failed === 0 ? 0 : 1;
   } finally {
-    db.close();
+    await store.close();
   }
 }

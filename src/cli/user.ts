@@ -1,11 +1,10 @@
 // `tms user …`: create users and rotate their API tokens.
-import type { Db } from '../store/db.js';
-import { createUser, listUsers, rotateToken } from '../store/users.repo.js';
+import type { Store } from '../store/index.js';
 import type { CliIo } from './io.js';
 
 /** Creates a user; the new API token is printed alone on the last line. */
-export function runUserAdd(db: Db, io: CliIo, username: string, opts: { fullName?: string; email?: string; admin?: boolean }): number {
-  const { user, token } = createUser(db, { username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
+export async function runUserAdd(store: Store, io: CliIo, username: string, opts: { fullName?: string; email?: string; admin?: boolean }): Promise<number> {
+  const { user, token } = await store.createUser({ username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
   if (!user.email) io.err('tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works');
   io.out(`created user ${user.username}${user.is_superuser ? ' (administrator)' : ''}; API token:`);
   io.out(token);
@@ -13,15 +12,15 @@ export function runUserAdd(db: Db, io: CliIo, username: string, opts: { fullName
 }
 
 /** Replaces a user's API token and prints the new one alone on the last line. */
-export function runUserToken(db: Db, io: CliIo, username: string): number {
-  const token = rotateToken(db, username);
+export async function runUserToken(store: Store, io: CliIo, username: string): Promise<number> {
+  const token = await store.rotateToken(username);
   io.out(`new API token for ${username} (the old one no longer works):`);
   io.out(token);
   return 0;
 }
 
-export function runUserList(db: Db, io: CliIo): number {
-  for (const u of listUsers(db)) {
+export async function runUserList(store: Store, io: CliIo): Promise<number> {
+  for (const u of await store.listUsers()) {
     io.out(`${u.username}\t${u.full_name}\t${u.email}${u.is_superuser ? '\tadmin' : ''}${u.is_active ? '' : '\tinactive'}`);
   }
   return 0;

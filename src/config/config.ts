@@ -93,6 +93,8 @@ export interface Config {
   database: string;
   /** Absolute path of the working copies' folder. */
   repos_dir: string;
+  /** How long a repository operation waits for another one on the same component; `TMS_LOCK_TIMEOUT_MS` overrides. */
+  lock_timeout_ms: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
   projects: ProjectConfig[];
@@ -174,7 +176,7 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
  * Parses and validates configuration text; every problem is reported with its JSON path.
  * @example parseConfig('{"projects": []}', '/srv/tms/tms.config.json')
  */
-export function parseConfig(text: string, file: string): Config {
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): Config {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -202,7 +204,14 @@ export function parseConfig(text: string, file: string): Config {
     file,
     database: path.resolve(dir, config.database),
     repos_dir: path.resolve(dir, config.repos_dir),
+    lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };
+}
+
+/** `TMS_LOCK_TIMEOUT_MS` when it is a positive number (read once, with the configuration). */
+function lockTimeout(env: NodeJS.ProcessEnv): number | undefined {
+  const value = Number(env.TMS_LOCK_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 /** Where the configuration lives: `--config`, else `TMS_CONFIG`, else `./tms.config.json`. */

@@ -125,6 +125,8 @@ export const configSchema = {
     site_title: str('tms'),
     database: str('tms.sqlite'),
     repos_dir: str('repos'),
+    // tms extension: how long a repository operation waits for another one on the same component (then 423)
+    lock_timeout_ms: { type: 'integer', minimum: 1, default: 60_000 },
     committer: {
       type: 'object',
       additionalProperties: false,

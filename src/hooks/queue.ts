@@ -1,5 +1,5 @@
 // The repository update queue: one update at a time per component, and a burst of notifications coalesced into one.
-import { withComponentLock } from '../sync/component-lock.js';
+import { withComponentMutex } from '../component/mutex.js';
 
 /** Brings one component up to date (fetch, rebase or merge, re-parse what changed). */
 export type UpdateFn = (project: string, component: string) => Promise<unknown>;
@@ -16,7 +16,7 @@ export interface UpdateQueueOptions {
   /** Updates of different components running at once (default 4). */
   concurrency?: number;
   /**
-   * Run each update inside `withComponentLock('<project>/<component>')` (default true). Pass false when `update`
+   * Run each update inside `withComponentMutex('<project>/<component>')` (default true). Pass false when `update`
    * takes that lock itself, as `syncComponent` and `createComponentUpdater` do: the lock is not re-entrant.
    */
   lock?: boolean;
@@ -77,7 +77,7 @@ export function createUpdateQueue(opts: UpdateQueueOptions): UpdateQueue {
     const started = performance.now();
     try {
       const work = () => opts.update(slot.project, slot.component);
-      const result = useLock ? await withComponentLock(key, work) : await work();
+      const result = useLock ? await withComponentMutex(key, work) : await work();
       opts.onDone?.(slot.project, slot.component, result, performance.now() - started);
     } catch (error) {
       opts.onError?.(error, slot.project, slot.component);

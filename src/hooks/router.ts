@@ -2,9 +2,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Config } from '../config/config.js';
 import { Action } from '../domain/actions.js';
-import { recordChange } from '../store/changes.repo.js';
-import { type Db, now } from '../store/db.js';
-import { applyConfig, findComponent } from '../store/projects.repo.js';
+import { now, type Store } from '../store/index.js';
 import { createDeliveryLog, type DeliveryLog } from './deliveries.js';
 import { type ComponentTarget, matchComponents } from './match.js';
 import { decodePayload } from './payload.js';
@@ -13,7 +11,7 @@ import { deliveryId, type Headers, HookPayloadError, isService, parseHook, type 
 import { checkSignature, type SignatureResult, signatureHeaders } from './signature.js';
 
 export interface HookRouterOptions {
-  db: Db;
+  store: Store;
   /** The configuration in force (read on every request, so a reloaded file applies at once). */
   getConfig: () => Config;
   queue: UpdateQueue;
@@ -42,21 +40,15 @@ function configuredSecrets(config: Config): string[] {
   return [...new Set([config.hooks.secret, ...config.projects.map((p) => p.hook_secret)].filter((s) => s !== ''))];
 }
 
-/** Records change 53 for each component (one transaction; the store learns components added since it last saw the config). */
-function recordNotifications(db: Db, config: Config, targets: ComponentTarget[], details: Record<string, unknown>): void {
-  db.transaction(() => {
-    if (targets.some((t) => !findComponent(db, t.project.slug, t.component.slug))) applyConfig(db, config);
-    const timestamp = now();
-    for (const t of targets) {
-      const row = findComponent(db, t.project.slug, t.component.slug)!;
-      recordChange(db, { action: Action.HOOK, timestamp, projectId: row.project_id, componentId: row.id, details });
-    }
-  })();
+/** Records change 53 for each component (the store learns components added since it last saw the config). */
+async function recordNotifications(store: Store, config: Config, targets: ComponentTarget[], details: Record<string, unknown>): Promise<void> {
+  const components = targets.map((t) => ({ project: t.project.slug, component: t.component.slug }));
+  await store.recordComponentChanges(config, components, { action: Action.HOOK, timestamp: now(), details });
 }
 
 /**
  * The `/hooks/` routes; mount before any JSON body parser (signatures need the raw body):
- * `app.use('/hooks', createHookRouter({ db, getConfig, queue }))`. Requests only verify, match, record change 53
+ * `app.use('/hooks', createHookRouter({ store, getConfig, queue }))`. Requests only verify, match, record change 53
  * and enqueue; the git work happens in the queue.
  */
 export function createHookRouter(opts: HookRouterOptions): Router {
@@ -81,7 +73,7 @@ export function createHookRouter(opts: HookRouterOptions): Router {
   };
   router.all(['/update/:project', '/update/:project/:component'], update);
 
-  router.post('/:service', raw, (req: Request, res: Response) => {
+  router.post('/:service', raw, async (req: Request, res: Response) => {
     const config = opts.getConfig();
     if (!config.hooks.enabled) return methodNotAllowed(req, res);
     const service = String(req.params.service);
@@ -135,7 +127,7 @@ export function createHookRouter(opts: HookRouterOptions): Router {
       log(`hooks: ${service} delivery ${id} repeated; nothing queued`);
       return res.status(200).json({ message: `Delivery ${id} was already received; no update triggered`, status: 'success', match_status: match.status, updated_components: [] });
     }
-    recordNotifications(opts.db, config, match.matched, { ...hook });
+    await recordNotifications(opts.store, config, match.matched, { ...hook });
     for (const t of match.matched) opts.queue.enqueue(t.project.slug, t.component.slug);
     log(`hooks: ${hook.service_long_name} push to ${hook.branch ?? '?'}: update triggered for ${names.join(', ')}`);
     res.status(200).json({ message: `Update triggered: ${names.join(', ')}`, status: 'success', match_status: match.status, updated_components: names });

@@ -1,11 +1,11 @@
 // The update a notification queues: resolve the component in the current configuration, then pull it or re-scan it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type ComponentHandle, openComponent } from '../component/handle.js';
+import type { Config } from '../config/config.js';
 import { pullComponent, type RepositoryResult } from '../repository/index.js';
-import type { Db } from '../store/db.js';
-import { applyConfig, findComponent } from '../store/projects.repo.js';
-import { type ComponentSyncResult, syncComponent, workingCopyDir } from '../sync/index.js';
+import type { Store } from '../store/index.js';
+import { type ComponentSyncResult, syncComponent } from '../sync/index.js';
 import type { UpdateFn } from './queue.js';
 
 /** What one queued update did. */
@@ -22,10 +22,10 @@ export interface ComponentUpdate {
 }
 
 /** Brings one configured component up to date. */
-export type PullFn = (db: Db, config: Config, project: ProjectConfig, component: ComponentConfig) => Promise<ComponentUpdate>;
+export type PullFn = (h: ComponentHandle) => Promise<ComponentUpdate>;
 
 export interface ComponentUpdaterOptions {
-  db: Db;
+  store: Store;
   /** The configuration in force when the update runs (it may have changed since the notification). */
   getConfig: () => Config;
   /** Default: `pullOrScan`. */
@@ -49,18 +49,15 @@ function fromPull(project: string, component: string, result: RepositoryResult):
  * changed files; changes 21/20 or 23/22) for a cloned git component. A component without a working copy yet is
  * cloned and loaded by `syncComponent`, and a `vcs: local` component, which has no upstream, is re-scanned.
  */
-export async function pullOrScan(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentUpdate> {
-  const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
-  if (component.vcs === 'local' || !existsSync(path.join(dir, '.git'))) {
-    return fromSync('scan', await syncComponent(db, config, project, component));
-  }
-  return fromPull(project.slug, component.slug, await pullComponent(db, config, project, component));
+export async function pullOrScan(h: ComponentHandle): Promise<ComponentUpdate> {
+  if (!h.git || !existsSync(path.join(h.dir, '.git'))) return fromSync('scan', await syncComponent(h));
+  return fromPull(h.project.slug, h.component.slug, await pullComponent(h));
 }
 
 /**
  * The queue's `update` function over the store: looks the component up in the configuration in force and brings it
- * up to date. It takes the component lock itself (inside the pull or sync), so give the queue `lock: false`.
- * @example createUpdateQueue({ update: createComponentUpdater({ db, getConfig }), lock: false })
+ * up to date. It takes the component's mutex itself (inside the pull or sync), so give the queue `lock: false`.
+ * @example createUpdateQueue({ update: createComponentUpdater({ store, getConfig }), lock: false })
  */
 export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn {
   const pull = opts.pull ?? pullOrScan;
@@ -72,7 +69,7 @@ export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn 
       return { project: projectSlug, component: componentSlug, ok: true, kind: 'skipped', detail: 'no longer configured' };
     }
     // a component added to the configuration since the store last saw it
-    if (!findComponent(opts.db, project.slug, component.slug)) applyConfig(opts.db, config);
-    return pull(opts.db, config, project, component);
+    if (!(await opts.store.findComponent(project.slug, component.slug))) await opts.store.applyConfig(config);
+    return pull(await openComponent(opts.store, config, project, component));
   };
 }

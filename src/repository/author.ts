@@ -1,12 +1,11 @@
 // Commits tms makes for one user's request (a replaced file, a new language): the user as author, the configured committer.
-import { findAuthor } from '../store/pending.repo.js';
+import type { Actor, ComponentHandle } from '../component/handle.js';
 import * as vcs from '../vcs/index.js';
-import type { Actor, ComponentHandle } from './component.js';
 import { commitValues, renderTemplate } from './message.js';
 
 /** The commit author for `user`: name and e-mail (a no-reply address without one), else the committer. */
-export function authorSignature(h: ComponentHandle, user: Actor | undefined): vcs.Signature {
-  const row = user ? findAuthor(h.db, user.id) : undefined;
+export async function authorSignature(h: ComponentHandle, user: Actor | undefined): Promise<vcs.Signature> {
+  const row = user ? await h.store.findAuthor(user.id) : undefined;
   if (!row) return { ...h.config.committer };
   const domain = h.config.committer.email.split('@')[1] || 'localhost';
   return { name: row.full_name || row.username, email: row.email || `noreply+${row.id}@${domain}` };
@@ -24,6 +23,6 @@ export async function commitFiles(
   user: Actor | undefined,
 ): Promise<string | null> {
   if (!h.git) return null;
-  const message = renderTemplate(template, commitValues(h.db, h.config, h.project, h.component, [translation]));
-  return vcs.commit({ dir: h.dir, cache: h.cache, files, message, author: authorSignature(h, user), committer: h.config.committer });
+  const message = renderTemplate(template, await commitValues(h, [translation]));
+  return vcs.commit({ dir: h.dir, cache: h.cache, files, message, author: await authorSignature(h, user), committer: h.config.committer });
 }

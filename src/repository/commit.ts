@@ -1,31 +1,13 @@
 // Committing pending edits: files rewritten from HEAD by the format's minimal-diff writer, one commit per author.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
-import type { ChangeInput } from '../store/changes.repo.js';
-import { type Db, now } from '../store/db.js';
-import {
-  clearRemovals,
-  type CommittedTranslation,
-  componentTranslations,
-  findAuthor,
-  type PendingRemovalRow,
-  type PendingUnitRow,
-  pendingRemovals,
-  pendingUnits,
-  type RependUnit,
-  recordChanges,
-  recordCommit,
-  syncedCommitOf,
-  type TranslationInfoRow,
-} from '../store/pending.repo.js';
-import { withComponentLock } from '../sync/component-lock.js';
+import { type ChangeInput, type CommittedTranslation, now, type PendingRemoval, type PendingUnit, type RependUnit, type TranslationInfo } from '../store/index.js';
 import { blobId } from '../sync/working-copy.js';
 import * as vcs from '../vcs/index.js';
-import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, resolveComponent } from './component.js';
 import { commitValues, renderTemplate } from './message.js';
 import { isRemoval, unitWrites } from './pending-write.js';
 
@@ -62,62 +44,49 @@ export interface CommitUndo {
   syncedCommit: string | null;
   changeIds: number[];
   /** Removals the commits wrote (stored again when the commits are taken back). */
-  removals?: PendingRemovalRow[];
+  removals?: PendingRemoval[];
 }
 
 interface FileWrite {
-  translation: TranslationInfoRow;
-  units: PendingUnitRow[];
+  translation: TranslationInfo;
+  units: PendingUnit[];
   before: Uint8Array;
   after: Uint8Array;
 }
 
 /**
- * Writes every pending edit of the component into its file and commits: the file is read at HEAD, the edits
- * applied by the format's minimal-diff writer, and one commit made per author (author = the editor, committer =
- * the configured committer, message = the component's `commit_message`). Then `pending` is cleared and the
- * translations' revisions moved to the new blobs so the next sync does not parse tms's own write; change 17 is
- * recorded per translation. Nothing pending: no commit. A file the writer refuses keeps its units pending and
- * is listed in `failed` (change 70 records why).
- * @example const r = await commitPending(db, config, project, component, { user: { id: 3 } });
+ * Writes every pending edit of the component into its file and commits (call holding the component's mutex): the
+ * file is read at HEAD, the edits applied by the format's minimal-diff writer, and one commit made per author
+ * (author = the editor, committer = the configured committer, message = the component's `commit_message`). Then
+ * `pending` is cleared and the translations' revisions moved to the new blobs so the next sync does not parse
+ * tms's own write; change 17 is recorded per translation. Nothing pending: no commit. A file the writer refuses
+ * keeps its units pending and is listed in `failed` (change 70 records why). `undo` takes the commits back.
  */
-export async function commitPending(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: CommitOptions = {},
-): Promise<CommitResult> {
-  const h = resolveComponent(db, config, project, component);
-  return withComponentLock(h.key, async () => (await commitLocked(h, opts)).result);
-}
-
-/** `commitPending` for a caller that holds the component lock already. */
 export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
   // Removals (strings deleted in tms) are written with the edits, by their author.
-  const all: PendingUnitRow[] = [...pendingUnits(h.db, h.row.id), ...pendingRemovals(h.db, h.row.id)];
+  const all: PendingUnit[] = [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))];
   const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
-  const syncedCommit = syncedCommitOf(h.db, h.row.id);
+  const syncedCommit = await h.store.syncedCommit(h.row.id);
   const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [], removals: [] };
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
   if (pending.length === 0) return { result, undo };
   if (!hasWorkingCopy(h)) {
     return { result: { ...result, result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` }, undo };
   }
-  const translations = new Map(componentTranslations(h.db, h.row.id).map((t) => [t.id, t]));
+  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.id, t]));
   const headBefore = h.git ? ((await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null) : null;
   undo.head = headBefore;
 
   for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
     const writes = await writeFiles(h, units, translations, result);
     if (writes.length === 0) continue;
-    const author = signatureOf(h, authorId, units);
+    const author = await signatureOf(h, authorId, units);
     const files = writes.map((w) => w.translation.filename);
     let oid: string | null = null;
     let parent: string | null = null;
     if (h.git) {
       parent = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-      const message = renderTemplate(h.component.commit_message, commitValues(h.db, h.config, h.project, h.component, writes.map((w) => w.translation)));
+      const message = renderTemplate(h.component.commit_message, await commitValues(h, writes.map((w) => w.translation)));
       try {
         oid = await vcs.commit({ dir: h.dir, cache: h.cache, files, message, author, committer: h.config.committer });
       } catch (e) {
@@ -145,8 +114,8 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
     // A new template changes what every translation of a monolingual component lists: leave synced_commit
     // behind so the next sync re-parses them (their revisions embed the template's old blob).
     const templateWritten = writes.some((w) => w.translation.is_template === 1);
-    const recorded = recordCommit(h.db, h.row.id, written, committed, { parent, head: templateWritten ? null : oid });
-    clearRemovals(h.db, removed);
+    const recorded = await h.store.recordCommit(h.row.id, written, committed, { parent, head: templateWritten ? null : oid });
+    await h.store.clearRemovals(removed);
     undo.changeIds.push(...recorded.changeIds);
     undo.removals?.push(...removed);
     for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
@@ -166,8 +135,8 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
 }
 
 /** Pending units grouped by author (the editor; else the user who asked; else none), authors in id order. */
-function byAuthor(units: readonly PendingUnitRow[], fallback: number | null): Map<number | null, PendingUnitRow[]> {
-  const groups = new Map<number | null, PendingUnitRow[]>();
+function byAuthor(units: readonly PendingUnit[], fallback: number | null): Map<number | null, PendingUnit[]> {
+  const groups = new Map<number | null, PendingUnit[]>();
   for (const u of units) {
     const author = u.pending_author_id ?? fallback;
     let list = groups.get(author);
@@ -181,11 +150,11 @@ function byAuthor(units: readonly PendingUnitRow[], fallback: number | null): Ma
 /** Reads each file at HEAD, applies its units' edits and writes the result to the working tree. */
 async function writeFiles(
   h: ComponentHandle,
-  units: readonly PendingUnitRow[],
-  translations: ReadonlyMap<number, TranslationInfoRow>,
+  units: readonly PendingUnit[],
+  translations: ReadonlyMap<number, TranslationInfo>,
   result: CommitResult,
 ): Promise<FileWrite[]> {
-  const byTranslation = new Map<number, PendingUnitRow[]>();
+  const byTranslation = new Map<number, PendingUnit[]>();
   for (const u of units) {
     let list = byTranslation.get(u.translation_id);
     if (!list) byTranslation.set(u.translation_id, (list = []));
@@ -219,7 +188,7 @@ async function writeFiles(
       });
     }
   }
-  if (failures.length > 0) recordChanges(h.db, failures);
+  if (failures.length > 0) await h.store.recordChanges(failures);
   for (const w of writes) await writeFile(path.join(h.dir, w.translation.filename), w.after);
   return writes;
 }
@@ -252,8 +221,8 @@ export function nextRevision(revision: string, before: string, after: string): s
 }
 
 /** The commit author: the editor's name and e-mail (a no-reply address without one), else the committer. */
-function signatureOf(h: ComponentHandle, authorId: number | null, units: readonly PendingUnitRow[]): vcs.Signature {
-  const user = authorId === null ? undefined : findAuthor(h.db, authorId);
+async function signatureOf(h: ComponentHandle, authorId: number | null, units: readonly PendingUnit[]): Promise<vcs.Signature> {
+  const user = authorId === null ? undefined : await h.store.findAuthor(authorId);
   if (!user) return { ...h.config.committer };
   // The author date is the newest edit's time; units marked pending without an editor carry no edit time.
   const newest = units.reduce((t, u) => (u.pending_author_id === authorId && u.timestamp > t ? u.timestamp : t), '');

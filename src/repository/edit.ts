@@ -2,9 +2,8 @@
 import { Action } from '../domain/actions.js';
 import { NotFoundError, TmsError } from '../domain/errors.js';
 import { joinPlural, PLURAL_SEPARATOR, splitPlural, State } from '../domain/unit.js';
-import { type Db, now } from '../store/db.js';
-import { findEditableUnit, isComponentLocked, saveUnitEdit } from '../store/pending.repo.js';
-import type { Actor } from './component.js';
+import type { Actor } from '../component/handle.js';
+import { now, type Store } from '../store/index.js';
 import { COMPONENT_LOCKED } from './write-error.js';
 
 /**
@@ -49,15 +48,15 @@ export function editAction(oldState: number, newState: number): number {
  * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit) and refreshes the
  * translation's statistics, all in one transaction. The file is written later, by `commitPending`.
  * Throws NotFoundError for an unknown unit and UnitEditError for an edit that cannot be applied.
- * @example editUnit(db, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
+ * @example await editUnit(store, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
  */
-export function editUnit(db: Db, edit: UnitEdit): UnitEditResult {
-  const unit = findEditableUnit(db, edit.unitId);
+export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditResult> {
+  const unit = await store.findEditableUnit(edit.unitId);
   if (!unit) throw new NotFoundError('unit', String(edit.unitId));
   const fail = (kind: 'invalid' | 'forbidden', field: 'target' | 'state' | null, message: string) =>
     new UnitEditError(message, { unitId: unit.id, field, kind });
 
-  if (isComponentLocked(db, unit.component_id)) throw fail('forbidden', null, COMPONENT_LOCKED);
+  if (await store.isComponentLocked(unit.component_id)) throw fail('forbidden', null, COMPONENT_LOCKED);
   if (unit.is_source && !unit.monolingual) throw fail('forbidden', null, 'Source strings of a bilingual component cannot be translated.');
   if (unit.state === State.READONLY) throw fail('forbidden', null, 'The string is read-only.');
   if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw fail('invalid', 'target', 'Not a valid list of strings.');
@@ -78,7 +77,7 @@ export function editUnit(db: Db, edit: UnitEdit): UnitEditResult {
   }
   const action = editAction(unit.state, edit.state);
   const timestamp = now();
-  const changeId = saveUnitEdit(db, unit, {
+  const changeId = await store.saveUnitEdit(unit, {
     target,
     state: edit.state,
     authorId: edit.user.id,

@@ -1,13 +1,10 @@
 // Downloads: a translation file as HEAD has it plus pending edits applied in memory, and ZIPs of a component or project.
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type ComponentHandle, hasWorkingCopy, openComponent, withMutex } from '../component/handle.js';
+import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ParsedStore } from '../formats/format.js';
-import type { Db } from '../store/db.js';
-import { componentTranslations, findTranslationByCode, type PendingUnitRow, pendingRemovals, pendingUnits, type TranslationInfoRow } from '../store/pending.repo.js';
-import { getStats } from '../store/stats.repo.js';
-import { withComponentLock } from '../sync/component-lock.js';
-import { type ComponentHandle, hasWorkingCopy, resolveComponent } from './component.js';
+import type { PendingUnit, Store, TranslationInfo } from '../store/index.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';
 
@@ -24,12 +21,12 @@ export interface DownloadedFile {
 /**
  * The files of these translations as HEAD has them, with the pending edits and removals applied by the format's
  * minimal-diff writer, in memory: nothing is written or committed. A file HEAD lacks is left out.
- * The caller holds the component lock, so no commit moves HEAD meanwhile.
+ * The caller holds the component's mutex, so no commit moves HEAD meanwhile.
  */
-async function filesWithPending(h: ComponentHandle, translations: readonly TranslationInfoRow[]): Promise<Map<number, Uint8Array>> {
+async function filesWithPending(h: ComponentHandle, translations: readonly TranslationInfo[]): Promise<Map<number, Uint8Array>> {
   const wanted = new Set(translations.map((t) => t.id));
-  const rows = new Map<number, PendingUnitRow[]>();
-  for (const u of [...pendingUnits(h.db, h.row.id), ...pendingRemovals(h.db, h.row.id)]) {
+  const rows = new Map<number, PendingUnit[]>();
+  for (const u of [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))]) {
     if (!wanted.has(u.translation_id)) continue;
     let list = rows.get(u.translation_id);
     if (!list) rows.set(u.translation_id, (list = []));
@@ -61,25 +58,18 @@ function extensionOf(h: ComponentHandle, file: string): string {
  * edits applied in memory (Weblate commits them first; reads in tms never create commits), named
  * `<project>-<component>-<language.code><ext>`. NotFoundError for an unknown translation, the source translation of
  * a bilingual component (it has no file), or a file not in the repository.
- * @example const { bytes, filename } = await downloadTranslation(db, config, project, component, 'de');
+ * @example const { bytes, filename } = await downloadTranslation(h, 'de');
  */
-export async function downloadTranslation(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  language: string,
-): Promise<DownloadedFile> {
-  const h = resolveComponent(db, config, project, component);
-  const t = findTranslationByCode(db, h.row.id, language);
+export async function downloadTranslation(h: ComponentHandle, language: string): Promise<DownloadedFile> {
+  const t = await h.store.findTranslationByCode(h.row.id, language);
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   if (t.filename === '') throw new NotFoundError('translation file', `${h.key}/${language}`);
-  const bytes = await withComponentLock(h.key, async () => (hasWorkingCopy(h) ? (await filesWithPending(h, [t])).get(t.id) : undefined));
+  const bytes = await withMutex(h, async () => (hasWorkingCopy(h) ? (await filesWithPending(h, [t])).get(t.id) : undefined));
   if (!bytes) throw new NotFoundError('translation file', `${h.key}/${t.filename}`);
-  const lastChange = getStats(db, t.id)?.last_change;
+  const lastChange = (await h.store.translationStats(t.id))?.last_change;
   return {
     bytes,
-    filename: `${project.slug}-${component.slug}-${t.code}${extensionOf(h, t.filename)}`,
+    filename: `${h.project.slug}-${h.component.slug}-${t.code}${extensionOf(h, t.filename)}`,
     mimeType: h.format.mimeType,
     lastModified: lastChange ? new Date(lastChange) : new Date(),
   };
@@ -87,24 +77,23 @@ export async function downloadTranslation(
 
 /** The component's translation files (pending edits applied) as ZIP entries under `prefix`, by path. */
 async function componentEntries(h: ComponentHandle, prefix: string): Promise<ZipEntry[]> {
-  const translations = componentTranslations(h.db, h.row.id)
+  const translations = (await h.store.componentTranslations(h.row.id))
     .filter((t) => t.filename !== '')
     .sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
-  const files = await withComponentLock(h.key, async () => (hasWorkingCopy(h) ? filesWithPending(h, translations) : new Map<number, Uint8Array>()));
+  const files = await withMutex(h, async () => (hasWorkingCopy(h) ? filesWithPending(h, translations) : new Map<number, Uint8Array>()));
   return translations.filter((t) => files.has(t.id)).map((t) => ({ name: `${prefix}${t.filename}`, bytes: files.get(t.id)! }));
 }
 
 /**
  * Weblate's `GET /api/components/<p>/<c>/file/`: a ZIP of every translation file of the component (the template
  * included) at its repository path, pending edits applied in memory. Named `<project>-<component>.zip`.
- * @example const zip = await downloadComponentZip(db, config, project, component);
+ * @example const zip = await downloadComponentZip(h);
  */
-export async function downloadComponentZip(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<DownloadedFile> {
-  const h = resolveComponent(db, config, project, component);
+export async function downloadComponentZip(h: ComponentHandle): Promise<DownloadedFile> {
   const modified = new Date();
   return {
     bytes: zipStore(await componentEntries(h, ''), modified),
-    filename: `${project.slug}-${component.slug}.zip`,
+    filename: `${h.project.slug}-${h.component.slug}.zip`,
     mimeType: 'application/zip',
     lastModified: modified,
   };
@@ -114,12 +103,12 @@ export async function downloadComponentZip(db: Db, config: Config, project: Proj
  * Weblate's `GET /api/projects/<p>/file/`: a ZIP of every translation file of every synced component of the project,
  * each under `<component>/<path>`, pending edits applied in memory. Named `<project>.zip`.
  */
-export async function downloadProjectZip(db: Db, config: Config, project: ProjectConfig): Promise<DownloadedFile> {
+export async function downloadProjectZip(store: Store, config: Config, project: ProjectConfig): Promise<DownloadedFile> {
   const entries: ZipEntry[] = [];
   for (const component of project.components) {
     let h: ComponentHandle;
     try {
-      h = resolveComponent(db, config, project, component);
+      h = await openComponent(store, config, project, component);
     } catch (e) {
       // A component the sync has not reached yet has no files to offer.
       if (e instanceof NotFoundError) continue;

@@ -1,23 +1,12 @@
-// Bringing upstream in under the component lock: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
+// Bringing upstream in under the component's mutex: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
 import { Action } from '../domain/actions.js';
 import { joinPlural, type UnitState } from '../domain/unit.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
-import type { ChangeInput } from '../store/changes.repo.js';
-import { now } from '../store/db.js';
-import {
-  componentTranslations,
-  findUnitByHash,
-  lastContentAuthor,
-  type RependUnit,
-  recordChanges,
-  repend,
-  restoreRemovals,
-  undoCommit,
-} from '../store/pending.repo.js';
+import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
+import { type ChangeInput, now, type RependUnit } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
-import { type Actor, type ComponentHandle, errorLine } from './component.js';
-import { type UnitConflict, mergeUnits } from './merge-units.js';
+import { mergeUnits, parseUpstream, type UnitConflict } from './merge-units.js';
 import { baseValues, renderTemplate } from './message.js';
 
 /** A local edit that met an upstream change of the same string: upstream's text is in the file, the local one pending. */
@@ -50,8 +39,8 @@ function actions(h: ComponentHandle): { done: number; failed: number } {
 }
 
 /** Records a failed update (22 or 23) with its error as the change's target, which `merge_failure` shows. */
-export function recordUpdateFailure(h: ComponentHandle, error: string, user?: Actor): void {
-  recordChanges(h.db, [{
+export async function recordUpdateFailure(h: ComponentHandle, error: string, user?: Actor): Promise<void> {
+  await h.store.recordChanges([{
     action: actions(h).failed, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id,
     userId: user?.id ?? null, target: error, details: { error },
   }]);
@@ -62,11 +51,11 @@ export function recordUpdateFailure(h: ComponentHandle, error: string, user?: Ac
  * commits with a unit-aware file merge; units both sides changed keep upstream's text in the file and the local
  * text as a pending edit. On failure nothing of git changes except that the commits listed in `undo` are taken
  * back, their edits pending again, and 22/23 is recorded: the component stays usable and no edit is lost.
- * The caller holds the component lock and re-syncs afterwards.
+ * The caller holds the component's mutex and re-syncs afterwards.
  */
 export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-  const merger = unitMerger(h);
+  const merger = await unitMerger(h);
   let update: vcs.UpdateResult;
   try {
     if (h.component.merge_style === 'rebase') {
@@ -85,17 +74,18 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     } catch (undoError) {
       error = `${error}; the commits made before could not be taken back: ${errorLine(undoError, h)}`;
     }
-    recordUpdateFailure(h, error, user);
+    // The same failure as the last one (a retry, another webhook) is not recorded again.
+    if ((await h.store.mergeFailure(h.row.id)) !== error) await recordUpdateFailure(h, error, user);
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
     return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error };
   }
-  const conflicts = keepConflicts(h, merger.conflicts());
+  const conflicts = await keepConflicts(h, merger.conflicts());
   const timestamp = now();
   const change: ChangeInput = {
     action: actions(h).done, timestamp, projectId: h.row.project_id, componentId: h.row.id, userId: user?.id ?? null,
     details: { previous_head: previousHead, new_head: update.head, conflicts: conflicts.length },
   };
-  if (update.result !== 'up-to-date') recordChanges(h.db, [change]);
+  if (update.result !== 'up-to-date') await h.store.recordChanges([change]);
   return { ok: true, update: update.result, previousHead, head: update.head, conflicts };
 }
 
@@ -104,8 +94,8 @@ async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
   if (undo.units.length === 0 && !undo.removals?.length) return;
   const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   if (undo.head !== null && head !== undo.head) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: undo.head });
-  undoCommit(h.db, h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds);
-  restoreRemovals(h.db, undo.removals ?? []);
+  await h.store.undoCommit(h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds);
+  await h.store.restoreRemovals(undo.removals ?? []);
 }
 
 /**
@@ -113,8 +103,8 @@ async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
  * upstream template (monolingual components); other files, and files added or removed on a side, get the
  * default whole-file rule. Conflicts are collected, the last replayed commit's text winning.
  */
-function unitMerger(h: ComponentHandle): { mergeFile: vcs.MergeFile; conflicts: () => (UnitConflict & { path: string })[] } {
-  const translations = new Map(componentTranslations(h.db, h.row.id).filter((t) => t.filename !== '').map((t) => [t.filename, t]));
+async function unitMerger(h: ComponentHandle): Promise<{ mergeFile: vcs.MergeFile; conflicts: () => (UnitConflict & { path: string })[] }> {
+  const translations = new Map((await h.store.componentTranslations(h.row.id)).filter((t) => t.filename !== '').map((t) => [t.filename, t]));
   const found = new Map<string, UnitConflict & { path: string }>();
   let template: ParsedStore | null | undefined;
   const templateStore = async (): Promise<ParsedStore | null> => {
@@ -122,18 +112,14 @@ function unitMerger(h: ComponentHandle): { mergeFile: vcs.MergeFile; conflicts: 
     const file = h.component.template;
     const bytes = file ? await vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}`, path: file }) : null;
     const ctx = { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null };
-    template = bytes ? h.format.parse(bytes, ctx) : null;
+    template = bytes ? parseUpstream(h.format, bytes, ctx) : null;
     return template;
   };
   const mergeFile: vcs.MergeFile = async (input) => {
     const t = translations.get(input.path);
     if (!t || t.is_template || !input.base || !input.ours || !input.theirs) return vcs.defaultMergeFile(input);
-    let store: ParsedStore | null;
-    try {
-      store = h.component.template ? await templateStore() : null;
-    } catch {
-      return null;
-    }
+    // An upstream template that does not parse fails the update with its own error (not as a conflict elsewhere).
+    const store = h.component.template ? await templateStore() : null;
     if (h.component.template && !store) return null;
     const ctx: FormatContext = {
       filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template: store,
@@ -147,9 +133,9 @@ function unitMerger(h: ComponentHandle): { mergeFile: vcs.MergeFile; conflicts: 
 }
 
 /** Makes each conflicting local edit pending again (unless a newer edit is pending already) and reports it. */
-function keepConflicts(h: ComponentHandle, conflicts: readonly (UnitConflict & { path: string })[]): ConflictReport[] {
+async function keepConflicts(h: ComponentHandle, conflicts: readonly (UnitConflict & { path: string })[]): Promise<ConflictReport[]> {
   if (conflicts.length === 0) return [];
-  const translations = new Map(componentTranslations(h.db, h.row.id).map((t) => [t.filename, t]));
+  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.filename, t]));
   const units: RependUnit[] = [];
   const reports: ConflictReport[] = [];
   for (const c of conflicts) {
@@ -157,15 +143,15 @@ function keepConflicts(h: ComponentHandle, conflicts: readonly (UnitConflict & {
     const report: ConflictReport = { path: c.path, language: t.language_code, context: c.context, local: c.local, upstream: c.upstream, kept: false };
     reports.push(report);
     if (c.upstream === null) continue;
-    const unit = findUnitByHash(h.db, t.id, c.idHash);
+    const unit = await h.store.findUnitByHash(t.id, c.idHash);
     if (!unit) continue;
     report.kept = true;
     if (unit.pending) continue;
     const local = joinPlural(c.local);
     // The store holds what tms committed; it knows states the file cannot say (approved), so it wins when the text agrees.
     const keep = unit.target === local ? { target: unit.target, state: unit.state } : { target: local, state: c.localState as UnitState };
-    units.push({ id: unit.id, ...keep, authorId: lastContentAuthor(h.db, unit.id) });
+    units.push({ id: unit.id, ...keep, authorId: await h.store.lastContentAuthor(unit.id) });
   }
-  repend(h.db, units);
+  await h.store.repend(units);
   return reports;
 }

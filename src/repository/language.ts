@@ -2,17 +2,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import type { FormatId } from '../formats/format.js';
 import { formatLanguageCode } from '../languages/code-style.js';
-import { type Db, now } from '../store/db.js';
-import { findLanguageByCode } from '../store/languages.repo.js';
-import { findTranslationByCode, recordChanges } from '../store/pending.repo.js';
-import { withComponentLock } from '../sync/component-lock.js';
+import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
-import { type Actor, hasWorkingCopy, resolveComponent } from './component.js';
 import { readAtHead } from './pending-write.js';
 import { forbidden, invalid } from './write-error.js';
 
@@ -42,31 +38,23 @@ const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4']);
  * component re-synced so the translation appears; 48 "Language added" is recorded.
  * Errors (WriteRefusedError): `languge_code` (sic, as Weblate) when missing, `language_code` when unknown, filtered
  * or present already; `forbidden` when the component does not take new languages or the format cannot make the file.
- * @example const { translationId, filename } = await addLanguage(db, config, project, app, 'fr', user);
+ * @example const { translationId, filename } = await addLanguage(h, 'fr', user);
  */
-export async function addLanguage(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  languageCode: string | undefined,
-  user: Actor,
-): Promise<AddLanguageResult> {
-  const h = resolveComponent(db, config, project, component);
+export async function addLanguage(h: ComponentHandle, languageCode: string | undefined, user: Actor): Promise<AddLanguageResult> {
   if (typeof languageCode !== 'string' || languageCode === '') throw invalid('languge_code', "Missing 'language_code' parameter");
-  const language = findLanguageByCode(db, languageCode);
+  const language = await h.store.findLanguage(languageCode);
   if (!language) throw invalid('language_code', `No language code '${languageCode}' found!`);
   if (h.component.new_lang === 'none') throw forbidden(NEW_LANGUAGE_OFF);
   if (h.component.new_lang !== 'add') throw forbidden(NEW_LANGUAGE_RESTRICTED);
-  if (findTranslationByCode(db, h.row.id, language.code)) throw invalid('language_code', FILE_EXISTS);
+  if (await h.store.findTranslationByCode(h.row.id, language.code)) throw invalid('language_code', FILE_EXISTS);
   const code = formatLanguageCode(language.code, h.component.language_code_style as Parameters<typeof formatLanguageCode>[1], {
     defaultStyle: BCP_FORMATS.has(h.format.id) ? 'bcp' : 'posix',
-    aliases: project.language_aliases,
+    aliases: h.project.language_aliases,
   });
   if (!new RegExp(h.component.language_regex).test(code)) throw invalid('language_code', LANGUAGE_FILTERED);
   const filename = h.component.filemask.split('*').join(code);
 
-  return withComponentLock(h.key, async () => {
+  return withMutex(h, async () => {
     if (!hasWorkingCopy(h)) throw forbidden(`${h.key}: the repository has not been cloned yet (sync the component first)`);
     const full = path.join(h.dir, filename);
     if (existsSync(full)) throw invalid('language_code', FILE_EXISTS);
@@ -91,10 +79,10 @@ export async function addLanguage(
       await rm(full, { force: true });
       throw e;
     }
-    const sync = await syncLocked(db, config, project, component);
-    const translation = findTranslationByCode(db, h.row.id, language.code);
+    const sync = await syncLocked(h);
+    const translation = await h.store.findTranslationByCode(h.row.id, language.code);
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
-    recordChanges(db, [{
+    await h.store.recordChanges([{
       action: Action.ADDED_LANGUAGE, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: translation.id,
       languageId: language.id, userId: user.id, authorId: user.id, details: { language: language.code, filename },
     }]);

@@ -1,6 +1,7 @@
 // A three-way merge of one translation file by units: each unit takes the side that changed it; both sides → upstream.
+import { FormatParseError } from '../domain/errors.js';
 import { joinPlural, type ParsedUnit } from '../domain/unit.js';
-import type { Format, FormatContext, UnitWrite } from '../formats/format.js';
+import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
 
 /** A unit both sides changed to different text: upstream's text is in the merged file, the local text is here. */
 export interface UnitConflict {
@@ -41,17 +42,32 @@ function write(u: ParsedUnit): UnitWrite {
  * - a unit both changed differently stays as upstream has it and is returned as a conflict (the caller keeps
  *   the local text as a pending edit); so is a unit upstream removed that the local side changed;
  * - units the local side added are added, units it removed (and upstream left alone) are removed.
- * The result is upstream's bytes with the format's minimal-diff writer applied. Returns null when a side
- * cannot be parsed or the writer refuses: the caller treats that as a conflict of the whole file.
+ * The result is upstream's bytes with the format's minimal-diff writer applied. Returns null when the local or
+ * base side cannot be parsed or the writer refuses: the caller treats that as a conflict of the whole file.
+ * Upstream's side that does not parse is no conflict but a broken file: its FormatParseError is thrown, so the
+ * failure names the file and the position instead of the commit being replayed.
  * @example mergeUnits(tsFormat, ctx, base, upstream, local)?.conflicts
  */
+/** Parses upstream's version of a file; a parse error says whose file it is. */
+export function parseUpstream(format: Format, bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+  try {
+    return format.parse(bytes, ctx);
+  } catch (e) {
+    if (e instanceof FormatParseError) {
+      const { filename, line, column, reason } = e.data;
+      throw new FormatParseError(filename, line, column, `${reason} (in upstream's version; fix the file upstream, then pull again)`);
+    }
+    throw e;
+  }
+}
+
 export function mergeUnits(format: Format, ctx: FormatContext, base: Uint8Array, ours: Uint8Array, theirs: Uint8Array): UnitMerge | null {
   let b: Map<bigint, ParsedUnit>;
   let o: Map<bigint, ParsedUnit>;
   let t: ParsedUnit[];
+  o = index(parseUpstream(format, ours, ctx).units);
   try {
     b = index(format.parse(base, ctx).units);
-    o = index(format.parse(ours, ctx).units);
     t = format.parse(theirs, ctx).units;
   } catch {
     return null;

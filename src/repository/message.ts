@@ -1,7 +1,7 @@
 // Commit and merge messages: Weblate's `{{ variable }}` templates filled from the project, component and statistics.
+import type { ComponentHandle } from '../component/handle.js';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
-import type { Db } from '../store/db.js';
-import { getStats, percent } from '../store/stats.repo.js';
+import { percent } from '../domain/percent.js';
 
 /** Values a template may use; nested objects are reached with dots (`stats.translated_percent`). */
 export type TemplateValues = { [name: string]: string | number | TemplateValues };
@@ -39,16 +39,11 @@ function siteUrl(config: Config): string {
  * translation (languages joined by ", " and the component's URL when it covers several), and `stats.*`
  * summed over them.
  */
-export function commitValues(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  translations: readonly MessageTranslation[],
-): TemplateValues {
+export async function commitValues(h: ComponentHandle, translations: readonly MessageTranslation[]): Promise<TemplateValues> {
+  const { config, project, component } = h;
   const sum = { all: 0, translated: 0, fuzzy: 0, approved: 0, readonly: 0, all_words: 0, translated_words: 0, fuzzy_words: 0, approved_words: 0, all_chars: 0, translated_chars: 0 };
   for (const t of translations) {
-    const s = getStats(db, t.id);
+    const s = await h.store.translationStats(t.id);
     if (!s) continue;
     sum.all += s.total;
     sum.translated += s.translated;

@@ -1,16 +1,12 @@
-// The repository operations of Weblate's `repository/` endpoint: push, pull, reset, cleanup, file-sync, file-scan.
+// The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, pushBranch, pushUrl, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
-import type { Db } from '../store/db.js';
-import { now } from '../store/db.js';
-import { markAllPending, recordChanges } from '../store/pending.repo.js';
-import { withComponentLock } from '../sync/component-lock.js';
+import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
-import { type CommitResult, commitLocked } from './commit.js';
-import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, pushBranch, pushUrl, resolveComponent } from './component.js';
+import { type CommitOptions, type CommitResult, type CommitUndo, commitLocked } from './commit.js';
 import { type ConflictReport, integrateLocked, recordUpdateFailure } from './integrate.js';
 
 export interface OperationOptions {
@@ -30,10 +26,9 @@ export interface RepositoryResult extends OperationResult {
 
 type Locked = (h: ComponentHandle) => Promise<RepositoryResult & { resync?: boolean; force?: boolean }>;
 
-/** Runs `work` under the component lock, then re-syncs the component (same lock) when asked to. */
-async function operate(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig, work: Locked): Promise<RepositoryResult> {
-  const h = resolveComponent(db, config, project, component);
-  return withComponentLock(h.key, async () => {
+/** Runs `work` holding the component's mutex, then re-syncs the component (same mutex) when asked to. */
+async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResult> {
+  return withMutex(h, async () => {
     if (!hasWorkingCopy(h)) return { result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` };
     let outcome: RepositoryResult & { resync?: boolean; force?: boolean };
     try {
@@ -45,7 +40,7 @@ async function operate(db: Db, config: Config, project: ProjectConfig, component
     const { resync, force, ...result } = outcome;
     if (resync) {
       // still under the lock: no other operation runs between the git work and the re-scan
-      result.sync = await syncLocked(db, config, project, component, { force });
+      result.sync = await syncLocked(h, { force });
       if (!result.sync.ok && result.sync.error) result.detail = joinLines(result.detail, `Re-scan: ${result.sync.error}`);
       if (force) result.result = result.result && result.sync.ok;
     }
@@ -79,25 +74,42 @@ async function fetchRemote(h: ComponentHandle): Promise<void> {
 }
 
 /**
+ * commit: writes every pending edit into its file and commits (see `commitLocked`). With the component's
+ * `push_on_commit` (Weblate's default) a commit that made commits is pushed at once, whoever asked for it: the API,
+ * the CLI or a webhook-triggered pull.
+ * @example const r = await commitPending(h, { user: { id: 3 } });
+ */
+export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}): Promise<CommitResult> {
+  return withMutex(h, async () => {
+    const { result: commit, undo } = await commitLocked(h, opts);
+    if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h)) return commit;
+    const pushed = await pushLocked(h, opts, commit, undo);
+    // Upstream had moved and was brought in first: load what it brought.
+    if (pushed.resync) await syncLocked(h);
+    return { ...commit, result: pushed.result, ...(pushed.detail ? { detail: pushed.detail } : {}) };
+  });
+}
+
+/** Whether commits of this component are pushed as soon as they are made. */
+function pushesOnCommit(h: ComponentHandle): boolean {
+  return h.git && h.component.push_on_commit;
+}
+
+/**
  * pull: fetches; when upstream has new commits, commits pending edits, then rebases (unit-aware) or merges per
  * `merge_style` and re-syncs so new upstream strings appear. Records 21/20, or 23/22 with the error (the
- * commits made first are taken back so every edit is pending again). Conflicting edits stay pending.
- * @example const { result, detail, conflicts } = await pullComponent(db, config, project, component);
+ * commits made first are taken back so every edit is pending again). Conflicting edits stay pending. With
+ * `push_on_commit`, tms's commits that the update carried over are pushed at once.
+ * @example const { result, detail, conflicts } = await pullComponent(h);
  */
-export async function pullComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: OperationOptions = {},
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
+export async function pullComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
     if (!h.git) return { result: true, detail: 'A local component has no upstream.' };
     try {
       await fetchRemote(h);
     } catch (e) {
       const error = errorLine(e, h);
-      recordUpdateFailure(h, error, opts.user);
+      await recordUpdateFailure(h, error, opts.user);
       return { result: false, detail: error };
     }
     const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
@@ -105,7 +117,10 @@ export async function pullComponent(
     const { result: commit, undo } = await commitLocked(h, opts);
     const outcome = await integrateLocked(h, undo, opts.user);
     if (!outcome.ok) return { result: false, detail: joinLines(commit.detail, `Could not update the repository: ${outcome.error}`), commit };
-    return { result: true, detail: joinLines(commit.detail, conflictLines(outcome.conflicts)), commit, conflicts: outcome.conflicts, resync: true };
+    const pulled = { result: true, detail: joinLines(commit.detail, conflictLines(outcome.conflicts)), commit, conflicts: outcome.conflicts, resync: true };
+    if (!pushesOnCommit(h) || !(await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch })).needsPush) return pulled;
+    const pushed = await pushLocked(h, opts, commit, undo, outcome.conflicts);
+    return { ...pushed, detail: joinLines(pulled.detail, pushed.detail), resync: true };
   });
 }
 
@@ -113,63 +128,67 @@ export async function pullComponent(
  * push: commits pending edits, brings upstream in first when it moved (as pull), pushes the branch to `push`
  * (else the repository) as `push_branch` (else the branch). A push rejected because upstream moved meanwhile
  * is retried once after a pull. Records 18, or 28 with the credential-free error.
- * @example await pushComponent(db, config, project, component, { user })
+ * @example await pushComponent(h, { user })
  */
-export async function pushComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: OperationOptions = {},
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
+export async function pushComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
     if (!h.git) return { result: true, detail: 'A local component has no upstream.' };
     const { result: commit, undo } = await commitLocked(h, opts);
-    const conflicts: ConflictReport[] = [];
-    let resync = false;
-    const failed = (error: string, action: number | null): RepositoryResult & { resync: boolean } => {
-      if (action !== null) {
-        recordChanges(h.db, [{ action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } }]);
-      }
-      return { result: false, detail: joinLines(commit.detail, conflictLines(conflicts), `Could not push: ${error}`), commit, conflicts, resync };
-    };
-    // Brings upstream in when it has commits we lack; false (recorded) when that failed.
-    const update = async (): Promise<string | null> => {
-      await fetchRemote(h);
-      const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
-      if (!status.needsMerge) return null;
-      const outcome = await integrateLocked(h, undo, opts.user);
-      if (!outcome.ok) return outcome.error ?? 'update failed';
-      conflicts.push(...outcome.conflicts);
-      resync = true;
-      return null;
-    };
+    return pushLocked(h, opts, commit, undo);
+  });
+}
+
+/** The push after `commit` (made by the caller, under the same mutex): upstream brought in first when it moved. */
+async function pushLocked(
+  h: ComponentHandle,
+  opts: OperationOptions,
+  commit: CommitResult,
+  undo: CommitUndo,
+  conflicts: ConflictReport[] = [],
+): Promise<RepositoryResult & { resync: boolean }> {
+  let resync = false;
+  const failed = async (error: string, action: number | null): Promise<RepositoryResult & { resync: boolean }> => {
+    if (action !== null) {
+      await h.store.recordChanges([{ action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } }]);
+    }
+    return { result: false, detail: joinLines(commit.detail, conflictLines(conflicts), `Could not push: ${error}`), commit, conflicts, resync };
+  };
+  // Brings upstream in when it has commits we lack; the error (recorded) when that failed.
+  const update = async (): Promise<string | null> => {
+    await fetchRemote(h);
+    const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
+    if (!status.needsMerge) return null;
+    const outcome = await integrateLocked(h, undo, opts.user);
+    if (!outcome.ok) return outcome.error ?? 'update failed';
+    conflicts.push(...outcome.conflicts);
+    resync = true;
+    return null;
+  };
+  try {
+    const error = await update();
+    if (error) return failed(error, null);
+  } catch (e) {
+    return failed(errorLine(e, h), Action.FAILED_PUSH);
+  }
+  const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
+  if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) {
+    return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts), 'Nothing to push.'), commit, conflicts, resync };
+  }
+  const push = () => vcs.push({ dir: h.dir, cache: h.cache, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
+  try {
     try {
+      await push();
+    } catch (e) {
+      if (!(e instanceof vcs.VcsError && e.data.kind === 'rejected')) throw e;
       const error = await update();
       if (error) return failed(error, null);
-    } catch (e) {
-      return failed(errorLine(e, h), Action.FAILED_PUSH);
+      await push();
     }
-    const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
-    if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) {
-      return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts), 'Nothing to push.'), commit, conflicts, resync };
-    }
-    const push = () => vcs.push({ dir: h.dir, cache: h.cache, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
-    try {
-      try {
-        await push();
-      } catch (e) {
-        if (!(e instanceof vcs.VcsError && e.data.kind === 'rejected')) throw e;
-        const error = await update();
-        if (error) return failed(error, null);
-        await push();
-      }
-    } catch (e) {
-      return failed(errorLine(e, h), Action.FAILED_PUSH);
-    }
-    recordChanges(h.db, [{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null }]);
-    return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts)), commit, conflicts, resync };
-  });
+  } catch (e) {
+    return failed(errorLine(e, h), Action.FAILED_PUSH);
+  }
+  await h.store.recordChanges([{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null }]);
+  return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts)), commit, conflicts, resync };
 }
 
 /**
@@ -177,14 +196,8 @@ export async function pushComponent(
  * records 19 with `{new_head, previous_head}`, then re-syncs. Pending edits stay pending in the store and are
  * written again at the next commit.
  */
-export async function resetComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: OperationOptions = {},
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
+export async function resetComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
     if (!h.git) return { result: true, detail: 'A local component has no upstream.' };
     let previous: string | null;
     let head: string;
@@ -195,7 +208,7 @@ export async function resetComponent(
     } catch (e) {
       return { result: false, detail: `Could not reset the repository: ${errorLine(e, h)}` };
     }
-    recordChanges(h.db, [{
+    await h.store.recordChanges([{
       action: Action.RESET, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null,
       details: { new_head: head, previous_head: previous },
     }]);
@@ -204,13 +217,8 @@ export async function resetComponent(
 }
 
 /** cleanup: removes every file of the working copy that git does not track (and folders left empty). */
-export async function cleanupComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
+export async function cleanupComponent(h: ComponentHandle): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
     if (!h.git) return { result: true, detail: 'A local component has no repository to clean.' };
     const head = await vcs.headCommit({ dir: h.dir, cache: h.cache });
     const tracked = head ? await vcs.listFilesWithBlobIds({ dir: h.dir, cache: h.cache }) : new Map<string, string>();
@@ -238,29 +246,17 @@ async function removeUntracked(root: string, rel: string, tracked: ReadonlySet<s
 }
 
 /** file-sync: marks every unit of every translation (not the source) pending and commits, rewriting the files from the store. */
-export async function fileSync(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: OperationOptions = {},
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
-    markAllPending(h.db, h.row.id);
+export async function fileSync(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
+    await h.store.markAllPending(h.row.id);
     const { result: commit } = await commitLocked(h, opts);
     return { result: commit.result, detail: commit.detail, commit };
   });
 }
 
 /** file-scan: commits pending edits, then re-parses every file (a forced sync). */
-export async function fileScan(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: OperationOptions = {},
-): Promise<RepositoryResult> {
-  return operate(db, config, project, component, async (h) => {
+export async function fileScan(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
+  return operate(h, async (h) => {
     const { result: commit } = await commitLocked(h, opts);
     return { result: commit.result, detail: commit.detail, commit, resync: true, force: true };
   });

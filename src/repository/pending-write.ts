@@ -4,13 +4,13 @@ import path from 'node:path';
 import { FormatWriteError } from '../domain/errors.js';
 import { splitPlural } from '../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
-import type { PendingRemovalRow, PendingUnitRow, TranslationInfoRow } from '../store/pending.repo.js';
+import type { ComponentHandle } from '../component/handle.js';
+import type { PendingRemoval, PendingUnit, TranslationInfo } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
-import type { ComponentHandle } from './component.js';
 
 /** Whether a pending row is a removal (a string deleted in tms) rather than an edit. */
-export function isRemoval(u: PendingUnitRow): u is PendingRemovalRow {
-  return (u as Partial<PendingRemovalRow>).removal === 1;
+export function isRemoval(u: PendingUnit): u is PendingRemoval {
+  return (u as Partial<PendingRemoval>).removal === 1;
 }
 
 /**
@@ -18,7 +18,7 @@ export function isRemoval(u: PendingUnitRow): u is PendingRemovalRow {
  * added by the writer), removals remove. A removal of a string the file does not have (added in tms and deleted
  * before any commit) is left out; only then is the file parsed.
  */
-export function unitWrites(format: Format, before: Uint8Array, ctx: FormatContext, rows: readonly PendingUnitRow[]): UnitWrite[] {
+export function unitWrites(format: Format, before: Uint8Array, ctx: FormatContext, rows: readonly PendingUnit[]): UnitWrite[] {
   let present: Set<bigint> | null = null;
   const out: UnitWrite[] = [];
   for (const u of rows) {
@@ -49,6 +49,6 @@ export async function templateAtHead(h: ComponentHandle): Promise<ParsedStore | 
 }
 
 /** The format context of a translation's file. */
-export function fileContext(h: ComponentHandle, t: Pick<TranslationInfoRow, 'filename' | 'language_code' | 'plural_number'>, template: ParsedStore | null): FormatContext {
+export function fileContext(h: ComponentHandle, t: Pick<TranslationInfo, 'filename' | 'language_code' | 'plural_number'>, template: ParsedStore | null): FormatContext {
   return { filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template };
 }

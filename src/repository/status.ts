@@ -1,9 +1,6 @@
 // Repository status as Weblate's `GET …/repository/` shows it: pending edits, commits to merge and push, the last commits.
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
-import type { Db } from '../store/db.js';
-import { hasPendingRemovals, hasPendingUnits, mergeFailure } from '../store/pending.repo.js';
+import { type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import * as vcs from '../vcs/index.js';
-import { hasWorkingCopy, resolveComponent } from './component.js';
 
 /** A commit as Weblate describes it (`git log -1 --format=fuller`): dates in RFC 2822. */
 export interface RevisionInfo {
@@ -86,18 +83,17 @@ export function statusText(s: vcs.RepoStatus): string {
 
 /**
  * The component's repository status as of the last fetch: never fetches, commits or writes (reads never mutate).
- * @example const s = await repositoryStatus(db, config, project, component); s.needs_push
+ * @example const s = await repositoryStatus(h); s.needs_push
  */
-export async function repositoryStatus(db: Db, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<RepositoryStatus> {
-  const h = resolveComponent(db, config, project, component);
+export async function repositoryStatus(h: ComponentHandle): Promise<RepositoryStatus> {
   const out: RepositoryStatus = {
-    needs_commit: hasPendingUnits(db, h.row.id) || hasPendingRemovals(db, h.row.id),
+    needs_commit: (await h.store.hasPendingUnits(h.row.id)) || (await h.store.hasPendingRemovals(h.row.id)),
     needs_merge: false,
     needs_push: false,
     remote_commit: null,
     weblate_commit: null,
     status: '',
-    merge_failure: mergeFailure(db, h.row.id),
+    merge_failure: await h.store.mergeFailure(h.row.id),
   };
   if (!h.git || !hasWorkingCopy(h)) return out;
   const s = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });

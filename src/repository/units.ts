@@ -1,28 +1,13 @@
 // Adding and deleting strings (Weblate's `POST …/units/` and `DELETE /api/units/<id>/`): store first, files at the next commit.
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import type { Actor, ComponentHandle } from '../component/handle.js';
+import type { ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError } from '../domain/errors.js';
 import { unitContentHash, unitIdHash } from '../domain/hash.js';
 import { joinPlural, State } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { FormatId } from '../formats/format.js';
-import type { ChangeInput } from '../store/changes.repo.js';
-import { type Db, now } from '../store/db.js';
-import {
-  componentTranslations,
-  componentUnitsByHash,
-  findTranslationByCode,
-  findUnitBrief,
-  hasUnitHash,
-  insertUnits,
-  isComponentLocked,
-  maxUnitPosition,
-  type NewUnit,
-  removeUnits,
-  type TranslationInfoRow,
-  type TranslationRefRow,
-} from '../store/pending.repo.js';
-import { type Actor, type ComponentHandle, resolveComponent } from './component.js';
+import { type ChangeInput, type NewUnit, now, type TranslationInfo, type TranslationRef } from '../store/index.js';
 import { COMPONENT_LOCKED, forbidden, invalid } from './write-error.js';
 
 /** The body of Weblate's add-string request: `key` + `value` (monolingual) or `context` + `source` + `target` (bilingual). */
@@ -99,20 +84,20 @@ function text(field: string, value: unknown, required: boolean): string | undefi
   return value;
 }
 
-function translationOf(h: ComponentHandle, language: string): TranslationRefRow {
-  const t = findTranslationByCode(h.db, h.row.id, language);
+async function translationOf(h: ComponentHandle, language: string): Promise<TranslationRef> {
+  const t = await h.store.findTranslationByCode(h.row.id, language);
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   return t;
 }
 
 /** Whether review (approved state) is on for a translation: source_review for the source, translation_review otherwise. */
-export function reviewEnabled(project: ProjectConfig, t: Pick<TranslationInfoRow, 'is_source'>): boolean {
+export function reviewEnabled(project: ProjectConfig, t: Pick<TranslationInfo, 'is_source'>): boolean {
   return t.is_source ? project.source_review : project.translation_review;
 }
 
 /** Why strings cannot be added to this translation, or null (used by add-string and the `add` upload). */
-export function addRefusal(h: ComponentHandle, t: Pick<TranslationInfoRow, 'is_source'>): string | null {
-  if (isComponentLocked(h.db, h.row.id)) return COMPONENT_LOCKED;
+export async function addRefusal(h: ComponentHandle, t: Pick<TranslationInfo, 'is_source'>): Promise<string | null> {
+  if (await h.store.isComponentLocked(h.row.id)) return COMPONENT_LOCKED;
   if (!h.component.manage_units) return ADDING_DISABLED;
   if (h.component.template && !t.is_source) return ADD_TO_SOURCE;
   return null;
@@ -122,7 +107,7 @@ export function addRefusal(h: ComponentHandle, t: Pick<TranslationInfoRow, 'is_s
  * Checks a new string as Weblate's `validate_new_unit_data` does (errors on `non_field_errors`) and returns the
  * state of the addressed unit.
  */
-function validateString(h: ComponentHandle, t: TranslationRefRow, s: NewString): number {
+function validateString(h: ComponentHandle, t: TranslationRef, s: NewString): number {
   const general = (message: string) => invalid('non_field_errors', message);
   const own = t.is_source ? s.source : s.target;
   if ((s.source.length > 1 || s.target.length > 1) && !PLURAL_FORMATS.has(h.format.id)) throw general('Plurals are not supported by the file format!');
@@ -145,20 +130,20 @@ function validateString(h: ComponentHandle, t: TranslationRefRow, s: NewString):
  * pending (its file gets the key), the others are empty. Bilingual: the source unit is read-only, the
  * translations' units are pending (their files get the string). Null when the string exists already.
  */
-export function newUnits(
+export async function newUnits(
   h: ComponentHandle,
-  t: TranslationRefRow,
+  t: TranslationRef,
   s: NewString,
   state: number,
   author: number | null,
   timestamp: string,
   positions: Map<number, number>,
-): NewUnit[] | null {
+): Promise<NewUnit[] | null> {
   const monolingual = Boolean(h.component.template);
   const idHash = unitIdHash(monolingual, s.source, s.context);
-  const all = componentTranslations(h.db, h.row.id);
+  const all = await h.store.componentTranslations(h.row.id);
   const source = all.find((x) => x.is_source === 1);
-  if (hasUnitHash(h.db, t.id, idHash) || (source && hasUnitHash(h.db, source.id, idHash))) return null;
+  if ((await h.store.hasUnitHash(t.id, idHash)) || (source && (await h.store.hasUnitHash(source.id, idHash)))) return null;
   const targets = t.is_source ? all : all.filter((x) => x.id === t.id || x.is_source === 1);
   const joinedSource = joinPlural(s.source);
   const base = {
@@ -167,8 +152,8 @@ export function newUnits(
   };
   const units: NewUnit[] = [];
   for (const x of targets) {
-    if (x.id !== t.id && hasUnitHash(h.db, x.id, idHash)) continue;
-    const position = (positions.get(x.id) ?? maxUnitPosition(h.db, x.id)) + 1;
+    if (x.id !== t.id && (await h.store.hasUnitHash(x.id, idHash))) continue;
+    const position = (positions.get(x.id) ?? (await h.store.maxUnitPosition(x.id))) + 1;
     positions.set(x.id, position);
     let unit: Pick<NewUnit, 'target' | 'state' | 'pending'>;
     if (monolingual) {
@@ -203,19 +188,11 @@ export function stringAddedChange(h: ComponentHandle, languages: ReadonlyMap<num
  * translation). Units are created in one transaction (31 per unit, statistics refreshed); the new units are
  * pending, so the next commit writes them into the file(s).
  * Throws NotFoundError, and WriteRefusedError (`invalid` with the field, `forbidden` with Weblate's reason).
- * @example addUnit(db, config, project, web, 'en', { key: 'menu.help', value: ['Help'], user })
+ * @example await addUnit(h, 'en', { key: 'menu.help', value: ['Help'], user })
  */
-export function addUnit(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  language: string,
-  input: AddUnitInput,
-): AddUnitResult {
-  const h = resolveComponent(db, config, project, component);
-  const t = translationOf(h, language);
-  const refusal = addRefusal(h, t);
+export async function addUnit(h: ComponentHandle, language: string, input: AddUnitInput): Promise<AddUnitResult> {
+  const t = await translationOf(h, language);
+  const refusal = await addRefusal(h, t);
   if (refusal) throw forbidden(refusal);
   const body = input as unknown as Record<string, unknown>;
   let s: NewString;
@@ -235,10 +212,10 @@ export function addUnit(
   }
   const state = validateString(h, t, s);
   const timestamp = now();
-  const units = newUnits(h, t, s, state, input.user.id, timestamp, new Map());
+  const units = await newUnits(h, t, s, state, input.user.id, timestamp, new Map());
   if (!units) throw invalid('non_field_errors', 'This string seems to already exist.');
-  const languages = new Map(componentTranslations(db, h.row.id).map((x) => [x.id, x.language_id]));
-  const ids = insertUnits(db, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id));
+  const languages = new Map((await h.store.componentTranslations(h.row.id)).map((x) => [x.id, x.language_id]));
+  const ids = await h.store.insertUnits(units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id));
   return { unitId: ids[units.findIndex((u) => u.translationId === t.id)], unitIds: ids };
 }
 
@@ -248,23 +225,15 @@ export function addUnit(
  * 63 "String removed" per unit (`details: {source, target}`) and statistics refreshed, in one transaction. The
  * removal from each file is pending: the next commit writes it (UnitWrite `remove`).
  * Throws NotFoundError (also for a unit of another component) and WriteRefusedError `forbidden`.
- * @example deleteUnit(db, config, project, web, 42, user)
+ * @example await deleteUnit(h, 42, user)
  */
-export function deleteUnit(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  unitId: number,
-  user: Actor,
-): DeleteUnitResult {
-  const h = resolveComponent(db, config, project, component);
-  const unit = findUnitBrief(db, unitId);
+export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor): Promise<DeleteUnitResult> {
+  const unit = await h.store.findUnitBrief(unitId);
   if (!unit || unit.component_id !== h.row.id) throw new NotFoundError('unit', String(unitId));
-  if (isComponentLocked(db, h.row.id)) throw forbidden(COMPONENT_LOCKED);
+  if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
   if (!h.component.manage_units) throw forbidden(REMOVING_DISABLED);
-  const units = componentUnitsByHash(db, h.row.id, unit.id_hash);
-  const translations = new Map(componentTranslations(db, h.row.id).map((t) => [t.id, t]));
+  const units = await h.store.componentUnitsByHash(h.row.id, unit.id_hash);
+  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.id, t]));
   const withFile = new Set([...translations.values()].filter((t) => t.filename !== '').map((t) => t.id));
   const timestamp = now();
   const changes: ChangeInput[] = units.map((u) => ({
@@ -272,6 +241,6 @@ export function deleteUnit(
     unitId: u.id, languageId: translations.get(u.translation_id)?.language_id ?? null, userId: user.id, authorId: user.id,
     target: u.target, old: u.target, details: { source: u.source, target: u.target },
   }));
-  const changeIds = removeUnits(db, units, withFile, { id: user.id, timestamp }, changes);
+  const changeIds = await h.store.removeUnits(units, withFile, { id: user.id, timestamp }, changes);
   return { removed: units.length, changeIds };
 }

@@ -1,32 +1,16 @@
 // Uploading a translation file (Weblate's `POST …/translations/<p>/<c>/<lang>/file/`): merged unit by unit, added, or replacing the file.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
 import type { ParsedStore } from '../formats/format.js';
-import type { ChangeInput } from '../store/changes.repo.js';
-import { type Db, now } from '../store/db.js';
-import {
-  componentTranslations,
-  findTranslationByCode,
-  insertUnits,
-  isComponentLocked,
-  type NewUnit,
-  recordChanges,
-  saveUploadedTargets,
-  type TranslationRefRow,
-  translationUnits,
-  type UnitBriefRow,
-  type UnitTargetEdit,
-} from '../store/pending.repo.js';
-import { withComponentLock } from '../sync/component-lock.js';
+import { type ChangeInput, type NewUnit, now, type TranslationRef, type UnitBrief, type UnitTargetEdit } from '../store/index.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
-import { type Actor, type ComponentHandle, hasWorkingCopy, resolveComponent } from './component.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
 import { COMPONENT_LOCKED, forbidden, invalid } from './write-error.js';
@@ -79,11 +63,11 @@ function choice<T extends string>(field: string, value: string | undefined, choi
  * Checks an upload as Weblate's view does, before the file is read: choices, lock, review, which methods this
  * translation allows (`source` never: none of tms's formats has a bilingual update; `suggest`: no suggestions).
  */
-function checkRequest(h: ComponentHandle, t: TranslationRefRow, input: UploadInput): { method: UploadMethod; conflicts: string; fuzzy: string } {
+async function checkRequest(h: ComponentHandle, t: TranslationRef, input: UploadInput): Promise<{ method: UploadMethod; conflicts: string; fuzzy: string }> {
   const method = choice('method', input.method || undefined, UPLOAD_METHODS, 'translate');
   const conflicts = choice('conflicts', input.conflicts, UPLOAD_CONFLICTS, '');
   const fuzzy = choice('fuzzy', input.fuzzy, UPLOAD_FUZZY, '');
-  if (isComponentLocked(h.db, h.row.id)) throw forbidden(COMPONENT_LOCKED);
+  if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
   const review = reviewEnabled(h.project, t);
   if (conflicts === 'replace-approved' && !review) throw invalid('conflicts', APPROVED_NEEDS_REVIEW);
   switch (method) {
@@ -93,7 +77,7 @@ function checkRequest(h: ComponentHandle, t: TranslationRefRow, input: UploadInp
     case 'suggest':
       throw invalid('method', SUGGESTIONS_UNAVAILABLE);
     case 'add': {
-      const refusal = addRefusal(h, t);
+      const refusal = await addRefusal(h, t);
       if (refusal) throw invalid('method', refusal === ADD_TO_SOURCE ? ADD_HINT : METHOD_UNAVAILABLE);
       break;
     }
@@ -108,7 +92,7 @@ function checkRequest(h: ComponentHandle, t: TranslationRefRow, input: UploadInp
 }
 
 /** The uploaded file parsed as the translation's own file would be; any failure is an error on `file`. */
-function parseUpload(h: ComponentHandle, t: TranslationRefRow, bytes: Uint8Array, template: ParsedStore | null, asTemplate: boolean): ParsedStore {
+function parseUpload(h: ComponentHandle, t: TranslationRef, bytes: Uint8Array, template: ParsedStore | null, asTemplate: boolean): ParsedStore {
   const ctx = fileContext(h, { ...t, filename: t.filename || `${t.code}.${h.format.extension}` }, template);
   try {
     if (!asTemplate) return h.format.parse(bytes, ctx);
@@ -120,10 +104,10 @@ function parseUpload(h: ComponentHandle, t: TranslationRefRow, bytes: Uint8Array
 }
 
 /** Weblate's `get_unit` for imports: (source, context), then the XLIFF `///`-stripped context, then no context, then source only; one match each. */
-function matcher(units: readonly UnitBriefRow[]): (p: ParsedUnit) => UnitBriefRow | undefined {
-  const byPair = new Map<string, UnitBriefRow[]>();
-  const bySource = new Map<string, UnitBriefRow[]>();
-  const add = (map: Map<string, UnitBriefRow[]>, key: string, u: UnitBriefRow) => {
+function matcher(units: readonly UnitBrief[]): (p: ParsedUnit) => UnitBrief | undefined {
+  const byPair = new Map<string, UnitBrief[]>();
+  const bySource = new Map<string, UnitBrief[]>();
+  const add = (map: Map<string, UnitBrief[]>, key: string, u: UnitBrief) => {
     const list = map.get(key);
     if (list) list.push(u);
     else map.set(key, [u]);
@@ -132,10 +116,10 @@ function matcher(units: readonly UnitBriefRow[]): (p: ParsedUnit) => UnitBriefRo
     add(byPair, `${u.source}\0${u.context}`, u);
     add(bySource, u.source, u);
   }
-  const one = (list: UnitBriefRow[] | undefined) => (list?.length === 1 ? list[0] : undefined);
+  const one = (list: UnitBrief[] | undefined) => (list?.length === 1 ? list[0] : undefined);
   return (p) => {
     const source = joinPlural(p.source);
-    const tries: (UnitBriefRow[] | undefined)[] = [byPair.get(`${source}\0${p.context}`)];
+    const tries: (UnitBrief[] | undefined)[] = [byPair.get(`${source}\0${p.context}`)];
     if (p.context.includes('///')) tries.push(byPair.get(`${source}\0${p.context.slice(p.context.indexOf('///') + 3)}`));
     if (p.context !== '') tries.push(byPair.get(`${source}\0`));
     tries.push(bySource.get(source));
@@ -160,8 +144,16 @@ function* mergeable(units: readonly ParsedUnit[], fuzzy: string, onlyTranslated:
 }
 
 /** translate / fuzzy / approve: each matched string takes the uploaded text unless a skip rule holds; 9 per string. */
-function mergeTranslations(h: ComponentHandle, t: TranslationRefRow, store: ParsedStore, method: UploadMethod, conflicts: string, fuzzy: string, input: UploadInput): Counts {
-  const find = matcher(translationUnits(h.db, t.id));
+async function mergeTranslations(
+  h: ComponentHandle,
+  t: TranslationRef,
+  store: ParsedStore,
+  method: UploadMethod,
+  conflicts: string,
+  fuzzy: string,
+  input: UploadInput,
+): Promise<Counts> {
+  const find = matcher(await h.store.translationUnits(t.id));
   const author = input.author ?? input.user;
   const timestamp = now();
   const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
@@ -197,12 +189,12 @@ function mergeTranslations(h: ComponentHandle, t: TranslationRefRow, store: Pars
     });
   }
   changes.push(fileUploaded(h, t, method, counts, input));
-  saveUploadedTargets(h.db, t.id, edits, changes);
+  await h.store.saveUploadedTargets(t.id, edits, changes);
   return counts;
 }
 
 /** add: strings of the file the translation lacks are added as the add-string request adds them (31 each); present ones are skipped. */
-function addFromUpload(h: ComponentHandle, t: TranslationRefRow, store: ParsedStore, method: UploadMethod, fuzzy: string, input: UploadInput): Counts {
+async function addFromUpload(h: ComponentHandle, t: TranslationRef, store: ParsedStore, method: UploadMethod, fuzzy: string, input: UploadInput): Promise<Counts> {
   const monolingual = Boolean(h.component.template);
   const author = input.author ?? input.user;
   const timestamp = now();
@@ -215,7 +207,7 @@ function addFromUpload(h: ComponentHandle, t: TranslationRefRow, store: ParsedSt
     const target = t.is_source ? p.source : p.target;
     const blank = target.every((v) => v === '');
     const state = blank ? State.EMPTY : setFuzzy ? State.FUZZY : State.TRANSLATED;
-    const created = seen.has(idHash) ? null : newUnits(h, t, { context: p.context, source: p.source, target }, state, author.id, timestamp, positions);
+    const created = seen.has(idHash) ? null : await newUnits(h, t, { context: p.context, source: p.source, target }, state, author.id, timestamp, positions);
     if (!created) {
       counts.skipped++;
       continue;
@@ -224,16 +216,16 @@ function addFromUpload(h: ComponentHandle, t: TranslationRefRow, store: ParsedSt
     counts.accepted++;
     units.push(...created);
   }
-  const languages = new Map(componentTranslations(h.db, h.row.id).map((x) => [x.id, x.language_id]));
-  insertUnits(h.db, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id));
-  recordChanges(h.db, [fileUploaded(h, t, method, counts, input)]);
+  const languages = new Map((await h.store.componentTranslations(h.row.id)).map((x) => [x.id, x.language_id]));
+  await h.store.insertUnits(units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id));
+  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
   return counts;
 }
 
 /** replace: pending edits of the translation are committed, the file is replaced and committed (54), the component re-synced. */
 async function replaceFile(
   h: ComponentHandle,
-  t: TranslationRefRow,
+  t: TranslationRef,
   bytes: Uint8Array,
   store: ParsedStore,
   method: UploadMethod,
@@ -243,18 +235,18 @@ async function replaceFile(
   await commitLocked(h, { translationId: t.id, user: input.user });
   await writeFile(path.join(h.dir, t.filename), bytes);
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
-  recordChanges(h.db, [{
+  await h.store.recordChanges([{
     action: Action.REPLACE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
     languageId: t.language_id, userId: input.user.id, authorId: author.id,
   }]);
-  await syncLocked(h.db, h.config, h.project, h.component);
-  const counts: Counts = { not_found: 0, skipped: 0, accepted: translationUnits(h.db, t.id).length, total: store.units.length };
-  recordChanges(h.db, [fileUploaded(h, t, method, counts, input)]);
+  await syncLocked(h);
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.translationUnits(t.id)).length, total: store.units.length };
+  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
   return counts;
 }
 
 /** Change 78 "File uploaded", recorded for every upload, with the method and counters. */
-function fileUploaded(h: ComponentHandle, t: TranslationRefRow, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
+function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
   return {
     action: Action.FILE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
     languageId: t.language_id, userId: input.user.id, authorId: (input.author ?? input.user).id, details: { method, ...counts },
@@ -270,25 +262,17 @@ function fileUploaded(h: ComponentHandle, t: TranslationRefRow, method: UploadMe
  * - `replace`: the file is replaced and committed (54), then the component re-synced.
  * Always records 78 with the counters. Accepted edits are pending: the normal commit path writes them.
  * Throws NotFoundError and WriteRefusedError (`invalid` on `method`/`conflicts`/`fuzzy`/`file`, `forbidden` when locked).
- * @example await uploadTranslation(db, config, project, app, 'de', { bytes, method: 'translate', user })
+ * @example await uploadTranslation(h, 'de', { bytes, method: 'translate', user })
  */
-export async function uploadTranslation(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  language: string,
-  input: UploadInput,
-): Promise<UploadResult> {
-  const h = resolveComponent(db, config, project, component);
-  const t = findTranslationByCode(db, h.row.id, language);
+export async function uploadTranslation(h: ComponentHandle, language: string, input: UploadInput): Promise<UploadResult> {
+  const t = await h.store.findTranslationByCode(h.row.id, language);
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
-  const { method, conflicts, fuzzy } = checkRequest(h, t, input);
+  const { method, conflicts, fuzzy } = await checkRequest(h, t, input);
   const bytes = input.bytes!;
-  const counts = await withComponentLock(h.key, async () => {
+  const counts = await withMutex(h, async () => {
     const needsRepository = method === 'replace' || (Boolean(h.component.template) && !(method === 'add' && t.is_source));
     if (needsRepository && !hasWorkingCopy(h)) throw forbidden(`${h.key}: the repository has not been cloned yet (sync the component first)`);
-    if (isComponentLocked(db, h.row.id)) throw forbidden(COMPONENT_LOCKED);
+    if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
     const asTemplate = method === 'add' && Boolean(h.component.template);
     const template = h.component.template && !asTemplate ? await templateAtHead(h) : null;
     const store = parseUpload(h, t, bytes, template, asTemplate);

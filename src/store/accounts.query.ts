@@ -1,6 +1,6 @@
 // Read queries for who is asking and for the account records the API shows: users, teams (groups), roles.
 import type { Db } from './db.js';
-import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
+import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
 import { hashToken, type UserRow } from './users.repo.js';
 
 /** A user as the API needs it: the users row without its dates. */
@@ -66,10 +66,10 @@ function groupBy<T>(rows: (T & { group_id: number })[]): Map<number, T[]> {
 const USER_COLUMNS = 'id, username, full_name, email, is_superuser, is_active, is_bot, is_anonymous';
 
 /**
- * Prepares the account read queries once per connection.
+ * Prepares the account read queries once per connection (cached: every call with the same connection returns the same object).
  * @example const accounts = accountQueries(db); accounts.byToken('wlu_…')
  */
-export function accountQueries(db: Db) {
+export const accountQueries = preparedOnce((db: Db) => {
   const byTokenHash = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`);
   const byId = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
   const byUsername = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ? AND is_anonymous = 0`);
@@ -208,6 +208,6 @@ export function accountQueries(db: Db) {
       return rows.map((r) => ({ id: r.id, name: r.name, permissions: parseList(r.permissions) }));
     },
   };
-}
+});
 
 export type AccountQueries = ReturnType<typeof accountQueries>;

@@ -1,5 +1,6 @@
 // Component alerts (Weblate's DuplicateLanguage and the like): one row per kind, set while the condition holds.
 import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
 
 export interface AlertRow {
   id: number;
@@ -9,19 +10,25 @@ export interface AlertRow {
   timestamp: string;
 }
 
-/** Sets the alert (details replaced) or, with `details` null, clears it. */
-export function setAlert(db: Db, componentId: number, name: string, details: Record<string, unknown> | null, timestamp: string): void {
-  if (details === null) {
-    db.prepare('DELETE FROM alerts WHERE component_id = ? AND name = ?').run(componentId, name);
-    return;
-  }
-  db.prepare(
+const sql = preparedOnce((db: Db) => ({
+  clear: db.prepare('DELETE FROM alerts WHERE component_id = ? AND name = ?'),
+  set: db.prepare(
     `INSERT INTO alerts (component_id, name, details, timestamp) VALUES (?, ?, ?, ?)
      ON CONFLICT (component_id, name) DO UPDATE SET details = excluded.details
      WHERE details IS NOT excluded.details`,
-  ).run(componentId, name, JSON.stringify(details), timestamp);
+  ),
+  ofComponent: db.prepare('SELECT * FROM alerts WHERE component_id = ? ORDER BY name'),
+}));
+
+/** Sets the alert (details replaced) or, with `details` null, clears it. */
+export function setAlert(db: Db, componentId: number, name: string, details: Record<string, unknown> | null, timestamp: string): void {
+  if (details === null) {
+    sql(db).clear.run(componentId, name);
+    return;
+  }
+  sql(db).set.run(componentId, name, JSON.stringify(details), timestamp);
 }
 
 export function componentAlerts(db: Db, componentId: number): AlertRow[] {
-  return db.prepare('SELECT * FROM alerts WHERE component_id = ? ORDER BY name').all(componentId) as AlertRow[];
+  return sql(db).ofComponent.all(componentId) as AlertRow[];
 }

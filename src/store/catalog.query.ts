@@ -1,5 +1,6 @@
 // Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
 import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import type { TranslationStatsRow } from './stats.repo.js';
 
@@ -105,7 +106,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * Prepares the catalog statements once; `load()` reads a fresh snapshot.
  * @example const catalog = catalogQueries(db).load(); catalog.projectsBySlug.get('hello')
  */
-export function catalogQueries(db: Db) {
+export const catalogQueries = preparedOnce((db: Db) => {
   const languages = db.prepare('SELECT * FROM languages ORDER BY id');
   const projects = db.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id');
   const components = db.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id');
@@ -191,6 +192,6 @@ export function catalogQueries(db: Db) {
       return catalog;
     },
   };
-}
+});
 
 export type CatalogQueries = ReturnType<typeof catalogQueries>;

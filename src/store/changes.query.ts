@@ -1,6 +1,6 @@
 // Read queries for the change history as the API lists it: newest first, scoped and filtered.
 import type { Db } from './db.js';
-import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
+import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
 
 /** A change with the usernames of its user and author resolved. */
 export interface ChangeRecordRow {
@@ -79,10 +79,10 @@ function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
 }
 
 /**
- * Prepares the change read queries once per connection.
+ * Prepares the change read queries once per connection (cached: every call with the same connection returns the same object).
  * @example changeQueries(db).list({ visibleProjects: null }, { limit: 50, offset: 0 })
  */
-export function changeQueries(db: Db) {
+export const changeQueries = preparedOnce((db: Db) => {
   const byId = db.prepare(`${SELECT} WHERE c.id = ?`);
   const statement = statementCache(db);
   const counted = countCache(versionOf(db));
@@ -105,6 +105,6 @@ export function changeQueries(db: Db) {
       return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
     },
   };
-}
+});
 
 export type ChangeQueries = ReturnType<typeof changeQueries>;

@@ -1,5 +1,7 @@
 // The change log: one row per event (action codes as Weblate's), newest first when read.
+import { ACTIONS_MERGE_FAILURE, ACTIONS_REPOSITORY } from '../domain/actions.js';
 import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
 
 export interface ChangeInput {
   action: number;
@@ -32,29 +34,42 @@ export interface ChangeRow {
   details: string;
 }
 
-/** Returns a recorder with its statement prepared once (use inside a transaction for many rows). */
-export function changeRecorder(db: Db): (change: ChangeInput) => number {
-  const insert = db.prepare(
+const sql = preparedOnce((db: Db) => ({
+  insert: db.prepare(
     `INSERT INTO changes (timestamp, action, project_id, component_id, translation_id, unit_id, language_id, user_id, author_id, target, old, details)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  ofComponent: db.prepare('SELECT * FROM changes WHERE component_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?'),
+  lastRepository: db.prepare(
+    `SELECT action, target FROM changes WHERE component_id = ? AND action IN (${[...ACTIONS_REPOSITORY].join(',')})
+     ORDER BY timestamp DESC, id DESC LIMIT 1`,
+  ),
+  remove: db.prepare('DELETE FROM changes WHERE id = ?'),
+}));
+
+/** Records one change; returns its id. */
+export function recordChangeRow(db: Db, c: ChangeInput): number {
+  return Number(
+    sql(db).insert.run(
+      c.timestamp, c.action, c.projectId ?? null, c.componentId ?? null, c.translationId ?? null, c.unitId ?? null,
+      c.languageId ?? null, c.userId ?? null, c.authorId ?? null, c.target ?? '', c.old ?? '', JSON.stringify(c.details ?? {}),
+    ).lastInsertRowid,
   );
-  return (c) =>
-    Number(
-      insert.run(
-        c.timestamp, c.action, c.projectId ?? null, c.componentId ?? null, c.translationId ?? null, c.unitId ?? null,
-        c.languageId ?? null, c.userId ?? null, c.authorId ?? null, c.target ?? '', c.old ?? '', JSON.stringify(c.details ?? {}),
-      ).lastInsertRowid,
-    );
 }
 
-/** Records one change. */
-export function recordChange(db: Db, change: ChangeInput): number {
-  return changeRecorder(db)(change);
+/** Deletes change records (a commit taken back). */
+export function deleteChanges(db: Db, ids: readonly number[]): void {
+  const { remove } = sql(db);
+  for (const id of ids) remove.run(id);
 }
 
 /** Changes of a component, newest first. */
 export function componentChanges(db: Db, componentId: number, limit = 100): ChangeRow[] {
-  return db
-    .prepare('SELECT * FROM changes WHERE component_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?')
-    .all(componentId, limit) as ChangeRow[];
+  return sql(db).ofComponent.all(componentId, limit) as ChangeRow[];
+}
+
+/** The text of the newest repository change when it is a failure (22, 23, 28), else null. */
+export function mergeFailure(db: Db, componentId: number): string | null {
+  const row = sql(db).lastRepository.get(componentId) as { action: number; target: string } | undefined;
+  return row && ACTIONS_MERGE_FAILURE.has(row.action) ? row.target : null;
 }

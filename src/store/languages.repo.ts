@@ -1,6 +1,7 @@
 // Languages in the store: seeded from the language database, plus generated ones for unknown codes.
 import type { LanguageDefinition } from '../languages/languages.js';
 import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
 
 export interface LanguageRow {
   id: number;
@@ -16,20 +17,29 @@ export interface LanguageRow {
   generated: number;
 }
 
-/** Inserts the languages the store does not have yet (by code); existing rows keep their ids. */
+const INSERT = `INSERT INTO languages (code, name, direction, population, plural_number, plural_formula, plural_type, plural_source, aliases, generated)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const sql = preparedOnce((db: Db) => ({
+  codes: db.prepare('SELECT code FROM languages').pluck(),
+  insert: db.prepare(INSERT),
+  byCode: db.prepare('SELECT * FROM languages WHERE code = ?'),
+  byId: db.prepare('SELECT * FROM languages WHERE id = ?'),
+}));
+
+function insertLanguage(db: Db, d: LanguageDefinition, generated: boolean): void {
+  sql(db).insert.run(d.code, d.name, d.direction, d.population, d.plural.number, d.plural.formula, d.plural.type, d.plural.source, JSON.stringify(d.aliases), generated ? 1 : 0);
+}
+
+/** Inserts the languages the store does not have yet (by code); existing rows keep their ids (call inside a transaction). */
 export function seedLanguages(db: Db, definitions: Iterable<LanguageDefinition>): number {
-  const known = new Set(db.prepare('SELECT code FROM languages').pluck().all() as string[]);
-  const insert = db.prepare(
-    'INSERT INTO languages (code, name, direction, population, plural_number, plural_formula, plural_type, plural_source, aliases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
+  const known = new Set(sql(db).codes.all() as string[]);
   let added = 0;
-  db.transaction(() => {
-    for (const d of definitions) {
-      if (known.has(d.code)) continue;
-      insert.run(d.code, d.name, d.direction, d.population, d.plural.number, d.plural.formula, d.plural.type, d.plural.source, JSON.stringify(d.aliases));
-      added++;
-    }
-  })();
+  for (const d of definitions) {
+    if (known.has(d.code)) continue;
+    insertLanguage(db, d, false);
+    added++;
+  }
   return added;
 }
 
@@ -37,16 +47,14 @@ export function seedLanguages(db: Db, definitions: Iterable<LanguageDefinition>)
 export function ensureLanguage(db: Db, d: LanguageDefinition, generated = false): LanguageRow {
   const existing = findLanguageByCode(db, d.code);
   if (existing) return existing;
-  db.prepare(
-    'INSERT INTO languages (code, name, direction, population, plural_number, plural_formula, plural_type, plural_source, aliases, generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(d.code, d.name, d.direction, d.population, d.plural.number, d.plural.formula, d.plural.type, d.plural.source, JSON.stringify(d.aliases), generated ? 1 : 0);
+  insertLanguage(db, d, generated);
   return findLanguageByCode(db, d.code)!;
 }
 
 export function findLanguageByCode(db: Db, code: string): LanguageRow | undefined {
-  return db.prepare('SELECT * FROM languages WHERE code = ?').get(code) as LanguageRow | undefined;
+  return sql(db).byCode.get(code) as LanguageRow | undefined;
 }
 
 export function findLanguageById(db: Db, id: number): LanguageRow | undefined {
-  return db.prepare('SELECT * FROM languages WHERE id = ?').get(id) as LanguageRow | undefined;
+  return sql(db).byId.get(id) as LanguageRow | undefined;
 }

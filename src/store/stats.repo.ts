@@ -1,6 +1,7 @@
 // Per-translation statistics: counts from units, last change from content changes; read by the API.
 import { ACTIONS_CONTENT } from '../domain/actions.js';
 import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
 
 export interface TranslationStatsRow {
   translation_id: number;
@@ -18,9 +19,8 @@ export interface TranslationStatsRow {
 const CONTENT = [...ACTIONS_CONTENT].join(',');
 const SIX_HOURS_MS = 6 * 3600 * 1000;
 
-/** Recomputes the statistics of these translations from their units and changes. */
-export function refreshStats(db: Db, translationIds: Iterable<number>): void {
-  const counts = db.prepare(`
+const sql = preparedOnce((db: Db) => ({
+  counts: db.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
       translated, translated_words, translated_chars, fuzzy, fuzzy_words, fuzzy_chars,
       approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars)
@@ -35,40 +35,32 @@ export function refreshStats(db: Db, translationIds: Iterable<number>): void {
       translated = excluded.translated, translated_words = excluded.translated_words, translated_chars = excluded.translated_chars,
       fuzzy = excluded.fuzzy, fuzzy_words = excluded.fuzzy_words, fuzzy_chars = excluded.fuzzy_chars,
       approved = excluded.approved, approved_words = excluded.approved_words, approved_chars = excluded.approved_chars,
-      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars`);
-  const last = db.prepare(
+      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars`),
+  last: db.prepare(
     `SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`,
-  );
-  const recent = db.prepare(
+  ),
+  recent: db.prepare(
     `SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`,
-  ).pluck();
-  const setLast = db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?');
-  db.transaction(() => {
-    for (const id of translationIds) {
-      counts.run({ id });
-      const row = last.get(id) as { timestamp: string; author_id: number | null } | undefined;
-      if (row) {
-        const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
-        setLast.run(row.timestamp, row.author_id, recent.get(id, since), id);
-      } else {
-        setLast.run(null, null, 0, id);
-      }
+  ).pluck(),
+  setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
+  get: db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
+}));
+
+/** Recomputes the statistics of these translations from their units and changes (call inside a transaction). */
+export function refreshStats(db: Db, translationIds: Iterable<number>): void {
+  const { counts, last, recent, setLast } = sql(db);
+  for (const id of translationIds) {
+    counts.run({ id });
+    const row = last.get(id) as { timestamp: string; author_id: number | null } | undefined;
+    if (row) {
+      const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
+      setLast.run(row.timestamp, row.author_id, recent.get(id, since), id);
+    } else {
+      setLast.run(null, null, 0, id);
     }
-  })();
+  }
 }
 
 export function getStats(db: Db, translationId: number): TranslationStatsRow | undefined {
-  return db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?').get(translationId) as TranslationStatsRow | undefined;
-}
-
-/**
- * Weblate's percentage: floored to one decimal, never 0.0 for a non-zero count nor 100.0 short of the total.
- * `percent(1, 3) === 33.3`, `percent(1, 10000) === 0.1`, `percent(9999, 10000) === 99.9`.
- */
-export function percent(count: number, total: number, zeroComplete = false): number {
-  if (total === 0) return zeroComplete ? 100 : 0;
-  const p = Math.floor((1000 * count) / total) / 10;
-  if (p === 0 && count !== 0) return 0.1;
-  if (p === 100 && count < total) return 99.9;
-  return p;
+  return sql(db).get.get(translationId) as TranslationStatsRow | undefined;
 }

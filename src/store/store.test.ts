@@ -6,13 +6,13 @@ import { DEFAULT_ROLES, DEFAULT_TEAMS } from '../auth/defaults.js';
 import { loadLanguages } from '../languages/languages.js';
 import { findLanguageByCode } from './languages.repo.js';
 import { listGroups, listRoles } from './auth.repo.js';
-import { openStore } from './store.js';
+import { openSqliteStore } from './sqlite-store.js';
 
-describe('openStore', () => {
+describe('openSqliteStore', () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-store-')), 'tms.sqlite');
 
   it('seeds languages with their plurals, directions and aliases', () => {
-    const db = openStore(file);
+    const db = openSqliteStore(file).db;
     expect(db.prepare('SELECT count(*) FROM languages').pluck().get()).toBe(loadLanguages().size);
     expect(findLanguageByCode(db, 'cs')).toMatchObject({ name: 'Czech', plural_number: 3, plural_type: 22, direction: 'ltr' });
     expect(findLanguageByCode(db, 'ar')).toMatchObject({ plural_number: 6, plural_type: 12, direction: 'rtl' });
@@ -22,7 +22,7 @@ describe('openStore', () => {
   });
 
   it('seeds the default roles, teams and the anonymous user', () => {
-    const db = openStore(file);
+    const db = openSqliteStore(file).db;
     expect(listRoles(db).map((r) => r.name)).toEqual(DEFAULT_ROLES.map((r) => r.name));
     expect(listGroups(db).map((g) => g.name)).toEqual(DEFAULT_TEAMS.map((t) => t.name));
     const guests = db.prepare(`SELECT r.name FROM group_roles gr JOIN roles r ON r.id = gr.role_id JOIN groups g ON g.id = gr.group_id WHERE g.name = 'Guests' ORDER BY r.name`).pluck().all();
@@ -33,11 +33,11 @@ describe('openStore', () => {
   });
 
   it('does not seed twice and keeps ids on reopen', () => {
-    const db = openStore(file);
+    const db = openSqliteStore(file).db;
     const ids = db.prepare('SELECT code, id FROM languages ORDER BY id').all();
     const roles = db.prepare('SELECT count(*) FROM roles').pluck().get();
     db.close();
-    const again = openStore(file);
+    const again = openSqliteStore(file).db;
     expect(again.prepare('SELECT code, id FROM languages ORDER BY id').all()).toEqual(ids);
     expect(again.prepare('SELECT count(*) FROM roles').pluck().get()).toBe(roles);
     expect(again.prepare("SELECT count(*) FROM users WHERE username = 'anonymous'").pluck().get()).toBe(1);

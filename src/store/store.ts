@@ -1,16 +1,191 @@
-// The store's entry: opens the database and makes sure the seeded data (languages, roles, teams) is there.
-import { loadLanguages } from '../languages/languages.js';
-import { seedAuth } from './auth.repo.js';
-import { type Db, openDb } from './db.js';
-import { seedLanguages } from './languages.repo.js';
+// The store's public boundary: plain data in and out, asynchronous, each transaction one call.
+import type { Config } from '../config/config.js';
+import type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.query.js';
+import type { AlertRow } from './alerts.repo.js';
+import type { Catalog } from './catalog.query.js';
+import type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
+import type { ChangeInput, ChangeRow } from './changes.repo.js';
+import type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
+import type { LanguageRow } from './languages.repo.js';
+import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
+import type { PendingRemoval } from './removals.repo.js';
+import type { UnitFilter } from './search.query.js';
+import type { Slice } from './statements.js';
+import type { TranslationStatsRow } from './stats.repo.js';
+import type { ApplyResult, ScanInput } from './sync.repo.js';
+import type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
+import type { UnitRecordRow, VisibleTranslations } from './units.query.js';
+import type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
+import type { Author, UserRow } from './users.repo.js';
+
+export type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.query.js';
+export type { AlertRow } from './alerts.repo.js';
+export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.query.js';
+export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
+export type { ChangeInput, ChangeRow } from './changes.repo.js';
+export type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
+export type { LanguageRow } from './languages.repo.js';
+export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
+export type { PendingRemoval } from './removals.repo.js';
+export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from './search.query.js';
+export type { Slice } from './statements.js';
+export type { TranslationStatsRow } from './stats.repo.js';
+export type { ApplyResult, FileOutcome, FileResult, ScanInput, ScannedFile } from './sync.repo.js';
+export type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
+export type { UnitRecordRow, VisibleTranslations } from './units.query.js';
+export type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
+export type { Author, UserRow } from './users.repo.js';
+
+/** The units the API lists. */
+export interface UnitReads {
+  byId(id: number): Promise<UnitRecordRow | undefined>;
+  /** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
+  ofTranslation(translationId: number, sourceTranslationId: number | null, filter: UnitFilter | null, slice: Slice): Promise<UnitRecordRow[]>;
+  countOfTranslation(translationId: number, filter: UnitFilter | null): Promise<number>;
+  /** Units of the visible translations, by id. */
+  all(visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecordRow[]>;
+  countAll(visible: VisibleTranslations, filter: UnitFilter | null): Promise<number>;
+}
+
+/** The change log as the API lists it. */
+export interface ChangeReads {
+  byId(id: number): Promise<ChangeRecordRow | undefined>;
+  /** Newest first: descending timestamp, then id. */
+  list(filter: ChangeFilter, slice: Slice): Promise<ChangeRecordRow[]>;
+  count(filter: ChangeFilter): Promise<number>;
+}
+
+/** Who is asking, and the account records the API shows. */
+export interface AccountReads {
+  /** The user owning this API token (active or not), or undefined. */
+  byToken(token: string): Promise<AccountRow | undefined>;
+  byId(id: number): Promise<AccountRow | undefined>;
+  /** A real (non-anonymous) user by username. */
+  byUsername(username: string): Promise<AccountRow | undefined>;
+  /** The user that stands for unauthenticated requests. */
+  anonymous(): Promise<AccountRow | undefined>;
+  /** The user's team memberships with roles, projects, languages and components. */
+  memberships(userId: number): Promise<MembershipRow[]>;
+  /** Real users by id. */
+  users(filter: UserFilter, slice: Slice): Promise<AccountRow[]>;
+  countUsers(filter: UserFilter): Promise<number>;
+  /** Every team, or only the teams of this user. */
+  groups(memberOf?: number): Promise<GroupRecordRow[]>;
+  /** Every role, or only the roles this user's teams grant. */
+  roles(grantedTo?: number): Promise<RoleRecordRow[]>;
+}
 
 /**
- * Opens the store and seeds what a fresh database needs; safe to call on every start.
- * @example const db = openStore(config.database);
+ * Everything tms keeps: one implementation per database engine. Every method is one unit of work: the ones that
+ * write do all of it in one transaction, so callers never hold a transaction open across an await.
+ * @example const store = await openStore('tms.sqlite'); await store.findComponent('hello', 'app')
  */
-export function openStore(file: string): Db {
-  const db = openDb(file);
-  seedLanguages(db, loadLanguages().values());
-  seedAuth(db);
-  return db;
+export interface Store {
+  /** Where the data lives (a file name; never credentials). */
+  readonly location: string;
+  close(): Promise<void>;
+  /** A token that changes whenever the data changes, through this connection or any other process's. */
+  dataVersion(): Promise<string>;
+
+  // ---- configuration: projects and components ----
+  /** Creates or updates the configured projects and components; `prune` removes the unconfigured ones without edits. */
+  applyConfig(config: Config, opts?: { prune?: boolean }): Promise<ApplyConfigResult>;
+  findProject(slug: string): Promise<ProjectRow | undefined>;
+  findComponent(projectSlug: string, componentSlug: string): Promise<ComponentRow | undefined>;
+  listComponents(projectId?: number): Promise<ComponentRow[]>;
+  /** The commit of the working copy the store was last synced from (or moved to by a commit). */
+  syncedCommit(componentId: number): Promise<string | null>;
+  /** Weblate's component lock: no edits, added strings or uploads while set. */
+  isComponentLocked(componentId: number): Promise<boolean>;
+  /** Locks or unlocks and records 14/15; false when it already was so, undefined for an unknown component. */
+  setComponentLocked(componentId: number, locked: boolean, userId: number | null, timestamp: string): Promise<boolean | undefined>;
+  componentAlerts(componentId: number): Promise<AlertRow[]>;
+
+  // ---- sync ----
+  listTranslations(componentId: number): Promise<TranslationRow[]>;
+  /** Applies what a scan of the working copy found: translations, units, source strings, changes, statistics, alerts. */
+  applyScan(input: ScanInput): Promise<ApplyResult>;
+
+  // ---- changes ----
+  /** Records changes; returns their ids. */
+  recordChanges(changes: readonly ChangeInput[]): Promise<number[]>;
+  /**
+   * Records one change per component named, for a configuration the store may not have seen yet (it is applied
+   * first when a component is missing), e.g. change 53 for a webhook.
+   */
+  recordComponentChanges(config: Config, components: readonly { project: string; component: string }[], change: Omit<ChangeInput, 'projectId' | 'componentId'>): Promise<number[]>;
+  /** Changes of a component, newest first. */
+  componentChanges(componentId: number, limit?: number): Promise<ChangeRow[]>;
+  /** The text of the newest repository change when it is a failure (22, 23, 28), else null. */
+  mergeFailure(componentId: number): Promise<string | null>;
+
+  // ---- languages and translations ----
+  findLanguage(code: string): Promise<LanguageRow | undefined>;
+  /** The component's translations with their languages. */
+  componentTranslations(componentId: number): Promise<TranslationInfo[]>;
+  /** The component's translation in the language with this exact `Language.code`. */
+  findTranslationByCode(componentId: number, code: string): Promise<TranslationRef | undefined>;
+  translationStats(translationId: number): Promise<TranslationStatsRow | undefined>;
+
+  // ---- units and pending edits ----
+  findEditableUnit(unitId: number): Promise<EditableUnit | undefined>;
+  /** Stores an edit as pending with its change record and statistics; returns the change id. */
+  saveUnitEdit(unit: Pick<EditableUnit, 'id' | 'translation_id'>, edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput }): Promise<number>;
+  /** Sets uploaded targets as pending edits, records the changes, refreshes statistics; returns the change ids. */
+  saveUploadedTargets(translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]>;
+  /** Every pending unit of a component, by translation then position. */
+  pendingUnits(componentId: number): Promise<PendingUnit[]>;
+  hasPendingUnits(componentId: number): Promise<boolean>;
+  /** Whether any unit of these components has an edit not yet written and committed. */
+  hasPendingInComponents(componentIds: readonly number[]): Promise<boolean>;
+  findUnitByHash(translationId: number, idHash: bigint): Promise<Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined>;
+  /** The author of the newest content change of a unit (null when none or anonymous). */
+  lastContentAuthor(unitId: number): Promise<number | null>;
+  /** Makes units pending again with the given target, state and author. */
+  repend(units: readonly RependUnit[]): Promise<void>;
+  /** file-sync: marks every unit of the component's non-source translations pending (read-only units aside). */
+  markAllPending(componentId: number): Promise<number>;
+  /** Every unit of a translation, in position order. */
+  translationUnits(translationId: number): Promise<UnitBrief[]>;
+  findUnitBrief(unitId: number): Promise<(UnitBrief & { component_id: number }) | undefined>;
+  /** The units of a string in every translation of a component, by translation. */
+  componentUnitsByHash(componentId: number, idHash: bigint): Promise<UnitBrief[]>;
+  hasUnitHash(translationId: number, idHash: bigint): Promise<boolean>;
+  maxUnitPosition(translationId: number): Promise<number>;
+  /** Creates units (a pending removal of the same string is dropped), their changes and statistics; returns the ids. */
+  insertUnits(units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]>;
+  /** Deletes units, recording `changes` and a pending removal for translations with a file; returns the change ids. */
+  removeUnits(units: readonly UnitBrief[], withFile: ReadonlySet<number>, author: { id: number | null; timestamp: string }, changes: readonly ChangeInput[]): Promise<number[]>;
+  pendingRemovals(componentId: number): Promise<PendingRemoval[]>;
+  hasPendingRemovals(componentId: number): Promise<boolean>;
+  /** After a commit wrote them: forgets the removals and deletes units a sync brought back meanwhile. */
+  clearRemovals(removals: readonly PendingRemoval[]): Promise<void>;
+  /** Stores removals again after their commit was taken back. */
+  restoreRemovals(removals: readonly PendingRemoval[]): Promise<void>;
+
+  // ---- commits ----
+  /** The user a commit is attributed to. */
+  findAuthor(userId: number): Promise<Author | undefined>;
+  /**
+   * After a commit: clears `pending` on written units not edited meanwhile, stores revisions, records changes,
+   * moves `synced_commit` from `parent` to `head` when it was in step.
+   */
+  recordCommit(componentId: number, written: readonly WrittenUnit[], translations: readonly CommittedTranslation[], heads: { parent: string | null; head: string | null }): Promise<{ changeIds: number[]; cleared: number }>;
+  /** Undoes `recordCommit` after the commit itself was taken back. */
+  undoCommit(componentId: number, units: readonly RependUnit[], revisions: ReadonlyMap<number, string>, syncedCommit: string | null, changeIds: readonly number[]): Promise<void>;
+
+  // ---- users ----
+  /** Creates a user (joined to the new-user teams) with a fresh API token. */
+  createUser(input: { username: string; fullName?: string; email?: string; admin?: boolean }): Promise<{ user: UserRow; token: string }>;
+  /** Replaces a user's API token; the old one stops working at once. */
+  rotateToken(username: string): Promise<string>;
+  findUser(username: string): Promise<UserRow | undefined>;
+  listUsers(): Promise<UserRow[]>;
+
+  // ---- the API's reads ----
+  /** Everything the API needs to describe objects, read in one go. */
+  catalog(): Promise<Catalog>;
+  readonly units: UnitReads;
+  readonly changes: ChangeReads;
+  readonly accounts: AccountReads;
 }

@@ -1,29 +1,16 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
 import type { Db } from './db.js';
-import { countCache, type Slice, statementCache, versionOf } from './paging.query.js';
+import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
+import type { UnitRow } from './units.repo.js';
 import { compileUnitFilter, registerSearchFunctions, type UnitFilter } from './search.query.js';
 
 /** A unit with what its API record needs; hashes exact (BigInt). */
-export interface UnitRecordRow {
-  id: number;
-  translation_id: number;
-  id_hash: bigint;
-  content_hash: bigint;
-  context: string;
-  source: string;
-  target: string;
-  previous_source: string;
-  location: string;
-  note: string;
-  flags: string;
-  extra_flags: string;
-  explanation: string;
-  state: number;
-  position: number;
-  num_words: number;
-  priority: number;
-  pending: number;
-  timestamp: string;
+export interface UnitRecordRow
+  extends Pick<
+    UnitRow,
+    | 'id' | 'translation_id' | 'id_hash' | 'content_hash' | 'context' | 'source' | 'target' | 'previous_source' | 'location'
+    | 'note' | 'flags' | 'extra_flags' | 'explanation' | 'state' | 'position' | 'num_words' | 'priority' | 'pending' | 'timestamp'
+  > {
   /** The unit with the same id_hash in the component's source translation, or null. */
   source_unit_id: number | null;
 }
@@ -69,10 +56,10 @@ function toRecord(a: unknown[]): UnitRecordRow {
 export type VisibleTranslations = readonly number[] | null;
 
 /**
- * Prepares the unit read queries once per connection.
+ * Prepares the unit read queries once per connection (cached: every call with the same connection returns the same object).
  * @example const units = unitQueries(db); units.byId(42)
  */
-export function unitQueries(db: Db) {
+export const unitQueries = preparedOnce((db: Db) => {
   registerSearchFunctions(db);
   const byId = db.prepare(`SELECT ${COLUMNS}, ${SOURCE_UNIT} FROM units u WHERE u.id = ?`).raw(true);
   const statement = statementCache(db);
@@ -144,6 +131,6 @@ export function unitQueries(db: Db) {
       return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
     },
   };
-}
+});
 
 export type UnitQueries = ReturnType<typeof unitQueries>;

@@ -1,12 +1,18 @@
-// Units of a translation: diff-applied from parsed files so untouched rows (and their ids) stay as they are.
+// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { Action } from '../domain/actions.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
+import type { ChangeInput } from './changes.repo.js';
+import { recordChangeRow } from './changes.repo.js';
 import type { Db } from './db.js';
+import { addPendingRemoval, deletePendingRemoval, deletePendingRemovalById, type PendingRemoval } from './removals.repo.js';
+import { preparedOnce } from './statements.js';
+import { refreshStats } from './stats.repo.js';
 
-/** The stored fields sync compares against a parsed unit. */
-export interface StoredUnit {
+/** A row of the units table; hashes exact (BigInt). Other shapes of a unit are `Pick<UnitRow, …>`. */
+export interface UnitRow {
   id: number;
+  translation_id: number;
   id_hash: bigint;
   content_hash: bigint;
   context: string;
@@ -16,13 +22,30 @@ export interface StoredUnit {
   location: string;
   note: string;
   flags: string;
+  extra_flags: string;
   explanation: string;
   source_explanation: string;
   state: number;
+  original_state: number;
   position: number;
   num_words: number;
+  num_chars: number;
+  priority: number;
+  /** 1: an edit made in tms and not yet written to the file and committed. */
   pending: number;
+  pending_author_id: number | null;
+  timestamp: string;
 }
+
+/** The stored fields sync compares against a parsed unit. */
+export type StoredUnit = Pick<
+  UnitRow,
+  | 'id' | 'id_hash' | 'content_hash' | 'context' | 'source' | 'target' | 'previous_source' | 'location' | 'note' | 'flags'
+  | 'explanation' | 'source_explanation' | 'state' | 'position' | 'num_words' | 'pending'
+>;
+
+/** A unit as uploads, deletions and merges look at it. */
+export type UnitBrief = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'source' | 'target' | 'state' | 'pending'>;
 
 export interface UnitDiff {
   added: number;
@@ -39,10 +62,68 @@ export interface UnitDiff {
 }
 
 const COLUMNS = 'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, explanation, source_explanation, state, position, num_words, pending';
+const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
+
+const sql = preparedOnce((db: Db) => ({
+  stored: db.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
+  // positional parameters: binding by name costs a property lookup per column on the hottest path
+  insertParsed: db.prepare(
+    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
+       explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  updateParsed: db.prepare(
+    `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
+       previous_source = @previous_source, location = @location, note = @note, flags = @flags, explanation = @explanation,
+       source_explanation = @source_explanation, state = @state, original_state = @state, position = @position,
+       num_words = @num_words, num_chars = @num_chars, timestamp = @timestamp
+     WHERE id = @id`,
+  ),
+  remove: db.prepare('DELETE FROM units WHERE id = ?'),
+  removeByHash: db.prepare('DELETE FROM units WHERE translation_id = ? AND id_hash = ?'),
+  hasUnits: db.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck(),
+  addedInTms: db.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck(),
+  countOf: db.prepare('SELECT count(*) FROM units WHERE translation_id = ?').pluck(),
+  pendingOf: db.prepare('SELECT context, target FROM units WHERE translation_id = ? AND pending = 1'),
+  unitsOf: db.prepare(`SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.translation_id = ? ORDER BY u.position`),
+  unitsByHash: db.prepare(
+    `SELECT ${BRIEF_COLUMNS} FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ? ORDER BY t.id`,
+  ),
+  unitComponent: db.prepare(`SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`),
+  hasHash: db.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
+  maxPosition: db.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
+  insertNew: db.prepare(
+    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
+       num_words, num_chars, pending, pending_author_id, timestamp)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  insertSource: db.prepare(
+    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
+       explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
+     VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ${State.READONLY}, ${State.READONLY}, ?, ?, ?, ?)`,
+  ),
+  sourceStillUsed: db
+    .prepare(
+      `SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.component_id = ? AND t.is_source = 0 AND u.id_hash = ? LIMIT 1`,
+    )
+    .pluck(),
+  // the fileless source unit of a bilingual component, once no translation of it holds the string
+  orphanSource: db.prepare(
+    `SELECT u.id, u.translation_id FROM units u JOIN translations s ON s.id = u.translation_id
+     JOIN translations t ON t.component_id = s.component_id AND t.id = ?
+     WHERE s.is_source = 1 AND s.filename = '' AND u.id_hash = ?
+       AND NOT EXISTS (SELECT 1 FROM units o JOIN translations ot ON ot.id = o.translation_id
+                       WHERE ot.component_id = s.component_id AND ot.is_source = 0 AND o.id_hash = u.id_hash)`,
+  ),
+}));
+
+type RawBrief = Omit<UnitBrief, 'id_hash'> & { id_hash: string };
+const brief = (r: RawBrief): UnitBrief => ({ ...r, id_hash: BigInt(r.id_hash) });
 
 /** The stored units of a translation keyed by id_hash. */
 export function storedUnits(db: Db, translationId: number): Map<bigint, StoredUnit> {
-  const rows = db.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true).all(translationId) as Record<string, unknown>[];
+  const rows = sql(db).stored.all(translationId) as Record<string, unknown>[];
   const out = new Map<bigint, StoredUnit>();
   for (const r of rows) {
     out.set(r.id_hash as bigint, {
@@ -106,27 +187,12 @@ function sameValues(s: StoredUnit, v: UnitValues): boolean {
   );
 }
 
-/** Prepared statements for applying unit diffs; prepare once per transaction batch. */
+/** Applies unit diffs (call inside a transaction). */
 export function unitWriter(db: Db) {
-  // positional parameters: binding by name costs a property lookup per column on the hottest path
-  const insert = db.prepare(
-    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
-       explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(db);
   const insertValues = (translationId: number, v: UnitValues, timestamp: string) =>
     insert.run(translationId, v.id_hash, v.content_hash, v.context, v.source, v.target, v.previous_source, v.location, v.note,
       v.flags, v.explanation, v.source_explanation, v.state, v.state, v.position, v.num_words, v.num_chars, timestamp);
-  const update = db.prepare(
-    `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
-       previous_source = @previous_source, location = @location, note = @note, flags = @flags, explanation = @explanation,
-       source_explanation = @source_explanation, state = @state, original_state = @state, position = @position,
-       num_words = @num_words, num_chars = @num_chars, timestamp = @timestamp
-     WHERE id = @id`,
-  );
-  const remove = db.prepare('DELETE FROM units WHERE id = ?');
-  const hasUnits = db.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck();
-  const addedInTms = db.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck();
   return {
     /**
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
@@ -180,4 +246,159 @@ export function unitWriter(db: Db) {
 /** Read-only source text of a bilingual component: the source itself, state read-only. */
 export function readonlySource(u: ParsedUnit): { target: string[]; state: number } {
   return { target: u.source, state: State.READONLY };
+}
+
+/** How many units a translation has. */
+export function countUnits(db: Db, translationId: number): number {
+  return sql(db).countOf.get(translationId) as number;
+}
+
+/** The pending edits of a translation (context and target), e.g. to report them before it is deleted. */
+export function pendingOfTranslation(db: Db, translationId: number): { context: string; target: string }[] {
+  return sql(db).pendingOf.all(translationId) as { context: string; target: string }[];
+}
+
+/** Every unit of a translation, in position order. */
+export function translationUnits(db: Db, translationId: number): UnitBrief[] {
+  return (sql(db).unitsOf.all(translationId) as RawBrief[]).map(brief);
+}
+
+/** A unit with its component id, or undefined. */
+export function findUnitBrief(db: Db, unitId: number): (UnitBrief & { component_id: number }) | undefined {
+  const row = sql(db).unitComponent.get(unitId) as (RawBrief & { component_id: number }) | undefined;
+  return row ? { ...brief(row), component_id: row.component_id } : undefined;
+}
+
+/** The units of a string in every translation of a component (the same id_hash), by translation. */
+export function componentUnitsByHash(db: Db, componentId: number, idHash: bigint): UnitBrief[] {
+  return (sql(db).unitsByHash.all(componentId, idHash) as RawBrief[]).map(brief);
+}
+
+/** Whether a translation has a unit with this id_hash. */
+export function hasUnitHash(db: Db, translationId: number, idHash: bigint): boolean {
+  return sql(db).hasHash.get(translationId, idHash) !== undefined;
+}
+
+/** The highest position in a translation (0 when it has no units). */
+export function maxUnitPosition(db: Db, translationId: number): number {
+  return sql(db).maxPosition.get(translationId) as number;
+}
+
+/** A unit to create (add string, add upload). */
+export interface NewUnit {
+  translationId: number;
+  idHash: bigint;
+  contentHash: bigint;
+  context: string;
+  source: string;
+  target: string;
+  state: number;
+  position: number;
+  numWords: number;
+  numChars: number;
+  pending: boolean;
+  authorId: number | null;
+  timestamp: string;
+}
+
+/**
+ * Creates units (call inside a transaction): a pending removal of the same string is dropped (the string is back),
+ * each unit's change comes from `changeOf`, statistics of the touched translations are refreshed. Returns the ids.
+ */
+export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): number[] {
+  const s = sql(db);
+  const ids: number[] = [];
+  for (const u of units) {
+    deletePendingRemoval(db, u.translationId, u.idHash);
+    const info = s.insertNew.run(u.translationId, u.idHash, u.contentHash, u.context, u.source, u.target, u.state, u.state, u.position,
+      u.numWords, u.numChars, u.pending ? 1 : 0, u.pending ? u.authorId : null, u.timestamp);
+    const id = Number(info.lastInsertRowid);
+    ids.push(id);
+    const change = changeOf(u, id);
+    if (change) recordChangeRow(db, change);
+  }
+  refreshStats(db, new Set(units.map((u) => u.translationId)));
+  return ids;
+}
+
+/** Appends read-only source units (a bilingual component's source translation); returns the new ids. */
+export function appendSourceUnits(db: Db, translationId: number, units: readonly ParsedUnit[], startPosition: number, timestamp: string): number[] {
+  const s = sql(db);
+  let position = startPosition;
+  const added: number[] = [];
+  for (const u of units) {
+    const source = joinPlural(u.source);
+    position++;
+    const info = s.insertSource.run(translationId, u.idHash, u.contentHash, u.context, source, source, u.location, u.note, u.flags,
+      u.explanation, u.sourceExplanation, position, u.numWords, codePoints(source), timestamp);
+    added.push(Number(info.lastInsertRowid));
+  }
+  return added;
+}
+
+/** Removes source units of strings no translation of the component holds any more. */
+export function removeUnusedSourceUnits(db: Db, componentId: number, sourceTranslationId: number, hashes: Iterable<bigint>): void {
+  const s = sql(db);
+  for (const hash of hashes) {
+    if (s.sourceStillUsed.get(componentId, hash) === undefined) s.removeByHash.run(sourceTranslationId, hash);
+  }
+}
+
+/** Deletes a unit by id. */
+export function deleteUnitRow(db: Db, unitId: number): void {
+  sql(db).remove.run(unitId);
+}
+
+/**
+ * Deletes the unit of a string a commit removed from the file, with the bilingual source unit no translation
+ * holds any more; returns the translations touched (none when the unit was already gone).
+ */
+export function deleteRemovedString(db: Db, translationId: number, idHash: bigint): number[] {
+  const s = sql(db);
+  if (s.removeByHash.run(translationId, idHash).changes === 0) return [];
+  const orphan = s.orphanSource.get(translationId, idHash) as { id: number; translation_id: number } | undefined;
+  if (!orphan) return [translationId];
+  s.remove.run(orphan.id);
+  return [translationId, orphan.translation_id];
+}
+
+/**
+ * Deletes units (call inside a transaction): their changes are recorded first, a pending removal is stored for each
+ * translation that has a file (`withFile`), statistics are refreshed. Returns the change ids.
+ */
+export function removeUnits(
+  db: Db,
+  units: readonly UnitBrief[],
+  withFile: ReadonlySet<number>,
+  author: { id: number | null; timestamp: string },
+  changes: readonly ChangeInput[],
+): number[] {
+  const ids = changes.map((c) => recordChangeRow(db, c));
+  for (const u of units) {
+    deleteUnitRow(db, u.id);
+    if (withFile.has(u.translation_id)) {
+      addPendingRemoval(db, { ...u, author_id: author.id, timestamp: author.timestamp });
+    }
+  }
+  refreshStats(db, new Set(units.map((u) => u.translation_id)));
+  return ids;
+}
+
+/**
+ * After a commit wrote them (call inside a transaction): forgets the removals, and deletes any unit of the same
+ * string a sync brought back from the file meanwhile (with a bilingual source unit no translation holds any
+ * more), refreshing those statistics.
+ */
+export function clearRemovals(db: Db, removals: readonly PendingRemoval[]): void {
+  const touched = new Set<number>();
+  for (const r of removals) {
+    deletePendingRemovalById(db, r.id);
+    for (const id of deleteRemovedString(db, r.translation_id, r.id_hash)) touched.add(id);
+  }
+  if (touched.size > 0) refreshStats(db, touched);
+}
+
+/** Stores removals again after their commit was taken back (a failed pull). */
+export function restoreRemovals(db: Db, removals: readonly PendingRemoval[]): void {
+  for (const r of removals) addPendingRemoval(db, { ...r, author_id: r.pending_author_id });
 }

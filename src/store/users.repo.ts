@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { TmsError } from '../domain/errors.js';
 import { joinNewUserTeams } from './auth.repo.js';
 import { type Db, now } from './db.js';
+import { preparedOnce } from './statements.js';
 
 export interface UserRow {
   id: number;
@@ -19,6 +20,19 @@ export interface UserRow {
 
 export class UserExistsError extends TmsError<{ username: string }> {}
 export class UserNotFoundError extends TmsError<{ username: string }> {}
+
+/** What a commit author is made of. */
+export type Author = Pick<UserRow, 'id' | 'username' | 'full_name' | 'email'>;
+
+const sql = preparedOnce((db: Db) => ({
+  insert: db.prepare('INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)'),
+  setToken: db.prepare('UPDATE users SET token_hash = ? WHERE username = ?'),
+  byUsername: db.prepare('SELECT * FROM users WHERE username = ?'),
+  byId: db.prepare('SELECT * FROM users WHERE id = ?'),
+  byToken: db.prepare('SELECT * FROM users WHERE token_hash = ? AND is_active = 1'),
+  list: db.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id'),
+  author: db.prepare('SELECT id, username, full_name, email FROM users WHERE id = ?'),
+}));
 
 const USERNAME = /^[\w.@+-]{1,150}$/u;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -40,7 +54,7 @@ export function validUsername(username: string): boolean {
 }
 
 /**
- * Creates a user and returns it with a fresh API token.
+ * Creates a user and returns it with a fresh API token (call inside a transaction).
  * @example const { user, token } = createUser(db, { username: 'jane', fullName: 'Jane', admin: true });
  */
 export function createUser(
@@ -54,40 +68,38 @@ export function createUser(
     throw new UserExistsError(`user "${input.username}" already exists`, { username: input.username });
   }
   const token = newToken();
-  const id = db.transaction(() => {
-    const info = db
-      .prepare(
-        'INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(input.username, input.fullName ?? input.username, input.email ?? '', input.admin ? 1 : 0, hashToken(token), now());
-    const userId = Number(info.lastInsertRowid);
-    joinNewUserTeams(db, userId);
-    return userId;
-  })();
+  const info = sql(db).insert.run(input.username, input.fullName ?? input.username, input.email ?? '', input.admin ? 1 : 0, hashToken(token), now());
+  const id = Number(info.lastInsertRowid);
+  joinNewUserTeams(db, id);
   return { user: findUserById(db, id)!, token };
 }
 
 /** Replaces a user's API token; the old one stops working at once. */
 export function rotateToken(db: Db, username: string): string {
   const token = newToken();
-  const info = db.prepare('UPDATE users SET token_hash = ? WHERE username = ?').run(hashToken(token), username);
+  const info = sql(db).setToken.run(hashToken(token), username);
   if (info.changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
   return token;
 }
 
 export function findUserByUsername(db: Db, username: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRow | undefined;
+  return sql(db).byUsername.get(username) as UserRow | undefined;
 }
 
 export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  return sql(db).byId.get(id) as UserRow | undefined;
 }
 
 /** The active user owning this token, or undefined. */
 export function findUserByToken(db: Db, token: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE token_hash = ? AND is_active = 1').get(hashToken(token)) as UserRow | undefined;
+  return sql(db).byToken.get(hashToken(token)) as UserRow | undefined;
 }
 
 export function listUsers(db: Db): UserRow[] {
-  return db.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id').all() as UserRow[];
+  return sql(db).list.all() as UserRow[];
+}
+
+/** The user a commit is attributed to, or undefined. */
+export function findAuthor(db: Db, userId: number): Author | undefined {
+  return sql(db).author.get(userId) as Author | undefined;
 }

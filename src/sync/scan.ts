@@ -8,27 +8,15 @@ import type { FormatContext, ParsedStore } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import { findLanguage } from '../languages/find.js';
 import type { LanguageDefinition } from '../languages/languages.js';
+import type { FileOutcome, ScannedFile } from '../store/index.js';
 import { selectMaskMatches } from './filemask.js';
 
 export class FileMaskError extends TmsError<{ filemask: string; path?: string }> {}
 
-/** One translation file found in the working copy. */
-export interface ScannedFile {
-  path: string;
-  /** Code as written in the file name. */
-  code: string;
-  language: LanguageDefinition;
-  /** The language had to be generated (unknown code). */
-  generated: boolean;
-  /** Blob id(s) of the file (and template): what was parsed last time is compared against this. */
-  revision: string;
-  isTemplate: boolean;
-}
+export type { ScannedFile };
 
-export type ParseOutcome =
-  | { status: 'unchanged' }
-  | { status: 'parsed'; store: ParsedStore }
-  | { status: 'failed'; error: string };
+/** What reading one file gave (the store's FileOutcome, with the parsed store as the format returned it). */
+export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | { status: 'parsed'; store: ParsedStore };
 
 export interface ScanPlan {
   files: ScannedFile[];

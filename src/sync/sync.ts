@@ -1,14 +1,11 @@
 // Syncing components: working copy up to date, changed files parsed, the store updated in one transaction.
-import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { type ComponentHandle, openComponent, withMutex } from '../component/handle.js';
+import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
-import type { Db } from '../store/db.js';
-import { applyConfig, findComponent } from '../store/projects.repo.js';
-import { listTranslations } from '../store/translations.repo.js';
-import { type ApplyResult, applyScan, type FileResult } from './apply.js';
-import { withComponentLock } from './component-lock.js';
+import type { ApplyResult, FileResult, Store } from '../store/index.js';
 import { releaseMemory } from './memory.js';
 import { expandFileMask, parseChanged, planFiles } from './scan.js';
-import { blobIdsOf, updateWorkingCopy, workingCopyDir } from './working-copy.js';
+import { blobIdsOf, updateWorkingCopy } from './working-copy.js';
 
 export interface ComponentSyncResult {
   project: string;
@@ -28,6 +25,8 @@ export interface ComponentSyncResult {
   removed: number;
   pendingKept: ApplyResult['pendingKept'];
   pendingDropped: ApplyResult['pendingDropped'];
+  /** What needs a look without failing the sync (a file mask that matches no file). */
+  warnings: string[];
   seconds: number;
 }
 
@@ -50,7 +49,7 @@ export class UnknownProjectError extends TmsError<{ project: string; component?:
 function emptyResult(project: string, component: string): ComponentSyncResult {
   return {
     project, component, ok: true, commit: null, files: [], skipped: [], parsed: 0,
-    added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [], seconds: 0,
+    added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [], warnings: [], seconds: 0,
   };
 }
 
@@ -59,54 +58,57 @@ function message(e: unknown): string {
   return text.split('\n')[0];
 }
 
-/**
- * Brings one component's store up to date with its repository. Never throws for a repository or
- * file problem: the result says what failed. Files whose blob did not change are not read.
- * @example const r = await syncComponent(db, config, project, component);
- */
-export async function syncComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: SyncOptions = {},
-): Promise<ComponentSyncResult> {
-  return withComponentLock(`${project.slug}/${component.slug}`, () => syncLocked(db, config, project, component, opts));
+function noMatches(filemask: string): string {
+  return `file mask "${filemask}" matches no file`;
+}
+
+/** Marks the result failed while any file of the component does not parse (a broken file keeps failing every sync). */
+function failures(result: ComponentSyncResult): ComponentSyncResult {
+  const failed = result.files.filter((f) => f.status === 'failed');
+  result.ok = failed.length === 0;
+  if (!result.ok) result.error = failed.map((f) => f.error).join('; ');
+  return result;
 }
 
 /**
- * `syncComponent` for a caller that already holds the component's lock (repository operations re-sync
- * inside their own lock, so no other operation slips in between).
+ * Brings one component's store up to date with its repository. Never throws for a repository or
+ * file problem: the result says what failed. Files whose blob did not change are not read.
+ * @example const r = await syncComponent(await openComponent(store, config, project, component));
  */
-export async function syncLocked(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-  opts: SyncOptions = {},
-): Promise<ComponentSyncResult> {
+export async function syncComponent(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+  return withMutex(h, () => syncLocked(h, opts));
+}
+
+/**
+ * `syncComponent` for a caller that already holds the component's mutex (repository operations re-sync
+ * inside their own, so no other operation slips in between).
+ */
+export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+  const { store, project, component, dir } = h;
   const started = performance.now();
   const result = emptyResult(project.slug, component.slug);
   const emit = (stage: 'update' | 'scan' | 'parse' | 'store') => opts.onEvent?.({ type: 'stage', project: project.slug, component: component.slug, stage });
   opts.onEvent?.({ type: 'component-start', project: project.slug, component: component.slug });
-  const cache = opts.cache ?? {};
+  const cache = opts.cache ?? h.cache;
   try {
-    const row = findComponent(db, project.slug, component.slug);
-    if (!row) throw new UnknownProjectError(`component ${project.slug}/${component.slug} is not in the store`, { project: project.slug, component: component.slug });
     emit('update');
-    const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
     const state = await updateWorkingCopy(component, dir, cache);
     result.update = state.update;
     result.commit = state.head;
-    const translations = listTranslations(db, row.id);
-    if (!opts.force && state.head !== null && state.head === row.synced_commit && translations.length > 0) {
+    const translations = await store.listTranslations(h.row.id);
+    const synced = await store.syncedCommit(h.row.id);
+    if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
+      // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations.filter((t) => t.filename !== '').map((t) => ({
-        path: t.filename, language: t.language_code, status: 'unchanged', added: 0, changed: 0, removed: 0,
+        path: t.filename, language: t.language_code, status: t.parse_error === null ? 'unchanged' : 'failed', added: 0, changed: 0, removed: 0,
+        ...(t.parse_error === null ? {} : { error: t.parse_error }),
       }));
-      return result;
+      if ((await store.componentAlerts(h.row.id)).some((a) => a.name === 'NoMaskMatches')) result.warnings.push(noMatches(component.filemask));
+      return failures(result);
     }
     emit('scan');
     const paths = await expandFileMask(dir, component.filemask);
+    if (paths.length === 0) result.warnings.push(noMatches(component.filemask));
     const extra = [component.template, component.intermediate].filter((p) => p && !paths.includes(p));
     const revisions = await blobIdsOf(state, [...paths, ...extra], cache);
     const plan = planFiles(paths.concat(extra.filter((p) => p === component.template)), component, project, revisions);
@@ -117,13 +119,14 @@ export async function syncLocked(
       opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }));
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');
-    const applied = applyScan(db, { projectId: row.project_id, componentId: row.id, component, plan, outcomes, head: state.head });
+    const applied = await store.applyScan({
+      projectId: h.row.project_id, componentId: h.row.id, component, plan, outcomes, head: state.head, maskMatches: paths.length, filemask: component.filemask,
+    });
     Object.assign(result, {
       files: applied.files, added: applied.added, changed: applied.changed, removed: applied.removed,
       pendingKept: applied.pendingKept, pendingDropped: applied.pendingDropped,
     });
-    result.ok = !applied.files.some((f) => f.status === 'failed');
-    if (!result.ok) result.error = applied.files.filter((f) => f.error).map((f) => f.error).join('; ');
+    failures(result);
   } catch (e) {
     result.ok = false;
     result.error = message(e);
@@ -139,7 +142,7 @@ export async function syncLocked(
  * Applies the configuration to the store first, so new projects and components appear.
  */
 export async function syncProject(
-  db: Db,
+  store: Store,
   config: Config,
   projectSlug: string,
   componentSlug?: string,
@@ -151,11 +154,11 @@ export async function syncProject(
   if (componentSlug && components.length === 0) {
     throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
   }
-  applyConfig(db, config);
+  await store.applyConfig(config);
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
   for (const component of components) {
-    const result = await syncComponent(db, config, project, component, opts);
+    const result = await syncComponent(await openComponent(store, config, project, component), opts);
     results.push(result);
     if (components.length > 1 && result.parsed > 0) releaseMemory();
   }
@@ -163,8 +166,8 @@ export async function syncProject(
 }
 
 /** Syncs every configured project. */
-export async function syncAll(db: Db, config: Config, opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
+export async function syncAll(store: Store, config: Config, opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
   const results: ComponentSyncResult[] = [];
-  for (const project of config.projects) results.push(...(await syncProject(db, config, project.slug, undefined, opts)));
+  for (const project of config.projects) results.push(...(await syncProject(store, config, project.slug, undefined, opts)));
   return results;
 }

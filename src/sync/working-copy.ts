@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ComponentConfig } from '../config/config.js';
+import { credentialsOf } from '../component/handle.js';
 import * as vcs from '../vcs/index.js';
 
 export interface WorkingCopyState {
@@ -14,15 +15,6 @@ export interface WorkingCopyState {
   update: 'cloned' | 'local' | 'diverged' | vcs.UpdateResult['result'];
 }
 
-/** `<repos_dir>/<project>/<component>` */
-export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {
-  return path.join(reposDir, projectSlug, componentSlug);
-}
-
-/** Credentials for http(s) repositories given in the configuration rather than the URL. */
-export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
-  return component.username ? { username: component.username, password: component.password } : undefined;
-}
 
 /**
  * Clones the component's repository into `dir` on first use; afterwards fetches and fast-forwards the branch.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { watch } from 'chokidar';
 import type { ComponentConfig, Config } from '../config/config.js';
 import { maskRegex } from '../sync/filemask.js';
-import { workingCopyDir } from '../sync/working-copy.js';
+import { workingCopyDir } from '../component/handle.js';
 import type { ComponentKey, Watcher } from './config-watch.js';
 import { createDebouncer } from './debounce.js';
 

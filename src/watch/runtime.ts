@@ -1,13 +1,12 @@
 // A running tms keeping itself in step: configuration edits applied live, local components re-scanned when they change.
 import type { Config } from '../config/config.js';
 import type { UpdateQueue } from '../hooks/queue.js';
-import type { Db } from '../store/db.js';
-import { applyConfig } from '../store/projects.repo.js';
+import type { Store } from '../store/index.js';
 import { type ConfigDiff, watchConfig } from './config-watch.js';
 import { watchLocalComponents } from './local-watch.js';
 
 export interface WatchRuntimeOptions {
-  db: Db;
+  store: Store;
   /** The configuration tms started with; `config.file` is watched. */
   config: Config;
   /** Where updates go (re-scans of local components, syncs of added or changed components). */
@@ -39,10 +38,10 @@ function describeDiff(diff: ConfigDiff): string {
 
 /**
  * Watches the configuration file and the local components. A valid edit of the file is applied to the store at once
- * (`applyConfig`), added and changed components are queued for a sync, and the local watchers follow the new
+ * (`store.applyConfig`), added and changed components are queued for a sync, and the local watchers follow the new
  * configuration; an invalid edit is logged and the running configuration kept. Removed components leave the store,
  * except those holding uncommitted edits (kept and logged), and are no longer watched or matched by hooks.
- * @example const rt = startWatching({ db, config, queue, log: console.log }); getConfig = rt.getConfig;
+ * @example const rt = startWatching({ store, config, queue, log: console.log }); getConfig = rt.getConfig;
  */
 export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
   const log = opts.log ?? (() => {});
@@ -60,16 +59,23 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
   };
   let local = watchLocal(current);
   let switching: Promise<void> = Promise.resolve();
+  let applying: Promise<void> = Promise.resolve();
 
   const configWatcher = watchConfig(opts.config.file, {
     onChange(next, diff) {
       if (closed) return;
       current = next;
-      const applied = applyConfig(opts.db, next, { prune: true });
       log(`watch: configuration reloaded: ${describeDiff(diff)}`);
-      for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
       if (diff.needsRestart.length) log(`watch: ${diff.needsRestart.join(', ')} changed; restart tms to use the new value`);
-      for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
+      // Reloads apply in order; the queue gets the added and changed components once the store has them.
+      applying = applying
+        .then(async () => {
+          const applied = await opts.store.applyConfig(next, { prune: true });
+          for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
+          if (closed) return;
+          for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
+        })
+        .catch((e: unknown) => log(`watch: configuration not applied to the store: ${e instanceof Error ? e.message : String(e)}`));
       const previous = local;
       local = watchLocal(next);
       switching = switching.then(() => previous.close());
@@ -85,6 +91,7 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
     async close() {
       closed = true;
       await configWatcher.close();
+      await applying;
       await switching;
       await local.close();
     },

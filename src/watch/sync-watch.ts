@@ -2,7 +2,7 @@
 import type { Config } from '../config/config.js';
 import { createUpdateQueue } from '../hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../hooks/updater.js';
-import { openStore } from '../store/store.js';
+import { openStore } from '../store/index.js';
 import type { ComponentSyncResult } from '../sync/index.js';
 import { startWatching, type WatchRuntime } from './runtime.js';
 
@@ -25,10 +25,10 @@ export interface SyncWatchOptions {
  * @example await runSyncWatch({ config, project: 'hello', all: false, out, err, describe: summaryLine, until: sigint });
  */
 export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
-  const db = openStore(opts.config.database);
+  const store = await openStore(opts.config.database);
   let runtime: WatchRuntime | undefined;
   const queue = createUpdateQueue({
-    update: createComponentUpdater({ db, getConfig: () => runtime?.getConfig() ?? opts.config }),
+    update: createComponentUpdater({ store, getConfig: () => runtime?.getConfig() ?? opts.config }),
     lock: false,
     concurrency: 1,
     onDone: (project, component, result) => {
@@ -42,7 +42,7 @@ export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
     ? () => true
     : (p: string, c: string) => p === opts.project && (opts.component === undefined || c === opts.component);
   try {
-    runtime = startWatching({ db, config: opts.config, queue, include, log: opts.out, debounceMs: opts.debounceMs });
+    runtime = startWatching({ store, config: opts.config, queue, include, log: opts.out, debounceMs: opts.debounceMs });
     await runtime.ready();
     opts.out(`watching ${opts.config.file} and local components (Ctrl-C to stop)`);
     await opts.until;
@@ -50,6 +50,6 @@ export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
   } finally {
     await runtime?.close();
     await queue.close();
-    db.close();
+    await store.close();
   }
 }

@@ -1,24 +1,19 @@
 // A repository operation that cannot get the component's lock in time answers 423, and the component stays usable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withComponentLock } from '../../src/sync/component-lock.js';
+import { withComponentMutex } from '../../src/component/mutex.js';
 import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
 
 describe('423 when the component lock is held too long', () => {
   let env: WriteEnv;
-  const before = process.env.TMS_LOCK_TIMEOUT_MS;
   beforeAll(async () => {
-    env = await createWriteEnv();
-    process.env.TMS_LOCK_TIMEOUT_MS = '150';
+    // read once, with the configuration (TMS_LOCK_TIMEOUT_MS overrides it when the configuration is read)
+    env = await createWriteEnv({ lock_timeout_ms: 150 });
   });
-  afterAll(async () => {
-    if (before === undefined) delete process.env.TMS_LOCK_TIMEOUT_MS;
-    else process.env.TMS_LOCK_TIMEOUT_MS = before;
-    await env.close();
-  });
+  afterAll(() => env.close());
 
   it('answers 423 repository-locked while another operation holds the lock, then works once it is released', async () => {
     let release!: () => void;
-    const held = withComponentLock('hello/app', () => new Promise<void>((resolve) => { release = resolve; }), 5_000);
+    const held = withComponentMutex('hello/app', () => new Promise<void>((resolve) => { release = resolve; }), 5_000);
     await new Promise((r) => setTimeout(r, 20));
     const blocked = await env.request('POST', '/api/components/hello/app/repository/', { token: env.tokens.mike, json: { operation: 'commit' } });
     expect(blocked.status).toBe(423);

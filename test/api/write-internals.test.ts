@@ -7,7 +7,7 @@ import { toApiError } from '../../src/api/write.js';
 import type { Json } from '../helpers/api-client.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { UnitEditError, WriteRefusedError } from '../../src/repository/index.js';
-import { LockTimeoutError, withComponentLock } from '../../src/sync/component-lock.js';
+import { MutexTimeoutError, withComponentMutex } from '../../src/component/mutex.js';
 
 describe('toApiError', () => {
   const asApi = (e: unknown) => toApiError(e) as ApiError;
@@ -26,11 +26,11 @@ describe('toApiError', () => {
 
   it('answers 423 repository-locked when the component lock is not had in time', async () => {
     let release!: () => void;
-    const held = withComponentLock('hello/app', () => new Promise<void>((resolve) => (release = resolve)));
-    const error = await withComponentLock('hello/app', async () => 'never', 20).catch((e: unknown) => e);
+    const held = withComponentMutex('hello/app', () => new Promise<void>((resolve) => (release = resolve)));
+    const error = await withComponentMutex('hello/app', async () => 'never', 20).catch((e: unknown) => e);
     release();
     await held;
-    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect(error).toBeInstanceOf(MutexTimeoutError);
     const api = asApi(error);
     expect(api.status).toBe(423);
     expect(api.body()).toEqual({

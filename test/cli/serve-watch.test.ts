@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServe } from '../../src/cli/serve.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { openStore } from '../../src/store/store.js';
-import { createUser } from '../../src/store/users.repo.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { createSyncEnv, DEMO, type SyncEnv } from '../helpers/sync-env.js';
 
@@ -37,10 +36,10 @@ describe('tms serve with a changing configuration file', () => {
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     write([component('one', env.upstream('glossary'))]);
     const config = env.config([{ name: 'Hello', slug: 'hello', components: [component('one', env.upstream('glossary'))] }]);
-    const db = openStore(config.database);
-    await syncProject(db, config, 'hello');
-    token = createUser(db, { username: 'root', admin: true }).token;
-    db.close();
+    const store = openSqliteStore(config.database);
+    await syncProject(store, config, 'hello');
+    token = (await store.createUser({ username: 'root', admin: true })).token;
+    await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, { host: '127.0.0.1', port: 0, stop: new Promise<void>((resolve) => { stop = resolve; }) });
     url = await until(async () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));

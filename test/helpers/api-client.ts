@@ -1,18 +1,10 @@
 // The real API server on an ephemeral loopback port over the fixture store, and a small client for tests.
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { type ApiFixture, createApiFixture } from './api-fixture.js';
+import { type HttpAnswer, httpRequest, type Json } from './http.js';
 
-/** A parsed JSON body: tests read answers loosely and assert on what they find. */
-// biome-ignore lint/suspicious/noExplicitAny: see above
-export type Json = any;
-
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed body (undefined for an empty or non-JSON body). Integers beyond 2^53 lose precision: check `text`. */
-  json: Json;
-}
+export type { Json };
+export type ApiResponse = HttpAnswer;
 
 export interface ApiHarness {
   fixture: ApiFixture;
@@ -30,7 +22,7 @@ export async function startApi(options: { siteUrl?: string; errors?: string[] } 
   const fixture = await createApiFixture();
   const config = options.siteUrl === undefined ? fixture.config : { ...fixture.config, site_url: options.siteUrl };
   const server = await startServer({
-    db: fixture.db,
+    store: fixture.store,
     config,
     host: '127.0.0.1',
     port: 0,
@@ -40,26 +32,13 @@ export async function startApi(options: { siteUrl?: string; errors?: string[] } 
     fixture,
     server,
     origin: server.url,
-    async request(pathOrUrl, init = {}) {
-      const url = pathOrUrl.startsWith('http') ? pathOrUrl : server.url + pathOrUrl;
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.token !== undefined) headers.Authorization = `${init.scheme ?? 'Token'} ${init.token}`;
-      const response = await fetch(url, { method: init.method ?? 'GET', headers, redirect: 'manual' });
-      const text = await response.text();
-      let json: unknown;
-      try {
-        json = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, json };
-    },
+    request: (pathOrUrl, init = {}) => httpRequest(server.url, pathOrUrl, init),
     get(pathOrUrl, token) {
       return harness.request(pathOrUrl, { token });
     },
     async close() {
       await server.close();
-      fixture.close();
+      await fixture.close();
     },
   };
   return harness;

@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
-import { changeRecorder } from '../../src/store/changes.repo.js';
+import { recordChangeRow } from '../../src/store/changes.repo.js';
 import type { Db } from '../../src/store/db.js';
-import { applyConfig, findComponent } from '../../src/store/projects.repo.js';
+import type { ChangeInput } from '../../src/store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
-import { openStore } from '../../src/store/store.js';
-import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from './corpus.js';
 import { createUpstream } from './git-repo.js';
@@ -18,10 +17,12 @@ const DEMO = path.join(repoRoot, 'fixtures', 'demo');
 export interface ApiFixture {
   dir: string;
   config: Config;
+  store: SqliteStore;
+  /** The store's connection: the fixture's own history is written with SQL, and tests read it back. */
   db: Db;
   /** API tokens: a translator (Jane Doe) and a superuser. */
   tokens: { jane: string; admin: string };
-  close(): void;
+  close(): Promise<void>;
 }
 
 const component = (slug: string, name: string, extra: Record<string, unknown>) => ({
@@ -86,23 +87,25 @@ export async function createApiFixture(): Promise<ApiFixture> {
   await createUpstream({ dir: path.join(dir, 'upstream', 'app.git'), fixture: path.join(DEMO, 'app') });
   await createUpstream({ dir: path.join(dir, 'upstream', 'glossary.git'), fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   const config = fixtureConfig(dir);
-  const db = openStore(config.database);
-  applyConfig(db, config);
+  const store = openSqliteStore(config.database);
+  const { db } = store;
+  await store.applyConfig(config);
   for (const [project, components] of [['hello', ['app', 'glossary']], ['internal', ['tools']]] as const) {
     for (const slug of components) {
-      const [result] = await syncProject(db, config, project, slug);
+      const [result] = await syncProject(store, config, project, slug);
       if (!result.ok) throw new Error(`fixture sync of ${project}/${slug} failed: ${result.error}`);
     }
   }
-  const jane = createUser(db, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-  const admin = createUser(db, { username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true });
+  const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+  const admin = await store.createUser({ username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true });
+  const app = (await store.findComponent('hello', 'app'))!;
+  const tools = (await store.findComponent('internal', 'tools'))!;
 
-  const record = changeRecorder(db);
+  const record = (change: ChangeInput) => recordChangeRow(db, change);
   const translationOf = db.prepare(
     `SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`,
   ).pluck();
   db.transaction(() => {
-    const app = findComponent(db, 'hello', 'app')!;
     const de = translationOf.get(app.id, 'de') as number;
     const unitAt = db.prepare('SELECT id FROM units WHERE translation_id = ? AND position = ?').pluck();
     const janeId = jane.user.id;
@@ -112,7 +115,6 @@ export async function createApiFixture(): Promise<ApiFixture> {
       record({ action: 2, timestamp: at(minutes), projectId: app.project_id, componentId: app.id, translationId: de, unitId, userId: janeId, authorId: janeId, target: text });
     }
     record({ action: 17, timestamp: at(20), projectId: app.project_id, componentId: app.id, translationId: de, userId: janeId });
-    const tools = findComponent(db, 'internal', 'tools')!;
     record({ action: 17, timestamp: at(30), projectId: tools.project_id, componentId: tools.id, translationId: translationOf.get(tools.id, 'de') as number });
     db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(app.id);
     db.prepare(`INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`).run(app.project_id);
@@ -123,10 +125,11 @@ export async function createApiFixture(): Promise<ApiFixture> {
   return {
     dir,
     config,
+    store,
     db,
     tokens: { jane: jane.token, admin: admin.token },
-    close() {
-      if (db.open) db.close();
+    async close() {
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,10 +1,9 @@
 // A sync test environment: upstream repositories served on loopback, a config pointing at them, a fresh store.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
-import type { Db } from '../../src/store/db.js';
-import { openStore } from '../../src/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { repoRoot } from './corpus.js';
 import { createUpstream, type FileMap, tempDir } from './git-repo.js';
 import { type GitServer, startGitServer } from './git-server.js';
@@ -22,9 +21,10 @@ export interface SyncEnv {
   /** Absolute path of the bare upstream `name`. */
   upstream(name: string): string;
   addUpstream(name: string, files: FileMap | { fixture: string; into?: string }): Promise<string>;
-  /** Writes a config (projects as given) and parses it. */
+  /** Writes a config (projects as given) to `<root>/tms.config.json` and parses it. */
   config(projects: unknown[], extra?: Record<string, unknown>): Config;
-  openDb(): Db;
+  /** Opens the store of `<root>/tms.sqlite` (closed by `close()`); `.db` is its connection for SQL assertions. */
+  openStore(): SqliteStore;
   close(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export const CREDENTIALS = { username: 'translator', password: 's3cr3t-pa55' };
 export async function createSyncEnv(): Promise<SyncEnv> {
   const root = await tempDir('tms-sync-');
   const server = await startGitServer({ root: path.join(root, 'upstream'), auth: CREDENTIALS });
-  const dbs: Db[] = [];
+  const stores: SqliteStore[] = [];
   const env: SyncEnv = {
     root,
     server,
@@ -45,15 +45,18 @@ export async function createSyncEnv(): Promise<SyncEnv> {
       }),
     config(projects, extra = {}) {
       const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects, ...extra });
-      return parseConfig(text, path.join(root, 'tms.config.json'));
+      const file = path.join(root, 'tms.config.json');
+      // On disk too, for the CLI (`tms --config … user add`) and the watchers.
+      writeFileSync(file, text);
+      return parseConfig(text, file);
     },
-    openDb() {
-      const db = openStore(path.join(root, 'tms.sqlite'));
-      dbs.push(db);
-      return db;
+    openStore() {
+      const store = openSqliteStore(path.join(root, 'tms.sqlite'));
+      stores.push(store);
+      return store;
     },
     async close() {
-      for (const db of dbs) if (db.open) db.close();
+      for (const store of stores) await store.close();
       await server.close();
       await rm(root, { recursive: true, force: true });
     },

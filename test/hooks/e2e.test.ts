@@ -4,6 +4,7 @@ import type { Config } from '../../src/config/config.js';
 import { createUpdateQueue, type UpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { CREDENTIALS, createSyncEnv, DEMO, demoFile, type SyncEnv } from '../helpers/sync-env.js';
@@ -20,6 +21,7 @@ function withMessages(messages: [string, string][]): string {
 }
 
 let env: SyncEnv;
+let store: SqliteStore;
 let db: Db;
 let config: Config;
 let queue: UpdateQueue;
@@ -57,15 +59,16 @@ beforeAll(async () => {
     name: 'Hello', slug: 'hello',
     components: [{ name: 'App', slug: 'app', repo: env.server.url('app.git', CREDENTIALS), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' }],
   }], { hooks: { enabled: true, secret: SECRET } });
-  db = env.openDb();
-  const [first] = await syncProject(db, config, 'hello');
+  store = env.openStore();
+  db = store.db;
+  const [first] = await syncProject(store, config, 'hello');
   expect(first.ok).toBe(true);
   queue = createUpdateQueue({
-    update: createComponentUpdater({ db, getConfig: () => config }),
+    update: createComponentUpdater({ store, getConfig: () => config }),
     lock: false,
     onDone: (p, c) => updates.push(`${p}/${c}`),
   });
-  server = await startHookServer({ db, getConfig: () => config, queue, setup: (app) => app.use(createApp({ db, config, log: () => {} })) });
+  server = await startHookServer({ store, getConfig: () => config, queue, setup: (app) => app.use(createApp({ store, config, log: () => {} })) });
 });
 afterAll(async () => {
   await queue?.close();

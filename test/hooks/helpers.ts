@@ -4,7 +4,7 @@ import express from 'express';
 import type { Config } from '../../src/config/config.js';
 import { createHookRouter } from '../../src/hooks/router.js';
 import type { EnqueueOutcome, UpdateQueue } from '../../src/hooks/queue.js';
-import type { Db } from '../../src/store/db.js';
+import type { Store } from '../../src/store/index.js';
 
 /** A queue that only records what was asked of it. */
 export function recordingQueue(): UpdateQueue & { calls: string[] } {
@@ -28,9 +28,9 @@ export interface HookServer {
 }
 
 /** Serves `createHookRouter` at /hooks on 127.0.0.1 (and the extra routes the caller adds). */
-export async function startHookServer(opts: { db: Db; getConfig: () => Config; queue: UpdateQueue; setup?: (app: express.Express) => void }): Promise<HookServer> {
+export async function startHookServer(opts: { store: Store; getConfig: () => Config; queue: UpdateQueue; setup?: (app: express.Express) => void }): Promise<HookServer> {
   const app = express();
-  app.use('/hooks', createHookRouter({ db: opts.db, getConfig: opts.getConfig, queue: opts.queue }));
+  app.use('/hooks', createHookRouter({ store: opts.store, getConfig: opts.getConfig, queue: opts.queue }));
   opts.setup?.(app);
   const server = await new Promise<import('node:http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createUpdateQueue } from '../../src/hooks/queue.js';
-import { withComponentLock } from '../../src/sync/component-lock.js';
+import { withComponentMutex } from '../../src/component/mutex.js';
 
 /** An update function whose calls wait until the test releases them. */
 function gatedUpdate() {
@@ -102,7 +102,7 @@ describe('update queue', () => {
       },
     });
     let release!: () => void;
-    const holder = withComponentLock('locked/app', async () => {
+    const holder = withComponentMutex('locked/app', async () => {
       order.push('other holder');
       await new Promise<void>((r) => (release = r));
       order.push('other holder done');
@@ -117,7 +117,7 @@ describe('update queue', () => {
     expect(order).toEqual(['other holder', 'other holder done', 'update']);
 
     const results: unknown[] = [];
-    const q2 = createUpdateQueue({ update: (p, c) => withComponentLock(`${p}/${c}`, async () => 'ran'), lock: false, onDone: (_p, _c, r) => results.push(r) });
+    const q2 = createUpdateQueue({ update: (p, c) => withComponentMutex(`${p}/${c}`, async () => 'ran'), lock: false, onDone: (_p, _c, r) => results.push(r) });
     q2.enqueue('self', 'app');
     await q2.idle();
     expect(results).toEqual(['ran']);

@@ -10,7 +10,7 @@ import { createHookRouter } from '../../src/hooks/router.js';
 import type { Service } from '../../src/hooks/services.js';
 import type { Db } from '../../src/store/db.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
-import { openStore } from '../../src/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { hmacHex, loadFixture } from './fixtures.js';
 import { type HookServer, recordingQueue, startHookServer } from './helpers.js';
@@ -43,6 +43,7 @@ function signed(service: Service, body: string, secret: string): Record<string, 
 }
 
 let root: string;
+let store: SqliteStore;
 let db: Db;
 let server: HookServer;
 let config: Config;
@@ -77,13 +78,14 @@ function post(service: string, name: string, opts: { secret?: string; headers?: 
 beforeAll(async () => {
   root = await tempDir('tms-hooks-router-');
   config = makeConfig();
-  db = openStore(path.join(root, 'tms.sqlite'));
+  store = openSqliteStore(path.join(root, 'tms.sqlite'));
+  db = store.db;
   applyConfig(db, config);
-  server = await startHookServer({ db, getConfig: () => config, queue });
+  server = await startHookServer({ store, getConfig: () => config, queue });
 });
 afterAll(async () => {
   await server.close();
-  db.close();
+  await store.close();
   await rm(root, { recursive: true, force: true });
 });
 beforeEach(() => {
@@ -300,7 +302,7 @@ describe('/hooks/update/<project>/[<component>/]', () => {
 describe('request bodies', () => {
   it('answers 413 in the error shape for a body over the limit', async () => {
     const app = express();
-    app.use('/hooks', createHookRouter({ db, getConfig: () => config, queue, bodyLimit: '1kb' }));
+    app.use('/hooks', createHookRouter({ store, getConfig: () => config, queue, bodyLimit: '1kb' }));
     const small = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -7,6 +7,7 @@ import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, fileScan, fileSync, pushComponent, repositoryStatus } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { COMMITTER, createRepoEnv, lastCommitDiff, type RepoEnv } from './repo-env.js';
+import { openComponent } from '../../src/component/handle.js';
 
 describe('commit and push', () => {
   let r: RepoEnv;
@@ -19,7 +20,7 @@ describe('commit and push', () => {
 
   it('never commits when nothing is pending', async () => {
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
-    const result = await commitPending(r.db, r.config, r.project, app());
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(result).toMatchObject({ result: true, commits: [], units: 0, failed: [] });
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(head);
     expect(r.changes('app', [Action.COMMIT])).toEqual([]);
@@ -27,11 +28,11 @@ describe('commit and push', () => {
 
   it('commits one edit: only its lines change, author is the editor, committer the configured one, message filled', async () => {
     const quit = r.unit('app', 'de', 'Quit');
-    editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
-    const status = await repositoryStatus(r.db, r.config, r.project, app());
+    await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
+    const status = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));
     expect(status).toMatchObject({ needs_commit: true, needs_push: false, needs_merge: false, merge_failure: null });
 
-    const result = await commitPending(r.db, r.config, r.project, app(), { user: r.bob });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result.result).toBe(true);
     expect(result.commits).toHaveLength(1);
     expect(result.commits[0]).toMatchObject({ author: { name: 'Alice Translator', email: 'alice@example.test' }, files: ['translations/app_de.ts'], units: 1 });
@@ -54,7 +55,7 @@ describe('commit and push', () => {
     expect(commits[0]).toMatchObject({ user_id: r.bob.id, author_id: r.alice.id, details: { commit: result.commits[0].oid } });
     expect(commits[0].translation_id).not.toBeNull();
 
-    const after = await repositoryStatus(r.db, r.config, r.project, app());
+    const after = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));
     expect(after).toMatchObject({ needs_commit: false, needs_push: true, needs_merge: false });
     expect(after.weblate_commit).toMatchObject({ revision: result.commits[0].oid, author_name: 'Alice Translator', commit_email: COMMITTER.email, summary: 'Translated using tms (German)' });
     expect(after.weblate_commit?.authordate).toMatch(/^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0000$/);
@@ -62,14 +63,14 @@ describe('commit and push', () => {
   });
 
   it('does not re-parse its own write on the next sync', async () => {
-    const [sync] = await syncProject(r.db, r.config, 'hello', 'app');
+    const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
     expect(sync.ok).toBe(true);
     expect(sync.parsed).toBe(0);
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 0 });
   });
 
   it('pushes to upstream (18); upstream has exactly the edited lines changed', async () => {
-    const result = await pushComponent(r.db, r.config, r.project, app(), { user: r.bob });
+    const result = await pushComponent(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result).toMatchObject({ result: true });
     const upstream = (args: string[]) => r.upstreamGit('app', args);
     expect(await lastCommitDiff(upstream, 'translations/app_de.ts')).toEqual([
@@ -80,14 +81,14 @@ describe('commit and push', () => {
     const pushes = r.changes('app', [Action.PUSH]);
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({ user_id: r.bob.id, translation_id: null });
-    expect(await repositoryStatus(r.db, r.config, r.project, app())).toMatchObject({ needs_commit: false, needs_push: false });
+    expect(await repositoryStatus(await openComponent(r.store, r.config, r.project, app()))).toMatchObject({ needs_commit: false, needs_push: false });
   });
 
   it('commits once per author, the edits of several files in each', async () => {
-    editUnit(r.db, { unitId: r.unit('app', 'de', 'About').id, target: ['Über %1'], state: State.TRANSLATED, user: r.bob });
-    editUnit(r.db, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: State.TRANSLATED, user: r.alice });
-    editUnit(r.db, { unitId: r.unit('app', 'cs', '&File').id, target: ['&Soubor'], state: State.FUZZY, user: r.bob });
-    const result = await commitPending(r.db, r.config, r.project, app());
+    await editUnit(r.store, { unitId: r.unit('app', 'de', 'About').id, target: ['Über %1'], state: State.TRANSLATED, user: r.bob });
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: State.TRANSLATED, user: r.alice });
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', '&File').id, target: ['&Soubor'], state: State.FUZZY, user: r.bob });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(result.commits.map((c) => [c.author.name, c.files, c.units])).toEqual([
       ['Alice Translator', ['translations/app_cs.ts'], 1],
       ['Bob Reviewer', ['translations/app_cs.ts', 'translations/app_de.ts'], 2],
@@ -101,14 +102,14 @@ describe('commit and push', () => {
   });
 
   it('commits one translation only when asked (translation-level commit)', async () => {
-    editUnit(r.db, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffnet eine Datei'], state: State.TRANSLATED, user: r.alice });
-    editUnit(r.db, { unitId: r.unit('app', 'cs', 'Open a file').id, target: ['Otevře soubor'], state: State.TRANSLATED, user: r.alice });
+    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffnet eine Datei'], state: State.TRANSLATED, user: r.alice });
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Open a file').id, target: ['Otevře soubor'], state: State.TRANSLATED, user: r.alice });
     const de = r.db.prepare("SELECT id FROM translations WHERE filename = 'translations/app_de.ts'").pluck().get() as number;
-    const result = await commitPending(r.db, r.config, r.project, app(), { translationId: de });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()), { translationId: de });
     expect(result.commits.map((c) => c.files)).toEqual([['translations/app_de.ts']]);
     expect(r.unit('app', 'de', 'Open a file').pending).toBe(0);
     expect(r.unit('app', 'cs', 'Open a file').pending).toBe(1);
-    await commitPending(r.db, r.config, r.project, app());
+    await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(r.unit('app', 'cs', 'Open a file').pending).toBe(0);
   });
 
@@ -117,9 +118,9 @@ describe('commit and push', () => {
     const work = r.workDir('app');
     writeFileSync(path.join(work, 'translations', 'app_cs.ts'), '<?xml version="1.0"?>\n<TS version="2.1"><context>\n');
     await r.workGit('app', ['commit', '-q', '-am', 'break cs']);
-    editUnit(r.db, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Konec'], state: State.TRANSLATED, user: r.alice });
-    editUnit(r.db, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Schließen'], state: State.TRANSLATED, user: r.alice });
-    const result = await commitPending(r.db, r.config, r.project, app());
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Konec'], state: State.TRANSLATED, user: r.alice });
+    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Schließen'], state: State.TRANSLATED, user: r.alice });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(false);
     expect(result.failed).toEqual([{ path: 'translations/app_cs.ts', language: 'cs', error: expect.stringMatching(/^translations\/app_cs\.ts:\d+:\d+: /) }]);
     expect(result.detail).toContain('Could not write translations/app_cs.ts');
@@ -139,34 +140,34 @@ describe('commit and push of the other formats', () => {
   afterAll(() => r.close());
 
   it('nested JSON (monolingual): a changed value and a key missing from the file, then pushed', async () => {
-    editUnit(r.db, { unitId: r.units('web', 'de').find((u) => u.context === 'menu.save')!.id, target: ['Sichern'], state: 20, user: r.alice });
-    editUnit(r.db, { unitId: r.units('web', 'cs').find((u) => u.context === 'menu.quit')!.id, target: ['Konec'], state: 20, user: r.alice });
-    const result = await pushComponent(r.db, r.config, r.project, r.component('web'));
+    await editUnit(r.store, { unitId: r.units('web', 'de').find((u) => u.context === 'menu.save')!.id, target: ['Sichern'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: r.units('web', 'cs').find((u) => u.context === 'menu.quit')!.id, target: ['Konec'], state: 20, user: r.alice });
+    const result = await pushComponent(await openComponent(r.store, r.config, r.project, r.component('web')));
     expect(result.result).toBe(true);
     const de = (await r.upstreamFile('web', 'locales/de.json'))!;
     expect(JSON.parse(de).menu.save).toBe('Sichern');
     const diff = await lastCommitDiff((a) => r.upstreamGit('web', a), 'locales/de.json');
     expect(diff).toEqual(['-    "save": "Speichern"', '+    "save": "Sichern"']);
     expect(JSON.parse((await r.upstreamFile('web', 'locales/cs.json'))!).menu.quit).toBe('Konec');
-    const [sync] = await syncProject(r.db, r.config, 'hello', 'web');
+    const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
     expect(sync.parsed).toBe(0);
     expect(r.units('web', 'cs').find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Konec', pending: 0 });
   });
 
   it('nested JSON: an edit of the template itself (edit_template) is written to the template file', async () => {
     const title = r.units('web', 'en').find((u) => u.context === 'app.title')!;
-    editUnit(r.db, { unitId: title.id, target: ['Hello, tms'], state: 20, user: r.bob });
-    const result = await commitPending(r.db, r.config, r.project, r.component('web'));
+    await editUnit(r.store, { unitId: title.id, target: ['Hello, tms'], state: 20, user: r.bob });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, r.component('web')));
     expect(result.commits.map((c) => c.files)).toEqual([['locales/en.json']]);
     expect(await lastCommitDiff((a) => r.workGit('web', a), 'locales/en.json', 'HEAD')).toEqual(['-    "title": "Hello tms",', '+    "title": "Hello, tms",']);
-    const [sync] = await syncProject(r.db, r.config, 'hello', 'web');
+    const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
     expect(sync.ok).toBe(true);
     expect(r.units('web', 'en').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hello, tms', pending: 0 });
   });
 
   it('TBX: a term written back with one changed line', async () => {
-    editUnit(r.db, { unitId: r.unit('glossary', 'de', 'repository').id, target: ['Depot'], state: 20, user: r.bob });
-    const result = await pushComponent(r.db, r.config, r.project, r.component('glossary'));
+    await editUnit(r.store, { unitId: r.unit('glossary', 'de', 'repository').id, target: ['Depot'], state: 20, user: r.bob });
+    const result = await pushComponent(await openComponent(r.store, r.config, r.project, r.component('glossary')));
     expect(result.result).toBe(true);
     const diff = await lastCommitDiff((a) => r.upstreamGit('glossary', a), 'glossary/de.tbx');
     expect(diff.filter((l) => l.startsWith('+'))).toHaveLength(1);
@@ -177,7 +178,7 @@ describe('commit and push of the other formats', () => {
     // The store says something the file does not (as after a lost write): file-sync writes it.
     const open = r.unit('app', 'de', 'Open a file');
     r.db.prepare('UPDATE units SET target = ? WHERE id = ?').run('Öffnet eine Datei', open.id);
-    const synced = await fileSync(r.db, r.config, r.project, r.component('app'), { user: r.alice });
+    const synced = await fileSync(await openComponent(r.store, r.config, r.project, r.component('app')), { user: r.alice });
     expect(synced.result).toBe(true);
     expect(synced.commit?.commits).toHaveLength(1);
     expect(await lastCommitDiff((a) => r.workGit('app', a), 'translations/app_de.ts', 'HEAD')).toEqual([
@@ -187,8 +188,8 @@ describe('commit and push of the other formats', () => {
     expect(r.units('app', 'de').every((u) => u.pending === 0)).toBe(true);
     expect(r.units('app', 'en').every((u) => u.pending === 0)).toBe(true);
 
-    editUnit(r.db, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: 20, user: r.bob });
-    const scanned = await fileScan(r.db, r.config, r.project, r.component('app'));
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: 20, user: r.bob });
+    const scanned = await fileScan(await openComponent(r.store, r.config, r.project, r.component('app')));
     expect(scanned.result).toBe(true);
     expect(scanned.commit?.units).toBe(1);
     expect(scanned.sync?.parsed).toBe(2);

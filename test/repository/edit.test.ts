@@ -4,7 +4,7 @@ import { Action } from '../../src/domain/actions.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { editUnit, UnitEditError } from '../../src/repository/index.js';
-import { createRepoEnv, type RepoEnv, statsOf, thrownBy } from './repo-env.js';
+import { createRepoEnv, type RepoEnv, statsOf, thrownBy, rejectedWith } from './repo-env.js';
 
 
 
@@ -15,11 +15,11 @@ describe('editUnit', () => {
   });
   afterAll(() => r.close());
 
-  it('translates an empty unit: pending with its author, change 5 with old/new text and states, statistics updated', () => {
+  it('translates an empty unit: pending with its author, change 5 with old/new text and states, statistics updated', async () => {
     const quit = r.unit('app', 'de', 'Quit');
     expect(quit).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
     const before = statsOf(r, 'app', 'de');
-    const result = editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
+    const result = await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
     expect(result).toMatchObject({ changed: true, action: Action.NEW, target: ['Beenden'], state: State.TRANSLATED, pending: true });
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
     const change = r.changes('app').find((c) => c.id === result.changeId)!;
@@ -32,34 +32,34 @@ describe('editUnit', () => {
     expect(after.last_author_id).toBe(r.alice.id);
   });
 
-  it('records 2 for a changed translation, 37 for needs-editing, and nothing for a save that changes nothing', () => {
+  it('records 2 for a changed translation, 37 for needs-editing, and nothing for a save that changes nothing', async () => {
     const open = r.unit('app', 'de', 'Open a file');
-    const changed = editUnit(r.db, { unitId: open.id, target: ['Datei öffnen'], state: State.TRANSLATED, user: r.bob });
+    const changed = await editUnit(r.store, { unitId: open.id, target: ['Datei öffnen'], state: State.TRANSLATED, user: r.bob });
     expect(changed.action).toBe(Action.CHANGE);
     expect(r.unit('app', 'de', 'Open a file').pending_author_id).toBe(r.bob.id);
-    const fuzzy = editUnit(r.db, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.bob });
+    const fuzzy = await editUnit(r.store, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.bob });
     expect(fuzzy.action).toBe(Action.MARKED_EDIT);
     expect(statsOf(r, 'app', 'de').fuzzy).toBe(2);
     const count = r.changes('app').length;
-    const same = editUnit(r.db, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.alice });
+    const same = await editUnit(r.store, { unitId: open.id, target: ['Datei öffnen'], state: State.FUZZY, user: r.alice });
     expect(same).toMatchObject({ changed: false, action: null, changeId: null });
     expect(r.changes('app')).toHaveLength(count);
     expect(r.unit('app', 'de', 'Open a file').pending_author_id).toBe(r.bob.id);
   });
 
-  it('checks the plural count against the language (cs: 3 forms) and a singular unit takes one string', () => {
+  it('checks the plural count against the language (cs: 3 forms) and a singular unit takes one string', async () => {
     const files = r.unit('app', 'cs', 'file selected');
-    const short = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
+    const short = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
     expect(short.data).toMatchObject({ field: 'target', kind: 'invalid' });
     expect(short.message).toBe('Number of plurals does not match');
-    const ok = editUnit(r.db, { unitId: files.id, target: ['%n soubor', '%n soubory', '%n souborů'], state: 20, user: r.alice });
+    const ok = await editUnit(r.store, { unitId: files.id, target: ['%n soubor', '%n soubory', '%n souborů'], state: 20, user: r.alice });
     expect(ok.action).toBe(Action.CHANGE);
     expect(r.unit('app', 'cs', 'file selected').target).toBe('%n soubor\x1e\x1e%n soubory\x1e\x1e%n souborů');
     const single = r.unit('app', 'cs', 'Quit');
-    expect(thrownBy(UnitEditError, () => editUnit(r.db, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice })).data.field).toBe('target');
+    expect((await rejectedWith(UnitEditError, editUnit(r.store, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice }))).data.field).toBe('target');
   });
 
-  it('refuses states outside 0/10/20/30, empty/non-empty mismatches, and approval without review', () => {
+  it('refuses states outside 0/10/20/30, empty/non-empty mismatches, and approval without review', async () => {
     const quit = r.unit('app', 'cs', 'Quit');
     const cases: [number, string[], string][] = [
       [100, ['x'], 'Invalid state'],
@@ -69,23 +69,23 @@ describe('editUnit', () => {
       [30, ['x'], 'Approved state is not available as reviews are not enabled.'],
     ];
     for (const [state, target, message] of cases) {
-      const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: quit.id, target, state, user: r.alice }));
+      const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: quit.id, target, state, user: r.alice }));
       expect([e.code, e.data.field, e.data.kind, e.message]).toEqual(['UnitEditError', 'state', 'invalid', message]);
     }
     expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: '', pending: 0 });
   });
 
-  it('refuses the source strings of a bilingual component (read-only) and unknown units', () => {
+  it('refuses the source strings of a bilingual component (read-only) and unknown units', async () => {
     const source = r.unit('app', 'en', 'Quit');
-    const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
+    const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
     expect(e.data).toMatchObject({ kind: 'forbidden', field: null });
-    expect(() => editUnit(r.db, { unitId: 999_999, target: ['x'], state: 20, user: r.alice })).toThrow(NotFoundError);
+    await expect(editUnit(r.store, { unitId: 999_999, target: ['x'], state: 20, user: r.alice })).rejects.toThrow(NotFoundError);
   });
 
-  it('edits the template of a monolingual component (edit_template is on by default)', () => {
+  it('edits the template of a monolingual component (edit_template is on by default)', async () => {
     const title = r.units('web', 'en').find((u) => u.context === 'app.title')!;
     expect(title.state).toBe(State.TRANSLATED);
-    expect(editUnit(r.db, { unitId: title.id, target: ['Hello, tms'], state: 20, user: r.alice }).action).toBe(Action.CHANGE);
+    expect((await editUnit(r.store, { unitId: title.id, target: ['Hello, tms'], state: 20, user: r.alice })).action).toBe(Action.CHANGE);
   });
 });
 
@@ -96,20 +96,20 @@ describe('editUnit with review enabled', () => {
   });
   afterAll(() => r.close());
 
-  it('approves (36) from translated and from empty, and counts approvals', () => {
+  it('approves (36) from translated and from empty, and counts approvals', async () => {
     const file = r.unit('app', 'de', '&File');
-    expect(editUnit(r.db, { unitId: file.id, target: ['&Datei'], state: State.APPROVED, user: r.bob }).action).toBe(Action.APPROVE);
+    expect((await editUnit(r.store, { unitId: file.id, target: ['&Datei'], state: State.APPROVED, user: r.bob })).action).toBe(Action.APPROVE);
     const quit = r.unit('app', 'de', 'Quit');
-    expect(editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.APPROVED, user: r.bob }).action).toBe(Action.APPROVE);
+    expect((await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.APPROVED, user: r.bob })).action).toBe(Action.APPROVE);
     expect(statsOf(r, 'app', 'de').approved).toBe(2);
     // from approved back to translated is a change (2)
-    expect(editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.bob }).action).toBe(Action.CHANGE);
+    expect((await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.bob })).action).toBe(Action.CHANGE);
   });
 
-  it('refuses a read-only template (edit_template off) with the 403 kind', () => {
+  it('refuses a read-only template (edit_template off) with the 403 kind', async () => {
     const template = r.units('web', 'en')[0];
     expect(template.state).toBe(State.READONLY);
-    const e = thrownBy(UnitEditError, () => editUnit(r.db, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
+    const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
     expect([e.data.kind, e.message]).toEqual(['forbidden', 'The string is read-only.']);
   });
 });

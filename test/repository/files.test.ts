@@ -8,6 +8,7 @@ import { NotFoundError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { deleteUnit, downloadComponentZip, downloadProjectZip, downloadTranslation, editUnit, zipStore } from '../../src/repository/index.js';
 import { createRepoEnv, type RepoEnv } from './repo-env.js';
+import { openComponent } from '../../src/component/handle.js';
 
 const decoder = new TextDecoder();
 
@@ -36,7 +37,7 @@ function zipNames(bytes: Uint8Array): string[] {
 }
 
 describe('zipStore', () => {
-  it('writes archives Python reads back byte for byte: UTF-8 names, empty and binary members, an empty archive', () => {
+  it('writes archives Python reads back byte for byte: UTF-8 names, empty and binary members, an empty archive', async () => {
     const binary = new Uint8Array(256).map((_, i) => i);
     const entries = [
       { name: 'po/de.po', bytes: new TextEncoder().encode('msgid "a"\nmsgstr "ä"\n') },
@@ -60,10 +61,10 @@ describe('downloads', () => {
   afterAll(() => r.close());
 
   it('a file without pending edits is the file as committed, named <project>-<component>-<language><ext>', async () => {
-    const file = await downloadTranslation(r.db, r.config, r.project, r.component('web'), 'en');
+    const file = await downloadTranslation(await openComponent(r.store, r.config, r.project, r.component('web')), 'en');
     expect(decoder.decode(file.bytes)).toBe(await r.upstreamFile('web', 'locales/en.json'));
     expect(file).toMatchObject({ filename: 'hello-web-en.json', mimeType: 'application/json' });
-    const tbx = await downloadTranslation(r.db, r.config, r.project, r.component('glossary'), 'cs');
+    const tbx = await downloadTranslation(await openComponent(r.store, r.config, r.project, r.component('glossary')), 'cs');
     expect(tbx.filename).toBe('hello-glossary-cs.tbx');
   });
 
@@ -71,10 +72,10 @@ describe('downloads', () => {
     const app = r.component('app');
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
     const quit = r.unit('app', 'de', 'Quit');
-    editUnit(r.db, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
-    deleteUnit(r.db, r.config, r.project, app, r.unit('app', 'de', 'About').id, r.alice);
+    await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
+    await deleteUnit(await openComponent(r.store, r.config, r.project, app), r.unit('app', 'de', 'About').id, r.alice);
 
-    const file = await downloadTranslation(r.db, r.config, r.project, app, 'de');
+    const file = await downloadTranslation(await openComponent(r.store, r.config, r.project, app), 'de');
     const text = decoder.decode(file.bytes);
     expect(text).toMatch(/<source>Quit<\/source>\s*<translation>Beenden<\/translation>/);
     expect(text).not.toContain('About %1');
@@ -91,17 +92,17 @@ describe('downloads', () => {
     expect(await r.workGit('app', ['show', 'HEAD:translations/app_de.ts'])).toContain('About %1');
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 1 });
     // the other translation has no pending edit of its own: as committed
-    const cs = await downloadTranslation(r.db, r.config, r.project, app, 'cs');
+    const cs = await downloadTranslation(await openComponent(r.store, r.config, r.project, app), 'cs');
     expect(decoder.decode(cs.bytes)).not.toContain('About %1');
   });
 
   it('the source translation of a bilingual component has no file; an unknown language is not found', async () => {
-    await expect(downloadTranslation(r.db, r.config, r.project, r.component('app'), 'en')).rejects.toBeInstanceOf(NotFoundError);
-    await expect(downloadTranslation(r.db, r.config, r.project, r.component('app'), 'fr')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), 'en')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), 'fr')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('the component ZIP lists every translation file with pending edits applied; the project ZIP every component', async () => {
-    const zip = await downloadComponentZip(r.db, r.config, r.project, r.component('app'));
+    const zip = await downloadComponentZip(await openComponent(r.store, r.config, r.project, r.component('app')));
     expect(zip).toMatchObject({ filename: 'hello-app.zip', mimeType: 'application/zip' });
     expect(zipNames(zip.bytes)).toEqual(['translations/app_cs.ts', 'translations/app_de.ts']);
     pythonZip(zip.bytes, (file, dir) => {
@@ -109,10 +110,10 @@ describe('downloads', () => {
       const de = readFileSync(path.join(dir, 'out', 'translations/app_de.ts'), 'utf8');
       expect(de).toMatch(/<source>Quit<\/source>\s*<translation>Beenden<\/translation>/);
     });
-    const web = await downloadComponentZip(r.db, r.config, r.project, r.component('web'));
+    const web = await downloadComponentZip(await openComponent(r.store, r.config, r.project, r.component('web')));
     expect(zipNames(web.bytes)).toEqual(['locales/cs.json', 'locales/de.json', 'locales/en.json']);
 
-    const project = await downloadProjectZip(r.db, r.config, r.project);
+    const project = await downloadProjectZip(r.store, r.config, r.project);
     expect(project.filename).toBe('hello.zip');
     expect(zipNames(project.bytes)).toEqual([
       'app/translations/app_cs.ts', 'app/translations/app_de.ts',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { addLanguage, pushComponent, WriteRefusedError } from '../../src/repository/index.js';
 import { createRepoEnv, type RepoEnv, rejectedWith, statsOf } from './repo-env.js';
+import { openComponent } from '../../src/component/handle.js';
 
 
 
@@ -14,12 +15,12 @@ describe('addLanguage', () => {
   afterAll(() => r.close());
 
   it('TS from new_base: translations/app_fr.ts committed with add_message as the user, pushed, an empty translation (48)', async () => {
-    const result = await addLanguage(r.db, r.config, r.project, r.component('app'), 'fr', r.alice);
+    const result = await addLanguage(await openComponent(r.store, r.config, r.project, r.component('app')), 'fr', r.alice);
     expect(result.filename).toBe('translations/app_fr.ts');
     expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(result.sync.ok).toBe(true);
     expect(await r.workGit('app', ['log', '-1', '--format=%an|%s'])).toBe('Alice Translator|Added translation using tms (French)');
-    expect((await pushComponent(r.db, r.config, r.project, r.component('app'))).result).toBe(true);
+    expect((await pushComponent(await openComponent(r.store, r.config, r.project, r.component('app')))).result).toBe(true);
     const fr = (await r.upstreamFile('app', 'translations/app_fr.ts'))!;
     expect(fr).toContain('<TS version="2.1" language="fr">');
     expect(fr).not.toContain('Datei');
@@ -32,7 +33,7 @@ describe('addLanguage', () => {
   });
 
   it('monolingual JSON from the skeleton, named in the component code style (pt_BR → locales/pt-BR.json)', async () => {
-    const result = await addLanguage(r.db, r.config, r.project, r.component('web'), 'pt_BR', r.bob);
+    const result = await addLanguage(await openComponent(r.store, r.config, r.project, r.component('web')), 'pt_BR', r.bob);
     expect(result.filename).toBe('locales/pt-BR.json');
     expect(await r.workGit('web', ['show', 'HEAD:locales/pt-BR.json'])).toBe('{}');
     const units = r.units('web', 'pt_BR');
@@ -43,22 +44,22 @@ describe('addLanguage', () => {
 
   it('refuses with Weblate errors: missing code (languge_code), unknown code, a present language, new_lang, no base for TS', async () => {
     const app = r.component('app');
-    const missing = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, '', r.alice));
+    const missing = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), '', r.alice));
     expect([missing.data.field, missing.message]).toEqual(['languge_code', "Missing 'language_code' parameter"]);
-    const unknown = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, 'xx_nope', r.alice));
+    const unknown = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'xx_nope', r.alice));
     expect([unknown.data.field, unknown.message]).toEqual(['language_code', "No language code 'xx_nope' found!"]);
     // exact codes only: 'FR' is not 'fr'
-    expect((await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, 'FR', r.alice))).data.field).toBe('language_code');
+    expect((await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'FR', r.alice))).data.field).toBe('language_code');
     for (const present of ['de', 'en']) {
-      const e = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, app, present, r.alice));
+      const e = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), present, r.alice));
       expect([e.data.field, e.message]).toEqual(['language_code', 'Translation file already exists!']);
     }
-    const off = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'none' }, 'it', r.alice));
+    const off = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'none' }), 'it', r.alice));
     expect([off.data.kind, off.message]).toEqual(['forbidden', 'Adding new translations is turned off in the component configuration.']);
-    expect((await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_lang: 'contact' }, 'it', r.alice))).data.kind).toBe('forbidden');
-    const noBase = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, new_base: '' }, 'it', r.alice));
+    expect((await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'contact' }), 'it', r.alice))).data.kind).toBe('forbidden');
+    const noBase = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_base: '' }), 'it', r.alice));
     expect(noBase.data.kind).toBe('forbidden');
-    const filtered = await rejectedWith(WriteRefusedError, addLanguage(r.db, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }, 'it', r.alice));
+    const filtered = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }), 'it', r.alice));
     expect([filtered.data.field, filtered.message]).toEqual(['language_code', 'The given language is filtered by the language filter.']);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     expect(r.units('app', 'it')).toEqual([]);

@@ -1,4 +1,5 @@
 // The unit-aware three-way merge, the message templates and the RFC 2822 dates, without git.
+import { FormatParseError } from '../../src/domain/errors.js';
 import { describe, expect, it } from 'vitest';
 import { getFormat } from '../../src/formats/registry.js';
 import { mergeUnits, renderTemplate, rfc2822 } from '../../src/repository/index.js';
@@ -59,8 +60,23 @@ describe('mergeUnits', () => {
     expect(JSON.parse(dec(merged.bytes)).menu).toEqual({ open: 'Öffnen…', save: 'Sichern' });
   });
 
-  it('returns null when a side does not parse', () => {
-    expect(mergeUnits(ts, ctx, enc(base), enc('<TS><context>'), enc(quitLocal))).toBeNull();
+  it('returns null when the local or base side does not parse (a conflict of the whole file)', () => {
+    expect(mergeUnits(ts, ctx, enc('<TS><context>'), enc(base), enc(quitLocal))).toBeNull();
+    expect(mergeUnits(ts, ctx, enc(base), enc(base), enc('<TS><context>'))).toBeNull();
+  });
+
+  it("throws upstream's parse error, naming the file and position, when upstream's side does not parse", () => {
+    const error = (() => {
+      try {
+        mergeUnits(ts, ctx, enc(base), enc('<TS><context>'), enc(quitLocal));
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(FormatParseError);
+    expect((error as FormatParseError).data).toMatchObject({ filename: ctx.filename, line: 1 });
+    expect((error as FormatParseError).message).toMatch(/upstream/);
   });
 });
 

@@ -2,20 +2,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { type ComponentHandle, openComponent } from '../../src/component/handle.js';
 import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/config.js';
 import type { Db } from '../../src/store/db.js';
-import type { TranslationStatsRow } from '../../src/store/stats.repo.js';
-import { createUser, type UserRow } from '../../src/store/users.repo.js';
+import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import { CREDENTIALS, createSyncEnv, DEMO, type SyncEnv } from '../helpers/sync-env.js';
 
 export interface RepoEnv {
   env: SyncEnv;
+  store: SqliteStore;
+  /** The store's connection, for SQL assertions. */
   db: Db;
   config: Config;
   project: ProjectConfig;
   component(slug: string): ComponentConfig;
+  /** The component resolved as the API and the CLI resolve it, for repository operations. */
+  handle(slug: string): Promise<ComponentHandle>;
   alice: UserRow;
   bob: UserRow;
   /** The id of a unit by component, language code and (part of) its source. */
@@ -67,22 +72,28 @@ export async function createRepoEnv(
   await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
   const url = (name: string) => env.server.url(`${name}.git`, CREDENTIALS);
+  // Commits stay local until pushed (push_on_commit off): these tests drive commit, push, pull and reset one by one.
   const components: Record<string, Record<string, unknown>> = {
-    app: { name: 'App', slug: 'app', repo: url('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
-    glossary: { name: 'Glossary', slug: 'glossary', repo: url('glossary'), branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx' },
-    web: { name: 'Web', slug: 'web', repo: url('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested' },
+    app: { name: 'App', slug: 'app', repo: url('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts', push_on_commit: false },
+    glossary: { name: 'Glossary', slug: 'glossary', repo: url('glossary'), branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx', push_on_commit: false },
+    web: {
+      name: 'Web', slug: 'web', repo: url('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested',
+      push_on_commit: false,
+    },
   };
   for (const [slug, extra] of Object.entries(options.components ?? {})) Object.assign(components[slug], extra);
   const config = env.config(
     [{ name: 'Hello', slug: 'hello', ...options.project, components: Object.values(components) }],
     { committer: COMMITTER, site_url: 'https://tms.example.test' },
   );
-  const db = env.openDb();
-  const results = await syncProject(db, config, 'hello');
+  const store = env.openStore();
+  const db = store.db;
+  const results = await syncProject(store, config, 'hello');
   for (const r of results) if (!r.ok) throw new Error(`sync of ${r.component} failed: ${r.error}`);
-  const alice = createUser(db, { username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' }).user;
-  const bob = createUser(db, { username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' }).user;
+  const alice = (await store.createUser({ username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' })).user;
+  const bob = (await store.createUser({ username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' })).user;
   const project = config.projects[0];
+  const component = (slug: string) => project.components.find((c) => c.slug === slug)!;
   const units = (component: string, language: string) =>
     db.prepare(
       `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
@@ -91,10 +102,12 @@ export async function createRepoEnv(
     ).all(component, language) as UnitRow[];
   return {
     env,
+    store,
     db,
     config,
     project,
-    component: (slug) => project.components.find((c) => c.slug === slug)!,
+    component,
+    handle: (slug) => openComponent(store, config, project, component(slug)),
     alice,
     bob,
     units,

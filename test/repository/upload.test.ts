@@ -5,6 +5,7 @@ import { State } from '../../src/domain/unit.js';
 import { commitPending, type UploadInput, uploadTranslation, WriteRefusedError } from '../../src/repository/index.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { createRepoEnv, type RepoEnv, rejectedWith } from './repo-env.js';
+import { openComponent } from '../../src/component/handle.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -24,7 +25,7 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     r = await createRepoEnv({ components: { app: { manage_units: true } } });
   });
   afterAll(() => r.close());
-  const upload = (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(r.db, r.config, r.project, r.component('app'), language, { user: r.alice, ...input });
+  const upload = async (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), language, { user: r.alice, ...input });
 
   it('translate: fills untranslated strings, skips translated ones, counts unknown ones; 9 per string and 78', async () => {
     const result = await upload('de', { bytes: encode(germanUpload()) });
@@ -56,7 +57,7 @@ describe('uploads on a bilingual component (Qt TS)', () => {
   });
 
   it('the commit writes the uploaded strings into the file', async () => {
-    expect((await commitPending(r.db, r.config, r.project, r.component('app'))).result).toBe(true);
+    expect((await commitPending(await openComponent(r.store, r.config, r.project, r.component('app')))).result).toBe(true);
     const text = await r.workGit('app', ['show', 'HEAD:translations/app_de.ts']);
     expect(text).toMatch(/<source>Quit<\/source>\s*<translation type="unfinished">Verlassen<\/translation>/);
     expect(text).toContain('<translation type="unfinished">&amp;Datei!</translation>');
@@ -101,7 +102,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     r = await createRepoEnv({ components: { web: { manage_units: true } } });
   });
   afterAll(() => r.close());
-  const upload = (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(r.db, r.config, r.project, r.component('web'), language, { user: r.alice, ...input });
+  const upload = async (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('web')), language, { user: r.alice, ...input });
 
   it('translate matches keys through the template; untranslated keys of the file are not counted', async () => {
     const result = await upload('de', { bytes: encode('{"menu": {"quit": "Beenden", "open": "Offen"}, "extra": "x"}') });
@@ -143,7 +144,7 @@ describe('uploads with review enabled', () => {
     r = await createRepoEnv({ project: { translation_review: true } });
   });
   afterAll(() => r.close());
-  const upload = (input: Omit<UploadInput, 'user'>) => uploadTranslation(r.db, r.config, r.project, r.component('app'), 'de', { user: r.bob, ...input });
+  const upload = async (input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), 'de', { user: r.bob, ...input });
 
   it('approve sets approved; approved strings are replaced only with replace-approved', async () => {
     expect(await upload({ bytes: encode(germanUpload()), method: 'approve' })).toMatchObject({ accepted: 1 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import type { Db } from '../../src/store/db.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { createSyncEnv, DEMO, demoFile, type SyncEnv } from '../helpers/sync-env.js';
@@ -25,6 +26,7 @@ function translations(db: Db, component: string) {
 
 describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', () => {
   let env: SyncEnv;
+  let store: SqliteStore;
   let db: Db;
   const config = () => env.config([{ name: 'Hello', slug: 'hello', components: [
     { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
@@ -34,12 +36,13 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     env = await createSyncEnv();
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
-    db = env.openDb();
+    store = env.openStore();
+    db = store.db;
   });
   afterAll(() => env.close());
 
   it('loads TS plurals, contexts and states, with a read-only source translation', async () => {
-    const results = await syncProject(db, config(), 'hello');
+    const results = await syncProject(store, config(), 'hello');
     expect(results.map((r) => [r.component, r.ok, r.error])).toEqual([['app', true, undefined], ['web', true, undefined]]);
     expect(translations(db, 'app')).toEqual([
       { code: 'en', language_code: 'en', filename: '', is_source: 1, is_template: 0, total: 5, translated: 5 },
@@ -78,14 +81,14 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
   it('re-parses every translation when the template changes, and only then', async () => {
     const template = demoFile('web/locales/en.json').replace('"quit": "Quit"', '"quit": "Quit",\n    "close": "Close"');
     await commitToUpstream(env.upstream('web'), { 'locales/en.json': template });
-    const [r] = await syncProject(db, config(), 'hello', 'web');
+    const [r] = await syncProject(store, config(), 'hello', 'web');
     expect(r.ok).toBe(true);
     expect(r.parsed).toBe(3);
     expect(units(db, 'web', 'de').map((u) => u.context)).toContain('menu.close');
     expect(units(db, 'web', 'cs').find((u) => u.context === 'menu.close')).toMatchObject({ source: 'Close', target: '', state: State.EMPTY });
 
     await commitToUpstream(env.upstream('web'), { 'locales/cs.json': '{\n  "app": {\n    "title": "Ahoj tms",\n    "greeting": "Ahoj, {name}!"\n  }\n}\n' });
-    const [one] = await syncProject(db, config(), 'hello', 'web');
+    const [one] = await syncProject(store, config(), 'hello', 'web');
     expect(one.parsed).toBe(1);
     expect(one.files.find((f) => f.path === 'locales/cs.json')).toMatchObject({ status: 'parsed', changed: 1 });
   });
@@ -94,7 +97,7 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     const cfg = env.config([{ name: 'Hello', slug: 'hello', components: [
       { name: 'Web', slug: 'web', repo: env.upstream('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested', edit_template: false },
     ] }]);
-    await syncProject(db, cfg, 'hello', 'web', { force: true });
+    await syncProject(store, cfg, 'hello', 'web', { force: true });
     expect(units(db, 'web', 'en').every((u) => u.state === State.READONLY)).toBe(true);
     const stats = translations(db, 'web')[0] as { total: number };
     expect(db.prepare(`SELECT readonly FROM translation_stats s JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'web' AND t.is_source = 1`).pluck().get()).toBe(stats.total);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import type { Db } from '../../src/store/db.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
@@ -32,20 +33,22 @@ function translationsOf(db: Db, component: string) {
 
 describe('sync over smart HTTP (with credentials in the URL)', () => {
   let env: SyncEnv;
+  let store: SqliteStore;
   let db: Db;
   let url: string;
   beforeAll(async () => {
     env = await createSyncEnv();
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' }).then(() => undefined);
     url = env.server.url('glossary.git', CREDENTIALS);
-    db = env.openDb();
+    store = env.openStore();
+    db = store.db;
   });
   afterAll(() => env.close());
 
   const config = () => env.config([{ name: 'Hello', slug: 'hello', components: [glossaryComponent(url)] }]);
 
   it('clones and loads translations, source strings, statistics and changes on the first sync', async () => {
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.error).toBeUndefined();
     expect(r.ok).toBe(true);
     expect(r.update).toBe('cloned');
@@ -78,7 +81,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
   it('does no parsing and writes nothing when upstream did not change', async () => {
     const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
     const snapshot = db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all();
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.ok).toBe(true);
     expect(r.update).toBe('up-to-date');
     expect(r.parsed).toBe(0);
@@ -93,7 +96,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const deBefore = unitsOf(db, 'hello', 'glossary', 'de');
     const csBefore = unitsOf(db, 'hello', 'glossary', 'cs');
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>') });
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.ok).toBe(true);
     expect(r.update).toBe('fast-forward');
     expect(r.parsed).toBe(1);
@@ -108,13 +111,13 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
   it('adds a language when a file appears and removes it when the file goes', async () => {
     const fr = demoFile('glossary/de.tbx').replace('xml:lang="de"', 'xml:lang="fr"').replace('<term>Datei</term>', '<term>fichier</term>').replace('<term>Verzeichnis</term>', '<term/>').replace('<term>Ordner</term>', '<term/>');
     await commitToUpstream(env.upstream('glossary'), { 'glossary/fr.tbx': fr, 'glossary/new-term.txt': 'not in the mask' });
-    const [added] = await syncProject(db, config(), 'hello');
+    const [added] = await syncProject(store, config(), 'hello');
     expect(added.ok).toBe(true);
     expect(added.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ language: 'fr', status: 'parsed', added: 3 });
     expect(unitsOf(db, 'hello', 'glossary', 'fr').map((u) => u.target)).toEqual(['fichier', '', '']);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/fr.tbx': null });
-    const [removed] = await syncProject(db, config(), 'hello');
+    const [removed] = await syncProject(store, config(), 'hello');
     expect(removed.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ status: 'removed', removed: 3 });
     expect(unitsOf(db, 'hello', 'glossary', 'fr')).toEqual([]);
     expect(unitsOf(db, 'hello', 'glossary', 'en')).toHaveLength(3);
@@ -124,13 +127,13 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const entry = '      <termEntry>\n        <langSet xml:lang="en">\n          <tig>\n            <term>branch</term>\n          </tig>\n        </langSet>\n      </termEntry>\n    </body>';
     const de = (await import('node:fs')).readFileSync(path.join(env.root, 'repos', 'hello', 'glossary', 'glossary', 'de.tbx'), 'utf8');
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': de.replace('    </body>', entry) });
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.added).toBe(1);
     expect(unitsOf(db, 'hello', 'glossary', 'en').map((u) => u.source)).toEqual(['file', 'folder', 'repository', 'branch']);
     expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.NEW_SOURCE)).toBe(4);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': de });
-    await syncProject(db, config(), 'hello');
+    await syncProject(store, config(), 'hello');
     expect(unitsOf(db, 'hello', 'glossary', 'en').map((u) => u.source)).toEqual(['file', 'folder', 'repository']);
   });
 
@@ -140,7 +143,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
       'glossary/de.tbx': '<?xml version="1.0"?>\n<martif type="TBX">\n  <text><body>\n',
       'glossary/cs.tbx': demoFile('glossary/cs.tbx').replace('<term>Složka</term>', '<term>Adresář</term>'),
     });
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.ok).toBe(false);
     const de = r.files.find((f) => f.path === 'glossary/de.tbx')!;
     expect(de.status).toBe('failed');
@@ -152,12 +155,12 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(translationsOf(db, 'glossary').find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: de.error });
 
     // the same broken blob again: no second change record
-    const [again] = await syncProject(db, config(), 'hello', undefined, { force: true });
+    const [again] = await syncProject(store, config(), 'hello', undefined, { force: true });
     expect(again.ok).toBe(false);
     expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.PARSE_ERROR)).toBe(1);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx') });
-    const [fixed] = await syncProject(db, config(), 'hello');
+    const [fixed] = await syncProject(store, config(), 'hello');
     expect(fixed.ok).toBe(true);
     expect(translationsOf(db, 'glossary').find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: null });
   });
@@ -166,7 +169,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const folder = unitsOf(db, 'hello', 'glossary', 'de').find((u) => u.source === 'folder')!;
     db.prepare('UPDATE units SET target = ?, pending = 1 WHERE id = ?').run('Mappe', folder.id);
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Katalog</term>').replace('<term>Datei</term>', '<term>Die Datei</term>') });
-    const [r] = await syncProject(db, config(), 'hello');
+    const [r] = await syncProject(store, config(), 'hello');
     expect(r.ok).toBe(true);
     expect(r.pendingKept).toEqual([{ translation: 'glossary/de.tbx', context: folder.context, fileTarget: 'Katalog' }]);
     const after = unitsOf(db, 'hello', 'glossary', 'de');
@@ -177,7 +180,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
   it('never prints the credentials: not in results, errors, the store or the CLI output', async () => {
     const bad = env.server.url('glossary.git', { username: CREDENTIALS.username, password: 'wrong-Pa55word' });
     const cfg = env.config([{ name: 'Other', slug: 'other', components: [glossaryComponent(bad)] }]);
-    const [r] = await syncProject(db, cfg, 'other');
+    const [r] = await syncProject(store, cfg, 'other');
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/auth/i);
     expect(JSON.stringify(r)).not.toContain('wrong-Pa55word');
@@ -231,12 +234,13 @@ describe('sync from a local-path upstream', () => {
     const { createUpstream } = await import('../helpers/git-repo.js');
     await createUpstream({ dir: env.upstream('trunk'), branch: 'trunk', fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     const cfg = env.config([{ name: 'T', slug: 'trunk', components: [glossaryComponent(env.upstream('trunk'), { branch: '' })] }]);
-    const db = env.openDb();
-    const [r] = await syncProject(db, cfg, 'trunk');
+    const store = env.openStore();
+    const db = store.db;
+    const [r] = await syncProject(store, cfg, 'trunk');
     expect(r.error).toBeUndefined();
     expect(r.files.map((f) => f.status)).toEqual(['parsed', 'parsed']);
     await commitToUpstream(env.upstream('trunk'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Mappe</term>') }, { branch: 'trunk' });
-    const [again] = await syncProject(db, cfg, 'trunk');
+    const [again] = await syncProject(store, cfg, 'trunk');
     expect(again.update).toBe('fast-forward');
     expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
   });
@@ -246,9 +250,10 @@ describe('sync from a local-path upstream', () => {
     const { findComponent } = await import('../../src/store/projects.repo.js');
     await createUpstreamCopy('dups');
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': demoFile('glossary/de.tbx'), 'glossary/de_DE.tbx': demoFile('glossary/de.tbx') });
-    const db = env.openDb();
+    const store = env.openStore();
+    const db = store.db;
     const cfg = env.config([{ name: 'D', slug: 'dups', components: [glossaryComponent(env.upstream('dups'))] }]);
-    const [r] = await syncProject(db, cfg, 'dups');
+    const [r] = await syncProject(store, cfg, 'dups');
     expect(r.ok).toBe(true);
     expect(r.files.map((f) => f.path)).toEqual(['glossary/cs.tbx', 'glossary/de.tbx']);
     expect(r.skipped).toEqual([
@@ -261,20 +266,21 @@ describe('sync from a local-path upstream', () => {
     expect(JSON.parse(alert.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
 
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': null, 'glossary/de_DE.tbx': null });
-    await syncProject(db, cfg, 'dups');
+    await syncProject(store, cfg, 'dups');
     expect(componentAlerts(db, id)).toEqual([]);
   });
 
   it('reads every file again when the component settings change, without an upstream change', async () => {
-    const db = env.openDb();
+    const store = env.openStore();
+    const db = store.db;
     const only = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'), { language_regex: '^de$' })] }]);
-    const [first] = await syncProject(db, only, 'regex');
+    const [first] = await syncProject(store, only, 'regex');
     expect(first.files.map((f) => f.language)).toEqual(['de']);
     const all = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'))] }]);
-    const [second] = await syncProject(db, all, 'regex');
+    const [second] = await syncProject(store, all, 'regex');
     expect(second.files.map((f) => [f.language, f.status])).toEqual([['cs', 'parsed'], ['de', 'parsed']]);
     expect(second.added).toBe(3);
-    const [third] = await syncProject(db, all, 'regex');
+    const [third] = await syncProject(store, all, 'regex');
     expect(third.parsed).toBe(0);
   });
 

@@ -7,7 +7,7 @@ import { Action } from '../../src/domain/actions.js';
 import { createUpdateQueue, type UpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
-import { openStore } from '../../src/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { startWatching, type WatchRuntime } from '../../src/watch/runtime.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
@@ -28,6 +28,7 @@ function withMessage(source: string, translation: string): string {
 
 let root: string;
 let file: string;
+let store: SqliteStore;
 let db: Db;
 let queue: UpdateQueue;
 let runtime: WatchRuntime;
@@ -58,17 +59,18 @@ beforeAll(async () => {
   cpSync(path.join(DEMO, 'app'), path.join(root, 'repos', 'hello', 'local'), { recursive: true });
   writeConfig([APP, LOCAL]);
   const config = loadConfig(file);
-  db = openStore(config.database);
-  const first = await syncProject(db, config, 'hello');
+  store = openSqliteStore(config.database);
+  db = store.db;
+  const first = await syncProject(store, config, 'hello');
   expect(first.every((r) => r.ok)).toBe(true);
-  queue = createUpdateQueue({ update: createComponentUpdater({ db, getConfig: () => runtime.getConfig() }), lock: false, onError: (e) => lines.push(`error: ${String(e)}`) });
-  runtime = startWatching({ db, config, queue, log: (l) => lines.push(l), debounceMs: { config: 50, files: 100 } });
+  queue = createUpdateQueue({ update: createComponentUpdater({ store, getConfig: () => runtime.getConfig() }), lock: false, onError: (e) => lines.push(`error: ${String(e)}`) });
+  runtime = startWatching({ store, config, queue, log: (l) => lines.push(l), debounceMs: { config: 50, files: 100 } });
   await runtime.ready();
 });
 afterAll(async () => {
   await runtime?.close();
   await queue?.close();
-  db?.close();
+  await store?.close();
   await rm(root, { recursive: true, force: true });
 });
 

@@ -5,10 +5,10 @@ import { notFound } from '../errors.js';
 import { idOf } from '../lookup.js';
 import { paginate, paginateArray } from '../pagination.js';
 import { groupSerializer, roleSerializer, userSerializer } from '../serializers/accounts.js';
-import type { UserFilter } from '../../store/accounts.query.js';
+import type { UserFilter } from '../../store/index.js';
 
 /** Every real user, basic record only; `?username=` (prefix) and `?id=` filter. */
-export function listUsers(ctx: RequestContext): Answer {
+export async function listUsers(ctx: RequestContext): Promise<Answer> {
   const filter: UserFilter = {};
   const username = queryValue(ctx, 'username');
   if (username) filter.username = username;
@@ -16,12 +16,12 @@ export function listUsers(ctx: RequestContext): Answer {
   if (id) filter.id = /^\d{1,15}$/.test(id) ? Number(id) : -1;
   const { accounts } = ctx.services;
   return json(
-    paginate(ctx, 'standard', accounts.countUsers(filter), (slice) => accounts.users(filter, slice), (u) => userSerializer.write(u, ctx)),
+    await paginate(ctx, 'standard', await accounts.countUsers(filter), (slice) => accounts.users(filter, slice), (u) => userSerializer.write(u, ctx)),
   );
 }
 
-export function getUser(ctx: RequestContext): Answer {
-  const user = ctx.services.accounts.byUsername(ctx.params.username);
+export async function getUser(ctx: RequestContext): Promise<Answer> {
+  const user = await ctx.services.accounts.byUsername(ctx.params.username);
   if (!user) throw notFound();
   return json(userSerializer.write(user, ctx));
 }
@@ -30,13 +30,13 @@ function visibleGroups(ctx: RequestContext) {
   return ctx.services.accounts.groups(ctx.access.can('group.edit') ? undefined : ctx.user.id);
 }
 
-export function listGroups(ctx: RequestContext): Answer {
-  return json(paginateArray(ctx, 'standard', visibleGroups(ctx), (g) => groupSerializer.write(g, ctx)));
+export async function listGroups(ctx: RequestContext): Promise<Answer> {
+  return json(paginateArray(ctx, 'standard', await visibleGroups(ctx), (g) => groupSerializer.write(g, ctx)));
 }
 
-export function getGroup(ctx: RequestContext): Answer {
+export async function getGroup(ctx: RequestContext): Promise<Answer> {
   const id = idOf(ctx);
-  const group = visibleGroups(ctx).find((g) => g.id === id);
+  const group = (await visibleGroups(ctx)).find((g) => g.id === id);
   if (!group) throw notFound();
   return json(groupSerializer.write(group, ctx));
 }
@@ -45,13 +45,13 @@ function visibleRoles(ctx: RequestContext) {
   return ctx.services.accounts.roles(ctx.access.can('role.edit') ? undefined : ctx.user.id);
 }
 
-export function listRoles(ctx: RequestContext): Answer {
-  return json(paginateArray(ctx, 'standard', visibleRoles(ctx), (r) => roleSerializer.write(r, ctx)));
+export async function listRoles(ctx: RequestContext): Promise<Answer> {
+  return json(paginateArray(ctx, 'standard', await visibleRoles(ctx), (r) => roleSerializer.write(r, ctx)));
 }
 
-export function getRole(ctx: RequestContext): Answer {
+export async function getRole(ctx: RequestContext): Promise<Answer> {
   const id = idOf(ctx);
-  const role = visibleRoles(ctx).find((r) => r.id === id);
+  const role = (await visibleRoles(ctx)).find((r) => r.id === id);
   if (!role) throw notFound();
   return json(roleSerializer.write(role, ctx));
 }

@@ -1,5 +1,5 @@
 // Handlers for languages, projects, components and translations: look up, check visibility, serialize.
-import type { CatalogLanguage } from '../../store/catalog.query.js';
+import type { CatalogLanguage } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import type { RequestContext } from '../context.js';
 import { notFound } from '../errors.js';

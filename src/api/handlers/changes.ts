@@ -1,6 +1,6 @@
 // Handlers for the change history: all, per project, component or translation; filters user, action, time range.
 import { ACTION_NAMES } from '../../domain/actions.js';
-import type { ChangeFilter } from '../../store/changes.query.js';
+import type { ChangeFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { queryValue, queryValues, type RequestContext } from '../context.js';
 import { ApiError, notFound, validationError } from '../errors.js';
@@ -54,32 +54,32 @@ function filterOf(ctx: RequestContext, scope: Partial<ChangeFilter>): ChangeFilt
   return filter;
 }
 
-function list(ctx: RequestContext, scope: Partial<ChangeFilter>): Answer {
+async function list(ctx: RequestContext, scope: Partial<ChangeFilter>): Promise<Answer> {
   const filter = filterOf(ctx, scope);
   const { changes } = ctx.services;
   return json(
-    paginate(ctx, 'standard', changes.count(filter), (slice) => changes.list(filter, slice), (c) => changeSerializer.write(c, ctx)),
+    await paginate(ctx, 'standard', await changes.count(filter), (slice) => changes.list(filter, slice), (c) => changeSerializer.write(c, ctx)),
   );
 }
 
-export function listChanges(ctx: RequestContext): Answer {
+export function listChanges(ctx: RequestContext): Promise<Answer> {
   return list(ctx, {});
 }
 
-export function listProjectChanges(ctx: RequestContext): Answer {
+export function listProjectChanges(ctx: RequestContext): Promise<Answer> {
   return list(ctx, { projectId: projectOf(ctx).id });
 }
 
-export function listComponentChanges(ctx: RequestContext): Answer {
+export function listComponentChanges(ctx: RequestContext): Promise<Answer> {
   return list(ctx, { componentId: componentOf(ctx).id });
 }
 
-export function listTranslationChanges(ctx: RequestContext): Answer {
+export function listTranslationChanges(ctx: RequestContext): Promise<Answer> {
   return list(ctx, { translationId: translationOf(ctx).id });
 }
 
-export function getChange(ctx: RequestContext): Answer {
-  const change = ctx.services.changes.byId(idOf(ctx));
+export async function getChange(ctx: RequestContext): Promise<Answer> {
+  const change = await ctx.services.changes.byId(idOf(ctx));
   if (!change) throw notFound();
   const project = change.project_id === null ? undefined : ctx.catalog.projectsById.get(change.project_id);
   const component = change.component_id === null ? undefined : ctx.catalog.componentsById.get(change.component_id);

@@ -8,7 +8,7 @@ import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
-import { configOf, projectConfigOf, type Permission, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
+import { handleOf, projectConfigOf, type Permission, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
 
 /** A downloaded file as an answer, with `Last-Modified` and a 304 for an `If-Modified-Since` at or after it. */
 function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: boolean): Answer {
@@ -34,8 +34,7 @@ export async function translationFile(ctx: RequestContext): Promise<Answer> {
   if (conversion !== undefined && conversion !== '') throw validationError('format', `Conversion to ${conversion} is not supported`);
   if (queryValue(ctx, 'q') !== undefined) throw validationError('q', 'Query string is ignored without format');
   if (translation.filename === '') throw notFound();
-  const config = configOf(ctx, project, component);
-  const file = await downloadTranslation(ctx.services.db, ctx.services.config, config.project, config.component, ctx.params.language);
+  const file = await downloadTranslation(await handleOf(ctx, project, component), ctx.params.language);
   return fileAnswer(ctx, file, true);
 }
 
@@ -51,8 +50,7 @@ export async function componentFile(ctx: RequestContext): Promise<Answer> {
   const project = projectOfComponent(ctx, component);
   if (!ctx.access.can('translation.download', { project, component })) throw permissionDenied();
   zipFormat(ctx);
-  const config = configOf(ctx, project, component);
-  return fileAnswer(ctx, await downloadComponentZip(ctx.services.db, ctx.services.config, config.project, config.component), false);
+  return fileAnswer(ctx, await downloadComponentZip(await handleOf(ctx, project, component)), false);
 }
 
 /** `GET /api/projects/<p>/file/`: a ZIP of every visible component's files. */
@@ -64,7 +62,7 @@ export async function projectFile(ctx: RequestContext): Promise<Answer> {
   // Restricted components the caller cannot see stay out of the archive.
   const visible = new Set(ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c)).map((c) => c.slug));
   const shown = { ...config, components: config.components.filter((c) => visible.has(c.slug)) };
-  return fileAnswer(ctx, await downloadProjectZip(ctx.services.db, ctx.services.config, shown), false);
+  return fileAnswer(ctx, await downloadProjectZip(ctx.services.store, ctx.services.config, shown), false);
 }
 
 // Which permission each upload method needs (Weblate's check_upload_method_permissions).
@@ -108,8 +106,7 @@ export async function uploadFile(ctx: WriteContext): Promise<Answer> {
   }
   const upload = body.files.get('file');
   if (upload === undefined && field(body, 'file') !== undefined) throw validationError('file', 'The submitted data was not a file. Check the encoding type on the form.');
-  const config = configOf(ctx, project, component);
-  const result = await uploadTranslation(ctx.services.db, ctx.services.config, config.project, config.component, ctx.params.language, {
+  const result = await uploadTranslation(await handleOf(ctx, project, component), ctx.params.language, {
     bytes: upload?.bytes ?? null,
     method,
     conflicts,
@@ -133,10 +130,9 @@ export async function addComponentTranslation(ctx: WriteContext): Promise<Answer
   const on = targetOf(ctx, project, component);
   const reason = refusal(ctx, 'translation.add', on);
   if (reason !== null) throw permissionDenied(reason === 'no-permission' ? 'Can not create translation' : refusalText(reason));
-  const config = configOf(ctx, project, component);
   const code = stringField(ctx.body, 'language_code');
-  const { translationId } = await addLanguage(ctx.services.db, ctx.services.config, config.project, config.component, code, ctx.user);
-  const fresh = ctx.reload();
+  const { translationId } = await addLanguage(await handleOf(ctx, project, component), code, ctx.user);
+  const fresh = await ctx.reload();
   const translation = fresh.catalog.translationsById.get(translationId);
   if (!translation) throw notFound();
   const url = fresh.urls.api(`translations/${pathOf(translation, fresh)}`);

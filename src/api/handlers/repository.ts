@@ -1,5 +1,6 @@
 // Handlers for `…/repository/` (status and operations) on projects, components and translations, and for component locks.
 import type { ComponentConfig, ProjectConfig } from '../../config/config.js';
+import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import {
   cleanupComponent,
@@ -14,7 +15,7 @@ import {
   resetComponent,
   setLock,
 } from '../../repository/index.js';
-import type { CatalogComponent, CatalogProject } from '../../store/catalog.query.js';
+import type { CatalogComponent, CatalogProject } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { booleanField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';
@@ -22,7 +23,7 @@ import { permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentPath, projectPath } from '../serializers/common.js';
-import { lockSerializer, projectRepositorySerializer, type RepositoryRow, repositorySerializer } from '../serializers/misc.js';
+import { lockSerializer, projectRepositorySerializer, type RepositoryRecord, repositorySerializer } from '../serializers/repository.js';
 import { pathOf } from '../serializers/translation.js';
 import { configOf, requirePermission, targetOf, type WriteContext } from '../write.js';
 
@@ -56,7 +57,7 @@ function projectComponents(ctx: RequestContext, project: CatalogProject): { cata
 
 async function statusOf(ctx: RequestContext, project: ProjectConfig, component: ComponentConfig): Promise<RepositoryStatus | null> {
   try {
-    return await repositoryStatus(ctx.services.db, ctx.services.config, project, component);
+    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, project, component));
   } catch (e) {
     // A component the store does not have yet has no repository to report.
     if (e instanceof NotFoundError) return null;
@@ -64,7 +65,7 @@ async function statusOf(ctx: RequestContext, project: ProjectConfig, component: 
   }
 }
 
-function rowOf(url: string, s: RepositoryStatus | null): RepositoryRow {
+function rowOf(url: string, s: RepositoryStatus | null): RepositoryRecord {
   return {
     url,
     needsCommit: s?.needs_commit ?? false,
@@ -128,29 +129,24 @@ async function runOperation(
   component: ComponentConfig,
   translationId?: number,
 ): Promise<OperationResult> {
-  const { db, config } = ctx.services;
+  const h = await openComponent(ctx.services.store, ctx.services.config, project, component);
   const opts = { user: ctx.user };
   switch (operation) {
-    case 'commit': {
-      const committed = await commitPending(db, config, project, component, { ...opts, translationId });
-      // Weblate's push_on_commit: a commit that made commits pushes them too
-      if (!committed.result || committed.commits.length === 0 || !component.push_on_commit || component.vcs !== 'git') return committed;
-      const pushed = await pushComponent(db, config, project, component, opts);
-      const detail = [committed.detail, pushed.detail].filter(Boolean).join('\n');
-      return { result: pushed.result, ...(detail ? { detail } : {}) };
-    }
+    case 'commit':
+      // push_on_commit is the operation's own policy: the commit pushes when the component asks for it
+      return commitPending(h, { ...opts, translationId });
     case 'push':
-      return pushComponent(db, config, project, component, opts);
+      return pushComponent(h, opts);
     case 'pull':
-      return pullComponent(db, config, project, component, opts);
+      return pullComponent(h, opts);
     case 'reset':
-      return resetComponent(db, config, project, component, opts);
+      return resetComponent(h, opts);
     case 'cleanup':
-      return cleanupComponent(db, config, project, component);
+      return cleanupComponent(h);
     case 'file-sync':
-      return fileSync(db, config, project, component, opts);
+      return fileSync(h, opts);
     case 'file-scan':
-      return fileScan(db, config, project, component, opts);
+      return fileScan(h, opts);
   }
 }
 
@@ -205,12 +201,12 @@ export function componentLock(ctx: RequestContext): Answer {
 }
 
 /** `POST /api/components/<p>/<c>/lock/` with `{"lock": bool}`: needs `component.lock`; records 14/15. */
-export function setComponentLock(ctx: WriteContext): Answer {
+export async function setComponentLock(ctx: WriteContext): Promise<Answer> {
   const component = componentOf(ctx);
   const project = projectOfComponent(ctx, component);
   const lock = booleanField(ctx.body, 'lock');
   if (lock === undefined) throw validationError('lock', 'This field is required.', 'required');
   requirePermission(ctx, 'component.lock', targetOf(ctx, project, component), false);
-  const { locked } = setLock(ctx.services.db, component, lock, ctx.user);
+  const { locked } = await setLock(ctx.services.store, component, lock, ctx.user);
   return json(toJson({ locked }));
 }

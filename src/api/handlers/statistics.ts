@@ -1,12 +1,12 @@
 // Handlers for the statistics endpoints of translations, components, projects, languages and project languages.
-import type { CatalogTranslation } from '../../store/catalog.query.js';
+import type { CatalogTranslation } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import type { RequestContext } from '../context.js';
 import { componentOf, projectOf, translationOf } from '../lookup.js';
 import { paginateArray } from '../pagination.js';
 import {
   projectLanguageStatisticsSerializer,
-  type StatisticsRow,
+  type StatisticsRecord,
   statisticsSerializer,
   translationStatisticsSerializer,
 } from '../serializers/statistics.js';
@@ -15,7 +15,7 @@ import { sumStats } from '../statistics.js';
 import { seg } from '../urls.js';
 import { visibleLanguage } from './catalog.js';
 
-function translationRow(ctx: RequestContext, tr: CatalogTranslation): StatisticsRow {
+function translationRow(ctx: RequestContext, tr: CatalogTranslation): StatisticsRecord {
   const language = ctx.catalog.languages.get(tr.languageId)!;
   return {
     counts: countsOf(tr, ctx),
@@ -49,7 +49,7 @@ function visibleProjectTranslations(ctx: RequestContext, projectId: number): Cat
 
 export function projectStatistics(ctx: RequestContext): Answer {
   const project = projectOf(ctx);
-  const row: StatisticsRow = {
+  const row: StatisticsRecord = {
     counts: sumStats(visibleProjectTranslations(ctx, project.id).map((tr) => ctx.catalog.stats.get(tr.id))),
     review: Boolean(project.settings.translation_review || project.settings.source_review),
     name: project.name,
@@ -89,7 +89,7 @@ export function projectLanguages(ctx: RequestContext): Answer {
 export function languageStatistics(ctx: RequestContext): Answer {
   const language = visibleLanguage(ctx);
   const translations = ctx.catalog.translations.filter((tr) => tr.languageId === language.id && ctx.access.translation(tr));
-  const row: StatisticsRow = {
+  const row: StatisticsRecord = {
     counts: sumStats(translations.map((tr) => ctx.catalog.stats.get(tr.id))),
     review: false,
     name: language.name,

@@ -1,7 +1,7 @@
 // Handlers that change strings: translate a unit (PATCH/PUT), add a string to a translation (POST …/units/), delete a string.
 import { State } from '../../domain/unit.js';
 import { addUnit, deleteUnit, editUnit } from '../../repository/index.js';
-import type { UnitRecordRow } from '../../store/units.query.js';
+import type { UnitRecordRow } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { hasField, integerField, listField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';
@@ -9,16 +9,16 @@ import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { projectOfComponent, translationOf } from '../lookup.js';
 import { unitSerializer } from '../serializers/unit.js';
-import { configOf, fieldsError, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
+import { fieldsError, handleOf, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
 
 const BOTH = 'Please provide both state and target for a partial update';
 const SOURCE_PROPERTIES = 'Source strings properties can be set only on source strings';
 
 /** A unit by `{id}` with its translation, component and project; 404 when it is not visible. */
-function unitOf(ctx: RequestContext) {
+async function unitOf(ctx: RequestContext) {
   const raw = ctx.params.id;
   if (!/^\d{1,15}$/.test(raw)) throw notFound();
-  const unit = ctx.services.units.byId(Number.parseInt(raw, 10));
+  const unit = await ctx.services.units.byId(Number.parseInt(raw, 10));
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
@@ -45,8 +45,8 @@ function writeView(unit: UnitRecordRow, target: string[]): string {
  * `PATCH /api/units/<id>/` (and `PUT` with `full`): translates the unit when `target` or `state` is sent (both
  * needed), as Weblate's UnitWriteSerializer; records 5/2/36/37 and leaves the unit pending.
  */
-export function updateUnit(ctx: WriteContext, full: boolean): Answer {
-  const { unit, translation, component, project } = unitOf(ctx);
+export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answer> {
+  const { unit, translation, component, project } = await unitOf(ctx);
   const body = ctx.body;
   if (full) {
     const missing = ['target', 'labels'].filter((name) => !hasField(body, name));
@@ -77,10 +77,10 @@ export function updateUnit(ctx: WriteContext, full: boolean): Answer {
       const reason = refusal(ctx, 'unit.review', on);
       if (reason !== null) throw validationError('state', refusalText(reason) ?? 'You do not have permission to approve translations.');
     }
-    const result = editUnit(ctx.services.db, { unitId: unit.id, target, state, user: ctx.user });
+    const result = await editUnit(ctx.services.store, { unitId: unit.id, target, state, user: ctx.user });
     target = result.target;
   }
-  const after = ctx.services.units.byId(unit.id) ?? unit;
+  const after = (await ctx.services.units.byId(unit.id)) ?? unit;
   return json(writeView(after, target));
 }
 
@@ -88,15 +88,14 @@ export function updateUnit(ctx: WriteContext, full: boolean): Answer {
  * `POST /api/translations/<p>/<c>/<lang>/units/`: adds a string (`key` + `value` to a monolingual component's
  * source, `context?` + `source` + `target` to a bilingual one); answers the new unit, as Weblate (200).
  */
-export function addTranslationUnit(ctx: WriteContext): Answer {
+export async function addTranslationUnit(ctx: WriteContext): Promise<Answer> {
   const translation = translationOf(ctx);
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);
   requirePermission(ctx, 'unit.add', targetOf(ctx, project, component, translation));
-  const config = configOf(ctx, project, component);
   const body = ctx.body;
   const state = integerField(body, 'state');
-  const result = addUnit(ctx.services.db, ctx.services.config, config.project, config.component, ctx.params.language, {
+  const result = await addUnit(await handleOf(ctx, project, component), ctx.params.language, {
     key: stringField(body, 'key'),
     value: listField(body, 'value') as string[] | undefined,
     context: stringField(body, 'context'),
@@ -105,17 +104,16 @@ export function addTranslationUnit(ctx: WriteContext): Answer {
     state,
     user: ctx.user,
   });
-  const fresh = ctx.reload();
-  const unit = fresh.services.units.byId(result.unitId);
+  const fresh = await ctx.reload();
+  const unit = await fresh.services.units.byId(result.unitId);
   if (!unit) throw notFound();
   return json(unitSerializer.write(unit, fresh));
 }
 
 /** `DELETE /api/units/<id>/`: removes the string from every translation of its component (63 per unit); 204. */
-export function removeUnit(ctx: WriteContext): Answer {
-  const { unit, translation, component, project } = unitOf(ctx);
+export async function removeUnit(ctx: WriteContext): Promise<Answer> {
+  const { unit, translation, component, project } = await unitOf(ctx);
   requirePermission(ctx, 'unit.delete', targetOf(ctx, project, component, translation, unit));
-  const config = configOf(ctx, project, component);
-  deleteUnit(ctx.services.db, ctx.services.config, config.project, config.component, unit.id, ctx.user);
+  await deleteUnit(await handleOf(ctx, project, component), unit.id, ctx.user);
   return { status: 204, bytes: new Uint8Array(), contentType: '' };
 }

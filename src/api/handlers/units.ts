@@ -1,5 +1,5 @@
 // Handlers for units: a translation's units (position order, ?q=), all units (id order), one unit.
-import type { UnitFilter } from '../../store/search.query.js';
+import type { UnitFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { queryValue, type RequestContext } from '../context.js';
 import { notFound, validationError } from '../errors.js';
@@ -20,39 +20,39 @@ function filterOf(ctx: RequestContext): UnitFilter | null {
   }
 }
 
-export function listTranslationUnits(ctx: RequestContext): Answer {
+export async function listTranslationUnits(ctx: RequestContext): Promise<Answer> {
   const translation = translationOf(ctx);
   const filter = filterOf(ctx);
   const source = (ctx.catalog.translationsByComponent.get(translation.componentId) ?? []).find((tr) => tr.isSource);
   const { units } = ctx.services;
   return json(
-    paginate(
+    await paginate(
       ctx,
       'standard',
-      units.countOfTranslation(translation.id, filter),
+      await units.countOfTranslation(translation.id, filter),
       (slice) => units.ofTranslation(translation.id, source?.id ?? null, filter, slice),
       (u) => unitSerializer.write(u, ctx),
     ),
   );
 }
 
-export function listUnits(ctx: RequestContext): Answer {
+export async function listUnits(ctx: RequestContext): Promise<Answer> {
   const filter = filterOf(ctx);
   const visible = ctx.access.translationIds();
   const { units } = ctx.services;
   return json(
-    paginate(
+    await paginate(
       ctx,
       'large',
-      units.countAll(visible, filter),
+      await units.countAll(visible, filter),
       (slice) => units.all(visible, filter, slice),
       (u) => unitSerializer.write(u, ctx),
     ),
   );
 }
 
-export function getUnit(ctx: RequestContext): Answer {
-  const unit = ctx.services.units.byId(idOf(ctx));
+export async function getUnit(ctx: RequestContext): Promise<Answer> {
+  const unit = await ctx.services.units.byId(idOf(ctx));
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   return json(unitSerializer.write(unit, ctx));

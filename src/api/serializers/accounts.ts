@@ -1,5 +1,5 @@
 // User, Group (team) and Role records, as Weblate's basic user, group and role serializers.
-import type { AccountRow, GroupRecordRow, RoleRecordRow } from '../../store/accounts.query.js';
+import type { AccountRow, GroupRecordRow, RoleRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import type { Ctx } from './common.js';

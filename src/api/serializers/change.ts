@@ -1,6 +1,6 @@
 // The Change record, as Weblate's ChangeSerializer (the spec's fields: no `old`, no `details`).
 import { actionName } from '../../domain/actions.js';
-import type { ChangeRecordRow } from '../../store/changes.query.js';
+import type { ChangeRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import { type Ctx, componentPath, iso } from './common.js';

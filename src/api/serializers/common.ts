@@ -1,5 +1,5 @@
 // Helpers every serializer shares: object paths under /api/ and the web site, timestamps with fractional seconds.
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../../store/catalog.query.js';
+import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../../store/index.js';
 import type { RequestContext } from '../context.js';
 import { seg } from '../urls.js';
 

@@ -1,5 +1,5 @@
 // The Component record, as Weblate's ComponentSerializer (the spec's fields, in its order; credentials never shown).
-import type { CatalogComponent, CatalogLanguage } from '../../store/catalog.query.js';
+import type { CatalogComponent, CatalogLanguage } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import { type Ctx, componentPath } from './common.js';

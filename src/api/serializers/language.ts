@@ -1,5 +1,5 @@
 // The Language record (with its nested Plural), as Weblate's LanguageSerializer.
-import type { CatalogLanguage } from '../../store/catalog.query.js';
+import type { CatalogLanguage } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import type { Ctx } from './common.js';

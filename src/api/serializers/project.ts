@@ -1,5 +1,5 @@
 // The Project record, as Weblate's ProjectSerializer shows it (the fields the spec lists, in its order).
-import type { CatalogProject } from '../../store/catalog.query.js';
+import type { CatalogProject } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, projectPath } from './common.js';
 

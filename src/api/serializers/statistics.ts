@@ -1,11 +1,11 @@
 // Statistics records: the counts and percentages of a translation, component translation, project, language.
-import { percent } from '../../store/stats.repo.js';
+import { percent } from '../../domain/percent.js';
 import { type Field, Serializer, t } from '../serializer.js';
 import type { Counts } from '../statistics.js';
 import { type Ctx, iso } from './common.js';
 
 /** What a statistics record is written from. */
-export interface StatisticsRow {
+export interface StatisticsRecord {
   counts: Counts;
   /** Review enabled: "complete" then means approved, and an empty object is 0 % translated. */
   review: boolean;
@@ -17,7 +17,7 @@ export interface StatisticsRow {
   translateUrl?: string;
 }
 
-type F = Field<StatisticsRow, Ctx>;
+type F = Field<StatisticsRecord, Ctx>;
 const n = (name: keyof Counts): F => ({ name, type: t.integer, get: (r) => r.counts[name] });
 const p = (name: string, count: keyof Counts, total: 'total' | 'total_words' | 'total_chars', complete?: 'translated' | 'approved'): F => ({
   name,
@@ -56,10 +56,10 @@ const url: F = { name: 'url', type: t.url, get: (r) => r.url };
 const translateUrl: F = { name: 'translate_url', type: t.url, get: (r) => r.translateUrl ?? '' };
 
 /** Statistics of a project or a language: `name` and `url` after the counts. */
-export const statisticsSerializer = new Serializer<StatisticsRow, Ctx>('Statistics', [...COUNTS, name, url]);
+export const statisticsSerializer = new Serializer<StatisticsRecord, Ctx>('Statistics', [...COUNTS, name, url]);
 
 /** Statistics of one translation; `last_author` (full name or null) is read by wlc. */
-export const translationStatisticsSerializer = new Serializer<StatisticsRow, Ctx>('TranslationStatistics', [
+export const translationStatisticsSerializer = new Serializer<StatisticsRecord, Ctx>('TranslationStatistics', [
   ...COUNTS,
   code,
   name,
@@ -69,7 +69,7 @@ export const translationStatisticsSerializer = new Serializer<StatisticsRow, Ctx
 ]);
 
 /** Statistics of one language within a project (`/api/projects/<p>/languages/`). */
-export const projectLanguageStatisticsSerializer = new Serializer<StatisticsRow, Ctx>('ProjectLanguageStatistics', [
+export const projectLanguageStatisticsSerializer = new Serializer<StatisticsRecord, Ctx>('ProjectLanguageStatistics', [
   ...COUNTS,
   code,
   name,

@@ -1,11 +1,11 @@
 // Handlers for add-ons.
-import type { CatalogAddon } from '../../store/catalog.query.js';
+import type { CatalogAddon } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import type { RequestContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { idOf } from '../lookup.js';
 import { paginateArray } from '../pagination.js';
-import { addonSerializer } from '../serializers/misc.js';
+import { addonSerializer } from '../serializers/addon.js';
 
 function addonVisible(ctx: RequestContext, addon: CatalogAddon): boolean {
   if (addon.componentId !== null) {

@@ -1,4 +1,4 @@
-// What every repository operation resolves first: the component's store row, working copy, format, lock key and remote.
+// A component resolved once at an edge (API, CLI, webhook): its store row, configuration, working copy, format and remote.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
@@ -6,10 +6,9 @@ import { resolveRepo } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
-import type { Db } from '../store/db.js';
-import { type ComponentRow, findComponent } from '../store/projects.repo.js';
-import { credentialsOf, workingCopyDir } from '../sync/working-copy.js';
+import type { ComponentRow, Store } from '../store/index.js';
 import type * as vcs from '../vcs/index.js';
+import { withComponentMutex } from './mutex.js';
 
 /** The result every repository operation returns (the API sends `result` and `detail`). */
 export interface OperationResult {
@@ -23,14 +22,14 @@ export interface Actor {
   id: number;
 }
 
-/** A component resolved for a repository operation. */
+/** A component resolved for a sync or a repository operation. */
 export interface ComponentHandle {
-  db: Db;
+  store: Store;
   config: Config;
   project: ProjectConfig;
   component: ComponentConfig;
   row: ComponentRow;
-  /** `project/component`: the component lock's key. */
+  /** `project/component`: the key of the component's mutex. */
   key: string;
   dir: string;
   format: Format;
@@ -42,17 +41,25 @@ export interface ComponentHandle {
   cache: object;
 }
 
-/** Resolves a configured component; NotFoundError when it is not in the store yet (sync it first). */
-export function resolveComponent(
-  db: Db,
-  config: Config,
-  project: ProjectConfig,
-  component: ComponentConfig,
-): ComponentHandle {
-  const row = findComponent(db, project.slug, component.slug);
+/** `<repos_dir>/<project>/<component>` */
+export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {
+  return path.join(reposDir, projectSlug, componentSlug);
+}
+
+/** Credentials for http(s) repositories given in the configuration rather than the URL. */
+export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
+  return component.username ? { username: component.username, password: component.password } : undefined;
+}
+
+/**
+ * Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first).
+ * @example const h = await openComponent(store, config, project, component); await pushComponent(h, { user })
+ */
+export async function openComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentHandle> {
+  const row = await store.findComponent(project.slug, component.slug);
   if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
   return {
-    db,
+    store,
     config,
     project,
     component,
@@ -65,6 +72,18 @@ export function resolveComponent(
     auth: credentialsOf(component),
     cache: {},
   };
+}
+
+/** The configured project and component with these slugs, or undefined. */
+export function configuredComponent(config: Config, projectSlug: string, componentSlug: string): { project: ProjectConfig; component: ComponentConfig } | undefined {
+  const project = config.projects.find((p) => p.slug === projectSlug);
+  const component = project?.components.find((c) => c.slug === componentSlug);
+  return project && component ? { project, component } : undefined;
+}
+
+/** Runs `work` holding the component's mutex (one git/sync operation per component at a time). */
+export function withMutex<T>(h: ComponentHandle, work: () => Promise<T>): Promise<T> {
+  return withComponentMutex(h.key, work, h.config.lock_timeout_ms);
 }
 
 /** Whether the working copy has been cloned (a git component the sync has not reached yet has none). */

@@ -1,16 +1,15 @@
-// The store half of a sync: everything the scan found, applied to one component in one transaction.
-import type { ComponentConfig } from '../config/config.js';
+// The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
 import { Action } from '../domain/actions.js';
-import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
-import { codePoints } from '../domain/words.js';
-import { setAlert } from '../store/alerts.repo.js';
-import { changeRecorder } from '../store/changes.repo.js';
-import { type Db, now } from '../store/db.js';
-import { ensureLanguage } from '../store/languages.repo.js';
-import { refreshStats } from '../store/stats.repo.js';
-import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from '../store/translations.repo.js';
-import { readonlySource, storedUnits, unitWriter } from '../store/units.repo.js';
-import type { ParseOutcome, ScanPlan } from './scan.js';
+import { type ParsedUnit, State } from '../domain/unit.js';
+import type { LanguageDefinition } from '../languages/languages.js';
+import { setAlert } from './alerts.repo.js';
+import { recordChangeRow } from './changes.repo.js';
+import { type Db, now } from './db.js';
+import { ensureLanguage } from './languages.repo.js';
+import { setSyncedCommit } from './projects.repo.js';
+import { refreshStats } from './stats.repo.js';
+import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from './translations.repo.js';
+import { appendSourceUnits, countUnits, pendingOfTranslation, readonlySource, removeUnusedSourceUnits, storedUnits, unitWriter } from './units.repo.js';
 
 /** What happened to one file. */
 export interface FileResult {
@@ -34,24 +33,48 @@ export interface ApplyResult {
   pendingDropped: { translation: string; context: string; target: string }[];
 }
 
-export interface ApplyInput {
+/** What reading one file gave: nothing new (same blob), its units, or the parse error. */
+export type FileOutcome =
+  | { status: 'unchanged' }
+  | { status: 'parsed'; store: { units: readonly ParsedUnit[] } }
+  | { status: 'failed'; error: string };
+
+/** One translation file found in the working copy. */
+export interface ScannedFile {
+  path: string;
+  /** Code as written in the file name. */
+  code: string;
+  language: LanguageDefinition;
+  /** The language had to be generated (unknown code). */
+  generated: boolean;
+  /** Blob id(s) of the file (and template): what was parsed last time is compared against this. */
+  revision: string;
+  isTemplate: boolean;
+}
+
+/** What a scan of a component's working copy found, as the store applies it. */
+export interface ScanInput {
   projectId: number;
   componentId: number;
-  component: ComponentConfig;
-  plan: ScanPlan;
-  outcomes: ReadonlyMap<string, ParseOutcome>;
+  /** The component's settings that decide how files become translations. */
+  component: { template: string; edit_template: boolean; source_language: string };
+  plan: {
+    files: readonly ScannedFile[];
+    duplicates: readonly { path: string; language: string; other: string }[];
+    sourceLanguage: LanguageDefinition;
+  };
+  outcomes: ReadonlyMap<string, FileOutcome>;
   head: string | null;
+  /** How many files the file mask matched (none: Weblate's NoMaskMatches alert). */
+  maskMatches: number;
+  filemask: string;
 }
 
-/** Applies a scan to the store in one transaction: translations, units, source strings, changes, statistics. */
-export function applyScan(db: Db, input: ApplyInput): ApplyResult {
-  return db.transaction(() => applyInTransaction(db, input))();
-}
-
-function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
+/** Applies a scan to the store (call inside one transaction): translations, units, source strings, changes, statistics. */
+export function applyScan(db: Db, input: ScanInput): ApplyResult {
   const { component, plan, outcomes, componentId, projectId } = input;
   const timestamp = now();
-  const record = changeRecorder(db);
+  const record = (change: Parameters<typeof recordChangeRow>[1]) => recordChangeRow(db, change);
   const units = unitWriter(db);
   const result: ApplyResult = { files: [], added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [] };
   const touched = new Set<number>();
@@ -69,7 +92,7 @@ function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
     kept.add(sourceTranslationId);
   }
 
-  const parsedInOrder: ParsedUnit[][] = [];
+  const parsedInOrder: (readonly ParsedUnit[])[] = [];
   const removedHashes: bigint[] = [];
   for (const file of plan.files) {
     const language = ensureLanguage(db, file.language, file.generated);
@@ -79,10 +102,15 @@ function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
     });
     if (file.isTemplate) sourceTranslationId = translationId;
     kept.add(translationId);
-    const outcome = outcomes.get(file.path) ?? { status: 'unchanged' };
+    const outcome: FileOutcome = outcomes.get(file.path) ?? { status: 'unchanged' };
     const fileResult: FileResult = { path: file.path, language: language.code, status: outcome.status, added: 0, changed: 0, removed: 0 };
     result.files.push(fileResult);
-    if (outcome.status === 'unchanged') continue;
+    if (outcome.status === 'unchanged') {
+      // The same blob as last time: a file that did not parse then still does not.
+      const error = existing.find((t) => t.id === translationId)?.parse_error;
+      if (error) Object.assign(fileResult, { status: 'failed', error });
+      continue;
+    }
     touched.add(translationId);
     if (outcome.status === 'failed') {
       fileResult.error = outcome.error;
@@ -115,9 +143,8 @@ function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
   // Files gone from the mask: their translations go, except the source translation of a bilingual component.
   for (const t of existing) {
     if (kept.has(t.id)) continue;
-    const pending = db.prepare('SELECT context, target FROM units WHERE translation_id = ? AND pending = 1').all(t.id) as { context: string; target: string }[];
-    for (const p of pending) result.pendingDropped.push({ translation: t.filename, context: p.context, target: p.target });
-    const removed = db.prepare('SELECT count(*) FROM units WHERE translation_id = ?').pluck().get(t.id) as number;
+    for (const p of pendingOfTranslation(db, t.id)) result.pendingDropped.push({ translation: t.filename, context: p.context, target: p.target });
+    const removed = countUnits(db, t.id);
     result.removed += removed;
     result.files.push({ path: t.filename, language: t.language_code, status: 'removed', added: 0, changed: 0, removed });
     for (const u of storedUnits(db, t.id).keys()) removedHashes.push(u);
@@ -134,7 +161,10 @@ function applyInTransaction(db: Db, input: ApplyInput): ApplyResult {
 
   refreshStats(db, touched);
   setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
-  db.prepare('UPDATE components SET synced_commit = ? WHERE id = ?').run(input.head, componentId);
+  const broken = result.files.filter((f) => f.status === 'failed').map((f) => ({ filename: f.path, error: f.error }));
+  setAlert(db, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);
+  setAlert(db, componentId, 'NoMaskMatches', input.maskMatches === 0 ? { filemask: input.filemask } : null, timestamp);
+  setSyncedCommit(db, componentId, input.head);
   return result;
 }
 
@@ -147,50 +177,28 @@ function updateBilingualSource(
   db: Db,
   sourceTranslationId: number,
   componentId: number,
-  parsedInOrder: readonly ParsedUnit[][],
+  parsedInOrder: readonly (readonly ParsedUnit[])[],
   removedHashes: readonly bigint[],
   timestamp: string,
   complete: boolean,
 ): number[] {
-  const units = unitWriter(db);
-  if (complete) {
-    const union: ParsedUnit[] = [];
-    const seen = new Set<bigint>();
-    for (const list of parsedInOrder) {
-      for (const u of list) {
-        if (seen.has(u.idHash)) continue;
-        seen.add(u.idHash);
-        union.push(u);
-      }
-    }
-    return units.apply(sourceTranslationId, union, timestamp, readonlySource).addedIds;
-  }
+  if (complete) return unitWriter(db).apply(sourceTranslationId, distinctUnits(parsedInOrder), timestamp, readonlySource).addedIds;
   const stored = storedUnits(db, sourceTranslationId);
-  let position = Math.max(0, ...[...stored.values()].map((s) => s.position));
-  const insert = db.prepare(
-    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
-       explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
-     VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ${State.READONLY}, ${State.READONLY}, ?, ?, ?, ?)`,
-  );
-  const added: number[] = [];
-  for (const list of parsedInOrder) {
+  const position = Math.max(0, ...[...stored.values()].map((s) => s.position));
+  const added = appendSourceUnits(db, sourceTranslationId, distinctUnits(parsedInOrder, new Set(stored.keys())), position, timestamp);
+  removeUnusedSourceUnits(db, componentId, sourceTranslationId, new Set(removedHashes));
+  return added;
+}
+
+/** Each string once (by id_hash), from the first list that has it, leaving out those `seen` already. */
+function distinctUnits(lists: readonly (readonly ParsedUnit[])[], seen = new Set<bigint>()): ParsedUnit[] {
+  const out: ParsedUnit[] = [];
+  for (const list of lists) {
     for (const u of list) {
-      if (stored.has(u.idHash)) continue;
-      const source = joinPlural(u.source);
-      position++;
-      const info = insert.run(sourceTranslationId, u.idHash, u.contentHash, u.context, source, source, u.location, u.note, u.flags,
-        u.explanation, u.sourceExplanation, position, u.numWords, codePoints(source), timestamp);
-      added.push(Number(info.lastInsertRowid));
-      stored.set(u.idHash, { id: Number(info.lastInsertRowid) } as never);
+      if (seen.has(u.idHash)) continue;
+      seen.add(u.idHash);
+      out.push(u);
     }
   }
-  const stillUsed = db.prepare(
-    `SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
-     WHERE t.component_id = ? AND t.is_source = 0 AND u.id_hash = ? LIMIT 1`,
-  ).pluck();
-  const remove = db.prepare('DELETE FROM units WHERE translation_id = ? AND id_hash = ?');
-  for (const hash of new Set(removedHashes)) {
-    if (stillUsed.get(componentId, hash) === undefined) remove.run(sourceTranslationId, hash);
-  }
-  return added;
+  return out;
 }

@@ -1,11 +1,21 @@
-// Helpers the API's read queries share: a bounded cache of prepared dynamic statements, and cached list counts.
+// How the store prepares SQL: every module's statements once per connection, dynamic ones in a bounded cache.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 
-/** A page request: how many rows, after how many. */
-export interface Slice {
-  limit: number;
-  offset: number;
+/**
+ * The store's one way to prepare statements: `prepare` runs once per connection and its result is kept.
+ * @example const sql = preparedOnce((db) => ({ byId: db.prepare('SELECT * FROM units WHERE id = ?') })); sql(db).byId.get(1)
+ */
+export function preparedOnce<T>(prepare: (db: Db) => T): (db: Db) => T {
+  const cache = new WeakMap<Db, T>();
+  return (db) => {
+    let prepared = cache.get(db);
+    if (prepared === undefined) {
+      prepared = prepare(db);
+      cache.set(db, prepared);
+    }
+    return prepared;
+  };
 }
 
 /**
@@ -47,9 +57,19 @@ export function countCache(version: () => string, max = 1000): (key: string, cou
   };
 }
 
+const versionStatements = preparedOnce((db) => ({
+  dataVersion: db.prepare('PRAGMA data_version').pluck(),
+  totalChanges: db.prepare('SELECT total_changes()').pluck(),
+}));
+
 /** The SQLite change token: another connection's commit (data_version) or a write through this one (total_changes). */
 export function versionOf(db: Db): () => string {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  const { dataVersion, totalChanges } = versionStatements(db);
   return () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
+}
+
+/** A page request: how many rows, after how many. */
+export interface Slice {
+  limit: number;
+  offset: number;
 }

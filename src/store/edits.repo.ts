@@ -1,0 +1,223 @@
+// Pending edits: units edited in tms and not yet committed, saved, listed, written by a commit and taken back.
+import { ACTIONS_CONTENT } from '../domain/actions.js';
+import { State } from '../domain/unit.js';
+import type { ChangeInput } from './changes.repo.js';
+import { deleteChanges, recordChangeRow } from './changes.repo.js';
+import type { Db } from './db.js';
+import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
+import { preparedOnce } from './statements.js';
+import { refreshStats } from './stats.repo.js';
+import { setCommittedRevision } from './translations.repo.js';
+import type { UnitRow } from './units.repo.js';
+
+/** A unit with everything an edit needs to validate it and to record it. */
+export interface EditableUnit extends Pick<UnitRow, 'id' | 'translation_id' | 'source' | 'target' | 'state' | 'pending' | 'pending_author_id'> {
+  component_id: number;
+  project_id: number;
+  language_id: number;
+  is_source: number;
+  is_template: number;
+  filename: string;
+  plural_number: number;
+  /** The component has a template (monolingual). */
+  monolingual: number;
+  /** The project's translation_review (non-source translations) or source_review (source/template), 0/1. */
+  review: number;
+}
+
+/** A pending unit as the commit writes it, with its translation and language. */
+export interface PendingUnit
+  extends Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'source' | 'target' | 'state' | 'pending_author_id' | 'timestamp'> {
+  filename: string;
+  language_code: string;
+  language_id: number;
+  language_name: string;
+  plural_number: number;
+  revision: string;
+  is_template: number;
+}
+
+/** A unit written by a commit: cleared only when the store still holds what was written. */
+export type WrittenUnit = Pick<UnitRow, 'id' | 'target' | 'state' | 'pending_author_id'>;
+
+/** A unit the store should hold as pending again (after an undone commit or a rebase conflict). */
+export interface RependUnit {
+  id: number;
+  target: string;
+  state: number;
+  authorId: number | null;
+}
+
+/** A unit's new target and state as an upload sets them (pending, by `authorId`). */
+export interface UnitTargetEdit {
+  id: number;
+  target: string;
+  state: number;
+  authorId: number | null;
+  timestamp: string;
+}
+
+/** A translation a commit wrote: its new revision (null: leave it, the file must be parsed again) and its changes. */
+export interface CommittedTranslation {
+  translationId: number;
+  revision: string | null;
+  changes: ChangeInput[];
+}
+
+const UNIT_FOR_EDIT = `
+  SELECT u.id, u.translation_id, t.component_id, c.project_id, t.language_id, u.source, u.target, u.state, u.pending,
+    u.pending_author_id, t.is_source, t.is_template, t.filename, l.plural_number,
+    coalesce(json_extract(c.settings, '$.template'), '') <> '' AS monolingual,
+    coalesce(CASE WHEN t.is_source = 1 THEN json_extract(p.settings, '$.source_review')
+                  ELSE json_extract(p.settings, '$.translation_review') END, 0) AS review
+  FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+  JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
+  WHERE u.id = ?`;
+
+const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state,
+  u.pending_author_id, u.timestamp, t.filename, t.language_code, t.language_id, l.name AS language_name, l.plural_number,
+  t.revision, t.is_template`;
+
+const sql = preparedOnce((db: Db) => ({
+  unitForEdit: db.prepare(UNIT_FOR_EDIT),
+  setPending: db.prepare(
+    'UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?',
+  ),
+  pending: db.prepare(
+    `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
+     JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id, u.position`,
+  ),
+  hasPending: db
+    .prepare(`SELECT EXISTS (SELECT 1 FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1 WHERE t.component_id = ?)`)
+    .pluck(),
+  clear: db.prepare(
+    `UPDATE units SET pending = 0, pending_author_id = NULL
+     WHERE id = ? AND pending = 1 AND target = ? AND state = ? AND pending_author_id IS ?`,
+  ),
+  repend: db.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ? WHERE id = ?'),
+  unitByHash: db.prepare('SELECT id, target, state, pending FROM units WHERE translation_id = ? AND id_hash = ?'),
+  lastContentAuthor: db
+    .prepare(
+      `SELECT author_id FROM changes WHERE unit_id = ? AND action IN (${[...ACTIONS_CONTENT].join(',')})
+       ORDER BY timestamp DESC, id DESC LIMIT 1`,
+    )
+    .pluck(),
+  markAll: db.prepare(
+    `UPDATE units SET pending = 1 WHERE pending = 0 AND state <> ${State.READONLY}
+     AND translation_id IN (SELECT id FROM translations WHERE component_id = ? AND is_source = 0 AND filename <> '')`,
+  ),
+}));
+
+/** The unit with its translation, language and review setting, or undefined. */
+export function findEditableUnit(db: Db, unitId: number): EditableUnit | undefined {
+  return sql(db).unitForEdit.get(unitId) as EditableUnit | undefined;
+}
+
+/** Stores an edit as pending with its change record and the statistics (call inside a transaction); returns the change id. */
+export function saveUnitEdit(
+  db: Db,
+  unit: Pick<EditableUnit, 'id' | 'translation_id'>,
+  edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
+): number {
+  sql(db).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
+  const id = recordChangeRow(db, edit.change);
+  refreshStats(db, [unit.translation_id]);
+  return id;
+}
+
+/** Sets uploaded targets as pending edits, records `changes`, refreshes statistics (call inside a transaction). */
+export function saveUploadedTargets(db: Db, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): number[] {
+  const { setPending } = sql(db);
+  for (const e of edits) setPending.run(e.target, e.state, e.state, e.authorId, e.timestamp, e.id);
+  const ids = changes.map((c) => recordChangeRow(db, c));
+  refreshStats(db, [translationId]);
+  return ids;
+}
+
+/** Every pending unit of a component, by translation then position. */
+export function pendingUnits(db: Db, componentId: number): PendingUnit[] {
+  const rows = sql(db).pending.all(componentId) as (Omit<PendingUnit, 'id_hash'> & { id_hash: string })[];
+  return rows.map((r) => ({ ...r, id_hash: BigInt(r.id_hash) }));
+}
+
+/** Whether the component has edits not yet committed. */
+export function hasPendingUnits(db: Db, componentId: number): boolean {
+  return sql(db).hasPending.get(componentId) === 1;
+}
+
+/** The stored unit of a translation with this id_hash, or undefined. */
+export function findUnitByHash(db: Db, translationId: number, idHash: bigint): Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined {
+  return sql(db).unitByHash.get(translationId, idHash) as Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined;
+}
+
+/** The author of the newest content change of a unit (null when none or anonymous). */
+export function lastContentAuthor(db: Db, unitId: number): number | null {
+  return (sql(db).lastContentAuthor.get(unitId) as number | null | undefined) ?? null;
+}
+
+/** Makes units pending again with the given target, state and author. */
+export function repend(db: Db, units: readonly RependUnit[]): void {
+  const { repend } = sql(db);
+  for (const u of units) repend.run(u.target, u.state, u.state, u.authorId, u.id);
+}
+
+/** file-sync: marks every unit of the component's non-source translations pending (read-only units aside). */
+export function markAllPending(db: Db, componentId: number): number {
+  return sql(db).markAll.run(componentId).changes;
+}
+
+/**
+ * After a commit (call inside a transaction): clears `pending` on the written units that were not edited meanwhile,
+ * stores the translations' new revisions, records the changes, and moves `synced_commit` from `parent` to `head`
+ * when the store was in step with the parent. Returns the ids of the recorded changes.
+ */
+export function recordCommit(
+  db: Db,
+  componentId: number,
+  written: readonly WrittenUnit[],
+  translations: readonly CommittedTranslation[],
+  heads: { parent: string | null; head: string | null },
+): { changeIds: number[]; cleared: number } {
+  const { clear } = sql(db);
+  let cleared = 0;
+  for (const u of written) cleared += clear.run(u.id, u.target, u.state, u.pending_author_id).changes;
+  const changeIds: number[] = [];
+  for (const t of translations) {
+    if (t.revision !== null) setCommittedRevision(db, t.translationId, t.revision);
+    for (const c of t.changes) changeIds.push(recordChangeRow(db, c));
+  }
+  if (heads.head !== null && syncedCommitOf(db, componentId) === heads.parent) setSyncedCommit(db, componentId, heads.head);
+  return { changeIds, cleared };
+}
+
+/**
+ * Undoes `recordCommit` after the commit itself was taken back (call inside a transaction): the units are pending
+ * again with their authors, revisions and `synced_commit` are restored, the commit's change records removed.
+ */
+export function undoCommit(
+  db: Db,
+  componentId: number,
+  units: readonly RependUnit[],
+  revisions: ReadonlyMap<number, string>,
+  syncedCommit: string | null,
+  changeIds: readonly number[],
+): void {
+  repend(db, units);
+  for (const [id, revision] of revisions) setCommittedRevision(db, id, revision);
+  setSyncedCommit(db, componentId, syncedCommit);
+  deleteChanges(db, changeIds);
+}
+
+const anyPending = preparedOnce((db) =>
+  db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.component_id IN (SELECT value FROM json_each(?)) AND u.pending = 1)`,
+    )
+    .pluck(),
+);
+
+/** Whether any unit of these components has an edit not yet written and committed. */
+export function hasPendingInComponents(db: Db, componentIds: readonly number[]): boolean {
+  return componentIds.length > 0 && anyPending(db).get(JSON.stringify(componentIds)) === 1;
+}

@@ -1,0 +1,60 @@
+// Strings deleted in tms whose removal from the file waits for the next commit (the pending_removals table).
+import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
+import type { PendingUnit } from './edits.repo.js';
+
+/** A pending removal, shaped as a pending unit so the commit writes both alike. */
+export interface PendingRemoval extends PendingUnit {
+  /** Always 1: tells a removal from a pending edit. `id` is the removal's own id. */
+  removal: 1;
+}
+
+const COLUMNS = `r.id, r.translation_id, CAST(r.id_hash AS TEXT) AS id_hash, r.context, r.source, '' AS target, 0 AS state,
+  r.author_id AS pending_author_id, r.timestamp, t.filename, t.language_code, t.language_id, l.name AS language_name, l.plural_number,
+  t.revision, t.is_template, 1 AS removal`;
+
+const sql = preparedOnce((db: Db) => ({
+  add: db.prepare(
+    `INSERT INTO pending_removals (translation_id, id_hash, context, source, author_id, timestamp) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (translation_id, id_hash) DO UPDATE SET context = excluded.context, source = excluded.source,
+       author_id = excluded.author_id, timestamp = excluded.timestamp`,
+  ),
+  drop: db.prepare('DELETE FROM pending_removals WHERE translation_id = ? AND id_hash = ?'),
+  dropById: db.prepare('DELETE FROM pending_removals WHERE id = ?'),
+  ofComponent: db.prepare(
+    `SELECT ${COLUMNS} FROM pending_removals r JOIN translations t ON t.id = r.translation_id
+     JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id, r.id`,
+  ),
+  any: db
+    .prepare('SELECT EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)')
+    .pluck(),
+}));
+
+/** Stores (or refreshes) the removal of a string from a translation's file. */
+export function addPendingRemoval(
+  db: Db,
+  r: { translation_id: number; id_hash: bigint; context: string; source: string; author_id: number | null; timestamp: string },
+): void {
+  sql(db).add.run(r.translation_id, r.id_hash, r.context, r.source, r.author_id, r.timestamp);
+}
+
+/** Forgets the removal of a string (it was added again). */
+export function deletePendingRemoval(db: Db, translationId: number, idHash: bigint): void {
+  sql(db).drop.run(translationId, idHash);
+}
+
+/** Forgets a removal by its id (its commit wrote it). */
+export function deletePendingRemovalById(db: Db, id: number): void {
+  sql(db).dropById.run(id);
+}
+
+/** Every pending removal of a component, by translation. */
+export function pendingRemovals(db: Db, componentId: number): PendingRemoval[] {
+  const rows = sql(db).ofComponent.all(componentId) as (Omit<PendingRemoval, 'id_hash'> & { id_hash: string })[];
+  return rows.map((r) => ({ ...r, id_hash: BigInt(r.id_hash) }));
+}
+
+/** Whether the component has removals not yet committed. */
+export function hasPendingRemovals(db: Db, componentId: number): boolean {
+  return sql(db).any.get(componentId) === 1;
+}

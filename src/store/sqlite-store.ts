@@ -1,0 +1,266 @@
+// The SQLite store: better-sqlite3 underneath, synchronous inside, each Store call one transaction where it writes.
+import { loadLanguages } from '../languages/languages.js';
+import { accountQueries } from './accounts.query.js';
+import { componentAlerts } from './alerts.repo.js';
+import { seedAuth } from './auth.repo.js';
+import { catalogQueries } from './catalog.query.js';
+import { changeQueries } from './changes.query.js';
+import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.js';
+import { type Db, openDb } from './db.js';
+import * as edits from './edits.repo.js';
+import { findLanguageByCode, seedLanguages } from './languages.repo.js';
+import * as projects from './projects.repo.js';
+import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
+import { versionOf } from './statements.js';
+import { getStats } from './stats.repo.js';
+import type { AccountReads, ChangeReads, Store, UnitReads } from './store.js';
+import { applyScan } from './sync.repo.js';
+import { componentTranslations, findTranslationByCode, listTranslations } from './translations.repo.js';
+import { unitQueries } from './units.query.js';
+import * as units from './units.repo.js';
+import * as users from './users.repo.js';
+
+type Methods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never };
+
+/** The same methods, answering through promises (the Store boundary is asynchronous for every engine). */
+function promised<T>(sync: Methods<T>): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(sync as Record<string, (...args: unknown[]) => unknown>)) {
+    out[name] = (...args: unknown[]) => {
+      try {
+        return Promise.resolve(method(...args));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+  }
+  return out as T;
+}
+
+/**
+ * The SQLite implementation of the Store. `db` is the connection, for this engine's own tests and tools only.
+ * @example const store = await openSqliteStore('tms.sqlite');
+ */
+export class SqliteStore implements Store {
+  readonly units: UnitReads;
+  readonly changes: ChangeReads;
+  readonly accounts: AccountReads;
+  private readonly version: () => string;
+
+  constructor(readonly db: Db) {
+    this.version = versionOf(db);
+    const unitReads = unitQueries(db);
+    const changeReads = changeQueries(db);
+    const accountReads = accountQueries(db);
+    this.units = promised<UnitReads>(unitReads);
+    this.changes = promised<ChangeReads>(changeReads);
+    this.accounts = promised<AccountReads>(accountReads);
+  }
+
+  get location(): string {
+    return this.db.name;
+  }
+
+  /** Runs `work` in one transaction (better-sqlite3 transactions are synchronous: nothing awaits inside). */
+  private tx<T>(work: (db: Db) => T): Promise<T> {
+    try {
+      return Promise.resolve(this.db.transaction(() => work(this.db))());
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** Runs a read (or a single statement) and answers through a promise. */
+  private read<T>(work: (db: Db) => T): Promise<T> {
+    try {
+      return Promise.resolve(work(this.db));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  dataVersion() {
+    return this.read(() => this.version());
+  }
+
+  // ---- configuration ----
+  applyConfig(...args: Parameters<Store['applyConfig']>) {
+    return this.tx((db) => projects.applyConfig(db, ...args));
+  }
+  findProject(slug: string) {
+    return this.read((db) => projects.findProjectBySlug(db, slug));
+  }
+  findComponent(projectSlug: string, componentSlug: string) {
+    return this.read((db) => projects.findComponent(db, projectSlug, componentSlug));
+  }
+  listComponents(projectId?: number) {
+    return this.read((db) => projects.listComponents(db, projectId));
+  }
+  syncedCommit(componentId: number) {
+    return this.read((db) => projects.syncedCommitOf(db, componentId));
+  }
+  isComponentLocked(componentId: number) {
+    return this.read((db) => projects.isComponentLocked(db, componentId));
+  }
+  setComponentLocked(...args: Parameters<Store['setComponentLocked']>) {
+    return this.tx((db) => projects.setComponentLocked(db, ...args));
+  }
+  componentAlerts(componentId: number) {
+    return this.read((db) => componentAlerts(db, componentId));
+  }
+
+  // ---- sync ----
+  listTranslations(componentId: number) {
+    return this.read((db) => listTranslations(db, componentId));
+  }
+  applyScan(...args: Parameters<Store['applyScan']>) {
+    return this.tx((db) => applyScan(db, ...args));
+  }
+
+  // ---- changes ----
+  recordChanges(...args: Parameters<Store['recordChanges']>) {
+    return this.tx((db) => args[0].map((c) => recordChangeRow(db, c)));
+  }
+  recordComponentChanges(...[config, components, change]: Parameters<Store['recordComponentChanges']>) {
+    return this.tx((db) => {
+      if (components.some((c) => !projects.findComponent(db, c.project, c.component))) projects.applyConfig(db, config);
+      return components.map((c) => {
+        const row = projects.findComponent(db, c.project, c.component)!;
+        return recordChangeRow(db, { ...change, projectId: row.project_id, componentId: row.id });
+      });
+    });
+  }
+  componentChanges(componentId: number, limit?: number) {
+    return this.read((db) => componentChanges(db, componentId, limit));
+  }
+  mergeFailure(componentId: number) {
+    return this.read((db) => mergeFailure(db, componentId));
+  }
+
+  // ---- languages and translations ----
+  findLanguage(code: string) {
+    return this.read((db) => findLanguageByCode(db, code));
+  }
+  componentTranslations(componentId: number) {
+    return this.read((db) => componentTranslations(db, componentId));
+  }
+  findTranslationByCode(componentId: number, code: string) {
+    return this.read((db) => findTranslationByCode(db, componentId, code));
+  }
+  translationStats(translationId: number) {
+    return this.read((db) => getStats(db, translationId));
+  }
+
+  // ---- units and pending edits ----
+  findEditableUnit(unitId: number) {
+    return this.read((db) => edits.findEditableUnit(db, unitId));
+  }
+  saveUnitEdit(...args: Parameters<Store['saveUnitEdit']>) {
+    return this.tx((db) => edits.saveUnitEdit(db, ...args));
+  }
+  saveUploadedTargets(...args: Parameters<Store['saveUploadedTargets']>) {
+    return this.tx((db) => edits.saveUploadedTargets(db, ...args));
+  }
+  pendingUnits(componentId: number) {
+    return this.read((db) => edits.pendingUnits(db, componentId));
+  }
+  hasPendingUnits(componentId: number) {
+    return this.read((db) => edits.hasPendingUnits(db, componentId));
+  }
+  hasPendingInComponents(componentIds: readonly number[]) {
+    return this.read((db) => edits.hasPendingInComponents(db, componentIds));
+  }
+  findUnitByHash(translationId: number, idHash: bigint) {
+    return this.read((db) => edits.findUnitByHash(db, translationId, idHash));
+  }
+  lastContentAuthor(unitId: number) {
+    return this.read((db) => edits.lastContentAuthor(db, unitId));
+  }
+  repend(...args: Parameters<Store['repend']>) {
+    return this.tx((db) => edits.repend(db, ...args));
+  }
+  markAllPending(componentId: number) {
+    return this.tx((db) => edits.markAllPending(db, componentId));
+  }
+  translationUnits(translationId: number) {
+    return this.read((db) => units.translationUnits(db, translationId));
+  }
+  findUnitBrief(unitId: number) {
+    return this.read((db) => units.findUnitBrief(db, unitId));
+  }
+  componentUnitsByHash(componentId: number, idHash: bigint) {
+    return this.read((db) => units.componentUnitsByHash(db, componentId, idHash));
+  }
+  hasUnitHash(translationId: number, idHash: bigint) {
+    return this.read((db) => units.hasUnitHash(db, translationId, idHash));
+  }
+  maxUnitPosition(translationId: number) {
+    return this.read((db) => units.maxUnitPosition(db, translationId));
+  }
+  insertUnits(...args: Parameters<Store['insertUnits']>) {
+    return this.tx((db) => units.insertUnits(db, ...args));
+  }
+  removeUnits(...args: Parameters<Store['removeUnits']>) {
+    return this.tx((db) => units.removeUnits(db, ...args));
+  }
+  pendingRemovals(componentId: number) {
+    return this.read((db) => pendingRemovals(db, componentId));
+  }
+  hasPendingRemovals(componentId: number) {
+    return this.read((db) => hasPendingRemovals(db, componentId));
+  }
+  clearRemovals(...args: Parameters<Store['clearRemovals']>) {
+    return this.tx((db) => units.clearRemovals(db, ...args));
+  }
+  restoreRemovals(...args: Parameters<Store['restoreRemovals']>) {
+    return this.tx((db) => units.restoreRemovals(db, ...args));
+  }
+
+  // ---- commits ----
+  findAuthor(userId: number) {
+    return this.read((db) => users.findAuthor(db, userId));
+  }
+  recordCommit(...args: Parameters<Store['recordCommit']>) {
+    return this.tx((db) => edits.recordCommit(db, ...args));
+  }
+  undoCommit(...args: Parameters<Store['undoCommit']>) {
+    return this.tx((db) => edits.undoCommit(db, ...args));
+  }
+
+  // ---- users ----
+  createUser(...args: Parameters<Store['createUser']>) {
+    return this.tx((db) => users.createUser(db, ...args));
+  }
+  rotateToken(username: string) {
+    return this.tx((db) => users.rotateToken(db, username));
+  }
+  findUser(username: string) {
+    return this.read((db) => users.findUserByUsername(db, username));
+  }
+  listUsers() {
+    return this.read((db) => users.listUsers(db));
+  }
+
+  // ---- the API's reads ----
+  catalog() {
+    return this.read((db) => catalogQueries(db).load());
+  }
+}
+
+/**
+ * Opens (creating and migrating if needed) the SQLite store and seeds what a fresh database needs (languages,
+ * roles, teams, the anonymous user); safe on every start.
+ */
+export function openSqliteStore(file: string): SqliteStore {
+  const db = openDb(file);
+  const store = new SqliteStore(db);
+  db.transaction(() => {
+    seedLanguages(db, loadLanguages().values());
+    seedAuth(db);
+  })();
+  return store;
+}
