@@ -1,12 +1,12 @@
 // `npm run bench:api`: load the read API over loopback (autocannon in this process, the server in a child) on the
-// KeePassXC corpus synced once (72k units) and ten times (720k units), against a bare Express route as the ceiling.
+// KeePassXC corpus synced once (72k units) and ten times (720k units), against a bare node:http route as the ceiling.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
 import { startServer } from '../src/api/server.js';
 import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       });
       try {
         if (dataset === '72k' && cache === 'off') {
-          rows.push({ dataset: '—', cache: '—', name: 'bare Express "hello" (ceiling)', ...(await load(`${urls.hello}/hello/`, () => '/hello/', duration, connections)) });
+          rows.push({ dataset: '—', cache: '—', name: 'bare node:http "hello" (ceiling)', ...(await load(`${urls.hello}/hello/`, () => '/hello/', duration, connections)) });
         }
         for (const [name, first, next] of targets) {
           const row = { dataset, cache, name, ...(await load(urls.api + first, next, duration, connections)) };
@@ -153,16 +153,17 @@ function report(rows: Row[], connections: number, duration: number): void {
   }
 }
 
-/** The child process: serves a synced store, and a bare Express "hello" route on another port; prints both URLs. */
+/** The child process: serves a synced store, and a bare node:http "hello" route on another port; prints both URLs. */
 async function serve(configFile: string, cacheBytes: number): Promise<void> {
   const config = loadConfig(configFile);
   const store = openSqliteStore(config.database);
   const api = await startServer({ store, config, host: '127.0.0.1', port: 0, cacheBytes });
-  const hello = express();
-  hello.get('/hello/', (_req, res) => {
-    res.json({ hello: 'world' });
+  const body = JSON.stringify({ hello: 'world' });
+  const bare = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
   });
-  const bare = hello.listen(0, '127.0.0.1');
+  bare.listen(0, '127.0.0.1');
   await new Promise((resolve) => bare.once('listening', resolve));
   process.stdout.write(`${JSON.stringify({ api: api.url, hello: `http://127.0.0.1:${(bare.address() as AddressInfo).port}` })}\n`);
   process.on('SIGTERM', () => {

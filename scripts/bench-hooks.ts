@@ -2,14 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
-import { createApp } from '../src/api/app.js';
+import { startServer } from '../src/api/server.js';
 import { parseConfig } from '../src/config/config.js';
-import { createHookRouter } from '../src/hooks/router.js';
+import { createHookHandler } from '../src/hooks/router.js';
 import { createUpdateQueue } from '../src/hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
@@ -60,12 +58,9 @@ const queue = createUpdateQueue({
   onDone: (_p, _c, update, ms) => pulls.push({ ms, update: update as ComponentUpdate }),
   onError: (e) => console.error('update failed:', e),
 });
-const app = express();
-app.use('/hooks', createHookRouter({ store, getConfig: () => config, queue }));
-app.use(createApp({ store, config, log: (m) => console.error(m) }));
-const httpServer = app.listen(0, '127.0.0.1');
-await new Promise((r) => httpServer.once('listening', r));
-const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+const hooks = createHookHandler({ store, getConfig: () => config, queue });
+const httpServer = await startServer({ store, config, host: '127.0.0.1', port: 0, hooks, log: (m) => console.error(m) });
+const base = httpServer.url;
 
 const original = files[DE].toString('utf8');
 const added: string[] = [];
@@ -155,8 +150,7 @@ await queue.idle();
 console.log(`burst of 20 hooks at once: answered in ${fmt(acks.map((a) => a.ms))}; ${pulls.length - before} pull(s) ran`);
 
 await queue.close();
-await new Promise((r) => httpServer.close(r));
-httpServer.closeAllConnections();
+await httpServer.close();
 await gitServer.close();
 await store.close();
 rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-// The Express app: one dispatcher over the route table (auth, methods, HEAD/OPTIONS, format, errors) in front of the handlers.
+// The API's request handler on plain node:http: one dispatcher over the route table (auth, methods, HEAD/OPTIONS, format, errors) in front of the handlers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
 import type { Config } from '../config/config.js';
 import { workingCopyDir } from '../component/handle.js';
@@ -9,14 +9,15 @@ import { Access, toPrincipal } from './access.js';
 import { authenticate } from './auth.js';
 import type { Answer } from './answer.js';
 import type { ApiServices, RequestContext } from './context.js';
-import { parseBody, readBody } from './body.js';
-import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, serverError } from './errors.js';
+import { isMultipart, MAX_BODY_BYTES, parseBody, readBody, RequestAbortedError } from './body.js';
+import { methodNotAllowed, notAcceptable, notAuthenticated, notFound } from './errors.js';
 import { toJson } from './json.js';
+import { answerError, JSON_TYPE, type RequestHandler, send } from './respond.js';
 import { ResponseCache } from './response-cache.js';
 import { createRouter } from './router.js';
 import { ROUTES, type Route, type WriteMethod } from './routes.js';
 import { Urls } from './urls.js';
-import { toApiError, type WriteContext } from './write.js';
+import type { WriteContext } from './write.js';
 
 export interface AppOptions {
   store: Store;
@@ -80,14 +81,15 @@ function createServices(store: Store, getConfig: () => Config, apiVersion: strin
   };
 }
 
-const JSON_TYPE = 'application/json';
 const HOST = /^[A-Za-z0-9.\-_:[\]]+$/;
 
-function originOf(req: express.Request): string {
+/** Where the request came in: its Host header (when sane), else the socket's own address; https on TLS sockets only. */
+function originOf(req: IncomingMessage): string {
+  const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host;
-  if (host && HOST.test(host)) return `${req.protocol}://${host}`;
+  if (host && HOST.test(host)) return `${protocol}://${host}`;
   const address = req.socket.localAddress ?? '127.0.0.1';
-  return `${req.protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+  return `${protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
 
 /** Whether an Accept header admits JSON (absent, `*\/*`, `application/*` or `application/json` with q > 0). */
@@ -102,28 +104,11 @@ function acceptsJson(accept: string | undefined): boolean {
   return false;
 }
 
-function send(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, body: string | Uint8Array, headers?: Record<string, string>): void {
-  res.statusCode = status;
-  if (headers) for (const name in headers) res.setHeader(name, headers[name]);
-  if (status === 304 || status === 204) {
-    res.end();
-    return;
-  }
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
-}
-
-function sendError(res: ServerResponse, req: IncomingMessage, error: ApiError): void {
-  send(res, req, error.status, JSON_TYPE, toJson(error.body()), error.headers);
-}
-
 /**
- * The API as an Express app. Every answer is JSON (errors too), every route ends in `/`.
- * @example const app = createApp({ store: await openStore('tms.sqlite'), config }); app.listen(8000)
+ * The API as a node:http request handler. Every answer is JSON (errors too), every route ends in `/`.
+ * @example http.createServer(createApp({ store: await openStore('tms.sqlite'), config })).listen(8000)
  */
-export function createApp(options: AppOptions): express.Express {
+export function createApp(options: AppOptions): RequestHandler {
   const { store } = options;
   const getConfig = options.getConfig ?? (() => options.config);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
@@ -133,7 +118,7 @@ export function createApp(options: AppOptions): express.Express {
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
   /** The request context of a request, over the catalog as the database is now. */
-  async function contextOf(req: express.Request, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): Promise<RequestContext> {
+  async function contextOf(req: IncomingMessage, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): Promise<RequestContext> {
     const catalog = await services.catalog();
     return {
       services,
@@ -152,8 +137,8 @@ export function createApp(options: AppOptions): express.Express {
     };
   }
 
-  async function handle(req: express.Request, res: express.Response): Promise<void> {
-    const raw = req.url;
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = req.url ?? '/';
     const cut = raw.indexOf('?');
     const path = cut < 0 ? raw : raw.slice(0, cut);
     const rawQuery = cut < 0 ? '' : raw.slice(cut + 1);
@@ -201,7 +186,9 @@ export function createApp(options: AppOptions): express.Express {
       if (route.allow.includes(method as Route['allow'][number]) && user.is_anonymous) throw notAuthenticated();
       const operation = route.write?.[method as WriteMethod];
       if (!operation) throw methodNotAllowed(method ?? '', allow.get(route)!);
-      const body = await parseBody(await readBody(req), req.headers['content-type'], operation.body ?? 'any');
+      const type = req.headers['content-type'];
+      const bytes = await readBody(req, isMultipart(type) ? getConfig().upload_max_bytes : MAX_BODY_BYTES);
+      const body = await parseBody(bytes, type, operation.body ?? 'any');
       const ctx: WriteContext = {
         ...(await contextOf(req, user, params, query, path, format)),
         body,
@@ -213,8 +200,6 @@ export function createApp(options: AppOptions): express.Express {
       let result: Answer;
       try {
         result = await operation.handler(ctx);
-      } catch (e) {
-        throw toApiError(e);
       } finally {
         // Whatever the write changed: no answer cached before it may be served after it.
         if (await services.refresh()) cache.clear();
@@ -230,47 +215,21 @@ export function createApp(options: AppOptions): express.Express {
       send(res, req, 200, JSON_TYPE, cached);
       return;
     }
-    let result: Answer;
-    try {
-      result = await route.get(await contextOf(req, user, params, query, path, format));
-    } catch (e) {
-      throw toApiError(e);
-    }
+    const result = await route.get(await contextOf(req, user, params, query, path, format));
     if ('json' in result && cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, Buffer.from(result.json));
     reply(res, req, result);
   }
 
-  function reply(res: express.Response, req: express.Request, result: Answer): void {
+  function reply(res: ServerResponse, req: IncomingMessage, result: Answer): void {
     if ('json' in result) send(res, req, result.status ?? 200, JSON_TYPE, Buffer.from(result.json), result.headers);
     else send(res, req, result.status ?? 200, result.contentType, result.bytes, result.headers);
   }
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use(async (req, res) => {
+  return async (req, res) => {
     try {
       await handle(req, res);
     } catch (e) {
-      if (res.headersSent) {
-        res.destroy();
-      } else if (e instanceof ApiError) {
-        sendError(res, req, e);
-      } else {
-        log(`tms api: ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
-        sendError(res, req, serverError());
-      }
+      answerError(res, req, e, log);
     }
-  });
-  // Whatever escapes (a malformed request Express itself rejects): still the JSON error shape.
-  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = (error as { status?: number })?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      sendError(res, req, new ApiError(status, [{ code: 'invalid', detail: (error as Error).message, attr: null }]));
-      return;
-    }
-    log(`tms api: ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
-    sendError(res, req, serverError());
-  });
-  return app;
+  };
 }

@@ -1,5 +1,6 @@
 // Request bodies of write routes: JSON, form-urlencoded and multipart/form-data read into one shape; anything else is a 415.
 import type { IncomingMessage } from 'node:http';
+import { TmsError } from '../domain/errors.js';
 import { bodyTooLarge, parseError, unsupportedMediaType, validationError } from './errors.js';
 import { boundaryOf, MultipartError, parseMultipart, type UploadedFile } from './multipart.js';
 
@@ -19,19 +20,49 @@ export interface RequestBody {
 /** Which body types a write operation takes: uploads only forms (DRF's MultiPartParser and FormParser). */
 export type BodyTypes = 'any' | 'form';
 
-/** Uploads and JSON bodies larger than this are refused with 413. */
-export const MAX_BODY_BYTES = 128 * 1024 * 1024;
+/** JSON and form bodies larger than this are refused with 413 (uploads have their own limit, `upload_max_bytes`). */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Reads the whole body; 413 beyond `limit`. */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw bodyTooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** Whether a Content-Type is multipart/form-data (an upload). */
+export function isMultipart(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
+}
+
+/** The request's stream failed (the client went away mid-body): there is nobody to answer. */
+export class RequestAbortedError extends TmsError<{ reason: string }> {}
+
+/**
+ * Reads the whole body; 413 beyond `limit` (announced by Content-Length or met while reading: the rest is then
+ * discarded unread, so the answer can still be sent). A stream error rejects with RequestAbortedError.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const announced = Number(req.headers['content-length']);
+    if (Number.isFinite(announced) && announced > limit) {
+      req.resume();
+      reject(bodyTooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        chunks.length = 0;
+        req.resume();
+        reject(bodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', (e) => reject(new RequestAbortedError(`request body: ${e.message}`, { reason: e.message })));
+    req.on('aborted', () => reject(new RequestAbortedError('request body: the client aborted', { reason: 'aborted' })));
+  });
 }
 
 /**

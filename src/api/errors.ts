@@ -1,5 +1,6 @@
-// API errors and their one JSON body shape (drf-standardized-errors): {"type", "errors": [{"code", "detail", "attr"}]}.
-import { TmsError } from '../domain/errors.js';
+// API errors, their one JSON body shape (drf-standardized-errors: {"type", "errors": [{"code", "detail", "attr"}]}), and the one mapping of tms's errors to them.
+import { MutexTimeoutError } from '../component/mutex.js';
+import { ForbiddenError, FormatParseError, FormatWriteError, NotFoundError, TmsError, ValidationError } from '../domain/errors.js';
 
 export type ErrorType = 'validation_error' | 'client_error' | 'server_error';
 
@@ -82,10 +83,33 @@ export function parseError(detail: string): ApiError {
 
 /** 413 for a body over the size limit. */
 export function bodyTooLarge(limit: number): ApiError {
-  return new ApiError(413, [{ code: 'request_too_large', detail: `The request body exceeds ${limit} bytes.`, attr: null }]);
+  return new ApiError(413, [{ code: 'payload_too_large', detail: `The request body exceeds ${limit} bytes.`, attr: null }]);
 }
 
 /** 423 when the component's repository lock could not be had in time (Weblate's extension). */
 export function repositoryLocked(key: string): ApiError {
   return new ApiError(423, [{ code: 'repository-locked', detail: `Could not obtain the repository lock for ${key} to perform the operation.`, attr: null }]);
+}
+
+/** 409 for a file that does not parse (a download that would need it), naming the file, line and column. */
+export function fileDoesNotParse(e: FormatParseError): ApiError {
+  const { filename, line, column, reason } = e.data;
+  return new ApiError(409, [{ code: 'parse_error', detail: `${filename}:${line}:${column}: ${reason}`, attr: null }]);
+}
+
+/**
+ * The API error for any error a handler (API or webhook) lets through: unknown objects 404, bad input 400 on its
+ * field, refused actions 403, a component mutex not had in time 423, a stored file that does not parse (or does not take
+ * the pending edits) 409.
+ * Anything else is null: a defect, which the edge logs and answers with a detail-free 500.
+ */
+export function toApiError(e: unknown): ApiError | null {
+  if (e instanceof ApiError) return e;
+  if (e instanceof NotFoundError) return notFound();
+  if (e instanceof ValidationError) return validationError(e.data.field, e.message);
+  if (e instanceof ForbiddenError) return permissionDenied(e.message);
+  if (e instanceof MutexTimeoutError) return repositoryLocked(e.data.key);
+  if (e instanceof FormatParseError) return fileDoesNotParse(e);
+  if (e instanceof FormatWriteError) return new ApiError(409, [{ code: 'write_error', detail: e.message, attr: null }]);
+  return null;
 }

@@ -1,5 +1,6 @@
 // multipart/form-data bodies (uploads) read with busboy: text fields, and files as bytes.
 import busboy from 'busboy';
+import { ValidationError } from '../domain/errors.js';
 
 /** One file part of a multipart body. */
 export interface UploadedFile {
@@ -16,8 +17,12 @@ export interface MultipartBody {
   files: Map<string, UploadedFile>;
 }
 
-/** A body that is not well-formed multipart/form-data. */
-export class MultipartError extends Error {}
+/** A body that is not well-formed multipart/form-data (the API answers 400). */
+export class MultipartError extends ValidationError {
+  constructor(message: string) {
+    super(message, { field: null });
+  }
+}
 
 /** The `boundary` parameter of a multipart Content-Type, or null. */
 export function boundaryOf(contentType: string): string | null {
@@ -57,6 +62,11 @@ export function parseMultipart(body: Uint8Array, contentType: string, maxFieldBy
       reads.push(
         new Promise<void>((done) => {
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          // A part cut short errors on its own stream ("Unexpected end of form"): unhandled, it would end the process.
+          stream.on('error', (e: Error) => {
+            fail(e.message);
+            done();
+          });
           stream.on('end', () => {
             if (!out.files.has(name)) {
               out.files.set(name, { filename: info.filename ?? '', contentType: info.mimeType, bytes: new Uint8Array(Buffer.concat(chunks)) });

@@ -1,9 +1,11 @@
-// Starting and stopping the API server on a host and port (0 picks a free port).
+// Starting and stopping the HTTP server (plain node:http) on a host and port (0 picks a free port): the webhook receivers at /hooks/, the API everywhere else.
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createApp } from './app.js';
+import { parseError } from './errors.js';
+import type { RequestHandler } from './respond.js';
 
 export interface RunningServer {
   /** `http://host:port` the server listens on. */
@@ -12,8 +14,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The webhook receivers' prefix: requests under it go to `hooks`. */
+export const HOOKS_PREFIX = '/hooks/';
+
 /**
- * Serves the API until `close()`.
+ * Serves the API (and the webhook receivers, when given) until `close()`. A malformed request, a client that goes
+ * away or a failing handler is answered or dropped; none of them ends the process.
  * @example const server = await startServer({ store, config, host: '127.0.0.1', port: 0 }); console.log(server.url)
  */
 export function startServer(options: {
@@ -23,25 +29,36 @@ export function startServer(options: {
   port: number;
   log?: (message: string) => void;
   cacheBytes?: number;
-  /** Served at `/hooks/` ahead of the API (it reads its raw body itself, for signatures). */
-  hooks?: express.Router;
+  /** The webhook receivers (`createHookHandler`), served under /hooks/ (they read their raw body themselves, for signatures). */
+  hooks?: RequestHandler;
   /** The configuration in force when a watched file can change it. */
   getConfig?: () => Config;
 }): Promise<RunningServer> {
-  const api = createApp({ store: options.store, config: options.config, getConfig: options.getConfig, log: options.log, cacheBytes: options.cacheBytes });
-  let app: express.Express = api;
-  if (options.hooks) {
-    app = express();
-    app.disable('x-powered-by');
-    app.use('/hooks', options.hooks);
-    app.use(api);
-  }
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const api = createApp({ store: options.store, config: options.config, getConfig: options.getConfig, log, cacheBytes: options.cacheBytes });
+  const hooks = options.hooks;
+  const server = http.createServer((req, res) => {
+    // A write to a client that went away must not become an unhandled 'error'.
+    res.on('error', () => {});
+    req.on('error', () => {});
+    const url = req.url ?? '/';
+    void (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks') ? hooks(req, res) : api(req, res));
+  });
+  // What node:http itself cannot parse (a malformed request line or header): a 400 in the error shape, then close.
+  server.on('clientError', (error, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(parseError(`Malformed request: ${(error as Error).message}`).body());
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
-    const server = app.listen(options.port, options.host);
-    server.keepAliveTimeout = 65_000;
     server.once('error', reject);
-    server.once('listening', () => {
+    server.listen(options.port, options.host, () => {
       server.off('error', reject);
+      server.on('error', (e) => log(`tms: server: ${e.message}`));
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({

@@ -1,18 +1,16 @@
-// What write handlers share: the write context, permission checks with Weblate's refusal texts, config lookups and the mapping of write-path errors to API errors.
+// What write handlers share: the write context, permission checks with Weblate's refusal texts, and config lookups.
 import type { DenyReason, PermissionTarget, TranslationScope, UnitScope } from '../auth/check.js';
 import { checkPermission } from '../auth/check.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
-import { NotFoundError } from '../domain/errors.js';
 import { State } from '../domain/unit.js';
-import { COMPONENT_LOCKED, UnitEditError, WriteRefusedError } from '../repository/index.js';
+import { COMPONENT_LOCKED } from '../repository/index.js';
 import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
 import { type ComponentHandle, openComponent } from '../component/handle.js';
-import { MutexTimeoutError } from '../component/mutex.js';
 import { componentScope, projectScope } from './access.js';
 import type { RequestBody } from './body.js';
 import type { RequestContext } from './context.js';
-import { ApiError, notFound, permissionDenied, repositoryLocked, validationError } from './errors.js';
+import { ApiError, notFound, permissionDenied, validationError } from './errors.js';
 
 /** A write request: the request context plus its parsed body and a way to see the database after the write. */
 export interface WriteContext extends RequestContext {
@@ -97,21 +95,6 @@ export function projectConfigOf(ctx: RequestContext, project: CatalogProject): P
 /** The catalog's component of a configured one, or undefined when the store does not have it. */
 export function catalogComponent(catalog: Catalog, project: ProjectConfig, component: ComponentConfig): CatalogComponent | undefined {
   return catalog.componentsByPath.get(`${project.slug}/${component.slug}`);
-}
-
-/**
- * The API error for an error of the write path: unknown objects 404, refused input 400 on its field, refused
- * actions 403, a repository lock not had in time 423. Anything else is returned unchanged (a 500 at the edge).
- */
-export function toApiError(e: unknown): unknown {
-  if (e instanceof ApiError) return e;
-  if (e instanceof NotFoundError) return notFound();
-  if (e instanceof UnitEditError || e instanceof WriteRefusedError) {
-    if (e.data.kind === 'forbidden') return permissionDenied(e.message);
-    return validationError(e.data.field, e.message);
-  }
-  if (e instanceof MutexTimeoutError) return repositoryLocked(e.data.key);
-  return e;
 }
 
 /** A 400 with one message on several fields (Weblate's "Please provide both state and target…"). */

@@ -1,4 +1,5 @@
 // Where CLI commands write: stdout/stderr, swappable in tests.
+import { TmsError } from '../domain/errors.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -13,12 +14,13 @@ export const processIo: CliIo = {
   isTty: Boolean(process.stdout.isTTY),
 };
 
-/** A command that fails in a way the user can act on: one clear line on stderr, exit 1. */
-export class CliFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
+/** A command that fails in a way the user can act on: one clear line on stderr, exit 1 (2 for a usage error). */
+export class CliFailure extends TmsError<{ exitCode: number }> {
+  constructor(message: string, exitCode = 1) {
+    super(message, { exitCode });
+  }
+
+  get exitCode(): number {
+    return this.data.exitCode;
   }
 }

@@ -1,7 +1,7 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
-import { createComponentUpdater, createHookRouter, createUpdateQueue } from '../hooks/index.js';
+import { createComponentUpdater, createHookHandler, createUpdateQueue } from '../hooks/index.js';
 import { startWatching } from '../watch/index.js';
 import { openStore } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
@@ -26,7 +26,7 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     });
     const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`) });
     getConfig = watching.getConfig;
-    const hooks = createHookRouter({ store, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
+    const hooks = createHookHandler({ store, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       server = await startServer({ store, config, getConfig, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });

@@ -95,6 +95,8 @@ export interface Config {
   repos_dir: string;
   /** How long a repository operation waits for another one on the same component; `TMS_LOCK_TIMEOUT_MS` overrides. */
   lock_timeout_ms: number;
+  /** The largest multipart upload the API reads (413 beyond). */
+  upload_max_bytes: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
   projects: ProjectConfig[];

@@ -127,6 +127,8 @@ export const configSchema = {
     repos_dir: str('repos'),
     // tms extension: how long a repository operation waits for another one on the same component (then 423)
     lock_timeout_ms: { type: 'integer', minimum: 1, default: 60_000 },
+    // tms extension: the largest multipart upload (a translation file) the API reads; larger ones are a 413
+    upload_max_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
     committer: {
       type: 'object',
       additionalProperties: false,

@@ -36,5 +36,24 @@ export class NotFoundError extends TmsError<{ what: string; key: string }> {
   }
 }
 
-/** Bad input from a user: a request body, a CLI argument, a query. */
-export class ValidationError extends TmsError<{ field?: string }> {}
+/**
+ * A request tms refuses: bad input (ValidationError) or an action not allowed (ForbiddenError). `field` names
+ * the input at fault (the API's `attr`; Weblate's serializer-level errors use `non_field_errors`).
+ */
+export abstract class RefusedError<D extends { field: string | null } = { field: string | null }> extends TmsError<D> {}
+
+/** Bad input from a user: a request body, a CLI argument, a query, a file (the API answers 400 on `field`). */
+export class ValidationError<D extends { field: string | null } = { field: string | null }> extends RefusedError<D> {}
+
+/** An action the component or the user's role does not allow (the API answers 403). */
+export class ForbiddenError extends RefusedError {}
+
+/** Bad input on `field`. @example throw invalid('language_code', "No language code 'xx' found!") */
+export function invalid(field: string | null, message: string): ValidationError {
+  return new ValidationError(message, { field });
+}
+
+/** An action refused, with the reason people read. @example throw forbidden('The component is locked.') */
+export function forbidden(message: string): ForbiddenError {
+  return new ForbiddenError(message, { field: null });
+}

@@ -38,7 +38,7 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch (e) {
     const reason = `JSON parse error - ${(e as Error).message}`;
-    throw new HookPayloadError(reason, { service: '', reason });
+    throw new HookPayloadError(reason, { field: null, service: '', reason });
   }
 }
 
@@ -57,12 +57,12 @@ export function decodePayload(body: Buffer, contentType: string | undefined): un
     text = boundary ? multipartField(body, boundary, 'payload') : undefined;
   } else {
     text = body.toString('utf8');
-    if (text.trim() === '') throw new HookPayloadError('Invalid data in json payload!', { service: '', reason: 'empty body' });
+    if (text.trim() === '') throw new HookPayloadError('Invalid data in json payload!', { field: null, service: '', reason: 'empty body' });
   }
-  if (text === undefined) throw new HookPayloadError('Missing payload parameter!', { service: '', reason: 'no payload field' });
+  if (text === undefined) throw new HookPayloadError('Missing payload parameter!', { field: null, service: '', reason: 'no payload field' });
   const data = parseJson(text);
   if (data === null || data === '' || (typeof data === 'object' && Object.keys(data).length === 0)) {
-    throw new HookPayloadError('Invalid data in json payload!', { service: '', reason: 'empty payload' });
+    throw new HookPayloadError('Invalid data in json payload!', { field: null, service: '', reason: 'empty payload' });
   }
   return data;
 }

@@ -1,5 +1,5 @@
 // What each forge's notification says: push or not, the repository's URL forms, the branch and the repository name.
-import { TmsError } from '../domain/errors.js';
+import { ValidationError } from '../domain/errors.js';
 
 /** The services `/hooks/<service>/` accepts (forgejo is handled as gitea). */
 export const SERVICES = ['github', 'gitlab', 'bitbucket', 'gitea', 'forgejo', 'gitee', 'pagure', 'azure'] as const;
@@ -20,7 +20,7 @@ export interface HookData {
 }
 
 /** A payload that is JSON but not the shape its service sends; the router answers 400. */
-export class HookPayloadError extends TmsError<{ service: string; reason: string }> {}
+export class HookPayloadError extends ValidationError<{ field: null; service: string; reason: string }> {}
 
 export function isService(name: string): name is Service {
   return (SERVICES as readonly string[]).includes(name);
@@ -57,7 +57,7 @@ function required(service: string, data: unknown, ...path: (string | number)[]):
   const value = text(data, ...path);
   if (value === undefined) {
     const reason = `missing ${path.join('.')}`;
-    throw new HookPayloadError(`Invalid data in json payload: ${reason}`, { service, reason });
+    throw new HookPayloadError(`Invalid data in json payload: ${reason}`, { field: null, service, reason });
   }
   return value;
 }
@@ -128,15 +128,15 @@ function bitbucketBranch(data: Json): string | null {
 function bitbucket(headers: Headers, data: Json): HookData | null {
   if ('diagnostics' in data || !BITBUCKET_EVENTS.has(header(headers, 'x-event-key') ?? '')) return null;
   const repo = at(data, 'pullRequest', 'toRef', 'repository') ?? at(data, 'repository');
-  if (!isObject(repo)) throw new HookPayloadError('Invalid data in json payload: missing repository', { service: 'bitbucket', reason: 'missing repository' });
+  if (!isObject(repo)) throw new HookPayloadError('Invalid data in json payload: missing repository', { field: null, service: 'bitbucket', reason: 'missing repository' });
   const owner = text(repo, 'owner') ?? text(repo, 'project', 'key');
   const fullName = text(repo, 'full_name') ?? text(repo, 'fullName') ?? (owner && text(repo, 'slug') ? `${owner}/${text(repo, 'slug')}` : undefined);
-  if (!fullName) throw new HookPayloadError('Invalid data in json payload: no repository name', { service: 'bitbucket', reason: 'no repository name' });
+  if (!fullName) throw new HookPayloadError('Invalid data in json payload: no repository name', { field: null, service: 'bitbucket', reason: 'no repository name' });
   const self = at(repo, 'links', 'self');
   const repoUrl = text(repo, 'links', 'html', 'href')
     ?? (Array.isArray(self) ? text(self, 0, 'href') : text(self, 'href'))
     ?? (text(data, 'canon_url') && text(repo, 'absolute_url') ? `${text(data, 'canon_url')}${text(repo, 'absolute_url')}` : undefined);
-  if (!repoUrl) throw new HookPayloadError('Invalid data in json payload: no repository URL', { service: 'bitbucket', reason: 'no repository URL' });
+  if (!repoUrl) throw new HookPayloadError('Invalid data in json payload: no repository URL', { field: null, service: 'bitbucket', reason: 'no repository URL' });
   const clone = at(repo, 'links', 'clone');
   let repos: string[];
   if (Array.isArray(clone)) {
@@ -181,7 +181,7 @@ function pagure(_headers: Headers, data: Json): HookData | null {
   if (!isObject(data.msg) || data.topic !== 'git.receive') return null;
   const instance = required('pagure', data, 'msg', 'pagure_instance');
   const server = hostOf(instance);
-  if (!server) throw new HookPayloadError('Invalid data in json payload: bad msg.pagure_instance', { service: 'pagure', reason: 'bad msg.pagure_instance' });
+  if (!server) throw new HookPayloadError('Invalid data in json payload: bad msg.pagure_instance', { field: null, service: 'pagure', reason: 'bad msg.pagure_instance' });
   const project = required('pagure', data, 'msg', 'project_fullname');
   const repos = [`https://${server}/${project}`, `https://${server}/${project}.git`, `ssh://git@${server}/${project}`, `ssh://git@${server}/${project}.git`];
   return { service_long_name: 'Pagure', repo_url: repos[0], repos, branch: text(data, 'msg', 'branch') ?? null, full_name: project };
@@ -237,7 +237,7 @@ const HANDLERS: Record<Service, (headers: Headers, data: Json) => HookData | nul
  * @example parseHook('github', { 'x-github-event': 'push' }, payload)?.branch // 'main'
  */
 export function parseHook(service: Service, headers: Headers, data: unknown): HookData | null {
-  if (!isObject(data)) throw new HookPayloadError('Invalid data in json payload!', { service, reason: 'not a JSON object' });
+  if (!isObject(data)) throw new HookPayloadError('Invalid data in json payload!', { field: null, service, reason: 'not a JSON object' });
   return HANDLERS[service](headers, data);
 }
 

@@ -1,18 +1,16 @@
 // Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
 import { Action } from '../domain/actions.js';
-import { NotFoundError, TmsError } from '../domain/errors.js';
+import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
 import { joinPlural, PLURAL_SEPARATOR, splitPlural, State } from '../domain/unit.js';
 import type { Actor } from '../component/handle.js';
 import { now, type Store } from '../store/index.js';
-import { COMPONENT_LOCKED } from './write-error.js';
+import { COMPONENT_LOCKED } from './lock.js';
 
 /**
  * An edit that cannot be applied. `kind: 'invalid'` is bad input on `field` (the API answers 400 with
  * `attr = field`); `kind: 'forbidden'` is a unit that cannot be translated (read-only, a source string of a
  * bilingual component, a locked component; the API answers 403).
  */
-export class UnitEditError extends TmsError<{ unitId: number; field: 'target' | 'state' | null; kind: 'invalid' | 'forbidden' }> {}
-
 export interface UnitEdit {
   unitId: number;
   /** One string per plural form (a one-element list for a singular unit). */
@@ -47,28 +45,27 @@ export function editAction(oldState: number, newState: number): number {
  * Translates a unit: validates as Weblate's unit PATCH does, stores target and state as a pending edit by
  * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit) and refreshes the
  * translation's statistics, all in one transaction. The file is written later, by `commitPending`.
- * Throws NotFoundError for an unknown unit and UnitEditError for an edit that cannot be applied.
+ * Throws NotFoundError for an unknown unit, ValidationError (on `target` or `state`) for an edit that cannot be
+ * applied, and ForbiddenError for a string that cannot be edited.
  * @example await editUnit(store, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
  */
 export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditResult> {
   const unit = await store.findEditableUnit(edit.unitId);
   if (!unit) throw new NotFoundError('unit', String(edit.unitId));
-  const fail = (kind: 'invalid' | 'forbidden', field: 'target' | 'state' | null, message: string) =>
-    new UnitEditError(message, { unitId: unit.id, field, kind });
 
-  if (await store.isComponentLocked(unit.component_id)) throw fail('forbidden', null, COMPONENT_LOCKED);
-  if (unit.is_source && !unit.monolingual) throw fail('forbidden', null, 'Source strings of a bilingual component cannot be translated.');
-  if (unit.state === State.READONLY) throw fail('forbidden', null, 'The string is read-only.');
-  if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw fail('invalid', 'target', 'Not a valid list of strings.');
-  if (!Number.isInteger(edit.state) || !EDITABLE_STATES.has(edit.state)) throw fail('invalid', 'state', 'Invalid state');
+  if (await store.isComponentLocked(unit.component_id)) throw forbidden(COMPONENT_LOCKED);
+  if (unit.is_source && !unit.monolingual) throw forbidden('Source strings of a bilingual component cannot be translated.');
+  if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
+  if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw invalid('target', 'Not a valid list of strings.');
+  if (!Number.isInteger(edit.state) || !EDITABLE_STATES.has(edit.state)) throw invalid('state', 'Invalid state');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const expected = plural ? unit.plural_number : 1;
-  if (edit.target.length !== expected) throw fail('invalid', 'target', 'Number of plurals does not match');
+  if (edit.target.length !== expected) throw invalid('target', 'Number of plurals does not match');
   const empty = edit.target.every((t) => t === '');
-  if (edit.state === State.EMPTY && !empty) throw fail('invalid', 'state', 'Can not use empty state with non empty target');
-  if (edit.state !== State.EMPTY && empty) throw fail('invalid', 'state', 'Can not use non empty state with empty target');
+  if (edit.state === State.EMPTY && !empty) throw invalid('state', 'Can not use empty state with non empty target');
+  if (edit.state !== State.EMPTY && empty) throw invalid('state', 'Can not use non empty state with empty target');
   if (edit.state === State.APPROVED && !unit.review) {
-    throw fail('invalid', 'state', 'Approved state is not available as reviews are not enabled.');
+    throw invalid('state', 'Approved state is not available as reviews are not enabled.');
   }
 
   const target = joinPlural(edit.target);

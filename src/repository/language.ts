@@ -4,13 +4,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
+import { forbidden, invalid } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { formatLanguageCode } from '../languages/code-style.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { readAtHead } from './pending-write.js';
-import { forbidden, invalid } from './write-error.js';
 
 export interface AddLanguageResult {
   /** The new translation, as the re-sync stored it. */
@@ -36,8 +36,8 @@ const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4']);
  * replaced by the code in the component's `language_code_style` (project aliases applied in reverse), made by the
  * format from `new_base` (every target emptied) or its own skeleton, committed with `add_message` as `user`, and the
  * component re-synced so the translation appears; 48 "Language added" is recorded.
- * Errors (WriteRefusedError): `languge_code` (sic, as Weblate) when missing, `language_code` when unknown, filtered
- * or present already; `forbidden` when the component does not take new languages or the format cannot make the file.
+ * Errors: ValidationError on `languge_code` (sic, as Weblate) when missing, `language_code` when unknown, filtered
+ * or present already; ForbiddenError when the component does not take new languages or the format cannot make the file.
  * @example const { translationId, filename } = await addLanguage(h, 'fr', user);
  */
 export async function addLanguage(h: ComponentHandle, languageCode: string | undefined, user: Actor): Promise<AddLanguageResult> {

@@ -3,6 +3,9 @@ import { NotFoundError } from '../domain/errors.js';
 import type { Actor } from '../component/handle.js';
 import { now, type Store } from '../store/index.js';
 
+/** Weblate's text for edits, added strings and uploads on a locked component. */
+export const COMPONENT_LOCKED = 'The component is locked.';
+
 /** Whether the component is locked. */
 export function isLocked(store: Store, component: { id: number }): Promise<boolean> {
   return store.isComponentLocked(component.id);

@@ -2,13 +2,13 @@
 import type { Actor, ComponentHandle } from '../component/handle.js';
 import type { ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
-import { NotFoundError } from '../domain/errors.js';
+import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
 import { unitContentHash, unitIdHash } from '../domain/hash.js';
 import { joinPlural, State } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { FormatId } from '../formats/format.js';
 import { type ChangeInput, type NewUnit, now, type TranslationInfo, type TranslationRef } from '../store/index.js';
-import { COMPONENT_LOCKED, forbidden, invalid } from './write-error.js';
+import { COMPONENT_LOCKED } from './lock.js';
 
 /** The body of Weblate's add-string request: `key` + `value` (monolingual) or `context` + `source` + `target` (bilingual). */
 export interface AddUnitInput {
@@ -187,7 +187,7 @@ export function stringAddedChange(h: ComponentHandle, languages: ReadonlyMap<num
  * (template) translation, a bilingual one `context?` + `source` + `target` (target optional on the source
  * translation). Units are created in one transaction (31 per unit, statistics refreshed); the new units are
  * pending, so the next commit writes them into the file(s).
- * Throws NotFoundError, and WriteRefusedError (`invalid` with the field, `forbidden` with Weblate's reason).
+ * Throws NotFoundError, and ValidationError (with the field) and ForbiddenError (with Weblate's reason).
  * @example await addUnit(h, 'en', { key: 'menu.help', value: ['Help'], user })
  */
 export async function addUnit(h: ComponentHandle, language: string, input: AddUnitInput): Promise<AddUnitResult> {
@@ -224,7 +224,7 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
  * monolingual component the key leaves the template and every translation file) go from the store at once, with
  * 63 "String removed" per unit (`details: {source, target}`) and statistics refreshed, in one transaction. The
  * removal from each file is pending: the next commit writes it (UnitWrite `remove`).
- * Throws NotFoundError (also for a unit of another component) and WriteRefusedError `forbidden`.
+ * Throws NotFoundError (also for a unit of another component) and ForbiddenError.
  * @example await deleteUnit(h, 42, user)
  */
 export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor): Promise<DeleteUnitResult> {

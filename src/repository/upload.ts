@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
-import { NotFoundError } from '../domain/errors.js';
+import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
 import type { ParsedStore } from '../formats/format.js';
@@ -13,7 +13,7 @@ import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
-import { COMPONENT_LOCKED, forbidden, invalid } from './write-error.js';
+import { COMPONENT_LOCKED } from './lock.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 export type UploadMethod = (typeof UPLOAD_METHODS)[number];
@@ -261,7 +261,7 @@ function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMetho
  * - `add`: strings the translation lacks are added (31 per unit), as the add-string request would.
  * - `replace`: the file is replaced and committed (54), then the component re-synced.
  * Always records 78 with the counters. Accepted edits are pending: the normal commit path writes them.
- * Throws NotFoundError and WriteRefusedError (`invalid` on `method`/`conflicts`/`fuzzy`/`file`, `forbidden` when locked).
+ * Throws NotFoundError and ValidationError (on `method`/`conflicts`/`fuzzy`/`file`) and ForbiddenError (locked).
  * @example await uploadTranslation(h, 'de', { bytes, method: 'translate', user })
  */
 export async function uploadTranslation(h: ComponentHandle, language: string, input: UploadInput): Promise<UploadResult> {

@@ -1,27 +1,34 @@
-// The write path's edges without a server: error mapping (404/400/403/423) and the OpenAPI entries of the write operations.
+// The edges without a server: the one error mapping (404/400/403/409/423) and the OpenAPI entries of the write operations.
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '../../src/api/errors.js';
+import { type ApiError, toApiError } from '../../src/api/errors.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { ROOT_LISTS, ROUTES } from '../../src/api/routes.js';
-import { toApiError } from '../../src/api/write.js';
 import type { Json } from '../helpers/api-client.js';
-import { NotFoundError } from '../../src/domain/errors.js';
-import { UnitEditError, WriteRefusedError } from '../../src/repository/index.js';
+import { MultipartError } from '../../src/api/multipart.js';
+import { FormatParseError, forbidden, invalid, NotFoundError } from '../../src/domain/errors.js';
+import { HookPayloadError } from '../../src/hooks/services.js';
 import { MutexTimeoutError, withComponentMutex } from '../../src/component/mutex.js';
 
 describe('toApiError', () => {
   const asApi = (e: unknown) => toApiError(e) as ApiError;
 
-  it('maps the write path\'s errors to statuses and the one body shape', () => {
+  it('maps tms\'s errors to statuses and the one body shape', () => {
     expect(asApi(new NotFoundError('unit', '7')).status).toBe(404);
-    const invalid = asApi(new UnitEditError('Invalid state', { unitId: 1, field: 'state', kind: 'invalid' }));
-    expect(invalid.status).toBe(400);
-    expect(invalid.body()).toEqual({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Invalid state', attr: 'state' }] });
-    const forbidden = asApi(new WriteRefusedError('The component is locked.', { kind: 'forbidden', field: null }));
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body().errors[0]).toEqual({ code: 'permission_denied', detail: 'The component is locked.', attr: null });
-    const plain = new Error('boom');
-    expect(toApiError(plain)).toBe(plain);
+    const bad = asApi(invalid('state', 'Invalid state'));
+    expect(bad.status).toBe(400);
+    expect(bad.body()).toEqual({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Invalid state', attr: 'state' }] });
+    const refused = asApi(forbidden('The component is locked.'));
+    expect(refused.status).toBe(403);
+    expect(refused.body().errors[0]).toEqual({ code: 'permission_denied', detail: 'The component is locked.', attr: null });
+    expect(asApi(new MultipartError('Unexpected end of form')).body()).toEqual({
+      type: 'validation_error', errors: [{ code: 'invalid', detail: 'Unexpected end of form', attr: null }],
+    });
+    expect(asApi(new HookPayloadError('Missing payload parameter!', { field: null, service: 'github', reason: 'no payload' })).status).toBe(400);
+    const broken = asApi(new FormatParseError('translations/app_de.ts', 3, 7, 'unclosed tag'));
+    expect(broken.status).toBe(409);
+    expect(broken.body().errors[0]).toEqual({ code: 'parse_error', detail: 'translations/app_de.ts:3:7: unclosed tag', attr: null });
+    // anything else is a defect: no mapping, the edge answers a detail-free 500
+    expect(toApiError(new Error('boom'))).toBeNull();
   });
 
   it('answers 423 repository-locked when the component lock is not had in time', async () => {

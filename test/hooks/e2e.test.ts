@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.js';
 import type { Config } from '../../src/config/config.js';
 import { createUpdateQueue, type UpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
@@ -68,7 +67,7 @@ beforeAll(async () => {
     lock: false,
     onDone: (p, c) => updates.push(`${p}/${c}`),
   });
-  server = await startHookServer({ store, getConfig: () => config, queue, setup: (app) => app.use(createApp({ store, config, log: () => {} })) });
+  server = await startHookServer({ store, getConfig: () => config, queue });
 });
 afterAll(async () => {
   await queue?.close();

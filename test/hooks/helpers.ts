@@ -1,8 +1,7 @@
-// Test wiring for the hook router: a real HTTP server on an ephemeral port, a real store, a recording queue.
-import type { AddressInfo } from 'node:net';
-import express from 'express';
+// Test wiring for the hook receivers: a real HTTP server on an ephemeral port, a real store, a recording queue.
+import { startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
-import { createHookRouter } from '../../src/hooks/router.js';
+import { createHookHandler } from '../../src/hooks/router.js';
 import type { EnqueueOutcome, UpdateQueue } from '../../src/hooks/queue.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -27,26 +26,17 @@ export interface HookServer {
   close(): Promise<void>;
 }
 
-/** Serves `createHookRouter` at /hooks on 127.0.0.1 (and the extra routes the caller adds). */
-export async function startHookServer(opts: { store: Store; getConfig: () => Config; queue: UpdateQueue; setup?: (app: express.Express) => void }): Promise<HookServer> {
-  const app = express();
-  app.use('/hooks', createHookRouter({ store: opts.store, getConfig: opts.getConfig, queue: opts.queue }));
-  opts.setup?.(app);
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** The real server on 127.0.0.1: the hook receivers at /hooks/ and the API beside them, as `tms serve` runs them. */
+export async function startHookServer(opts: { store: Store; getConfig: () => Config; queue: UpdateQueue; bodyLimit?: number }): Promise<HookServer> {
+  const hooks = createHookHandler({ store: opts.store, getConfig: opts.getConfig, queue: opts.queue, bodyLimit: opts.bodyLimit });
+  const server = await startServer({ store: opts.store, config: opts.getConfig(), getConfig: opts.getConfig, host: '127.0.0.1', port: 0, hooks, log: () => {} });
   return {
-    url,
+    url: server.url,
     async post(path, body, headers) {
-      const res = await fetch(url + path, { method: 'POST', body, headers });
+      const res = await fetch(server.url + path, { method: 'POST', body, headers });
       const text = await res.text();
       return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((e) => (e ? reject(e) : resolve()));
-      }),
+    close: () => server.close(),
   };
 }

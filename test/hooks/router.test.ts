@@ -1,12 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Config, parseConfig } from '../../src/config/config.js';
-import { createHookRouter } from '../../src/hooks/router.js';
 import type { Service } from '../../src/hooks/services.js';
 import type { Db } from '../../src/store/db.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
@@ -301,17 +297,11 @@ describe('/hooks/update/<project>/[<component>/]', () => {
 
 describe('request bodies', () => {
   it('answers 413 in the error shape for a body over the limit', async () => {
-    const app = express();
-    app.use('/hooks', createHookRouter({ store, getConfig: () => config, queue, bodyLimit: '1kb' }));
-    const small = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const port = (small.address() as AddressInfo).port;
-    const res = await fetch(`http://127.0.0.1:${port}/hooks/github/`, { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
+    const small = await startHookServer({ store, getConfig: () => config, queue, bodyLimit: 1024 });
+    const res = await fetch(`${small.url}/hooks/github/`, { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { errors: { code: string }[] }).errors[0].code).toBe('payload_too_large');
-    small.closeAllConnections();
-    await new Promise((r) => small.close(r));
+    await small.close();
     expect(queue.calls).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 // editUnit: Weblate's validation, pending mark and author, change actions 5/2/36/37, statistics at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
-import { NotFoundError } from '../../src/domain/errors.js';
+import { NotFoundError, RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
-import { editUnit, UnitEditError } from '../../src/repository/index.js';
+import { editUnit } from '../../src/repository/index.js';
 import { createRepoEnv, type RepoEnv, statsOf, thrownBy, rejectedWith } from './repo-env.js';
 
 
@@ -49,14 +49,14 @@ describe('editUnit', () => {
 
   it('checks the plural count against the language (cs: 3 forms) and a singular unit takes one string', async () => {
     const files = r.unit('app', 'cs', 'file selected');
-    const short = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
+    const short = await rejectedWith(RefusedError, editUnit(r.store, { unitId: files.id, target: ['a', 'b'], state: 20, user: r.alice }));
     expect(short.data).toMatchObject({ field: 'target', kind: 'invalid' });
     expect(short.message).toBe('Number of plurals does not match');
     const ok = await editUnit(r.store, { unitId: files.id, target: ['%n soubor', '%n soubory', '%n souborů'], state: 20, user: r.alice });
     expect(ok.action).toBe(Action.CHANGE);
     expect(r.unit('app', 'cs', 'file selected').target).toBe('%n soubor\x1e\x1e%n soubory\x1e\x1e%n souborů');
     const single = r.unit('app', 'cs', 'Quit');
-    expect((await rejectedWith(UnitEditError, editUnit(r.store, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice }))).data.field).toBe('target');
+    expect((await rejectedWith(RefusedError, editUnit(r.store, { unitId: single.id, target: ['a', 'b'], state: 20, user: r.alice }))).data.field).toBe('target');
   });
 
   it('refuses states outside 0/10/20/30, empty/non-empty mismatches, and approval without review', async () => {
@@ -69,15 +69,15 @@ describe('editUnit', () => {
       [30, ['x'], 'Approved state is not available as reviews are not enabled.'],
     ];
     for (const [state, target, message] of cases) {
-      const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: quit.id, target, state, user: r.alice }));
-      expect([e.code, e.data.field, e.data.kind, e.message]).toEqual(['UnitEditError', 'state', 'invalid', message]);
+      const e = await rejectedWith(RefusedError, editUnit(r.store, { unitId: quit.id, target, state, user: r.alice }));
+      expect([e.code, e.data.field, e.code, e.message]).toEqual(['ValidationError', 'state', 'ValidationError', message]);
     }
     expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: '', pending: 0 });
   });
 
   it('refuses the source strings of a bilingual component (read-only) and unknown units', async () => {
     const source = r.unit('app', 'en', 'Quit');
-    const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
+    const e = await rejectedWith(RefusedError, editUnit(r.store, { unitId: source.id, target: ['Exit'], state: 20, user: r.alice }));
     expect(e.data).toMatchObject({ kind: 'forbidden', field: null });
     await expect(editUnit(r.store, { unitId: 999_999, target: ['x'], state: 20, user: r.alice })).rejects.toThrow(NotFoundError);
   });
@@ -109,7 +109,7 @@ describe('editUnit with review enabled', () => {
   it('refuses a read-only template (edit_template off) with the 403 kind', async () => {
     const template = r.units('web', 'en')[0];
     expect(template.state).toBe(State.READONLY);
-    const e = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
-    expect([e.data.kind, e.message]).toEqual(['forbidden', 'The string is read-only.']);
+    const e = await rejectedWith(RefusedError, editUnit(r.store, { unitId: template.id, target: ['Hi'], state: 20, user: r.alice }));
+    expect([e.code, e.message]).toEqual(['ForbiddenError', 'The string is read-only.']);
   });
 });

@@ -1,9 +1,10 @@
 // Adding a language: the file named by mask and code style, made from new_base or the skeleton, committed, pushed, synced.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
-import { addLanguage, pushComponent, WriteRefusedError } from '../../src/repository/index.js';
+import { addLanguage, pushComponent } from '../../src/repository/index.js';
 import { createRepoEnv, type RepoEnv, rejectedWith, statsOf } from './repo-env.js';
 import { openComponent } from '../../src/component/handle.js';
+import { RefusedError } from '../../src/domain/errors.js';
 
 
 
@@ -44,22 +45,22 @@ describe('addLanguage', () => {
 
   it('refuses with Weblate errors: missing code (languge_code), unknown code, a present language, new_lang, no base for TS', async () => {
     const app = r.component('app');
-    const missing = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), '', r.alice));
+    const missing = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), '', r.alice));
     expect([missing.data.field, missing.message]).toEqual(['languge_code', "Missing 'language_code' parameter"]);
-    const unknown = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'xx_nope', r.alice));
+    const unknown = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'xx_nope', r.alice));
     expect([unknown.data.field, unknown.message]).toEqual(['language_code', "No language code 'xx_nope' found!"]);
     // exact codes only: 'FR' is not 'fr'
-    expect((await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'FR', r.alice))).data.field).toBe('language_code');
+    expect((await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'FR', r.alice))).data.field).toBe('language_code');
     for (const present of ['de', 'en']) {
-      const e = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), present, r.alice));
+      const e = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), present, r.alice));
       expect([e.data.field, e.message]).toEqual(['language_code', 'Translation file already exists!']);
     }
-    const off = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'none' }), 'it', r.alice));
-    expect([off.data.kind, off.message]).toEqual(['forbidden', 'Adding new translations is turned off in the component configuration.']);
-    expect((await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'contact' }), 'it', r.alice))).data.kind).toBe('forbidden');
-    const noBase = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_base: '' }), 'it', r.alice));
-    expect(noBase.data.kind).toBe('forbidden');
-    const filtered = await rejectedWith(WriteRefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }), 'it', r.alice));
+    const off = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'none' }), 'it', r.alice));
+    expect([off.code, off.message]).toEqual(['ForbiddenError', 'Adding new translations is turned off in the component configuration.']);
+    expect((await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'contact' }), 'it', r.alice))).code).toBe('ForbiddenError');
+    const noBase = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_base: '' }), 'it', r.alice));
+    expect(noBase.code).toBe('ForbiddenError');
+    const filtered = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }), 'it', r.alice));
     expect([filtered.data.field, filtered.message]).toEqual(['language_code', 'The given language is filtered by the language filter.']);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     expect(r.units('app', 'it')).toEqual([]);

@@ -180,22 +180,22 @@ export function statsOf(r: RepoEnv, component: string, language: string): Transl
 }
 
 /** The error `fn` throws, which must be of `type`. */
-export function thrownBy<T extends Error>(type: abstract new (...args: never[]) => T, fn: () => unknown): T {
+export function thrownBy<C extends abstract new (...args: never[]) => Error>(type: C, fn: () => unknown): InstanceType<C> {
   try {
     fn();
   } catch (e) {
-    if (e instanceof type) return e;
+    if (e instanceof type) return e as InstanceType<C>;
     throw e;
   }
   throw new Error(`expected a ${type.name}`);
 }
 
 /** The error a promise rejects with, which must be of `type`. */
-export async function rejectedWith<T extends Error>(type: abstract new (...args: never[]) => T, promise: Promise<unknown>): Promise<T> {
+export async function rejectedWith<C extends abstract new (...args: never[]) => Error>(type: C, promise: Promise<unknown>): Promise<InstanceType<C>> {
   try {
     await promise;
   } catch (e) {
-    if (e instanceof type) return e;
+    if (e instanceof type) return e as InstanceType<C>;
     throw e;
   }
   throw new Error(`expected a ${type.name}`);

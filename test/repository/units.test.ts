@@ -1,7 +1,7 @@
 // Adding and deleting strings end to end: store first (31/63, statistics), then commit and push write the upstream files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
-import { NotFoundError } from '../../src/domain/errors.js';
+import { NotFoundError, RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import {
   addUnit,
@@ -13,9 +13,7 @@ import {
   pushComponent,
   repositoryStatus,
   setLock,
-  UnitEditError,
   uploadTranslation,
-  WriteRefusedError,
 } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
@@ -55,25 +53,25 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
   });
 
   it('refuses duplicates, a translation other than the source, bad bodies and a component without manage_units', async () => {
-    const dup = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }));
-    expect([dup.data.kind, dup.data.field, dup.message]).toEqual(['invalid', 'non_field_errors', 'This string seems to already exist.']);
-    const other = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'de', { key: 'x.y', value: ['Y'], user: r.alice }));
-    expect(other.data.kind).toBe('forbidden');
-    const bare = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }));
+    const dup = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }));
+    expect([dup.code, dup.data.field, dup.message]).toEqual(['ValidationError', 'non_field_errors', 'This string seems to already exist.']);
+    const other = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'de', { key: 'x.y', value: ['Y'], user: r.alice }));
+    expect(other.code).toBe('ForbiddenError');
+    const bare = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }));
     expect([bare.data.field, bare.message]).toEqual(['value', 'Expected a list of items but got type "str".']);
-    expect((await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { value: ['Y'], user: r.alice }))).data.field).toBe('key');
-    const state = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }));
+    expect((await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { value: ['Y'], user: r.alice }))).data.field).toBe('key');
+    const state = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }));
     expect([state.data.field, state.message]).toEqual(['state', '"100" is not a valid choice.']);
-    const empty = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }));
+    const empty = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }));
     expect(empty.message).toBe('Empty state is supported for blank strings only.');
-    const approved = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }));
+    const approved = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }));
     expect(approved.message).toBe('Approved state is not available as reviews are not enabled.');
-    const plural = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }));
+    const plural = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }));
     expect(plural.message).toBe('Plurals are not supported by the file format!');
-    const control = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }));
+    const control = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }));
     expect(control.message).toBe("String contains control character: '\\x07'");
-    const off = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, { ...web(), manage_units: false }), 'en', { key: 'x.y', value: ['Y'], user: r.alice }));
-    expect([off.data.kind, off.message]).toEqual(['forbidden', 'Adding strings is disabled in the component configuration.']);
+    const off = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, { ...web(), manage_units: false }), 'en', { key: 'x.y', value: ['Y'], user: r.alice }));
+    expect([off.code, off.message]).toEqual(['ForbiddenError', 'Adding strings is disabled in the component configuration.']);
     await expect(addUnit(await openComponent(r.store, r.config, r.project, web()), 'xx', { key: 'x.y', value: ['Y'], user: r.alice })).rejects.toThrow(NotFoundError);
     expect(r.units('web', 'en').some((u) => u.context === 'x.y')).toBe(false);
   });
@@ -151,9 +149,9 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({ id: result.unitId, target: 'Speichern unter', state: State.TRANSLATED, pending: 1 });
     expect(r.units('app', 'en').find((u) => u.source === 'Save as')).toMatchObject({ target: 'Save as', state: State.READONLY, pending: 0 });
     expect(r.units('app', 'cs').some((u) => u.source === 'Save as')).toBe(false);
-    const missingTarget = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { source: ['Other'], user: r.alice }));
+    const missingTarget = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { source: ['Other'], user: r.alice }));
     expect(missingTarget.data.field).toBe('target');
-    const dup = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }));
+    const dup = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }));
     expect(dup.message).toBe('This string seems to already exist.');
 
     const commit = await commitPending(await openComponent(r.store, r.config, r.project, app()));
@@ -265,13 +263,13 @@ describe('component lock', () => {
     expect(r.changes('web', [Action.LOCK, Action.UNLOCK])).toMatchObject([{ action: Action.LOCK, user_id: r.bob.id, details: { auto: false } }]);
 
     const title = r.units('web', 'de').find((u) => u.context === 'app.title')!;
-    const edit = await rejectedWith(UnitEditError, editUnit(r.store, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
-    expect([edit.data.kind, edit.message]).toEqual(['forbidden', 'The component is locked.']);
-    const add = await rejectedWith(WriteRefusedError, addUnit(await openComponent(r.store, r.config, r.project, web), 'en', { key: 'a.b', value: ['B'], user: r.alice }));
-    expect([add.data.kind, add.message]).toEqual(['forbidden', 'The component is locked.']);
-    expect((await rejectedWith(WriteRefusedError, deleteUnit(await openComponent(r.store, r.config, r.project, web), title.id, r.alice))).data.kind).toBe('forbidden');
-    const upload = await rejectedWith(WriteRefusedError, uploadTranslation(await openComponent(r.store, r.config, r.project, web), 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }));
-    expect([upload.data.kind, upload.message]).toEqual(['forbidden', 'The component is locked.']);
+    const edit = await rejectedWith(RefusedError, editUnit(r.store, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
+    expect([edit.code, edit.message]).toEqual(['ForbiddenError', 'The component is locked.']);
+    const add = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web), 'en', { key: 'a.b', value: ['B'], user: r.alice }));
+    expect([add.code, add.message]).toEqual(['ForbiddenError', 'The component is locked.']);
+    expect((await rejectedWith(RefusedError, deleteUnit(await openComponent(r.store, r.config, r.project, web), title.id, r.alice))).code).toBe('ForbiddenError');
+    const upload = await rejectedWith(RefusedError, uploadTranslation(await openComponent(r.store, r.config, r.project, web), 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }));
+    expect([upload.code, upload.message]).toEqual(['ForbiddenError', 'The component is locked.']);
     expect(r.units('web', 'de').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hallo tms', pending: 0 });
 
     expect(await setLock(r.store, row, false, r.bob)).toEqual({ locked: false, changed: true });

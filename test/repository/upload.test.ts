@@ -2,10 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { commitPending, type UploadInput, uploadTranslation, WriteRefusedError } from '../../src/repository/index.js';
+import { commitPending, type UploadInput, uploadTranslation } from '../../src/repository/index.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { createRepoEnv, type RepoEnv, rejectedWith } from './repo-env.js';
 import { openComponent } from '../../src/component/handle.js';
+import { RefusedError } from '../../src/domain/errors.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -73,8 +74,8 @@ describe('uploads on a bilingual component (Qt TS)', () => {
   });
 
   it('refuses bad requests on their fields, with Weblate texts', async () => {
-    const bad = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode('<TS><context>') }));
-    expect([bad.data.kind, bad.data.field]).toEqual(['invalid', 'file']);
+    const bad = await rejectedWith(RefusedError, upload('de', { bytes: encode('<TS><context>') }));
+    expect([bad.code, bad.data.field]).toEqual(['ValidationError', 'file']);
     expect(bad.message).toMatch(/^translations\/app_de\.ts:\d+:\d+: /);
     const cases: [Omit<UploadInput, 'user'>, string, string][] = [
       [{ bytes: null }, 'method', 'No translation file, try using method=source.'],
@@ -87,10 +88,10 @@ describe('uploads on a bilingual component (Qt TS)', () => {
       [{ bytes: encode('x'), conflicts: 'replace-approved' }, 'conflicts', 'You can not overwrite approved translations: reviews are not enabled.'],
     ];
     for (const [input, field, message] of cases) {
-      const e = await rejectedWith(WriteRefusedError, upload('de', input));
-      expect([e.data.kind, e.data.field, e.message]).toEqual(['invalid', field, message]);
+      const e = await rejectedWith(RefusedError, upload('de', input));
+      expect([e.code, e.data.field, e.message]).toEqual(['ValidationError', field, message]);
     }
-    const replaceSource = await rejectedWith(WriteRefusedError, upload('en', { bytes: encode('x'), method: 'replace' }));
+    const replaceSource = await rejectedWith(RefusedError, upload('en', { bytes: encode('x'), method: 'replace' }));
     expect(replaceSource.data.field).toBe('method');
     expect(r.changes('app', [Action.FILE_UPLOAD])).toHaveLength(5);
   });
@@ -108,7 +109,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     const result = await upload('de', { bytes: encode('{"menu": {"quit": "Beenden", "open": "Offen"}, "extra": "x"}') });
     expect(result).toEqual({ not_found: 0, skipped: 1, accepted: 1, total: 6, result: true, count: 6 });
     expect(r.units('web', 'de').find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1 });
-    const bad = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode('{"menu": ') }));
+    const bad = await rejectedWith(RefusedError, upload('de', { bytes: encode('{"menu": ') }));
     expect([bad.data.field, bad.message.startsWith('locales/de.json:')]).toEqual(['file', true]);
   });
 
@@ -118,7 +119,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
     expect(r.units('web', 'cs').find((u) => u.context === 'menu.help')).toMatchObject({ target: '', pending: 0 });
     expect(r.changes('web', [Action.NEW_UNIT])).toHaveLength(3);
-    const hint = await rejectedWith(WriteRefusedError, upload('de', { bytes: encode(text), method: 'add' }));
+    const hint = await rejectedWith(RefusedError, upload('de', { bytes: encode(text), method: 'add' }));
     expect([hint.data.field, hint.message]).toEqual(['method', 'This method is not available here. Try adding to the source instead of the translation.']);
   });
 
