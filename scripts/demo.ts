@@ -45,6 +45,10 @@ const steps: string[][] = [
   ['serve', '--config', config, '--host', '127.0.0.1', '--port', process.env.PORT ?? '8000'],
 ];
 for (const args of steps) {
+  if (args[0] === 'serve') {
+    // The CLI finds this store through the same configuration file.
+    console.log(`demo: in another shell, run the CLI against this store with: export TMS_CONFIG=${path.relative(process.cwd(), config)}`);
+  }
   console.log(`demo: tms ${args.join(' ')}`);
   const code = await main(args);
   if (code !== 0) {

@@ -103,6 +103,28 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
         }
       }),
     );
+  for (const [name, description, runner] of [
+    ['disable', "stop a user's API token from authenticating (the user and their history stay)", 'runUserDisable'],
+    ['enable', 'let a disabled user authenticate again', 'runUserEnable'],
+    ['delete', 'delete a user (their changes stay in the history, their pending edits stay pending)', 'runUserDelete'],
+  ] as const) {
+    user
+      .command(name)
+      .description(description)
+      .argument('<username>')
+      .action((username: string) =>
+        run(async () => {
+          const cfg = config();
+          const [{ openStore }, commands] = await Promise.all([import('../store/index.js'), import('./user.js')]);
+          const store = await openStore(cfg.database);
+          try {
+            return await commands[runner](store, io, username);
+          } finally {
+            await store.close();
+          }
+        }),
+      );
+  }
   user
     .command('list')
     .description('list users')
@@ -144,6 +166,8 @@ export async function main(args: string[], io: CliIo = processIo): Promise<numbe
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
+      // `tms` alone (commander shows the help on stderr): a usage error, not a success
+      if (e.code === 'commander.help' && args.length === 0) return EXIT_USAGE;
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
       if (e.code === 'commander.executeSubCommandAsync') return EXIT_FAILURE;
       return EXIT_USAGE;

@@ -1,9 +1,13 @@
-// `tms user …`: create users and rotate their API tokens.
+// `tms user …`: create, list, disable, enable and delete users, and rotate their API tokens.
 import type { Store } from '../store/index.js';
-import type { CliIo } from './io.js';
+import { CliFailure, type CliIo } from './io.js';
+
+// An address with one @, no spaces, and a dotted domain (what Django's EmailValidator takes, in spirit).
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u;
 
 /** Creates a user; the new API token is printed alone on the last line. */
 export async function runUserAdd(store: Store, io: CliIo, username: string, opts: { fullName?: string; email?: string; admin?: boolean }): Promise<number> {
+  if (opts.email !== undefined && !EMAIL.test(opts.email)) throw new CliFailure(`invalid e-mail address "${opts.email}"`, 2);
   const { user, token } = await store.createUser({ username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
   if (!user.email) io.err('tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works');
   io.out(`created user ${user.username}${user.is_superuser ? ' (administrator)' : ''}; API token:`);
@@ -23,5 +27,27 @@ export async function runUserList(store: Store, io: CliIo): Promise<number> {
   for (const u of await store.listUsers()) {
     io.out(`${u.username}\t${u.full_name}\t${u.email}${u.is_superuser ? '\tadmin' : ''}${u.is_active ? '' : '\tinactive'}`);
   }
+  return 0;
+}
+
+/** Stops a user's API token from authenticating (the user, their history and pending edits stay). */
+export async function runUserDisable(store: Store, io: CliIo, username: string): Promise<number> {
+  await store.setUserActive(username, false);
+  io.out(`disabled user ${username}: its API token no longer authenticates (enable it again with "tms user enable")`);
+  return 0;
+}
+
+/** Lets a disabled user's API token authenticate again. */
+export async function runUserEnable(store: Store, io: CliIo, username: string): Promise<number> {
+  await store.setUserActive(username, true);
+  io.out(`enabled user ${username}`);
+  return 0;
+}
+
+/** Deletes a user; their changes stay in the history, their pending edits stay pending (committed as the committer). */
+export async function runUserDelete(store: Store, io: CliIo, username: string): Promise<number> {
+  const { pendingEdits } = await store.deleteUser(username);
+  io.out(`deleted user ${username}`);
+  if (pendingEdits > 0) io.out(`${pendingEdits} pending edit(s) by ${username} stay pending; the next commit attributes them to the committer`);
   return 0;
 }

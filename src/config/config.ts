@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { ConfigError } from '../domain/errors.js';
+import { closest, distance } from 'fastest-levenshtein';
+import { ConfigError, FormatParseError } from '../domain/errors.js';
+import { parseJsonText } from '../formats/json/syntax.js';
 import type { FormatId } from '../formats/format.js';
 import { configSchema } from './schema.js';
 
@@ -114,14 +116,34 @@ function jsonPath(instancePath: string, extra?: string): string {
   return out || '(root)';
 }
 
+/** Where JSON text stops being JSON, as the formats' strict reader (with offsets) finds it. */
+function jsonErrorAt(text: string, file: string): { line: number; column: number; reason: string } | null {
+  try {
+    parseJsonText(text, file);
+  } catch (e) {
+    if (e instanceof FormatParseError) return e.data;
+  }
+  return null;
+}
+
+/** ` (did you mean "filemask"?)` when a known key is a likely typo of `key` (at most a third of it differs). */
+function didYouMean(key: string, known: readonly string[]): string {
+  if (known.length === 0) return '';
+  const guess = closest(key, known as string[]);
+  return distance(key, guess) <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${guess}"?)` : '';
+}
+
 function describe(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
   switch (error.keyword) {
     case 'required':
       return `${jsonPath(error.instancePath, String(p.missingProperty))}: is required`;
-    case 'additionalProperties':
-      return `${jsonPath(error.instancePath, String(p.additionalProperty))}: is not a known key`;
+    case 'additionalProperties': {
+      const key = String(p.additionalProperty);
+      const known = Object.keys(((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object).filter((k) => k !== '$schema');
+      return `${jsonPath(error.instancePath, key)}: is not a known key${didYouMean(key, known)}`;
+    }
     case 'enum':
       return `${jsonPath(error.instancePath)}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'pattern':
@@ -183,7 +205,10 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`${file}: not valid JSON: ${(e as Error).message}`, { file, problems: [(e as Error).message] });
+    // JSON.parse says where only as a character offset: the strict JSON reader of the formats says line and column.
+    const at = jsonErrorAt(text, file);
+    const problem = at ? `${at.line}:${at.column}: not valid JSON: ${at.reason}` : `not valid JSON: ${(e as Error).message}`;
+    throw new ConfigError(`${file}:${at ? '' : ' '}${problem}`, { file, problems: [problem] });
   }
   if (!validate(raw)) {
     const problems = [...new Set((validate.errors ?? []).map(describe))];

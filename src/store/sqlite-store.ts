@@ -241,6 +241,12 @@ export class SqliteStore implements Store {
   findUser(username: string) {
     return this.read((db) => users.findUserByUsername(db, username));
   }
+  setUserActive(username: string, active: boolean) {
+    return this.tx((db) => users.setUserActive(db, username, active));
+  }
+  deleteUser(username: string) {
+    return this.tx((db) => users.deleteUser(db, username));
+  }
   listUsers() {
     return this.read((db) => users.listUsers(db));
   }

@@ -180,6 +180,10 @@ export interface Store {
   /** Replaces a user's API token; the old one stops working at once. */
   rotateToken(username: string): Promise<string>;
   findUser(username: string): Promise<UserRow | undefined>;
+  /** Stops (or restores) a user's token from authenticating; the user and their history stay. */
+  setUserActive(username: string, active: boolean): Promise<void>;
+  /** Deletes a user: their changes stay without a user, their pending edits stay pending without an author. */
+  deleteUser(username: string): Promise<{ pendingEdits: number }>;
   listUsers(): Promise<UserRow[]>;
 
   // ---- the API's reads ----

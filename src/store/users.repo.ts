@@ -32,6 +32,14 @@ const sql = preparedOnce((db: Db) => ({
   byToken: db.prepare('SELECT * FROM users WHERE token_hash = ? AND is_active = 1'),
   list: db.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id'),
   author: db.prepare('SELECT id, username, full_name, email FROM users WHERE id = ?'),
+  setActive: db.prepare('UPDATE users SET is_active = ? WHERE username = ? AND is_anonymous = 0'),
+  pendingBy: db
+    .prepare(
+      `SELECT (SELECT count(*) FROM units WHERE pending_author_id = u.id) + (SELECT count(*) FROM pending_removals WHERE author_id = u.id)
+       FROM users u WHERE u.username = ?`,
+    )
+    .pluck(),
+  remove: db.prepare('DELETE FROM users WHERE username = ? AND is_anonymous = 0'),
 }));
 
 const USERNAME = /^[\w.@+-]{1,150}$/u;
@@ -102,4 +110,20 @@ export function listUsers(db: Db): UserRow[] {
 /** The user a commit is attributed to, or undefined. */
 export function findAuthor(db: Db, userId: number): Author | undefined {
   return sql(db).author.get(userId) as Author | undefined;
+}
+
+/** Lets a user's token authenticate again, or stops it (the user and their history stay). */
+export function setUserActive(db: Db, username: string, active: boolean): void {
+  if (sql(db).setActive.run(active ? 1 : 0, username).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+}
+
+/**
+ * Deletes a user (call inside a transaction). Their changes stay in the history without a user, their pending
+ * edits stay pending without an author (a commit attributes them to the committer); returns how many those are.
+ */
+export function deleteUser(db: Db, username: string): { pendingEdits: number } {
+  const s = sql(db);
+  const pendingEdits = s.pendingBy.get(username) as number | undefined;
+  if (pendingEdits === undefined || s.remove.run(username).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+  return { pendingEdits };
 }
