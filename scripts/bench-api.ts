@@ -1,10 +1,10 @@
 // `npm run bench:api`: load the read API over loopback (autocannon in this process, the server in a child) on the
 // KeePassXC corpus synced once (72k units) and ten times (720k units), against a bare node:http route as the ceiling.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/api/server.js';
@@ -63,11 +63,19 @@ async function main(): Promise<void> {
   execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
 
   const rows: Row[] = [];
-  for (const [dataset, count] of [['72k', 1], [`${copies}×72k`, copies]] as const) {
+  for (const [dataset, count] of [
+    ['72k', 1],
+    [`${copies}×72k`, copies],
+  ] as const) {
     const configFile = path.join(work, `${count}.config.json`);
     const components = Array.from({ length: count }, (_, i) => ({
-      name: `KeePassXC ${i}`, slug: `keepassxc-${i}`, repo: path.join(work, 'upstream', 'keepassxc.git'), branch: 'main',
-      filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
+      name: `KeePassXC ${i}`,
+      slug: `keepassxc-${i}`,
+      repo: path.join(work, 'upstream', 'keepassxc.git'),
+      branch: 'main',
+      filemask: 'share/translations/keepassxc_*.ts',
+      file_format: 'ts',
+      source_language: 'en',
     }));
     const text = JSON.stringify({ database: `${count}.sqlite`, repos_dir: `repos-${count}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
     writeFileSync(configFile, text);
@@ -80,34 +88,59 @@ async function main(): Promise<void> {
     const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
     const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
     const unitIds = db.prepare('SELECT id FROM units ORDER BY random() LIMIT 5000').pluck().all() as number[];
-    const pages = Math.ceil((db.prepare(
-      `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+    const pages = Math.ceil(
+      (db
+        .prepare(
+          `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
        JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc-0' AND l.code = 'de'`,
-    ).pluck().get() as number) / 100);
+        )
+        .pluck()
+        .get() as number) / 100,
+    );
     await store.close();
-    console.log(`${dataset}: ${units.toLocaleString('en')} units, ${changes.toLocaleString('en')} changes, synced in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `${dataset}: ${units.toLocaleString('en')} units, ${changes.toLocaleString('en')} changes, synced in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
     const only = process.env.BENCH_ONLY;
-    const targets = ([
-      ['GET /api/units/<id>/', '/api/units/1/', () => `/api/units/${pick(unitIds)}/`],
+    const targets = (
       [
-        '100-unit page of a translation',
-        '/api/translations/keepassxc/keepassxc-0/de/units/?page_size=100',
-        () => `/api/translations/keepassxc/keepassxc-${Math.floor(Math.random() * count)}/de/units/?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`,
-      ],
-      ['component statistics', '/api/components/keepassxc/keepassxc-0/statistics/', () => `/api/components/keepassxc/keepassxc-${Math.floor(Math.random() * count)}/statistics/`],
-      ['GET /api/changes/', '/api/changes/', () => '/api/changes/'],
-    ] as [string, string, () => string][]).filter(([name]) => !only || name.includes(only));
-    for (const [cache, cacheBytes] of [['off', 0], ['on', 64 << 20]] as const) {
-      const child = spawn(process.execPath, ['--import', 'tsx', self, 'serve', configFile, String(cacheBytes)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+        ['GET /api/units/<id>/', '/api/units/1/', () => `/api/units/${pick(unitIds)}/`],
+        [
+          '100-unit page of a translation',
+          '/api/translations/keepassxc/keepassxc-0/de/units/?page_size=100',
+          () =>
+            `/api/translations/keepassxc/keepassxc-${Math.floor(Math.random() * count)}/de/units/?page_size=100&page=${1 + Math.floor(Math.random() * pages)}`,
+        ],
+        [
+          'component statistics',
+          '/api/components/keepassxc/keepassxc-0/statistics/',
+          () => `/api/components/keepassxc/keepassxc-${Math.floor(Math.random() * count)}/statistics/`,
+        ],
+        ['GET /api/changes/', '/api/changes/', () => '/api/changes/'],
+      ] as [string, string, () => string][]
+    ).filter(([name]) => !only || name.includes(only));
+    for (const [cache, cacheBytes] of [
+      ['off', 0],
+      ['on', 64 << 20],
+    ] as const) {
+      const child = spawn(process.execPath, ['--import', 'tsx', self, 'serve', configFile, String(cacheBytes)], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const urls = await new Promise<{ api: string; hello: string }>((resolve, reject) => {
         child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString())));
         child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
       });
       try {
         if (dataset === '72k' && cache === 'off') {
-          rows.push({ dataset: '—', cache: '—', name: 'bare node:http "hello" (ceiling)', ...(await load(`${urls.hello}/hello/`, () => '/hello/', duration, connections)) });
+          rows.push({
+            dataset: '—',
+            cache: '—',
+            name: 'bare node:http "hello" (ceiling)',
+            ...(await load(`${urls.hello}/hello/`, () => '/hello/', duration, connections)),
+          });
         }
         for (const [name, first, next] of targets) {
           const row = { dataset, cache, name, ...(await load(urls.api + first, next, duration, connections)) };
@@ -144,12 +177,16 @@ function report(rows: Row[], connections: number, duration: number): void {
   console.log('| data | cache | request | req/s | × ceiling | p50 ms | p99 ms | failed |');
   console.log('|---|---|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.dataset} | ${r.cache} | ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / ceiling).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.failed} |`);
+    console.log(
+      `| ${r.dataset} | ${r.cache} | ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${(r.rps / ceiling).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.failed} |`,
+    );
   }
   console.log('\nlarger set / 72k (same cache mode):');
   for (const r of rows.filter((x) => x.dataset !== '72k' && x.dataset !== '—')) {
     const base = rows.find((x) => x.dataset === '72k' && x.cache === r.cache && x.name === r.name)!;
-    console.log(`  cache ${r.cache}, ${r.name}: p50 ×${(r.p50 / base.p50).toFixed(2)}, p99 ×${(r.p99 / base.p99).toFixed(2)}, req/s ×${(r.rps / base.rps).toFixed(2)}`);
+    console.log(
+      `  cache ${r.cache}, ${r.name}: p50 ×${(r.p50 / base.p50).toFixed(2)}, p99 ×${(r.p99 / base.p99).toFixed(2)}, req/s ×${(r.rps / base.rps).toFixed(2)}`,
+    );
   }
 }
 
@@ -172,5 +209,5 @@ async function serve(configFile: string, cacheBytes: number): Promise<void> {
   });
 }
 
-if (process.argv[2] === 'serve') await serve(process.argv[3], Number(process.argv[4]));
+if (process.argv[2] === 'serve') await serve(process.argv[3]!, Number(process.argv[4]));
 else await main();

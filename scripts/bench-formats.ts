@@ -60,7 +60,7 @@ function load(corpus: string, set: BenchSet): LoadedFile[] {
     const [before, after = ''] = mask.split('*');
     for (const name of fg.sync(mask, { cwd }).sort()) {
       if (set.exclude?.includes(path.basename(name))) continue;
-      const code = mask.includes('*') ? name.slice(before.length, name.length - after.length) : '';
+      const code = mask.includes('*') ? name.slice(before!.length, name.length - after.length) : '';
       const ctx: FormatContext = { filename: name, language: set.language ?? code, sourceLanguage: set.sourceLanguage ?? 'en' };
       files.push({ name, bytes: readFileSync(path.join(cwd, name)), ctx });
     }
@@ -70,7 +70,7 @@ function load(corpus: string, set: BenchSet): LoadedFile[] {
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Median seconds of `RUNS` timed passes after `WARMUP` untimed ones. */
@@ -98,8 +98,10 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
 
 function cpuModel(): string {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-    if (line) return line.split(':')[1].trim();
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
+    if (line) return line.split(':')[1]!.trim();
   } catch {
     // not Linux
   }
@@ -197,14 +199,14 @@ function main(): void {
     console.log('Translate Toolkit not installed');
     return;
   }
-  const keepass = load(corpus, SETS[0]);
-  const paths = keepass.map((f) => path.join(corpus, SETS[0].project, f.name));
+  const keepass = load(corpus, SETS[0]!);
+  const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
   const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
   const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
   const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
-  const ours = results[`ts/${SETS[0].project}`];
+  const ours = results[`ts/${SETS[0]!.project}`];
   const ttRate = mb(bytes) / tt.seconds;
-  console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0].project}:`);
+  console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
   console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
   if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
 }

@@ -1,14 +1,14 @@
 // `npm run bench:hooks`: webhook-to-visible latency on the KeePassXC corpus: upstream commit → signed GitHub hook → string in the API.
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/api/server.js';
 import { parseConfig } from '../src/config/config.js';
-import { createHookHandler } from '../src/hooks/router.js';
 import { createUpdateQueue } from '../src/hooks/queue.js';
+import { createHookHandler } from '../src/hooks/router.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { syncProject } from '../src/sync/index.js';
@@ -28,7 +28,9 @@ const DE = 'share/translations/keepassxc_de.ts';
 
 const work = await tempDir('tms-bench-hooks-');
 const files = Object.fromEntries(
-  readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n)).map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+  readdirSync(source)
+    .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+    .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
 );
 const upstream = path.join(work, 'upstream', 'keepassxc.git');
 await createUpstream({ dir: upstream, files });
@@ -38,18 +40,36 @@ const gitServer = await startGitServer({ root: path.join(work, 'upstream') });
 const dev = path.join(work, 'dev');
 await gitCli(work, ['clone', '-q', upstream, dev]);
 
-const config = parseConfig(JSON.stringify({
-  database: 'tms.sqlite', repos_dir: 'repos', hooks: { enabled: true, secret: SECRET },
-  projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [{
-    name: 'KeePassXC', slug: 'keepassxc', repo: gitServer.url('keepassxc.git'), branch: 'main',
-    filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
-  }] }],
-}), path.join(work, 'tms.config.json'));
+const config = parseConfig(
+  JSON.stringify({
+    database: 'tms.sqlite',
+    repos_dir: 'repos',
+    hooks: { enabled: true, secret: SECRET },
+    projects: [
+      {
+        name: 'KeePassXC',
+        slug: 'keepassxc',
+        components: [
+          {
+            name: 'KeePassXC',
+            slug: 'keepassxc',
+            repo: gitServer.url('keepassxc.git'),
+            branch: 'main',
+            filemask: 'share/translations/keepassxc_*.ts',
+            file_format: 'ts',
+            source_language: 'en',
+          },
+        ],
+      },
+    ],
+  }),
+  path.join(work, 'tms.config.json'),
+);
 const store = openSqliteStore(config.database);
 const t = performance.now();
 const [first] = await syncProject(store, config, 'keepassxc');
-if (!first.ok) throw new Error(`first sync failed: ${first.error}`);
-console.log(`first sync (clone + parse ${first.added} units): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+if (!first!.ok) throw new Error(`first sync failed: ${first!.error}`);
+console.log(`first sync (clone + parse ${first!.added} units): ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 const pulls: { ms: number; update: ComponentUpdate }[] = [];
 const queue = createUpdateQueue({
@@ -62,13 +82,15 @@ const hooks = createHookHandler({ store, getConfig: () => config, queue });
 const httpServer = await startServer({ store, config, host: '127.0.0.1', port: 0, hooks, log: (m) => console.error(m) });
 const base = httpServer.url;
 
-const original = files[DE].toString('utf8');
+const original = files[DE]!.toString('utf8');
 const added: string[] = [];
 let deliveries = 0;
 
 /** The German file with the round's new messages appended to its last context. */
 function germanWith(messages: string[]): string {
-  const extra = messages.map((m) => `    <message>\n        <source>Bench source ${m}</source>\n        <translation>Bench-Text ${m}</translation>\n    </message>\n`).join('');
+  const extra = messages
+    .map((m) => `    <message>\n        <source>Bench source ${m}</source>\n        <translation>Bench-Text ${m}</translation>\n    </message>\n`)
+    .join('');
   const at = original.lastIndexOf('</context>');
   return original.slice(0, at) + extra + original.slice(at);
 }
@@ -85,8 +107,14 @@ async function sendHook(): Promise<{ ms: number; status: number }> {
   const body = hookBody();
   const started = performance.now();
   const res = await fetch(`${base}/hooks/github/`, {
-    method: 'POST', body,
-    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `bench-${++deliveries}`, 'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` },
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-github-delivery': `bench-${++deliveries}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+    },
   });
   await res.text();
   return { ms: performance.now() - started, status: res.status };
@@ -126,7 +154,8 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 };
-const fmt = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(0)} ms, p95 ${quantile(values, 0.95).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
+const fmt = (values: number[]) =>
+  `p50 ${quantile(values, 0.5)!.toFixed(0)} ms, p95 ${quantile(values, 0.95)!.toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
 
 await round(0); // warm-up: not counted
 const results: Awaited<ReturnType<typeof round>>[] = [];

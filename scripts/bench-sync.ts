@@ -1,6 +1,6 @@
 // `npm run bench:sync`: clone, cold sync, no-change and one-file re-syncs of the KeePassXC corpus over loopback smart HTTP.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,9 @@ function checkOk(results: ComponentSyncResult[]): void {
 
 const work = await tempDir('tms-bench-sync-');
 const files = Object.fromEntries(
-  readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n)).map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+  readdirSync(source)
+    .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+    .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
 );
 const bytes = Object.values(files).reduce((n, b) => n + b.length, 0);
 await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
@@ -50,10 +52,18 @@ const server = await startGitServer({ root: path.join(work, 'upstream') });
 
 function configFor(copies: number, dbName: string): Config {
   const components = Array.from({ length: copies }, (_, i) => ({
-    name: `KeePassXC ${i}`, slug: `keepassxc-${i}`, repo: server.url('keepassxc.git'), branch: 'main',
-    filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en',
+    name: `KeePassXC ${i}`,
+    slug: `keepassxc-${i}`,
+    repo: server.url('keepassxc.git'),
+    branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts',
+    file_format: 'ts',
+    source_language: 'en',
   }));
-  return parseConfig(JSON.stringify({ database: dbName, repos_dir: `repos-${dbName}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }), path.join(work, 'tms.config.json'));
+  return parseConfig(
+    JSON.stringify({ database: dbName, repos_dir: `repos-${dbName}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
+    path.join(work, 'tms.config.json'),
+  );
 }
 
 const lines: string[] = [];
@@ -70,19 +80,21 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const store = await openStore(config.database);
   await store.applyConfig(config);
   const project = config.projects[0];
-  const component = project.components[0];
+  const component = project!.components[0];
   const { clone } = await import('../src/vcs/index.js');
-  const [, cloneSeconds] = await timed(() => clone({ dir: path.join(work, 'clone-only'), url: component.repoResolved, branch: 'main' }));
+  const [, cloneSeconds] = await timed(() => clone({ dir: path.join(work, 'clone-only'), url: component!.repoResolved, branch: 'main' }));
   report(`clone over loopback smart HTTP: ${(cloneSeconds * 1000).toFixed(0)} ms`);
 
   // The cold figure excludes the clone: it is the scan+parse+store of a fresh working copy.
-  const dir = path.join(config.repos_dir, 'keepassxc', component.slug);
+  const dir = path.join(config.repos_dir, 'keepassxc', component!.slug);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
-  await updateWorkingCopy(component, dir, {});
+  await updateWorkingCopy(component!, dir, {});
   const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'keepassxc', undefined, { force: true }));
   checkOk(cold);
   const coldUnits = units(cold);
-  report(`cold scan+parse+store: ${coldUnits} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(coldUnits / coldSeconds)} units/s (target ≥ 220,000)`);
+  report(
+    `cold scan+parse+store: ${coldUnits} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(coldUnits / coldSeconds)} units/s (target ≥ 220,000)`,
+  );
 
   // five no-change re-syncs: the first pays for loading the code paths, the median is the steady state
   const noChange: number[] = [];
@@ -90,21 +102,23 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   for (let i = 0; i < 5; i++) {
     const [none, seconds] = await timed(() => syncProject(store, config, 'keepassxc'));
     checkOk(none);
-    parsedNone += none[0].parsed;
+    parsedNone += none[0]!.parsed;
     noChange.push(seconds);
   }
   const median = [...noChange].sort((a, b) => a - b)[2];
   report(
-    `no-change re-sync (5 runs): first ${(noChange[0] * 1000).toFixed(1)} ms, median ${(median * 1000).toFixed(1)} ms, ` +
-      `${parsedNone} files parsed = 1/${Math.round(coldSeconds / median)} of cold (target ≤ 1/50)`,
+    `no-change re-sync (5 runs): first ${(noChange[0]! * 1000).toFixed(1)} ms, median ${(median! * 1000).toFixed(1)} ms, ` +
+      `${parsedNone} files parsed = 1/${Math.round(coldSeconds / median!)} of cold (target ≤ 1/50)`,
   );
 
   const de = 'share/translations/keepassxc_de.ts';
-  const text = files[de].toString('utf8').replace('<translation>Über KeePassXC</translation>', '<translation>Über KeePassXC!</translation>');
+  const text = files[de]!.toString('utf8').replace('<translation>Über KeePassXC</translation>', '<translation>Über KeePassXC!</translation>');
   await commitToUpstream(path.join(work, 'upstream', 'keepassxc.git'), { [de]: text });
   const [one, oneSeconds] = await timed(() => syncProject(store, config, 'keepassxc'));
   checkOk(one);
-  report(`one-file re-sync (fetch + fast-forward + parse 1 file + store): ${(oneSeconds * 1000).toFixed(0)} ms, ${one[0].parsed} parsed, ${one[0].changed} unit changed (target ≤ 150 ms)`);
+  report(
+    `one-file re-sync (fetch + fast-forward + parse 1 file + store): ${(oneSeconds * 1000).toFixed(0)} ms, ${one[0]!.parsed} parsed, ${one[0]!.changed} unit changed (target ≤ 150 ms)`,
+  );
   await store.close();
 }
 
@@ -114,7 +128,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const store = await openStore(config.database);
   await store.applyConfig(config);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
-  for (const component of config.projects[0].components) {
+  for (const component of config.projects[0]!.components) {
     await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), {});
   }
   const rssBefore = process.memoryUsage().rss;
@@ -122,7 +136,9 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
   const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'keepassxc', undefined, { force: true }));
   checkOk(cold);
   const n = units(cold);
-  report(`×${COPIES} components: ${n} units cold in ${coldSeconds.toFixed(2)} s = ${Math.round(n / coldSeconds)} units/s; peak RSS ${mib(peakRss)} (target ≤ 300 MB)`);
+  report(
+    `×${COPIES} components: ${n} units cold in ${coldSeconds.toFixed(2)} s = ${Math.round(n / coldSeconds)} units/s; peak RSS ${mib(peakRss)} (target ≤ 300 MB)`,
+  );
   const [none, noneSeconds] = await timed(() => syncProject(store, config, 'keepassxc'));
   checkOk(none);
   report(`×${COPIES} no-change re-sync: ${(noneSeconds * 1000).toFixed(0)} ms`);
@@ -142,8 +158,11 @@ try {
     '    n += len([u for u in s.units if not u.isobsolete()])',
     'print(n, time.time() - t)',
   ].join('\n');
-  const [n, seconds] = execFileSync(existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3', ['-c', script, source], { encoding: 'utf8' }).trim().split(' ').map(Number);
-  report(`Translate Toolkit parse only: ${n} units in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} units/s`);
+  const [n, seconds] = execFileSync(existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3', ['-c', script, source], { encoding: 'utf8' })
+    .trim()
+    .split(' ')
+    .map(Number);
+  report(`Translate Toolkit parse only: ${n} units in ${seconds!.toFixed(2)} s = ${Math.round(n! / seconds!)} units/s`);
 } catch {
   report('Translate Toolkit not installed (python3-translate): no comparison');
 }

@@ -1,13 +1,13 @@
 // `npm run bench:writes`: editUnit latency on ≥100k stored units and commitPending of 1,000 edits over 10 files (KeePassXC corpus).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openComponent } from '../src/component/handle.js';
 import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { commitPending, editUnit, pushComponent } from '../src/repository/index.js';
-import { openComponent } from '../src/component/handle.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -25,15 +25,23 @@ const EDITS = Number(process.env.BENCH_EDITS ?? 2000);
 
 const work = await tempDir('tms-bench-writes-');
 const files = Object.fromEntries(
-  readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n)).map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+  readdirSync(source)
+    .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+    .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
 );
 await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
 execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
 const server = await startGitServer({ root: path.join(work, 'upstream') });
 const components = Array.from({ length: COPIES }, (_, i) => ({
-  name: `KeePassXC ${i}`, slug: `keepassxc-${i}`, repo: server.url('keepassxc.git'), branch: 'main',
+  name: `KeePassXC ${i}`,
+  slug: `keepassxc-${i}`,
+  repo: server.url('keepassxc.git'),
+  branch: 'main',
   // the commit is timed on its own; the push is timed separately below
-  filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', source_language: 'en', push_on_commit: false,
+  filemask: 'share/translations/keepassxc_*.ts',
+  file_format: 'ts',
+  source_language: 'en',
+  push_on_commit: false,
 }));
 const config = parseConfig(
   JSON.stringify({ database: 'writes.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
@@ -61,18 +69,20 @@ interface Candidate {
   component_id: number;
 }
 // Singular units of real translations that are not read-only.
-const candidates = db.prepare(
-  `SELECT u.id, u.translation_id, u.target, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id
+const candidates = db
+  .prepare(
+    `SELECT u.id, u.translation_id, u.target, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id
    WHERE t.is_source = 0 AND u.state <> ${State.READONLY} AND instr(u.source, char(30, 30)) = 0 ORDER BY u.id`,
-).all() as Candidate[];
+  )
+  .all() as Candidate[];
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 // commitPending: 1,000 edits spread over 10 files of the first component
 {
-  const first = project.components[0];
+  const first = project!.components[0];
   const componentId = candidates.find((c) => c.component_id)!.component_id;
   const byTranslation = new Map<number, Candidate[]>();
   for (const c of candidates) {
@@ -84,19 +94,19 @@ function percentile(sorted: number[], p: number): number {
   const chosen = [...byTranslation.values()].slice(0, 10).flatMap((list) => list.filter((_, i) => i % 20 === 0).slice(0, 100));
   for (const c of chosen) await editUnit(store, { unitId: c.id, target: [`${c.target} (bench)`], state: State.TRANSLATED, user });
   const t0 = performance.now();
-  const result = await commitPending(await openComponent(store, config, project, first));
+  const result = await commitPending(await openComponent(store, config, project!, first!));
   const commitMs = performance.now() - t0;
   if (!result.result) throw new Error(result.detail);
   const fileCount = new Set(result.commits.flatMap((c) => c.files)).size;
   report(`commitPending: ${result.units} edits in ${fileCount} files, ${result.commits.length} commit(s): ${commitMs.toFixed(0)} ms (target < 1,000 ms)`);
 
-  await editUnit(store, { unitId: chosen[0].id, target: ['one more (bench)'], state: State.TRANSLATED, user });
+  await editUnit(store, { unitId: chosen[0]!.id, target: ['one more (bench)'], state: State.TRANSLATED, user });
   const t1 = performance.now();
-  await commitPending(await openComponent(store, config, project, first));
+  await commitPending(await openComponent(store, config, project!, first!));
   report(`commitPending: 1 edit: ${(performance.now() - t1).toFixed(0)} ms`);
 
   const t2 = performance.now();
-  const pushed = await pushComponent(await openComponent(store, config, project, first));
+  const pushed = await pushComponent(await openComponent(store, config, project!, first!));
   if (!pushed.result) throw new Error(pushed.detail);
   report(`pushComponent of those 2 commits over loopback smart HTTP: ${(performance.now() - t2).toFixed(0)} ms`);
 }
@@ -111,20 +121,20 @@ function percentile(sorted: number[], p: number): number {
   const pick = () => candidates[Math.floor(random() * candidates.length)];
   for (let i = 0; i < 200; i++) {
     const c = pick();
-    await editUnit(store, { unitId: c.id, target: [`warm ${i}`], state: State.TRANSLATED, user });
+    await editUnit(store, { unitId: c!.id, target: [`warm ${i}`], state: State.TRANSLATED, user });
   }
   const times: number[] = [];
   for (let i = 0; i < EDITS; i++) {
     const c = pick();
     const t = performance.now();
-    await editUnit(store, { unitId: c.id, target: [`edit ${i}`], state: i % 5 === 0 ? State.FUZZY : State.TRANSLATED, user });
+    await editUnit(store, { unitId: c!.id, target: [`edit ${i}`], state: i % 5 === 0 ? State.FUZZY : State.TRANSLATED, user });
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
   const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
   report(
     `editUnit: ${EDITS} edits, p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, ` +
-      `p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms (target p95 < 20 ms); ${changes.toLocaleString('en')} change rows`,
+      `p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1]!.toFixed(2)} ms (target p95 < 20 ms); ${changes.toLocaleString('en')} change rows`,
   );
 }
 
@@ -147,13 +157,13 @@ function percentile(sorted: number[], p: number): number {
     if (res.status !== 200) throw new Error(`PATCH ${id}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
-  for (let i = 0; i < 100; i++) await patch(pick().id, `http warm ${i}`);
+  for (let i = 0; i < 100; i++) await patch(pick()!.id, `http warm ${i}`);
   const times: number[] = [];
   const n = Math.min(EDITS, 1000);
   for (let i = 0; i < n; i++) {
     const c = pick();
     const t = performance.now();
-    await patch(c.id, `http edit ${i}`);
+    await patch(c!.id, `http edit ${i}`);
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);

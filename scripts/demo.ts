@@ -17,8 +17,10 @@ const git = (cwd: string, ...args: string[]) =>
     stdio: 'pipe',
     env: {
       ...process.env,
-      GIT_AUTHOR_NAME: 'tms demo', GIT_AUTHOR_EMAIL: 'demo@localhost',
-      GIT_COMMITTER_NAME: 'tms demo', GIT_COMMITTER_EMAIL: 'demo@localhost',
+      GIT_AUTHOR_NAME: 'tms demo',
+      GIT_AUTHOR_EMAIL: 'demo@localhost',
+      GIT_COMMITTER_NAME: 'tms demo',
+      GIT_COMMITTER_EMAIL: 'demo@localhost',
     },
   });
 

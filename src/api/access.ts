@@ -1,12 +1,12 @@
 // Who may see what: the caller's principal (from team memberships) and visibility of projects, components, translations.
 import {
   type ComponentScope,
-  canAccessComponent,
-  canAccessProject,
-  hasPermission,
   type PermissionTarget,
   type Principal,
   type ProjectScope,
+  canAccessComponent,
+  canAccessProject,
+  hasPermission,
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';

@@ -2,17 +2,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
-import type { Config } from '../config/config.js';
 import { workingCopyDir } from '../component/handle.js';
+import type { Config } from '../config/config.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
-import { authenticate } from './auth.js';
 import type { Answer } from './answer.js';
+import { authenticate } from './auth.js';
+import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from './body.js';
 import type { ApiServices, RequestContext } from './context.js';
-import { isMultipart, MAX_BODY_BYTES, parseBody, readBody, RequestAbortedError } from './body.js';
 import { methodNotAllowed, notAcceptable, notAuthenticated, notFound } from './errors.js';
 import { toJson } from './json.js';
-import { answerError, JSON_TYPE, type RequestHandler, send } from './respond.js';
+import { JSON_TYPE, type RequestHandler, answerError, send } from './respond.js';
 import { ResponseCache } from './response-cache.js';
 import { createRouter } from './router.js';
 import { ROUTES, type Route, type WriteMethod } from './routes.js';
@@ -36,7 +36,11 @@ export interface AppOptions {
 }
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
-function createServices(store: Store, getConfig: () => Config, apiVersion: string): ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> } {
+function createServices(
+  store: Store,
+  getConfig: () => Config,
+  apiVersion: string,
+): ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> } {
   const { accounts } = store;
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
@@ -118,7 +122,14 @@ export function createApp(options: AppOptions): RequestHandler {
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
   /** The request context of a request, over the catalog as the database is now. */
-  async function contextOf(req: IncomingMessage, user: AccountRow, params: Record<string, string>, query: RequestContext['query'], path: string, format: string | null): Promise<RequestContext> {
+  async function contextOf(
+    req: IncomingMessage,
+    user: AccountRow,
+    params: Record<string, string>,
+    query: RequestContext['query'],
+    path: string,
+    format: string | null,
+  ): Promise<RequestContext> {
     const catalog = await services.catalog();
     return {
       services,

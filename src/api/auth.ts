@@ -10,11 +10,11 @@ import { authenticationFailed, serverError } from './errors.js';
 export async function authenticate(accounts: AccountReads, header: string | undefined, anonymous: () => Promise<AccountRow | undefined>): Promise<AccountRow> {
   if (header) {
     const parts = header.trim().split(/\s+/);
-    const scheme = parts[0].toLowerCase();
+    const scheme = parts[0]!.toLowerCase();
     if (scheme === 'token' || scheme === 'bearer') {
       if (parts.length === 1) throw authenticationFailed('Invalid token header. No credentials provided.');
       if (parts.length > 2) throw authenticationFailed('Invalid token header. Token string should not contain spaces.');
-      const user = await accounts.byToken(parts[1]);
+      const user = await accounts.byToken(parts[1]!);
       if (!user || user.is_anonymous) throw authenticationFailed('Invalid token.');
       if (!user.is_active) throw authenticationFailed('User inactive or deleted.');
       return user;

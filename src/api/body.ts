@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { TmsError } from '../domain/errors.js';
 import { bodyTooLarge, parseError, unsupportedMediaType, validationError } from './errors.js';
-import { boundaryOf, MultipartError, parseMultipart, type UploadedFile } from './multipart.js';
+import { MultipartError, type UploadedFile, boundaryOf, parseMultipart } from './multipart.js';
 
 export type { UploadedFile } from './multipart.js';
 
@@ -72,7 +72,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
  */
 export async function parseBody(bytes: Buffer, contentType: string | undefined, accepted: BodyTypes): Promise<RequestBody> {
   const body: RequestBody = { kind: 'empty', json: {}, form: new Map(), files: new Map() };
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === '') {
     if (bytes.length === 0) return body;
     throw unsupportedMediaType('');

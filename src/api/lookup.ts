@@ -5,7 +5,7 @@ import { notFound } from './errors.js';
 
 /** `{project}` of the path. */
 export function projectOf(ctx: RequestContext): CatalogProject {
-  const project = ctx.catalog.projectsBySlug.get(ctx.params.project);
+  const project = ctx.catalog.projectsBySlug.get(ctx.params.project!);
   if (!project || !ctx.access.project(project)) throw notFound();
   return project;
 }
@@ -27,7 +27,7 @@ export function translationOf(ctx: RequestContext): CatalogTranslation {
 
 /** `{language}` of the path (exact code). */
 export function languageOf(ctx: RequestContext): CatalogLanguage {
-  const language = ctx.catalog.languagesByCode.get(ctx.params.language);
+  const language = ctx.catalog.languagesByCode.get(ctx.params.language!);
   if (!language) throw notFound();
   return language;
 }
@@ -35,8 +35,8 @@ export function languageOf(ctx: RequestContext): CatalogLanguage {
 /** A positive integer path parameter (`{id}`); anything else is a 404, as Django's int converter. */
 export function idOf(ctx: RequestContext, name = 'id'): number {
   const raw = ctx.params[name];
-  if (!/^\d{1,15}$/.test(raw)) throw notFound();
-  return Number.parseInt(raw, 10);
+  if (!/^\d{1,15}$/.test(raw!)) throw notFound();
+  return Number.parseInt(raw!, 10);
 }
 
 export function projectOfComponent(ctx: RequestContext, component: CatalogComponent): CatalogProject {

@@ -47,7 +47,7 @@ function operationId(route: Route): string {
     .split('/')
     .filter((s) => s !== '' && s !== 'api')
     .map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')));
-  const name = words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+  const name = words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
   return `${name || 'root'}Retrieve`;
 }
 
@@ -64,13 +64,23 @@ function parameters(route: Route): Record<string, unknown>[] {
   out.push(
     route.ownFormat
       ? { name: 'format', in: 'query', description: 'File conversion (not offered: any value is a 400).', schema: { type: 'string' } }
-      : { name: 'format', in: 'query', description: 'api or json: answer JSON, and carry format into every URL of the answer.', schema: { type: 'string', enum: ['api', 'json'] } },
+      : {
+          name: 'format',
+          in: 'query',
+          description: 'api or json: answer JSON, and carry format into every URL of the answer.',
+          schema: { type: 'string', enum: ['api', 'json'] },
+        },
   );
   if (route.response.kind === 'page') {
     const { size, max } = PAGE_SIZES[route.response.page];
     out.push(
       { name: 'page', in: 'query', description: 'Page number (1-based) or "last".', schema: { type: 'string' } },
-      { name: 'page_size', in: 'query', description: `Records per page (default ${size}, at most ${max}).`, schema: { type: 'integer', minimum: 1, maximum: max, default: size } },
+      {
+        name: 'page_size',
+        in: 'query',
+        description: `Records per page (default ${size}, at most ${max}).`,
+        schema: { type: 'integer', minimum: 1, maximum: max, default: size },
+      },
     );
   }
   for (const q of route.query ?? []) {
@@ -95,7 +105,10 @@ function okResponse(route: Route, lists: readonly string[]): Record<string, unkn
     case 'array':
       return { description: 'Every record (not paginated).', ...json({ type: 'array', items: ref(route.response.serializer.name) }) };
     case 'file':
-      return { description: 'The file, with its own media type.', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+      return {
+        description: 'The file, with its own media type.',
+        content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      };
     case 'root':
       return {
         description: 'Links to the lists.',
@@ -136,7 +149,10 @@ function writeOperation(route: Route, method: WriteMethod, op: WriteOperation): 
     responses,
   };
   if (op.request) {
-    const types = op.body === 'form' ? ['multipart/form-data', 'application/x-www-form-urlencoded'] : ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+    const types =
+      op.body === 'form'
+        ? ['multipart/form-data', 'application/x-www-form-urlencoded']
+        : ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
     out.requestBody = { required: method !== 'DELETE', content: Object.fromEntries(types.map((t) => [t, { schema: op.request }])) };
   }
   return out;
@@ -186,7 +202,8 @@ export function openApiDocument(routes: readonly Route[], rootLists: readonly st
     info: {
       title: 'tms',
       version,
-      description: 'REST API of tms, wire-compatible with Weblate\'s. Every path also answers HEAD and OPTIONS; a write method listed in Allow but not documented here answers 405 (401 without credentials).',
+      description:
+        "REST API of tms, wire-compatible with Weblate's. Every path also answers HEAD and OPTIONS; a write method listed in Allow but not documented here answers 405 (401 without credentials).",
     },
     servers: [{ url: origin }],
     security: [{}, { tokenAuth: [] }, { bearerAuth: [] }],

@@ -1,8 +1,8 @@
+import type { Slice } from '../store/index.js';
 // DRF page-number pagination: page/page_size parsing, "Invalid page." 404s, and the {count, next, previous, results} envelope.
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 import { jsonString } from './json.js';
-import type { Slice } from '../store/index.js';
 
 /** Standard lists: 50 a page, at most 1000. Large lists (units, component statistics): 100, at most 10000. */
 export const PAGE_SIZES = {
@@ -39,8 +39,7 @@ export function pageOf(ctx: RequestContext, kind: PageKind, count: number): { pa
 export function pageLinks(ctx: RequestContext, page: number, pages: number): { next: string | null; previous: string | null } {
   const others = ctx.query.filter(([key]) => key !== 'page');
   const next = page < pages ? ctx.urls.self(ctx.path, [...others, ['page', String(page + 1)]]) : null;
-  const previous =
-    page <= 1 ? null : page === 2 ? ctx.urls.self(ctx.path, others) : ctx.urls.self(ctx.path, [...others, ['page', String(page - 1)]]);
+  const previous = page <= 1 ? null : page === 2 ? ctx.urls.self(ctx.path, others) : ctx.urls.self(ctx.path, [...others, ['page', String(page - 1)]]);
   return { next, previous };
 }
 
@@ -71,8 +70,7 @@ function envelope<R>(ctx: RequestContext, page: number, pages: number, count: nu
   let out = `{"count":${count},"next":${next === null ? 'null' : jsonString(next)},"previous":${previous === null ? 'null' : jsonString(previous)},"results":[`;
   for (let i = 0; i < rows.length; i++) {
     if (i > 0) out += ',';
-    out += write(rows[i]);
+    out += write(rows[i]!);
   }
   return out + ']}';
 }
-

@@ -10,7 +10,14 @@ export const JSON_TYPE = 'application/json';
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Sends a whole answer (no body for 204/304 and HEAD, but the length a GET would have). */
-export function send(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, body: string | Uint8Array, headers?: Record<string, string>): void {
+export function send(
+  res: ServerResponse,
+  req: IncomingMessage,
+  status: number,
+  contentType: string,
+  body: string | Uint8Array,
+  headers?: Record<string, string>,
+): void {
   res.statusCode = status;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   if (status === 304 || status === 204) {

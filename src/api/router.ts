@@ -35,7 +35,7 @@ export function createRouter<T extends { path: string }>(routes: readonly T[]) {
       const param = /^\{(\w+)\}$/.exec(part);
       if (param) {
         if (at.param && at.param.name !== param[1]) throw new Error(`route ${route.path}: conflicting parameter names`);
-        at.param ??= { name: param[1], node: node<T>() };
+        at.param ??= { name: param[1]!, node: node<T>() };
         at = at.param.node;
       } else {
         let next = at.static.get(part);
@@ -50,7 +50,7 @@ export function createRouter<T extends { path: string }>(routes: readonly T[]) {
   function walk(at: Node<T>, parts: string[], i: number, params: Record<string, string>): T | undefined {
     if (i === parts.length) return at.route;
     const part = parts[i];
-    const exact = at.static.get(part);
+    const exact = at.static.get(part!);
     if (exact) {
       const found = walk(exact, parts, i + 1, params);
       if (found) return found;
@@ -58,7 +58,7 @@ export function createRouter<T extends { path: string }>(routes: readonly T[]) {
     if (at.param && part !== '') {
       let value: string;
       try {
-        value = decodeURIComponent(part);
+        value = decodeURIComponent(part!);
       } catch {
         return undefined;
       }

@@ -3,31 +3,31 @@ import { type Answer, json } from './answer.js';
 import type { BodyTypes } from './body.js';
 import type { RequestContext } from './context.js';
 import * as accounts from './handlers/accounts.js';
+import * as addons from './handlers/addons.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
 import * as files from './handlers/files.js';
-import * as addons from './handlers/addons.js';
 import * as repository from './handlers/repository.js';
-import * as unitWrites from './handlers/unit-writes.js';
 import * as statistics from './handlers/statistics.js';
+import * as unitWrites from './handlers/unit-writes.js';
 import * as units from './handlers/units.js';
 import { toJson } from './json.js';
 import { openApiDocument } from './openapi.js';
-import type { WriteContext } from './write.js';
 import type { PageKind } from './pagination.js';
 import type { Serializer } from './serializer.js';
 import { groupSerializer, roleSerializer, userSerializer } from './serializers/accounts.js';
-import { changeSerializer } from './serializers/change.js';
-import { componentSerializer, projectComponentSerializer } from './serializers/component.js';
-import { languageSerializer } from './serializers/language.js';
 import { addonSerializer } from './serializers/addon.js';
 import { categorySerializer } from './serializers/category.js';
+import { changeSerializer } from './serializers/change.js';
+import { componentSerializer, projectComponentSerializer } from './serializers/component.js';
 import { labelSerializer } from './serializers/label.js';
-import { lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/repository.js';
+import { languageSerializer } from './serializers/language.js';
 import { projectSerializer } from './serializers/project.js';
+import { lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/repository.js';
 import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
 import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
 import { unitSerializer } from './serializers/unit.js';
+import type { WriteContext } from './write.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -96,7 +96,8 @@ const DETAIL: readonly Method[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPT
 
 const Q: QueryParameter = {
   name: 'q',
-  description: 'Search query: words, "phrases", field:value (source, target, context, key, note, location, explanation, state, is, has, priority, id, position, language, component, project), operators (= < <= > >=), [a to b] ranges, r"regex", AND, OR, NOT, parentheses.',
+  description:
+    'Search query: words, "phrases", field:value (source, target, context, key, note, location, explanation, state, is, has, priority, id, position, language, component, project), operators (= < <= > >=), [a to b] ranges, r"regex", AND, OR, NOT, parentheses.',
   schema: { type: 'string' },
 };
 
@@ -114,7 +115,6 @@ const P = '/api/projects/{project}/';
 const C = '/api/components/{project}/{component}/';
 const T = '/api/translations/{project}/{component}/{language}/';
 
-
 const STRINGS = { type: 'array', items: { type: 'string' } };
 const RESULT = {
   type: 'object',
@@ -128,7 +128,13 @@ const OPERATION_BODY = {
   required: ['operation'],
 };
 const repositoryPost = (handler: WriteOperation['handler'], what: string): Partial<Record<WriteMethod, WriteOperation>> => ({
-  POST: { handler, summary: `Runs a repository operation on ${what}: commit, push, pull, reset, cleanup, file-sync or file-scan (423 when the repository lock is busy).`, request: OPERATION_BODY, status: 200, answer: RESULT },
+  POST: {
+    handler,
+    summary: `Runs a repository operation on ${what}: commit, push, pull, reset, cleanup, file-sync or file-scan (423 when the repository lock is busy).`,
+    request: OPERATION_BODY,
+    status: 200,
+    answer: RESULT,
+  },
 });
 const UNIT_WRITE = {
   type: 'object',
@@ -167,90 +173,478 @@ const UPLOAD_ANSWER = {
   required: ['not_found', 'skipped', 'accepted', 'total', 'result', 'count'],
   additionalProperties: false,
 };
-const upload: WriteOperation = { handler: files.uploadFile, summary: 'Uploads a file into the translation per method and conflicts.', body: 'form', request: UPLOAD_BODY, status: 200, answer: UPLOAD_ANSWER };
+const upload: WriteOperation = {
+  handler: files.uploadFile,
+  summary: 'Uploads a file into the translation per method and conflicts.',
+  body: 'form',
+  request: UPLOAD_BODY,
+  status: 200,
+  answer: UPLOAD_ANSWER,
+};
 
 /** Every path tms serves under /api/. */
 export const ROUTES: readonly Route[] = [
   { path: '/api/', name: 'Api Root', description: 'Links to every list.', allow: READ, get: apiRoot, response: { kind: 'root' }, tags: 'root' },
   { path: '/api/schema/', name: 'Schema', description: 'This OpenAPI 3.1 description.', allow: READ, get: schema, response: { kind: 'schema' }, tags: 'root' },
 
-  { path: '/api/languages/', name: 'Language List', description: 'Languages with at least one visible translation (all of them for language managers).', allow: LIST_CREATE, get: catalog.listLanguages, response: page(languageSerializer), tags: 'languages' },
-  { path: '/api/languages/{language}/', name: 'Language Instance', description: 'One language by its code.', allow: DETAIL, get: catalog.getLanguage, response: record(languageSerializer), tags: 'languages' },
-  { path: '/api/languages/{language}/statistics/', name: 'Statistics', description: 'Statistics of a language over the visible translations.', allow: READ, get: statistics.languageStatistics, response: record(statisticsSerializer), tags: 'languages' },
+  {
+    path: '/api/languages/',
+    name: 'Language List',
+    description: 'Languages with at least one visible translation (all of them for language managers).',
+    allow: LIST_CREATE,
+    get: catalog.listLanguages,
+    response: page(languageSerializer),
+    tags: 'languages',
+  },
+  {
+    path: '/api/languages/{language}/',
+    name: 'Language Instance',
+    description: 'One language by its code.',
+    allow: DETAIL,
+    get: catalog.getLanguage,
+    response: record(languageSerializer),
+    tags: 'languages',
+  },
+  {
+    path: '/api/languages/{language}/statistics/',
+    name: 'Statistics',
+    description: 'Statistics of a language over the visible translations.',
+    allow: READ,
+    get: statistics.languageStatistics,
+    response: record(statisticsSerializer),
+    tags: 'languages',
+  },
 
-  { path: '/api/projects/', name: 'Project List', description: 'Visible projects.', allow: LIST_CREATE, get: catalog.listProjects, response: page(projectSerializer), tags: 'projects' },
-  { path: P, name: 'Project Instance', description: 'One project by its slug.', allow: DETAIL, get: catalog.getProject, response: record(projectSerializer), tags: 'projects' },
-  { path: `${P}components/`, name: 'Components', description: 'Components of the project (without the nested project).', allow: LIST_CREATE, get: catalog.listProjectComponents, response: page(projectComponentSerializer), tags: 'projects' },
-  { path: `${P}repository/`, name: 'Repository', description: 'Repository status of the project.', allow: LIST_CREATE, get: repository.projectRepository, response: record(projectRepositorySerializer), live: true, write: repositoryPost(repository.projectOperation, 'every component of the project'), tags: 'projects' },
-  { path: `${P}file/`, name: 'File', description: 'A ZIP of every translation file of the project, pending edits applied.', allow: READ, get: files.projectFile, response: { kind: 'file' }, ownFormat: true, tags: 'projects' },
-  { path: `${P}statistics/`, name: 'Statistics', description: 'Statistics of the project.', allow: READ, get: statistics.projectStatistics, response: record(statisticsSerializer), tags: 'projects' },
-  { path: `${P}categories/`, name: 'Categories', description: 'Categories of the project (tms has none).', allow: READ, get: catalog.emptyProjectList, response: page(categorySerializer), tags: 'projects' },
-  { path: `${P}changes/`, name: 'Changes', description: 'Changes in the project, newest first.', allow: READ, get: changes.listProjectChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'projects' },
-  { path: `${P}languages/`, name: 'Languages', description: 'Statistics per language used in the project (a plain array).', allow: READ, get: statistics.projectLanguages, response: { kind: 'array', serializer: projectLanguageStatisticsSerializer }, tags: 'projects' },
-  { path: `${P}labels/`, name: 'Labels', description: 'Labels of the project (tms has none).', allow: LIST_CREATE, get: catalog.emptyProjectList, response: page(labelSerializer), tags: 'projects' },
+  {
+    path: '/api/projects/',
+    name: 'Project List',
+    description: 'Visible projects.',
+    allow: LIST_CREATE,
+    get: catalog.listProjects,
+    response: page(projectSerializer),
+    tags: 'projects',
+  },
+  {
+    path: P,
+    name: 'Project Instance',
+    description: 'One project by its slug.',
+    allow: DETAIL,
+    get: catalog.getProject,
+    response: record(projectSerializer),
+    tags: 'projects',
+  },
+  {
+    path: `${P}components/`,
+    name: 'Components',
+    description: 'Components of the project (without the nested project).',
+    allow: LIST_CREATE,
+    get: catalog.listProjectComponents,
+    response: page(projectComponentSerializer),
+    tags: 'projects',
+  },
+  {
+    path: `${P}repository/`,
+    name: 'Repository',
+    description: 'Repository status of the project.',
+    allow: LIST_CREATE,
+    get: repository.projectRepository,
+    response: record(projectRepositorySerializer),
+    live: true,
+    write: repositoryPost(repository.projectOperation, 'every component of the project'),
+    tags: 'projects',
+  },
+  {
+    path: `${P}file/`,
+    name: 'File',
+    description: 'A ZIP of every translation file of the project, pending edits applied.',
+    allow: READ,
+    get: files.projectFile,
+    response: { kind: 'file' },
+    ownFormat: true,
+    tags: 'projects',
+  },
+  {
+    path: `${P}statistics/`,
+    name: 'Statistics',
+    description: 'Statistics of the project.',
+    allow: READ,
+    get: statistics.projectStatistics,
+    response: record(statisticsSerializer),
+    tags: 'projects',
+  },
+  {
+    path: `${P}categories/`,
+    name: 'Categories',
+    description: 'Categories of the project (tms has none).',
+    allow: READ,
+    get: catalog.emptyProjectList,
+    response: page(categorySerializer),
+    tags: 'projects',
+  },
+  {
+    path: `${P}changes/`,
+    name: 'Changes',
+    description: 'Changes in the project, newest first.',
+    allow: READ,
+    get: changes.listProjectChanges,
+    response: page(changeSerializer),
+    query: CHANGE_FILTERS,
+    tags: 'projects',
+  },
+  {
+    path: `${P}languages/`,
+    name: 'Languages',
+    description: 'Statistics per language used in the project (a plain array).',
+    allow: READ,
+    get: statistics.projectLanguages,
+    response: { kind: 'array', serializer: projectLanguageStatisticsSerializer },
+    tags: 'projects',
+  },
+  {
+    path: `${P}labels/`,
+    name: 'Labels',
+    description: 'Labels of the project (tms has none).',
+    allow: LIST_CREATE,
+    get: catalog.emptyProjectList,
+    response: page(labelSerializer),
+    tags: 'projects',
+  },
 
-  { path: '/api/components/', name: 'Component List', description: 'Visible components.', allow: READ, get: catalog.listComponents, response: page(componentSerializer), tags: 'components' },
-  { path: C, name: 'Component Instance', description: 'One component.', allow: DETAIL, get: catalog.getComponent, response: record(componentSerializer), tags: 'components' },
-  { path: `${C}repository/`, name: 'Repository', description: 'Repository status of the component.', allow: LIST_CREATE, get: repository.componentRepository, response: record(repositorySerializer), live: true, write: repositoryPost(repository.componentOperation, 'the component'), tags: 'components' },
-  { path: `${C}translations/`, name: 'Translations', description: 'Translations of the component (without the nested component).', allow: LIST_CREATE, get: catalog.listComponentTranslations, response: page(componentTranslationSerializer), tags: 'components',
+  {
+    path: '/api/components/',
+    name: 'Component List',
+    description: 'Visible components.',
+    allow: READ,
+    get: catalog.listComponents,
+    response: page(componentSerializer),
+    tags: 'components',
+  },
+  {
+    path: C,
+    name: 'Component Instance',
+    description: 'One component.',
+    allow: DETAIL,
+    get: catalog.getComponent,
+    response: record(componentSerializer),
+    tags: 'components',
+  },
+  {
+    path: `${C}repository/`,
+    name: 'Repository',
+    description: 'Repository status of the component.',
+    allow: LIST_CREATE,
+    get: repository.componentRepository,
+    response: record(repositorySerializer),
+    live: true,
+    write: repositoryPost(repository.componentOperation, 'the component'),
+    tags: 'components',
+  },
+  {
+    path: `${C}translations/`,
+    name: 'Translations',
+    description: 'Translations of the component (without the nested component).',
+    allow: LIST_CREATE,
+    get: catalog.listComponentTranslations,
+    response: page(componentTranslationSerializer),
+    tags: 'components',
     write: {
       POST: {
-        handler: files.addComponentTranslation, summary: 'Adds a language: a new file from new_base, committed.', status: 201,
+        handler: files.addComponentTranslation,
+        summary: 'Adds a language: a new file from new_base, committed.',
+        status: 201,
         request: { type: 'object', properties: { language_code: { type: 'string' } }, required: ['language_code'] },
         answer: { type: 'object', properties: { data: { $ref: '#/components/schemas/ComponentTranslation' } }, required: ['data'] },
       },
     },
   },
-  { path: `${C}file/`, name: 'File', description: 'A ZIP of the component\'s translation files, pending edits applied.', allow: READ, get: files.componentFile, response: { kind: 'file' }, ownFormat: true, tags: 'components' },
-  { path: `${C}statistics/`, name: 'Statistics', description: 'Statistics of each translation of the component, source included.', allow: READ, get: statistics.componentStatistics, response: page(translationStatisticsSerializer, 'large'), tags: 'components' },
-  { path: `${C}lock/`, name: 'Lock', description: 'Whether the component is locked.', allow: LIST_CREATE, get: repository.componentLock, response: record(lockSerializer), tags: 'components',
-    write: { POST: { handler: repository.setComponentLock, summary: 'Locks or unlocks the component.', request: { type: 'object', properties: { lock: { type: 'boolean' } }, required: ['lock'] }, status: 200, answer: 'Lock' } },
+  {
+    path: `${C}file/`,
+    name: 'File',
+    description: "A ZIP of the component's translation files, pending edits applied.",
+    allow: READ,
+    get: files.componentFile,
+    response: { kind: 'file' },
+    ownFormat: true,
+    tags: 'components',
   },
-  { path: `${C}links/`, name: 'Links', description: 'Projects the component is shared with (tms has none).', allow: LIST_CREATE, get: catalog.emptyComponentList, response: page(projectSerializer), tags: 'components' },
-  { path: `${C}changes/`, name: 'Changes', description: 'Changes in the component, newest first.', allow: READ, get: changes.listComponentChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'components' },
-
-  { path: '/api/translations/', name: 'Translation List', description: 'Visible translations.', allow: READ, get: catalog.listTranslations, response: page(translationSerializer), tags: 'translations' },
-  { path: T, name: 'Translation Instance', description: 'One translation; the language is the Language code.', allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'], get: catalog.getTranslation, response: record(translationSerializer), tags: 'translations' },
-  { path: `${T}repository/`, name: 'Repository', description: 'Repository status of the translation\'s component.', allow: LIST_CREATE, get: repository.translationRepository, response: record(repositorySerializer), live: true, write: repositoryPost(repository.translationOperation, 'the translation\'s component (commit: this translation only)'), tags: 'translations' },
-  { path: `${T}file/`, name: 'File', description: 'The translation file as in the repository.', allow: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], get: files.translationFile, response: { kind: 'file' }, ownFormat: true, write: { POST: upload, PUT: upload }, tags: 'translations' },
-  { path: `${T}statistics/`, name: 'Statistics', description: 'Statistics of the translation.', allow: READ, get: statistics.translationStatistics, response: record(translationStatisticsSerializer), tags: 'translations' },
-  { path: `${T}changes/`, name: 'Changes', description: 'Changes in the translation, newest first.', allow: READ, get: changes.listTranslationChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'translations' },
-  { path: `${T}units/`, name: 'Units', description: 'Units of the translation in position order.', allow: LIST_CREATE, get: units.listTranslationUnits, response: page(unitSerializer), query: [Q], tags: 'translations',
+  {
+    path: `${C}statistics/`,
+    name: 'Statistics',
+    description: 'Statistics of each translation of the component, source included.',
+    allow: READ,
+    get: statistics.componentStatistics,
+    response: page(translationStatisticsSerializer, 'large'),
+    tags: 'components',
+  },
+  {
+    path: `${C}lock/`,
+    name: 'Lock',
+    description: 'Whether the component is locked.',
+    allow: LIST_CREATE,
+    get: repository.componentLock,
+    response: record(lockSerializer),
+    tags: 'components',
     write: {
       POST: {
-        handler: unitWrites.addTranslationUnit, summary: 'Adds a string: key and value (monolingual), or context, source and target (bilingual).', status: 200, answer: 'Unit',
-        request: { type: 'object', properties: { key: { type: 'string' }, value: STRINGS, context: { type: 'string' }, source: STRINGS, target: STRINGS, state: { type: 'integer', enum: [0, 10, 20, 30] } } },
+        handler: repository.setComponentLock,
+        summary: 'Locks or unlocks the component.',
+        request: { type: 'object', properties: { lock: { type: 'boolean' } }, required: ['lock'] },
+        status: 200,
+        answer: 'Lock',
+      },
+    },
+  },
+  {
+    path: `${C}links/`,
+    name: 'Links',
+    description: 'Projects the component is shared with (tms has none).',
+    allow: LIST_CREATE,
+    get: catalog.emptyComponentList,
+    response: page(projectSerializer),
+    tags: 'components',
+  },
+  {
+    path: `${C}changes/`,
+    name: 'Changes',
+    description: 'Changes in the component, newest first.',
+    allow: READ,
+    get: changes.listComponentChanges,
+    response: page(changeSerializer),
+    query: CHANGE_FILTERS,
+    tags: 'components',
+  },
+
+  {
+    path: '/api/translations/',
+    name: 'Translation List',
+    description: 'Visible translations.',
+    allow: READ,
+    get: catalog.listTranslations,
+    response: page(translationSerializer),
+    tags: 'translations',
+  },
+  {
+    path: T,
+    name: 'Translation Instance',
+    description: 'One translation; the language is the Language code.',
+    allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'],
+    get: catalog.getTranslation,
+    response: record(translationSerializer),
+    tags: 'translations',
+  },
+  {
+    path: `${T}repository/`,
+    name: 'Repository',
+    description: "Repository status of the translation's component.",
+    allow: LIST_CREATE,
+    get: repository.translationRepository,
+    response: record(repositorySerializer),
+    live: true,
+    write: repositoryPost(repository.translationOperation, "the translation's component (commit: this translation only)"),
+    tags: 'translations',
+  },
+  {
+    path: `${T}file/`,
+    name: 'File',
+    description: 'The translation file as in the repository.',
+    allow: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'],
+    get: files.translationFile,
+    response: { kind: 'file' },
+    ownFormat: true,
+    write: { POST: upload, PUT: upload },
+    tags: 'translations',
+  },
+  {
+    path: `${T}statistics/`,
+    name: 'Statistics',
+    description: 'Statistics of the translation.',
+    allow: READ,
+    get: statistics.translationStatistics,
+    response: record(translationStatisticsSerializer),
+    tags: 'translations',
+  },
+  {
+    path: `${T}changes/`,
+    name: 'Changes',
+    description: 'Changes in the translation, newest first.',
+    allow: READ,
+    get: changes.listTranslationChanges,
+    response: page(changeSerializer),
+    query: CHANGE_FILTERS,
+    tags: 'translations',
+  },
+  {
+    path: `${T}units/`,
+    name: 'Units',
+    description: 'Units of the translation in position order.',
+    allow: LIST_CREATE,
+    get: units.listTranslationUnits,
+    response: page(unitSerializer),
+    query: [Q],
+    tags: 'translations',
+    write: {
+      POST: {
+        handler: unitWrites.addTranslationUnit,
+        summary: 'Adds a string: key and value (monolingual), or context, source and target (bilingual).',
+        status: 200,
+        answer: 'Unit',
+        request: {
+          type: 'object',
+          properties: {
+            key: { type: 'string' },
+            value: STRINGS,
+            context: { type: 'string' },
+            source: STRINGS,
+            target: STRINGS,
+            state: { type: 'integer', enum: [0, 10, 20, 30] },
+          },
+        },
       },
     },
   },
 
-  { path: '/api/units/', name: 'Unit List', description: 'Visible units by id.', allow: READ, get: units.listUnits, response: page(unitSerializer, 'large'), query: [Q], tags: 'units' },
-  { path: '/api/units/{id}/', name: 'Unit Instance', description: 'One unit.', allow: DETAIL, get: units.getUnit, response: record(unitSerializer), tags: 'units',
+  {
+    path: '/api/units/',
+    name: 'Unit List',
+    description: 'Visible units by id.',
+    allow: READ,
+    get: units.listUnits,
+    response: page(unitSerializer, 'large'),
+    query: [Q],
+    tags: 'units',
+  },
+  {
+    path: '/api/units/{id}/',
+    name: 'Unit Instance',
+    description: 'One unit.',
+    allow: DETAIL,
+    get: units.getUnit,
+    response: record(unitSerializer),
+    tags: 'units',
     write: {
-      PUT: { handler: (ctx) => unitWrites.updateUnit(ctx, true), summary: 'Translates the unit (target and labels required).', request: UNIT_WRITE, status: 200, answer: UNIT_WRITE_ANSWER },
-      PATCH: { handler: (ctx) => unitWrites.updateUnit(ctx, false), summary: 'Translates the unit: target and state together.', request: UNIT_WRITE, status: 200, answer: UNIT_WRITE_ANSWER },
+      PUT: {
+        handler: (ctx) => unitWrites.updateUnit(ctx, true),
+        summary: 'Translates the unit (target and labels required).',
+        request: UNIT_WRITE,
+        status: 200,
+        answer: UNIT_WRITE_ANSWER,
+      },
+      PATCH: {
+        handler: (ctx) => unitWrites.updateUnit(ctx, false),
+        summary: 'Translates the unit: target and state together.',
+        request: UNIT_WRITE,
+        status: 200,
+        answer: UNIT_WRITE_ANSWER,
+      },
       DELETE: { handler: unitWrites.removeUnit, summary: 'Deletes the string from every translation of the component.', status: 204 },
     },
   },
 
-  { path: '/api/changes/', name: 'Change List', description: 'Visible changes, newest first.', allow: READ, get: changes.listChanges, response: page(changeSerializer), query: CHANGE_FILTERS, tags: 'changes' },
-  { path: '/api/changes/{id}/', name: 'Change Instance', description: 'One change.', allow: READ, get: changes.getChange, response: record(changeSerializer), tags: 'changes' },
+  {
+    path: '/api/changes/',
+    name: 'Change List',
+    description: 'Visible changes, newest first.',
+    allow: READ,
+    get: changes.listChanges,
+    response: page(changeSerializer),
+    query: CHANGE_FILTERS,
+    tags: 'changes',
+  },
+  {
+    path: '/api/changes/{id}/',
+    name: 'Change Instance',
+    description: 'One change.',
+    allow: READ,
+    get: changes.getChange,
+    response: record(changeSerializer),
+    tags: 'changes',
+  },
 
   {
-    path: '/api/users/', name: 'User List', description: 'Users (basic records).', allow: LIST_CREATE, get: accounts.listUsers, response: page(userSerializer), tags: 'users',
+    path: '/api/users/',
+    name: 'User List',
+    description: 'Users (basic records).',
+    allow: LIST_CREATE,
+    get: accounts.listUsers,
+    response: page(userSerializer),
+    tags: 'users',
     query: [
       { name: 'username', description: 'Username prefix.', schema: { type: 'string' } },
       { name: 'id', description: 'User id.', schema: { type: 'integer' } },
     ],
   },
-  { path: '/api/users/{username}/', name: 'User Instance', description: 'One user by username.', allow: DETAIL, get: accounts.getUser, response: record(userSerializer), tags: 'users' },
-  { path: '/api/groups/', name: 'Group List', description: 'Teams: all for team managers, else the caller\'s own.', allow: LIST_CREATE, get: accounts.listGroups, response: page(groupSerializer), tags: 'groups' },
-  { path: '/api/groups/{id}/', name: 'Group Instance', description: 'One team.', allow: DETAIL, get: accounts.getGroup, response: record(groupSerializer), tags: 'groups' },
-  { path: '/api/roles/', name: 'Role List', description: 'Roles: all for role managers, else those of the caller\'s teams.', allow: LIST_CREATE, get: accounts.listRoles, response: page(roleSerializer), tags: 'roles' },
-  { path: '/api/roles/{id}/', name: 'Role Instance', description: 'One role.', allow: DETAIL, get: accounts.getRole, response: record(roleSerializer), tags: 'roles' },
-  { path: '/api/addons/', name: 'Addon List', description: 'Add-ons of visible projects and components.', allow: READ, get: addons.listAddons, response: page(addonSerializer), tags: 'addons' },
-  { path: '/api/addons/{id}/', name: 'Addon Instance', description: 'One add-on.', allow: DETAIL, get: addons.getAddon, response: record(addonSerializer), tags: 'addons' },
-  { path: '/api/categories/', name: 'Category List', description: 'Categories (tms has none).', allow: LIST_CREATE, get: catalog.emptyList, response: page(categorySerializer), tags: 'categories' },
+  {
+    path: '/api/users/{username}/',
+    name: 'User Instance',
+    description: 'One user by username.',
+    allow: DETAIL,
+    get: accounts.getUser,
+    response: record(userSerializer),
+    tags: 'users',
+  },
+  {
+    path: '/api/groups/',
+    name: 'Group List',
+    description: "Teams: all for team managers, else the caller's own.",
+    allow: LIST_CREATE,
+    get: accounts.listGroups,
+    response: page(groupSerializer),
+    tags: 'groups',
+  },
+  {
+    path: '/api/groups/{id}/',
+    name: 'Group Instance',
+    description: 'One team.',
+    allow: DETAIL,
+    get: accounts.getGroup,
+    response: record(groupSerializer),
+    tags: 'groups',
+  },
+  {
+    path: '/api/roles/',
+    name: 'Role List',
+    description: "Roles: all for role managers, else those of the caller's teams.",
+    allow: LIST_CREATE,
+    get: accounts.listRoles,
+    response: page(roleSerializer),
+    tags: 'roles',
+  },
+  {
+    path: '/api/roles/{id}/',
+    name: 'Role Instance',
+    description: 'One role.',
+    allow: DETAIL,
+    get: accounts.getRole,
+    response: record(roleSerializer),
+    tags: 'roles',
+  },
+  {
+    path: '/api/addons/',
+    name: 'Addon List',
+    description: 'Add-ons of visible projects and components.',
+    allow: READ,
+    get: addons.listAddons,
+    response: page(addonSerializer),
+    tags: 'addons',
+  },
+  {
+    path: '/api/addons/{id}/',
+    name: 'Addon Instance',
+    description: 'One add-on.',
+    allow: DETAIL,
+    get: addons.getAddon,
+    response: record(addonSerializer),
+    tags: 'addons',
+  },
+  {
+    path: '/api/categories/',
+    name: 'Category List',
+    description: 'Categories (tms has none).',
+    allow: LIST_CREATE,
+    get: catalog.emptyList,
+    response: page(categorySerializer),
+    tags: 'categories',
+  },
 ];
 
 /** `/api/`: a link to every list. */
@@ -260,7 +654,16 @@ function apiRoot(ctx: RequestContext): Answer {
 
 /** `/api/schema/`: the OpenAPI document of this very table. */
 function schema(ctx: RequestContext): Answer {
-  return json(toJson(openApiDocument(ROUTES, ROOT_LISTS.map(([name]) => name), ctx.urls.origin, ctx.services.version)));
+  return json(
+    toJson(
+      openApiDocument(
+        ROUTES,
+        ROOT_LISTS.map(([name]) => name),
+        ctx.urls.origin,
+        ctx.services.version,
+      ),
+    ),
+  );
 }
 
 /** The lists the API root links to, in Weblate's order. */

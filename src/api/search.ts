@@ -62,14 +62,7 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   label: 'never',
 };
 
-const FIELD_NAMES = new Set([
-  ...Object.keys(TEXT_FIELDS),
-  ...Object.keys(NUMBER_FIELDS),
-  ...Object.keys(SCOPE_FIELDS),
-  'state',
-  'is',
-  'has',
-]);
+const FIELD_NAMES = new Set([...Object.keys(TEXT_FIELDS), ...Object.keys(NUMBER_FIELDS), ...Object.keys(SCOPE_FIELDS), 'state', 'is', 'has']);
 
 type Token =
   | { type: 'open' | 'close' | 'and' | 'or' | 'not'; at: number }
@@ -106,7 +99,7 @@ class Lexer {
 
   private bare(): string {
     const start = this.i;
-    while (this.i < this.s.length && !isSpace(this.s[this.i]) && this.s[this.i] !== '(' && this.s[this.i] !== ')') this.i++;
+    while (this.i < this.s.length && !isSpace(this.s[this.i]!) && this.s[this.i] !== '(' && this.s[this.i] !== ')') this.i++;
     return this.s.slice(start, this.i);
   }
 
@@ -116,7 +109,7 @@ class Lexer {
     while (this.i < s.length) {
       const c = s[this.i];
       const at = this.i;
-      if (isSpace(c)) {
+      if (isSpace(c!)) {
         this.i++;
       } else if (c === '(' || c === ')') {
         out.push({ type: c === '(' ? 'open' : 'close', at });
@@ -125,9 +118,9 @@ class Lexer {
         out.push({ type: 'text', value: this.quoted(), at });
       } else {
         const field = /^([a-z_]+):/.exec(s.slice(this.i, this.i + 40));
-        if (field && FIELD_NAMES.has(field[1])) {
+        if (field && FIELD_NAMES.has(field[1]!)) {
           this.i += field[0].length;
-          out.push(this.fieldValue(field[1], at));
+          out.push(this.fieldValue(field[1]!, at));
           continue;
         }
         const word = this.bare();
@@ -164,7 +157,7 @@ class Lexer {
       this.i = end + 1;
       const parts = /^\s*(\S+)\s+to\s+(\S+)\s*$/i.exec(body);
       if (!parts) this.fail('a range is written [from to to]', at);
-      return { type: 'field', name, op, value: body, quoted: false, regex: false, range: [parts[1], parts[2]], at };
+      return { type: 'field', name, op, value: body, quoted: false, regex: false, range: [parts[1]!, parts[2]!], at };
     }
     const value = this.bare();
     if (value === '') this.fail(`missing value for "${name}:"`, at);
@@ -243,7 +236,7 @@ export function parseUnitQuery(query: string): UnitFilter | null {
       i++;
       items.push(and());
     }
-    return items.length === 1 ? items[0] : { kind: 'or', items };
+    return items.length === 1 ? items[0]! : { kind: 'or', items };
   }
 
   function and(): UnitFilter {
@@ -254,7 +247,7 @@ export function parseUnitQuery(query: string): UnitFilter | null {
       if (next.type === 'and') i++;
       items.push(not());
     }
-    return items.length === 1 ? items[0] : { kind: 'and', items };
+    return items.length === 1 ? items[0]! : { kind: 'and', items };
   }
 
   function not(): UnitFilter {
@@ -287,6 +280,6 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   }
 
   const filter = or();
-  if (i < tokens.length) lexer.fail(`unexpected "${query.slice(tokens[i].at, tokens[i].at + 3).trim()}"`, tokens[i].at);
+  if (i < tokens.length) lexer.fail(`unexpected "${query.slice(tokens[i]!.at, tokens[i]!.at + 3).trim()}"`, tokens[i]!.at);
   return filter;
 }

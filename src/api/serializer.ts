@@ -151,7 +151,11 @@ export class Serializer<R, C extends MemoContext> {
 
   /** The same record without some fields, under another schema name (`component` inside a component's translations). */
   without(name: string, ...omit: string[]): Serializer<R, C> {
-    return new Serializer(name, this.fields.filter((f) => !omit.includes(f.name)), this.options);
+    return new Serializer(
+      name,
+      this.fields.filter((f) => !omit.includes(f.name)),
+      this.options,
+    );
   }
 
   /** The OpenAPI schema of the record: every field required, nothing else allowed. */

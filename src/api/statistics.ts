@@ -9,9 +9,26 @@ import type { TranslationStatsRow } from '../store/index.js';
 export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> & { last_author: string | null };
 
 const SUMMED = [
-  'total', 'total_words', 'total_chars', 'translated', 'translated_words', 'translated_chars',
-  'fuzzy', 'fuzzy_words', 'fuzzy_chars', 'approved', 'approved_words', 'approved_chars',
-  'readonly', 'readonly_words', 'readonly_chars', 'failing', 'failing_words', 'suggestions', 'comments', 'recent_changes',
+  'total',
+  'total_words',
+  'total_chars',
+  'translated',
+  'translated_words',
+  'translated_chars',
+  'fuzzy',
+  'fuzzy_words',
+  'fuzzy_chars',
+  'approved',
+  'approved_words',
+  'approved_chars',
+  'readonly',
+  'readonly_words',
+  'readonly_chars',
+  'failing',
+  'failing_words',
+  'suggestions',
+  'comments',
+  'recent_changes',
 ] as const;
 
 /** Empty counts (a translation never counted yet). */

@@ -2,11 +2,11 @@
 import type { DenyReason, PermissionTarget, TranslationScope, UnitScope } from '../auth/check.js';
 import { checkPermission } from '../auth/check.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
+import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
 import { State } from '../domain/unit.js';
 import { COMPONENT_LOCKED } from '../repository/index.js';
 import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
-import { type ComponentHandle, openComponent } from '../component/handle.js';
 import { componentScope, projectScope } from './access.js';
 import type { RequestBody } from './body.js';
 import type { RequestContext } from './context.js';
@@ -99,5 +99,10 @@ export function catalogComponent(catalog: Catalog, project: ProjectConfig, compo
 
 /** A 400 with one message on several fields (Weblate's "Please provide both state and target…"). */
 export function fieldsError(fields: readonly string[], detail: string, code = 'invalid'): ApiError {
-  return new ApiError(400, fields.map((attr) => ({ code, detail, attr })), {}, true);
+  return new ApiError(
+    400,
+    fields.map((attr) => ({ code, detail, attr })),
+    {},
+    true,
+  );
 }

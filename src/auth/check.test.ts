@@ -10,15 +10,7 @@ import {
   checkPermission,
   hasPermission,
 } from './check.js';
-import {
-  ANONYMOUS_TEAMS,
-  AccessControl,
-  LanguageSelection,
-  NEW_USER_TEAMS,
-  PROJECT_TEAMS,
-  ProjectSelection,
-  defaultTeams,
-} from './defaults.js';
+import { ANONYMOUS_TEAMS, AccessControl, LanguageSelection, NEW_USER_TEAMS, PROJECT_TEAMS, ProjectSelection, defaultTeams } from './defaults.js';
 
 const publicProject: ProjectScope = { id: 1, accessControl: AccessControl.PUBLIC };
 const protectedProject: ProjectScope = { id: 2, accessControl: AccessControl.PROTECTED };
@@ -66,8 +58,10 @@ describe('a translator (project Translate team on a private project)', () => {
 
   it('cannot commit, push, reset, lock, add languages or review', () => {
     for (const permission of ['vcs.commit', 'vcs.push', 'vcs.reset', 'vcs.update', 'component.lock'] as const) {
-      expect(checkPermission(translator, permission, { project: privateProject, component: target.component }), permission)
-        .toEqual({ allowed: false, reason: 'no-permission' });
+      expect(checkPermission(translator, permission, { project: privateProject, component: target.component }), permission).toEqual({
+        allowed: false,
+        reason: 'no-permission',
+      });
     }
     expect(hasPermission(translator, 'meta:vcs.status', target)).toBe(false);
     expect(hasPermission(translator, 'translation.add', target)).toBe(false);
@@ -82,14 +76,18 @@ describe('a translator (project Translate team on a private project)', () => {
   });
 
   it('is stopped by a lock, a read-only string, an approved string and a source string', () => {
-    expect(checkPermission(translator, 'unit.edit', on(privateProject, { component: component(30, { locked: true }) })))
-      .toEqual({ allowed: false, reason: 'locked' });
+    expect(checkPermission(translator, 'unit.edit', on(privateProject, { component: component(30, { locked: true }) }))).toEqual({
+      allowed: false,
+      reason: 'locked',
+    });
     expect(checkPermission(translator, 'unit.edit', on(privateProject, { unit: { readOnly: true } }))).toEqual({
       allowed: false,
       reason: 'read-only',
     });
-    expect(checkPermission(translator, 'unit.edit', on(privateProject, { translation: { language: 'de', readOnly: true } })))
-      .toEqual({ allowed: false, reason: 'read-only' });
+    expect(checkPermission(translator, 'unit.edit', on(privateProject, { translation: { language: 'de', readOnly: true } }))).toEqual({
+      allowed: false,
+      reason: 'read-only',
+    });
     expect(checkPermission(translator, 'unit.edit', on(privateProject, { unit: { approved: true } }))).toEqual({
       allowed: false,
       reason: 'review-needed',
@@ -102,8 +100,10 @@ describe('a translator (project Translate team on a private project)', () => {
   });
 
   it('needs an e-mail address and an accepted contributor agreement to edit', () => {
-    expect(checkPermission(user([projectTeam(privateProject, 'Translate')], { hasEmail: false }), 'unit.edit', target))
-      .toEqual({ allowed: false, reason: 'no-email' });
+    expect(checkPermission(user([projectTeam(privateProject, 'Translate')], { hasEmail: false }), 'unit.edit', target)).toEqual({
+      allowed: false,
+      reason: 'no-email',
+    });
     const withAgreement = on(privateProject, { component: component(30, { agreement: true }) });
     expect(checkPermission(translator, 'unit.edit', withAgreement)).toEqual({ allowed: false, reason: 'agreement' });
     const agreed = user([projectTeam(privateProject, 'Translate')], { agreements: [30] });
@@ -133,10 +133,14 @@ describe('a project manager (project Administration team)', () => {
 
   it('can add languages unless the component forbids it or is locked', () => {
     expect(hasPermission(manager, 'translation.add', componentTarget)).toBe(true);
-    expect(checkPermission(manager, 'translation.add', { project: reviewedProject, component: component(40, { newLang: 'none' }) }))
-      .toEqual({ allowed: false, reason: 'no-new-language' });
-    expect(checkPermission(manager, 'translation.add', { project: reviewedProject, component: component(40, { locked: true }) }))
-      .toEqual({ allowed: false, reason: 'locked' });
+    expect(checkPermission(manager, 'translation.add', { project: reviewedProject, component: component(40, { newLang: 'none' }) })).toEqual({
+      allowed: false,
+      reason: 'no-new-language',
+    });
+    expect(checkPermission(manager, 'translation.add', { project: reviewedProject, component: component(40, { locked: true }) })).toEqual({
+      allowed: false,
+      reason: 'locked',
+    });
   });
 
   it('can review and change approved strings where reviews are on', () => {
@@ -155,9 +159,15 @@ describe('a project manager (project Administration team)', () => {
     expect(checkPermission(manager, 'unit.add', monolingual)).toEqual({ allowed: false, reason: 'add-to-source' });
     const monolingualSource = { ...monolingual, translation: { language: 'en', isSource: true } };
     expect(hasPermission(manager, 'unit.add', monolingualSource)).toBe(true);
-    expect(checkPermission(manager, 'unit.delete', on(reviewedProject, {
-      component: component(40, { manageUnits: true, formatCanDeleteUnit: false }),
-    }))).toEqual({ allowed: false, reason: 'not-supported' });
+    expect(
+      checkPermission(
+        manager,
+        'unit.delete',
+        on(reviewedProject, {
+          component: component(40, { manageUnits: true, formatCanDeleteUnit: false }),
+        }),
+      ),
+    ).toEqual({ allowed: false, reason: 'not-supported' });
   });
 
   it('has no rights in other projects', () => {
@@ -246,8 +256,7 @@ describe('a superuser', () => {
       reason: 'locked',
     });
     expect(hasPermission(root, 'unit.edit', on(privateProject, { unit: { readOnly: true } }))).toBe(false);
-    expect(hasPermission(root, 'translation.delete', on(privateProject, { translation: { language: 'en', isSource: true } })))
-      .toBe(false);
+    expect(hasPermission(root, 'translation.delete', on(privateProject, { translation: { language: 'en', isSource: true } }))).toBe(false);
   });
 
   it('gets nothing once deactivated', () => {
@@ -265,9 +274,7 @@ describe('scoping', () => {
     const target = on(privateProject, { component: restricted });
     expect(hasPermission(translator, 'unit.edit', target)).toBe(false);
     expect(canAccessComponent(translator, privateProject, restricted)).toBe(false);
-    const componentTeam = user([
-      { roles: ['Translate'], projectSelection: 0, languageSelection: 1, components: [{ id: 50, project: 3 }] },
-    ]);
+    const componentTeam = user([{ roles: ['Translate'], projectSelection: 0, languageSelection: 1, components: [{ id: 50, project: 3 }] }]);
     expect(hasPermission(componentTeam, 'unit.edit', target)).toBe(true);
     expect(canAccessComponent(componentTeam, privateProject, restricted)).toBe(true);
     // A component team makes the project visible but grants nothing on its other components.
@@ -286,7 +293,7 @@ describe('scoping', () => {
   it('makes a language-limited membership grant nothing language-less and nothing site-wide', () => {
     const limited = user([
       projectTeam(privateProject, 'Administration', { limitLanguages: ['de'] }),
-      { ...defaultTeams(['Project creators'])[0], limitLanguages: ['de'] },
+      { ...defaultTeams(['Project creators'])[0]!, limitLanguages: ['de'] },
     ]);
     expect(hasPermission(limited, 'unit.edit', on(privateProject))).toBe(true);
     expect(hasPermission(limited, 'unit.edit', on(privateProject, { translation: { language: 'cs' } }))).toBe(false);
@@ -311,9 +318,7 @@ describe('scoping', () => {
   });
 
   it('accepts custom roles with their own permissions; unknown role names grant nothing', () => {
-    const custom = user([
-      { roles: [{ name: 'Pusher', permissions: ['vcs.push'] }, 'No such role'], projectSelection: 0, projects: [3], languageSelection: 1 },
-    ]);
+    const custom = user([{ roles: [{ name: 'Pusher', permissions: ['vcs.push'] }, 'No such role'], projectSelection: 0, projects: [3], languageSelection: 1 }]);
     expect(hasPermission(custom, 'vcs.push', { project: privateProject })).toBe(true);
     expect(hasPermission(custom, 'vcs.commit', { project: privateProject })).toBe(false);
   });

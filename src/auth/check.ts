@@ -1,13 +1,7 @@
 // The pure permission resolver: a user's team memberships + an object's scope → allowed or denied (Weblate's has_perm).
 import { TmsError } from '../domain/errors.js';
 import { AccessControl, LanguageSelection, ProjectSelection, type Role, defaultRole } from './defaults.js';
-import {
-  type GlobalPermission,
-  type MetaPermission,
-  type ObjectPermission,
-  isGlobalPermission,
-  isObjectPermission,
-} from './permissions.js';
+import { type GlobalPermission, type MetaPermission, type ObjectPermission, isGlobalPermission, isObjectPermission } from './permissions.js';
 
 /** A codename that is neither a Weblate permission nor a known check. */
 export class UnknownPermissionError extends TmsError<{ permission: string }> {
@@ -211,11 +205,7 @@ function resolve(principal: Principal): ResolvedPermissions {
       continue;
     }
     const selection = team.projectSelection;
-    if (
-      selection === ProjectSelection.ALL ||
-      selection === ProjectSelection.ALL_PUBLIC ||
-      selection === ProjectSelection.ALL_PROTECTED
-    ) {
+    if (selection === ProjectSelection.ALL || selection === ProjectSelection.ALL_PUBLIC || selection === ProjectSelection.ALL_PROTECTED) {
       push(projectLists, -selection, entry);
     } else {
       for (const project of team.projects ?? []) push(projectLists, project, entry);
@@ -249,10 +239,7 @@ function projectEntries(principal: Principal, project: ProjectScope): Entry[] {
 function grants(entries: readonly Entry[], permission: string, language: string | undefined): boolean {
   return entries.some(
     (entry) =>
-      entry.permissions.has(permission) &&
-      (language === undefined
-        ? !entry.membershipLimited
-        : entry.languages === null || entry.languages.has(language)),
+      entry.permissions.has(permission) && (language === undefined ? !entry.membershipLimited : entry.languages === null || entry.languages.has(language)),
   );
 }
 
@@ -273,12 +260,7 @@ function generic(principal: Principal, permission: string, target: PermissionTar
 }
 
 /** Weblate's `check_can_edit`: the conditions every kind of editing shares. */
-function checkCanEdit(
-  principal: Principal,
-  permission: string,
-  target: PermissionTarget,
-  isVote = false,
-): PermissionResult {
+function checkCanEdit(principal: Principal, permission: string, target: PermissionTarget, isVote = false): PermissionResult {
   const { component, translation } = target;
   if (!principal.anonymous && principal.hasEmail === false) return deny('no-email');
   if (component?.locked) return deny('locked');
@@ -288,13 +270,7 @@ function checkCanEdit(
     return deny('template');
   }
   if (isVote && component && !component.suggestionVoting) return deny('voting-disabled');
-  if (
-    !isVote &&
-    translation &&
-    component?.suggestionVoting &&
-    (component.suggestionAutoaccept ?? 0) > 0 &&
-    !generic(principal, 'unit.override', target)
-  ) {
+  if (!isVote && translation && component?.suggestionVoting && (component.suggestionAutoaccept ?? 0) > 0 && !generic(principal, 'unit.override', target)) {
     return deny('suggestions-only');
   }
   return ALLOWED;
@@ -365,8 +341,7 @@ const SPECIALS: Readonly<Record<string, Special>> = {
   'comment.resolve': checkOwnItem,
   'comment.delete': checkOwnItem,
   'suggestion.delete': checkOwnItem,
-  'unit.check': (principal, permission, target) =>
-    target.enforcedCheck ? deny('enforced-check') : genericResult(principal, permission, target),
+  'unit.check': (principal, permission, target) => (target.enforcedCheck ? deny('enforced-check') : genericResult(principal, permission, target)),
   'unit.edit': checkEditApproved,
   'suggestion.accept': checkEditApproved,
   'unit.review': (principal, _permission, target) => checkUnitReview(principal, target),
@@ -389,8 +364,7 @@ const SPECIALS: Readonly<Record<string, Special>> = {
   },
   'translation.auto': checkAutomatic,
   'unit.bulk_edit': checkAutomatic,
-  'translation.delete': (principal, permission, target) =>
-    target.translation?.isSource ? deny('source') : genericResult(principal, permission, target),
+  'translation.delete': (principal, permission, target) => (target.translation?.isSource ? deny('source') : genericResult(principal, permission, target)),
   'suggestion.add': checkSuggestionAdd,
   'suggestion.vote': (principal, permission, target) => checkCanEdit(principal, permission, target, true),
   'upload.perform': (principal, _permission, target) => checkUpload(principal, target),
@@ -403,9 +377,7 @@ const SPECIALS: Readonly<Record<string, Special>> = {
   'memory.edit': checkMemory,
   'memory.delete': checkMemory,
   'meta:vcs.status': (principal, _permission, target) =>
-    ['vcs.push', 'vcs.commit', 'vcs.reset', 'vcs.update'].some((vcs) => generic(principal, vcs, target))
-      ? ALLOWED
-      : deny('no-permission'),
+    ['vcs.push', 'vcs.commit', 'vcs.reset', 'vcs.update'].some((vcs) => generic(principal, vcs, target)) ? ALLOWED : deny('no-permission'),
 };
 
 function checkOwnItem(principal: Principal, permission: string, target: PermissionTarget): PermissionResult {
@@ -458,11 +430,7 @@ export function checkPermission(
  *
  * @example hasPermission(anonymous, 'translation.download', { project: publicProject }) // true
  */
-export function hasPermission(
-  principal: Principal,
-  permission: ObjectPermission | GlobalPermission | MetaPermission,
-  target?: PermissionTarget,
-): boolean {
+export function hasPermission(principal: Principal, permission: ObjectPermission | GlobalPermission | MetaPermission, target?: PermissionTarget): boolean {
   return checkPermission(principal, permission, target).allowed;
 }
 

@@ -133,7 +133,10 @@ describe('default teams', () => {
     for (const team of PROJECT_TEAMS) {
       const role = defaultRole(team.role);
       expect(role, team.name).toBeDefined();
-      expect(role!.permissions.some((p) => isGlobalPermission(p) || p.startsWith('workspace.')), team.name).toBe(false);
+      expect(
+        role!.permissions.some((p) => isGlobalPermission(p) || p.startsWith('workspace.')),
+        team.name,
+      ).toBe(false);
     }
   });
 });
@@ -149,10 +152,7 @@ describe('projectTeamsToCreate', () => {
 
   it('creates Administration (and Review with reviews on) for a new public project', () => {
     expect(names(projectTeamsToCreate({ project: settings(AccessControl.PUBLIC) }))).toEqual(['Administration']);
-    expect(names(projectTeamsToCreate({ project: settings(AccessControl.PUBLIC, true) }))).toEqual([
-      'Administration',
-      'Review',
-    ]);
+    expect(names(projectTeamsToCreate({ project: settings(AccessControl.PUBLIC, true) }))).toEqual(['Administration', 'Review']);
     expect(projectTeamsToCreate({ project: settings(AccessControl.PUBLIC) })[0]).toEqual({
       name: 'Administration',
       role: 'Administration',
@@ -171,8 +171,7 @@ describe('projectTeamsToCreate', () => {
   });
 
   it('adds the protected teams when a public project becomes protected, not on other moves', () => {
-    const change = (from: AccessControl, to: AccessControl) =>
-      names(projectTeamsToCreate({ project: settings(to), previous: settings(from) }));
+    const change = (from: AccessControl, to: AccessControl) => names(projectTeamsToCreate({ project: settings(to), previous: settings(from) }));
     expect(change(AccessControl.PUBLIC, AccessControl.PROTECTED)).toEqual(allButReview);
     expect(change(AccessControl.CUSTOM, AccessControl.PRIVATE)).toEqual(allButReview);
     expect(change(AccessControl.PROTECTED, AccessControl.PRIVATE)).toEqual([]);

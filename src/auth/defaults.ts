@@ -1,11 +1,5 @@
 // Weblate's built-in roles, site-wide teams and per-project teams, and the rule that creates the latter.
-import {
-  type GlobalPermission,
-  type ObjectPermission,
-  PERMISSIONS,
-  TRANSLATE_PERMISSIONS,
-  filterPermissions,
-} from './permissions.js';
+import { type GlobalPermission, type ObjectPermission, PERMISSIONS, TRANSLATE_PERMISSIONS, filterPermissions } from './permissions.js';
 
 /** A named set of permissions that teams grant. */
 export interface Role {
@@ -36,20 +30,13 @@ export type AccessControl = (typeof AccessControl)[keyof typeof AccessControl];
 /** New projects are public (Weblate's DEFAULT_ACCESS_CONTROL). */
 export const DEFAULT_ACCESS_CONTROL: AccessControl = AccessControl.PUBLIC;
 
-const GLOSSARY_MANAGE: readonly ObjectPermission[] = [
-  'glossary.add',
-  'glossary.edit',
-  'glossary.delete',
-  'glossary.upload',
-];
+const GLOSSARY_MANAGE: readonly ObjectPermission[] = ['glossary.add', 'glossary.edit', 'glossary.delete', 'glossary.upload'];
 
 /** The built-in roles, newest order. Weblate resets their permissions on every migration. */
 export const DEFAULT_ROLES: readonly Role[] = [
   {
     name: 'Administration',
-    permissions: PERMISSIONS.map((permission) => permission.codename).filter(
-      (codename) => !codename.startsWith('workspace.'),
-    ),
+    permissions: PERMISSIONS.map((permission) => permission.codename).filter((codename) => !codename.startsWith('workspace.')),
   },
   { name: 'Edit source', permissions: [...TRANSLATE_PERMISSIONS, 'unit.template', 'source.edit'] },
   { name: 'Add suggestion', permissions: ['suggestion.add'] },
@@ -57,15 +44,7 @@ export const DEFAULT_ROLES: readonly Role[] = [
   { name: 'Manage glossary', permissions: filterPermissions('glossary.') },
   {
     name: 'Power user',
-    permissions: [
-      ...TRANSLATE_PERMISSIONS,
-      'translation.add',
-      'unit.template',
-      'suggestion.delete',
-      'vcs.access',
-      'vcs.view',
-      ...GLOSSARY_MANAGE,
-    ],
+    permissions: [...TRANSLATE_PERMISSIONS, 'translation.add', 'unit.template', 'suggestion.delete', 'vcs.access', 'vcs.view', ...GLOSSARY_MANAGE],
   },
   {
     name: 'Translation coordinator',
@@ -187,8 +166,7 @@ export function projectTeamsToCreate(change: ProjectTeamChange): { name: string;
   const { project, previous, newRoles } = change;
   const created = previous === undefined;
   const before = previous ?? project;
-  const reviewChanged =
-    before.translationReview !== project.translationReview || before.sourceReview !== project.sourceReview;
+  const reviewChanged = before.translationReview !== project.translationReview || before.sourceReview !== project.sourceReview;
   const hasNewRoles = newRoles !== undefined && newRoles.size > 0;
   if (before.accessControl === project.accessControl && !reviewChanged && !created && !hasNewRoles) return [];
   if (project.accessControl === AccessControl.CUSTOM) return [];
@@ -204,9 +182,7 @@ export function projectTeamsToCreate(change: ProjectTeamChange): { name: string;
   } else if (
     !created &&
     !reviewChanged &&
-    (project.accessControl === AccessControl.PUBLIC ||
-      before.accessControl === AccessControl.PROTECTED ||
-      before.accessControl === AccessControl.PRIVATE)
+    (project.accessControl === AccessControl.PUBLIC || before.accessControl === AccessControl.PROTECTED || before.accessControl === AccessControl.PRIVATE)
   ) {
     // Public teams always exist already, and protected ↔ private needs the same teams.
     return [];

@@ -120,7 +120,5 @@ export const TRANSLATE_PERMISSIONS: readonly ObjectPermission[] = [
 
 /** Every object permission whose codename starts with `prefix`, minus `exclude`, in definition order. */
 export function filterPermissions(prefix: string, exclude: readonly string[] = []): ObjectPermission[] {
-  return PERMISSIONS.map((permission) => permission.codename).filter(
-    (codename) => codename.startsWith(prefix) && !exclude.includes(codename),
-  );
+  return PERMISSIONS.map((permission) => permission.codename).filter((codename) => codename.startsWith(prefix) && !exclude.includes(codename));
 }

@@ -1,6 +1,6 @@
+import type { Config } from '../config/config.js';
 // `tms check`: validate the configuration and print what it declares.
 import { redactUrl } from '../domain/url.js';
-import type { Config } from '../config/config.js';
 import type { CliIo } from './io.js';
 
 /** Prints the projects and components of a valid configuration. */

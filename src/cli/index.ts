@@ -89,7 +89,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     );
   user
     .command('token')
-    .description('replace a user\'s API token and print the new one on the last line')
+    .description("replace a user's API token and print the new one on the last line")
     .argument('<username>')
     .action((username: string) =>
       run(async () => {

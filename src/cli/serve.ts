@@ -2,8 +2,8 @@
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
 import { createComponentUpdater, createHookHandler, createUpdateQueue } from '../hooks/index.js';
-import { startWatching } from '../watch/index.js';
 import { openStore } from '../store/index.js';
+import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
 
 /**

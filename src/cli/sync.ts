@@ -20,12 +20,7 @@ export function summaryLine(r: ComponentSyncResult): string {
   const failed = r.files.filter((f) => f.status === 'failed').length;
   const head = `${r.project}/${r.component}`;
   if (!r.ok && r.files.length === 0) return `${head}: FAILED: ${r.error} (${r.seconds.toFixed(2)} s)`;
-  const parts = [
-    `${files} files (${r.parsed} parsed)`,
-    `units +${r.added} ~${r.changed} -${r.removed}`,
-    `${failed} errors`,
-    `${r.seconds.toFixed(2)} s`,
-  ];
+  const parts = [`${files} files (${r.parsed} parsed)`, `units +${r.added} ~${r.changed} -${r.removed}`, `${failed} errors`, `${r.seconds.toFixed(2)} s`];
   if (r.pendingKept.length > 0) parts.push(`${r.pendingKept.length} pending edits kept over upstream changes`);
   if (r.pendingDropped.length > 0) parts.push(`${r.pendingDropped.length} pending edits on removed strings`);
   for (const w of r.warnings) parts.push(`warning: ${w}`);

@@ -75,7 +75,11 @@ export async function openComponent(store: Store, config: Config, project: Proje
 }
 
 /** The configured project and component with these slugs, or undefined. */
-export function configuredComponent(config: Config, projectSlug: string, componentSlug: string): { project: ProjectConfig; component: ComponentConfig } | undefined {
+export function configuredComponent(
+  config: Config,
+  projectSlug: string,
+  componentSlug: string,
+): { project: ProjectConfig; component: ComponentConfig } | undefined {
   const project = config.projects.find((p) => p.slug === projectSlug);
   const component = project?.components.find((c) => c.slug === componentSlug);
   return project && component ? { project, component } : undefined;
@@ -108,7 +112,7 @@ const USERINFO_ANYWHERE = /([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
  * password taken out (VcsError messages are credential-free already; other errors may not be).
  */
 export function errorLine(e: unknown, h?: ComponentHandle): string {
-  let text = (e instanceof Error ? e.message : String(e)).split('\n')[0].replace(USERINFO_ANYWHERE, '$1');
+  let text = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replace(USERINFO_ANYWHERE, '$1');
   const password = h?.component.password;
   if (password) text = text.split(password).join('***');
   return text;

@@ -26,7 +26,8 @@ export async function withComponentMutex<T>(key: string, work: () => Promise<T>,
       previous,
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new MutexTimeoutError(`could not obtain the repository lock for ${key} within ${timeoutMs} ms`, { key, waitedMs: Date.now() - started })),
+          () =>
+            reject(new MutexTimeoutError(`could not obtain the repository lock for ${key} within ${timeoutMs} ms`, { key, waitedMs: Date.now() - started })),
           timeoutMs,
         );
       }),
@@ -34,7 +35,10 @@ export async function withComponentMutex<T>(key: string, work: () => Promise<T>,
   } catch (e) {
     // Give up our place: the next waiter follows whoever we waited for.
     previous.then(release, release);
-    if (tails.get(key) === tail) void tail.then(() => { if (tails.get(key) === tail) tails.delete(key); });
+    if (tails.get(key) === tail)
+      void tail.then(() => {
+        if (tails.get(key) === tail) tails.delete(key);
+      });
     throw e;
   } finally {
     clearTimeout(timer);

@@ -18,7 +18,12 @@ function problemsOf(value: unknown): string[] {
 }
 
 const component = (extra: Record<string, unknown> = {}) => ({
-  name: 'App', slug: 'app', repo: 'https://example.org/app.git', filemask: 'po/*.ts', file_format: 'ts', ...extra,
+  name: 'App',
+  slug: 'app',
+  repo: 'https://example.org/app.git',
+  filemask: 'po/*.ts',
+  file_format: 'ts',
+  ...extra,
 });
 
 describe('parseConfig', () => {
@@ -30,49 +35,86 @@ describe('parseConfig', () => {
     expect(config.hooks).toEqual({ enabled: true, secret: '' });
     const project = config.projects[0];
     expect(project).toMatchObject({ enable_hooks: true, set_language_team: true, translation_review: false, instructions: '' });
-    const c = project.components[0];
+    const c = project!.components[0];
     expect(c).toMatchObject({
-      vcs: 'git', branch: '', edit_template: true, new_lang: 'add', merge_style: 'rebase', priority: 100,
-      language_regex: '^[^.]+$', glossary_color: 'silver', commit_pending_age: 24, source_language: 'en',
-      push_on_commit: true, manage_units: false, enable_suggestions: true, is_glossary: false,
+      vcs: 'git',
+      branch: '',
+      edit_template: true,
+      new_lang: 'add',
+      merge_style: 'rebase',
+      priority: 100,
+      language_regex: '^[^.]+$',
+      glossary_color: 'silver',
+      commit_pending_age: 24,
+      source_language: 'en',
+      push_on_commit: true,
+      manage_units: false,
+      enable_suggestions: true,
+      is_glossary: false,
     });
-    expect(c.commit_message).toContain('{{ language_name }}');
-    expect(c.repoResolved).toBe('/srv/upstream/app');
+    expect(c!.commit_message).toContain('{{ language_name }}');
+    expect(c!.repoResolved).toBe('/srv/upstream/app');
   });
 
   it('keeps http URLs and makes file:// URLs absolute paths', () => {
-    const config = parseConfig(JSON.stringify({ projects: [{ name: 'H', slug: 'h', components: [
-      component(), component({ slug: 'b', repo: 'file:///srv/git/b.git' }), component({ slug: 'c', vcs: 'local', repo: 'local:' }),
-    ] }] }), FILE);
-    expect(config.projects[0].components.map((c) => c.repoResolved)).toEqual(['https://example.org/app.git', '/srv/git/b.git', 'local:']);
+    const config = parseConfig(
+      JSON.stringify({
+        projects: [
+          {
+            name: 'H',
+            slug: 'h',
+            components: [component(), component({ slug: 'b', repo: 'file:///srv/git/b.git' }), component({ slug: 'c', vcs: 'local', repo: 'local:' })],
+          },
+        ],
+      }),
+      FILE,
+    );
+    expect(config.projects[0]!.components.map((c) => c.repoResolved)).toEqual(['https://example.org/app.git', '/srv/git/b.git', 'local:']);
   });
 
   it('reports every problem with its JSON path', () => {
     const problems = problemsOf({
       database: 5,
-      projects: [{ name: 'H', slug: 'h', components: [
-        component(),
-        component({ slug: 'b' }),
-        component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xliff', colour: 'red' }),
-      ] }, { slug: 'bad slug' }],
+      projects: [
+        {
+          name: 'H',
+          slug: 'h',
+          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xliff', colour: 'red' })],
+        },
+        { slug: 'bad slug' },
+      ],
     });
-    expect(problems).toEqual(expect.arrayContaining([
-      'database: must be string',
-      'projects[0].components[2].filemask: must contain "*"',
-      'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx"',
-      'projects[0].components[2].colour: is not a known key',
-      'projects[1].name: is required',
-      'projects[1].slug: must be a slug (letters, digits, "-" and "_")',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'database: must be string',
+        'projects[0].components[2].filemask: must contain "*"',
+        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx"',
+        'projects[0].components[2].colour: is not a known key',
+        'projects[1].name: is required',
+        'projects[1].slug: must be a slug (letters, digits, "-" and "_")',
+      ]),
+    );
     expect(problems).toHaveLength(6);
   });
 
   it('reports semantic problems after the schema passes', () => {
-    const problems = problemsOf({ projects: [{ name: 'H', slug: 'h', components: [
-      component(), component(), component({ slug: 'g', file_format: 'tbx', filemask: '*.tbx', template: 'en.tbx' }),
-      component({ slug: 'l', vcs: 'local', repo: 'https://x/y.git' }), component({ slug: 'r', language_regex: '(' }),
-      component({ slug: 'e', filemask: '../*.ts' }), component({ slug: 'w', file_format: 'webextension', filemask: '*/messages.json' }),
-    ] }] });
+    const problems = problemsOf({
+      projects: [
+        {
+          name: 'H',
+          slug: 'h',
+          components: [
+            component(),
+            component(),
+            component({ slug: 'g', file_format: 'tbx', filemask: '*.tbx', template: 'en.tbx' }),
+            component({ slug: 'l', vcs: 'local', repo: 'https://x/y.git' }),
+            component({ slug: 'r', language_regex: '(' }),
+            component({ slug: 'e', filemask: '../*.ts' }),
+            component({ slug: 'w', file_format: 'webextension', filemask: '*/messages.json' }),
+          ],
+        },
+      ],
+    });
     expect(problems).toEqual([
       'projects[0].components[1].slug: duplicate component slug "app" in project "h"',
       'projects[0].components[2].template: must be empty for the tbx format (always bilingual)',
@@ -97,7 +139,7 @@ describe('loadConfig / configPath', () => {
   it('reads a file', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-config-')), 'tms.config.json');
     writeFileSync(file, JSON.stringify({ projects: [{ name: 'H', slug: 'h' }] }));
-    expect(loadConfig(file).projects[0].components).toEqual([]);
+    expect(loadConfig(file).projects[0]!.components).toEqual([]);
   });
 
   it('takes --config over TMS_CONFIG over the default', () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
-import { parseJsonText } from '../formats/json/syntax.js';
 import type { FormatId } from '../formats/format.js';
+import { parseJsonText } from '../formats/json/syntax.js';
 import { configSchema } from './schema.js';
 
 export interface ComponentConfig {
@@ -109,7 +109,10 @@ const validate = ajv.compile(configSchema);
 
 /** `projects[0].components[2].filemask` from Ajv's `/projects/0/components/2/filemask`. */
 function jsonPath(instancePath: string, extra?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra) parts.push(extra);
   let out = '';
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;

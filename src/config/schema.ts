@@ -15,12 +15,9 @@ export const DEFAULT_COMMIT_MESSAGE =
   'Currently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\n' +
   'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}';
 
-export const DEFAULT_ADD_MESSAGE =
-  'Added translation using tms ({{ language_name }})\n\n';
-export const DEFAULT_DELETE_MESSAGE =
-  'Deleted translation using tms ({{ language_name }})\n\n';
-export const DEFAULT_MERGE_MESSAGE =
-  "Merge branch '{{ component_remote_branch }}' into tms\n\n";
+export const DEFAULT_ADD_MESSAGE = 'Added translation using tms ({{ language_name }})\n\n';
+export const DEFAULT_DELETE_MESSAGE = 'Deleted translation using tms ({{ language_name }})\n\n';
+export const DEFAULT_MERGE_MESSAGE = "Merge branch '{{ component_remote_branch }}' into tms\n\n";
 export const DEFAULT_ADDON_MESSAGE =
   'Update translation files\n\nUpdated by "{{ addon_name }}" add-on in tms.\n\n' +
   'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}';

@@ -47,7 +47,7 @@ describe('countWords / countChars', () => {
 });
 
 describe('calculateHash on long and non-ASCII input', () => {
-  it('agrees with the package\'s pure-JavaScript SipHash for inputs past the reused buffer', async () => {
+  it("agrees with the package's pure-JavaScript SipHash for inputs past the reused buffer", async () => {
     const { default: fallback } = await import('siphash24/fallback.js');
     const key = new TextEncoder().encode('Weblate Sip Hash');
     for (const text of ['ž'.repeat(5000), 'a'.repeat(20000) + '😀', 'short again']) {

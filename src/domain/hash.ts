@@ -20,7 +20,7 @@ function rawHash(text: string): bigint {
 
 /** Hash of the plain concatenation of `parts`, minus 2^63: `calculateHash('Message') === 8445691827737211251n`. */
 export function calculateHash(...parts: string[]): bigint {
-  return rawHash(parts.length === 1 ? parts[0] : parts.join('')) - OFFSET;
+  return rawHash(parts.length === 1 ? parts[0]! : parts.join('')) - OFFSET;
 }
 
 /** Weblate's `?checksum=`: the unsigned value as 16 lower-case hex digits (`format(h + 2**63, "016x")`). */

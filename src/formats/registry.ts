@@ -2,9 +2,9 @@
 import { TmsError } from '../domain/errors.js';
 import type { Format, FormatId } from './format.js';
 import { FORMAT_IDS } from './format.js';
-import { tsFormat } from './ts/index.js';
 import { jsonFormats } from './json/index.js';
 import { tbxFormat } from './tbx/index.js';
+import { tsFormat } from './ts/index.js';
 
 const formats = new Map<string, Format>();
 for (const f of [tsFormat, ...jsonFormats, tbxFormat]) formats.set(f.id, f);

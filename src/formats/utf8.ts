@@ -5,25 +5,25 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
-    if (b < 0x80) {
+    if (b! < 0x80) {
       i++;
       continue;
     }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) {
+    if (b! >= 0xc2 && b! <= 0xdf) {
       need = 1;
       min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
+    } else if (b! >= 0xe0 && b! <= 0xef) {
       need = 2;
       min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
+    } else if (b! >= 0xf0 && b! <= 0xf4) {
       need = 3;
       min = 0x10000;
     } else {
       return i;
     }
-    let cp = b & (0x3f >> need);
+    let cp = b! & (0x3f >> need);
     for (let k = 1; k <= need; k++) {
       const c = bytes[i + k];
       if (c === undefined || (c & 0xc0) !== 0x80) return i;

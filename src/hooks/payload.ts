@@ -2,14 +2,18 @@
 import { HookPayloadError } from './services.js';
 
 function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function parameter(contentType: string | undefined, name: string): string | undefined {
   for (const part of (contentType ?? '').split(';').slice(1)) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim().toLowerCase() === name) return part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (part.slice(0, eq).trim().toLowerCase() === name)
+      return part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
   }
   return undefined;
 }

@@ -13,14 +13,14 @@ export function normalizeRepoUrl(url: string): string | null {
   let rest: string;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(.*)$/i.exec(text);
   if (scheme) {
-    if (scheme[1].toLowerCase() === 'file') return null;
-    host = scheme[2];
-    rest = scheme[3];
+    if (scheme[1]!.toLowerCase() === 'file') return null;
+    host = scheme[2] ?? '';
+    rest = scheme[3] ?? '';
   } else {
     // scp-like: [user@]host:path (a drive letter or an absolute path is not a host)
     const scp = /^([^/@:\s]+@)?([^/@:\s]{2,}):(?!\/\/)(.+)$/.exec(text);
     if (!scp) return null;
-    host = scp[2];
+    host = scp[2]!;
     rest = `/${scp[3]}`;
   }
   host = host.slice(host.lastIndexOf('@') + 1);
@@ -33,11 +33,21 @@ export function normalizeRepoUrl(url: string): string | null {
   } catch {
     // keep the text as written
   }
-  path = path.replace(/\/+/g, '/').replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '').replace(/^\/+/, '');
+  path = path
+    .replace(/\/+/g, '/')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
+    .replace(/^\/+/, '');
   return `${host}/${path}`.toLowerCase();
 }
 
 /** The repository name `owner/repo` from a payload's full name, lower-cased, without `.git` and outer slashes. */
 export function normalizeFullName(fullName: string): string {
-  return fullName.trim().replace(/^\/+|\/+$/g, '').replace(/\.git$/i, '').replace(/\/+$/, '').toLowerCase();
+  return fullName
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 }

@@ -2,16 +2,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../api/body.js';
 import { ApiError, methodNotAllowed as notAllowed, notFound } from '../api/errors.js';
-import { answerError, type RequestHandler, sendError, sendJson } from '../api/respond.js';
+import { type RequestHandler, answerError, sendError, sendJson } from '../api/respond.js';
 import type { Config } from '../config/config.js';
 import { Action } from '../domain/actions.js';
-import { now, type Store } from '../store/index.js';
-import { createDeliveryLog, type DeliveryLog } from './deliveries.js';
+import { type Store, now } from '../store/index.js';
+import { type DeliveryLog, createDeliveryLog } from './deliveries.js';
 import { type ComponentTarget, matchComponents } from './match.js';
 import { decodePayload } from './payload.js';
 import type { UpdateQueue } from './queue.js';
-import { deliveryId, type Headers, isService, parseHook, type Service } from './services.js';
-import { checkSignature, type SignatureResult, signatureHeaders } from './signature.js';
+import { type Headers, type Service, deliveryId, isService, parseHook } from './services.js';
+import { type SignatureResult, checkSignature, signatureHeaders } from './signature.js';
 
 export interface HookHandlerOptions {
   store: Store;
@@ -119,7 +119,12 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
     const id = deliveryId(service, headers, data);
     if (id !== undefined && deliveries.seen(`${service}:${id}`)) {
       log(`hooks: ${service} delivery ${id} repeated; nothing queued`);
-      sendJson(res, req, 200, { message: `Delivery ${id} was already received; no update triggered`, status: 'success', match_status: match.status, updated_components: [] });
+      sendJson(res, req, 200, {
+        message: `Delivery ${id} was already received; no update triggered`,
+        status: 'success',
+        match_status: match.status,
+        updated_components: [],
+      });
       return;
     }
     await recordNotifications(opts.store, config, match.matched, { ...hook });
@@ -131,7 +136,11 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
   return async (req, res) => {
     try {
       const path = (req.url ?? '/').split('?')[0]!;
-      const segments = path.split('/').slice(2).filter((p) => p !== '').map(decodeURIComponent);
+      const segments = path
+        .split('/')
+        .slice(2)
+        .filter((p) => p !== '')
+        .map(decodeURIComponent);
       const [first, project, component] = segments;
       if (first === 'update' && project !== undefined && segments.length <= 3) {
         update(req, res, { project, ...(component === undefined ? {} : { component }) });

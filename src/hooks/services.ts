@@ -95,10 +95,16 @@ function github(headers: Headers, data: Json): HookData | null {
     }
     repos = [...new Set(forms)].sort();
   } else {
-    repos = ['git://github.com/%s.git', 'git://github.com/%s', 'https://github.com/%s.git', 'https://github.com/%s', 'git@github.com:%s.git', 'git@github.com:%s']
-      .map((t) => t.replace('%s', `${owner}/${name}`));
+    repos = [
+      'git://github.com/%s.git',
+      'git://github.com/%s',
+      'https://github.com/%s.git',
+      'https://github.com/%s',
+      'git@github.com:%s.git',
+      'git@github.com:%s',
+    ].map((t) => t.replace('%s', `${owner}/${name}`));
   }
-  return { service_long_name: 'GitHub', repo_url: text(repo, 'url') ?? repos[0], repos, branch: stripHeads(ref), full_name: `${owner}/${name}` };
+  return { service_long_name: 'GitHub', repo_url: text(repo, 'url') ?? repos[0] ?? '', repos, branch: stripHeads(ref), full_name: `${owner}/${name}` };
 }
 
 function gitlab(_headers: Headers, data: Json): HookData | null {
@@ -112,7 +118,14 @@ function gitlab(_headers: Headers, data: Json): HookData | null {
 }
 
 const BITBUCKET_EVENTS = new Set(['repo:push', 'repo:refs_changed', 'pullrequest:fulfilled', 'pr:merged']);
-const BITBUCKET_GIT = ['ssh://git@{server}/{name}.git', 'git@{server}:{name}.git', 'https://{server}/{name}.git', 'ssh://git@{server}/{name}', 'git@{server}:{name}', 'https://{server}/{name}'];
+const BITBUCKET_GIT = [
+  'ssh://git@{server}/{name}.git',
+  'git@{server}:{name}.git',
+  'https://{server}/{name}.git',
+  'ssh://git@{server}/{name}',
+  'git@{server}:{name}',
+  'https://{server}/{name}',
+];
 const BITBUCKET_HG = ['https://{server}/{name}', 'ssh://hg@{server}/{name}', 'hg::ssh://hg@{server}/{name}', 'hg::https://{server}/{name}'];
 
 function bitbucketBranch(data: Json): string | null {
@@ -128,15 +141,19 @@ function bitbucketBranch(data: Json): string | null {
 function bitbucket(headers: Headers, data: Json): HookData | null {
   if ('diagnostics' in data || !BITBUCKET_EVENTS.has(header(headers, 'x-event-key') ?? '')) return null;
   const repo = at(data, 'pullRequest', 'toRef', 'repository') ?? at(data, 'repository');
-  if (!isObject(repo)) throw new HookPayloadError('Invalid data in json payload: missing repository', { field: null, service: 'bitbucket', reason: 'missing repository' });
+  if (!isObject(repo))
+    throw new HookPayloadError('Invalid data in json payload: missing repository', { field: null, service: 'bitbucket', reason: 'missing repository' });
   const owner = text(repo, 'owner') ?? text(repo, 'project', 'key');
   const fullName = text(repo, 'full_name') ?? text(repo, 'fullName') ?? (owner && text(repo, 'slug') ? `${owner}/${text(repo, 'slug')}` : undefined);
-  if (!fullName) throw new HookPayloadError('Invalid data in json payload: no repository name', { field: null, service: 'bitbucket', reason: 'no repository name' });
+  if (!fullName)
+    throw new HookPayloadError('Invalid data in json payload: no repository name', { field: null, service: 'bitbucket', reason: 'no repository name' });
   const self = at(repo, 'links', 'self');
-  const repoUrl = text(repo, 'links', 'html', 'href')
-    ?? (Array.isArray(self) ? text(self, 0, 'href') : text(self, 'href'))
-    ?? (text(data, 'canon_url') && text(repo, 'absolute_url') ? `${text(data, 'canon_url')}${text(repo, 'absolute_url')}` : undefined);
-  if (!repoUrl) throw new HookPayloadError('Invalid data in json payload: no repository URL', { field: null, service: 'bitbucket', reason: 'no repository URL' });
+  const repoUrl =
+    text(repo, 'links', 'html', 'href') ??
+    (Array.isArray(self) ? text(self, 0, 'href') : text(self, 'href')) ??
+    (text(data, 'canon_url') && text(repo, 'absolute_url') ? `${text(data, 'canon_url')}${text(repo, 'absolute_url')}` : undefined);
+  if (!repoUrl)
+    throw new HookPayloadError('Invalid data in json payload: no repository URL', { field: null, service: 'bitbucket', reason: 'no repository URL' });
   const clone = at(repo, 'links', 'clone');
   let repos: string[];
   if (Array.isArray(clone)) {
@@ -164,7 +181,13 @@ function gitea(headers: Headers, data: Json, long = 'Gitea'): HookData | null {
   const ref = required(long.toLowerCase(), data, 'ref');
   const htmlUrl = required(long.toLowerCase(), data, 'repository', 'html_url');
   const repos = unique([text(repo, 'clone_url'), text(repo, 'ssh_url'), sshVariant(text(repo, 'ssh_url')), htmlUrl]);
-  return { service_long_name: long, repo_url: htmlUrl, repos, branch: stripHeads(ref), full_name: required(long.toLowerCase(), data, 'repository', 'full_name') };
+  return {
+    service_long_name: long,
+    repo_url: htmlUrl,
+    repos,
+    branch: stripHeads(ref),
+    full_name: required(long.toLowerCase(), data, 'repository', 'full_name'),
+  };
 }
 
 function gitee(headers: Headers, data: Json): HookData | null {
@@ -174,17 +197,24 @@ function gitee(headers: Headers, data: Json): HookData | null {
   const ref = required('gitee', data, 'ref');
   const htmlUrl = required('gitee', data, 'repository', 'html_url');
   const repos = unique([text(repo, 'git_http_url'), text(repo, 'git_ssh_url'), text(repo, 'git_url'), text(repo, 'ssh_url'), htmlUrl]);
-  return { service_long_name: 'Gitee', repo_url: htmlUrl, repos, branch: stripHeads(ref), full_name: required('gitee', data, 'repository', 'path_with_namespace') };
+  return {
+    service_long_name: 'Gitee',
+    repo_url: htmlUrl,
+    repos,
+    branch: stripHeads(ref),
+    full_name: required('gitee', data, 'repository', 'path_with_namespace'),
+  };
 }
 
 function pagure(_headers: Headers, data: Json): HookData | null {
   if (!isObject(data.msg) || data.topic !== 'git.receive') return null;
   const instance = required('pagure', data, 'msg', 'pagure_instance');
   const server = hostOf(instance);
-  if (!server) throw new HookPayloadError('Invalid data in json payload: bad msg.pagure_instance', { field: null, service: 'pagure', reason: 'bad msg.pagure_instance' });
+  if (!server)
+    throw new HookPayloadError('Invalid data in json payload: bad msg.pagure_instance', { field: null, service: 'pagure', reason: 'bad msg.pagure_instance' });
   const project = required('pagure', data, 'msg', 'project_fullname');
   const repos = [`https://${server}/${project}`, `https://${server}/${project}.git`, `ssh://git@${server}/${project}`, `ssh://git@${server}/${project}.git`];
-  return { service_long_name: 'Pagure', repo_url: repos[0], repos, branch: text(data, 'msg', 'branch') ?? null, full_name: project };
+  return { service_long_name: 'Pagure', repo_url: repos[0]!, repos, branch: text(data, 'msg', 'branch') ?? null, full_name: project };
 }
 
 const AZURE_URL = [

@@ -1,6 +1,6 @@
 // Webhook authentication: each forge's HMAC signature or shared token, checked against a secret in constant time.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { type Headers, header, type Service } from './services.js';
+import { type Headers, type Service, header } from './services.js';
 
 /** `valid`, or why not: no signature header at all, or one that does not verify. */
 export type SignatureResult = 'valid' | 'missing' | 'invalid';
@@ -20,24 +20,30 @@ function hmac(secret: string, body: Buffer, encoding: 'hex' | 'base64' = 'hex'):
 type Check = (headers: Headers, body: Buffer, secret: string) => boolean | undefined;
 
 /** `sha256=<hex>` (GitHub, Bitbucket, and Gitea/Forgejo's copy of GitHub's header). */
-const prefixedSha256 = (name: string): Check => (headers, body, secret) => {
-  const value = header(headers, name);
-  if (value === undefined) return undefined;
-  return safeEqual(value.trim().toLowerCase(), `sha256=${hmac(secret, body)}`);
-};
+const prefixedSha256 =
+  (name: string): Check =>
+  (headers, body, secret) => {
+    const value = header(headers, name);
+    if (value === undefined) return undefined;
+    return safeEqual(value.trim().toLowerCase(), `sha256=${hmac(secret, body)}`);
+  };
 
 /** A bare hex HMAC-SHA256 of the body (Gitea, Forgejo, Pagure). */
-const bareSha256 = (name: string): Check => (headers, body, secret) => {
-  const value = header(headers, name);
-  if (value === undefined) return undefined;
-  return safeEqual(value.trim().toLowerCase(), hmac(secret, body));
-};
+const bareSha256 =
+  (name: string): Check =>
+  (headers, body, secret) => {
+    const value = header(headers, name);
+    if (value === undefined) return undefined;
+    return safeEqual(value.trim().toLowerCase(), hmac(secret, body));
+  };
 
 /** The secret itself in a header (GitLab's token, Gitee's password mode). */
-const token = (name: string): Check => (headers, _body, secret) => {
-  const value = header(headers, name);
-  return value === undefined ? undefined : safeEqual(value, secret);
-};
+const token =
+  (name: string): Check =>
+  (headers, _body, secret) => {
+    const value = header(headers, name);
+    return value === undefined ? undefined : safeEqual(value, secret);
+  };
 
 /** Gitee: the password itself, or its signature mode, base64 HMAC-SHA256 of `timestamp\nsecret` keyed by the secret. */
 const giteeToken: Check = (headers, body, secret) => {

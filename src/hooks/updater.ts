@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
-import { pullComponent, type RepositoryResult } from '../repository/index.js';
+import { type RepositoryResult, pullComponent } from '../repository/index.js';
 import type { Store } from '../store/index.js';
 import { type ComponentSyncResult, syncComponent } from '../sync/index.js';
 import type { UpdateFn } from './queue.js';
@@ -34,7 +34,11 @@ export interface ComponentUpdaterOptions {
 
 function fromSync(kind: 'scan', result: ComponentSyncResult): ComponentUpdate {
   return {
-    project: result.project, component: result.component, ok: result.ok, kind, sync: result,
+    project: result.project,
+    component: result.component,
+    ok: result.ok,
+    kind,
+    sync: result,
     detail: result.ok ? `${result.parsed} file(s) parsed` : (result.error ?? 'failed'),
   };
 }

@@ -110,7 +110,7 @@ function android(code: string): string {
   const sanitized = linux(code);
   const parts = sanitized.split('_');
   // Scripts and other long subtags need the BCP 47 form: sr_Latn → b+sr+Latn.
-  if (parts.length > 1 && parts[1].length > 2) return `b+${sanitized.replace(/_/g, '+')}`;
+  if (parts.length > 1 && parts[1]!.length > 2) return `b+${sanitized.replace(/_/g, '+')}`;
   return sanitized.replace(/_/g, '-r');
 }
 
@@ -144,11 +144,7 @@ export interface FormatLanguageCodeOptions {
  * @example formatLanguageCode('pt_BR', 'android') // 'pt-rBR'
  * @example formatLanguageCode('zh_Hans', 'posix', { aliases: 'zh_CN:zh_Hans' }) // 'zh_CN'
  */
-export function formatLanguageCode(
-  code: string,
-  style: LanguageCodeStyle = '',
-  options: FormatLanguageCodeOptions = {},
-): string {
+export function formatLanguageCode(code: string, style: LanguageCodeStyle = '', options: FormatLanguageCodeOptions = {}): string {
   const formatted = STYLES[style || options.defaultStyle || 'posix'](code);
   let result = formatted;
   // Turned around as Weblate does ({language: file}), so of two file codes for one language the last wins.

@@ -92,7 +92,7 @@ describe('findLanguage', () => {
       ['qq', 'qq'],
       ['XX-yy', 'xx_YY'],
     ]) {
-      const result = findLanguage(code);
+      const result = findLanguage(code!);
       expect(result.match).toBe('generated');
       expect(result.language).toEqual({
         code: expected,

@@ -1,24 +1,8 @@
 // Mapping a language code found in a file name to a language: Weblate's fuzzy lookup and auto-creation.
-import {
-  type LanguageData,
-  type LanguageDefinition,
-  loadLanguageData,
-  makePlural,
-  textDirection,
-} from './languages.js';
+import { type LanguageData, type LanguageDefinition, loadLanguageData, makePlural, textDirection } from './languages.js';
 
 /** Which step of the lookup found the language. */
-export type LanguageMatch =
-  | 'exact'
-  | 'case-insensitive'
-  | 'hyphen'
-  | 'plus'
-  | 'name'
-  | 'compact'
-  | 'alias'
-  | 'normalized'
-  | 'default-country'
-  | 'generated';
+export type LanguageMatch = 'exact' | 'case-insensitive' | 'hyphen' | 'plus' | 'name' | 'compact' | 'alias' | 'normalized' | 'default-country' | 'generated';
 
 export interface FindLanguageOptions {
   /** A project's `language_aliases`: comma-separated `file_code:language_code` pairs, e.g. `zh_CN:zh_Hans,pt:pt_PT`. */
@@ -46,10 +30,7 @@ interface LanguageIndex {
 
 const indexes = new WeakMap<ReadonlyMap<string, LanguageDefinition>, LanguageIndex>();
 
-function indexOf(
-  languages: ReadonlyMap<string, LanguageDefinition>,
-  builtIn: { has(code: string): boolean },
-): LanguageIndex {
+function indexOf(languages: ReadonlyMap<string, LanguageDefinition>, builtIn: { has(code: string): boolean }): LanguageIndex {
   let index = indexes.get(languages);
   if (!index) {
     const byLowerCode = new Map<string, LanguageDefinition[]>();
@@ -123,11 +104,7 @@ function replaceAll(text: string, from: string, to: string): string {
 }
 
 /** Weblate's `fuzzy_get`: the language for a code, or the normalised code to create one under. */
-function fuzzyGet(
-  rawCode: string,
-  index: LanguageIndex,
-  data: LanguageData,
-): { language: LanguageDefinition; match: LanguageMatch } | { newCode: string } {
+function fuzzyGet(rawCode: string, index: LanguageIndex, data: LanguageData): { language: LanguageDefinition; match: LanguageMatch } | { newCode: string } {
   const code = sanitizeLanguageCode(rawCode);
   const exact = index.languages.get(code);
   if (exact) return { language: exact, match: 'exact' };
@@ -195,8 +172,8 @@ function generateLanguage(code: string, index: LanguageIndex, data: LanguageData
     const found = fuzzyGet(candidate, index, data);
     return 'language' in found ? found.language : undefined;
   };
-  if (code.includes('@')) base = strict(code.split('@')[0]);
-  if (!base && (code.includes('_') || code.includes('-'))) base = strict(code.replace(/-/g, '_').split('_')[0]);
+  if (code.includes('@')) base = strict(code.split('@')[0]!);
+  if (!base && (code.includes('_') || code.includes('-'))) base = strict(code.replace(/-/g, '_').split('_')[0]!);
   if (base) {
     return { code, name: base.name, plural: { ...base.plural }, aliases: [], direction: base.direction, population: 0 };
   }

@@ -122,7 +122,8 @@ describe('readLanguageData on another folder', () => {
 
   it('takes population from population.csv, else population-fallback.csv, else 0', () => {
     const files: Record<string, string> = {
-      'languages.csv': 'code,name,nplurals,formula\naa,Afar,2,n != 1\nbb,Bee,1,0\ncc,"Cee, the language",3,n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2\n',
+      'languages.csv':
+        'code,name,nplurals,formula\naa,Afar,2,n != 1\nbb,Bee,1,0\ncc,"Cee, the language",3,n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2\n',
       'aliases.csv': 'source,target\n#,Section\nbee,bb\n',
       'rtl.csv': 'code,\ncc,\n',
       'population.csv': 'code,population\naa,100\n',

@@ -85,7 +85,7 @@ const PLURAL_FILES: readonly (readonly [PluralOrigin, string])[] = [
 
 /** The language part of a code: everything before the first `_` or `-` (Weblate's `base_code`). */
 export function baseCode(code: string): string {
-  return code.replace(/_/g, '-').split('-')[0];
+  return code.replace(/_/g, '-').split('-')[0]!;
 }
 
 /** `rtl` when the code or its base code is a right-to-left language, else `ltr` (Weblate's `guess_direction`). */
@@ -98,9 +98,14 @@ export function makePlural(code: string, number: number, formula: string): Langu
   return { source: 0, number, formula, type: pluralType(baseCode(code), formula) };
 }
 
-function readTable(dir: URL, file: string): Record<string, string>[] {
-  const url = new URL(file, dir);
-  return readCsvTable(readFileSync(url, 'utf8'), file);
+/** The rows of a CSV of the data folder; `columns` must be in its header (a broken data folder says which file). */
+function readTable<C extends string>(dir: URL, file: string, columns: readonly C[]): (Record<C, string> & Record<string, string | undefined>)[] {
+  const rows = readCsvTable(readFileSync(new URL(file, dir), 'utf8'), file);
+  for (const [i, row] of rows.entries()) {
+    const missing = columns.filter((c) => row[c] === undefined);
+    if (missing.length > 0) throw new Error(`${file}: row ${i + 2} has no ${missing.join(', ')}`);
+  }
+  return rows as (Record<C, string> & Record<string, string | undefined>)[];
 }
 
 function toCount(value: string | undefined): number {
@@ -110,11 +115,11 @@ function toCount(value: string | undefined): number {
 
 /** Read and index the CSVs of a data folder (no caching; use `loadLanguageData` for the bundled one). */
 export function readLanguageData(dir: URL = LANGUAGE_DATA_DIR): LanguageData {
-  const rtl = new Set(readTable(dir, 'rtl.csv').map((row) => row.code));
+  const rtl = new Set(readTable(dir, 'rtl.csv', ['code']).map((row) => row.code));
 
   const aliases = new Map<string, string>();
   const aliasesByCode = new Map<string, string[]>();
-  for (const { source, target } of readTable(dir, 'aliases.csv')) {
+  for (const { source, target } of readTable(dir, 'aliases.csv', ['source', 'target'])) {
     if (!source || !target) continue;
     aliases.set(source.toLowerCase(), target);
     const list = aliasesByCode.get(target) ?? [];
@@ -123,11 +128,11 @@ export function readLanguageData(dir: URL = LANGUAGE_DATA_DIR): LanguageData {
   }
 
   const population = new Map<string, number>();
-  for (const row of readTable(dir, 'population-fallback.csv')) population.set(row.code, toCount(row.population));
-  for (const row of readTable(dir, 'population.csv')) population.set(row.code, toCount(row.population));
+  for (const row of readTable(dir, 'population-fallback.csv', ['code'])) population.set(row.code, toCount(row.population));
+  for (const row of readTable(dir, 'population.csv', ['code'])) population.set(row.code, toCount(row.population));
 
   const languages = new Map<string, LanguageDefinition>();
-  for (const row of readTable(dir, 'languages.csv')) {
+  for (const row of readTable(dir, 'languages.csv', ['code', 'name', 'formula'])) {
     const code = row.code;
     languages.set(code, {
       code,
@@ -141,7 +146,7 @@ export function readLanguageData(dir: URL = LANGUAGE_DATA_DIR): LanguageData {
 
   const alternativePlurals = new Map<string, AlternativePlural[]>();
   for (const [origin, file] of PLURAL_FILES) {
-    for (const row of readTable(dir, file)) {
+    for (const row of readTable(dir, file, ['code', 'formula'])) {
       const list = alternativePlurals.get(row.code) ?? [];
       const plural = makePlural(row.code, toCount(row.nplurals), row.formula);
       list.push({ origin, number: plural.number, formula: plural.formula, type: plural.type });
@@ -149,7 +154,7 @@ export function readLanguageData(dir: URL = LANGUAGE_DATA_DIR): LanguageData {
     }
   }
 
-  const defaultCountries = new Set(readTable(dir, 'default_countries.csv').map((row) => row.code.toLowerCase()));
+  const defaultCountries = new Set(readTable(dir, 'default_countries.csv', ['code']).map((row) => row.code.toLowerCase()));
   return { languages, aliases, defaultCountries, rtl, alternativePlurals };
 }
 
@@ -175,5 +180,7 @@ export function loadLanguages(): ReadonlyMap<string, LanguageDefinition> {
  * for this exact code (callers then use the default plural). Qt TS files use origin `qt`.
  */
 export function alternativePlural(code: string, origin: PluralOrigin): AlternativePlural | undefined {
-  return loadLanguageData().alternativePlurals.get(code)?.find((plural) => plural.origin === origin);
+  return loadLanguageData()
+    .alternativePlurals.get(code)
+    ?.find((plural) => plural.origin === origin);
 }

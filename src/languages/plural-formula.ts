@@ -17,14 +17,7 @@ const MAX_FORMULA_LENGTH = 1000;
 const MAX_DEPTH = 64;
 
 // Binary operators by precedence, loosest first (C order, as gettext and Python's gettext.c2py use).
-const BINARY_LEVELS: readonly (readonly string[])[] = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<', '>', '<=', '>='],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+const BINARY_LEVELS: readonly (readonly string[])[] = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
 
 const TOKEN_RE = /\d+|n|\|\||&&|==|!=|<=|>=|[<>+\-*/%!?:()]/y;
 
@@ -37,7 +30,7 @@ function tokenize(formula: string): Token[] {
   const tokens: Token[] = [];
   let position = 0;
   for (;;) {
-    while (position < formula.length && /\s/.test(formula[position])) position++;
+    while (position < formula.length && /\s/.test(formula[position]!)) position++;
     if (position >= formula.length) return tokens;
     TOKEN_RE.lastIndex = position;
     const match = TOKEN_RE.exec(formula);
@@ -146,7 +139,7 @@ class Parser {
     let left = this.binaryLevel(level + 1);
     for (;;) {
       const token = this.tokens[this.index];
-      if (!token || !BINARY_LEVELS[level].includes(token.text)) return left;
+      if (!token || !BINARY_LEVELS[level]!.includes(token.text)) return left;
       this.index++;
       const right = this.binaryLevel(level + 1);
       left = binary(token.text, left, right, this.formula, token.position);
@@ -222,7 +215,7 @@ const PLURAL_FORMS_RE = /^\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([()n0-9!=|
 export function parsePluralForms(header: string): { number: number; formula: string } {
   const match = PLURAL_FORMS_RE.exec(header);
   if (!match) throw new PluralFormulaError(header, 0, 'not a "nplurals=…; plural=…" header');
-  const formula = match[2].trim() || '0';
+  const formula = match[2]!.trim() || '0';
   compilePluralFormula(formula);
-  return { number: Number.parseInt(match[1], 10), formula };
+  return { number: Number.parseInt(match[1]!, 10), formula };
 }

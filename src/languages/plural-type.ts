@@ -100,14 +100,8 @@ const KNOWN_FORMULAS: readonly (readonly [PluralType, readonly string[]])[] = [
       'n==0 ? 0 : (n % 10 == 1 && (n % 100 < 11 || n % 100 > 19)) ? 1 : ((n % 10 >= 2 && n % 10 <= 9 && (n % 100 < 11 || n % 100 > 19)) ? 2 : 3)',
     ],
   ],
-  [
-    PluralType.ONE_ZERO_FEW_OTHER,
-    ['n==1 ? 0 : (n==0 || (n%100>=1 && n%100<=10)) ? 1 : (n%100>=11 && n%100<=19) ? 2 : 3'],
-  ],
-  [
-    PluralType.ONE_TWO_OTHER,
-    ['n==1 ? 0 : n==2 ? 1 : 2', '(n == 1) ? 0 : ((n == 2) ? 1 : 2)', 'n%100==1 ? 0 : n%100==2 ? 1 : 2'],
-  ],
+  [PluralType.ONE_ZERO_FEW_OTHER, ['n==1 ? 0 : (n==0 || (n%100>=1 && n%100<=10)) ? 1 : (n%100>=11 && n%100<=19) ? 2 : 3']],
+  [PluralType.ONE_TWO_OTHER, ['n==1 ? 0 : n==2 ? 1 : 2', '(n == 1) ? 0 : ((n == 2) ? 1 : 2)', 'n%100==1 ? 0 : n%100==2 ? 1 : 2']],
   [PluralType.ZERO_ONE_TWO_OTHER, ['n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : 3', 'n==0 ? 0 : (n == 1) ? 1 : ((n == 2) ? 2 : 3)']],
   [PluralType.ONE_OTHER_TWO, ['n==1 ? 0 : n==2 ? 2 : 1']],
   [
@@ -164,10 +158,7 @@ const KNOWN_FORMULAS: readonly (readonly [PluralType, readonly string[]])[] = [
   ],
   [
     PluralType.ZERO_ONE_FEW_MANY_OTHER,
-    [
-      'n==0 ? 0 : n==1 ? 1 : ( n%100>1 && n%100<11) ? 2 : (n%100>10 && n%100<20 ) ? 3 : 4',
-      'n==0 ? 0 : n==1 ? 1 : (n>=2 && n<=5) ? 2 : n==6 ? 3 : 4',
-    ],
+    ['n==0 ? 0 : n==1 ? 1 : ( n%100>1 && n%100<11) ? 2 : (n%100>10 && n%100<20 ) ? 3 : 4', 'n==0 ? 0 : n==1 ? 1 : (n>=2 && n<=5) ? 2 : n==6 ? 3 : 4'],
   ],
   [PluralType.TWO_OTHER, ['(n==2) ? 1 : 0']],
   [
@@ -193,13 +184,7 @@ const KNOWN_FORMULAS: readonly (readonly [PluralType, readonly string[]])[] = [
     ],
   ],
   [PluralType.ZERO_OTHER, ['n==0 ? 0 : 1']],
-  [
-    PluralType.ONE_MANY_OTHER,
-    [
-      '(n == 1) ? 0 : ((n != 0 && n % 1000000 == 0) ? 1 : 2)',
-      '(n == 0 || n == 1) ? 0 : ((n != 0 && n % 1000000 == 0) ? 1 : 2)',
-    ],
-  ],
+  [PluralType.ONE_MANY_OTHER, ['(n == 1) ? 0 : ((n != 0 && n % 1000000 == 0) ? 1 : 2)', '(n == 0 || n == 1) ? 0 : ((n != 0 && n % 1000000 == 0) ? 1 : 2)']],
   [PluralType.ZERO_ONE_MANY_OTHER, ['(n == 0) ? 0 : (n == 1) ? 1 : ((n != 0 && n % 1000000 == 0) ? 2 : 3)']],
   [
     PluralType.ONE_FEW_MANY,
@@ -254,9 +239,7 @@ function formulaLookup(): Map<string, PluralType> {
 }
 
 function compiledFormulas(): (readonly [PluralType, PluralFunction])[] {
-  compiled ??= KNOWN_FORMULAS.flatMap(([type, formulas]) =>
-    formulas.map((formula) => [type, compilePluralFormula(formula)] as const),
-  );
+  compiled ??= KNOWN_FORMULAS.flatMap(([type, formulas]) => formulas.map((formula) => [type, compilePluralFormula(formula)] as const));
   return compiled;
 }
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadLanguages } from './languages.js';
-import {
-  compilePluralFormula,
-  isValidPluralFormula,
-  parsePluralForms,
-  samePluralFormula,
-} from './plural-formula.js';
+import { compilePluralFormula, isValidPluralFormula, parsePluralForms, samePluralFormula } from './plural-formula.js';
 import { PLURAL_TYPE_CATEGORIES, PluralType, knownFormulas, normalizeFormula, pluralType } from './plural-type.js';
 
 const forms = (formula: string, counts: number[]) => counts.map(compilePluralFormula(formula));
@@ -43,9 +38,7 @@ describe('compilePluralFormula', () => {
       expect(() => compilePluralFormula(bad), bad).toThrowError(expect.objectContaining({ code: 'PluralFormulaError' }));
       expect(isValidPluralFormula(bad)).toBe(false);
     }
-    expect(() => compilePluralFormula(`${'('.repeat(100)}n${')'.repeat(100)}`)).toThrowError(
-      expect.objectContaining({ code: 'PluralFormulaError' }),
-    );
+    expect(() => compilePluralFormula(`${'('.repeat(100)}n${')'.repeat(100)}`)).toThrowError(expect.objectContaining({ code: 'PluralFormulaError' }));
     const byZero = compilePluralFormula('n % (n - 1)');
     expect(byZero(3)).toBe(1);
     expect(() => byZero(1)).toThrowError(expect.objectContaining({ code: 'PluralFormulaError' }));
@@ -94,26 +87,11 @@ describe('pluralType', () => {
     [['fr', 'pt', 'pt_BR', 'hi', 'fa', 'hy'], 2, 'n > 1', 1],
     [['ja', 'ko', 'zh_Hans', 'zh_Hant', 'vi', 'id', 'th', 'ms'], 1, '0', 0],
     [['cs', 'sk'], 3, '(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2', 22],
-    [
-      ['ru', 'uk', 'be', 'hr', 'sr', 'bs'],
-      3,
-      'n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2',
-      22,
-    ],
+    [['ru', 'uk', 'be', 'hr', 'sr', 'bs'], 3, 'n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2', 22],
     [['pl'], 3, 'n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2', 22],
     [['ro'], 3, 'n==1 ? 0 : (n==0 || (n%100 > 0 && n%100 < 20)) ? 1 : 2', 2],
-    [
-      ['lt'],
-      3,
-      '(n % 10 == 1 && (n % 100 < 11 || n % 100 > 19)) ? 0 : ((n % 10 >= 2 && n % 10 <= 9 && (n % 100 < 11 || n % 100 > 19)) ? 1 : 2)',
-      22,
-    ],
-    [
-      ['lv'],
-      3,
-      '(n % 10 == 0 || n % 100 >= 11 && n % 100 <= 19) ? 0 : ((n % 10 == 1 && n % 100 != 11) ? 1 : 2)',
-      11,
-    ],
+    [['lt'], 3, '(n % 10 == 1 && (n % 100 < 11 || n % 100 > 19)) ? 0 : ((n % 10 >= 2 && n % 10 <= 9 && (n % 100 < 11 || n % 100 > 19)) ? 1 : 2)', 22],
+    [['lv'], 3, '(n % 10 == 0 || n % 100 >= 11 && n % 100 <= 19) ? 0 : ((n % 10 == 1 && n % 100 != 11) ? 1 : 2)', 11],
     [['sl'], 4, 'n%100==1 ? 0 : n%100==2 ? 1 : n%100==3 || n%100==4 ? 2 : 3', 6],
     [['he'], 4, '(n == 1) ? 0 : ((n == 2) ? 1 : ((n > 10 && n % 10 == 0) ? 2 : 3))', 6],
     [['ga'], 5, 'n==1 ? 0 : n==2 ? 1 : (n>2 && n<7) ? 2 :(n>6 && n<11) ? 3 : 4', 10],
@@ -138,9 +116,7 @@ describe('pluralType', () => {
     expect(pluralType('ja', '0;')).toBe(PluralType.NONE);
     expect(pluralType('de', '(n != 1);')).toBe(PluralType.ONE_OTHER);
     expect(pluralType('cs', '( ( n == 1 ) ? 0 : ( n >= 2 && n <= 4 ) ? 1 : 2 )')).toBe(PluralType.ONE_FEW_MANY);
-    expect(pluralType('ar', '(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : (n%100>=3 && n%100<=10) ? 3 : n%100>=11 ? 4 : 5)')).toBe(
-      PluralType.ZERO_ONE_TWO_FEW_MANY_OTHER,
-    );
+    expect(pluralType('ar', '(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : (n%100>=3 && n%100<=10) ? 3 : n%100>=11 ? 4 : 5)')).toBe(PluralType.ZERO_ONE_TWO_FEW_MANY_OTHER);
   });
 
   it('falls back to Arabic for an unlisted formula of base language ar, before evaluating', () => {
@@ -155,9 +131,7 @@ describe('pluralType', () => {
     expect(pluralType('xx', 'n == 1 ? 0 : 1')).toBe(PluralType.ONE_OTHER);
     expect(pluralType('xx', 'n <= 1 ? 0 : 1')).toBe(PluralType.ONE_OTHER);
     expect(pluralType('cs', 'n==1 ? 0 : n>=2 && n<=4 ? 1 : 2')).toBe(PluralType.ONE_FEW_MANY);
-    expect(pluralType('sl', 'n%100==1 ? 0 : n%100==2 ? 1 : (n%100==3 || n%100==4) ? 2 : 3')).toBe(
-      PluralType.ONE_TWO_FEW_OTHER,
-    );
+    expect(pluralType('sl', 'n%100==1 ? 0 : n%100==2 ? 1 : (n%100==3 || n%100==4) ? 2 : 3')).toBe(PluralType.ONE_TWO_FEW_OTHER);
     expect(pluralType('xx', 'n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n<=10 ? 3 : 4')).toBe(PluralType.UNKNOWN);
     expect(pluralType('xx', 'not a formula')).toBe(PluralType.UNKNOWN);
   });

@@ -1,11 +1,19 @@
 // Committing pending edits: files rewritten from HEAD by the format's minimal-diff writer, one commit per author.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
-import { type ChangeInput, type CommittedTranslation, now, type PendingRemoval, type PendingUnit, type RependUnit, type TranslationInfo } from '../store/index.js';
+import {
+  type ChangeInput,
+  type CommittedTranslation,
+  type PendingRemoval,
+  type PendingUnit,
+  type RependUnit,
+  type TranslationInfo,
+  now,
+} from '../store/index.js';
 import { blobId } from '../sync/working-copy.js';
 import * as vcs from '../vcs/index.js';
 import { commitValues, renderTemplate } from './message.js';
@@ -86,7 +94,13 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
     let parent: string | null = null;
     if (h.git) {
       parent = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-      const message = renderTemplate(h.component.commit_message, await commitValues(h, writes.map((w) => w.translation)));
+      const message = renderTemplate(
+        h.component.commit_message,
+        await commitValues(
+          h,
+          writes.map((w) => w.translation),
+        ),
+      );
       try {
         oid = await vcs.commit({ dir: h.dir, cache: h.cache, files, message, author, committer: h.config.committer });
       } catch (e) {
@@ -102,14 +116,22 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
       const revision = nextRevision(w.translation.revision, blobId(w.before), blobId(w.after));
       if (revision !== null) w.translation.revision = revision;
       const change: ChangeInput = {
-        action: Action.COMMIT, timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: w.translation.id,
-        languageId: w.translation.language_id, userId: opts.user?.id ?? null, authorId,
+        action: Action.COMMIT,
+        timestamp,
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        translationId: w.translation.id,
+        languageId: w.translation.language_id,
+        userId: opts.user?.id ?? null,
+        authorId,
         details: oid ? { commit: oid } : {},
       };
       // No commit (a local component, or the files held the edits already): nothing to record as committed.
       return { translationId: w.translation.id, revision, changes: oid ? [change] : [] };
     });
-    const written = writes.flatMap((w) => w.units.filter((u) => !isRemoval(u)).map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })));
+    const written = writes.flatMap((w) =>
+      w.units.filter((u) => !isRemoval(u)).map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })),
+    );
     const removed = writes.flatMap((w) => w.units.filter(isRemoval));
     // A new template changes what every translation of a monolingual component lists: leave synced_commit
     // behind so the next sync re-parses them (their revisions embed the template's old blob).
@@ -183,8 +205,14 @@ async function writeFiles(
       const error = errorLine(e, h);
       result.failed.push({ path: translation.filename, language: translation.language_code, error });
       failures.push({
-        action: Action.SAVE_FAILED, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId,
-        languageId: translation.language_id, target: error, details: { error, filename: translation.filename },
+        action: Action.SAVE_FAILED,
+        timestamp: now(),
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        translationId,
+        languageId: translation.language_id,
+        target: error,
+        details: { error, filename: translation.filename },
       });
     }
   }

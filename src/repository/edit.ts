@@ -1,9 +1,9 @@
+import type { Actor } from '../component/handle.js';
 // Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
 import { Action } from '../domain/actions.js';
-import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
-import { joinPlural, PLURAL_SEPARATOR, splitPlural, State } from '../domain/unit.js';
-import type { Actor } from '../component/handle.js';
-import { now, type Store } from '../store/index.js';
+import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
+import { PLURAL_SEPARATOR, State, joinPlural, splitPlural } from '../domain/unit.js';
+import { type Store, now } from '../store/index.js';
 import { COMPONENT_LOCKED } from './lock.js';
 
 /**
@@ -80,8 +80,17 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
     authorId: edit.user.id,
     timestamp,
     change: {
-      action, timestamp, projectId: unit.project_id, componentId: unit.component_id, translationId: unit.translation_id,
-      unitId: unit.id, languageId: unit.language_id, userId: edit.user.id, authorId: edit.user.id, target, old: unit.target,
+      action,
+      timestamp,
+      projectId: unit.project_id,
+      componentId: unit.component_id,
+      translationId: unit.translation_id,
+      unitId: unit.id,
+      languageId: unit.language_id,
+      userId: edit.user.id,
+      authorId: edit.user.id,
+      target,
+      old: unit.target,
       details: { state: edit.state, old_state: unit.state, source: unit.source },
     },
   });

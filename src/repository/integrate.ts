@@ -1,12 +1,12 @@
+import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
 // Bringing upstream in under the component's mutex: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
 import { Action } from '../domain/actions.js';
-import { joinPlural, type UnitState } from '../domain/unit.js';
+import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
-import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
-import { type ChangeInput, now, type RependUnit } from '../store/index.js';
+import { type ChangeInput, type RependUnit, now } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
-import { mergeUnits, parseUpstream, type UnitConflict } from './merge-units.js';
+import { type UnitConflict, mergeUnits, parseUpstream } from './merge-units.js';
 import { baseValues, renderTemplate } from './message.js';
 
 /** A local edit that met an upstream change of the same string: upstream's text is in the file, the local one pending. */
@@ -33,17 +33,22 @@ export interface IntegrateOutcome {
 
 /** The change a successful or failed update records for the component's merge style. */
 function actions(h: ComponentHandle): { done: number; failed: number } {
-  return h.component.merge_style === 'rebase'
-    ? { done: Action.REBASE, failed: Action.FAILED_REBASE }
-    : { done: Action.MERGE, failed: Action.FAILED_MERGE };
+  return h.component.merge_style === 'rebase' ? { done: Action.REBASE, failed: Action.FAILED_REBASE } : { done: Action.MERGE, failed: Action.FAILED_MERGE };
 }
 
 /** Records a failed update (22 or 23) with its error as the change's target, which `merge_failure` shows. */
 export async function recordUpdateFailure(h: ComponentHandle, error: string, user?: Actor): Promise<void> {
-  await h.store.recordChanges([{
-    action: actions(h).failed, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id,
-    userId: user?.id ?? null, target: error, details: { error },
-  }]);
+  await h.store.recordChanges([
+    {
+      action: actions(h).failed,
+      timestamp: now(),
+      projectId: h.row.project_id,
+      componentId: h.row.id,
+      userId: user?.id ?? null,
+      target: error,
+      details: { error },
+    },
+  ]);
 }
 
 /**
@@ -63,8 +68,13 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     } else {
       const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
       update = await vcs.merge({
-        dir: h.dir, cache: h.cache, branch: h.branch, author: h.config.committer, committer: h.config.committer,
-        message, noFastForward: h.component.merge_style === 'merge_noff',
+        dir: h.dir,
+        cache: h.cache,
+        branch: h.branch,
+        author: h.config.committer,
+        committer: h.config.committer,
+        message,
+        noFastForward: h.component.merge_style === 'merge_noff',
       });
     }
   } catch (e) {
@@ -82,7 +92,11 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
   const conflicts = await keepConflicts(h, merger.conflicts());
   const timestamp = now();
   const change: ChangeInput = {
-    action: actions(h).done, timestamp, projectId: h.row.project_id, componentId: h.row.id, userId: user?.id ?? null,
+    action: actions(h).done,
+    timestamp,
+    projectId: h.row.project_id,
+    componentId: h.row.id,
+    userId: user?.id ?? null,
     details: { previous_head: previousHead, new_head: update.head, conflicts: conflicts.length },
   };
   if (update.result !== 'up-to-date') await h.store.recordChanges([change]);
@@ -122,7 +136,11 @@ async function unitMerger(h: ComponentHandle): Promise<{ mergeFile: vcs.MergeFil
     const store = h.component.template ? await templateStore() : null;
     if (h.component.template && !store) return null;
     const ctx: FormatContext = {
-      filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template: store,
+      filename: t.filename,
+      language: t.language_code,
+      sourceLanguage: h.component.source_language,
+      plurals: t.plural_number,
+      template: store,
     };
     const merged = mergeUnits(h.format, ctx, input.base, input.ours, input.theirs);
     if (!merged) return null;

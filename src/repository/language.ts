@@ -82,10 +82,19 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
     const sync = await syncLocked(h);
     const translation = await h.store.findTranslationByCode(h.row.id, language.code);
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
-    await h.store.recordChanges([{
-      action: Action.ADDED_LANGUAGE, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: translation.id,
-      languageId: language.id, userId: user.id, authorId: user.id, details: { language: language.code, filename },
-    }]);
+    await h.store.recordChanges([
+      {
+        action: Action.ADDED_LANGUAGE,
+        timestamp: now(),
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        translationId: translation.id,
+        languageId: language.id,
+        userId: user.id,
+        authorId: user.id,
+        details: { language: language.code, filename },
+      },
+    ]);
     return { translationId: translation.id, filename, commit, sync };
   });
 }

@@ -1,7 +1,7 @@
+import type { Actor } from '../component/handle.js';
 // Component locks: `components.locked`, recorded as 14/15; a locked component takes no edits, added strings or uploads.
 import { NotFoundError } from '../domain/errors.js';
-import type { Actor } from '../component/handle.js';
-import { now, type Store } from '../store/index.js';
+import { type Store, now } from '../store/index.js';
 
 /** Weblate's text for edits, added strings and uploads on a locked component. */
 export const COMPONENT_LOCKED = 'The component is locked.';

@@ -1,6 +1,6 @@
 // A three-way merge of one translation file by units: each unit takes the side that changed it; both sides → upstream.
 import { FormatParseError } from '../domain/errors.js';
-import { joinPlural, type ParsedUnit } from '../domain/unit.js';
+import { type ParsedUnit, joinPlural } from '../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
 
 /** A unit both sides changed to different text: upstream's text is in the merged file, the local text is here. */

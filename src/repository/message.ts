@@ -41,7 +41,19 @@ function siteUrl(config: Config): string {
  */
 export async function commitValues(h: ComponentHandle, translations: readonly MessageTranslation[]): Promise<TemplateValues> {
   const { config, project, component } = h;
-  const sum = { all: 0, translated: 0, fuzzy: 0, approved: 0, readonly: 0, all_words: 0, translated_words: 0, fuzzy_words: 0, approved_words: 0, all_chars: 0, translated_chars: 0 };
+  const sum = {
+    all: 0,
+    translated: 0,
+    fuzzy: 0,
+    approved: 0,
+    readonly: 0,
+    all_words: 0,
+    translated_words: 0,
+    fuzzy_words: 0,
+    approved_words: 0,
+    all_chars: 0,
+    translated_chars: 0,
+  };
   for (const t of translations) {
     const s = await h.store.translationStats(t.id);
     if (!s) continue;

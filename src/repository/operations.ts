@@ -1,7 +1,7 @@
 // The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, errorLine, hasWorkingCopy, type OperationResult, pushBranch, pushUrl, withMutex } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
@@ -149,7 +149,9 @@ async function pushLocked(
   let resync = false;
   const failed = async (error: string, action: number | null): Promise<RepositoryResult & { resync: boolean }> => {
     if (action !== null) {
-      await h.store.recordChanges([{ action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } }]);
+      await h.store.recordChanges([
+        { action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } },
+      ]);
     }
     return { result: false, detail: joinLines(commit.detail, conflictLines(conflicts), `Could not push: ${error}`), commit, conflicts, resync };
   };
@@ -208,10 +210,16 @@ export async function resetComponent(h: ComponentHandle, opts: OperationOptions 
     } catch (e) {
       return { result: false, detail: `Could not reset the repository: ${errorLine(e, h)}` };
     }
-    await h.store.recordChanges([{
-      action: Action.RESET, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null,
-      details: { new_head: head, previous_head: previous },
-    }]);
+    await h.store.recordChanges([
+      {
+        action: Action.RESET,
+        timestamp: now(),
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        userId: opts.user?.id ?? null,
+        details: { new_head: head, previous_head: previous },
+      },
+    ]);
     return { result: true, resync: true };
   });
 }

@@ -1,10 +1,10 @@
 // Pending edits as file writes: a translation file read at HEAD, its pending units and removals turned into UnitWrites.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ComponentHandle } from '../component/handle.js';
 import { FormatWriteError } from '../domain/errors.js';
 import { splitPlural } from '../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
-import type { ComponentHandle } from '../component/handle.js';
 import type { PendingRemoval, PendingUnit, TranslationInfo } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
 
@@ -34,9 +34,7 @@ export function unitWrites(format: Format, before: Uint8Array, ctx: FormatContex
 
 /** A file as HEAD has it (as the disk has it for `vcs: local`), or null when it is not there. */
 export async function readAtHead(h: ComponentHandle, file: string): Promise<Uint8Array | null> {
-  return h.git
-    ? vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: 'HEAD', path: file })
-    : readFile(path.join(h.dir, file)).catch(() => null);
+  return h.git ? vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: 'HEAD', path: file }) : readFile(path.join(h.dir, file)).catch(() => null);
 }
 
 /** The component's template at HEAD parsed as the sync parses it; null for a bilingual component. */
@@ -49,6 +47,10 @@ export async function templateAtHead(h: ComponentHandle): Promise<ParsedStore | 
 }
 
 /** The format context of a translation's file. */
-export function fileContext(h: ComponentHandle, t: Pick<TranslationInfo, 'filename' | 'language_code' | 'plural_number'>, template: ParsedStore | null): FormatContext {
+export function fileContext(
+  h: ComponentHandle,
+  t: Pick<TranslationInfo, 'filename' | 'language_code' | 'plural_number'>,
+  template: ParsedStore | null,
+): FormatContext {
   return { filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template };
 }

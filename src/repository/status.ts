@@ -41,8 +41,10 @@ export function rfc2822(timestamp: number, timezoneOffset: number): string {
   const zone = -timezoneOffset;
   const sign = zone < 0 ? '-' : '+';
   const abs = Math.abs(zone);
-  return `${DAYS[d.getUTCDay()]}, ${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
+  return (
+    `${DAYS[d.getUTCDay()]}, ${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`
+  );
 }
 
 /** Weblate's revision info dict of a commit. */
@@ -60,7 +62,7 @@ export function revisionInfo(c: vcs.CommitInfo): RevisionInfo {
     commit_email: c.committer.email,
     commitdate: rfc2822(c.committer.timestamp, c.committer.timezoneOffset),
     message,
-    summary: message.split('\n')[0],
+    summary: message.split('\n')[0]!,
   };
 }
 

@@ -2,12 +2,12 @@
 import type { Actor, ComponentHandle } from '../component/handle.js';
 import type { ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
-import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
+import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitContentHash, unitIdHash } from '../domain/hash.js';
-import { joinPlural, State } from '../domain/unit.js';
+import { State, joinPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { FormatId } from '../formats/format.js';
-import { type ChangeInput, type NewUnit, now, type TranslationInfo, type TranslationRef } from '../store/index.js';
+import { type ChangeInput, type NewUnit, type TranslationInfo, type TranslationRef, now } from '../store/index.js';
 import { COMPONENT_LOCKED } from './lock.js';
 
 /** The body of Weblate's add-string request: `key` + `value` (monolingual) or `context` + `source` + `target` (bilingual). */
@@ -147,8 +147,13 @@ export async function newUnits(
   const targets = t.is_source ? all : all.filter((x) => x.id === t.id || x.is_source === 1);
   const joinedSource = joinPlural(s.source);
   const base = {
-    idHash, contentHash: unitContentHash(s.source, s.context), context: s.context, source: joinedSource,
-    numWords: countWords(s.source), numChars: codePoints(joinedSource), timestamp,
+    idHash,
+    contentHash: unitContentHash(s.source, s.context),
+    context: s.context,
+    source: joinedSource,
+    numWords: countWords(s.source),
+    numChars: codePoints(joinedSource),
+    timestamp,
   };
   const units: NewUnit[] = [];
   for (const x of targets) {
@@ -175,8 +180,16 @@ export async function newUnits(
 /** Change 31 "String added" for a created unit. */
 export function stringAddedChange(h: ComponentHandle, languages: ReadonlyMap<number, number>, user: Actor, author: Actor, u: NewUnit, id: number): ChangeInput {
   return {
-    action: Action.NEW_UNIT, timestamp: u.timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: u.translationId, unitId: id,
-    languageId: languages.get(u.translationId) ?? null, userId: user.id, authorId: author.id, target: u.target,
+    action: Action.NEW_UNIT,
+    timestamp: u.timestamp,
+    projectId: h.row.project_id,
+    componentId: h.row.id,
+    translationId: u.translationId,
+    unitId: id,
+    languageId: languages.get(u.translationId) ?? null,
+    userId: user.id,
+    authorId: author.id,
+    target: u.target,
     details: { source: u.source, context: u.context, state: u.state },
   };
 }
@@ -216,7 +229,8 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
   if (!units) throw invalid('non_field_errors', 'This string seems to already exist.');
   const languages = new Map((await h.store.componentTranslations(h.row.id)).map((x) => [x.id, x.language_id]));
   const ids = await h.store.insertUnits(units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id));
-  return { unitId: ids[units.findIndex((u) => u.translationId === t.id)], unitIds: ids };
+  // the addressed translation always gets a unit (newUnits puts it first among the targets it creates)
+  return { unitId: ids[units.findIndex((u) => u.translationId === t.id)]!, unitIds: ids };
 }
 
 /**
@@ -237,9 +251,18 @@ export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor
   const withFile = new Set([...translations.values()].filter((t) => t.filename !== '').map((t) => t.id));
   const timestamp = now();
   const changes: ChangeInput[] = units.map((u) => ({
-    action: Action.STRING_REMOVE, timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: u.translation_id,
-    unitId: u.id, languageId: translations.get(u.translation_id)?.language_id ?? null, userId: user.id, authorId: user.id,
-    target: u.target, old: u.target, details: { source: u.source, target: u.target },
+    action: Action.STRING_REMOVE,
+    timestamp,
+    projectId: h.row.project_id,
+    componentId: h.row.id,
+    translationId: u.translation_id,
+    unitId: u.id,
+    languageId: translations.get(u.translation_id)?.language_id ?? null,
+    userId: user.id,
+    authorId: user.id,
+    target: u.target,
+    old: u.target,
+    details: { source: u.source, target: u.target },
   }));
   const changeIds = await h.store.removeUnits(units, withFile, { id: user.id, timestamp }, changes);
   return { removed: units.length, changeIds };

@@ -3,17 +3,17 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
-import { forbidden, invalid, NotFoundError } from '../domain/errors.js';
+import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
-import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
+import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedStore } from '../formats/format.js';
-import { type ChangeInput, type NewUnit, now, type TranslationRef, type UnitBrief, type UnitTargetEdit } from '../store/index.js';
+import { type ChangeInput, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
+import { COMPONENT_LOCKED } from './lock.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
-import { COMPONENT_LOCKED } from './lock.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 export type UploadMethod = (typeof UPLOAD_METHODS)[number];
@@ -183,8 +183,17 @@ async function mergeTranslations(
     taken.add(u.id);
     edits.push({ id: u.id, target, state, authorId: author.id, timestamp });
     changes.push({
-      action: Action.UPLOAD, timestamp, projectId: h.row.project_id, componentId: h.row.id, translationId: t.id, unitId: u.id,
-      languageId: t.language_id, userId: input.user.id, authorId: author.id, target, old: u.target,
+      action: Action.UPLOAD,
+      timestamp,
+      projectId: h.row.project_id,
+      componentId: h.row.id,
+      translationId: t.id,
+      unitId: u.id,
+      languageId: t.language_id,
+      userId: input.user.id,
+      authorId: author.id,
+      target,
+      old: u.target,
       details: { state, old_state: u.state, source: u.source },
     });
   }
@@ -194,7 +203,14 @@ async function mergeTranslations(
 }
 
 /** add: strings of the file the translation lacks are added as the add-string request adds them (31 each); present ones are skipped. */
-async function addFromUpload(h: ComponentHandle, t: TranslationRef, store: ParsedStore, method: UploadMethod, fuzzy: string, input: UploadInput): Promise<Counts> {
+async function addFromUpload(
+  h: ComponentHandle,
+  t: TranslationRef,
+  store: ParsedStore,
+  method: UploadMethod,
+  fuzzy: string,
+  input: UploadInput,
+): Promise<Counts> {
   const monolingual = Boolean(h.component.template);
   const author = input.author ?? input.user;
   const timestamp = now();
@@ -235,10 +251,18 @@ async function replaceFile(
   await commitLocked(h, { translationId: t.id, user: input.user });
   await writeFile(path.join(h.dir, t.filename), bytes);
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
-  await h.store.recordChanges([{
-    action: Action.REPLACE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
-    languageId: t.language_id, userId: input.user.id, authorId: author.id,
-  }]);
+  await h.store.recordChanges([
+    {
+      action: Action.REPLACE_UPLOAD,
+      timestamp: now(),
+      projectId: h.row.project_id,
+      componentId: h.row.id,
+      translationId: t.id,
+      languageId: t.language_id,
+      userId: input.user.id,
+      authorId: author.id,
+    },
+  ]);
   await syncLocked(h);
   const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.translationUnits(t.id)).length, total: store.units.length };
   await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
@@ -248,8 +272,15 @@ async function replaceFile(
 /** Change 78 "File uploaded", recorded for every upload, with the method and counters. */
 function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
   return {
-    action: Action.FILE_UPLOAD, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, translationId: t.id,
-    languageId: t.language_id, userId: input.user.id, authorId: (input.author ?? input.user).id, details: { method, ...counts },
+    action: Action.FILE_UPLOAD,
+    timestamp: now(),
+    projectId: h.row.project_id,
+    componentId: h.row.id,
+    translationId: t.id,
+    languageId: t.language_id,
+    userId: input.user.id,
+    authorId: (input.author ?? input.user).id,
+    details: { method, ...counts },
   };
 }
 

@@ -1,7 +1,7 @@
 // Read queries for who is asking and for the account records the API shows: users, teams (groups), roles.
 import type { Db } from './db.js';
-import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
-import { hashToken, type UserRow } from './users.repo.js';
+import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
+import { type UserRow, hashToken } from './users.repo.js';
 
 /** A user as the API needs it: the users row without its dates. */
 export type AccountRow = Omit<UserRow, 'date_joined' | 'last_login'>;
@@ -99,9 +99,7 @@ export const accountQueries = preparedOnce((db: Db) => {
   const groupColumns = `g.id, g.name, p.slug AS defining_project, g.project_selection, g.language_selection
      FROM groups g LEFT JOIN projects p ON p.id = g.defining_project_id`;
   const allGroups = db.prepare(`SELECT ${groupColumns} ORDER BY g.id`);
-  const userGroups = db.prepare(
-    `SELECT ${groupColumns} WHERE g.id IN (SELECT group_id FROM user_groups WHERE user_id = ?) ORDER BY g.id`,
-  );
+  const userGroups = db.prepare(`SELECT ${groupColumns} WHERE g.id IN (SELECT group_id FROM user_groups WHERE user_id = ?) ORDER BY g.id`);
   const allRoles = db.prepare('SELECT id, name, permissions FROM roles ORDER BY id');
   const userRoles = db.prepare(
     `SELECT id, name, permissions FROM roles WHERE id IN (
@@ -184,16 +182,18 @@ export const accountQueries = preparedOnce((db: Db) => {
     /** Real users by id. */
     users(filter: UserFilter, slice: Slice): AccountRow[] {
       const w = userWhere(filter);
-      return statement(`SELECT ${USER_COLUMNS} FROM users ${w.sql} ORDER BY id LIMIT ? OFFSET ?`).all(
-        ...w.params,
-        slice.limit,
-        slice.offset,
-      ) as AccountRow[];
+      return statement(`SELECT ${USER_COLUMNS} FROM users ${w.sql} ORDER BY id LIMIT ? OFFSET ?`).all(...w.params, slice.limit, slice.offset) as AccountRow[];
     },
     countUsers(filter: UserFilter): number {
       const w = userWhere(filter);
       const sql = `SELECT count(*) FROM users ${w.sql}`;
-      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+      return counted(
+        sql + JSON.stringify(w.params),
+        () =>
+          statement(sql)
+            .pluck()
+            .get(...w.params) as number,
+      );
     },
 
     /** Every team, or only the teams of this user. */

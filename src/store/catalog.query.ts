@@ -1,7 +1,7 @@
 // Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
 import type { Db } from './db.js';
-import { preparedOnce } from './statements.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
+import { preparedOnce } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
 
 export interface CatalogLanguage {
@@ -84,8 +84,16 @@ export interface Catalog {
 }
 
 interface LanguageRow {
-  id: number; code: string; name: string; direction: string; population: number;
-  plural_number: number; plural_formula: string; plural_type: number; plural_source: number; aliases: string;
+  id: number;
+  code: string;
+  name: string;
+  direction: string;
+  population: number;
+  plural_number: number;
+  plural_formula: string;
+  plural_type: number;
+  plural_source: number;
+  aliases: string;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -113,9 +121,7 @@ export const catalogQueries = preparedOnce((db: Db) => {
   const translations = db.prepare(
     'SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template FROM translations ORDER BY id',
   );
-  const stats = db.prepare(
-    `SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`,
-  );
+  const stats = db.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`);
   const addons = db.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id');
 
   return {
@@ -139,9 +145,16 @@ export const catalogQueries = preparedOnce((db: Db) => {
       };
       for (const r of languages.all() as LanguageRow[]) {
         const language: CatalogLanguage = {
-          id: r.id, code: r.code, name: r.name, direction: r.direction, population: r.population,
-          pluralNumber: r.plural_number, pluralFormula: r.plural_formula, pluralType: r.plural_type,
-          pluralSource: r.plural_source, aliases: parseJson<string[]>(r.aliases, []),
+          id: r.id,
+          code: r.code,
+          name: r.name,
+          direction: r.direction,
+          population: r.population,
+          pluralNumber: r.plural_number,
+          pluralFormula: r.plural_formula,
+          pluralType: r.plural_type,
+          pluralSource: r.plural_source,
+          aliases: parseJson<string[]>(r.aliases, []),
         };
         catalog.languages.set(language.id, language);
         catalog.languagesByCode.set(language.code, language);
@@ -156,19 +169,39 @@ export const catalogQueries = preparedOnce((db: Db) => {
         const project = catalog.projectsById.get(r.project_id);
         if (!project) continue;
         const component: CatalogComponent = {
-          id: r.id, projectId: r.project_id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}), locked: r.locked !== 0,
+          id: r.id,
+          projectId: r.project_id,
+          slug: r.slug,
+          name: r.name,
+          settings: parseJson(r.settings, {}),
+          locked: r.locked !== 0,
         };
         catalog.components.push(component);
         catalog.componentsById.set(component.id, component);
         catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
       }
-      type TRow = { id: number; component_id: number; language_id: number; language_code: string; filename: string; revision: string; is_source: number; is_template: number };
+      type TRow = {
+        id: number;
+        component_id: number;
+        language_id: number;
+        language_code: string;
+        filename: string;
+        revision: string;
+        is_source: number;
+        is_template: number;
+      };
       for (const r of translations.all() as TRow[]) {
         const language = catalog.languages.get(r.language_id);
         if (!language || !catalog.componentsById.has(r.component_id)) continue;
         const translation: CatalogTranslation = {
-          id: r.id, componentId: r.component_id, languageId: r.language_id, languageCode: r.language_code,
-          filename: r.filename, revision: r.revision, isSource: r.is_source !== 0, isTemplate: r.is_template !== 0,
+          id: r.id,
+          componentId: r.component_id,
+          languageId: r.language_id,
+          languageCode: r.language_code,
+          filename: r.filename,
+          revision: r.revision,
+          isSource: r.is_source !== 0,
+          isTemplate: r.is_template !== 0,
         };
         catalog.translations.push(translation);
         catalog.translationsById.set(translation.id, translation);
@@ -183,7 +216,10 @@ export const catalogQueries = preparedOnce((db: Db) => {
       for (const r of addons.all() as ARow[]) {
         const configuration = parseJson<unknown>(r.configuration, {});
         const addon: CatalogAddon = {
-          id: r.id, componentId: r.component_id, projectId: r.project_id, name: r.name,
+          id: r.id,
+          componentId: r.component_id,
+          projectId: r.project_id,
+          name: r.name,
           configuration: configuration && typeof configuration === 'object' && !Array.isArray(configuration) ? (configuration as Record<string, unknown>) : {},
         };
         catalog.addons.push(addon);

@@ -1,6 +1,6 @@
 // Read queries for the change history as the API lists it: newest first, scoped and filtered.
 import type { Db } from './db.js';
-import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
+import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
 
 /** A change with the usernames of its user and author resolved. */
 export interface ChangeRecordRow {
@@ -102,7 +102,13 @@ export const changeQueries = preparedOnce((db: Db) => {
     count(filter: ChangeFilter): number {
       const w = where(filter);
       const sql = `SELECT count(*) FROM changes c ${w.sql}`;
-      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+      return counted(
+        sql + JSON.stringify(w.params),
+        () =>
+          statement(sql)
+            .pluck()
+            .get(...w.params) as number,
+      );
     },
   };
 });

@@ -51,8 +51,18 @@ const sql = preparedOnce((db: Db) => ({
 export function recordChangeRow(db: Db, c: ChangeInput): number {
   return Number(
     sql(db).insert.run(
-      c.timestamp, c.action, c.projectId ?? null, c.componentId ?? null, c.translationId ?? null, c.unitId ?? null,
-      c.languageId ?? null, c.userId ?? null, c.authorId ?? null, c.target ?? '', c.old ?? '', JSON.stringify(c.details ?? {}),
+      c.timestamp,
+      c.action,
+      c.projectId ?? null,
+      c.componentId ?? null,
+      c.translationId ?? null,
+      c.unitId ?? null,
+      c.languageId ?? null,
+      c.userId ?? null,
+      c.authorId ?? null,
+      c.target ?? '',
+      c.old ?? '',
+      JSON.stringify(c.details ?? {}),
     ).lastInsertRowid,
   );
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from './migrations.js';
 import { migrate, openDb } from './db.js';
+import { MIGRATIONS } from './migrations.js';
 
 const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'tms-db-')), 'tms.sqlite');
 
@@ -16,7 +16,21 @@ describe('openDb', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
-    expect(tables).toEqual(expect.arrayContaining(['languages', 'projects', 'components', 'translations', 'units', 'changes', 'users', 'groups', 'roles', 'addons', 'translation_stats']));
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'languages',
+        'projects',
+        'components',
+        'translations',
+        'units',
+        'changes',
+        'users',
+        'groups',
+        'roles',
+        'addons',
+        'translation_stats',
+      ]),
+    );
     db.close();
   });
 

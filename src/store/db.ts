@@ -17,7 +17,7 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): { f
   }
   for (let version = from; version < migrations.length; version++) {
     db.transaction(() => {
-      db.exec(migrations[version]);
+      db.exec(migrations[version]!);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

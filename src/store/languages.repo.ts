@@ -28,7 +28,18 @@ const sql = preparedOnce((db: Db) => ({
 }));
 
 function insertLanguage(db: Db, d: LanguageDefinition, generated: boolean): void {
-  sql(db).insert.run(d.code, d.name, d.direction, d.population, d.plural.number, d.plural.formula, d.plural.type, d.plural.source, JSON.stringify(d.aliases), generated ? 1 : 0);
+  sql(db).insert.run(
+    d.code,
+    d.name,
+    d.direction,
+    d.population,
+    d.plural.number,
+    d.plural.formula,
+    d.plural.type,
+    d.plural.source,
+    JSON.stringify(d.aliases),
+    generated ? 1 : 0,
+  );
 }
 
 /** Inserts the languages the store does not have yet (by code); existing rows keep their ids (call inside a transaction). */

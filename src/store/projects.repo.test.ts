@@ -5,8 +5,7 @@ import { applyConfig, findComponent, findProjectBySlug } from './projects.repo.j
 
 const config = (components: Record<string, unknown>[], name = 'Hello') =>
   parseConfig(JSON.stringify({ projects: [{ name, slug: 'hello', components }] }), '/srv/tms.config.json');
-const component = (slug: string, repo = 'https://bot:s3cret@example.org/app.git') =>
-  ({ name: slug, slug, repo, filemask: 'po/*.ts', file_format: 'ts' });
+const component = (slug: string, repo = 'https://bot:s3cret@example.org/app.git') => ({ name: slug, slug, repo, filemask: 'po/*.ts', file_format: 'ts' });
 
 describe('applyConfig', () => {
   it('creates, updates in place, writes nothing when unchanged, and reports what left the configuration', () => {
@@ -36,7 +35,9 @@ describe('applyConfig with prune', () => {
     applyConfig(db, config([component('app'), component('web'), component('docs')]));
     db.prepare("INSERT INTO languages (id, code, name, plural_number, plural_formula, plural_type) VALUES (1, 'de', 'German', 2, 'n != 1', 1)").run();
     const web = findComponent(db, 'hello', 'web')!;
-    const translation = Number(db.prepare("INSERT INTO translations (component_id, language_id, language_code) VALUES (?, 1, 'de')").run(web.id).lastInsertRowid);
+    const translation = Number(
+      db.prepare("INSERT INTO translations (component_id, language_id, language_code) VALUES (?, 1, 'de')").run(web.id).lastInsertRowid,
+    );
     db.prepare("INSERT INTO units (translation_id, id_hash, content_hash, position, pending, timestamp) VALUES (?, 1, 1, 1, 1, 'x')").run(translation);
 
     const result = applyConfig(db, config([component('app')]), { prune: true });

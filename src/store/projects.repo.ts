@@ -1,7 +1,7 @@
 // Projects and components in the store, kept in step with the configuration file.
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
-import { redactUrl } from '../domain/url.js';
 import { Action } from '../domain/actions.js';
+import { redactUrl } from '../domain/url.js';
 import { recordChangeRow } from './changes.repo.js';
 import { type Db, now } from './db.js';
 import { preparedOnce } from './statements.js';

@@ -1,7 +1,7 @@
 // Strings deleted in tms whose removal from the file waits for the next commit (the pending_removals table).
 import type { Db } from './db.js';
-import { preparedOnce } from './statements.js';
 import type { PendingUnit } from './edits.repo.js';
+import { preparedOnce } from './statements.js';
 
 /** A pending removal, shaped as a pending unit so the commit writes both alike. */
 export interface PendingRemoval extends PendingUnit {
@@ -25,9 +25,7 @@ const sql = preparedOnce((db: Db) => ({
     `SELECT ${COLUMNS} FROM pending_removals r JOIN translations t ON t.id = r.translation_id
      JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id, r.id`,
   ),
-  any: db
-    .prepare('SELECT EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)')
-    .pluck(),
+  any: db.prepare('SELECT EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)').pluck(),
 }));
 
 /** Stores (or refreshes) the removal of a string from a translation's file. */

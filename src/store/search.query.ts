@@ -10,7 +10,14 @@ export type Comparison = '=' | '<' | '<=' | '>' | '>=';
 export type UnitScopeField = 'language' | 'component' | 'project';
 /** Yes/no properties for `has:` and `is:`. */
 export type UnitProperty =
-  | 'plural' | 'context' | 'note' | 'flags' | 'explanation' | 'location' | 'translation' | 'pending'
+  | 'plural'
+  | 'context'
+  | 'note'
+  | 'flags'
+  | 'explanation'
+  | 'location'
+  | 'translation'
+  | 'pending'
   // tms keeps no suggestions, comments, checks, labels, screenshots or variants: never true.
   | 'never';
 
@@ -45,13 +52,13 @@ const COLUMNS: Record<UnitTextField | UnitNumberField, string> = {
 };
 
 const PROPERTIES: Record<UnitProperty, string> = {
-  plural: "instr(u.source, char(30, 30)) > 0",
+  plural: 'instr(u.source, char(30, 30)) > 0',
   context: "u.context <> ''",
   note: "u.note <> ''",
   flags: "(u.flags <> '' OR u.extra_flags <> '')",
   explanation: "u.explanation <> ''",
   location: "u.location <> ''",
-  translation: "u.state >= 20",
+  translation: 'u.state >= 20',
   pending: 'u.pending = 1',
   never: '0',
 };

@@ -5,14 +5,27 @@ import { preparedOnce } from './statements.js';
 
 export interface TranslationStatsRow {
   translation_id: number;
-  total: number; total_words: number; total_chars: number;
-  translated: number; translated_words: number; translated_chars: number;
-  fuzzy: number; fuzzy_words: number; fuzzy_chars: number;
-  approved: number; approved_words: number; approved_chars: number;
-  readonly: number; readonly_words: number; readonly_chars: number;
-  failing: number; failing_words: number;
-  suggestions: number; comments: number;
-  last_change: string | null; last_author_id: number | null;
+  total: number;
+  total_words: number;
+  total_chars: number;
+  translated: number;
+  translated_words: number;
+  translated_chars: number;
+  fuzzy: number;
+  fuzzy_words: number;
+  fuzzy_chars: number;
+  approved: number;
+  approved_words: number;
+  approved_chars: number;
+  readonly: number;
+  readonly_words: number;
+  readonly_chars: number;
+  failing: number;
+  failing_words: number;
+  suggestions: number;
+  comments: number;
+  last_change: string | null;
+  last_author_id: number | null;
   recent_changes: number;
 }
 
@@ -36,12 +49,8 @@ const sql = preparedOnce((db: Db) => ({
       fuzzy = excluded.fuzzy, fuzzy_words = excluded.fuzzy_words, fuzzy_chars = excluded.fuzzy_chars,
       approved = excluded.approved, approved_words = excluded.approved_words, approved_chars = excluded.approved_chars,
       readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars`),
-  last: db.prepare(
-    `SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`,
-  ),
-  recent: db.prepare(
-    `SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`,
-  ).pluck(),
+  last: db.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
+  recent: db.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
   setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
   get: db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
 }));

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ROLES, DEFAULT_TEAMS } from '../auth/defaults.js';
 import { loadLanguages } from '../languages/languages.js';
-import { findLanguageByCode } from './languages.repo.js';
 import { listGroups, listRoles } from './auth.repo.js';
+import { findLanguageByCode } from './languages.repo.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 describe('openSqliteStore', () => {
@@ -25,9 +25,19 @@ describe('openSqliteStore', () => {
     const db = openSqliteStore(file).db;
     expect(listRoles(db).map((r) => r.name)).toEqual(DEFAULT_ROLES.map((r) => r.name));
     expect(listGroups(db).map((g) => g.name)).toEqual(DEFAULT_TEAMS.map((t) => t.name));
-    const guests = db.prepare(`SELECT r.name FROM group_roles gr JOIN roles r ON r.id = gr.role_id JOIN groups g ON g.id = gr.group_id WHERE g.name = 'Guests' ORDER BY r.name`).pluck().all();
+    const guests = db
+      .prepare(
+        `SELECT r.name FROM group_roles gr JOIN roles r ON r.id = gr.role_id JOIN groups g ON g.id = gr.group_id WHERE g.name = 'Guests' ORDER BY r.name`,
+      )
+      .pluck()
+      .all();
     expect(guests).toEqual(['Access repository', 'Add suggestion']);
-    const anonymous = db.prepare(`SELECT g.name FROM users u JOIN user_groups ug ON ug.user_id = u.id JOIN groups g ON g.id = ug.group_id WHERE u.username = 'anonymous' ORDER BY g.name`).pluck().all();
+    const anonymous = db
+      .prepare(
+        `SELECT g.name FROM users u JOIN user_groups ug ON ug.user_id = u.id JOIN groups g ON g.id = ug.group_id WHERE u.username = 'anonymous' ORDER BY g.name`,
+      )
+      .pluck()
+      .all();
     expect(anonymous).toEqual(['Guests', 'Viewers']);
     db.close();
   });

@@ -113,7 +113,11 @@ export interface Store {
    * Records one change per component named, for a configuration the store may not have seen yet (it is applied
    * first when a component is missing), e.g. change 53 for a webhook.
    */
-  recordComponentChanges(config: Config, components: readonly { project: string; component: string }[], change: Omit<ChangeInput, 'projectId' | 'componentId'>): Promise<number[]>;
+  recordComponentChanges(
+    config: Config,
+    components: readonly { project: string; component: string }[],
+    change: Omit<ChangeInput, 'projectId' | 'componentId'>,
+  ): Promise<number[]>;
   /** Changes of a component, newest first. */
   componentChanges(componentId: number, limit?: number): Promise<ChangeRow[]>;
   /** The text of the newest repository change when it is a failure (22, 23, 28), else null. */
@@ -130,7 +134,10 @@ export interface Store {
   // ---- units and pending edits ----
   findEditableUnit(unitId: number): Promise<EditableUnit | undefined>;
   /** Stores an edit as pending with its change record and statistics; returns the change id. */
-  saveUnitEdit(unit: Pick<EditableUnit, 'id' | 'translation_id'>, edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput }): Promise<number>;
+  saveUnitEdit(
+    unit: Pick<EditableUnit, 'id' | 'translation_id'>,
+    edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
+  ): Promise<number>;
   /** Sets uploaded targets as pending edits, records the changes, refreshes statistics; returns the change ids. */
   saveUploadedTargets(translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]>;
   /** Every pending unit of a component, by translation then position. */
@@ -155,7 +162,12 @@ export interface Store {
   /** Creates units (a pending removal of the same string is dropped), their changes and statistics; returns the ids. */
   insertUnits(units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]>;
   /** Deletes units, recording `changes` and a pending removal for translations with a file; returns the change ids. */
-  removeUnits(units: readonly UnitBrief[], withFile: ReadonlySet<number>, author: { id: number | null; timestamp: string }, changes: readonly ChangeInput[]): Promise<number[]>;
+  removeUnits(
+    units: readonly UnitBrief[],
+    withFile: ReadonlySet<number>,
+    author: { id: number | null; timestamp: string },
+    changes: readonly ChangeInput[],
+  ): Promise<number[]>;
   pendingRemovals(componentId: number): Promise<PendingRemoval[]>;
   hasPendingRemovals(componentId: number): Promise<boolean>;
   /** After a commit wrote them: forgets the removals and deletes units a sync brought back meanwhile. */
@@ -170,9 +182,20 @@ export interface Store {
    * After a commit: clears `pending` on written units not edited meanwhile, stores revisions, records changes,
    * moves `synced_commit` from `parent` to `head` when it was in step.
    */
-  recordCommit(componentId: number, written: readonly WrittenUnit[], translations: readonly CommittedTranslation[], heads: { parent: string | null; head: string | null }): Promise<{ changeIds: number[]; cleared: number }>;
+  recordCommit(
+    componentId: number,
+    written: readonly WrittenUnit[],
+    translations: readonly CommittedTranslation[],
+    heads: { parent: string | null; head: string | null },
+  ): Promise<{ changeIds: number[]; cleared: number }>;
   /** Undoes `recordCommit` after the commit itself was taken back. */
-  undoCommit(componentId: number, units: readonly RependUnit[], revisions: ReadonlyMap<number, string>, syncedCommit: string | null, changeIds: readonly number[]): Promise<void>;
+  undoCommit(
+    componentId: number,
+    units: readonly RependUnit[],
+    revisions: ReadonlyMap<number, string>,
+    syncedCommit: string | null,
+    changeIds: readonly number[],
+  ): Promise<void>;
 
   // ---- users ----
   /** Creates a user (joined to the new-user teams) with a fresh API token. */

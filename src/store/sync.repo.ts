@@ -34,10 +34,7 @@ export interface ApplyResult {
 }
 
 /** What reading one file gave: nothing new (same blob), its units, or the parse error. */
-export type FileOutcome =
-  | { status: 'unchanged' }
-  | { status: 'parsed'; store: { units: readonly ParsedUnit[] } }
-  | { status: 'failed'; error: string };
+export type FileOutcome = { status: 'unchanged' } | { status: 'parsed'; store: { units: readonly ParsedUnit[] } } | { status: 'failed'; error: string };
 
 /** One translation file found in the working copy. */
 export interface ScannedFile {
@@ -86,8 +83,12 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   let sourceTranslationId: number | undefined;
   if (bilingual) {
     sourceTranslationId = upsertTranslation(db, {
-      component_id: componentId, language_id: sourceLanguage.id, language_code: component.source_language,
-      filename: '', is_source: 1, is_template: 0,
+      component_id: componentId,
+      language_id: sourceLanguage.id,
+      language_code: component.source_language,
+      filename: '',
+      is_source: 1,
+      is_template: 0,
     });
     kept.add(sourceTranslationId);
   }
@@ -97,8 +98,12 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   for (const file of plan.files) {
     const language = ensureLanguage(db, file.language, file.generated);
     const translationId = upsertTranslation(db, {
-      component_id: componentId, language_id: language.id, language_code: file.code, filename: file.path,
-      is_source: file.isTemplate ? 1 : 0, is_template: file.isTemplate ? 1 : 0,
+      component_id: componentId,
+      language_id: language.id,
+      language_code: file.code,
+      filename: file.path,
+      is_source: file.isTemplate ? 1 : 0,
+      is_template: file.isTemplate ? 1 : 0,
     });
     if (file.isTemplate) sourceTranslationId = translationId;
     kept.add(translationId);
@@ -116,13 +121,27 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
       fileResult.error = outcome.error;
       const before = existing.find((t) => t.id === translationId);
       if (before?.revision !== file.revision || before?.parse_error !== outcome.error) {
-        record({ action: Action.PARSE_ERROR, timestamp, projectId, componentId, translationId, languageId: language.id, target: outcome.error, details: { error: outcome.error, filename: file.path } });
+        record({
+          action: Action.PARSE_ERROR,
+          timestamp,
+          projectId,
+          componentId,
+          translationId,
+          languageId: language.id,
+          target: outcome.error,
+          details: { error: outcome.error, filename: file.path },
+        });
       }
       setTranslationRevision(db, translationId, file.revision, outcome.error);
       continue;
     }
     const readonlyTemplate = file.isTemplate && !component.edit_template;
-    const diff = units.apply(translationId, outcome.store.units, timestamp, readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined);
+    const diff = units.apply(
+      translationId,
+      outcome.store.units,
+      timestamp,
+      readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
+    );
     setTranslationRevision(db, translationId, file.revision, null);
     Object.assign(fileResult, { added: diff.added, changed: diff.changed, removed: diff.removed });
     result.added += diff.added;
@@ -152,7 +171,15 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   }
 
   if (bilingual && sourceTranslationId !== undefined) {
-    const added = updateBilingualSource(db, sourceTranslationId, componentId, parsedInOrder, removedHashes, timestamp, plan.files.length === parsedInOrder.length);
+    const added = updateBilingualSource(
+      db,
+      sourceTranslationId,
+      componentId,
+      parsedInOrder,
+      removedHashes,
+      timestamp,
+      plan.files.length === parsedInOrder.length,
+    );
     for (const id of added) {
       record({ action: Action.NEW_SOURCE, timestamp, projectId, componentId, translationId: sourceTranslationId, unitId: id, languageId: sourceLanguage.id });
     }

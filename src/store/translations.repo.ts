@@ -42,9 +42,7 @@ const sql = preparedOnce((db: Db) => ({
   setRevision: db.prepare('UPDATE translations SET revision = ? WHERE id = ?'),
   remove: db.prepare('DELETE FROM translations WHERE id = ?'),
   infos: db.prepare(`SELECT ${INFO_COLUMNS} FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id`),
-  byCode: db.prepare(
-    `SELECT ${INFO_COLUMNS}, l.code FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`,
-  ),
+  byCode: db.prepare(`SELECT ${INFO_COLUMNS}, l.code FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`),
 }));
 
 export function listTranslations(db: Db, componentId: number): TranslationRow[] {

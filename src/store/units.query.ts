@@ -1,15 +1,32 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
 import type { Db } from './db.js';
-import { countCache, preparedOnce, type Slice, statementCache, versionOf } from './statements.js';
+import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from './search.query.js';
+import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
 import type { UnitRow } from './units.repo.js';
-import { compileUnitFilter, registerSearchFunctions, type UnitFilter } from './search.query.js';
 
 /** A unit with what its API record needs; hashes exact (BigInt). */
 export interface UnitRecordRow
   extends Pick<
     UnitRow,
-    | 'id' | 'translation_id' | 'id_hash' | 'content_hash' | 'context' | 'source' | 'target' | 'previous_source' | 'location'
-    | 'note' | 'flags' | 'extra_flags' | 'explanation' | 'state' | 'position' | 'num_words' | 'priority' | 'pending' | 'timestamp'
+    | 'id'
+    | 'translation_id'
+    | 'id_hash'
+    | 'content_hash'
+    | 'context'
+    | 'source'
+    | 'target'
+    | 'previous_source'
+    | 'location'
+    | 'note'
+    | 'flags'
+    | 'extra_flags'
+    | 'explanation'
+    | 'state'
+    | 'position'
+    | 'num_words'
+    | 'priority'
+    | 'pending'
+    | 'timestamp'
   > {
   /** The unit with the same id_hash in the component's source translation, or null. */
   source_unit_id: number | null;
@@ -107,7 +124,13 @@ export const unitQueries = preparedOnce((db: Db) => {
     countOfTranslation(translationId: number, filter: UnitFilter | null): number {
       const w = where(['u.translation_id = ?'], [translationId], filter);
       const sql = `SELECT count(*) FROM units u ${w.sql}`;
-      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+      return counted(
+        sql + JSON.stringify(w.params),
+        () =>
+          statement(sql)
+            .pluck()
+            .get(...w.params) as number,
+      );
     },
 
     /** Units of the visible translations, by id. */
@@ -128,7 +151,13 @@ export const unitQueries = preparedOnce((db: Db) => {
       const v = visibility(visible);
       const w = where(v.clauses, v.params, filter);
       const sql = `SELECT count(*) FROM units u ${w.sql}`;
-      return counted(sql + JSON.stringify(w.params), () => statement(sql).pluck().get(...w.params) as number);
+      return counted(
+        sql + JSON.stringify(w.params),
+        () =>
+          statement(sql)
+            .pluck()
+            .get(...w.params) as number,
+      );
     },
   };
 });

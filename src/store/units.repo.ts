@@ -1,11 +1,11 @@
 // The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { Action } from '../domain/actions.js';
-import { joinPlural, type ParsedUnit, State } from '../domain/unit.js';
+import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Db } from './db.js';
-import { addPendingRemoval, deletePendingRemoval, deletePendingRemovalById, type PendingRemoval } from './removals.repo.js';
+import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import { preparedOnce } from './statements.js';
 import { refreshStats } from './stats.repo.js';
 
@@ -40,8 +40,22 @@ export interface UnitRow {
 /** The stored fields sync compares against a parsed unit. */
 export type StoredUnit = Pick<
   UnitRow,
-  | 'id' | 'id_hash' | 'content_hash' | 'context' | 'source' | 'target' | 'previous_source' | 'location' | 'note' | 'flags'
-  | 'explanation' | 'source_explanation' | 'state' | 'position' | 'num_words' | 'pending'
+  | 'id'
+  | 'id_hash'
+  | 'content_hash'
+  | 'context'
+  | 'source'
+  | 'target'
+  | 'previous_source'
+  | 'location'
+  | 'note'
+  | 'flags'
+  | 'explanation'
+  | 'source_explanation'
+  | 'state'
+  | 'position'
+  | 'num_words'
+  | 'pending'
 >;
 
 /** A unit as uploads, deletions and merges look at it. */
@@ -61,7 +75,8 @@ export interface UnitDiff {
   pendingDropped: { id: number; context: string; target: string }[];
 }
 
-const COLUMNS = 'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, explanation, source_explanation, state, position, num_words, pending';
+const COLUMNS =
+  'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, explanation, source_explanation, state, position, num_words, pending';
 const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
 
 const sql = preparedOnce((db: Db) => ({
@@ -180,10 +195,19 @@ function valuesOf(u: ParsedUnit, position: number, override?: { target: string[]
 
 function sameValues(s: StoredUnit, v: UnitValues): boolean {
   return (
-    s.content_hash === v.content_hash && s.context === v.context && s.source === v.source && s.target === v.target &&
-    s.previous_source === v.previous_source && s.location === v.location && s.note === v.note && s.flags === v.flags &&
-    s.explanation === v.explanation && s.source_explanation === v.source_explanation && s.state === v.state &&
-    s.position === v.position && s.num_words === v.num_words
+    s.content_hash === v.content_hash &&
+    s.context === v.context &&
+    s.source === v.source &&
+    s.target === v.target &&
+    s.previous_source === v.previous_source &&
+    s.location === v.location &&
+    s.note === v.note &&
+    s.flags === v.flags &&
+    s.explanation === v.explanation &&
+    s.source_explanation === v.source_explanation &&
+    s.state === v.state &&
+    s.position === v.position &&
+    s.num_words === v.num_words
   );
 }
 
@@ -191,8 +215,26 @@ function sameValues(s: StoredUnit, v: UnitValues): boolean {
 export function unitWriter(db: Db) {
   const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(db);
   const insertValues = (translationId: number, v: UnitValues, timestamp: string) =>
-    insert.run(translationId, v.id_hash, v.content_hash, v.context, v.source, v.target, v.previous_source, v.location, v.note,
-      v.flags, v.explanation, v.source_explanation, v.state, v.state, v.position, v.num_words, v.num_chars, timestamp);
+    insert.run(
+      translationId,
+      v.id_hash,
+      v.content_hash,
+      v.context,
+      v.source,
+      v.target,
+      v.previous_source,
+      v.location,
+      v.note,
+      v.flags,
+      v.explanation,
+      v.source_explanation,
+      v.state,
+      v.state,
+      v.position,
+      v.num_words,
+      v.num_chars,
+      timestamp,
+    );
   return {
     /**
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
@@ -310,8 +352,22 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
   const ids: number[] = [];
   for (const u of units) {
     deletePendingRemoval(db, u.translationId, u.idHash);
-    const info = s.insertNew.run(u.translationId, u.idHash, u.contentHash, u.context, u.source, u.target, u.state, u.state, u.position,
-      u.numWords, u.numChars, u.pending ? 1 : 0, u.pending ? u.authorId : null, u.timestamp);
+    const info = s.insertNew.run(
+      u.translationId,
+      u.idHash,
+      u.contentHash,
+      u.context,
+      u.source,
+      u.target,
+      u.state,
+      u.state,
+      u.position,
+      u.numWords,
+      u.numChars,
+      u.pending ? 1 : 0,
+      u.pending ? u.authorId : null,
+      u.timestamp,
+    );
     const id = Number(info.lastInsertRowid);
     ids.push(id);
     const change = changeOf(u, id);
@@ -329,8 +385,23 @@ export function appendSourceUnits(db: Db, translationId: number, units: readonly
   for (const u of units) {
     const source = joinPlural(u.source);
     position++;
-    const info = s.insertSource.run(translationId, u.idHash, u.contentHash, u.context, source, source, u.location, u.note, u.flags,
-      u.explanation, u.sourceExplanation, position, u.numWords, codePoints(source), timestamp);
+    const info = s.insertSource.run(
+      translationId,
+      u.idHash,
+      u.contentHash,
+      u.context,
+      source,
+      source,
+      u.location,
+      u.note,
+      u.flags,
+      u.explanation,
+      u.sourceExplanation,
+      position,
+      u.numWords,
+      codePoints(source),
+      timestamp,
+    );
     added.push(Number(info.lastInsertRowid));
   }
   return added;

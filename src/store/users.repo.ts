@@ -65,10 +65,7 @@ export function validUsername(username: string): boolean {
  * Creates a user and returns it with a fresh API token (call inside a transaction).
  * @example const { user, token } = createUser(db, { username: 'jane', fullName: 'Jane', admin: true });
  */
-export function createUser(
-  db: Db,
-  input: { username: string; fullName?: string; email?: string; admin?: boolean },
-): { user: UserRow; token: string } {
+export function createUser(db: Db, input: { username: string; fullName?: string; email?: string; admin?: boolean }): { user: UserRow; token: string } {
   if (!validUsername(input.username)) {
     throw new TmsError(`invalid username "${input.username}": use letters, digits and @ . + - _ (at most 150)`);
   }

@@ -25,10 +25,12 @@ describe('languageCodeOf', () => {
 
 describe('selectMaskMatches', () => {
   it('applies language_regex, skips "source", puts the template first', () => {
-    const picked = selectMaskMatches(
-      ['locales/percentages.json', 'locales/en.json', 'locales/de-DE.json', 'locales/source.json', 'locales/ar-SA.json'],
-      { filemask: 'locales/*.json', languageRegex: '^[a-z]{2}(-[A-Z]{2})?$', template: 'locales/en.json', sourceLanguage: 'en' },
-    );
+    const picked = selectMaskMatches(['locales/percentages.json', 'locales/en.json', 'locales/de-DE.json', 'locales/source.json', 'locales/ar-SA.json'], {
+      filemask: 'locales/*.json',
+      languageRegex: '^[a-z]{2}(-[A-Z]{2})?$',
+      template: 'locales/en.json',
+      sourceLanguage: 'en',
+    });
     expect(picked.files).toEqual([
       { path: 'locales/en.json', code: 'en' },
       { path: 'locales/ar-SA.json', code: 'ar-SA' },

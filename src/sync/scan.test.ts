@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandFileMask, FileMaskError } from './scan.js';
+import { FileMaskError, expandFileMask } from './scan.js';
 
 function tree(): { root: string; repo: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'tms-scan-'));

@@ -55,12 +55,7 @@ export async function expandFileMask(dir: string, mask: string): Promise<string[
  * Decides which files are translations and of which language (Weblate's rules: language_regex,
  * `source` skipped, template first, one file per language — later duplicates skipped).
  */
-export function planFiles(
-  paths: readonly string[],
-  component: ComponentConfig,
-  project: ProjectConfig,
-  revisions: ReadonlyMap<string, string>,
-): ScanPlan {
+export function planFiles(paths: readonly string[], component: ComponentConfig, project: ProjectConfig, revisions: ReadonlyMap<string, string>): ScanPlan {
   const source = findLanguage(component.source_language, { aliases: project.language_aliases });
   const selection = selectMaskMatches(paths, {
     filemask: component.filemask,
@@ -143,7 +138,9 @@ export async function parseChanged(
       out.set(templateFile.path, { status: 'failed', error: describeError(e) });
     }
   }
-  const bytesOf = await Promise.all(changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readFile(path.join(dir, f.path)).catch((e: Error) => e)] as const));
+  const bytesOf = await Promise.all(
+    changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readFile(path.join(dir, f.path)).catch((e: Error) => e)] as const),
+  );
   let done = 0;
   for (const [file, bytes] of bytesOf) {
     onFile?.(file.path, ++done, bytesOf.length);
@@ -162,4 +159,3 @@ export async function parseChanged(
   for (const f of plan.files) if (!out.has(f.path)) out.set(f.path, { status: 'unchanged' });
   return out;
 }
-

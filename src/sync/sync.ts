@@ -48,14 +48,26 @@ export class UnknownProjectError extends TmsError<{ project: string; component?:
 
 function emptyResult(project: string, component: string): ComponentSyncResult {
   return {
-    project, component, ok: true, commit: null, files: [], skipped: [], parsed: 0,
-    added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [], warnings: [], seconds: 0,
+    project,
+    component,
+    ok: true,
+    commit: null,
+    files: [],
+    skipped: [],
+    parsed: 0,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    pendingKept: [],
+    pendingDropped: [],
+    warnings: [],
+    seconds: 0,
   };
 }
 
 function message(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return text.split('\n')[0];
+  return text.split('\n')[0]!;
 }
 
 function noMatches(filemask: string): string {
@@ -99,10 +111,17 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
     const synced = await store.syncedCommit(h.row.id);
     if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
-      result.files = translations.filter((t) => t.filename !== '').map((t) => ({
-        path: t.filename, language: t.language_code, status: t.parse_error === null ? 'unchanged' : 'failed', added: 0, changed: 0, removed: 0,
-        ...(t.parse_error === null ? {} : { error: t.parse_error }),
-      }));
+      result.files = translations
+        .filter((t) => t.filename !== '')
+        .map((t) => ({
+          path: t.filename,
+          language: t.language_code,
+          status: t.parse_error === null ? 'unchanged' : 'failed',
+          added: 0,
+          changed: 0,
+          removed: 0,
+          ...(t.parse_error === null ? {} : { error: t.parse_error }),
+        }));
       if ((await store.componentAlerts(h.row.id)).some((a) => a.name === 'NoMaskMatches')) result.warnings.push(noMatches(component.filemask));
       return failures(result);
     }
@@ -116,15 +135,27 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
     const outcomes = await parseChanged(dir, plan, component, known, (path, done, total) =>
-      opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }));
+      opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }),
+    );
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');
     const applied = await store.applyScan({
-      projectId: h.row.project_id, componentId: h.row.id, component, plan, outcomes, head: state.head, maskMatches: paths.length, filemask: component.filemask,
+      projectId: h.row.project_id,
+      componentId: h.row.id,
+      component,
+      plan,
+      outcomes,
+      head: state.head,
+      maskMatches: paths.length,
+      filemask: component.filemask,
     });
     Object.assign(result, {
-      files: applied.files, added: applied.added, changed: applied.changed, removed: applied.removed,
-      pendingKept: applied.pendingKept, pendingDropped: applied.pendingDropped,
+      files: applied.files,
+      added: applied.added,
+      changed: applied.changed,
+      removed: applied.removed,
+      pendingKept: applied.pendingKept,
+      pendingDropped: applied.pendingDropped,
     });
     failures(result);
   } catch (e) {

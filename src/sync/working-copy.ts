@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentConfig } from '../config/config.js';
 import { credentialsOf } from '../component/handle.js';
+import type { ComponentConfig } from '../config/config.js';
 import * as vcs from '../vcs/index.js';
 
 export interface WorkingCopyState {
@@ -15,17 +15,12 @@ export interface WorkingCopyState {
   update: 'cloned' | 'local' | 'diverged' | vcs.UpdateResult['result'];
 }
 
-
 /**
  * Clones the component's repository into `dir` on first use; afterwards fetches and fast-forwards the branch.
  * When tms has commits of its own not pushed yet, the branch is left as it is (`diverged`): pull and push
  * integrate upstream unit by unit.
  */
-export async function updateWorkingCopy(
-  component: ComponentConfig,
-  dir: string,
-  cache: object,
-): Promise<WorkingCopyState> {
+export async function updateWorkingCopy(component: ComponentConfig, dir: string, cache: object): Promise<WorkingCopyState> {
   if (component.vcs === 'local') {
     mkdirSync(dir, { recursive: true });
     return { dir, head: null, update: 'local' };

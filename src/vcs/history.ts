@@ -1,6 +1,6 @@
 // Commit history questions: the head commit, how far a branch and its remote-tracking ref have diverged, what is ahead.
 import git, { type CommitObject } from 'isomorphic-git';
-import { currentBranch, fsOf, REMOTE, type RepoOptions, resolveOrNull } from './context.js';
+import { REMOTE, type RepoOptions, currentBranch, fsOf, resolveOrNull } from './context.js';
 
 /** A commit as the rest of tms sees it. */
 export interface CommitInfo {
@@ -77,11 +77,11 @@ export class CommitReader {
     while (queue.some((c) => flags.get(c.oid) !== BOTH)) {
       let newest = 0;
       for (let i = 1; i < queue.length; i++) {
-        if (queue[i].committer.timestamp > queue[newest].committer.timestamp) newest = i;
+        if (queue[i]!.committer.timestamp > queue[newest]!.committer.timestamp) newest = i;
       }
       const [commit] = queue.splice(newest, 1);
-      const flag = flags.get(commit.oid) ?? 0;
-      for (const parent of commit.parents) await enqueue(parent, flag);
+      const flag = flags.get(commit!.oid) ?? 0;
+      for (const parent of commit!.parents) await enqueue(parent, flag);
     }
     // Commits with equal (or skewed) dates can be walked before a descendant reached by both sides:
     // everything below a commit both sides reach is shared too.

@@ -1,10 +1,10 @@
 // Bringing remote commits into the local branch: fast-forward, merge, and rebase (replayed here: isomorphic-git has none).
 import git from 'isomorphic-git';
-import { currentBranch, fsOf, REMOTE, type RepoOptions, resolveOrNull } from './context.js';
+import { REMOTE, type RepoOptions, currentBranch, fsOf, resolveOrNull } from './context.js';
 import { type CommitInfo, CommitReader } from './history.js';
 import { type BlobEntry, TreeReader } from './tree.js';
-import { toVcsError, VcsError } from './vcs-error.js';
-import { fullSignature, moveBranch, type Signature } from './worktree.js';
+import { VcsError, toVcsError } from './vcs-error.js';
+import { type Signature, fullSignature, moveBranch } from './worktree.js';
 
 /** What an update did to the local branch. */
 export interface UpdateResult {
@@ -190,14 +190,14 @@ function oldestFirst(commits: CommitInfo[]): CommitInfo[] {
     const stack: { commit: CommitInfo; next: number }[] = [{ commit: c, next: 0 }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1];
-      if (done.has(top.commit.oid)) {
+      if (done.has(top!.commit.oid)) {
         stack.pop();
         continue;
       }
-      const parentOid = top.commit.parents[top.next++];
+      const parentOid = top!.commit.parents[top!.next++];
       if (parentOid === undefined) {
-        done.add(top.commit.oid);
-        out.push(top.commit);
+        done.add(top!.commit.oid);
+        out.push(top!.commit);
         stack.pop();
       } else {
         const parent = byOid.get(parentOid);

@@ -85,18 +85,10 @@ async function serveLocal(req: GitHttpRequest): Promise<GitHttpResponse> {
 function failure(req: GitHttpRequest, stderr: Buffer): GitHttpResponse {
   const text = stderr.toString('utf8');
   const missing = /does not appear to be a git repository|not a git repository|No such file or directory/i.test(text);
-  return missing
-    ? reply(req, 404, 'Not Found', 'text/plain', stderr)
-    : reply(req, 500, 'Internal Server Error', 'text/plain', stderr);
+  return missing ? reply(req, 404, 'Not Found', 'text/plain', stderr) : reply(req, 500, 'Internal Server Error', 'text/plain', stderr);
 }
 
-function reply(
-  req: GitHttpRequest,
-  statusCode: number,
-  statusMessage: string,
-  contentType: string,
-  body: Buffer,
-): GitHttpResponse {
+function reply(req: GitHttpRequest, statusCode: number, statusMessage: string, contentType: string, body: Buffer): GitHttpResponse {
   return {
     url: req.url,
     method: req.method,
@@ -132,9 +124,7 @@ function runGit(args: string[], input: Uint8Array[]): Promise<RunResult> {
     // git may exit before reading all of its input (a repository it cannot open): that is not our error.
     child.stdin.on('error', () => {});
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? 1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) }),
-    );
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) }));
     for (const chunk of input) child.stdin.write(chunk);
     child.stdin.end();
   });

@@ -42,10 +42,7 @@ describe('parseRemote', () => {
     expect(parseRemote('/srv/repo.git')).toMatchObject({ transport: 'local', path: '/srv/repo.git' });
     expect(parseRemote('../up.git', '/srv/wc')).toMatchObject({ transport: 'local', path: path.resolve('/srv/up.git') });
   });
-  it.each(['git@example.com:org/repo.git', 'ssh://git@example.com/org/repo.git', 'git://example.com/repo.git'])(
-    'refuses %s',
-    (url) => {
-      expect(() => parseRemote(url)).toThrow(expect.objectContaining({ code: 'ValidationError' }));
-    },
-  );
+  it.each(['git@example.com:org/repo.git', 'ssh://git@example.com/org/repo.git', 'git://example.com/repo.git'])('refuses %s', (url) => {
+    expect(() => parseRemote(url)).toThrow(expect.objectContaining({ code: 'ValidationError' }));
+  });
 });

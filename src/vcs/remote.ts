@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
-import { currentBranch, fsOf, REMOTE, type RemoteOptions, resolveOrNull, resolveRemote } from './context.js';
+import { REMOTE, type RemoteOptions, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
 import { toVcsError } from './vcs-error.js';
 
 /**
@@ -84,9 +84,7 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
  * A remote that moved on meanwhile rejects the push: VcsError kind `rejected`.
  * `await push({ dir, branch: 'main' })`.
  */
-export async function push(
-  opts: RemoteOptions & { url?: string; branch?: string; remoteBranch?: string; force?: boolean },
-): Promise<void> {
+export async function push(opts: RemoteOptions & { url?: string; branch?: string; remoteBranch?: string; force?: boolean }): Promise<void> {
   const branch = opts.branch ?? (await currentBranch(opts, 'push'));
   const remote = await resolveRemote(opts, 'push');
   try {

@@ -1,6 +1,6 @@
 // Reading and editing git trees without touching the working tree: file listings, blobs at a ref, tree diffs and edits.
 import git, { type TreeEntry } from 'isomorphic-git';
-import { fsOf, type RepoOptions } from './context.js';
+import { type RepoOptions, fsOf } from './context.js';
 import { VcsError } from './vcs-error.js';
 
 /** A blob in a tree: its object id and mode (`100644`, `100755`, `120000`). */
@@ -23,9 +23,7 @@ export class TreeReader {
   entries(oid: string): Promise<TreeEntry[]> {
     let found = this.trees.get(oid);
     if (!found) {
-      found = git
-        .readTree({ fs: fsOf(this.opts), dir: this.opts.dir, oid, cache: this.cache })
-        .then((result) => result.tree);
+      found = git.readTree({ fs: fsOf(this.opts), dir: this.opts.dir, oid, cache: this.cache }).then((result) => result.tree);
       this.trees.set(oid, found);
     }
     return found;
@@ -98,7 +96,10 @@ export class TreeReader {
    * (null = empty tree) and returns its id. Directories left empty disappear, as in git.
    */
   async edit(base: string | null, changes: Map<string, BlobEntry | null>): Promise<string> {
-    const oid = await this.editLevel(base, [...changes].map(([path, entry]) => ({ parts: path.split('/'), entry })));
+    const oid = await this.editLevel(
+      base,
+      [...changes].map(([path, entry]) => ({ parts: path.split('/'), entry })),
+    );
     return oid ?? (await this.write([]));
   }
 
@@ -106,7 +107,7 @@ export class TreeReader {
     const entries = new Map((base ? await this.entries(base) : []).map((e) => [e.path, e]));
     const nested = new Map<string, { parts: string[]; entry: BlobEntry | null }[]>();
     for (const change of changes) {
-      const [name, ...rest] = change.parts;
+      const [name = '', ...rest] = change.parts;
       if (rest.length === 0) {
         if (change.entry) entries.set(name, { path: name, mode: change.entry.mode, oid: change.entry.oid, type: 'blob' });
         else entries.delete(name);

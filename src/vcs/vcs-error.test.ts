@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrub, toVcsError, VcsError } from './vcs-error.js';
+import { VcsError, scrub, toVcsError } from './vcs-error.js';
 
 /** An error shaped like isomorphic-git's: `code` equal to the class name and `data`. */
 function gitError(code: string, data: Record<string, unknown> = {}, message = code): Error {

@@ -3,9 +3,9 @@ import type nodeFs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import git, { type FsClient } from 'isomorphic-git';
-import { currentBranch, fsOf, type RepoOptions, resolveOrNull } from './context.js';
+import { type RepoOptions, currentBranch, fsOf, resolveOrNull } from './context.js';
 import { type BlobEntry, TreeReader } from './tree.js';
-import { toVcsError, VcsError } from './vcs-error.js';
+import { VcsError, toVcsError } from './vcs-error.js';
 
 /** Who wrote or committed a change; `timestamp` (seconds) defaults to now. */
 export interface Signature {
@@ -52,9 +52,7 @@ export function fullSignature(who: Signature): Required<Signature> {
  * match HEAD already. `committer` defaults to `author`.
  * `await commit({ dir, files: ['po/de.po'], message: 'Translated using tms', author: { name, email } })`.
  */
-export async function commit(
-  opts: RepoOptions & { files: string[]; message: string; author: Signature; committer?: Signature },
-): Promise<string | null> {
+export async function commit(opts: RepoOptions & { files: string[]; message: string; author: Signature; committer?: Signature }): Promise<string | null> {
   const fs = fsOf(opts);
   const pfs = promiseFs(fs);
   const branch = await currentBranch(opts, 'commit');

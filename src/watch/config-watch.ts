@@ -50,7 +50,8 @@ function canonical(value: unknown): string {
 export function diffConfig(before: Config | null, after: Config): ConfigDiff {
   const index = (config: Config | null) => {
     const map = new Map<string, { key: ComponentKey; text: string }>();
-    for (const p of config?.projects ?? []) for (const c of p.components) map.set(`${p.slug}/${c.slug}`, { key: { project: p.slug, component: c.slug }, text: canonical(c) });
+    for (const p of config?.projects ?? [])
+      for (const c of p.components) map.set(`${p.slug}/${c.slug}`, { key: { project: p.slug, component: c.slug }, text: canonical(c) });
     return map;
   };
   const old = index(before);

@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
+import { workingCopyDir } from '../component/handle.js';
 import type { ComponentConfig, Config } from '../config/config.js';
 import { maskRegex } from '../sync/filemask.js';
-import { workingCopyDir } from '../component/handle.js';
 import type { ComponentKey, Watcher } from './config-watch.js';
 import { createDebouncer } from './debounce.js';
 
@@ -47,7 +47,9 @@ function targetsOf(config: Config, include: (p: string, c: string) => boolean): 
         const extra = new Set([component.template, component.intermediate].filter(Boolean));
         const rel = (file: string) => toPosix(path.relative(root, file));
         targets.push({
-          key, root, what: `working copy ${root}`,
+          key,
+          root,
+          what: `working copy ${root}`,
           ignored: (file) => rel(file).split('/').includes('.git'),
           relevant: (file) => mask.test(rel(file)) || extra.has(rel(file)),
         });
@@ -56,9 +58,12 @@ function targetsOf(config: Config, include: (p: string, c: string) => boolean): 
         const repo = component.repoResolved;
         const gitdir = existsSync(path.join(repo, '.git')) ? path.join(repo, '.git') : repo;
         const refs = path.join(gitdir, 'refs');
-        const isRef = (file: string) => file === path.join(gitdir, 'HEAD') || file === path.join(gitdir, 'packed-refs') || file === refs || file.startsWith(refs + path.sep);
+        const isRef = (file: string) =>
+          file === path.join(gitdir, 'HEAD') || file === path.join(gitdir, 'packed-refs') || file === refs || file.startsWith(refs + path.sep);
         targets.push({
-          key, root: gitdir, what: `repository ${repo}`,
+          key,
+          root: gitdir,
+          what: `repository ${repo}`,
           ignored: (file) => file !== gitdir && !isRef(file),
           relevant: (file) => isRef(file) && !file.endsWith('.lock'),
         });

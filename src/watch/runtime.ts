@@ -50,10 +50,14 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
   let closed = false;
 
   const watchLocal = (config: Config) => {
-    const w = watchLocalComponents(config, (project, component) => {
-      log(`watch: ${project}/${component} changed on disk; re-scanning`);
-      opts.queue.enqueue(project, component);
-    }, { include, debounceMs: opts.debounceMs?.files, onError: (e) => log(`watch: ${e.message}`) });
+    const w = watchLocalComponents(
+      config,
+      (project, component) => {
+        log(`watch: ${project}/${component} changed on disk; re-scanning`);
+        opts.queue.enqueue(project, component);
+      },
+      { include, debounceMs: opts.debounceMs?.files, onError: (e) => log(`watch: ${e.message}`) },
+    );
     for (const t of w.watched) log(`watch: ${t.key.project}/${t.key.component}: ${t.what}`);
     return w;
   };
@@ -61,29 +65,33 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
   let switching: Promise<void> = Promise.resolve();
   let applying: Promise<void> = Promise.resolve();
 
-  const configWatcher = watchConfig(opts.config.file, {
-    onChange(next, diff) {
-      if (closed) return;
-      current = next;
-      log(`watch: configuration reloaded: ${describeDiff(diff)}`);
-      if (diff.needsRestart.length) log(`watch: ${diff.needsRestart.join(', ')} changed; restart tms to use the new value`);
-      // Reloads apply in order; the queue gets the added and changed components once the store has them.
-      applying = applying
-        .then(async () => {
-          const applied = await opts.store.applyConfig(next, { prune: true });
-          for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
-          if (closed) return;
-          for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
-        })
-        .catch((e: unknown) => log(`watch: configuration not applied to the store: ${e instanceof Error ? e.message : String(e)}`));
-      const previous = local;
-      local = watchLocal(next);
-      switching = switching.then(() => previous.close());
+  const configWatcher = watchConfig(
+    opts.config.file,
+    {
+      onChange(next, diff) {
+        if (closed) return;
+        current = next;
+        log(`watch: configuration reloaded: ${describeDiff(diff)}`);
+        if (diff.needsRestart.length) log(`watch: ${diff.needsRestart.join(', ')} changed; restart tms to use the new value`);
+        // Reloads apply in order; the queue gets the added and changed components once the store has them.
+        applying = applying
+          .then(async () => {
+            const applied = await opts.store.applyConfig(next, { prune: true });
+            for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
+            if (closed) return;
+            for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
+          })
+          .catch((e: unknown) => log(`watch: configuration not applied to the store: ${e instanceof Error ? e.message : String(e)}`));
+        const previous = local;
+        local = watchLocal(next);
+        switching = switching.then(() => previous.close());
+      },
+      onInvalid(error) {
+        if (!closed) log(`watch: configuration not applied, keeping the running one: ${error.message}`);
+      },
     },
-    onInvalid(error) {
-      if (!closed) log(`watch: configuration not applied, keeping the running one: ${error.message}`);
-    },
-  }, { initial: opts.config, debounceMs: opts.debounceMs?.config });
+    { initial: opts.config, debounceMs: opts.debounceMs?.config },
+  );
 
   return {
     getConfig: () => current,

@@ -4,7 +4,7 @@ import { createUpdateQueue } from '../hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../hooks/updater.js';
 import { openStore } from '../store/index.js';
 import type { ComponentSyncResult } from '../sync/index.js';
-import { startWatching, type WatchRuntime } from './runtime.js';
+import { type WatchRuntime, startWatching } from './runtime.js';
 
 export interface SyncWatchOptions {
   config: Config;
@@ -38,9 +38,7 @@ export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
     },
     onError: (e, project, component) => opts.err(`tms: ${project}/${component}: ${e instanceof Error ? e.message : String(e)}`),
   });
-  const include = opts.all
-    ? () => true
-    : (p: string, c: string) => p === opts.project && (opts.component === undefined || c === opts.component);
+  const include = opts.all ? () => true : (p: string, c: string) => p === opts.project && (opts.component === undefined || c === opts.component);
   try {
     runtime = startWatching({ store, config: opts.config, queue, include, log: opts.out, debounceMs: opts.debounceMs });
     await runtime.ready();

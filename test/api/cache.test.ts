@@ -1,7 +1,7 @@
-// Answers are cached only while the store is unchanged: a write through any connection shows at once.
-import { openDb } from '../../src/store/db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/api/response-cache.js';
+// Answers are cached only while the store is unchanged: a write through any connection shows at once.
+import { openDb } from '../../src/store/db.js';
 import { type ApiHarness, startApi } from '../helpers/api-client.js';
 
 describe('ResponseCache', () => {
@@ -30,7 +30,7 @@ describe('cached answers follow the store', () => {
     return (await api.get('/api/translations/hello/app/de/units/')).json.results[0];
   }
 
-  it('shows a write made through the server\'s own connection', async () => {
+  it("shows a write made through the server's own connection", async () => {
     const before = await firstUnit();
     expect((await firstUnit()).target).toEqual(before.target);
     api.fixture.db.prepare('UPDATE units SET target = ? WHERE id = ?').run('Neu (same connection)', before.id);

@@ -8,46 +8,203 @@ import { type ApiHarness, type Json, allPages, startApi } from '../helpers/api-c
 const LANGUAGE = ['id', 'code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'];
 const PLURAL = ['id', 'source', 'number', 'formula', 'type'];
 const PROJECT = [
-  'name', 'slug', 'id', 'web', 'web_url', 'url', 'components_list_url', 'repository_url', 'statistics_url', 'categories_url',
-  'changes_list_url', 'languages_url', 'labels_url', 'translation_review', 'source_review', 'set_language_team', 'instructions',
-  'enable_hooks', 'language_aliases',
+  'name',
+  'slug',
+  'id',
+  'web',
+  'web_url',
+  'url',
+  'components_list_url',
+  'repository_url',
+  'statistics_url',
+  'categories_url',
+  'changes_list_url',
+  'languages_url',
+  'labels_url',
+  'translation_review',
+  'source_review',
+  'set_language_team',
+  'instructions',
+  'enable_hooks',
+  'language_aliases',
 ];
 const COMPONENT = [
-  'name', 'slug', 'id', 'source_language', 'project', 'vcs', 'repo', 'git_export', 'branch', 'push_branch', 'filemask',
-  'screenshot_filemask', 'template', 'edit_template', 'intermediate', 'new_base', 'file_format', 'license', 'license_url',
-  'agreement', 'web_url', 'url', 'repository_url', 'translations_url', 'statistics_url', 'lock_url', 'links_url',
-  'changes_list_url', 'task_url', 'new_lang', 'language_code_style', 'push', 'check_flags', 'priority', 'enforced_checks',
-  'restricted', 'repoweb', 'report_source_bugs', 'merge_style', 'commit_message', 'add_message', 'delete_message',
-  'merge_message', 'addon_message', 'pull_message', 'allow_translation_propagation', 'manage_units', 'enable_suggestions',
-  'suggestion_voting', 'suggestion_autoaccept', 'push_on_commit', 'commit_pending_age', 'auto_lock_error', 'language_regex',
-  'variant_regex', 'addons', 'is_glossary', 'glossary_color', 'category', 'linked_component',
+  'name',
+  'slug',
+  'id',
+  'source_language',
+  'project',
+  'vcs',
+  'repo',
+  'git_export',
+  'branch',
+  'push_branch',
+  'filemask',
+  'screenshot_filemask',
+  'template',
+  'edit_template',
+  'intermediate',
+  'new_base',
+  'file_format',
+  'license',
+  'license_url',
+  'agreement',
+  'web_url',
+  'url',
+  'repository_url',
+  'translations_url',
+  'statistics_url',
+  'lock_url',
+  'links_url',
+  'changes_list_url',
+  'task_url',
+  'new_lang',
+  'language_code_style',
+  'push',
+  'check_flags',
+  'priority',
+  'enforced_checks',
+  'restricted',
+  'repoweb',
+  'report_source_bugs',
+  'merge_style',
+  'commit_message',
+  'add_message',
+  'delete_message',
+  'merge_message',
+  'addon_message',
+  'pull_message',
+  'allow_translation_propagation',
+  'manage_units',
+  'enable_suggestions',
+  'suggestion_voting',
+  'suggestion_autoaccept',
+  'push_on_commit',
+  'commit_pending_age',
+  'auto_lock_error',
+  'language_regex',
+  'variant_regex',
+  'addons',
+  'is_glossary',
+  'glossary_color',
+  'category',
+  'linked_component',
 ];
 const TRANSLATION = [
-  'language', 'component', 'language_code', 'id', 'filename', 'revision', 'web_url', 'share_url', 'translate_url', 'url',
-  'is_template', 'is_source', 'total', 'total_words', 'translated', 'translated_words', 'translated_percent', 'fuzzy',
-  'fuzzy_words', 'fuzzy_percent', 'failing_checks', 'failing_checks_words', 'failing_checks_percent', 'have_suggestion',
-  'have_comment', 'last_change', 'last_author', 'repository_url', 'file_url', 'statistics_url', 'changes_list_url',
+  'language',
+  'component',
+  'language_code',
+  'id',
+  'filename',
+  'revision',
+  'web_url',
+  'share_url',
+  'translate_url',
+  'url',
+  'is_template',
+  'is_source',
+  'total',
+  'total_words',
+  'translated',
+  'translated_words',
+  'translated_percent',
+  'fuzzy',
+  'fuzzy_words',
+  'fuzzy_percent',
+  'failing_checks',
+  'failing_checks_words',
+  'failing_checks_percent',
+  'have_suggestion',
+  'have_comment',
+  'last_change',
+  'last_author',
+  'repository_url',
+  'file_url',
+  'statistics_url',
+  'changes_list_url',
   'units_list_url',
 ];
 const UNIT = [
-  'translation', 'source', 'previous_source', 'target', 'id_hash', 'content_hash', 'location', 'context', 'note', 'flags',
-  'labels', 'state', 'fuzzy', 'translated', 'approved', 'position', 'has_suggestion', 'has_comment', 'has_failing_check',
-  'num_words', 'source_unit', 'priority', 'id', 'web_url', 'url', 'explanation', 'extra_flags', 'pending', 'timestamp',
+  'translation',
+  'source',
+  'previous_source',
+  'target',
+  'id_hash',
+  'content_hash',
+  'location',
+  'context',
+  'note',
+  'flags',
+  'labels',
+  'state',
+  'fuzzy',
+  'translated',
+  'approved',
+  'position',
+  'has_suggestion',
+  'has_comment',
+  'has_failing_check',
+  'num_words',
+  'source_unit',
+  'priority',
+  'id',
+  'web_url',
+  'url',
+  'explanation',
+  'extra_flags',
+  'pending',
+  'timestamp',
 ];
 const CHANGE = ['unit', 'component', 'translation', 'user', 'author', 'timestamp', 'action', 'target', 'id', 'action_name', 'url'];
 const USER = ['id', 'full_name', 'username'];
 const GROUP = [
-  'id', 'name', 'defining_project', 'project_selection', 'language_selection', 'url', 'roles', 'languages', 'projects',
-  'componentlists', 'components',
+  'id',
+  'name',
+  'defining_project',
+  'project_selection',
+  'language_selection',
+  'url',
+  'roles',
+  'languages',
+  'projects',
+  'componentlists',
+  'components',
 ];
 const ROLE = ['id', 'name', 'permissions', 'url'];
 const ADDON = ['component', 'project', 'name', 'id', 'configuration', 'url'];
 const STATS = [
-  'total', 'total_words', 'total_chars', 'last_change', 'recent_changes', 'translated', 'translated_words',
-  'translated_percent', 'translated_words_percent', 'translated_chars', 'translated_chars_percent', 'fuzzy', 'fuzzy_percent',
-  'fuzzy_words', 'fuzzy_words_percent', 'fuzzy_chars', 'fuzzy_chars_percent', 'failing', 'failing_percent', 'approved',
-  'approved_percent', 'approved_words', 'approved_words_percent', 'approved_chars', 'approved_chars_percent', 'readonly',
-  'readonly_percent', 'readonly_words', 'readonly_words_percent', 'readonly_chars', 'readonly_chars_percent', 'suggestions',
+  'total',
+  'total_words',
+  'total_chars',
+  'last_change',
+  'recent_changes',
+  'translated',
+  'translated_words',
+  'translated_percent',
+  'translated_words_percent',
+  'translated_chars',
+  'translated_chars_percent',
+  'fuzzy',
+  'fuzzy_percent',
+  'fuzzy_words',
+  'fuzzy_words_percent',
+  'fuzzy_chars',
+  'fuzzy_chars_percent',
+  'failing',
+  'failing_percent',
+  'approved',
+  'approved_percent',
+  'approved_words',
+  'approved_words_percent',
+  'approved_chars',
+  'approved_chars_percent',
+  'readonly',
+  'readonly_percent',
+  'readonly_words',
+  'readonly_words_percent',
+  'readonly_chars',
+  'readonly_chars_percent',
+  'suggestions',
   'comments',
 ];
 const LANGUAGE_STATS = [...STATS, 'name', 'url'];
@@ -167,7 +324,19 @@ describe('every endpoint', () => {
 
   it('lists every served list at the API root, as absolute URLs on the request origin', async () => {
     const r = await api.get('/api/');
-    expect(Object.keys(r.json)).toEqual(['users', 'groups', 'roles', 'projects', 'components', 'translations', 'languages', 'changes', 'units', 'addons', 'categories']);
+    expect(Object.keys(r.json)).toEqual([
+      'users',
+      'groups',
+      'roles',
+      'projects',
+      'components',
+      'translations',
+      'languages',
+      'changes',
+      'units',
+      'addons',
+      'categories',
+    ]);
     for (const [name, url] of Object.entries(r.json)) expect(url).toBe(`${api.origin}/api/${name}/`);
   });
 });
@@ -207,9 +376,18 @@ describe('records', () => {
     expect(r.json.repo).toBe('https://git.example.org/hello/docs.git');
     expect(r.text).not.toContain('s3cr3t');
     expect(r.text).not.toContain('translator:');
-    expect(r.json).toMatchObject({ vcs: 'git', branch: 'main', file_format: 'json', template: 'docs/en.json', task_url: null, category: null, linked_component: null, priority: 100 });
+    expect(r.json).toMatchObject({
+      vcs: 'git',
+      branch: 'main',
+      file_format: 'json',
+      template: 'docs/en.json',
+      task_url: null,
+      category: null,
+      linked_component: null,
+      priority: 100,
+    });
     const app = await api.get('/api/components/hello/app/');
-    expect(app.json.repo).toBe(api.fixture.config.projects[0].components[0].repo);
+    expect(app.json.repo).toBe(api.fixture.config.projects[0]!.components[0]!.repo);
     expect(app.json.addons).toEqual([`${api.origin}/api/addons/1/`]);
   });
 
@@ -296,7 +474,11 @@ describe('records', () => {
     expect(addons.json.count).toBe(2);
     for (const a of addons.json.results) expect(Object.keys(a)).toEqual(ADDON);
     const customize = addons.json.results.find((a: { name: string }) => a.name === 'service.json.customize');
-    expect(customize).toMatchObject({ component: null, project: `${api.origin}/api/projects/hello/`, configuration: { style: 'spaces', indent: 2, sort_keys: false } });
+    expect(customize).toMatchObject({
+      component: null,
+      project: `${api.origin}/api/projects/hello/`,
+      configuration: { style: 'spaces', indent: 2, sort_keys: false },
+    });
   });
 
   it('Statistics: translation records carry code, translate_url and last_author; language records do not', async () => {
@@ -329,7 +511,7 @@ describe('records', () => {
     expect(languages.json.map((s: { code: string }) => s.code)).toEqual(['cs', 'en', 'de']);
   });
 
-  it('writes percentages floored to one decimal (Weblate\'s rule)', async () => {
+  it("writes percentages floored to one decimal (Weblate's rule)", async () => {
     const r = await api.get('/api/projects/hello/statistics/');
     const { translated, total } = r.json;
     expect(r.json.translated_percent).toBe(Math.floor((1000 * translated) / total) / 10);

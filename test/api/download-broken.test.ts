@@ -1,7 +1,7 @@
 // Downloads of a translation whose file no longer parses upstream while it has pending edits: a 409 naming the file, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncProject } from '../../src/sync/index.js';
-import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 
 const DE = 'translations/app_de.ts';
@@ -29,7 +29,10 @@ describe('downloading a file that does not parse', () => {
     it(`answers 409 for ${name}, naming file, line and column`, async () => {
       const r = await env.request('GET', path, { token: env.tokens.jane });
       expect(r.status).toBe(409);
-      expect(r.json).toEqual({ type: 'client_error', errors: [{ code: 'parse_error', detail: expect.stringMatching(/^translations\/app_de\.ts:\d+:\d+: /), attr: null }] });
+      expect(r.json).toEqual({
+        type: 'client_error',
+        errors: [{ code: 'parse_error', detail: expect.stringMatching(/^translations\/app_de\.ts:\d+:\d+: /), attr: null }],
+      });
       expect(r.text).not.toMatch(/at .*\.ts:\d+/);
     });
   }

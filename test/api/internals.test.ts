@@ -5,8 +5,8 @@ import { OneDecimal, RawJson, toJson } from '../../src/api/json.js';
 import { createRouter } from '../../src/api/router.js';
 import { iso } from '../../src/api/serializers/common.js';
 import { checksumOf } from '../../src/api/serializers/unit.js';
+import { Urls, encodeQuery, quotePlus, seg } from '../../src/api/urls.js';
 import { calculateHash, checksumToHash } from '../../src/domain/hash.js';
-import { encodeQuery, quotePlus, seg, Urls } from '../../src/api/urls.js';
 
 describe('toJson', () => {
   it('writes BigInt exactly, where JSON.stringify cannot', () => {
@@ -30,9 +30,15 @@ describe('toJson', () => {
 describe('URLs', () => {
   it("encodes query values as Python's quote_plus and sorts parameters by key", () => {
     expect(quotePlus("state:<translated it's (x)*!")).toBe('state%3A%3Ctranslated+it%27s+%28x%29%2A%21');
-    expect(encodeQuery([['q', 'a b'], ['format', 'api'], ['action', '2'], ['page', '2'], ['action', '5']])).toBe(
-      'action=2&action=5&format=api&page=2&q=a+b',
-    );
+    expect(
+      encodeQuery([
+        ['q', 'a b'],
+        ['format', 'api'],
+        ['action', '2'],
+        ['page', '2'],
+        ['action', '5'],
+      ]),
+    ).toBe('action=2&action=5&format=api&page=2&q=a+b');
   });
 
   it('keeps @ readable in path segments and carries format into API and web URLs', () => {

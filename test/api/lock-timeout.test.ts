@@ -1,7 +1,7 @@
 // A repository operation that cannot get the component's lock in time answers 423, and the component stays usable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withComponentMutex } from '../../src/component/mutex.js';
-import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
 describe('423 when the component lock is held too long', () => {
   let env: WriteEnv;
@@ -13,7 +13,14 @@ describe('423 when the component lock is held too long', () => {
 
   it('answers 423 repository-locked while another operation holds the lock, then works once it is released', async () => {
     let release!: () => void;
-    const held = withComponentMutex('hello/app', () => new Promise<void>((resolve) => { release = resolve; }), 5_000);
+    const held = withComponentMutex(
+      'hello/app',
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      5_000,
+    );
     await new Promise((r) => setTimeout(r, 20));
     const blocked = await env.request('POST', '/api/components/hello/app/repository/', { token: env.tokens.mike, json: { operation: 'commit' } });
     expect(blocked.status).toBe(423);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBody } from '../../src/api/body.js';
 import { ApiError } from '../../src/api/errors.js';
-import { boundaryOf, MultipartError, parseMultipart } from '../../src/api/multipart.js';
+import { MultipartError, boundaryOf, parseMultipart } from '../../src/api/multipart.js';
 
 const CRLF = '\r\n';
 
@@ -16,7 +16,10 @@ describe('parseMultipart', () => {
       Buffer.from(`${CRLF}--XyZ${CRLF}Content-Disposition: form-data; name="method"${CRLF}${CRLF}ünïcode${CRLF}--XyZ--${CRLF}`),
     ]);
     const parsed = await parseMultipart(body, 'multipart/form-data; boundary=XyZ');
-    expect(parsed.fields).toEqual([['method', 'translate'], ['method', 'ünïcode']]);
+    expect(parsed.fields).toEqual([
+      ['method', 'translate'],
+      ['method', 'ünïcode'],
+    ]);
     const file = parsed.files.get('file')!;
     expect(file.filename).toBe('a "b".po');
     expect(file.contentType).toBe('text/x-gettext');
@@ -25,7 +28,9 @@ describe('parseMultipart', () => {
 
   it('refuses a body without its closing boundary, or without a boundary', async () => {
     const type = 'multipart/form-data; boundary=b';
-    await expect(parseMultipart(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="x"${CRLF}${CRLF}value`), type)).rejects.toBeInstanceOf(MultipartError);
+    await expect(parseMultipart(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="x"${CRLF}${CRLF}value`), type)).rejects.toBeInstanceOf(
+      MultipartError,
+    );
     await expect(parseMultipart(Buffer.from('no boundary here'), 'multipart/form-data')).rejects.toBeInstanceOf(MultipartError);
   });
 

@@ -47,7 +47,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.tokenAuth).toMatchObject({ type: 'apiKey', name: 'Authorization' });
   });
 
-  it('describes records field by field, in the serializers\' order', () => {
+  it("describes records field by field, in the serializers' order", () => {
     expect(Object.keys(doc.components.schemas.Unit.properties).slice(0, 5)).toEqual(['translation', 'source', 'previous_source', 'target', 'id_hash']);
     expect(doc.components.schemas.Unit.properties.id_hash).toEqual({ type: 'integer', format: 'int64' });
     expect(doc.components.schemas.Translation.properties.component).toEqual({ $ref: '#/components/schemas/Component' });

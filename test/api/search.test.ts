@@ -1,6 +1,6 @@
 // The ?q= search language: parsing (precedence, quoting, operators, errors) and its results through the real API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUnitQuery, SearchSyntaxError } from '../../src/api/search.js';
+import { SearchSyntaxError, parseUnitQuery } from '../../src/api/search.js';
 import { type ApiHarness, type Json, allPages, startApi } from '../helpers/api-client.js';
 
 describe('parseUnitQuery', () => {

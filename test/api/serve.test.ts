@@ -25,7 +25,10 @@ it('serves the configured store until SIGTERM', async () => {
   // The CLI in its own process (signals are per process), run from the TypeScript sources.
   const runner = path.join(fixture.dir, 'serve.mts');
   const cli = pathToFileURL(path.join(repoRoot, 'src', 'cli', 'index.ts')).href;
-  writeFileSync(runner, `const { main } = await import(${JSON.stringify(cli)});\nprocess.exitCode = await main(${JSON.stringify(['serve', '--config', configFile, '--port', '0'])});\n`);
+  writeFileSync(
+    runner,
+    `const { main } = await import(${JSON.stringify(cli)});\nprocess.exitCode = await main(${JSON.stringify(['serve', '--config', configFile, '--port', '0'])});\n`,
+  );
   const tms = spawn(process.execPath, ['--import', 'tsx', runner], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -34,7 +37,7 @@ it('serves the configured store until SIGTERM', async () => {
     tms.stdout.on('data', (d) => {
       stdout += d;
       const m = /serving the API on (\S+) /.exec(stdout);
-      if (m) resolve(m[1]);
+      if (m) resolve(m[1]!);
     });
     tms.once('exit', (code) => reject(new Error(`tms serve exited with ${code}: ${stderr}`)));
   });

@@ -1,7 +1,7 @@
 // Malformed and oversized uploads from a signed-in user: each answered with a 4xx JSON error, none ends the server.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
 const CRLF = '\r\n';
 const FILE_PATH = '/api/translations/hello/app/de/file/';
@@ -23,13 +23,21 @@ describe('hostile uploads to …/file/', () => {
     `--${boundary}${CRLF}Content-Disposition: form-data; name="file"; filename="de.ts"${CRLF}Content-Type: application/xml${CRLF}${CRLF}${content}`;
 
   const cases: [string, Buffer | string, string][] = [
-    ['a file part cut short (no closing boundary)', filePart('b', '<?xml version="1.0"?><TS version="2.1" language="de"><context><name>x'), 'multipart/form-data; boundary=b'],
+    [
+      'a file part cut short (no closing boundary)',
+      filePart('b', '<?xml version="1.0"?><TS version="2.1" language="de"><context><name>x'),
+      'multipart/form-data; boundary=b',
+    ],
     ['100 bytes of a file part', filePart('b', 'x'.repeat(200)).slice(0, 100), 'multipart/form-data; boundary=b'],
     ['a text field cut short', `--b${CRLF}Content-Disposition: form-data; name="method"${CRLF}${CRLF}transl`, 'multipart/form-data; boundary=b'],
     ['no boundary parameter', filePart('b', 'x'), 'multipart/form-data'],
     ['a boundary that the body does not use', `${filePart('b', 'x')}${CRLF}--b--${CRLF}`, 'multipart/form-data; boundary=zzz'],
     ['a part without a form-data name', `--b${CRLF}Content-Disposition: attachment${CRLF}${CRLF}x${CRLF}--b--${CRLF}`, 'multipart/form-data; boundary=b'],
-    ['headers that never end', `--b${CRLF}Content-Disposition: form-data; name="file"; filename="a"${CRLF}X: ${'y'.repeat(1000)}`, 'multipart/form-data; boundary=b'],
+    [
+      'headers that never end',
+      `--b${CRLF}Content-Disposition: form-data; name="file"; filename="a"${CRLF}X: ${'y'.repeat(1000)}`,
+      'multipart/form-data; boundary=b',
+    ],
     ['garbage bytes', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), 'multipart/form-data; boundary=b'],
     ['an empty body', '', 'multipart/form-data; boundary=b'],
   ];

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import { findUserByUsername } from '../../src/store/users.repo.js';
-import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 

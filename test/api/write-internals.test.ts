@@ -1,18 +1,18 @@
 // The edges without a server: the one error mapping (404/400/403/409/423) and the OpenAPI entries of the write operations.
 import { describe, expect, it } from 'vitest';
 import { type ApiError, toApiError } from '../../src/api/errors.js';
+import { MultipartError } from '../../src/api/multipart.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { ROOT_LISTS, ROUTES } from '../../src/api/routes.js';
-import type { Json } from '../helpers/api-client.js';
-import { MultipartError } from '../../src/api/multipart.js';
-import { FormatParseError, forbidden, invalid, NotFoundError } from '../../src/domain/errors.js';
-import { HookPayloadError } from '../../src/hooks/services.js';
 import { MutexTimeoutError, withComponentMutex } from '../../src/component/mutex.js';
+import { FormatParseError, NotFoundError, forbidden, invalid } from '../../src/domain/errors.js';
+import { HookPayloadError } from '../../src/hooks/services.js';
+import type { Json } from '../helpers/api-client.js';
 
 describe('toApiError', () => {
   const asApi = (e: unknown) => toApiError(e) as ApiError;
 
-  it('maps tms\'s errors to statuses and the one body shape', () => {
+  it("maps tms's errors to statuses and the one body shape", () => {
     expect(asApi(new NotFoundError('unit', '7')).status).toBe(404);
     const bad = asApi(invalid('state', 'Invalid state'));
     expect(bad.status).toBe(400);
@@ -21,7 +21,8 @@ describe('toApiError', () => {
     expect(refused.status).toBe(403);
     expect(refused.body().errors[0]).toEqual({ code: 'permission_denied', detail: 'The component is locked.', attr: null });
     expect(asApi(new MultipartError('Unexpected end of form')).body()).toEqual({
-      type: 'validation_error', errors: [{ code: 'invalid', detail: 'Unexpected end of form', attr: null }],
+      type: 'validation_error',
+      errors: [{ code: 'invalid', detail: 'Unexpected end of form', attr: null }],
     });
     expect(asApi(new HookPayloadError('Missing payload parameter!', { field: null, service: 'github', reason: 'no payload' })).status).toBe(400);
     const broken = asApi(new FormatParseError('translations/app_de.ts', 3, 7, 'unclosed tag'));
@@ -48,7 +49,12 @@ describe('toApiError', () => {
 });
 
 describe('OpenAPI write operations', () => {
-  const doc = openApiDocument(ROUTES, ROOT_LISTS.map(([n]) => n), 'http://127.0.0.1:8000', '0.0.0') as Json;
+  const doc = openApiDocument(
+    ROUTES,
+    ROOT_LISTS.map(([n]) => n),
+    'http://127.0.0.1:8000',
+    '0.0.0',
+  ) as Json;
 
   it('documents every write operation of the route table, and only those', () => {
     for (const route of ROUTES) {

@@ -1,8 +1,8 @@
 // The write API end to end: the real server over upstreams served by `git http-backend` on loopback, checked through the API and the git CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import type { Json } from '../helpers/api-client.js';
-import { createWriteEnv, type WriteEnv } from '../helpers/api-write-env.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 
 const DE = '/api/translations/hello/app/de/';
 const APP_DE_FILE = 'translations/app_de.ts';
@@ -184,7 +184,7 @@ describe('repository operations and locks', () => {
     expect(actions).toEqual([18, 17]);
   });
 
-  it('commits and pushes at once where push_on_commit is on (Weblate\'s default)', async () => {
+  it("commits and pushes at once where push_on_commit is on (Weblate's default)", async () => {
     const web = '/api/translations/hello/web/de/';
     const quit = await unitOf(env, web, 'Quit');
     expect((await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: ['Schließen'], state: 20 } })).status).toBe(200);
@@ -255,7 +255,11 @@ describe('repository operations and locks', () => {
     const refused = await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: ['Ende'], state: 20 } });
     expect(refused.status).toBe(403);
     expect(refused.json.errors[0].detail).toBe('The component is locked.');
-    const unlocked = await env.request('POST', lock, { token: env.tokens.mike, body: new URLSearchParams({ lock: 'false' }), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const unlocked = await env.request('POST', lock, {
+      token: env.tokens.mike,
+      body: new URLSearchParams({ lock: 'false' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(unlocked.json).toEqual({ locked: false });
     const actions = (await env.request('GET', `${app}changes/`)).json.results.slice(0, 2).map((c: { action: number }) => c.action);
     expect(actions).toEqual([15, 14]);

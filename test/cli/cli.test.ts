@@ -5,8 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/store/users.repo.js';
-import { repoRoot } from '../helpers/corpus.js';
 import { runCli } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/corpus.js';
 
 const DEMO_CONFIG = path.join(repoRoot, 'fixtures', 'demo', 'tms.config.json');
 
@@ -44,7 +44,9 @@ describe('tms check', () => {
   });
 
   it('lists every problem of a bad configuration with its path and exits 1', async () => {
-    const file = tempConfig({ projects: [{ name: 'H', slug: 'h', components: [{ name: 'A', slug: 'a', repo: 'x', filemask: 'po/de.ts', file_format: 'po' }] }] });
+    const file = tempConfig({
+      projects: [{ name: 'H', slug: 'h', components: [{ name: 'A', slug: 'a', repo: 'x', filemask: 'po/de.ts', file_format: 'po' }] }],
+    });
     const r = await runCli(['check', '--config', file]);
     expect(r.code).toBe(1);
     expect(r.stdout).toEqual([]);
@@ -97,7 +99,10 @@ describe('tms user', () => {
     const db = new Database(dbFile, { readonly: true });
     const row = db.prepare('SELECT username, full_name, email, is_superuser, token_hash FROM users WHERE username = ?').get('jane');
     expect(row).toEqual({ username: 'jane', full_name: 'Jane Doe', email: 'jane@example.org', is_superuser: 1, token_hash: hashToken(token) });
-    const groups = db.prepare('SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id JOIN users u ON u.id = ug.user_id WHERE u.username = ? ORDER BY g.name').pluck().all('jane');
+    const groups = db
+      .prepare('SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id JOIN users u ON u.id = ug.user_id WHERE u.username = ? ORDER BY g.name')
+      .pluck()
+      .all('jane');
     expect(groups).toEqual(['Users', 'Viewers']);
     db.close();
 

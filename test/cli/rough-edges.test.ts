@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { runCli } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http.js';
 
@@ -31,15 +31,19 @@ describe('usage and configuration errors', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([`tms: ${file}:3:17: not valid JSON: trailing comma before '}'`]);
     const cut = tempConfig('{"projects": [');
-    expect((await runCli(['check', '--config', cut])).stderr[0]).toMatch(new RegExp(`^tms: ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:15: not valid JSON: `));
+    expect((await runCli(['check', '--config', cut])).stderr[0]).toMatch(
+      new RegExp(`^tms: ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:15: not valid JSON: `),
+    );
   });
 
   it('suggests the known key an unknown one is a typo of, and nothing for a key unlike any', async () => {
-    const file = tempConfig(JSON.stringify({
-      databse: 'x.sqlite',
-      unrelated_setting: true,
-      projects: [{ name: 'X', slug: 'x', components: [{ name: 'A', slug: 'a', repo: 'https://h/r.git', filemaks: 'po/*.ts', file_format: 'ts' }] }],
-    }));
+    const file = tempConfig(
+      JSON.stringify({
+        databse: 'x.sqlite',
+        unrelated_setting: true,
+        projects: [{ name: 'X', slug: 'x', components: [{ name: 'A', slug: 'a', repo: 'https://h/r.git', filemaks: 'po/*.ts', file_format: 'ts' }] }],
+      }),
+    );
     const r = await runCli(['check', '--config', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('  databse: is not a known key (did you mean "database"?)');

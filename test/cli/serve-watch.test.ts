@@ -3,11 +3,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/serve.js';
 import type { CliIo } from '../../src/cli/io.js';
+import { runServe } from '../../src/cli/serve.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
-import { createSyncEnv, DEMO, type SyncEnv } from '../helpers/sync-env.js';
+import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 const component = (slug: string, repo: string) => ({ name: slug, slug, repo, branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx' });
 
@@ -29,7 +29,10 @@ describe('tms serve with a changing configuration file', () => {
   let token: string;
   const lines: string[] = [];
   const write = (components: unknown[]) =>
-    writeFileSync(path.join(env.root, 'tms.config.json'), JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Hello', slug: 'hello', components }] }));
+    writeFileSync(
+      path.join(env.root, 'tms.config.json'),
+      JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Hello', slug: 'hello', components }] }),
+    );
 
   beforeAll(async () => {
     env = await createSyncEnv();
@@ -41,7 +44,13 @@ describe('tms serve with a changing configuration file', () => {
     token = (await store.createUser({ username: 'root', admin: true })).token;
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
-    served = runServe(config, io, { host: '127.0.0.1', port: 0, stop: new Promise<void>((resolve) => { stop = resolve; }) });
+    served = runServe(config, io, {
+      host: '127.0.0.1',
+      port: 0,
+      stop: new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+    });
     url = await until(async () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
   });
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../src/domain/errors.js';
-import { State, type ParsedUnit } from '../../src/domain/unit.js';
+import { type ParsedUnit, State } from '../../src/domain/unit.js';
 import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -15,8 +15,12 @@ export function fixture(name: string): Uint8Array {
   return readFileSync(path.join(FIXTURES, name));
 }
 
-type ExpectedUnit = Partial<Pick<ParsedUnit,
-  'context' | 'source' | 'target' | 'state' | 'location' | 'note' | 'flags' | 'explanation' | 'previousSource' | 'numWords' | 'idHash' | 'contentHash'>>;
+type ExpectedUnit = Partial<
+  Pick<
+    ParsedUnit,
+    'context' | 'source' | 'target' | 'state' | 'location' | 'note' | 'flags' | 'explanation' | 'previousSource' | 'numWords' | 'idHash' | 'contentHash'
+  >
+>;
 
 export interface ConformanceCase {
   /** What this file shows (e.g. "bilingual with plurals"). */
@@ -54,7 +58,9 @@ function contextFor(c: { file: string; language: string; sourceLanguage?: string
   const ctx: FormatContext = { filename: c.file, language: c.language, sourceLanguage: c.sourceLanguage ?? 'en', plurals: c.plurals };
   if (c.template) {
     ctx.template = getFormat(format).parse(fixture(c.template), {
-      filename: c.template, language: ctx.sourceLanguage, sourceLanguage: ctx.sourceLanguage,
+      filename: c.template,
+      language: ctx.sourceLanguage,
+      sourceLanguage: ctx.sourceLanguage,
     });
   }
   return ctx;
@@ -105,19 +111,19 @@ export function runConformance(data: ConformanceData): void {
 
         if (c.edit) {
           const edit = c.edit;
-          it('changes only the edited unit\'s text when one unit is edited', () => {
+          it("changes only the edited unit's text when one unit is edited", () => {
             const unit = store.units[edit.index];
             const state = edit.state ?? State.TRANSLATED;
-            const out = format.write(bytes, [{ context: unit.context, source: unit.source, target: edit.target, state }], ctx);
+            const out = format.write(bytes, [{ context: unit!.context, source: unit!.source, target: edit.target, state }], ctx);
             const { removed, added } = changedLines(decoder.decode(bytes), decoder.decode(out));
             expect(removed.length).toBeGreaterThan(0);
             expect(removed.length).toBeLessThanOrEqual(edit.maxChangedLines ?? 2);
             if (edit.expectText) expect(added.join('\n')).toContain(edit.expectText);
             const again = format.parse(out, ctx);
-            const edited = again.units.find((u) => u.idHash === unit.idHash);
+            const edited = again.units.find((u) => u.idHash === unit!.idHash);
             expect(edited?.target).toEqual(edit.target);
             expect(edited?.state).toBe(state);
-            expect(unitsExcept(again, unit.idHash)).toEqual(unitsExcept(store, unit.idHash));
+            expect(unitsExcept(again, unit!.idHash)).toEqual(unitsExcept(store, unit!.idHash));
           });
         }
 
@@ -140,16 +146,16 @@ export function runConformance(data: ConformanceData): void {
           const index = c.remove.index;
           it('removes a unit and nothing else', () => {
             const unit = store.units[index];
-            const out = format.write(bytes, [{ context: unit.context, source: unit.source, target: unit.target, state: unit.state, remove: true }], ctx);
+            const out = format.write(bytes, [{ context: unit!.context, source: unit!.source, target: unit!.target, state: unit!.state, remove: true }], ctx);
             const again = format.parse(out, ctx);
             if (ctx.template) {
-              const gone = again.units.find((u) => u.idHash === unit.idHash);
+              const gone = again.units.find((u) => u.idHash === unit!.idHash);
               expect(gone?.target.every((t) => t === '')).toBe(true);
             } else {
-              expect(again.units.find((u) => u.idHash === unit.idHash)).toBeUndefined();
+              expect(again.units.find((u) => u.idHash === unit!.idHash)).toBeUndefined();
               expect(again.units).toHaveLength(store.units.length - 1);
             }
-            expect(unitsExcept(again, unit.idHash)).toEqual(unitsExcept(store, unit.idHash));
+            expect(unitsExcept(again, unit!.idHash)).toEqual(unitsExcept(store, unit!.idHash));
           });
         }
       });

@@ -1,8 +1,8 @@
 // Every JSON file of the shared corpus through the JSON formats: counts against the corpus README, round trips, one-line edits.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { State, type ParsedUnit } from '../../src/domain/unit.js';
+import { type ParsedUnit, State } from '../../src/domain/unit.js';
 import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
@@ -19,7 +19,7 @@ function readmeRows(corpus: string): Map<string, ReadmeRow> {
   const rows = new Map<string, ReadmeRow>();
   const readme = readFileSync(path.join(corpus, 'README.md'), 'utf8');
   for (const m of readme.matchAll(/^\| `([^`]+\.json)` \| [^|]+ \| (\d+) \| (\d+) \| \d+ \| (\d+) \| \d+ \|$/gm)) {
-    rows.set(m[1], { leaves: Number(m[2]), nonEmpty: Number(m[3]), pluralLike: Number(m[4]) });
+    rows.set(m[1]!, { leaves: Number(m[2]), nonEmpty: Number(m[3]), pluralLike: Number(m[4]) });
   }
   return rows;
 }
@@ -60,7 +60,10 @@ const COMPONENTS: Component[] = [
   { name: 'Lemmy frontend (i18next v3)', format: 'i18next', dir: 'LemmyNet-lemmy-translations/frontend', template: 'en.json' },
   { name: 'Lemmy backend (flat json)', format: 'json', dir: 'LemmyNet-lemmy-translations/backend', template: 'en.json' },
   {
-    name: 'excalidraw (json-nested)', format: 'json-nested', dir: 'excalidraw-excalidraw/packages/excalidraw/locales', template: 'en.json',
+    name: 'excalidraw (json-nested)',
+    format: 'json-nested',
+    dir: 'excalidraw-excalidraw/packages/excalidraw/locales',
+    template: 'en.json',
     exclude: ['percentages.json'],
   },
 ];
@@ -91,7 +94,9 @@ describeCorpus('json formats over the corpus', (corpus) => {
     describe(c.name, () => {
       const format = getFormat(c.format);
       const dir = path.join(corpus, c.dir);
-      const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !c.exclude?.includes(f)).sort();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.json') && !c.exclude?.includes(f))
+        .sort();
       const templateBytes = readFileSync(path.join(dir, c.template));
       const template = format.parse(templateBytes, { filename: c.template, language: 'en', sourceLanguage: 'en' });
       const templateData = rawCounts(templateBytes).data as Record<string, unknown>;
@@ -132,7 +137,7 @@ describeCorpus('json formats over the corpus', (corpus) => {
             expect(new Set(bilingual.units.map((u) => u.idHash)).size).toBe(expected);
           });
 
-          it('lists the template\'s units, translated where the file has a non-empty value', () => {
+          it("lists the template's units, translated where the file has a non-empty value", () => {
             expect(mono.units).toHaveLength(template.units.length);
             // the template parsed alone is bilingual-shaped: its keys are the sources
             expect(mono.units.map((u) => u.context)).toEqual(template.units.map((u) => u.source[0]));
@@ -155,22 +160,28 @@ describeCorpus('json formats over the corpus', (corpus) => {
             const translated = mono.units.filter((u) => u.state === State.TRANSLATED && u.target.length === 1);
             const unit = translated[Math.floor(translated.length / 3)];
             expect(unit).toBeDefined();
-            const out = format.write(bytes, [{ context: unit.context, source: unit.source, target: ['Edited « ✓ » "quoted"\n'], state: State.TRANSLATED }], monoCtx);
+            const out = format.write(
+              bytes,
+              [{ context: unit!.context, source: unit!.source, target: ['Edited « ✓ » "quoted"\n'], state: State.TRANSLATED }],
+              monoCtx,
+            );
             const { removed, added } = changedLines(decoder.decode(bytes), decoder.decode(out));
             expect(removed).toHaveLength(1);
             expect(added).toHaveLength(1);
             expect(added[0]).toContain('Edited « ✓ » \\"quoted\\"\\n');
             const again = format.parse(out, monoCtx);
-            const others = (units: ParsedUnit[]) => comparable(units.filter((u) => u.idHash !== unit.idHash));
+            const others = (units: ParsedUnit[]) => comparable(units.filter((u) => u.idHash !== unit!.idHash));
             expect(others(again.units)).toEqual(others(mono.units));
-            expect(again.units.find((u) => u.idHash === unit.idHash)?.target).toEqual(['Edited « ✓ » "quoted"\n']);
+            expect(again.units.find((u) => u.idHash === unit!.idHash)?.target).toEqual(['Edited « ✓ » "quoted"\n']);
           });
 
           const inFile = new Set(bilingual.units.map((u) => u.source[0]));
           const missing = mono.units.find((u) => !inFile.has(u.context) && u.source.length === 1);
           if (missing) {
             it('adds a missing template key where Weblate appends it', () => {
-              const out = decoder.decode(format.write(bytes, [{ context: missing.context, source: missing.source, target: ['Neu'], state: State.TRANSLATED }], monoCtx));
+              const out = decoder.decode(
+                format.write(bytes, [{ context: missing.context, source: missing.source, target: ['Neu'], state: State.TRANSLATED }], monoCtx),
+              );
               const { removed, added } = changedLines(decoder.decode(bytes), out);
               expect(removed.length).toBeLessThanOrEqual(2);
               expect(added.join('\n')).toContain('"Neu"');
@@ -183,19 +194,19 @@ describeCorpus('json formats over the corpus', (corpus) => {
   }
 
   describe('traps', () => {
-    it('Lemmy en.json repeats keys: first position, last value (Weblate\'s dict)', () => {
+    it("Lemmy en.json repeats keys: first position, last value (Weblate's dict)", () => {
       const bytes = readFileSync(path.join(corpus, 'LemmyNet-lemmy-translations/frontend/en.json'));
       const text = decoder.decode(bytes);
       const store = getFormat('i18next').parse(bytes, { filename: 'en.json', language: 'en', sourceLanguage: 'en' });
       const created = store.units.filter((u) => u.source[0] === 'created');
       expect(created).toHaveLength(1);
-      expect(created[0].target).toEqual([JSON.parse(text).created]);
+      expect(created[0]!.target).toEqual([JSON.parse(text).created]);
       // listed where "created" first appears (after edit_your_site), not at its last line
       const lines = text.split('\n');
       const first = lines.findIndex((l) => l.trimStart().startsWith('"created":'));
-      const before = /"([^"]+)":/.exec(lines[first - 1])![1];
+      const before = /"([^"]+)":/.exec(lines[first - 1]!)![1];
       const index = store.units.findIndex((u) => u.source[0] === 'created');
-      expect(store.units[index - 1].source[0]).toBe(before);
+      expect(store.units[index - 1]!.source[0]).toBe(before);
       expect(lines.slice(first + 1).some((l) => l.trimStart().startsWith('"created":'))).toBe(true);
     });
 
@@ -203,10 +214,10 @@ describeCorpus('json formats over the corpus', (corpus) => {
       const bytes = readFileSync(path.join(corpus, 'excalidraw-excalidraw/packages/excalidraw/locales/en.json'));
       const ctx = { filename: 'en.json', language: 'en', sourceLanguage: 'en' };
       const nested = getFormat('json-nested').parse(bytes, ctx);
-      const lookalikes = nested.units.filter((u) => /_(zero|one|two|few|many|other|plural|\d)$/.test(u.source[0]));
+      const lookalikes = nested.units.filter((u) => /_(zero|one|two|few|many|other|plural|\d)$/.test(u.source[0]!));
       expect(lookalikes.length).toBe(rawCounts(bytes).pluralLike);
       for (const u of lookalikes) expect(u.target).toHaveLength(1);
-      expect(nested.units.some((u) => u.source[0].endsWith('arrowhead_crowfoot_one'))).toBe(true);
+      expect(nested.units.some((u) => u.source[0]!.endsWith('arrowhead_crowfoot_one'))).toBe(true);
       const v4 = getFormat('i18nextv4').parse(bytes, ctx);
       expect(v4.units.length).toBeLessThan(nested.units.length);
     });

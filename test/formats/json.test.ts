@@ -44,7 +44,9 @@ runConformance({
   cases: [
     {
       name: 'bilingual flat file (keys with dots, escapes, numbers, booleans, null)',
-      file: 'json/flat-en.json', language: 'en', count: 10,
+      file: 'json/flat-en.json',
+      language: 'en',
+      count: 10,
       units: {
         0: { context: '', source: ['Settings'], target: ['Settings'], state: T, idHash: calculateHash('Settings') },
         1: { source: ['Reconnecting...'], idHash: calculateHash('Reconnecting...') },
@@ -61,7 +63,10 @@ runConformance({
     },
     {
       name: 'monolingual flat file with keys missing and extra',
-      file: 'json/flat-de.json', template: 'json/flat-en.json', language: 'de', count: 10,
+      file: 'json/flat-de.json',
+      template: 'json/flat-en.json',
+      language: 'de',
+      count: 10,
       units: {
         0: { context: 'Settings', source: ['Settings'], target: ['Einstellungen'], state: T, idHash: calculateHash('Settings') },
         1: { context: 'Reconnecting...', target: ['Verbinde neu …'] },
@@ -70,7 +75,10 @@ runConformance({
         8: { context: 'beta', source: ['False'], target: [''] },
       },
       edit: { index: 0, target: ['Konfiguration'], maxChangedLines: 1, expectText: '"Settings": "Konfiguration",' },
-      add: { write: set('pauseMonitorMsg', ['Wirklich pausieren?']), expectText: '    "obsolete": "Nicht mehr in der Vorlage",\n    "pauseMonitorMsg": "Wirklich pausieren?"\n}' },
+      add: {
+        write: set('pauseMonitorMsg', ['Wirklich pausieren?']),
+        expectText: '    "obsolete": "Nicht mehr in der Vorlage",\n    "pauseMonitorMsg": "Wirklich pausieren?"\n}',
+      },
       remove: { index: 4 },
     },
   ],
@@ -86,7 +94,10 @@ runConformance({
   cases: [
     {
       name: '§3.7 (a): monolingual nested file with a BOM, 2-space indent, dotted key, list, scalars',
-      file: 'json/nested-de.json', template: 'json/nested-en.json', language: 'de', count: 10,
+      file: 'json/nested-de.json',
+      template: 'json/nested-en.json',
+      language: 'de',
+      count: 10,
       units: {
         0: { context: 'hello', source: ['Hello'], target: ['Hallo'], state: T, idHash: 1219941101254463490n },
         1: { context: 'app.name', source: ['Weblate'], target: ['Weblate'], state: T, idHash: 8441967881186858337n },
@@ -105,7 +116,9 @@ runConformance({
     },
     {
       name: 'bilingual nested template: keys as sources, same id_hash as monolingual',
-      file: 'json/nested-en.json', language: 'en', count: 10,
+      file: 'json/nested-en.json',
+      language: 'en',
+      count: 10,
       units: {
         0: { context: '', source: ['hello'], target: ['Hello'], idHash: 1219941101254463490n, contentHash: 1219941101254463490n },
         3: { source: ['dot.key'], target: ['Dotted'], idHash: -3975304979559660224n },
@@ -129,7 +142,9 @@ runConformance({
   cases: [
     {
       name: '§3.7 (c): bilingual v3 template with _plural and _N plurals',
-      file: 'json/i18next-en.json', language: 'en', count: 4,
+      file: 'json/i18next-en.json',
+      language: 'en',
+      count: 4,
       units: {
         0: { source: ['key'], target: ['value'] },
         1: { source: ['keyWithCount'], target: ['{{count}} item', '{{count}} items'], state: T },
@@ -142,7 +157,10 @@ runConformance({
     },
     {
       name: 'monolingual Arabic with six _N forms against a two-form English template',
-      file: 'json/i18next-ar.json', template: 'json/i18next-en.json', language: 'ar', count: 4,
+      file: 'json/i18next-ar.json',
+      template: 'json/i18next-en.json',
+      language: 'ar',
+      count: 4,
       units: {
         0: { context: 'key', source: ['value'], target: ['قيمة'], idHash: calculateHash('key') },
         1: { context: 'keyWithCount', source: ['{{count}} item', '{{count}} items'], numWords: 4 },
@@ -154,9 +172,7 @@ runConformance({
       remove: { index: 1 },
     },
   ],
-  create: [
-    { base: 'json/i18next-en.json', language: 'ar', template: 'json/i18next-en.json', count: 4, expectText: '"keyWithCount_5": ""' },
-  ],
+  create: [{ base: 'json/i18next-en.json', language: 'ar', template: 'json/i18next-en.json', count: 4, expectText: '"keyWithCount_5": ""' }],
   bad: COMMON_BAD,
 });
 
@@ -165,12 +181,18 @@ runConformance({
   cases: [
     {
       name: '§3.7 (b): Czech against an English template (CLDR suffixes of the target language)',
-      file: 'json/i18nextv4-cs.json', template: 'json/i18nextv4-en.json', language: 'cs', count: 5,
+      file: 'json/i18nextv4-cs.json',
+      template: 'json/i18nextv4-en.json',
+      language: 'cs',
+      count: 5,
       units: {
         0: { context: 'welcome', source: ['Welcome, {{name}}!'], target: ['Vítejte, {{name}}!'], state: T, idHash: -6776350882518742396n },
         1: {
-          context: 'apple', source: ['{{count}} apple', '{{count}} apples'],
-          target: ['{{count}} jablko', '{{count}} jablka', '{{count}} jablek'], state: T, idHash: 5421866572974828948n,
+          context: 'apple',
+          source: ['{{count}} apple', '{{count}} apples'],
+          target: ['{{count}} jablko', '{{count}} jablka', '{{count}} jablek'],
+          state: T,
+          idHash: 5421866572974828948n,
         },
         2: { context: 'friend_male', source: ['A boyfriend'], target: [''], state: State.EMPTY, idHash: 8930887024993251535n },
         3: { context: 'nav.home', source: ['Home'], target: ['Domů'], state: T, idHash: 985957904608369694n },
@@ -196,7 +218,10 @@ runConformance({
   cases: [
     {
       name: '§3.7 (e): v1 array, Czech against an English template',
-      file: 'json/go-i18n-v1-cs.json', template: 'json/go-i18n-v1-en.json', language: 'cs', count: 2,
+      file: 'json/go-i18n-v1-cs.json',
+      template: 'json/go-i18n-v1-en.json',
+      language: 'cs',
+      count: 2,
       units: {
         0: { context: 'd_days', source: ['{{.Count}} day', '{{.Count}} days'], target: [''], note: 'Number of days\n', idHash: calculateHash('d_days') },
         1: { context: 'hello', source: ['Hello {{.Name}}'], target: ['Ahoj {{.Name}}'], state: T },
@@ -204,13 +229,16 @@ runConformance({
       edit: { index: 1, target: ['Nazdar {{.Name}}'], maxChangedLines: 1 },
       add: {
         write: set('d_days', ['{{.Count}} den', '{{.Count}} dny', '{{.Count}} dní']),
-        expectText: '  {\n    "id": "d_days",\n    "translation": {\n      "one": "{{.Count}} den",\n      "few": "{{.Count}} dny",\n      "other": "{{.Count}} dní"\n    }\n  }\n]',
+        expectText:
+          '  {\n    "id": "d_days",\n    "translation": {\n      "one": "{{.Count}} den",\n      "few": "{{.Count}} dny",\n      "other": "{{.Count}} dní"\n    }\n  }\n]',
       },
       remove: { index: 1 },
     },
     {
       name: 'bilingual v1 template',
-      file: 'json/go-i18n-v1-en.json', language: 'en', count: 2,
+      file: 'json/go-i18n-v1-en.json',
+      language: 'en',
+      count: 2,
       units: { 0: { source: ['d_days'], target: ['{{.Count}} day', '{{.Count}} days'], note: 'Number of days' } },
       edit: { index: 0, target: ['{{.Count}} date', '{{.Count}} dates'] },
       remove: { index: 0 },
@@ -220,7 +248,11 @@ runConformance({
     { base: null, language: 'cs', template: 'json/go-i18n-v1-en.json', count: 2, expectText: '[]\n' },
     { base: 'json/go-i18n-v1-en.json', language: 'cs', template: 'json/go-i18n-v1-en.json', count: 2, expectText: '"few": ""' },
   ],
-  bad: [...COMMON_BAD, { name: 'an object instead of an array', text: '{\n  "hello": "Hello"\n}', line: 1 }, { name: 'an item without id', text: '[\n  {"translation": "x"}\n]', line: 2 }],
+  bad: [
+    ...COMMON_BAD,
+    { name: 'an object instead of an array', text: '{\n  "hello": "Hello"\n}', line: 1 },
+    { name: 'an item without id', text: '[\n  {"translation": "x"}\n]', line: 2 },
+  ],
 });
 
 runConformance({
@@ -228,7 +260,10 @@ runConformance({
   cases: [
     {
       name: '§3.7 (d): v2 map, Czech against an English template',
-      file: 'json/go-i18n-v2-cs.json', template: 'json/go-i18n-v2-en.json', language: 'cs', count: 3,
+      file: 'json/go-i18n-v2-cs.json',
+      template: 'json/go-i18n-v2-en.json',
+      language: 'cs',
+      count: 3,
       units: {
         0: { context: 'hello', source: ['Hello {{.Name}}'], target: ['Ahoj {{.Name}}'] },
         1: { context: 'days', source: ['{{.Count}} day', '{{.Count}} days'], target: [''], note: 'Number of days\n' },
@@ -242,9 +277,7 @@ runConformance({
       remove: { index: 0 },
     },
   ],
-  create: [
-    { base: 'json/go-i18n-v2-en.json', language: 'cs', template: 'json/go-i18n-v2-en.json', count: 3, expectText: '"description": "Number of days",' },
-  ],
+  create: [{ base: 'json/go-i18n-v2-en.json', language: 'cs', template: 'json/go-i18n-v2-en.json', count: 3, expectText: '"description": "Number of days",' }],
   bad: [...COMMON_BAD, { name: 'an array instead of an object', text: '[\n]', line: 1 }],
 });
 
@@ -253,21 +286,32 @@ runConformance({
   cases: [
     {
       name: '§3.7 (f): messages.json with a comment, descriptions and placeholders',
-      file: 'json/webextension-de.json', template: 'json/webextension-en.json', language: 'de', count: 2,
+      file: 'json/webextension-de.json',
+      template: 'json/webextension-en.json',
+      language: 'de',
+      count: 2,
       units: {
         0: { context: 'extensionName', source: ['Notify link clicks'], target: ['Linkklicks melden'], note: 'Name of the extension.', flags: '' },
         1: {
-          context: 'notificationContent', source: ['You clicked $URL$.'], target: [''],
-          note: 'Tells the user which link they clicked.\n', flags: 'placeholders:$URL$,case-insensitive',
+          context: 'notificationContent',
+          source: ['You clicked $URL$.'],
+          target: [''],
+          note: 'Tells the user which link they clicked.\n',
+          flags: 'placeholders:$URL$,case-insensitive',
         },
       },
       edit: { index: 0, target: ['Klicks melden'], maxChangedLines: 1 },
-      add: { write: set('notificationContent', ['Sie klickten $URL$.']), expectText: '"message": "Sie klickten $URL$.",\n    "placeholders": {\n      "url": {' },
+      add: {
+        write: set('notificationContent', ['Sie klickten $URL$.']),
+        expectText: '"message": "Sie klickten $URL$.",\n    "placeholders": {\n      "url": {',
+      },
       remove: { index: 0 },
     },
     {
       name: 'the template itself, comment kept on write',
-      file: 'json/webextension-en.json', language: 'en', count: 2,
+      file: 'json/webextension-en.json',
+      language: 'en',
+      count: 2,
       units: { 1: { source: ['notificationContent'], target: ['You clicked $URL$.'], flags: 'placeholders:$URL$,case-insensitive' } },
       edit: { index: 1, target: ['You opened $URL$.'], maxChangedLines: 1 },
     },
@@ -281,17 +325,26 @@ runConformance({
   cases: [
     {
       name: '§3.7 (g): ARB with header, @key metadata and an ICU plural',
-      file: 'json/app_de.arb', template: 'json/app_en.arb', language: 'de', count: 3,
+      file: 'json/app_de.arb',
+      template: 'json/app_en.arb',
+      language: 'de',
+      count: 3,
       units: {
         0: { context: 'title', source: ['My application'], target: ['Meine Anwendung'], note: 'The title of the application\n' },
         1: {
-          context: 'itemCount', source: ['{count, plural, =0{no items} =1{1 item} other{{count} items}}'], target: [''],
-          flags: 'placeholders:$COUNT$,case-insensitive', note: 'How many items there are\n',
+          context: 'itemCount',
+          source: ['{count, plural, =0{no items} =1{1 item} other{{count} items}}'],
+          target: [''],
+          flags: 'placeholders:$COUNT$,case-insensitive',
+          note: 'How many items there are\n',
         },
         2: { context: 'hello', source: ['Hello'], target: ['Hallo'] },
       },
       edit: { index: 2, target: ['Servus'], maxChangedLines: 1 },
-      add: { write: set('itemCount', ['{count, plural, =1{1 Ding} other{{count} Dinge}}']), expectText: '"itemCount": "{count, plural, =1{1 Ding} other{{count} Dinge}}",\n  "@itemCount": {' },
+      add: {
+        write: set('itemCount', ['{count, plural, =1{1 Ding} other{{count} Dinge}}']),
+        expectText: '"itemCount": "{count, plural, =1{1 Ding} other{{count} Dinge}}",\n  "@itemCount": {',
+      },
       remove: { index: 0 },
     },
   ],
@@ -306,9 +359,7 @@ describe('json: §3.7 (a) written as the notes show, minus the bool bug', () => 
     const f = getFormat('json-nested');
     const template = f.parse(fixture('json/nested-en.json'), { filename: 'en.json', language: 'en', sourceLanguage: 'en' });
     const ctx: FormatContext = { filename: 'de.json', language: 'de', sourceLanguage: 'en', template };
-    const out = f.write(fixture('json/nested-de.json'), [
-      set('app.title', ['Übersetze {{what}}']), set('count', ['7']), set('enabled', ['False']),
-    ], ctx);
+    const out = f.write(fixture('json/nested-de.json'), [set('app.title', ['Übersetze {{what}}']), set('count', ['7']), set('enabled', ['False'])], ctx);
     expect([...out.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(decode(out)).toBe(
       '\ufeff{\n  "app": {\n    "name": "Weblate",\n    "title": "Übersetze {{what}}"\n  },\n  "hello": "Hallo",\n  "empty": "",\n' +
@@ -326,28 +377,32 @@ describe('json: escaping follows the file', () => {
     const { write, f, ctx } = open('json', '{\n  "a": "x"\n}\n');
     const out = write([setKey('a', [tricky])]);
     expect(out).toBe('{\n  "a": "a\\"b\\\\c\\nd\\te\\u0001f/gé\u2028"\n}\n');
-    expect(f.parse(encoder.encode(out), ctx).units[0].target).toEqual([tricky]);
+    expect(f.parse(encoder.encode(out), ctx).units[0]!.target).toEqual([tricky]);
   });
-  it('writes \\u escapes (in the file\'s hex case) when the file keeps to ASCII', () => {
-    expect(open('json', '{"a": "Gr\\u00FC\\u00DFe", "b": ""}').write([setKey('b', ['Größe ✓'])])).toBe('{"a": "Gr\\u00FC\\u00DFe", "b": "Gr\\u00F6\\u00DFe \\u2713"}');
+  it("writes \\u escapes (in the file's hex case) when the file keeps to ASCII", () => {
+    expect(open('json', '{"a": "Gr\\u00FC\\u00DFe", "b": ""}').write([setKey('b', ['Größe ✓'])])).toBe(
+      '{"a": "Gr\\u00FC\\u00DFe", "b": "Gr\\u00F6\\u00DFe \\u2713"}',
+    );
     expect(open('json', '{"a": "\\u00e9", "b": ""}').write([setKey('b', ['😀'])])).toBe('{"a": "\\u00e9", "b": "\\ud83d\\ude00"}');
   });
   it('escapes / only when the file does, and <>& as Go does', () => {
     expect(open('json', '{"u": "http:\\/\\/x", "b": ""}').write([setKey('b', ['a/b'])])).toBe('{"u": "http:\\/\\/x", "b": "a\\/b"}');
     expect(open('json', '{"u": "http://x", "b": ""}').write([setKey('b', ['a/b'])])).toBe('{"u": "http://x", "b": "a/b"}');
-    expect(open('go-i18n-json-v2', '{"a": "\\u003cb\\u003e", "b": ""}').write([setKey('b', ['<i>&'])])).toBe('{"a": "\\u003cb\\u003e", "b": "\\u003ci\\u003e\\u0026"}');
+    expect(open('go-i18n-json-v2', '{"a": "\\u003cb\\u003e", "b": ""}').write([setKey('b', ['<i>&'])])).toBe(
+      '{"a": "\\u003cb\\u003e", "b": "\\u003ci\\u003e\\u0026"}',
+    );
   });
 });
 
 describe('json: where new keys go', () => {
   const template = '{"x": "X", "a": {"b": {"c": "C", "d": "D"}}, "list": ["one", "two"]}';
-  it('creates missing parent objects at the end of the root, in the file\'s indentation (tabs)', () => {
+  it("creates missing parent objects at the end of the root, in the file's indentation (tabs)", () => {
     const { write } = open('json-nested', '{\n\t"x": "Y"\n}\n', 'de', template);
     expect(write([set('a.b.c', ['Cc']), set('a.b.d', ['Dd'])])).toBe(
       '{\n\t"x": "Y",\n\t"a": {\n\t\t"b": {\n\t\t\t"c": "Cc",\n\t\t\t"d": "Dd"\n\t\t}\n\t}\n}\n',
     );
   });
-  it('fills an empty skeleton with Weblate\'s 4-space indent', () => {
+  it("fills an empty skeleton with Weblate's 4-space indent", () => {
     const { write } = open('json-nested', '{}\n', 'de', template);
     expect(write([set('x', ['Y']), set('a.b.d', ['Dd'])])).toBe('{\n    "x": "Y",\n    "a": {\n        "b": {\n            "d": "Dd"\n        }\n    }\n}\n');
   });
@@ -356,7 +411,9 @@ describe('json: where new keys go', () => {
     expect(write([set('a.b.d', ['Dd']), set('x', ['Y'])])).toBe('{"a": {"b": {"c": "Cc", "d": "Dd"}}, "x": "Y"}');
   });
   it('pads a list with null up to a missing index', () => {
-    expect(open('json-nested', '{\n  "x": "Y"\n}', 'de', template).write([set('list[1]', ['zwei'])])).toBe('{\n  "x": "Y",\n  "list": [\n    null,\n    "zwei"\n  ]\n}');
+    expect(open('json-nested', '{\n  "x": "Y"\n}', 'de', template).write([set('list[1]', ['zwei'])])).toBe(
+      '{\n  "x": "Y",\n  "list": [\n    null,\n    "zwei"\n  ]\n}',
+    );
     expect(open('json-nested', '{"list": ["eins"]}', 'de', template).write([set('list[1]', ['zwei'])])).toBe('{"list": ["eins", "zwei"]}');
   });
   it('keeps CRLF line ends', () => {
@@ -366,7 +423,9 @@ describe('json: where new keys go', () => {
   it('json keeps a typed dotted key whole, json-nested and i18next split it', () => {
     expect(open('json', '{}\n').write([setKey('app.new.key', ['v'])])).toBe('{\n    "app.new.key": "v"\n}\n');
     expect(open('json-nested', '{"app": {"old": "o"}}').write([setKey('app.new.key', ['v'])])).toBe('{"app": {"old": "o", "new": {"key": "v"}}}');
-    expect(open('i18next', '{}').write([setKey('a.list[1]', ['v'])])).toBe('{\n    "a": {\n        "list": [\n            null,\n            "v"\n        ]\n    }\n}');
+    expect(open('i18next', '{}').write([setKey('a.list[1]', ['v'])])).toBe(
+      '{\n    "a": {\n        "list": [\n            null,\n            "v"\n        ]\n    }\n}',
+    );
   });
   it('refuses a path through a string', () => {
     const { f, ctx, bytes } = open('json-nested', '{"a": "not an object"}', 'de', template);
@@ -401,14 +460,27 @@ describe('json: numbers, booleans and null', () => {
   it('shows scalars as Python str() does', () => {
     const { store } = open('json', text);
     expect(Object.fromEntries(store.units.map((u) => [u.source[0], u.target[0]]))).toEqual({
-      i: '7', f: '1.5', e: '100000.0', z: '0', big: '12345678901234567890', t: 'True', n: '', s: 'x',
+      i: '7',
+      f: '1.5',
+      e: '100000.0',
+      z: '0',
+      big: '12345678901234567890',
+      t: 'True',
+      n: '',
+      s: 'x',
     });
     expect(store.units.find((u) => u.source[0] === 'n')?.state).toBe(State.EMPTY);
   });
   it('formats floats like Python repr', () => {
-    expect([1e16, 1.5e-7, 0.0001, 123456789.5, 1e22, -2.5, 0.1].map(pythonFloat)).toEqual(
-      ['1e+16', '1.5e-07', '0.0001', '123456789.5', '1e+22', '-2.5', '0.1'],
-    );
+    expect([1e16, 1.5e-7, 0.0001, 123456789.5, 1e22, -2.5, 0.1].map(pythonFloat)).toEqual([
+      '1e+16',
+      '1.5e-07',
+      '0.0001',
+      '123456789.5',
+      '1e+22',
+      '-2.5',
+      '0.1',
+    ]);
   });
   it('keeps numbers numeric, never turns "False" into true, and writes other text as strings', () => {
     const { write } = open('json', text);
@@ -417,7 +489,9 @@ describe('json: numbers, booleans and null', () => {
     );
     expect(write([setKey('i', ['1_000']), setKey('f', ['1,5']), setKey('t', ['ja'])])).toContain('"i": 1000, "f": "1,5"');
     expect(write([setKey('t', ['ja'])])).toContain('"t": "ja"');
-    expect(write([setKey('i', ['']), setKey('t', ['']), setKey('n', [''])])).toContain('{"i": "", "f": 1.5, "e": 1e5, "z": -0, "big": 12345678901234567890, "t": "", "n": null');
+    expect(write([setKey('i', ['']), setKey('t', ['']), setKey('n', [''])])).toContain(
+      '{"i": "", "f": 1.5, "e": 1e5, "z": -0, "big": 12345678901234567890, "t": "", "n": null',
+    );
   });
 });
 
@@ -440,10 +514,10 @@ describe('json: plural tags from the target language', () => {
     const ar = open('i18nextv4', '{}', 'ar', template).write([set('n', ['0', '1', '2', '3', '4', '5'])]);
     expect(Object.keys(JSON.parse(ar))).toEqual(['n_zero', 'n_one', 'n_two', 'n_few', 'n_many', 'n_other']);
     const pl = open('i18nextv4', '{"n_one": "a", "n_other": "d"}', 'pl', template);
-    expect(pl.store.units[0].target).toEqual(['a', '', '']);
+    expect(pl.store.units[0]!.target).toEqual(['a', '', '']);
     expect(pl.write([set('n', ['1 plik', '2 pliki', '5 plików'])])).toBe('{"n_one": "1 plik", "n_few": "2 pliki", "n_many": "5 plików", "n_other": "d"}');
     const ja = open('i18nextv4', '{}', 'ja', template);
-    expect(ja.store.units[0].target).toEqual(['']);
+    expect(ja.store.units[0]!.target).toEqual(['']);
     expect(ja.write([set('n', ['{{count}} ファイル'])])).toBe('{\n    "n_other": "{{count}} ファイル"\n}');
   });
   it('i18next v4 ignores suffix keys with a non-string sibling and non-CLDR suffixes', () => {
@@ -452,7 +526,7 @@ describe('json: plural tags from the target language', () => {
   });
   it('i18next v3 writes _0 for one-form languages, _plural for two, _0…_n otherwise', () => {
     const zh = open('i18next', '{"n_0": "{{count}} 個檔案"}', 'zh_Hant');
-    expect(zh.store.units[0].target).toEqual(['{{count}} 個檔案']);
+    expect(zh.store.units[0]!.target).toEqual(['{{count}} 個檔案']);
     expect(zh.write([setKey('n', ['{{count}} 個文件'])])).toBe('{"n_0": "{{count}} 個文件"}');
     const en = open('i18next', '{"n": "one", "n_plural": "many", "m": "x"}', 'fr');
     expect(en.write([setKey('n', ['a', 'b', 'c'])])).toBe('{"n_0": "a", "n_1": "b", "n_2": "c", "m": "x"}');
@@ -464,7 +538,10 @@ describe('json: plural tags from the target language', () => {
 describe('json: variant shapes', () => {
   it('go-i18n v2 nests plain objects and reads objects with reserved keys as messages', () => {
     const { store, write } = open('go-i18n-json-v2', '{"menu": {"open": "Open", "count": {"one": "1 item", "other": "{{.Count}} items"}}}', 'en');
-    expect(store.units.map((u) => [u.source[0], u.target])).toEqual([['menu.open', ['Open']], ['menu.count', ['1 item', '{{.Count}} items']]]);
+    expect(store.units.map((u) => [u.source[0], u.target])).toEqual([
+      ['menu.open', ['Open']],
+      ['menu.count', ['1 item', '{{.Count}} items']],
+    ]);
     expect(write([setKey('menu.count', ['one', 'many'])])).toBe('{"menu": {"open": "Open", "count": {"one": "one", "other": "many"}}}');
   });
   it('i18next v3 reads a lone _plural key as an ordinary key', () => {
@@ -474,9 +551,11 @@ describe('json: variant shapes', () => {
     expect(open('i18nextv4', '{"n": "x", "m": "y"}', 'en').write([setKey('n', ['a', 'b'])])).toBe('{"n_one": "a", "n_other": "b", "m": "y"}');
     expect(open('i18next', '{\n  "m": "y",\n  "n": "x"\n}', 'en').write([setKey('n', ['a', 'b'])])).toBe('{\n  "m": "y",\n  "n": "a",\n  "n_plural": "b"\n}');
   });
-  it('go-i18n v1 writes a plural object over a string translation, in the file\'s indentation', () => {
+  it("go-i18n v1 writes a plural object over a string translation, in the file's indentation", () => {
     const { write } = open('go-i18n-json', '[\n  {\n    "id": "d",\n    "translation": "x"\n  }\n]', 'cs');
-    expect(write([setKey('d', ['a', 'b', 'c'])])).toBe('[\n  {\n    "id": "d",\n    "translation": {\n      "one": "a",\n      "few": "b",\n      "other": "c"\n    }\n  }\n]');
+    expect(write([setKey('d', ['a', 'b', 'c'])])).toBe(
+      '[\n  {\n    "id": "d",\n    "translation": {\n      "one": "a",\n      "few": "b",\n      "other": "c"\n    }\n  }\n]',
+    );
   });
   it('one template store serves many translation files with the same identities', () => {
     const f = getFormat('json-nested');
@@ -484,15 +563,18 @@ describe('json: variant shapes', () => {
     const a = f.parse(fixture('json/nested-de.json'), { filename: 'de.json', language: 'de', sourceLanguage: 'en', template });
     const b = f.parse(encoder.encode('{"hello": "Salut"}'), { filename: 'fr.json', language: 'fr', sourceLanguage: 'en', template });
     expect(b.units.map((u) => [u.idHash, u.contentHash, u.numWords])).toEqual(a.units.map((u) => [u.idHash, u.contentHash, u.numWords]));
-    expect(a.units[0].contentHash).toBe(calculateHash('Hello', 'hello'));
-    expect(b.units[0].target).toEqual(['Salut']);
+    expect(a.units[0]!.contentHash).toBe(calculateHash('Hello', 'hello'));
+    expect(b.units[0]!.target).toEqual(['Salut']);
   });
 });
 
 describe('json: identities Weblate gives odd keys', () => {
   it('a repeated key keeps its first position and its last value, and edits hit the last one', () => {
     const { store, write } = open('json', '{"a": "1", "b": "2", "a": "3"}');
-    expect(store.units.map((u) => [u.source[0], u.target[0]])).toEqual([['a', '3'], ['b', '2']]);
+    expect(store.units.map((u) => [u.source[0], u.target[0]])).toEqual([
+      ['a', '3'],
+      ['b', '2'],
+    ]);
     expect(write([setKey('a', ['4'])])).toBe('{"a": "1", "b": "2", "a": "4"}');
   });
   it('a dotted key and the same nested path are one unit (the first wins)', () => {
@@ -502,8 +584,8 @@ describe('json: identities Weblate gives odd keys', () => {
   });
   it('a key starting with a dot: context keeps one dot, the bilingual source none', () => {
     const mono = open('json', '{".x": "v"}', 'de', '{".x": "V"}');
-    expect(mono.store.units[0].context).toBe('.x');
-    expect(open('json', '{".x": "v"}').store.units[0].source).toEqual(['x']);
+    expect(mono.store.units[0]!.context).toBe('.x');
+    expect(open('json', '{".x": "v"}').store.units[0]!.source).toEqual(['x']);
   });
   it('empty objects and arrays make no unit and stay in the file', () => {
     const { store, write } = open('json-nested', '{"o": {}, "l": [], "s": "x"}');

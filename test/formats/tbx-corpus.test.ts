@@ -38,7 +38,11 @@ const TERMATE = 'DeNederlandscheBank-termate/data/examples/Example_Astronomy_DCA
 
 const FILES: CorpusFile[] = [
   ...SLICER.map(([language, entries, filled]) => ({
-    file: `Slicer-SlicerLanguageTranslations/glossary/${language}.tbx`, language, sourceLanguage: 'en', entries, filled,
+    file: `Slicer-SlicerLanguageTranslations/glossary/${language}.tbx`,
+    language,
+    sourceLanguage: 'en',
+    entries,
+    filled,
   })),
   { file: 'pan93412-kde-cn/terms.tbx', language: 'zh_CN', sourceLanguage: 'en_US', entries: 137, filled: 137 },
   // TBX v3: 39 concepts have en and es; 6 have only zu (blank for es, read-only for zu).
@@ -71,14 +75,18 @@ describeCorpus('format tbx: corpus', (dir) => {
       it('writes the file back byte for byte, and an edit undone gives the original bytes', () => {
         expect(Buffer.from(tbxFormat.write(bytes, [], ctx)).equals(Buffer.from(bytes))).toBe(true);
         const unit = store.units.find((u) => u.state !== State.READONLY) ?? store.units[0];
-        const edited = tbxFormat.write(bytes, [{ context: unit.context, source: unit.source, target: ['<changed> & back'], state: State.TRANSLATED }], ctx);
-        const back = tbxFormat.write(edited, [{ context: unit.context, source: unit.source, target: unit.target, state: unit.state }], ctx);
+        const edited = tbxFormat.write(bytes, [{ context: unit!.context, source: unit!.source, target: ['<changed> & back'], state: State.TRANSLATED }], ctx);
+        const back = tbxFormat.write(edited, [{ context: unit!.context, source: unit!.source, target: unit!.target, state: unit!.state }], ctx);
         expect(tbxFormat.parse(back, ctx).units).toEqual(store.units);
-        if (unit.target[0] !== '') expect(Buffer.from(back).equals(Buffer.from(bytes))).toBe(true);
+        if (unit!.target[0] !== '') expect(Buffer.from(back).equals(Buffer.from(bytes))).toBe(true);
       });
 
       it('changes one line for one edit of an existing term and nothing else', () => {
-        const withTerm = new Set(readTbx(bytes, ctx).entries.filter((e) => e.targetTerm).map((e) => e.unit));
+        const withTerm = new Set(
+          readTbx(bytes, ctx)
+            .entries.filter((e) => e.targetTerm)
+            .map((e) => e.unit),
+        );
         const editable = store.units.filter((u) => u.state !== State.READONLY && withTerm.has(u));
         for (const unit of [editable[0], editable.at(-1)]) {
           if (!unit) continue;
@@ -107,10 +115,14 @@ describeCorpus('format tbx: corpus', (dir) => {
         const entries = readTbx(bytes, ctx).entries;
         const gone = store.units.find((u) => entries.filter((e) => e.source === u.source[0] && e.context === u.context).length === 1);
         if (!gone) throw new Error('no unique unit');
-        const out = tbxFormat.write(bytes, [
-          { context: '', source: ['brand-new term'], target: ['nový'], state: State.TRANSLATED },
-          { context: gone.context, source: gone.source, target: gone.target, state: gone.state, remove: true },
-        ], ctx);
+        const out = tbxFormat.write(
+          bytes,
+          [
+            { context: '', source: ['brand-new term'], target: ['nový'], state: State.TRANSLATED },
+            { context: gone.context, source: gone.source, target: gone.target, state: gone.state, remove: true },
+          ],
+          ctx,
+        );
         const again = tbxFormat.parse(out, ctx);
         expect(again.units.at(-1)).toMatchObject({ source: ['brand-new term'], target: ['nový'] });
         const strip = (units: typeof store.units) => units.map(({ position: _, ...u }) => u);

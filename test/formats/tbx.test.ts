@@ -20,8 +20,14 @@ runConformance({
       count: 4,
       units: {
         0: {
-          context: 'c1', source: ['address bar'], target: ['adresní řádek'], state: State.TRANSLATED, note: 'noun',
-          explanation: 'Preferred since 2020', idHash: -2675654185277880728n, numWords: 2,
+          context: 'c1',
+          source: ['address bar'],
+          target: ['adresní řádek'],
+          state: State.TRANSLATED,
+          note: 'noun',
+          explanation: 'Preferred since 2020',
+          idHash: -2675654185277880728n,
+          numWords: 2,
         },
         1: { context: '', source: ['bookmark'], target: ['záložka'], state: State.TRANSLATED, note: 'Also used as verb', idHash: 1697728638677672281n },
         2: { context: 'c3', source: ['Weblate'], target: [''], state: State.READONLY, idHash: 2698232169898995028n },
@@ -31,7 +37,8 @@ runConformance({
       add: {
         write: { context: 'c9', source: ['tab'], target: ['karta'], state: State.TRANSLATED },
         // Laid out like the last entry, which is written on one line.
-        expectText: '</termEntry>\n  <termEntry id="c9"><langSet xml:lang="en"><tig><term>tab</term></tig></langSet><langSet xml:lang="cs"><tig><term>karta</term></tig></langSet></termEntry>\n    </body>',
+        expectText:
+          '</termEntry>\n  <termEntry id="c9"><langSet xml:lang="en"><tig><term>tab</term></tig></langSet><langSet xml:lang="cs"><tig><term>karta</term></tig></langSet></termEntry>\n    </body>',
       },
       remove: { index: 0 },
     },
@@ -106,7 +113,8 @@ runConformance({
       edit: { index: 0, target: ['cúmulo estelar abierto'], maxChangedLines: 1 },
       add: {
         write: { context: 'c7', source: ['star'], target: ['estrella'], state: State.TRANSLATED },
-        expectText: '\t\t\t<conceptEntry id="c7">\n\t\t\t\t<langSec xml:lang="en">\n\t\t\t\t\t<termSec>\n\t\t\t\t\t\t<term>star</term>\n\t\t\t\t\t</termSec>\n\t\t\t\t</langSec>\n\t\t\t\t<langSec xml:lang="es">',
+        expectText:
+          '\t\t\t<conceptEntry id="c7">\n\t\t\t\t<langSec xml:lang="en">\n\t\t\t\t\t<termSec>\n\t\t\t\t\t\t<term>star</term>\n\t\t\t\t\t</termSec>\n\t\t\t\t</langSec>\n\t\t\t\t<langSec xml:lang="es">',
       },
       remove: { index: 0 },
     },
@@ -118,7 +126,11 @@ runConformance({
   ],
   bad: [
     { name: 'truncated XML', text: '<?xml version="1.0"?>\n<martif>\n<text><body>\n<termEntry>', line: 4 },
-    { name: 'an undefined entity', text: '<martif><text><body>\n<termEntry><langSet xml:lang="en"><tig><term>&nbsp;</term></tig></langSet></termEntry></body></text></martif>', line: 2 },
+    {
+      name: 'an undefined entity',
+      text: '<martif><text><body>\n<termEntry><langSet xml:lang="en"><tig><term>&nbsp;</term></tig></langSet></termEntry></body></text></martif>',
+      line: 2,
+    },
     { name: 'a wrong root element', text: '<?xml version="1.0"?>\n<xliff version="1.2"><file/></xliff>', line: 2 },
     { name: 'non-UTF-8 bytes', text: Uint8Array.from([...encoder.encode('<martif>\n<text>caf'), 0xe9, ...encoder.encode('</text></martif>')]), line: 2 },
     { name: 'a non-UTF-8 encoding declaration', text: '<?xml version="1.0" encoding="ISO-8859-1"?>\n<martif/>', line: 1 },
@@ -153,15 +165,15 @@ function errorOf(fn: () => unknown): unknown {
 describe('format tbx: reading', () => {
   it('uses only the first term of each side (synonyms are ignored)', () => {
     const store = tbxFormat.parse(fixture('tbx/lokalize-zh.tbx'), { filename: 'terms.tbx', language: 'zh-CN', sourceLanguage: 'en-US' });
-    expect(store.units[1].source).toEqual(['bookmark']);
-    expect(store.units[1].target).toEqual(['书签']);
+    expect(store.units[1]!.source).toEqual(['bookmark']);
+    expect(store.units[1]!.target).toEqual(['书签']);
   });
 
   it('reads every descrip but "Translation needed" as the source explanation, de-duplicated', () => {
     const store = tbxFormat.parse(fixture('tbx/lokalize-zh.tbx'), { filename: 'terms.tbx', language: 'zh_CN', sourceLanguage: 'en_US' });
-    expect(store.units[0].sourceExplanation).toBe('动作');
-    expect(store.units[1].sourceExplanation).toBe('名词\nA saved link to a page.');
-    expect(store.units[2].sourceExplanation).toBe('动作');
+    expect(store.units[0]!.sourceExplanation).toBe('动作');
+    expect(store.units[1]!.sourceExplanation).toBe('名词\nA saved link to a page.');
+    expect(store.units[2]!.sourceExplanation).toBe('动作');
   });
 
   it('matches languages case-insensitively with _ and - alike, but en never matches en-US', () => {
@@ -180,12 +192,14 @@ describe('format tbx: reading', () => {
   it('skips entries with a deprecated term and entries with neither side', () => {
     const store = tbxFormat.parse(fixture('tbx/notes-example.tbx'), CS);
     expect(store.units.map((u) => u.context)).not.toContain('c4');
-    const text = martif([
-      '            <termEntry id="a"><langSet xml:lang="en"><tig><term>x</term><termNote type="administrativeStatus">Deprecated</termNote></tig></langSet></termEntry>',
-      '            <termEntry id="b"><langSet xml:lang="de"><tig><term>y</term></tig></langSet></termEntry>',
-      '            <termEntry id="c"><langSet xml:lang="en"><tig><term>z</term><termNote type="administrativeStatus">admittedTerm-admn-sts</termNote></tig></langSet></termEntry>',
-      '',
-    ].join('\n'));
+    const text = martif(
+      [
+        '            <termEntry id="a"><langSet xml:lang="en"><tig><term>x</term><termNote type="administrativeStatus">Deprecated</termNote></tig></langSet></termEntry>',
+        '            <termEntry id="b"><langSet xml:lang="de"><tig><term>y</term></tig></langSet></termEntry>',
+        '            <termEntry id="c"><langSet xml:lang="en"><tig><term>z</term><termNote type="administrativeStatus">admittedTerm-admn-sts</termNote></tig></langSet></termEntry>',
+        '',
+      ].join('\n'),
+    );
     expect(parseText(text).units.map((u) => u.context)).toEqual(['c']);
   });
 
@@ -195,28 +209,32 @@ describe('format tbx: reading', () => {
   });
 
   it('honours "Translation needed" and the read-only flag', () => {
-    const text = martif([
-      '            <termEntry id="y"><descrip type="Translation needed"> Yes </descrip><langSet xml:lang="en"><tig><term>a</term></tig></langSet></termEntry>',
-      '            <termEntry id="n"><descrip type="Translation needed">no</descrip><langSet xml:lang="en"><tig><term>b</term></tig></langSet></termEntry>',
-      '            <termEntry id="r" weblate-flags="read-only, max-length:5"><langSet xml:lang="en"><tig><term>c</term></tig></langSet></termEntry>',
-      '',
-    ].join('\n'));
+    const text = martif(
+      [
+        '            <termEntry id="y"><descrip type="Translation needed"> Yes </descrip><langSet xml:lang="en"><tig><term>a</term></tig></langSet></termEntry>',
+        '            <termEntry id="n"><descrip type="Translation needed">no</descrip><langSet xml:lang="en"><tig><term>b</term></tig></langSet></termEntry>',
+        '            <termEntry id="r" weblate-flags="read-only, max-length:5"><langSet xml:lang="en"><tig><term>c</term></tig></langSet></termEntry>',
+        '',
+      ].join('\n'),
+    );
     const units = parseText(text).units;
     expect(units.map((u) => u.state)).toEqual([State.EMPTY, State.READONLY, State.READONLY]);
-    expect(units[2].flags).toBe('max-length:5, read-only');
+    expect(units[2]!.flags).toBe('max-length:5, read-only');
   });
 
   it('decodes entities, CDATA and nested markup, and keeps spaces unless xml:space="default"', () => {
-    const text = martif([
-      '            <termEntry><langSet xml:lang="en"><tig><term> a &lt;b&gt; &amp; &#x263A; </term></tig></langSet><langSet xml:lang="cs"><tig><term><![CDATA[<x>]]> <hi>y</hi></term></tig></langSet></termEntry>',
-      '            <termEntry xml:space="default"><langSet xml:lang="en"><tig><term>  two\n   words </term></tig></langSet></termEntry>',
-      '',
-    ].join('\n'));
+    const text = martif(
+      [
+        '            <termEntry><langSet xml:lang="en"><tig><term> a &lt;b&gt; &amp; &#x263A; </term></tig></langSet><langSet xml:lang="cs"><tig><term><![CDATA[<x>]]> <hi>y</hi></term></tig></langSet></termEntry>',
+        '            <termEntry xml:space="default"><langSet xml:lang="en"><tig><term>  two\n   words </term></tig></langSet></termEntry>',
+        '',
+      ].join('\n'),
+    );
     const units = parseText(text).units;
-    expect(units[0].source).toEqual([' a <b> & ☺ ']);
-    expect(units[0].target).toEqual(['<x> y']);
-    expect(units[1].source).toEqual(['two words']);
-    expect(units[1].numWords).toBe(2);
+    expect(units[0]!.source).toEqual([' a <b> & ☺ ']);
+    expect(units[0]!.target).toEqual(['<x> y']);
+    expect(units[1]!.source).toEqual(['two words']);
+    expect(units[1]!.numWords).toBe(2);
   });
 
   it('keeps a deprecated synonym from retiring a TBX v3 concept, but not a deprecated main term', () => {
@@ -251,15 +269,22 @@ describe('format tbx: reading', () => {
   });
 
   it('accepts entities declared in the internal DTD subset', () => {
-    const text = '<!DOCTYPE martif [<!ENTITY app "Weblate">]>\n<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>&app;</term></tig></langSet></termEntry></body></text></martif>';
-    expect(parseText(text).units[0].source).toEqual(['Weblate']);
+    const text =
+      '<!DOCTYPE martif [<!ENTITY app "Weblate">]>\n<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>&app;</term></tig></langSet></termEntry></body></text></martif>';
+    expect(parseText(text).units[0]!.source).toEqual(['Weblate']);
   });
 });
 
 describe('format tbx: writing', () => {
-  const edit = (source: string, target: string, extra: Partial<UnitWrite> = {}): UnitWrite => ({ context: '', source: [source], target: [target], state: State.TRANSLATED, ...extra });
+  const edit = (source: string, target: string, extra: Partial<UnitWrite> = {}): UnitWrite => ({
+    context: '',
+    source: [source],
+    target: [target],
+    state: State.TRANSLATED,
+    ...extra,
+  });
 
-  it('creates a missing target langSet right after the source one, in the file\'s single-line style', () => {
+  it("creates a missing target langSet right after the source one, in the file's single-line style", () => {
     const file = fixture('tbx/weblate-cs.tbx');
     const out = decoder.decode(tbxFormat.write(file, [edit('plugin', 'zásuvný modul', { context: 'ctx-1' })], CS));
     const { removed, added } = changedLines(decoder.decode(file), out);
@@ -274,21 +299,25 @@ describe('format tbx: writing', () => {
     const out = decoder.decode(tbxFormat.write(file, [edit('cancel', '取消', { context: 'kde-4' })], ctx));
     const { removed, added } = changedLines(decoder.decode(file), out);
     expect(removed).toEqual([]);
-    expect(added.join('\n')).toContain('        <langSet xml:lang="zh-CN">\n          <tig>\n            <term>取消</term>\n          </tig>\n        </langSet>');
+    expect(added.join('\n')).toContain(
+      '        <langSet xml:lang="zh-CN">\n          <tig>\n            <term>取消</term>\n          </tig>\n        </langSet>',
+    );
     expect(tbxFormat.parse(encoder.encode(out), ctx).units[2]).toMatchObject({ target: ['取消'], state: State.TRANSLATED });
   });
 
-  it('creates a missing langSec in TBX v3 with the file\'s tabs', () => {
+  it("creates a missing langSec in TBX v3 with the file's tabs", () => {
     const ctx = { filename: 'astro.tbx', language: 'es', sourceLanguage: 'en' };
     const out = decoder.decode(tbxFormat.write(fixture('tbx/v3-es.tbx'), [edit('black hole', 'agujero negro', { context: 'c2' })], ctx));
-    expect(out).toContain('\t\t\t\t</langSec>\n\t\t\t\t<langSec xml:lang="es">\n\t\t\t\t\t<termSec>\n\t\t\t\t\t\t<term>agujero negro</term>\n\t\t\t\t\t</termSec>\n\t\t\t\t</langSec>\n\t\t\t</conceptEntry>');
+    expect(out).toContain(
+      '\t\t\t\t</langSec>\n\t\t\t\t<langSec xml:lang="es">\n\t\t\t\t\t<termSec>\n\t\t\t\t\t\t<term>agujero negro</term>\n\t\t\t\t\t</termSec>\n\t\t\t\t</langSec>\n\t\t\t</conceptEntry>',
+    );
   });
 
   it('escapes < and & in terms and reads them back', () => {
     const file = fixture('tbx/weblate-cs.tbx');
     const out = tbxFormat.write(file, [edit('volume', 'a < b & "c" > d')], CS);
     expect(decoder.decode(out)).toContain('<term>a &lt; b &amp; "c" &gt; d</term>');
-    expect(tbxFormat.parse(out, CS).units[1].target).toEqual(['a < b & "c" > d']);
+    expect(tbxFormat.parse(out, CS).units[1]!.target).toEqual(['a < b & "c" > d']);
   });
 
   it('clears a target to an empty <term></term> and leaves an unchanged one alone', () => {
@@ -305,12 +334,12 @@ describe('format tbx: writing', () => {
     expect(out).toContain('<term>Glyf</term>');
   });
 
-  it('replaces the translator note with one appended as the entry\'s last child', () => {
+  it("replaces the translator note with one appended as the entry's last child", () => {
     const file = fixture('tbx/notes-example.tbx');
     const out = decoder.decode(tbxFormat.write(file, [edit('address bar', 'adresní řádek', { context: 'c1', explanation: '  Used in Firefox  ' })], CS));
     expect(out).not.toContain('Preferred since 2020');
     expect(out).toContain('<tig><term>adresní řádek</term></tig></langSet>\n    <note from="translator">Used in Firefox</note>\n  </termEntry>');
-    expect(tbxFormat.parse(encoder.encode(out), CS).units[0].explanation).toBe('Used in Firefox');
+    expect(tbxFormat.parse(encoder.encode(out), CS).units[0]!.explanation).toBe('Used in Firefox');
 
     const cleared = decoder.decode(tbxFormat.write(file, [edit('address bar', 'adresní řádek', { context: 'c1', explanation: '' })], CS));
     expect(cleared).not.toContain('from="translator"');
@@ -325,16 +354,20 @@ describe('format tbx: writing', () => {
       { ...edit('volume', 'objem'), remove: true },
     ]);
     expect(out).not.toContain('<term>volume</term>');
-    expect(out).toContain('            <termEntry id="new-1">\n                <langSet xml:lang="en"><tig><term>toolbar</term></tig></langSet>\n                <langSet xml:lang="cs"><tig><term>lišta</term></tig></langSet>\n                <note from="translator">Top of the window</note>\n            </termEntry>\n        </body>');
+    expect(out).toContain(
+      '            <termEntry id="new-1">\n                <langSet xml:lang="en"><tig><term>toolbar</term></tig></langSet>\n                <langSet xml:lang="cs"><tig><term>lišta</term></tig></langSet>\n                <note from="translator">Top of the window</note>\n            </termEntry>\n        </body>',
+    );
     const units = parseText(out).units;
     expect(units.map((u) => u.source[0])).toEqual(['Glyph', 'Save & close', 'plugin', 'scene', 'toolbar']);
-    expect(units[4].explanation).toBe('Top of the window');
+    expect(units[4]!.explanation).toBe('Top of the window');
   });
 
   it('adds entries to an empty body, including the new-file skeleton', () => {
     const skeleton = decoder.decode(tbxFormat.create(null, CS));
     const out = writeText(skeleton, [edit('file', 'soubor')]);
-    expect(out).toContain('<text><body>\n    <termEntry>\n        <langSet xml:lang="en"><tig><term>file</term></tig></langSet>\n        <langSet xml:lang="cs"><tig><term>soubor</term></tig></langSet>\n    </termEntry>\n</body></text>');
+    expect(out).toContain(
+      '<text><body>\n    <termEntry>\n        <langSet xml:lang="en"><tig><term>file</term></tig></langSet>\n        <langSet xml:lang="cs"><tig><term>soubor</term></tig></langSet>\n    </termEntry>\n</body></text>',
+    );
     expect(parseText(out).units).toHaveLength(1);
     const selfClosing = writeText('<martif xml:lang="en">\n  <text>\n    <body/>\n  </text>\n</martif>\n', [edit('file', 'soubor')]);
     expect(selfClosing).toContain('    <body>\n      <termEntry>\n        <langSet xml:lang="en">');
@@ -364,17 +397,19 @@ describe('format tbx: writing', () => {
 
   it('creates the TT skeleton with the source language set', () => {
     const text = decoder.decode(tbxFormat.create(null, { filename: 'glossary/de.tbx', language: 'de', sourceLanguage: 'en' }));
-    expect(text).toBe([
-      '<?xml version="1.0"?>',
-      '<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" "TBXcdv04.dtd">',
-      '<martif type="TBX" xml:lang="en">',
-      '<martifHeader>',
-      '<fileDesc>',
-      '<sourceDesc><p>Translate Toolkit</p></sourceDesc>',
-      '</fileDesc>',
-      '</martifHeader>',
-      '<text><body></body></text>',
-      '</martif>',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        '<?xml version="1.0"?>',
+        '<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" "TBXcdv04.dtd">',
+        '<martif type="TBX" xml:lang="en">',
+        '<martifHeader>',
+        '<fileDesc>',
+        '<sourceDesc><p>Translate Toolkit</p></sourceDesc>',
+        '</fileDesc>',
+        '</martifHeader>',
+        '<text><body></body></text>',
+        '</martif>',
+      ].join('\n'),
+    );
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { expect, it } from 'vitest';
-import { State, type ParsedUnit } from '../../src/domain/unit.js';
+import { type ParsedUnit, State } from '../../src/domain/unit.js';
 import type { FormatContext } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
@@ -33,7 +33,7 @@ function readmeRows(readme: string, heading: string): Map<string, ReadmeRow> {
   const section = next < 0 ? rest : rest.slice(0, next);
   const rows = new Map<string, ReadmeRow>();
   for (const m of section.matchAll(/^\| `([^`]+\.ts)` \|[^|]*\|[^|]*\| (\d+) \| (\d+) \| (\d+) \|$/gm)) {
-    rows.set(m[1], { messages: Number(m[2]), numerus: Number(m[3]), translated: Number(m[4]) });
+    rows.set(m[1]!, { messages: Number(m[2]), numerus: Number(m[3]), translated: Number(m[4]) });
   }
   return rows;
 }
@@ -81,15 +81,15 @@ describeCorpus('format ts: corpus', (dir) => {
         const store = ts.parse(bytes, ctx);
         const index = Math.floor(store.units.length / 2);
         const unit = store.units[index];
-        const target = unit.source.map((_, i) => `edited ${i} "quoted" & <b>bold</b>`);
-        const out = ts.write(bytes, [{ context: unit.context, source: unit.source, target, state: State.TRANSLATED }], ctx);
+        const target = unit!.source.map((_, i) => `edited ${i} "quoted" & <b>bold</b>`);
+        const out = ts.write(bytes, [{ context: unit!.context, source: unit!.source, target, state: State.TRANSLATED }], ctx);
         const { removed, added } = changedLines(decoder.decode(bytes), decoder.decode(out));
         expect(removed.length).toBeGreaterThan(0);
-        expect(removed.length).toBeLessThanOrEqual(unit.target.length + 2);
+        expect(removed.length).toBeLessThanOrEqual(unit!.target.length + 2);
         for (const line of [...removed, ...added]) expect(line).toMatch(/<\/?(translation|numerusform)\b/);
         expect(added.join('\n')).toContain('edited 0 &quot;quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt;');
         const again = ts.parse(out, ctx);
-        expect(again.units[index]).toMatchObject({ idHash: unit.idHash, target, state: State.TRANSLATED });
+        expect(again.units[index]).toMatchObject({ idHash: unit!.idHash, target, state: State.TRANSLATED });
         const others = (s: typeof store) => s.units.filter((_, i) => i !== index).map(comparable);
         expect(others(again)).toEqual(others(store));
       });

@@ -47,15 +47,55 @@ runConformance({
       language: 'de_DE',
       count: 6,
       units: {
-        0: { context: 'MainWindow', source: ['&File'], target: ['&Datei'], state: State.TRANSLATED, location: '../src/mainwindow.cpp:42', note: '', idHash: -8863427012360952575n },
-        1: { context: 'MainWindow\nverb', source: ['Open'], target: ['Öffnen'], state: State.FUZZY, location: '../src/mainwindow.cpp:45', note: 'File menu item\nKeep short', idHash: 264716708630659490n },
-        2: { context: 'MainWindow', source: ['Save "%1"?'], target: [''], state: State.EMPTY, location: '../src/mainwindow.cpp:50', idHash: -5563305136017819294n },
-        3: { context: 'MainWindow', source: ['%n file deleted', '%n files deleted'], target: ['%n Datei gelöscht', '%n Dateien gelöscht'], state: State.TRANSLATED, location: '../src/mainwindow.cpp:58', idHash: 8114864419729826250n },
-        4: { context: 'MainWindow', source: ['Same as source'], target: ['Same as source'], state: State.TRANSLATED, location: '', idHash: 688815168088229720n },
+        0: {
+          context: 'MainWindow',
+          source: ['&File'],
+          target: ['&Datei'],
+          state: State.TRANSLATED,
+          location: '../src/mainwindow.cpp:42',
+          note: '',
+          idHash: -8863427012360952575n,
+        },
+        1: {
+          context: 'MainWindow\nverb',
+          source: ['Open'],
+          target: ['Öffnen'],
+          state: State.FUZZY,
+          location: '../src/mainwindow.cpp:45',
+          note: 'File menu item\nKeep short',
+          idHash: 264716708630659490n,
+        },
+        2: {
+          context: 'MainWindow',
+          source: ['Save "%1"?'],
+          target: [''],
+          state: State.EMPTY,
+          location: '../src/mainwindow.cpp:50',
+          idHash: -5563305136017819294n,
+        },
+        3: {
+          context: 'MainWindow',
+          source: ['%n file deleted', '%n files deleted'],
+          target: ['%n Datei gelöscht', '%n Dateien gelöscht'],
+          state: State.TRANSLATED,
+          location: '../src/mainwindow.cpp:58',
+          idHash: 8114864419729826250n,
+        },
+        4: {
+          context: 'MainWindow',
+          source: ['Same as source'],
+          target: ['Same as source'],
+          state: State.TRANSLATED,
+          location: '',
+          idHash: 688815168088229720n,
+        },
         5: { context: 'MainWindow\napp.quit', source: ['Quit'], target: ['Beenden'], state: State.TRANSLATED, idHash: -831058156966877095n },
       },
       edit: { index: 2, target: ['„%1“ speichern?'], maxChangedLines: 1, expectText: '        <translation>„%1“ speichern?</translation>' },
-      add: { write: { context: 'MainWindow', source: ['Close'], target: ['Schließen'], state: State.TRANSLATED }, expectText: '    <message>\n        <source>Close</source>\n        <translation>Schließen</translation>\n    </message>\n</context>' },
+      add: {
+        write: { context: 'MainWindow', source: ['Close'], target: ['Schließen'], state: State.TRANSLATED },
+        expectText: '    <message>\n        <source>Close</source>\n        <translation>Schließen</translation>\n    </message>\n</context>',
+      },
       remove: { index: 2 },
     },
     {
@@ -92,8 +132,17 @@ runConformance({
         12: { source: ['Duplicate'], target: ['První'] },
         13: { context: '', source: [''], target: ['Hlavička'], state: State.READONLY },
       },
-      edit: { index: 5, target: ['%n den', '%n dny', '%n dní'], state: State.FUZZY, maxChangedLines: 5, expectText: '            <numerusform>%n dny</numerusform>' },
-      add: { write: { context: 'Preferences\nnoun', source: ['%n item', '%n items'], target: ['%n položka', '%n položky', '%n položek'], state: State.TRANSLATED }, expectText: '<source>%n item(s)</source>' },
+      edit: {
+        index: 5,
+        target: ['%n den', '%n dny', '%n dní'],
+        state: State.FUZZY,
+        maxChangedLines: 5,
+        expectText: '            <numerusform>%n dny</numerusform>',
+      },
+      add: {
+        write: { context: 'Preferences\nnoun', source: ['%n item', '%n items'], target: ['%n položka', '%n položky', '%n položek'], state: State.TRANSLATED },
+        expectText: '<source>%n item(s)</source>',
+      },
       remove: { index: 3 },
     },
     {
@@ -103,15 +152,40 @@ runConformance({
       language: 'de',
       count: 6,
       units: {
-        0: { context: 'MainWindow\nfile.menu&File', source: ['&File'], target: [''], state: State.EMPTY, note: 'Menu title', location: '../src/mainwindow.cpp:10', idHash: calculateHash('MainWindow\nfile.menu&File'), contentHash: calculateHash('&File', 'MainWindow\nfile.menu&File') },
-        1: { context: 'MainWindowQuit', source: ['Quit'], target: ['Beenden'], state: State.TRANSLATED, note: 'Leaves the application\nShort form', idHash: calculateHash('MainWindowQuit') },
-        2: { context: 'MainWindow%n file(s)', source: ['%n file', '%n files'], target: ['%n Datei', ''], state: State.FUZZY, contentHash: calculateHash(`%n file${SEP}%n files`, 'MainWindow%n file(s)') },
+        0: {
+          context: 'MainWindow\nfile.menu&File',
+          source: ['&File'],
+          target: [''],
+          state: State.EMPTY,
+          note: 'Menu title',
+          location: '../src/mainwindow.cpp:10',
+          idHash: calculateHash('MainWindow\nfile.menu&File'),
+          contentHash: calculateHash('&File', 'MainWindow\nfile.menu&File'),
+        },
+        1: {
+          context: 'MainWindowQuit',
+          source: ['Quit'],
+          target: ['Beenden'],
+          state: State.TRANSLATED,
+          note: 'Leaves the application\nShort form',
+          idHash: calculateHash('MainWindowQuit'),
+        },
+        2: {
+          context: 'MainWindow%n file(s)',
+          source: ['%n file', '%n files'],
+          target: ['%n Datei', ''],
+          state: State.FUZZY,
+          contentHash: calculateHash(`%n file${SEP}%n files`, 'MainWindow%n file(s)'),
+        },
         3: { context: 'MainWindowHelp', source: ['Help'], target: [''], state: State.EMPTY },
         4: { context: 'SettingsLanguage', source: ['Language'], target: ['Language'], state: State.TRANSLATED },
         5: { context: 'SettingsTheme', target: [''], state: State.EMPTY },
       },
       edit: { index: 2, target: ['%n Datei', '%n Dateien'], maxChangedLines: 4, expectText: '<numerusform>%n Dateien</numerusform>' },
-      add: { write: { context: 'MainWindowHelp', source: ['Help'], target: ['Hilfe'], state: State.TRANSLATED }, expectText: '<translation>Hilfe</translation>' },
+      add: {
+        write: { context: 'MainWindowHelp', source: ['Help'], target: ['Hilfe'], state: State.TRANSLATED },
+        expectText: '<translation>Hilfe</translation>',
+      },
       remove: { index: 1 },
     },
     {
@@ -124,7 +198,10 @@ runConformance({
         1: { source: ['Save'], target: [''], state: State.EMPTY },
       },
       edit: { index: 1, target: ['Enregistrer'], maxChangedLines: 1, expectText: '    <translation>Enregistrer</translation>\r' },
-      add: { write: { context: 'Main', source: ['Quit'], target: ['Quitter'], state: State.TRANSLATED }, expectText: '  <message>\r\n    <source>Quit</source>\r\n    <translation>Quitter</translation>\r\n  </message>\r\n</context>' },
+      add: {
+        write: { context: 'Main', source: ['Quit'], target: ['Quitter'], state: State.TRANSLATED },
+        expectText: '  <message>\r\n    <source>Quit</source>\r\n    <translation>Quitter</translation>\r\n  </message>\r\n</context>',
+      },
       remove: { index: 0 },
     },
   ],
@@ -137,7 +214,11 @@ runConformance({
     { name: 'mismatched tags', text: '<TS>\n<context>\n<name>A</nam>\n</context>\n</TS>', line: 3 },
     { name: 'an undefined entity (&nbsp;)', text: '<TS>\n<context>\n<message><source>a&nbsp;b</source></message>\n</context>\n</TS>', line: 3 },
     { name: 'a wrong root element', text: '<?xml version="1.0"?>\n<xliff version="1.2"/>', line: 2 },
-    { name: 'non-UTF-8 bytes', text: Uint8Array.from([...encoder.encode('<TS>\n<context><name>caf'), 0xe9, ...encoder.encode('</name></context></TS>')]), line: 2 },
+    {
+      name: 'non-UTF-8 bytes',
+      text: Uint8Array.from([...encoder.encode('<TS>\n<context><name>caf'), 0xe9, ...encoder.encode('</name></context></TS>')]),
+      line: 2,
+    },
     { name: 'a TS 1.x file', text: '<TS version="1.1">\n</TS>', line: 1 },
     { name: 'text after the root element', text: '<TS></TS>\ntrailing', line: 2 },
     { name: 'a second root element', text: '<TS></TS>\n<TS></TS>', line: 2 },
@@ -204,7 +285,7 @@ describe('format ts: escaping as lupdate writes it', () => {
     const target = `<b>"Tom" & 'Jerry'</b>\u00a0\u2029 &amp; ]]> end`;
     const out = writeText(text, [{ context: 'MainWindow', source: ['Save "%1"?'], target: [target], state: State.TRANSLATED }]);
     expect(out).toContain('<translation>&lt;b&gt;&quot;Tom&quot; &amp; &apos;Jerry&apos;&lt;/b&gt;&#xa0;&#x2029; &amp;amp; ]]&gt; end</translation>');
-    expect(parseText(out).units[2].target).toEqual([target]);
+    expect(parseText(out).units[2]!.target).toEqual([target]);
   });
 });
 
@@ -214,9 +295,9 @@ describe('format ts: writing translations', () => {
 
   it('marks fuzzy and emptied units unfinished and drops the marker when translated', () => {
     const out = writeText(text, [
-      { context: units[0].context, source: units[0].source, target: [''], state: State.EMPTY },
-      { context: units[1].context, source: units[1].source, target: ['Öffnen'], state: State.TRANSLATED },
-      { context: units[5].context, source: units[5].source, target: ['Verlassen'], state: State.FUZZY },
+      { context: units[0]!.context, source: units[0]!.source, target: [''], state: State.EMPTY },
+      { context: units[1]!.context, source: units[1]!.source, target: ['Öffnen'], state: State.TRANSLATED },
+      { context: units[5]!.context, source: units[5]!.source, target: ['Verlassen'], state: State.FUZZY },
     ]);
     const before = text.split('\n');
     const after = out.split('\n');
@@ -233,33 +314,55 @@ describe('format ts: writing translations', () => {
   });
 
   it('leaves the file untouched when an edit repeats what the file says', () => {
-    const out = writeText(text, [{ context: units[5].context, source: units[5].source, target: ['Beenden'], state: State.TRANSLATED }]);
+    const out = writeText(text, [{ context: units[5]!.context, source: units[5]!.source, target: ['Beenden'], state: State.TRANSLATED }]);
     expect(out).toBe(text);
   });
 
   it('replaces a self-closing <translation/> and writes numerus forms one indent deeper', () => {
-    const src = '<?xml version="1.0" ?><!DOCTYPE TS><TS version="2.1" language="ru">\n<context>\n    <name>Entry</name>\n    <message numerus="yes">\n        <source>%n day(s)</source>\n        <translation type="unfinished"/>\n    </message>\n</context>\n</TS>\n';
-    const out = writeText(src, [{ context: 'Entry', source: ['%n day', '%n days'], target: ['%n день', '%n дня', '%n дней'], state: State.TRANSLATED }], ctxFor('ru.ts', 'ru'));
-    expect(out).toBe(src.replace('        <translation type="unfinished"/>', '        <translation>\n            <numerusform>%n день</numerusform>\n            <numerusform>%n дня</numerusform>\n            <numerusform>%n дней</numerusform>\n        </translation>'));
+    const src =
+      '<?xml version="1.0" ?><!DOCTYPE TS><TS version="2.1" language="ru">\n<context>\n    <name>Entry</name>\n    <message numerus="yes">\n        <source>%n day(s)</source>\n        <translation type="unfinished"/>\n    </message>\n</context>\n</TS>\n';
+    const out = writeText(
+      src,
+      [{ context: 'Entry', source: ['%n day', '%n days'], target: ['%n день', '%n дня', '%n дней'], state: State.TRANSLATED }],
+      ctxFor('ru.ts', 'ru'),
+    );
+    expect(out).toBe(
+      src.replace(
+        '        <translation type="unfinished"/>',
+        '        <translation>\n            <numerusform>%n день</numerusform>\n            <numerusform>%n дня</numerusform>\n            <numerusform>%n дней</numerusform>\n        </translation>',
+      ),
+    );
   });
 
   it('marks a message numerus when it gets several forms, and adds a missing <translation>', () => {
     const src = '<TS version="2.1">\n<context>\n    <name>A</name>\n    <message>\n        <source>%n item(s)</source>\n    </message>\n</context>\n</TS>\n';
     const out = writeText(src, [{ context: 'A', source: ['%n item(s)'], target: ['%n Ding', '%n Dinge'], state: State.TRANSLATED }]);
-    expect(out).toContain('    <message numerus="yes">\n        <source>%n item(s)</source>\n        <translation>\n            <numerusform>%n Ding</numerusform>\n            <numerusform>%n Dinge</numerusform>\n        </translation>\n    </message>');
+    expect(out).toContain(
+      '    <message numerus="yes">\n        <source>%n item(s)</source>\n        <translation>\n            <numerusform>%n Ding</numerusform>\n            <numerusform>%n Dinge</numerusform>\n        </translation>\n    </message>',
+    );
   });
 
   it('keeps numerus forms inline when the file writes them inline', () => {
-    const src = '<TS version="2.1">\n<context>\n    <name>A</name>\n    <message numerus="yes">\n        <source>%n item(s)</source>\n        <translation><numerusform>a</numerusform><numerusform>b</numerusform></translation>\n    </message>\n</context>\n</TS>\n';
+    const src =
+      '<TS version="2.1">\n<context>\n    <name>A</name>\n    <message numerus="yes">\n        <source>%n item(s)</source>\n        <translation><numerusform>a</numerusform><numerusform>b</numerusform></translation>\n    </message>\n</context>\n</TS>\n';
     const out = writeText(src, [{ context: 'A', source: ['%n item', '%n items'], target: ['%n Ding', '%n Dinge'], state: State.FUZZY }]);
-    expect(out).toBe(src.replace('<translation><numerusform>a</numerusform><numerusform>b</numerusform></translation>', '<translation type="unfinished"><numerusform>%n Ding</numerusform><numerusform>%n Dinge</numerusform></translation>'));
+    expect(out).toBe(
+      src.replace(
+        '<translation><numerusform>a</numerusform><numerusform>b</numerusform></translation>',
+        '<translation type="unfinished"><numerusform>%n Ding</numerusform><numerusform>%n Dinge</numerusform></translation>',
+      ),
+    );
   });
 
   it('keeps a byte order mark', () => {
     const src = `\ufeff${text}`;
-    const out = ts.write(encoder.encode(src), [{ context: units[2].context, source: units[2].source, target: ['x'], state: State.TRANSLATED }], ctxFor('bom.ts'));
+    const out = ts.write(
+      encoder.encode(src),
+      [{ context: units[2]!.context, source: units[2]!.source, target: ['x'], state: State.TRANSLATED }],
+      ctxFor('bom.ts'),
+    );
     expect([...out.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(parseText(decoder.decode(out)).units[2].target).toEqual(['x']);
+    expect(parseText(decoder.decode(out)).units[2]!.target).toEqual(['x']);
   });
 
   it('refuses to remove a unit that is not in a bilingual file', () => {
@@ -281,7 +384,11 @@ describe('format ts: where new and removed messages go', () => {
 
   it('creates a missing context at the end of the file, with the disambiguation as <comment>', () => {
     const out = writeText(text, [{ context: 'Toolbar\nverb', source: ['Run'], target: [''], state: State.EMPTY }]);
-    expect(out.endsWith('<context>\n    <name>Toolbar</name>\n    <message>\n        <source>Run</source>\n        <comment>verb</comment>\n        <translation type="unfinished"></translation>\n    </message>\n</context>\n</TS>\n')).toBe(true);
+    expect(
+      out.endsWith(
+        '<context>\n    <name>Toolbar</name>\n    <message>\n        <source>Run</source>\n        <comment>verb</comment>\n        <translation type="unfinished"></translation>\n    </message>\n</context>\n</TS>\n',
+      ),
+    ).toBe(true);
     const added = parseText(out).units.find((u) => u.source[0] === 'Run');
     expect(added).toMatchObject({ context: 'Toolbar\nverb', state: State.EMPTY, position: 15 });
   });
@@ -289,7 +396,7 @@ describe('format ts: where new and removed messages go', () => {
   it('removes a message together with its lines', () => {
     const store = parseText(text);
     const u = store.units[6];
-    const out = writeText(text, [{ context: u.context, source: u.source, target: u.target, state: u.state, remove: true }]);
+    const out = writeText(text, [{ context: u!.context, source: u!.source, target: u!.target, state: u!.state, remove: true }]);
     expect(out).toBe(text.replace('    <message>\n        <source>OK</source>\n        <translation></translation>\n    </message>\n', ''));
     expect(out.length).toBeLessThan(text.length);
   });
@@ -312,7 +419,9 @@ describe('format ts: where new and removed messages go', () => {
     const ctx = ctxFor('app_de.ts', 'de', 'ts/app_en.ts');
     const src = '<TS version="2.1" language="de">\n<context>\n    <name>MainWindow</name>\n</context>\n</TS>\n';
     const out = writeText(src, [{ context: 'SettingsTheme', source: ['Theme'], target: ['Design'], state: State.TRANSLATED }], ctx);
-    expect(out).toBe(`${src.slice(0, -6)}<context>\n    <name>Settings</name>\n    <message>\n        <source>Theme</source>\n        <translation>Design</translation>\n    </message>\n</context>\n</TS>\n`);
+    expect(out).toBe(
+      `${src.slice(0, -6)}<context>\n    <name>Settings</name>\n    <message>\n        <source>Theme</source>\n        <translation>Design</translation>\n    </message>\n</context>\n</TS>\n`,
+    );
   });
 });
 
@@ -321,10 +430,12 @@ describe('format ts: new files from new_base', () => {
     expect(() => ts.create(null, ctxFor('new.ts', 'fr'))).toThrow(FormatWriteError);
   });
 
-  it('empties translated messages with the language\'s number of forms and keeps vanished ones', () => {
+  it("empties translated messages with the language's number of forms and keeps vanished ones", () => {
     const out = decoder.decode(ts.create(fixture('ts/base.ts'), { ...ctxFor('new.ts', 'pl'), plurals: 3 }));
     expect(out).toContain('<TS version="2.1" sourcelanguage="en" language="pl">');
-    expect(out).toContain('        <translation type="unfinished">\n            <numerusform></numerusform>\n            <numerusform></numerusform>\n            <numerusform></numerusform>\n        </translation>');
+    expect(out).toContain(
+      '        <translation type="unfinished">\n            <numerusform></numerusform>\n            <numerusform></numerusform>\n            <numerusform></numerusform>\n        </translation>',
+    );
     expect(out).toContain('<translation type="vanished">Gone</translation>');
     expect(out).toContain('<extracomment>File menu item</extracomment>');
     const units = parseText(out).units;

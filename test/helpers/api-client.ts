@@ -1,7 +1,7 @@
 // The real API server on an ephemeral loopback port over the fixture store, and a small client for tests.
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { type ApiFixture, createApiFixture } from './api-fixture.js';
-import { type HttpAnswer, httpRequest, type Json } from './http.js';
+import { type HttpAnswer, type Json, httpRequest } from './http.js';
 
 export type { Json };
 export type ApiResponse = HttpAnswer;

@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import { recordChangeRow } from '../../src/store/changes.repo.js';
 import type { Db } from '../../src/store/db.js';
 import type { ChangeInput } from '../../src/store/index.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from './corpus.js';
@@ -90,10 +90,13 @@ export async function createApiFixture(): Promise<ApiFixture> {
   const store = openSqliteStore(config.database);
   const { db } = store;
   await store.applyConfig(config);
-  for (const [project, components] of [['hello', ['app', 'glossary']], ['internal', ['tools']]] as const) {
+  for (const [project, components] of [
+    ['hello', ['app', 'glossary']],
+    ['internal', ['tools']],
+  ] as const) {
     for (const slug of components) {
       const [result] = await syncProject(store, config, project, slug);
-      if (!result.ok) throw new Error(`fixture sync of ${project}/${slug} failed: ${result.error}`);
+      if (!result!.ok) throw new Error(`fixture sync of ${project}/${slug} failed: ${result!.error}`);
     }
   }
   const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
@@ -102,22 +105,35 @@ export async function createApiFixture(): Promise<ApiFixture> {
   const tools = (await store.findComponent('internal', 'tools'))!;
 
   const record = (change: ChangeInput) => recordChangeRow(db, change);
-  const translationOf = db.prepare(
-    `SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`,
-  ).pluck();
+  const translationOf = db.prepare(`SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`).pluck();
   db.transaction(() => {
     const de = translationOf.get(app.id, 'de') as number;
     const unitAt = db.prepare('SELECT id FROM units WHERE translation_id = ? AND position = ?').pluck();
     const janeId = jane.user.id;
-    for (const [minutes, position, text] of [[10, 1, '&Datei!'], [12, 4, 'Beenden']] as const) {
+    for (const [minutes, position, text] of [
+      [10, 1, '&Datei!'],
+      [12, 4, 'Beenden'],
+    ] as const) {
       const unitId = unitAt.get(de, position) as number;
       db.prepare('UPDATE units SET target = ?, state = 20 WHERE id = ?').run(text, unitId);
-      record({ action: 2, timestamp: at(minutes), projectId: app.project_id, componentId: app.id, translationId: de, unitId, userId: janeId, authorId: janeId, target: text });
+      record({
+        action: 2,
+        timestamp: at(minutes),
+        projectId: app.project_id,
+        componentId: app.id,
+        translationId: de,
+        unitId,
+        userId: janeId,
+        authorId: janeId,
+        target: text,
+      });
     }
     record({ action: 17, timestamp: at(20), projectId: app.project_id, componentId: app.id, translationId: de, userId: janeId });
     record({ action: 17, timestamp: at(30), projectId: tools.project_id, componentId: tools.id, translationId: translationOf.get(tools.id, 'de') as number });
     db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(app.id);
-    db.prepare(`INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`).run(app.project_id);
+    db.prepare(
+      `INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`,
+    ).run(app.project_id);
     db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(tools.id);
     refreshStats(db, db.prepare('SELECT id FROM translations').pluck().all() as number[]);
   })();

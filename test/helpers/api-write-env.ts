@@ -6,7 +6,7 @@ import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
-import { CREDENTIALS, createSyncEnv, DEMO, type SyncEnv } from './sync-env.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from './sync-env.js';
 
 export interface WriteEnv {
   env: SyncEnv;
@@ -35,22 +35,34 @@ export async function createWriteEnv(settings: Record<string, unknown> = {}): Pr
   await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
   await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
   const component = (slug: string, extra: Record<string, unknown>) => ({
-    name: slug[0]!.toUpperCase() + slug.slice(1), slug, vcs: 'git', branch: 'main', source_language: 'en', license: 'MIT',
-    repo: env.server.url(`${slug}.git`, CREDENTIALS), ...extra,
+    name: slug[0]!.toUpperCase() + slug.slice(1),
+    slug,
+    vcs: 'git',
+    branch: 'main',
+    source_language: 'en',
+    license: 'MIT',
+    repo: env.server.url(`${slug}.git`, CREDENTIALS),
+    ...extra,
   });
   const config = env.config(
-    [{
-      name: 'Hello',
-      slug: 'hello',
-      components: [
-        // `app` commits without pushing (explicit push tested); `web` keeps Weblate's default push_on_commit
-        component('app', { filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false }),
-        component('web', {
-          filemask: 'locales/*.json', template: 'locales/en.json', new_base: 'locales/en.json',
-          file_format: 'json-nested', manage_units: true, new_lang: 'add',
-        }),
-      ],
-    }],
+    [
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          // `app` commits without pushing (explicit push tested); `web` keeps Weblate's default push_on_commit
+          component('app', { filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false }),
+          component('web', {
+            filemask: 'locales/*.json',
+            template: 'locales/en.json',
+            new_base: 'locales/en.json',
+            file_format: 'json-nested',
+            manage_units: true,
+            new_lang: 'add',
+          }),
+        ],
+      },
+    ],
     { committer: { name: 'tms test', email: 'tms@test.invalid' }, ...settings },
   );
   const store = env.openStore();

@@ -109,11 +109,7 @@ export async function createEmptyUpstream(dir: string, branch = 'main'): Promise
  * Commits `files` (null deletes) to `branch` of an upstream repository through a temporary clone and returns the
  * new commit id. For a non-bare upstream the commit is made in place.
  */
-export async function commitToUpstream(
-  upstream: string,
-  files: FileMap,
-  opts: { branch?: string; message?: string; who?: Signature } = {},
-): Promise<string> {
+export async function commitToUpstream(upstream: string, files: FileMap, opts: { branch?: string; message?: string; who?: Signature } = {}): Promise<string> {
   const branch = opts.branch ?? 'main';
   const isBare = (await gitCli(upstream, ['rev-parse', '--is-bare-repository'])) === 'true';
   if (!isBare) {
@@ -158,7 +154,7 @@ export async function lsTree(repo: string, ref: string): Promise<Map<string, str
     if (!record) continue;
     const tab = record.indexOf('\t');
     const [, type, oid] = record.slice(0, tab).split(' ');
-    if (type === 'blob') out.set(record.slice(tab + 1), oid);
+    if (type === 'blob') out.set(record.slice(tab + 1), oid!);
   }
   return out;
 }

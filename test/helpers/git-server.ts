@@ -40,9 +40,7 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
   return {
     requests,
     url(name, credentials) {
-      const userinfo = credentials
-        ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@`
-        : '';
+      const userinfo = credentials ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@` : '';
       return `http://${userinfo}127.0.0.1:${port}/${name}`;
     },
     close: () =>

@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { repoRoot } from './corpus.js';
-import { createUpstream, type FileMap, tempDir } from './git-repo.js';
+import { type FileMap, createUpstream, tempDir } from './git-repo.js';
 import { type GitServer, startGitServer } from './git-server.js';
 
 export const DEMO = path.join(repoRoot, 'fixtures', 'demo');

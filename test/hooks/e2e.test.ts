@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
-import { createUpdateQueue, type UpdateQueue } from '../../src/hooks/queue.js';
+import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { CREDENTIALS, createSyncEnv, DEMO, demoFile, type SyncEnv } from '../helpers/sync-env.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 import { waitFor } from '../watch/wait.js';
 import { hmacHex, loadFixture, readdress } from './fixtures.js';
 import { type HookServer, startHookServer } from './helpers.js';
@@ -32,7 +32,9 @@ const updates: string[] = [];
 async function sendPush() {
   const body = JSON.stringify(readdress(loadFixture('github', 'push').body, 'https://github.com/tms-test/hello', env.server.url('app')));
   return server.post('/hooks/github/', body, {
-    'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `e2e-${++deliveries}`,
+    'content-type': 'application/json',
+    'x-github-event': 'push',
+    'x-github-delivery': `e2e-${++deliveries}`,
     'x-hub-signature-256': `sha256=${hmacHex(SECRET, body)}`,
   });
 }
@@ -44,7 +46,9 @@ async function api<T>(path: string): Promise<T> {
 }
 
 type UnitPage = { count: number; results: { source: string[]; target: string[] }[] };
-type ChangePage = { results: { action: number; action_name: string; component: string | null; unit: string | null; translation: string | null; user: string | null }[] };
+type ChangePage = {
+  results: { action: number; action_name: string; component: string | null; unit: string | null; translation: string | null; user: string | null }[];
+};
 
 async function germanTargets(): Promise<Record<string, string>> {
   const page = await api<UnitPage>('/api/translations/hello/app/de/units/');
@@ -54,14 +58,22 @@ async function germanTargets(): Promise<Record<string, string>> {
 beforeAll(async () => {
   env = await createSyncEnv();
   await env.addUpstream('app', { fixture: `${DEMO}/app` });
-  config = env.config([{
-    name: 'Hello', slug: 'hello',
-    components: [{ name: 'App', slug: 'app', repo: env.server.url('app.git', CREDENTIALS), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' }],
-  }], { hooks: { enabled: true, secret: SECRET } });
+  config = env.config(
+    [
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          { name: 'App', slug: 'app', repo: env.server.url('app.git', CREDENTIALS), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+        ],
+      },
+    ],
+    { hooks: { enabled: true, secret: SECRET } },
+  );
   store = env.openStore();
   db = store.db;
   const [first] = await syncProject(store, config, 'hello');
-  expect(first.ok).toBe(true);
+  expect(first!.ok).toBe(true);
   queue = createUpdateQueue({
     update: createComponentUpdater({ store, getConfig: () => config }),
     lock: false,
@@ -89,15 +101,20 @@ describe('upstream commit → webhook → API', () => {
     expect(changes.results.map((c) => c.action)).toEqual([21, 53]);
     const hook = changes.results[1];
     expect(hook).toMatchObject({ action_name: 'Repository notification received', unit: null, translation: null, user: null });
-    expect(hook.component).toMatch(/\/api\/components\/hello\/app\/$/);
-    expect(changes.results[0].component).toBe(hook.component);
+    expect(hook!.component).toMatch(/\/api\/components\/hello\/app\/$/);
+    expect(changes.results[0]!.component).toBe(hook!.component);
   });
 
   it('coalesces a burst of pushes into at most two pulls, recording each notification', async () => {
     await queue.idle();
     updates.length = 0;
     const before = (await api<ChangePage>('/api/changes/?action=53')).results.length;
-    await commitToUpstream(env.upstream('app'), { 'translations/app_de.ts': withMessages([['Save', 'Speichern'], ['Close', 'Schließen']]) });
+    await commitToUpstream(env.upstream('app'), {
+      'translations/app_de.ts': withMessages([
+        ['Save', 'Speichern'],
+        ['Close', 'Schließen'],
+      ]),
+    });
     const answers = await Promise.all(Array.from({ length: 12 }, () => sendPush()));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     await queue.idle();

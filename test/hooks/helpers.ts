@@ -1,8 +1,8 @@
 // Test wiring for the hook receivers: a real HTTP server on an ephemeral port, a real store, a recording queue.
 import { startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
-import { createHookHandler } from '../../src/hooks/router.js';
 import type { EnqueueOutcome, UpdateQueue } from '../../src/hooks/queue.js';
+import { createHookHandler } from '../../src/hooks/router.js';
 import type { Store } from '../../src/store/index.js';
 
 /** A queue that only records what was asked of it. */
@@ -22,14 +22,26 @@ export function recordingQueue(): UpdateQueue & { calls: string[] } {
 
 export interface HookServer {
   url: string;
-  post(path: string, body: string | Buffer, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: globalThis.Headers }>;
+  post(
+    path: string,
+    body: string | Buffer,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: globalThis.Headers }>;
   close(): Promise<void>;
 }
 
 /** The real server on 127.0.0.1: the hook receivers at /hooks/ and the API beside them, as `tms serve` runs them. */
 export async function startHookServer(opts: { store: Store; getConfig: () => Config; queue: UpdateQueue; bodyLimit?: number }): Promise<HookServer> {
   const hooks = createHookHandler({ store: opts.store, getConfig: opts.getConfig, queue: opts.queue, bodyLimit: opts.bodyLimit });
-  const server = await startServer({ store: opts.store, config: opts.getConfig(), getConfig: opts.getConfig, host: '127.0.0.1', port: 0, hooks, log: () => {} });
+  const server = await startServer({
+    store: opts.store,
+    config: opts.getConfig(),
+    getConfig: opts.getConfig,
+    host: '127.0.0.1',
+    port: 0,
+    hooks,
+    log: () => {},
+  });
   return {
     url: server.url,
     async post(path, body, headers) {

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
 import { matchComponents } from '../../src/hooks/match.js';
 import { normalizeRepoUrl } from '../../src/hooks/repo-url.js';
-import { parseHook, type Service } from '../../src/hooks/services.js';
+import { type Service, parseHook } from '../../src/hooks/services.js';
 import { loadFixture } from './fixtures.js';
 
 const component = (slug: string, repo: string, extra: Record<string, unknown> = {}) => ({
-  name: slug, slug, repo, branch: 'main', filemask: 'po/*.ts', file_format: 'ts', ...extra,
+  name: slug,
+  slug,
+  repo,
+  branch: 'main',
+  filemask: 'po/*.ts',
+  file_format: 'ts',
+  ...extra,
 });
 
 function config(projects: { slug: string; components: unknown[]; [k: string]: unknown }[]) {
@@ -78,16 +84,32 @@ describe('matching components', () => {
 
   it('falls back to the owner/repo name only when no URL matches', () => {
     // a mirror host: no URL form matches, the name does
-    const cfg = config([{ slug: 'p', components: [component('mirror', 'https://git.example.org/mirrors/tms-test/hello.git'), component('near', 'https://git.example.org/xtms-test/hello.git')] }]);
+    const cfg = config([
+      {
+        slug: 'p',
+        components: [
+          component('mirror', 'https://git.example.org/mirrors/tms-test/hello.git'),
+          component('near', 'https://git.example.org/xtms-test/hello.git'),
+        ],
+      },
+    ]);
     expect(slugs(matchComponents(cfg, hookOf('github')))).toEqual(['p/mirror']);
     // when a URL matches, the name fallback is not used
-    const both = config([{ slug: 'p', components: [component('exact', 'https://github.com/tms-test/hello'), component('mirror', 'https://git.example.org/mirrors/tms-test/hello.git')] }]);
+    const both = config([
+      {
+        slug: 'p',
+        components: [component('exact', 'https://github.com/tms-test/hello'), component('mirror', 'https://git.example.org/mirrors/tms-test/hello.git')],
+      },
+    ]);
     expect(slugs(matchComponents(both, hookOf('github')))).toEqual(['p/exact']);
   });
 
   it('filters by branch, then by enable_hooks, and explains an empty result', () => {
     const cfg = config([
-      { slug: 'a', components: [component('main', 'https://github.com/tms-test/hello'), component('dev', 'https://github.com/tms-test/hello', { branch: 'dev' })] },
+      {
+        slug: 'a',
+        components: [component('main', 'https://github.com/tms-test/hello'), component('dev', 'https://github.com/tms-test/hello', { branch: 'dev' })],
+      },
       { slug: 'b', enable_hooks: false, components: [component('main', 'https://github.com/tms-test/hello.git')] },
       { slug: 'c', components: [component('default', 'https://github.com/tms-test/hello', { branch: '' })] },
     ]);
@@ -114,20 +136,29 @@ describe('matching components', () => {
   });
 
   it('explains a repository mismatch and lists near misses by repository name', () => {
-    const cfg = config([{ slug: 'p', components: [component('fork', 'https://gitlab.com/other/hello.git'), component('x', 'https://github.com/tms-test/world')] }]);
+    const cfg = config([
+      { slug: 'p', components: [component('fork', 'https://gitlab.com/other/hello.git'), component('x', 'https://github.com/tms-test/world')] },
+    ]);
     const result = matchComponents(cfg, hookOf('github'));
     expect(result.matched).toEqual([]);
     expect(result.status).toMatchObject({ repository_matches: 0, branch_matches: 0, enabled_hook_matches: 0 });
-    expect(result.status.reason).toContain('No component\'s repository is https://github.com/tms-test/hello');
-    expect(result.nearMisses).toEqual([{ component: 'p/fork', reason: 'its repository https://gitlab.com/other/hello.git is not https://github.com/tms-test/hello' }]);
+    expect(result.status.reason).toContain("No component's repository is https://github.com/tms-test/hello");
+    expect(result.nearMisses).toEqual([
+      { component: 'p/fork', reason: 'its repository https://gitlab.com/other/hello.git is not https://github.com/tms-test/hello' },
+    ]);
   });
 
   it('never matches local components or local paths, and never shows credentials', () => {
-    const cfg = config([{ slug: 'p', components: [
-      component('local', '', { vcs: 'local' }),
-      component('path', '/srv/git/tms-test/hello.git'),
-      component('creds', 'https://bot:s3cr3t@gitlab.com/x/hello.git'),
-    ] }]);
+    const cfg = config([
+      {
+        slug: 'p',
+        components: [
+          component('local', '', { vcs: 'local' }),
+          component('path', '/srv/git/tms-test/hello.git'),
+          component('creds', 'https://bot:s3cr3t@gitlab.com/x/hello.git'),
+        ],
+      },
+    ]);
     const result = matchComponents(cfg, hookOf('github'));
     expect(result.matched).toEqual([]);
     expect(JSON.stringify(result)).not.toContain('s3cr3t');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createUpdateQueue } from '../../src/hooks/queue.js';
 import { withComponentMutex } from '../../src/component/mutex.js';
+import { createUpdateQueue } from '../../src/hooks/queue.js';
 
 /** An update function whose calls wait until the test releases them. */
 function gatedUpdate() {

@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import type { Service } from '../../src/hooks/services.js';
 import type { Db } from '../../src/store/db.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { hmacHex, loadFixture } from './fixtures.js';
 import { type HookServer, recordingQueue, startHookServer } from './helpers.js';
@@ -27,14 +27,22 @@ const SERVICES = Object.keys(REPOS) as Service[];
 function signed(service: Service, body: string, secret: string): Record<string, string> {
   const hex = hmacHex(secret, body);
   switch (service) {
-    case 'github': return { 'x-hub-signature-256': `sha256=${hex}` };
-    case 'gitea': return { 'x-gitea-signature': hex };
-    case 'forgejo': return { 'x-forgejo-signature': hex };
-    case 'gitlab': return { 'x-gitlab-token': secret };
-    case 'bitbucket': return { 'x-hub-signature': `sha256=${hex}` };
-    case 'gitee': return { 'x-gitee-token': secret };
-    case 'pagure': return { 'x-pagure-signature-256': hex };
-    case 'azure': return { authorization: `Basic ${Buffer.from(`azure:${secret}`).toString('base64')}` };
+    case 'github':
+      return { 'x-hub-signature-256': `sha256=${hex}` };
+    case 'gitea':
+      return { 'x-gitea-signature': hex };
+    case 'forgejo':
+      return { 'x-forgejo-signature': hex };
+    case 'gitlab':
+      return { 'x-gitlab-token': secret };
+    case 'bitbucket':
+      return { 'x-hub-signature': `sha256=${hex}` };
+    case 'gitee':
+      return { 'x-gitee-token': secret };
+    case 'pagure':
+      return { 'x-pagure-signature-256': hex };
+    case 'azure':
+      return { authorization: `Basic ${Buffer.from(`azure:${secret}`).toString('base64')}` };
   }
 }
 
@@ -47,7 +55,10 @@ const queue = recordingQueue();
 
 function makeConfig(extra: { hooks?: Record<string, unknown>; secrets?: Partial<Record<Service, string>>; disabled?: Service[] } = {}): Config {
   const projects = SERVICES.map((s) => ({
-    name: s, slug: s, enable_hooks: !(extra.disabled ?? []).includes(s), hook_secret: extra.secrets?.[s] ?? '',
+    name: s,
+    slug: s,
+    enable_hooks: !(extra.disabled ?? []).includes(s),
+    hook_secret: extra.secrets?.[s] ?? '',
     components: [{ name: 'App', slug: 'app', repo: REPOS[s], branch: 'main', filemask: 'translations/*.ts', file_format: 'ts' }],
   }));
   return parseConfig(JSON.stringify({ database: 'tms.sqlite', hooks: extra.hooks ?? {}, projects }), path.join(root, 'tms.config.json'));
@@ -64,7 +75,8 @@ function post(service: string, name: string, opts: { secret?: string; headers?: 
   const f = loadFixture(service, name);
   const fresh = `delivery-${++deliveries}`;
   const ids: Record<string, string> = {};
-  for (const h of ['x-github-delivery', 'x-gitlab-event-uuid', 'x-request-uuid', 'x-request-id', 'x-gitea-delivery', 'x-forgejo-delivery']) if (h in f.headers) ids[h] = fresh;
+  for (const h of ['x-github-delivery', 'x-gitlab-event-uuid', 'x-request-uuid', 'x-request-id', 'x-gitea-delivery', 'x-forgejo-delivery'])
+    if (h in f.headers) ids[h] = fresh;
   const fixtureBody = service === 'azure' ? { ...f.body, id: fresh } : service === 'pagure' ? { ...f.body, msg_id: fresh } : f.body;
   const body = JSON.stringify(opts.body ?? fixtureBody);
   const headers = { ...f.headers, ...ids, ...(opts.secret ? signed(service as Service, body, opts.secret) : {}), ...opts.headers };
@@ -92,8 +104,19 @@ beforeEach(() => {
 
 describe('receivers without a secret (Weblate behaviour)', () => {
   it('answers a ping with 201 "Hook working"', async () => {
-    for (const [service, name] of [['github', 'ping'], ['gitlab', 'issue'], ['bitbucket', 'ping'], ['gitea', 'issues'], ['forgejo', 'create'], ['gitee', 'issue'], ['pagure', 'issue'], ['azure', 'build'], ['github', 'issues'], ['bitbucket', 'issue']]) {
-      const res = await post(service, name);
+    for (const [service, name] of [
+      ['github', 'ping'],
+      ['gitlab', 'issue'],
+      ['bitbucket', 'ping'],
+      ['gitea', 'issues'],
+      ['forgejo', 'create'],
+      ['gitee', 'issue'],
+      ['pagure', 'issue'],
+      ['azure', 'build'],
+      ['github', 'issues'],
+      ['bitbucket', 'issue'],
+    ]) {
+      const res = await post(service!, name!);
       expect(res.status, `${service}/${name}`).toBe(201);
       expect(res.body).toEqual({ message: 'Hook working', status: 'success', match_status: null, updated_components: null });
     }
@@ -106,20 +129,31 @@ describe('receivers without a secret (Weblate behaviour)', () => {
       const res = await post(service, 'push');
       expect(res.status, service).toBe(200);
       expect(res.body).toEqual({
-        message: `Update triggered: ${service}/app`, status: 'success',
-        match_status: { repository_matches: 1, branch_matches: 1, enabled_hook_matches: 1 }, updated_components: [`${service}/app`],
+        message: `Update triggered: ${service}/app`,
+        status: 'success',
+        match_status: { repository_matches: 1, branch_matches: 1, enabled_hook_matches: 1 },
+        updated_components: [`${service}/app`],
       });
     }
     expect(queue.calls).toEqual(SERVICES.map((s) => `${s}/app`));
     const recorded = changes53();
     expect(recorded).toHaveLength(SERVICES.length);
     expect(recorded.every((c) => c.user_id === null && c.unit_id === null && c.translation_id === null && c.component_id !== null)).toBe(true);
-    expect(JSON.parse(recorded[0].details)).toMatchObject({ service_long_name: 'GitHub', branch: 'main', full_name: 'tms-test/hello', repo_url: 'https://github.com/tms-test/hello' });
+    expect(JSON.parse(recorded[0]!.details)).toMatchObject({
+      service_long_name: 'GitHub',
+      branch: 'main',
+      full_name: 'tms-test/hello',
+      repo_url: 'https://github.com/tms-test/hello',
+    });
   });
 
   it('accepts the path without the trailing slash and a GitHub form-encoded payload', async () => {
     const f = loadFixture('github', 'push');
-    const res = await server.post('/hooks/github', `payload=${encodeURIComponent(JSON.stringify(f.body))}`, { ...f.headers, 'content-type': 'application/x-www-form-urlencoded', 'x-github-delivery': 'form-1' });
+    const res = await server.post('/hooks/github', `payload=${encodeURIComponent(JSON.stringify(f.body))}`, {
+      ...f.headers,
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-github-delivery': 'form-1',
+    });
     expect(res.status).toBe(200);
     expect(res.body.updated_components).toEqual(['github/app']);
   });
@@ -129,9 +163,13 @@ describe('receivers without a secret (Weblate behaviour)', () => {
     const res = await post('github', 'push', { body });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
-      message: 'No matching repositories found!', status: 'failure', updated_components: null,
+      message: 'No matching repositories found!',
+      status: 'failure',
+      updated_components: null,
       match_status: {
-        repository_matches: 1, branch_matches: 0, enabled_hook_matches: 0,
+        repository_matches: 1,
+        branch_matches: 0,
+        enabled_hook_matches: 0,
         reason: '1 component(s) use https://github.com/tms-test/hello, but none follows the pushed branch "feature".',
       },
     });
@@ -156,11 +194,14 @@ describe('receivers without a secret (Weblate behaviour)', () => {
 
     const bad = await server.post('/hooks/github/', '{not json', { 'content-type': 'application/json', 'x-github-event': 'push' });
     expect(bad.status).toBe(400);
-    expect((bad.body.errors as { detail: string }[])[0].detail).toMatch(/^JSON parse error - /);
+    expect((bad.body.errors as { detail: string }[])[0]!.detail).toMatch(/^JSON parse error - /);
     const noPayload = await server.post('/hooks/github/', 'x=1', { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'push' });
     expect(noPayload.status).toBe(400);
     expect(noPayload.body).toEqual({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Missing payload parameter!', attr: null }] });
-    const incomplete = await server.post('/hooks/github/', JSON.stringify({ repository: {} }), { 'content-type': 'application/json', 'x-github-event': 'push' });
+    const incomplete = await server.post('/hooks/github/', JSON.stringify({ repository: {} }), {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+    });
     expect(incomplete.status).toBe(400);
 
     config = makeConfig({ hooks: { enabled: false } });
@@ -191,11 +232,17 @@ describe('receivers with a secret', () => {
   it('accepts every service signed with the global secret, and refuses bad or missing signatures with 401', async () => {
     config = makeConfig({ hooks: { secret: SECRET } });
     for (const service of SERVICES) {
-      const id = { 'x-github-delivery': `sig-${service}`, 'x-gitea-delivery': `sig-${service}`, 'x-forgejo-delivery': `sig-${service}`, 'x-request-uuid': `sig-${service}`, 'x-gitlab-event-uuid': `sig-${service}` };
+      const id = {
+        'x-github-delivery': `sig-${service}`,
+        'x-gitea-delivery': `sig-${service}`,
+        'x-forgejo-delivery': `sig-${service}`,
+        'x-request-uuid': `sig-${service}`,
+        'x-gitlab-event-uuid': `sig-${service}`,
+      };
       const missing = await post(service, 'push', { headers: id });
       expect(queue.calls).not.toContain(`${service}/app`);
       expect(missing.status, `${service} missing`).toBe(401);
-      expect((missing.body.errors as { detail: string }[])[0].detail).toContain('missing signature');
+      expect((missing.body.errors as { detail: string }[])[0]!.detail).toContain('missing signature');
       const bad = await post(service, 'push', { secret: 'not-the-secret', headers: id });
       expect(bad.status, `${service} bad`).toBe(401);
       expect(queue.calls).not.toContain(`${service}/app`);
@@ -212,9 +259,17 @@ describe('receivers with a secret', () => {
     const f = loadFixture('github', 'push');
     const pretty = JSON.stringify(f.body, null, 2);
     const compact = JSON.stringify(f.body);
-    const ok = await server.post('/hooks/github/', pretty, { ...f.headers, 'x-github-delivery': 'raw-1', 'x-hub-signature-256': `sha256=${hmacHex(SECRET, pretty)}` });
+    const ok = await server.post('/hooks/github/', pretty, {
+      ...f.headers,
+      'x-github-delivery': 'raw-1',
+      'x-hub-signature-256': `sha256=${hmacHex(SECRET, pretty)}`,
+    });
     expect(ok.status).toBe(200);
-    const mismatch = await server.post('/hooks/github/', pretty, { ...f.headers, 'x-github-delivery': 'raw-2', 'x-hub-signature-256': `sha256=${hmacHex(SECRET, compact)}` });
+    const mismatch = await server.post('/hooks/github/', pretty, {
+      ...f.headers,
+      'x-github-delivery': 'raw-2',
+      'x-hub-signature-256': `sha256=${hmacHex(SECRET, compact)}`,
+    });
     expect(mismatch.status).toBe(401);
   });
 
@@ -261,7 +316,10 @@ describe('receivers with a secret', () => {
     const nearMisses = (signedRes.body.match_status as Record<string, unknown>).near_misses;
     expect(nearMisses).toContainEqual({ component: 'github/app', reason: 'follows branch "main", the push was to "feature"' });
     // the same repository name on other hosts is listed too
-    expect(nearMisses).toContainEqual({ component: 'gitlab/app', reason: 'its repository git@gitlab.com:tms-test/hello.git is not https://github.com/tms-test/hello' });
+    expect(nearMisses).toContainEqual({
+      component: 'gitlab/app',
+      reason: 'its repository git@gitlab.com:tms-test/hello.git is not https://github.com/tms-test/hello',
+    });
   });
 
   it("accepts Gitee's signature mode (timestamp + HMAC of the secret)", async () => {
@@ -300,7 +358,7 @@ describe('request bodies', () => {
     const small = await startHookServer({ store, getConfig: () => config, queue, bodyLimit: 1024 });
     const res = await fetch(`${small.url}/hooks/github/`, { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { errors: { code: string }[] }).errors[0].code).toBe('payload_too_large');
+    expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('payload_too_large');
     await small.close();
     expect(queue.calls).toEqual([]);
   });

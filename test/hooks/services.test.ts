@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodePayload } from '../../src/hooks/payload.js';
-import { deliveryId, HookPayloadError, parseHook, type Service } from '../../src/hooks/services.js';
+import { HookPayloadError, type Service, deliveryId, parseHook } from '../../src/hooks/services.js';
 import { loadFixture } from './fixtures.js';
 
 function parse(service: Service, name: string) {
@@ -57,9 +57,13 @@ describe('payload parsing per service', () => {
     expect(hook.repo_url).toBe('https://bitbucket.org/tms-test/hello');
     expect(hook.branch).toBe('main');
     expect(hook.full_name).toBe('tms-test/hello');
-    expect(hook.repos).toEqual(expect.arrayContaining([
-      'ssh://git@bitbucket.org/tms-test/hello.git', 'git@bitbucket.org:tms-test/hello.git', 'https://bitbucket.org/tms-test/hello.git',
-    ]));
+    expect(hook.repos).toEqual(
+      expect.arrayContaining([
+        'ssh://git@bitbucket.org/tms-test/hello.git',
+        'git@bitbucket.org:tms-test/hello.git',
+        'https://bitbucket.org/tms-test/hello.git',
+      ]),
+    );
     // scm is "git": no Mercurial forms
     expect(hook.repos.some((r) => r.includes('hg'))).toBe(false);
   });
@@ -103,7 +107,12 @@ describe('payload parsing per service', () => {
     expect(parse('gitee', 'push')).toEqual({
       service_long_name: 'Gitee',
       repo_url: 'https://gitee.com/tms-test/hello',
-      repos: ['https://gitee.com/tms-test/hello.git', 'git@gitee.com:tms-test/hello.git', 'git://gitee.com/tms-test/hello.git', 'https://gitee.com/tms-test/hello'],
+      repos: [
+        'https://gitee.com/tms-test/hello.git',
+        'git@gitee.com:tms-test/hello.git',
+        'git://gitee.com/tms-test/hello.git',
+        'https://gitee.com/tms-test/hello',
+      ],
       branch: 'main',
       full_name: 'tms-test/hello',
     });
@@ -126,14 +135,16 @@ describe('payload parsing per service', () => {
     expect(hook.service_long_name).toBe('Azure');
     expect(hook.branch).toBe('main');
     expect(hook.full_name).toBe('hello');
-    expect(hook.repos).toEqual(expect.arrayContaining([
-      'https://dev.azure.com/tms-test/Hello World/_git/hello',
-      'git@ssh.dev.azure.com:v3/tms-test/Hello World/hello',
-      'https://tms-test.visualstudio.com/Hello World/_git/hello',
-      'tms-test@vs-ssh.visualstudio.com:v3/tms-test/Hello World/hello',
-      'https://dev.azure.com/tms-test/6ce954b1-ce1f-45d1-b94d-e6bf2464ba2c/_git/278d5cd2-584d-4b63-824a-2ba458937249',
-      'https://dev.azure.com/tms-test/Hello%20World/_git/hello',
-    ]));
+    expect(hook.repos).toEqual(
+      expect.arrayContaining([
+        'https://dev.azure.com/tms-test/Hello World/_git/hello',
+        'git@ssh.dev.azure.com:v3/tms-test/Hello World/hello',
+        'https://tms-test.visualstudio.com/Hello World/_git/hello',
+        'tms-test@vs-ssh.visualstudio.com:v3/tms-test/Hello World/hello',
+        'https://dev.azure.com/tms-test/6ce954b1-ce1f-45d1-b94d-e6bf2464ba2c/_git/278d5cd2-584d-4b63-824a-2ba458937249',
+        'https://dev.azure.com/tms-test/Hello%20World/_git/hello',
+      ]),
+    );
     expect(parse('azure', 'build')).toBeNull();
   });
 
@@ -169,9 +180,16 @@ describe('decoding the body', () => {
     expect(decodePayload(Buffer.from(json), 'application/json')).toEqual({ ref: 'refs/heads/main' });
     expect(decodePayload(Buffer.from(`payload=${encodeURIComponent(json)}`), 'application/x-www-form-urlencoded')).toEqual({ ref: 'refs/heads/main' });
     const multipart = [
-      '--XyZ', 'Content-Disposition: form-data; name="other"', '', 'x',
-      '--XyZ', 'Content-Disposition: form-data; name="payload"', '', json,
-      '--XyZ--', '',
+      '--XyZ',
+      'Content-Disposition: form-data; name="other"',
+      '',
+      'x',
+      '--XyZ',
+      'Content-Disposition: form-data; name="payload"',
+      '',
+      json,
+      '--XyZ--',
+      '',
     ].join('\r\n');
     expect(decodePayload(Buffer.from(multipart), 'multipart/form-data; boundary=XyZ')).toEqual({ ref: 'refs/heads/main' });
   });

@@ -19,7 +19,7 @@ describe('checkSignature', () => {
     expect(checkSignature('github', {}, body, secret)).toBe('missing');
   });
 
-  it('Gitea and Forgejo accept each other\'s header and the GitHub-style one they also send', () => {
+  it("Gitea and Forgejo accept each other's header and the GitHub-style one they also send", () => {
     const hex = hmacHex(secret, body);
     for (const service of ['gitea', 'forgejo'] as const) {
       expect(checkSignature(service, { 'x-gitea-signature': hex }, body, secret)).toBe('valid');

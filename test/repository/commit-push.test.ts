@@ -2,12 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, fileScan, fileSync, pushComponent, repositoryStatus } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
-import { COMMITTER, createRepoEnv, lastCommitDiff, type RepoEnv } from './repo-env.js';
-import { openComponent } from '../../src/component/handle.js';
+import { COMMITTER, type RepoEnv, createRepoEnv, lastCommitDiff } from './repo-env.js';
 
 describe('commit and push', () => {
   let r: RepoEnv;
@@ -52,20 +52,25 @@ describe('commit and push', () => {
 
     const commits = r.changes('app', [Action.COMMIT]);
     expect(commits).toHaveLength(1);
-    expect(commits[0]).toMatchObject({ user_id: r.bob.id, author_id: r.alice.id, details: { commit: result.commits[0].oid } });
-    expect(commits[0].translation_id).not.toBeNull();
+    expect(commits[0]).toMatchObject({ user_id: r.bob.id, author_id: r.alice.id, details: { commit: result.commits[0]!.oid } });
+    expect(commits[0]!.translation_id).not.toBeNull();
 
     const after = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));
     expect(after).toMatchObject({ needs_commit: false, needs_push: true, needs_merge: false });
-    expect(after.weblate_commit).toMatchObject({ revision: result.commits[0].oid, author_name: 'Alice Translator', commit_email: COMMITTER.email, summary: 'Translated using tms (German)' });
+    expect(after.weblate_commit).toMatchObject({
+      revision: result.commits[0]!.oid,
+      author_name: 'Alice Translator',
+      commit_email: COMMITTER.email,
+      summary: 'Translated using tms (German)',
+    });
     expect(after.weblate_commit?.authordate).toMatch(/^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0000$/);
     expect(after.status).toContain("Your branch is ahead of 'origin/main' by 1 commit.");
   });
 
   it('does not re-parse its own write on the next sync', async () => {
     const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
-    expect(sync.ok).toBe(true);
-    expect(sync.parsed).toBe(0);
+    expect(sync!.ok).toBe(true);
+    expect(sync!.parsed).toBe(0);
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 0 });
   });
 
@@ -93,12 +98,19 @@ describe('commit and push', () => {
       ['Alice Translator', ['translations/app_cs.ts'], 1],
       ['Bob Reviewer', ['translations/app_cs.ts', 'translations/app_de.ts'], 2],
     ]);
-    expect(await r.workGit('app', ['log', '-2', '--format=%an|%s'])).toBe('Bob Reviewer|Translated using tms (Czech, German)\nAlice Translator|Translated using tms (Czech)');
+    expect(await r.workGit('app', ['log', '-2', '--format=%an|%s'])).toBe(
+      'Bob Reviewer|Translated using tms (Czech, German)\nAlice Translator|Translated using tms (Czech)',
+    );
     const cs = await r.workGit('app', ['show', 'HEAD:translations/app_cs.ts']);
     expect(cs).toContain('<translation>Ukončit</translation>');
     expect(cs).toContain('<translation type="unfinished">&amp;Soubor</translation>');
     // one 17 per translation per commit
-    expect(r.changes('app', [Action.COMMIT]).slice(-3).map((c) => c.author_id)).toEqual([r.alice.id, r.bob.id, r.bob.id]);
+    expect(
+      r
+        .changes('app', [Action.COMMIT])
+        .slice(-3)
+        .map((c) => c.author_id),
+    ).toEqual([r.alice.id, r.bob.id, r.bob.id]);
   });
 
   it('commits one translation only when asked (translation-level commit)', async () => {
@@ -127,7 +139,7 @@ describe('commit and push', () => {
     expect(result.commits.map((c) => c.files)).toEqual([['translations/app_de.ts']]);
     expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Konec', pending: 1, pending_author_id: r.alice.id });
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Schließen', pending: 0 });
-    expect(r.changes('app', [Action.SAVE_FAILED]).at(-1)).toMatchObject({ target: result.failed[0].error });
+    expect(r.changes('app', [Action.SAVE_FAILED]).at(-1)).toMatchObject({ target: result.failed[0]!.error });
     await r.workGit('app', ['reset', '-q', '--hard', 'HEAD~2']);
   });
 });
@@ -150,7 +162,7 @@ describe('commit and push of the other formats', () => {
     expect(diff).toEqual(['-    "save": "Speichern"', '+    "save": "Sichern"']);
     expect(JSON.parse((await r.upstreamFile('web', 'locales/cs.json'))!).menu.quit).toBe('Konec');
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
-    expect(sync.parsed).toBe(0);
+    expect(sync!.parsed).toBe(0);
     expect(r.units('web', 'cs').find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Konec', pending: 0 });
   });
 
@@ -161,7 +173,7 @@ describe('commit and push of the other formats', () => {
     expect(result.commits.map((c) => c.files)).toEqual([['locales/en.json']]);
     expect(await lastCommitDiff((a) => r.workGit('web', a), 'locales/en.json', 'HEAD')).toEqual(['-    "title": "Hello tms",', '+    "title": "Hello, tms",']);
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('web', 'en').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hello, tms', pending: 0 });
   });
 

@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { deleteUnit, downloadComponentZip, downloadProjectZip, downloadTranslation, editUnit, zipStore } from '../../src/repository/index.js';
-import { createRepoEnv, type RepoEnv } from './repo-env.js';
-import { openComponent } from '../../src/component/handle.js';
+import { type RepoEnv, createRepoEnv } from './repo-env.js';
 
 const decoder = new TextDecoder();
 
@@ -81,10 +81,13 @@ describe('downloads', () => {
     expect(text).not.toContain('About %1');
     expect(text).toContain('<source>&amp;File</source>');
     expect(file.filename).toBe('hello-app-de.ts');
-    const lastChange = r.db.prepare(
-      `SELECT s.last_change FROM translation_stats s JOIN translations t ON t.id = s.translation_id
+    const lastChange = r.db
+      .prepare(
+        `SELECT s.last_change FROM translation_stats s JOIN translations t ON t.id = s.translation_id
        JOIN components c ON c.id = t.component_id WHERE c.slug = 'app' AND t.language_code = 'de'`,
-    ).pluck().get() as string;
+      )
+      .pluck()
+      .get() as string;
     expect(file.lastModified.toISOString()).toBe(lastChange);
 
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(head);
@@ -116,9 +119,13 @@ describe('downloads', () => {
     const project = await downloadProjectZip(r.store, r.config, r.project);
     expect(project.filename).toBe('hello.zip');
     expect(zipNames(project.bytes)).toEqual([
-      'app/translations/app_cs.ts', 'app/translations/app_de.ts',
-      'glossary/glossary/cs.tbx', 'glossary/glossary/de.tbx',
-      'web/locales/cs.json', 'web/locales/de.json', 'web/locales/en.json',
+      'app/translations/app_cs.ts',
+      'app/translations/app_de.ts',
+      'glossary/glossary/cs.tbx',
+      'glossary/glossary/de.tbx',
+      'web/locales/cs.json',
+      'web/locales/de.json',
+      'web/locales/en.json',
     ]);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
   });

@@ -1,12 +1,10 @@
 // Adding a language: the file named by mask and code style, made from new_base or the skeleton, committed, pushed, synced.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Action } from '../../src/domain/actions.js';
-import { addLanguage, pushComponent } from '../../src/repository/index.js';
-import { createRepoEnv, type RepoEnv, rejectedWith, statsOf } from './repo-env.js';
 import { openComponent } from '../../src/component/handle.js';
+import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
-
-
+import { addLanguage, pushComponent } from '../../src/repository/index.js';
+import { type RepoEnv, createRepoEnv, rejectedWith, statsOf } from './repo-env.js';
 
 describe('addLanguage', () => {
   let r: RepoEnv;
@@ -40,7 +38,7 @@ describe('addLanguage', () => {
     const units = r.units('web', 'pt_BR');
     expect(units.map((u) => u.context)).toEqual(r.units('web', 'en').map((u) => u.context));
     expect(units.every((u) => u.target === '' && u.state === 0)).toBe(true);
-    expect(r.db.prepare("SELECT language_code FROM translations WHERE id = ?").pluck().get(result.translationId)).toBe('pt-BR');
+    expect(r.db.prepare('SELECT language_code FROM translations WHERE id = ?').pluck().get(result.translationId)).toBe('pt-BR');
   });
 
   it('refuses with Weblate errors: missing code (languge_code), unknown code, a present language, new_lang, no base for TS', async () => {
@@ -50,17 +48,24 @@ describe('addLanguage', () => {
     const unknown = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'xx_nope', r.alice));
     expect([unknown.data.field, unknown.message]).toEqual(['language_code', "No language code 'xx_nope' found!"]);
     // exact codes only: 'FR' is not 'fr'
-    expect((await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'FR', r.alice))).data.field).toBe('language_code');
+    expect((await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), 'FR', r.alice))).data.field).toBe(
+      'language_code',
+    );
     for (const present of ['de', 'en']) {
       const e = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, app), present, r.alice));
       expect([e.data.field, e.message]).toEqual(['language_code', 'Translation file already exists!']);
     }
     const off = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'none' }), 'it', r.alice));
     expect([off.code, off.message]).toEqual(['ForbiddenError', 'Adding new translations is turned off in the component configuration.']);
-    expect((await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'contact' }), 'it', r.alice))).code).toBe('ForbiddenError');
+    expect(
+      (await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_lang: 'contact' }), 'it', r.alice))).code,
+    ).toBe('ForbiddenError');
     const noBase = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, new_base: '' }), 'it', r.alice));
     expect(noBase.code).toBe('ForbiddenError');
-    const filtered = await rejectedWith(RefusedError, addLanguage(await openComponent(r.store, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }), 'it', r.alice));
+    const filtered = await rejectedWith(
+      RefusedError,
+      addLanguage(await openComponent(r.store, r.config, r.project, { ...app, language_regex: '^(de|cs)$' }), 'it', r.alice),
+    );
     expect([filtered.data.field, filtered.message]).toEqual(['language_code', 'The given language is filtered by the language filter.']);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     expect(r.units('app', 'it')).toEqual([]);

@@ -7,8 +7,8 @@ import { parseConfig } from '../../src/config/config.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import type { UserRow } from '../../src/store/index.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
 import { DEMO } from '../helpers/sync-env.js';
@@ -40,20 +40,31 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
       database: 'tms.sqlite',
       repos_dir: 'repos',
       committer: { name: 'tms test', email: 'tms@test.invalid' },
-      projects: [{
-        name: 'Hello',
-        slug: 'hello',
-        components: [{
-          name: 'Web', slug: 'web', repo: upstream, branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json',
-          file_format: 'json-nested', merge_style: 'rebase', ...component,
-        }],
-      }],
+      projects: [
+        {
+          name: 'Hello',
+          slug: 'hello',
+          components: [
+            {
+              name: 'Web',
+              slug: 'web',
+              repo: upstream,
+              branch: 'main',
+              filemask: 'locales/*.json',
+              template: 'locales/en.json',
+              file_format: 'json-nested',
+              merge_style: 'rebase',
+              ...component,
+            },
+          ],
+        },
+      ],
     }),
     path.join(root, 'tms.config.json'),
   );
   const store = openSqliteStore(config.database);
   const [synced] = await syncProject(store, config, 'hello');
-  if (!synced.ok) throw new Error(synced.error);
+  if (!synced!.ok) throw new Error(synced!.error);
   const { user } = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
   const project = config.projects[0];
   const env: Env = {
@@ -61,12 +72,15 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
     upstream,
     store,
     user,
-    handle: () => openComponent(store, config, project, project.components[0]),
+    handle: () => openComponent(store, config, project!, project!.components[0]!),
     unitId: (language, context) =>
-      store.db.prepare(
-        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+      store.db
+        .prepare(
+          `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
          WHERE l.code = ? AND u.context = ?`,
-      ).pluck().get(language, context) as number,
+        )
+        .pluck()
+        .get(language, context) as number,
   };
   envs.push(env);
   return env;

@@ -1,15 +1,15 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 // Pull with pending edits (rebase per unit, merge), conflicts kept pending, failures 22/23/28, push retried, reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { cleanupComponent, commitPending, editUnit, pullComponent, pushComponent, repositoryStatus, resetComponent } from '../../src/repository/index.js';
 import * as vcs from '../../src/vcs/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { CREDENTIALS, demoFile } from '../helpers/sync-env.js';
-import { createRepoEnv, type RepoEnv, startPushRaceProxy } from './repo-env.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { openComponent } from '../../src/component/handle.js';
+import { type RepoEnv, createRepoEnv, startPushRaceProxy } from './repo-env.js';
 
 const DE = 'translations/app_de.ts';
 const deText = () => demoFile('app/translations/app_de.ts');
@@ -34,8 +34,10 @@ describe('pull (rebase) with pending edits', () => {
     // Upstream changes "&File" and adds a string, while "Quit" is pending here.
     const upstream = deText()
       .replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei…</translation>')
-      .replace('</context>\n<context>\n    <name>AboutDialog</name>',
-        '    <message>\n        <source>Save</source>\n        <translation>Speichern</translation>\n    </message>\n</context>\n<context>\n    <name>AboutDialog</name>');
+      .replace(
+        '</context>\n<context>\n    <name>AboutDialog</name>',
+        '    <message>\n        <source>Save</source>\n        <translation>Speichern</translation>\n    </message>\n</context>\n<context>\n    <name>AboutDialog</name>',
+      );
     await commitToUpstream(r.env.upstream('app'), { [DE]: upstream });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result.result).toBe(true);
@@ -54,7 +56,7 @@ describe('pull (rebase) with pending edits', () => {
     const rebased = r.changes('app', [Action.REBASE]);
     expect(rebased).toHaveLength(1);
     expect(rebased[0]).toMatchObject({ user_id: r.bob.id, details: { conflicts: 0 } });
-    expect(rebased[0].details.new_head).toBe(await r.workGit('app', ['rev-parse', 'HEAD']));
+    expect(rebased[0]!.details.new_head).toBe(await r.workGit('app', ['rev-parse', 'HEAD']));
   });
 
   it('edit of the same unit upstream changed: conflict reported, upstream text in the file, the edit kept pending', async () => {
@@ -62,7 +64,9 @@ describe('pull (rebase) with pending edits', () => {
     await editUnit(r.store, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
     await editUnit(r.store, { unitId: r.unit('app', 'de', 'About').id, target: ['Über %1'], state: 20, user: r.alice });
     const current = (await r.upstreamFile('app', DE))!;
-    await commitToUpstream(r.env.upstream('app'), { [DE]: current.replace('<translation>Eine Datei öffnen</translation>', '<translation>Datei öffnen…</translation>') });
+    await commitToUpstream(r.env.upstream('app'), {
+      [DE]: current.replace('<translation>Eine Datei öffnen</translation>', '<translation>Datei öffnen…</translation>'),
+    });
 
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(true);
@@ -100,11 +104,11 @@ describe('pull (rebase) with pending edits', () => {
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', pending: 1, pending_author_id: r.bob.id });
     const failed = r.changes('app', [Action.FAILED_REBASE]);
     expect(failed).toHaveLength(1);
-    expect(failed[0].target).toBe(result.detail?.replace(/^.*Could not update the repository: /s, ''));
+    expect(failed[0]!.target).toBe(result.detail?.replace(/^.*Could not update the repository: /s, ''));
     // The taken-back commit left no "committed" record behind.
     expect(r.changes('app', [Action.COMMIT])).toHaveLength(committedBefore);
     const status = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));
-    expect(status.merge_failure).toBe(failed[0].target);
+    expect(status.merge_failure).toBe(failed[0]!.target);
     expect(status).toMatchObject({ needs_commit: true, needs_merge: true });
 
     // Upstream repairs the file: the next pull succeeds and clears merge_failure.
@@ -152,10 +156,10 @@ describe('push rejected because upstream moved meanwhile', () => {
     expect(result.result).toBe(false);
     const failed = r.changes('app', [Action.FAILED_PUSH]);
     expect(failed).toHaveLength(1);
-    expect(failed[0].target).toMatch(/^push: /);
-    expect(failed[0].target).not.toContain(CREDENTIALS.password);
+    expect(failed[0]!.target).toMatch(/^push: /);
+    expect(failed[0]!.target).not.toContain(CREDENTIALS.password);
     expect(result.detail).not.toContain(CREDENTIALS.password);
-    expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, component))).merge_failure).toBe(failed[0].target);
+    expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, component))).merge_failure).toBe(failed[0]!.target);
     // The edit is committed locally, not lost: a push to the real upstream delivers it.
     expect(r.unit('app', 'de', 'Quit').pending).toBe(0);
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, r.component('app')))).result).toBe(true);
@@ -173,7 +177,9 @@ describe('pull with merge_style merge', () => {
 
   it('merges upstream into the commit of pending edits (20) with the merge message', async () => {
     await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: 20, user: r.alice });
-    await commitToUpstream(r.env.upstream('app'), { [DE]: deText().replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei…</translation>') });
+    await commitToUpstream(r.env.upstream('app'), {
+      [DE]: deText().replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei…</translation>'),
+    });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result.result).toBe(true);
     expect(await r.workGit('app', ['log', '-1', '--format=%p|%s'])).toMatch(/^[0-9a-f]+ [0-9a-f]+\|Merge branch 'origin\/main' into tms$/);
@@ -187,7 +193,9 @@ describe('pull with merge_style merge', () => {
     await editUnit(r.store, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
     const current = (await r.upstreamFile('app', DE))!;
-    await commitToUpstream(r.env.upstream('app'), { [DE]: current.replace('<translation>Eine Datei öffnen</translation>', '<translation>Datei öffnen…</translation>') });
+    await commitToUpstream(r.env.upstream('app'), {
+      [DE]: current.replace('<translation>Eine Datei öffnen</translation>', '<translation>Datei öffnen…</translation>'),
+    });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(false);
     expect(r.changes('app', [Action.FAILED_MERGE])).toHaveLength(1);

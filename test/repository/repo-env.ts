@@ -9,7 +9,7 @@ import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
-import { CREDENTIALS, createSyncEnv, DEMO, type SyncEnv } from '../helpers/sync-env.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 export interface RepoEnv {
   env: SyncEnv;
@@ -75,31 +75,47 @@ export async function createRepoEnv(
   // Commits stay local until pushed (push_on_commit off): these tests drive commit, push, pull and reset one by one.
   const components: Record<string, Record<string, unknown>> = {
     app: { name: 'App', slug: 'app', repo: url('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts', push_on_commit: false },
-    glossary: { name: 'Glossary', slug: 'glossary', repo: url('glossary'), branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx', push_on_commit: false },
+    glossary: {
+      name: 'Glossary',
+      slug: 'glossary',
+      repo: url('glossary'),
+      branch: 'main',
+      filemask: 'glossary/*.tbx',
+      file_format: 'tbx',
+      push_on_commit: false,
+    },
     web: {
-      name: 'Web', slug: 'web', repo: url('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested',
+      name: 'Web',
+      slug: 'web',
+      repo: url('web'),
+      branch: 'main',
+      filemask: 'locales/*.json',
+      template: 'locales/en.json',
+      file_format: 'json-nested',
       push_on_commit: false,
     },
   };
-  for (const [slug, extra] of Object.entries(options.components ?? {})) Object.assign(components[slug], extra);
-  const config = env.config(
-    [{ name: 'Hello', slug: 'hello', ...options.project, components: Object.values(components) }],
-    { committer: COMMITTER, site_url: 'https://tms.example.test' },
-  );
+  for (const [slug, extra] of Object.entries(options.components ?? {})) Object.assign(components[slug]!, extra);
+  const config = env.config([{ name: 'Hello', slug: 'hello', ...options.project, components: Object.values(components) }], {
+    committer: COMMITTER,
+    site_url: 'https://tms.example.test',
+  });
   const store = env.openStore();
   const db = store.db;
   const results = await syncProject(store, config, 'hello');
   for (const r of results) if (!r.ok) throw new Error(`sync of ${r.component} failed: ${r.error}`);
   const alice = (await store.createUser({ username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' })).user;
   const bob = (await store.createUser({ username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' })).user;
-  const project = config.projects[0];
-  const component = (slug: string) => project.components.find((c) => c.slug === slug)!;
+  const project = config.projects[0]!;
+  const component = (slug: string) => project!.components.find((c) => c.slug === slug)!;
   const units = (component: string, language: string) =>
-    db.prepare(
-      `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
+    db
+      .prepare(
+        `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
        JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
        JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ? ORDER BY u.position`,
-    ).all(component, language) as UnitRow[];
+      )
+      .all(component, language) as UnitRow[];
   return {
     env,
     store,
@@ -114,20 +130,20 @@ export async function createRepoEnv(
     unit(component, language, source) {
       const found = units(component, language).filter((u) => u.source.includes(source));
       if (found.length !== 1) throw new Error(`${found.length} units of ${component}/${language} match "${source}"`);
-      return found[0];
+      return found[0]!;
     },
     upstreamFile: async (component, file, ref = 'main') => (await readUpstreamFile(env.upstream(component), ref, file))?.toString('utf8') ?? null,
     upstreamGit: (component, args) => gitCli(env.upstream(component), args),
     workGit: (component, args) => gitCli(path.join(env.root, 'repos', 'hello', component), args),
     workDir: (component) => path.join(env.root, 'repos', 'hello', component),
     changes(component, actions) {
-      const rows = db.prepare(
-        `SELECT ch.id, ch.action, ch.translation_id, ch.unit_id, ch.language_id, ch.user_id, ch.author_id, ch.target, ch.old, ch.details
+      const rows = db
+        .prepare(
+          `SELECT ch.id, ch.action, ch.translation_id, ch.unit_id, ch.language_id, ch.user_id, ch.author_id, ch.target, ch.old, ch.details
          FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id`,
-      ).all(component) as (Omit<ChangeRow, 'details'> & { details: string })[];
-      return rows
-        .map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }))
-        .filter((r) => !actions || actions.includes(r.action));
+        )
+        .all(component) as (Omit<ChangeRow, 'details'> & { details: string })[];
+      return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })).filter((r) => !actions || actions.includes(r.action));
     },
     close: () => env.close(),
   };
@@ -151,32 +167,32 @@ export async function startPushRaceProxy(target: string, beforeFirstPush: () => 
       fired = true;
       await beforeFirstPush();
     }
-    const upstream = http.request(
-      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
+    const upstream = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: (name) => `http://${encodeURIComponent(CREDENTIALS.username)}:${encodeURIComponent(CREDENTIALS.password)}@127.0.0.1:${port}/${name}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** The statistics row of a component's translation in a language. */
 export function statsOf(r: RepoEnv, component: string, language: string): TranslationStatsRow {
-  return r.db.prepare(
-    `SELECT s.* FROM translation_stats s JOIN translations t ON t.id = s.translation_id
+  return r.db
+    .prepare(
+      `SELECT s.* FROM translation_stats s JOIN translations t ON t.id = s.translation_id
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
-  ).get(component, language) as TranslationStatsRow;
+    )
+    .get(component, language) as TranslationStatsRow;
 }
 
 /** The error `fn` throws, which must be of `type`. */

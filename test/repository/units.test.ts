@@ -1,5 +1,6 @@
 // Adding and deleting strings end to end: store first (31/63, statistics), then commit and push write the upstream files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { NotFoundError, RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
@@ -17,11 +18,7 @@ import {
 } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { createRepoEnv, type RepoEnv, rejectedWith, statsOf, thrownBy } from './repo-env.js';
-import { openComponent } from '../../src/component/handle.js';
-
-
-
+import { type RepoEnv, createRepoEnv, rejectedWith, statsOf, thrownBy } from './repo-env.js';
 
 const MANAGED = { manage_units: true };
 
@@ -53,32 +50,63 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
   });
 
   it('refuses duplicates, a translation other than the source, bad bodies and a component without manage_units', async () => {
-    const dup = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }));
+    const dup = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'menu.open', value: ['Open'], user: r.alice }),
+    );
     expect([dup.code, dup.data.field, dup.message]).toEqual(['ValidationError', 'non_field_errors', 'This string seems to already exist.']);
-    const other = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'de', { key: 'x.y', value: ['Y'], user: r.alice }));
+    const other = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'de', { key: 'x.y', value: ['Y'], user: r.alice }),
+    );
     expect(other.code).toBe('ForbiddenError');
-    const bare = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }));
+    const bare = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: 'Y' as never, user: r.alice }),
+    );
     expect([bare.data.field, bare.message]).toEqual(['value', 'Expected a list of items but got type "str".']);
-    expect((await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { value: ['Y'], user: r.alice }))).data.field).toBe('key');
-    const state = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }));
+    expect(
+      (await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { value: ['Y'], user: r.alice }))).data.field,
+    ).toBe('key');
+    const state = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 100, user: r.alice }),
+    );
     expect([state.data.field, state.message]).toEqual(['state', '"100" is not a valid choice.']);
-    const empty = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }));
+    const empty = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 0, user: r.alice }),
+    );
     expect(empty.message).toBe('Empty state is supported for blank strings only.');
-    const approved = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }));
+    const approved = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['Y'], state: 30, user: r.alice }),
+    );
     expect(approved.message).toBe('Approved state is not available as reviews are not enabled.');
-    const plural = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }));
+    const plural = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a', 'b'], user: r.alice }),
+    );
     expect(plural.message).toBe('Plurals are not supported by the file format!');
-    const control = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }));
+    const control = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'x.y', value: ['a\x07'], user: r.alice }),
+    );
     expect(control.message).toBe("String contains control character: '\\x07'");
-    const off = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, { ...web(), manage_units: false }), 'en', { key: 'x.y', value: ['Y'], user: r.alice }));
+    const off = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, { ...web(), manage_units: false }), 'en', { key: 'x.y', value: ['Y'], user: r.alice }),
+    );
     expect([off.code, off.message]).toEqual(['ForbiddenError', 'Adding strings is disabled in the component configuration.']);
-    await expect(addUnit(await openComponent(r.store, r.config, r.project, web()), 'xx', { key: 'x.y', value: ['Y'], user: r.alice })).rejects.toThrow(NotFoundError);
+    await expect(addUnit(await openComponent(r.store, r.config, r.project, web()), 'xx', { key: 'x.y', value: ['Y'], user: r.alice })).rejects.toThrow(
+      NotFoundError,
+    );
     expect(r.units('web', 'en').some((u) => u.context === 'x.y')).toBe(false);
   });
 
   it('a re-parse of the template before the commit keeps the string added in tms', async () => {
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web', { force: true });
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
   });
 
@@ -91,7 +119,7 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect(en.menu).toEqual({ open: 'Open', save: 'Save', quit: 'Quit', help: 'Help' });
     expect(JSON.parse((await r.upstreamFile('web', 'locales/de.json'))!).menu.help).toBeUndefined();
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('web', 'de').find((u) => u.context === 'menu.help')).toMatchObject({ target: '', state: State.EMPTY });
     expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 0 });
   });
@@ -111,7 +139,7 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
 
     const commit = await commitPending(await openComponent(r.store, r.config, r.project, web()));
     expect(commit).toMatchObject({ result: true, failed: [] });
-    expect(commit.commits[0].author.name).toBe('Bob Reviewer');
+    expect(commit.commits[0]!.author.name).toBe('Bob Reviewer');
     expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, web()))).needs_commit).toBe(false);
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, web()))).result).toBe(true);
     const en = JSON.parse((await r.upstreamFile('web', 'locales/en.json'))!);
@@ -119,7 +147,7 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect(en.menu).toEqual({ open: 'Open', quit: 'Quit', help: 'Help' });
     expect(de.menu).toEqual({ open: 'Öffnen' });
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('web', 'en').some((u) => u.context === 'menu.save')).toBe(false);
   });
 
@@ -144,14 +172,30 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
   const app = () => r.component('app');
 
   it('adds a translated string to one translation: a read-only source unit and a pending unit; the commit adds the message', async () => {
-    const result = await addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { context: 'MainWindow', source: ['Save as'], target: ['Speichern unter'], user: r.alice });
+    const result = await addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', {
+      context: 'MainWindow',
+      source: ['Save as'],
+      target: ['Speichern unter'],
+      user: r.alice,
+    });
     expect(result.unitIds).toHaveLength(2);
-    expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({ id: result.unitId, target: 'Speichern unter', state: State.TRANSLATED, pending: 1 });
+    expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({
+      id: result.unitId,
+      target: 'Speichern unter',
+      state: State.TRANSLATED,
+      pending: 1,
+    });
     expect(r.units('app', 'en').find((u) => u.source === 'Save as')).toMatchObject({ target: 'Save as', state: State.READONLY, pending: 0 });
     expect(r.units('app', 'cs').some((u) => u.source === 'Save as')).toBe(false);
-    const missingTarget = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { source: ['Other'], user: r.alice }));
+    const missingTarget = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { source: ['Other'], user: r.alice }),
+    );
     expect(missingTarget.data.field).toBe('target');
-    const dup = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, app()), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }));
+    const dup = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, app()), 'cs', { context: 'MainWindow', source: ['Save as'], target: ['x'], user: r.alice }),
+    );
     expect(dup.message).toBe('This string seems to already exist.');
 
     const commit = await commitPending(await openComponent(r.store, r.config, r.project, app()));
@@ -160,7 +204,7 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     const de = (await r.upstreamFile('app', 'translations/app_de.ts'))!;
     expect(de).toMatch(/<source>Save as<\/source>\s*<translation>Speichern unter<\/translation>/);
     const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({ context: 'MainWindow', target: 'Speichern unter', pending: 0 });
   });
 
@@ -189,7 +233,7 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     await expect(deleteUnit(await openComponent(r.store, r.config, r.project, app()), quit.id, r.alice)).rejects.toThrow(NotFoundError);
     // a unit of another component is not this component's
     const term = r.units('glossary', 'de')[0];
-    await expect(deleteUnit(await openComponent(r.store, r.config, r.project, app()), term.id, r.alice)).rejects.toThrow(NotFoundError);
+    await expect(deleteUnit(await openComponent(r.store, r.config, r.project, app()), term!.id, r.alice)).rejects.toThrow(NotFoundError);
   });
 
   it('adds a glossary term on the source language: every TBX file gets the entry', async () => {
@@ -198,7 +242,7 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     expect(result.result).toBe(true);
     for (const file of ['glossary/de.tbx', 'glossary/cs.tbx']) expect(await r.upstreamFile('glossary', file)).toContain('<term>branch</term>');
     const [sync] = await syncProject(r.store, r.config, 'hello', 'glossary');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.units('glossary', 'de').find((u) => u.source === 'branch')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
   });
 });
@@ -218,7 +262,7 @@ describe('pending removals meet upstream changes', () => {
     const de = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), { [DE]: de.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
     const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
-    expect(sync.ok).toBe(true);
+    expect(sync!.ok).toBe(true);
     expect(r.unit('app', 'de', 'Quit').pending).toBe(0); // parsed from the changed file again
     expect((await commitPending(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
     for (const file of [DE, CS]) expect(await r.workGit('app', ['show', `HEAD:${file}`])).not.toContain('<source>Quit</source>');
@@ -265,10 +309,18 @@ describe('component lock', () => {
     const title = r.units('web', 'de').find((u) => u.context === 'app.title')!;
     const edit = await rejectedWith(RefusedError, editUnit(r.store, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
     expect([edit.code, edit.message]).toEqual(['ForbiddenError', 'The component is locked.']);
-    const add = await rejectedWith(RefusedError, addUnit(await openComponent(r.store, r.config, r.project, web), 'en', { key: 'a.b', value: ['B'], user: r.alice }));
+    const add = await rejectedWith(
+      RefusedError,
+      addUnit(await openComponent(r.store, r.config, r.project, web), 'en', { key: 'a.b', value: ['B'], user: r.alice }),
+    );
     expect([add.code, add.message]).toEqual(['ForbiddenError', 'The component is locked.']);
-    expect((await rejectedWith(RefusedError, deleteUnit(await openComponent(r.store, r.config, r.project, web), title.id, r.alice))).code).toBe('ForbiddenError');
-    const upload = await rejectedWith(RefusedError, uploadTranslation(await openComponent(r.store, r.config, r.project, web), 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }));
+    expect((await rejectedWith(RefusedError, deleteUnit(await openComponent(r.store, r.config, r.project, web), title.id, r.alice))).code).toBe(
+      'ForbiddenError',
+    );
+    const upload = await rejectedWith(
+      RefusedError,
+      uploadTranslation(await openComponent(r.store, r.config, r.project, web), 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }),
+    );
     expect([upload.code, upload.message]).toEqual(['ForbiddenError', 'The component is locked.']);
     expect(r.units('web', 'de').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hallo tms', pending: 0 });
 

@@ -1,15 +1,14 @@
 // Uploads: Weblate's methods, skip rules and counters, the 9/31/54/78 changes, errors on their fields; the commit writes accepted strings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Action } from '../../src/domain/actions.js';
-import { State } from '../../src/domain/unit.js';
-import { commitPending, type UploadInput, uploadTranslation } from '../../src/repository/index.js';
-import { demoFile } from '../helpers/sync-env.js';
-import { createRepoEnv, type RepoEnv, rejectedWith } from './repo-env.js';
 import { openComponent } from '../../src/component/handle.js';
+import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
+import { State } from '../../src/domain/unit.js';
+import { type UploadInput, commitPending, uploadTranslation } from '../../src/repository/index.js';
+import { demoFile } from '../helpers/sync-env.js';
+import { type RepoEnv, createRepoEnv, rejectedWith } from './repo-env.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
-
 
 /** The demo's German TS file with some messages changed, and one message the component does not have. */
 function germanUpload(): string {
@@ -17,7 +16,10 @@ function germanUpload(): string {
     .replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei!</translation>')
     .replace('<translation type="unfinished"></translation>', '<translation>Beenden</translation>')
     .replace('<translation type="unfinished">Über %1</translation>', '<translation type="unfinished">Über %1!</translation>')
-    .replace('</context>\n<context>', '    <message>\n        <source>Unknown</source>\n        <translation>Unbekannt</translation>\n    </message>\n</context>\n<context>');
+    .replace(
+      '</context>\n<context>',
+      '    <message>\n        <source>Unknown</source>\n        <translation>Unbekannt</translation>\n    </message>\n</context>\n<context>',
+    );
 }
 
 describe('uploads on a bilingual component (Qt TS)', () => {
@@ -26,7 +28,8 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     r = await createRepoEnv({ components: { app: { manage_units: true } } });
   });
   afterAll(() => r.close());
-  const upload = async (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), language, { user: r.alice, ...input });
+  const upload = async (language: string, input: Omit<UploadInput, 'user'>) =>
+    uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), language, { user: r.alice, ...input });
 
   it('translate: fills untranslated strings, skips translated ones, counts unknown ones; 9 per string and 78', async () => {
     const result = await upload('de', { bytes: encode(germanUpload()) });
@@ -35,7 +38,9 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
     expect(r.unit('app', 'de', '&File').target).toBe('&Datei');
     const uploaded = r.changes('app', [Action.UPLOAD]);
-    expect(uploaded).toMatchObject([{ unit_id: r.unit('app', 'de', 'Quit').id, user_id: r.alice.id, target: 'Beenden', old: '', details: { state: 20, old_state: 0 } }]);
+    expect(uploaded).toMatchObject([
+      { unit_id: r.unit('app', 'de', 'Quit').id, user_id: r.alice.id, target: 'Beenden', old: '', details: { state: 20, old_state: 0 } },
+    ]);
     expect(r.changes('app', [Action.FILE_UPLOAD]).at(-1)?.details).toEqual({ method: 'translate', not_found: 1, skipped: 3, accepted: 1, total: 6 });
   });
 
@@ -52,7 +57,11 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     expect(r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1!', state: State.TRANSLATED });
     const changed = germanUpload().replace('<translation>Beenden</translation>', '<translation>Verlassen</translation>');
     // About is needs-editing in the file: without `fuzzy` it is left out
-    expect(await upload('de', { bytes: encode(changed), method: 'fuzzy', conflicts: 'replace-translated' })).toMatchObject({ accepted: 4, skipped: 0, not_found: 1 });
+    expect(await upload('de', { bytes: encode(changed), method: 'fuzzy', conflicts: 'replace-translated' })).toMatchObject({
+      accepted: 4,
+      skipped: 0,
+      not_found: 1,
+    });
     expect(r.unit('app', 'de', '&File').state).toBe(State.FUZZY);
     expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', state: State.FUZZY });
   });
@@ -65,7 +74,10 @@ describe('uploads on a bilingual component (Qt TS)', () => {
   });
 
   it('add: strings the translation lacks are added (31), present ones skipped', async () => {
-    const text = demoFile('app/translations/app_de.ts').replace('</context>\n<context>', '    <message>\n        <source>Print</source>\n        <translation>Drucken</translation>\n    </message>\n</context>\n<context>');
+    const text = demoFile('app/translations/app_de.ts').replace(
+      '</context>\n<context>',
+      '    <message>\n        <source>Print</source>\n        <translation>Drucken</translation>\n    </message>\n</context>\n<context>',
+    );
     const result = await upload('de', { bytes: encode(text), method: 'add', fuzzy: 'process' });
     expect(result).toMatchObject({ not_found: 0, skipped: 5, accepted: 1, total: 6 });
     expect(r.unit('app', 'de', 'Print')).toMatchObject({ context: 'MainWindow', target: 'Drucken', state: State.TRANSLATED, pending: 1 });
@@ -103,7 +115,8 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     r = await createRepoEnv({ components: { web: { manage_units: true } } });
   });
   afterAll(() => r.close());
-  const upload = async (language: string, input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('web')), language, { user: r.alice, ...input });
+  const upload = async (language: string, input: Omit<UploadInput, 'user'>) =>
+    uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('web')), language, { user: r.alice, ...input });
 
   it('translate matches keys through the template; untranslated keys of the file are not counted', async () => {
     const result = await upload('de', { bytes: encode('{"menu": {"quit": "Beenden", "open": "Offen"}, "extra": "x"}') });
@@ -145,7 +158,8 @@ describe('uploads with review enabled', () => {
     r = await createRepoEnv({ project: { translation_review: true } });
   });
   afterAll(() => r.close());
-  const upload = async (input: Omit<UploadInput, 'user'>) => uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), 'de', { user: r.bob, ...input });
+  const upload = async (input: Omit<UploadInput, 'user'>) =>
+    uploadTranslation(await openComponent(r.store, r.config, r.project, r.component('app')), 'de', { user: r.bob, ...input });
 
   it('approve sets approved; approved strings are replaced only with replace-approved', async () => {
     expect(await upload({ bytes: encode(germanUpload()), method: 'approve' })).toMatchObject({ accepted: 1 });

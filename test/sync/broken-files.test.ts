@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/sync.js';
 import { parseConfig } from '../../src/config/config.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
@@ -19,19 +19,19 @@ describe('a file that does not parse', () => {
   let configFile: string;
   const raw = () =>
     JSON.stringify({
-        database: 'tms.sqlite',
-        repos_dir: 'repos',
-        projects: [
-          {
-            name: 'Hello',
-            slug: 'hello',
-            components: [
-              { name: 'App', slug: 'app', repo: upstream, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
-              { name: 'Docs', slug: 'docs', repo: upstream, branch: 'main', filemask: 'docs/*.ts', file_format: 'ts' },
-            ],
-          },
-        ],
-      });
+      database: 'tms.sqlite',
+      repos_dir: 'repos',
+      projects: [
+        {
+          name: 'Hello',
+          slug: 'hello',
+          components: [
+            { name: 'App', slug: 'app', repo: upstream, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+            { name: 'Docs', slug: 'docs', repo: upstream, branch: 'main', filemask: 'docs/*.ts', file_format: 'ts' },
+          ],
+        },
+      ],
+    });
   const config = () => parseConfig(raw(), configFile);
 
   beforeAll(async () => {
@@ -54,20 +54,20 @@ describe('a file that does not parse', () => {
 
   it('fails the first sync with file, line and column, and records the ParseError alert', async () => {
     const [app] = await syncProject(store, config(), 'hello', 'app');
-    expect(app.ok).toBe(false);
-    const de = app.files.find((f) => f.path === 'translations/app_de.ts');
+    expect(app!.ok).toBe(false);
+    const de = app!.files.find((f) => f.path === 'translations/app_de.ts');
     expect(de?.status).toBe('failed');
     expect(de?.error).toMatch(/^translations\/app_de\.ts:\d+:\d+: /);
-    expect(app.files.find((f) => f.path === 'translations/app_cs.ts')?.status).toBe('parsed');
+    expect(app!.files.find((f) => f.path === 'translations/app_cs.ts')?.status).toBe('parsed');
     expect(await alerts('app')).toEqual([{ name: 'ParseError', details: { files: [{ filename: 'translations/app_de.ts', error: de?.error }] } }]);
   });
 
   it('keeps failing the syncs after it while the file is unchanged (nothing re-read), in the summary too', async () => {
     const [app] = await syncProject(store, config(), 'hello', 'app');
-    expect(app.parsed).toBe(0);
-    expect(app.ok).toBe(false);
-    expect(app.files.find((f) => f.path === 'translations/app_de.ts')).toMatchObject({ status: 'failed', error: expect.stringMatching(/app_de\.ts:\d+:\d+/) });
-    expect(summaryLine(app)).toContain('1 errors');
+    expect(app!.parsed).toBe(0);
+    expect(app!.ok).toBe(false);
+    expect(app!.files.find((f) => f.path === 'translations/app_de.ts')).toMatchObject({ status: 'failed', error: expect.stringMatching(/app_de\.ts:\d+:\d+/) });
+    expect(summaryLine(app!)).toContain('1 errors');
     expect((await alerts('app')).map((a) => a.name)).toEqual(['ParseError']);
   });
 
@@ -83,8 +83,8 @@ describe('a file that does not parse', () => {
   it('clears the failure and the alert once upstream fixes the file', async () => {
     await commitToUpstream(upstream, { 'translations/app_de.ts': demoFile('app/translations/app_de.ts') });
     const [app] = await syncProject(store, config(), 'hello', 'app');
-    expect(app.ok).toBe(true);
-    expect(app.files.find((f) => f.path === 'translations/app_de.ts')?.status).toBe('parsed');
+    expect(app!.ok).toBe(true);
+    expect(app!.files.find((f) => f.path === 'translations/app_de.ts')?.status).toBe('parsed');
     expect(await alerts('app')).toEqual([]);
     const r = await runCli(['--config', configFile, 'sync', 'hello', 'app']);
     expect(r.code).toBe(0);
@@ -94,14 +94,14 @@ describe('a file that does not parse', () => {
   it('warns about a file mask that matches no file, in the summary and as an alert, on every sync', async () => {
     for (let run = 0; run < 2; run++) {
       const [docs] = await syncProject(store, config(), 'hello', 'docs');
-      expect(docs.ok).toBe(true);
-      expect(docs.warnings).toEqual(['file mask "docs/*.ts" matches no file']);
-      expect(summaryLine(docs)).toContain('warning: file mask "docs/*.ts" matches no file');
+      expect(docs!.ok).toBe(true);
+      expect(docs!.warnings).toEqual(['file mask "docs/*.ts" matches no file']);
+      expect(summaryLine(docs!)).toContain('warning: file mask "docs/*.ts" matches no file');
       expect(await alerts('docs')).toEqual([{ name: 'NoMaskMatches', details: { filemask: 'docs/*.ts' } }]);
     }
     await commitToUpstream(upstream, { 'docs/de.ts': demoFile('app/translations/app_de.ts') });
     const [docs] = await syncProject(store, config(), 'hello', 'docs');
-    expect(docs.warnings).toEqual([]);
+    expect(docs!.warnings).toEqual([]);
     expect(await alerts('docs')).toEqual([]);
   });
 });

@@ -6,32 +6,51 @@ import type { Db } from '../../src/store/db.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { createSyncEnv, DEMO, demoFile, type SyncEnv } from '../helpers/sync-env.js';
+import { DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
 function units(db: Db, component: string, language: string) {
-  return db.prepare(
-    `SELECT u.context, u.source, u.target, u.state, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
+  return db
+    .prepare(
+      `SELECT u.context, u.source, u.target, u.state, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      WHERE c.slug = ? AND l.code = ? ORDER BY u.position`,
-  ).all(component, language) as { context: string; source: string; target: string; state: number; num_words: number }[];
+    )
+    .all(component, language) as { context: string; source: string; target: string; state: number; num_words: number }[];
 }
 
 function translations(db: Db, component: string) {
-  return db.prepare(
-    `SELECT l.code, t.language_code, t.filename, t.is_source, t.is_template, s.total, s.translated FROM translations t
+  return db
+    .prepare(
+      `SELECT l.code, t.language_code, t.filename, t.is_source, t.is_template, s.total, s.translated FROM translations t
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      JOIN translation_stats s ON s.translation_id = t.id WHERE c.slug = ? ORDER BY t.is_source DESC, l.code`,
-  ).all(component);
+    )
+    .all(component);
 }
 
 describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', () => {
   let env: SyncEnv;
   let store: SqliteStore;
   let db: Db;
-  const config = () => env.config([{ name: 'Hello', slug: 'hello', components: [
-    { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
-    { name: 'Web', slug: 'web', repo: env.upstream('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested' },
-  ] }]);
+  const config = () =>
+    env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+          {
+            name: 'Web',
+            slug: 'web',
+            repo: env.upstream('web'),
+            branch: 'main',
+            filemask: 'locales/*.json',
+            template: 'locales/en.json',
+            file_format: 'json-nested',
+          },
+        ],
+      },
+    ]);
   beforeAll(async () => {
     env = await createSyncEnv();
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
@@ -43,7 +62,10 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
 
   it('loads TS plurals, contexts and states, with a read-only source translation', async () => {
     const results = await syncProject(store, config(), 'hello');
-    expect(results.map((r) => [r.component, r.ok, r.error])).toEqual([['app', true, undefined], ['web', true, undefined]]);
+    expect(results.map((r) => [r.component, r.ok, r.error])).toEqual([
+      ['app', true, undefined],
+      ['web', true, undefined],
+    ]);
     expect(translations(db, 'app')).toEqual([
       { code: 'en', language_code: 'en', filename: '', is_source: 1, is_template: 0, total: 5, translated: 5 },
       { code: 'cs', language_code: 'cs', filename: 'translations/app_cs.ts', is_source: 0, is_template: 0, total: 5, translated: 3 },
@@ -51,7 +73,11 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     ]);
     const cs = units(db, 'app', 'cs');
     expect(cs.map((u) => u.context)).toEqual(['MainWindow', 'MainWindow\ntooltip', 'MainWindow', 'MainWindow', 'AboutDialog']);
-    expect(cs[2]).toMatchObject({ source: '%n file selected\x1e\x1e%n files selected', target: 'Vybrán %n soubor\x1e\x1eVybrány %n soubory\x1e\x1eVybráno %n souborů', state: State.TRANSLATED });
+    expect(cs[2]).toMatchObject({
+      source: '%n file selected\x1e\x1e%n files selected',
+      target: 'Vybrán %n soubor\x1e\x1eVybrány %n soubory\x1e\x1eVybráno %n souborů',
+      state: State.TRANSLATED,
+    });
     expect(cs[3]).toMatchObject({ source: 'Quit', target: '', state: State.EMPTY });
     expect(cs[4]).toMatchObject({ target: 'O aplikaci %1', state: State.FUZZY });
     expect(units(db, 'app', 'en').every((u) => u.state === State.READONLY && u.target === u.source)).toBe(true);
@@ -72,9 +98,10 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
       ['status.ready', 'Ready', '', State.EMPTY],
     ]);
     expect(units(db, 'web', 'en').every((u) => u.state === State.TRANSLATED && u.target === u.source)).toBe(true);
-    const sourceAdded = db.prepare(
-      `SELECT count(*) FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = 'web' AND ch.action = ?`,
-    ).pluck().get(Action.NEW_SOURCE);
+    const sourceAdded = db
+      .prepare(`SELECT count(*) FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = 'web' AND ch.action = ?`)
+      .pluck()
+      .get(Action.NEW_SOURCE);
     expect(sourceAdded).toBe(6);
   });
 
@@ -82,24 +109,46 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     const template = demoFile('web/locales/en.json').replace('"quit": "Quit"', '"quit": "Quit",\n    "close": "Close"');
     await commitToUpstream(env.upstream('web'), { 'locales/en.json': template });
     const [r] = await syncProject(store, config(), 'hello', 'web');
-    expect(r.ok).toBe(true);
-    expect(r.parsed).toBe(3);
+    expect(r!.ok).toBe(true);
+    expect(r!.parsed).toBe(3);
     expect(units(db, 'web', 'de').map((u) => u.context)).toContain('menu.close');
     expect(units(db, 'web', 'cs').find((u) => u.context === 'menu.close')).toMatchObject({ source: 'Close', target: '', state: State.EMPTY });
 
     await commitToUpstream(env.upstream('web'), { 'locales/cs.json': '{\n  "app": {\n    "title": "Ahoj tms",\n    "greeting": "Ahoj, {name}!"\n  }\n}\n' });
     const [one] = await syncProject(store, config(), 'hello', 'web');
-    expect(one.parsed).toBe(1);
-    expect(one.files.find((f) => f.path === 'locales/cs.json')).toMatchObject({ status: 'parsed', changed: 1 });
+    expect(one!.parsed).toBe(1);
+    expect(one!.files.find((f) => f.path === 'locales/cs.json')).toMatchObject({ status: 'parsed', changed: 1 });
   });
 
   it('marks template units read-only when editing the template is off', async () => {
-    const cfg = env.config([{ name: 'Hello', slug: 'hello', components: [
-      { name: 'Web', slug: 'web', repo: env.upstream('web'), branch: 'main', filemask: 'locales/*.json', template: 'locales/en.json', file_format: 'json-nested', edit_template: false },
-    ] }]);
+    const cfg = env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          {
+            name: 'Web',
+            slug: 'web',
+            repo: env.upstream('web'),
+            branch: 'main',
+            filemask: 'locales/*.json',
+            template: 'locales/en.json',
+            file_format: 'json-nested',
+            edit_template: false,
+          },
+        ],
+      },
+    ]);
     await syncProject(store, cfg, 'hello', 'web', { force: true });
     expect(units(db, 'web', 'en').every((u) => u.state === State.READONLY)).toBe(true);
     const stats = translations(db, 'web')[0] as { total: number };
-    expect(db.prepare(`SELECT readonly FROM translation_stats s JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'web' AND t.is_source = 1`).pluck().get()).toBe(stats.total);
+    expect(
+      db
+        .prepare(
+          `SELECT readonly FROM translation_stats s JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'web' AND t.is_source = 1`,
+        )
+        .pluck()
+        .get(),
+    ).toBe(stats.total);
   });
 });

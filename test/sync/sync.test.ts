@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
@@ -8,27 +8,37 @@ import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { CREDENTIALS, createSyncEnv, DEMO, demoFile, type SyncEnv } from '../helpers/sync-env.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
 const glossaryComponent = (repo: string, extra: Record<string, unknown> = {}) => ({
-  name: 'Glossary', slug: 'glossary', repo, branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx', ...extra,
+  name: 'Glossary',
+  slug: 'glossary',
+  repo,
+  branch: 'main',
+  filemask: 'glossary/*.tbx',
+  file_format: 'tbx',
+  ...extra,
 });
 
 function unitsOf(db: Db, project: string, component: string, language: string) {
-  return db.prepare(
-    `SELECT u.id, u.context, u.source, u.target, u.state, u.position, u.pending FROM units u
+  return db
+    .prepare(
+      `SELECT u.id, u.context, u.source, u.target, u.state, u.position, u.pending FROM units u
      JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
      WHERE p.slug = ? AND c.slug = ? AND l.code = ? ORDER BY u.position`,
-  ).all(project, component, language) as { id: number; context: string; source: string; target: string; state: number; position: number; pending: number }[];
+    )
+    .all(project, component, language) as { id: number; context: string; source: string; target: string; state: number; position: number; pending: number }[];
 }
 
 function translationsOf(db: Db, component: string) {
-  return db.prepare(
-    `SELECT l.code, t.filename, t.is_source, t.parse_error, s.total, s.translated, s.readonly FROM translations t
+  return db
+    .prepare(
+      `SELECT l.code, t.filename, t.is_source, t.parse_error, s.total, s.translated, s.readonly FROM translations t
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      LEFT JOIN translation_stats s ON s.translation_id = t.id WHERE c.slug = ? ORDER BY l.code`,
-  ).all(component);
+    )
+    .all(component);
 }
 
 describe('sync over smart HTTP (with credentials in the URL)', () => {
@@ -49,11 +59,11 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
 
   it('clones and loads translations, source strings, statistics and changes on the first sync', async () => {
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.error).toBeUndefined();
-    expect(r.ok).toBe(true);
-    expect(r.update).toBe('cloned');
-    expect(r.parsed).toBe(2);
-    expect(r.files.map((f) => [f.path, f.language, f.status])).toEqual([
+    expect(r!.error).toBeUndefined();
+    expect(r!.ok).toBe(true);
+    expect(r!.update).toBe('cloned');
+    expect(r!.parsed).toBe(2);
+    expect(r!.files.map((f) => [f.path, f.language, f.status])).toEqual([
       ['glossary/cs.tbx', 'cs', 'parsed'],
       ['glossary/de.tbx', 'de', 'parsed'],
     ]);
@@ -70,9 +80,13 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     ]);
     const en = unitsOf(db, 'hello', 'glossary', 'en');
     expect(en.map((u) => [u.source, u.target, u.state])).toEqual([
-      ['file', 'file', State.READONLY], ['folder', 'folder', State.READONLY], ['repository', 'repository', State.READONLY],
+      ['file', 'file', State.READONLY],
+      ['folder', 'folder', State.READONLY],
+      ['repository', 'repository', State.READONLY],
     ]);
-    const added = db.prepare('SELECT unit_id, translation_id, user_id, author_id, target FROM changes WHERE action = ? ORDER BY id').all(Action.NEW_SOURCE) as Record<string, unknown>[];
+    const added = db
+      .prepare('SELECT unit_id, translation_id, user_id, author_id, target FROM changes WHERE action = ? ORDER BY id')
+      .all(Action.NEW_SOURCE) as Record<string, unknown>[];
     expect(added).toHaveLength(3);
     expect(added.map((c) => c.unit_id)).toEqual(en.map((u) => u.id));
     expect(added.every((c) => c.user_id === null && c.author_id === null && c.target === '')).toBe(true);
@@ -82,10 +96,10 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
     const snapshot = db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all();
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.ok).toBe(true);
-    expect(r.update).toBe('up-to-date');
-    expect(r.parsed).toBe(0);
-    expect(r.files.every((f) => f.status === 'unchanged')).toBe(true);
+    expect(r!.ok).toBe(true);
+    expect(r!.update).toBe('up-to-date');
+    expect(r!.parsed).toBe(0);
+    expect(r!.files.every((f) => f.status === 'unchanged')).toBe(true);
     expect(db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all()).toEqual(snapshot);
     const after = db.prepare('SELECT total_changes() AS n').get() as { n: number };
     expect(after.n - before.n).toBe(0);
@@ -95,40 +109,47 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
   it('re-parses only the changed file and keeps untouched unit rows', async () => {
     const deBefore = unitsOf(db, 'hello', 'glossary', 'de');
     const csBefore = unitsOf(db, 'hello', 'glossary', 'cs');
-    await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>') });
+    await commitToUpstream(env.upstream('glossary'), {
+      'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>'),
+    });
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.ok).toBe(true);
-    expect(r.update).toBe('fast-forward');
-    expect(r.parsed).toBe(1);
-    expect(r.files.find((f) => f.path === 'glossary/de.tbx')).toMatchObject({ status: 'parsed', added: 0, changed: 1, removed: 0 });
-    expect(r.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'unchanged' });
+    expect(r!.ok).toBe(true);
+    expect(r!.update).toBe('fast-forward');
+    expect(r!.parsed).toBe(1);
+    expect(r!.files.find((f) => f.path === 'glossary/de.tbx')).toMatchObject({ status: 'parsed', added: 0, changed: 1, removed: 0 });
+    expect(r!.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'unchanged' });
     const deAfter = unitsOf(db, 'hello', 'glossary', 'de');
     expect(deAfter.map((u) => u.id)).toEqual(deBefore.map((u) => u.id));
-    expect(deAfter[1].target).toBe('Verzeichnis');
+    expect(deAfter[1]!.target).toBe('Verzeichnis');
     expect(unitsOf(db, 'hello', 'glossary', 'cs')).toEqual(csBefore);
   });
 
   it('adds a language when a file appears and removes it when the file goes', async () => {
-    const fr = demoFile('glossary/de.tbx').replace('xml:lang="de"', 'xml:lang="fr"').replace('<term>Datei</term>', '<term>fichier</term>').replace('<term>Verzeichnis</term>', '<term/>').replace('<term>Ordner</term>', '<term/>');
+    const fr = demoFile('glossary/de.tbx')
+      .replace('xml:lang="de"', 'xml:lang="fr"')
+      .replace('<term>Datei</term>', '<term>fichier</term>')
+      .replace('<term>Verzeichnis</term>', '<term/>')
+      .replace('<term>Ordner</term>', '<term/>');
     await commitToUpstream(env.upstream('glossary'), { 'glossary/fr.tbx': fr, 'glossary/new-term.txt': 'not in the mask' });
     const [added] = await syncProject(store, config(), 'hello');
-    expect(added.ok).toBe(true);
-    expect(added.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ language: 'fr', status: 'parsed', added: 3 });
+    expect(added!.ok).toBe(true);
+    expect(added!.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ language: 'fr', status: 'parsed', added: 3 });
     expect(unitsOf(db, 'hello', 'glossary', 'fr').map((u) => u.target)).toEqual(['fichier', '', '']);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/fr.tbx': null });
     const [removed] = await syncProject(store, config(), 'hello');
-    expect(removed.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ status: 'removed', removed: 3 });
+    expect(removed!.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ status: 'removed', removed: 3 });
     expect(unitsOf(db, 'hello', 'glossary', 'fr')).toEqual([]);
     expect(unitsOf(db, 'hello', 'glossary', 'en')).toHaveLength(3);
   });
 
   it('adds and removes source strings as the files change', async () => {
-    const entry = '      <termEntry>\n        <langSet xml:lang="en">\n          <tig>\n            <term>branch</term>\n          </tig>\n        </langSet>\n      </termEntry>\n    </body>';
+    const entry =
+      '      <termEntry>\n        <langSet xml:lang="en">\n          <tig>\n            <term>branch</term>\n          </tig>\n        </langSet>\n      </termEntry>\n    </body>';
     const de = (await import('node:fs')).readFileSync(path.join(env.root, 'repos', 'hello', 'glossary', 'glossary', 'de.tbx'), 'utf8');
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': de.replace('    </body>', entry) });
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.added).toBe(1);
+    expect(r!.added).toBe(1);
     expect(unitsOf(db, 'hello', 'glossary', 'en').map((u) => u.source)).toEqual(['file', 'folder', 'repository', 'branch']);
     expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.NEW_SOURCE)).toBe(4);
 
@@ -144,11 +165,11 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
       'glossary/cs.tbx': demoFile('glossary/cs.tbx').replace('<term>Složka</term>', '<term>Adresář</term>'),
     });
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.ok).toBe(false);
-    const de = r.files.find((f) => f.path === 'glossary/de.tbx')!;
+    expect(r!.ok).toBe(false);
+    const de = r!.files.find((f) => f.path === 'glossary/de.tbx')!;
     expect(de.status).toBe('failed');
     expect(de.error).toMatch(/^glossary\/de\.tbx:\d+:\d+: /);
-    expect(r.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'parsed', changed: 1 });
+    expect(r!.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'parsed', changed: 1 });
     expect(unitsOf(db, 'hello', 'glossary', 'de')).toEqual(deBefore);
     const failure = db.prepare('SELECT target, details FROM changes WHERE action = ?').get(Action.PARSE_ERROR) as { target: string; details: string };
     expect(failure.target).toBe(de.error);
@@ -156,22 +177,26 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
 
     // the same broken blob again: no second change record
     const [again] = await syncProject(store, config(), 'hello', undefined, { force: true });
-    expect(again.ok).toBe(false);
+    expect(again!.ok).toBe(false);
     expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.PARSE_ERROR)).toBe(1);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx') });
     const [fixed] = await syncProject(store, config(), 'hello');
-    expect(fixed.ok).toBe(true);
+    expect(fixed!.ok).toBe(true);
     expect(translationsOf(db, 'glossary').find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: null });
   });
 
   it('keeps a pending edit when upstream changes the same unit, and reports it', async () => {
     const folder = unitsOf(db, 'hello', 'glossary', 'de').find((u) => u.source === 'folder')!;
     db.prepare('UPDATE units SET target = ?, pending = 1 WHERE id = ?').run('Mappe', folder.id);
-    await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Katalog</term>').replace('<term>Datei</term>', '<term>Die Datei</term>') });
+    await commitToUpstream(env.upstream('glossary'), {
+      'glossary/de.tbx': demoFile('glossary/de.tbx')
+        .replace('<term>Ordner</term>', '<term>Katalog</term>')
+        .replace('<term>Datei</term>', '<term>Die Datei</term>'),
+    });
     const [r] = await syncProject(store, config(), 'hello');
-    expect(r.ok).toBe(true);
-    expect(r.pendingKept).toEqual([{ translation: 'glossary/de.tbx', context: folder.context, fileTarget: 'Katalog' }]);
+    expect(r!.ok).toBe(true);
+    expect(r!.pendingKept).toEqual([{ translation: 'glossary/de.tbx', context: folder.context, fileTarget: 'Katalog' }]);
     const after = unitsOf(db, 'hello', 'glossary', 'de');
     expect(after.find((u) => u.id === folder.id)).toMatchObject({ target: 'Mappe', pending: 1 });
     expect(after.find((u) => u.source === 'file')?.target).toBe('Die Datei');
@@ -181,8 +206,8 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const bad = env.server.url('glossary.git', { username: CREDENTIALS.username, password: 'wrong-Pa55word' });
     const cfg = env.config([{ name: 'Other', slug: 'other', components: [glossaryComponent(bad)] }]);
     const [r] = await syncProject(store, cfg, 'other');
-    expect(r.ok).toBe(false);
-    expect(r.error).toMatch(/auth/i);
+    expect(r!.ok).toBe(false);
+    expect(r!.error).toMatch(/auth/i);
     expect(JSON.stringify(r)).not.toContain('wrong-Pa55word');
     expect(JSON.stringify(r)).not.toContain(CREDENTIALS.password);
     const settings = db.prepare('SELECT settings FROM components').pluck().all().join('\n');
@@ -192,7 +217,10 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(gitConfig).not.toContain(CREDENTIALS.password);
 
     const file = path.join(env.root, 'cli.config.json');
-    writeFileSync(file, JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Other', slug: 'other', components: [glossaryComponent(bad)] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Other', slug: 'other', components: [glossaryComponent(bad)] }] }),
+    );
     const cli = await runCli(['sync', 'other', '--config', file]);
     expect(cli.code).toBe(1);
     const printed = [...cli.stdout, ...cli.stderr].join('\n');
@@ -211,13 +239,27 @@ describe('sync from a local-path upstream', () => {
   afterAll(() => env.close());
 
   it('clones a bare repository by path and a file:// URL, and `tms sync` prints a summary per component', async () => {
-    const cfg = env.config([{ name: 'Hello', slug: 'hello', components: [
-      glossaryComponent(env.upstream('glossary')),
-      glossaryComponent(`file://${env.upstream('glossary')}`, { slug: 'glossary2' }),
-    ] }]);
-    writeFileSync(cfg.file, JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Hello', slug: 'hello', components: [
-      glossaryComponent(env.upstream('glossary')), glossaryComponent(`file://${env.upstream('glossary')}`, { slug: 'glossary2' }),
-    ] }] }));
+    const cfg = env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [glossaryComponent(env.upstream('glossary')), glossaryComponent(`file://${env.upstream('glossary')}`, { slug: 'glossary2' })],
+      },
+    ]);
+    writeFileSync(
+      cfg.file,
+      JSON.stringify({
+        database: 'tms.sqlite',
+        repos_dir: 'repos',
+        projects: [
+          {
+            name: 'Hello',
+            slug: 'hello',
+            components: [glossaryComponent(env.upstream('glossary')), glossaryComponent(`file://${env.upstream('glossary')}`, { slug: 'glossary2' })],
+          },
+        ],
+      }),
+    );
     const r = await runCli(['sync', 'hello', '--config', cfg.file]);
     expect(r.stderr).toEqual([]);
     expect(r.code).toBe(0);
@@ -237,11 +279,15 @@ describe('sync from a local-path upstream', () => {
     const store = env.openStore();
     const db = store.db;
     const [r] = await syncProject(store, cfg, 'trunk');
-    expect(r.error).toBeUndefined();
-    expect(r.files.map((f) => f.status)).toEqual(['parsed', 'parsed']);
-    await commitToUpstream(env.upstream('trunk'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Mappe</term>') }, { branch: 'trunk' });
+    expect(r!.error).toBeUndefined();
+    expect(r!.files.map((f) => f.status)).toEqual(['parsed', 'parsed']);
+    await commitToUpstream(
+      env.upstream('trunk'),
+      { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Mappe</term>') },
+      { branch: 'trunk' },
+    );
     const [again] = await syncProject(store, cfg, 'trunk');
-    expect(again.update).toBe('fast-forward');
+    expect(again!.update).toBe('fast-forward');
     expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
   });
 
@@ -254,16 +300,16 @@ describe('sync from a local-path upstream', () => {
     const db = store.db;
     const cfg = env.config([{ name: 'D', slug: 'dups', components: [glossaryComponent(env.upstream('dups'))] }]);
     const [r] = await syncProject(store, cfg, 'dups');
-    expect(r.ok).toBe(true);
-    expect(r.files.map((f) => f.path)).toEqual(['glossary/cs.tbx', 'glossary/de.tbx']);
-    expect(r.skipped).toEqual([
+    expect(r!.ok).toBe(true);
+    expect(r!.files.map((f) => f.path)).toEqual(['glossary/cs.tbx', 'glossary/de.tbx']);
+    expect(r!.skipped).toEqual([
       { path: 'glossary/de_DE.tbx', reason: 'duplicate language de (already glossary/de.tbx)' },
       { path: 'glossary/en.tbx', reason: 'duplicate language en (already (the source language))' },
     ]);
     const id = findComponent(db, 'dups', 'glossary')!.id;
     const [alert] = componentAlerts(db, id);
-    expect(alert.name).toBe('DuplicateLanguage');
-    expect(JSON.parse(alert.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
+    expect(alert!.name).toBe('DuplicateLanguage');
+    expect(JSON.parse(alert!.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
 
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': null, 'glossary/de_DE.tbx': null });
     await syncProject(store, cfg, 'dups');
@@ -275,21 +321,34 @@ describe('sync from a local-path upstream', () => {
     const db = store.db;
     const only = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'), { language_regex: '^de$' })] }]);
     const [first] = await syncProject(store, only, 'regex');
-    expect(first.files.map((f) => f.language)).toEqual(['de']);
+    expect(first!.files.map((f) => f.language)).toEqual(['de']);
     const all = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'))] }]);
     const [second] = await syncProject(store, all, 'regex');
-    expect(second.files.map((f) => [f.language, f.status])).toEqual([['cs', 'parsed'], ['de', 'parsed']]);
-    expect(second.added).toBe(3);
+    expect(second!.files.map((f) => [f.language, f.status])).toEqual([
+      ['cs', 'parsed'],
+      ['de', 'parsed'],
+    ]);
+    expect(second!.added).toBe(3);
     const [third] = await syncProject(store, all, 'regex');
-    expect(third.parsed).toBe(0);
+    expect(third!.parsed).toBe(0);
   });
 
   it('fails one component without stopping the others, and exits 1', async () => {
     const file = path.join(env.root, 'two.config.json');
-    writeFileSync(file, JSON.stringify({ database: 'two.sqlite', repos_dir: 'repos2', projects: [{ name: 'Hello', slug: 'hello', components: [
-      glossaryComponent(path.join(env.root, 'missing.git'), { slug: 'broken' }),
-      glossaryComponent(env.upstream('glossary')),
-    ] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        database: 'two.sqlite',
+        repos_dir: 'repos2',
+        projects: [
+          {
+            name: 'Hello',
+            slug: 'hello',
+            components: [glossaryComponent(path.join(env.root, 'missing.git'), { slug: 'broken' }), glossaryComponent(env.upstream('glossary'))],
+          },
+        ],
+      }),
+    );
     const r = await runCli(['sync', 'hello', '--config', file]);
     expect(r.code).toBe(1);
     expect(r.stdout.some((l) => l.startsWith('hello/broken: FAILED: '))).toBe(true);

@@ -3,7 +3,7 @@ import { rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clone, fetch, push, VcsError } from '../../src/vcs/index.js';
+import { VcsError, clone, fetch, push } from '../../src/vcs/index.js';
 import { createUpstream, tempDir } from '../helpers/git-repo.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 

@@ -1,18 +1,8 @@
 // Bringing upstream commits in: fast-forward, merge (clean and conflicting), merge_noff, rebase (clean, conflict, mergeFile).
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  commit,
-  fastForward,
-  fetch,
-  type MergeFile,
-  merge,
-  rebase,
-  status,
-  updateBranch,
-  VcsError,
-} from '../../src/vcs/index.js';
+import { type MergeFile, VcsError, commit, fastForward, fetch, merge, rebase, status, updateBranch } from '../../src/vcs/index.js';
 import { commitToUpstream, gitCli, useFreshClone } from '../helpers/git-repo.js';
 
 const FILES = {
@@ -131,11 +121,7 @@ describe('merge', () => {
 
 describe('rebase', () => {
   it('replays local commits on top of upstream, keeping both sides, authors, committers and messages', async () => {
-    const theirs = await commitToUpstream(
-      upstream,
-      { 'README.md': '# upstream\n', 'po/it.po': 'uno\n' },
-      { who: UPSTREAM_LATER },
-    );
+    const theirs = await commitToUpstream(upstream, { 'README.md': '# upstream\n', 'po/it.po': 'uno\n' }, { who: UPSTREAM_LATER });
     await localCommit({ 'po/de.po': 'line 1\nline 2 local\nline 3\nline 4\nline 5\n' }, 'Translated using tms (German)\n\nTranslation: demo/app');
     await writeFile(path.join(work, 'po/new.po'), 'new file\n');
     await localCommit({ 'po/fr.po': 'un\ndeux\ntrois\n', 'po/new.po': 'new file\n' }, 'Translated using tms (French)', BOB);

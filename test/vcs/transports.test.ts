@@ -3,19 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  clone,
-  commit,
-  fastForward,
-  fetch,
-  headCommit,
-  listFilesWithBlobIds,
-  log,
-  push,
-  readBlobAt,
-  status,
-  VcsError,
-} from '../../src/vcs/index.js';
+import { VcsError, clone, commit, fastForward, fetch, headCommit, listFilesWithBlobIds, log, push, readBlobAt, status } from '../../src/vcs/index.js';
 import { commitToUpstream, createUpstream, gitCli, lsTree, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 
@@ -110,9 +98,7 @@ describe.each(transports)('$name', (transport) => {
     await writeFile(path.join(work, 'po/fr.po'), 'not part of this commit\n');
     const oid = await commit({ dir: work, files: ['po/de.po'], message: 'Translated using tms', author: TMS });
     expect(oid).toMatch(/^[0-9a-f]{40}$/);
-    expect(await gitCli(work, ['show', '--name-only', '--format=%an <%ae>|%s', 'HEAD'])).toBe(
-      'tms <tms@example.test>|Translated using tms\n\npo/de.po',
-    );
+    expect(await gitCli(work, ['show', '--name-only', '--format=%an <%ae>|%s', 'HEAD'])).toBe('tms <tms@example.test>|Translated using tms\n\npo/de.po');
     expect(await gitCli(work, ['status', '--porcelain'])).toBe(' M po/fr.po');
     expect(await status({ dir: work })).toMatchObject({ ahead: 1, behind: 0, needsPush: true });
     expect((await log({ dir: work })).map((c) => c.oid)).toEqual([oid]);

@@ -1,8 +1,8 @@
 // commit of chosen files, resetHard, and working copies of empty upstreams.
-import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clone, commit, fetch, headCommit, listFilesWithBlobIds, push, resetHard, status, type VcsError } from '../../src/vcs/index.js';
+import { type VcsError, clone, commit, fetch, headCommit, listFilesWithBlobIds, push, resetHard, status } from '../../src/vcs/index.js';
 import { commitToUpstream, createEmptyUpstream, gitCli, lsTree, useFreshClone } from '../helpers/git-repo.js';
 
 const FILES = { 'po/de.po': 'de\n', 'po/fr.po': 'fr\n', 'docs/deep/nested/guide.md': 'guide\n', 'README.md': 'readme\n' };
@@ -30,9 +30,7 @@ describe('commit', () => {
       message: 'Several changes',
       author: TMS,
     });
-    expect(await gitCli(work, ['show', '--name-status', '--format=', oid!])).toBe(
-      'M\tpo/de.po\nD\tpo/fr.po\nA\tpo/new/deeper/pt_BR.po',
-    );
+    expect(await gitCli(work, ['show', '--name-status', '--format=', oid!])).toBe('M\tpo/de.po\nD\tpo/fr.po\nA\tpo/new/deeper/pt_BR.po');
     expect(await gitCli(work, ['status', '--porcelain'])).toBe(' M README.md\n?? stray.txt');
     expect(await listFilesWithBlobIds({ dir: work })).toEqual(await lsTree(work, 'HEAD'));
     expect(await gitCli(work, ['fsck', '--no-progress', '--no-dangling'])).toBe('');

@@ -15,17 +15,31 @@ beforeAll(async () => {
   root = await tempDir('tms-local-watch-');
   await createUpstream({ dir: path.join(root, 'upstream', 'bare.git'), fixture: path.join(DEMO, 'app') });
   await createUpstream({ dir: path.join(root, 'upstream', 'worktree'), fixture: path.join(DEMO, 'app'), bare: false });
-  config = parseConfig(JSON.stringify({
-    repos_dir: 'repos',
-    projects: [{
-      name: 'Hello', slug: 'hello', components: [
-        { name: 'Local', slug: 'local', vcs: 'local', filemask: 'translations/app_*.ts', file_format: 'ts' },
-        { name: 'Bare', slug: 'bare', repo: 'upstream/bare.git', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
-        { name: 'Tree', slug: 'tree', repo: `file://${path.join(root, 'upstream', 'worktree')}`, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
-        { name: 'Remote', slug: 'remote', repo: 'https://example.org/hello.git', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+  config = parseConfig(
+    JSON.stringify({
+      repos_dir: 'repos',
+      projects: [
+        {
+          name: 'Hello',
+          slug: 'hello',
+          components: [
+            { name: 'Local', slug: 'local', vcs: 'local', filemask: 'translations/app_*.ts', file_format: 'ts' },
+            { name: 'Bare', slug: 'bare', repo: 'upstream/bare.git', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+            {
+              name: 'Tree',
+              slug: 'tree',
+              repo: `file://${path.join(root, 'upstream', 'worktree')}`,
+              branch: 'main',
+              filemask: 'translations/app_*.ts',
+              file_format: 'ts',
+            },
+            { name: 'Remote', slug: 'remote', repo: 'https://example.org/hello.git', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+          ],
+        },
       ],
-    }],
-  }), path.join(root, 'tms.config.json'));
+    }),
+    path.join(root, 'tms.config.json'),
+  );
   const wc = path.join(root, 'repos', 'hello', 'local');
   mkdirSync(wc, { recursive: true });
   cpSync(path.join(DEMO, 'app'), wc, { recursive: true });
@@ -37,7 +51,7 @@ describe('watchLocalComponents', () => {
     const w = watchLocalComponents(config, () => {});
     await w.ready;
     expect(w.watched.map((t) => t.key.component)).toEqual(['local', 'bare', 'tree']);
-    expect(w.watched[1].what).toBe(`repository ${path.join(root, 'upstream', 'bare.git')}`);
+    expect(w.watched[1]!.what).toBe(`repository ${path.join(root, 'upstream', 'bare.git')}`);
     await w.close();
     const only = watchLocalComponents(config, () => {}, { include: (_p, c) => c === 'tree' });
     expect(only.watched.map((t) => t.key.component)).toEqual(['tree']);
@@ -61,7 +75,10 @@ describe('watchLocalComponents', () => {
     expect(calls).toEqual(['hello/local']);
 
     // a new language file counts
-    writeFileSync(path.join(root, 'repos', 'hello', 'local', 'translations', 'app_fr.ts'), demoFile('app/translations/app_de.ts').replace('language="de"', 'language="fr"'));
+    writeFileSync(
+      path.join(root, 'repos', 'hello', 'local', 'translations', 'app_fr.ts'),
+      demoFile('app/translations/app_de.ts').replace('language="de"', 'language="fr"'),
+    );
     await waitFor('the second call', () => calls.length === 2);
     await w.close();
   });
@@ -70,9 +87,13 @@ describe('watchLocalComponents', () => {
     const calls: string[] = [];
     const w = watchLocalComponents(config, (p, c) => calls.push(`${p}/${c}`), { debounceMs: 150 });
     await w.ready;
-    await commitToUpstream(path.join(root, 'upstream', 'bare.git'), { 'translations/app_de.ts': demoFile('app/translations/app_de.ts').replace('&amp;Datei', '&amp;Datei!') });
+    await commitToUpstream(path.join(root, 'upstream', 'bare.git'), {
+      'translations/app_de.ts': demoFile('app/translations/app_de.ts').replace('&amp;Datei', '&amp;Datei!'),
+    });
     await waitFor('the bare repository', () => calls.includes('hello/bare'));
-    await commitToUpstream(path.join(root, 'upstream', 'worktree'), { 'translations/app_de.ts': demoFile('app/translations/app_de.ts').replace('&amp;Datei', '&amp;Datei?') });
+    await commitToUpstream(path.join(root, 'upstream', 'worktree'), {
+      'translations/app_de.ts': demoFile('app/translations/app_de.ts').replace('&amp;Datei', '&amp;Datei?'),
+    });
     await waitFor('the repository with a working tree', () => calls.includes('hello/tree'));
     await sleep(400);
     expect(calls.filter((c) => c === 'hello/bare')).toHaveLength(1);

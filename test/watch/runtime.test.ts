@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { Action } from '../../src/domain/actions.js';
-import { createUpdateQueue, type UpdateQueue } from '../../src/hooks/queue.js';
+import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
-import { startWatching, type WatchRuntime } from '../../src/watch/runtime.js';
+import { type WatchRuntime, startWatching } from '../../src/watch/runtime.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
 import { DEMO, demoFile } from '../helpers/sync-env.js';
 import { sleep, waitFor } from './wait.js';
@@ -39,15 +39,21 @@ function writeConfig(components: unknown[], raw?: string): void {
 }
 
 function targets(component: string, language: string): Record<string, string> {
-  const rows = db.prepare(
-    `SELECT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+  const rows = db
+    .prepare(
+      `SELECT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      WHERE c.slug = ? AND t.language_code = ? ORDER BY u.position`,
-  ).all(component, language) as { source: string; target: string }[];
+    )
+    .all(component, language) as { source: string; target: string }[];
   return Object.fromEntries(rows.map((r) => [r.source, r.target]));
 }
 
 function actions(component: string): number[] {
-  return (db.prepare('SELECT action FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id').all(component) as { action: number }[]).map((r) => r.action);
+  return (
+    db.prepare('SELECT action FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id').all(component) as {
+      action: number;
+    }[]
+  ).map((r) => r.action);
 }
 
 beforeAll(async () => {
@@ -63,7 +69,11 @@ beforeAll(async () => {
   db = store.db;
   const first = await syncProject(store, config, 'hello');
   expect(first.every((r) => r.ok)).toBe(true);
-  queue = createUpdateQueue({ update: createComponentUpdater({ store, getConfig: () => runtime.getConfig() }), lock: false, onError: (e) => lines.push(`error: ${String(e)}`) });
+  queue = createUpdateQueue({
+    update: createComponentUpdater({ store, getConfig: () => runtime.getConfig() }),
+    lock: false,
+    onError: (e) => lines.push(`error: ${String(e)}`),
+  });
   runtime = startWatching({ store, config, queue, log: (l) => lines.push(l), debounceMs: { config: 50, files: 100 } });
   await runtime.ready();
 });
@@ -86,7 +96,10 @@ describe('watching a running tms', () => {
 
   it('re-scans a local component edited from outside', async () => {
     expect(targets('local', 'de')['Open a file']).toBe('Eine Datei öffnen');
-    writeFileSync(path.join(root, 'repos', 'hello', 'local', 'translations', 'app_de.ts'), demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Datei öffnen'));
+    writeFileSync(
+      path.join(root, 'repos', 'hello', 'local', 'translations', 'app_de.ts'),
+      demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Datei öffnen'),
+    );
     await waitFor('the edited string', () => targets('local', 'de')['Open a file'] === 'Datei öffnen');
     await queue.idle();
     // nothing was pulled: no repository change
@@ -96,15 +109,17 @@ describe('watching a running tms', () => {
   it('applies a component added to the configuration, keeps the running one on an invalid edit, and stops watching a removed one', async () => {
     writeConfig([APP, LOCAL, GLOSSARY]);
     await waitFor('the added component', () => targets('glossary', 'de')['folder'] === 'Ordner');
-    expect(runtime.getConfig().projects[0].components.map((c) => c.slug)).toEqual(['app', 'local', 'glossary']);
+    expect(runtime.getConfig().projects[0]!.components.map((c) => c.slug)).toEqual(['app', 'local', 'glossary']);
     expect(lines).toContain('watch: configuration reloaded: added hello/glossary');
 
     writeConfig([], '{ "projects": [ { "name": "Hello", "slug": "hello", "components": [ { "slug": "no name" } ] } ] }');
     await waitFor('the refusal', () => lines.find((l) => l.startsWith('watch: configuration not applied')));
-    expect(runtime.getConfig().projects[0].components.map((c) => c.slug)).toEqual(['app', 'local', 'glossary']);
+    expect(runtime.getConfig().projects[0]!.components.map((c) => c.slug)).toEqual(['app', 'local', 'glossary']);
 
     await runtime.ready();
-    await commitToUpstream(path.join(root, 'upstream', 'glossary.git'), { 'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>') });
+    await commitToUpstream(path.join(root, 'upstream', 'glossary.git'), {
+      'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>'),
+    });
     await waitFor('the glossary commit', () => targets('glossary', 'de')['folder'] === 'Verzeichnis');
 
     writeConfig([APP, LOCAL]);

@@ -31,9 +31,14 @@ describe('tms sync --watch', () => {
   it('syncs once, re-syncs on local edits and upstream commits, and stops cleanly on SIGINT', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'watch', 'cli-entry.ts'), '--config', path.join(root, 'tms.config.json'), 'sync', '--watch', 'hello'], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'test', 'watch', 'cli-entry.ts'), '--config', path.join(root, 'tms.config.json'), 'sync', '--watch', 'hello'],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const collect = (into: string[]) => (chunk: Buffer) => into.push(...chunk.toString('utf8').split('\n').filter(Boolean));
     child.stdout!.on('data', collect(out));
     child.stderr!.on('data', collect(err));
@@ -43,7 +48,10 @@ describe('tms sync --watch', () => {
     // the first sync printed one summary line per component
     expect(out.filter((l) => /^hello\/(app|local): \d+ files/.test(l))).toHaveLength(2);
 
-    writeFileSync(path.join(root, 'repos', 'hello', 'local', 'translations', 'app_de.ts'), demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Datei öffnen'));
+    writeFileSync(
+      path.join(root, 'repos', 'hello', 'local', 'translations', 'app_de.ts'),
+      demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Datei öffnen'),
+    );
     await waitFor('the local re-scan', () => out.find((l) => /^hello\/local: .* units \+0 ~1 -0/.test(l)));
 
     await commitToUpstream(path.join(root, 'upstream', 'app.git'), { 'translations/app_cs.ts': null });

@@ -1,11 +1,11 @@
+import type { UserFilter } from '../../store/index.js';
 // Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
 import { type Answer, json } from '../answer.js';
-import { queryValue, type RequestContext } from '../context.js';
+import { type RequestContext, queryValue } from '../context.js';
 import { notFound } from '../errors.js';
 import { idOf } from '../lookup.js';
 import { paginate, paginateArray } from '../pagination.js';
 import { groupSerializer, roleSerializer, userSerializer } from '../serializers/accounts.js';
-import type { UserFilter } from '../../store/index.js';
 
 /** Every real user, basic record only; `?username=` (prefix) and `?id=` filter. */
 export async function listUsers(ctx: RequestContext): Promise<Answer> {
@@ -16,12 +16,18 @@ export async function listUsers(ctx: RequestContext): Promise<Answer> {
   if (id) filter.id = /^\d{1,15}$/.test(id) ? Number(id) : -1;
   const { accounts } = ctx.services;
   return json(
-    await paginate(ctx, 'standard', await accounts.countUsers(filter), (slice) => accounts.users(filter, slice), (u) => userSerializer.write(u, ctx)),
+    await paginate(
+      ctx,
+      'standard',
+      await accounts.countUsers(filter),
+      (slice) => accounts.users(filter, slice),
+      (u) => userSerializer.write(u, ctx),
+    ),
   );
 }
 
 export async function getUser(ctx: RequestContext): Promise<Answer> {
-  const user = await ctx.services.accounts.byUsername(ctx.params.username);
+  const user = await ctx.services.accounts.byUsername(ctx.params.username!);
   if (!user) throw notFound();
   return json(userSerializer.write(user, ctx));
 }

@@ -2,7 +2,7 @@
 import { ACTION_NAMES } from '../../domain/actions.js';
 import type { ChangeFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
-import { queryValue, queryValues, type RequestContext } from '../context.js';
+import { type RequestContext, queryValue, queryValues } from '../context.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { componentOf, idOf, projectOf, translationOf } from '../lookup.js';
 import { paginate } from '../pagination.js';
@@ -44,7 +44,10 @@ function filterOf(ctx: RequestContext, scope: Partial<ChangeFilter>): ChangeFilt
     }
     filter.actions = actions.map(Number);
   }
-  for (const [param, key] of [['timestamp_after', 'after'], ['timestamp_before', 'before']] as const) {
+  for (const [param, key] of [
+    ['timestamp_after', 'after'],
+    ['timestamp_before', 'before'],
+  ] as const) {
     const raw = queryValue(ctx, param);
     if (raw === undefined || raw === '') continue;
     const parsed = parseTimestamp(raw);
@@ -58,7 +61,13 @@ async function list(ctx: RequestContext, scope: Partial<ChangeFilter>): Promise<
   const filter = filterOf(ctx, scope);
   const { changes } = ctx.services;
   return json(
-    await paginate(ctx, 'standard', await changes.count(filter), (slice) => changes.list(filter, slice), (c) => changeSerializer.write(c, ctx)),
+    await paginate(
+      ctx,
+      'standard',
+      await changes.count(filter),
+      (slice) => changes.list(filter, slice),
+      (c) => changeSerializer.write(c, ctx),
+    ),
   );
 }
 

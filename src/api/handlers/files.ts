@@ -1,14 +1,14 @@
 // Handlers for files: download a translation (pending edits applied, nothing committed) or a ZIP, upload a file, add a language.
-import { addLanguage, type DownloadedFile, downloadComponentZip, downloadProjectZip, downloadTranslation, uploadTranslation } from '../../repository/index.js';
+import { type DownloadedFile, addLanguage, downloadComponentZip, downloadProjectZip, downloadTranslation, uploadTranslation } from '../../repository/index.js';
 import { ADD_HINT, METHOD_UNAVAILABLE } from '../../repository/upload.js';
 import { type Answer, json } from '../answer.js';
 import { field, stringField } from '../body.js';
-import { queryValue, type RequestContext } from '../context.js';
+import { type RequestContext, queryValue } from '../context.js';
 import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
-import { handleOf, projectConfigOf, type Permission, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
+import { type Permission, type WriteContext, handleOf, projectConfigOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
 
 /** A downloaded file as an answer, with `Last-Modified` and a 304 for an `If-Modified-Since` at or after it. */
 function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: boolean): Answer {
@@ -34,7 +34,7 @@ export async function translationFile(ctx: RequestContext): Promise<Answer> {
   if (conversion !== undefined && conversion !== '') throw validationError('format', `Conversion to ${conversion} is not supported`);
   if (queryValue(ctx, 'q') !== undefined) throw validationError('q', 'Query string is ignored without format');
   if (translation.filename === '') throw notFound();
-  const file = await downloadTranslation(await handleOf(ctx, project, component), ctx.params.language);
+  const file = await downloadTranslation(await handleOf(ctx, project, component), ctx.params.language!);
   return fileAnswer(ctx, file, true);
 }
 
@@ -105,22 +105,25 @@ export async function uploadFile(ctx: WriteContext): Promise<Answer> {
     }
   }
   const upload = body.files.get('file');
-  if (upload === undefined && field(body, 'file') !== undefined) throw validationError('file', 'The submitted data was not a file. Check the encoding type on the form.');
-  const result = await uploadTranslation(await handleOf(ctx, project, component), ctx.params.language, {
+  if (upload === undefined && field(body, 'file') !== undefined)
+    throw validationError('file', 'The submitted data was not a file. Check the encoding type on the form.');
+  const result = await uploadTranslation(await handleOf(ctx, project, component), ctx.params.language!, {
     bytes: upload?.bytes ?? null,
     method,
     conflicts,
     fuzzy: stringField(body, 'fuzzy') ?? '',
     user: ctx.user,
   });
-  return json(toJson({
-    not_found: result.not_found,
-    skipped: result.skipped,
-    accepted: result.accepted,
-    total: result.total,
-    result: result.result,
-    count: result.count,
-  }));
+  return json(
+    toJson({
+      not_found: result.not_found,
+      skipped: result.skipped,
+      accepted: result.accepted,
+      total: result.total,
+      result: result.result,
+      count: result.count,
+    }),
+  );
 }
 
 /** `POST /api/components/<p>/<c>/translations/` with `language_code`: adds a language file (48); 201 with the translation. */

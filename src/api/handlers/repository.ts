@@ -1,16 +1,16 @@
+import { openComponent } from '../../component/handle.js';
 // Handlers for `…/repository/` (status and operations) on projects, components and translations, and for component locks.
 import type { ComponentConfig, ProjectConfig } from '../../config/config.js';
-import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import {
+  type OperationResult,
+  type RepositoryStatus,
   cleanupComponent,
   commitPending,
   fileScan,
   fileSync,
-  type OperationResult,
   pullComponent,
   pushComponent,
-  type RepositoryStatus,
   repositoryStatus,
   resetComponent,
   setLock,
@@ -23,9 +23,9 @@ import { permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentPath, projectPath } from '../serializers/common.js';
-import { lockSerializer, projectRepositorySerializer, type RepositoryRecord, repositorySerializer } from '../serializers/repository.js';
+import { type RepositoryRecord, lockSerializer, projectRepositorySerializer, repositorySerializer } from '../serializers/repository.js';
 import { pathOf } from '../serializers/translation.js';
-import { configOf, requirePermission, targetOf, type WriteContext } from '../write.js';
+import { type WriteContext, configOf, requirePermission, targetOf } from '../write.js';
 
 /** Weblate's repository operations and the permission each needs. */
 export const OPERATIONS = {

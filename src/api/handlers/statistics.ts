@@ -5,8 +5,8 @@ import type { RequestContext } from '../context.js';
 import { componentOf, projectOf, translationOf } from '../lookup.js';
 import { paginateArray } from '../pagination.js';
 import {
-  projectLanguageStatisticsSerializer,
   type StatisticsRecord,
+  projectLanguageStatisticsSerializer,
   statisticsSerializer,
   translationStatisticsSerializer,
 } from '../serializers/statistics.js';

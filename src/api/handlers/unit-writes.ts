@@ -9,7 +9,7 @@ import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { projectOfComponent, translationOf } from '../lookup.js';
 import { unitSerializer } from '../serializers/unit.js';
-import { fieldsError, handleOf, refusal, refusalText, requirePermission, targetOf, type WriteContext } from '../write.js';
+import { type WriteContext, fieldsError, handleOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
 
 const BOTH = 'Please provide both state and target for a partial update';
 const SOURCE_PROPERTIES = 'Source strings properties can be set only on source strings';
@@ -17,8 +17,8 @@ const SOURCE_PROPERTIES = 'Source strings properties can be set only on source s
 /** A unit by `{id}` with its translation, component and project; 404 when it is not visible. */
 async function unitOf(ctx: RequestContext) {
   const raw = ctx.params.id;
-  if (!/^\d{1,15}$/.test(raw)) throw notFound();
-  const unit = await ctx.services.units.byId(Number.parseInt(raw, 10));
+  if (!/^\d{1,15}$/.test(raw!)) throw notFound();
+  const unit = await ctx.services.units.byId(Number.parseInt(raw!, 10));
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
@@ -29,7 +29,8 @@ async function unitOf(ctx: RequestContext) {
 function targetList(ctx: WriteContext): string[] {
   const value = listField(ctx.body, 'target');
   if (typeof value === 'string') return [value];
-  if (!Array.isArray(value)) throw validationError('target', `Expected a list of items but got type "${typeof value === 'number' ? 'int' : 'dict'}".`, 'not_a_list');
+  if (!Array.isArray(value))
+    throw validationError('target', `Expected a list of items but got type "${typeof value === 'number' ? 'int' : 'dict'}".`, 'not_a_list');
   value.forEach((v, i) => {
     if (typeof v !== 'string') throw validationError(`target.${i}`, 'Not a valid string.');
   });
@@ -95,7 +96,7 @@ export async function addTranslationUnit(ctx: WriteContext): Promise<Answer> {
   requirePermission(ctx, 'unit.add', targetOf(ctx, project, component, translation));
   const body = ctx.body;
   const state = integerField(body, 'state');
-  const result = await addUnit(await handleOf(ctx, project, component), ctx.params.language, {
+  const result = await addUnit(await handleOf(ctx, project, component), ctx.params.language!, {
     key: stringField(body, 'key'),
     value: listField(body, 'value') as string[] | undefined,
     context: stringField(body, 'context'),

@@ -1,11 +1,11 @@
 // Handlers for units: a translation's units (position order, ?q=), all units (id order), one unit.
 import type { UnitFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
-import { queryValue, type RequestContext } from '../context.js';
+import { type RequestContext, queryValue } from '../context.js';
 import { notFound, validationError } from '../errors.js';
 import { idOf, translationOf } from '../lookup.js';
 import { paginate } from '../pagination.js';
-import { parseUnitQuery, SearchSyntaxError } from '../search.js';
+import { SearchSyntaxError, parseUnitQuery } from '../search.js';
 import { unitSerializer } from '../serializers/unit.js';
 
 /** The `q` filter of the request; a query that does not parse is a 400 on `q`. */

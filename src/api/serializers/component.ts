@@ -21,8 +21,10 @@ function vcs<T>(value: (c: CatalogComponent) => T): (c: CatalogComponent, ctx: C
   };
 }
 
-const s = <K extends keyof CatalogComponent['settings']>(key: K, fallback: NonNullable<CatalogComponent['settings'][K]>) =>
-  (c: CatalogComponent) => c.settings[key] ?? fallback;
+const s =
+  <K extends keyof CatalogComponent['settings']>(key: K, fallback: NonNullable<CatalogComponent['settings'][K]>) =>
+  (c: CatalogComponent) =>
+    c.settings[key] ?? fallback;
 
 /** `/api/components/<project>/<component>/` */
 export const componentSerializer = new Serializer<CatalogComponent, Ctx>(

@@ -1,8 +1,8 @@
+import { hashToChecksum } from '../../domain/hash.js';
 // The Unit record, as Weblate's UnitSerializer (plural forms as arrays, exact 64-bit hashes).
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
-import { hashToChecksum } from '../../domain/hash.js';
 import { type Ctx, iso } from './common.js';
 import { pathOf } from './translation.js';
 

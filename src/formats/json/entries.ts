@@ -1,15 +1,11 @@
 // What each JSON variant considers a translatable entry (Translate Toolkit's units): ids, forms, notes and where they live.
 import { FormatParseError } from '../../domain/errors.js';
 import type { Step } from './patch.js';
-import { isPluralCategory, CLDR_CATEGORIES } from './plural-tags.js';
-import { displayScalar, scalarType, type ScalarType } from './scalars.js';
-import {
-  findMember, positionOf, uniqueMembers,
-  type JsonArray, type JsonContainer, type JsonMember, type JsonNode, type JsonObject,
-} from './syntax.js';
+import { CLDR_CATEGORIES, isPluralCategory } from './plural-tags.js';
+import { type ScalarType, displayScalar, scalarType } from './scalars.js';
+import { type JsonArray, type JsonContainer, type JsonMember, type JsonNode, type JsonObject, findMember, positionOf, uniqueMembers } from './syntax.js';
 
-export type Variant =
-  | 'json' | 'json-nested' | 'i18next' | 'i18nextv4' | 'go-i18n-json' | 'go-i18n-json-v2' | 'webextension' | 'arb';
+export type Variant = 'json' | 'json-nested' | 'i18next' | 'i18nextv4' | 'go-i18n-json' | 'go-i18n-json-v2' | 'webextension' | 'arb';
 
 /** Where an entry's text lives in the parsed file, per variant. */
 export type Store =
@@ -143,7 +139,7 @@ function i18nextV3Hook(reader: Reader): ObjectHook {
       } else {
         const match = V3_INDEX.exec(m.key);
         if (match && isString(m.key) && isString(`${match[1]}_0`)) {
-          const candidate = match[1];
+          const candidate = match[1]!;
           const run: string[] = [];
           for (let n = 0; n < 10 && isString(`${candidate}_${n}`); n++) run.push(`${candidate}_${n}`);
           if (run.includes(m.key)) {
@@ -175,25 +171,25 @@ function i18nextV4Hook(reader: Reader): ObjectHook {
       const match = V4_SUFFIX.exec(m.key);
       if (!match) continue;
       const [, base, tag] = match;
-      let group = groups.get(base);
+      let group = groups.get(base!);
       if (group === null) continue;
       if (m.value.type !== 'string') {
         // a non-string sibling means `base` is not a plural
-        groups.set(base, null);
+        groups.set(base!, null);
         continue;
       }
-      if (!group) groups.set(base, (group = new Map()));
-      group.set(tag, m);
+      if (!group) groups.set(base!, (group = new Map()));
+      group.set(tag!, m);
     }
     const emitted = new Set<string>();
     for (const m of unique) {
       const match = V4_SUFFIX.exec(m.key);
-      const group = match ? groups.get(match[1]) : null;
+      const group = match ? groups.get(match[1]!) : null;
       if (!match || !group) {
         reader.walk(m.value, `${id}.${m.key}`, [...steps, m.key], object, m.key, hook);
         continue;
       }
-      const base = match[1];
+      const base = match[1]!;
       if (emitted.has(base)) continue;
       emitted.add(base);
       const forms = reader.lang.tags.map((t) => {
@@ -332,8 +328,8 @@ export function keyToSteps(variant: Variant, key: string): Step[] {
       steps.push(part);
       continue;
     }
-    if (match[1] !== '') steps.push(match[1]);
-    for (const index of match[2].matchAll(/\[(\d+)\]/g)) steps.push(Number(index[1]));
+    if (match[1] !== '') steps.push(match[1]!);
+    for (const index of match[2]!.matchAll(/\[(\d+)\]/g)) steps.push(Number(index[1]));
   }
   return steps;
 }

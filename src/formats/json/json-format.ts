@@ -2,11 +2,11 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { joinPlural } from '../../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
-import { type Entry, readEntries, type Variant } from './entries.js';
+import { type Entry, type Variant, readEntries } from './entries.js';
 import { Patch } from './patch.js';
 import { pluralTags } from './plural-tags.js';
-import { findMember, type JsonNode, decodeText, parseJsonText } from './syntax.js';
-import { bilingualUnits, type JsonInternal, monolingualUnits, templateEntries } from './units.js';
+import { type JsonNode, decodeText, findMember, parseJsonText } from './syntax.js';
+import { type JsonInternal, bilingualUnits, monolingualUnits, templateEntries } from './units.js';
 import { EntryWriter } from './writer.js';
 
 export interface VariantSpec {

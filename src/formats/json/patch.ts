@@ -1,7 +1,7 @@
 // Minimal-diff editing of JSON text: value replacements, member insertions and removals, laid out like the file.
 import { FormatWriteError } from '../../domain/errors.js';
-import { detectStyle, encodeString, type StringStyle } from './scalars.js';
-import { findMember, type JsonContainer, type JsonMember, type JsonNode, type JsonObject } from './syntax.js';
+import { type StringStyle, detectStyle, encodeString } from './scalars.js';
+import { type JsonContainer, type JsonMember, type JsonNode, type JsonObject, findMember } from './syntax.js';
 
 /** A value not yet in the file: ready-made JSON text, or a container whose members are still to be laid out. */
 export type Pending = { kind: 'raw'; text: string } | PendingObject | PendingArray;
@@ -139,7 +139,7 @@ export class Patch {
         next = findMember(node, step)?.value;
       } else {
         if (node.type !== 'array') this.conflict(steps, i);
-        next = node.items[step];
+        next = node.items[step!];
       }
       if (!next) break;
       node = next;
@@ -152,13 +152,13 @@ export class Patch {
     for (let j = i; j < steps.length; j++) {
       const step = steps[j];
       if (j === steps.length - 1) {
-        setPending(pending, step, value);
+        setPending(pending, step!, value);
         break;
       }
-      let child = getPending(pending, step);
+      let child = getPending(pending, step!);
       if (!child) {
         child = typeof steps[j + 1] === 'string' ? pendingObject() : { kind: 'array', items: new Map() };
-        setPending(pending, step, child);
+        setPending(pending, step!, child);
       }
       if (child.kind === 'raw' || (child.kind === 'object') !== (typeof steps[j + 1] === 'string')) this.conflict(steps, j + 1);
       pending = child;
@@ -169,9 +169,7 @@ export class Patch {
   apply(): string {
     this.resolveContainers();
     // insertions at an offset go before a replacement starting there; equal kinds keep their order
-    const edits = this.edits.sort(
-      (a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || a.seq - b.seq,
-    );
+    const edits = this.edits.sort((a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || a.seq - b.seq);
     const kept: Edit[] = [];
     let cursor = 0;
     let lastSpan: Edit | null = null;
@@ -227,7 +225,7 @@ export class Patch {
       if (count === 0) continue;
       if (node.type === 'object' && !colonFound) {
         const m = node.members[0];
-        const between = this.text.slice(m.keyEnd, m.value.start);
+        const between = this.text.slice(m!.keyEnd, m!.value.start);
         if (/^[ \t]*:[ \t]*$/.test(between)) {
           layout.colon = between;
           colonFound = true;
@@ -388,18 +386,18 @@ export class Patch {
       i = j;
     }
     if (parts.length > 0) {
-      const at = entryEnd(c, kept[kept.length - 1]);
+      const at = entryEnd(c, kept[kept.length - 1]!);
       this.edits.push({ start: at, end: at, text: `,${sep}${joined}`, seq: this.seq++ });
     }
   }
 }
 
 function entryStart(c: JsonContainer, i: number): number {
-  return c.type === 'object' ? c.members[i].keyStart : c.items[i].start;
+  return c.type === 'object' ? c.members[i]!.keyStart : c.items[i]!.start;
 }
 
 function entryEnd(c: JsonContainer, i: number): number {
-  return c.type === 'object' ? c.members[i].value.end : c.items[i].end;
+  return c.type === 'object' ? c.members[i]!.value.end : c.items[i]!.end;
 }
 
 function getPending(p: PendingObject | PendingArray, step: Step): Pending | undefined {

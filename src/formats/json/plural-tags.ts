@@ -13,7 +13,7 @@ const cache = new Map<string, readonly string[]>();
 
 /** A filename language code (`pt_BR`, `sr@latin`, `zh-Hant`) as a BCP 47 tag, or null. */
 function toLocale(language: string): string | null {
-  const tag = language.split('@')[0].replaceAll('_', '-');
+  const tag = language.split('@')[0]!.replaceAll('_', '-');
   if (tag === '') return null;
   try {
     return Intl.PluralRules.supportedLocalesOf([tag]).length > 0 ? tag : null;

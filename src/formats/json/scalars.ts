@@ -120,8 +120,8 @@ export function pythonFloat(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
   const [mantissa, expText] = value.toExponential().split('e');
   const exp = Number(expText);
-  const negative = mantissa.startsWith('-');
-  const digits = mantissa.replace('-', '').replace('.', '');
+  const negative = mantissa!.startsWith('-');
+  const digits = mantissa!.replace('-', '').replace('.', '');
   const sign = negative ? '-' : '';
   if (exp >= -4 && exp < 16) {
     if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;

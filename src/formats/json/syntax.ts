@@ -64,7 +64,6 @@ export function positionOf(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
-
 /** Decodes UTF-8 strictly, keeping a BOM as U+FEFF; bad bytes raise FormatParseError at their position. */
 export function decodeText(bytes: Uint8Array, filename: string): string {
   try {
@@ -308,14 +307,30 @@ class Parser {
       out += text.slice(chunk, i);
       const e = text.charCodeAt(i + 1);
       switch (e) {
-        case 34: out += '"'; break;
-        case 92: out += '\\'; break;
-        case 47: out += '/'; break;
-        case 98: out += '\b'; break;
-        case 102: out += '\f'; break;
-        case 110: out += '\n'; break;
-        case 114: out += '\r'; break;
-        case 116: out += '\t'; break;
+        case 34:
+          out += '"';
+          break;
+        case 92:
+          out += '\\';
+          break;
+        case 47:
+          out += '/';
+          break;
+        case 98:
+          out += '\b';
+          break;
+        case 102:
+          out += '\f';
+          break;
+        case 110:
+          out += '\n';
+          break;
+        case 114:
+          out += '\r';
+          break;
+        case 116:
+          out += '\t';
+          break;
         case 117: {
           for (let k = 2; k < 6; k++) {
             if (!isHex(text.charCodeAt(i + k))) this.fail(i, 'invalid \\u escape: expected 4 hex digits');
@@ -342,7 +357,7 @@ export function parseJsonText(text: string, filename: string, options: ParseOpti
 /** The value member for `key`: the last one when a key repeats, as Python's dict keeps it. */
 export function findMember(object: JsonObject, key: string): JsonMember | undefined {
   const members = object.members;
-  for (let i = members.length - 1; i >= 0; i--) if (members[i].key === key) return members[i];
+  for (let i = members.length - 1; i >= 0; i--) if (members[i]!.key === key) return members[i];
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 // Weblate's view of JSON entries: monolingual listing from the template, bilingual listing from the file, identities and notes.
 import { unitContentHash, unitIdHash } from '../../domain/hash.js';
-import { joinPlural, type ParsedUnit, State } from '../../domain/unit.js';
+import { type ParsedUnit, State, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { ParsedStore } from '../format.js';
 import type { Entry, Variant } from './entries.js';
@@ -41,8 +41,15 @@ export function templateEntries(template: ParsedStore, variant: Variant): Entry[
     const context = u.context !== '' ? u.context : joinPlural(u.source);
     const forms = u.context !== '' ? u.source : u.target;
     return {
-      id: `.${context}`, context, key: context.replace(/^\.+/, ''), steps: keyToSteps(variant, context),
-      forms, plural: forms.length > 1, note: u.note, placeholders: [], store: null,
+      id: `.${context}`,
+      context,
+      key: context.replace(/^\.+/, ''),
+      steps: keyToSteps(variant, context),
+      forms,
+      plural: forms.length > 1,
+      note: u.note,
+      placeholders: [],
+      store: null,
     };
   });
 }
@@ -78,8 +85,18 @@ function bilingualIdentity(key: string): Identity {
 
 function makeUnit(context: string, source: string[], target: string[], note: string, flags: string, position: number, identity: Identity): ParsedUnit {
   return {
-    context, source, target, location: '', note, flags, explanation: '', sourceExplanation: '', previousSource: '',
-    state: stateOf(target), position, ...identity,
+    context,
+    source,
+    target,
+    location: '',
+    note,
+    flags,
+    explanation: '',
+    sourceExplanation: '',
+    previousSource: '',
+    state: stateOf(target),
+    position,
+    ...identity,
   };
 }
 

@@ -1,10 +1,10 @@
 // Turns target edits on JSON entries into minimal text edits, per variant (plural key sets, go-i18n objects, WebExtension messages).
 import { FormatWriteError } from '../../domain/errors.js';
-import { type Entry, keyToSteps, type Variant } from './entries.js';
-import { type Patch, type Pending, pendingObject, raw, type Step, stepsToText } from './patch.js';
+import { type Entry, type Variant, keyToSteps } from './entries.js';
+import { type Patch, type Pending, type Step, pendingObject, raw, stepsToText } from './patch.js';
 import { CLDR_CATEGORIES } from './plural-tags.js';
-import { encodeScalar, type ScalarType } from './scalars.js';
-import { findMember, type JsonArray, type JsonMember, type JsonNode, type JsonObject, uniqueMembers } from './syntax.js';
+import { type ScalarType, encodeScalar } from './scalars.js';
+import { type JsonArray, type JsonMember, type JsonNode, type JsonObject, findMember, uniqueMembers } from './syntax.js';
 
 const PLURAL_VARIANTS: ReadonlySet<Variant> = new Set(['i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2']);
 const CATEGORY_INDEX = new Map<string, number>(CLDR_CATEGORIES.map((c, i) => [c, i]));
@@ -66,12 +66,12 @@ export class EntryWriter {
       case 'v3': {
         if (forms.length === store.members.length) {
           store.members.forEach((m, i) => {
-            this.patch.replace(m.value, this.patch.str(forms[i]));
+            this.patch.replace(m.value, this.patch.str(forms[i]!));
           });
           return;
         }
         const base = String(entry.steps[entry.steps.length - 1]);
-        this.patch.replaceMember(store.parent, store.members[0], this.groupMembers(base, forms));
+        this.patch.replaceMember(store.parent, store.members[0]!, this.groupMembers(base, forms));
         for (const m of store.members.slice(1)) this.patch.removeMember(store.parent, m);
         return;
       }
@@ -80,7 +80,7 @@ export class EntryWriter {
         return;
       case 'go1': {
         const t = store.translation;
-        if (!t) this.patch.append(store.item, 'translation', plural ? this.categoryObject(forms) : this.str(forms[0]));
+        if (!t) this.patch.append(store.item, 'translation', plural ? this.categoryObject(forms) : this.str(forms[0]!));
         else this.setGoValue(t.value, store.plural, forms, plural);
         return;
       }
@@ -88,8 +88,8 @@ export class EntryWriter {
         this.setGoValue(store.member.value, store.plural, forms, plural);
         return;
       case 'webext':
-        if (store.message) this.patch.replace(store.message.value, this.patch.str(forms[0]));
-        else this.patch.append(store.value, 'message', this.str(forms[0]));
+        if (store.message) this.patch.replace(store.message.value, this.patch.str(forms[0]!));
+        else this.patch.append(store.value, 'message', this.str(forms[0]!));
         return;
     }
   }
@@ -102,7 +102,7 @@ export class EntryWriter {
     } else if (plural) {
       this.patch.replaceWith(node, this.categoryObject(forms));
     } else {
-      this.patch.replace(node, this.patch.str(forms[0]));
+      this.patch.replace(node, this.patch.str(forms[0]!));
     }
   }
 
@@ -167,7 +167,7 @@ export class EntryWriter {
   private goItem(name: string, forms: readonly string[], plural: boolean): Pending {
     return pendingObject([
       ['id', this.str(name)],
-      ['translation', plural ? this.categoryObject(forms) : this.str(forms[0])],
+      ['translation', plural ? this.categoryObject(forms) : this.str(forms[0]!)],
     ]);
   }
 

@@ -4,7 +4,7 @@ import { unitIdHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { FormatContext } from '../format.js';
-import { descendants, firstDescendant, parseXml, textOf, type XmlDocument, type XmlElement } from './xml-tree.js';
+import { type XmlDocument, type XmlElement, descendants, firstDescendant, parseXml, textOf } from './xml-tree.js';
 
 /** Element names of the two TBX generations. */
 export interface Dialect {
@@ -84,7 +84,7 @@ export function entryFlags(attrs: Readonly<Record<string, string>>): string {
   }
   if (attrs.font) {
     const [family, size, weight] = attrs.font.split(';');
-    set('font-family', family.trim().replaceAll(' ', '_'));
+    set('font-family', family!.trim().replaceAll(' ', '_'));
     if (size !== undefined) set('font-size', size.trim());
     if (weight !== undefined) set('font-weight', weight.trim());
   }
@@ -130,7 +130,11 @@ function collectNotes(element: XmlElement, out: { termNotes: XmlElement[]; descr
 }
 
 /** Reads one entry; `unit.position` is 0 until the entry is listed. */
-function readEntry(element: XmlElement, languages: { source: string; target: string }, dialect: Dialect): { entry: TbxEntry; unit: ParsedUnit; listed: boolean } {
+function readEntry(
+  element: XmlElement,
+  languages: { source: string; target: string },
+  dialect: Dialect,
+): { entry: TbxEntry; unit: ParsedUnit; listed: boolean } {
   const entrySpace = element.attrs['xml:space'] ?? 'preserve';
   const sets = languageSets(element, dialect);
   const sourceSet = findSet(sets, languages.source);

@@ -2,8 +2,8 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { unitIdHash } from '../../domain/hash.js';
 import type { FormatContext, UnitWrite } from '../format.js';
-import { type Dialect, normalizeLanguage, readTbx, type TbxEntry, type TbxModel } from './read.js';
-import { elementChildren, escapeAttr, escapeText, type XmlElement } from './xml-tree.js';
+import { type Dialect, type TbxEntry, type TbxModel, normalizeLanguage, readTbx } from './read.js';
+import { type XmlElement, elementChildren, escapeAttr, escapeText } from './xml-tree.js';
 
 interface Splice {
   start: number;
@@ -109,7 +109,7 @@ class Layout {
   /** The file's indentation step: the first indented line's indentation, or TT's four spaces. */
   indentUnit(): string {
     const m = /\n([ \t]+)</.exec(this.text);
-    return m ? m[1] : '    ';
+    return m?.[1] ?? '    ';
   }
 
   /** A new language set shaped like `model` (same line breaks around its term group and term). */
@@ -200,7 +200,9 @@ function addSplices(layout: Layout, model: TbxModel, adds: UnitWrite[], ctx: For
   const body = model.body;
   if (!body) throw new FormatWriteError(ctx.filename, 'the TBX file has no <body> to add terms to');
   const { entry: entryName, langSet } = layout.dialect;
-  const reference = elementChildren(body).filter((c) => c.name === entryName).at(-1);
+  const reference = elementChildren(body)
+    .filter((c) => c.name === entryName)
+    .at(-1);
   let entryGap: string;
   let childGap: string;
   let closeGap: string;

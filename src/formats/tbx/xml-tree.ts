@@ -47,7 +47,6 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
-
 /** Decodes strict UTF-8; a bad byte becomes a FormatParseError at its line and column. */
 export function decodeUtf8(bytes: Uint8Array, filename: string): { text: string; bom: boolean } {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -58,7 +57,7 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): { text: string;
     const at = firstInvalidUtf8(bytes);
     const prefix = new TextDecoder('utf-8').decode(bytes.subarray(bom ? 3 : 0, Math.max(at, 0)));
     const { line, column } = lineColumn(prefix, prefix.length);
-    const byte = at >= 0 ? bytes[at].toString(16).padStart(2, '0') : '??';
+    const byte = at >= 0 ? bytes[at]!.toString(16).padStart(2, '0') : '??';
     throw new FormatParseError(filename, line, column, `invalid UTF-8 byte 0x${byte} (TBX files must be UTF-8)`);
   }
 }
@@ -94,7 +93,12 @@ export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: 
 
   parser.on('error', (err) => {
     // saxes prefixes "file:line:column: "; keep only its reason.
-    fail(err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.$/, '').replace(/\s+/g, ' '));
+    fail(
+      err.message
+        .replace(/^(?:[^:]*:)?\d+:\d+: /, '')
+        .replace(/\.$/, '')
+        .replace(/\s+/g, ' '),
+    );
   });
   parser.on('xmldecl', (decl) => {
     const encoding = decl.encoding?.toLowerCase();
@@ -104,7 +108,7 @@ export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: 
   });
   parser.on('doctype', (doctype) => {
     // Entities declared in the internal subset are real; anything else stays an undefined entity.
-    for (const m of doctype.matchAll(ENTITY_DECL)) parser.ENTITIES[m[1]] = m[2] ?? m[3] ?? '';
+    for (const m of doctype.matchAll(ENTITY_DECL)) parser.ENTITIES[m[1]!] = m[2] ?? m[3] ?? '';
   });
   parser.on('opentag', (tag) => {
     const openEnd = parser.position;

@@ -150,7 +150,7 @@ export function readTsDocument(text: string, filename: string): TsDocument {
           const version = s.attr('version');
           if (version !== null && !version.startsWith('2.')) s.fail(s.start, `unsupported TS version "${version}" (expected 2.x)`);
           const li = s.attrIndex('language');
-          if (li >= 0) language = { start: s.attrValueStart[li], end: s.attrValueEnd[li] };
+          if (li >= 0) language = { start: s.attrValueStart[li]!, end: s.attrValueEnd[li]! };
           rootStartTagEnd = s.end;
           break;
         }

@@ -2,7 +2,7 @@
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
 import { decodeUtf8 } from '../xml/index.js';
-import { readTsDocument, type TsDocument } from './document.js';
+import { type TsDocument, readTsDocument } from './document.js';
 import { bilingualUnits, monolingualUnits } from './units.js';
 import { createTsText, templateDocument, writeTsText } from './write.js';
 

@@ -1,8 +1,8 @@
 // Weblate's units from TS messages: identities, plural synthesis, states, notes, flags (bilingual and monolingual).
 import { calculateHash } from '../../domain/hash.js';
-import { joinPlural, type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
+import { type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
-import { splitFlags, type TsDocument, type TsMessage } from './document.js';
+import { type TsDocument, type TsMessage, splitFlags } from './document.js';
 
 /** `vanished` and `obsolete` messages are kept in the file but are not units. */
 export function isObsolete(m: TsMessage): boolean {

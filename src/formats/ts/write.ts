@@ -1,8 +1,8 @@
 // Minimal-diff TS writing: edits splice single `<translation>`/`<message>` elements into the original text.
 import { FormatWriteError } from '../../domain/errors.js';
-import { joinPlural, State, type UnitState } from '../../domain/unit.js';
+import { State, type UnitState, joinPlural } from '../../domain/unit.js';
 import type { FormatContext, UnitWrite } from '../format.js';
-import { endOfLineAfter, escapeAttribute, indentAt, lineEnding, lineStart, XmlScanner, XmlToken } from '../xml/index.js';
+import { XmlScanner, XmlToken, endOfLineAfter, escapeAttribute, indentAt, lineEnding, lineStart } from '../xml/index.js';
 import type { TsContextElement, TsDocument, TsMessage } from './document.js';
 import { escapeTsText } from './escape.js';
 import { bilingualSource, indexByKey, isContent, messageContext, messageKey, targetForms } from './units.js';
@@ -109,8 +109,8 @@ function removalSplice(text: string, start: number, end: number): Splice {
 
 /** Rebuilds the TS source text whose synthesized forms are `forms` (`%n file(s)` from `%n file`/`%n files`). */
 function sourceText(forms: readonly string[]): string {
-  const [one, other] = forms;
-  if (other === undefined || one === other) return one ?? '';
+  const [one = '', other] = forms;
+  if (other === undefined || one === other) return one;
   if (other.length === one.length + 1) {
     for (let k = 0; k <= one.length; k++) {
       if (other[k] === 's' && other.startsWith(one.slice(0, k)) && other.endsWith(one.slice(k))) {
@@ -125,7 +125,10 @@ function sourceText(forms: readonly string[]): string {
 /** Where new messages for context `name` go: before its `</context>`, or into a new context at the end of the file. */
 class Insertions {
   private readonly pending = new Map<string, string[]>();
-  constructor(private readonly doc: TsDocument, private readonly layout: Layout) {}
+  constructor(
+    private readonly doc: TsDocument,
+    private readonly layout: Layout,
+  ) {}
 
   add(contextName: string, messageLines: string[]): void {
     const list = this.pending.get(contextName);
@@ -170,7 +173,7 @@ function findContext(contexts: readonly TsContextElement[], name: string): TsCon
 
 /** Lines of a new bilingual message (context first line → `<name>`, the rest → `<comment>`). */
 function newMessageLines(edit: UnitWrite, layout: Layout): { contextName: string; lines: string[] } {
-  const [contextName, ...rest] = edit.context.split('\n');
+  const [contextName = '', ...rest] = edit.context.split('\n');
   const numerus = edit.source.length > 1 || edit.target.length > 1;
   const mi = layout.messageIndent;
   const ci = layout.childIndent;
@@ -311,4 +314,3 @@ export function createTsText(doc: TsDocument, language: string, plurals: number 
   }
   return applySplices(text, splices);
 }
-

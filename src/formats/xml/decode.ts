@@ -25,4 +25,3 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): string {
     throw new FormatParseError(filename, line, column, `invalid UTF-8 byte 0x${hex} (the file must be UTF-8)`);
   }
 }
-

@@ -34,13 +34,13 @@ export function charRef(ch: string): string {
  */
 export function escapeText(s: string): string {
   const clean = stripInvalidXmlChars(s);
-  return TEXT_SPECIAL.test(clean) ? clean.replace(/[&<>\r]/g, (c) => ENTITY[c]) : clean;
+  return TEXT_SPECIAL.test(clean) ? clean.replace(/[&<>\r]/g, (c) => ENTITY[c]!) : clean;
 }
 
 /** Escapes a double-quoted attribute value (`&`, `<`, `>`, `"` and whitespace that normalization would eat). */
 export function escapeAttribute(s: string): string {
   const clean = stripInvalidXmlChars(s);
-  return ATTR_SPECIAL.test(clean) ? clean.replace(/[&<>"\t\n\r]/g, (c) => ENTITY[c]) : clean;
+  return ATTR_SPECIAL.test(clean) ? clean.replace(/[&<>"\t\n\r]/g, (c) => ENTITY[c]!) : clean;
 }
 
 /** The entity for one of the five predefined characters or a whitespace control character. */

@@ -1,7 +1,7 @@
 // The shared XML tokenizer: tokens and offsets, decoding rules, and what it refuses.
 import { describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../domain/errors.js';
-import { decodeUtf8, escapeAttribute, escapeText, indentAt, lineColumn, XmlScanner, XmlToken } from './index.js';
+import { XmlScanner, XmlToken, decodeUtf8, escapeAttribute, escapeText, indentAt, lineColumn } from './index.js';
 
 function tokens(text: string): Array<[string, string]> {
   const s = new XmlScanner(text, 'x.xml');
@@ -9,7 +9,7 @@ function tokens(text: string): Array<[string, string]> {
   const names = Object.fromEntries(Object.entries(XmlToken).map(([k, v]) => [v, k]));
   for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
     const value = k === XmlToken.Text || k === XmlToken.CData ? s.textValue() : s.name;
-    out.push([names[k], k === XmlToken.StartTag || k === XmlToken.EndTag ? `${s.name}@${s.depth}` : value]);
+    out.push([names[k]!, k === XmlToken.StartTag || k === XmlToken.EndTag ? `${s.name}@${s.depth}` : value]);
   }
   return out;
 }

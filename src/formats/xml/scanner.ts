@@ -43,17 +43,24 @@ for (let c = 0; c < 128; c++) {
 function isNameStart(c: number): boolean {
   if (c < 128) return NAME_START[c] === 1;
   return (
-    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
-    (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d ||
-    (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xdbff) ||
-    (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd)
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xdbff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
   );
 }
 
 function isNameChar(c: number): boolean {
   if (c < 128) return NAME_CHAR[c] === 1;
-  return isNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 ||
-    (c >= 0xdc00 && c <= 0xdfff);
+  return isNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || (c >= 0xdc00 && c <= 0xdfff);
 }
 
 function isSpace(c: number): boolean {
@@ -66,8 +73,7 @@ const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
 /**
@@ -137,12 +143,12 @@ export class XmlScanner {
 
   /** Name of the open element at `depth` (1 = root) while scanning. */
   elementAt(depth: number): string {
-    return this.stack[depth - 1];
+    return this.stack[depth - 1] ?? '';
   }
 
   /** Value of the attribute `name` on the current start tag, or null. */
   attr(name: string): string | null {
-    for (let i = 0; i < this.attrCount; i++) if (this.attrNames[i] === name) return this.attrValues[i];
+    for (let i = 0; i < this.attrCount; i++) if (this.attrNames[i] === name) return this.attrValues[i]!;
     return null;
   }
 
@@ -384,7 +390,7 @@ export class XmlScanner {
 
   private scanEndTag(p: number): XmlTokenKind {
     const t = this.text;
-    const expected = this.open > 0 ? this.stack[this.open - 1] : null;
+    const expected = this.open > 0 ? (this.stack[this.open - 1] ?? null) : null;
     let i: number;
     if (expected !== null && t.startsWith(expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
       i = p + 2 + expected.length;
@@ -497,7 +503,7 @@ export class XmlScanner {
     let m: RegExpExecArray | null;
     let i = 0;
     while ((m = re.exec(body)) !== null) {
-      seen[m[1]] = m[2] ?? m[3];
+      seen[m[1]!] = m[2] ?? m[3] ?? '';
       i = re.lastIndex;
     }
     if (body.slice(i).trim() !== '') this.fail(s + i, 'malformed XML declaration');
