@@ -1,9 +1,10 @@
 // What each JSON variant considers a translatable entry (Translate Toolkit's units): ids, forms, notes and where they live.
 import { FormatParseError } from '../../domain/errors.js';
+import { lineColumn } from '../text.js';
 import type { Step } from './patch.js';
 import { CLDR_CATEGORIES, isPluralCategory } from './plural-tags.js';
 import { type ScalarType, displayScalar, scalarType } from './scalars.js';
-import { type JsonArray, type JsonContainer, type JsonMember, type JsonNode, type JsonObject, findMember, positionOf, uniqueMembers } from './syntax.js';
+import { type JsonArray, type JsonContainer, type JsonMember, type JsonNode, type JsonObject, findMember, uniqueMembers } from './syntax.js';
 
 export type Variant = 'json' | 'json-nested' | 'i18next' | 'i18nextv4' | 'go-i18n-json' | 'go-i18n-json-v2' | 'webextension' | 'arb';
 
@@ -78,7 +79,7 @@ class Reader {
   ) {}
 
   fail(node: { start: number }, reason: string): never {
-    const { line, column } = positionOf(this.text, node.start);
+    const { line, column } = lineColumn(this.text, node.start);
     throw new FormatParseError(this.filename, line, column, reason);
   }
 

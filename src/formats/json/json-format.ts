@@ -2,10 +2,11 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { joinPlural } from '../../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import { decodeUtf8 } from '../text.js';
 import { type Entry, type Variant, readEntries } from './entries.js';
 import { Patch } from './patch.js';
 import { pluralTags } from './plural-tags.js';
-import { type JsonNode, decodeText, findMember, parseJsonText } from './syntax.js';
+import { type JsonNode, findMember, parseJsonText } from './syntax.js';
 import { type JsonInternal, bilingualUnits, monolingualUnits, templateEntries } from './units.js';
 import { EntryWriter } from './writer.js';
 
@@ -27,7 +28,7 @@ interface Loaded {
 }
 
 function load(spec: VariantSpec, bytes: Uint8Array, filename: string, language: string, plurals?: number): Loaded {
-  const text = decodeText(bytes, filename);
+  const text = decodeUtf8(bytes, filename);
   const root = parseJsonText(text, filename, { comments: spec.id === 'webextension' });
   const entries = readEntries(spec.id, root, text, filename, { tags: pluralTags(language, plurals) });
   return { text, root, entries };

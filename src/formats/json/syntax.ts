@@ -1,6 +1,6 @@
 // The JSON syntax layer: strict UTF-8 decoding and a parser that keeps every node's text offsets.
 import { FormatParseError } from '../../domain/errors.js';
-import { firstInvalidUtf8 } from '../utf8.js';
+import { lineColumn } from '../text.js';
 
 interface NodeBase {
   /** Offset of the node's first character in the decoded text. */
@@ -43,39 +43,6 @@ export interface ParseOptions {
 
 const MAX_DEPTH = 512;
 const BOM = 0xfeff;
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/** 1-based line and column (in code points, BOM not counted) of a text offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  if (lineStart === 0 && text.charCodeAt(0) === BOM) lineStart = 1;
-  let column = 1;
-  for (let i = lineStart; i < offset && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // the low half of a surrogate pair does not start a new column
-    if (c < 0xdc00 || c > 0xdfff || i === lineStart) column++;
-  }
-  return { line, column };
-}
-
-/** Decodes UTF-8 strictly, keeping a BOM as U+FEFF; bad bytes raise FormatParseError at their position. */
-export function decodeText(bytes: Uint8Array, filename: string): string {
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    const offset = Math.max(0, firstInvalidUtf8(bytes));
-    const prefix = lenientDecoder.decode(bytes.subarray(0, offset));
-    const { line, column } = positionOf(prefix, prefix.length);
-    const hex = (bytes[offset] ?? 0).toString(16).padStart(2, '0');
-    throw new FormatParseError(filename, line, column, `invalid UTF-8: byte 0x${hex} at byte offset ${offset}`);
-  }
-}
 
 function describe(text: string, i: number): string {
   if (i >= text.length) return 'end of file';
@@ -97,7 +64,7 @@ class Parser {
   ) {}
 
   fail(offset: number, reason: string): never {
-    const { line, column } = positionOf(this.text, offset);
+    const { line, column } = lineColumn(this.text, offset);
     throw new FormatParseError(this.filename, line, column, reason);
   }
 

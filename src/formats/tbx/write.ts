@@ -2,8 +2,9 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { unitIdHash } from '../../domain/hash.js';
 import type { FormatContext, UnitWrite } from '../format.js';
+import { escapeAttribute, escapeText } from '../xml/escape.js';
 import { type Dialect, type TbxEntry, type TbxModel, normalizeLanguage, readTbx } from './read.js';
-import { type XmlElement, elementChildren, escapeAttr, escapeText } from './xml-tree.js';
+import { type XmlElement, elementChildren } from './xml-tree.js';
 
 interface Splice {
   start: number;
@@ -18,7 +19,7 @@ export function skeleton(sourceLanguage: string): string {
   return [
     '<?xml version="1.0"?>',
     '<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" "TBXcdv04.dtd">',
-    `<martif type="TBX" xml:lang="${escapeAttr(sourceLanguage)}">`,
+    `<martif type="TBX" xml:lang="${escapeAttribute(sourceLanguage)}">`,
     '<martifHeader>',
     '<fileDesc>',
     '<sourceDesc><p>Translate Toolkit</p></sourceDesc>',
@@ -121,7 +122,7 @@ class Layout {
     if (model && group && modelTerm) {
       ws = [this.leadingGap(group), this.leadingGap(modelTerm), this.closingGap(group), this.closingGap(model)].map(lineBreak);
     }
-    return `<${langSet} xml:lang="${escapeAttr(this.spell(lang))}">${ws[0]}<${termGroup}>${ws[1]}<term>${escapeText(term)}</term>${ws[2]}</${termGroup}>${ws[3]}</${langSet}>`;
+    return `<${langSet} xml:lang="${escapeAttribute(this.spell(lang))}">${ws[0]}<${termGroup}>${ws[1]}<term>${escapeText(term)}</term>${ws[2]}</${termGroup}>${ws[3]}</${langSet}>`;
   }
 }
 
@@ -224,7 +225,7 @@ function addSplices(layout: Layout, model: TbxModel, adds: UnitWrite[], ctx: For
   for (const edit of adds) {
     const source = edit.source[0] ?? '';
     const target = singleTarget(edit, ctx.filename);
-    const id = edit.context ? ` id="${escapeAttr(edit.context)}"` : '';
+    const id = edit.context ? ` id="${escapeAttribute(edit.context)}"` : '';
     let inner = childGap + layout.languageSet(setModel, ctx.sourceLanguage, source);
     inner += childGap + layout.languageSet(setModel, ctx.language, target);
     const explanation = edit.explanation?.trim();

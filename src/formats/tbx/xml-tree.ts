@@ -1,7 +1,7 @@
-// TBX's XML reading: UTF-8 bytes to a light element tree that remembers where each element sits in the text.
-import { SaxesParser } from 'saxes';
+// TBX's XML reading: UTF-8 bytes to a light element tree (through the XML scanner TS uses) that remembers where each element sits in the text.
 import { FormatParseError } from '../../domain/errors.js';
-import { firstInvalidUtf8 } from '../utf8.js';
+import { decodeUtf8 } from '../text.js';
+import { XmlScanner, XmlToken } from '../xml/scanner.js';
 
 /** One element with its offsets (JS string indexes into the decoded text, BOM excluded). */
 export interface XmlElement {
@@ -30,129 +30,55 @@ export interface XmlDocument {
   root: XmlElement;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
-const ENTITY_DECL = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
-
-/** 1-based line and column (in code points) of a string offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  let column = 1;
-  for (const _ of text.slice(lineStart, offset)) column++;
-  return { line, column };
-}
-
-/** Decodes strict UTF-8; a bad byte becomes a FormatParseError at its line and column. */
-export function decodeUtf8(bytes: Uint8Array, filename: string): { text: string; bom: boolean } {
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  try {
-    // TextDecoder drops a leading BOM by default; `bom` remembers it for writing.
-    return { text: decoder.decode(bytes), bom };
-  } catch {
-    const at = firstInvalidUtf8(bytes);
-    const prefix = new TextDecoder('utf-8').decode(bytes.subarray(bom ? 3 : 0, Math.max(at, 0)));
-    const { line, column } = lineColumn(prefix, prefix.length);
-    const byte = at >= 0 ? bytes[at]!.toString(16).padStart(2, '0') : '??';
-    throw new FormatParseError(filename, line, column, `invalid UTF-8 byte 0x${byte} (TBX files must be UTF-8)`);
-  }
-}
-
-class StopParse extends Error {
-  constructor(
-    readonly line: number,
-    readonly column: number,
-    readonly reason: string,
-  ) {
-    super(reason);
-  }
+/** Decodes strict UTF-8 (the formats' one decoder); a leading BOM is taken off the text and remembered for writing. */
+function decodeTbx(bytes: Uint8Array, filename: string): { text: string; bom: boolean } {
+  const text = decodeUtf8(bytes, filename);
+  return text.charCodeAt(0) === 0xfeff ? { text: text.slice(1), bom: true } : { text, bom: false };
 }
 
 /**
- * Parses UTF-8 XML into an element tree, refusing anything not well-formed.
+ * Parses UTF-8 XML into an element tree through the formats' one XML scanner, refusing anything not well-formed.
  * `checkRoot` may reject the root element by returning a reason.
- * @example const doc = parseXml(bytes, 'glossary/cs.tbx', (name) => name === 'martif' ? null : 'not TBX');
+ * @example const doc = parseXml(bytes, 'glossary/cs.tbx', (root) => root.name === 'martif' ? null : 'not TBX');
  */
 export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: XmlElement) => string | null): XmlDocument {
-  const { text, bom } = decodeUtf8(bytes, filename);
-  const parser = new SaxesParser({ position: true, fileName: '' });
+  const { text, bom } = decodeTbx(bytes, filename);
+  const s = new XmlScanner(text, filename);
   let root: XmlElement | null = null;
   let current: XmlElement | null = null;
-
-  const fail = (reason: string, offset?: number): never => {
-    if (offset !== undefined) {
-      const { line, column } = lineColumn(text, offset);
-      throw new StopParse(line, column, reason);
+  for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
+    if (kind === XmlToken.StartTag) {
+      const attrs: Record<string, string> = {};
+      for (let i = 0; i < s.attrCount; i++) attrs[s.attrNames[i]!] = s.attrValues[i]!;
+      const element: XmlElement = {
+        name: s.name,
+        attrs,
+        parent: current,
+        children: [],
+        start: s.start,
+        openEnd: s.end,
+        closeStart: s.end,
+        end: s.end,
+        selfClosing: s.selfClosing,
+      };
+      if (current) {
+        current.children.push(element);
+      } else {
+        root = element;
+        const reason = checkRoot(element);
+        if (reason) s.fail(s.start, reason);
+      }
+      current = element;
+    } else if (kind === XmlToken.EndTag) {
+      if (!current) continue;
+      if (!current.selfClosing) {
+        current.closeStart = s.start;
+        current.end = s.end;
+      }
+      current = current.parent;
+    } else if ((kind === XmlToken.Text || kind === XmlToken.CData) && current) {
+      current.children.push(s.textValue());
     }
-    throw new StopParse(parser.line, Math.max(parser.column, 1), reason);
-  };
-
-  parser.on('error', (err) => {
-    // saxes prefixes "file:line:column: "; keep only its reason.
-    fail(
-      err.message
-        .replace(/^(?:[^:]*:)?\d+:\d+: /, '')
-        .replace(/\.$/, '')
-        .replace(/\s+/g, ' '),
-    );
-  });
-  parser.on('xmldecl', (decl) => {
-    const encoding = decl.encoding?.toLowerCase();
-    if (encoding !== undefined && !ACCEPTED_ENCODINGS.has(encoding)) {
-      fail(`encoding "${decl.encoding}" is not supported (TBX files must be UTF-8)`);
-    }
-  });
-  parser.on('doctype', (doctype) => {
-    // Entities declared in the internal subset are real; anything else stays an undefined entity.
-    for (const m of doctype.matchAll(ENTITY_DECL)) parser.ENTITIES[m[1]!] = m[2] ?? m[3] ?? '';
-  });
-  parser.on('opentag', (tag) => {
-    const openEnd = parser.position;
-    const start = text.lastIndexOf('<', openEnd - 1);
-    const element: XmlElement = {
-      name: tag.name,
-      attrs: tag.attributes as Record<string, string>,
-      parent: current,
-      children: [],
-      start,
-      openEnd,
-      closeStart: openEnd,
-      end: openEnd,
-      selfClosing: tag.isSelfClosing,
-    };
-    if (current) {
-      current.children.push(element);
-    } else {
-      root = element;
-      const reason = checkRoot(element);
-      if (reason) fail(reason, start);
-    }
-    current = element;
-  });
-  parser.on('closetag', () => {
-    if (!current) return;
-    const end = parser.position;
-    if (!current.selfClosing) {
-      current.closeStart = text.lastIndexOf('<', end - 1);
-      current.end = end;
-    }
-    current = current.parent;
-  });
-  const addText = (t: string) => {
-    if (current) current.children.push(t);
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-
-  try {
-    parser.write(text).close();
-  } catch (e) {
-    if (e instanceof StopParse) throw new FormatParseError(filename, e.line, e.column, e.reason);
-    throw e;
   }
   if (!root) throw new FormatParseError(filename, 1, 1, 'no root element');
   return { text, bom, root };
@@ -192,31 +118,4 @@ export function firstDescendant(element: XmlElement, name: string): XmlElement |
     if (found) return found;
   }
   return null;
-}
-
-/** Escapes element text as lxml writes it. */
-export function escapeText(value: string): string {
-  return value.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
-}
-
-/** Escapes a double-quoted attribute value as lxml writes it. */
-export function escapeAttr(value: string): string {
-  return value.replace(/[&<>"\n\r\t]/g, (c) => {
-    switch (c) {
-      case '&':
-        return '&amp;';
-      case '<':
-        return '&lt;';
-      case '>':
-        return '&gt;';
-      case '"':
-        return '&quot;';
-      case '\n':
-        return '&#10;';
-      case '\r':
-        return '&#13;';
-      default:
-        return '&#9;';
-    }
-  });
 }

@@ -1,22 +1,4 @@
-// Positions in XML source text: line/column for error messages, line starts, indentation and line endings.
-
-/** 1-based line and column (in code points) of `offset` in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const end = Math.min(Math.max(offset, 0), text.length);
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  let column = 1;
-  for (let i = lineStart; i < end; i++) {
-    const c = text.charCodeAt(i);
-    // The second half of a surrogate pair does not start a new column.
-    if (c < 0xdc00 || c > 0xdfff || i === lineStart) column++;
-  }
-  return { line, column };
-}
+// Positions in XML source text for minimal-diff writes: line starts, indentation and line endings.
 
 /** Offset of the first character of the line holding `offset`. */
 export function lineStart(text: string, offset: number): number {

@@ -122,3 +122,23 @@ describe('XML helpers', () => {
     expect(escapeAttribute('a"b\nc<&')).toBe('a&quot;b&#10;c&lt;&amp;');
   });
 });
+
+describe('entities of the internal DTD subset', () => {
+  const texts = (xml: string) => {
+    const s = new XmlScanner(xml, 'f.xml');
+    const out: string[] = [];
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) if (k === XmlToken.Text) out.push(s.textValue());
+    return out;
+  };
+
+  it('reads general entities declared in the DOCTYPE, the first declaration winning', () => {
+    expect(texts('<!DOCTYPE a [<!ENTITY app "Weblate"><!ENTITY app "other">]><a>&app; &amp; &lt;</a>')).toEqual(['Weblate & <']);
+  });
+
+  it('does not expand an entity value again (no entity bombs) and knows no names from Object.prototype', () => {
+    const bomb = '<!DOCTYPE a [<!ENTITY a "x"><!ENTITY b "&a;&a;&a;">]><a>&b;</a>';
+    expect(texts(bomb)).toEqual(['&a;&a;&a;']);
+    expect(() => texts('<a>&constructor;</a>')).toThrow(/undefined entity &constructor;/);
+    expect(() => texts('<!DOCTYPE a [<!ENTITY x "1">]><a>&toString;</a>')).toThrow(/undefined entity &toString;/);
+  });
+});

@@ -2,11 +2,12 @@
 //
 // It covers what translation files contain: elements and attributes (either quote), text with
 // character and the five predefined entity references, CDATA, comments, processing instructions,
-// the XML declaration (UTF-8 only) and a DOCTYPE (skipped, never expanded). Anything malformed
+// the XML declaration (UTF-8 only) and a DOCTYPE (only its internal subset's general entities with literal
+// values are read; nothing is fetched, and entity values are never expanded again). Anything malformed
 // raises FormatParseError with a 1-based line and column. Namespaces are not interpreted: names
 // are reported as written (`x:tag`).
 import { FormatParseError } from '../../domain/errors.js';
-import { lineColumn } from './position.js';
+import { lineColumn } from '../text.js';
 
 /** Token kinds returned by `XmlScanner.next()`. */
 export const XmlToken = {
@@ -70,7 +71,16 @@ function isSpace(c: number): boolean {
 /** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/;
 
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const PREDEFINED: ReadonlyMap<string, string> = new Map([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
+
+/** `<!ENTITY name "value">` in a DOCTYPE's internal subset (parameter entities and external ones are not read). */
+const ENTITY_DECL = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -123,6 +133,8 @@ export class XmlScanner {
   private referenceEnd = 0;
   private readonly hasCR: boolean;
   private readonly bomOffset: number;
+  /** Entities a reference may name: the predefined five, and those the DOCTYPE declares. */
+  private entities: ReadonlyMap<string, string> = PREDEFINED;
 
   constructor(text: string, filename: string) {
     this.text = text;
@@ -275,7 +287,7 @@ export class XmlScanner {
     while (j < limit && isNameChar(t.charCodeAt(j))) j++;
     if (j >= limit || t.charCodeAt(j) !== SEMI) this.fail(i, "entity reference is missing its ';'");
     const name = t.slice(i + 1, j);
-    const value = PREDEFINED[name];
+    const value = this.entities.get(name);
     if (value === undefined) this.fail(i, `undefined entity &${name};`);
     this.referenceEnd = j + 1;
     return value;
@@ -467,6 +479,13 @@ export class XmlScanner {
         }
       }
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      const declared = [...t.slice(p, i).matchAll(ENTITY_DECL)];
+      if (declared.length > 0) {
+        const entities = new Map(PREDEFINED);
+        // the first declaration of a name wins (XML 1.0 §4.2); a value is text, not markup to expand again
+        for (const m of declared) if (!entities.has(m[1]!)) entities.set(m[1]!, m[2] ?? m[3] ?? '');
+        this.entities = entities;
+      }
       this.kind = XmlToken.Doctype;
       this.start = p;
       this.end = this.pos = i + 1;
@@ -509,7 +528,8 @@ export class XmlScanner {
     if (body.slice(i).trim() !== '') this.fail(s + i, 'malformed XML declaration');
     if (!seen.version || !/^1\.\d+$/.test(seen.version)) this.fail(s, 'the XML declaration needs version="1.x"');
     const encoding = seen.encoding ?? null;
-    if (encoding !== null && !/^utf-?8$/i.test(encoding)) {
+    // ASCII is UTF-8's subset: files that say so read the same
+    if (encoding !== null && !/^(?:utf-?8|us-ascii|ascii)$/i.test(encoding)) {
       this.fail(s, `unsupported encoding "${encoding}" (only UTF-8 is read)`);
     }
     this.hasDeclaration = true;

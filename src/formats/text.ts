@@ -1,0 +1,82 @@
+// Text of a file for every format: one strict UTF-8 decoder that says where a bad byte is, and one line/column finder.
+import { FormatParseError } from '../domain/errors.js';
+
+const BOM = 0xfeff;
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1 when all are valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      return i;
+    }
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * 1-based line and column of a string offset, columns counted in code points (a surrogate pair is one column,
+ * a leading BOM is none), as editors show them.
+ * @example lineColumn('ab\n😀cd', 6) // { line: 2, column: 3 }
+ */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const end = Math.min(Math.max(offset, 0), text.length);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  if (lineStart === 0 && text.charCodeAt(0) === BOM) lineStart = 1;
+  let column = 1;
+  for (let i = lineStart; i < end; i++) {
+    const c = text.charCodeAt(i);
+    // the low half of a surrogate pair does not start a new column
+    if (c < 0xdc00 || c > 0xdfff || i === lineStart) column++;
+  }
+  return { line, column };
+}
+
+/**
+ * Decodes UTF-8 strictly, keeping a BOM as U+FEFF so offsets and a re-encoded file stay exact. Invalid UTF-8
+ * raises FormatParseError at the first bad byte's line and column.
+ * @example decodeUtf8(bytes, 'translations/app_de.ts')
+ */
+export function decodeUtf8(bytes: Uint8Array, filename: string): string {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    const found = firstInvalidUtf8(bytes);
+    const bad = found < 0 ? bytes.length : found;
+    const before = lenient.decode(bytes.subarray(0, bad));
+    const { line, column } = lineColumn(before, before.length);
+    const what = bad < bytes.length ? `byte 0x${bytes[bad]!.toString(16).padStart(2, '0')}` : 'end of file inside a character';
+    throw new FormatParseError(filename, line, column, `invalid UTF-8: ${what} at byte offset ${bad} (the file must be UTF-8)`);
+  }
+}
