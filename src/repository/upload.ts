@@ -251,28 +251,16 @@ async function replaceFile(
   await commitLocked(h, { translationId: t.id, user: input.user });
   await writeFile(path.join(h.dir, t.filename), bytes);
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
-  await h.store.recordChanges([
-    {
-      action: Action.REPLACE_UPLOAD,
-      timestamp: now(),
-      projectId: h.row.project_id,
-      componentId: h.row.id,
-      translationId: t.id,
-      languageId: t.language_id,
-      userId: input.user.id,
-      authorId: author.id,
-    },
-  ]);
+  await h.store.recordChanges([{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]);
   await syncLocked(h);
   const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.translationUnits(t.id)).length, total: store.units.length };
   await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
   return counts;
 }
 
-/** Change 78 "File uploaded", recorded for every upload, with the method and counters. */
-function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
+/** What every change of an upload records: where, who asked and whose text it is. */
+function uploadChange(h: ComponentHandle, t: TranslationRef, input: UploadInput): Omit<ChangeInput, 'action'> {
   return {
-    action: Action.FILE_UPLOAD,
     timestamp: now(),
     projectId: h.row.project_id,
     componentId: h.row.id,
@@ -280,8 +268,12 @@ function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMetho
     languageId: t.language_id,
     userId: input.user.id,
     authorId: (input.author ?? input.user).id,
-    details: { method, ...counts },
   };
+}
+
+/** Change 78 "File uploaded", recorded for every upload, with the method and counters. */
+function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMethod, counts: Counts, input: UploadInput): ChangeInput {
+  return { ...uploadChange(h, t, input), action: Action.FILE_UPLOAD, details: { method, ...counts } };
 }
 
 /**

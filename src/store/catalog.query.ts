@@ -1,7 +1,9 @@
 // Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
 import type { Db } from './db.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
+import type { LanguageRow } from './languages.repo.js';
 import { preparedOnce } from './statements.js';
+import type { TranslationRow } from './translations.repo.js';
 import type { TranslationStatsRow } from './stats.repo.js';
 
 export interface CatalogLanguage {
@@ -81,19 +83,6 @@ export interface Catalog {
   /** Add-ons in id order. */
   addons: CatalogAddon[];
   addonsById: Map<number, CatalogAddon>;
-}
-
-interface LanguageRow {
-  id: number;
-  code: string;
-  name: string;
-  direction: string;
-  population: number;
-  plural_number: number;
-  plural_formula: string;
-  plural_type: number;
-  plural_source: number;
-  aliases: string;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -180,17 +169,7 @@ export const catalogQueries = preparedOnce((db: Db) => {
         catalog.componentsById.set(component.id, component);
         catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
       }
-      type TRow = {
-        id: number;
-        component_id: number;
-        language_id: number;
-        language_code: string;
-        filename: string;
-        revision: string;
-        is_source: number;
-        is_template: number;
-      };
-      for (const r of translations.all() as TRow[]) {
+      for (const r of translations.all() as Omit<TranslationRow, 'parse_error'>[]) {
         const language = catalog.languages.get(r.language_id);
         if (!language || !catalog.componentsById.has(r.component_id)) continue;
         const translation: CatalogTranslation = {
