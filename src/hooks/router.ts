@@ -61,12 +61,34 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
   const log = opts.log ?? (() => {});
   const bodyLimit = opts.bodyLimit ?? 25 * 1024 * 1024;
 
-  const update = (req: IncomingMessage, res: ServerResponse, params: { project: string; component?: string }) => {
+  /**
+   * `/hooks/update/<project>/[<component>/]` (Weblate's old update hook), POST only. With a secret (the project's
+   * `hook_secret`, else `hooks.secret`) the request must carry it, signed as GitHub signs (`X-Hub-Signature-256`)
+   * or plainly as GitLab sends it (`X-Gitlab-Token`); otherwise 401. A private project is answered exactly like a
+   * missing one to a caller that did not prove the secret, so the hook does not reveal which private projects exist.
+   */
+  const update = async (req: IncomingMessage, res: ServerResponse, params: { project: string; component?: string }) => {
     const config = opts.getConfig();
-    if (!config.hooks.enabled) throw methodNotAllowed(req);
-    const project = config.projects.find((p) => p.slug === params.project);
-    const components = params.component === undefined ? project?.components : project?.components.filter((c) => c.slug === params.component);
-    if (!project || !components || (params.component !== undefined && components.length === 0)) throw notFound();
+    if (!config.hooks.enabled || req.method !== 'POST') throw methodNotAllowed(req);
+    const body = await readBody(req, bodyLimit);
+    const proves = (secret: string) =>
+      secret !== '' && (['github', 'gitlab'] as const).some((s) => checkSignature(s, req.headers as Headers, body, secret) === 'valid');
+    const unauthorized = () =>
+      hookError(401, 'authentication_failed', 'Webhook authentication failed: the configured secret is required (X-Hub-Signature-256 or X-Gitlab-Token).', {
+        'WWW-Authenticate': 'Basic realm="tms webhooks"',
+      });
+    const found = config.projects.find((p) => p.slug === params.project);
+    const secret = found?.hook_secret || config.hooks.secret;
+    const proved = proves(secret);
+    // What a caller without the secret may know of: public and protected projects (Weblate's access_control 0 and 1).
+    const project = found && (found.access_control <= 1 || proved) ? found : undefined;
+    if (!project) {
+      if (config.hooks.secret !== '' && !proves(config.hooks.secret)) throw unauthorized();
+      throw notFound();
+    }
+    if (secret !== '' && !proved) throw unauthorized();
+    const components = params.component === undefined ? project.components : project.components.filter((c) => c.slug === params.component);
+    if (params.component !== undefined && components.length === 0) throw notFound();
     if (!project.enable_hooks) throw methodNotAllowed(req);
     for (const c of components) opts.queue.enqueue(project.slug, c.slug);
     log(`hooks: update of ${components.map((c) => `${project.slug}/${c.slug}`).join(', ') || project.slug} requested`);
@@ -143,7 +165,7 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
         .map(decodeURIComponent);
       const [first, project, component] = segments;
       if (first === 'update' && project !== undefined && segments.length <= 3) {
-        update(req, res, { project, ...(component === undefined ? {} : { component }) });
+        await update(req, res, { project, ...(component === undefined ? {} : { component }) });
       } else if (first !== undefined && segments.length === 1) {
         if (req.method !== 'POST') throw methodNotAllowed(req);
         await receive(req, res, first);

@@ -53,12 +53,15 @@ let server: HookServer;
 let config: Config;
 const queue = recordingQueue();
 
-function makeConfig(extra: { hooks?: Record<string, unknown>; secrets?: Partial<Record<Service, string>>; disabled?: Service[] } = {}): Config {
+function makeConfig(
+  extra: { hooks?: Record<string, unknown>; secrets?: Partial<Record<Service, string>>; disabled?: Service[]; private?: Service[] } = {},
+): Config {
   const projects = SERVICES.map((s) => ({
     name: s,
     slug: s,
     enable_hooks: !(extra.disabled ?? []).includes(s),
     hook_secret: extra.secrets?.[s] ?? '',
+    access_control: (extra.private ?? []).includes(s) ? 100 : 0,
     components: [{ name: 'App', slug: 'app', repo: REPOS[s], branch: 'main', filemask: 'translations/*.ts', file_format: 'ts' }],
   }));
   return parseConfig(JSON.stringify({ database: 'tms.sqlite', hooks: extra.hooks ?? {}, projects }), path.join(root, 'tms.config.json'));
@@ -332,24 +335,82 @@ describe('receivers with a secret', () => {
 });
 
 describe('/hooks/update/<project>/[<component>/]', () => {
-  it('queues a component or every component of a project, for any method', async () => {
-    const one = await fetch(`${server.url}/hooks/update/github/app/`, { method: 'POST' });
+  const SECRET = 'update-s3cret';
+  const update = (path: string, init: { method?: string; secret?: string; token?: string } = {}) => {
+    const body = '{}';
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (init.secret) headers['x-hub-signature-256'] = `sha256=${createHmac('sha256', init.secret).update(body).digest('hex')}`;
+    if (init.token) headers['x-gitlab-token'] = init.token;
+    return fetch(`${server.url}/hooks/update/${path}`, { method: init.method ?? 'POST', body: init.method === 'GET' ? undefined : body, headers });
+  };
+
+  it('queues a component or every component of a project (POST), without recording change 53', async () => {
+    const one = await update('github/app/');
     expect(one.status).toBe(200);
     expect(await one.json()).toEqual({ status: 'success', message: 'Update triggered' });
-    expect((await fetch(`${server.url}/hooks/update/gitlab/`)).status).toBe(200);
-    expect((await fetch(`${server.url}/hooks/update/gitee`)).status).toBe(200);
+    expect((await update('gitlab/')).status).toBe(200);
+    expect((await update('gitee')).status).toBe(200);
     expect(queue.calls).toEqual(['github/app', 'gitlab/app', 'gitee/app']);
     expect(changes53()).toEqual([]);
   });
 
-  it('404 for unknown objects, 405 when hooks are off globally or for the project', async () => {
-    expect((await fetch(`${server.url}/hooks/update/nope/`)).status).toBe(404);
-    expect((await fetch(`${server.url}/hooks/update/github/nope/`)).status).toBe(404);
-    config = makeConfig({ disabled: ['github'] });
-    expect((await fetch(`${server.url}/hooks/update/github/app/`)).status).toBe(405);
-    config = makeConfig({ hooks: { enabled: false } });
-    expect((await fetch(`${server.url}/hooks/update/gitlab/app/`)).status).toBe(405);
+  it('takes POST only (405 with Allow: POST)', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await update('github/app/', { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
     expect(queue.calls).toEqual([]);
+  });
+
+  it('404 for unknown objects, 405 when hooks are off globally or for the project', async () => {
+    expect((await update('nope/')).status).toBe(404);
+    expect((await update('github/nope/')).status).toBe(404);
+    config = makeConfig({ disabled: ['github'] });
+    expect((await update('github/app/')).status).toBe(405);
+    config = makeConfig({ hooks: { enabled: false } });
+    expect((await update('gitlab/app/')).status).toBe(405);
+    expect(queue.calls).toEqual([]);
+  });
+
+  it('requires the global secret when one is set (401), signed or as a token, and queues nothing without it', async () => {
+    config = makeConfig({ hooks: { secret: SECRET } });
+    const unsigned = await update('github/app/');
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('authentication_failed');
+    expect((await update('github/app/', { secret: 'wrong' })).status).toBe(401);
+    expect(queue.calls).toEqual([]);
+    expect((await update('github/app/', { secret: SECRET })).status).toBe(200);
+    expect((await update('gitlab/app/', { token: SECRET })).status).toBe(200);
+    expect(queue.calls).toEqual(['github/app', 'gitlab/app']);
+  });
+
+  it("requires a project's own hook_secret for that project only", async () => {
+    config = makeConfig({ secrets: { github: SECRET } });
+    expect((await update('github/app/')).status).toBe(401);
+    expect((await update('github/app/', { secret: SECRET })).status).toBe(200);
+    expect((await update('gitlab/app/')).status).toBe(200);
+    expect(queue.calls).toEqual(['github/app', 'gitlab/app']);
+  });
+
+  it('answers a private project exactly as a missing one to a caller without the secret', async () => {
+    config = makeConfig({ private: ['github'] });
+    const hidden = await update('github/app/');
+    const missing = await update('nope/app/');
+    expect([hidden.status, await hidden.text()]).toEqual([missing.status, await missing.text()]);
+    expect(hidden.status).toBe(404);
+    config = makeConfig({ private: ['github'], hooks: { secret: SECRET } });
+    const hiddenSigned = await update('github/app/');
+    const missingSigned = await update('nope/app/');
+    expect([hiddenSigned.status, await hiddenSigned.text()]).toEqual([missingSigned.status, await missingSigned.text()]);
+    expect(hiddenSigned.status).toBe(401);
+    expect(queue.calls).toEqual([]);
+    // with the secret, the private project is updated
+    expect((await update('github/app/', { secret: SECRET })).status).toBe(200);
+    config = makeConfig({ private: ['github'], secrets: { github: SECRET } });
+    expect((await update('github/app/')).status).toBe(404);
+    expect((await update('github/app/', { secret: SECRET })).status).toBe(200);
+    expect(queue.calls).toEqual(['github/app', 'github/app']);
   });
 });
 
