@@ -1,10 +1,10 @@
 // Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
 import type { Db } from './db.js';
-import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import type { LanguageRow } from './languages.repo.js';
+import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
-import type { TranslationRow } from './translations.repo.js';
 import type { TranslationStatsRow } from './stats.repo.js';
+import type { TranslationRow } from './translations.repo.js';
 
 export interface CatalogLanguage {
   id: number;
