@@ -1,7 +1,7 @@
 // A component's working copy: cloned on first use, updated from upstream after, and listed with git blob ids.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { credentialsOf } from '../component/handle.js';
 import type { ComponentConfig } from '../config/config.js';
@@ -26,14 +26,14 @@ export async function updateWorkingCopy(component: ComponentConfig, dir: string,
     return { dir, head: null, update: 'local' };
   }
   const auth = credentialsOf(component);
-  if (!existsSync(path.join(dir, '.git'))) {
-    mkdirSync(dir, { recursive: true });
-    await vcs.clone({ dir, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache });
-    return { dir, head: await vcs.headOid({ dir, cache }), update: 'cloned' };
-  }
+  if (!existsSync(path.join(dir, '.git'))) return cloneInPlace(component, dir, auth);
+  const tracking = await vcs.remoteTrackingHead({ dir, cache });
+  // A clone cut short in place (by an older tms, or a folder made by hand): no commit and no tracking ref. The
+  // working copy is only a cache of upstream (pending edits live in the store): clone it again. (An empty
+  // upstream looks the same; cloning it again costs nothing.)
+  if (tracking === null && (await vcs.headOid({ dir, cache })) === null) return cloneInPlace(component, dir, auth);
   // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
   const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
-  const tracking = await vcs.remoteTrackingHead({ dir, cache });
   const fetched = upstream === null || upstream !== tracking;
   if (fetched) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
   const head = await vcs.headOid({ dir, cache });
@@ -46,6 +46,27 @@ export async function updateWorkingCopy(component: ComponentConfig, dir: string,
   if (status.needsMerge && status.ahead === 0) update = (await vcs.fastForward({ dir, cache })).result;
   else if (status.needsMerge) update = 'diverged';
   return { dir, head: await vcs.headOid({ dir, cache }), update };
+}
+
+/**
+ * Clones into a sibling temporary folder and renames it into place, so that a clone cut short (killed, out of
+ * disk, network gone) never looks like a working copy; leftovers of earlier cut-short clones are removed first.
+ */
+async function cloneInPlace(component: ComponentConfig, dir: string, auth: vcs.Credentials | undefined): Promise<WorkingCopyState> {
+  const parent = path.dirname(dir);
+  const prefix = `${path.basename(dir)}.cloning-`;
+  await mkdir(parent, { recursive: true });
+  for (const name of await readdir(parent)) if (name.startsWith(prefix)) await rm(path.join(parent, name), { recursive: true, force: true });
+  const temp = path.join(parent, `${prefix}${process.pid}-${Date.now()}`);
+  try {
+    await vcs.clone({ dir: temp, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache: {} });
+  } catch (e) {
+    await rm(temp, { recursive: true, force: true });
+    throw e;
+  }
+  await rm(dir, { recursive: true, force: true });
+  await rename(temp, dir);
+  return { dir, head: await vcs.headOid({ dir, cache: {} }), update: 'cloned' };
 }
 
 /** git's blob id of some bytes (`git hash-object`). */
