@@ -15,13 +15,35 @@ function tree(): { root: string; repo: string } {
 }
 
 describe('expandFileMask', () => {
-  it('lists matching files inside the working copy, without dotfiles; a link to a listed file is dropped', async () => {
+  it('lists matching files inside the working copy, without dotfiles; a link to a listed file is that file, listed once', async () => {
+    const { repo } = tree();
+    writeFileSync(path.join(repo, 'po', 'fr.po'), '');
+    symlinkSync(path.join(repo, 'po', 'de.po'), path.join(repo, 'po', 'de_AT.po'));
+    const { paths, refused } = await expandFileMask(repo, 'po/*.po');
+    expect(paths.sort()).toEqual(['po/de.po', 'po/fr.po']);
+    expect(refused).toEqual([]);
+  });
+
+  it('refuses, alone, a link to a file the mask does not list (its edits would be written over the link)', async () => {
     const { repo } = tree();
     mkdirSync(path.join(repo, 'extra'));
     writeFileSync(path.join(repo, 'extra', 'fr.po'), '');
-    symlinkSync(path.join(repo, 'po', 'de.po'), path.join(repo, 'po', 'de_AT.po'));
     symlinkSync(path.join(repo, 'extra', 'fr.po'), path.join(repo, 'po', 'fr.po'));
-    expect((await expandFileMask(repo, 'po/*.po')).sort()).toEqual(['po/de.po', 'po/fr.po']);
+    const { paths, refused } = await expandFileMask(repo, 'po/*.po');
+    expect(paths).toEqual(['po/de.po']);
+    expect(refused).toEqual([{ path: 'po/fr.po', reason: 'a symbolic link (to extra/fr.po): tms reads and writes the files themselves' }]);
+  });
+
+  it('refuses, alone, names that are not valid UTF-8 or hold control characters', async () => {
+    const { repo } = tree();
+    writeFileSync(Buffer.concat([Buffer.from(path.join(repo, 'po') + path.sep), Buffer.from([0xff, 0xfe]), Buffer.from('.po')]), '');
+    writeFileSync(path.join(repo, 'po', 'x\ny.po'), '');
+    const { paths, refused } = await expandFileMask(repo, 'po/*.po');
+    expect(paths).toEqual(['po/de.po']);
+    expect(refused.map((r) => r.reason).sort()).toEqual([
+      'its name holds a control character (a line break, a tab …)',
+      'its name is not valid UTF-8 (tms would not write it back under the same name)',
+    ]);
   });
 
   it('refuses masks that leave the repository', async () => {
@@ -30,9 +52,11 @@ describe('expandFileMask', () => {
     await expect(expandFileMask(repo, '/etc/*.conf')).rejects.toThrow(/must stay inside the repository/);
   });
 
-  it('refuses a symbolic link that points outside the repository', async () => {
+  it('refuses, alone, a symbolic link that points outside the repository (the other files still load)', async () => {
     const { root, repo } = tree();
     symlinkSync(path.join(root, 'secret.po'), path.join(repo, 'po', 'fr.po'));
-    await expect(expandFileMask(repo, 'po/*.po')).rejects.toThrow('po/fr.po: symbolic link points outside the repository');
+    const { paths, refused } = await expandFileMask(repo, 'po/*.po');
+    expect(paths).toEqual(['po/de.po']);
+    expect(refused).toEqual([{ path: 'po/fr.po', reason: 'a symbolic link that points outside the repository (or nowhere)' }]);
   });
 });

@@ -31,7 +31,7 @@ export interface ScanPlan {
  * Paths matching the mask inside `dir`. Refuses masks, and symbolic links, that lead outside it; a link whose
  * target is matched too is dropped (Weblate lists such a file once).
  */
-export async function expandFileMask(dir: string, mask: string): Promise<string[]> {
+export async function expandFileMask(dir: string, mask: string): Promise<{ paths: string[]; refused: { path: string; reason: string }[] }> {
   if (path.isAbsolute(mask) || mask.split(/[\\/]/).includes('..')) {
     throw new FileMaskError(`file mask "${mask}" must stay inside the repository`, { filemask: mask });
   }
@@ -39,16 +39,32 @@ export async function expandFileMask(dir: string, mask: string): Promise<string[
   const paths = await fg(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: true, unique: true });
   const matched = new Set(paths);
   const inside: string[] = [];
+  const refused: { path: string; reason: string }[] = [];
   for (const p of paths) {
+    // A name that is not valid UTF-8 reaches us with U+FFFD in it: written back it would rename the file upstream.
+    if (p.includes('\ufffd')) {
+      refused.push({ path: p, reason: 'its name is not valid UTF-8 (tms would not write it back under the same name)' });
+      continue;
+    }
+    if (/[\x00-\x1f\x7f]/.test(p)) {
+      refused.push({ path: JSON.stringify(p), reason: 'its name holds a control character (a line break, a tab …)' });
+      continue;
+    }
     const target = await realpath(path.join(dir, p)).catch(() => null);
     if (!target?.startsWith(root + path.sep)) {
-      throw new FileMaskError(`${p}: symbolic link points outside the repository`, { filemask: mask, path: p });
+      refused.push({ path: p, reason: 'a symbolic link that points outside the repository (or nowhere)' });
+      continue;
     }
     const real = path.relative(root, target).split(path.sep).join('/');
-    if (real !== p && matched.has(real)) continue;
+    if (real !== p) {
+      // a link to a file the mask lists too is that file, listed once (as Weblate); a link to another file would
+      // have its edits written over the link itself
+      if (!matched.has(real)) refused.push({ path: p, reason: `a symbolic link (to ${real}): tms reads and writes the files themselves` });
+      continue;
+    }
     inside.push(p);
   }
-  return inside;
+  return { paths: inside, refused };
 }
 
 /**

@@ -126,12 +126,14 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
       return failures(result);
     }
     emit('scan');
-    const paths = await expandFileMask(dir, component.filemask);
-    if (paths.length === 0) result.warnings.push(noMatches(component.filemask));
+    const { paths, refused } = await expandFileMask(dir, component.filemask);
+    if (paths.length === 0 && refused.length === 0) result.warnings.push(noMatches(component.filemask));
+    // A file that cannot be taken is refused alone; the rest of the component loads.
+    for (const r of refused) result.warnings.push(`${r.path} refused: ${r.reason}`);
     const extra = [component.template, component.intermediate].filter((p) => p && !paths.includes(p));
     const revisions = await blobIdsOf(state, [...paths, ...extra], cache);
     const plan = planFiles(paths.concat(extra.filter((p) => p === component.template)), component, project, revisions);
-    result.skipped = plan.skipped;
+    result.skipped = [...refused, ...plan.skipped];
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
     const outcomes = await parseChanged(dir, plan, component, known, (path, done, total) =>

@@ -1,5 +1,5 @@
 // Reading and editing git trees without touching the working tree: file listings, blobs at a ref, tree diffs and edits.
-import git, { type TreeEntry } from 'isomorphic-git';
+import git from 'isomorphic-git';
 import { type RepoOptions, fsOf } from './context.js';
 import { VcsError } from './vcs-error.js';
 
@@ -10,6 +10,55 @@ export interface BlobEntry {
 }
 
 const TREE_MODE = '040000';
+
+/**
+ * An entry of a tree object. `name` keeps the bytes git stores, so a name that is not valid UTF-8 is written back
+ * exactly as it was (isomorphic-git's readTree/writeTree decode and re-encode names, turning such a name into
+ * U+FFFD, which renames the file in the next commit); `path` is its decoded form, for lookups.
+ */
+export interface TreeEntry {
+  path: string;
+  name: Uint8Array;
+  mode: string;
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** The entries of a raw tree object, in stored order. */
+function parseTree(bytes: Uint8Array): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const space = bytes.indexOf(0x20, i);
+    const nul = bytes.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error('malformed tree object');
+    const mode = utf8.decode(bytes.subarray(i, space)).padStart(6, '0');
+    const name = bytes.slice(space + 1, nul);
+    const oid = Buffer.from(bytes.subarray(nul + 1, nul + 21)).toString('hex');
+    const type = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    out.push({ path: utf8.decode(name), name, mode, oid, type });
+    i = nul + 21;
+  }
+  return out;
+}
+
+/** git's order of tree entries: by name bytes, a tree's name compared as if it ended in `/`. */
+function compareEntries(a: TreeEntry, b: TreeEntry): number {
+  const key = (e: TreeEntry) => (e.type === 'tree' ? Buffer.concat([e.name, Buffer.from('/')]) : Buffer.from(e.name));
+  return Buffer.compare(key(a), key(b));
+}
+
+/** The bytes of a tree object holding `entries` (modes as git writes them: `40000` for trees). */
+function serializeTree(entries: readonly TreeEntry[]): Uint8Array {
+  const parts: Buffer[] = [];
+  for (const e of [...entries].sort(compareEntries)) {
+    parts.push(Buffer.from(`${e.mode.replace(/^0+(?=\d{5})/, '')} `), Buffer.from(e.name), Buffer.from([0]), Buffer.from(e.oid, 'hex'));
+  }
+  return Buffer.concat(parts);
+}
 
 /** Reads tree objects once per operation. */
 export class TreeReader {
@@ -23,10 +72,21 @@ export class TreeReader {
   entries(oid: string): Promise<TreeEntry[]> {
     let found = this.trees.get(oid);
     if (!found) {
-      found = git.readTree({ fs: fsOf(this.opts), dir: this.opts.dir, oid, cache: this.cache }).then((result) => result.tree);
+      found = this.readTree(oid);
       this.trees.set(oid, found);
     }
     return found;
+  }
+
+  private async readTree(oid: string): Promise<TreeEntry[]> {
+    const fs = fsOf(this.opts);
+    let object = await git.readObject({ fs, dir: this.opts.dir, oid, format: 'content', cache: this.cache });
+    if (object.type === 'commit') {
+      const { commit } = await git.readCommit({ fs, dir: this.opts.dir, oid, cache: this.cache });
+      object = await git.readObject({ fs, dir: this.opts.dir, oid: commit.tree, format: 'content', cache: this.cache });
+    }
+    if (object.type !== 'tree') throw new Error(`${oid} is a ${object.type}, not a tree`);
+    return parseTree(object.object as Uint8Array);
   }
 
   /** The blob at `path` in a tree, or null when there is none. */
@@ -109,7 +169,14 @@ export class TreeReader {
     for (const change of changes) {
       const [name = '', ...rest] = change.parts;
       if (rest.length === 0) {
-        if (change.entry) entries.set(name, { path: name, mode: change.entry.mode, oid: change.entry.oid, type: 'blob' });
+        if (change.entry)
+          entries.set(name, {
+            path: name,
+            name: entries.get(name)?.name ?? encoder.encode(name),
+            mode: change.entry.mode,
+            oid: change.entry.oid,
+            type: 'blob',
+          });
         else entries.delete(name);
       } else {
         const list = nested.get(name) ?? [];
@@ -120,7 +187,7 @@ export class TreeReader {
     for (const [name, list] of nested) {
       const existing = entries.get(name);
       const subtree = await this.editLevel(existing?.type === 'tree' ? existing.oid : null, list);
-      if (subtree) entries.set(name, { path: name, mode: TREE_MODE, oid: subtree, type: 'tree' });
+      if (subtree) entries.set(name, { path: name, name: existing?.name ?? encoder.encode(name), mode: TREE_MODE, oid: subtree, type: 'tree' });
       else entries.delete(name);
     }
     if (entries.size === 0) return null;
@@ -128,7 +195,7 @@ export class TreeReader {
   }
 
   private write(tree: TreeEntry[]): Promise<string> {
-    return git.writeTree({ fs: fsOf(this.opts), dir: this.opts.dir, tree });
+    return git.writeObject({ fs: fsOf(this.opts), dir: this.opts.dir, type: 'tree', object: serializeTree(tree), format: 'content' });
   }
 }
 

@@ -10,6 +10,16 @@ import { componentOf, projectOf, projectOfComponent, translationOf } from '../lo
 import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
 import { type Permission, type WriteContext, handleOf, projectConfigOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
 
+/**
+ * `attachment; filename=…` as Weblate sends it (quoted for ZIPs), for a name that a header can carry; any other name
+ * (control characters, non-ASCII) goes as RFC 6266's `filename*=UTF-8''…` with an ASCII fallback.
+ */
+export function contentDisposition(filename: string, quoted: boolean): string {
+  if (/^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)) return quoted ? `attachment; filename="${filename}"` : `attachment; filename=${filename}`;
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
 /** A downloaded file as an answer, with `Last-Modified` and a 304 for an `If-Modified-Since` at or after it. */
 function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: boolean): Answer {
   const modified = new Date(file.lastModified.getTime());
@@ -17,7 +27,7 @@ function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: bool
   const headers: Record<string, string> = { 'Last-Modified': modified.toUTCString() };
   const since = ctx.header('if-modified-since');
   if (conditional && since && Date.parse(since) >= modified.getTime()) return { status: 304, bytes: new Uint8Array(), contentType: '', headers };
-  headers['Content-Disposition'] = file.mimeType === 'application/zip' ? `attachment; filename="${file.filename}"` : `attachment; filename=${file.filename}`;
+  headers['Content-Disposition'] = contentDisposition(file.filename, file.mimeType === 'application/zip');
   return { bytes: file.bytes, contentType: file.mimeType, headers };
 }
 
