@@ -45,3 +45,19 @@ export interface ParsedUnit {
   contentHash: bigint;
   numWords: number;
 }
+
+/**
+ * The first character no translation file can keep, or null: control characters other than tab and line ends
+ * (XML cannot hold them at all; the writers would drop them while the store kept them) and unpaired surrogates
+ * (they cannot be encoded as UTF-8).
+ */
+export function unwritableCharacter(text: string): string | null {
+  const m = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(text);
+  return m ? m[0] : null;
+}
+
+/** `'\x07'` or `U+D800` for the messages that name an unwritable character. */
+export function describeCharacter(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code < 0x20 ? `'\\x${code.toString(16).padStart(2, '0')}'` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}

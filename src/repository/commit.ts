@@ -149,7 +149,10 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
   const lines: string[] = [];
   if (result.commits.length > 0) {
     const files = new Set(result.commits.flatMap((c) => c.files)).size;
-    lines.push(`Committed ${result.units} pending edit(s) in ${files} file(s) (${result.commits.length} commit(s)).`);
+    const written = result.commits.reduce((n, c) => n + c.units, 0);
+    lines.push(`Committed ${written} pending edit(s) in ${files} file(s) (${result.commits.length} commit(s)).`);
+    // written, but edited again meanwhile: the newer text stays pending for the next commit
+    if (result.units < written) lines.push(`${written - result.units} of them were edited again meanwhile and stay pending.`);
   }
   for (const f of result.failed) lines.push(`Could not write ${f.path}: ${f.error}; its edits stay pending.`);
   if (lines.length > 0) result.detail = lines.join('\n');

@@ -2,7 +2,7 @@ import type { Actor } from '../component/handle.js';
 // Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
-import { PLURAL_SEPARATOR, State, joinPlural, splitPlural } from '../domain/unit.js';
+import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { type Store, now } from '../store/index.js';
 import { COMPONENT_LOCKED } from './lock.js';
 
@@ -61,6 +61,12 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const expected = plural ? unit.plural_number : 1;
   if (edit.target.length !== expected) throw invalid('target', 'Number of plurals does not match');
+  // What the store keeps is what the file gets: text no file can hold is refused, not stored to be dropped later.
+  for (const [i, text] of edit.target.entries()) {
+    const bad = unwritableCharacter(text);
+    if (bad !== null)
+      throw invalid(expected > 1 ? `target.${i}` : 'target', `String contains control character or unpaired surrogate: ${describeCharacter(bad)}`);
+  }
   const empty = edit.target.every((t) => t === '');
   if (edit.state === State.EMPTY && !empty) throw invalid('state', 'Can not use empty state with non empty target');
   if (edit.state !== State.EMPTY && empty) throw invalid('state', 'Can not use non empty state with empty target');

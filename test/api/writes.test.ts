@@ -344,3 +344,42 @@ describe('files: download, upload, add language', () => {
     expect((await env.request('GET', '/api/components/hello/web/changes/?action=48')).json.count).toBe(1);
   });
 });
+
+describe('text no file can hold', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv();
+  });
+  afterAll(() => env.close());
+
+  it('is refused at the API with a 400 naming the field, and nothing is stored or left pending', async () => {
+    const units = await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.jane });
+    const quit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    for (const [target, shown] of [
+      ['x\ud800y', 'U+D800'],
+      ['a\u0000b', "'\\x00'"],
+      ['esc\u001b[0m', "'\\x1b'"],
+    ] as const) {
+      const r = await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: [target], state: 20 } });
+      expect(r.status).toBe(400);
+      expect(r.json).toEqual({
+        type: 'validation_error',
+        errors: [{ code: 'invalid', detail: `String contains control character or unpaired surrogate: ${shown}`, attr: 'target' }],
+      });
+    }
+    const after = await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.jane });
+    expect(after.json).toMatchObject({ target: quit.target, pending: false });
+    const status = await env.request('GET', '/api/components/hello/app/repository/', { token: env.tokens.mike });
+    expect(status.json.needs_commit).toBe(false);
+  });
+
+  it('takes tabs and line ends, and the commit says how many edits it wrote', async () => {
+    const units = await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.jane });
+    const quit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    expect((await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: ['Be\tenden\r\n!'], state: 20 } })).status).toBe(
+      200,
+    );
+    const commit = await env.request('POST', '/api/components/hello/app/repository/', { token: env.tokens.mike, json: { operation: 'commit' } });
+    expect(commit.json).toEqual({ result: true, detail: 'Committed 1 pending edit(s) in 1 file(s) (1 commit(s)).' });
+  });
+});
