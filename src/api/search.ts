@@ -1,5 +1,6 @@
 // The unit search language of `?q=` (Weblate's): words, phrases, field:value terms, operators, AND/OR/NOT, parentheses.
 import { TmsError } from '../domain/errors.js';
+import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
 import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from '../store/index.js';
 
@@ -177,7 +178,7 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     if (token.range) lexer.fail(`"${name}" does not take a range`, at);
     if (token.regex) {
       try {
-        new RegExp(value, 'u');
+        compileUserRegex(value);
       } catch (e) {
         lexer.fail(`invalid regular expression: ${(e as Error).message}`, at);
       }

@@ -1,4 +1,5 @@
 // Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
+import { type UserRegex, compileUserRegex } from '../domain/regex.js';
 import type { Db } from './db.js';
 
 /** Text fields of a unit that `field:value` searches. */
@@ -75,12 +76,12 @@ export function registerSearchFunctions(db: Db): void {
   db.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
     typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
   );
-  const cache = new Map<string, RegExp>();
+  const cache = new Map<string, UserRegex>();
   db.function('tms_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (typeof pattern !== 'string' || typeof value !== 'string') return 0;
     let re = cache.get(pattern);
     if (!re) {
-      re = new RegExp(pattern, 'u');
+      re = compileUserRegex(pattern);
       if (cache.size > 100) cache.clear();
       cache.set(pattern, re);
     }
