@@ -7,10 +7,11 @@ import type { Config } from '../config/config.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
 import type { Answer } from './answer.js';
+import { createAuthLimiter } from './auth-limit.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from './body.js';
 import type { ApiServices, RequestContext } from './context.js';
-import { methodNotAllowed, notAcceptable, notAuthenticated, notFound } from './errors.js';
+import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, throttled } from './errors.js';
 import { toJson } from './json.js';
 import { JSON_TYPE, type RequestHandler, answerError, send } from './respond.js';
 import { ResponseCache } from './response-cache.js';
@@ -118,6 +119,7 @@ export function createApp(options: AppOptions): RequestHandler {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const services = createServices(store, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
+  const limiter = createAuthLimiter(getConfig().auth_failures_per_minute);
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
@@ -169,7 +171,17 @@ export function createApp(options: AppOptions): RequestHandler {
     const { route, params } = match;
     res.setHeader('Allow', allow.get(route)!);
     if (await services.refresh()) cache.clear();
-    const user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
+    const address = req.socket.remoteAddress ?? '';
+    const wait = limiter.blocked(address);
+    if (wait !== null) throw throttled(wait);
+    let user: AccountRow;
+    try {
+      user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
+    } catch (e) {
+      // Guessing tokens: every failed authentication counts against the address.
+      if (e instanceof ApiError && e.status === 401) limiter.failed(address);
+      throw e;
+    }
     const method = req.method;
     if (method === 'OPTIONS') {
       const body = {

@@ -71,6 +71,13 @@ export function serverError(): ApiError {
   return new ApiError(500, [{ code: 'error', detail: 'A server error occurred.', attr: null }]);
 }
 
+/** 429 when a client must wait (DRF's throttled answer), with Retry-After. */
+export function throttled(seconds: number): ApiError {
+  return new ApiError(429, [{ code: 'throttled', detail: `Request was throttled. Expected available in ${seconds} seconds.`, attr: null }], {
+    'Retry-After': String(seconds),
+  });
+}
+
 /** 415 for a request body of a type the endpoint does not parse. */
 export function unsupportedMediaType(type: string): ApiError {
   return new ApiError(415, [{ code: 'unsupported_media_type', detail: `Unsupported media type "${type}" in request.`, attr: null }]);

@@ -99,6 +99,12 @@ export interface Config {
   lock_timeout_ms: number;
   /** The largest multipart upload the API reads (413 beyond). */
   upload_max_bytes: number;
+  /** The largest translation file a sync reads (a larger one fails with a clear error, its old strings kept). */
+  max_file_bytes: number;
+  /** The longest text (in characters) an edit may store, per plural form (400 beyond). */
+  max_string_chars: number;
+  /** Failed API authentications one client address may make per minute before it gets 429. */
+  auth_failures_per_minute: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
   projects: ProjectConfig[];

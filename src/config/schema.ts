@@ -126,6 +126,11 @@ export const configSchema = {
     lock_timeout_ms: { type: 'integer', minimum: 1, default: 60_000 },
     // tms extension: the largest multipart upload (a translation file) the API reads; larger ones are a 413
     upload_max_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
+    // tms extensions: the largest translation file a sync reads, and the longest string an edit may store
+    max_file_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
+    max_string_chars: { type: 'integer', minimum: 1, default: 100_000 },
+    // failed API authentications one client address may make per minute before it is answered 429
+    auth_failures_per_minute: { type: 'integer', minimum: 1, default: 30 },
     committer: {
       type: 'object',
       additionalProperties: false,

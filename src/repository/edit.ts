@@ -18,6 +18,8 @@ export interface UnitEdit {
   /** 0 empty, 10 needs editing, 20 translated, 30 approved (only with review enabled). */
   state: number;
   user: Actor;
+  /** The longest text a plural form may have (the configuration's `max_string_chars`); unlimited when absent. */
+  maxChars?: number;
 }
 
 export interface UnitEditResult {
@@ -63,9 +65,12 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   if (edit.target.length !== expected) throw invalid('target', 'Number of plurals does not match');
   // What the store keeps is what the file gets: text no file can hold is refused, not stored to be dropped later.
   for (const [i, text] of edit.target.entries()) {
+    const field = expected > 1 ? `target.${i}` : 'target';
     const bad = unwritableCharacter(text);
-    if (bad !== null)
-      throw invalid(expected > 1 ? `target.${i}` : 'target', `String contains control character or unpaired surrogate: ${describeCharacter(bad)}`);
+    if (bad !== null) throw invalid(field, `String contains control character or unpaired surrogate: ${describeCharacter(bad)}`);
+    if (edit.maxChars !== undefined && text.length > edit.maxChars) {
+      throw invalid(field, `Ensure this field has no more than ${edit.maxChars} characters (it has ${text.length}).`);
+    }
   }
   const empty = edit.target.every((t) => t === '');
   if (edit.state === State.EMPTY && !empty) throw invalid('state', 'Can not use empty state with non empty target');

@@ -1,5 +1,5 @@
 // The I/O half of a sync: expand the file mask, map codes to languages, read and parse the files that changed.
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
@@ -125,12 +125,23 @@ function describeError(e: unknown): string {
  * Reads and parses the files whose revision differs from `known` (path → last parsed revision).
  * Monolingual components parse the template once; when it fails, every translation fails with it.
  */
+/** A file's bytes, refused unread when it is larger than `maxBytes` (memory stays bounded by the limit). */
+async function readLimited(full: string, name: string, maxBytes: number): Promise<Uint8Array> {
+  const size = (await stat(full)).size;
+  if (size > maxBytes) throw new FileTooLargeError(`${name}: ${size} bytes, more than max_file_bytes (${maxBytes}); not read`, { path: name, size });
+  return readFile(full);
+}
+
+/** A file over `max_file_bytes`. */
+export class FileTooLargeError extends TmsError<{ path: string; size: number }> {}
+
 export async function parseChanged(
   dir: string,
   plan: ScanPlan,
   component: ComponentConfig,
   known: ReadonlyMap<string, string>,
   onFile?: (path: string, done: number, total: number) => void,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Map<string, ParseOutcome>> {
   const format = getFormat(component.file_format);
   const out = new Map<string, ParseOutcome>();
@@ -144,7 +155,7 @@ export async function parseChanged(
   const templateFile = plan.files.find((f) => f.isTemplate);
   if (templateFile) {
     try {
-      const bytes = await readFile(path.join(dir, templateFile.path));
+      const bytes = await readLimited(path.join(dir, templateFile.path), templateFile.path, maxBytes);
       const ctx = contextFor(templateFile, component, null);
       template = format.parse(bytes, ctx);
       // The template read as a translation of itself: key identities, template text as target.
@@ -155,7 +166,7 @@ export async function parseChanged(
     }
   }
   const bytesOf = await Promise.all(
-    changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readFile(path.join(dir, f.path)).catch((e: Error) => e)] as const),
+    changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readLimited(path.join(dir, f.path), f.path, maxBytes).catch((e: Error) => e)] as const),
   );
   let done = 0;
   for (const [file, bytes] of bytesOf) {
@@ -163,7 +174,7 @@ export async function parseChanged(
     if (templateError) {
       out.set(file.path, { status: 'failed', error: templateError });
     } else if (bytes instanceof Error) {
-      out.set(file.path, { status: 'failed', error: `${file.path}: cannot read: ${bytes.message}` });
+      out.set(file.path, { status: 'failed', error: bytes instanceof FileTooLargeError ? bytes.message : `${file.path}: cannot read: ${bytes.message}` });
     } else {
       try {
         out.set(file.path, { status: 'parsed', store: format.parse(bytes, contextFor(file, component, template)) });

@@ -136,8 +136,13 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
     result.skipped = [...refused, ...plan.skipped];
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
-    const outcomes = await parseChanged(dir, plan, component, known, (path, done, total) =>
-      opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }),
+    const outcomes = await parseChanged(
+      dir,
+      plan,
+      component,
+      known,
+      (path, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }),
+      h.config.max_file_bytes,
     );
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');

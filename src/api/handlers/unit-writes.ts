@@ -78,7 +78,7 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
       const reason = refusal(ctx, 'unit.review', on);
       if (reason !== null) throw validationError('state', refusalText(reason) ?? 'You do not have permission to approve translations.');
     }
-    const result = await editUnit(ctx.services.store, { unitId: unit.id, target, state, user: ctx.user });
+    const result = await editUnit(ctx.services.store, { unitId: unit.id, target, state, user: ctx.user, maxChars: ctx.services.config.max_string_chars });
     target = result.target;
   }
   const after = (await ctx.services.units.byId(unit.id)) ?? unit;
