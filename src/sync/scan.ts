@@ -142,6 +142,7 @@ export async function parseChanged(
   known: ReadonlyMap<string, string>,
   onFile?: (path: string, done: number, total: number) => void,
   maxBytes = Number.POSITIVE_INFINITY,
+  verify: (path: string, bytes: Uint8Array) => Promise<Uint8Array> = async (_path, bytes) => bytes,
 ): Promise<Map<string, ParseOutcome>> {
   const format = getFormat(component.file_format);
   const out = new Map<string, ParseOutcome>();
@@ -155,7 +156,7 @@ export async function parseChanged(
   const templateFile = plan.files.find((f) => f.isTemplate);
   if (templateFile) {
     try {
-      const bytes = await readLimited(path.join(dir, templateFile.path), templateFile.path, maxBytes);
+      const bytes = await verify(templateFile.path, await readLimited(path.join(dir, templateFile.path), templateFile.path, maxBytes));
       const ctx = contextFor(templateFile, component, null);
       template = format.parse(bytes, ctx);
       // The template read as a translation of itself: key identities, template text as target.
@@ -166,7 +167,18 @@ export async function parseChanged(
     }
   }
   const bytesOf = await Promise.all(
-    changed.filter((f) => !f.isTemplate).map(async (f) => [f, await readLimited(path.join(dir, f.path), f.path, maxBytes).catch((e: Error) => e)] as const),
+    changed
+      .filter((f) => !f.isTemplate)
+      .map(
+        async (f) =>
+          [
+            f,
+            await readLimited(path.join(dir, f.path), f.path, maxBytes).then(
+              (bytes) => verify(f.path, bytes),
+              (e: Error) => e,
+            ),
+          ] as const,
+      ),
   );
   let done = 0;
   for (const [file, bytes] of bytesOf) {

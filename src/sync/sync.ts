@@ -1,11 +1,13 @@
 // Syncing components: working copy up to date, changed files parsed, the store updated in one transaction.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { type ComponentHandle, openComponent, withMutex } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
 import { releaseMemory } from './memory.js';
 import { expandFileMask, parseChanged, planFiles } from './scan.js';
-import { blobIdsOf, updateWorkingCopy } from './working-copy.js';
+import { blobIdsOf, updateWorkingCopy, verifiedBytes } from './working-copy.js';
 
 export interface ComponentSyncResult {
   project: string;
@@ -136,14 +138,28 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
     result.skipped = [...refused, ...plan.skipped];
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
+    let restored = 0;
     const outcomes = await parseChanged(
       dir,
       plan,
       component,
       known,
-      (path, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path, done, total }),
+      (file, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done, total }),
       h.config.max_file_bytes,
+      async (file, bytes) => {
+        const verified = await verifiedBytes(state, file, bytes, revisions.get(file), cache);
+        if (verified !== bytes) restored++;
+        return verified;
+      },
     );
+    // A file found damaged means a checkout was cut short: the files not read this time get the same check.
+    if (restored > 0) {
+      for (const f of plan.files) {
+        if (outcomes.get(f.path)?.status !== 'unchanged') continue;
+        const bytes = await readFile(path.join(dir, f.path)).catch(() => new Uint8Array());
+        await verifiedBytes(state, f.path, bytes, revisions.get(f.path), cache);
+      }
+    }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');
     const applied = await store.applyScan({

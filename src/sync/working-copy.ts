@@ -1,7 +1,7 @@
 // A component's working copy: cloned on first use, updated from upstream after, and listed with git blob ids.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { credentialsOf } from '../component/handle.js';
 import type { ComponentConfig } from '../config/config.js';
@@ -34,11 +34,17 @@ export async function updateWorkingCopy(component: ComponentConfig, dir: string,
   if (tracking === null && (await vcs.headOid({ dir, cache })) === null) return cloneInPlace(component, dir, auth);
   // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
   const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
-  const fetched = upstream === null || upstream !== tracking;
+  let fetched = upstream === null || upstream !== tracking;
   if (fetched) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
   const head = await vcs.headOid({ dir, cache });
   // Nothing moved and the branch sits on upstream's commit: no history walk (it reads commit objects from the pack).
   if (!fetched && head === upstream) return { dir, head, update: 'up-to-date' };
+  // The tracking ref is upstream's head but the branch is not: a fetch cut short may have moved the ref without
+  // the objects. Repair it, and fetch again, before trusting it.
+  if (!fetched && (await vcs.repairRemoteTracking({ dir, cache }))) {
+    await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+    fetched = true;
+  }
   const status = await vcs.status({ dir, cache });
   let update: WorkingCopyState['update'] = 'up-to-date';
   // With commits of its own not pushed yet, tms leaves integration to pull/push, which merge unit by unit;
@@ -67,6 +73,29 @@ async function cloneInPlace(component: ComponentConfig, dir: string, auth: vcs.C
   await rm(dir, { recursive: true, force: true });
   await rename(temp, dir);
   return { dir, head: await vcs.headOid({ dir, cache: {} }), update: 'cloned' };
+}
+
+/**
+ * What the working tree holds for `file`, checked against the blob HEAD's tree names: a checkout cut short leaves
+ * files empty or half-written, and parsing those would load nothing (or a parse error) while the revision says
+ * the file was read. A file that does not match is restored from the object store (written atomically) and its
+ * blob's bytes are returned. Local working copies have no tree: their bytes are what they are.
+ */
+export async function verifiedBytes(
+  state: WorkingCopyState,
+  file: string,
+  bytes: Uint8Array,
+  expected: string | undefined,
+  cache: object,
+): Promise<Uint8Array> {
+  if (state.head === null || expected === undefined || blobId(bytes) === expected) return bytes;
+  const blob = await vcs.readBlobAt({ dir: state.dir, cache, ref: 'HEAD', path: file });
+  if (!blob) return bytes;
+  const full = path.join(state.dir, file);
+  const temp = `${full}.tms-restore-${process.pid}`;
+  await writeFile(temp, blob);
+  await rename(temp, full);
+  return blob;
 }
 
 /** git's blob id of some bytes (`git hash-object`). */

@@ -1,4 +1,6 @@
 // Commit history questions: the head commit, how far a branch and its remote-tracking ref have diverged, what is ahead.
+import { readdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
 import git, { type CommitObject } from 'isomorphic-git';
 import { REMOTE, type RepoOptions, currentBranch, fsOf, resolveOrNull } from './context.js';
 
@@ -165,4 +167,45 @@ export async function remoteTrackingHead(opts: RepoOptions & { branch?: string }
 /** The commit id HEAD points to (a ref read, no object access), or null in a repository without commits. */
 export async function headOid(opts: RepoOptions): Promise<string | null> {
   return resolveOrNull(opts, 'HEAD');
+}
+
+/**
+ * Makes the remote-tracking ref trustworthy after a fetch that was cut short: when it names a commit whose object
+ * cannot be read (the pack was written without its index, or not at all), it is moved back to HEAD's commit (or
+ * removed) so that the next ref check sees upstream ahead and fetches again. Packs without an index are removed.
+ * Returns whether anything was repaired.
+ */
+export async function repairRemoteTracking(opts: RepoOptions & { branch?: string }): Promise<boolean> {
+  const fs = fsOf(opts);
+  let repaired = false;
+  const packDir = path.join(opts.dir, '.git', 'objects', 'pack');
+  const names = await readdir(packDir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith('.pack') || names.includes(name.replace(/\.pack$/, '.idx'))) continue;
+    // a pack another process is still writing has no index yet either: only old ones are leftovers
+    const written = await stat(path.join(packDir, name)).then(
+      (s) => s.mtimeMs,
+      () => Date.now(),
+    );
+    if (Date.now() - written < 10 * 60_000) continue;
+    await unlink(path.join(packDir, name));
+    repaired = true;
+  }
+  const branch = opts.branch ?? (await currentBranch(opts, 'repairRemoteTracking'));
+  const ref = `refs/remotes/${REMOTE}/${branch}`;
+  const tracking = await resolveOrNull(opts, ref);
+  if (tracking === null || (await readable(opts, tracking))) return repaired;
+  const head = await resolveOrNull(opts, 'HEAD');
+  if (head !== null && (await readable(opts, head))) await git.writeRef({ fs, dir: opts.dir, ref, value: head, force: true });
+  else await git.deleteRef({ fs, dir: opts.dir, ref });
+  return true;
+}
+
+async function readable(opts: RepoOptions, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache });
+    return true;
+  } catch {
+    return false;
+  }
 }
