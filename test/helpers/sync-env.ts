@@ -63,3 +63,14 @@ export async function createSyncEnv(): Promise<SyncEnv> {
   };
   return env;
 }
+
+/**
+ * The configuration of project `hello` with one component (the demo's Qt TS `app` unless `component` says
+ * otherwise), its store and working copies under `root`; `top` adds top-level settings.
+ * @example const config = helloConfig(root, { repo: upstream, push_on_commit: false });
+ */
+export function helloConfig(root: string, component: Record<string, unknown> & { repo: string }, top: Record<string, unknown> = {}): Config {
+  const app = { name: 'App', slug: 'app', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts', ...component };
+  const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', ...top, projects: [{ name: 'Hello', slug: 'hello', components: [app] }] });
+  return parseConfig(text, path.join(root, 'tms.config.json'));
+}

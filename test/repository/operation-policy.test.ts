@@ -3,7 +3,6 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ComponentHandle, openComponent } from '../../src/component/handle.js';
-import { parseConfig } from '../../src/config/config.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
@@ -11,7 +10,7 @@ import type { UserRow } from '../../src/store/index.js';
 import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
-import { DEMO } from '../helpers/sync-env.js';
+import { DEMO, helloConfig } from '../helpers/sync-env.js';
 
 interface Env {
   root: string;
@@ -35,32 +34,19 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
   const root = await tempDir('tms-policy-');
   const upstream = path.join(root, 'upstream', 'web.git');
   await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'web') });
-  const config = parseConfig(
-    JSON.stringify({
-      database: 'tms.sqlite',
-      repos_dir: 'repos',
-      committer: { name: 'tms test', email: 'tms@test.invalid' },
-      projects: [
-        {
-          name: 'Hello',
-          slug: 'hello',
-          components: [
-            {
-              name: 'Web',
-              slug: 'web',
-              repo: upstream,
-              branch: 'main',
-              filemask: 'locales/*.json',
-              template: 'locales/en.json',
-              file_format: 'json-nested',
-              merge_style: 'rebase',
-              ...component,
-            },
-          ],
-        },
-      ],
-    }),
-    path.join(root, 'tms.config.json'),
+  const config = helloConfig(
+    root,
+    {
+      name: 'Web',
+      slug: 'web',
+      repo: upstream,
+      filemask: 'locales/*.json',
+      template: 'locales/en.json',
+      file_format: 'json-nested',
+      merge_style: 'rebase',
+      ...component,
+    },
+    { committer: { name: 'tms test', email: 'tms@test.invalid' } },
   );
   const store = openSqliteStore(config.database);
   const [synced] = await syncProject(store, config, 'hello');

@@ -3,31 +3,16 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/config.js';
 import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
-import { DEMO } from '../helpers/sync-env.js';
+import { DEMO, helloConfig } from '../helpers/sync-env.js';
 
 describe('a clone cut short', () => {
   let root: string;
   let upstream: string;
   let store: SqliteStore;
-  const config = (repo: string) =>
-    parseConfig(
-      JSON.stringify({
-        database: 'tms.sqlite',
-        repos_dir: 'repos',
-        projects: [
-          {
-            name: 'Hello',
-            slug: 'hello',
-            components: [{ name: 'App', slug: 'app', repo, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' }],
-          },
-        ],
-      }),
-      path.join(root, 'tms.config.json'),
-    );
+  const config = (repo: string) => helloConfig(root, { repo });
   const work = () => path.join(root, 'repos', 'hello', 'app');
 
   beforeAll(async () => {

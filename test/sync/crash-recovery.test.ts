@@ -3,11 +3,10 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/config.js';
 import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
-import { DEMO, demoFile } from '../helpers/sync-env.js';
+import { DEMO, demoFile, helloConfig } from '../helpers/sync-env.js';
 
 const DE = 'translations/app_de.ts';
 const NEW_STRING = '<message>\n        <source>Brand new</source>\n        <translation>Ganz neu</translation>\n    </message>\n';
@@ -16,21 +15,7 @@ describe('syncs after one that was killed', () => {
   let root: string;
   let upstream: string;
   let store: SqliteStore;
-  const config = () =>
-    parseConfig(
-      JSON.stringify({
-        database: 'tms.sqlite',
-        repos_dir: 'repos',
-        projects: [
-          {
-            name: 'Hello',
-            slug: 'hello',
-            components: [{ name: 'App', slug: 'app', repo: upstream, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' }],
-          },
-        ],
-      }),
-      path.join(root, 'tms.config.json'),
-    );
+  const config = () => helloConfig(root, { repo: upstream });
   const work = () => path.join(root, 'repos', 'hello', 'app');
   const targets = () =>
     store.db

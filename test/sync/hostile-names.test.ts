@@ -6,34 +6,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentDisposition } from '../../src/api/handlers/files.js';
 import { openComponent } from '../../src/component/handle.js';
-import { parseConfig } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit } from '../../src/repository/index.js';
 import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, tempDir } from '../helpers/git-repo.js';
-import { DEMO } from '../helpers/sync-env.js';
+import { DEMO, helloConfig } from '../helpers/sync-env.js';
 
 describe('hostile file names in the mask', () => {
   let root: string;
   let upstream: string;
   let store: SqliteStore;
   const config = () =>
-    parseConfig(
-      JSON.stringify({
-        database: 'tms.sqlite',
-        repos_dir: 'repos',
-        committer: { name: 'tms test', email: 'tms@test.invalid' },
-        projects: [
-          {
-            name: 'Hello',
-            slug: 'hello',
-            components: [{ name: 'App', slug: 'app', repo: upstream, branch: 'main', filemask: 'translations/*.ts', file_format: 'ts', push_on_commit: true }],
-          },
-        ],
-      }),
-      path.join(root, 'tms.config.json'),
-    );
+    helloConfig(root, { repo: upstream, filemask: 'translations/*.ts', push_on_commit: true }, { committer: { name: 'tms test', email: 'tms@test.invalid' } });
 
   beforeAll(async () => {
     root = await tempDir('tms-names-');

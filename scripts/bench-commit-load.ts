@@ -1,0 +1,150 @@
+// `npm run bench:commit-load`: how long commits take while clients edit and upstream moves — a whole `tms serve`
+// process on the KeePassXC corpus, 20 clients PATCHing, a manager committing every few seconds, upstream committing.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+if (!existsSync(source)) {
+  console.log(`bench:commit-load: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 30);
+const COMMIT_EVERY_MS = Number(process.env.BENCH_COMMIT_EVERY_MS ?? 5000);
+const UPSTREAM_EVERY_MS = Number(process.env.BENCH_UPSTREAM_EVERY_MS ?? 4000);
+const tms = path.join(root, 'bin', 'tms');
+if (!existsSync(path.join(root, 'dist', 'cli', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+
+const work = await tempDir('tms-bench-commit-load-');
+const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
+const files = Object.fromEntries(names.map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]));
+const upstream = path.join(work, 'upstream', 'keepassxc.git');
+await createUpstream({ dir: upstream, files });
+execFileSync('git', ['gc', '-q'], { cwd: upstream });
+const gitServer = await startGitServer({ root: path.join(work, 'upstream') });
+const configFile = path.join(work, 'tms.config.json');
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    database: 'tms.sqlite',
+    repos_dir: 'repos',
+    auth_failures_per_minute: 1000,
+    projects: [
+      {
+        name: 'KeePassXC',
+        slug: 'keepassxc',
+        components: [
+          {
+            name: 'KeePassXC',
+            slug: 'keepassxc',
+            repo: gitServer.url('keepassxc.git'),
+            branch: 'main',
+            filemask: 'share/translations/keepassxc_*.ts',
+            file_format: 'ts',
+            source_language: 'en',
+          },
+        ],
+      },
+    ],
+  }),
+);
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, [tms, '--config', configFile, ...args], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
+cli('sync', 'keepassxc');
+const admin = cli('user', 'add', 'admin', '--email', 'admin@example.test', '--admin').at(-1)!;
+const tokens = Array.from({ length: CLIENTS }, (_, i) => cli('user', 'add', `t${i}`, '--email', `t${i}@example.test`).at(-1)!);
+
+const server: ChildProcess = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const base = await new Promise<string>((resolve, reject) => {
+  let seen = '';
+  const look = (d: Buffer) => {
+    seen += d.toString();
+    const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
+    if (m) resolve(m[1]!);
+  };
+  server.stdout!.on('data', look);
+  server.stderr!.on('data', look);
+  server.once('exit', (code) => reject(new Error(`tms serve exited with ${code}`)));
+});
+
+const api = async (method: string, url: string, token: string, body?: unknown) => {
+  const r = await fetch(base + url, {
+    method,
+    headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: r.status, json: (await r.json().catch(() => null)) as Record<string, unknown> | null };
+};
+
+// units of a few languages to edit
+const ids: number[] = [];
+for (const lang of ['de', 'fr', 'cs', 'ja']) {
+  const page = await api('GET', `/api/translations/keepassxc/keepassxc/${lang}/units/?page_size=200`, admin);
+  for (const u of (page.json?.results as { id: number }[] | undefined) ?? []) ids.push(u.id);
+}
+
+const percentile = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const end = Date.now() + SECONDS * 1000;
+const patches: number[] = [];
+let patchErrors = 0;
+const commits: { ms: number; ok: boolean; detail: string }[] = [];
+let upstreamCommits = 0;
+
+const clients = tokens.map(async (token, c) => {
+  let n = 0;
+  while (Date.now() < end) {
+    const id = ids[(c * 7919 + n * 104729) % ids.length]!;
+    const t = performance.now();
+    const r = await api('PATCH', `/api/units/${id}/`, token, { target: [`edit ${c}/${n}`], state: 20 });
+    patches.push(performance.now() - t);
+    if (r.status !== 200) patchErrors++;
+    n++;
+  }
+});
+const committer = (async () => {
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, COMMIT_EVERY_MS));
+    const t = performance.now();
+    const r = await api('POST', '/api/components/keepassxc/keepassxc/repository/', admin, { operation: 'commit' });
+    commits.push({ ms: performance.now() - t, ok: r.status === 200 && r.json?.result === true, detail: String(r.json?.detail ?? r.status).split('\n')[0]! });
+  }
+})();
+const mover = (async () => {
+  const other = 'share/translations/keepassxc_en.ts';
+  let text = files[other]!.toString('utf8');
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, UPSTREAM_EVERY_MS));
+    text = text.replace('</TS>', `<!-- upstream ${upstreamCommits} -->\n</TS>`);
+    await commitToUpstream(upstream, { [other]: text });
+    upstreamCommits++;
+  }
+})();
+await Promise.all([...clients, committer, mover]);
+
+const lines = [
+  `${CLIENTS} clients PATCHing for ${SECONDS} s, a commit every ${COMMIT_EVERY_MS / 1000} s (push_on_commit), upstream moving every ${UPSTREAM_EVERY_MS / 1000} s (${upstreamCommits} commits)`,
+  `PATCH: ${patches.length} requests (${(patches.length / SECONDS).toFixed(0)}/s), p50 ${percentile(patches, 50).toFixed(1)} ms, p99 ${percentile(patches, 99).toFixed(1)} ms, max ${Math.max(...patches).toFixed(0)} ms, ${patchErrors} errors`,
+  `commit (+ pull and push): ${commits.length} commits, p50 ${percentile(
+    commits.map((c) => c.ms),
+    50,
+  ).toFixed(0)} ms, max ${Math.max(...commits.map((c) => c.ms)).toFixed(0)} ms, ${commits.filter((c) => !c.ok).length} failed`,
+  ...commits.map((c, i) => `  commit ${i + 1}: ${c.ms.toFixed(0)} ms ${c.ok ? 'ok' : 'FAILED'}: ${c.detail}`),
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+];
+console.log(lines.join('\n'));
+server.kill('SIGTERM');
+await gitServer.close();
+rmSync(work, { recursive: true, force: true });
+process.exit(0);
