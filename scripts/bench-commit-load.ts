@@ -1,10 +1,11 @@
 // `npm run bench:commit-load`: how long commits take while clients edit and upstream moves — a whole `tms serve`
 // process on the KeePassXC corpus, 20 clients PATCHing, a manager committing every few seconds, upstream committing.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
 
@@ -20,7 +21,9 @@ const SECONDS = Number(process.env.BENCH_DURATION ?? 30);
 const COMMIT_EVERY_MS = Number(process.env.BENCH_COMMIT_EVERY_MS ?? 5000);
 const UPSTREAM_EVERY_MS = Number(process.env.BENCH_UPSTREAM_EVERY_MS ?? 4000);
 const tms = path.join(root, 'bin', 'tms');
-if (!existsSync(path.join(root, 'dist', 'cli', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+const run = promisify(execFile);
+// the whole process runs the compiled CLI: build it from these sources first
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 
 const work = await tempDir('tms-bench-commit-load-');
 const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
@@ -55,13 +58,12 @@ writeFileSync(
     ],
   }),
 );
-const cli = (...args: string[]) =>
-  execFileSync(process.execPath, [tms, '--config', configFile, ...args], { encoding: 'utf8' })
-    .trim()
-    .split('\n');
-cli('sync', 'keepassxc');
-const admin = cli('user', 'add', 'admin', '--email', 'admin@example.test', '--admin').at(-1)!;
-const tokens = Array.from({ length: CLIENTS }, (_, i) => cli('user', 'add', `t${i}`, '--email', `t${i}@example.test`).at(-1)!);
+// async: the git server answers from this process
+const cli = async (...args: string[]) => (await run(process.execPath, [tms, '--config', configFile, ...args], { encoding: 'utf8' })).stdout.trim().split('\n');
+await cli('sync', 'keepassxc');
+const admin = (await cli('user', 'add', 'admin', '--email', 'admin@example.test', '--admin')).at(-1)!;
+const tokens: string[] = [];
+for (let i = 0; i < CLIENTS; i++) tokens.push((await cli('user', 'add', `t${i}`, '--email', `t${i}@example.test`)).at(-1)!);
 
 const server: ChildProcess = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
 const base = await new Promise<string>((resolve, reject) => {
@@ -132,6 +134,10 @@ const mover = (async () => {
   }
 })();
 await Promise.all([...clients, committer, mover]);
+// the edits made since the last commit, committed once the load has stopped: the commit's own cost
+const quietStart = performance.now();
+const quiet = await api('POST', '/api/components/keepassxc/keepassxc/repository/', admin, { operation: 'commit' });
+const quietMs = performance.now() - quietStart;
 
 const lines = [
   `${CLIENTS} clients PATCHing for ${SECONDS} s, a commit every ${COMMIT_EVERY_MS / 1000} s (push_on_commit), upstream moving every ${UPSTREAM_EVERY_MS / 1000} s (${upstreamCommits} commits)`,
@@ -141,6 +147,7 @@ const lines = [
     50,
   ).toFixed(0)} ms, max ${Math.max(...commits.map((c) => c.ms)).toFixed(0)} ms, ${commits.filter((c) => !c.ok).length} failed`,
   ...commits.map((c, i) => `  commit ${i + 1}: ${c.ms.toFixed(0)} ms ${c.ok ? 'ok' : 'FAILED'}: ${c.detail}`),
+  `the same commit with no load (the edits made since): ${quietMs.toFixed(0)} ms: ${String(quiet.json?.detail ?? quiet.status).split('\n')[0]}`,
   `machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
 ];
 console.log(lines.join('\n'));
