@@ -2,6 +2,7 @@
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
 import { createComponentUpdater, createHookHandler, createUpdateQueue } from '../hooks/index.js';
+import { startGitWorker, stopGitWorker } from '../repository/index.js';
 import { openStore } from '../store/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
@@ -36,6 +37,8 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
     }
     io.out(`tms: serving the API on ${server.url}/api/ (Ctrl+C to stop)`);
+    // loaded now rather than by the first commit
+    void startGitWorker().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
     let onInt = () => {};
     let onTerm = () => {};
     const signal = await new Promise<string>((resolve) => {
@@ -50,6 +53,7 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     await server.close();
     await watching.close();
     await queue.close();
+    await stopGitWorker();
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {

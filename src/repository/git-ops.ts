@@ -14,6 +14,10 @@ type Remote = { dir: string; url: string; auth?: vcs.Credentials; branch: string
 
 /** Each operation takes one plain object and returns plain data (structured-clonable both ways). */
 export const gitOps = {
+  /** Answers once the thread has loaded everything (`startGitWorker` waits for it). */
+  async ready(_: Record<string, never>): Promise<true> {
+    return true;
+  },
   /** The files at `ref` (null where one is missing). */
   async readBlobs(a: { dir: string; ref: string; paths: string[] }): Promise<(Uint8Array | null)[]> {
     const out: (Uint8Array | null)[] = [];

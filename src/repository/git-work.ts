@@ -88,6 +88,14 @@ export function gitWork<K extends GitOp>(op: K, args: Parameters<GitOps[K]>[0]):
   }) as ReturnType<GitOps[K]>;
 }
 
+/**
+ * Starts the worker ahead of the first operation and resolves once it has loaded (`tms serve` calls it at start, so
+ * the first commit does not pay for loading git in a new thread).
+ */
+export async function startGitWorker(): Promise<void> {
+  await gitWork('ready', {});
+}
+
 /** Stops the worker (it starts again on the next call); lets tests and `tms serve` end cleanly. */
 export async function stopGitWorker(): Promise<void> {
   const w = worker;
