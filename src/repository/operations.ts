@@ -132,7 +132,7 @@ export async function pullComponent(h: ComponentHandle, opts: OperationOptions =
 /**
  * push: commits pending edits, brings upstream in first when it moved (as pull), pushes the branch to `push`
  * (else the repository) as `push_branch` (else the branch). A push rejected because upstream moved meanwhile
- * is retried once after a pull. Records 18, or 28 with the credential-free error.
+ * is retried after a pull (three attempts in all). Records 18, or 28 with the credential-free error.
  * @example await pushComponent(h, { user })
  */
 export async function pushComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
@@ -142,6 +142,9 @@ export async function pushComponent(h: ComponentHandle, opts: OperationOptions =
     return pushLocked(h, opts, commit, undo);
   });
 }
+
+/** How many times a push rejected because upstream moved meanwhile is tried, bringing upstream in before each retry. */
+const PUSH_ATTEMPTS = 3;
 
 /** The push after `commit` (made by the caller, under the same mutex): upstream brought in first when it moved. */
 async function pushLocked(
@@ -183,13 +186,16 @@ async function pushLocked(
   }
   const push = () => gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
   try {
-    try {
-      await push();
-    } catch (e) {
-      if (!(e instanceof vcs.VcsError && e.data.kind === 'rejected')) throw e;
-      const error = await update();
-      if (error) return failed(error, null);
-      await push();
+    // Upstream moving on between our fetch and our push is a race, not a failure: bring it in and try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await push();
+        break;
+      } catch (e) {
+        if (!(e instanceof vcs.VcsError && e.data.kind === 'rejected') || attempt === PUSH_ATTEMPTS) throw e;
+        const error = await update();
+        if (error) return failed(error, null);
+      }
     }
   } catch (e) {
     return failed(errorLine(e, h), Action.FAILED_PUSH);

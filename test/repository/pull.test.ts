@@ -125,9 +125,14 @@ describe('push rejected because upstream moved meanwhile', () => {
   let proxy: Awaited<ReturnType<typeof startPushRaceProxy>>;
   beforeAll(async () => {
     r = await createRepoEnv();
-    proxy = await startPushRaceProxy(r.env.server.url('app.git'), async () => {
-      const text = (await r.upstreamFile('app', DE))!;
-      await commitToUpstream(r.env.upstream('app'), { [DE]: text.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
+    // upstream moves before the first push of the first test, and before the first two of the third
+    proxy = await startPushRaceProxy(r.env.server.url('app.git'), async (attempt) => {
+      if (attempt === 1) {
+        const text = (await r.upstreamFile('app', DE))!;
+        await commitToUpstream(r.env.upstream('app'), { [DE]: text.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
+      } else if (attempt === 3 || attempt === 4) {
+        await commitToUpstream(r.env.upstream('app'), { 'README.md': `moved before push attempt ${attempt}\n` });
+      }
     });
   });
   afterAll(async () => {
@@ -164,6 +169,25 @@ describe('push rejected because upstream moved meanwhile', () => {
     expect(r.unit('app', 'de', 'Quit').pending).toBe(0);
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, r.component('app')))).result).toBe(true);
     expect(await r.upstreamFile('app', DE)).toContain('<translation>Schließen</translation>');
+  });
+
+  it('keeps bringing upstream in while it moves between fetch and push (three attempts)', async () => {
+    const component = { ...r.component('app'), push: proxy.url('app.git') };
+    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Verlassen'], state: 20, user: r.alice });
+    const before = r.changes('app').length;
+    const result = await pushComponent(await openComponent(r.store, r.config, r.project, component));
+    expect(result.result).toBe(true);
+    expect(await r.upstreamFile('app', DE)).toContain('<translation>Verlassen</translation>');
+    expect(await r.upstreamGit('app', ['log', '--format=%an|%s', '-3'])).toBe(
+      'Alice Translator|Translated using tms (German)\nUpstream Dev|Upstream change\nUpstream Dev|Upstream change',
+    );
+    expect(await r.upstreamFile('app', 'README.md')).toBe('moved before push attempt 4\n');
+    const repository: number[] = [Action.REBASE, Action.PUSH, Action.FAILED_PUSH];
+    const recorded = r
+      .changes('app')
+      .slice(before)
+      .filter((c) => repository.includes(c.action));
+    expect(recorded.map((c) => c.action)).toEqual([Action.REBASE, Action.REBASE, Action.PUSH]);
   });
 });
 

@@ -156,17 +156,18 @@ export async function lastCommitDiff(git: (args: string[]) => Promise<string>, f
 }
 
 /**
- * A loopback proxy in front of the git server that runs `beforeFirstPush` when a client first asks to push
- * (the receive-pack discovery), so upstream moves between the client's fetch and its push.
+ * A loopback proxy in front of the git server that runs `beforePush(attempt)` whenever a client asks to push (the
+ * receive-pack discovery; attempt 1, 2, …), so upstream can move between the client's fetch and its push.
  */
-export async function startPushRaceProxy(target: string, beforeFirstPush: () => Promise<void>): Promise<{ url(name: string): string; close(): Promise<void> }> {
+export async function startPushRaceProxy(
+  target: string,
+  beforePush: (attempt: number) => Promise<void>,
+): Promise<{ url(name: string): string; close(): Promise<void> }> {
   const base = new URL(target);
-  let fired = false;
+  let attempts = 0;
   const server = http.createServer(async (req, res) => {
-    if (!fired && req.url?.includes('service=git-receive-pack')) {
-      fired = true;
-      await beforeFirstPush();
-    }
+    // the client asks without credentials first (401), then with them: one attempt
+    if (req.url?.includes('service=git-receive-pack') && req.headers.authorization) await beforePush(++attempts);
     const upstream = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
