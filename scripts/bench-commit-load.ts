@@ -66,6 +66,8 @@ const tokens: string[] = [];
 for (let i = 0; i < CLIENTS; i++) tokens.push((await cli('user', 'add', `t${i}`, '--email', `t${i}@example.test`)).at(-1)!);
 
 const server: ChildProcess = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+// never left running, whatever ends this script
+process.on('exit', () => server.kill('SIGKILL'));
 const base = await new Promise<string>((resolve, reject) => {
   let seen = '';
   const look = (d: Buffer) => {
