@@ -1,0 +1,318 @@
+// `npm run bench:e2e`: tms as users meet it — whole `bin/tms` processes against packed upstreams served over smart
+// HTTP on loopback (one commit, and the same files with 3,000 commits of history), each figure beside an anchor
+// measured in the same run: `node -e 0`, `git clone`, Translate Toolkit parsing the same files, a bare node:http
+// server sending the same bytes.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+if (!existsSync(source)) {
+  console.log(`bench:e2e: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 3000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const tms = path.join(root, 'bin', 'tms');
+
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
+}) => Promise<LoadResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const work = await tempDir('tms-bench-e2e-');
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
+const files = Object.fromEntries(names.map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]));
+const bytes = Object.values(files).reduce((n, b) => n + b.length, 0);
+
+// --- upstreams: one commit, and the same final files after HISTORY commits (mostly code, every 30th a translation)
+const upstreams = path.join(work, 'upstream');
+await createUpstream({ dir: path.join(upstreams, 'one.git'), files });
+execFileSync('git', ['repack', '-adfq'], { cwd: path.join(upstreams, 'one.git') });
+const history = path.join(upstreams, 'history.git');
+execFileSync('git', ['init', '-q', '--bare', '-b', 'main', history]);
+execFileSync('git', ['fast-import', '--quiet'], { cwd: history, input: historyStream(HISTORY), maxBuffer: 1 << 30 });
+execFileSync('git', ['repack', '-adfq'], { cwd: history });
+const packBytes = (repo: string) =>
+  readdirSync(path.join(repo, 'objects', 'pack'))
+    .filter((n) => n.endsWith('.pack'))
+    .reduce((n, f) => n + readFileSync(path.join(repo, 'objects', 'pack', f)).length, 0);
+const gitServer = await startGitServer({ root: upstreams });
+
+/** A fast-import stream: `commits` commits ending in exactly `files`; translations change in every 30th commit. */
+function historyStream(commits: number): Buffer {
+  const parts: Buffer[] = [];
+  const text = (s: string) => parts.push(Buffer.from(s));
+  const data = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b) : b;
+    text(`data ${buf.length}\n`);
+    parts.push(buf, Buffer.from('\n'));
+  };
+  const file = (p: string, content: Buffer | string) => {
+    text(`M 100644 inline ${p}\n`);
+    data(content);
+  };
+  const paths = Object.keys(files);
+  for (let i = 1; i <= commits; i++) {
+    text(`commit refs/heads/main\ncommitter Dev <dev@example.test> ${1_600_000_000 + i * 600} +0000\n`);
+    data(`Change ${i}\n`);
+    if (i === 1) for (const p of paths) file(p, files[p]!);
+    file('src/version.txt', `${i}\n`);
+    if (i % 30 === 0 && i < commits) {
+      const p = paths[(i / 30) % paths.length]!;
+      file(p, files[p]!.toString('utf8').replace('</TS>', `<!-- revision ${i} -->\n</TS>`));
+    }
+    if (i === commits) for (const p of paths) file(p, files[p]!);
+    text('\n');
+  }
+  return Buffer.concat(parts);
+}
+
+// --- helpers
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+/**
+ * Wall seconds and peak RSS (MiB) of one process, through /usr/bin/time when present. Asynchronous: the git server
+ * answering it runs in this process.
+ */
+async function timed(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ seconds: number; rssMiB: number | null; stdout: string }> {
+  const hasTime = existsSync('/usr/bin/time');
+  const started = performance.now();
+  const [file, argv] = hasTime ? ['/usr/bin/time', ['-f', '%M', cmd, ...args]] : [cmd, args];
+  const child = spawn(file, argv, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  if (status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${status}): ${stderr}`);
+  const rss = hasTime ? Number(stderr.trim().split('\n').at(-1)) / 1024 : null;
+  return { seconds, rssMiB: rss, stdout };
+}
+async function medianOf(n: number, run: () => Promise<{ seconds: number; rssMiB: number | null }>): Promise<{ seconds: number; rssMiB: number | null }> {
+  const results: { seconds: number; rssMiB: number | null }[] = [];
+  for (let i = 0; i < n; i++) results.push(await run());
+  return { seconds: median(results.map((r) => r.seconds)), rssMiB: Math.max(...results.map((r) => r.rssMiB ?? 0)) || null };
+}
+function config(name: string, repo: string): string {
+  const dir = path.join(work, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'tms.config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      database: 'tms.sqlite',
+      repos_dir: 'repos',
+      projects: [
+        {
+          name: 'KeePassXC',
+          slug: 'keepassxc',
+          components: [
+            {
+              name: 'KeePassXC',
+              slug: 'keepassxc',
+              repo,
+              branch: 'main',
+              filemask: 'share/translations/keepassxc_*.ts',
+              file_format: 'ts',
+              source_language: 'en',
+            },
+          ],
+        },
+      ],
+    }),
+  );
+  return file;
+}
+const tmsRun = (configFile: string, ...args: string[]) => timed(process.execPath, [tms, '--config', configFile, ...args]);
+
+const rows: { what: string; tms: string; anchor: string; ratio: string; target: string }[] = [];
+const s = (x: number) => `${x.toFixed(2)} s`;
+const row = (what: string, tmsValue: string, anchor: string, ratio: string, target: string) => {
+  rows.push({ what, tms: tmsValue, anchor, ratio, target });
+  console.log(`${what}: ${tmsValue} | ${anchor} | ${ratio} | ${target}`);
+};
+
+// --- start-up
+const node0 = await medianOf(RUNS, () => timed(process.execPath, ['-e', '0']));
+const helpCfg = config('help', gitServer.url('one.git'));
+
+const help = await medianOf(RUNS, () => timed(process.execPath, [tms, '--help']));
+row('`tms --help`', s(help.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((help.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+const check = await medianOf(RUNS, () => tmsRun(helpCfg, 'check'));
+row('`tms check`', s(check.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((check.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+const users = await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list'));
+row('`tms user list`', s(users.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((users.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+
+// --- Translate Toolkit parsing the same files (the whole python process, as a user runs it)
+const python = `
+import sys, time, glob
+from translate.storage import factory
+t = time.perf_counter()
+n = sum(len(factory.getobject(f).units) for f in sorted(glob.glob(sys.argv[1] + '/keepassxc_*.ts')))
+print(n, time.perf_counter() - t)
+`;
+let ttSeconds: number | null = null;
+// the first python3 that has Translate Toolkit (Debian's package installs it for the system python)
+const python3 = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0);
+if (python3) {
+  ttSeconds = (await medianOf(3, () => timed(python3, ['-c', python, source]))).seconds;
+  console.log(`Translate Toolkit parse-only (whole process): ${s(ttSeconds)}`);
+} else console.log('Translate Toolkit not installed (Debian: translate-toolkit): no anchor for parsing');
+
+// --- clones and syncs
+for (const [name, label] of [
+  ['one.git', 'one commit'],
+  ['history.git', `${HISTORY.toLocaleString('en')} commits`],
+] as const) {
+  const url = gitServer.url(name);
+  const clone = await medianOf(3, () => {
+    const dir = path.join(work, `clone-${name}`);
+    rmSync(dir, { recursive: true, force: true });
+    return timed('git', ['clone', '-q', url, dir]);
+  });
+  const runs: { seconds: number; rssMiB: number | null }[] = [];
+  let cfg = '';
+  for (let i = 0; i < 3; i++) {
+    cfg = config(`sync-${name}`, url);
+    runs.push(await tmsRun(cfg, 'sync', 'keepassxc'));
+  }
+  const cold = { seconds: median(runs.map((r) => r.seconds)), rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)) };
+  const pack = (packBytes(path.join(upstreams, name)) / 2 ** 20).toFixed(1);
+  row(
+    `cold \`tms sync\` over HTTP, ${label} (${pack} MiB pack), clone+parse+store`,
+    `${s(cold.seconds)}, peak RSS ${cold.rssMiB.toFixed(0)} MiB`,
+    `\`git clone\` ${s(clone.seconds)}${ttSeconds ? `; TT parse-only ${s(ttSeconds)}` : ''}`,
+    `×${(cold.seconds / clone.seconds).toFixed(1)} git clone${ttSeconds ? `, ×${(ttSeconds / cold.seconds).toFixed(2)} faster than TT` : ''}`,
+    name === 'one.git' ? '≥ 1.5× faster than TT' : '≤ 1.5× git clone, ≤ 250 MB',
+  );
+  if (name === 'one.git') {
+    const noChange = await medianOf(RUNS, () => tmsRun(cfg, 'sync', 'keepassxc'));
+    row(
+      'no-change `tms sync` over HTTP (process start to exit)',
+      s(noChange.seconds),
+      ttSeconds ? `TT parse-only ${s(ttSeconds)}` : '—',
+      ttSeconds ? `1/${(ttSeconds / noChange.seconds).toFixed(1)} of TT` : '—',
+      '≤ 1/8 of TT',
+    );
+  }
+}
+
+// --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation
+const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
+const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+process.on('exit', () => server.kill('SIGKILL'));
+const base = await serverUrl(server);
+const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
+const pages: string[] = [];
+for (const t of translations.results) {
+  const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
+  for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
+}
+const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
+const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
+const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
+const bare = await bareServer({ '/page': sample, '/unit': unitSample });
+let cursor = 0;
+const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
+const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
+// cold: every page once, nothing cached yet; warm: cycled again for DURATION seconds
+const coldStart = performance.now();
+const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
+const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
+const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
+const ceilingPage = loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION }));
+row(
+  `${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
+  `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms`,
+  `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
+  `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
+  '≥ 0.5×, p99 < 20 ms',
+);
+row(
+  '… cache warm (cycled again)',
+  `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
+  `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
+  `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
+  '≥ 0.5×, p99 < 20 ms',
+);
+const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
+const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
+const ceilingUnit = loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION }));
+row(
+  `single unit, ${unitPaths.length} distinct`,
+  `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms`,
+  `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
+  `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
+  '≥ 0.5×',
+);
+const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
+console.log(`tms serve peak RSS after the load: ${rss.toFixed(0)} MiB`);
+server.kill('SIGTERM');
+await gitServer.close();
+
+console.log(`\nKeePassXC: ${names.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB of Qt TS; ${RUNS} runs per start-up figure (median)`);
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+console.log('| what | tms | anchor (same run) | ratio | target |');
+console.log('|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.what} | ${r.tms} | ${r.anchor} | ${r.ratio} | ${r.target} |`);
+process.exit(0);
+
+function serverUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (d: Buffer) => {
+      seen += d.toString();
+      const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`tms serve exited with ${code}: ${seen}`)));
+  });
+}
+
+/** A bare node:http server in its own process (as tms serve is), answering each path with fixed bytes: the ceiling. */
+async function bareServer(bodies: Record<string, Buffer>): Promise<string> {
+  const files: Record<string, string> = {};
+  for (const [route, body] of Object.entries(bodies)) {
+    files[route] = path.join(work, `bare${route.replace(/\W/g, '-')}.json`);
+    writeFileSync(files[route]!, body);
+  }
+  const code = `
+    const http = require('node:http'); const fs = require('node:fs');
+    const bodies = Object.fromEntries(Object.entries(JSON.parse(process.argv[1])).map(([k, f]) => [k, fs.readFileSync(f)]));
+    const s = http.createServer((req, res) => {
+      const body = bodies[req.url] ?? Buffer.alloc(0);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+      res.end(body);
+    });
+    s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
+  const child = spawn(process.execPath, ['-e', code, JSON.stringify(files)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.on('exit', () => child.kill('SIGKILL'));
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+  return `http://127.0.0.1:${port}`;
+}
