@@ -30,25 +30,29 @@ export interface TranslationStatsRow {
 }
 
 const CONTENT = [...ACTIONS_CONTENT].join(',');
+// Weblate's `allchecks`: units with at least one failing check that is not dismissed
+const FAILING = 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed = 0)';
 const SIX_HOURS_MS = 6 * 3600 * 1000;
 
 const sql = preparedOnce((db: Db) => ({
   counts: db.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
       translated, translated_words, translated_chars, fuzzy, fuzzy_words, fuzzy_chars,
-      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars)
+      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars, failing, failing_words)
     SELECT @id, count(*), coalesce(sum(num_words), 0), coalesce(sum(num_chars), 0),
       count(*) FILTER (WHERE state >= 20), coalesce(sum(num_words) FILTER (WHERE state >= 20), 0), coalesce(sum(num_chars) FILTER (WHERE state >= 20), 0),
       count(*) FILTER (WHERE state = 10), coalesce(sum(num_words) FILTER (WHERE state = 10), 0), coalesce(sum(num_chars) FILTER (WHERE state = 10), 0),
       count(*) FILTER (WHERE state = 30), coalesce(sum(num_words) FILTER (WHERE state = 30), 0), coalesce(sum(num_chars) FILTER (WHERE state = 30), 0),
-      count(*) FILTER (WHERE state = 100), coalesce(sum(num_words) FILTER (WHERE state = 100), 0), coalesce(sum(num_chars) FILTER (WHERE state = 100), 0)
+      count(*) FILTER (WHERE state = 100), coalesce(sum(num_words) FILTER (WHERE state = 100), 0), coalesce(sum(num_chars) FILTER (WHERE state = 100), 0),
+      count(*) FILTER (WHERE ${FAILING}), coalesce(sum(num_words) FILTER (WHERE ${FAILING}), 0)
     FROM units WHERE translation_id = @id
     ON CONFLICT (translation_id) DO UPDATE SET
       total = excluded.total, total_words = excluded.total_words, total_chars = excluded.total_chars,
       translated = excluded.translated, translated_words = excluded.translated_words, translated_chars = excluded.translated_chars,
       fuzzy = excluded.fuzzy, fuzzy_words = excluded.fuzzy_words, fuzzy_chars = excluded.fuzzy_chars,
       approved = excluded.approved, approved_words = excluded.approved_words, approved_chars = excluded.approved_chars,
-      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars`),
+      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars,
+      failing = excluded.failing, failing_words = excluded.failing_words`),
   last: db.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
   recent: db.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
   setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
