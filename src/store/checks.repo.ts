@@ -43,6 +43,12 @@ const sql = preparedOnce((db: Db) => ({
        JOIN checks k ON k.unit_id = o.id WHERE t.component_id = ? AND t.id <> ?`,
     )
     .pluck(),
+  relatedAll: db
+    .prepare(
+      `SELECT o.id_hash, count(*) AS n FROM translations t JOIN units o ON o.translation_id = t.id JOIN checks k ON k.unit_id = o.id
+       WHERE t.component_id = ? AND t.id <> ? GROUP BY o.id_hash`,
+    )
+    .safeIntegers(true),
   states: db.prepare(
     `SELECT count(*) AS total, count(*) FILTER (WHERE o.state >= ${State.TRANSLATED}) AS translated
      FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ? WHERE t.component_id = ?`,
@@ -190,8 +196,21 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
   const unitRows = only
     ? [...only].map((h) => s.sourceUnit.get(sourceId, h) as Row | undefined).filter((r): r is Row => r !== undefined)
     : (s.sourceUnits.all(sourceId) as Row[]);
+  // a whole component at once: the related counts of every string in one pass over its checks
+  let relatedAll: Map<bigint, number> | null = null;
+  if (!only) {
+    relatedAll = new Map();
+    for (const r of s.relatedAll.all(componentId, sourceId) as { id_hash: bigint; n: bigint }[]) relatedAll.set(r.id_hash, Number(r.n));
+  }
   for (const u of unitRows) {
-    const relatedChecks = Number(s.related.get(u.id_hash, componentId, sourceId));
+    const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
+    // the cross-language facts cost two queries: only when a check that needs them is on for this string
+    const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
+    if (!wanted.includes('multiple_failures') && !wanted.includes('long_untranslated')) {
+      storeChecks(db, Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
+      continue;
+    }
+    const relatedChecks = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : Number(s.related.get(u.id_hash, componentId, sourceId));
     let longUntranslated = false;
     if (Date.parse(u.timestamp) < old) {
       const st = s.states.get(u.id_hash, componentId) as { total: number; translated: number };
