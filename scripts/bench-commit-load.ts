@@ -120,7 +120,11 @@ const committer = (async () => {
     await new Promise((r) => setTimeout(r, COMMIT_EVERY_MS));
     const t = performance.now();
     const r = await api('POST', '/api/components/keepassxc/keepassxc/repository/', admin, { operation: 'commit' });
-    commits.push({ ms: performance.now() - t, ok: r.status === 200 && r.json?.result === true, detail: String(r.json?.detail ?? r.status).split('\n')[0]! });
+    commits.push({
+      ms: performance.now() - t,
+      ok: r.status === 200 && r.json?.result === true,
+      detail: String(r.json?.detail ?? r.status).replace(/\n/g, ' | '),
+    });
   }
 })();
 const mover = (async () => {
@@ -129,12 +133,26 @@ const mover = (async () => {
   while (Date.now() < end) {
     await new Promise((r) => setTimeout(r, UPSTREAM_EVERY_MS));
     text = text.replace('</TS>', `<!-- upstream ${upstreamCommits} -->\n</TS>`);
-    await commitToUpstream(upstream, { [other]: text });
-    upstreamCommits++;
+    // tms may push between this clone and this push: clone and commit again
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await commitToUpstream(upstream, { [other]: text });
+        upstreamCommits++;
+        break;
+      } catch {}
+    }
   }
 })();
 await Promise.all([...clients, committer, mover]);
-// the edits made since the last commit, committed once the load has stopped: the commit's own cost
+// the same kind of commit once the load has stopped: as many edits by as many authors, then the commit alone
+const edited = commits.length > 0 ? Math.round(patches.length / commits.length) : 800;
+for (let n = 0; n < edited; n++) {
+  const c = n % tokens.length;
+  await api('PATCH', `/api/units/${ids[(c * 7919 + n * 104729) % ids.length]!}/`, tokens[c]!, { target: [`quiet ${c}/${n}`], state: 20 });
+}
+await commitToUpstream(upstream, {
+  'share/translations/keepassxc_en.ts': files['share/translations/keepassxc_en.ts']!.toString('utf8').replace('</TS>', '<!-- quiet -->\n</TS>'),
+});
 const quietStart = performance.now();
 const quiet = await api('POST', '/api/components/keepassxc/keepassxc/repository/', admin, { operation: 'commit' });
 const quietMs = performance.now() - quietStart;

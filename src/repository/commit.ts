@@ -16,6 +16,7 @@ import {
 } from '../store/index.js';
 import { blobId } from '../sync/working-copy.js';
 import * as vcs from '../vcs/index.js';
+import { gitWork } from './git-work.js';
 import { commitValues, renderTemplate } from './message.js';
 import { isRemoval, unitWrites } from './pending-write.js';
 
@@ -65,7 +66,7 @@ interface FileWrite {
 /**
  * Writes every pending edit of the component into its file and commits (call holding the component's mutex): the
  * file is read at HEAD, the edits applied by the format's minimal-diff writer, and one commit made per author
- * (author = the editor, committer = the configured committer, message = the component's `commit_message`). Then
+ * (all made in one go, the working tree written once; author = the editor, committer = the configured committer, message = the component's `commit_message`). Then
  * `pending` is cleared and the translations' revisions moved to the new blobs so the next sync does not parse
  * tms's own write; change 17 is recorded per translation. Nothing pending: no commit. A file the writer refuses
  * keeps its units pending and is listed in `failed` (change 70 records why). `undo` takes the commits back.
@@ -85,31 +86,53 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
   const headBefore = h.git ? ((await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null) : null;
   undo.head = headBefore;
 
+  // Every author's edits are applied in memory, each file read once at HEAD and carried from author to author;
+  // then the commits are made in one go and the working tree written once: the cost is the edits', not the authors'.
+  const contents = new Map<number, Uint8Array>();
+  const template: { store?: ParsedStore | null } = {};
+  const heads = await readHeads(h, [
+    ...new Set([...pending.map((u) => translations.get(u.translation_id)?.filename ?? ''), h.component.template].filter((f) => f !== '')),
+  ]);
+  const planned: { authorId: number | null; writes: FileWrite[]; author: vcs.Signature; message: string }[] = [];
   for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
-    const writes = await writeFiles(h, units, translations, result);
+    const writes = await applyEdits(h, units, translations, heads, contents, template, result);
     if (writes.length === 0) continue;
     const author = await signatureOf(h, authorId, units);
-    const files = writes.map((w) => w.translation.filename);
-    let oid: string | null = null;
-    let parent: string | null = null;
-    if (h.git) {
-      parent = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-      const message = renderTemplate(
-        h.component.commit_message,
-        await commitValues(
-          h,
-          writes.map((w) => w.translation),
-        ),
-      );
-      try {
-        oid = await vcs.commit({ dir: h.dir, cache: h.cache, files, message, author, committer: h.config.committer });
-      } catch (e) {
-        // The commit did not happen: put the files back as HEAD has them, keep the edits pending.
-        for (const w of writes) await writeFile(path.join(h.dir, w.translation.filename), w.before);
-        for (const w of writes) result.failed.push({ path: w.translation.filename, language: w.translation.language_code, error: errorLine(e, h) });
-        continue;
-      }
+    const message = h.git
+      ? renderTemplate(
+          h.component.commit_message,
+          await commitValues(
+            h,
+            writes.map((w) => w.translation),
+          ),
+        )
+      : '';
+    planned.push({ authorId, writes, author, message });
+  }
+  let oids: (string | null)[] = planned.map(() => null);
+  try {
+    if (h.git && planned.length > 0) {
+      const series = planned.map((p) => ({
+        files: new Map(p.writes.map((w) => [w.translation.filename, w.after])),
+        message: p.message,
+        author: p.author,
+        committer: h.config.committer,
+      }));
+      oids = await gitWork('commitSeries', { dir: h.dir, commits: series });
+    } else {
+      for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
     }
+  } catch (e) {
+    // Nothing was committed (the branch moves last): every edit stays pending.
+    const error = errorLine(e, h);
+    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.filename, w.translation.language_code] as const)));
+    for (const [file, language] of files) result.failed.push({ path: file, language, error });
+    planned.length = 0;
+  }
+
+  let parent = headBefore;
+  for (const [i, { authorId, writes, author }] of planned.entries()) {
+    const oid = oids[i] ?? null;
     const timestamp = now();
     const committed: CommittedTranslation[] = writes.map((w) => {
       if (!undo.revisions.has(w.translation.id)) undo.revisions.set(w.translation.id, w.translation.revision);
@@ -137,12 +160,18 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
     // behind so the next sync re-parses them (their revisions embed the template's old blob).
     const templateWritten = writes.some((w) => w.translation.is_template === 1);
     const recorded = await h.store.recordCommit(h.row.id, written, committed, { parent, head: templateWritten ? null : oid });
+    if (oid) parent = oid;
     await h.store.clearRemovals(removed);
     undo.changeIds.push(...recorded.changeIds);
     undo.removals?.push(...removed);
     for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
     result.units += recorded.cleared + removed.length;
-    result.commits.push({ oid, author: { name: author.name, email: author.email }, files, units: written.length + removed.length });
+    result.commits.push({
+      oid,
+      author: { name: author.name, email: author.email },
+      files: writes.map((w) => w.translation.filename),
+      units: written.length + removed.length,
+    });
   }
 
   result.result = result.failed.length === 0;
@@ -172,11 +201,17 @@ function byAuthor(units: readonly PendingUnit[], fallback: number | null): Map<n
   return new Map(order.map((k) => [k, groups.get(k)!]));
 }
 
-/** Reads each file at HEAD, applies its units' edits and writes the result to the working tree. */
-async function writeFiles(
+/**
+ * Applies one author's edits to each file: the file as `contents` holds it after the authors before (else as HEAD
+ * has it), the result kept in `contents` for the next. Nothing is written; a file the writer refuses is reported.
+ */
+async function applyEdits(
   h: ComponentHandle,
   units: readonly PendingUnit[],
   translations: ReadonlyMap<number, TranslationInfo>,
+  heads: ReadonlyMap<string, Uint8Array | null>,
+  contents: Map<number, Uint8Array>,
+  template: { store?: ParsedStore | null },
   result: CommitResult,
 ): Promise<FileWrite[]> {
   const byTranslation = new Map<number, PendingUnit[]>();
@@ -187,22 +222,22 @@ async function writeFiles(
   }
   const writes: FileWrite[] = [];
   const failures: ChangeInput[] = [];
-  let template: ParsedStore | null | undefined;
   for (const [translationId, list] of byTranslation) {
     const translation = translations.get(translationId)!;
     try {
       if (translation.filename === '') throw new FormatWriteError('(source)', 'the source strings of a bilingual component have no file');
-      if (h.component.template && template === undefined) template = await readTemplate(h);
-      const before = await readHead(h, translation.filename);
+      if (h.component.template && template.store === undefined) template.store = readTemplate(h, heads);
+      const before = contents.get(translationId) ?? headOf(heads, translation.filename);
       const ctx: FormatContext = {
         filename: translation.filename,
         language: translation.language_code,
         sourceLanguage: h.component.source_language,
         plurals: translation.plural_number,
-        template: template ?? null,
+        template: template.store ?? null,
       };
       const edits = unitWrites(h.format, before, ctx, list);
       const after = h.format.write(before, edits, ctx);
+      contents.set(translationId, after);
       writes.push({ translation, units: list, before, after });
     } catch (e) {
       const error = errorLine(e, h);
@@ -220,24 +255,34 @@ async function writeFiles(
     }
   }
   if (failures.length > 0) await h.store.recordChanges(failures);
-  for (const w of writes) await writeFile(path.join(h.dir, w.translation.filename), w.after);
   return writes;
 }
 
-/** A file as HEAD has it (as the disk has it for `vcs: local`); FormatWriteError when it is missing. */
-async function readHead(h: ComponentHandle, file: string): Promise<Uint8Array> {
+/** The files as HEAD has them (as the disk has them for `vcs: local`), read in one go; null for a missing one. */
+async function readHeads(h: ComponentHandle, files: string[]): Promise<Map<string, Uint8Array | null>> {
+  if (files.length === 0) return new Map();
   const bytes = h.git
-    ? await vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: 'HEAD', path: file })
-    : await readFile(path.join(h.dir, file)).catch(() => null);
+    ? await gitWork('readBlobs', { dir: h.dir, ref: 'HEAD', paths: files })
+    : await Promise.all(files.map((f) => readFile(path.join(h.dir, f)).catch(() => null)));
+  return new Map(files.map((f, i) => [f, bytes[i] ?? null]));
+}
+
+/** A file as HEAD has it; FormatWriteError when it is missing. */
+function headOf(heads: ReadonlyMap<string, Uint8Array | null>, file: string): Uint8Array {
+  const bytes = heads.get(file);
   if (!bytes) throw new FormatWriteError(file, 'the file is not in the repository');
   return bytes;
 }
 
 /** The component's template parsed as the sync parses it (the identities of a monolingual component). */
-async function readTemplate(h: ComponentHandle): Promise<ParsedStore> {
+function readTemplate(h: ComponentHandle, heads: ReadonlyMap<string, Uint8Array | null>): ParsedStore {
   const file = h.component.template;
-  const bytes = await readHead(h, file);
-  return h.format.parse(bytes, { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null });
+  return h.format.parse(headOf(heads, file), {
+    filename: file,
+    language: h.component.source_language,
+    sourceLanguage: h.component.source_language,
+    template: null,
+  });
 }
 
 /**

@@ -1,13 +1,14 @@
-import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
 // Bringing upstream in under the component's mutex: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
+import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
 import { type ChangeInput, type RependUnit, now } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
-import { type UnitConflict, mergeUnits, parseUpstream } from './merge-units.js';
+import { gitWork } from './git-work.js';
 import { baseValues, renderTemplate } from './message.js';
+import type { FileConflict, MergerSpec } from './unit-merger.js';
 
 /** A local edit that met an upstream change of the same string: upstream's text is in the file, the local one pending. */
 export interface ConflictReport {
@@ -60,11 +61,18 @@ export async function recordUpdateFailure(h: ComponentHandle, error: string, use
  */
 export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-  const merger = await unitMerger(h);
   let update: vcs.UpdateResult;
+  let found: FileConflict[] = [];
   try {
     if (h.component.merge_style === 'rebase') {
-      update = await vcs.rebase({ dir: h.dir, cache: h.cache, branch: h.branch, mergeFile: merger.mergeFile });
+      const merger: MergerSpec = {
+        format: h.format.id,
+        template: h.component.template,
+        sourceLanguage: h.component.source_language,
+        branch: h.branch,
+        translations: await h.store.componentTranslations(h.row.id),
+      };
+      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger }));
     } else {
       const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
       update = await vcs.merge({
@@ -89,7 +97,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
     return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error };
   }
-  const conflicts = await keepConflicts(h, merger.conflicts());
+  const conflicts = await keepConflicts(h, found);
   const timestamp = now();
   const change: ChangeInput = {
     action: actions(h).done,
@@ -112,46 +120,8 @@ async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
   await h.store.restoreRemovals(undo.removals ?? []);
 }
 
-/**
- * The unit-aware `mergeFile` for vcs.rebase: translation files of the component are merged by units with the
- * upstream template (monolingual components); other files, and files added or removed on a side, get the
- * default whole-file rule. Conflicts are collected, the last replayed commit's text winning.
- */
-async function unitMerger(h: ComponentHandle): Promise<{ mergeFile: vcs.MergeFile; conflicts: () => (UnitConflict & { path: string })[] }> {
-  const translations = new Map((await h.store.componentTranslations(h.row.id)).filter((t) => t.filename !== '').map((t) => [t.filename, t]));
-  const found = new Map<string, UnitConflict & { path: string }>();
-  let template: ParsedStore | null | undefined;
-  const templateStore = async (): Promise<ParsedStore | null> => {
-    if (template !== undefined) return template;
-    const file = h.component.template;
-    const bytes = file ? await vcs.readBlobAt({ dir: h.dir, cache: h.cache, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}`, path: file }) : null;
-    const ctx = { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null };
-    template = bytes ? parseUpstream(h.format, bytes, ctx) : null;
-    return template;
-  };
-  const mergeFile: vcs.MergeFile = async (input) => {
-    const t = translations.get(input.path);
-    if (!t || t.is_template || !input.base || !input.ours || !input.theirs) return vcs.defaultMergeFile(input);
-    // An upstream template that does not parse fails the update with its own error (not as a conflict elsewhere).
-    const store = h.component.template ? await templateStore() : null;
-    if (h.component.template && !store) return null;
-    const ctx: FormatContext = {
-      filename: t.filename,
-      language: t.language_code,
-      sourceLanguage: h.component.source_language,
-      plurals: t.plural_number,
-      template: store,
-    };
-    const merged = mergeUnits(h.format, ctx, input.base, input.ours, input.theirs);
-    if (!merged) return null;
-    for (const c of merged.conflicts) found.set(`${input.path}\0${c.idHash}`, { ...c, path: input.path });
-    return merged.bytes;
-  };
-  return { mergeFile, conflicts: () => [...found.values()] };
-}
-
 /** Makes each conflicting local edit pending again (unless a newer edit is pending already) and reports it. */
-async function keepConflicts(h: ComponentHandle, conflicts: readonly (UnitConflict & { path: string })[]): Promise<ConflictReport[]> {
+async function keepConflicts(h: ComponentHandle, conflicts: readonly FileConflict[]): Promise<ConflictReport[]> {
   if (conflicts.length === 0) return [];
   const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.filename, t]));
   const units: RependUnit[] = [];

@@ -7,6 +7,7 @@ import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { type CommitOptions, type CommitResult, type CommitUndo, commitLocked } from './commit.js';
+import { gitWork } from './git-work.js';
 import { type ConflictReport, integrateLocked, recordUpdateFailure } from './integrate.js';
 
 export interface OperationOptions {
@@ -40,7 +41,7 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
     const { resync, force, ...result } = outcome;
     if (resync) {
       // still under the lock: no other operation runs between the git work and the re-scan
-      result.sync = await syncLocked(h, { force });
+      result.sync = await syncLocked(h, { force, offline: true });
       if (!result.sync.ok && result.sync.error) result.detail = joinLines(result.detail, `Re-scan: ${result.sync.error}`);
       if (force) result.result = result.result && result.sync.ok;
     }
@@ -70,7 +71,11 @@ function conflictLines(conflicts: readonly ConflictReport[]): string | undefined
 }
 
 async function fetchRemote(h: ComponentHandle): Promise<void> {
-  await vcs.fetch({ dir: h.dir, cache: h.cache, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
+  await gitWork('fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
+}
+
+function statusOf(h: ComponentHandle): Promise<vcs.RepoStatus> {
+  return gitWork('status', { dir: h.dir, branch: h.branch });
 }
 
 /**
@@ -85,7 +90,7 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
     if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h)) return commit;
     const pushed = await pushLocked(h, opts, commit, undo);
     // Upstream had moved and was brought in first: load what it brought.
-    if (pushed.resync) await syncLocked(h);
+    if (pushed.resync) await syncLocked(h, { offline: true });
     return { ...commit, result: pushed.result, ...(pushed.detail ? { detail: pushed.detail } : {}) };
   });
 }
@@ -112,13 +117,13 @@ export async function pullComponent(h: ComponentHandle, opts: OperationOptions =
       await recordUpdateFailure(h, error, opts.user);
       return { result: false, detail: error };
     }
-    const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
+    const status = await statusOf(h);
     if (!status.needsMerge) return { result: true, detail: 'Already up to date.' };
     const { result: commit, undo } = await commitLocked(h, opts);
     const outcome = await integrateLocked(h, undo, opts.user);
     if (!outcome.ok) return { result: false, detail: joinLines(commit.detail, `Could not update the repository: ${outcome.error}`), commit };
     const pulled = { result: true, detail: joinLines(commit.detail, conflictLines(outcome.conflicts)), commit, conflicts: outcome.conflicts, resync: true };
-    if (!pushesOnCommit(h) || !(await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch })).needsPush) return pulled;
+    if (!pushesOnCommit(h) || !(await statusOf(h)).needsPush) return pulled;
     const pushed = await pushLocked(h, opts, commit, undo, outcome.conflicts);
     return { ...pushed, detail: joinLines(pulled.detail, pushed.detail), resync: true };
   });
@@ -158,7 +163,7 @@ async function pushLocked(
   // Brings upstream in when it has commits we lack; the error (recorded) when that failed.
   const update = async (): Promise<string | null> => {
     await fetchRemote(h);
-    const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
+    const status = await statusOf(h);
     if (!status.needsMerge) return null;
     const outcome = await integrateLocked(h, undo, opts.user);
     if (!outcome.ok) return outcome.error ?? 'update failed';
@@ -172,11 +177,11 @@ async function pushLocked(
   } catch (e) {
     return failed(errorLine(e, h), Action.FAILED_PUSH);
   }
-  const status = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
+  const status = await statusOf(h);
   if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) {
     return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts), 'Nothing to push.'), commit, conflicts, resync };
   }
-  const push = () => vcs.push({ dir: h.dir, cache: h.cache, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
+  const push = () => gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
   try {
     try {
       await push();

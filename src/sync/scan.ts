@@ -1,5 +1,6 @@
 // The I/O half of a sync: expand the file mask, map codes to languages, read and parse the files that changed.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
@@ -35,8 +36,10 @@ export async function expandFileMask(dir: string, mask: string): Promise<{ paths
   if (path.isAbsolute(mask) || mask.split(/[\\/]/).includes('..')) {
     throw new FileMaskError(`file mask "${mask}" must stay inside the repository`, { filemask: mask });
   }
-  const root = await realpath(dir);
-  const paths = await fg(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: true, unique: true });
+  // Synchronous on purpose: a directory walk is many small metadata calls the page cache answers at once, and
+  // each asynchronous one waits for a turn of an event loop that may be busy serving requests (seconds in all).
+  const root = realpathSync(dir);
+  const paths = fg.sync(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: true, unique: true });
   const matched = new Set(paths);
   const inside: string[] = [];
   const refused: { path: string; reason: string }[] = [];
@@ -50,7 +53,10 @@ export async function expandFileMask(dir: string, mask: string): Promise<{ paths
       refused.push({ path: JSON.stringify(p), reason: 'its name holds a control character (a line break, a tab …)' });
       continue;
     }
-    const target = await realpath(path.join(dir, p)).catch(() => null);
+    let target: string | null = null;
+    try {
+      target = realpathSync(path.join(dir, p));
+    } catch {}
     if (!target?.startsWith(root + path.sep)) {
       refused.push({ path: p, reason: 'a symbolic link that points outside the repository (or nowhere)' });
       continue;

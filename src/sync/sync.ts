@@ -5,9 +5,10 @@ import { type ComponentHandle, openComponent, withMutex } from '../component/han
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
+import * as vcs from '../vcs/index.js';
 import { releaseMemory } from './memory.js';
 import { expandFileMask, parseChanged, planFiles } from './scan.js';
-import { blobIdsOf, updateWorkingCopy, verifiedBytes } from './working-copy.js';
+import { type WorkingCopyState, blobIdsOf, updateWorkingCopy, verifiedBytes } from './working-copy.js';
 
 export interface ComponentSyncResult {
   project: string;
@@ -44,6 +45,11 @@ export interface SyncOptions {
   onEvent?: (event: SyncEvent) => void;
   /** isomorphic-git object cache to share across calls. */
   cache?: object;
+  /**
+   * Read what is checked out without asking the remote: the re-scan after a repository operation that has just
+   * fetched and integrated upstream (or had no reason to).
+   */
+  offline?: boolean;
 }
 
 export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
@@ -106,7 +112,7 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
   const cache = opts.cache ?? h.cache;
   try {
     emit('update');
-    const state = await updateWorkingCopy(component, dir, cache);
+    const state = opts.offline ? await checkedOut(h, cache) : await updateWorkingCopy(component, dir, cache);
     result.update = state.update;
     result.commit = state.head;
     const translations = await store.listTranslations(h.row.id);
@@ -189,6 +195,12 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
     opts.onEvent?.({ type: 'component-done', result });
   }
   return result;
+}
+
+/** The working copy as it is: its HEAD, nothing fetched or moved. */
+async function checkedOut(h: ComponentHandle, cache: object): Promise<WorkingCopyState> {
+  if (!h.git) return { dir: h.dir, head: null, update: 'local' };
+  return { dir: h.dir, head: await vcs.headOid({ dir: h.dir, cache }), update: 'up-to-date' };
 }
 
 /**

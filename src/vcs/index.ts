@@ -11,5 +11,5 @@ export { parseRemote, redactUrl } from './remote-url.js';
 export { listFilesWithBlobIds, readBlobAt } from './tree.js';
 export type { VcsErrorData, VcsErrorKind } from './vcs-error.js';
 export { VcsError } from './vcs-error.js';
-export type { Signature } from './worktree.js';
-export { commit, resetHard } from './worktree.js';
+export type { CommitSpec, Signature } from './worktree.js';
+export { commit, commitSeries, resetHard } from './worktree.js';

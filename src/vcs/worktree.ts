@@ -18,6 +18,8 @@ export interface Signature {
 
 interface PromiseFs {
   readFile(file: string): Promise<Uint8Array>;
+  writeFile(file: string, data: Uint8Array): Promise<void>;
+  unlink(file: string): Promise<void>;
   lstat(file: string): Promise<nodeFs.Stats>;
   readlink(file: string): Promise<string>;
   readdir(file: string): Promise<string[]>;
@@ -30,6 +32,8 @@ function promiseFs(client: FsClient): PromiseFs {
   const c = client as unknown as Record<keyof PromiseFs, (...args: unknown[]) => void>;
   return {
     readFile: promisify(c.readFile) as PromiseFs['readFile'],
+    writeFile: promisify(c.writeFile) as PromiseFs['writeFile'],
+    unlink: promisify(c.unlink) as PromiseFs['unlink'],
     lstat: promisify(c.lstat) as PromiseFs['lstat'],
     readlink: promisify(c.readlink) as PromiseFs['readlink'],
     readdir: promisify(c.readdir) as PromiseFs['readdir'],
@@ -84,6 +88,68 @@ export async function commit(opts: RepoOptions & { files: string[]; message: str
     else await git.remove({ fs, dir: opts.dir, filepath: file, cache: opts.cache });
   }
   return oid;
+}
+
+/** One commit of a series: the files' new contents (null deletes the file), its message and author. */
+export interface CommitSpec {
+  files: ReadonlyMap<string, Uint8Array | null>;
+  message: string;
+  author: Signature;
+  committer?: Signature;
+}
+
+/**
+ * Makes `commits` one after another on the current branch from contents held in memory (no file of the working
+ * tree is read), moves the branch once, then writes each file's last content into the working tree and the index.
+ * Each commit's id is returned in order (null for a commit whose files already matched its parent: it is not
+ * made). A failure before the branch moves leaves branch, index and working tree as they were.
+ * `await commitSeries({ dir }, [{ files: new Map([['po/de.po', bytes]]), message, author }])` → `['3b18e5…']`.
+ */
+export async function commitSeries(opts: RepoOptions, commits: readonly CommitSpec[]): Promise<(string | null)[]> {
+  const fs = fsOf(opts);
+  const branch = await currentBranch(opts, 'commit');
+  const head = await resolveOrNull(opts, `refs/heads/${branch}`);
+  const reader = new TreeReader({ ...opts, cache: opts.cache ?? {} });
+  let parent = head;
+  let tree = head ? (await git.readCommit({ fs, dir: opts.dir, oid: head, cache: opts.cache })).commit.tree : null;
+  const last = new Map<string, BlobEntry | null>();
+  const oids: (string | null)[] = [];
+  for (const spec of commits) {
+    const changes = new Map<string, BlobEntry | null>();
+    for (const [file, content] of spec.files) {
+      const before = tree ? await reader.blobAt(tree, file) : null;
+      const entry = content === null ? null : { oid: await git.writeBlob({ fs, dir: opts.dir, blob: content }), mode: before?.mode ?? '100644' };
+      if (entry?.oid === before?.oid) continue;
+      changes.set(file, entry);
+    }
+    if (changes.size === 0) {
+      oids.push(null);
+      continue;
+    }
+    tree = await reader.edit(tree, changes);
+    const message = spec.message.endsWith('\n') ? spec.message : `${spec.message}\n`;
+    parent = await git.writeCommit({
+      fs,
+      dir: opts.dir,
+      commit: { message, tree, parent: parent ? [parent] : [], author: fullSignature(spec.author), committer: fullSignature(spec.committer ?? spec.author) },
+    });
+    oids.push(parent);
+    for (const [file, entry] of changes) last.set(file, entry);
+  }
+  if (parent === head) return oids;
+  await git.writeRef({ fs, dir: opts.dir, ref: `refs/heads/${branch}`, value: parent!, force: true });
+  const pfs = promiseFs(fs);
+  for (const [file, entry] of last) {
+    const full = path.join(opts.dir, file);
+    if (entry) {
+      await pfs.writeFile(full, commits.findLast((c) => c.files.has(file))!.files.get(file)!);
+      await git.updateIndex({ fs, dir: opts.dir, filepath: file, oid: entry.oid, mode: Number.parseInt(entry.mode, 8), add: true, cache: opts.cache });
+    } else {
+      await pfs.unlink(full).catch(() => {});
+      await git.remove({ fs, dir: opts.dir, filepath: file, cache: opts.cache });
+    }
+  }
+  return oids;
 }
 
 async function writeWorktreeBlob(opts: RepoOptions, pfs: PromiseFs, file: string): Promise<BlobEntry | null> {
