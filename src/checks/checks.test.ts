@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLURAL_SEPARATOR as SEP } from '../domain/unit.js';
-import { type CheckContext, findCheck, oneNumberForms, parseFlags, sourceChecks, translationChecks } from './index.js';
+import { type CheckContext, checkApplies, findCheck, inconsistentMembers, oneNumberForms, parseFlags, sourceChecks, translationChecks } from './index.js';
 
 const en = oneNumberForms(2, (n) => (n === 1 ? 0 : 1));
 const ctx = (language = 'de', extra: Partial<CheckContext> = {}): CheckContext => ({
@@ -166,5 +166,26 @@ describe('source checks', () => {
     expect(src(`%n file(s)${SEP}%n files`)).toEqual([]);
     expect(src('Hi', { relatedChecks: 2, longUntranslated: false })).toEqual(['multiple_failures']);
     expect(src('Hi', { relatedChecks: 1, longUntranslated: true })).toEqual(['long_untranslated']);
+  });
+});
+
+describe('inconsistent (Weblate: different elsewhere, or untranslated elsewhere)', () => {
+  const m = (target: string, state: number) => ({ target, state });
+  it('flags members whose target differs from another when one of the two is translated', () => {
+    expect(inconsistentMembers([m('Datei', 20), m('Datei', 30)])).toEqual([false, false]);
+    expect(inconsistentMembers([m('Datei', 20), m('Ablage', 20)])).toEqual([true, true]);
+    expect(inconsistentMembers([m('Datei', 20), m('', 0)])).toEqual([true, true]);
+    expect(inconsistentMembers([m('Datei', 10), m('Ablage', 10), m('', 0)])).toEqual([false, false, false]);
+    // a fuzzy string differing from a translated one fails; a translated one identical to it does not fail because of it
+    expect(inconsistentMembers([m('Datei', 20), m('Datei', 20), m('Ablage', 10)])).toEqual([true, true, true]);
+    expect(inconsistentMembers([m('Datei', 20), m('Datei', 10)])).toEqual([false, false]);
+    expect(inconsistentMembers([m('Datei', 20)])).toEqual([false]);
+  });
+  it('applies unless read-only or turned off by a flag', () => {
+    const u = (flags: string, state = 20) => ({ source: 'File', target: 'Datei', state, flags, extraFlags: '' });
+    expect(checkApplies(ctx(), u(''), 'inconsistent')).toBe(true);
+    expect(checkApplies(ctx(), u('ignore-inconsistent'), 'inconsistent')).toBe(false);
+    expect(checkApplies(ctx(), u('', 100), 'inconsistent')).toBe(false);
+    expect(checkApplies(ctx('de', { flags: 'ignore-all-checks' }), u(''), 'inconsistent')).toBe(false);
   });
 });

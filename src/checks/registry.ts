@@ -46,7 +46,7 @@ export const CHECKS: readonly CheckInfo[] = [
   t('max-length', 'Maximum length of translation', 'The translation is longer than the max-length flag allows', { flag: 'max-length' }),
   t('plurals', 'Missing plurals', 'Some plural forms are translated, others are empty'),
   t('same_plurals', 'Same plurals', 'Every plural form has the same text'),
-  t('inconsistent', 'Inconsistent', 'The same string is translated differently elsewhere in the project'),
+  t('inconsistent', 'Inconsistent', 'The same string is translated differently elsewhere in the project, or is untranslated there'),
   t('duplicate', 'Consecutive duplicated words', 'The translation repeats a word the source does not repeat'),
   t('xmltags', 'XML markup', 'The translation uses other XML tags than the source'),
   t('xmlvalid', 'XML syntax', 'The translation is not well-formed XML'),

@@ -349,3 +349,36 @@ export function oneNumberForms(pluralNumber: number, formOf: (n: number) => numb
   }
   return seen.map((ns) => ns.length === 1 || (ns.length === 2 && ns[0] === 0 && ns[1] === 1));
 }
+
+/** Whether a check runs on a unit at all: not read-only, not turned off by `ignore-…` flags, its flag set if it needs one. */
+export function checkApplies(ctx: CheckContext, unit: CheckedUnit, id: string): boolean {
+  if (unit.state === State.READONLY) return false;
+  const plan = planOf(ctx, unit);
+  return !plan.ignoreAll && plan.on.has(id);
+}
+
+/** One translation of a string in a project-wide group (same source, context and language) for `inconsistent`. */
+export interface GroupMember {
+  target: string;
+  state: number;
+}
+
+/**
+ * Weblate's `inconsistent` over one group: a member fails when another member's target differs from its own and
+ * at least one of the two is translated (state ≥ translated; needing editing and empty ones are not). A translated
+ * string thus also fails when the same string is untranslated elsewhere. Returns, per member, whether it fails.
+ * @example inconsistentMembers([{ target: 'Datei', state: 20 }, { target: '', state: 0 }]) // [true, true]
+ */
+export function inconsistentMembers(members: readonly GroupMember[]): boolean[] {
+  const all = new Map<string, number>();
+  const translated = new Map<string, number>();
+  let translatedTotal = 0;
+  for (const m of members) {
+    all.set(m.target, (all.get(m.target) ?? 0) + 1);
+    if (m.state >= State.TRANSLATED) {
+      translated.set(m.target, (translated.get(m.target) ?? 0) + 1);
+      translatedTotal++;
+    }
+  }
+  return members.map((m) => (m.state >= State.TRANSLATED ? members.length - all.get(m.target)! > 0 : translatedTotal - (translated.get(m.target) ?? 0) > 0));
+}

@@ -1,5 +1,5 @@
 // The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
-import { type CheckContext, type CheckedUnit, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
+import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
 import { State } from '../domain/unit.js';
 import { compilePluralFormula } from '../languages/plural-formula.js';
 import type { Db } from './db.js';
@@ -14,6 +14,9 @@ export interface TranslationChecking {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+const INCONSISTENT = 'inconsistent';
+const PROPAGATES = "coalesce(json_extract(c.settings, '$.allow_translation_propagation'), 1)";
+const SOURCE_LANGUAGE = "coalesce(json_extract(c.settings, '$.source_language'), 'en')";
 
 const sql = preparedOnce((db: Db) => ({
   context: db.prepare(
@@ -29,7 +32,7 @@ const sql = preparedOnce((db: Db) => ({
   existing: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
   insert: db.prepare('INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, ?, 0)'),
   remove: db.prepare('DELETE FROM checks WHERE unit_id = ? AND name = ?'),
-  removeAll: db.prepare('DELETE FROM checks WHERE unit_id = ?'),
+  removeAll: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name <> '${INCONSISTENT}'`),
   unit: db.prepare('SELECT id, translation_id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE id = ?').safeIntegers(false),
   unitsOf: db.prepare('SELECT id FROM units WHERE translation_id = ?').pluck(),
   translationsOf: db.prepare('SELECT id FROM translations WHERE component_id = ? ORDER BY is_source').pluck(),
@@ -62,6 +65,43 @@ const sql = preparedOnce((db: Db) => ({
     .prepare('SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ? AND id_hash = ?')
     .safeIntegers(true),
   sourceTranslation: db.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
+  // inconsistent: a string's translations in one language across the project's components that propagate
+  stringKey: db.prepare(
+    `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
+  ),
+  group: db.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     WHERE u.source = ? AND u.context = ? AND t.language_id = ? AND t.is_source = 0 AND c.project_id = ? AND ${PROPAGATES} AND ${SOURCE_LANGUAGE} = ?`,
+  ),
+  addInconsistent: db.prepare(`INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0)`),
+  removeInconsistent: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
+  flaggedInProject: db
+    .prepare(
+      `SELECT k.unit_id FROM checks k JOIN units u ON u.id = k.unit_id JOIN translations t ON t.id = u.translation_id
+       JOIN components c ON c.id = t.component_id WHERE k.name = '${INCONSISTENT}' AND c.project_id = ?`,
+    )
+    .pluck(),
+  flaggedInComponent: db
+    .prepare(
+      `SELECT k.unit_id FROM checks k JOIN units u ON u.id = k.unit_id JOIN translations t ON t.id = u.translation_id
+       WHERE k.name = '${INCONSISTENT}' AND t.component_id = ?`,
+    )
+    .pluck(),
+  stringOf: db.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
+  componentOf: db.prepare(
+    'SELECT project_id, (SELECT count(*) FROM components o WHERE o.project_id = c.project_id) AS components FROM components c WHERE c.id = ?',
+  ),
+  languageOf: db.prepare('SELECT language_id FROM translations WHERE id = ? AND is_source = 0').pluck(),
+  // the units of a translation whose string another component of the project also has in that language
+  partnered: db
+    .prepare(
+      `SELECT u.id FROM units u WHERE u.translation_id = ? AND EXISTS (SELECT 1 FROM units o JOIN translations ot ON ot.id = o.translation_id
+         JOIN components oc ON oc.id = ot.component_id WHERE o.source = u.source AND o.context = u.context AND ot.language_id = ?
+         AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?)`,
+    )
+    .pluck(),
 }));
 
 const formsCache = new Map<string, boolean[]>();
@@ -112,7 +152,10 @@ export function translationChecking(db: Db, translationId: number): TranslationC
   };
 }
 
-/** Makes the unit's stored checks equal to `failing`: gone ones deleted, new ones added, dismissals kept. */
+/**
+ * Makes the unit's stored checks equal to `failing`: gone ones deleted, new ones added, dismissals kept.
+ * `inconsistent` looks across components and is kept as it is (refreshInconsistent owns it).
+ */
 export function storeChecks(db: Db, unitId: number, failing: readonly string[], fresh = false): void {
   const s = sql(db);
   if (fresh) {
@@ -124,7 +167,7 @@ export function storeChecks(db: Db, unitId: number, failing: readonly string[], 
     return;
   }
   const existing = s.existing.all(unitId) as { name: string }[];
-  for (const e of existing) if (!failing.includes(e.name)) s.remove.run(unitId, e.name);
+  for (const e of existing) if (e.name !== INCONSISTENT && !failing.includes(e.name)) s.remove.run(unitId, e.name);
   for (const name of failing) if (!existing.some((e) => e.name === name)) s.insert.run(unitId, name);
 }
 
@@ -175,8 +218,10 @@ export function recheckComponent(db: Db, componentId: number): void {
   const s = sql(db);
   const translations = s.translationsOf.all(componentId) as number[];
   for (const t of translations) recheckUnits(db, s.unitsOf.all(t) as number[]);
+  const changed = refreshInconsistentOfComponent(db, componentId, translations, false);
   refreshSourceChecks(db, componentId);
   refreshStats(db, translations);
+  settleInconsistent(db, changed, new Set(translations));
 }
 
 /**
@@ -249,4 +294,130 @@ export function unitChecks(db: Db, unitId: number): { name: string; dismissed: b
 /** The unit's active (not dismissed) failing checks. */
 export function activeChecks(db: Db, unitId: number): string[] {
   return sql(db).names.all(unitId) as string[];
+}
+
+/** One string of a project in one language: the group `inconsistent` compares. */
+export interface StringGroup {
+  projectId: number;
+  languageId: number;
+  sourceLanguage: string;
+  source: string;
+  context: string;
+}
+
+type GroupRow = { id: number; translation_id: number; source: string; target: string; state: number; flags: string; extra_flags: string };
+
+/**
+ * The string groups of units (read them before the units are deleted); units of a source translation have none.
+ * A unit of a component that does not propagate translations loses its `inconsistent` here (the translations
+ * touched are added to `changed`).
+ */
+export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<number, number>): StringGroup[] {
+  const s = sql(db);
+  const out = new Map<string, StringGroup>();
+  for (const id of unitIds) {
+    const k = s.stringKey.get(id) as
+      | {
+          translation_id: number;
+          source: string;
+          context: string;
+          language_id: number;
+          is_source: number;
+          project_id: number;
+          propagates: number;
+          source_language: string;
+        }
+      | undefined;
+    if (!k || k.is_source === 1) continue;
+    if (!k.propagates && s.removeInconsistent.run(id).changes > 0) changed?.set(id, k.translation_id);
+    const key = `${k.project_id}\0${k.language_id}\0${k.source_language}\0${k.context}\0${k.source}`;
+    if (!out.has(key)) {
+      out.set(key, { projectId: k.project_id, languageId: k.language_id, sourceLanguage: k.source_language, source: k.source, context: k.context });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Recomputes `inconsistent` for each unit of these string groups (call inside a transaction): Weblate's rule
+ * (inconsistentMembers) among the translations in components that propagate translations, for units the check
+ * applies to (`ignore-inconsistent` and read-only strings never fail). Returns the units whose stored checks changed
+ * (unit id → translation id), so their statistics and source checks can be refreshed.
+ */
+export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>, changed = new Map<number, number>()): Map<number, number> {
+  const s = sql(db);
+  const contexts = new Map<number, TranslationChecking | undefined>();
+  for (const g of groups) {
+    const members = s.group.all(g.source, g.context, g.languageId, g.projectId, g.sourceLanguage) as GroupRow[];
+    const fails = members.length < 2 ? null : inconsistentMembers(members);
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      let failing = fails?.[i] === true;
+      if (failing) {
+        if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, translationChecking(db, m.translation_id));
+        const checking = contexts.get(m.translation_id);
+        failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
+      }
+      const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
+      if (info.changes > 0) changed.set(m.id, m.translation_id);
+    }
+  }
+  return changed;
+}
+
+/** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
+export function refreshInconsistent(db: Db, unitIds: Iterable<number>): Map<number, number> {
+  const changed = new Map<number, number>();
+  return refreshInconsistentGroups(db, stringGroups(db, unitIds, changed), changed);
+}
+
+/**
+ * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
+ * translations that another component of the project also has, and, when `swept`, every string of the project
+ * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
+ */
+export function refreshInconsistentOfComponent(db: Db, componentId: number, translationIds: Iterable<number>, swept: boolean): Map<number, number> {
+  const s = sql(db);
+  const c = s.componentOf.get(componentId) as { project_id: number; components: number } | undefined;
+  if (!c) return new Map();
+  const units = new Set<number>(swept ? (s.flaggedInProject.all(c.project_id) as number[]) : (s.flaggedInComponent.all(componentId) as number[]));
+  if (c.components > 1) {
+    for (const t of translationIds) {
+      const language = s.languageOf.get(t) as number | undefined;
+      if (language === undefined) continue;
+      for (const id of s.partnered.all(t, language, componentId, c.project_id) as number[]) units.add(id);
+    }
+  }
+  return refreshInconsistent(db, units);
+}
+
+/** `inconsistent` again across a project after components were deleted from it; returns the units changed (id → translation id). */
+export function refreshInconsistentOfProject(db: Db, projectId: number): Map<number, number> {
+  return refreshInconsistent(db, sql(db).flaggedInProject.all(projectId) as number[]);
+}
+
+/**
+ * After `inconsistent` changed on units (call inside a transaction): the source checks of their strings follow
+ * (multiple_failures counts them), then the statistics of their translations and source translations, except
+ * those in `except` (the caller refreshes them anyway).
+ */
+export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>, except: ReadonlySet<number> = new Set()): void {
+  if (changed.size === 0) return;
+  const s = sql(db);
+  const byComponent = new Map<number, Set<bigint>>();
+  for (const id of changed.keys()) {
+    const r = s.stringOf.get(id) as { component_id: bigint; id_hash: bigint } | undefined;
+    if (!r) continue;
+    const c = Number(r.component_id);
+    let set = byComponent.get(c);
+    if (!set) byComponent.set(c, (set = new Set()));
+    set.add(r.id_hash);
+  }
+  const stats = new Set<number>();
+  for (const t of changed.values()) if (!except.has(t)) stats.add(t);
+  for (const [componentId, hashes] of byComponent) {
+    const sourceId = refreshSourceChecks(db, componentId, hashes);
+    if (sourceId !== undefined && !except.has(sourceId)) stats.add(sourceId);
+  }
+  if (stats.size > 0) refreshStats(db, stats);
 }

@@ -3,7 +3,7 @@ import { ACTIONS_CONTENT, Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow } from './changes.repo.js';
-import { recheckUnits, refreshSourceChecks } from './checks.repo.js';
+import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
 import type { Db } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
@@ -127,7 +127,7 @@ export function saveUnitEdit(
   const s = sql(db);
   s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
   const changeId = recordChangeRow(db, edit.change);
-  const state = enforceChecks(db, [{ id: unit.id, state: edit.state, change: edit.change }]).get(unit.id) ?? edit.state;
+  const state = enforceChecks(db, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id]).get(unit.id) ?? edit.state;
   refreshStats(db, [unit.translation_id]);
   return { changeId, state };
 }
@@ -136,7 +136,11 @@ export function saveUnitEdit(
  * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
  * change 76 (Applied enforced check). The source strings' cross-language checks follow. Returns the new states.
  */
-function enforceChecks(db: Db, units: readonly { id: number; state: number; change: ChangeInput | undefined }[]): Map<number, number> {
+function enforceChecks(
+  db: Db,
+  units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
+  translations: readonly number[],
+): Map<number, number> {
   const s = sql(db);
   const enforced = recheckUnits(
     db,
@@ -152,11 +156,18 @@ function enforceChecks(db: Db, units: readonly { id: number; state: number; chan
       recordChangeRow(db, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
     }
   }
+  // the same strings elsewhere in the project: their inconsistent check, source checks and statistics
+  const inconsistent = refreshInconsistent(
+    db,
+    units.map((u) => u.id),
+  );
   for (const [componentId, hashes] of stringsOf(
     db,
     units.map((u) => u.id),
   ))
     refreshSourceChecks(db, componentId, hashes);
+  for (const u of units) inconsistent.delete(u.id);
+  settleInconsistent(db, inconsistent, new Set(translations));
   return states;
 }
 
@@ -184,6 +195,7 @@ export function saveUploadedTargets(db: Db, translationId: number, edits: readon
   enforceChecks(
     db,
     edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
+    [translationId],
   );
   refreshStats(db, [translationId]);
   return ids;

@@ -198,4 +198,8 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX checks_name ON checks (name, dismissed);
   `,
+  // 5: the translations of one string across a project's components (the inconsistent check)
+  `
+  CREATE INDEX units_string ON units (source, context);
+  `,
 ];

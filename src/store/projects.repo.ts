@@ -3,7 +3,7 @@ import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
 import { recordChangeRow } from './changes.repo.js';
-import { recheckComponent } from './checks.repo.js';
+import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Db, now } from './db.js';
 import { preparedOnce } from './statements.js';
 
@@ -88,7 +88,7 @@ const sql = preparedOnce((db: Db) => ({
 function checkSettingsChanged(before: string, after: string): boolean {
   const pick = (json: string) => {
     const s = JSON.parse(json) as Record<string, unknown>;
-    return JSON.stringify([s.check_flags, s.enforced_checks, s.file_format, s.source_language]);
+    return JSON.stringify([s.check_flags, s.enforced_checks, s.file_format, s.source_language, s.allow_translation_propagation]);
   };
   return pick(before) !== pick(after);
 }
@@ -134,10 +134,16 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
   const removedComponents = (s.allComponents.all() as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
   const kept: ComponentRow[] = [];
   if (opts.prune) {
+    const projects = new Set<number>();
     for (const c of removedComponents) {
       if (s.hasEdits.get(c.id, c.id)) kept.push(c);
-      else s.deleteComponent.run(c.id);
+      else {
+        s.deleteComponent.run(c.id);
+        projects.add(c.project_id);
+      }
     }
+    // strings of the project flagged inconsistent with a deleted component's translations only
+    for (const p of projects) settleInconsistent(db, refreshInconsistentOfProject(db, p));
     for (const p of removedProjects) if (s.projectUsed.get(p.id) === undefined) s.deleteProject.run(p.id);
   }
   return { removedProjects, removedComponents, keptComponents: kept };

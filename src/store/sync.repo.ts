@@ -4,7 +4,15 @@ import { type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { setAlert } from './alerts.repo.js';
 import { recordChangeRow } from './changes.repo.js';
-import { type TranslationChecking, computeChecks, refreshSourceChecks, storeChecks, translationChecking } from './checks.repo.js';
+import {
+  type TranslationChecking,
+  computeChecks,
+  refreshInconsistentOfComponent,
+  refreshSourceChecks,
+  settleInconsistent,
+  storeChecks,
+  translationChecking,
+} from './checks.repo.js';
 import { type Db, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
@@ -209,11 +217,16 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   }
 
   // Source checks look across languages (multiple_failures, long_untranslated): again after anything changed.
+  // inconsistent looks across the project's components: the strings this sync touched, and after a removal every
+  // string flagged now; then other components' statistics and source checks follow.
+  let inconsistent: Map<number, number> | undefined;
   if (result.added > 0 || result.changed > 0 || result.removed > 0) {
+    inconsistent = refreshInconsistentOfComponent(db, componentId, touched, result.removed > 0);
     const sourceId = refreshSourceChecks(db, componentId);
     if (sourceId !== undefined) touched.add(sourceId);
   }
   refreshStats(db, touched);
+  if (inconsistent) settleInconsistent(db, inconsistent, touched);
   setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
   const broken = result.files.filter((f) => f.status === 'failed').map((f) => ({ filename: f.path, error: f.error }));
   setAlert(db, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);

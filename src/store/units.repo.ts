@@ -4,7 +4,7 @@ import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
-import { recheckUnits, refreshSourceChecks } from './checks.repo.js';
+import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Db } from './db.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import { preparedOnce } from './statements.js';
@@ -400,7 +400,10 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
     if (change) recordChangeRow(db, change);
   }
   recheckUnits(db, ids);
-  refreshStats(db, new Set(units.map((u) => u.translationId)));
+  const translations = new Set(units.map((u) => u.translationId));
+  const inconsistent = refreshInconsistent(db, ids);
+  refreshStats(db, translations);
+  settleInconsistent(db, inconsistent, translations);
   return ids;
 }
 
@@ -472,13 +475,20 @@ export function removeUnits(
   changes: readonly ChangeInput[],
 ): number[] {
   const ids = changes.map((c) => recordChangeRow(db, c));
+  // the same strings elsewhere in the project may have been inconsistent only with these
+  const groups = stringGroups(
+    db,
+    units.map((u) => u.id),
+  );
   for (const u of units) {
     deleteUnitRow(db, u.id);
     if (withFile.has(u.translation_id)) {
       addPendingRemoval(db, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  refreshStats(db, new Set(units.map((u) => u.translation_id)));
+  const translations = new Set(units.map((u) => u.translation_id));
+  refreshStats(db, translations);
+  settleInconsistent(db, refreshInconsistentGroups(db, groups), translations);
   return ids;
 }
 
