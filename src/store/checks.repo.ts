@@ -4,7 +4,7 @@ import { State } from '../domain/unit.js';
 import { compilePluralFormula } from '../languages/plural-formula.js';
 import type { Db } from './db.js';
 import { preparedOnce } from './statements.js';
-import { refreshStats } from './stats.repo.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 
 /** How the checks of one translation run: its context, whether it holds source strings, enforced checks. */
 export interface TranslationChecking {
@@ -156,19 +156,18 @@ export function translationChecking(db: Db, translationId: number): TranslationC
  * Makes the unit's stored checks equal to `failing`: gone ones deleted, new ones added, dismissals kept.
  * `inconsistent` looks across components and is kept as it is (refreshInconsistent owns it).
  */
-export function storeChecks(db: Db, unitId: number, failing: readonly string[], fresh = false): void {
+export function storeChecks(db: Db, unitId: number, failing: readonly string[], fresh = false): boolean {
   const s = sql(db);
+  let changes = 0;
   if (fresh) {
-    for (const name of failing) s.insert.run(unitId, name);
-    return;
+    for (const name of failing) changes += s.insert.run(unitId, name).changes;
+    return changes > 0;
   }
-  if (failing.length === 0) {
-    s.removeAll.run(unitId);
-    return;
-  }
+  if (failing.length === 0) return s.removeAll.run(unitId).changes > 0;
   const existing = s.existing.all(unitId) as { name: string }[];
-  for (const e of existing) if (e.name !== INCONSISTENT && !failing.includes(e.name)) s.remove.run(unitId, e.name);
-  for (const name of failing) if (!existing.some((e) => e.name === name)) s.insert.run(unitId, name);
+  for (const e of existing) if (e.name !== INCONSISTENT && !failing.includes(e.name)) changes += s.remove.run(unitId, e.name).changes;
+  for (const name of failing) if (!existing.some((e) => e.name === name)) changes += s.insert.run(unitId, name).changes;
+  return changes > 0;
 }
 
 /** The failing translation (or source) checks of a unit as stored values describe it. */
@@ -241,6 +240,13 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
   const unitRows = only
     ? [...only].map((h) => s.sourceUnit.get(sourceId, h) as Row | undefined).filter((r): r is Row => r !== undefined)
     : (s.sourceUnits.all(sourceId) as Row[]);
+  // a few strings (an edit): the source translation's statistics move by each changed string's share
+  const store = (id: number, failing: readonly string[]) => {
+    const before = only ? unitStatsFacts(db, id) : undefined;
+    if (!storeChecks(db, id, failing)) return;
+    const after = before ? unitStatsFacts(db, id) : undefined;
+    if (before && after) applyUnitStats(db, sourceId, before, after);
+  };
   // a whole component at once: the related counts of every string in one pass over its checks
   let relatedAll: Map<bigint, number> | null = null;
   if (!only) {
@@ -252,7 +258,7 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
     // the cross-language facts cost two queries: only when a check that needs them is on for this string
     const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
     if (!wanted.includes('multiple_failures') && !wanted.includes('long_untranslated')) {
-      storeChecks(db, Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
+      store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
       continue;
     }
     const relatedChecks = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : Number(s.related.get(u.id_hash, componentId, sourceId));
@@ -269,7 +275,7 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
         longUntranslated,
       },
     );
-    storeChecks(db, Number(u.id), failing);
+    store(Number(u.id), failing);
   }
   return sourceId;
 }
@@ -416,8 +422,8 @@ export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>,
   const stats = new Set<number>();
   for (const t of changed.values()) if (!except.has(t)) stats.add(t);
   for (const [componentId, hashes] of byComponent) {
-    const sourceId = refreshSourceChecks(db, componentId, hashes);
-    if (sourceId !== undefined && !except.has(sourceId)) stats.add(sourceId);
+    // the source translation's statistics follow each string refreshSourceChecks changes
+    refreshSourceChecks(db, componentId, hashes);
   }
   if (stats.size > 0) refreshStats(db, stats);
 }

@@ -7,7 +7,7 @@ import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsist
 import type { Db } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
-import { refreshStats } from './stats.repo.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 import { setCommittedRevision } from './translations.repo.js';
 import type { UnitRow } from './units.repo.js';
 
@@ -125,10 +125,14 @@ export function saveUnitEdit(
   edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
 ): { changeId: number; state: number } {
   const s = sql(db);
+  // one unit changed: its translation's statistics move by its share instead of being counted again
+  const before = unitStatsFacts(db, unit.id);
   s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
   const changeId = recordChangeRow(db, edit.change);
   const state = enforceChecks(db, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id]).get(unit.id) ?? edit.state;
-  refreshStats(db, [unit.translation_id]);
+  const after = unitStatsFacts(db, unit.id);
+  if (before && after) applyUnitStats(db, unit.translation_id, before, after);
+  else refreshStats(db, [unit.translation_id]);
   return { changeId, state };
 }
 

@@ -6,6 +6,7 @@ import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { refreshStats } from '../../src/store/stats.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
@@ -111,6 +112,11 @@ describe('the inconsistent check across components', () => {
     expect(await side('app')).toEqual({ inconsistent: [], failing: baseline.app });
     expect(await side('copy')).toEqual({ inconsistent: [], failing: baseline.copy });
     expect((await get('/api/projects/hello/statistics/')).failing).toBe(project);
+    // statistics an edit moved by one unit's share equal a full count of every translation (source ones too)
+    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
+    const kept = rows();
+    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
+    expect(rows()).toEqual(kept);
   });
 
   it('flags a string translated in one component and untranslated in the other; needing editing is not translated', async () => {
