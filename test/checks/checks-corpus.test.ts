@@ -1,6 +1,7 @@
 // Quality checks over the whole KeePassXC corpus (one Qt TS component, every language): a sync with checks on,
 // and the stored counts of a few checks against a separate, simpler computation over the stored strings.
 import { readFileSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
@@ -13,12 +14,13 @@ import { createUpstream, tempDir } from '../helpers/git-repo.js';
 describeCorpus('quality checks on the KeePassXC corpus', (corpus) => {
   const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
   let store: SqliteStore;
+  let work: string;
   let units = 0;
   type Row = { source: string; target: string; state: number; is_source: number; language: string };
   let rows: Row[];
 
   beforeAll(async () => {
-    const work = await tempDir('tms-checks-corpus-');
+    work = await tempDir('tms-checks-corpus-');
     const files = Object.fromEntries(
       readdirSync(source)
         .filter((n) => /^keepassxc_.*\.ts$/.test(n))
@@ -51,7 +53,10 @@ describeCorpus('quality checks on the KeePassXC corpus', (corpus) => {
       )
       .all() as Row[];
   }, 120_000);
-  afterAll(() => store?.close());
+  afterAll(async () => {
+    await store?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
 
   const stored = (name: string) => (store.db.prepare('SELECT count(*) AS n FROM checks WHERE name = ?').get(name) as { n: number }).n;
   // translation checks look at every non-empty, not read-only string of a translation
