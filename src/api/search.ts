@@ -1,4 +1,5 @@
 // The unit search language of `?q=` (Weblate's): words, phrases, field:value terms, operators, AND/OR/NOT, parentheses.
+import { findCheck } from '../checks/index.js';
 import { TmsError } from '../domain/errors.js';
 import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
@@ -52,18 +53,27 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   explanation: 'explanation',
   location: 'location',
   translation: 'translation',
+  check: 'check',
+  'dismissed-check': 'dismissed-check',
   // Kept by Weblate, not by tms: nothing has them.
   suggestion: 'never',
   comment: 'never',
-  check: 'never',
-  'dismissed-check': 'never',
   variant: 'never',
   screenshot: 'never',
   glossary: 'never',
   label: 'never',
 };
 
-const FIELD_NAMES = new Set([...Object.keys(TEXT_FIELDS), ...Object.keys(NUMBER_FIELDS), ...Object.keys(SCOPE_FIELDS), 'state', 'is', 'has']);
+const FIELD_NAMES = new Set([
+  ...Object.keys(TEXT_FIELDS),
+  ...Object.keys(NUMBER_FIELDS),
+  ...Object.keys(SCOPE_FIELDS),
+  'state',
+  'is',
+  'has',
+  'check',
+  'dismissed_check',
+]);
 
 type Token =
   | { type: 'open' | 'close' | 'and' | 'or' | 'not'; at: number }
@@ -209,6 +219,11 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
   if (token.range) lexer.fail(`"${name}" does not take a range`, at);
   const scope = SCOPE_FIELDS[name];
   if (scope) return { kind: 'scope', field: scope, value };
+  if (name === 'check' || name === 'dismissed_check') {
+    const check = findCheck(value);
+    if (!check) lexer.fail(`unknown check "${value}" for "${name}:"`, at);
+    return { kind: 'check', name: check.id, dismissed: name === 'dismissed_check' };
+  }
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);

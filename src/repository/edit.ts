@@ -45,7 +45,8 @@ export function editAction(oldState: number, newState: number): number {
 
 /**
  * Translates a unit: validates as Weblate's unit PATCH does, stores target and state as a pending edit by
- * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit) and refreshes the
+ * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit), runs the quality checks (a
+ * failing check the component enforces makes a translated string "needs editing", change 76) and refreshes the
  * translation's statistics, all in one transaction. The file is written later, by `commitPending`.
  * Throws NotFoundError for an unknown unit, ValidationError (on `target` or `state`) for an edit that cannot be
  * applied, and ForbiddenError for a string that cannot be edited.
@@ -85,7 +86,7 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   }
   const action = editAction(unit.state, edit.state);
   const timestamp = now();
-  const changeId = await store.saveUnitEdit(unit, {
+  const saved = await store.saveUnitEdit(unit, {
     target,
     state: edit.state,
     authorId: edit.user.id,
@@ -105,5 +106,5 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
       details: { state: edit.state, old_state: unit.state, source: unit.source },
     },
   });
-  return { unitId: unit.id, changed: true, action, changeId, target: [...edit.target], state: edit.state, pending: true };
+  return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true };
 }

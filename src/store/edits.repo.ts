@@ -1,12 +1,13 @@
 // Pending edits: units edited in tms and not yet committed, saved, listed, written by a commit and taken back.
-import { ACTIONS_CONTENT } from '../domain/actions.js';
+import { ACTIONS_CONTENT, Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow } from './changes.repo.js';
+import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
 import type { Db } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
-import { refreshStats } from './stats.repo.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 import { setCommittedRevision } from './translations.repo.js';
 import type { UnitRow } from './units.repo.js';
 
@@ -80,6 +81,8 @@ const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_h
 
 const sql = preparedOnce((db: Db) => ({
   unitForEdit: db.prepare(UNIT_FOR_EDIT),
+  setState: db.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
+  stringOf: db.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
   setPending: db.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
   pending: db.prepare(
     `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
@@ -111,23 +114,93 @@ export function findEditableUnit(db: Db, unitId: number): EditableUnit | undefin
   return sql(db).unitForEdit.get(unitId) as EditableUnit | undefined;
 }
 
-/** Stores an edit as pending with its change record and the statistics (call inside a transaction); returns the change id. */
+/**
+ * Stores an edit as pending with its change record, its checks and the statistics (call inside a transaction).
+ * A translated string failing a check the component enforces is saved as needing editing (change 76), as Weblate
+ * does. Returns the change id and the state stored.
+ */
 export function saveUnitEdit(
   db: Db,
   unit: Pick<EditableUnit, 'id' | 'translation_id'>,
   edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
-): number {
-  sql(db).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
-  const id = recordChangeRow(db, edit.change);
-  refreshStats(db, [unit.translation_id]);
-  return id;
+): { changeId: number; state: number } {
+  const s = sql(db);
+  // one unit changed: its translation's statistics move by its share instead of being counted again
+  const before = unitStatsFacts(db, unit.id);
+  s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
+  const changeId = recordChangeRow(db, edit.change);
+  const state = enforceChecks(db, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id]).get(unit.id) ?? edit.state;
+  const after = unitStatsFacts(db, unit.id);
+  if (before && after) applyUnitStats(db, unit.translation_id, before, after);
+  else refreshStats(db, [unit.translation_id]);
+  return { changeId, state };
 }
 
-/** Sets uploaded targets as pending edits, records `changes`, refreshes statistics (call inside a transaction). */
+/**
+ * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
+ * change 76 (Applied enforced check). The source strings' cross-language checks follow. Returns the new states.
+ */
+function enforceChecks(
+  db: Db,
+  units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
+  translations: readonly number[],
+): Map<number, number> {
+  const s = sql(db);
+  const enforced = recheckUnits(
+    db,
+    units.map((u) => u.id),
+  );
+  const states = new Map<number, number>();
+  for (const u of units) {
+    const failing = enforced.get(u.id);
+    if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
+    s.setState.run(State.FUZZY, State.FUZZY, u.id);
+    states.set(u.id, State.FUZZY);
+    if (u.change) {
+      recordChangeRow(db, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
+    }
+  }
+  // the same strings elsewhere in the project: their inconsistent check, source checks and statistics
+  const inconsistent = refreshInconsistent(
+    db,
+    units.map((u) => u.id),
+  );
+  for (const [componentId, hashes] of stringsOf(
+    db,
+    units.map((u) => u.id),
+  ))
+    refreshSourceChecks(db, componentId, hashes);
+  for (const u of units) inconsistent.delete(u.id);
+  settleInconsistent(db, inconsistent, new Set(translations));
+  return states;
+}
+
+function stringsOf(db: Db, unitIds: readonly number[]): Map<number, Set<bigint>> {
+  const out = new Map<number, Set<bigint>>();
+  for (const id of unitIds) {
+    const r = sql(db).stringOf.get(id) as { component_id: number; id_hash: bigint } | undefined;
+    if (!r) continue;
+    let set = out.get(r.component_id);
+    if (!set) out.set(r.component_id, (set = new Set()));
+    set.add(r.id_hash);
+  }
+  return out;
+}
+
+/**
+ * Sets uploaded targets as pending edits, records `changes`, runs the checks (enforced ones mark the string as
+ * needing editing), refreshes statistics (call inside a transaction).
+ */
 export function saveUploadedTargets(db: Db, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): number[] {
   const { setPending } = sql(db);
   for (const e of edits) setPending.run(e.target, e.state, e.state, e.authorId, e.timestamp, e.id);
   const ids = changes.map((c) => recordChangeRow(db, c));
+  const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));
+  enforceChecks(
+    db,
+    edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
+    [translationId],
+  );
   refreshStats(db, [translationId]);
   return ids;
 }

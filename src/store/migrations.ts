@@ -188,4 +188,18 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX changes_unit ON changes (unit_id) WHERE unit_id IS NOT NULL;
   `,
+  // 4: failing quality checks per unit (Weblate's Check: name, dismissed)
+  `
+  CREATE TABLE checks (
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    dismissed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (unit_id, name)
+  ) WITHOUT ROWID;
+  CREATE INDEX checks_name ON checks (name, dismissed);
+  `,
+  // 5: the translations of one string across a project's components (the inconsistent check)
+  `
+  CREATE INDEX units_string ON units (source, context);
+  `,
 ];

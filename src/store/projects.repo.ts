@@ -3,6 +3,7 @@ import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
 import { recordChangeRow } from './changes.repo.js';
+import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Db, now } from './db.js';
 import { preparedOnce } from './statements.js';
 
@@ -84,6 +85,14 @@ const sql = preparedOnce((db: Db) => ({
   setLocked: db.prepare('UPDATE components SET locked = ? WHERE id = ?'),
 }));
 
+function checkSettingsChanged(before: string, after: string): boolean {
+  const pick = (json: string) => {
+    const s = JSON.parse(json) as Record<string, unknown>;
+    return JSON.stringify([s.check_flags, s.enforced_checks, s.file_format, s.source_language, s.allow_translation_propagation]);
+  };
+  return pick(before) !== pick(after);
+}
+
 /**
  * Creates or updates the configured projects and components (by slug); ids stay stable. With `prune`, components
  * no longer configured are deleted with their translations, units and history — except those holding edits not
@@ -111,7 +120,13 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
       const json = JSON.stringify(componentSettings(c));
       s.upsertComponent.run(pid, c.slug, c.name, json, now());
       const id = before?.id ?? findComponent(db, p.slug, c.slug)!.id;
-      if (before && (projectChanged || before.settings !== json)) rescan(id);
+      if (before && (projectChanged || before.settings !== json)) {
+        rescan(id);
+        // check flags, enforced checks or the format may have changed: the stored checks follow at once
+        if (checkSettingsChanged(before.settings, json) || (projectChanged && checkSettingsChanged(projectBefore.settings, projectJson))) {
+          recheckComponent(db, id);
+        }
+      }
       keptComponents.add(id);
     }
   }
@@ -119,10 +134,16 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
   const removedComponents = (s.allComponents.all() as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
   const kept: ComponentRow[] = [];
   if (opts.prune) {
+    const projects = new Set<number>();
     for (const c of removedComponents) {
       if (s.hasEdits.get(c.id, c.id)) kept.push(c);
-      else s.deleteComponent.run(c.id);
+      else {
+        s.deleteComponent.run(c.id);
+        projects.add(c.project_id);
+      }
     }
+    // strings of the project flagged inconsistent with a deleted component's translations only
+    for (const p of projects) settleInconsistent(db, refreshInconsistentOfProject(db, p));
     for (const p of removedProjects) if (s.projectUsed.get(p.id) === undefined) s.deleteProject.run(p.id);
   }
   return { removedProjects, removedComponents, keptComponents: kept };

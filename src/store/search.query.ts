@@ -19,7 +19,9 @@ export type UnitProperty =
   | 'location'
   | 'translation'
   | 'pending'
-  // tms keeps no suggestions, comments, checks, labels, screenshots or variants: never true.
+  | 'check'
+  | 'dismissed-check'
+  // tms keeps no suggestions, comments, labels, screenshots or variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -31,7 +33,9 @@ export type UnitFilter =
   | { kind: 'number'; field: UnitNumberField; op: Comparison; value: number }
   | { kind: 'range'; field: UnitNumberField; from: number; to: number }
   | { kind: 'scope'; field: UnitScopeField; value: string }
-  | { kind: 'property'; property: UnitProperty };
+  | { kind: 'property'; property: UnitProperty }
+  /** A failing check by Weblate id: active (`check:`) or dismissed (`dismissed_check:`). */
+  | { kind: 'check'; name: string; dismissed: boolean };
 
 export interface SqlFragment {
   sql: string;
@@ -61,6 +65,8 @@ const PROPERTIES: Record<UnitProperty, string> = {
   location: "u.location <> ''",
   translation: 'u.state >= 20',
   pending: 'u.pending = 1',
+  check: 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)',
+  'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
   never: '0',
 };
 
@@ -127,5 +133,10 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
       return { sql: SCOPES[filter.field], params: [filter.value] };
     case 'property':
       return { sql: PROPERTIES[filter.property], params: [] };
+    case 'check':
+      return {
+        sql: 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = ? AND k.dismissed = ?)',
+        params: [filter.name, filter.dismissed ? 1 : 0],
+      };
   }
 }

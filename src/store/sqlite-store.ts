@@ -6,6 +6,7 @@ import { seedAuth } from './auth.repo.js';
 import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
 import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.js';
+import { setCheckDismissed, unitChecks } from './checks.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
@@ -161,6 +162,12 @@ export class SqliteStore implements Store {
   }
   saveUnitEdit(...args: Parameters<Store['saveUnitEdit']>) {
     return this.tx((db) => edits.saveUnitEdit(db, ...args));
+  }
+  setCheckDismissed(...args: Parameters<Store['setCheckDismissed']>) {
+    return this.tx((db) => setCheckDismissed(db, ...args));
+  }
+  unitChecks(unitId: number) {
+    return this.read((db) => unitChecks(db, unitId));
   }
   saveUploadedTargets(...args: Parameters<Store['saveUploadedTargets']>) {
     return this.tx((db) => edits.saveUploadedTargets(db, ...args));

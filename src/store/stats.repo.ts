@@ -30,43 +30,103 @@ export interface TranslationStatsRow {
 }
 
 const CONTENT = [...ACTIONS_CONTENT].join(',');
+// Weblate's `allchecks`: units with at least one failing check that is not dismissed
+const FAILING = 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed = 0)';
 const SIX_HOURS_MS = 6 * 3600 * 1000;
 
 const sql = preparedOnce((db: Db) => ({
   counts: db.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
       translated, translated_words, translated_chars, fuzzy, fuzzy_words, fuzzy_chars,
-      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars)
+      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars, failing, failing_words)
     SELECT @id, count(*), coalesce(sum(num_words), 0), coalesce(sum(num_chars), 0),
       count(*) FILTER (WHERE state >= 20), coalesce(sum(num_words) FILTER (WHERE state >= 20), 0), coalesce(sum(num_chars) FILTER (WHERE state >= 20), 0),
       count(*) FILTER (WHERE state = 10), coalesce(sum(num_words) FILTER (WHERE state = 10), 0), coalesce(sum(num_chars) FILTER (WHERE state = 10), 0),
       count(*) FILTER (WHERE state = 30), coalesce(sum(num_words) FILTER (WHERE state = 30), 0), coalesce(sum(num_chars) FILTER (WHERE state = 30), 0),
-      count(*) FILTER (WHERE state = 100), coalesce(sum(num_words) FILTER (WHERE state = 100), 0), coalesce(sum(num_chars) FILTER (WHERE state = 100), 0)
+      count(*) FILTER (WHERE state = 100), coalesce(sum(num_words) FILTER (WHERE state = 100), 0), coalesce(sum(num_chars) FILTER (WHERE state = 100), 0),
+      count(*) FILTER (WHERE ${FAILING}), coalesce(sum(num_words) FILTER (WHERE ${FAILING}), 0)
     FROM units WHERE translation_id = @id
     ON CONFLICT (translation_id) DO UPDATE SET
       total = excluded.total, total_words = excluded.total_words, total_chars = excluded.total_chars,
       translated = excluded.translated, translated_words = excluded.translated_words, translated_chars = excluded.translated_chars,
       fuzzy = excluded.fuzzy, fuzzy_words = excluded.fuzzy_words, fuzzy_chars = excluded.fuzzy_chars,
       approved = excluded.approved, approved_words = excluded.approved_words, approved_chars = excluded.approved_chars,
-      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars`),
+      readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars,
+      failing = excluded.failing, failing_words = excluded.failing_words`),
   last: db.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
   recent: db.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
   setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
   get: db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
+  unitFacts: db.prepare(`SELECT state, num_words, num_chars, ${FAILING} AS failing FROM units WHERE id = ?`),
+  delta: db.prepare(`UPDATE translation_stats SET
+      translated = translated + @translated, translated_words = translated_words + @translated_words, translated_chars = translated_chars + @translated_chars,
+      fuzzy = fuzzy + @fuzzy, fuzzy_words = fuzzy_words + @fuzzy_words, fuzzy_chars = fuzzy_chars + @fuzzy_chars,
+      approved = approved + @approved, approved_words = approved_words + @approved_words, approved_chars = approved_chars + @approved_chars,
+      readonly = readonly + @readonly, readonly_words = readonly_words + @readonly_words, readonly_chars = readonly_chars + @readonly_chars,
+      failing = failing + @failing, failing_words = failing_words + @failing_words
+    WHERE translation_id = @id`),
 }));
+
+/** What one unit adds to its translation's statistics. */
+export interface UnitStatsFacts {
+  state: number;
+  num_words: number;
+  num_chars: number;
+  failing: number;
+}
+
+/** The unit's share of its translation's statistics (read it before and after changing the unit). */
+export function unitStatsFacts(db: Db, unitId: number): UnitStatsFacts | undefined {
+  return sql(db).unitFacts.get(unitId) as UnitStatsFacts | undefined;
+}
+
+/**
+ * Updates a translation's statistics for one unit that changed from `before` to `after` (call inside a
+ * transaction), instead of counting every unit again as refreshStats does; the last change is read again.
+ * Falls back to refreshStats when the translation has no statistics yet.
+ */
+export function applyUnitStats(db: Db, translationId: number, before: UnitStatsFacts, after: UnitStatsFacts): void {
+  const bucket = (f: UnitStatsFacts, on: boolean) => (on ? [1, f.num_words, f.num_chars] : [0, 0, 0]);
+  const params: Record<string, number> = { id: translationId };
+  const buckets: [string, (f: UnitStatsFacts) => boolean][] = [
+    ['translated', (f) => f.state >= 20],
+    ['fuzzy', (f) => f.state === 10],
+    ['approved', (f) => f.state === 30],
+    ['readonly', (f) => f.state === 100],
+  ];
+  for (const [name, test] of buckets) {
+    const [n0, w0, c0] = bucket(before, test(before));
+    const [n1, w1, c1] = bucket(after, test(after));
+    params[name] = n1! - n0!;
+    params[`${name}_words`] = w1! - w0!;
+    params[`${name}_chars`] = c1! - c0!;
+  }
+  params.failing = after.failing - before.failing;
+  params.failing_words = (after.failing ? after.num_words : 0) - (before.failing ? before.num_words : 0);
+  if (sql(db).delta.run(params).changes === 0) {
+    refreshStats(db, [translationId]);
+    return;
+  }
+  refreshLastChange(db, translationId);
+}
+
+function refreshLastChange(db: Db, id: number): void {
+  const { last, recent, setLast } = sql(db);
+  const row = last.get(id) as { timestamp: string; author_id: number | null } | undefined;
+  if (row) {
+    const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
+    setLast.run(row.timestamp, row.author_id, recent.get(id, since), id);
+  } else {
+    setLast.run(null, null, 0, id);
+  }
+}
 
 /** Recomputes the statistics of these translations from their units and changes (call inside a transaction). */
 export function refreshStats(db: Db, translationIds: Iterable<number>): void {
-  const { counts, last, recent, setLast } = sql(db);
+  const { counts } = sql(db);
   for (const id of translationIds) {
     counts.run({ id });
-    const row = last.get(id) as { timestamp: string; author_id: number | null } | undefined;
-    if (row) {
-      const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
-      setLast.run(row.timestamp, row.author_id, recent.get(id, since), id);
-    } else {
-      setLast.run(null, null, 0, id);
-    }
+    refreshLastChange(db, id);
   }
 }
 

@@ -133,11 +133,18 @@ export interface Store {
 
   // ---- units and pending edits ----
   findEditableUnit(unitId: number): Promise<EditableUnit | undefined>;
-  /** Stores an edit as pending with its change record and statistics; returns the change id. */
+  /**
+   * Stores an edit as pending with its change record, checks and statistics; a translated string failing an
+   * enforced check is stored as needing editing (change 76). Returns the change id and the state stored.
+   */
   saveUnitEdit(
     unit: Pick<EditableUnit, 'id' | 'translation_id'>,
     edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
-  ): Promise<number>;
+  ): Promise<{ changeId: number; state: number }>;
+  /** Dismisses (or restores) a failing check of a unit; false when the unit has no such check. */
+  setCheckDismissed(unitId: number, name: string, dismissed: boolean): Promise<boolean>;
+  /** The failing checks of a unit, dismissed or not. */
+  unitChecks(unitId: number): Promise<{ name: string; dismissed: boolean }[]>;
   /** Sets uploaded targets as pending edits, records the changes, refreshes statistics; returns the change ids. */
   saveUploadedTargets(translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]>;
   /** Every pending unit of a component, by translation then position. */

@@ -4,12 +4,41 @@ import { type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { setAlert } from './alerts.repo.js';
 import { recordChangeRow } from './changes.repo.js';
+import {
+  type TranslationChecking,
+  computeChecks,
+  refreshInconsistentOfComponent,
+  refreshSourceChecks,
+  settleInconsistent,
+  storeChecks,
+  translationChecking,
+} from './checks.repo.js';
 import { type Db, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
 import { refreshStats } from './stats.repo.js';
 import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from './translations.repo.js';
-import { appendSourceUnits, countUnits, pendingOfTranslation, readonlySource, removeUnusedSourceUnits, storedUnits, unitWriter } from './units.repo.js';
+import {
+  type WrittenUnitValues,
+  appendSourceUnits,
+  countUnits,
+  pendingOfTranslation,
+  readonlySource,
+  removeUnusedSourceUnits,
+  storedUnits,
+  unitWriter,
+} from './units.repo.js';
+
+/** Runs the checks of each unit a sync writes, in the context of its translation. */
+function checksWriter(db: Db, translationId: number): (u: WrittenUnitValues) => void {
+  let checking: TranslationChecking | undefined | null = null;
+  return (u) => {
+    if (checking === null) checking = translationChecking(db, translationId);
+    if (!checking) return;
+    const failing = computeChecks(checking, { source: u.source, target: u.target, state: u.state, flags: u.flags, extraFlags: u.extraFlags });
+    if (failing.length > 0 || !u.inserted) storeChecks(db, u.id, failing, u.inserted);
+  };
+}
 
 /** What happened to one file. */
 export interface FileResult {
@@ -141,6 +170,7 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
       outcome.store.units,
       timestamp,
       readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
+      checksWriter(db, translationId),
     );
     setTranslationRevision(db, translationId, file.revision, null);
     Object.assign(fileResult, { added: diff.added, changed: diff.changed, removed: diff.removed });
@@ -186,7 +216,17 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
     if (added.length > 0 || removedHashes.length > 0 || parsedInOrder.length > 0) touched.add(sourceTranslationId);
   }
 
+  // Source checks look across languages (multiple_failures, long_untranslated): again after anything changed.
+  // inconsistent looks across the project's components: the strings this sync touched, and after a removal every
+  // string flagged now; then other components' statistics and source checks follow.
+  let inconsistent: Map<number, number> | undefined;
+  if (result.added > 0 || result.changed > 0 || result.removed > 0) {
+    inconsistent = refreshInconsistentOfComponent(db, componentId, touched, result.removed > 0);
+    const sourceId = refreshSourceChecks(db, componentId);
+    if (sourceId !== undefined) touched.add(sourceId);
+  }
   refreshStats(db, touched);
+  if (inconsistent) settleInconsistent(db, inconsistent, touched);
   setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
   const broken = result.files.filter((f) => f.status === 'failed').map((f) => ({ filename: f.path, error: f.error }));
   setAlert(db, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);
@@ -210,6 +250,7 @@ function updateBilingualSource(
   complete: boolean,
 ): number[] {
   if (complete) return unitWriter(db).apply(sourceTranslationId, distinctUnits(parsedInOrder), timestamp, readonlySource).addedIds;
+  // appended source units get their checks from refreshSourceChecks at the end of the sync
   const stored = storedUnits(db, sourceTranslationId);
   const position = Math.max(0, ...[...stored.values()].map((s) => s.position));
   const added = appendSourceUnits(db, sourceTranslationId, distinctUnits(parsedInOrder, new Set(stored.keys())), position, timestamp);

@@ -30,12 +30,15 @@ export interface UnitRecordRow
   > {
   /** The unit with the same id_hash in the component's source translation, or null. */
   source_unit_id: number | null;
+  /** 1 when the unit has a failing check that is not dismissed. */
+  has_failing_check: number;
 }
 
 // Read in this order by toRecord.
 const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAST(u.content_hash AS TEXT) AS content_hash,
   u.context, u.source, u.target, u.previous_source, u.location, u.note, u.flags, u.extra_flags, u.explanation,
-  u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp`;
+  u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp,
+  EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check`;
 
 // The source unit found through the unit's own translation (for lists that mix translations).
 const SOURCE_UNIT = `(SELECT s.id FROM translations t
@@ -65,7 +68,8 @@ function toRecord(a: unknown[]): UnitRecordRow {
     priority: a[16] as number,
     pending: a[17] as number,
     timestamp: a[18] as string,
-    source_unit_id: a[19] as number | null,
+    has_failing_check: a[19] as number,
+    source_unit_id: a[20] as number | null,
   };
 }
 

@@ -4,6 +4,7 @@ import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
+import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Db } from './db.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import { preparedOnce } from './statements.js';
@@ -50,6 +51,7 @@ export type StoredUnit = Pick<
   | 'location'
   | 'note'
   | 'flags'
+  | 'extra_flags'
   | 'explanation'
   | 'source_explanation'
   | 'state'
@@ -57,6 +59,18 @@ export type StoredUnit = Pick<
   | 'num_words'
   | 'pending'
 >;
+
+/** A unit the sync wrote (inserted or changed), as the checks look at it. */
+export interface WrittenUnitValues {
+  id: number;
+  source: string;
+  target: string;
+  state: number;
+  flags: string;
+  extraFlags: string;
+  /** Inserted: it has no stored checks yet. */
+  inserted: boolean;
+}
 
 /** A unit as uploads, deletions and merges look at it. */
 export type UnitBrief = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'source' | 'target' | 'state' | 'pending'>;
@@ -76,7 +90,7 @@ export interface UnitDiff {
 }
 
 const COLUMNS =
-  'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, explanation, source_explanation, state, position, num_words, pending';
+  'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, extra_flags, explanation, source_explanation, state, position, num_words, pending';
 const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
 
 const sql = preparedOnce((db: Db) => ({
@@ -245,6 +259,7 @@ export function unitWriter(db: Db) {
       parsed: readonly ParsedUnit[],
       timestamp: string,
       override?: (u: ParsedUnit) => { target: string[]; state: number },
+      onWrite?: (unit: WrittenUnitValues) => void,
     ): UnitDiff {
       const stored = hasUnits.get(translationId) === undefined ? new Map<bigint, StoredUnit>() : storedUnits(db, translationId);
       const diff: UnitDiff = { added: 0, changed: 0, removed: 0, addedIds: [], removedHashes: [], pendingKept: [], pendingDropped: [] };
@@ -258,8 +273,10 @@ export function unitWriter(db: Db) {
         const existing = stored.get(u.idHash);
         if (!existing) {
           const info = insertValues(translationId, values, timestamp);
+          const id = Number(info.lastInsertRowid);
           diff.added++;
-          diff.addedIds.push(Number(info.lastInsertRowid));
+          diff.addedIds.push(id);
+          onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
           continue;
         }
         if (existing.pending) {
@@ -270,6 +287,15 @@ export function unitWriter(db: Db) {
         if (sameValues(existing, values)) continue;
         update.run({ ...values, id: existing.id, timestamp });
         diff.changed++;
+        onWrite?.({
+          id: existing.id,
+          source: values.source,
+          target: values.target,
+          state: values.state,
+          flags: values.flags,
+          extraFlags: existing.extra_flags,
+          inserted: false,
+        });
       }
       for (const [hash, s] of stored) {
         if (seen.has(hash)) continue;
@@ -373,7 +399,11 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
     const change = changeOf(u, id);
     if (change) recordChangeRow(db, change);
   }
-  refreshStats(db, new Set(units.map((u) => u.translationId)));
+  recheckUnits(db, ids);
+  const translations = new Set(units.map((u) => u.translationId));
+  const inconsistent = refreshInconsistent(db, ids);
+  refreshStats(db, translations);
+  settleInconsistent(db, inconsistent, translations);
   return ids;
 }
 
@@ -445,13 +475,20 @@ export function removeUnits(
   changes: readonly ChangeInput[],
 ): number[] {
   const ids = changes.map((c) => recordChangeRow(db, c));
+  // the same strings elsewhere in the project may have been inconsistent only with these
+  const groups = stringGroups(
+    db,
+    units.map((u) => u.id),
+  );
   for (const u of units) {
     deleteUnitRow(db, u.id);
     if (withFile.has(u.translation_id)) {
       addPendingRemoval(db, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  refreshStats(db, new Set(units.map((u) => u.translation_id)));
+  const translations = new Set(units.map((u) => u.translation_id));
+  refreshStats(db, translations);
+  settleInconsistent(db, refreshInconsistentGroups(db, groups), translations);
   return ids;
 }
 

@@ -1,0 +1,116 @@
+// `npm run bench:checks`: cold sync of the KeePassXC corpus with and without quality checks, an edit's time with
+// checks, and how many strings fail each check.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Config, parseConfig } from '../src/config/config.js';
+import { State } from '../src/domain/unit.js';
+import { editUnit } from '../src/repository/index.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { syncProject } from '../src/sync/index.js';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+if (!existsSync(source)) {
+  console.log(`bench:checks: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const work = await tempDir('tms-bench-checks-');
+const files = Object.fromEntries(
+  readdirSync(source)
+    .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+    .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+);
+await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
+const upstream = path.join(work, 'upstream', 'keepassxc.git');
+
+function configFor(name: string, checkFlags: string): Config {
+  const component = {
+    name: 'KeePassXC',
+    slug: 'keepassxc',
+    repo: upstream,
+    branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts',
+    file_format: 'ts',
+    source_language: 'en',
+    check_flags: checkFlags,
+  };
+  return parseConfig(
+    JSON.stringify({ database: `${name}.sqlite`, repos_dir: `repos-${name}`, projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }] }),
+    path.join(work, 'tms.config.json'),
+  );
+}
+
+/** A cold sync into a fresh store (the working copy is cloned first, untimed); returns seconds and units. */
+async function cold(name: string, checkFlags: string) {
+  const config = configFor(name, checkFlags);
+  const store = openSqliteStore(config.database);
+  await store.applyConfig(config);
+  const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
+  await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'keepassxc', 'keepassxc'), {});
+  const t = performance.now();
+  const [result] = await syncProject(store, config, 'keepassxc', undefined, { force: true });
+  const seconds = (performance.now() - t) / 1000;
+  if (!result?.ok) throw new Error(result?.error);
+  return { store, seconds, units: result.added };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const without: number[] = [];
+const withChecks: number[] = [];
+let units = 0;
+// alternate the two so that machine noise hits both alike
+for (let i = 0; i < RUNS; i++) {
+  const off = await cold(`off-${i}`, 'ignore-all-checks');
+  without.push(off.seconds);
+  await off.store.close();
+  const on = await cold(`on-${i}`, '');
+  withChecks.push(on.seconds);
+  units = on.units;
+  if (i < RUNS - 1) await on.store.close();
+}
+const ratio = median(withChecks) / median(without);
+console.log(
+  `cold sync, ${units} units, median of ${RUNS}: without checks ${(median(without) * 1000).toFixed(0)} ms, with checks ${(median(withChecks) * 1000).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target ≤ 1.30)`,
+);
+
+// counts per check with Weblate's defaults for Qt TS (no format flag), then with the Qt format flags
+const last = openSqliteStore(path.join(work, `on-${RUNS - 1}.sqlite`));
+const counts = (store: typeof last) =>
+  store.db.prepare('SELECT name, count(*) AS n FROM checks GROUP BY name ORDER BY n DESC').all() as { name: string; n: number }[];
+console.log(
+  `failing per check (defaults): ${counts(last)
+    .map((c) => `${c.name} ${c.n}`)
+    .join(', ')}`,
+);
+const qt = await cold('qt', 'qt-format, qt-plural-format');
+console.log(
+  `failing per check (qt-format, qt-plural-format): ${counts(qt.store)
+    .map((c) => `${c.name} ${c.n}`)
+    .join(', ')}`,
+);
+
+// edit time with checks: translate strings of the German file back and forth, through editUnit (server time)
+const user = await qt.store.createUser({ username: 'bench' });
+const ids = qt.store.db
+  .prepare(
+    `SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id
+     WHERE t.language_code = 'de' AND u.state = 20 AND instr(u.source, char(30,30)) = 0 LIMIT 400`,
+  )
+  .all() as { id: number; target: string }[];
+const times: number[] = [];
+for (const [i, u] of ids.entries()) {
+  const t = performance.now();
+  await editUnit(qt.store, { unitId: u.id, target: [i % 2 ? `${u.target}.` : `${u.target} `], state: State.TRANSLATED, user: { id: user.user.id } });
+  times.push(performance.now() - t);
+}
+times.sort((a, b) => a - b);
+console.log(
+  `editUnit with checks, ${times.length} edits: p50 ${times[Math.floor(times.length / 2)]!.toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)]!.toFixed(2)} ms (target ≤ 2 ms)`,
+);
+await qt.store.close();
+await last.close();

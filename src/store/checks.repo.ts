@@ -1,0 +1,429 @@
+// The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
+import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
+import { State } from '../domain/unit.js';
+import { compilePluralFormula } from '../languages/plural-formula.js';
+import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
+
+/** How the checks of one translation run: its context, whether it holds source strings, enforced checks. */
+export interface TranslationChecking {
+  ctx: CheckContext;
+  isSource: boolean;
+  enforced: ReadonlySet<string>;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const INCONSISTENT = 'inconsistent';
+const PROPAGATES = "coalesce(json_extract(c.settings, '$.allow_translation_propagation'), 1)";
+const SOURCE_LANGUAGE = "coalesce(json_extract(c.settings, '$.source_language'), 'en')";
+
+const sql = preparedOnce((db: Db) => ({
+  context: db.prepare(
+    `SELECT t.is_source, t.component_id, l.code AS language, l.plural_number, l.plural_formula,
+       coalesce(json_extract(c.settings, '$.file_format'), '') AS format,
+       coalesce(json_extract(c.settings, '$.source_language'), 'en') AS source_language,
+       coalesce(json_extract(c.settings, '$.check_flags'), '') AS component_flags,
+       coalesce(json_extract(c.settings, '$.enforced_checks'), '[]') AS enforced,
+       coalesce(json_extract(p.settings, '$.check_flags'), '') AS project_flags
+     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
+     JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
+  ),
+  existing: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
+  insert: db.prepare('INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, ?, 0)'),
+  remove: db.prepare('DELETE FROM checks WHERE unit_id = ? AND name = ?'),
+  removeAll: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name <> '${INCONSISTENT}'`),
+  unit: db.prepare('SELECT id, translation_id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE id = ?').safeIntegers(false),
+  unitsOf: db.prepare('SELECT id FROM units WHERE translation_id = ?').pluck(),
+  translationsOf: db.prepare('SELECT id FROM translations WHERE component_id = ? ORDER BY is_source').pluck(),
+  dismiss: db.prepare('UPDATE checks SET dismissed = ? WHERE unit_id = ? AND name = ?'),
+  all: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name'),
+  names: db.prepare('SELECT name FROM checks WHERE unit_id = ? AND dismissed = 0 ORDER BY name').pluck(),
+  // the string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
+  related: db
+    .prepare(
+      `SELECT count(*) FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ?
+       JOIN checks k ON k.unit_id = o.id WHERE t.component_id = ? AND t.id <> ?`,
+    )
+    .pluck(),
+  relatedAll: db
+    .prepare(
+      `SELECT o.id_hash, count(*) AS n FROM translations t JOIN units o ON o.translation_id = t.id JOIN checks k ON k.unit_id = o.id
+       WHERE t.component_id = ? AND t.id <> ? GROUP BY o.id_hash`,
+    )
+    .safeIntegers(true),
+  states: db.prepare(
+    `SELECT count(*) AS total, count(*) FILTER (WHERE o.state >= ${State.TRANSLATED}) AS translated
+     FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ? WHERE t.component_id = ?`,
+  ),
+  componentTranslated: db.prepare(
+    `SELECT coalesce(sum(s.translated), 0) AS translated, coalesce(sum(s.total), 0) AS total
+     FROM translation_stats s JOIN translations t ON t.id = s.translation_id WHERE t.component_id = ?`,
+  ),
+  sourceUnits: db.prepare('SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ?').safeIntegers(true),
+  sourceUnit: db
+    .prepare('SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ? AND id_hash = ?')
+    .safeIntegers(true),
+  sourceTranslation: db.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
+  // inconsistent: a string's translations in one language across the project's components that propagate
+  stringKey: db.prepare(
+    `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
+  ),
+  group: db.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     WHERE u.source = ? AND u.context = ? AND t.language_id = ? AND t.is_source = 0 AND c.project_id = ? AND ${PROPAGATES} AND ${SOURCE_LANGUAGE} = ?`,
+  ),
+  addInconsistent: db.prepare(`INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0)`),
+  removeInconsistent: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
+  flaggedInProject: db
+    .prepare(
+      `SELECT k.unit_id FROM checks k JOIN units u ON u.id = k.unit_id JOIN translations t ON t.id = u.translation_id
+       JOIN components c ON c.id = t.component_id WHERE k.name = '${INCONSISTENT}' AND c.project_id = ?`,
+    )
+    .pluck(),
+  flaggedInComponent: db
+    .prepare(
+      `SELECT k.unit_id FROM checks k JOIN units u ON u.id = k.unit_id JOIN translations t ON t.id = u.translation_id
+       WHERE k.name = '${INCONSISTENT}' AND t.component_id = ?`,
+    )
+    .pluck(),
+  stringOf: db.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
+  componentOf: db.prepare(
+    'SELECT project_id, (SELECT count(*) FROM components o WHERE o.project_id = c.project_id) AS components FROM components c WHERE c.id = ?',
+  ),
+  languageOf: db.prepare('SELECT language_id FROM translations WHERE id = ? AND is_source = 0').pluck(),
+  // the units of a translation whose string another component of the project also has in that language
+  partnered: db
+    .prepare(
+      `SELECT u.id FROM units u WHERE u.translation_id = ? AND EXISTS (SELECT 1 FROM units o JOIN translations ot ON ot.id = o.translation_id
+         JOIN components oc ON oc.id = ot.component_id WHERE o.source = u.source AND o.context = u.context AND ot.language_id = ?
+         AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?)`,
+    )
+    .pluck(),
+}));
+
+const formsCache = new Map<string, boolean[]>();
+function formsOf(count: number, formula: string): boolean[] {
+  const key = `${count};${formula}`;
+  let forms = formsCache.get(key);
+  if (!forms) {
+    try {
+      forms = oneNumberForms(count, compilePluralFormula(formula));
+    } catch {
+      forms = Array.from({ length: count }, (_, i) => i === 0);
+    }
+    formsCache.set(key, forms);
+  }
+  return forms;
+}
+
+/** The checking context of a translation (undefined for an unknown one). */
+export function translationChecking(db: Db, translationId: number): TranslationChecking | undefined {
+  const r = sql(db).context.get(translationId) as
+    | {
+        is_source: number;
+        language: string;
+        plural_number: number;
+        plural_formula: string;
+        format: string;
+        source_language: string;
+        component_flags: string;
+        enforced: string;
+        project_flags: string;
+      }
+    | undefined;
+  if (!r) return undefined;
+  let enforced: string[] = [];
+  try {
+    enforced = JSON.parse(r.enforced) as string[];
+  } catch {}
+  return {
+    isSource: r.is_source === 1,
+    enforced: new Set(enforced),
+    ctx: {
+      format: r.format,
+      sourceLanguage: r.source_language,
+      language: r.language,
+      oneNumberForms: formsOf(r.plural_number, r.plural_formula),
+      flags: r.project_flags && r.component_flags ? `${r.project_flags},${r.component_flags}` : r.project_flags || r.component_flags,
+    },
+  };
+}
+
+/**
+ * Makes the unit's stored checks equal to `failing`: gone ones deleted, new ones added, dismissals kept.
+ * `inconsistent` looks across components and is kept as it is (refreshInconsistent owns it).
+ */
+export function storeChecks(db: Db, unitId: number, failing: readonly string[], fresh = false): boolean {
+  const s = sql(db);
+  let changes = 0;
+  if (fresh) {
+    for (const name of failing) changes += s.insert.run(unitId, name).changes;
+    return changes > 0;
+  }
+  if (failing.length === 0) return s.removeAll.run(unitId).changes > 0;
+  const existing = s.existing.all(unitId) as { name: string }[];
+  for (const e of existing) if (e.name !== INCONSISTENT && !failing.includes(e.name)) changes += s.remove.run(unitId, e.name).changes;
+  for (const name of failing) if (!existing.some((e) => e.name === name)) changes += s.insert.run(unitId, name).changes;
+  return changes > 0;
+}
+
+/** The failing translation (or source) checks of a unit as stored values describe it. */
+export function computeChecks(checking: TranslationChecking, unit: CheckedUnit): string[] {
+  return checking.isSource ? sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }) : translationChecks(checking.ctx, unit);
+}
+
+/**
+ * Runs the checks of units by id and stores them (call inside a transaction). Returns, per unit, the failing
+ * checks the component enforces (empty for most).
+ */
+export function recheckUnits(db: Db, unitIds: Iterable<number>): Map<number, string[]> {
+  const s = sql(db);
+  const contexts = new Map<number, TranslationChecking | undefined>();
+  const enforced = new Map<number, string[]>();
+  for (const id of unitIds) {
+    const u = s.unit.get(id) as
+      | {
+          id: number;
+          translation_id: number;
+          source: string;
+          target: string;
+          state: number;
+          flags: string;
+          extra_flags: string;
+          id_hash: number;
+          timestamp: string;
+        }
+      | undefined;
+    if (!u) continue;
+    if (!contexts.has(u.translation_id)) contexts.set(u.translation_id, translationChecking(db, u.translation_id));
+    const checking = contexts.get(u.translation_id);
+    if (!checking) continue;
+    const failing = computeChecks(checking, { ...u, extraFlags: u.extra_flags });
+    storeChecks(db, u.id, failing);
+    if (checking.enforced.size > 0)
+      enforced.set(
+        u.id,
+        failing.filter((f) => checking.enforced.has(f)),
+      );
+  }
+  return enforced;
+}
+
+/** Runs every unit's checks of a component again (its flags changed), then its source checks. */
+export function recheckComponent(db: Db, componentId: number): void {
+  const s = sql(db);
+  const translations = s.translationsOf.all(componentId) as number[];
+  for (const t of translations) recheckUnits(db, s.unitsOf.all(t) as number[]);
+  const changed = refreshInconsistentOfComponent(db, componentId, translations, false);
+  refreshSourceChecks(db, componentId);
+  refreshStats(db, translations);
+  settleInconsistent(db, changed, new Set(translations));
+}
+
+/**
+ * Recomputes the source checks of a component's source strings, including the ones that look across languages
+ * (`multiple_failures`, `long_untranslated`); call after translation checks changed (inside a transaction).
+ */
+export function refreshSourceChecks(db: Db, componentId: number, only?: ReadonlySet<bigint>): number | undefined {
+  const s = sql(db);
+  const sourceId = s.sourceTranslation.get(componentId) as number | undefined;
+  if (sourceId === undefined) return undefined;
+  const checking = translationChecking(db, sourceId);
+  if (!checking) return undefined;
+  const stats = s.componentTranslated.get(componentId) as { translated: number; total: number };
+  const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
+  const old = Date.now() - 90 * DAY_MS;
+  type Row = { id: bigint; source: string; target: string; state: bigint; flags: string; extra_flags: string; id_hash: bigint; timestamp: string };
+  const unitRows = only
+    ? [...only].map((h) => s.sourceUnit.get(sourceId, h) as Row | undefined).filter((r): r is Row => r !== undefined)
+    : (s.sourceUnits.all(sourceId) as Row[]);
+  // a few strings (an edit): the source translation's statistics move by each changed string's share
+  const store = (id: number, failing: readonly string[]) => {
+    const before = only ? unitStatsFacts(db, id) : undefined;
+    if (!storeChecks(db, id, failing)) return;
+    const after = before ? unitStatsFacts(db, id) : undefined;
+    if (before && after) applyUnitStats(db, sourceId, before, after);
+  };
+  // a whole component at once: the related counts of every string in one pass over its checks
+  let relatedAll: Map<bigint, number> | null = null;
+  if (!only) {
+    relatedAll = new Map();
+    for (const r of s.relatedAll.all(componentId, sourceId) as { id_hash: bigint; n: bigint }[]) relatedAll.set(r.id_hash, Number(r.n));
+  }
+  for (const u of unitRows) {
+    const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
+    // the cross-language facts cost two queries: only when a check that needs them is on for this string
+    const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
+    if (!wanted.includes('multiple_failures') && !wanted.includes('long_untranslated')) {
+      store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
+      continue;
+    }
+    const relatedChecks = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : Number(s.related.get(u.id_hash, componentId, sourceId));
+    let longUntranslated = false;
+    if (Date.parse(u.timestamp) < old) {
+      const st = s.states.get(u.id_hash, componentId) as { total: number; translated: number };
+      longUntranslated = st.total > 0 && 2 * ((100 * st.translated) / st.total) < componentPercent;
+    }
+    const failing = sourceChecks(
+      checking.ctx,
+      { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags },
+      {
+        relatedChecks,
+        longUntranslated,
+      },
+    );
+    store(Number(u.id), failing);
+  }
+  return sourceId;
+}
+
+/**
+ * Dismisses (or restores) one failing check of a unit (call inside a transaction), refreshing the statistics;
+ * false when the unit has no such check. A dismissal lasts while the check keeps failing.
+ */
+export function setCheckDismissed(db: Db, unitId: number, name: string, dismissed: boolean): boolean {
+  const s = sql(db);
+  if (s.dismiss.run(dismissed ? 1 : 0, unitId, name).changes === 0) return false;
+  const u = s.unit.get(unitId) as { translation_id: number };
+  refreshStats(db, [u.translation_id]);
+  return true;
+}
+
+/** The failing checks of a unit, dismissed or not, by name. */
+export function unitChecks(db: Db, unitId: number): { name: string; dismissed: boolean }[] {
+  return (sql(db).all.all(unitId) as { name: string; dismissed: number }[]).map((r) => ({ name: r.name, dismissed: r.dismissed === 1 }));
+}
+
+/** The unit's active (not dismissed) failing checks. */
+export function activeChecks(db: Db, unitId: number): string[] {
+  return sql(db).names.all(unitId) as string[];
+}
+
+/** One string of a project in one language: the group `inconsistent` compares. */
+export interface StringGroup {
+  projectId: number;
+  languageId: number;
+  sourceLanguage: string;
+  source: string;
+  context: string;
+}
+
+type GroupRow = { id: number; translation_id: number; source: string; target: string; state: number; flags: string; extra_flags: string };
+
+/**
+ * The string groups of units (read them before the units are deleted); units of a source translation have none.
+ * A unit of a component that does not propagate translations loses its `inconsistent` here (the translations
+ * touched are added to `changed`).
+ */
+export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<number, number>): StringGroup[] {
+  const s = sql(db);
+  const out = new Map<string, StringGroup>();
+  for (const id of unitIds) {
+    const k = s.stringKey.get(id) as
+      | {
+          translation_id: number;
+          source: string;
+          context: string;
+          language_id: number;
+          is_source: number;
+          project_id: number;
+          propagates: number;
+          source_language: string;
+        }
+      | undefined;
+    if (!k || k.is_source === 1) continue;
+    if (!k.propagates && s.removeInconsistent.run(id).changes > 0) changed?.set(id, k.translation_id);
+    const key = `${k.project_id}\0${k.language_id}\0${k.source_language}\0${k.context}\0${k.source}`;
+    if (!out.has(key)) {
+      out.set(key, { projectId: k.project_id, languageId: k.language_id, sourceLanguage: k.source_language, source: k.source, context: k.context });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Recomputes `inconsistent` for each unit of these string groups (call inside a transaction): Weblate's rule
+ * (inconsistentMembers) among the translations in components that propagate translations, for units the check
+ * applies to (`ignore-inconsistent` and read-only strings never fail). Returns the units whose stored checks changed
+ * (unit id → translation id), so their statistics and source checks can be refreshed.
+ */
+export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>, changed = new Map<number, number>()): Map<number, number> {
+  const s = sql(db);
+  const contexts = new Map<number, TranslationChecking | undefined>();
+  for (const g of groups) {
+    const members = s.group.all(g.source, g.context, g.languageId, g.projectId, g.sourceLanguage) as GroupRow[];
+    const fails = members.length < 2 ? null : inconsistentMembers(members);
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      let failing = fails?.[i] === true;
+      if (failing) {
+        if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, translationChecking(db, m.translation_id));
+        const checking = contexts.get(m.translation_id);
+        failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
+      }
+      const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
+      if (info.changes > 0) changed.set(m.id, m.translation_id);
+    }
+  }
+  return changed;
+}
+
+/** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
+export function refreshInconsistent(db: Db, unitIds: Iterable<number>): Map<number, number> {
+  const changed = new Map<number, number>();
+  return refreshInconsistentGroups(db, stringGroups(db, unitIds, changed), changed);
+}
+
+/**
+ * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
+ * translations that another component of the project also has, and, when `swept`, every string of the project
+ * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
+ */
+export function refreshInconsistentOfComponent(db: Db, componentId: number, translationIds: Iterable<number>, swept: boolean): Map<number, number> {
+  const s = sql(db);
+  const c = s.componentOf.get(componentId) as { project_id: number; components: number } | undefined;
+  if (!c) return new Map();
+  const units = new Set<number>(swept ? (s.flaggedInProject.all(c.project_id) as number[]) : (s.flaggedInComponent.all(componentId) as number[]));
+  if (c.components > 1) {
+    for (const t of translationIds) {
+      const language = s.languageOf.get(t) as number | undefined;
+      if (language === undefined) continue;
+      for (const id of s.partnered.all(t, language, componentId, c.project_id) as number[]) units.add(id);
+    }
+  }
+  return refreshInconsistent(db, units);
+}
+
+/** `inconsistent` again across a project after components were deleted from it; returns the units changed (id → translation id). */
+export function refreshInconsistentOfProject(db: Db, projectId: number): Map<number, number> {
+  return refreshInconsistent(db, sql(db).flaggedInProject.all(projectId) as number[]);
+}
+
+/**
+ * After `inconsistent` changed on units (call inside a transaction): the source checks of their strings follow
+ * (multiple_failures counts them), then the statistics of their translations and source translations, except
+ * those in `except` (the caller refreshes them anyway).
+ */
+export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>, except: ReadonlySet<number> = new Set()): void {
+  if (changed.size === 0) return;
+  const s = sql(db);
+  const byComponent = new Map<number, Set<bigint>>();
+  for (const id of changed.keys()) {
+    const r = s.stringOf.get(id) as { component_id: bigint; id_hash: bigint } | undefined;
+    if (!r) continue;
+    const c = Number(r.component_id);
+    let set = byComponent.get(c);
+    if (!set) byComponent.set(c, (set = new Set()));
+    set.add(r.id_hash);
+  }
+  const stats = new Set<number>();
+  for (const t of changed.values()) if (!except.has(t)) stats.add(t);
+  for (const [componentId, hashes] of byComponent) {
+    // the source translation's statistics follow each string refreshSourceChecks changes
+    refreshSourceChecks(db, componentId, hashes);
+  }
+  if (stats.size > 0) refreshStats(db, stats);
+}
