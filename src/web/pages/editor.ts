@@ -220,7 +220,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
           ${targets.map(
             (t, i) => html`<div class="field">
               <label for=${`target_${i}`}>${plural ? labels[i] : language.name}</label>
-              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit} aria-describedby="shortcuts">${t}</textarea>
+              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit} autofocus=${canEdit && i === 0} aria-describedby="shortcuts">${t}</textarea>
             </div>`,
           )}
           ${
