@@ -1,10 +1,13 @@
-// `npm start`: turns fixtures/demo into local git repositories on first run, syncs them and serves the API.
+// `npm start`: turns fixtures/demo into local git repositories on first run, syncs them, creates the demo sign-ins and serves the web interface and the API.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashPassword } from '../src/auth/password.js';
 import { main } from '../src/cli/index.js';
+import { loadConfig } from '../src/config/config.js';
+import { openStore } from '../src/store/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const demo = path.join(root, 'fixtures', 'demo');
@@ -46,8 +49,33 @@ const steps: string[][] = [
   ['sync', 'hello', '--config', config],
   ['serve', '--config', config, '--host', '127.0.0.1', '--port', process.env.PORT ?? '8000'],
 ];
+/** The demo's sign-ins: a translator and an administrator (who may commit and push), created once. */
+const DEMO_USERS = [
+  { username: 'demo', password: 'demo-password', fullName: 'Demo Translator', admin: false },
+  { username: 'admin', password: 'admin-password', fullName: 'Demo Admin', admin: true },
+];
+
+async function ensureDemoUsers(): Promise<void> {
+  const store = await openStore(loadConfig(config).database);
+  try {
+    for (const u of DEMO_USERS) {
+      if (await store.findUser(u.username)) continue;
+      await store.createUser({ username: u.username, fullName: u.fullName, email: `${u.username}@example.org`, admin: u.admin });
+      await store.setPasswordHash(u.username, await hashPassword(u.password));
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 for (const args of steps) {
   if (args[0] === 'serve') {
+    await ensureDemoUsers();
+    const port = process.env.PORT ?? '8000';
+    console.log('');
+    console.log(`demo: open http://127.0.0.1:${port}/ in a browser and sign in as demo / demo-password`);
+    console.log("demo: (admin / admin-password may also commit and push from a component's repository page)");
+    console.log('');
     // The CLI finds this store through the same configuration file.
     console.log(`demo: in another shell, run the CLI against this store with: export TMS_CONFIG=${path.relative(process.cwd(), config)}`);
   }

@@ -11,12 +11,13 @@ import { createAuthLimiter } from './auth-limit.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from './body.js';
 import type { ApiServices, RequestContext } from './context.js';
-import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, throttled } from './errors.js';
+import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, permissionDenied, throttled } from './errors.js';
 import { toJson } from './json.js';
 import { JSON_TYPE, type RequestHandler, answerError, send } from './respond.js';
 import { ResponseCache } from './response-cache.js';
 import { createRouter } from './router.js';
 import { ROUTES, type Route, type WriteMethod } from './routes.js';
+import { CSRF_HEADER, csrfMatches, sessionOf } from './session.js';
 import { Urls } from './urls.js';
 import type { WriteContext } from './write.js';
 
@@ -29,6 +30,8 @@ export interface AppOptions {
   log?: (message: string) => void;
   /** Version shown in the OpenAPI document. */
   version?: string;
+  /** The services to use (shared with the web pages); built from `store` and the configuration when absent. */
+  services?: AppServices;
   /**
    * Bytes of encoded JSON answers kept for identical requests (same user, origin and URL) until the
    * database changes; 0 disables. Default 64 MiB.
@@ -36,12 +39,10 @@ export interface AppOptions {
   cacheBytes?: number;
 }
 
+export type AppServices = ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> };
+
 /** Services with snapshots that follow the database: `refresh()` once per request. */
-function createServices(
-  store: Store,
-  getConfig: () => Config,
-  apiVersion: string,
-): ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> } {
+export function createServices(store: Store, getConfig: () => Config, apiVersion: string): AppServices {
   const { accounts } = store;
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
@@ -89,7 +90,7 @@ function createServices(
 const HOST = /^[A-Za-z0-9.\-_:[\]]+$/;
 
 /** Where the request came in: its Host header (when sane), else the socket's own address; https on TLS sockets only. */
-function originOf(req: IncomingMessage): string {
+export function originOf(req: IncomingMessage): string {
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host;
   if (host && HOST.test(host)) return `${protocol}://${host}`;
@@ -117,7 +118,7 @@ export function createApp(options: AppOptions): RequestHandler {
   const { store } = options;
   const getConfig = options.getConfig ?? (() => options.config);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const services = createServices(store, getConfig, options.version ?? '0.1.0');
+  const services = options.services ?? createServices(store, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
   const limiter = createAuthLimiter(getConfig().auth_failures_per_minute);
   const router = createRouter(ROUTES);
@@ -175,14 +176,23 @@ export function createApp(options: AppOptions): RequestHandler {
     const wait = limiter.blocked(address);
     if (wait !== null) throw throttled(wait);
     let user: AccountRow;
-    try {
-      user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
-    } catch (e) {
-      // Guessing tokens: every failed authentication counts against the address.
-      if (e instanceof ApiError && e.status === 401) limiter.failed(address);
-      throw e;
-    }
     const method = req.method;
+    // Weblate's API takes the browser's session too (without a token header); its writes need the CSRF header.
+    const session = req.headers.authorization ? undefined : await sessionOf(store, req);
+    if (session?.user.is_active) {
+      user = session.user;
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && !csrfMatches(req.headers[CSRF_HEADER] as string | undefined, session.csrf)) {
+        throw permissionDenied('CSRF Failed: CSRF token missing or incorrect.');
+      }
+    } else {
+      try {
+        user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
+      } catch (e) {
+        // Guessing tokens: every failed authentication counts against the address.
+        if (e instanceof ApiError && e.status === 401) limiter.failed(address);
+        throw e;
+      }
+    }
     if (method === 'OPTIONS') {
       const body = {
         name: route.name,

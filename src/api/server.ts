@@ -1,9 +1,11 @@
-// Starting and stopping the HTTP server (plain node:http) on a host and port (0 picks a free port): the webhook receivers at /hooks/, the API everywhere else.
+// Starting and stopping the HTTP server (plain node:http) on a host and port (0 picks a free port): the API at /api/, the webhook receivers at /hooks/, the web pages everywhere else.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
-import { createApp } from './app.js';
+import { createWebApp } from '../web/app.js';
+import { type Assets, loadAssets } from '../web/assets.js';
+import { createApp, createServices } from './app.js';
 import { parseError } from './errors.js';
 import type { RequestHandler } from './respond.js';
 
@@ -16,6 +18,11 @@ export interface RunningServer {
 
 /** The webhook receivers' prefix: requests under it go to `hooks`. */
 export const HOOKS_PREFIX = '/hooks/';
+
+/** Whether a request URL is the API's: `/api`, `/api/…`, `/api?…` (everything else but the hooks is a web page). */
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
 
 /**
  * Serves the API (and the webhook receivers, when given) until `close()`. A malformed request, a client that goes
@@ -33,16 +40,24 @@ export function startServer(options: {
   hooks?: RequestHandler;
   /** The configuration in force when a watched file can change it. */
   getConfig?: () => Config;
+  /** The web interface's built script and style (default: the build's, from `build/web/`). */
+  assets?: Assets;
 }): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const api = createApp({ store: options.store, config: options.config, getConfig: options.getConfig, log, cacheBytes: options.cacheBytes });
+  const getConfig = options.getConfig ?? (() => options.config);
+  // One set of services (catalog snapshot, principals) for the API and the pages: the same permissions from the same code.
+  const services = createServices(options.store, getConfig, '0.1.0');
+  const api = createApp({ store: options.store, config: options.config, getConfig, log, cacheBytes: options.cacheBytes, services });
+  const web = createWebApp({ store: options.store, services, getConfig, assets: options.assets ?? loadAssets(undefined, log), log });
   const hooks = options.hooks;
   const server = http.createServer((req, res) => {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
     const url = req.url ?? '/';
-    void (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks') ? hooks(req, res) : api(req, res));
+    if (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks')) void hooks(req, res);
+    else if (isApiPath(url) || (!hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks'))) void api(req, res);
+    else void web(req, res);
   });
   // What node:http itself cannot parse (a malformed request line or header): a 400 in the error shape, then close.
   server.on('clientError', (error, socket) => {

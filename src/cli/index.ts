@@ -75,13 +75,39 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .option('--full-name <name>', 'full name (default: the username)')
     .option('--email <email>', 'e-mail address')
     .option('--admin', 'make the user a superuser')
-    .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean }) =>
+    .option('--password-stdin', 'read a web sign-in password from the first line of standard input')
+    .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean; passwordStdin?: boolean }) =>
       run(async () => {
         const cfg = config();
-        const [{ openStore }, { runUserAdd }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
+        const [{ openStore }, { runUserAdd }, { readNewPassword }] = await Promise.all([
+          import('../store/index.js'),
+          import('./user.js'),
+          import('./password-input.js'),
+        ]);
         const store = await openStore(cfg.database);
         try {
-          return await runUserAdd(store, io, username, opts);
+          const password = opts.passwordStdin ? () => readNewPassword(true) : undefined;
+          return await runUserAdd(store, io, username, { ...opts, password });
+        } finally {
+          await store.close();
+        }
+      }),
+    );
+  user
+    .command('password')
+    .description('set the password a user signs in to the web interface with (standard input, or a prompt on a terminal)')
+    .argument('<username>')
+    .action((username: string) =>
+      run(async () => {
+        const cfg = config();
+        const [{ openStore }, { runUserPassword }, { readNewPassword }] = await Promise.all([
+          import('../store/index.js'),
+          import('./user.js'),
+          import('./password-input.js'),
+        ]);
+        const store = await openStore(cfg.database);
+        try {
+          return await runUserPassword(store, io, username, () => readNewPassword(false));
         } finally {
           await store.close();
         }

@@ -36,7 +36,9 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
     }
+    // Tools and tests read this line for the address: keep its shape.
     io.out(`tms: serving the API on ${server.url}/api/ (Ctrl+C to stop)`);
+    io.out(`tms: the web interface is at ${server.url}/`);
     // loaded now rather than by the first commit
     void startGitWorker().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
     let onInt = () => {};

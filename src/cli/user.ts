@@ -1,4 +1,5 @@
 // `tms user …`: create, list, disable, enable and delete users, and rotate their API tokens.
+import { hashPassword } from '../auth/password.js';
 import type { Store } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
 
@@ -6,12 +7,28 @@ import { CliFailure, type CliIo } from './io.js';
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u;
 
 /** Creates a user; the new API token is printed alone on the last line. */
-export async function runUserAdd(store: Store, io: CliIo, username: string, opts: { fullName?: string; email?: string; admin?: boolean }): Promise<number> {
+export async function runUserAdd(
+  store: Store,
+  io: CliIo,
+  username: string,
+  opts: { fullName?: string; email?: string; admin?: boolean; password?: () => Promise<string> },
+): Promise<number> {
   if (opts.email !== undefined && !EMAIL.test(opts.email)) throw new CliFailure(`invalid e-mail address "${opts.email}"`, 2);
+  // Read (and check) the password before creating anything, so a refused one leaves no user behind.
+  const hash = opts.password ? await hashPassword(await opts.password()) : undefined;
   const { user, token } = await store.createUser({ username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
+  if (hash) await store.setPasswordHash(username, hash);
   if (!user.email) io.err('tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works');
   io.out(`created user ${user.username}${user.is_superuser ? ' (administrator)' : ''}; API token:`);
   io.out(token);
+  return 0;
+}
+
+/** Sets a user's web sign-in password (read by `password`: standard input or a prompt; never an argument). */
+export async function runUserPassword(store: Store, io: CliIo, username: string, password: () => Promise<string>): Promise<number> {
+  if (!(await store.findUser(username))) throw new CliFailure(`user "${username}" not found`);
+  await store.setPasswordHash(username, await hashPassword(await password()));
+  io.out(`password set for ${username}`);
   return 0;
 }
 

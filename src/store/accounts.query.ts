@@ -63,7 +63,7 @@ function groupBy<T>(rows: (T & { group_id: number })[]): Map<number, T[]> {
   return map;
 }
 
-const USER_COLUMNS = 'id, username, full_name, email, is_superuser, is_active, is_bot, is_anonymous';
+export const USER_COLUMNS = 'id, username, full_name, email, is_superuser, is_active, is_bot, is_anonymous';
 
 /**
  * Prepares the account read queries once per connection (cached: every call with the same connection returns the same object).

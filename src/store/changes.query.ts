@@ -21,6 +21,10 @@ export interface ChangeFilter {
   projectId?: number;
   componentId?: number;
   translationId?: number;
+  /** Only changes of this unit (its history). */
+  unitId?: number;
+  /** Only changes in this language. */
+  languageId?: number;
   /** Username of the acting user. */
   user?: string;
   /** Any of these action codes. */
@@ -50,6 +54,14 @@ function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
   } else if (filter.projectId !== undefined) {
     clauses.push('c.project_id = ?');
     params.push(filter.projectId);
+  }
+  if (filter.unitId !== undefined) {
+    clauses.push('c.unit_id = ?');
+    params.push(filter.unitId);
+  }
+  if (filter.languageId !== undefined) {
+    clauses.push('c.language_id = ?');
+    params.push(filter.languageId);
   }
   if (filter.visibleProjects !== null) {
     clauses.push('(c.project_id IS NULL OR c.project_id IN (SELECT value FROM json_each(?)))');

@@ -202,4 +202,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX units_string ON units (source, context);
   `,
+  // 6: web sign-in: a password hash per user, and browser sessions (the cookie's token stored as SHA-256)
+  `
+  ALTER TABLE users ADD COLUMN password_hash TEXT;
+  CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    csrf TEXT NOT NULL,
+    created TEXT NOT NULL,
+    expires TEXT NOT NULL
+  );
+  CREATE INDEX sessions_user ON sessions (user_id);
+  `,
 ];

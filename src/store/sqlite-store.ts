@@ -12,6 +12,7 @@ import * as edits from './edits.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
 import * as projects from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
+import * as sessions from './sessions.repo.js';
 import { versionOf } from './statements.js';
 import { getStats } from './stats.repo.js';
 import type { AccountReads, ChangeReads, Store, UnitReads } from './store.js';
@@ -256,6 +257,23 @@ export class SqliteStore implements Store {
   }
   listUsers() {
     return this.read((db) => users.listUsers(db));
+  }
+
+  // ---- web sign-in ----
+  setPasswordHash(username: string, hash: string) {
+    return this.tx((db) => sessions.setPasswordHash(db, username, hash));
+  }
+  findCredentials(username: string) {
+    return this.read((db) => sessions.findCredentials(db, username));
+  }
+  createSession(...args: Parameters<Store['createSession']>) {
+    return this.tx((db) => sessions.createSession(db, ...args));
+  }
+  findSession(token: string, at: string) {
+    return this.read((db) => sessions.findSession(db, token, at));
+  }
+  deleteSession(token: string) {
+    return this.tx((db) => sessions.deleteSession(db, token));
   }
 
   // ---- the API's reads ----

@@ -10,6 +10,7 @@ import type { LanguageRow } from './languages.repo.js';
 import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
 import type { PendingRemoval } from './removals.repo.js';
 import type { UnitFilter } from './search.query.js';
+import type { SessionRow } from './sessions.repo.js';
 import type { Slice } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
 import type { ApplyResult, ScanInput } from './sync.repo.js';
@@ -27,6 +28,7 @@ export type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitT
 export type { LanguageRow } from './languages.repo.js';
 export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
 export type { PendingRemoval } from './removals.repo.js';
+export type { SessionRow } from './sessions.repo.js';
 export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from './search.query.js';
 export type { Slice } from './statements.js';
 export type { TranslationStatsRow } from './stats.repo.js';
@@ -215,6 +217,17 @@ export interface Store {
   /** Deletes a user: their changes stay without a user, their pending edits stay pending without an author. */
   deleteUser(username: string): Promise<{ pendingEdits: number }>;
   listUsers(): Promise<UserRow[]>;
+
+  // ---- web sign-in ----
+  /** Stores a user's password hash (hashing is the caller's: the store never sees a password). */
+  setPasswordHash(username: string, hash: string): Promise<void>;
+  /** A real user by username with their password hash (null when none is set). */
+  findCredentials(username: string): Promise<{ user: AccountRow; passwordHash: string | null } | undefined>;
+  /** Opens a browser session (its token is stored hashed); drops expired sessions. */
+  createSession(input: { token: string; userId: number; csrf: string; created: string; expires: string }): Promise<void>;
+  /** The session of a cookie token, unexpired at `at`, with its user. */
+  findSession(token: string, at: string): Promise<SessionRow | undefined>;
+  deleteSession(token: string): Promise<void>;
 
   // ---- the API's reads ----
   /** Everything the API needs to describe objects, read in one go. */

@@ -749,13 +749,19 @@ describe('HTTP behaviour', () => {
     '/api/addons/999/',
     '/api/languages/tlh/',
     '/api/nothing/',
-    '/elsewhere/',
     '/api/projects/hello/nothing/',
   ])('answers %s with a JSON 404', async (path) => {
     const r = await api.get(path);
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(r.json).toEqual({ type: 'client_error', errors: [{ code: 'not_found', detail: 'Not found.', attr: null }] });
+  });
+
+  it('answers a path outside /api/ that no page serves with an HTML 404 (the web interface owns those)', async () => {
+    const r = await api.get('/elsewhere/');
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(r.text).toContain('Page not found');
   });
 
   it('serves only slash-terminated routes and redirects the slash-less form', async () => {

@@ -1,0 +1,149 @@
+// `npm run bench:web`: server time of the web pages (p50/p95 over loopback, signed in) on the KeePassXC corpus synced
+// ten times (720k units), a save-and-next round trip (API PATCH + next editor page), and the assets' compressed size.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startServer } from '../src/api/server.js';
+import { hashPassword } from '../src/auth/password.js';
+import { type Config, parseConfig } from '../src/config/config.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { syncProject } from '../src/sync/index.js';
+import { ASSETS_DIR } from '../src/web/assets.js';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { buildAssets } from './build-assets.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+  const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+  if (!existsSync(source)) {
+    console.log(`bench:web: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+    return;
+  }
+  const copies = Number(process.env.BENCH_COPIES ?? 10);
+  const samples = Number(process.env.BENCH_SAMPLES ?? 200);
+  if (!existsSync(path.join(ASSETS_DIR, 'manifest.json'))) await buildAssets();
+  const manifest = JSON.parse(readFileSync(path.join(ASSETS_DIR, 'manifest.json'), 'utf8')) as Record<string, string>;
+  const sizes = Object.entries(manifest).map(([name, file]) => {
+    const bytes = readFileSync(path.join(ASSETS_DIR, file));
+    return { name, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+
+  const work = await tempDir('tms-bench-web-');
+  const files = Object.fromEntries(
+    readdirSync(source)
+      .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+      .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+  );
+  await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
+  execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
+  const configFile = path.join(work, 'tms.config.json');
+  const components = Array.from({ length: copies }, (_, i) => ({
+    name: `KeePassXC ${i}`,
+    slug: `keepassxc-${i}`,
+    repo: path.join(work, 'upstream', 'keepassxc.git'),
+    branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts',
+    file_format: 'ts',
+    source_language: 'en',
+    push_on_commit: false,
+  }));
+  const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
+  writeFileSync(configFile, text);
+  const config: Config = parseConfig(text, configFile);
+  const store = openSqliteStore(config.database);
+  await store.applyConfig(config);
+  for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
+  const units = store.db.prepare('SELECT count(*) FROM units').pluck().get() as number;
+  await store.createUser({ username: 'bench', email: 'bench@example.org' });
+  await store.setPasswordHash('bench', await hashPassword('bench-password'));
+  const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
+  const origin = server.url;
+
+  // Sign in as a browser does: the form's CSRF cookie, then the session cookie.
+  const form = await fetch(`${origin}/accounts/login/`);
+  const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+  const login = await fetch(`${origin}/accounts/login/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'bench', password: 'bench-password', next: '/' }),
+  });
+  const setCookies = login.headers.getSetCookie();
+  const session = /tms_session=([^;]+)/.exec(setCookies.join('\n'))![1]!;
+  const sessionCsrf = /tms_csrf=([^;]+)/.exec(setCookies.join('\n'))![1]!;
+  const cookie = `tms_session=${session}; tms_csrf=${sessionCsrf}`;
+
+  const pick = (n: number) => Math.floor(Math.random() * n);
+  const totalDe = store.db
+    .prepare(
+      `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND t.component_id = (SELECT min(id) FROM components)`,
+    )
+    .pluck()
+    .get() as number;
+  const pages: [string, () => string][] = [
+    ['dashboard /', () => '/'],
+    ['project', () => '/projects/keepassxc/'],
+    ['component', () => `/projects/keepassxc/keepassxc-${pick(copies)}/`],
+    ['translation', () => `/projects/keepassxc/keepassxc-${pick(copies)}/de/`],
+    ['editor ?offset=N', () => `/translate/keepassxc/keepassxc-${pick(copies)}/de/?offset=${1 + pick(totalDe)}`],
+    ['editor untranslated ?q=', () => `/translate/keepassxc/keepassxc-${pick(copies)}/de/?q=${encodeURIComponent('state:<translated')}&offset=${1 + pick(20)}`],
+    ['languages', () => '/languages/'],
+    ['language', () => '/languages/de/'],
+    ['changes', () => '/changes/'],
+  ];
+  const rows: string[] = [];
+  for (const [name, next] of pages) {
+    for (let i = 0; i < 5; i++) await (await fetch(origin + next(), { headers: { Cookie: cookie } })).arrayBuffer();
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const started = performance.now();
+      const r = await fetch(origin + next(), { headers: { Cookie: cookie } });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    rows.push(`| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} |`);
+  }
+  // Save and next as the editor's script does it: PATCH through the API, then the next editor page.
+  const ids = store.db
+    .prepare(
+      `SELECT u.id, u.position, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source NOT LIKE '%' || char(30) || '%' ORDER BY random() LIMIT ?`,
+    )
+    .all(samples) as { id: number; position: number; component_id: number }[];
+  const slugs = new Map((store.db.prepare('SELECT id, slug FROM components').all() as { id: number; slug: string }[]).map((r) => [r.id, r.slug]));
+  const saves: number[] = [];
+  for (const u of ids) {
+    const started = performance.now();
+    const patch = await fetch(`${origin}/api/units/${u.id}/`, {
+      method: 'PATCH',
+      headers: { Cookie: cookie, 'X-CSRFToken': sessionCsrf, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: [`bench ${u.id}`], state: 20 }),
+    });
+    await patch.arrayBuffer();
+    if (patch.status !== 200) throw new Error(`PATCH ${patch.status}`);
+    const page = await fetch(`${origin}/translate/keepassxc/${slugs.get(u.component_id)}/de/?after=${u.position}`, { headers: { Cookie: cookie } });
+    await page.arrayBuffer();
+    saves.push(performance.now() - started);
+  }
+  saves.sort((a, b) => a - b);
+  await server.close();
+  await store.close();
+
+  console.log(`bench:web on ${units.toLocaleString('en')} units (${copies} × KeePassXC), ${samples} sequential requests per page, signed in, loopback`);
+  console.log('\n| page | p50 ms | p95 ms |\n|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`| save-and-next (PATCH + next editor page) | ${quantile(saves, 0.5).toFixed(1)} | ${quantile(saves, 0.95).toFixed(1)} |`);
+  console.log('\n| asset | bytes | gzip bytes |\n|---|---|---|');
+  for (const s of sizes) console.log(`| ${s.name} | ${s.raw.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`);
+}
+
+await main();

@@ -1,0 +1,138 @@
+// The editor's progressive enhancement: save through the public API (session + CSRF header), then show the next
+// string without a full page load; Ctrl+Enter saves and continues, Alt+PageDown / Alt+PageUp move between strings.
+// Without this script every form and link still works (the server saves and redirects).
+
+const csrf = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+const editor = () => document.querySelector('.editor');
+
+/** Replaces the page's main content with the main content of `url`; pushes it to the history unless told not to. */
+async function show(url, push = true) {
+  const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+  if (!response.ok && response.status !== 404) throw new Error(`${response.status} ${response.statusText}`);
+  const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const main = doc.querySelector('main');
+  if (!main) {
+    window.location.assign(url);
+    return;
+  }
+  document.querySelector('main').replaceWith(main);
+  document.title = doc.title;
+  const crumbs = doc.querySelector('nav.crumbs');
+  if (crumbs) document.querySelector('nav.crumbs')?.replaceWith(crumbs);
+  const e = editor();
+  let shown = response.url;
+  if (e?.dataset.offset) {
+    const params = new URLSearchParams();
+    if (e.dataset.q) params.set('q', e.dataset.q);
+    params.set('offset', e.dataset.offset);
+    shown = `${e.dataset.base}?${params}`;
+  }
+  if (push) history.pushState({}, '', shown);
+  else history.replaceState({}, '', shown);
+  focusFirst();
+}
+
+function focusFirst() {
+  const field = document.querySelector('.translate-form textarea:not([readonly])');
+  if (field) {
+    field.focus();
+    field.setSelectionRange(field.value.length, field.value.length);
+  } else {
+    document.querySelector('main')?.focus();
+  }
+}
+
+function message(text) {
+  let box = document.querySelector('.editor [data-save-error]');
+  if (!box) {
+    box = document.createElement('p');
+    box.setAttribute('role', 'alert');
+    box.className = 'error';
+    box.dataset.saveError = '';
+    document.querySelector('.editor .position')?.after(box);
+  }
+  box.textContent = text;
+}
+
+/** Saves the shown string through `PATCH /api/units/<id>/`; true when saved. */
+async function save(form) {
+  const e = editor();
+  const targets = [...form.querySelectorAll('textarea[name^="target_"]')].map((t) => t.value);
+  const fuzzy = form.querySelector('input[name="fuzzy"]')?.checked;
+  const current = Number(form.querySelector('[data-state]')?.dataset.state ?? 0);
+  const state = targets.every((t) => t === '') ? 0 : fuzzy ? 10 : current === 30 ? 30 : 20;
+  const response = await fetch(`/api/units/${e.dataset.unit}/`, {
+    method: 'PATCH',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRFToken': csrf() },
+    body: JSON.stringify({ target: targets, state }),
+  });
+  if (response.ok) return true;
+  let detail = `${response.status} ${response.statusText}`;
+  try {
+    const body = await response.json();
+    detail = body.errors?.map((x) => x.detail).join(' ') || detail;
+  } catch {}
+  message(`Not saved: ${detail}`);
+  return false;
+}
+
+function editorUrl(extra) {
+  const e = editor();
+  const params = new URLSearchParams();
+  if (e.dataset.q) params.set('q', e.dataset.q);
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  return `${e.dataset.base}?${params}`;
+}
+
+let busy = false;
+async function submit(form, next) {
+  if (busy) return;
+  busy = true;
+  try {
+    const e = editor();
+    const checksum = form.querySelector('input[name="checksum"]').value;
+    if (await save(form)) await show(next ? editorUrl({ after: e.dataset.position }) : editorUrl({ checksum }), next);
+  } catch (error) {
+    message(`Not saved: ${error.message}`);
+  } finally {
+    busy = false;
+  }
+}
+
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.classList.contains('translate-form')) return;
+  event.preventDefault();
+  submit(form, event.submitter?.name === 'save_next');
+});
+
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[data-nav]') : null;
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  show(link.href).catch(() => window.location.assign(link.href));
+});
+
+document.addEventListener('keydown', (event) => {
+  if (!editor()) return;
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    const form = document.querySelector('.translate-form');
+    if (form?.querySelector('button[name="save_next"]')) {
+      event.preventDefault();
+      submit(form, true);
+    }
+    return;
+  }
+  if (event.altKey && (event.key === 'PageDown' || event.key === 'PageUp')) {
+    const link = document.querySelector(`a[data-nav="${event.key === 'PageDown' ? 'next' : 'prev'}"]`);
+    if (link) {
+      event.preventDefault();
+      show(link.href).catch(() => window.location.assign(link.href));
+    }
+  }
+});
+
+window.addEventListener('popstate', () => {
+  if (editor()) show(window.location.href, false).catch(() => window.location.reload());
+});

@@ -1,0 +1,39 @@
+import { seg } from '../api/urls.js';
+// Small display helpers shared by the pages: numbers, percentages, dates and web paths.
+import type { Catalog, CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
+
+const NUMBER = new Intl.NumberFormat('en');
+
+/** `2180` → `2,180`. */
+export function num(n: number): string {
+  return NUMBER.format(n);
+}
+
+/** `33.3` → `33.3%`. */
+export function pct(p: number): string {
+  return `${p}%`;
+}
+
+/** An ISO timestamp as `2024-01-02 03:04 UTC`. */
+export function when(timestamp: string | null): string {
+  if (!timestamp) return '';
+  const ms = Date.parse(timestamp);
+  if (Number.isNaN(ms)) return timestamp;
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export const paths = {
+  project: (p: CatalogProject) => `/projects/${seg(p.slug)}/`,
+  component: (catalog: Catalog, c: CatalogComponent) => `/projects/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+  translation: (catalog: Catalog, t: CatalogTranslation) => {
+    const c = catalog.componentsById.get(t.componentId)!;
+    return `${paths.component(catalog, c)}${seg(catalog.languages.get(t.languageId)!.code)}/`;
+  },
+  translate: (catalog: Catalog, t: CatalogTranslation) => {
+    const c = catalog.componentsById.get(t.componentId)!;
+    return `/translate/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/${seg(catalog.languages.get(t.languageId)!.code)}/`;
+  },
+  projectLanguage: (p: CatalogProject, l: CatalogLanguage) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
+  language: (l: CatalogLanguage) => `/languages/${seg(l.code)}/`,
+  repository: (catalog: Catalog, c: CatalogComponent) => `/repository/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+};

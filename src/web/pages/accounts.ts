@@ -1,0 +1,134 @@
+// Signing in and out, and the profile page with the API token: sessions over the store, passwords checked with scrypt.
+import { createAuthLimiter } from '../../api/auth-limit.js';
+import { queryValue } from '../../api/context.js';
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, openSession, secureSite } from '../../api/session.js';
+import { decoyHash, verifyPassword } from '../../auth/password.js';
+import type { WebAnswer, WebContext } from '../context.js';
+import { formValue, signedIn, toSignIn } from '../context.js';
+import { html } from '../html.js';
+import { page } from './layout.js';
+
+/** Where to go after signing in: a local path only (never another site). */
+function safeNext(next: string | undefined): string {
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+// Failed sign-ins: 5 per minute per address and per username, then a minute's lockout (429); each failure also waits.
+const byAddress = createAuthLimiter(10);
+const byUsername = createAuthLimiter(5);
+const FAILURE_DELAY_MS = 400;
+
+function loginForm(ctx: WebContext, opts: { next: string; error?: string; username?: string; status?: number }): WebAnswer {
+  const body = html`<div class="narrow">
+    <h1>Sign in</h1>
+    ${opts.error && html`<p role="alert" class="error">${opts.error}</p>`}
+    <form method="post" action="/accounts/login/" class="login">
+      <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+      <input type="hidden" name="next" value=${opts.next} />
+      <div class="field">
+        <label for="username">Username</label>
+        <input id="username" name="username" autocomplete="username" required value=${opts.username ?? ''} autofocus />
+      </div>
+      <div class="field">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+      </div>
+      <button type="submit" class="primary">Sign in</button>
+    </form>
+    <p class="hint">An administrator sets passwords with <code>tms user password NAME</code>.</p>
+  </div>`;
+  return { status: opts.status, html: page(ctx, { title: 'Sign in', body }) };
+}
+
+/** `GET /accounts/login/` */
+export function loginPage(ctx: WebContext): WebAnswer {
+  const next = safeNext(queryValue(ctx, 'next'));
+  if (signedIn(ctx)) return { redirect: next, status: 302 };
+  return loginForm(ctx, { next });
+}
+
+/** `POST /accounts/login/`: checks the password, opens a session, sets its cookie (HttpOnly, SameSite=Lax, Secure on https). */
+export async function login(ctx: WebContext): Promise<WebAnswer> {
+  const next = safeNext(formValue(ctx, 'next'));
+  const username = (formValue(ctx, 'username') ?? '').trim().slice(0, 150);
+  const password = (formValue(ctx, 'password') ?? '').slice(0, 1024);
+  const address = ctx.req.socket.remoteAddress ?? '';
+  const wait = byAddress.blocked(address) ?? byUsername.blocked(username.toLowerCase());
+  if (wait !== null) {
+    return {
+      ...loginForm(ctx, { next, username, error: `Too many failed sign-ins: try again in ${wait} seconds.`, status: 429 }),
+      headers: { 'Retry-After': String(wait) },
+    } as WebAnswer;
+  }
+  const credentials = username ? await ctx.services.store.findCredentials(username) : undefined;
+  // A missing user or password costs the same as a wrong one.
+  const ok = await verifyPassword(password, credentials?.passwordHash ?? (await decoyHash()));
+  if (!ok || !credentials?.passwordHash || !credentials.user.is_active) {
+    byAddress.failed(address);
+    byUsername.failed(username.toLowerCase());
+    await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
+    return loginForm(ctx, { next, username, error: 'The username or password is not correct.', status: 400 });
+  }
+  const { token, csrf } = await openSession(ctx.services.store, credentials.user.id);
+  const secure = secureSite(ctx.services.config.site_url, ctx.req);
+  ctx.cookies.push(cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }));
+  ctx.cookies.push(cookie(CSRF_COOKIE, csrf, { secure }));
+  return { redirect: next };
+}
+
+/** `GET /accounts/logout/`: a page with the sign-out button (signing out is a POST, so no link can do it). */
+export function logoutPage(ctx: WebContext): WebAnswer {
+  if (!signedIn(ctx)) return { redirect: '/', status: 302 };
+  const body = html`<div class="narrow"><h1>Sign out</h1>
+    <form method="post" action="/accounts/logout/">
+      <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+      <button type="submit" class="primary">Sign out</button>
+    </form></div>`;
+  return { html: page(ctx, { title: 'Sign out', body }) };
+}
+
+/** `POST /accounts/logout/`: ends the session and clears its cookie. */
+export async function logout(ctx: WebContext): Promise<WebAnswer> {
+  if (ctx.sessionToken) await ctx.services.store.deleteSession(ctx.sessionToken);
+  const secure = secureSite(ctx.services.config.site_url, ctx.req);
+  ctx.cookies.push(cookie(SESSION_COOKIE, '', { secure, maxAgeSeconds: 0 }));
+  return { redirect: '/' };
+}
+
+function profileBody(ctx: WebContext, token?: string) {
+  const u = ctx.user;
+  return html`<h1>Your profile</h1>
+    <dl class="facts">
+      <dt>Username</dt><dd>${u.username}</dd>
+      <dt>Full name</dt><dd>${u.full_name}</dd>
+      <dt>E-mail</dt><dd>${u.email || '—'}</dd>
+      <dt>Role</dt><dd>${u.is_superuser ? 'Administrator' : 'User'}</dd>
+    </dl>
+    <section aria-labelledby="token-h">
+      <h2 id="token-h">API token</h2>
+      ${
+        token
+          ? html`<p role="status">Your new API token (shown once; the previous one no longer works):</p>
+              <p><label for="token">API token</label> <input id="token" class="token" readonly value=${token} size="50" /></p>`
+          : html`<p>tms keeps only a hash of your API token, so it cannot show it again: generate a new one to see it. The old one stops working at once.</p>`
+      }
+      <form method="post" action="/accounts/profile/">
+        <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+        <button type="submit" name="regenerate" value="1">Regenerate API token</button>
+      </form>
+      <p class="hint">Use it with <code>wlc --url ${ctx.urls.apiBase} --key TOKEN</code> or <code>Authorization: Token TOKEN</code>.</p>
+    </section>`;
+}
+
+/** `GET /accounts/profile/` (signed in only). */
+export function profilePage(ctx: WebContext): WebAnswer {
+  if (!signedIn(ctx)) return toSignIn(ctx.path);
+  return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: profileBody(ctx) }) };
+}
+
+/** `POST /accounts/profile/`: regenerates the API token and shows it once. */
+export async function regenerateToken(ctx: WebContext): Promise<WebAnswer> {
+  if (!signedIn(ctx)) return toSignIn(ctx.path);
+  const token = await ctx.services.store.rotateToken(ctx.user.username);
+  return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: profileBody(ctx, token) }) };
+}

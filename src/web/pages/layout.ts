@@ -1,0 +1,121 @@
+// The page frame every web page shares (header, navigation, skip link, assets) and the shared pieces: progress bars, statistics tables.
+import { sumStats } from '../../api/statistics.js';
+import type { Counts } from '../../api/statistics.js';
+import { percent } from '../../domain/percent.js';
+import type { WebContext } from '../context.js';
+import { signedIn } from '../context.js';
+import { num, pct } from '../format.js';
+import { type Html, html, renderDocument } from '../html.js';
+
+export interface Crumb {
+  label: string;
+  href?: string;
+}
+
+/** A whole page: `title` names it, `crumbs` say where it is, `script` loads the editor's script. */
+export function page(ctx: WebContext, opts: { title: string; crumbs?: Crumb[]; body: Html; script?: boolean; bodyClass?: string }): string {
+  const css = ctx.assets.url('style.css');
+  const js = opts.script ? ctx.assets.url('editor.js') : undefined;
+  const user = signedIn(ctx) ? ctx.user : null;
+  return renderDocument(html`
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="csrf-token" content=${ctx.csrf} />
+        <title>${opts.title} — tms</title>
+        ${css && html`<link rel="stylesheet" href=${css} />`}
+        ${js && html`<script defer src=${js}></script>`}
+      </head>
+      <body class=${opts.bodyClass}>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="/">tms</a>
+          <nav aria-label="Site">
+            <ul>
+              <li><a href="/">Dashboard</a></li>
+              <li><a href="/languages/">Languages</a></li>
+              <li><a href="/changes/">Changes</a></li>
+              ${
+                user
+                  ? html`<li><a href="/accounts/profile/">${user.full_name || user.username}</a></li>
+                      <li>
+                        <form method="post" action="/accounts/logout/" class="inline">
+                          <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+                          <button type="submit" class="link">Sign out</button>
+                        </form>
+                      </li>`
+                  : html`<li><a href=${`/accounts/login/?next=${encodeURIComponent(ctx.path)}`}>Sign in</a></li>`
+              }
+            </ul>
+          </nav>
+        </header>
+        ${
+          opts.crumbs &&
+          html`<nav aria-label="Breadcrumb" class="crumbs">
+            <ol>
+              ${opts.crumbs.map((c) => html`<li>${c.href ? html`<a href=${c.href}>${c.label}</a>` : html`<span aria-current="page">${c.label}</span>`}</li>`)}
+            </ol>
+          </nav>`
+        }
+        <main id="main" tabindex="-1">${opts.body}</main>
+      </body>
+    </html>
+  `);
+}
+
+/** Percentages of a set of strings: approved, translated (approved included), needing editing. */
+export function percents(c: Counts): { translated: number; approved: number; fuzzy: number } {
+  return { translated: percent(c.translated, c.total), approved: percent(c.approved, c.total), fuzzy: percent(c.fuzzy, c.total) };
+}
+
+/** A progress bar: approved, translated and needs-editing parts, with the figures as text too. */
+export function progress(c: Counts): Html {
+  const p = percents(c);
+  const translatedOnly = Math.max(0, p.translated - p.approved);
+  return html`<div class="progress" role="img" aria-label=${`${pct(p.translated)} translated, ${pct(p.approved)} approved, ${pct(p.fuzzy)} needs editing`}>
+    <span class="bar approved" style=${`width:${p.approved}%`}></span>
+    <span class="bar translated" style=${`width:${translatedOnly}%`}></span>
+    <span class="bar fuzzy" style=${`width:${p.fuzzy}%`}></span>
+  </div>`;
+}
+
+/** One row of a statistics table: a linked name, a progress bar, the translated percentage, and word counts. */
+export interface StatsRow {
+  name: Html;
+  counts: Counts;
+  translate?: string;
+}
+
+export function statsTable(caption: string, first: string, rows: StatsRow[]): Html {
+  return html`<table class="stats">
+    <caption>${caption}</caption>
+    <thead>
+      <tr>
+        <th scope="col">${first}</th>
+        <th scope="col">Progress</th>
+        <th scope="col" class="num">Translated</th>
+        <th scope="col" class="num">Needs editing</th>
+        <th scope="col" class="num">Approved</th>
+        <th scope="col" class="num">Words</th>
+        <th scope="col"><span class="sr-only">Actions</span></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map((r) => {
+        const p = percents(r.counts);
+        return html`<tr>
+          <th scope="row">${r.name}</th>
+          <td>${progress(r.counts)}</td>
+          <td class="num" data-stat="translated">${pct(p.translated)}</td>
+          <td class="num" data-stat="fuzzy">${pct(p.fuzzy)}</td>
+          <td class="num" data-stat="approved">${pct(p.approved)}</td>
+          <td class="num"><span data-stat="words">${num(r.counts.translated_words)} / ${num(r.counts.total_words)}</span></td>
+          <td>${r.translate && html`<a href=${r.translate}>Translate</a>`}</td>
+        </tr>`;
+      })}
+    </tbody>
+  </table>`;
+}
+
+export { sumStats };

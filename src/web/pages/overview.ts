@@ -1,0 +1,353 @@
+import { notFound } from '../../api/errors.js';
+// Browsing pages: the dashboard, projects, components, translations, project languages, languages, engagement and git export.
+import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
+import { countsOf } from '../../api/serializers/translation.js';
+import { configOf } from '../../api/write.js';
+import { openComponent } from '../../component/handle.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { type RepositoryStatus, repositoryStatus } from '../../repository/index.js';
+import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../../store/index.js';
+import type { WebAnswer, WebContext } from '../context.js';
+import { num, paths, pct, when } from '../format.js';
+import { type Html, html } from '../html.js';
+import { changeList, recentChanges } from './changes.js';
+import { type StatsRow, page, percents, progress, statsTable, sumStats } from './layout.js';
+
+function visibleProjects(ctx: WebContext): CatalogProject[] {
+  return ctx.catalog.projects.filter((p) => ctx.access.project(p));
+}
+
+function visibleComponents(ctx: WebContext, project: CatalogProject): CatalogComponent[] {
+  return ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c));
+}
+
+function translationsOf(ctx: WebContext, component: CatalogComponent): CatalogTranslation[] {
+  return ctx.catalog.translationsByComponent.get(component.id) ?? [];
+}
+
+function projectTranslations(ctx: WebContext, project: CatalogProject): CatalogTranslation[] {
+  return visibleComponents(ctx, project).flatMap((c) => translationsOf(ctx, c));
+}
+
+const statsOf = (ctx: WebContext, translations: CatalogTranslation[]) => sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
+
+/** Languages of these translations with their translations, by language name. */
+function byLanguage(ctx: WebContext, translations: CatalogTranslation[]): [CatalogLanguage, CatalogTranslation[]][] {
+  const groups = new Map<number, CatalogTranslation[]>();
+  for (const t of translations) {
+    const list = groups.get(t.languageId);
+    if (list) list.push(t);
+    else groups.set(t.languageId, [t]);
+  }
+  return [...groups]
+    .map(([id, list]): [CatalogLanguage, CatalogTranslation[]] => [ctx.catalog.languages.get(id)!, list])
+    .sort((a, b) => a[0].name.localeCompare(b[0].name));
+}
+
+/** `/` and `/projects/`: every visible project with its progress. */
+export function dashboard(ctx: WebContext): WebAnswer {
+  const rows: StatsRow[] = visibleProjects(ctx).map((p) => ({
+    name: html`<a href=${paths.project(p)}>${p.name}</a>`,
+    counts: statsOf(ctx, projectTranslations(ctx, p)),
+  }));
+  const body = html`<h1>Dashboard</h1>
+    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : statsTable('Projects', 'Project', rows)}`;
+  return { html: page(ctx, { title: 'Dashboard', body }) };
+}
+
+/** `/projects/<p>/`: the project's components and languages. */
+export function projectPage(ctx: WebContext): WebAnswer {
+  const project = projectOf(ctx);
+  const components = visibleComponents(ctx, project);
+  const componentRows: StatsRow[] = components.map((c) => ({
+    name: html`<a href=${paths.component(ctx.catalog, c)}>${c.name}</a>${c.settings.is_glossary ? html` <span class="tag">glossary</span>` : ''}`,
+    counts: statsOf(ctx, translationsOf(ctx, c)),
+  }));
+  const languageRows: StatsRow[] = byLanguage(ctx, projectTranslations(ctx, project)).map(([l, list]) => ({
+    name: html`<a href=${paths.projectLanguage(project, l)}>${l.name}</a>`,
+    counts: statsOf(ctx, list),
+    translate: paths.projectLanguage(project, l),
+  }));
+  const total = statsOf(ctx, projectTranslations(ctx, project));
+  const body = html`<h1>${project.name}</h1>
+    ${summary(total)}
+    ${project.settings.instructions && html`<p class="instructions">${String(project.settings.instructions)}</p>`}
+    ${statsTable('Components', 'Component', componentRows)} ${statsTable('Languages', 'Language', languageRows)}
+    <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a></p>`;
+  return { html: page(ctx, { title: project.name, crumbs: [{ label: project.name }], body }) };
+}
+
+function summary(c: ReturnType<typeof sumStats>): Html {
+  const p = percents(c);
+  return html`<div class="summary">
+    ${progress(c)}
+    <p>
+      <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved ·
+      ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
+    </p>
+  </div>`;
+}
+
+async function statusOf(ctx: WebContext, project: CatalogProject, component: CatalogComponent): Promise<RepositoryStatus | null> {
+  try {
+    const config = configOf(ctx, project, component);
+    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
+  } catch (e) {
+    if (e instanceof NotFoundError || (e as { status?: number }).status === 404) return null;
+    throw e;
+  }
+}
+
+/** Which repository operations the caller may run on a component (none for translators). */
+export function repositoryOperations(ctx: WebContext, project: CatalogProject, component: CatalogComponent): string[] {
+  const on = { project, component };
+  const ops: string[] = [];
+  if (ctx.access.can('vcs.commit', on)) ops.push('commit');
+  if (ctx.access.can('vcs.push', on)) ops.push('push');
+  if (ctx.access.can('vcs.update', on)) ops.push('pull');
+  if (ctx.access.can('vcs.reset', on)) ops.push('reset', 'cleanup');
+  if (ctx.access.can('component.lock', on)) ops.push(component.locked ? 'unlock' : 'lock');
+  return ops;
+}
+
+const ALERT_TEXT: Record<string, string> = {
+  ParseError: 'A translation file could not be parsed',
+  NoMaskMatches: 'The file mask matches no file',
+  DuplicateLanguage: 'Several files map to the same language',
+};
+
+/** `/projects/<p>/<c>/`: translations, repository status, alerts, recent changes, downloads. */
+export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
+  const component = componentOf(ctx);
+  const project = projectOfComponent(ctx, component);
+  const translations = translationsOf(ctx, component);
+  const rows: StatsRow[] = translations.map((t) => ({
+    name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.languages.get(t.languageId)!.name}</a>${t.isSource ? html` <span class="tag">source</span>` : ''}`,
+    counts: countsOf(t, ctx),
+    translate: paths.translate(ctx.catalog, t),
+  }));
+  const canStatus = ctx.access.can('meta:vcs.status', { project });
+  const status = canStatus ? await statusOf(ctx, project, component) : null;
+  const alerts = await ctx.services.store.componentAlerts(component.id);
+  const ops = repositoryOperations(ctx, project, component);
+  const zip = ctx.urls.api(`components/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/file/`);
+  const body = html`<h1>${component.name}</h1>
+    ${summary(statsOf(ctx, translations))}
+    ${component.locked && html`<p class="notice" role="status">This component is locked: translating is paused.</p>`}
+    ${
+      alerts.length > 0 &&
+      html`<section aria-labelledby="alerts"><h2 id="alerts">Alerts</h2>
+        <ul class="alerts">
+          ${alerts.map((a) => html`<li class="alert" data-alert=${a.name}><strong>${ALERT_TEXT[a.name] ?? a.name}</strong> <code>${alertDetail(a.details)}</code></li>`)}
+        </ul></section>`
+    }
+    ${statsTable('Translations', 'Language', rows)}
+    ${
+      status &&
+      html`<section aria-labelledby="repo"><h2 id="repo">Repository</h2>
+        <ul class="repo-status">
+          <li>${status.needs_commit ? 'Pending changes not committed yet' : 'No pending changes'}</li>
+          <li>${status.needs_push ? 'Commits waiting to be pushed (ahead of upstream)' : 'Nothing to push'}</li>
+          <li>${status.needs_merge ? 'Upstream has new commits (behind)' : 'Up to date with upstream'}</li>
+          ${status.merge_failure && html`<li class="error">Merge failure: ${status.merge_failure}</li>`}
+        </ul>
+        ${ops.length > 0 && html`<p><a href=${paths.repository(ctx.catalog, component)}>Manage repository</a></p>`}
+      </section>`
+    }
+    <section aria-labelledby="files"><h2 id="files">Files</h2>
+      <p><a href=${zip} download>Download all translations (ZIP)</a>; each language's page downloads and uploads its file.</p>
+    </section>
+    <section aria-labelledby="recent"><h2 id="recent">Recent changes</h2>
+      ${changeList(ctx, await recentChanges(ctx, { componentId: component.id }, 10))}
+      <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}&component=${encodeURIComponent(component.slug)}`}>All changes</a></p>
+    </section>`;
+  return {
+    html: page(ctx, {
+      title: `${project.name} / ${component.name}`,
+      crumbs: [{ label: project.name, href: paths.project(project) }, { label: component.name }],
+      body,
+    }),
+  };
+}
+
+function alertDetail(details: string): string {
+  try {
+    const value = JSON.parse(details) as Record<string, unknown>;
+    return Object.keys(value).length === 0 ? '' : JSON.stringify(value);
+  } catch {
+    return details;
+  }
+}
+
+const FILTERS: [string, string][] = [
+  ['All strings', ''],
+  ['Untranslated', 'state:<translated'],
+  ['Needs editing', 'state:needs-editing'],
+  ['Approved', 'state:approved'],
+];
+
+/** `/projects/<p>/<c>/<lang>/`: one translation, its filters into the editor, its file, recent changes. */
+export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
+  if (ctx.params.component === '-') return projectLanguagePage(ctx);
+  const translation = translationOf(ctx);
+  const component = ctx.catalog.componentsById.get(translation.componentId)!;
+  const project = projectOfComponent(ctx, component);
+  const language = ctx.catalog.languages.get(translation.languageId)!;
+  const counts = countsOf(translation, ctx);
+  const translate = paths.translate(ctx.catalog, translation);
+  const canUpload = ctx.access.can('upload.perform', { project, component });
+  const file = ctx.urls.api(
+    `translations/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/${encodeURIComponent(language.code)}/file/`,
+  );
+  const counted: Record<string, number> = {
+    '': counts.total,
+    'state:<translated': counts.total - counts.translated - counts.readonly,
+    'state:needs-editing': counts.fuzzy,
+    'state:approved': counts.approved,
+  };
+  const body = html`<h1>${component.name} — ${language.name}</h1>
+    ${summary(counts)}
+    <section aria-labelledby="strings"><h2 id="strings">Strings</h2>
+      <ul class="filters">
+        ${FILTERS.map(([label, q]) => html`<li><a href=${q ? `${translate}?q=${encodeURIComponent(q)}` : translate}>${label}</a> <span class="count">${num(Math.max(0, counted[q] ?? 0))}</span></li>`)}
+        ${counts.failing > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent('has:check')}`}>Failing checks</a> <span class="count">${num(counts.failing)}</span></li>`}
+      </ul>
+      <form method="get" action=${translate} class="search" role="search">
+        <label for="q">Search strings</label>
+        <input id="q" name="q" type="search" placeholder="e.g. source:file state:<translated" />
+        <button type="submit">Search</button>
+      </form>
+    </section>
+    <section aria-labelledby="files"><h2 id="files">File</h2>
+      <p><a href=${file} download>Download ${translation.filename || 'the file'}</a></p>
+      ${
+        canUpload &&
+        html`<form method="post" action=${`/upload${translate.slice('/translate'.length)}`} enctype="multipart/form-data" class="upload">
+          <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+          <label for="file">Translation file to upload</label>
+          <input id="file" name="file" type="file" required />
+          <label for="method">Upload method</label>
+          <select id="method" name="method">
+            <option value="translate">Add as translation</option>
+            <option value="fuzzy">Add as needing edit</option>
+            <option value="replace">Replace existing file</option>
+          </select>
+          <button type="submit">Upload</button>
+        </form>`
+      }
+    </section>
+    <section aria-labelledby="recent"><h2 id="recent">Recent changes</h2>${changeList(ctx, await recentChanges(ctx, { translationId: translation.id }, 10))}</section>`;
+  return {
+    html: page(ctx, {
+      title: `${component.name} — ${language.name}`,
+      crumbs: [
+        { label: project.name, href: paths.project(project) },
+        { label: component.name, href: paths.component(ctx.catalog, component) },
+        { label: language.name },
+      ],
+      body,
+    }),
+  };
+}
+
+function languageOfParam(ctx: WebContext): CatalogLanguage {
+  const language = ctx.catalog.languagesByCode.get(ctx.params.language!);
+  if (!language) throw notFound();
+  return language;
+}
+
+/** `/projects/<p>/-/<lang>/` (and `/translate/<p>/-/<lang>/`): a project's components in one language. */
+export function projectLanguagePage(ctx: WebContext): WebAnswer {
+  const project = projectOf(ctx);
+  const language = languageOfParam(ctx);
+  const translations = projectTranslations(ctx, project).filter((t) => t.languageId === language.id);
+  if (translations.length === 0) throw notFound();
+  const rows: StatsRow[] = translations.map((t) => ({
+    name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.componentsById.get(t.componentId)!.name}</a>`,
+    counts: countsOf(t, ctx),
+    translate: paths.translate(ctx.catalog, t),
+  }));
+  const body = html`<h1>${project.name} — ${language.name}</h1>
+    ${summary(statsOf(ctx, translations))} ${statsTable('Components', 'Component', rows)}`;
+  return {
+    html: page(ctx, {
+      title: `${project.name} — ${language.name}`,
+      crumbs: [{ label: project.name, href: paths.project(project) }, { label: language.name }],
+      body,
+    }),
+  };
+}
+
+/** `/languages/`: every language with visible translations. */
+export function languagesPage(ctx: WebContext): WebAnswer {
+  const visible = ctx.catalog.translations.filter((t) => ctx.access.translation(t));
+  const rows: StatsRow[] = byLanguage(ctx, visible).map(([l, list]) => ({
+    name: html`<a href=${paths.language(l)}>${l.name}</a> <span class="code">${l.code}</span>`,
+    counts: statsOf(ctx, list),
+  }));
+  return {
+    html: page(ctx, { title: 'Languages', crumbs: [{ label: 'Languages' }], body: html`<h1>Languages</h1>${statsTable('Languages', 'Language', rows)}` }),
+  };
+}
+
+/** `/languages/<code>/`: one language across the visible projects. */
+export function languagePage(ctx: WebContext): WebAnswer {
+  const language = languageOfParam(ctx);
+  const rows: StatsRow[] = [];
+  for (const project of visibleProjects(ctx)) {
+    const list = projectTranslations(ctx, project).filter((t) => t.languageId === language.id);
+    if (list.length > 0) rows.push({ name: html`<a href=${paths.projectLanguage(project, language)}>${project.name}</a>`, counts: statsOf(ctx, list) });
+  }
+  const body = html`<h1>${language.name}</h1>
+    <dl class="facts">
+      <dt>Code</dt><dd>${language.code}</dd>
+      <dt>Text direction</dt><dd>${language.direction === 'rtl' ? 'right to left' : 'left to right'}</dd>
+      <dt>Plural forms</dt><dd>${language.pluralNumber}: <code>${language.pluralFormula}</code></dd>
+    </dl>
+    ${rows.length > 0 ? statsTable('Projects', 'Project', rows) : html`<p>No project is translated into ${language.name} yet.</p>`}
+    <p><a href=${`/changes/?lang=${encodeURIComponent(language.code)}`}>Changes in ${language.name}</a></p>`;
+  return { html: page(ctx, { title: language.name, crumbs: [{ label: 'Languages', href: '/languages/' }, { label: language.name }], body }) };
+}
+
+/** `/engage/<p>/` and `/engage/<p>/-/<lang>/`: the invitation to translate a project. */
+export function engagePage(ctx: WebContext): WebAnswer {
+  const project = projectOf(ctx);
+  if (ctx.params.component !== undefined && ctx.params.component !== '-') throw notFound();
+  const language = ctx.params.language === undefined ? undefined : languageOfParam(ctx);
+  const translations = projectTranslations(ctx, project).filter((t) => !language || t.languageId === language.id);
+  if (language && translations.length === 0) throw notFound();
+  const counts = statsOf(ctx, translations);
+  const target = language ? paths.projectLanguage(project, language) : paths.project(project);
+  const body = html`<div class="engage">
+    <h1>Get involved in ${project.name}${language ? html` — ${language.name}` : ''}</h1>
+    <p>Hi, and thank you for your interest. ${project.name} is being translated with tms: help make it available in your language.</p>
+    ${summary(counts)}
+    <p><a class="button" href=${target}>Translate ${project.name}</a></p>
+  </div>`;
+  return { html: page(ctx, { title: `Get involved in ${project.name}`, body }) };
+}
+
+/** `/git/<p>/<c>/` (the API's `git_export`): where the component's repository lives. */
+export function gitExportPage(ctx: WebContext): WebAnswer {
+  const component = componentOf(ctx);
+  const project = projectOfComponent(ctx, component);
+  const config = ctx.services.config.projects.find((p) => p.slug === project.slug)?.components.find((c) => c.slug === component.slug);
+  const body = html`<h1>Repository of ${component.name}</h1>
+    <p>tms does not serve git itself: the component's translations are committed to and pushed from its upstream repository.</p>
+    <dl class="facts">
+      <dt>Branch</dt><dd>${config?.branch ?? ''}</dd>
+      <dt>Last change</dt><dd>${when(statsOf(ctx, translationsOf(ctx, component)).last_change)}</dd>
+    </dl>
+    <p><a href=${paths.component(ctx.catalog, component)}>Back to ${component.name}</a></p>`;
+  return {
+    html: page(ctx, {
+      title: `Repository of ${component.name}`,
+      crumbs: [
+        { label: project.name, href: paths.project(project) },
+        { label: component.name, href: paths.component(ctx.catalog, component) },
+        { label: 'git' },
+      ],
+      body,
+    }),
+  };
+}

@@ -1,0 +1,26 @@
+// Uploading a translation file from the translation page: the API's own upload handler (permissions, methods, conflicts).
+import { uploadFile } from '../../api/handlers/files.js';
+import { translationOf } from '../../api/lookup.js';
+import type { WriteContext } from '../../api/write.js';
+import type { WebAnswer, WebContext } from '../context.js';
+import { refreshed } from '../context.js';
+import { paths } from '../format.js';
+import { html } from '../html.js';
+import { page } from './layout.js';
+
+/** `POST /upload/<p>/<c>/<lang>/` (multipart: `file`, `method`): merges the file and shows what changed. */
+export async function uploadTranslationFile(ctx: WebContext): Promise<WebAnswer> {
+  const translation = translationOf(ctx);
+  const write: WriteContext = { ...ctx, body: ctx.body!, reload: async () => refreshed(ctx) };
+  const answer = await uploadFile(write);
+  const result =
+    'json' in answer ? (JSON.parse(answer.json) as { accepted?: number; total?: number; not_found?: number; skipped?: number; count?: number }) : {};
+  const after = await refreshed(ctx);
+  const back = paths.translation(after.catalog, translation);
+  const body = html`<h1>Upload</h1>
+    <p role="status" class="notice" data-result="ok">
+      The file was processed: ${result.accepted ?? 0} of ${result.total ?? result.count ?? 0} strings updated${result.skipped ? `, ${result.skipped} skipped` : ''}${result.not_found ? `, ${result.not_found} not found` : ''}.
+    </p>
+    <p><a href=${back}>Back to the translation</a></p>`;
+  return { html: page(after, { title: 'Upload', body }) };
+}

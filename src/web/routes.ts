@@ -1,0 +1,37 @@
+// The web interface's pages: Weblate's addresses (those the API's web_url, translate_url and share_url name) and their handlers.
+import type { WebAnswer, WebContext } from './context.js';
+import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
+import { changesPage } from './pages/changes.js';
+import { editorPage, saveTranslation } from './pages/editor.js';
+import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
+import { repositoryOperation, repositoryPage } from './pages/repository.js';
+import { uploadTranslationFile } from './pages/upload.js';
+
+type Handler = (ctx: WebContext) => WebAnswer | Promise<WebAnswer>;
+
+export interface WebRoute {
+  path: string;
+  methods: { GET?: Handler; POST?: Handler };
+  /** A POST needs a signed-in user (anonymous visitors are sent to sign in). */
+  signedIn?: boolean;
+}
+
+export const WEB_ROUTES: readonly WebRoute[] = [
+  { path: '/', methods: { GET: dashboard } },
+  { path: '/projects/', methods: { GET: dashboard } },
+  { path: '/projects/{project}/', methods: { GET: projectPage } },
+  { path: '/projects/{project}/{component}/', methods: { GET: componentPage } },
+  { path: '/projects/{project}/{component}/{language}/', methods: { GET: translationPage } },
+  { path: '/translate/{project}/{component}/{language}/', methods: { GET: (ctx) => editorPage(ctx), POST: saveTranslation }, signedIn: true },
+  { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },
+  { path: '/repository/{project}/{component}/', methods: { GET: repositoryPage, POST: repositoryOperation }, signedIn: true },
+  { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },
+  { path: '/languages/', methods: { GET: languagesPage } },
+  { path: '/languages/{language}/', methods: { GET: languagePage } },
+  { path: '/changes/', methods: { GET: changesPage } },
+  { path: '/engage/{project}/', methods: { GET: engagePage } },
+  { path: '/engage/{project}/{component}/{language}/', methods: { GET: engagePage } },
+  { path: '/accounts/login/', methods: { GET: loginPage, POST: login } },
+  { path: '/accounts/logout/', methods: { GET: logoutPage, POST: logout } },
+  { path: '/accounts/profile/', methods: { GET: profilePage, POST: regenerateToken }, signedIn: true },
+];
