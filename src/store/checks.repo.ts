@@ -39,6 +39,10 @@ const sql = preparedOnce((db: Db) => ({
   dismiss: db.prepare('UPDATE checks SET dismissed = ? WHERE unit_id = ? AND name = ?'),
   all: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name'),
   names: db.prepare('SELECT name FROM checks WHERE unit_id = ? AND dismissed = 0 ORDER BY name').pluck(),
+  counts: db.prepare(
+    `SELECT c.name, sum(c.dismissed = 0) AS active, sum(c.dismissed = 1) AS dismissed FROM checks c JOIN units u ON u.id = c.unit_id
+     WHERE u.translation_id = ? GROUP BY c.name ORDER BY active DESC, c.name`,
+  ),
   // the string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
   related: db
     .prepare(
@@ -300,6 +304,26 @@ export function unitChecks(db: Db, unitId: number): { name: string; dismissed: b
 /** The unit's active (not dismissed) failing checks. */
 export function activeChecks(db: Db, unitId: number): string[] {
   return sql(db).names.all(unitId) as string[];
+}
+
+/**
+ * The checks a unit would fail with `target` (plural forms joined) in place of its text, as an editor shows them
+ * while typing; `inconsistent` is left out (it compares other components' strings, not this text).
+ */
+export function previewChecks(db: Db, unitId: number, target: string): string[] {
+  const s = sql(db);
+  const u = s.unit.get(unitId) as { translation_id: number; source: string; state: number; flags: string; extra_flags: string } | undefined;
+  if (!u) return [];
+  const checking = translationChecking(db, u.translation_id);
+  if (!checking || checking.isSource) return [];
+  // text typed into an empty string makes it translated (checks skip empty strings)
+  const state = target === '' ? State.EMPTY : u.state === State.EMPTY ? State.TRANSLATED : u.state;
+  return translationChecks(checking.ctx, { source: u.source, target, state, flags: u.flags, extraFlags: u.extra_flags });
+}
+
+/** Per check, how many strings of a translation fail it (active) and how many dismissed it. */
+export function checkCounts(db: Db, translationId: number): { name: string; active: number; dismissed: number }[] {
+  return sql(db).counts.all(translationId) as { name: string; active: number; dismissed: number }[];
 }
 
 /** One string of a project in one language: the group `inconsistent` compares. */

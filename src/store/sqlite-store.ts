@@ -6,7 +6,7 @@ import { seedAuth } from './auth.repo.js';
 import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
 import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.js';
-import { setCheckDismissed, unitChecks } from './checks.repo.js';
+import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from './checks.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
@@ -169,6 +169,12 @@ export class SqliteStore implements Store {
   }
   unitChecks(unitId: number) {
     return this.read((db) => unitChecks(db, unitId));
+  }
+  previewChecks(unitId: number, target: string) {
+    return this.read((db) => previewChecks(db, unitId, target));
+  }
+  checkCounts(translationId: number) {
+    return this.read((db) => checkCounts(db, translationId));
   }
   saveUploadedTargets(...args: Parameters<Store['saveUploadedTargets']>) {
     return this.tx((db) => edits.saveUploadedTargets(db, ...args));

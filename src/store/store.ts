@@ -147,6 +147,10 @@ export interface Store {
   setCheckDismissed(unitId: number, name: string, dismissed: boolean): Promise<boolean>;
   /** The failing checks of a unit, dismissed or not. */
   unitChecks(unitId: number): Promise<{ name: string; dismissed: boolean }[]>;
+  /** The checks a unit would fail with `target` (plural forms joined) instead of its text; nothing is stored. */
+  previewChecks(unitId: number, target: string): Promise<string[]>;
+  /** Per check, the strings of a translation failing it (active) and those that dismissed it. */
+  checkCounts(translationId: number): Promise<{ name: string; active: number; dismissed: number }[]>;
   /** Sets uploaded targets as pending edits, records the changes, refreshes statistics; returns the change ids. */
   saveUploadedTargets(translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]>;
   /** Every pending unit of a component, by translation then position. */

@@ -31,3 +31,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): VNode
 export function renderDocument(node: Html): string {
   return `<!doctype html>${render(node)}`;
 }
+
+/** A part of a page (the editor's script swaps it in). */
+export function renderFragment(node: Html): string {
+  return render(node);
+}

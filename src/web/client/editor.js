@@ -136,3 +136,34 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('popstate', () => {
   if (editor()) show(window.location.href, false).catch(() => window.location.reload());
 });
+
+// Checks while typing: the server runs them on the text as typed (nothing stored) and answers the checks section.
+let checkTimer;
+let checkRun = 0;
+async function previewChecks(form) {
+  const e = editor();
+  const section = document.querySelector('.editor section[data-checks]');
+  if (!e || !section) return;
+  const body = new URLSearchParams({ unit: e.dataset.unit });
+  for (const t of form.querySelectorAll('textarea[name^="target_"]')) body.set(t.name, t.value);
+  const run = ++checkRun;
+  const response = await fetch(`${e.dataset.base}checks/`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html', 'X-CSRFToken': csrf() },
+    body,
+  });
+  // an answer to older text, or to another string, is not shown
+  if (!response.ok || run !== checkRun || editor()?.dataset.unit !== e.dataset.unit) return;
+  // only the live region's content changes, so screen readers announce the new list
+  const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('section[data-checks] [aria-live]');
+  const live = document.querySelector('.editor section[data-checks] [aria-live]');
+  if (fresh && live) live.replaceChildren(...fresh.childNodes);
+}
+
+document.addEventListener('input', (event) => {
+  const field = event.target;
+  if (!(field instanceof HTMLTextAreaElement) || !field.name.startsWith('target_') || field.readOnly) return;
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => previewChecks(field.form).catch(() => {}), 250);
+});

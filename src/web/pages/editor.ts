@@ -14,6 +14,7 @@ import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
+import { checksSection, unitChecksShown } from './checks.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 
@@ -173,10 +174,11 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
-  const [others, glossary, history] = await Promise.all([
+  const [others, glossary, history, checks] = await Promise.all([
     otherLanguages(ctx, translation, unit),
     glossaryTerms(ctx, translation, unit),
     recentChanges(ctx, { unitId: unit.id }, 20),
+    unitChecksShown(ctx, unit),
   ]);
   const prev = offset > 1 ? `${base}${editorQuery(q, { offset: offset - 1 })}` : null;
   const next = offset < total ? `${base}${editorQuery(q, { offset: offset + 1 })}` : null;
@@ -245,6 +247,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
         </section>
       </form>
       <aside class="side">
+        ${checksSection(ctx, translation, unit, checks)}
         <section aria-labelledby="glossary-h">
           <h2 id="glossary-h">Glossary</h2>
           ${glossary.length === 0 ? html`<p>No glossary terms in this string.</p>` : html`<dl class="glossary">${glossary.map((g) => html`<dt>${g.source}</dt><dd lang=${language.code} dir=${dir}>${g.target || '—'}</dd>`)}</dl>`}

@@ -11,6 +11,7 @@ import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
+import { checkCountsList } from './checks.js';
 import { type StatsRow, page, percents, progress, statsTable, sumStats } from './layout.js';
 
 function visibleProjects(ctx: WebContext): CatalogProject[] {
@@ -218,6 +219,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         <button type="submit">Search</button>
       </form>
     </section>
+    ${await checkCountsList(ctx, translation)}
     <section aria-labelledby="files"><h2 id="files">File</h2>
       <p><a href=${file} download>Download ${translation.filename || 'the file'}</a></p>
       ${
