@@ -14,6 +14,7 @@ import { CliFailure, type CliIo } from './io.js';
  */
 export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void> }): Promise<number> {
   const store = await openStore(config.database);
+  store.checkpointInBackground();
   try {
     for (const c of (await store.applyConfig(config, { prune: true })).keptComponents) {
       io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);

@@ -1,11 +1,8 @@
 // Runs git work in one worker thread per process, so a commit's time is its own, not the request traffic's.
 // Under load every `await` of isomorphic-git's many small file operations waited for a turn of an event loop busy
 // with requests (a commit took ×5.6 its quiet time); in the worker those turns are the worker's own.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../domain/worker.js';
 import { VcsError } from '../vcs/index.js';
 import { type GitOp, type GitOps, gitOps } from './git-ops.js';
 
@@ -24,21 +21,9 @@ function useWorker(): boolean {
   return process.env.TMS_GIT_WORKER !== '0';
 }
 
-/** The worker's entry: the compiled `.js` beside this file, else the TypeScript source through tsx (tests, benchmarks). */
+/** The git worker thread, replies routed to their callers; a worker that stops fails every call waiting on it. */
 function start(): Worker {
-  const compiled = new URL('./git-worker.js', import.meta.url);
-  let w: Worker;
-  if (existsSync(fileURLToPath(compiled))) w = new Worker(compiled);
-  else {
-    // tsx's loader hooks are registered inside the worker itself: loaders given on the command line stay on the main thread
-    const require = createRequire(import.meta.url);
-    const manifest = require.resolve('tsx/package.json');
-    const api = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
-    const workerData = { tsx: pathToFileURL(path.join(path.dirname(manifest), api)).href, entry: new URL('./git-worker.ts', import.meta.url).href };
-    const boot =
-      "const { workerData } = require('node:worker_threads'); import(workerData.tsx).then((m) => { m.register(); return import(workerData.entry); });";
-    w = new Worker(boot, { eval: true, workerData });
-  }
+  const w = startWorker(import.meta.url, 'git-worker');
   w.on('message', (reply: Reply) => {
     const call = waiting.get(reply.id);
     if (!call) return;

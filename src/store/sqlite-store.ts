@@ -1,4 +1,6 @@
 // The SQLite store: better-sqlite3 underneath, synchronous inside, each Store call one transaction where it writes.
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../domain/worker.js';
 import { loadLanguages } from '../languages/languages.js';
 import { accountQueries } from './accounts.query.js';
 import { componentAlerts } from './alerts.repo.js';
@@ -43,11 +45,16 @@ function promised<T>(sync: Methods<T>): T {
  * The SQLite implementation of the Store. `db` is the connection, for this engine's own tests and tools only.
  * @example const store = await openSqliteStore('tms.sqlite');
  */
+/** SQLite's default checkpoint threshold (pages), and the one kept while a checkpoint thread runs. */
+const DEFAULT_AUTOCHECKPOINT = 1000;
+const SAFETY_AUTOCHECKPOINT = 20_000;
+
 export class SqliteStore implements Store {
   readonly units: UnitReads;
   readonly changes: ChangeReads;
   readonly accounts: AccountReads;
   private readonly version: () => string;
+  private checkpointer: Worker | null = null;
 
   constructor(readonly db: Db) {
     this.version = versionOf(db);
@@ -81,7 +88,34 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * Moves checkpoints off this connection: a thread of its own copies the write-ahead log into the database every
+   * `intervalMs`, and this connection checkpoints only past a high threshold (a safety net), so writes never wait
+   * for one. For long-running servers; `close()` stops it.
+   */
+  checkpointInBackground(intervalMs = 500): void {
+    if (this.checkpointer || this.db.name === ':memory:' || !this.db.open) return;
+    const worker = startWorker(import.meta.url, 'checkpoint-worker', { file: this.db.name, intervalMs });
+    worker.unref();
+    worker.on('error', () => {
+      // without it, SQLite's own checkpoints take over again
+      this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+      this.checkpointer = null;
+    });
+    this.db.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT}`);
+    this.checkpointer = worker;
+  }
+
   async close(): Promise<void> {
+    const checkpointer = this.checkpointer;
+    this.checkpointer = null;
+    if (checkpointer) {
+      // referenced again while it closes its connection, so the process waits for it
+      checkpointer.ref();
+      const exited = new Promise((resolve) => checkpointer.once('exit', resolve));
+      checkpointer.postMessage('stop');
+      await exited;
+    }
     if (this.db.open) this.db.close();
   }
 

@@ -86,6 +86,11 @@ export interface Store {
   /** Where the data lives (a file name; never credentials). */
   readonly location: string;
   close(): Promise<void>;
+  /**
+   * For long-running servers: storage upkeep moves off the request path (SQLite: WAL checkpoints in a thread of
+   * their own, so no write waits for one). Stopped by `close()`.
+   */
+  checkpointInBackground(): void;
   /** A token that changes whenever the data changes, through this connection or any other process's. */
   dataVersion(): Promise<string>;
 
