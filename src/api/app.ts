@@ -39,7 +39,12 @@ export interface AppOptions {
   cacheBytes?: number;
 }
 
-export type AppServices = ApiServices & { refresh(): Promise<boolean>; anonymous(): Promise<AccountRow | undefined> };
+export type AppServices = ApiServices & {
+  refresh(): Promise<boolean>;
+  anonymous(): Promise<AccountRow | undefined>;
+  /** Calls `listener` whenever a `refresh()` (whoever calls it: the API, the web pages) finds the database changed. */
+  onChange(listener: () => void): void;
+};
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
 export function createServices(store: Store, getConfig: () => Config, apiVersion: string): AppServices {
@@ -48,6 +53,7 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
   let catalog: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
+  const listeners: (() => void)[] = [];
   return {
     store,
     get config() {
@@ -65,7 +71,11 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       catalog = undefined;
       anonymous = undefined;
       principals.clear();
+      for (const listener of listeners) listener();
       return true;
+    },
+    onChange(listener) {
+      listeners.push(listener);
     },
     catalog() {
       catalog ??= store.catalog();
@@ -120,6 +130,8 @@ export function createApp(options: AppOptions): RequestHandler {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const services = options.services ?? createServices(store, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
+  // whoever notices a change (these handlers, the web pages sharing the services) empties the cache
+  services.onChange(() => cache.clear());
   const limiter = createAuthLimiter(getConfig().auth_failures_per_minute);
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
@@ -171,7 +183,7 @@ export function createApp(options: AppOptions): RequestHandler {
     }
     const { route, params } = match;
     res.setHeader('Allow', allow.get(route)!);
-    if (await services.refresh()) cache.clear();
+    await services.refresh();
     const address = req.socket.remoteAddress ?? '';
     const wait = limiter.blocked(address);
     if (wait !== null) throw throttled(wait);
@@ -226,7 +238,7 @@ export function createApp(options: AppOptions): RequestHandler {
         ...(await contextOf(req, user, params, query, path, format)),
         body,
         reload: async () => {
-          if (await services.refresh()) cache.clear();
+          await services.refresh();
           return contextOf(req, user, params, query, path, format);
         },
       };
@@ -235,7 +247,7 @@ export function createApp(options: AppOptions): RequestHandler {
         result = await operation.handler(ctx);
       } finally {
         // Whatever the write changed: no answer cached before it may be served after it.
-        if (await services.refresh()) cache.clear();
+        await services.refresh();
       }
       reply(res, req, result);
       return;

@@ -1,0 +1,108 @@
+// The editor's glossary pane (terms of the project's glossary components found in the source), and uploading a
+// translation file from the translation page.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../src/api/server.js';
+import { hashPassword } from '../../src/auth/password.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { syncProject } from '../../src/sync/index.js';
+import { type HttpRequest, httpRequest } from '../helpers/http.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
+
+describe('glossary pane and file upload in the web interface', () => {
+  let env: SyncEnv;
+  let store: SqliteStore;
+  let server: RunningServer;
+  let session: { cookie: string; csrf: string };
+  const request = (method: string, url: string, opts: Omit<HttpRequest, 'method'> = {}) => httpRequest(server.url, url, { ...opts, method });
+
+  beforeAll(async () => {
+    env = await createSyncEnv();
+    await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
+    await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary') });
+    const component = (slug: string, extra: Record<string, unknown>) => ({
+      name: slug,
+      slug,
+      branch: 'main',
+      source_language: 'en',
+      repo: env.server.url(`${slug}.git`, CREDENTIALS),
+      push_on_commit: false,
+      ...extra,
+    });
+    const config = env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          component('app', { filemask: 'translations/app_*.ts', file_format: 'ts' }),
+          component('glossary', { filemask: '*.tbx', file_format: 'tbx', is_glossary: true }),
+        ],
+      },
+    ]);
+    store = env.openStore();
+    for (const r of await syncProject(store, config, 'hello')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
+    await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+    await store.setPasswordHash('jane', await hashPassword('jane-password-1'));
+    server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: () => {} });
+    const form = await request('GET', '/accounts/login/');
+    const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const signed = await request('POST', '/accounts/login/', {
+      headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: token, username: 'jane', password: 'jane-password-1', next: '/' }).toString(),
+    });
+    const cookies = signed.headers.getSetCookie();
+    const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
+    session = { cookie: `${cookies.find((c) => c.startsWith('tms_session='))!.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await env?.close();
+  });
+
+  it('shows the glossary terms that occur in the source beside the string, in the translation’s language', async () => {
+    // the API answers what the upload stored at once (its response cache does not outlive a write made by a page)
+    const units = (await request('GET', '/api/translations/hello/app/de/units/')).json.results as { source: string[]; web_url: string }[];
+    const open = units.find((u) => u.source[0] === 'Open a file')!;
+    const page = await request('GET', new URL(open.web_url).pathname + new URL(open.web_url).search);
+    expect(page.status).toBe(200);
+    const pane = /<section aria-labelledby="glossary-h">[\s\S]*?<\/section>/.exec(page.text)?.[0] ?? '';
+    expect(pane).toMatch(/<dt>file<\/dt><dd[^>]*>Datei<\/dd>/);
+    expect(pane).not.toContain('Ordner');
+    // a string with no glossary term says so
+    const quit = units.find((u) => u.source[0] === 'Quit')!;
+    const other = await request('GET', new URL(quit.web_url).pathname + new URL(quit.web_url).search);
+    expect(other.text).toContain('No glossary terms in this string.');
+  });
+
+  it('uploads a translation file from the translation page and shows what changed', async () => {
+    const file = readFileSync(path.join(DEMO, 'app', 'translations', 'app_de.ts'), 'utf8').replace(
+      /(<source>Quit<\/source>\s*<translation)[^>]*>[^<]*</,
+      '$1>Programm beenden<',
+    );
+    expect(file).toContain('Programm beenden');
+    const upload = (fields: Record<string, string>) => {
+      const body = new FormData();
+      for (const [k, v] of Object.entries(fields)) body.set(k, v);
+      body.set('file', new Blob([file], { type: 'application/xml' }), 'app_de.ts');
+      return request('POST', '/upload/hello/app/de/', { headers: { Cookie: session.cookie }, body });
+    };
+    expect((await upload({ method: 'translate' })).status).toBe(403);
+    const page = await upload({ csrfmiddlewaretoken: session.csrf, method: 'translate' });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/The file was processed: 1 of \d+ strings updated/);
+    const units = (await request('GET', '/api/translations/hello/app/de/units/')).json.results as { source: string[]; target: string[]; pending: boolean }[];
+    expect(units.find((u) => u.source[0] === 'Quit')).toMatchObject({ target: ['Programm beenden'], pending: true });
+    // anonymous visitors (with a valid form token) are sent to sign in; nothing is stored
+    const form = await request('GET', '/accounts/login/');
+    const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const body = new FormData();
+    body.set('csrfmiddlewaretoken', token);
+    body.set('method', 'translate');
+    body.set('file', new Blob([file.replace('Programm beenden', 'Anonym')]), 'app_de.ts');
+    const anonymous = await request('POST', '/upload/hello/app/de/', { headers: { Cookie: `tms_csrf=${token}` }, body });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get('location')).toContain('/accounts/login/');
+    expect(store.db.prepare("SELECT count(*) FROM units WHERE target = 'Anonym'").pluck().get()).toBe(0);
+  });
+});
