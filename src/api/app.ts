@@ -10,7 +10,7 @@ import type { Answer } from './answer.js';
 import { createAuthLimiter } from './auth-limit.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from './body.js';
-import type { ApiServices, RequestContext } from './context.js';
+import { type ApiServices, type RequestContext, headerReader } from './context.js';
 import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, permissionDenied, throttled } from './errors.js';
 import { toJson } from './json.js';
 import { JSON_TYPE, type RequestHandler, answerError, send } from './respond.js';
@@ -156,10 +156,7 @@ export function createApp(options: AppOptions): RequestHandler {
       query,
       path,
       memo: new Map(),
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
+      header: headerReader(req),
     };
   }
 

@@ -53,3 +53,11 @@ export function queryValues(ctx: RequestContext, name: string): string[] {
   for (const [key, value] of ctx.query) if (key === name) values.push(value);
   return values;
 }
+
+/** A request's header reader for `RequestContext.header`: the first value of a lower-case name. */
+export function headerReader(req: { headers: Record<string, string | string[] | undefined> }): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}

@@ -4,6 +4,7 @@ import { Access } from '../api/access.js';
 import type { AppServices } from '../api/app.js';
 import { originOf } from '../api/app.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from '../api/body.js';
+import { headerReader } from '../api/context.js';
 import { notFound, toApiError } from '../api/errors.js';
 import { createRouter } from '../api/router.js';
 import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sessionOf } from '../api/session.js';
@@ -88,10 +89,7 @@ export function createWebApp(options: WebAppOptions) {
       query,
       path,
       memo: new Map(),
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
+      header: headerReader(req),
       req,
       assets,
       csrf,

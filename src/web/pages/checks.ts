@@ -10,6 +10,7 @@ import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths } from '../format.js';
 import { type Html, html, renderFragment } from '../html.js';
+import { targetsOfForm, unitOfForm } from './unit-form.js';
 
 interface ShownCheck {
   id: string;
@@ -77,14 +78,6 @@ export async function unitChecksShown(ctx: WebContext, unit: UnitRecordRow): Pro
   return (await ctx.services.store.unitChecks(unit.id)).map((c) => shown(c.name, c.dismissed));
 }
 
-async function unitOfForm(ctx: WebContext, translation: CatalogTranslation): Promise<UnitRecordRow> {
-  const raw = formValue(ctx, 'unit') ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw validationError('unit', 'No string was named.');
-  const unit = await ctx.services.units.byId(Number(raw));
-  if (!unit || unit.translation_id !== translation.id) throw notFound();
-  return unit;
-}
-
 /**
  * `POST /translate/<p>/<c>/<lang>/checks/` (the editor's script, while typing): the checks section for the text in
  * `target_0`, `target_1`, … of string `unit`, computed as a save would and stored nowhere.
@@ -92,13 +85,7 @@ async function unitOfForm(ctx: WebContext, translation: CatalogTranslation): Pro
 export async function previewChecksFragment(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
   const unit = await unitOfForm(ctx, translation);
-  const targets: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const value = formValue(ctx, `target_${i}`);
-    if (value === undefined) break;
-    targets.push(value.replace(/\r\n/g, '\n'));
-  }
-  if (targets.length === 0) throw validationError('target_0', 'No translation was sent.');
+  const targets = targetsOfForm(ctx);
   const failing = await ctx.services.store.previewChecks(unit.id, targets.join(PLURAL_SEPARATOR));
   const stored = new Map((await ctx.services.store.unitChecks(unit.id)).map((c) => [c.name, c.dismissed]));
   const checks = failing.map((name) => shown(name, stored.get(name) ?? false));

@@ -17,6 +17,7 @@ import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
+import { targetsOfForm, unitOfForm } from './unit-form.js';
 
 const FILTER_NAMES: Record<string, string> = {
   '': 'All strings',
@@ -330,18 +331,8 @@ async function glossaryTerms(ctx: WebContext, translation: CatalogTranslation, u
  */
 export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
-  const raw = formValue(ctx, 'unit') ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw validationError('unit', 'No string was named.');
-  const unit = await ctx.services.units.byId(Number(raw));
-  if (!unit || unit.translation_id !== translation.id) throw notFound();
-  const targets: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const value = formValue(ctx, `target_${i}`);
-    if (value === undefined) break;
-    // Browsers send CRLF line ends from a textarea; the files keep what the string used.
-    targets.push(value.replace(/\r\n/g, '\n'));
-  }
-  if (targets.length === 0) throw validationError('target_0', 'No translation was sent.');
+  const unit = await unitOfForm(ctx, translation);
+  const targets = targetsOfForm(ctx);
   const fuzzy = formValue(ctx, 'fuzzy') !== undefined;
   const state = targets.every((t) => t === '') ? State.EMPTY : fuzzy ? State.FUZZY : unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
   const write: WriteContext = {
