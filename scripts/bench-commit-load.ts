@@ -1,21 +1,15 @@
 // `npm run bench:commit-load`: how long commits take while clients edit and upstream moves — a whole `tms serve`
 // process on the KeePassXC corpus, 20 clients PATCHing, a manager committing every few seconds, upstream committing.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { keepassxcFiles, keepassxcProjects, root, serveUrl } from './bench-lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
-const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
-if (!existsSync(source)) {
-  console.log(`bench:commit-load: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
-  process.exit(0);
-}
+const files = keepassxcFiles('bench:commit-load');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 30);
 const COMMIT_EVERY_MS = Number(process.env.BENCH_COMMIT_EVERY_MS ?? 5000);
@@ -26,8 +20,6 @@ const run = promisify(execFile);
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 
 const work = await tempDir('tms-bench-commit-load-');
-const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
-const files = Object.fromEntries(names.map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]));
 const upstream = path.join(work, 'upstream', 'keepassxc.git');
 await createUpstream({ dir: upstream, files });
 execFileSync('git', ['gc', '-q'], { cwd: upstream });
@@ -39,23 +31,7 @@ writeFileSync(
     database: 'tms.sqlite',
     repos_dir: 'repos',
     auth_failures_per_minute: 1000,
-    projects: [
-      {
-        name: 'KeePassXC',
-        slug: 'keepassxc',
-        components: [
-          {
-            name: 'KeePassXC',
-            slug: 'keepassxc',
-            repo: gitServer.url('keepassxc.git'),
-            branch: 'main',
-            filemask: 'share/translations/keepassxc_*.ts',
-            file_format: 'ts',
-            source_language: 'en',
-          },
-        ],
-      },
-    ],
+    projects: keepassxcProjects(gitServer.url('keepassxc.git')),
   }),
 );
 // async: the git server answers from this process
@@ -68,17 +44,7 @@ for (let i = 0; i < CLIENTS; i++) tokens.push((await cli('user', 'add', `t${i}`,
 const server: ChildProcess = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
 // never left running, whatever ends this script
 process.on('exit', () => server.kill('SIGKILL'));
-const base = await new Promise<string>((resolve, reject) => {
-  let seen = '';
-  const look = (d: Buffer) => {
-    seen += d.toString();
-    const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
-    if (m) resolve(m[1]!);
-  };
-  server.stdout!.on('data', look);
-  server.stderr!.on('data', look);
-  server.once('exit', (code) => reject(new Error(`tms serve exited with ${code}`)));
-});
+const base = await serveUrl(server);
 
 const api = async (method: string, url: string, token: string, body?: unknown) => {
   const r = await fetch(base + url, {

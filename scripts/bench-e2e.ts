@@ -2,22 +2,16 @@
 // HTTP on loopback (one commit, and the same files with 3,000 commits of history), each figure beside an anchor
 // measured in the same run: `node -e 0`, `git clone`, Translate Toolkit parsing the same files, a bare node:http
 // server sending the same bytes.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { keepassxcFiles, keepassxcProjects, keepassxcSource, root, serveUrl } from './bench-lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
-const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
-if (!existsSync(source)) {
-  console.log(`bench:e2e: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
-  process.exit(0);
-}
+const source = keepassxcSource('bench:e2e');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 3000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -43,8 +37,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 const work = await tempDir('tms-bench-e2e-');
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
-const files = Object.fromEntries(names.map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]));
+const files = keepassxcFiles('bench:e2e');
+const names = Object.keys(files);
 const bytes = Object.values(files).reduce((n, b) => n + b.length, 0);
 
 // --- upstreams: one commit, and the same final files after HISTORY commits (mostly code, every 30th a translation)
@@ -126,23 +120,7 @@ function config(name: string, repo: string): string {
     JSON.stringify({
       database: 'tms.sqlite',
       repos_dir: 'repos',
-      projects: [
-        {
-          name: 'KeePassXC',
-          slug: 'keepassxc',
-          components: [
-            {
-              name: 'KeePassXC',
-              slug: 'keepassxc',
-              repo,
-              branch: 'main',
-              filemask: 'share/translations/keepassxc_*.ts',
-              file_format: 'ts',
-              source_language: 'en',
-            },
-          ],
-        },
-      ],
+      projects: keepassxcProjects(repo),
     }),
   );
   return file;
@@ -225,7 +203,7 @@ for (const [name, label] of [
 const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
 const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
 process.on('exit', () => server.kill('SIGKILL'));
-const base = await serverUrl(server);
+const base = await serveUrl(server);
 const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
 const pages: string[] = [];
 for (const t of translations.results) {
@@ -280,20 +258,6 @@ console.log('| what | tms | anchor (same run) | ratio | target |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.what} | ${r.tms} | ${r.anchor} | ${r.ratio} | ${r.target} |`);
 process.exit(0);
-
-function serverUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const look = (d: Buffer) => {
-      seen += d.toString();
-      const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => reject(new Error(`tms serve exited with ${code}: ${seen}`)));
-  });
-}
 
 /** A bare node:http server in its own process (as tms serve is), answering each path with fixed bytes: the ceiling. */
 async function bareServer(bodies: Record<string, Buffer>): Promise<string> {

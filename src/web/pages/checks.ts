@@ -1,6 +1,6 @@
 // Quality checks in the web interface: a string's failing checks in the editor (live while typing), dismissing one,
 // and a translation's counts per check.
-import { notFound, validationError } from '../../api/errors.js';
+import { validationError } from '../../api/errors.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { findCheck } from '../../checks/index.js';
 import { hashToChecksum } from '../../domain/hash.js';

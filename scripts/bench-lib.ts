@@ -1,0 +1,55 @@
+// What the end-to-end benchmarks share: the KeePassXC corpus (or a visible exit without it), its project
+// configuration, and the address a `tms serve` child process prints.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The folder of KeePassXC's translation files; exits with a message when the corpus is not there. */
+export function keepassxcSource(bench: string): string {
+  const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+  const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+  if (!existsSync(source)) {
+    console.log(`${bench}: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+    process.exit(0);
+  }
+  return source;
+}
+
+/** The KeePassXC translation files by repository path (`share/translations/…`). */
+export function keepassxcFiles(bench: string): Record<string, Buffer> {
+  const source = keepassxcSource(bench);
+  const names = readdirSync(source).filter((n) => /^keepassxc_.*\.ts$/.test(n));
+  return Object.fromEntries(names.map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]));
+}
+
+/** A configuration's projects: KeePassXC as one Qt TS component from `repo`. */
+export function keepassxcProjects(repo: string): unknown[] {
+  const component = {
+    name: 'KeePassXC',
+    slug: 'keepassxc',
+    repo,
+    branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts',
+    file_format: 'ts',
+    source_language: 'en',
+  };
+  return [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }];
+}
+
+/** `http://host:port` of a `tms serve` child once it prints its address; rejects when it exits first. */
+export function serveUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (d: Buffer) => {
+      seen += d.toString();
+      const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`tms serve exited with ${code}: ${seen}`)));
+  });
+}
