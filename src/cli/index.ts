@@ -1,6 +1,6 @@
 // The `tms` command line: parses arguments, loads the configuration, runs a command, maps errors to exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { type Config, configPath, loadConfig } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import { CliFailure, type CliIo, processIo } from './io.js';
 
@@ -24,7 +24,11 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
     });
 
-  const config = (): Config => loadConfig(configPath(program.opts<GlobalOptions>().config));
+  // loaded when a command needs it: `tms --help` and usage errors load no configuration code
+  const config = async (): Promise<Config> => {
+    const { configPath, loadConfig } = await import('../config/config.js');
+    return loadConfig(configPath(program.opts<GlobalOptions>().config));
+  };
 
   program
     .command('check')
@@ -32,7 +36,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action(() =>
       run(async () => {
         const { runCheck } = await import('./check.js');
-        return runCheck(config(), io);
+        return runCheck(await config(), io);
       }),
     );
 
@@ -46,7 +50,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action((project: string | undefined, component: string | undefined, opts: { all?: boolean; watch?: boolean }) =>
       run(async () => {
         if (!project && !opts.all) throw new CliFailure('sync needs a project slug or --all', EXIT_USAGE);
-        const cfg = config();
+        const cfg = await config();
         const { runSync } = await import('./sync.js');
         return runSync(cfg, io, { project, component, all: Boolean(opts.all), watch: Boolean(opts.watch) });
       }),
@@ -61,7 +65,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       run(async () => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliFailure(`invalid port "${opts.port}"`, EXIT_USAGE);
-        const cfg = config();
+        const cfg = await config();
         const { runServe } = await import('./serve.js');
         return runServe(cfg, io, { host: opts.host, port });
       }),
@@ -78,7 +82,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .option('--password-stdin', 'read a web sign-in password from the first line of standard input')
     .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean; passwordStdin?: boolean }) =>
       run(async () => {
-        const cfg = config();
+        const cfg = await config();
         const [{ openStore }, { runUserAdd }, { readNewPassword }] = await Promise.all([
           import('../store/index.js'),
           import('./user.js'),
@@ -99,7 +103,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .argument('<username>')
     .action((username: string) =>
       run(async () => {
-        const cfg = config();
+        const cfg = await config();
         const [{ openStore }, { runUserPassword }, { readNewPassword }] = await Promise.all([
           import('../store/index.js'),
           import('./user.js'),
@@ -119,7 +123,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .argument('<username>')
     .action((username: string) =>
       run(async () => {
-        const cfg = config();
+        const cfg = await config();
         const [{ openStore }, { runUserToken }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
         const store = await openStore(cfg.database);
         try {
@@ -140,7 +144,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       .argument('<username>')
       .action((username: string) =>
         run(async () => {
-          const cfg = config();
+          const cfg = await config();
           const [{ openStore }, commands] = await Promise.all([import('../store/index.js'), import('./user.js')]);
           const store = await openStore(cfg.database);
           try {
@@ -156,7 +160,7 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .description('list users')
     .action(() =>
       run(async () => {
-        const cfg = config();
+        const cfg = await config();
         const [{ openStore }, { runUserList }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
         const store = await openStore(cfg.database);
         try {

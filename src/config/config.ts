@@ -1,12 +1,11 @@
 // Loads, validates and resolves the tms configuration file (tms.config.json).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
-import { configSchema } from './schema.js';
+import { type ErrorObject, configValidator } from './validator.js';
 
 export interface ComponentConfig {
   name: string;
@@ -109,9 +108,6 @@ export interface Config {
   hooks: { enabled: boolean; secret: string };
   projects: ProjectConfig[];
 }
-
-const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: false });
-const validate = ajv.compile(configSchema);
 
 /** `projects[0].components[2].filemask` from Ajv's `/projects/0/components/2/filemask`. */
 function jsonPath(instancePath: string, extra?: string): string {
@@ -219,6 +215,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     const problem = at ? `${at.line}:${at.column}: not valid JSON: ${at.reason}` : `not valid JSON: ${(e as Error).message}`;
     throw new ConfigError(`${file}:${at ? '' : ' '}${problem}`, { file, problems: [problem] });
   }
+  const validate = configValidator();
   if (!validate(raw)) {
     const problems = [...new Set((validate.errors ?? []).map(describe))];
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
