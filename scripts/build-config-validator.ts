@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
-import { AJV_OPTIONS } from '../src/config/validator.js';
 import { configSchema } from '../src/config/schema.js';
+import { AJV_OPTIONS } from '../src/config/validator.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
