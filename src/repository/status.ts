@@ -26,6 +26,9 @@ export interface RepositoryStatus {
   weblate_commit: RevisionInfo | null;
   status: string;
   merge_failure: string | null;
+  /** Commits the branch has that upstream lacks, and upstream's that the branch lacks (as of the last fetch). */
+  ahead: number;
+  behind: number;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -96,11 +99,15 @@ export async function repositoryStatus(h: ComponentHandle): Promise<RepositorySt
     weblate_commit: null,
     status: '',
     merge_failure: await h.store.mergeFailure(h.row.id),
+    ahead: 0,
+    behind: 0,
   };
   if (!h.git || !hasWorkingCopy(h)) return out;
   const s = await vcs.status({ dir: h.dir, cache: h.cache, branch: h.branch });
   out.needs_merge = s.needsMerge;
   out.needs_push = s.needsPush;
+  out.ahead = s.ahead;
+  out.behind = s.behind;
   out.remote_commit = s.remoteCommit ? revisionInfo(s.remoteCommit) : null;
   out.weblate_commit = s.localCommit ? revisionInfo(s.localCommit) : null;
   out.status = statusText(s);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { hashPassword } from '../../src/auth/password.js';
+import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpRequest, httpRequest } from '../helpers/http.js';
@@ -44,17 +45,24 @@ describe('glossary pane and file upload in the web interface', () => {
     for (const r of await syncProject(store, config, 'hello')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
     await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
     await store.setPasswordHash('jane', await hashPassword('jane-password-1'));
+    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
+    joinTeams(store.db, mike.user.id, ['Managers']);
+    await store.setPasswordHash('mike', await hashPassword('mike-password-1'));
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: () => {} });
+    session = await signIn('jane', 'jane-password-1');
+  }, 120_000);
+
+  async function signIn(username: string, password: string): Promise<{ cookie: string; csrf: string }> {
     const form = await request('GET', '/accounts/login/');
     const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
     const signed = await request('POST', '/accounts/login/', {
       headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: token, username: 'jane', password: 'jane-password-1', next: '/' }).toString(),
+      body: new URLSearchParams({ csrfmiddlewaretoken: token, username, password, next: '/' }).toString(),
     });
     const cookies = signed.headers.getSetCookie();
     const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
-    session = { cookie: `${cookies.find((c) => c.startsWith('tms_session='))!.split(';')[0]}; tms_csrf=${csrf}`, csrf };
-  }, 120_000);
+    return { cookie: `${cookies.find((c) => c.startsWith('tms_session='))!.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+  }
   afterAll(async () => {
     await server?.close();
     await env?.close();
@@ -104,5 +112,26 @@ describe('glossary pane and file upload in the web interface', () => {
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get('location')).toContain('/accounts/login/');
     expect(store.db.prepare("SELECT count(*) FROM units WHERE target = 'Anonym'").pluck().get()).toBe(0);
+  });
+
+  it('shows on the repository page how many commits are pending, to push and to pull', async () => {
+    const mike = await signIn('mike', 'mike-password-1');
+    const facts = async () => {
+      const page = await request('GET', '/repository/hello/app/', { headers: { Cookie: mike.cookie } });
+      expect(page.status).toBe(200);
+      return {
+        pending: /data-pending="(\d+)"/.exec(page.text)?.[1],
+        ahead: /data-ahead="(\d+)"[^>]*>([^<]*)/.exec(page.text)?.slice(1),
+        behind: /data-behind="(\d+)"/.exec(page.text)?.[1],
+      };
+    };
+    // the upload above left one string pending
+    expect(await facts()).toEqual({ pending: '1', ahead: ['0', 'no'], behind: '0' });
+    const committed = await request('POST', '/repository/hello/app/', {
+      headers: { Cookie: mike.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: mike.csrf, operation: 'commit' }).toString(),
+    });
+    expect(committed.status).toBeLessThan(400);
+    expect(await facts()).toEqual({ pending: '0', ahead: ['1', '1 commit to push'], behind: '0' });
   });
 });

@@ -37,8 +37,8 @@ async function render(ctx: WebContext, result?: { ok: boolean; text: string }): 
     ${result && html`<p role=${result.ok ? 'status' : 'alert'} class=${result.ok ? 'notice' : 'error'} data-result=${result.ok ? 'ok' : 'failed'}>${result.text}</p>`}
     <dl class="facts repo-status">
       <dt>Pending strings</dt><dd data-pending=${pending}>${pending}</dd>
-      <dt>Ahead of upstream</dt><dd data-ahead=${status.needs_push ? 1 : 0}>${status.needs_push ? 'yes: commits to push' : 'no'}</dd>
-      <dt>Behind upstream</dt><dd data-behind=${status.needs_merge ? 1 : 0}>${status.needs_merge ? 'yes: upstream commits to pull' : 'no'}</dd>
+      <dt>Ahead of upstream</dt><dd data-ahead=${status.ahead}>${status.ahead === 0 ? 'no' : `${status.ahead} commit${status.ahead === 1 ? '' : 's'} to push`}</dd>
+      <dt>Behind upstream</dt><dd data-behind=${status.behind}>${status.behind === 0 ? 'no' : `${status.behind} upstream commit${status.behind === 1 ? '' : 's'} to pull`}</dd>
       <dt>Locked</dt><dd>${component.locked ? 'yes' : 'no'}</dd>
       ${status.weblate_commit && html`<dt>Last commit</dt><dd><code>${status.weblate_commit.shortrevision}</code> ${status.weblate_commit.summary}</dd>`}
       ${status.remote_commit && html`<dt>Upstream</dt><dd><code>${status.remote_commit.shortrevision}</code> ${status.remote_commit.summary}</dd>`}
