@@ -1,5 +1,9 @@
 // Regular expressions that users write (the search language's `r"…"`): RE2, so matching time grows linearly with the text.
-import { RE2 } from 're2-wasm';
+import { createRequire } from 'node:module';
+
+// re2-wasm compiles its WebAssembly when loaded (about 55 ms): loaded at the first pattern, not by every command
+const require = createRequire(import.meta.url);
+let RE2: typeof import('re2-wasm').RE2 | undefined;
 
 /** A compiled pattern; `test` never backtracks (RE2 has no backreferences or lookaround, and no catastrophic cases). */
 export interface UserRegex {
@@ -12,6 +16,7 @@ export interface UserRegex {
  * @example compileUserRegex('^Hal+o').test('Hallo') === true
  */
 export function compileUserRegex(pattern: string): UserRegex {
+  RE2 ??= (require('re2-wasm') as typeof import('re2-wasm')).RE2;
   try {
     return new RE2(pattern, 'u');
   } catch (e) {
