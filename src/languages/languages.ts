@@ -95,7 +95,18 @@ export function textDirection(code: string, rtl: ReadonlySet<string> = loadLangu
 
 /** A default plural object for a code, its type classified from the formula. */
 export function makePlural(code: string, number: number, formula: string): LanguagePlural {
-  return { source: 0, number, formula, type: pluralType(baseCode(code), formula) };
+  // Weblate's plural type evaluates the formula over many numbers: worked out when first read (most commands read
+  // none of the 500-odd languages' types; computing them all took 40 ms of every start)
+  let type: PluralType | undefined;
+  return {
+    source: 0,
+    number,
+    formula,
+    get type() {
+      type ??= pluralType(baseCode(code), formula);
+      return type;
+    },
+  };
 }
 
 /** The rows of a CSV of the data folder; `columns` must be in its header (a broken data folder says which file). */
