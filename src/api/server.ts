@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createApp } from './app.js';
-import { parseError } from './errors.js';
-import type { RequestHandler } from './respond.js';
+import { methodNotAllowed, parseError } from './errors.js';
+import { type RequestLogEntry, watchRequest } from './request-log.js';
+import { type RequestHandler, sendError, sendJson } from './respond.js';
 
 export interface RunningServer {
   /** `http://host:port` the server listens on. */
@@ -16,6 +17,40 @@ export interface RunningServer {
 
 /** The webhook receivers' prefix: requests under it go to `hooks`. */
 export const HOOKS_PREFIX = '/hooks/';
+
+/** The health check's path, for load balancers and systemd (outside /api/: never throttled, no authentication). */
+export const HEALTH_PATH = '/healthz';
+
+/** What the process reports beside the database: the update queue and background work. */
+export interface HealthDetails {
+  /** Component updates (webhooks, watching) running and waiting. */
+  queue?: { running: number; queued: number };
+  [key: string]: unknown;
+}
+
+/** `GET /healthz`: 200 when the database answers, else 503; both with the report as JSON. */
+async function answerHealth(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  store: Store,
+  details: (() => HealthDetails) | undefined,
+  started: number,
+): Promise<void> {
+  res.setHeader('Cache-Control', 'no-store');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendError(res, req, methodNotAllowed(req.method ?? '', 'GET, HEAD'));
+    return;
+  }
+  let database = 'ok';
+  try {
+    await store.ping();
+  } catch (e) {
+    database = `error: ${(e as Error).message}`;
+  }
+  const ok = database === 'ok';
+  const body = { status: ok ? 'ok' : 'error', database, uptime_s: Math.round((performance.now() - started) / 1000), ...details?.() };
+  sendJson(res, req, ok ? 200 : 503, body);
+}
 
 /**
  * Serves the API (and the webhook receivers, when given) until `close()`. A malformed request, a client that goes
@@ -33,15 +68,30 @@ export function startServer(options: {
   hooks?: RequestHandler;
   /** The configuration in force when a watched file can change it. */
   getConfig?: () => Config;
+  /** Called once per answered request (the structured request log). */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /** What `/healthz` reports beside the database (queue depth …). */
+  health?: () => HealthDetails;
 }): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const api = createApp({ store: options.store, config: options.config, getConfig: options.getConfig, log, cacheBytes: options.cacheBytes });
   const hooks = options.hooks;
+  const { requestLog, store } = options;
+  const started = performance.now();
   const server = http.createServer((req, res) => {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
+    if (requestLog) watchRequest(req, res, requestLog);
     const url = req.url ?? '/';
+    const path = url.split('?', 1)[0];
+    if (path === HEALTH_PATH || path === `${HEALTH_PATH}/`) {
+      void answerHealth(req, res, store, options.health, started).catch((e) => {
+        log(`tms: healthz: ${(e as Error).message}`);
+        res.destroy();
+      });
+      return;
+    }
     void (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks') ? hooks(req, res) : api(req, res));
   });
   // What node:http itself cannot parse (a malformed request line or header): a 400 in the error shape, then close.

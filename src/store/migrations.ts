@@ -188,4 +188,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX changes_unit ON changes (unit_id) WHERE unit_id IS NOT NULL;
   `,
+  // webhook deliveries already handled (ops): a redelivery after a restart does not queue a second update
+  `
+  CREATE TABLE hook_deliveries (
+    id INTEGER PRIMARY KEY,
+    delivery TEXT NOT NULL UNIQUE,
+    received TEXT NOT NULL
+  );
+  `,
 ];
