@@ -93,3 +93,12 @@ describe('resetHard', () => {
     expect(await gitCli(work, ['rev-parse', 'HEAD'])).toBe(head);
   });
 });
+
+describe('fetch of a branch deleted upstream', () => {
+  it('fails with not-found instead of answering from the stale tracking ref (found by campaign:upstream)', async () => {
+    await gitCli(upstream, ['update-ref', '-d', 'refs/heads/main']);
+    const error = (await fetch({ dir: work, branch: 'main' }).catch((e: unknown) => e)) as VcsError;
+    expect(error.data).toMatchObject({ kind: 'not-found', operation: 'fetch' });
+    expect(error.message).toMatch(/^fetch: branch "main" not found on the remote/);
+  });
+});
