@@ -43,7 +43,8 @@ async function main(): Promise<number> {
   if (existsSync(corpus)) {
     for (const n of readdirSync(corpus).filter((n) => /^keepassxc_.*\.ts$/.test(n))) files[`share/translations/${n}`] = readFileSync(path.join(corpus, n));
   } else {
-    for (const lang of ['de', 'cs']) files[`share/translations/keepassxc_${lang}.ts`] = readFileSync(path.join(root, 'fixtures', 'demo', 'app', 'translations', `app_${lang}.ts`));
+    for (const lang of ['de', 'cs'])
+      files[`share/translations/keepassxc_${lang}.ts`] = readFileSync(path.join(root, 'fixtures', 'demo', 'app', 'translations', `app_${lang}.ts`));
   }
   const upstream = path.join(work, 'upstream', 'keepassxc.git');
   await createUpstream({ dir: upstream, files });
@@ -61,7 +62,9 @@ async function main(): Promise<number> {
         {
           name: 'KeePassXC',
           slug: 'keepassxc',
-          components: [{ name: 'KeePassXC', slug: 'keepassxc', repo: repoUrl, branch: 'main', filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' }],
+          components: [
+            { name: 'KeePassXC', slug: 'keepassxc', repo: repoUrl, branch: 'main', filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' },
+          ],
         },
       ],
     }),
@@ -242,7 +245,8 @@ async function main(): Promise<number> {
       if (unit.pending) pendingAtEnd++;
       if (!ok) {
         lost++;
-        if (lost <= 3) campaign.violate(`shared unit ${id}: none of its ${targets.length} acknowledged texts is pending or upstream (now ${JSON.stringify(unit.target)})`);
+        if (lost <= 3)
+          campaign.violate(`shared unit ${id}: none of its ${targets.length} acknowledged texts is pending or upstream (now ${JSON.stringify(unit.target)})`);
       }
     } else {
       // one writer: its last acknowledged text is upstream or pending
@@ -260,7 +264,10 @@ async function main(): Promise<number> {
   await new Promise((r) => server.once('exit', r));
   await gitServer.close();
   rmSync(work, { recursive: true, force: true });
-  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(',');
+  const byStatus = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}:${n}`)
+    .join(',');
   return campaign.finish({
     clients,
     duration_s: seconds,
