@@ -261,6 +261,12 @@ async function main(): Promise<number> {
         when,
       );
     });
+    try {
+      await gitCli(wc, ['fsck', '--no-dangling', '--no-progress']);
+      campaign.count('fsck_ok');
+    } catch (e) {
+      campaign.violate(`${when}: git fsck of the working copy: ${(e as Error).message.split('\n').slice(0, 3).join(' | ')}`);
+    }
     for (const leftover of ['index.lock', 'HEAD.lock', 'shallow.lock']) {
       if (existsSync(path.join(wc, '.git', leftover))) campaign.note(`${when}: .git/${leftover} left behind (recovered anyway)`);
     }
