@@ -151,11 +151,9 @@ async function main(): Promise<number> {
       files[`share/translations/${name}`] = readFileSync(path.join(keepass, name));
     dataset = 'keepassxc';
   } else {
-    for (const name of readdirSync(path.join(root, 'fixtures', 'demo', 'app', 'translations'))) {
-      const lang = /app_(\w+)\.ts$/.exec(name)?.[1];
-      if (lang) files[`share/translations/keepassxc_${lang}.ts`] = readFileSync(path.join(root, 'fixtures', 'demo', 'app', 'translations', name));
-    }
-    files[`share/translations/keepassxc_${UPLOAD_LANGUAGE}.ts`] ??= files['share/translations/keepassxc_de.ts']!;
+    // the demo's German file under a few language names: enough for edits, an upload and upstream changes apart
+    const demo = readFileSync(path.join(root, 'fixtures', 'demo', 'app', 'translations', 'app_de.ts'));
+    for (const lang of ['de', 'cs', 'fr', 'it', 'pl', 'ja']) files[`share/translations/keepassxc_${lang}.ts`] = demo;
     dataset = 'demo (no corpus)';
   }
   const upstream = path.join(work, 'upstream', 'keepassxc.git');
