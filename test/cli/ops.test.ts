@@ -214,3 +214,20 @@ describe('the stored webhook delivery log', () => {
     }
   });
 });
+
+describe('/healthz when the database does not answer', () => {
+  it('answers 503 with the reason, so a load balancer takes the instance out', async () => {
+    const { startApi } = await import('../helpers/api-client.js');
+    const api = await startApi();
+    try {
+      expect((await api.get('/healthz')).status).toBe(200);
+      await api.fixture.store.close();
+      const r = await api.get('/healthz');
+      expect(r.status).toBe(503);
+      expect(r.json).toMatchObject({ status: 'error' });
+      expect(r.json.database).toMatch(/^error: /);
+    } finally {
+      await api.close();
+    }
+  });
+});
