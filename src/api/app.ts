@@ -13,6 +13,8 @@ import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody }
 import { type ApiServices, type RequestContext, headerReader } from './context.js';
 import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, permissionDenied, throttled } from './errors.js';
 import { toJson } from './json.js';
+import { createRateLimiter, parseRate } from './rate-limit.js';
+import { requestUsers } from './request-log.js';
 import { JSON_TYPE, type RequestHandler, answerError, send } from './respond.js';
 import { ResponseCache } from './response-cache.js';
 import { createRouter } from './router.js';
@@ -133,6 +135,27 @@ export function createApp(options: AppOptions): RequestHandler {
   // whoever notices a change (these handlers, the web pages sharing the services) empties the cache
   services.onChange(() => cache.clear());
   const limiter = createAuthLimiter(getConfig().auth_failures_per_minute);
+  const anonymousRate = parseRate(getConfig().rate_limit?.anonymous ?? '');
+  const userRate = parseRate(getConfig().rate_limit?.user ?? '');
+  const anonymousLimiter = anonymousRate && createRateLimiter(anonymousRate);
+  const userLimiter = userRate && createRateLimiter(userRate);
+
+  /** Weblate's throttles: anonymous callers by address (under both rates, as in Weblate), users by id. */
+  function throttle(res: ServerResponse, user: AccountRow, address: string): void {
+    const checks = user.is_anonymous
+      ? [anonymousLimiter?.check(`anon:${address}`), userLimiter?.check(`ip:${address}`)]
+      : [userLimiter?.check(`user:${user.id}`)];
+    let shown: ReturnType<NonNullable<typeof userLimiter>['check']> | undefined;
+    for (const check of checks) {
+      if (!check) continue;
+      if (!check.allowed) {
+        for (const [name, value] of Object.entries(check.headers)) res.setHeader(name, value);
+        throw throttled(check.retryAfter);
+      }
+      shown ??= check;
+    }
+    if (shown) for (const [name, value] of Object.entries(shown.headers)) res.setHeader(name, value);
+  }
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
 
@@ -202,6 +225,8 @@ export function createApp(options: AppOptions): RequestHandler {
         throw e;
       }
     }
+    requestUsers.set(req, user.is_anonymous ? '' : user.username);
+    throttle(res, user, address);
     if (method === 'OPTIONS') {
       const body = {
         name: route.name,

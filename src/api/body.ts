@@ -23,6 +23,8 @@ export type BodyTypes = 'any' | 'form';
 /** JSON and form bodies larger than this are refused with 413 (uploads have their own limit, `upload_max_bytes`). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Whether a Content-Type is multipart/form-data (an upload). */
 export function isMultipart(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
@@ -81,7 +83,8 @@ export async function parseBody(bytes: Buffer, contentType: string | undefined, 
     body.kind = 'json';
     if (bytes.length === 0) return body;
     try {
-      body.json = JSON.parse(bytes.toString('utf8'));
+      // Not UTF-8 is a parse error, as in DRF's JSONParser: decoding leniently would store U+FFFD in place of the text sent.
+      body.json = JSON.parse(STRICT_UTF8.decode(bytes));
     } catch (e) {
       throw parseError(`JSON parse error - ${(e as Error).message}`);
     }

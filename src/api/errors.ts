@@ -73,9 +73,13 @@ export function serverError(): ApiError {
 
 /** 429 when a client must wait (DRF's throttled answer), with Retry-After. */
 export function throttled(seconds: number): ApiError {
-  return new ApiError(429, [{ code: 'throttled', detail: `Request was throttled. Expected available in ${seconds} seconds.`, attr: null }], {
-    'Retry-After': String(seconds),
-  });
+  return new ApiError(
+    429,
+    [{ code: 'throttled', detail: `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? '' : 's'}.`, attr: null }],
+    {
+      'Retry-After': String(seconds),
+    },
+  );
 }
 
 /** 415 for a request body of a type the endpoint does not parse. */

@@ -6,8 +6,9 @@ import type { Store } from '../store/index.js';
 import { createWebApp } from '../web/app.js';
 import { type Assets, loadAssets } from '../web/assets.js';
 import { createApp, createServices } from './app.js';
-import { parseError } from './errors.js';
-import type { RequestHandler } from './respond.js';
+import { methodNotAllowed, parseError } from './errors.js';
+import { type RequestLogEntry, watchRequest } from './request-log.js';
+import { type RequestHandler, sendError, sendJson } from './respond.js';
 
 export interface RunningServer {
   /** `http://host:port` the server listens on. */
@@ -22,6 +23,40 @@ export const HOOKS_PREFIX = '/hooks/';
 /** Whether a request URL is the API's: `/api`, `/api/…`, `/api?…` (everything else but the hooks is a web page). */
 function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+/** The health check's path, for load balancers and systemd (outside /api/: never throttled, no authentication). */
+export const HEALTH_PATH = '/healthz';
+
+/** What the process reports beside the database: the update queue and background work. */
+export interface HealthDetails {
+  /** Component updates (webhooks, watching) running and waiting. */
+  queue?: { running: number; queued: number };
+  [key: string]: unknown;
+}
+
+/** `GET /healthz`: 200 when the database answers, else 503; both with the report as JSON. */
+async function answerHealth(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  store: Store,
+  details: (() => HealthDetails) | undefined,
+  started: number,
+): Promise<void> {
+  res.setHeader('Cache-Control', 'no-store');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendError(res, req, methodNotAllowed(req.method ?? '', 'GET, HEAD'));
+    return;
+  }
+  let database = 'ok';
+  try {
+    await store.ping();
+  } catch (e) {
+    database = `error: ${(e as Error).message}`;
+  }
+  const ok = database === 'ok';
+  const body = { status: ok ? 'ok' : 'error', database, uptime_s: Math.round((performance.now() - started) / 1000), ...details?.() };
+  sendJson(res, req, ok ? 200 : 503, body);
 }
 
 /**
@@ -42,6 +77,10 @@ export function startServer(options: {
   getConfig?: () => Config;
   /** The web interface's built script and style (default: the build's, from `build/web/`). */
   assets?: Assets;
+  /** Called once per answered request (the structured request log). */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /** What `/healthz` reports beside the database (queue depth …). */
+  health?: () => HealthDetails;
 }): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const getConfig = options.getConfig ?? (() => options.config);
@@ -50,11 +89,22 @@ export function startServer(options: {
   const api = createApp({ store: options.store, config: options.config, getConfig, log, cacheBytes: options.cacheBytes, services });
   const web = createWebApp({ store: options.store, services, getConfig, assets: options.assets ?? loadAssets(undefined, log), log });
   const hooks = options.hooks;
+  const { requestLog, store } = options;
+  const started = performance.now();
   const server = http.createServer((req, res) => {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
+    if (requestLog) watchRequest(req, res, requestLog);
     const url = req.url ?? '/';
+    const path = url.split('?', 1)[0];
+    if (path === HEALTH_PATH || path === `${HEALTH_PATH}/`) {
+      void answerHealth(req, res, store, options.health, started).catch((e) => {
+        log(`tms: healthz: ${(e as Error).message}`);
+        res.destroy();
+      });
+      return;
+    }
     if (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks')) void hooks(req, res);
     else if (isApiPath(url) || (!hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks'))) void api(req, res);
     else void web(req, res);

@@ -71,6 +71,30 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       }),
     );
 
+  program
+    .command('backup')
+    .description('write a consistent copy of the database to a file, while tms serve keeps running')
+    .argument('<file>', 'the backup file (replaced when it exists)')
+    .action((file: string) =>
+      run(async () => {
+        const cfg = await config();
+        const { runBackup } = await import('./backup.js');
+        return runBackup(cfg, io, file);
+      }),
+    );
+
+  program
+    .command('restore')
+    .description('replace the database with a backup (stop tms serve first)')
+    .argument('<file>', 'a file written by tms backup')
+    .action((file: string) =>
+      run(async () => {
+        const cfg = await config();
+        const { runRestore } = await import('./backup.js');
+        return runRestore(cfg, io, file);
+      }),
+    );
+
   const user = program.command('user').description('manage users and their API tokens');
   user
     .command('add')

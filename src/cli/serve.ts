@@ -1,20 +1,26 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
-import { createComponentUpdater, createHookHandler, createUpdateQueue } from '../hooks/index.js';
+import { createComponentUpdater, createHookHandler, createStoredDeliveryLog, createUpdateQueue } from '../hooks/index.js';
+import { startBackgroundCommits } from '../repository/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../repository/index.js';
 import { openStore } from '../store/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
+import { createLogger } from './log.js';
+import { claimServeLock } from './serve-lock.js';
 
 /**
  * Serves the API on host:port and prints its address; stops cleanly on SIGINT/SIGTERM (or when
- * `stop` resolves, for tests). Returns the exit code.
+ * `stop` resolves, for tests). Returns the exit code. Requests are logged as JSON lines on stdout (level "info");
+ * pending edits older than `commit_pending_age` are committed in the background.
  * @example await runServe(config, processIo, { host: '127.0.0.1', port: 8000 })
  */
-export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void> }): Promise<number> {
+export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void>; now?: () => number }): Promise<number> {
+  const release = claimServeLock(config.database);
   const store = await openStore(config.database);
   store.checkpointInBackground();
+  const logger = createLogger(config.log_level ?? 'info', (line) => io.out(line));
   try {
     for (const c of (await store.applyConfig(config, { prune: true })).keptComponents) {
       io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);
@@ -28,11 +34,26 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     });
     const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`) });
     getConfig = watching.getConfig;
-    const hooks = createHookHandler({ store, getConfig, queue, log: (line) => io.err(`tms: ${line}`) });
+    const hooks = createHookHandler({ store, getConfig, queue, deliveries: createStoredDeliveryLog(store), log: (line) => io.err(`tms: ${line}`) });
+    const committer = startBackgroundCommits({ store, getConfig, now: opts.now, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ store, config, getConfig, host: opts.host, port: opts.port, log: (message) => io.err(message), hooks });
+      server = await startServer({
+        store,
+        config,
+        getConfig,
+        host: opts.host,
+        port: opts.port,
+        log: (message) => io.err(message),
+        hooks,
+        requestLog: logger.enabled('info') ? (entry) => logger.log('info', 'request', { ...entry }) : undefined,
+        health: () => {
+          const { running, queued } = queue.pending();
+          return { queue: { running: running.length, queued: queued.length }, background_commits: committer.status() };
+        },
+      });
     } catch (e) {
+      await committer.close();
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
@@ -54,6 +75,7 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     await server.close();
+    await committer.close();
     await watching.close();
     await queue.close();
     await stopGitWorker();
@@ -61,5 +83,6 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     return 0;
   } finally {
     await store.close();
+    release();
   }
 }

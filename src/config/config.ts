@@ -85,6 +85,8 @@ export interface ProjectConfig {
   components: ComponentConfig[];
 }
 
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
 export interface Config {
   /** Absolute path of the file this was read from. */
   file: string;
@@ -104,6 +106,12 @@ export interface Config {
   max_string_chars: number;
   /** Failed API authentications one client address may make per minute before it gets 429. */
   auth_failures_per_minute: number;
+  /** What `tms serve` logs: request lines are "info". */
+  log_level: LogLevel;
+  /** Weblate's API throttling: DRF rates (`100/day`), empty for no limit. Anonymous callers are limited by address. */
+  rate_limit: { anonymous: string; user: string };
+  /** How often `tms serve` commits pending edits older than their component's `commit_pending_age` (seconds). */
+  commit_pending_check_seconds: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
   projects: ProjectConfig[];

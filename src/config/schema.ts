@@ -4,6 +4,15 @@ const str = (def = '') => ({ type: 'string', default: def }) as const;
 const bool = (def: boolean) => ({ type: 'boolean', default: def }) as const;
 const int = (def: number, minimum?: number) => ({ type: 'integer', default: def, ...(minimum === undefined ? {} : { minimum }) }) as const;
 
+/** A DRF throttle rate: `100/day`, `5000/hour`, `10/m`; empty for no limit. */
+const RATE = (def: string) =>
+  ({
+    type: 'string',
+    pattern: '^$|^[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)$',
+    default: def,
+    'x-message': 'must be "<number>/<second|minute|hour|day>" or empty (no limit)',
+  }) as const;
+
 const SLUG = {
   type: 'string',
   pattern: '^[A-Za-z0-9_-]+$',
@@ -131,6 +140,17 @@ export const configSchema = {
     max_string_chars: { type: 'integer', minimum: 1, default: 100_000 },
     // failed API authentications one client address may make per minute before it is answered 429
     auth_failures_per_minute: { type: 'integer', minimum: 1, default: 30 },
+    // tms extension: what `tms serve` logs (one JSON line per request at "info")
+    log_level: { type: 'string', enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
+    // Weblate's API throttling (DRF rates "<number>/<second|minute|hour|day>"; "" turns a limit off)
+    rate_limit: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { anonymous: RATE('100/day'), user: RATE('') },
+      default: { anonymous: '100/day', user: '' },
+    },
+    // tms extension: how often `tms serve` looks for pending edits older than a component's commit_pending_age
+    commit_pending_check_seconds: { type: 'number', exclusiveMinimum: 0, default: 600 },
     committer: {
       type: 'object',
       additionalProperties: false,

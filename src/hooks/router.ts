@@ -139,7 +139,7 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
 
     const names = match.matched.map(slug);
     const id = deliveryId(service, headers, data);
-    if (id !== undefined && deliveries.seen(`${service}:${id}`)) {
+    if (id !== undefined && (await deliveries.seen(`${service}:${id}`))) {
       log(`hooks: ${service} delivery ${id} repeated; nothing queued`);
       sendJson(res, req, 200, {
         message: `Delivery ${id} was already received; no update triggered`,

@@ -61,9 +61,9 @@ export async function recordUpdateFailure(h: ComponentHandle, error: string, use
  */
 export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-  let update: vcs.UpdateResult;
+  let update!: vcs.UpdateResult;
   let found: FileConflict[] = [];
-  try {
+  const integrate = async () => {
     if (h.component.merge_style === 'rebase') {
       const merger: MergerSpec = {
         format: h.format.id,
@@ -84,6 +84,17 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
         message,
         noFastForward: h.component.merge_style === 'merge_noff',
       });
+    }
+  };
+  try {
+    try {
+      await integrate();
+    } catch (e) {
+      if (!/local changes would be overwritten/.test((e as Error).message)) throw e;
+      // tms keeps no work in the working tree between operations (edits live in the store): tracked files that
+      // differ from HEAD are what a process killed during a checkout left behind. Put them back and try again.
+      await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: 'HEAD' });
+      await integrate();
     }
   } catch (e) {
     let error = errorLine(e, h);

@@ -54,3 +54,60 @@ export function openDb(file: string): Db {
 export function now(): string {
   return new Date().toISOString();
 }
+
+/** What `inspectDatabase` finds in a database file. */
+export interface DatabaseInspection {
+  /** `PRAGMA integrity_check` said ok. */
+  ok: boolean;
+  /** Its first problems when not. */
+  problems: string[];
+  /** The schema version (migrations applied). */
+  version: number;
+  /** The schema version this tms writes. */
+  current: number;
+  pages: number;
+}
+
+/**
+ * Opens a database file read-only and checks it: integrity, schema version. Throws StoreError when it is not a
+ * SQLite database.
+ * @example inspectDatabase('backup.sqlite').ok
+ */
+export function inspectDatabase(file: string): DatabaseInspection {
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
+  }
+  try {
+    const rows = db.pragma('integrity_check(20)', { simple: false }) as { integrity_check: string }[];
+    const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
+    return {
+      ok: problems.length === 0,
+      problems,
+      version: db.pragma('user_version', { simple: true }) as number,
+      current: MIGRATIONS.length,
+      pages: db.pragma('page_count', { simple: true }) as number,
+    };
+  } catch (e) {
+    throw new StoreError(`${file}: not a readable SQLite database: ${(e as Error).message}`, { file });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies the database `from` over `to` with SQLite's backup API (the destination's WAL is handled by SQLite);
+ * nothing else may have `to` open. Returns the pages copied.
+ * @example await restoreDatabase('backup.sqlite', config.database)
+ */
+export async function restoreDatabase(from: string, to: string): Promise<number> {
+  const source = new Database(from, { readonly: true, fileMustExist: true });
+  try {
+    const { totalPages } = await source.backup(to);
+    return totalPages;
+  } finally {
+    source.close();
+  }
+}

@@ -292,3 +292,30 @@ const anyPending = preparedOnce((db) =>
 export function hasPendingInComponents(db: Db, componentIds: readonly number[]): boolean {
   return componentIds.length > 0 && anyPending(db).get(JSON.stringify(componentIds)) === 1;
 }
+
+/** A component holding edits not yet committed, and when the oldest of them was made. */
+export interface PendingAge {
+  componentId: number;
+  project: string;
+  component: string;
+  /** The oldest pending edit's (or string removal's) timestamp. */
+  oldest: string;
+}
+
+const pendingAges = preparedOnce((db: Db) =>
+  db.prepare(
+    `SELECT c.id AS componentId, p.slug AS project, c.slug AS component, MIN(x.ts) AS oldest FROM (
+       SELECT t.component_id AS cid, MIN(u.timestamp) AS ts FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE u.pending = 1 GROUP BY t.component_id
+       UNION ALL
+       SELECT t.component_id, MIN(r.timestamp) FROM pending_removals r JOIN translations t ON t.id = r.translation_id
+       GROUP BY t.component_id
+     ) x JOIN components c ON c.id = x.cid JOIN projects p ON p.id = c.project_id
+     GROUP BY c.id ORDER BY c.id`,
+  ),
+);
+
+/** Every component with pending edits or removals, with the time of its oldest one. */
+export function pendingAgesOf(db: Db): PendingAge[] {
+  return pendingAges(db).all() as PendingAge[];
+}

@@ -13,4 +13,4 @@ export async function openStore(database: string): Promise<Store> {
 }
 
 /** The ISO 8601 timestamp with milliseconds and `Z` that every stored time uses. */
-export { now } from './db.js';
+export { type DatabaseInspection, inspectDatabase, now, restoreDatabase } from './db.js';

@@ -215,4 +215,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sessions_user ON sessions (user_id);
   `,
+  // 7: webhook deliveries already handled: a redelivery after a restart does not queue a second update
+  `
+  CREATE TABLE hook_deliveries (
+    id INTEGER PRIMARY KEY,
+    delivery TEXT NOT NULL UNIQUE,
+    received TEXT NOT NULL
+  );
+  `,
 ];

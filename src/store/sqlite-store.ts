@@ -11,6 +11,7 @@ import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.
 import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from './checks.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
+import { recordHookDelivery } from './hook-deliveries.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
 import * as projects from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
@@ -119,6 +120,21 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 
+  ping() {
+    return this.read((db) => {
+      db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
+    });
+  }
+
+  async backup(file: string) {
+    const { totalPages } = await this.db.backup(file);
+    return { pages: totalPages };
+  }
+
+  recordHookDelivery(delivery: string, received: string, limit: number) {
+    return this.tx((db) => recordHookDelivery(db, delivery, received, limit));
+  }
+
   dataVersion() {
     return this.read(() => this.version());
   }
@@ -218,6 +234,9 @@ export class SqliteStore implements Store {
   }
   hasPendingUnits(componentId: number) {
     return this.read((db) => edits.hasPendingUnits(db, componentId));
+  }
+  pendingAges() {
+    return this.read((db) => edits.pendingAgesOf(db));
   }
   hasPendingInComponents(componentIds: readonly number[]) {
     return this.read((db) => edits.hasPendingInComponents(db, componentIds));

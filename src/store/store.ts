@@ -5,7 +5,7 @@ import type { AlertRow } from './alerts.repo.js';
 import type { Catalog } from './catalog.query.js';
 import type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 import type { ChangeInput, ChangeRow } from './changes.repo.js';
-import type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
+import type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 import type { LanguageRow } from './languages.repo.js';
 import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
 import type { PendingRemoval } from './removals.repo.js';
@@ -24,7 +24,7 @@ export type { AlertRow } from './alerts.repo.js';
 export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.query.js';
 export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
-export type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
+export type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 export type { LanguageRow } from './languages.repo.js';
 export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
 export type { PendingRemoval } from './removals.repo.js';
@@ -91,8 +91,15 @@ export interface Store {
    * their own, so no write waits for one). Stopped by `close()`.
    */
   checkpointInBackground(): void;
+  /** Reads the database once (for health checks); rejects when it cannot be read. */
+  ping(): Promise<void>;
+  /** A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing. */
+  backup(file: string): Promise<{ pages: number }>;
   /** A token that changes whenever the data changes, through this connection or any other process's. */
   dataVersion(): Promise<string>;
+
+  /** Records a webhook delivery id; false when it was recorded before (the newest `limit` are kept). */
+  recordHookDelivery(delivery: string, received: string, limit: number): Promise<boolean>;
 
   // ---- configuration: projects and components ----
   /** Creates or updates the configured projects and components; `prune` removes the unconfigured ones without edits. */
@@ -161,6 +168,8 @@ export interface Store {
   /** Every pending unit of a component, by translation then position. */
   pendingUnits(componentId: number): Promise<PendingUnit[]>;
   hasPendingUnits(componentId: number): Promise<boolean>;
+  /** Every component holding pending edits or removals, with the timestamp of the oldest (background commits). */
+  pendingAges(): Promise<PendingAge[]>;
   /** Whether any unit of these components has an edit not yet written and committed. */
   hasPendingInComponents(componentIds: readonly number[]): Promise<boolean>;
   findUnitByHash(translationId: number, idHash: bigint): Promise<Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined>;

@@ -46,6 +46,20 @@ describe('expandFileMask', () => {
     ]);
   });
 
+  it('refuses, alone, a directory matching the mask, as a submodule is checked out (found by campaign:hostile-repos)', async () => {
+    const { repo } = tree();
+    mkdirSync(path.join(repo, 'po', 'sub.po'));
+    mkdirSync(path.join(repo, 'po', 'nested'));
+    writeFileSync(path.join(repo, 'po', 'nested', 'x.po'), '');
+    const { paths, refused } = await expandFileMask(repo, 'po/*.po');
+    expect(paths).toEqual(['po/de.po']);
+    expect(refused).toEqual([{ path: 'po/sub.po', reason: 'a directory, not a file (a git submodule?)' }]);
+    // a mask with a folder per language still lists the files inside, and reports nothing
+    mkdirSync(path.join(repo, 'locales', 'de'), { recursive: true });
+    writeFileSync(path.join(repo, 'locales', 'de', 'app.json'), '{}');
+    expect(await expandFileMask(repo, 'locales/*/app.json')).toEqual({ paths: ['locales/de/app.json'], refused: [] });
+  });
+
   it('refuses masks that leave the repository', async () => {
     const { repo } = tree();
     await expect(expandFileMask(repo, '../*.po')).rejects.toBeInstanceOf(FileMaskError);

@@ -39,10 +39,16 @@ export async function expandFileMask(dir: string, mask: string): Promise<{ paths
   // Synchronous on purpose: a directory walk is many small metadata calls the page cache answers at once, and
   // each asynchronous one waits for a turn of an event loop that may be busy serving requests (seconds in all).
   const root = realpathSync(dir);
-  const paths = fg.sync(mask, { cwd: dir, onlyFiles: true, dot: false, followSymbolicLinks: true, unique: true });
+  // Directories too (marked with a trailing "/"), so that one matching the mask (a git submodule) is reported.
+  const entries = fg.sync(mask, { cwd: dir, onlyFiles: false, markDirectories: true, dot: false, followSymbolicLinks: true, unique: true });
+  const refused: { path: string; reason: string }[] = [];
+  const paths: string[] = [];
+  for (const e of entries) {
+    if (e.endsWith('/')) refused.push({ path: e.slice(0, -1), reason: 'a directory, not a file (a git submodule?)' });
+    else paths.push(e);
+  }
   const matched = new Set(paths);
   const inside: string[] = [];
-  const refused: { path: string; reason: string }[] = [];
   for (const p of paths) {
     // A name that is not valid UTF-8 reaches us with U+FFFD in it: written back it would rename the file upstream.
     if (p.includes('\ufffd')) {

@@ -49,8 +49,17 @@ export async function updateWorkingCopy(component: ComponentConfig, dir: string,
   let update: WorkingCopyState['update'] = 'up-to-date';
   // With commits of its own not pushed yet, tms leaves integration to pull/push, which merge unit by unit;
   // the sync then reads what is checked out.
-  if (status.needsMerge && status.ahead === 0) update = (await vcs.fastForward({ dir, cache })).result;
-  else if (status.needsMerge) update = 'diverged';
+  if (status.needsMerge && status.ahead === 0) {
+    try {
+      update = (await vcs.fastForward({ dir, cache })).result;
+    } catch (e) {
+      if (!/local changes would be overwritten/.test((e as Error).message)) throw e;
+      // tms keeps no work in the working tree (edits live in the store): tracked files that differ from HEAD are
+      // what a process killed during a checkout left behind. Put them back and fast-forward again.
+      await vcs.resetHard({ dir, cache, ref: 'HEAD' });
+      update = (await vcs.fastForward({ dir, cache })).result;
+    }
+  } else if (status.needsMerge) update = 'diverged';
   return { dir, head: await vcs.headOid({ dir, cache }), update };
 }
 

@@ -1,5 +1,6 @@
 // What every vcs function receives ({ fs, http, dir, onAuth, onProgress }, as isomorphic-git takes them) and its defaults.
 import nodeFs from 'node:fs';
+import path from 'node:path';
 import git, { type AuthCallback, type FsClient, type HttpClient, type ProgressCallback } from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import { localTransportUrl, withLocalTransport } from './local-transport.js';
@@ -39,6 +40,30 @@ export interface ResolvedRemote {
   secrets: string[];
 }
 
+let temporaries = 0;
+/** Inside a working copy's `.git/`, or the objects, refs and index of a bare repository (`name.git/`). */
+const REPOSITORY_FILE = /[\\/]\.git[\\/]|\.git[\\/](objects|refs|index|packed-refs|HEAD|config|shallow)/;
+
+/**
+ * Writes a file of the repository's own (`.git/…`: objects, the index, refs) through a temporary file and a rename,
+ * so that a write cut short (a full disk, a killed process) never leaves a file half written: an empty loose object
+ * or index is a corrupt repository that every later operation trips over. Working-tree files are written in place.
+ */
+function writeFileAtomically(file: string, data: Uint8Array | string, options?: nodeFs.WriteFileOptions): void {
+  if (!REPOSITORY_FILE.test(file)) {
+    nodeFs.writeFileSync(file, data, options);
+    return;
+  }
+  const temporary = `${file}.tms-${process.pid}-${++temporaries}.tmp`;
+  try {
+    nodeFs.writeFileSync(temporary, data, options);
+    nodeFs.renameSync(temporary, file);
+  } catch (e) {
+    nodeFs.rmSync(temporary, { force: true });
+    throw e;
+  }
+}
+
 /**
  * Node's fs with every call made synchronously, behind the promise interface isomorphic-git takes. A git operation
  * makes thousands of small reads and writes that the page cache answers in microseconds; made asynchronously,
@@ -48,7 +73,7 @@ export interface ResolvedRemote {
 const syncFs: FsClient = {
   promises: {
     readFile: async (file: string, options?: { encoding?: BufferEncoding } | BufferEncoding) => nodeFs.readFileSync(file, options),
-    writeFile: async (file: string, data: Uint8Array | string, options?: nodeFs.WriteFileOptions) => nodeFs.writeFileSync(file, data, options),
+    writeFile: async (file: string, data: Uint8Array | string, options?: nodeFs.WriteFileOptions) => writeFileAtomically(file, data, options),
     mkdir: async (dir: string, options?: nodeFs.MakeDirectoryOptions) => {
       nodeFs.mkdirSync(dir, options);
     },

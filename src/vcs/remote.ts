@@ -4,7 +4,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
 import { REMOTE, type RemoteOptions, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
-import { toVcsError } from './vcs-error.js';
+import { VcsError, toVcsError } from './vcs-error.js';
 
 /**
  * Clones one branch of `url` into `dir` (which must not hold a repository yet; no `branch`: the remote's default)
@@ -73,8 +73,17 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
       onProgress: opts.onProgress,
       cache: opts.cache,
     });
+    if (result.fetchHead === null && (await resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`)) !== null) {
+      // The remote no longer has the branch it had: saying "up to date" from the stale tracking ref would hide it.
+      throw new VcsError(`fetch: branch "${branch}" not found on the remote (deleted or renamed upstream?)`, {
+        kind: 'not-found',
+        operation: 'fetch',
+        url: remote.display,
+      });
+    }
     return result.fetchHead;
   } catch (err) {
+    if (err instanceof VcsError) throw err;
     throw toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
   }
 }

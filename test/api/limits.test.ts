@@ -23,6 +23,18 @@ describe('limits over the API', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('refuses a JSON body that is not UTF-8 with a 400 parse error instead of storing U+FFFD (found by campaign:fuzz)', async () => {
+    const units = await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.jane });
+    const quit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    const body = Buffer.concat([Buffer.from('{"target": ["Be'), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from('enden"], "state": 20}')]);
+    const bad = await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, body, headers: { 'Content-Type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ type: 'client_error', errors: [{ code: 'parse_error', attr: null }] });
+    expect(bad.json.errors[0].detail).toMatch(/^JSON parse error - /);
+    const after = await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.jane });
+    expect(after.json.target.join('')).not.toContain('\ufffd');
+  });
+
   it('refuses a JSON body over 10 MiB with 413 before reading it', async () => {
     const big = await env.request('PATCH', '/api/units/1/', {
       token: env.tokens.jane,

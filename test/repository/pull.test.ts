@@ -276,3 +276,26 @@ describe('reset and cleanup', () => {
     expect(s.needsPush).toBe(true);
   });
 });
+
+describe('a working tree left behind by a process killed during a checkout', () => {
+  let r: RepoEnv;
+  beforeAll(async () => {
+    r = await createRepoEnv();
+  });
+  afterAll(() => r.close());
+
+  it('is put back to HEAD and the pull goes through, nothing lost (found by campaign:kill)', async () => {
+    // the edit is in Czech; upstream changes the German file, which a killed checkout left half written
+    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Konec!'], state: 20, user: r.alice });
+    const text = (await r.upstreamFile('app', DE))!;
+    await commitToUpstream(r.env.upstream('app'), { [DE]: text.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
+    writeFileSync(path.join(r.workDir('app'), DE), text.slice(0, Math.floor(text.length / 2)));
+    const result = await pullComponent(await openComponent(r.store, r.config, r.project, r.component('app')), { user: r.bob });
+    expect(result.detail ?? '').not.toMatch(/local changes would be overwritten/);
+    expect(result.result).toBe(true);
+    const file = await r.workGit('app', ['show', `HEAD:${DE}`]);
+    expect(file).toContain('<translation>D&amp;atei</translation>');
+    expect(await r.workGit('app', ['show', 'HEAD:translations/app_cs.ts'])).toContain('<translation>Konec!</translation>');
+    expect(await r.workGit('app', ['status', '--porcelain', '--untracked-files=no'])).toBe('');
+  });
+});

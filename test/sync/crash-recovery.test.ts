@@ -68,4 +68,15 @@ describe('syncs after one that was killed', () => {
     const [again] = await syncProject(store, config(), 'hello');
     expect(again).toMatchObject({ ok: true, parsed: 0 });
   });
+
+  it('killed during a checkout, then upstream moves the same file again: the half-written file is put back and the fast-forward goes through (found by campaign:kill)', async () => {
+    const text = readFileSync(path.join(work(), DE), 'utf8');
+    writeFileSync(path.join(work(), DE), text.slice(0, Math.floor(text.length / 2)));
+    await upstreamMoves();
+    const [r] = await syncProject(store, config(), 'hello');
+    expect(r?.error).toBeUndefined();
+    expect(r?.ok).toBe(true);
+    expect(targets()).toContain('Ganz neu');
+    expect(await gitCli(work(), ['status', '--porcelain'])).toBe('');
+  });
 });

@@ -1,7 +1,8 @@
+import nodeFs from 'node:fs';
 // commit of chosen files, resetHard, and working copies of empty upstreams.
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type VcsError, clone, commit, fetch, headCommit, listFilesWithBlobIds, push, resetHard, status } from '../../src/vcs/index.js';
 import { commitToUpstream, createEmptyUpstream, gitCli, lsTree, useFreshClone } from '../helpers/git-repo.js';
 
@@ -91,5 +92,43 @@ describe('resetHard', () => {
     const err = await resetHard({ dir: work, ref: 'no-such-ref' }).catch((e: unknown) => e);
     expect((err as VcsError).data.kind).toBe('not-found');
     expect(await gitCli(work, ['rev-parse', 'HEAD'])).toBe(head);
+  });
+});
+
+describe('fetch of a branch deleted upstream', () => {
+  it('fails with not-found instead of answering from the stale tracking ref (found by campaign:upstream)', async () => {
+    await gitCli(upstream, ['update-ref', '-d', 'refs/heads/main']);
+    const error = (await fetch({ dir: work, branch: 'main' }).catch((e: unknown) => e)) as VcsError;
+    expect(error.data).toMatchObject({ kind: 'not-found', operation: 'fetch' });
+    expect(error.message).toMatch(/^fetch: branch "main" not found on the remote/);
+  });
+});
+
+describe('a full disk during a commit', () => {
+  it('leaves no half-written object, index or ref behind: the next commit succeeds and fsck is clean (found by campaign:disk-full)', async () => {
+    await writeFile(path.join(work, 'po/de.po'), 'changed while the disk fills up\n');
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    // a full disk: files open, writes fail (as Node's writeFileSync meets it)
+    const spy = vi.spyOn(nodeFs, 'writeSync').mockImplementation(() => {
+      throw enospc;
+    });
+    try {
+      await expect(commit({ dir: work, files: ['po/de.po'], message: 'Full', author: TMS })).rejects.toThrow(/ENOSPC/);
+    } finally {
+      spy.mockRestore();
+    }
+    const empty: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of await readdir(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) await walk(p);
+        else if ((await stat(p)).size === 0) empty.push(p);
+      }
+    };
+    await walk(path.join(work, '.git'));
+    expect(empty).toEqual([]);
+    expect(await commit({ dir: work, files: ['po/de.po'], message: 'Space is back', author: TMS })).toMatch(/^[0-9a-f]{40}$/);
+    await gitCli(work, ['fsck', '--no-dangling']);
+    expect(await gitCli(work, ['show', 'HEAD:po/de.po'])).toBe('changed while the disk fills up');
   });
 });

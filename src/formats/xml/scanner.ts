@@ -483,7 +483,18 @@ export class XmlScanner {
       if (declared.length > 0) {
         const entities = new Map(PREDEFINED);
         // the first declaration of a name wins (XML 1.0 §4.2); a value is text, not markup to expand again
-        for (const m of declared) if (!entities.has(m[1]!)) entities.set(m[1]!, m[2] ?? m[3] ?? '');
+        for (const m of declared) {
+          const value = m[2] ?? m[3] ?? '';
+          // A value naming another entity is how entity bombs (billion laughs) are built: refused, not half-expanded.
+          const nested = /&([^\s&;#]+);/.exec(value);
+          if (nested && !PREDEFINED.has(nested[1]!)) {
+            this.fail(
+              p + (m.index ?? 0),
+              `entity "${m[1]}" refers to entity "${nested[1]}": nested entity declarations are refused (an entity expansion bomb)`,
+            );
+          }
+          if (!entities.has(m[1]!)) entities.set(m[1]!, value);
+        }
         this.entities = entities;
       }
       this.kind = XmlToken.Doctype;

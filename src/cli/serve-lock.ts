@@ -1,0 +1,51 @@
+// Which processes serve a database: `tms serve` leaves `<database>.serving.<pid>` beside it, so `tms restore` can refuse.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const MARK = '.serving.';
+
+/** Whether a process with this id is alive (EPERM: alive, owned by someone else). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Marks the database as served by this process; returns the release. A mark left by a killed process is stale:
+ * `servingProcesses` ignores (and removes) it.
+ * @example const release = claimServeLock(config.database); … release();
+ */
+export function claimServeLock(database: string): () => void {
+  const mark = `${database}${MARK}${process.pid}`;
+  try {
+    writeFileSync(mark, `${process.pid}\n`);
+  } catch {
+    return () => {};
+  }
+  return () => rmSync(mark, { force: true });
+}
+
+/** The live processes serving `database` (stale marks of dead processes are removed). */
+export function servingProcesses(database: string): number[] {
+  const dir = path.dirname(database);
+  const prefix = `${path.basename(database)}${MARK}`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const pids: number[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    if (alive(pid)) pids.push(pid);
+    else rmSync(path.join(dir, name), { force: true });
+  }
+  return pids;
+}

@@ -1,0 +1,233 @@
+// What a site needs to run `tms serve` as a service, through the real server and CLI: /healthz, the request log,
+// Weblate's API throttling, background commits of old pending edits, online backup and restore, the stored delivery log.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { runServe } from '../../src/cli/serve.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { syncProject } from '../../src/sync/index.js';
+import { runCli } from '../helpers/cli.js';
+import { gitCli } from '../helpers/git-repo.js';
+import { httpRequest } from '../helpers/http.js';
+import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('tms serve as a service', () => {
+  let env: SyncEnv;
+  let stop!: () => void;
+  let served: Promise<number>;
+  let url: string;
+  let token: string;
+  let configFile: string;
+  let clockOffset = 0;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    env = await createSyncEnv();
+    await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
+    const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
+    const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }], {
+      rate_limit: { anonymous: '5/minute' },
+      commit_pending_check_seconds: 0.2,
+      log_level: 'info',
+    });
+    configFile = config.file;
+    const store = openSqliteStore(config.database);
+    await syncProject(store, config, 'hello');
+    token = (await store.createUser({ username: 'root', email: 'root@example.org', admin: true })).token;
+    await store.close();
+    const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
+    served = runServe(config, io, {
+      host: '127.0.0.1',
+      port: 0,
+      now: () => Date.now() + clockOffset,
+      stop: new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+    });
+    url = await until(() => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
+  });
+  afterAll(async () => {
+    stop();
+    await served;
+    await env.close();
+  });
+
+  it('answers /healthz with the database and the queue depth, without authentication or throttling', async () => {
+    for (let i = 0; i < 8; i++) {
+      const r = await httpRequest(url, '/healthz');
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ status: 'ok', database: 'ok', queue: { running: 0, queued: 0 } });
+      expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+    const post = await httpRequest(url, '/healthz', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.json).toMatchObject({ type: 'client_error', errors: [{ code: 'method_not_allowed' }] });
+  });
+
+  it('logs one JSON line per request with method, path, status, time and user, never the token', async () => {
+    await httpRequest(url, '/api/projects/?page_size=1', { token });
+    const entry = await until(() =>
+      lines
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
+        .find((e) => e.event === 'request' && e.path === '/api/projects/' && e.user === 'root'),
+    );
+    expect(entry).toMatchObject({ level: 'info', method: 'GET', status: 200, address: '127.0.0.1' });
+    expect(typeof entry.ms).toBe('number');
+    expect(typeof entry.time).toBe('string');
+    expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it('throttles anonymous callers as Weblate does (X-RateLimit-* headers, then 429 JSON), not users', async () => {
+    const seen: number[] = [];
+    let last = await httpRequest(url, '/api/languages/');
+    for (let i = 0; i < 6 && last.status === 200; i++) {
+      seen.push(Number(last.headers.get('x-ratelimit-remaining')));
+      last = await httpRequest(url, '/api/languages/');
+    }
+    expect(last.status).toBe(429);
+    expect(last.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last.json).toMatchObject({ type: 'client_error', errors: [{ code: 'throttled', attr: null }] });
+    expect(last.json.errors[0].detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds?\.$/);
+    // strictly decreasing remaining counts
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeLessThan(seen[i - 1]!);
+    // a user is not limited (no user rate configured)
+    for (let i = 0; i < 10; i++) expect((await httpRequest(url, '/api/languages/', { token })).status).toBe(200);
+  });
+
+  it('commits and pushes pending edits once they are older than commit_pending_age, not before', async () => {
+    const head = () => gitCli(env.upstream('app'), ['rev-parse', 'main']);
+    const before = await head();
+    const units = await httpRequest(url, '/api/translations/hello/app/de/units/?page_size=20', { token });
+    const unit = units.json.results.find((u: { read_only: boolean }) => !u.read_only);
+    const edit = await httpRequest(url, `/api/units/${unit.id}/`, { method: 'PATCH', token, json: { target: ['Hintergrund-Commit'], state: 20 } });
+    expect(edit.status).toBe(200);
+    // several passes (every 0.2 s) go by: 24 hours have not passed
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await head()).toBe(before);
+    expect((await httpRequest(url, `/api/units/${unit.id}/`, { token })).json.pending).toBe(true);
+    clockOffset = 25 * 3_600_000;
+    await until(async () => ((await head()) !== before ? true : undefined));
+    const file = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
+    expect(file).toContain('Hintergrund-Commit');
+    expect((await httpRequest(url, `/api/units/${unit.id}/`, { token })).json.pending).toBe(false);
+    const health = await httpRequest(url, '/healthz');
+    expect(health.json.background_commits.commits).toBeGreaterThanOrEqual(1);
+    clockOffset = 0;
+  });
+
+  it('backs the database up while serving and writing, refuses to restore over a served database', async () => {
+    const backup = path.join(env.root, 'backup.sqlite');
+    const units = await httpRequest(url, '/api/translations/hello/app/cs/units/?page_size=5', { token });
+    const editable = units.json.results.filter((u: { read_only: boolean }) => !u.read_only);
+    let writing = true;
+    const writer = (async () => {
+      let n = 0;
+      while (writing) {
+        const unit = editable[n % editable.length];
+        const target = unit.target.map((_: string, i: number) => `zapis ${n} ${i}`);
+        n++;
+        const r = await httpRequest(url, `/api/units/${unit.id}/`, { method: 'PATCH', token, json: { target, state: 20 } });
+        if (r.status !== 200) throw new Error(`edit during the backup: HTTP ${r.status} ${r.text}`);
+      }
+      return n;
+    })();
+    const result = await runCli(['--config', configFile, 'backup', backup]);
+    writing = false;
+    expect(await writer).toBeGreaterThan(0);
+    expect(result.code).toBe(0);
+    expect(result.stdout.join('\n')).toMatch(/integrity ok/);
+    const copy = new Database(backup, { readonly: true });
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((copy.prepare('SELECT count(*) FROM units').pluck().get() as number) > 0).toBe(true);
+    copy.close();
+    const refused = await runCli(['--config', configFile, 'restore', backup]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.join('\n')).toMatch(/being served.*stop tms serve first/);
+    expect(existsSync(`${backup}.tmp-${process.pid}`)).toBe(false);
+  });
+});
+
+describe('tms restore', () => {
+  it('puts a backup back in place of the database once nothing serves it', async () => {
+    const env = await createSyncEnv();
+    try {
+      await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
+      const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
+      const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
+      expect((await runCli(['--config', config.file, 'sync', 'hello'])).code).toBe(0);
+      expect((await runCli(['--config', config.file, 'user', 'add', 'before'])).code).toBe(0);
+      const backup = path.join(env.root, 'b.sqlite');
+      expect((await runCli(['--config', config.file, 'backup', backup])).code).toBe(0);
+      expect((await runCli(['--config', config.file, 'user', 'add', 'after'])).code).toBe(0);
+      const restored = await runCli(['--config', config.file, 'restore', backup]);
+      expect(restored.code).toBe(0);
+      const users = await runCli(['--config', config.file, 'user', 'list']);
+      expect(users.stdout.join('\n')).toContain('before');
+      expect(users.stdout.join('\n')).not.toContain('after');
+      // not a database: refused with a reason, the database untouched
+      const junk = path.join(env.root, 'junk.sqlite');
+      await import('node:fs/promises').then((fs) => fs.writeFile(junk, 'not a database at all'.repeat(100)));
+      const bad = await runCli(['--config', config.file, 'restore', junk]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.join('\n')).toMatch(/junk\.sqlite/);
+      expect((await runCli(['--config', config.file, 'user', 'list'])).stdout.join('\n')).toContain('before');
+    } finally {
+      await env.close();
+    }
+  });
+});
+
+describe('the stored webhook delivery log', () => {
+  it('remembers handled deliveries across a restart and keeps only the newest', async () => {
+    const env = await createSyncEnv();
+    try {
+      const { createStoredDeliveryLog } = await import('../../src/hooks/index.js');
+      let store = env.openStore();
+      let log = createStoredDeliveryLog(store, 3);
+      expect(await log.seen('github:a')).toBe(false);
+      expect(await log.seen('github:a')).toBe(true);
+      await store.close();
+      store = env.openStore();
+      log = createStoredDeliveryLog(store, 3);
+      expect(await log.seen('github:a')).toBe(true);
+      for (const id of ['b', 'c', 'd']) expect(await log.seen(`github:${id}`)).toBe(false);
+      // 'a' is the oldest of four: forgotten
+      expect(await log.seen('github:a')).toBe(false);
+      expect(await log.seen('github:d')).toBe(true);
+    } finally {
+      await env.close();
+    }
+  });
+});
+
+describe('/healthz when the database does not answer', () => {
+  it('answers 503 with the reason, so a load balancer takes the instance out', async () => {
+    const { startApi } = await import('../helpers/api-client.js');
+    const api = await startApi();
+    try {
+      expect((await api.get('/healthz')).status).toBe(200);
+      await api.fixture.store.close();
+      const r = await api.get('/healthz');
+      expect(r.status).toBe(503);
+      expect(r.json).toMatchObject({ status: 'error' });
+      expect(r.json.database).toMatch(/^error: /);
+    } finally {
+      await api.close();
+    }
+  });
+});
