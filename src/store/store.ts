@@ -39,7 +39,7 @@ export type { LanguageRow } from './languages.repo.js';
 export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
 export type { PendingRemoval } from './removals.repo.js';
 export type { SessionRow } from './sessions.repo.js';
-export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from './search.query.js';
+export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from './search.query.js';
 export type { Slice } from './statements.js';
 export type { TranslationStatsRow } from './stats.repo.js';
 export type { ApplyResult, FileOutcome, FileResult, ScanInput, ScannedFile } from './sync.repo.js';
