@@ -1,5 +1,11 @@
-// The translation memory: distinct source texts under an FTS5 trigram index, entries per language pair (the units' own
-// translations kept by triggers, imported files by scope), exact and fuzzy lookups ranked by similarity.
+// The translation memory: the units' own translations read where they are (translated units of non-source
+// translations, joined to their component's source language), imported entries (TMX, Weblate JSON) per scope, and
+// the distinct source texts under an FTS5 trigram index as the pre-filter of fuzzy lookups ranked by similarity.
+//
+// Records (`/api/memory/`): a unit's translation is the record with the unit's id; an imported entry is the record
+// `MEMORY_ID_BASE + its row id`. Listing by id gives the units' records, then the imported ones. Deleting a unit's
+// record hides that translation (memory_hidden) until the unit's target changes, as a new translation in Weblate is
+// a new memory entry.
 import { MEMORY_THRESHOLD, similarity } from '../domain/similarity.js';
 import type { Db } from './db.js';
 import { type Slice, preparedOnce } from './statements.js';
@@ -18,8 +24,12 @@ export interface MemoryRow {
   user_id: number | null;
   from_file: number;
   shared: number;
+  /** The unit whose translation this record is; null for an imported entry. */
   unit_id: number | null;
 }
+
+/** Record ids of imported entries start here; lower ids are units' (2^40: well past any unit id, 13 digits). */
+export const MEMORY_ID_BASE = 2 ** 40;
 
 /** Whose imported entries: a user's personal memory, a project's, or the shared one. */
 export type MemoryScope = { kind: 'user'; userId: number } | { kind: 'project'; projectId: number } | { kind: 'shared' };
@@ -60,22 +70,48 @@ export interface LookupOptions {
   strategy?: MemoryStrategy;
 }
 
-const ENTRY = `m.id, ms.text AS source, m.target, m.source_language_id, m.target_language_id, sl.code AS source_language,
-  tl.code AS target_language, m.origin, m.project_id, m.user_id, m.from_file, m.shared, m.unit_id`;
+// The units' records: translated (20–99), non-empty, in a non-source translation, not deleted from the memory. In
+// list order, the units' primary key leads (CROSS JOIN) and the per-record columns come from scalar subqueries, so
+// that an OFFSET skips rows without joining them.
+const UNIT_WHERE = `t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''
+  AND NOT EXISTS (SELECT 1 FROM memory_hidden h WHERE h.unit_id = u.id AND h.target = u.target)`;
+const UNIT_RECORD = `u.id AS id, u.source, u.target,
+  (SELECT st.language_id FROM translations st WHERE st.component_id = t.component_id AND st.is_source = 1) AS source_language_id,
+  t.language_id AS target_language_id,
+  (SELECT l.code FROM translations st JOIN languages l ON l.id = st.language_id WHERE st.component_id = t.component_id AND st.is_source = 1) AS source_language,
+  (SELECT l.code FROM languages l WHERE l.id = t.language_id) AS target_language,
+  (SELECT p.slug || '/' || c.slug FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = t.component_id) AS origin,
+  (SELECT c.project_id FROM components c WHERE c.id = t.component_id) AS project_id,
+  NULL AS user_id, 0 AS from_file, 0 AS shared, u.id AS unit_id`;
+const UNITS = 'units u CROSS JOIN translations t ON t.id = u.translation_id';
+
+const IMPORTED = `${MEMORY_ID_BASE} + m.id AS id, ms.text AS source, m.target, m.source_language_id, m.target_language_id,
+  sl.code AS source_language, tl.code AS target_language, m.origin, m.project_id, m.user_id, m.from_file, m.shared, NULL AS unit_id`;
 const FROM = `memory m JOIN memory_sources ms ON ms.id = m.source_id JOIN languages sl ON sl.id = m.source_language_id
   JOIN languages tl ON tl.id = m.target_language_id`;
 
 const sql = preparedOnce((db: Db) => ({
-  list: db.prepare(`SELECT ${ENTRY} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
+  unitList: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?`),
+  unitCount: db.prepare(`SELECT count(*) FROM ${UNITS} WHERE ${UNIT_WHERE}`).pluck(),
+  unitById: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE u.id = ? AND ${UNIT_WHERE}`),
+  unitsOfProject: db.prepare(
+    `SELECT ${UNIT_RECORD} FROM components c JOIN translations t ON t.component_id = c.id JOIN units u ON u.translation_id = t.id
+     WHERE c.project_id = ? AND ${UNIT_WHERE} ORDER BY u.id`,
+  ),
+  hide: db.prepare('INSERT OR REPLACE INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ?'),
+  list: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
   count: db.prepare('SELECT count(*) FROM memory').pluck(),
-  byId: db.prepare(`SELECT ${ENTRY} FROM ${FROM} WHERE m.id = ?`),
+  byId: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.id = ?`),
   remove: db.prepare('DELETE FROM memory WHERE id = ?'),
   language: db.prepare('SELECT id FROM languages WHERE code = ? COLLATE NOCASE').pluck(),
   addSource: db.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
+  addSourcesOf: db.prepare(
+    "INSERT OR IGNORE INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> ''",
+  ),
   sourceId: db.prepare('SELECT id FROM memory_sources WHERE text = ?').pluck(),
   duplicate: db
     .prepare(
-      `SELECT 1 FROM memory WHERE source_id = ? AND source_language_id = ? AND target_language_id = ? AND target = ? AND unit_id IS NULL
+      `SELECT 1 FROM memory WHERE source_id = ? AND source_language_id = ? AND target_language_id = ? AND target = ?
        AND project_id IS ? AND user_id IS ? AND shared = ?`,
     )
     .pluck(),
@@ -83,10 +119,18 @@ const sql = preparedOnce((db: Db) => ({
     `INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, user_id, from_file, shared)
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
   ),
-  ofScope: db.prepare(`SELECT ${ENTRY} FROM ${FROM} WHERE unit_id IS NULL AND project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
-  // a project's memory for export: its imported entries and its strings' translations
-  ofProject: db.prepare(`SELECT ${ENTRY} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
-  entriesOf: db.prepare(
+  ofScope: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
+  importedOfProject: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
+  // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
+  unitEntriesOf: db.prepare(
+    `SELECT u.id, u.target, c.project_id, p.slug || '/' || c.slug AS origin
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     JOIN projects p ON p.id = c.project_id
+     WHERE u.source = ? AND t.language_id = ? AND ${UNIT_WHERE}
+       AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = t.component_id AND st.language_id = ? AND st.is_source = 1)
+     ORDER BY u.id`,
+  ),
+  importedEntriesOf: db.prepare(
     `SELECT m.id, m.target, m.origin, m.project_id, m.user_id, m.shared FROM memory m
      WHERE m.source_id = ? AND m.source_language_id = ? AND m.target_language_id = ? ORDER BY m.id`,
   ),
@@ -95,8 +139,11 @@ const sql = preparedOnce((db: Db) => ({
      WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
   ),
   scan: db.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
-  prune: db.prepare('DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)'),
-  clearScope: db.prepare('DELETE FROM memory WHERE unit_id IS NULL AND project_id IS @project AND user_id IS @user AND shared = @shared'),
+  prune: db.prepare(
+    `DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)
+     AND NOT EXISTS (SELECT 1 FROM units u WHERE u.source = memory_sources.text)`,
+  ),
+  clearScope: db.prepare('DELETE FROM memory WHERE project_id IS @project AND user_id IS @user AND shared = @shared'),
 }));
 
 function scopeParams(scope: MemoryScope): { project: number | null; user: number | null; shared: number } {
@@ -105,21 +152,43 @@ function scopeParams(scope: MemoryScope): { project: number | null; user: number
   return { project: null, user: null, shared: 1 };
 }
 
+/** Every record by id: the units' translations first (ids below MEMORY_ID_BASE), then the imported entries. */
 export function listMemory(db: Db, slice: Slice): MemoryRow[] {
-  return sql(db).list.all(slice.limit, slice.offset) as MemoryRow[];
+  const s = sql(db);
+  const units = s.unitList.all(slice.limit, slice.offset) as MemoryRow[];
+  if (units.length === slice.limit) return units;
+  const skipped = units.length > 0 ? 0 : slice.offset - (s.unitCount.get() as number);
+  return [...units, ...(s.list.all(slice.limit - units.length, Math.max(0, skipped)) as MemoryRow[])];
 }
 
 export function countMemory(db: Db): number {
-  return sql(db).count.get() as number;
+  const s = sql(db);
+  return (s.unitCount.get() as number) + (s.count.get() as number);
 }
 
 export function findMemory(db: Db, id: number): MemoryRow | undefined {
-  return sql(db).byId.get(id) as MemoryRow | undefined;
+  const s = sql(db);
+  if (id >= MEMORY_ID_BASE) return s.byId.get(id - MEMORY_ID_BASE) as MemoryRow | undefined;
+  return s.unitById.get(id) as MemoryRow | undefined;
 }
 
-/** Deletes one entry; false when there was none. */
+/** Deletes one record (an imported entry, or hides a unit's current translation); false when there was none. */
 export function deleteMemory(db: Db, id: number): boolean {
-  return sql(db).remove.run(id).changes > 0;
+  const s = sql(db);
+  if (id >= MEMORY_ID_BASE) return s.remove.run(id - MEMORY_ID_BASE).changes > 0;
+  if (s.unitById.get(id) === undefined) return false;
+  s.hide.run(id);
+  return true;
+}
+
+/** Adds a translation's source texts to the pre-filter index (the source translation after a sync; a few thousand rows). */
+export function indexMemorySources(db: Db, translationId: number): number {
+  return sql(db).addSourcesOf.run(translationId).changes;
+}
+
+/** Adds one source text to the pre-filter index (a string added through the API). */
+export function indexMemorySource(db: Db, text: string): void {
+  if (text !== '') sql(db).addSource.run(text, text.length);
 }
 
 /**
@@ -156,10 +225,12 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
   return { imported, skipped };
 }
 
-/** The entries of a scope for export: a user's or the shared imported ones; a project's imported ones and its strings'. */
+/** The records of a scope for export: a user's or the shared imported ones; a project's: its strings' translations, then its imported ones. */
 export function exportMemory(db: Db, scope: MemoryScope): MemoryRow[] {
   const s = sql(db);
-  if (scope.kind === 'project') return s.ofProject.all(scope.projectId) as MemoryRow[];
+  if (scope.kind === 'project') {
+    return [...(s.unitsOfProject.all(scope.projectId) as MemoryRow[]), ...(s.importedOfProject.all(scope.projectId) as MemoryRow[])];
+  }
   return s.ofScope.all(scopeParams(scope)) as MemoryRow[];
 }
 
@@ -168,7 +239,7 @@ export function clearMemoryScope(db: Db, scope: MemoryScope): number {
   return sql(db).clearScope.run(scopeParams(scope)).changes;
 }
 
-/** Removes source texts no entry uses any more (their index rows go with them). */
+/** Removes source texts that neither an imported entry nor any unit uses any more (their index rows go with them). */
 export function pruneMemorySources(db: Db): number {
   return sql(db).prune.run().changes;
 }
@@ -207,17 +278,17 @@ export function lookupMemory(
   const limit = opts.limit ?? 10;
   const minLength = Math.ceil((text.length * threshold) / 100);
   const maxLength = Math.floor((text.length * 100) / threshold);
-  const scored: { id: number; text: string; similarity: number }[] = [];
-  const seen = new Set<number>();
-  const consider = (id: number, source: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
+  const scored: { id: number | null; text: string; similarity: number }[] = [];
+  const seen = new Set<string>();
+  const consider = (id: number | null, source: string) => {
+    if (seen.has(source)) return;
+    seen.add(source);
     if (source.length < minLength || source.length > maxLength) return;
     const score = similarity(text, source);
     if (score >= threshold) scored.push({ id, text: source, similarity: score });
   };
-  const exact = s.sourceId.get(text) as number | undefined;
-  if (exact !== undefined) consider(exact, text);
+  // the exact text first, indexed or not (a unit's source missing from the source strings is still found)
+  consider((s.sourceId.get(text) as number | undefined) ?? null, text);
   if ((opts.strategy ?? 'trigram') === 'scan') {
     for (const r of s.scan.iterate(minLength, maxLength) as Iterable<{ id: number; text: string }>) consider(r.id, r.text);
   } else {
@@ -229,11 +300,19 @@ export function lookupMemory(
   const out: MemoryMatch[] = [];
   const targets = new Set<string>();
   for (const c of scored) {
-    type Entry = { id: number; target: string; origin: string; project_id: number | null; user_id: number | null; shared: number };
-    for (const e of s.entriesOf.all(c.id, sourceLanguageId, targetLanguageId) as Entry[]) {
-      if (!visible(e, v, projects) || targets.has(e.target)) continue;
+    type UnitEntry = { id: number; target: string; origin: string; project_id: number };
+    for (const e of s.unitEntriesOf.all(c.text, targetLanguageId, sourceLanguageId) as UnitEntry[]) {
+      if ((projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
       targets.add(e.target);
       out.push({ id: e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
+      if (out.length >= limit) return out;
+    }
+    if (c.id === null) continue;
+    type Entry = { id: number; target: string; origin: string; project_id: number | null; user_id: number | null; shared: number };
+    for (const e of s.importedEntriesOf.all(c.id, sourceLanguageId, targetLanguageId) as Entry[]) {
+      if (!visible(e, v, projects) || targets.has(e.target)) continue;
+      targets.add(e.target);
+      out.push({ id: MEMORY_ID_BASE + e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
       if (out.length >= limit) return out;
     }
   }

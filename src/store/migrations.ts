@@ -216,7 +216,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_user ON sessions (user_id);
   `,
   // 7: suggestions (with votes) and comments per string; the translation memory (distinct source texts with a
-  // trigram index, entries per language pair, the units' own translations kept by triggers); component lists
+  // trigram index, imported entries, units' translations deleted from it); component lists
   `
   CREATE TABLE suggestions (
     id INTEGER PRIMARY KEY,
@@ -248,13 +248,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX comments_unit ON comments (unit_id);
   CREATE INDEX comments_source ON comments (component_id, id_hash) WHERE source = 1;
 
+  -- The translation memory. The project's own translations are not copied: they are read from the units at lookup
+  -- time (translated units of non-source translations, see memory.repo.ts). Stored here is only what units cannot
+  -- give: the distinct source texts under a trigram index (the pre-filter; fed from source strings and imports),
+  -- the imported entries, and which units' translations were deleted from the memory.
   CREATE TABLE memory_sources (
     id INTEGER PRIMARY KEY,
     text TEXT NOT NULL UNIQUE,
     length INTEGER NOT NULL
   );
   CREATE VIRTUAL TABLE memory_fts USING fts5(text, content='memory_sources', content_rowid='id', tokenize='trigram');
-  CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_fts, 'row');
   CREATE TRIGGER memory_sources_ai AFTER INSERT ON memory_sources BEGIN
     INSERT INTO memory_fts (rowid, text) VALUES (new.id, new.text);
   END;
@@ -262,7 +265,7 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO memory_fts (memory_fts, rowid, text) VALUES ('delete', old.id, old.text);
   END;
 
-  -- Weblate's Memory: origin is the component's full slug for strings of a component, or the imported file's name
+  -- imported entries (TMX, Weblate JSON): Weblate's Memory with from_file set; origin is the imported file's name
   CREATE TABLE memory (
     id INTEGER PRIMARY KEY,
     source_id INTEGER NOT NULL REFERENCES memory_sources(id),
@@ -272,34 +275,17 @@ export const MIGRATIONS: readonly string[] = [
     origin TEXT NOT NULL DEFAULT '',
     project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
     user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
-    from_file INTEGER NOT NULL DEFAULT 0,
-    shared INTEGER NOT NULL DEFAULT 0,
-    unit_id INTEGER UNIQUE REFERENCES units(id) ON DELETE CASCADE
+    from_file INTEGER NOT NULL DEFAULT 1,
+    shared INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX memory_lookup ON memory (source_id, source_language_id, target_language_id);
   CREATE INDEX memory_project ON memory (project_id);
 
-  -- every translated string of a component's translations (not its source) is a memory entry, kept current here
-  CREATE TRIGGER units_memory_ai AFTER INSERT ON units
-  WHEN new.state >= 20 AND new.state < 100 AND new.target <> '' BEGIN
-    INSERT OR IGNORE INTO memory_sources (text, length) VALUES (new.source, length(new.source));
-    INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, unit_id)
-    SELECT (SELECT id FROM memory_sources WHERE text = new.source), sl.id, t.language_id, new.target, p.slug || '/' || c.slug, c.project_id, new.id
-    FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-    JOIN languages sl ON sl.code = coalesce(json_extract(c.settings, '$.source_language'), 'en')
-    WHERE t.id = new.translation_id AND t.is_source = 0;
-  END;
-  CREATE TRIGGER units_memory_au AFTER UPDATE OF source, target, state ON units
-  WHEN old.source IS NOT new.source OR old.target IS NOT new.target OR old.state IS NOT new.state BEGIN
-    DELETE FROM memory WHERE unit_id = old.id;
-    INSERT OR IGNORE INTO memory_sources (text, length)
-    SELECT new.source, length(new.source) WHERE new.state >= 20 AND new.state < 100 AND new.target <> '';
-    INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, unit_id)
-    SELECT (SELECT id FROM memory_sources WHERE text = new.source), sl.id, t.language_id, new.target, p.slug || '/' || c.slug, c.project_id, new.id
-    FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-    JOIN languages sl ON sl.code = coalesce(json_extract(c.settings, '$.source_language'), 'en')
-    WHERE t.id = new.translation_id AND t.is_source = 0 AND new.state >= 20 AND new.state < 100 AND new.target <> '';
-  END;
+  -- a unit's translation deleted from the memory (DELETE /api/memory/<id>/): hidden while the unit keeps that target
+  CREATE TABLE memory_hidden (
+    unit_id INTEGER PRIMARY KEY REFERENCES units(id) ON DELETE CASCADE,
+    target TEXT NOT NULL
+  );
 
   CREATE TABLE component_lists (
     id INTEGER PRIMARY KEY,
@@ -319,15 +305,9 @@ export const MIGRATIONS: readonly string[] = [
     component_match TEXT NOT NULL DEFAULT '^$'
   );
 
-  -- the translated strings already stored join the memory at once
+  -- the source strings already stored join the pre-filter index at once
   INSERT OR IGNORE INTO memory_sources (text, length)
   SELECT u.source, length(u.source) FROM units u JOIN translations t ON t.id = u.translation_id
-  WHERE t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> '';
-  INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, unit_id)
-  SELECT ms.id, sl.id, t.language_id, u.target, p.slug || '/' || c.slug, c.project_id, u.id
-  FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-  JOIN projects p ON p.id = c.project_id JOIN memory_sources ms ON ms.text = u.source
-  JOIN languages sl ON sl.code = coalesce(json_extract(c.settings, '$.source_language'), 'en')
-  WHERE t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> '';
+  WHERE t.is_source = 1 AND u.source <> '';
   `,
 ];

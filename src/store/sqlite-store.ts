@@ -296,9 +296,6 @@ export class SqliteStore implements Store {
   lookupMemory(...args: Parameters<Store['lookupMemory']>) {
     return this.read((db) => memory.lookupMemory(db, ...args));
   }
-  pruneMemorySources() {
-    return this.tx((db) => memory.pruneMemorySources(db));
-  }
 
   // ---- component lists and metrics ----
   componentLists() {

@@ -222,17 +222,17 @@ export interface Store {
   deleteComment(id: number, change: ChangeInput): Promise<boolean>;
 
   // ---- translation memory ----
+  /** Every record by id: the units' translations (read from the units), then the imported entries. */
   listMemory(slice: Slice): Promise<MemoryRow[]>;
   countMemory(): Promise<number>;
   findMemory(id: number): Promise<MemoryRow | undefined>;
+  /** Deletes an imported entry, or hides a unit's translation from the memory until it changes. */
   deleteMemory(id: number): Promise<boolean>;
   /** Imports entries into a scope; unknown languages, empty and duplicate entries are skipped. */
   importMemory(entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<{ imported: number; skipped: number }>;
   exportMemory(scope: MemoryScope): Promise<MemoryRow[]>;
   /** Exact and fuzzy matches in a language pair, best first. */
   lookupMemory(text: string, sourceLanguageId: number, targetLanguageId: number, visibility: MemoryVisibility, opts?: LookupOptions): Promise<MemoryMatch[]>;
-  /** Drops source texts no entry uses. */
-  pruneMemorySources(): Promise<number>;
 
   // ---- component lists and metrics ----
   componentLists(): Promise<ComponentListRow[]>;

@@ -287,7 +287,14 @@ describe('suggestions, comments and memory over HTTP', () => {
   });
 
   it('/api/memory/: superusers list it by id with pagination; delete per memory.delete; others 403, anonymous 401', async () => {
-    const total = env.store.db.prepare('SELECT count(*) FROM memory').pluck().get() as number;
+    const db = env.store.db;
+    const translated = db
+      .prepare(
+        "SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''",
+      )
+      .pluck()
+      .get() as number;
+    const total = translated + (db.prepare('SELECT count(*) FROM memory').pluck().get() as number);
     const list = await env.request('GET', '/api/memory/', { token: env.tokens.admin });
     expect(list.status, list.text).toBe(200);
     expect(list.json.count).toBe(total);
@@ -314,6 +321,28 @@ describe('suggestions, comments and memory over HTTP', () => {
     expect((await env.request('DELETE', `/api/memory/${first}/`, { token: env.tokens.admin })).status).toBe(204);
     expect((await env.request('GET', `/api/memory/${first}/`, { token: env.tokens.admin })).status).toBe(404);
     expect((await env.request('GET', '/api/memory/abc/', { token: env.tokens.admin })).status).toBe(404);
+    // the records are the units' translations (by unit id), then the imported entries: a deleted unit record is
+    // hidden from lookups and the count, an imported one follows the last unit record
+    const deleted = list.json.results[0] as { source: string; target: string; source_language: number; target_language: number };
+    const visibleTargets = async () =>
+      (await env.store.lookupMemory(deleted.source, deleted.source_language, deleted.target_language, { projects: null, userId: null })).map((m) => m.target);
+    expect(await visibleTargets()).not.toContain(deleted.target);
+    expect((await env.request('GET', '/api/memory/', { token: env.tokens.admin })).json.count).toBe(total - 1);
+    await env.store.importMemory([{ source: 'Imported only', target: 'Nur importiert', sourceLanguage: 'en', targetLanguage: 'de' }], { kind: 'shared' });
+    const all = await env.request('GET', `/api/memory/?page_size=1000`, { token: env.tokens.admin });
+    expect(all.json.count).toBe(total);
+    const last = all.json.results.at(-1);
+    expect(last).toMatchObject({ source: 'Imported only', target: 'Nur importiert', from_file: true, shared: true, project: null });
+    expect(last.id).toBeGreaterThan(2 ** 40);
+    // units' records (below 2^40, from_file false) all come before the imported ones (an earlier test imported one)
+    const kinds = all.json.results.map((r: { id: number; from_file: boolean }) => (r.id < 2 ** 40 ? (r.from_file ? 'bad' : 'unit') : 'file'));
+    expect(kinds.join(',')).toMatch(/^(unit,)+(file,)*file$/);
+    // the second-to-last page boundary: a page that starts in the units and ends in the imported entries
+    const split = await env.request('GET', `/api/memory/?page_size=2&page=${Math.ceil(total / 2)}`, { token: env.tokens.admin });
+    expect(split.json.results.at(-1).id).toBe(last.id);
+    expect((await env.request('GET', `/api/memory/${last.id}/`, { token: env.tokens.admin })).json.target).toBe('Nur importiert');
+    expect((await env.request('DELETE', `/api/memory/${last.id}/`, { token: env.tokens.admin })).status).toBe(204);
+    expect((await env.request('GET', `/api/memory/${last.id}/`, { token: env.tokens.admin })).status).toBe(404);
   });
 
   it('/api/search/, /api/metrics/ (JSON and OpenMetrics) and the API root', async () => {
