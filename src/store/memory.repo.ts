@@ -34,6 +34,9 @@ export const MEMORY_ID_BASE = 2 ** 40;
 /** Whose imported entries: a user's personal memory, a project's, or the shared one. */
 export type MemoryScope = { kind: 'user'; userId: number } | { kind: 'project'; projectId: number } | { kind: 'shared' };
 
+/** What an export holds: one scope's records, or every record of the instance. */
+export type MemoryExportScope = MemoryScope | { kind: 'all' };
+
 /** An entry to import, languages by code. */
 export interface MemoryImportEntry {
   source: string;
@@ -98,6 +101,8 @@ const sql = preparedOnce((db: Db) => ({
     `SELECT ${UNIT_RECORD} FROM components c JOIN translations t ON t.component_id = c.id JOIN units u ON u.translation_id = t.id
      WHERE c.project_id = ? AND ${UNIT_WHERE} ORDER BY u.id`,
   ),
+  unitsAll: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id`),
+  importedAll: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id`),
   hide: db.prepare('INSERT OR REPLACE INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ?'),
   list: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
   count: db.prepare('SELECT count(*) FROM memory').pluck(),
@@ -199,9 +204,13 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
   const s = sql(db);
   const p = scopeParams(scope);
   const languages = new Map<string, number | undefined>();
+  // a regional code the instance does not know (de-DE) falls back to its base language (de)
   const language = (code: string) => {
     const key = code.replace(/-/g, '_');
-    if (!languages.has(key)) languages.set(key, s.language.get(key) as number | undefined);
+    if (!languages.has(key)) {
+      const base = key.split('_')[0]!;
+      languages.set(key, (s.language.get(key) ?? (base !== key ? s.language.get(base) : undefined)) as number | undefined);
+    }
     return languages.get(key);
   };
   let imported = 0;
@@ -225,9 +234,13 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
   return { imported, skipped };
 }
 
-/** The records of a scope for export: a user's or the shared imported ones; a project's: its strings' translations, then its imported ones. */
-export function exportMemory(db: Db, scope: MemoryScope): MemoryRow[] {
+/**
+ * The records of a scope for export: a user's or the shared imported ones; a project's: its strings' translations,
+ * then its imported ones; all: every record, as `/api/memory/` lists them.
+ */
+export function exportMemory(db: Db, scope: MemoryExportScope): MemoryRow[] {
   const s = sql(db);
+  if (scope.kind === 'all') return [...(s.unitsAll.all() as MemoryRow[]), ...(s.importedAll.all() as MemoryRow[])];
   if (scope.kind === 'project') {
     return [...(s.unitsOfProject.all(scope.projectId) as MemoryRow[]), ...(s.importedOfProject.all(scope.projectId) as MemoryRow[])];
   }

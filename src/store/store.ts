@@ -9,7 +9,7 @@ import type { CommentRow, NewComment } from './comments.repo.js';
 import type { ComponentListRow } from './component-lists.repo.js';
 import type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 import type { LanguageRow } from './languages.repo.js';
-import type { LookupOptions, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryVisibility } from './memory.repo.js';
+import type { LookupOptions, MemoryExportScope, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryVisibility } from './memory.repo.js';
 import type { MetricsRow } from './metrics.query.js';
 import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
 import type { PendingRemoval } from './removals.repo.js';
@@ -31,7 +31,16 @@ export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
 export type { CommentRow, NewComment } from './comments.repo.js';
 export type { ComponentListRow } from './component-lists.repo.js';
-export type { LookupOptions, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryStrategy, MemoryVisibility } from './memory.repo.js';
+export type {
+  LookupOptions,
+  MemoryExportScope,
+  MemoryImportEntry,
+  MemoryMatch,
+  MemoryRow,
+  MemoryScope,
+  MemoryStrategy,
+  MemoryVisibility,
+} from './memory.repo.js';
 export type { MetricsRow } from './metrics.query.js';
 export type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 export type { CommittedTranslation, EditableUnit, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
@@ -230,7 +239,8 @@ export interface Store {
   deleteMemory(id: number): Promise<boolean>;
   /** Imports entries into a scope; unknown languages, empty and duplicate entries are skipped. */
   importMemory(entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<{ imported: number; skipped: number }>;
-  exportMemory(scope: MemoryScope): Promise<MemoryRow[]>;
+  /** A scope's records (a project's: its strings' translations and its imported entries), or every record. */
+  exportMemory(scope: MemoryExportScope): Promise<MemoryRow[]>;
   /** Exact and fuzzy matches in a language pair, best first. */
   lookupMemory(text: string, sourceLanguageId: number, targetLanguageId: number, visibility: MemoryVisibility, opts?: LookupOptions): Promise<MemoryMatch[]>;
 
