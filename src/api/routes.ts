@@ -2,11 +2,13 @@
 import { type Answer, json } from './answer.js';
 import type { BodyTypes } from './body.js';
 import type { RequestContext } from './context.js';
+import { notFound } from './errors.js';
 import * as accounts from './handlers/accounts.js';
 import * as addons from './handlers/addons.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
 import * as files from './handlers/files.js';
+import * as memory from './handlers/memory.js';
 import * as repository from './handlers/repository.js';
 import * as statistics from './handlers/statistics.js';
 import * as unitWrites from './handlers/unit-writes.js';
@@ -14,7 +16,7 @@ import * as units from './handlers/units.js';
 import { toJson } from './json.js';
 import { openApiDocument } from './openapi.js';
 import type { PageKind } from './pagination.js';
-import type { Serializer } from './serializer.js';
+import { type MemoContext, Serializer, t } from './serializer.js';
 import { groupSerializer, roleSerializer, userSerializer } from './serializers/accounts.js';
 import { addonSerializer } from './serializers/addon.js';
 import { categorySerializer } from './serializers/category.js';
@@ -22,12 +24,37 @@ import { changeSerializer } from './serializers/change.js';
 import { componentSerializer, projectComponentSerializer } from './serializers/component.js';
 import { labelSerializer } from './serializers/label.js';
 import { languageSerializer } from './serializers/language.js';
+import { componentListSerializer, memorySerializer } from './serializers/memory.js';
 import { projectSerializer } from './serializers/project.js';
 import { lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/repository.js';
 import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
 import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
 import { unitSerializer } from './serializers/unit.js';
 import type { WriteContext } from './write.js';
+
+// The shapes of the two answers built without a serializer, for the OpenAPI document.
+const searchResultSerializer = new Serializer<{ url: string; name: string; category: string }, MemoContext>('SearchResult', [
+  { name: 'url', type: t.string, get: (r) => r.url },
+  { name: 'name', type: t.string, get: (r) => r.name },
+  { name: 'category', type: t.string, get: (r) => r.category },
+]);
+const metricsSerializer = new Serializer<Record<string, unknown>, MemoContext>('Metrics', [
+  ...[
+    'units',
+    'units_translated',
+    'users',
+    'changes',
+    'projects',
+    'components',
+    'translations',
+    'languages',
+    'checks',
+    'configuration_errors',
+    'suggestions',
+  ].map((name) => ({ name, type: t.integer, get: (r: Record<string, unknown>) => r[name] })),
+  { name: 'celery_queues', type: t.object, get: (r) => r.celery_queues },
+  { name: 'name', type: t.string, get: (r) => r.name },
+]);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -637,6 +664,109 @@ export const ROUTES: readonly Route[] = [
     tags: 'addons',
   },
   {
+    path: '/api/memory/',
+    name: 'Memory List',
+    description: 'Translation memory entries by id (superusers only).',
+    allow: LIST_CREATE,
+    get: memory.listMemory,
+    response: page(memorySerializer),
+    tags: 'memory',
+  },
+  {
+    path: '/api/memory/{id}/',
+    name: 'Memory Instance',
+    description: 'One translation memory entry.',
+    allow: DETAIL,
+    get: memory.getMemory,
+    response: record(memorySerializer),
+    tags: 'memory',
+    write: {
+      DELETE: { handler: memory.deleteMemory, summary: 'Deletes the entry (memory.delete on its project, its owner, or memory.manage).', status: 204 },
+    },
+  },
+  {
+    path: '/api/component-lists/',
+    name: 'Component List List',
+    description: 'Component lists with a visible component (or none).',
+    allow: LIST_CREATE,
+    get: memory.listComponentLists,
+    response: page(componentListSerializer),
+    tags: 'component-lists',
+    write: {
+      POST: {
+        handler: memory.createComponentList,
+        summary: 'Creates a component list (componentlist.edit).',
+        request: {
+          type: 'object',
+          properties: { name: { type: 'string' }, slug: { type: 'string' }, show_dashboard: { type: 'boolean' } },
+          required: ['name', 'slug'],
+        },
+        status: 201,
+        answer: 'ComponentList',
+      },
+    },
+  },
+  {
+    path: '/api/component-lists/{slug}/',
+    name: 'Component List Instance',
+    description: 'One component list by slug.',
+    allow: DETAIL,
+    get: memory.getComponentList,
+    response: record(componentListSerializer),
+    tags: 'component-lists',
+    write: { DELETE: { handler: memory.deleteComponentList, summary: 'Deletes the component list (componentlist.edit).', status: 204 } },
+  },
+  {
+    path: '/api/component-lists/{slug}/components/',
+    name: 'Components',
+    description: 'The visible components of the list.',
+    allow: LIST_CREATE,
+    get: memory.listComponentListComponents,
+    response: page(componentSerializer),
+    tags: 'component-lists',
+    write: {
+      POST: {
+        handler: memory.addComponentListComponent,
+        summary: 'Adds a component by component_id (componentlist.edit).',
+        request: { type: 'object', properties: { component_id: { type: 'integer' } }, required: ['component_id'] },
+        status: 200,
+        answer: 'ComponentList',
+      },
+    },
+  },
+  {
+    path: '/api/component-lists/{slug}/components/{component}/',
+    name: 'Delete Components',
+    description: 'Removes a component from the list.',
+    allow: ['DELETE', 'OPTIONS'],
+    get: () => {
+      throw notFound();
+    },
+    response: record(componentListSerializer),
+    tags: 'component-lists',
+    write: { DELETE: { handler: memory.removeComponentListComponent, summary: 'Removes the component from the list (componentlist.edit).', status: 204 } },
+  },
+  {
+    path: '/api/search/',
+    name: 'Search',
+    description: 'Site-wide search: a plain list of {url, name, category}, at most five projects, components, users and languages.',
+    allow: READ,
+    get: memory.siteSearch,
+    response: { kind: 'array', serializer: searchResultSerializer },
+    query: [{ name: 'q', description: 'The text to look for.', schema: { type: 'string' } }],
+    tags: 'search',
+  },
+  {
+    path: '/api/metrics/',
+    name: 'Metrics',
+    description: 'Server metrics (signed-in users): JSON, or OpenMetrics text with ?format=openmetrics.',
+    allow: READ,
+    get: memory.serverMetrics,
+    response: record(metricsSerializer),
+    ownFormat: true,
+    tags: 'metrics',
+  },
+  {
     path: '/api/categories/',
     name: 'Category List',
     description: 'Categories (tms has none).',
@@ -674,7 +804,9 @@ export const ROOT_LISTS: readonly [string, string][] = [
   ['projects', 'projects/'],
   ['components', 'components/'],
   ['translations', 'translations/'],
+  ['memory', 'memory/'],
   ['languages', 'languages/'],
+  ['component-lists', 'component-lists/'],
   ['changes', 'changes/'],
   ['units', 'units/'],
   ['addons', 'addons/'],

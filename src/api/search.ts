@@ -3,7 +3,7 @@ import { findCheck } from '../checks/index.js';
 import { TmsError } from '../domain/errors.js';
 import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
-import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from '../store/index.js';
+import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from '../store/index.js';
 
 /** A query that cannot be parsed; the message says why and where. */
 export class SearchSyntaxError extends TmsError<{ query: string }> {}
@@ -17,6 +17,13 @@ const TEXT_FIELDS: Record<string, UnitTextField[]> = {
   location: ['location'],
   explanation: ['explanation'],
   flags: ['flags'],
+};
+const RELATED_FIELDS: Record<string, UnitRelatedField> = {
+  suggestion: 'suggestion',
+  suggestion_author: 'suggestion_author',
+  comment: 'comment',
+  comment_author: 'comment_author',
+  resolved_comment: 'resolved_comment',
 };
 const NUMBER_FIELDS: Record<string, UnitNumberField> = { priority: 'priority', id: 'id', position: 'position' };
 const SCOPE_FIELDS: Record<string, UnitScopeField> = { language: 'language', component: 'component', project: 'project' };
@@ -55,9 +62,9 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   translation: 'translation',
   check: 'check',
   'dismissed-check': 'dismissed-check',
+  suggestion: 'suggestion',
+  comment: 'comment',
   // Kept by Weblate, not by tms: nothing has them.
-  suggestion: 'never',
-  comment: 'never',
   variant: 'never',
   screenshot: 'never',
   glossary: 'never',
@@ -66,6 +73,7 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
 
 const FIELD_NAMES = new Set([
   ...Object.keys(TEXT_FIELDS),
+  ...Object.keys(RELATED_FIELDS),
   ...Object.keys(NUMBER_FIELDS),
   ...Object.keys(SCOPE_FIELDS),
   'state',
@@ -196,6 +204,20 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     }
     if (op !== '' && op !== '=') lexer.fail(`"${name}" does not take "${op}"`, at);
     return { kind: 'text', fields: textFields, match: op === '=' ? 'exact' : 'contains', value };
+  }
+  const related = RELATED_FIELDS[name];
+  if (related) {
+    if (token.range) lexer.fail(`"${name}" does not take a range`, at);
+    if (token.regex) {
+      try {
+        compileUserRegex(value);
+      } catch (e) {
+        lexer.fail(`invalid regular expression: ${(e as Error).message}`, at);
+      }
+      return { kind: 'related', field: related, match: 'regex', value };
+    }
+    if (op !== '' && op !== '=') lexer.fail(`"${name}" does not take "${op}"`, at);
+    return { kind: 'related', field: related, match: op === '=' ? 'exact' : 'contains', value };
   }
   if (token.regex) lexer.fail(`"${name}" does not take a regular expression`, at);
   if (name === 'state') {

@@ -194,6 +194,44 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
         }
       }),
     );
+  const memory = program.command('memory').description('import and export the translation memory (TMX or Weblate JSON)');
+  memory
+    .command('import')
+    .description('import a TMX file or a Weblate JSON memory dump (into the shared memory unless --project or --user)')
+    .argument('<file>')
+    .option('--project <slug>', "import into this project's memory")
+    .option('--user <username>', "import into this user's personal memory")
+    .option('--format <format>', 'tmx or json (default: from the file name)')
+    .action((file: string, opts: { project?: string; user?: string; format?: string }) =>
+      run(async () => {
+        const cfg = await config();
+        const [{ openStore }, { runMemoryImport }] = await Promise.all([import('../store/index.js'), import('./memory.js')]);
+        const store = await openStore(cfg.database);
+        try {
+          return await runMemoryImport(store, io, file, opts);
+        } finally {
+          await store.close();
+        }
+      }),
+    );
+  memory
+    .command('export')
+    .description("export the memory: every project's translated strings and every imported entry, or one project's")
+    .argument('<file>')
+    .option('--project <slug>', "only this project's strings and imported entries")
+    .option('--format <format>', 'tmx or json (default: from the file name)')
+    .action((file: string, opts: { project?: string; format?: string }) =>
+      run(async () => {
+        const cfg = await config();
+        const [{ openStore }, { runMemoryExport }] = await Promise.all([import('../store/index.js'), import('./memory.js')]);
+        const store = await openStore(cfg.database);
+        try {
+          return await runMemoryExport(store, io, file, opts);
+        } finally {
+          await store.close();
+        }
+      }),
+    );
   return program;
 }
 

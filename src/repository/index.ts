@@ -23,3 +23,15 @@ export type { UploadInput, UploadMethod, UploadResult } from './upload.js';
 export { UPLOAD_CONFLICTS, UPLOAD_FUZZY, UPLOAD_METHODS, uploadTranslation } from './upload.js';
 export type { ZipEntry } from './zip.js';
 export { zipStore } from './zip.js';
+export type { DiscussionActor } from './discussion.js';
+export {
+  acceptSuggestion,
+  addComment,
+  commentOf,
+  deleteComment,
+  deleteSuggestion,
+  resolveComment,
+  suggest,
+  suggestionOf,
+  voteSuggestion,
+} from './discussion.js';

@@ -7,7 +7,7 @@ import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedStore } from '../formats/format.js';
-import { type ChangeInput, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
+import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
@@ -46,7 +46,6 @@ export interface UploadResult {
 
 export const METHOD_UNAVAILABLE = 'This method is not available here. Check your permissions or use different translation object.';
 export const ADD_HINT = 'This method is not available here. Try adding to the source instead of the translation.';
-export const SUGGESTIONS_UNAVAILABLE = 'Suggestions are not available: tms keeps no suggestions.';
 export const NO_FILE = 'No translation file, try using method=source.';
 export const SOURCE_ONLY = 'Source upload is supported only on source language.';
 export const APPROVED_NEEDS_REVIEW = 'You can not overwrite approved translations: reviews are not enabled.';
@@ -61,7 +60,7 @@ function choice<T extends string>(field: string, value: string | undefined, choi
 
 /**
  * Checks an upload as Weblate's view does, before the file is read: choices, lock, review, which methods this
- * translation allows (`source` never: none of tms's formats has a bilingual update; `suggest`: no suggestions).
+ * translation allows (`source` never: none of tms's formats has a bilingual update).
  */
 async function checkRequest(h: ComponentHandle, t: TranslationRef, input: UploadInput): Promise<{ method: UploadMethod; conflicts: string; fuzzy: string }> {
   const method = choice('method', input.method || undefined, UPLOAD_METHODS, 'translate');
@@ -74,8 +73,6 @@ async function checkRequest(h: ComponentHandle, t: TranslationRef, input: Upload
     case 'approve':
       if (!review) throw invalid('method', METHOD_UNAVAILABLE);
       break;
-    case 'suggest':
-      throw invalid('method', SUGGESTIONS_UNAVAILABLE);
     case 'add': {
       const refusal = await addRefusal(h, t);
       if (refusal) throw invalid('method', refusal === ADD_TO_SOURCE ? ADD_HINT : METHOD_UNAVAILABLE);
@@ -202,6 +199,48 @@ async function mergeTranslations(
   return counts;
 }
 
+/** suggest: each matched string gets the uploaded text as a suggestion (4 each), unless it equals the translation or a suggestion. */
+async function suggestFromUpload(
+  h: ComponentHandle,
+  t: TranslationRef,
+  store: ParsedStore,
+  method: UploadMethod,
+  fuzzy: string,
+  input: UploadInput,
+): Promise<Counts> {
+  const find = matcher(await h.store.translationUnits(t.id));
+  const author = input.author ?? input.user;
+  const timestamp = now();
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
+  const items: NewSuggestion[] = [];
+  const taken = new Set<string>();
+  for (const { unit: p } of mergeable(store.units, fuzzy, true)) {
+    const u = find(p);
+    if (!u) {
+      counts.not_found++;
+      continue;
+    }
+    const target = joinPlural(p.target);
+    const key = `${u.id}\0${target}`;
+    if (u.state === State.READONLY || (u.target === target && u.state >= State.TRANSLATED) || taken.has(key) || (await h.store.hasSuggestion(u.id, target))) {
+      counts.skipped++;
+      continue;
+    }
+    taken.add(key);
+    counts.accepted++;
+    items.push({
+      unitId: u.id,
+      target,
+      userId: author.id,
+      timestamp,
+      change: { ...uploadChange(h, t, input), action: Action.SUGGESTION, unitId: u.id, target, timestamp },
+    });
+  }
+  await h.store.addSuggestions(items);
+  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
+  return counts;
+}
+
 /** add: strings of the file the translation lacks are added as the add-string request adds them (31 each); present ones are skipped. */
 async function addFromUpload(
   h: ComponentHandle,
@@ -281,6 +320,8 @@ function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMetho
  * - `translate` / `fuzzy` / `approve`: each translated string of the file (needs-editing ones per `fuzzy`) is matched
  *   by (context, source) and becomes a pending edit unless it is translated already (`conflicts` empty), approved
  *   (unless `replace-approved`), read-only, or unchanged; 9 per accepted string.
+ * - `suggest`: each matched string gets the uploaded text as a suggestion (4 per string) unless it equals the
+ *   translation or an existing suggestion.
  * - `add`: strings the translation lacks are added (31 per unit), as the add-string request would.
  * - `replace`: the file is replaced and committed (54), then the component re-synced.
  * Always records 78 with the counters. Accepted edits are pending: the normal commit path writes them.
@@ -301,6 +342,7 @@ export async function uploadTranslation(h: ComponentHandle, language: string, in
     const store = parseUpload(h, t, bytes, template, asTemplate);
     if (method === 'add') return addFromUpload(h, t, store, method, fuzzy, input);
     if (method === 'replace') return replaceFile(h, t, bytes, store, method, input);
+    if (method === 'suggest') return suggestFromUpload(h, t, store, method, fuzzy, input);
     return mergeTranslations(h, t, store, method, conflicts, fuzzy, input);
   });
   return { ...counts, result: counts.accepted > 0, count: counts.total };

@@ -223,4 +223,99 @@ export const MIGRATIONS: readonly string[] = [
     received TEXT NOT NULL
   );
   `,
+  // 8: suggestions (with votes) and comments per string; the translation memory (distinct source texts with a
+  // trigram index, imported entries, units' translations deleted from it); component lists
+  `
+  CREATE TABLE suggestions (
+    id INTEGER PRIMARY KEY,
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    timestamp TEXT NOT NULL
+  );
+  CREATE INDEX suggestions_unit ON suggestions (unit_id);
+  CREATE TABLE suggestion_votes (
+    suggestion_id INTEGER NOT NULL REFERENCES suggestions(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (suggestion_id, user_id)
+  ) WITHOUT ROWID;
+
+  -- a comment on a source string (source = 1) shows on that string in every translation of its component
+  CREATE TABLE comments (
+    id INTEGER PRIMARY KEY,
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    component_id INTEGER NOT NULL REFERENCES components(id) ON DELETE CASCADE,
+    id_hash INTEGER NOT NULL,
+    source INTEGER NOT NULL DEFAULT 0,
+    comment TEXT NOT NULL,
+    user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    timestamp TEXT NOT NULL,
+    resolved INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX comments_unit ON comments (unit_id);
+  CREATE INDEX comments_source ON comments (component_id, id_hash) WHERE source = 1;
+
+  -- The translation memory. The project's own translations are not copied: they are read from the units at lookup
+  -- time (translated units of non-source translations, see memory.repo.ts). Stored here is only what units cannot
+  -- give: the distinct source texts under a trigram index (the pre-filter; fed from source strings and imports),
+  -- the imported entries, and which units' translations were deleted from the memory.
+  CREATE TABLE memory_sources (
+    id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL UNIQUE,
+    length INTEGER NOT NULL
+  );
+  CREATE VIRTUAL TABLE memory_fts USING fts5(text, content='memory_sources', content_rowid='id', tokenize='trigram');
+  CREATE TRIGGER memory_sources_ai AFTER INSERT ON memory_sources BEGIN
+    INSERT INTO memory_fts (rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER memory_sources_ad AFTER DELETE ON memory_sources BEGIN
+    INSERT INTO memory_fts (memory_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+
+  -- imported entries (TMX, Weblate JSON): Weblate's Memory with from_file set; origin is the imported file's name
+  CREATE TABLE memory (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES memory_sources(id),
+    source_language_id INTEGER NOT NULL REFERENCES languages(id) ON DELETE CASCADE,
+    target_language_id INTEGER NOT NULL REFERENCES languages(id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT '',
+    project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+    user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+    from_file INTEGER NOT NULL DEFAULT 1,
+    shared INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX memory_lookup ON memory (source_id, source_language_id, target_language_id);
+  CREATE INDEX memory_project ON memory (project_id);
+
+  -- a unit's translation deleted from the memory (DELETE /api/memory/<id>/): hidden while the unit keeps that target
+  CREATE TABLE memory_hidden (
+    unit_id INTEGER PRIMARY KEY REFERENCES units(id) ON DELETE CASCADE,
+    target TEXT NOT NULL
+  );
+
+  CREATE TABLE component_lists (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    slug TEXT NOT NULL UNIQUE,
+    show_dashboard INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE TABLE component_list_components (
+    list_id INTEGER NOT NULL REFERENCES component_lists(id) ON DELETE CASCADE,
+    component_id INTEGER NOT NULL REFERENCES components(id) ON DELETE CASCADE,
+    PRIMARY KEY (list_id, component_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE component_list_rules (
+    id INTEGER PRIMARY KEY,
+    list_id INTEGER NOT NULL REFERENCES component_lists(id) ON DELETE CASCADE,
+    project_match TEXT NOT NULL DEFAULT '^$',
+    component_match TEXT NOT NULL DEFAULT '^$'
+  );
+
+  -- the source strings already stored join the pre-filter index at once
+  INSERT OR IGNORE INTO memory_sources (text, length)
+  SELECT u.source, length(u.source) FROM units u JOIN translations t ON t.id = u.translation_id
+  WHERE t.is_source = 1 AND u.source <> '';
+  `,
 ];

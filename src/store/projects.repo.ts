@@ -1,10 +1,11 @@
-// Projects and components in the store, kept in step with the configuration file.
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
 import { recordChangeRow } from './changes.repo.js';
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Db, now } from './db.js';
+// Projects and components in the store, kept in step with the configuration file.
+import { pruneMemorySources } from './memory.repo.js';
 import { preparedOnce } from './statements.js';
 
 export interface ProjectRow {
@@ -145,6 +146,7 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
     // strings of the project flagged inconsistent with a deleted component's translations only
     for (const p of projects) settleInconsistent(db, refreshInconsistentOfProject(db, p));
     for (const p of removedProjects) if (s.projectUsed.get(p.id) === undefined) s.deleteProject.run(p.id);
+    if (projects.size > 0) pruneMemorySources(db);
   }
   return { removedProjects, removedComponents, keptComponents: kept };
 }

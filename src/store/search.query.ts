@@ -4,6 +4,8 @@ import type { Db } from './db.js';
 
 /** Text fields of a unit that `field:value` searches. */
 export type UnitTextField = 'source' | 'target' | 'context' | 'note' | 'location' | 'explanation' | 'flags';
+/** Texts of what belongs to a unit: its suggestions, comments (unresolved or resolved) and their authors. */
+export type UnitRelatedField = 'suggestion' | 'suggestion_author' | 'comment' | 'comment_author' | 'resolved_comment';
 /** Numeric fields that take comparison operators and ranges. */
 export type UnitNumberField = 'state' | 'priority' | 'id' | 'position';
 export type Comparison = '=' | '<' | '<=' | '>' | '>=';
@@ -21,7 +23,9 @@ export type UnitProperty =
   | 'pending'
   | 'check'
   | 'dismissed-check'
-  // tms keeps no suggestions, comments, labels, screenshots or variants: never true.
+  | 'suggestion'
+  | 'comment'
+  // tms keeps no labels, screenshots or variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -30,6 +34,7 @@ export type UnitFilter =
   | { kind: 'or'; items: UnitFilter[] }
   | { kind: 'not'; item: UnitFilter }
   | { kind: 'text'; fields: UnitTextField[]; match: 'contains' | 'exact' | 'regex'; value: string }
+  | { kind: 'related'; field: UnitRelatedField; match: 'contains' | 'exact' | 'regex'; value: string }
   | { kind: 'number'; field: UnitNumberField; op: Comparison; value: number }
   | { kind: 'range'; field: UnitNumberField; from: number; to: number }
   | { kind: 'scope'; field: UnitScopeField; value: string }
@@ -56,6 +61,19 @@ const COLUMNS: Record<UnitTextField | UnitNumberField, string> = {
   position: 'u.position',
 };
 
+// the comments shown on a unit: its own and its source string's
+const COMMENT_OF_UNIT =
+  '(m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))';
+
+// each related field: the rows it looks in, and the column matched
+const RELATED: Record<UnitRelatedField, { from: string; column: string }> = {
+  suggestion: { from: 'suggestions g WHERE g.unit_id = u.id', column: 'g.target' },
+  suggestion_author: { from: 'suggestions g JOIN users us ON us.id = g.user_id WHERE g.unit_id = u.id', column: 'us.username' },
+  comment: { from: `comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT}`, column: 'm.comment' },
+  resolved_comment: { from: `comments m WHERE m.resolved = 1 AND ${COMMENT_OF_UNIT}`, column: 'm.comment' },
+  comment_author: { from: `comments m JOIN users us ON us.id = m.user_id WHERE ${COMMENT_OF_UNIT}`, column: 'us.username' },
+};
+
 const PROPERTIES: Record<UnitProperty, string> = {
   plural: 'instr(u.source, char(30, 30)) > 0',
   context: "u.context <> ''",
@@ -67,6 +85,8 @@ const PROPERTIES: Record<UnitProperty, string> = {
   pending: 'u.pending = 1',
   check: 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)',
   'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
+  suggestion: 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id)',
+  comment: `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT})`,
   never: '0',
 };
 
@@ -124,6 +144,11 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
       });
       const value = filter.match === 'contains' ? filter.value.toLowerCase() : filter.value;
       return { sql: `(${parts.join(' OR ')})`, params: filter.fields.map(() => value) };
+    }
+    case 'related': {
+      const r = RELATED[filter.field];
+      const test = filter.match === 'exact' ? `${r.column} = ?` : filter.match === 'regex' ? `tms_regexp(?, ${r.column})` : `tms_icontains(${r.column}, ?)`;
+      return { sql: `EXISTS (SELECT 1 FROM ${r.from} AND ${test})`, params: [filter.match === 'contains' ? filter.value.toLowerCase() : filter.value] };
     }
     case 'number':
       return { sql: `${COLUMNS[filter.field]} ${filter.op} ?`, params: [filter.value] };

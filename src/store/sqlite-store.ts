@@ -9,16 +9,21 @@ import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
 import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.js';
 import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from './checks.repo.js';
+import * as comments from './comments.repo.js';
+import * as lists from './component-lists.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
 import { recordHookDelivery } from './hook-deliveries.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
+import * as memory from './memory.repo.js';
+import { metrics } from './metrics.query.js';
 import * as projects from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
 import * as sessions from './sessions.repo.js';
 import { versionOf } from './statements.js';
 import { getStats } from './stats.repo.js';
 import type { AccountReads, ChangeReads, Store, UnitReads } from './store.js';
+import * as suggestions from './suggestions.repo.js';
 import { applyScan } from './sync.repo.js';
 import { componentTranslations, findTranslationByCode, listTranslations } from './translations.repo.js';
 import { unitQueries } from './units.query.js';
@@ -285,6 +290,90 @@ export class SqliteStore implements Store {
   }
   restoreRemovals(...args: Parameters<Store['restoreRemovals']>) {
     return this.tx((db) => units.restoreRemovals(db, ...args));
+  }
+
+  // ---- suggestions and comments ----
+  hasSuggestion(unitId: number, target: string) {
+    return this.read((db) => suggestions.hasSuggestion(db, unitId, target));
+  }
+  addSuggestions(...args: Parameters<Store['addSuggestions']>) {
+    return this.tx((db) => suggestions.addSuggestions(db, ...args));
+  }
+  unitSuggestions(unitId: number) {
+    return this.read((db) => suggestions.unitSuggestions(db, unitId));
+  }
+  findSuggestion(id: number) {
+    return this.read((db) => suggestions.findSuggestion(db, id));
+  }
+  deleteSuggestion(...args: Parameters<Store['deleteSuggestion']>) {
+    return this.tx((db) => suggestions.deleteSuggestion(db, ...args));
+  }
+  voteSuggestion(...args: Parameters<Store['voteSuggestion']>) {
+    return this.tx((db) => suggestions.voteSuggestion(db, ...args));
+  }
+  userVote(id: number, userId: number) {
+    return this.read((db) => suggestions.userVote(db, id, userId));
+  }
+  acceptSuggestion(...args: Parameters<Store['acceptSuggestion']>) {
+    return this.tx((db) => suggestions.acceptSuggestion(db, ...args));
+  }
+  addComment(...args: Parameters<Store['addComment']>) {
+    return this.tx((db) => comments.addComment(db, ...args));
+  }
+  unitComments(unitId: number) {
+    return this.read((db) => comments.unitComments(db, unitId));
+  }
+  findComment(id: number) {
+    return this.read((db) => comments.findComment(db, id));
+  }
+  resolveComment(...args: Parameters<Store['resolveComment']>) {
+    return this.tx((db) => comments.resolveComment(db, ...args));
+  }
+  deleteComment(...args: Parameters<Store['deleteComment']>) {
+    return this.tx((db) => comments.deleteComment(db, ...args));
+  }
+
+  // ---- translation memory ----
+  listMemory(...args: Parameters<Store['listMemory']>) {
+    return this.read((db) => memory.listMemory(db, ...args));
+  }
+  countMemory() {
+    return this.read((db) => memory.countMemory(db));
+  }
+  findMemory(id: number) {
+    return this.read((db) => memory.findMemory(db, id));
+  }
+  deleteMemory(id: number) {
+    return this.tx((db) => memory.deleteMemory(db, id));
+  }
+  importMemory(...args: Parameters<Store['importMemory']>) {
+    return this.tx((db) => memory.importMemory(db, ...args));
+  }
+  exportMemory(...args: Parameters<Store['exportMemory']>) {
+    return this.read((db) => memory.exportMemory(db, ...args));
+  }
+  lookupMemory(...args: Parameters<Store['lookupMemory']>) {
+    return this.read((db) => memory.lookupMemory(db, ...args));
+  }
+
+  // ---- component lists and metrics ----
+  componentLists() {
+    return this.read((db) => lists.componentLists(db));
+  }
+  findComponentList(slug: string) {
+    return this.read((db) => lists.findComponentList(db, slug));
+  }
+  createComponentList(...args: Parameters<Store['createComponentList']>) {
+    return this.tx((db) => lists.createComponentList(db, ...args));
+  }
+  deleteComponentList(slug: string) {
+    return this.tx((db) => lists.deleteComponentList(db, slug));
+  }
+  setComponentListMember(...args: Parameters<Store['setComponentListMember']>) {
+    return this.tx((db) => lists.setComponentListMember(db, ...args));
+  }
+  metrics() {
+    return this.read((db) => metrics(db));
   }
 
   // ---- commits ----

@@ -32,19 +32,25 @@ export interface TranslationStatsRow {
 const CONTENT = [...ACTIONS_CONTENT].join(',');
 // Weblate's `allchecks`: units with at least one failing check that is not dismissed
 const FAILING = 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed = 0)';
+// Weblate's `suggestions`: units with a suggestion; `comments`: units with an unresolved comment, on the string itself
+// or on its source string (a source comment shows in every translation)
+const HAS_SUGGESTION = 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = units.id)';
+const hasComment = (component: string) =>
+  `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = units.id OR (m.source = 1 AND m.component_id = ${component} AND m.id_hash = units.id_hash)))`;
 const SIX_HOURS_MS = 6 * 3600 * 1000;
 
 const sql = preparedOnce((db: Db) => ({
   counts: db.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
       translated, translated_words, translated_chars, fuzzy, fuzzy_words, fuzzy_chars,
-      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars, failing, failing_words)
+      approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars, failing, failing_words, suggestions, comments)
     SELECT @id, count(*), coalesce(sum(num_words), 0), coalesce(sum(num_chars), 0),
       count(*) FILTER (WHERE state >= 20), coalesce(sum(num_words) FILTER (WHERE state >= 20), 0), coalesce(sum(num_chars) FILTER (WHERE state >= 20), 0),
       count(*) FILTER (WHERE state = 10), coalesce(sum(num_words) FILTER (WHERE state = 10), 0), coalesce(sum(num_chars) FILTER (WHERE state = 10), 0),
       count(*) FILTER (WHERE state = 30), coalesce(sum(num_words) FILTER (WHERE state = 30), 0), coalesce(sum(num_chars) FILTER (WHERE state = 30), 0),
       count(*) FILTER (WHERE state = 100), coalesce(sum(num_words) FILTER (WHERE state = 100), 0), coalesce(sum(num_chars) FILTER (WHERE state = 100), 0),
-      count(*) FILTER (WHERE ${FAILING}), coalesce(sum(num_words) FILTER (WHERE ${FAILING}), 0)
+      count(*) FILTER (WHERE ${FAILING}), coalesce(sum(num_words) FILTER (WHERE ${FAILING}), 0),
+      count(*) FILTER (WHERE ${HAS_SUGGESTION}), count(*) FILTER (WHERE ${hasComment('(SELECT component_id FROM translations WHERE id = @id)')})
     FROM units WHERE translation_id = @id
     ON CONFLICT (translation_id) DO UPDATE SET
       total = excluded.total, total_words = excluded.total_words, total_chars = excluded.total_chars,
@@ -52,18 +58,23 @@ const sql = preparedOnce((db: Db) => ({
       fuzzy = excluded.fuzzy, fuzzy_words = excluded.fuzzy_words, fuzzy_chars = excluded.fuzzy_chars,
       approved = excluded.approved, approved_words = excluded.approved_words, approved_chars = excluded.approved_chars,
       readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars,
-      failing = excluded.failing, failing_words = excluded.failing_words`),
+      failing = excluded.failing, failing_words = excluded.failing_words,
+      suggestions = excluded.suggestions, comments = excluded.comments`),
   last: db.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
   recent: db.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
   setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
   get: db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
-  unitFacts: db.prepare(`SELECT state, num_words, num_chars, ${FAILING} AS failing FROM units WHERE id = ?`),
+  unitFacts: db.prepare(
+    `SELECT state, num_words, num_chars, ${FAILING} AS failing, ${HAS_SUGGESTION} AS suggestion, ${hasComment('t.component_id')} AS comment
+     FROM units JOIN translations t ON t.id = units.translation_id WHERE units.id = ?`,
+  ),
   delta: db.prepare(`UPDATE translation_stats SET
       translated = translated + @translated, translated_words = translated_words + @translated_words, translated_chars = translated_chars + @translated_chars,
       fuzzy = fuzzy + @fuzzy, fuzzy_words = fuzzy_words + @fuzzy_words, fuzzy_chars = fuzzy_chars + @fuzzy_chars,
       approved = approved + @approved, approved_words = approved_words + @approved_words, approved_chars = approved_chars + @approved_chars,
       readonly = readonly + @readonly, readonly_words = readonly_words + @readonly_words, readonly_chars = readonly_chars + @readonly_chars,
-      failing = failing + @failing, failing_words = failing_words + @failing_words
+      failing = failing + @failing, failing_words = failing_words + @failing_words,
+      suggestions = suggestions + @suggestions, comments = comments + @comments
     WHERE translation_id = @id`),
 }));
 
@@ -73,6 +84,10 @@ export interface UnitStatsFacts {
   num_words: number;
   num_chars: number;
   failing: number;
+  /** 1 when the unit has a suggestion. */
+  suggestion: number;
+  /** 1 when the unit (or its source string) has an unresolved comment. */
+  comment: number;
 }
 
 /** The unit's share of its translation's statistics (read it before and after changing the unit). */
@@ -103,6 +118,8 @@ export function applyUnitStats(db: Db, translationId: number, before: UnitStatsF
   }
   params.failing = after.failing - before.failing;
   params.failing_words = (after.failing ? after.num_words : 0) - (before.failing ? before.num_words : 0);
+  params.suggestions = after.suggestion - before.suggestion;
+  params.comments = after.comment - before.comment;
   if (sql(db).delta.run(params).changes === 0) {
     refreshStats(db, [translationId]);
     return;

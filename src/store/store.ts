@@ -5,14 +5,19 @@ import type { AlertRow } from './alerts.repo.js';
 import type { Catalog } from './catalog.query.js';
 import type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 import type { ChangeInput, ChangeRow } from './changes.repo.js';
+import type { CommentRow, NewComment } from './comments.repo.js';
+import type { ComponentListRow } from './component-lists.repo.js';
 import type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 import type { LanguageRow } from './languages.repo.js';
+import type { LookupOptions, MemoryExportScope, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryVisibility } from './memory.repo.js';
+import type { MetricsRow } from './metrics.query.js';
 import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
 import type { PendingRemoval } from './removals.repo.js';
 import type { UnitFilter } from './search.query.js';
 import type { SessionRow } from './sessions.repo.js';
 import type { Slice } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
+import type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 import type { ApplyResult, ScanInput } from './sync.repo.js';
 import type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
 import type { UnitRecordRow, VisibleTranslations } from './units.query.js';
@@ -24,12 +29,26 @@ export type { AlertRow } from './alerts.repo.js';
 export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.query.js';
 export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
+export type { CommentRow, NewComment } from './comments.repo.js';
+export type { ComponentListRow } from './component-lists.repo.js';
+export type {
+  LookupOptions,
+  MemoryExportScope,
+  MemoryImportEntry,
+  MemoryMatch,
+  MemoryRow,
+  MemoryScope,
+  MemoryStrategy,
+  MemoryVisibility,
+} from './memory.repo.js';
+export type { MetricsRow } from './metrics.query.js';
+export type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 export type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 export type { LanguageRow } from './languages.repo.js';
 export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
 export type { PendingRemoval } from './removals.repo.js';
 export type { SessionRow } from './sessions.repo.js';
-export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitScopeField, UnitTextField } from './search.query.js';
+export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from './search.query.js';
 export type { Slice } from './statements.js';
 export type { TranslationStatsRow } from './stats.repo.js';
 export type { ApplyResult, FileOutcome, FileResult, ScanInput, ScannedFile } from './sync.repo.js';
@@ -201,6 +220,57 @@ export interface Store {
   clearRemovals(removals: readonly PendingRemoval[]): Promise<void>;
   /** Stores removals again after their commit was taken back. */
   restoreRemovals(removals: readonly PendingRemoval[]): Promise<void>;
+
+  // ---- suggestions and comments ----
+  /** Whether the unit has a suggestion with exactly this text. */
+  hasSuggestion(unitId: number, target: string): Promise<boolean>;
+  /** Stores suggestions with their changes (4) and statistics; returns their ids. */
+  addSuggestions(items: readonly NewSuggestion[]): Promise<number[]>;
+  /** A unit's suggestions, oldest first, with authors and vote totals. */
+  unitSuggestions(unitId: number): Promise<SuggestionRow[]>;
+  findSuggestion(id: number): Promise<SuggestionRow | undefined>;
+  /** Deletes a suggestion, recording `change` (26) when given; false when there was none. */
+  deleteSuggestion(id: number, change: ChangeInput | null): Promise<boolean>;
+  /** Sets (±1) or withdraws (0) a user's vote; the new total, undefined when the suggestion is gone. */
+  voteSuggestion(id: number, userId: number, value: number): Promise<number | undefined>;
+  userVote(id: number, userId: number): Promise<number>;
+  /** The unit takes the suggestion's text as a pending edit (change 7, authored by the suggestion's author); the suggestion goes. */
+  acceptSuggestion(
+    id: number,
+    unit: Pick<EditableUnit, 'id' | 'translation_id'>,
+    edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
+  ): Promise<{ changeId: number; state: number }>;
+  /** Adds a comment (3); undefined for an unknown unit. */
+  addComment(input: NewComment): Promise<number | undefined>;
+  /** The comments shown on a unit: its own and its source string's. */
+  unitComments(unitId: number): Promise<CommentRow[]>;
+  findComment(id: number): Promise<CommentRow | undefined>;
+  resolveComment(id: number, change: ChangeInput): Promise<boolean>;
+  deleteComment(id: number, change: ChangeInput): Promise<boolean>;
+
+  // ---- translation memory ----
+  /** Every record by id: the units' translations (read from the units), then the imported entries. */
+  listMemory(slice: Slice): Promise<MemoryRow[]>;
+  countMemory(): Promise<number>;
+  findMemory(id: number): Promise<MemoryRow | undefined>;
+  /** Deletes an imported entry, or hides a unit's translation from the memory until it changes. */
+  deleteMemory(id: number): Promise<boolean>;
+  /** Imports entries into a scope; unknown languages, empty and duplicate entries are skipped. */
+  importMemory(entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<{ imported: number; skipped: number }>;
+  /** A scope's records (a project's: its strings' translations and its imported entries), or every record. */
+  exportMemory(scope: MemoryExportScope): Promise<MemoryRow[]>;
+  /** Exact and fuzzy matches in a language pair, best first. */
+  lookupMemory(text: string, sourceLanguageId: number, targetLanguageId: number, visibility: MemoryVisibility, opts?: LookupOptions): Promise<MemoryMatch[]>;
+
+  // ---- component lists and metrics ----
+  componentLists(): Promise<ComponentListRow[]>;
+  findComponentList(slug: string): Promise<ComponentListRow | undefined>;
+  /** Creates a list; undefined when its name or slug is taken. */
+  createComponentList(input: { name: string; slug: string; showDashboard: boolean }): Promise<ComponentListRow | undefined>;
+  deleteComponentList(slug: string): Promise<boolean>;
+  setComponentListMember(listId: number, componentId: number, member: boolean): Promise<boolean>;
+  /** Instance-wide counts. */
+  metrics(): Promise<MetricsRow>;
 
   // ---- commits ----
   /** The user a commit is attributed to. */

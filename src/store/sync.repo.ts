@@ -1,4 +1,3 @@
-// The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
 import { Action } from '../domain/actions.js';
 import { type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
@@ -15,6 +14,8 @@ import {
 } from './checks.repo.js';
 import { type Db, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
+// The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
+import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
 import { refreshStats } from './stats.repo.js';
 import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from './translations.repo.js';
@@ -227,6 +228,12 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   }
   refreshStats(db, touched);
   if (inconsistent) settleInconsistent(db, inconsistent, touched);
+  // the memory's pre-filter index follows the source strings (a few thousand rows, not every translation's units);
+  // source texts no unit or imported entry uses any more leave it
+  if (sourceTranslationId !== undefined && touched.has(sourceTranslationId)) {
+    indexMemorySources(db, sourceTranslationId);
+    if (result.removed > 0 || result.changed > 0) pruneMemorySources(db);
+  }
   setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
   const broken = result.files.filter((f) => f.status === 'failed').map((f) => ({ filename: f.path, error: f.error }));
   setAlert(db, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);

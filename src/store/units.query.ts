@@ -32,13 +32,20 @@ export interface UnitRecordRow
   source_unit_id: number | null;
   /** 1 when the unit has a failing check that is not dismissed. */
   has_failing_check: number;
+  /** 1 when the unit has a suggestion. */
+  has_suggestion: number;
+  /** 1 when the unit, or its source string, has an unresolved comment. */
+  has_comment: number;
 }
 
 // Read in this order by toRecord.
 const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAST(u.content_hash AS TEXT) AS content_hash,
   u.context, u.source, u.target, u.previous_source, u.location, u.note, u.flags, u.extra_flags, u.explanation,
   u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp,
-  EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check`;
+  EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check,
+  EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id) AS has_suggestion,
+  EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
+    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment`;
 
 // The source unit found through the unit's own translation (for lists that mix translations).
 const SOURCE_UNIT = `(SELECT s.id FROM translations t
@@ -69,7 +76,9 @@ function toRecord(a: unknown[]): UnitRecordRow {
     pending: a[17] as number,
     timestamp: a[18] as string,
     has_failing_check: a[19] as number,
-    source_unit_id: a[20] as number | null,
+    has_suggestion: a[20] as number,
+    has_comment: a[21] as number,
+    source_unit_id: a[22] as number | null,
   };
 }
 

@@ -1,4 +1,3 @@
-// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { Action } from '../domain/actions.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
@@ -6,6 +5,8 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Db } from './db.js';
+// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
+import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import { preparedOnce } from './statements.js';
 import { refreshStats } from './stats.repo.js';
@@ -396,6 +397,7 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
     );
     const id = Number(info.lastInsertRowid);
     ids.push(id);
+    indexMemorySource(db, u.source);
     const change = changeOf(u, id);
     if (change) recordChangeRow(db, change);
   }

@@ -3,6 +3,7 @@ import type { WebAnswer, WebContext } from './context.js';
 import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
 import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
+import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
@@ -23,7 +24,11 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/projects/{project}/', methods: { GET: projectPage } },
   { path: '/projects/{project}/{component}/', methods: { GET: componentPage } },
   { path: '/projects/{project}/{component}/{language}/', methods: { GET: translationPage } },
-  { path: '/translate/{project}/{component}/{language}/', methods: { GET: (ctx) => editorPage(ctx), POST: saveTranslation }, signedIn: true },
+  {
+    path: '/translate/{project}/{component}/{language}/',
+    methods: { GET: (ctx) => editorPage(ctx), POST: (ctx) => (isDiscussionAction(ctx) ? discussionAction(ctx) : saveTranslation(ctx)) },
+    signedIn: true,
+  },
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },

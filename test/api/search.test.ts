@@ -36,7 +36,9 @@ describe('parseUnitQuery', () => {
     expect(parseUnitQuery('position:[2 to 4]')).toEqual({ kind: 'range', field: 'position', from: 2, to: 4 });
     expect(parseUnitQuery('priority:<100')).toEqual({ kind: 'number', field: 'priority', op: '<', value: 100 });
     expect(parseUnitQuery('is:pending')).toEqual({ kind: 'property', property: 'pending' });
-    expect(parseUnitQuery('has:suggestion')).toEqual({ kind: 'property', property: 'never' });
+    expect(parseUnitQuery('has:suggestion')).toEqual({ kind: 'property', property: 'suggestion' });
+    expect(parseUnitQuery('suggestion_author:jane')).toEqual({ kind: 'related', field: 'suggestion_author', match: 'contains', value: 'jane' });
+    expect(parseUnitQuery('resolved_comment:="Done"')).toEqual({ kind: 'related', field: 'resolved_comment', match: 'exact', value: 'Done' });
     expect(parseUnitQuery('language:pt_BR')).toEqual({ kind: 'scope', field: 'language', value: 'pt_BR' });
     // An unknown field name is plain text, as in Weblate ("Error: x" searches the words).
     expect(parseUnitQuery('Error:')).toEqual({ kind: 'text', fields: ['source', 'target', 'context'], match: 'contains', value: 'Error:' });
@@ -101,7 +103,8 @@ describe('?q= through the API', () => {
     ['has:plural', (u) => u.source.length > 1],
     ['NOT has:plural', (u) => u.source.length === 1],
     ['has:note OR has:explanation', (u) => u.note !== '' || u.explanation !== ''],
-    ['has:suggestion', () => false],
+    ['has:suggestion', (u) => u.has_suggestion],
+    ['has:comment', (u) => u.has_comment],
     ['position:[2 to 3]', (u) => u.position >= 2 && u.position <= 3],
     ['(source:file OR source:quit) AND NOT state:read-only', (u) => u.state !== 100 && u.source.some((s: string) => /file|quit/i.test(s))],
     ['context:MainWindow source:open', (u) => u.context.includes('MainWindow') && u.source.some((s: string) => /open/i.test(s))],

@@ -96,7 +96,6 @@ describe('uploads on a bilingual component (Qt TS)', () => {
       [{ bytes: encode('x'), fuzzy: 'yes' }, 'fuzzy', '"yes" is not a valid choice.'],
       [{ bytes: encode('x'), method: 'approve' }, 'method', 'This method is not available here. Check your permissions or use different translation object.'],
       [{ bytes: encode('x'), method: 'source' }, 'method', 'Source upload is supported only on source language.'],
-      [{ bytes: encode('x'), method: 'suggest' }, 'method', 'Suggestions are not available: tms keeps no suggestions.'],
       [{ bytes: encode('x'), conflicts: 'replace-approved' }, 'conflicts', 'You can not overwrite approved translations: reviews are not enabled.'],
     ];
     for (const [input, field, message] of cases) {

@@ -43,9 +43,8 @@ export const unitSerializer = new Serializer<UnitRecordRow, Ctx>('Unit', [
   { name: 'translated', type: t.boolean, get: (u) => u.state >= State.TRANSLATED },
   { name: 'approved', type: t.boolean, get: (u) => u.state === State.APPROVED },
   { name: 'position', type: t.integer, get: (u) => u.position },
-  // Suggestions and comments are not kept by tms.
-  { name: 'has_suggestion', type: t.boolean, get: () => false },
-  { name: 'has_comment', type: t.boolean, get: () => false },
+  { name: 'has_suggestion', type: t.boolean, get: (u) => u.has_suggestion === 1 },
+  { name: 'has_comment', type: t.boolean, get: (u) => u.has_comment === 1 },
   { name: 'has_failing_check', type: t.boolean, get: (u) => u.has_failing_check === 1 },
   { name: 'num_words', type: t.integer, get: (u) => u.num_words },
   { name: 'source_unit', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.source_unit_id ?? u.id}/`) },

@@ -103,11 +103,27 @@ async function submit(form, next) {
 document.addEventListener('submit', (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.classList.contains('translate-form')) return;
+  // a suggestion is posted as the form is (the server stores it and shows the string again)
+  if (event.submitter?.name === 'suggest') return;
   event.preventDefault();
   submit(form, event.submitter?.name === 'save_next');
 });
 
+/** Copies a memory match into the first translation field. */
+function copyMatch(button) {
+  const field = document.querySelector('.translate-form textarea:not([readonly])');
+  if (!field || !button) return;
+  field.value = button.dataset.copy ?? '';
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+  field.focus();
+}
+
 document.addEventListener('click', (event) => {
+  const copy = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
+  if (copy) {
+    copyMatch(copy);
+    return;
+  }
   const link = event.target instanceof Element ? event.target.closest('a[data-nav]') : null;
   if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
@@ -121,6 +137,14 @@ document.addEventListener('keydown', (event) => {
     if (form?.querySelector('button[name="save_next"]')) {
       event.preventDefault();
       submit(form, true);
+    }
+    return;
+  }
+  if (event.altKey && /^[1-9]$/.test(event.key)) {
+    const match = document.querySelectorAll('button[data-copy]')[Number(event.key) - 1];
+    if (match) {
+      event.preventDefault();
+      copyMatch(match);
     }
     return;
   }

@@ -15,6 +15,7 @@ import { num, paths, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
+import { discussionOf, discussionPanes } from './discussion.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
@@ -169,6 +170,9 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const { unit, offset } = located;
   const on = { project, component };
   const canEdit = signedIn(ctx) && ctx.access.can('unit.edit', on) && unit.state !== State.READONLY && !component.locked;
+  const discussion = await discussionOf(ctx, translation, unit);
+  // Weblate's rule: who may not edit but may suggest gets the suggest button instead of saving
+  const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
   const labels = plural ? pluralLabels(language) : [''];
@@ -223,7 +227,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
           ${targets.map(
             (t, i) => html`<div class="field">
               <label for=${`target_${i}`}>${plural ? labels[i] : language.name}</label>
-              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit} autofocus=${canEdit && i === 0} aria-describedby="shortcuts">${t}</textarea>
+              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit && !canSuggest} autofocus=${(canEdit || canSuggest) && i === 0} aria-describedby="shortcuts">${t}</textarea>
             </div>`,
           )}
           ${
@@ -236,19 +240,23 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
                     <button type="submit" name="save" value="1" class="primary">Save</button>
                     <button type="submit" name="save_next" value="1">Save and continue</button>
                   </div>
-                  <p id="shortcuts" class="hint">Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string.</p>`
-              : html`<p id="shortcuts" class="hint">${
-                  signedIn(ctx)
-                    ? component.locked
-                      ? 'The component is locked.'
-                      : 'You may not edit this string.'
-                    : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
-                }</p>`
+                  <p id="shortcuts" class="hint">Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match.</p>`
+              : canSuggest
+                ? html`<div class="buttons"><button type="submit" name="suggest" value="1" class="primary">Suggest</button></div>
+                    <p id="shortcuts" class="hint">You may suggest a translation here; someone who may edit it accepts it.</p>`
+                : html`<p id="shortcuts" class="hint">${
+                    signedIn(ctx)
+                      ? component.locked
+                        ? 'The component is locked.'
+                        : 'You may not edit this string.'
+                      : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
+                  }</p>`
           }
         </section>
       </form>
       <aside class="side">
         ${checksSection(ctx, translation, unit, checks)}
+        ${discussionPanes(ctx, discussion, unit, `${base}${editorQuery(q, { offset })}`, { code: language.code, dir })}
         <section aria-labelledby="glossary-h">
           <h2 id="glossary-h">Glossary</h2>
           ${glossary.length === 0 ? html`<p>No glossary terms in this string.</p>` : html`<dl class="glossary">${glossary.map((g) => html`<dt>${g.source}</dt><dd lang=${language.code} dir=${dir}>${g.target || '—'}</dd>`)}</dl>`}

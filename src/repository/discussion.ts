@@ -1,0 +1,160 @@
+// Suggestions and comments on strings: suggest, accept (the suggestion's author becomes the translation's), delete, vote
+// (with automatic acceptance), comment, resolve, delete; each records Weblate's change. Permissions are the caller's.
+import { Action } from '../domain/actions.js';
+import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
+import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, unwritableCharacter } from '../domain/unit.js';
+import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
+import { now } from '../store/index.js';
+import { COMPONENT_LOCKED } from './lock.js';
+
+/** Who acts: a user id, or null for an anonymous visitor (their records carry no user, as Weblate's). */
+export type DiscussionActor = { id: number } | null;
+
+async function unitOf(store: Store, unitId: number): Promise<EditableUnit> {
+  const unit = await store.findEditableUnit(unitId);
+  if (!unit) throw new NotFoundError('unit', String(unitId));
+  return unit;
+}
+
+function changeOf(unit: EditableUnit, action: number, user: DiscussionActor, extra: Partial<ChangeInput> = {}): ChangeInput {
+  return {
+    action,
+    timestamp: now(),
+    projectId: unit.project_id,
+    componentId: unit.component_id,
+    translationId: unit.translation_id,
+    unitId: unit.id,
+    languageId: unit.language_id,
+    userId: user?.id ?? null,
+    authorId: user?.id ?? null,
+    ...extra,
+  };
+}
+
+/** The forms of a suggestion, checked as a translation would be, joined as stored. */
+function suggestionText(unit: EditableUnit, target: readonly string[]): string {
+  const expected = unit.source.includes(PLURAL_SEPARATOR) ? unit.plural_number : 1;
+  if (target.length !== expected) throw invalid('target', 'Number of plurals does not match');
+  for (const text of target) {
+    const bad = unwritableCharacter(text);
+    if (bad !== null) throw invalid('target', `String contains control character or unpaired surrogate: ${describeCharacter(bad)}`);
+  }
+  if (target.every((t) => t === '')) throw invalid('target', 'Can not suggest an empty translation.');
+  return joinPlural(target);
+}
+
+/**
+ * Suggests a translation for a string (change 4). Returns the suggestion id, or null when it was skipped: equal to
+ * the current translation, or a suggestion with the same text exists already.
+ * @example await suggest(store, { unitId: 42, target: ['Öffnen'], user: { id: 3 } })
+ */
+export async function suggest(store: Store, input: { unitId: number; target: readonly string[]; user: DiscussionActor }): Promise<number | null> {
+  const unit = await unitOf(store, input.unitId);
+  if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
+  const target = suggestionText(unit, input.target);
+  if ((target === unit.target && unit.state >= State.TRANSLATED) || (await store.hasSuggestion(unit.id, target))) return null;
+  const timestamp = now();
+  const [id] = await store.addSuggestions([
+    { unitId: unit.id, target, userId: input.user?.id ?? null, timestamp, change: changeOf(unit, Action.SUGGESTION, input.user, { target, timestamp }) },
+  ]);
+  return id!;
+}
+
+/** A suggestion with its unit; NotFoundError when either is gone. */
+export async function suggestionOf(store: Store, suggestionId: number) {
+  const suggestion = await store.findSuggestion(suggestionId);
+  if (!suggestion) throw new NotFoundError('suggestion', String(suggestionId));
+  return { suggestion, unit: await unitOf(store, suggestion.unit_id) };
+}
+
+/**
+ * Accepts a suggestion: the string takes its text as translated (a pending edit, change 7) with the suggestion's
+ * author as the translation's author (the commit's author), and the suggestion is removed.
+ */
+export async function acceptSuggestion(store: Store, suggestionId: number, user: { id: number }): Promise<{ changeId: number; state: number }> {
+  const { suggestion, unit } = await suggestionOf(store, suggestionId);
+  if (await store.isComponentLocked(unit.component_id)) throw forbidden(COMPONENT_LOCKED);
+  if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
+  const timestamp = now();
+  const author = suggestion.user_id ?? user.id;
+  const state = unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
+  return store.acceptSuggestion(suggestion.id, unit, {
+    target: suggestion.target,
+    state,
+    authorId: author,
+    timestamp,
+    change: changeOf(unit, Action.ACCEPT, user, {
+      authorId: author,
+      target: suggestion.target,
+      old: unit.target,
+      timestamp,
+      details: { state, old_state: unit.state, source: unit.source },
+    }),
+  });
+}
+
+/** Deletes a suggestion (change 26). */
+export async function deleteSuggestion(store: Store, suggestionId: number, user: DiscussionActor): Promise<void> {
+  const { suggestion, unit } = await suggestionOf(store, suggestionId);
+  await store.deleteSuggestion(suggestion.id, changeOf(unit, Action.SUGGESTION_DELETE, user, { target: suggestion.target }));
+}
+
+/**
+ * Votes on a suggestion (+1, −1, or 0 to withdraw); at `autoaccept` votes (when above 0) it is accepted by the voter.
+ * Returns the vote total and whether it was accepted.
+ */
+export async function voteSuggestion(
+  store: Store,
+  suggestionId: number,
+  user: { id: number },
+  value: number,
+  autoaccept: number,
+): Promise<{ votes: number; accepted: boolean }> {
+  if (![1, 0, -1].includes(value)) throw invalid('vote', 'A vote is 1, -1 or 0.');
+  await suggestionOf(store, suggestionId);
+  const votes = (await store.voteSuggestion(suggestionId, user.id, value)) ?? 0;
+  if (autoaccept > 0 && votes >= autoaccept) {
+    await acceptSuggestion(store, suggestionId, user);
+    return { votes, accepted: true };
+  }
+  return { votes, accepted: false };
+}
+
+/** Comments on a string (change 3); on a source string it shows in every translation. Returns the comment id. */
+export async function addComment(store: Store, input: { unitId: number; comment: string; user: DiscussionActor }): Promise<number> {
+  const unit = await unitOf(store, input.unitId);
+  const text = input.comment.trim();
+  if (text === '') throw invalid('comment', 'This field may not be blank.');
+  const bad = unwritableCharacter(text.replace(/[\n\t]/g, ' '));
+  if (bad !== null) throw invalid('comment', `Comment contains control character: ${describeCharacter(bad)}`);
+  const timestamp = now();
+  const id = await store.addComment({
+    unitId: unit.id,
+    comment: text,
+    userId: input.user?.id ?? null,
+    timestamp,
+    change: changeOf(unit, Action.COMMENT, input.user, { target: text, timestamp }),
+  });
+  if (id === undefined) throw new NotFoundError('unit', String(input.unitId));
+  return id;
+}
+
+/** A comment with the unit it was written on; NotFoundError when either is gone. */
+export async function commentOf(store: Store, commentId: number) {
+  const comment = await store.findComment(commentId);
+  if (!comment) throw new NotFoundError('comment', String(commentId));
+  return { comment, unit: await unitOf(store, comment.unit_id) };
+}
+
+/** Resolves a comment (change 65). */
+export async function resolveComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
+  const { comment, unit } = await commentOf(store, commentId);
+  if (comment.resolved === 1) return;
+  await store.resolveComment(comment.id, changeOf(unit, Action.COMMENT_RESOLVE, user, { target: comment.comment }));
+}
+
+/** Deletes a comment (change 64). */
+export async function deleteComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
+  const { comment, unit } = await commentOf(store, commentId);
+  await store.deleteComment(comment.id, changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment }));
+}

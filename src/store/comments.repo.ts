@@ -1,0 +1,119 @@
+// Comments per string (Weblate's Comment): added, resolved, deleted; a source string's comments show in every translation.
+import type { ChangeInput } from './changes.repo.js';
+import { recordChangeRow } from './changes.repo.js';
+import type { Db } from './db.js';
+import { preparedOnce } from './statements.js';
+import { withUnitStats } from './suggestions.repo.js';
+
+export interface CommentRow {
+  id: number;
+  unit_id: number;
+  component_id: number;
+  id_hash: bigint;
+  /** 1: written on the source string (shown in every translation). */
+  source: number;
+  comment: string;
+  user_id: number | null;
+  username: string | null;
+  full_name: string | null;
+  timestamp: string;
+  resolved: number;
+}
+
+export interface NewComment {
+  unitId: number;
+  comment: string;
+  userId: number | null;
+  timestamp: string;
+  change: ChangeInput;
+}
+
+const COLUMNS = 'm.id, m.unit_id, m.component_id, m.id_hash, m.source, m.comment, m.user_id, us.username, us.full_name, m.timestamp, m.resolved';
+
+const sql = preparedOnce((db: Db) => ({
+  unitKey: db
+    .prepare('SELECT t.component_id, u.id_hash, t.is_source FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?')
+    .safeIntegers(true),
+  insert: db.prepare('INSERT INTO comments (unit_id, component_id, id_hash, source, comment, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  // the unit's own comments and those on its source string, oldest first
+  ofUnit: db
+    .prepare(
+      `SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id
+       WHERE m.unit_id = @unit OR (m.source = 1 AND m.component_id = @component AND m.id_hash = @hash)
+       ORDER BY m.timestamp, m.id`,
+    )
+    .safeIntegers(true),
+  byId: db.prepare(`SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id WHERE m.id = ?`).safeIntegers(true),
+  // the units a comment shows on: its own, or every unit of the string in the component for a source comment
+  shownOn: db
+    .prepare('SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ?')
+    .pluck()
+    .safeIntegers(false),
+  resolve: db.prepare('UPDATE comments SET resolved = 1 WHERE id = ? AND resolved = 0'),
+  remove: db.prepare('DELETE FROM comments WHERE id = ?'),
+}));
+
+function toComment(r: Record<string, unknown>): CommentRow {
+  const n = (v: unknown) => (v === null ? null : Number(v));
+  return {
+    id: Number(r.id),
+    unit_id: Number(r.unit_id),
+    component_id: Number(r.component_id),
+    id_hash: r.id_hash as bigint,
+    source: Number(r.source),
+    comment: r.comment as string,
+    user_id: n(r.user_id),
+    username: r.username as string | null,
+    full_name: r.full_name as string | null,
+    timestamp: r.timestamp as string,
+    resolved: Number(r.resolved),
+  };
+}
+
+function shownOn(db: Db, c: { unit_id: number; source: number; component_id: number; id_hash: bigint }): number[] {
+  return c.source === 1 ? (sql(db).shownOn.all(c.component_id, c.id_hash) as number[]) : [c.unit_id];
+}
+
+/** Adds a comment with its change (3) (call inside a transaction); undefined for an unknown unit. */
+export function addComment(db: Db, input: NewComment): number | undefined {
+  const s = sql(db);
+  const key = s.unitKey.get(input.unitId) as { component_id: bigint; id_hash: bigint; is_source: bigint } | undefined;
+  if (!key) return undefined;
+  const c = { unit_id: input.unitId, source: Number(key.is_source), component_id: Number(key.component_id), id_hash: key.id_hash };
+  return withUnitStats(db, shownOn(db, c), () => {
+    const id = Number(s.insert.run(input.unitId, c.component_id, c.id_hash, c.source, input.comment, input.userId, input.timestamp).lastInsertRowid);
+    recordChangeRow(db, input.change);
+    return id;
+  });
+}
+
+/** The comments shown on a unit: its own and its source string's, oldest first. */
+export function unitComments(db: Db, unitId: number): CommentRow[] {
+  const s = sql(db);
+  const key = s.unitKey.get(unitId) as { component_id: bigint; id_hash: bigint } | undefined;
+  if (!key) return [];
+  return (s.ofUnit.all({ unit: unitId, component: key.component_id, hash: key.id_hash }) as Record<string, unknown>[]).map(toComment);
+}
+
+export function findComment(db: Db, id: number): CommentRow | undefined {
+  const r = sql(db).byId.get(id) as Record<string, unknown> | undefined;
+  return r && toComment(r);
+}
+
+/** Resolves a comment (65); false when it is unknown or resolved already. */
+export function resolveComment(db: Db, id: number, change: ChangeInput): boolean {
+  const c = findComment(db, id);
+  if (!c || c.resolved === 1) return false;
+  withUnitStats(db, shownOn(db, c), () => sql(db).resolve.run(id));
+  recordChangeRow(db, change);
+  return true;
+}
+
+/** Deletes a comment (64); false when it is unknown. */
+export function deleteComment(db: Db, id: number, change: ChangeInput): boolean {
+  const c = findComment(db, id);
+  if (!c) return false;
+  withUnitStats(db, shownOn(db, c), () => sql(db).remove.run(id));
+  recordChangeRow(db, change);
+  return true;
+}

@@ -1,0 +1,333 @@
+// The translation memory: the units' own translations read where they are (translated units of non-source
+// translations, joined to their component's source language), imported entries (TMX, Weblate JSON) per scope, and
+// the distinct source texts under an FTS5 trigram index as the pre-filter of fuzzy lookups ranked by similarity.
+//
+// Records (`/api/memory/`): a unit's translation is the record with the unit's id; an imported entry is the record
+// `MEMORY_ID_BASE + its row id`. Listing by id gives the units' records, then the imported ones. Deleting a unit's
+// record hides that translation (memory_hidden) until the unit's target changes, as a new translation in Weblate is
+// a new memory entry.
+import { MEMORY_THRESHOLD, similarity } from '../domain/similarity.js';
+import type { Db } from './db.js';
+import { type Slice, preparedOnce } from './statements.js';
+
+/** A memory entry as the API lists it (languages by id, as Weblate's MemorySerializer). */
+export interface MemoryRow {
+  id: number;
+  source: string;
+  target: string;
+  source_language_id: number;
+  target_language_id: number;
+  source_language: string;
+  target_language: string;
+  origin: string;
+  project_id: number | null;
+  user_id: number | null;
+  from_file: number;
+  shared: number;
+  /** The unit whose translation this record is; null for an imported entry. */
+  unit_id: number | null;
+}
+
+/** Record ids of imported entries start here; lower ids are units' (2^40: well past any unit id, 13 digits). */
+export const MEMORY_ID_BASE = 2 ** 40;
+
+/** Whose imported entries: a user's personal memory, a project's, or the shared one. */
+export type MemoryScope = { kind: 'user'; userId: number } | { kind: 'project'; projectId: number } | { kind: 'shared' };
+
+/** What an export holds: one scope's records, or every record of the instance. */
+export type MemoryExportScope = MemoryScope | { kind: 'all' };
+
+/** An entry to import, languages by code. */
+export interface MemoryImportEntry {
+  source: string;
+  target: string;
+  sourceLanguage: string;
+  targetLanguage: string;
+  origin?: string;
+}
+
+/** A lookup hit: the entry and how alike its source is to the looked-up text (percent). */
+export interface MemoryMatch {
+  id: number;
+  source: string;
+  target: string;
+  origin: string;
+  similarity: number;
+  project_id: number | null;
+}
+
+/** Which entries a lookup may return: visible projects (null: all), the caller's personal memory, and shared entries. */
+export interface MemoryVisibility {
+  projects: readonly number[] | null;
+  userId: number | null;
+}
+
+/** How candidates are found before the exact similarity: the FTS5 trigram index (ranked), or every source of a fitting length. */
+export type MemoryStrategy = 'trigram' | 'scan';
+
+export interface LookupOptions {
+  limit?: number;
+  threshold?: number;
+  /** How many trigram candidates (best bm25 rank first) get the exact similarity. Default 200. */
+  candidates?: number;
+  strategy?: MemoryStrategy;
+}
+
+// The units' records: translated (20–99), non-empty, in a non-source translation, not deleted from the memory. In
+// list order, the units' primary key leads (CROSS JOIN) and the per-record columns come from scalar subqueries, so
+// that an OFFSET skips rows without joining them.
+const UNIT_WHERE = `t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''
+  AND NOT EXISTS (SELECT 1 FROM memory_hidden h WHERE h.unit_id = u.id AND h.target = u.target)`;
+const UNIT_RECORD = `u.id AS id, u.source, u.target,
+  (SELECT st.language_id FROM translations st WHERE st.component_id = t.component_id AND st.is_source = 1) AS source_language_id,
+  t.language_id AS target_language_id,
+  (SELECT l.code FROM translations st JOIN languages l ON l.id = st.language_id WHERE st.component_id = t.component_id AND st.is_source = 1) AS source_language,
+  (SELECT l.code FROM languages l WHERE l.id = t.language_id) AS target_language,
+  (SELECT p.slug || '/' || c.slug FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = t.component_id) AS origin,
+  (SELECT c.project_id FROM components c WHERE c.id = t.component_id) AS project_id,
+  NULL AS user_id, 0 AS from_file, 0 AS shared, u.id AS unit_id`;
+const UNITS = 'units u CROSS JOIN translations t ON t.id = u.translation_id';
+
+const IMPORTED = `${MEMORY_ID_BASE} + m.id AS id, ms.text AS source, m.target, m.source_language_id, m.target_language_id,
+  sl.code AS source_language, tl.code AS target_language, m.origin, m.project_id, m.user_id, m.from_file, m.shared, NULL AS unit_id`;
+const FROM = `memory m JOIN memory_sources ms ON ms.id = m.source_id JOIN languages sl ON sl.id = m.source_language_id
+  JOIN languages tl ON tl.id = m.target_language_id`;
+
+const sql = preparedOnce((db: Db) => ({
+  unitList: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?`),
+  unitCount: db.prepare(`SELECT count(*) FROM ${UNITS} WHERE ${UNIT_WHERE}`).pluck(),
+  unitById: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE u.id = ? AND ${UNIT_WHERE}`),
+  unitsOfProject: db.prepare(
+    `SELECT ${UNIT_RECORD} FROM components c JOIN translations t ON t.component_id = c.id JOIN units u ON u.translation_id = t.id
+     WHERE c.project_id = ? AND ${UNIT_WHERE} ORDER BY u.id`,
+  ),
+  unitsAll: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id`),
+  importedAll: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id`),
+  hide: db.prepare('INSERT OR REPLACE INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ?'),
+  list: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
+  count: db.prepare('SELECT count(*) FROM memory').pluck(),
+  byId: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.id = ?`),
+  remove: db.prepare('DELETE FROM memory WHERE id = ?'),
+  language: db.prepare('SELECT id FROM languages WHERE code = ? COLLATE NOCASE').pluck(),
+  addSource: db.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
+  addSourcesOf: db.prepare(
+    "INSERT OR IGNORE INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> ''",
+  ),
+  sourceId: db.prepare('SELECT id FROM memory_sources WHERE text = ?').pluck(),
+  duplicate: db
+    .prepare(
+      `SELECT 1 FROM memory WHERE source_id = ? AND source_language_id = ? AND target_language_id = ? AND target = ?
+       AND project_id IS ? AND user_id IS ? AND shared = ?`,
+    )
+    .pluck(),
+  insert: db.prepare(
+    `INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, user_id, from_file, shared)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+  ),
+  ofScope: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
+  importedOfProject: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
+  // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
+  unitEntriesOf: db.prepare(
+    `SELECT u.id, u.target, c.project_id, p.slug || '/' || c.slug AS origin
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     JOIN projects p ON p.id = c.project_id
+     WHERE u.source = ? AND t.language_id = ? AND ${UNIT_WHERE}
+       AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = t.component_id AND st.language_id = ? AND st.is_source = 1)
+     ORDER BY u.id`,
+  ),
+  importedEntriesOf: db.prepare(
+    `SELECT m.id, m.target, m.origin, m.project_id, m.user_id, m.shared FROM memory m
+     WHERE m.source_id = ? AND m.source_language_id = ? AND m.target_language_id = ? ORDER BY m.id`,
+  ),
+  trigram: db.prepare(
+    `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
+     WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+  ),
+  scan: db.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
+  prune: db.prepare(
+    `DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)
+     AND NOT EXISTS (SELECT 1 FROM units u WHERE u.source = memory_sources.text)`,
+  ),
+  clearScope: db.prepare('DELETE FROM memory WHERE project_id IS @project AND user_id IS @user AND shared = @shared'),
+}));
+
+function scopeParams(scope: MemoryScope): { project: number | null; user: number | null; shared: number } {
+  if (scope.kind === 'user') return { project: null, user: scope.userId, shared: 0 };
+  if (scope.kind === 'project') return { project: scope.projectId, user: null, shared: 0 };
+  return { project: null, user: null, shared: 1 };
+}
+
+/** Every record by id: the units' translations first (ids below MEMORY_ID_BASE), then the imported entries. */
+export function listMemory(db: Db, slice: Slice): MemoryRow[] {
+  const s = sql(db);
+  const units = s.unitList.all(slice.limit, slice.offset) as MemoryRow[];
+  if (units.length === slice.limit) return units;
+  const skipped = units.length > 0 ? 0 : slice.offset - (s.unitCount.get() as number);
+  return [...units, ...(s.list.all(slice.limit - units.length, Math.max(0, skipped)) as MemoryRow[])];
+}
+
+export function countMemory(db: Db): number {
+  const s = sql(db);
+  return (s.unitCount.get() as number) + (s.count.get() as number);
+}
+
+export function findMemory(db: Db, id: number): MemoryRow | undefined {
+  const s = sql(db);
+  if (id >= MEMORY_ID_BASE) return s.byId.get(id - MEMORY_ID_BASE) as MemoryRow | undefined;
+  return s.unitById.get(id) as MemoryRow | undefined;
+}
+
+/** Deletes one record (an imported entry, or hides a unit's current translation); false when there was none. */
+export function deleteMemory(db: Db, id: number): boolean {
+  const s = sql(db);
+  if (id >= MEMORY_ID_BASE) return s.remove.run(id - MEMORY_ID_BASE).changes > 0;
+  if (s.unitById.get(id) === undefined) return false;
+  s.hide.run(id);
+  return true;
+}
+
+/** Adds a translation's source texts to the pre-filter index (the source translation after a sync; a few thousand rows). */
+export function indexMemorySources(db: Db, translationId: number): number {
+  return sql(db).addSourcesOf.run(translationId).changes;
+}
+
+/** Adds one source text to the pre-filter index (a string added through the API). */
+export function indexMemorySource(db: Db, text: string): void {
+  if (text !== '') sql(db).addSource.run(text, text.length);
+}
+
+/**
+ * Imports entries into a scope (call inside a transaction); entries in unknown languages, empty ones and those the
+ * scope holds already are skipped.
+ */
+export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scope: MemoryScope): { imported: number; skipped: number } {
+  const s = sql(db);
+  const p = scopeParams(scope);
+  const languages = new Map<string, number | undefined>();
+  // a regional code the instance does not know (de-DE) falls back to its base language (de)
+  const language = (code: string) => {
+    const key = code.replace(/-/g, '_');
+    if (!languages.has(key)) {
+      const base = key.split('_')[0]!;
+      languages.set(key, (s.language.get(key) ?? (base !== key ? s.language.get(base) : undefined)) as number | undefined);
+    }
+    return languages.get(key);
+  };
+  let imported = 0;
+  let skipped = 0;
+  for (const e of entries) {
+    const from = language(e.sourceLanguage);
+    const to = language(e.targetLanguage);
+    if (from === undefined || to === undefined || e.source === '' || e.target === '' || from === to) {
+      skipped++;
+      continue;
+    }
+    s.addSource.run(e.source, e.source.length);
+    const sourceId = s.sourceId.get(e.source) as number;
+    if (s.duplicate.get(sourceId, from, to, e.target, p.project, p.user, p.shared) !== undefined) {
+      skipped++;
+      continue;
+    }
+    s.insert.run(sourceId, from, to, e.target, e.origin ?? '', p.project, p.user, p.shared);
+    imported++;
+  }
+  return { imported, skipped };
+}
+
+/**
+ * The records of a scope for export: a user's or the shared imported ones; a project's: its strings' translations,
+ * then its imported ones; all: every record, as `/api/memory/` lists them.
+ */
+export function exportMemory(db: Db, scope: MemoryExportScope): MemoryRow[] {
+  const s = sql(db);
+  if (scope.kind === 'all') return [...(s.unitsAll.all() as MemoryRow[]), ...(s.importedAll.all() as MemoryRow[])];
+  if (scope.kind === 'project') {
+    return [...(s.unitsOfProject.all(scope.projectId) as MemoryRow[]), ...(s.importedOfProject.all(scope.projectId) as MemoryRow[])];
+  }
+  return s.ofScope.all(scopeParams(scope)) as MemoryRow[];
+}
+
+/** Deletes the imported entries of a scope; returns how many. */
+export function clearMemoryScope(db: Db, scope: MemoryScope): number {
+  return sql(db).clearScope.run(scopeParams(scope)).changes;
+}
+
+/** Removes source texts that neither an imported entry nor any unit uses any more (their index rows go with them). */
+export function pruneMemorySources(db: Db): number {
+  return sql(db).prune.run().changes;
+}
+
+/** The FTS5 query for the trigrams of a text: any of them, each quoted (a `"` doubled). */
+export function trigramQuery(text: string): string | null {
+  const grams = new Set<string>();
+  const chars = [...text.toLowerCase()];
+  for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
+  if (grams.size === 0) return null;
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+function visible(entry: { project_id: number | null; user_id: number | null; shared: number }, v: MemoryVisibility, projects: Set<number> | null): boolean {
+  if (entry.shared === 1) return true;
+  if (entry.user_id !== null) return entry.user_id === v.userId;
+  if (entry.project_id === null) return false;
+  return projects === null || projects.has(entry.project_id);
+}
+
+/**
+ * Exact and fuzzy matches for a text in one language pair, best first: candidate sources from the trigram index
+ * (or a scan of every source of a length that could reach the threshold), then the exact similarity, then the
+ * visible entries of the sources that reach `threshold`. One result per distinct target, with its best origin.
+ */
+export function lookupMemory(
+  db: Db,
+  text: string,
+  sourceLanguageId: number,
+  targetLanguageId: number,
+  v: MemoryVisibility,
+  opts: LookupOptions = {},
+): MemoryMatch[] {
+  const s = sql(db);
+  const threshold = opts.threshold ?? MEMORY_THRESHOLD;
+  const limit = opts.limit ?? 10;
+  const minLength = Math.ceil((text.length * threshold) / 100);
+  const maxLength = Math.floor((text.length * 100) / threshold);
+  const scored: { id: number | null; text: string; similarity: number }[] = [];
+  const seen = new Set<string>();
+  const consider = (id: number | null, source: string) => {
+    if (seen.has(source)) return;
+    seen.add(source);
+    if (source.length < minLength || source.length > maxLength) return;
+    const score = similarity(text, source);
+    if (score >= threshold) scored.push({ id, text: source, similarity: score });
+  };
+  // the exact text first, indexed or not (a unit's source missing from the source strings is still found)
+  consider((s.sourceId.get(text) as number | undefined) ?? null, text);
+  if ((opts.strategy ?? 'trigram') === 'scan') {
+    for (const r of s.scan.iterate(minLength, maxLength) as Iterable<{ id: number; text: string }>) consider(r.id, r.text);
+  } else {
+    const query = trigramQuery(text);
+    if (query) for (const r of s.trigram.all(query, opts.candidates ?? 200) as { id: number; text: string }[]) consider(r.id, r.text);
+  }
+  scored.sort((a, b) => b.similarity - a.similarity || a.text.length - b.text.length);
+  const projects = v.projects === null ? null : new Set(v.projects);
+  const out: MemoryMatch[] = [];
+  const targets = new Set<string>();
+  for (const c of scored) {
+    type UnitEntry = { id: number; target: string; origin: string; project_id: number };
+    for (const e of s.unitEntriesOf.all(c.text, targetLanguageId, sourceLanguageId) as UnitEntry[]) {
+      if ((projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
+      targets.add(e.target);
+      out.push({ id: e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
+      if (out.length >= limit) return out;
+    }
+    if (c.id === null) continue;
+    type Entry = { id: number; target: string; origin: string; project_id: number | null; user_id: number | null; shared: number };
+    for (const e of s.importedEntriesOf.all(c.id, sourceLanguageId, targetLanguageId) as Entry[]) {
+      if (!visible(e, v, projects) || targets.has(e.target)) continue;
+      targets.add(e.target);
+      out.push({ id: MEMORY_ID_BASE + e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
+      if (out.length >= limit) return out;
+    }
+  }
+  return out;
+}

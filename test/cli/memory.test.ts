@@ -1,0 +1,130 @@
+// `tms memory import|export` through the real CLI in a child process, against a synced store.
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTmx } from '../../src/formats/memory/tmx.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { repoRoot } from '../helpers/corpus.js';
+
+const ENTRY = path.join(repoRoot, 'test', 'watch', 'cli-entry.ts');
+
+function tms(env: WriteEnv, args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', ENTRY, '--config', path.join(env.root, 'tms.config.json'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+}
+
+const TMX = `<?xml version="1.0" encoding="UTF-8"?>
+<tmx version="1.4">
+  <header creationtool="hand" creationtoolversion="1" datatype="plaintext" segtype="sentence" adminlang="en" srclang="en" o-tmf="hand"/>
+  <body>
+    <tu><tuv xml:lang="en"><seg>Print the document</seg></tuv><tuv xml:lang="de-DE"><seg>Das Dokument drucken</seg></tuv></tu>
+    <tu><tuv xml:lang="en"><seg>Close the window</seg></tuv><tuv xml:lang="de"><seg>Das Fenster schließen</seg></tuv>
+      <tuv xml:lang="cs"><seg>Zavřít okno</seg></tuv></tu>
+    <tu><tuv xml:lang="en"><seg>Nowhere</seg></tuv><tuv xml:lang="zz-unknown"><seg>x</seg></tuv></tu>
+  </body>
+</tmx>
+`;
+
+describe('tms memory import / export', () => {
+  let env: WriteEnv;
+  let en: number;
+  let de: number;
+  beforeAll(async () => {
+    env = await createWriteEnv();
+    en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
+    de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+  const lookup = (text: string, userId: number | null = null, projects: number[] | null = null) => env.store.lookupMemory(text, en, de, { projects, userId });
+
+  it('imports TMX into a project: languages matched, unknown ones skipped, the file name as origin, duplicates skipped again', async () => {
+    const file = path.join(env.root, 'office.tmx');
+    await writeFile(file, TMX);
+    const r = tms(env, ['memory', 'import', file, '--project', 'hello']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('imported 3 entries into the memory of project hello from office.tmx (tmx); 1 skipped');
+    const project = (await env.store.findProject('hello'))!.id;
+    const [match] = await lookup('Print the documents', null, [project]);
+    expect(match).toMatchObject({ target: 'Das Dokument drucken', origin: 'office.tmx', project_id: project, similarity: 94 });
+    expect(await lookup('Print the document', null, [])).toEqual([]);
+    const again = tms(env, ['memory', 'import', file, '--project', 'hello']);
+    expect(again.stdout).toContain('imported 0 entries');
+    expect(again.stdout).toContain('4 skipped');
+  }, 60_000);
+
+  it('imports a Weblate JSON dump into the shared memory (default) or a user; refuses bad input with one line', async () => {
+    const file = path.join(env.root, 'dump.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { source: 'Reload the page', target: 'Die Seite neu laden', source_language: 'en', target_language: 'de', origin: 'weblate', category: 2 },
+      ]),
+    );
+    const shared = tms(env, ['memory', 'import', file]);
+    expect(shared.status).toBe(0);
+    expect(shared.stdout).toContain('imported 1 entries into the shared memory');
+    expect((await lookup('Reload the page'))[0]).toMatchObject({ target: 'Die Seite neu laden', origin: 'weblate' });
+    const personal = tms(env, ['memory', 'import', file, '--user', 'jane']);
+    expect(personal.stdout).toContain('the personal memory of jane');
+
+    const broken = path.join(env.root, 'broken.tmx');
+    await writeFile(broken, '<tmx><body><tu></body></tmx>');
+    const bad = tms(env, ['memory', 'import', broken]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^tms: broken\.tmx:\d+:\d+: /);
+    expect(bad.stderr).not.toContain('    at ');
+    expect(tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]).status).toBe(1);
+    expect(tms(env, ['memory', 'import', file, '--project', 'nope']).stderr).toContain('project "nope" not found');
+    expect(tms(env, ['memory', 'import', file, '--format', 'po']).status).toBe(2);
+    const notJson = path.join(env.root, 'list.json');
+    await writeFile(notJson, '{"source": 1}');
+    const wrongShape = tms(env, ['memory', 'import', notJson]);
+    expect(wrongShape.status).toBe(1);
+    expect(wrongShape.stderr).toContain('a JSON memory file is a list of entries');
+  }, 60_000);
+
+  it("exports every record as Weblate JSON (the strings' translations and imported entries) and a project's as TMX, which imports back", async () => {
+    const all = path.join(env.root, 'all.json');
+    const r = tms(env, ['memory', 'export', all]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const dump = JSON.parse(await readFile(all, 'utf8')) as Record<string, unknown>[];
+    expect(r.stdout).toContain(`exported ${dump.length} entries`);
+    expect(Object.keys(dump[0]!)).toEqual(['source', 'target', 'source_language', 'target_language', 'origin', 'category']);
+    const project = (await env.store.findProject('hello'))!.id;
+    expect(dump).toContainEqual({
+      source: 'Open a file',
+      target: 'Eine Datei öffnen',
+      source_language: 'en',
+      target_language: 'de',
+      origin: 'hello/app',
+      category: 10000000 + project,
+    });
+    expect(dump).toContainEqual(expect.objectContaining({ source: 'Reload the page', origin: 'weblate', category: 2 }));
+    expect(dump).toContainEqual(expect.objectContaining({ source: 'Close the window', target: 'Zavřít okno', target_language: 'cs' }));
+    // as many as /api/memory/ lists
+    expect((await env.request('GET', '/api/memory/', { token: env.tokens.admin })).json.count).toBe(dump.length);
+
+    const tmx = path.join(env.root, 'hello.xml');
+    const p = tms(env, ['memory', 'export', tmx, '--project', 'hello', '--format', 'tmx']);
+    expect(p.status).toBe(0);
+    const entries = parseTmx(await readFile(tmx), 'hello.xml');
+    expect(entries).toContainEqual({ source: 'Open a file', target: 'Eine Datei öffnen', sourceLanguage: 'en', targetLanguage: 'de' });
+    expect(entries.some((e) => e.source === 'Reload the page')).toBe(false);
+    expect(entries.some((e) => e.source === 'Print the document')).toBe(true);
+    // what a project exports imports into a user's memory as it was
+    const back = tms(env, ['memory', 'import', tmx, '--user', 'mike']);
+    expect(back.status).toBe(0);
+    const mike = (await env.store.findUser('mike'))!.id;
+    const own = (await lookup('Open a file', mike, [])).map((m) => m.target);
+    expect(own).toEqual(['Eine Datei öffnen']);
+    expect(tms(env, ['memory', 'export', path.join(env.root, 'x.po')]).status).toBe(2);
+    expect(tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]).status).toBe(1);
+  }, 60_000);
+});
