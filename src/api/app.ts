@@ -120,6 +120,18 @@ export function createApp(options: AppOptions): RequestHandler {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const services = options.services ?? createServices(store, getConfig, options.version ?? '0.1.0');
   const cache = new ResponseCache(options.cacheBytes ?? 64 * 1024 * 1024);
+  // The cache keeps the database version it was filled at: the services are shared with the web pages, whose own
+  // refresh() may be the one that sees a change first (a suggestion accepted in the editor), so refresh()'s answer
+  // alone cannot tell the API that its cached answers are stale.
+  let cacheVersion = '';
+  async function follow(): Promise<void> {
+    await services.refresh();
+    const current = await store.dataVersion();
+    if (current !== cacheVersion) {
+      cache.clear();
+      cacheVersion = current;
+    }
+  }
   const limiter = createAuthLimiter(getConfig().auth_failures_per_minute);
   const router = createRouter(ROUTES);
   const allow = new Map<Route, string>(ROUTES.map((r) => [r, r.allow.join(', ')]));
@@ -171,7 +183,7 @@ export function createApp(options: AppOptions): RequestHandler {
     }
     const { route, params } = match;
     res.setHeader('Allow', allow.get(route)!);
-    if (await services.refresh()) cache.clear();
+    await follow();
     const address = req.socket.remoteAddress ?? '';
     const wait = limiter.blocked(address);
     if (wait !== null) throw throttled(wait);
@@ -226,7 +238,7 @@ export function createApp(options: AppOptions): RequestHandler {
         ...(await contextOf(req, user, params, query, path, format)),
         body,
         reload: async () => {
-          if (await services.refresh()) cache.clear();
+          await follow();
           return contextOf(req, user, params, query, path, format);
         },
       };
@@ -235,7 +247,7 @@ export function createApp(options: AppOptions): RequestHandler {
         result = await operation.handler(ctx);
       } finally {
         // Whatever the write changed: no answer cached before it may be served after it.
-        if (await services.refresh()) cache.clear();
+        await follow();
       }
       reply(res, req, result);
       return;
