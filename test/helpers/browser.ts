@@ -1,6 +1,6 @@
 // The real browser for web tests: Debian's chromium found on the PATH, driven by playwright-core; tests skip visibly without it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
@@ -25,9 +25,17 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }
 
-/** Builds the web assets when `npm install` has not (a checkout tested without its prepare step). */
+/**
+ * Builds the web assets when `npm install` has not (a checkout tested without its prepare step), or when a client
+ * source (`src/web/client/`) changed after they were built (tests would otherwise drive yesterday's script).
+ */
 export async function ensureAssets(): Promise<void> {
-  if (existsSync(path.join(ASSETS_DIR, 'manifest.json'))) return;
+  const manifest = path.join(ASSETS_DIR, 'manifest.json');
+  if (existsSync(manifest)) {
+    const built = statSync(manifest).mtimeMs;
+    const client = path.join(ASSETS_DIR, '..', '..', 'src', 'web', 'client');
+    if (readdirSync(client).every((name) => statSync(path.join(client, name)).mtimeMs <= built)) return;
+  }
   const { buildAssets } = await import('../../scripts/build-assets.js');
   await buildAssets();
 }

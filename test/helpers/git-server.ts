@@ -17,6 +17,12 @@ export interface GitServerOptions {
   root: string;
   /** When set, every request needs these HTTP basic credentials (401 + WWW-Authenticate otherwise). */
   auth?: { username: string; password: string };
+  /**
+   * How long an idle keep-alive connection stays open (Node's default: 5 s). A benchmark whose synchronous store
+   * work blocks this process for longer sets it higher: the late timer would otherwise close a socket the client is
+   * reusing at that moment (ECONNRESET).
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** Starts the server on 127.0.0.1, port 0; pushes are allowed (`http.receivepack`). */
@@ -35,6 +41,7 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
     }
     runBackend(opts.root, req, res, user);
   });
+  if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
