@@ -183,16 +183,24 @@ function counting(s: string, t: string, what: string): boolean {
   return countOf(s, what) !== countOf(t, what);
 }
 
-const DUPLICATE = /(?<![\p{L}\p{N}_])([\p{L}\p{N}_]+)\s+\1(?![\p{L}\p{N}_])/gu;
+const WORD = /[\p{L}\p{N}_]+/gu;
+const BLANK = /^\s+$/;
 
-/** Words a text repeats consecutively ("the the"), numbers aside. */
+/**
+ * Words a text repeats consecutively ("the the"), numbers aside: neighbouring words that are equal with only
+ * white space between them (one pass over the words; a back-reference pattern cost 100 ms per corpus sync).
+ */
 function repeatedWords(text: string): Set<string> {
   const out = new Set<string>();
   if (!/\s/.test(text)) return out;
-  DUPLICATE.lastIndex = 0;
-  for (let m = DUPLICATE.exec(text); m !== null; m = DUPLICATE.exec(text)) {
-    if (!/^\d+$/.test(m[1]!)) out.add(m[1]!);
-    DUPLICATE.lastIndex = m.index + m[1]!.length;
+  let previous = '';
+  let previousEnd = -1;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const word = m[0];
+    if (word === previous && BLANK.test(text.slice(previousEnd, m.index)) && !/^\d+$/.test(word)) out.add(word);
+    previous = word;
+    previousEnd = m.index + word.length;
   }
   return out;
 }
