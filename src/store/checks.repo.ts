@@ -74,10 +74,12 @@ const sql = preparedOnce((db: Db) => ({
     `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language
      FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
   ),
+  // every language of one string at once: the (source, context) index finds them all, one language at a time
+  // would read them all once per language
   group: db.prepare(
-    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id
      FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-     WHERE u.source = ? AND u.context = ? AND t.language_id = ? AND t.is_source = 0 AND c.project_id = ? AND ${PROPAGATES} AND ${SOURCE_LANGUAGE} = ?`,
+     WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND c.project_id = ? AND ${PROPAGATES} AND ${SOURCE_LANGUAGE} = ?`,
   ),
   addInconsistent: db.prepare(`INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0)`),
   removeInconsistent: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
@@ -99,13 +101,13 @@ const sql = preparedOnce((db: Db) => ({
   ),
   languageOf: db.prepare('SELECT language_id FROM translations WHERE id = ? AND is_source = 0').pluck(),
   // the units of a translation whose string another component of the project also has in that language
-  partnered: db
-    .prepare(
-      `SELECT u.id FROM units u WHERE u.translation_id = ? AND EXISTS (SELECT 1 FROM units o JOIN translations ot ON ot.id = o.translation_id
-         JOIN components oc ON oc.id = ot.component_id WHERE o.source = u.source AND o.context = u.context AND ot.language_id = ?
-         AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?)`,
-    )
-    .pluck(),
+  // the strings other components of the project have in a language (matched against a translation's in memory:
+  // a probe per unit read every language's copies of the string)
+  othersStrings: db.prepare(
+    `SELECT DISTINCT o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
+     WHERE ot.language_id = ? AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?`,
+  ),
+  unitStrings: db.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
 }));
 
 const formsCache = new Map<string, boolean[]>();
@@ -335,7 +337,7 @@ export interface StringGroup {
   context: string;
 }
 
-type GroupRow = { id: number; translation_id: number; source: string; target: string; state: number; flags: string; extra_flags: string };
+type GroupRow = { id: number; translation_id: number; source: string; target: string; state: number; flags: string; extra_flags: string; language_id: number };
 
 /**
  * The string groups of units (read them before the units are deleted); units of a source translation have none.
@@ -377,19 +379,35 @@ export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<nu
 export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>, changed = new Map<number, number>()): Map<number, number> {
   const s = sql(db);
   const contexts = new Map<number, TranslationChecking | undefined>();
+  // the groups of one string (all its languages) are read together
+  const strings = new Map<string, { group: StringGroup; languages: Set<number> }>();
   for (const g of groups) {
-    const members = s.group.all(g.source, g.context, g.languageId, g.projectId, g.sourceLanguage) as GroupRow[];
-    const fails = members.length < 2 ? null : inconsistentMembers(members);
-    for (let i = 0; i < members.length; i++) {
-      const m = members[i]!;
-      let failing = fails?.[i] === true;
-      if (failing) {
-        if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, translationChecking(db, m.translation_id));
-        const checking = contexts.get(m.translation_id);
-        failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
+    const key = `${g.projectId}\0${g.sourceLanguage}\0${g.context}\0${g.source}`;
+    let entry = strings.get(key);
+    if (!entry) strings.set(key, (entry = { group: g, languages: new Set() }));
+    entry.languages.add(g.languageId);
+  }
+  for (const { group: g, languages } of strings.values()) {
+    const byLanguage = new Map<number, GroupRow[]>();
+    for (const row of s.group.all(g.source, g.context, g.projectId, g.sourceLanguage) as GroupRow[]) {
+      if (!languages.has(row.language_id)) continue;
+      let list = byLanguage.get(row.language_id);
+      if (!list) byLanguage.set(row.language_id, (list = []));
+      list.push(row);
+    }
+    for (const members of byLanguage.values()) {
+      const fails = members.length < 2 ? null : inconsistentMembers(members);
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i]!;
+        let failing = fails?.[i] === true;
+        if (failing) {
+          if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, translationChecking(db, m.translation_id));
+          const checking = contexts.get(m.translation_id);
+          failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
+        }
+        const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
+        if (info.changes > 0) changed.set(m.id, m.translation_id);
       }
-      const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
-      if (info.changes > 0) changed.set(m.id, m.translation_id);
     }
   }
   return changed;
@@ -415,7 +433,11 @@ export function refreshInconsistentOfComponent(db: Db, componentId: number, tran
     for (const t of translationIds) {
       const language = s.languageOf.get(t) as number | undefined;
       if (language === undefined) continue;
-      for (const id of s.partnered.all(t, language, componentId, c.project_id) as number[]) units.add(id);
+      const others = new Set(
+        (s.othersStrings.all(language, componentId, c.project_id) as { source: string; context: string }[]).map((o) => `${o.context}\0${o.source}`),
+      );
+      if (others.size === 0) continue;
+      for (const u of s.unitStrings.all(t) as { id: number; source: string; context: string }[]) if (others.has(`${u.context}\0${u.source}`)) units.add(u.id);
     }
   }
   return refreshInconsistent(db, units);
