@@ -51,6 +51,25 @@ export async function clone(opts: RemoteOptions & { url: string; branch?: string
   }
 }
 
+/** A kept-alive connection the server had already closed: the request never reached it, so it may be sent again. */
+function isStaleConnection(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === 'ECONNRESET' || e?.cause?.code === 'ECONNRESET';
+}
+
+/**
+ * Runs a read from the remote, once more when it failed on a stale kept-alive connection: a server closes idle
+ * connections, and a process busy for a while (a long store transaction) may reuse one before it sees the close.
+ */
+async function retryingStale<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!isStaleConnection(err)) throw err;
+    return read();
+  }
+}
+
 /**
  * Fetches a branch (default: the current one) into `refs/remotes/origin/<branch>` and returns the remote's commit,
  * or null when the remote has no such branch yet. `url` defaults to the working copy's `remote.origin.url`.
@@ -59,20 +78,22 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
   const branch = opts.branch ?? (await currentBranch(opts, 'fetch'));
   const remote = await resolveRemote(opts, 'fetch');
   try {
-    const result = await git.fetch({
-      fs: fsOf(opts),
-      http: remote.http,
-      dir: opts.dir,
-      url: remote.url,
-      remote: REMOTE,
-      ref: branch,
-      remoteRef: branch,
-      singleBranch: true,
-      tags: false,
-      onAuth: remote.onAuth,
-      onProgress: opts.onProgress,
-      cache: opts.cache,
-    });
+    const result = await retryingStale(() =>
+      git.fetch({
+        fs: fsOf(opts),
+        http: remote.http,
+        dir: opts.dir,
+        url: remote.url,
+        remote: REMOTE,
+        ref: branch,
+        remoteRef: branch,
+        singleBranch: true,
+        tags: false,
+        onAuth: remote.onAuth,
+        onProgress: opts.onProgress,
+        cache: opts.cache,
+      }),
+    );
     if (result.fetchHead === null && (await resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`)) !== null) {
       // The remote no longer has the branch it had: saying "up to date" from the stale tracking ref would hide it.
       throw new VcsError(`fetch: branch "${branch}" not found on the remote (deleted or renamed upstream?)`, {
@@ -124,12 +145,14 @@ export async function remoteBranchHead(opts: RemoteOptions & { url?: string; bra
   const branch = opts.branch ?? (await currentBranch(opts, 'remoteBranchHead'));
   const remote = await resolveRemote(opts, 'remoteBranchHead');
   try {
-    const refs = await git.listServerRefs({
-      http: remote.http,
-      url: remote.url,
-      prefix: `refs/heads/${branch}`,
-      onAuth: remote.onAuth,
-    });
+    const refs = await retryingStale(() =>
+      git.listServerRefs({
+        http: remote.http,
+        url: remote.url,
+        prefix: `refs/heads/${branch}`,
+        onAuth: remote.onAuth,
+      }),
+    );
     return refs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
   } catch (err) {
     throw toVcsError(err, { operation: 'remoteBranchHead', url: remote.display, secrets: remote.secrets });
