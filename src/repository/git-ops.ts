@@ -37,9 +37,11 @@ export const gitOps = {
     return vcs.status({ ...repo(a.dir), branch: a.branch });
   },
   /** A rebase onto `origin/<branch>` merging translation files unit by unit; the unit conflicts it met. */
-  async rebase(a: { dir: string; merger: MergerSpec }): Promise<{ update: vcs.UpdateResult; conflicts: FileConflict[] }> {
+  async rebase(a: { dir: string; merger: MergerSpec; committerEmail?: string }): Promise<{ update: vcs.UpdateResult; conflicts: FileConflict[] }> {
     const merger = createUnitMerger(repo(a.dir), a.merger);
-    const update = await vcs.rebase({ ...repo(a.dir), branch: a.merger.branch, mergeFile: merger.mergeFile });
+    // Only tms's own commits are replayed: upstream's commits that upstream dropped (a force-push) stay dropped.
+    const replay = a.committerEmail === undefined ? undefined : (c: vcs.CommitInfo) => c.committer.email === a.committerEmail;
+    const update = await vcs.rebase({ ...repo(a.dir), branch: a.merger.branch, mergeFile: merger.mergeFile, replay });
     return { update, conflicts: merger.conflicts() };
   },
 };

@@ -72,7 +72,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
         branch: h.branch,
         translations: await h.store.componentTranslations(h.row.id),
       };
-      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger }));
+      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger, committerEmail: h.config.committer.email }));
     } else {
       const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
       update = await vcs.merge({

@@ -121,9 +121,10 @@ export async function merge(
  * upstream version also differs from the commit's parent, `mergeFile` decides (default: `defaultMergeFile`); files
  * only one side touched are taken as they are. A commit whose changes are all upstream already is dropped.
  * On a conflict the branch, index and working tree are exactly as before and VcsError `conflict` lists the files.
+ * Commits for which `replay` answers false are dropped rather than replayed.
  * `await rebase({ dir, mergeFile: ({ path, base, ours, theirs }) => mergeUnits(path, base, ours, theirs) })`.
  */
-export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: MergeFile }): Promise<UpdateResult> {
+export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: MergeFile; replay?: (commit: CommitInfo) => boolean }): Promise<UpdateResult> {
   const s = await sides(opts, 'rebase');
   const done = await trivialUpdate(opts, s, 'rebase');
   if (done) return done;
@@ -138,6 +139,8 @@ export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: 
   let headTree = (await s.commits.read(head))!.tree;
   for (const replayed of oldestFirst(s.ahead)) {
     if (replayed.parents.length > 1) continue;
+    // a commit that is not ours and that upstream no longer has: upstream rewrote its history without it
+    if (opts.replay && !opts.replay(replayed)) continue;
     const parent = replayed.parents[0] ? await s.commits.read(replayed.parents[0]) : null;
     const changes = await trees.diff(parent?.tree ?? null, replayed.tree);
     const apply = new Map<string, BlobEntry | null>();

@@ -7,7 +7,7 @@ import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { cleanupComponent, commitPending, editUnit, pullComponent, pushComponent, repositoryStatus, resetComponent } from '../../src/repository/index.js';
 import * as vcs from '../../src/vcs/index.js';
-import { commitToUpstream } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { CREDENTIALS, demoFile } from '../helpers/sync-env.js';
 import { type RepoEnv, createRepoEnv, startPushRaceProxy } from './repo-env.js';
 
@@ -297,5 +297,33 @@ describe('a working tree left behind by a process killed during a checkout', () 
     expect(file).toContain('<translation>D&amp;atei</translation>');
     expect(await r.workGit('app', ['show', 'HEAD:translations/app_cs.ts'])).toContain('<translation>Konec!</translation>');
     expect(await r.workGit('app', ['status', '--porcelain', '--untracked-files=no'])).toBe('');
+  });
+});
+
+describe('upstream rewrote its history (force-push) without commits tms had fetched', () => {
+  let r: RepoEnv;
+  beforeAll(async () => {
+    r = await createRepoEnv();
+  });
+  afterAll(() => r.close());
+
+  it('replays only tms’s own commits: upstream’s dropped commit stays dropped, the edits go on top (found by campaign:upstream)', async () => {
+    const h = () => openComponent(r.store, r.config, r.project, r.component('app'));
+    const upstream = r.env.upstream('app');
+    const root = await gitCli(upstream, ['rev-list', '--max-parents=0', 'main']);
+    await commitToUpstream(upstream, { 'README.md': 'one\n' }, { message: 'upstream one' });
+    expect((await pullComponent(await h())).result).toBe(true);
+    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden!'], state: 20, user: r.alice });
+    expect((await commitPending(await h())).result).toBe(true);
+    // upstream drops "upstream one" and writes the same file differently
+    await gitCli(upstream, ['update-ref', 'refs/heads/main', root]);
+    await commitToUpstream(upstream, { 'README.md': 'two\n' }, { message: 'upstream two' });
+    const pulled = await pullComponent(await h());
+    expect(pulled.detail ?? '').not.toMatch(/conflict/);
+    expect(pulled.result).toBe(true);
+    expect(await r.workGit('app', ['show', 'HEAD:README.md'])).toBe('two');
+    expect(await r.workGit('app', ['show', `HEAD:${DE}`])).toContain('<translation>Beenden!</translation>');
+    expect(await r.workGit('app', ['log', '--format=%s'])).not.toContain('upstream one');
+    expect((await pushComponent(await h())).result).toBe(true);
   });
 });
