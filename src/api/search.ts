@@ -189,36 +189,28 @@ function integer(value: string, field: string, lexer: Lexer, at: number): number
   return Number.parseInt(value, 10);
 }
 
+/** How a text term matches (`r"…"` compiled by RE2 first, so a bad pattern is the query's error): regex, exact or contains. */
+function textMatch(token: Extract<Token, { type: 'field' }>, lexer: Lexer): { match: 'regex' | 'exact' | 'contains'; value: string } {
+  const { name, op, value, at } = token;
+  if (token.range) lexer.fail(`"${name}" does not take a range`, at);
+  if (token.regex) {
+    try {
+      compileUserRegex(value);
+    } catch (e) {
+      lexer.fail(`invalid regular expression: ${(e as Error).message}`, at);
+    }
+    return { match: 'regex', value };
+  }
+  if (op !== '' && op !== '=') lexer.fail(`"${name}" does not take "${op}"`, at);
+  return { match: op === '=' ? 'exact' : 'contains', value };
+}
+
 function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): UnitFilter {
   const { name, op, value, at } = token;
   const textFields = TEXT_FIELDS[name];
-  if (textFields) {
-    if (token.range) lexer.fail(`"${name}" does not take a range`, at);
-    if (token.regex) {
-      try {
-        compileUserRegex(value);
-      } catch (e) {
-        lexer.fail(`invalid regular expression: ${(e as Error).message}`, at);
-      }
-      return { kind: 'text', fields: textFields, match: 'regex', value };
-    }
-    if (op !== '' && op !== '=') lexer.fail(`"${name}" does not take "${op}"`, at);
-    return { kind: 'text', fields: textFields, match: op === '=' ? 'exact' : 'contains', value };
-  }
+  if (textFields) return { kind: 'text', fields: textFields, ...textMatch(token, lexer) };
   const related = RELATED_FIELDS[name];
-  if (related) {
-    if (token.range) lexer.fail(`"${name}" does not take a range`, at);
-    if (token.regex) {
-      try {
-        compileUserRegex(value);
-      } catch (e) {
-        lexer.fail(`invalid regular expression: ${(e as Error).message}`, at);
-      }
-      return { kind: 'related', field: related, match: 'regex', value };
-    }
-    if (op !== '' && op !== '=') lexer.fail(`"${name}" does not take "${op}"`, at);
-    return { kind: 'related', field: related, match: op === '=' ? 'exact' : 'contains', value };
-  }
+  if (related) return { kind: 'related', field: related, ...textMatch(token, lexer) };
   if (token.regex) lexer.fail(`"${name}" does not take a regular expression`, at);
   if (name === 'state') {
     const toState = (v: string): number => {
