@@ -7,6 +7,7 @@ import { createWebApp } from '../web/app.js';
 import { type Assets, loadAssets } from '../web/assets.js';
 import { createApp, createServices } from './app.js';
 import { methodNotAllowed, parseError } from './errors.js';
+import { lingerOnEarlyAnswer } from './linger.js';
 import { type RequestLogEntry, watchRequest } from './request-log.js';
 import { type RequestHandler, sendError, sendJson } from './respond.js';
 
@@ -95,6 +96,7 @@ export function startServer(options: {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
+    lingerOnEarlyAnswer(req, res);
     if (requestLog) watchRequest(req, res, requestLog);
     const url = req.url ?? '/';
     const path = url.split('?', 1)[0];
