@@ -1,7 +1,14 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
 import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
-import { createComponentUpdater, createHookHandler, createStoredDeliveryLog, createUpdateQueue } from '../hooks/index.js';
+import {
+  createComponentUpdater,
+  createHookHandler,
+  createStoredDeliveryLog,
+  createUpdateQueue,
+  finishingRequests,
+  resumeRequestedUpdates,
+} from '../hooks/index.js';
 import { startBackgroundCommits } from '../repository/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../repository/index.js';
 import { openStore } from '../store/index.js';
@@ -28,12 +35,14 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)
     let getConfig = () => config;
     const queue = createUpdateQueue({
-      update: createComponentUpdater({ store, getConfig: () => getConfig() }),
+      // a webhook's request for an update is kept in the store until the update has run (a crash does not lose it)
+      update: finishingRequests(store, createComponentUpdater({ store, getConfig: () => getConfig() })),
       lock: false,
       onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
     });
     const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`) });
     getConfig = watching.getConfig;
+    for (const u of await resumeRequestedUpdates(store, config, queue)) io.err(`tms: resuming the update of ${u.project}/${u.component} a webhook asked for`);
     const hooks = createHookHandler({ store, getConfig, queue, deliveries: createStoredDeliveryLog(store), log: (line) => io.err(`tms: ${line}`) });
     const committer = startBackgroundCommits({ store, getConfig, now: opts.now, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;

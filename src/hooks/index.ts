@@ -1,5 +1,5 @@
 // The webhook layer's public surface: receivers, payload parsing, signatures, matching and the update queue.
-export { createDeliveryLog, createStoredDeliveryLog, type DeliveryLog } from './deliveries.js';
+export { createDeliveryLog, createStoredDeliveryLog, type DeliveryLog, finishingRequests, resumeRequestedUpdates } from './deliveries.js';
 export { type ComponentTarget, type MatchResult, type MatchStatus, matchComponents, type NearMiss, trackedBranch } from './match.js';
 export { decodePayload } from './payload.js';
 export { createUpdateQueue, type EnqueueOutcome, type UpdateFn, type UpdateQueue, type UpdateQueueOptions } from './queue.js';

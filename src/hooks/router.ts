@@ -90,6 +90,10 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
     const components = params.component === undefined ? project.components : project.components.filter((c) => c.slug === params.component);
     if (params.component !== undefined && components.length === 0) throw notFound();
     if (!project.enable_hooks) throw methodNotAllowed(req);
+    await deliveries.accept(
+      undefined,
+      components.map((c) => ({ project: project.slug, component: c.slug })),
+    );
     for (const c of components) opts.queue.enqueue(project.slug, c.slug);
     log(`hooks: update of ${components.map((c) => `${project.slug}/${c.slug}`).join(', ') || project.slug} requested`);
     sendJson(res, req, 200, { status: 'success', message: 'Update triggered' });
@@ -139,7 +143,8 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
 
     const names = match.matched.map(slug);
     const id = deliveryId(service, headers, data);
-    if (id !== undefined && (await deliveries.seen(`${service}:${id}`))) {
+    const updates = match.matched.map((t) => ({ project: t.project.slug, component: t.component.slug }));
+    if (!(await deliveries.accept(id === undefined ? undefined : `${service}:${id}`, updates))) {
       log(`hooks: ${service} delivery ${id} repeated; nothing queued`);
       sendJson(res, req, 200, {
         message: `Delivery ${id} was already received; no update triggered`,

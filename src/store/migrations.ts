@@ -318,4 +318,13 @@ export const MIGRATIONS: readonly string[] = [
   SELECT u.source, length(u.source) FROM units u JOIN translations t ON t.id = u.translation_id
   WHERE t.is_source = 1 AND u.source <> '';
   `,
+  // 9: component updates webhooks asked for that have not finished (run again after a restart)
+  `
+  CREATE TABLE requested_updates (
+    project TEXT NOT NULL,
+    component TEXT NOT NULL,
+    requested TEXT NOT NULL,
+    PRIMARY KEY (project, component)
+  ) WITHOUT ROWID;
+  `,
 ];

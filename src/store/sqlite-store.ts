@@ -13,7 +13,7 @@ import * as comments from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
-import { recordHookDelivery } from './hook-deliveries.repo.js';
+import { type ComponentKey, acceptHookDelivery, finishRequestedUpdate, recordHookDelivery, requestedUpdates } from './hook-deliveries.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
 import * as memory from './memory.repo.js';
 import { metrics } from './metrics.query.js';
@@ -138,6 +138,18 @@ export class SqliteStore implements Store {
 
   recordHookDelivery(delivery: string, received: string, limit: number) {
     return this.tx((db) => recordHookDelivery(db, delivery, received, limit));
+  }
+
+  acceptHookDelivery(delivery: string | null, received: string, limit: number, updates: readonly ComponentKey[]) {
+    return this.tx((db) => acceptHookDelivery(db, delivery, received, limit, updates));
+  }
+
+  requestedUpdates() {
+    return this.read((db) => requestedUpdates(db));
+  }
+
+  finishRequestedUpdate(update: ComponentKey, started: string) {
+    return this.tx((db) => finishRequestedUpdate(db, update, started));
   }
 
   dataVersion() {

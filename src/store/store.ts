@@ -8,6 +8,7 @@ import type { ChangeInput, ChangeRow } from './changes.repo.js';
 import type { CommentRow, NewComment } from './comments.repo.js';
 import type { ComponentListRow } from './component-lists.repo.js';
 import type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
+import type { ComponentKey } from './hook-deliveries.repo.js';
 import type { LanguageRow } from './languages.repo.js';
 import type { LookupOptions, MemoryExportScope, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryVisibility } from './memory.repo.js';
 import type { MetricsRow } from './metrics.query.js';
@@ -26,6 +27,7 @@ import type { Author, UserRow } from './users.repo.js';
 
 export type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.query.js';
 export type { AlertRow } from './alerts.repo.js';
+export type { ComponentKey } from './hook-deliveries.repo.js';
 export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.query.js';
 export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
@@ -119,6 +121,16 @@ export interface Store {
 
   /** Records a webhook delivery id; false when it was recorded before (the newest `limit` are kept). */
   recordHookDelivery(delivery: string, received: string, limit: number): Promise<boolean>;
+  /**
+   * Accepts a webhook notification: its delivery id (when it has one) and the component updates it asks for, in one
+   * transaction, so that a crash before the updates ran leaves them asked for. A delivery id recorded before records
+   * nothing and gives false.
+   */
+  acceptHookDelivery(delivery: string | null, received: string, limit: number, updates: readonly ComponentKey[]): Promise<boolean>;
+  /** Component updates notifications asked for that have not finished, oldest first (`tms serve` runs them at start). */
+  requestedUpdates(): Promise<ComponentKey[]>;
+  /** A component's update finished: forgets the requests made before it `started` (ISO time); later ones stay. */
+  finishRequestedUpdate(update: ComponentKey, started: string): Promise<void>;
 
   // ---- configuration: projects and components ----
   /** Creates or updates the configured projects and components; `prune` removes the unconfigured ones without edits. */

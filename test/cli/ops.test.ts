@@ -9,7 +9,7 @@ import { runServe } from '../../src/cli/serve.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
-import { gitCli } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { httpRequest } from '../helpers/http.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
@@ -199,16 +199,16 @@ describe('the stored webhook delivery log', () => {
       const { createStoredDeliveryLog } = await import('../../src/hooks/index.js');
       let store = env.openStore();
       let log = createStoredDeliveryLog(store, 3);
-      expect(await log.seen('github:a')).toBe(false);
-      expect(await log.seen('github:a')).toBe(true);
+      expect(await log.accept('github:a', [])).toBe(true);
+      expect(await log.accept('github:a', [])).toBe(false);
       await store.close();
       store = env.openStore();
       log = createStoredDeliveryLog(store, 3);
-      expect(await log.seen('github:a')).toBe(true);
-      for (const id of ['b', 'c', 'd']) expect(await log.seen(`github:${id}`)).toBe(false);
+      expect(await log.accept('github:a', [])).toBe(false);
+      for (const id of ['b', 'c', 'd']) expect(await log.accept(`github:${id}`, [])).toBe(true);
       // 'a' is the oldest of four: forgotten
-      expect(await log.seen('github:a')).toBe(false);
-      expect(await log.seen('github:d')).toBe(true);
+      expect(await log.accept('github:a', [])).toBe(true);
+      expect(await log.accept('github:d', [])).toBe(false);
     } finally {
       await env.close();
     }
@@ -228,6 +228,81 @@ describe('/healthz when the database does not answer', () => {
       expect(r.json.database).toMatch(/^error: /);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('updates webhooks asked for', () => {
+  it('are kept in the store until they have run: a process that stopped before running one runs it at its next start', async () => {
+    const env = await createSyncEnv();
+    try {
+      const { createStoredDeliveryLog } = await import('../../src/hooks/index.js');
+      await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
+      const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
+      const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
+      let store = openSqliteStore(config.database);
+      await syncProject(store, config, 'hello');
+      // upstream moves, a notification is accepted (as the receiver does) and the process is gone before the update ran
+      const de = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
+      const moved = de.replace('</context>', '<message><source>Arrived while down</source><translation type="unfinished"></translation></message></context>');
+      await commitToUpstream(env.upstream('app'), { 'translations/app_de.ts': moved });
+      expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(true);
+      await store.close();
+
+      const lines: string[] = [];
+      let stop!: () => void;
+      const served = runServe(
+        config,
+        { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false },
+        {
+          host: '127.0.0.1',
+          port: 0,
+          stop: new Promise<void>((resolve) => {
+            stop = resolve;
+          }),
+        },
+      );
+      const url = await until(() => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
+      expect(lines.join('\n')).toContain('resuming the update of hello/app a webhook asked for');
+      const arrived = await until(async () => {
+        const r = await httpRequest(url, '/api/translations/hello/app/de/units/?q=source:"Arrived while down"');
+        return r.json.count === 1 ? r.json : undefined;
+      });
+      expect(arrived.results[0].source).toEqual(['Arrived while down']);
+      await until(async () => ((await httpRequest(url, '/healthz')).json.queue.running === 0 ? true : undefined));
+      stop();
+      expect(await served).toBe(0);
+
+      store = openSqliteStore(config.database);
+      expect(await store.requestedUpdates()).toEqual([]);
+      // the delivery itself stays handled: a redelivery queues nothing
+      expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(false);
+      expect(await store.requestedUpdates()).toEqual([]);
+      await store.close();
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('a request made while its update runs stays for the next update', async () => {
+    const env = await createSyncEnv();
+    try {
+      const { createStoredDeliveryLog, finishingRequests } = await import('../../src/hooks/index.js');
+      const store = env.openStore();
+      const log = createStoredDeliveryLog(store);
+      const app = { project: 'hello', component: 'app' };
+      let release!: () => void;
+      const running = finishingRequests(store, () => new Promise<void>((resolve) => (release = resolve)))('hello', 'app');
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await log.accept('github:during', [app])).toBe(true);
+      release();
+      await running;
+      expect(await store.requestedUpdates()).toEqual([app]);
+      await finishingRequests(store, async () => {})('hello', 'app');
+      expect(await store.requestedUpdates()).toEqual([]);
+      await store.close();
+    } finally {
+      await env.close();
     }
   });
 });

@@ -51,10 +51,10 @@ describe('checkSignature', () => {
 describe('createDeliveryLog', () => {
   it('remembers ids and forgets the oldest beyond its limit', () => {
     const log = createDeliveryLog(3);
-    expect(['a', 'b', 'c'].map((id) => log.seen(id))).toEqual([false, false, false]);
-    expect(log.seen('a')).toBe(true);
-    expect(log.seen('d')).toBe(false);
+    expect(['a', 'b', 'c'].map((id) => log.accept(id, []))).toEqual([true, true, true]);
+    expect(log.accept('a', [])).toBe(false);
+    expect(log.accept('d', [])).toBe(true);
     expect(log.size).toBe(3);
-    expect(log.seen('a')).toBe(false);
+    expect(log.accept('a', [])).toBe(true);
   });
 });
