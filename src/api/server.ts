@@ -1,13 +1,14 @@
 // Starting and stopping the HTTP server (plain node:http) on a host and port (0 picks a free port): the API at /api/, the webhook receivers at /hooks/, the web pages everywhere else.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createWebApp } from '../web/app.js';
 import { type Assets, loadAssets } from '../web/assets.js';
 import { createApp, createServices } from './app.js';
 import { methodNotAllowed, parseError } from './errors.js';
-import { lingerOnEarlyAnswer } from './linger.js';
+import { LINGER_BYTES, LINGER_MS, lingerOnEarlyAnswer } from './linger.js';
 import { type RequestLogEntry, watchRequest } from './request-log.js';
 import { type RequestHandler, sendError, sendJson } from './respond.js';
 
@@ -112,15 +113,30 @@ export function startServer(options: {
     else void web(req, res);
   });
   // What node:http itself cannot parse (a malformed request line or header): a 400 in the error shape, then close.
+  // The client may still be sending (a body after a bad request line): what it sends is read and dropped for a while
+  // (a lingering close), since closing at once would reset the connection and lose the answer on the client's side.
+  const answered = new WeakMap<Duplex, number>();
   server.on('clientError', (error, socket) => {
+    const since = answered.get(socket);
+    if (since !== undefined) {
+      // the parser reports each later chunk again: the answer is on its way, drop the bytes up to the limit
+      if (((socket as Socket).bytesRead ?? 0) - since > LINGER_BYTES) socket.destroy();
+      return;
+    }
     if (!socket.writable) {
       socket.destroy();
       return;
     }
     const body = JSON.stringify(parseError(`Malformed request: ${(error as Error).message}`).body());
     socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    answered.set(socket, (socket as Socket).bytesRead ?? 0);
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
   server.keepAliveTimeout = 65_000;
+  // A client that half-closes after its request (it has nothing more to send) still wants the answer: node:http
+  // otherwise drops every request in progress on the connection when the client's FIN arrives, and a handler that
+  // takes a moment (a sign-in's password hash) answers nobody. With this, the connection closes after the answer.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

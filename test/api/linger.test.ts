@@ -14,7 +14,7 @@ interface RawAnswer {
  * Sends a request whose body comes in two halves with a pause between them, on a connection the client asks to
  * close, and reads what comes back (once everything is sent) until the server closes.
  */
-function sendInHalves(origin: string, path: string, body: Buffer, pauseMs: number, extra = ''): Promise<RawAnswer> {
+function sendInHalves(origin: string, path: string, body: Buffer, pauseMs: number, extra = '', method = 'POST'): Promise<RawAnswer> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -28,7 +28,7 @@ function sendInHalves(origin: string, path: string, body: Buffer, pauseMs: numbe
     // The answer is read only after the whole body was sent, as a client busy uploading does.
     socket.pause();
     socket.on('connect', () => {
-      const head = `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n${extra}\r\n`;
+      const head = `${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n${extra}\r\n`;
       const half = Math.floor(body.length / 2);
       socket.write(head);
       socket.write(body.subarray(0, half));
@@ -65,7 +65,41 @@ describe('answers before the body is read (lingering close)', () => {
     expect(web.text).toMatch(/^HTTP\/1\.1 (404|403|405) /);
   });
 
+  it('a 400 for a request node:http cannot parse (an unknown method) arrives too', async () => {
+    const bad = await sendInHalves(env.origin, '/api/projects/', body, 300, '', 'FOO');
+    expect(bad.error).toBeNull();
+    expect(bad.text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bad.text).toContain('Malformed request');
+  });
+
   it('the server goes on serving afterwards', async () => {
     expect((await env.request('GET', '/api/projects/')).status).toBe(200);
+  });
+});
+
+describe('a client that half-closes after its request', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv();
+  });
+  afterAll(() => env.close());
+
+  it('still gets the answer of a handler that takes a moment (a sign-in hashes the password) (found by campaign:fuzz)', async () => {
+    const { hostname, port } = new URL(env.origin);
+    const form = 'csrfmiddlewaretoken=aaaaaaaaaaaaaaaaaaaaaaaa&username=nobody&password=wrong';
+    const request =
+      `POST /accounts/login/ HTTP/1.1\r\nHost: ${hostname}\r\nCookie: tms_csrf=aaaaaaaaaaaaaaaaaaaaaaaa\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`;
+    const text = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), hostname);
+      const received: Buffer[] = [];
+      socket.on('data', (chunk) => received.push(chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(Buffer.concat(received).toString('utf8')));
+      // everything sent, then the client's side of the connection is closed (FIN): it only reads from now on
+      socket.write(request, () => socket.end());
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toContain('The username or password is not correct.');
   });
 });
