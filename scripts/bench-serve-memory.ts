@@ -1,0 +1,165 @@
+// `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units) under minutes of
+// read load: the resident memory of every process it runs, sampled each second, slice by slice, to see whether it
+// stays under the bound and flat (no growth) — and the requests served meanwhile.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { keepassxcFiles, root, serveUrl } from './bench-lib.js';
+
+const COPIES = Number(process.env.BENCH_COPIES ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
+const SLICE = Number(process.env.BENCH_SLICE ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WORKERS = process.env.BENCH_WORKERS;
+
+interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { setupRequest: (request: { path: string }) => { path: string } }[];
+}) => Promise<LoadResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const tms = path.join(root, 'bin', 'tms');
+const work = await tempDir('tms-bench-serve-memory-');
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// --- the store: ten components of the same upstream in one project, synced by the CLI
+const upstream = path.join(work, 'keepassxc.git');
+await createUpstream({ dir: upstream, files: keepassxcFiles('bench:serve-memory') });
+const components = Array.from({ length: COPIES }, (_, i) => ({
+  name: `KeePassXC ${i}`,
+  slug: `keepassxc-${i}`,
+  repo: upstream,
+  branch: 'main',
+  filemask: 'share/translations/keepassxc_*.ts',
+  file_format: 'ts',
+  source_language: 'en',
+}));
+const configFile = path.join(work, 'tms.config.json');
+const config = {
+  database: path.join(work, 'tms.sqlite'),
+  repos_dir: path.join(work, 'repos'),
+  log_level: 'warn',
+  // the load is anonymous: Weblate's default throttle for anonymous callers (100 a day) would answer 429
+  rate_limit: { anonymous: '', user: '' },
+  projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }],
+};
+await import('node:fs/promises').then((fs) => fs.writeFile(configFile, JSON.stringify(config)));
+const syncStart = performance.now();
+execFileSync(process.execPath, [tms, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
+const syncSeconds = (performance.now() - syncStart) / 1000;
+
+// --- the server, and the resident memory of its processes (the server and any it starts)
+const server = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0', ...(WORKERS ? ['--workers', WORKERS] : [])], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+process.on('exit', () => server.kill('SIGKILL'));
+const base = await serveUrl(server);
+
+/** Resident memory (MiB) of `pid` and each process descended from it, by pid. */
+function rssTree(pid: number): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {}
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  const out = new Map<number, number>();
+  for (const p of tree) {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      if (kb > 0) out.set(p, kb / 1024);
+    } catch {}
+  }
+  return out;
+}
+
+// --- the load: distinct 100-unit pages of every translation, single units, statistics and changes, cycled
+const translations: { url: string; total: number; statistics_url: string }[] = [];
+for (let next: string | null = `${base}/api/translations/?page_size=1000`; next; ) {
+  const page = (await (await fetch(next)).json()) as { next: string | null; results: typeof translations };
+  translations.push(...page.results);
+  next = page.next;
+}
+const paths: string[] = [];
+for (const t of translations) {
+  const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
+  for (let p = 1; p <= Math.ceil(t.total / 100); p++) paths.push(`${units}?page_size=100&page=${p}`);
+  paths.push(new URL(t.statistics_url).pathname);
+}
+const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
+for (const id of unitIds) paths.push(`/api/units/${id}/`);
+for (let p = 1; p <= 20; p++) paths.push(`/api/changes/?page=${p}`);
+// shuffled once, so each slice asks for a different mix
+for (let i = paths.length - 1; i > 0; i--) {
+  const j = Math.floor(Math.random() * (i + 1));
+  [paths[i], paths[j]] = [paths[j]!, paths[i]!];
+}
+let cursor = 0;
+const requests = [{ setupRequest: (r: { path: string }) => ({ ...r, path: paths[cursor++ % paths.length]! }) }];
+
+const before = rssTree(server.pid!);
+const slices: { rps: number; p99: number; failed: number; maxTotal: number; maxPerProcess: number; processes: number }[] = [];
+for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
+  let maxTotal = 0;
+  let maxPerProcess = 0;
+  let processes = 0;
+  const sampler = setInterval(() => {
+    const tree = rssTree(server.pid!);
+    processes = Math.max(processes, tree.size);
+    maxTotal = Math.max(maxTotal, [...tree.values()].reduce((a, b) => a + b, 0));
+    maxPerProcess = Math.max(maxPerProcess, ...tree.values());
+  }, 1000);
+  const r = await autocannon({ url: base, connections: CONNECTIONS, duration: Math.min(SLICE, SECONDS - elapsed), requests });
+  clearInterval(sampler);
+  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes });
+  console.error(`bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process`);
+}
+server.kill('SIGTERM');
+
+const units = translations.reduce((n, t) => n + t.total, 0);
+const first = slices[0]!;
+const last = slices[slices.length - 1]!;
+const maxPer = Math.max(...slices.map((s) => s.maxPerProcess));
+console.log(`\n## Serving ${units.toLocaleString('en')} units (\`npm run bench:serve-memory\`)\n`);
+console.log(
+  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}. ${COPIES} components × the KeePassXC corpus (cold \`tms sync\` ${syncSeconds.toFixed(1)} s), \`tms serve\`${
+    WORKERS ? ` --workers ${WORKERS}` : ''
+  } loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages), ${SECONDS} s in ${SLICE}-s slices. Resident memory of the server's processes sampled each second; before the load: ${[
+    ...before.values(),
+  ]
+    .map((m) => `${m.toFixed(0)} MiB`)
+    .join(' + ')}.\n`,
+);
+console.log('| slice | req/s | p99 | failed | processes | max RSS per process | max RSS, all processes |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+slices.forEach((s, i) =>
+  console.log(
+    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p99} ms | ${s.failed} | ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
+  ),
+);
+console.log(
+  `\nPeak per process ${maxPer.toFixed(0)} MiB (bound 300 MB = 286 MiB: ${maxPer <= 286 ? 'met' : 'NOT met'}); growth from the first slice to the last: ${(last.maxPerProcess - first.maxPerProcess).toFixed(0)} MiB per process (${(
+    ((last.maxPerProcess - first.maxPerProcess) / first.maxPerProcess) * 100
+  ).toFixed(1)} %).`,
+);
+process.exit(0);
