@@ -70,16 +70,19 @@ const sql = preparedOnce((db: Db) => ({
     .safeIntegers(true),
   sourceTranslation: db.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
   // inconsistent: a string's translations in one language across the project's components that propagate
+  // a component's settings are JSON: read once per refresh (components), not once per unit row of a group
+  componentTraits: db.prepare(`SELECT c.id, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language FROM components c`),
   stringKey: db.prepare(
-    `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language
-     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
+    `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, t.component_id
+     FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`,
   ),
   // every language of one string at once: the (source, context) index finds them all, one language at a time
-  // would read them all once per language
+  // would read them all once per language; the components that take part are picked from componentTraits
   group: db.prepare(
-    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id
-     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-     WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND c.project_id = ? AND ${PROPAGATES} AND ${SOURCE_LANGUAGE} = ?`,
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
+       EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
+     FROM units u JOIN translations t ON t.id = u.translation_id
+     WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
   addInconsistent: db.prepare(`INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0)`),
   removeInconsistent: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
@@ -187,6 +190,7 @@ export function computeChecks(checking: TranslationChecking, unit: CheckedUnit):
  */
 export function recheckUnits(db: Db, unitIds: Iterable<number>): Map<number, string[]> {
   const s = sql(db);
+  const traits = componentTraits(db);
   const contexts = new Map<number, TranslationChecking | undefined>();
   const enforced = new Map<number, string[]>();
   for (const id of unitIds) {
@@ -337,7 +341,30 @@ export interface StringGroup {
   context: string;
 }
 
-type GroupRow = { id: number; translation_id: number; source: string; target: string; state: number; flags: string; extra_flags: string; language_id: number };
+type GroupRow = {
+  id: number;
+  translation_id: number;
+  source: string;
+  target: string;
+  state: number;
+  flags: string;
+  extra_flags: string;
+  language_id: number;
+  component_id: number;
+  /** 1 when the unit has `inconsistent` stored now. */
+  flagged: number;
+};
+
+/** What `inconsistent` needs of a component: its project, whether it propagates translations, its source language. */
+interface ComponentTraits {
+  project_id: number;
+  propagates: number;
+  source_language: string;
+}
+
+function componentTraits(db: Db): Map<number, ComponentTraits> {
+  return new Map((sql(db).componentTraits.all() as (ComponentTraits & { id: number })[]).map((c) => [c.id, c]));
+}
 
 /**
  * The string groups of units (read them before the units are deleted); units of a source translation have none.
@@ -346,25 +373,18 @@ type GroupRow = { id: number; translation_id: number; source: string; target: st
  */
 export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<number, number>): StringGroup[] {
   const s = sql(db);
+  const traits = componentTraits(db);
   const out = new Map<string, StringGroup>();
   for (const id of unitIds) {
     const k = s.stringKey.get(id) as
-      | {
-          translation_id: number;
-          source: string;
-          context: string;
-          language_id: number;
-          is_source: number;
-          project_id: number;
-          propagates: number;
-          source_language: string;
-        }
+      | { translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number }
       | undefined;
-    if (!k || k.is_source === 1) continue;
-    if (!k.propagates && s.removeInconsistent.run(id).changes > 0) changed?.set(id, k.translation_id);
-    const key = `${k.project_id}\0${k.language_id}\0${k.source_language}\0${k.context}\0${k.source}`;
+    const c = k && traits.get(k.component_id);
+    if (!k || !c || k.is_source === 1) continue;
+    if (!c.propagates && s.removeInconsistent.run(id).changes > 0) changed?.set(id, k.translation_id);
+    const key = `${c.project_id}\0${k.language_id}\0${c.source_language}\0${k.context}\0${k.source}`;
     if (!out.has(key)) {
-      out.set(key, { projectId: k.project_id, languageId: k.language_id, sourceLanguage: k.source_language, source: k.source, context: k.context });
+      out.set(key, { projectId: c.project_id, languageId: k.language_id, sourceLanguage: c.source_language, source: k.source, context: k.context });
     }
   }
   return [...out.values()];
@@ -378,6 +398,7 @@ export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<nu
  */
 export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>, changed = new Map<number, number>()): Map<number, number> {
   const s = sql(db);
+  const traits = componentTraits(db);
   const contexts = new Map<number, TranslationChecking | undefined>();
   // the groups of one string (all its languages) are read together
   const strings = new Map<string, { group: StringGroup; languages: Set<number> }>();
@@ -389,8 +410,10 @@ export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>,
   }
   for (const { group: g, languages } of strings.values()) {
     const byLanguage = new Map<number, GroupRow[]>();
-    for (const row of s.group.all(g.source, g.context, g.projectId, g.sourceLanguage) as GroupRow[]) {
+    for (const row of s.group.all(g.source, g.context) as GroupRow[]) {
       if (!languages.has(row.language_id)) continue;
+      const c = traits.get(row.component_id);
+      if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;
       let list = byLanguage.get(row.language_id);
       if (!list) byLanguage.set(row.language_id, (list = []));
       list.push(row);
@@ -405,6 +428,9 @@ export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>,
           const checking = contexts.get(m.translation_id);
           failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
         }
+        // written only where it changes: a string shared by many components is mostly consistent, and deleting a
+        // check that is not there cost a statement per member of every group (most of a sync of the tenth copy)
+        if (failing === (m.flagged === 1)) continue;
         const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
         if (info.changes > 0) changed.set(m.id, m.translation_id);
       }
