@@ -71,6 +71,8 @@ export interface LookupOptions {
   /** How many trigram candidates (best bm25 rank first) get the exact similarity. Default 200. */
   candidates?: number;
   strategy?: MemoryStrategy;
+  /** A unit whose own translation is not a match (the string being translated: it would match itself at 100 %). */
+  excludeUnit?: number;
 }
 
 // The units' records: translated (20–99), non-empty, in a non-source translation, not deleted from the memory. In
@@ -315,7 +317,7 @@ export function lookupMemory(
   for (const c of scored) {
     type UnitEntry = { id: number; target: string; origin: string; project_id: number };
     for (const e of s.unitEntriesOf.all(c.text, targetLanguageId, sourceLanguageId) as UnitEntry[]) {
-      if ((projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
+      if (e.id === opts.excludeUnit || (projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
       targets.add(e.target);
       out.push({ id: e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
       if (out.length >= limit) return out;

@@ -129,6 +129,9 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
 
   it('copies a memory match into the translation field with Alt+1, without the mouse', async () => {
     const target = await germanUnit('Quit');
+    // translated, so the string's own translation is in the memory (and must not be offered as a match for itself)
+    const own = await env.request('PATCH', `/api/units/${target.id}/`, { token: env.tokens.admin, json: { target: ['Beenden (eigene)'], state: 20 } });
+    expect(own.status).toBe(200);
     // a shared entry whose source is close to the string's: it shows among the matches
     await env.store.importMemory([{ source: `${target.source[0]}!`, target: 'Programm beenden', sourceLanguage: 'en', targetLanguage: 'de' }], {
       kind: 'shared',
@@ -138,6 +141,10 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
     const matches = jane.locator('.memory li[data-memory]');
     expect(await matches.count()).toBeGreaterThan(0);
     await expect(jane.locator('.memory [data-memory-target]').allTextContents()).resolves.toContain('Programm beenden');
+    // the string's own translation is no match for itself
+    const ids = await matches.evaluateAll((items) => items.map((li) => li.getAttribute('data-memory')));
+    expect(ids).not.toContain(String(target.id));
+    await expect(jane.locator('.memory [data-memory-target]').allTextContents()).resolves.not.toContain('Beenden (eigene)');
     const first = await jane.locator('.memory li[data-memory] [data-memory-target]').first().textContent();
     await jane.focus('#target_0');
     await jane.keyboard.press('Control+A');

@@ -39,10 +39,13 @@ export async function discussionOf(ctx: WebContext, translation: CatalogTranslat
     store.unitSuggestions(unit.id),
     store.unitComments(unit.id),
     source && !translation.isSource && refusal(ctx, 'machinery.view', target) === null
-      ? store.lookupMemory(unit.source, source.languageId, translation.languageId, {
-          projects: ctx.access.projectIds(),
-          userId: signedIn(ctx) ? ctx.user.id : null,
-        })
+      ? store.lookupMemory(
+          unit.source,
+          source.languageId,
+          translation.languageId,
+          { projects: ctx.access.projectIds(), userId: signedIn(ctx) ? ctx.user.id : null },
+          { excludeUnit: unit.id },
+        )
       : Promise.resolve([] as MemoryMatch[]),
   ]);
   const votes = new Map<number, number>();
