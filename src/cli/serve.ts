@@ -1,5 +1,7 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
+import path from 'node:path';
 import { startServer } from '../api/server.js';
+import { workingCopyDir } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import {
   createComponentUpdater,
@@ -12,6 +14,7 @@ import {
 import { startBackgroundCommits } from '../repository/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../repository/index.js';
 import { openStore } from '../store/index.js';
+import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
 import { createLogger } from './log.js';
@@ -72,6 +75,11 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     io.out(`tms: the web interface is at ${server.url}/`);
     // loaded now rather than by the first commit
     void startGitWorker().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
+    // what a killed process left half-way in the working copies' repositories (a write's temporary file)
+    const leftovers = config.projects.flatMap((p) =>
+      p.components.flatMap((c) => removeStaleTemporaries(path.join(workingCopyDir(config.repos_dir, p.slug, c.slug), '.git'))),
+    );
+    if (leftovers.length > 0) io.err(`tms: removed ${leftovers.length} temporary file(s) an interrupted process left in working copies`);
     let onInt = () => {};
     let onTerm = () => {};
     const signal = await new Promise<string>((resolve) => {

@@ -1,6 +1,6 @@
 // What a site needs to run `tms serve` as a service, through the real server and CLI: /healthz, the request log,
 // Weblate's API throttling, background commits of old pending edits, online backup and restore, the stored delivery log.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +248,9 @@ describe('updates webhooks asked for', () => {
       await commitToUpstream(env.upstream('app'), { 'translations/app_de.ts': moved });
       expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(true);
       await store.close();
+      // and a write it had begun left its temporary file (pid 2147483646: no such process)
+      const leftover = path.join(config.repos_dir, 'hello', 'app', '.git', 'index.tms-2147483646-1.tmp');
+      writeFileSync(leftover, 'half an index');
 
       const lines: string[] = [];
       let stop!: () => void;
@@ -264,6 +267,8 @@ describe('updates webhooks asked for', () => {
       );
       const url = await until(() => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
       expect(lines.join('\n')).toContain('resuming the update of hello/app a webhook asked for');
+      expect(lines.join('\n')).toContain('removed 1 temporary file(s) an interrupted process left in working copies');
+      expect(existsSync(leftover)).toBe(false);
       const arrived = await until(async () => {
         const r = await httpRequest(url, '/api/translations/hello/app/de/units/?q=source:"Arrived while down"');
         return r.json.count === 1 ? r.json : undefined;

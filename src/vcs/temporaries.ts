@@ -1,0 +1,47 @@
+// Temporary files a killed process left in a repository: the half of an atomic write (temporary file, then rename)
+// that never got renamed. Harmless to git, but they pile up: removed once their writer is gone.
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+/** `<file>.tms-<pid>-<n>.tmp`, as `writeFileAtomically` names them. */
+const TEMPORARY = /\.tms-(\d+)-\d+\.tmp$/;
+
+/** Whether a process with this id runs (a process of another user counts as running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files under `gitDir` (a working copy's `.git/` or a bare repository) whose writing process
+ * no longer runs; a live writer's are left alone. Returns the paths removed.
+ * @example removeStaleTemporaries('repos/hello/app/.git')
+ */
+export function removeStaleTemporaries(gitDir: string): string[] {
+  const removed: string[] = [];
+  const walk = (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(file);
+        continue;
+      }
+      const m = TEMPORARY.exec(e.name);
+      if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+      rmSync(file, { force: true });
+      removed.push(file);
+    }
+  };
+  walk(gitDir);
+  return removed;
+}
