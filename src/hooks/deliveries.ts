@@ -50,11 +50,11 @@ export function createStoredDeliveryLog(store: Store, limit = 10_000): DeliveryL
  */
 export function finishingRequests(store: Store, update: UpdateFn): UpdateFn {
   return async (project, component) => {
-    const started = new Date().toISOString();
+    const mark = await store.requestedUpdateMark({ project, component });
     try {
       return await update(project, component);
     } finally {
-      await store.finishRequestedUpdate({ project, component }, started);
+      await store.finishRequestedUpdate({ project, component }, mark);
     }
   };
 }
@@ -68,7 +68,7 @@ export async function resumeRequestedUpdates(store: Store, config: Config, queue
   for (const u of await store.requestedUpdates()) {
     const configured = config.projects.find((p) => p.slug === u.project)?.components.some((c) => c.slug === u.component);
     if (!configured) {
-      await store.finishRequestedUpdate(u, '9999'); // later than any request's time
+      await store.finishRequestedUpdate(u, Number.MAX_SAFE_INTEGER);
       continue;
     }
     queue.enqueue(u.project, u.component);

@@ -13,10 +13,13 @@ const sql = preparedOnce((db: Db) => ({
   insert: db.prepare('INSERT OR IGNORE INTO hook_deliveries (delivery, received) VALUES (?, ?)'),
   prune: db.prepare('DELETE FROM hook_deliveries WHERE id <= (SELECT max(id) FROM hook_deliveries) - ?'),
   request: db.prepare(
-    'INSERT INTO requested_updates (project, component, requested) VALUES (?, ?, ?) ON CONFLICT (project, component) DO UPDATE SET requested = excluded.requested',
+    `INSERT INTO requested_updates (project, component, requested, seq)
+     VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM requested_updates))
+     ON CONFLICT (project, component) DO UPDATE SET requested = excluded.requested, seq = excluded.seq`,
   ),
-  requested: db.prepare('SELECT project, component FROM requested_updates ORDER BY requested, project, component'),
-  finish: db.prepare('DELETE FROM requested_updates WHERE project = ? AND component = ? AND requested < ?'),
+  requested: db.prepare('SELECT project, component FROM requested_updates ORDER BY seq'),
+  mark: db.prepare('SELECT seq FROM requested_updates WHERE project = ? AND component = ?').pluck(),
+  finish: db.prepare('DELETE FROM requested_updates WHERE project = ? AND component = ? AND seq <= ?'),
 }));
 
 /** Records a delivery id (call inside a transaction); false when it was already there. Keeps the newest `limit`. */
@@ -41,7 +44,12 @@ export function requestedUpdates(db: Db): ComponentKey[] {
   return sql(db).requested.all() as ComponentKey[];
 }
 
-/** Forgets a component's requests made before `started` (the start of an update that has finished). */
-export function finishRequestedUpdate(db: Db, update: ComponentKey, started: string): void {
-  sql(db).finish.run(update.project, update.component, started);
+/** Where a component's requests stand (0: none): read when its update starts, given back when it has finished. */
+export function requestedUpdateMark(db: Db, update: ComponentKey): number {
+  return (sql(db).mark.get(update.project, update.component) as number | undefined) ?? 0;
+}
+
+/** Forgets a component's requests up to `mark` (read when the update that has now finished started). */
+export function finishRequestedUpdate(db: Db, update: ComponentKey, mark: number): void {
+  sql(db).finish.run(update.project, update.component, mark);
 }

@@ -324,6 +324,8 @@ export const MIGRATIONS: readonly string[] = [
     project TEXT NOT NULL,
     component TEXT NOT NULL,
     requested TEXT NOT NULL,
+    -- raised by every request: an update that read its value at start forgets only the requests made before it
+    seq INTEGER NOT NULL,
     PRIMARY KEY (project, component)
   ) WITHOUT ROWID;
   `,

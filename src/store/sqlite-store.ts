@@ -13,7 +13,14 @@ import * as comments from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
 import { type Db, openDb } from './db.js';
 import * as edits from './edits.repo.js';
-import { type ComponentKey, acceptHookDelivery, finishRequestedUpdate, recordHookDelivery, requestedUpdates } from './hook-deliveries.repo.js';
+import {
+  type ComponentKey,
+  acceptHookDelivery,
+  finishRequestedUpdate,
+  recordHookDelivery,
+  requestedUpdateMark,
+  requestedUpdates,
+} from './hook-deliveries.repo.js';
 import { findLanguageByCode, seedLanguages } from './languages.repo.js';
 import * as memory from './memory.repo.js';
 import { metrics } from './metrics.query.js';
@@ -148,8 +155,12 @@ export class SqliteStore implements Store {
     return this.read((db) => requestedUpdates(db));
   }
 
-  finishRequestedUpdate(update: ComponentKey, started: string) {
-    return this.tx((db) => finishRequestedUpdate(db, update, started));
+  requestedUpdateMark(update: ComponentKey) {
+    return this.read((db) => requestedUpdateMark(db, update));
+  }
+
+  finishRequestedUpdate(update: ComponentKey, mark: number) {
+    return this.tx((db) => finishRequestedUpdate(db, update, mark));
   }
 
   dataVersion() {

@@ -129,8 +129,10 @@ export interface Store {
   acceptHookDelivery(delivery: string | null, received: string, limit: number, updates: readonly ComponentKey[]): Promise<boolean>;
   /** Component updates notifications asked for that have not finished, oldest first (`tms serve` runs them at start). */
   requestedUpdates(): Promise<ComponentKey[]>;
-  /** A component's update finished: forgets the requests made before it `started` (ISO time); later ones stay. */
-  finishRequestedUpdate(update: ComponentKey, started: string): Promise<void>;
+  /** Where a component's update requests stand (0: none); read when its update starts. */
+  requestedUpdateMark(update: ComponentKey): Promise<number>;
+  /** A component's update finished: forgets its requests up to `mark` (read when it started); later ones stay. */
+  finishRequestedUpdate(update: ComponentKey, mark: number): Promise<void>;
 
   // ---- configuration: projects and components ----
   /** Creates or updates the configured projects and components; `prune` removes the unconfigured ones without edits. */
