@@ -123,7 +123,10 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   const sampler = setInterval(() => {
     const tree = rssTree(server.pid!);
     processes = Math.max(processes, tree.size);
-    maxTotal = Math.max(maxTotal, [...tree.values()].reduce((a, b) => a + b, 0));
+    maxTotal = Math.max(
+      maxTotal,
+      [...tree.values()].reduce((a, b) => a + b, 0),
+    );
     maxPerProcess = Math.max(maxPerProcess, ...tree.values());
   }, 1000);
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: Math.min(SLICE, SECONDS - elapsed), requests });
