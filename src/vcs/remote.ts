@@ -4,6 +4,8 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
 import { REMOTE, type RemoteOptions, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
+import { gitClone } from './git-clone.js';
+import { parseRemote } from './remote-url.js';
 import { VcsError, toVcsError } from './vcs-error.js';
 
 /**
@@ -19,19 +21,32 @@ export async function clone(opts: RemoteOptions & { url: string; branch?: string
     throw new ValidationError(`clone: ${opts.dir} already holds a repository`, { field: 'dir' });
   }
   try {
-    await git.clone({
-      fs: fsOf(opts),
-      http: remote.http,
-      dir: opts.dir,
-      url: remote.url,
-      ref: opts.branch,
-      singleBranch: true,
-      noTags: true,
-      depth: opts.depth,
-      onAuth: remote.onAuth,
-      onProgress: opts.onProgress,
-      cache: opts.cache,
-    });
+    if (opts.http === undefined && opts.onAuth === undefined && opts.fs === undefined) {
+      // the usual case: git indexes and checks out in its own process (see git-clone.ts)
+      const parsed = parseRemote(opts.url);
+      await gitClone({
+        dir: opts.dir,
+        url: parsed.transport === 'local' ? parsed.path : parsed.url,
+        local: parsed.transport === 'local',
+        display: remote.display,
+        branch: opts.branch,
+        depth: opts.depth,
+        credentials: parsed.transport === 'local' ? null : (opts.auth ?? parsed.credentials),
+      });
+    } else
+      await git.clone({
+        fs: fsOf(opts),
+        http: remote.http,
+        dir: opts.dir,
+        url: remote.url,
+        ref: opts.branch,
+        singleBranch: true,
+        noTags: true,
+        depth: opts.depth,
+        onAuth: remote.onAuth,
+        onProgress: opts.onProgress,
+        cache: opts.cache,
+      });
     const branch = opts.branch ?? (await git.currentBranch({ fs: fsOf(opts), dir: opts.dir })) ?? 'main';
     await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `remote.${REMOTE}.url`, value: remote.display });
     await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `branch.${branch}.remote`, value: REMOTE });
