@@ -1,5 +1,6 @@
 // Talking to the remote: clone, fetch and push, over http(s) or to a local repository, with errors mapped once.
 import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
@@ -117,10 +118,55 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
         url: remote.display,
       });
     }
+    await moveShallowBoundary(opts);
     return result.fetchHead;
   } catch (err) {
     if (err instanceof VcsError) throw err;
     throw toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
+  }
+}
+
+/**
+ * Takes out of `.git/shallow` the commits whose parents the repository now has. A shallow working copy's fetch
+ * brings upstream's new history down to the commits the working copy has; when upstream rewrote its branch below
+ * the shallow boundary (a force-push onto an older commit), that history reaches below the boundary and the server
+ * sends it whole, merge base included. The boundary commit is then shallow no more: left in the file, isomorphic-git
+ * would still treat it as having no parents and find no merge base for a merge (git's own fetch moves the boundary
+ * the same way). The server sends a commit's history with it or marks the commit shallow, so a present parent has
+ * its ancestry, or is a boundary itself.
+ */
+async function moveShallowBoundary(opts: RemoteOptions): Promise<void> {
+  const file = path.join(opts.dir, '.git', 'shallow');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  const boundary = text.split('\n').filter((l) => /^[0-9a-f]{40}$/.test(l));
+  const kept: string[] = [];
+  for (const oid of boundary) {
+    const parents = await git
+      .readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache })
+      .then((c) => c.commit.parent)
+      .catch(() => null);
+    const present = parents !== null && parents.length > 0 && (await Promise.all(parents.map((p) => hasCommit(opts, p)))).every(Boolean);
+    if (!present) kept.push(oid);
+  }
+  if (kept.length === boundary.length) return;
+  if (kept.length === 0) await rm(file, { force: true });
+  else {
+    await writeFile(`${file}.tms-${process.pid}.tmp`, `${kept.join('\n')}\n`);
+    await rename(`${file}.tms-${process.pid}.tmp`, file);
+  }
+}
+
+async function hasCommit(opts: RemoteOptions, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache });
+    return true;
+  } catch {
+    return false;
   }
 }
 
