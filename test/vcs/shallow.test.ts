@@ -90,6 +90,23 @@ describe('a shallow working copy', () => {
     expect(await readFile(path.join(work, 'po/fr.po'), 'utf8')).toBe('un\ndeux\n');
   });
 
+  for (const style of ['rebase', 'merge'] as const) {
+    it(`${style}s when upstream dropped the commits between the shallow boundary and the merge base`, async () => {
+      await local({ 'po/de.po': 'one\nzwei\nthree\n' }, 'tms');
+      // back to A: B, and C (the boundary), are no longer upstream's, so no fetch can bring them
+      const rewritten = await forcePushOnto(history[0]!, { 'po/fr.po': 'un\ndeux\n' });
+      await fetch({ dir: work });
+      const replay = (c: { committer: { email: string } }) => c.committer.email === TMS.email;
+      const done = style === 'rebase' ? await rebase({ dir: work, replay }) : await merge({ dir: work, author: TMS });
+      expect(done.result).toBe(style === 'rebase' ? 'rebased' : 'merged');
+      expect(await gitCli(work, ['rev-parse', style === 'rebase' ? 'HEAD~1' : 'HEAD^2'])).toBe(rewritten);
+      await push({ dir: work });
+      expect(await gitCli(upstream, ['show', 'main:po/de.po'])).toBe('one\nzwei\nthree');
+      expect(await gitCli(upstream, ['show', 'main:po/fr.po'])).toBe('un\ndeux');
+      expect(await gitCli(work, ['status', '--porcelain'])).toBe('');
+    });
+  }
+
   it('merges when upstream rewrote history below the shallow boundary', async () => {
     await local({ 'po/de.po': 'one\nzwei\nthree\n' }, 'tms');
     await forcePushOnto(history[1]!, { 'po/fr.po': 'un\ndeux\n' });
