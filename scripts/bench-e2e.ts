@@ -18,6 +18,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** `BENCH_ONLY=clone` measures only the clone and cold-sync rows (no start-up, Translate Toolkit or page rows). */
 const ONLY = process.env.BENCH_ONLY ?? '';
+/** `BENCH_DEPTH=N` gives the synced component `depth: N` (default: the configuration's default). */
+const DEPTH = process.env.BENCH_DEPTH;
 const all = ONLY === '';
 const tms = path.join(root, 'bin', 'tms');
 
@@ -57,6 +59,11 @@ const packBytes = (repo: string) =>
     .filter((n) => n.endsWith('.pack'))
     .reduce((n, f) => n + readFileSync(path.join(repo, 'objects', 'pack', f)).length, 0);
 const gitServer = await startGitServer({ root: upstreams });
+
+/** The projects with the component's `depth` set. */
+function withDepth(projects: unknown[], depth: number): unknown[] {
+  return (projects as { components: Record<string, unknown>[] }[]).map((p) => ({ ...p, components: p.components.map((c) => ({ ...c, depth })) }));
+}
 
 /** A fast-import stream: `commits` commits ending in exactly `files`; translations change in every 30th commit. */
 function historyStream(commits: number): Buffer {
@@ -123,7 +130,7 @@ function config(name: string, repo: string): string {
     JSON.stringify({
       database: 'tms.sqlite',
       repos_dir: 'repos',
-      projects: keepassxcProjects(repo),
+      projects: DEPTH === undefined ? keepassxcProjects(repo) : withDepth(keepassxcProjects(repo), Number(DEPTH)),
     }),
   );
   return file;
@@ -176,7 +183,7 @@ writeFileSync(
   `import { componentSchema } from ${JSON.stringify(new URL('../dist/config/schema.js', import.meta.url).href)};
 import { updateWorkingCopy } from ${JSON.stringify(new URL('../dist/sync/working-copy.js', import.meta.url).href)};
 const [url, dir] = process.argv.slice(2);
-const depth = componentSchema.properties.depth.default;
+const depth = process.env.BENCH_DEPTH === undefined ? componentSchema.properties.depth.default : Number(process.env.BENCH_DEPTH);
 const started = performance.now();
 await updateWorkingCopy({ vcs: 'git', repoResolved: url, branch: 'main', depth, username: '', password: '' }, dir, {});
 console.log((performance.now() - started) / 1000);
@@ -192,6 +199,11 @@ for (const [name, label] of [
     rmSync(dir, { recursive: true, force: true });
     return timed('git', ['clone', '-q', url, dir]);
   });
+  const shallowClone = await medianOf(3, () => {
+    const dir = path.join(work, `clone-shallow-${name}`);
+    rmSync(dir, { recursive: true, force: true });
+    return timed('git', ['clone', '-q', '--depth', '1', url, dir]);
+  });
   // tms's clone alone, as the sync makes it (the component's defaults), in a process of its own
   const inProcess: number[] = [];
   const tmsClone = await medianOf(3, async () => {
@@ -204,7 +216,7 @@ for (const [name, label] of [
   row(
     `tms's clone alone (the sync's working-copy update, whole process), ${label}`,
     `${s(tmsClone.seconds)} (${s(median(inProcess))} of it in the update), peak RSS ${tmsClone.rssMiB?.toFixed(0)} MiB`,
-    `\`git clone\` ${s(clone.seconds)}`,
+    `\`git clone\` ${s(clone.seconds)} (\`--depth 1\`: ${s(shallowClone.seconds)})`,
     `×${(tmsClone.seconds / clone.seconds).toFixed(1)} git clone`,
     name === 'one.git' ? '—' : '≤ 1.5× git clone, ≤ 250 MB',
   );
