@@ -3,7 +3,8 @@
 // large file several times over) in JavaScript on the calling thread. What follows the clone (fetch, commit, rebase,
 // push) stays with isomorphic-git, which reads the repository git wrote.
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repositoryFreeEnv } from './local-transport.js';
 import type { Credentials } from './remote-url.js';
@@ -36,12 +37,18 @@ export async function gitClone(opts: GitCloneOptions): Promise<void> {
   // a local path goes through git's pack protocol too (`file://`), as a remote would: no hard links into the
   // upstream's object store, and `--depth` is honoured
   const source = opts.local ? pathToFileURL(opts.url).href : opts.url;
+  // The working tree holds the bytes git stores, as every later write of tms's does (isomorphic-git applies no
+  // attributes): a repository's .gitattributes must not make this checkout convert line endings, encodings or run
+  // filters. `.git/info/attributes` outranks them; it comes from the template and stays, so git's status agrees.
+  const template = `${opts.dir}.template-${process.pid}`;
   const args = (branch: string | undefined) => [
     // the index stays in the version isomorphic-git reads, whatever the machine's configuration asks for
     '-c',
     'index.version=2',
     '-c',
     'feature.manyFiles=false',
+    '-c',
+    'core.autocrlf=false',
     '-c',
     'core.askPass=',
     '-c',
@@ -52,6 +59,8 @@ export async function gitClone(opts: GitCloneOptions): Promise<void> {
     '--no-local',
     '--single-branch',
     '--no-tags',
+    '--template',
+    template,
     ...(branch ? ['--branch', branch] : []),
     ...(opts.depth ? ['--depth', String(opts.depth)] : []),
     '--',
@@ -69,6 +78,19 @@ export async function gitClone(opts: GitCloneOptions): Promise<void> {
     TMS_GIT_PASSWORD: opts.credentials?.password ?? '',
   };
   const secrets = opts.credentials?.password ? [opts.credentials.password] : [];
+  await mkdir(path.join(template, 'info'), { recursive: true });
+  await writeFile(path.join(template, 'info', 'attributes'), UNCONVERTED);
+  try {
+    await cloneWith(args, env, opts, secrets);
+  } finally {
+    await rm(template, { recursive: true, force: true });
+  }
+}
+
+/** Attributes that turn off every conversion between the object store and the working tree. */
+const UNCONVERTED = '* -text -crlf -eol -filter -ident -working-tree-encoding\n';
+
+async function cloneWith(args: (branch: string | undefined) => string[], env: NodeJS.ProcessEnv, opts: GitCloneOptions, secrets: string[]): Promise<void> {
   const first = await run(args(opts.branch), env);
   if (first.code === 0) return;
   if (opts.branch && /Remote branch .* not found in upstream/.test(first.stderr)) {

@@ -4,7 +4,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clone, commit, push, status } from '../../src/vcs/index.js';
-import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
+import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 
 const BIG = 96 * 2 ** 20;
 let root: string;
@@ -42,5 +42,20 @@ describe('the first clone', () => {
     expect(await gitCli(upstream, ['ls-tree', '-r', '--name-only', 'main'])).toContain('big/blob.bin');
     expect(await gitCli(dir, ['status', '--porcelain'])).toBe('');
     expect(await readFile(path.join(dir, 'po/de.po'), 'utf8')).toContain('"c"');
+  });
+});
+
+describe('the first clone with attributes that would convert files', () => {
+  it('checks out the bytes git stores, as every later write does (no line-ending, encoding or filter conversion)', async () => {
+    const up = path.join(root, 'attributes.git');
+    const lf = 'msgid "a"\nmsgstr "b"\n';
+    await createUpstream({ dir: up, files: { 'po/de.po': lf, 'locales/de.json': '{"a": "b"}\n', 'notes.txt': '$Id$\n' } });
+    await commitToUpstream(up, { '.gitattributes': '* text eol=crlf\n*.txt ident\n' });
+    const dir = path.join(root, 'attributes-work');
+    await clone({ dir, url: up, branch: 'main' });
+    expect(await readFile(path.join(dir, 'po/de.po'), 'utf8')).toBe(lf);
+    expect(await readFile(path.join(dir, 'locales/de.json'), 'utf8')).toBe('{"a": "b"}\n');
+    expect(await readFile(path.join(dir, 'notes.txt'), 'utf8')).toBe('$Id$\n');
+    expect(await gitCli(dir, ['status', '--porcelain'])).toBe('');
   });
 });
