@@ -4,6 +4,7 @@
 // push) stays with isomorphic-git, which reads the repository git wrote.
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repositoryFreeEnv } from './local-transport.js';
@@ -49,6 +50,9 @@ export async function gitClone(opts: GitCloneOptions): Promise<void> {
     'feature.manyFiles=false',
     '-c',
     'core.autocrlf=false',
+    // no hook of the machine's configuration runs in the working copy (the template brings none either)
+    '-c',
+    `core.hooksPath=${os.devNull}`,
     '-c',
     'core.askPass=',
     '-c',
