@@ -11,7 +11,8 @@ import { VcsError, toVcsError } from './vcs-error.js';
 
 /**
  * Clones one branch of `url` into `dir` (which must not hold a repository yet; no `branch`: the remote's default)
- * and returns the branch name; `depth` makes it shallow.
+ * and returns the branch name; `depth` makes it shallow. The git CLI clones (git-clone.ts), unless the caller brings
+ * its own `http`, `onAuth` or `fs` (then isomorphic-git does, in this process).
  * The remote URL is stored without credentials, so later calls pass `auth` (or a credentialed `url`) again.
  * `await clone({ dir, url: 'https://git.example.com/app.git', branch: 'main', depth: 1 })`.
  */
