@@ -16,6 +16,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 3000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** `BENCH_ONLY=clone` measures only the clone and cold-sync rows (no start-up, Translate Toolkit or page rows). */
+const ONLY = process.env.BENCH_ONLY ?? '';
+/** `BENCH_DEPTH=N` gives the synced component `depth: N` (default: the configuration's default). */
+const DEPTH = process.env.BENCH_DEPTH;
+const CLONE_RUNS = Number(process.env.BENCH_CLONE_RUNS ?? 7);
+const all = ONLY === '';
 const tms = path.join(root, 'bin', 'tms');
 
 interface LoadResult {
@@ -54,6 +60,11 @@ const packBytes = (repo: string) =>
     .filter((n) => n.endsWith('.pack'))
     .reduce((n, f) => n + readFileSync(path.join(repo, 'objects', 'pack', f)).length, 0);
 const gitServer = await startGitServer({ root: upstreams });
+
+/** The projects with the component's `depth` set. */
+function withDepth(projects: unknown[], depth: number): unknown[] {
+  return (projects as { components: Record<string, unknown>[] }[]).map((p) => ({ ...p, components: p.components.map((c) => ({ ...c, depth })) }));
+}
 
 /** A fast-import stream: `commits` commits ending in exactly `files`; translations change in every 30th commit. */
 function historyStream(commits: number): Buffer {
@@ -120,7 +131,7 @@ function config(name: string, repo: string): string {
     JSON.stringify({
       database: 'tms.sqlite',
       repos_dir: 'repos',
-      projects: keepassxcProjects(repo),
+      projects: DEPTH === undefined ? keepassxcProjects(repo) : withDepth(keepassxcProjects(repo), Number(DEPTH)),
     }),
   );
   return file;
@@ -135,15 +146,17 @@ const row = (what: string, tmsValue: string, anchor: string, ratio: string, targ
 };
 
 // --- start-up
-const node0 = await medianOf(RUNS, () => timed(process.execPath, ['-e', '0']));
-const helpCfg = config('help', gitServer.url('one.git'));
+if (all) {
+  const node0 = await medianOf(RUNS, () => timed(process.execPath, ['-e', '0']));
+  const helpCfg = config('help', gitServer.url('one.git'));
 
-const help = await medianOf(RUNS, () => timed(process.execPath, [tms, '--help']));
-row('`tms --help`', s(help.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((help.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
-const check = await medianOf(RUNS, () => tmsRun(helpCfg, 'check'));
-row('`tms check`', s(check.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((check.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
-const users = await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list'));
-row('`tms user list`', s(users.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((users.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+  const help = await medianOf(RUNS, () => timed(process.execPath, [tms, '--help']));
+  row('`tms --help`', s(help.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((help.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+  const check = await medianOf(RUNS, () => tmsRun(helpCfg, 'check'));
+  row('`tms check`', s(check.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((check.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+  const users = await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list'));
+  row('`tms user list`', s(users.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((users.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+}
 
 // --- Translate Toolkit parsing the same files (the whole python process, as a user runs it)
 const python = `
@@ -155,23 +168,56 @@ print(n, time.perf_counter() - t)
 `;
 let ttSeconds: number | null = null;
 // the first python3 that has Translate Toolkit (Debian's package installs it for the system python)
-const python3 = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0);
-if (python3) {
+const python3 = all ? ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0) : undefined;
+if (!all) {
+  // BENCH_ONLY: no parse anchor
+} else if (python3) {
   ttSeconds = (await medianOf(3, () => timed(python3, ['-c', python, source]))).seconds;
   console.log(`Translate Toolkit parse-only (whole process): ${s(ttSeconds)}`);
 } else console.log('Translate Toolkit not installed (Debian: translate-toolkit): no anchor for parsing');
 
 // --- clones and syncs
+/** A script that clones `url` into `dir` exactly as the sync's first working-copy update does. */
+const cloneScript = path.join(work, 'clone-only.mjs');
+writeFileSync(
+  cloneScript,
+  `import { componentSchema } from ${JSON.stringify(new URL('../dist/config/schema.js', import.meta.url).href)};
+import { updateWorkingCopy } from ${JSON.stringify(new URL('../dist/sync/working-copy.js', import.meta.url).href)};
+const [url, dir] = process.argv.slice(2);
+const depth = process.env.BENCH_DEPTH === undefined ? componentSchema.properties.depth.default : Number(process.env.BENCH_DEPTH);
+const started = performance.now();
+await updateWorkingCopy({ vcs: 'git', repoResolved: url, branch: 'main', depth, username: '', password: '' }, dir, {});
+console.log((performance.now() - started) / 1000);
+`,
+);
 for (const [name, label] of [
   ['one.git', 'one commit'],
   ['history.git', `${HISTORY.toLocaleString('en')} commits`],
 ] as const) {
   const url = gitServer.url(name);
-  const clone = await medianOf(3, () => {
-    const dir = path.join(work, `clone-${name}`);
-    rmSync(dir, { recursive: true, force: true });
-    return timed('git', ['clone', '-q', url, dir]);
-  });
+  // `git clone` and tms's clone alone (the sync's working-copy update with the component's defaults, in a process of
+  // its own) taken in turns, so that a change of the machine's load meets both alike
+  const gitRuns: { seconds: number; rssMiB: number | null }[] = [];
+  const shallowRuns: number[] = [];
+  const tmsRuns: { seconds: number; rssMiB: number | null }[] = [];
+  const inProcess: number[] = [];
+  for (let i = 0; i < CLONE_RUNS; i++) {
+    for (const d of ['clone', 'clone-shallow', 'tms-clone']) rmSync(path.join(work, `${d}-${name}`), { recursive: true, force: true });
+    gitRuns.push(await timed('git', ['clone', '-q', url, path.join(work, `clone-${name}`)]));
+    const run = await timed(process.execPath, [cloneScript, url, path.join(work, `tms-clone-${name}`)]);
+    tmsRuns.push(run);
+    inProcess.push(Number(run.stdout.trim()));
+    shallowRuns.push((await timed('git', ['clone', '-q', '--depth', '1', url, path.join(work, `clone-shallow-${name}`)])).seconds);
+  }
+  const clone = { seconds: median(gitRuns.map((r) => r.seconds)) };
+  const tmsClone = { seconds: median(tmsRuns.map((r) => r.seconds)), rssMiB: Math.max(...tmsRuns.map((r) => r.rssMiB ?? 0)) };
+  row(
+    `tms's clone alone (the sync's working-copy update; whole process, and inside the update), ${label}`,
+    `${s(tmsClone.seconds)}; ${s(median(inProcess))} in the update; peak RSS ${tmsClone.rssMiB.toFixed(0)} MiB`,
+    `\`git clone\` ${s(clone.seconds)} (\`--depth 1\`: ${s(median(shallowRuns))})`,
+    `×${(tmsClone.seconds / clone.seconds).toFixed(1)} whole, ×${(median(inProcess) / clone.seconds).toFixed(1)} update`,
+    name === 'one.git' ? '—' : '≤ 1.5× git clone, ≤ 250 MB',
+  );
   const runs: { seconds: number; rssMiB: number | null }[] = [];
   let cfg = '';
   for (let i = 0; i < 3; i++) {
@@ -200,56 +246,58 @@ for (const [name, label] of [
 }
 
 // --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation
-const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
-const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-process.on('exit', () => server.kill('SIGKILL'));
-const base = await serveUrl(server);
-const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
-const pages: string[] = [];
-for (const t of translations.results) {
-  const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
-  for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
+if (all) {
+  const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
+  const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  process.on('exit', () => server.kill('SIGKILL'));
+  const base = await serveUrl(server);
+  const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
+  const pages: string[] = [];
+  for (const t of translations.results) {
+    const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
+    for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
+  }
+  const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
+  const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
+  const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
+  const bare = await bareServer({ '/page': sample, '/unit': unitSample });
+  let cursor = 0;
+  const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
+  const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
+  // cold: every page once, nothing cached yet; warm: cycled again for DURATION seconds
+  const coldStart = performance.now();
+  const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
+  const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
+  const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
+  const ceilingPage = loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION }));
+  row(
+    `${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
+    `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms`,
+    `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
+    `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
+    '≥ 0.5×, p99 < 20 ms',
+  );
+  row(
+    '… cache warm (cycled again)',
+    `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
+    `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
+    `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
+    '≥ 0.5×, p99 < 20 ms',
+  );
+  const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
+  const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
+  const ceilingUnit = loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION }));
+  row(
+    `single unit, ${unitPaths.length} distinct`,
+    `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms`,
+    `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
+    `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
+    '≥ 0.5×',
+  );
+  const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
+  console.log(`tms serve peak RSS after the load: ${rss.toFixed(0)} MiB`);
+  server.kill('SIGTERM');
 }
-const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
-const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
-const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
-const bare = await bareServer({ '/page': sample, '/unit': unitSample });
-let cursor = 0;
-const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
-const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
-// cold: every page once, nothing cached yet; warm: cycled again for DURATION seconds
-const coldStart = performance.now();
-const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
-const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
-const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
-const ceilingPage = loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION }));
-row(
-  `${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
-  `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms`,
-  `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
-  `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
-  '≥ 0.5×, p99 < 20 ms',
-);
-row(
-  '… cache warm (cycled again)',
-  `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
-  `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
-  `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
-  '≥ 0.5×, p99 < 20 ms',
-);
-const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
-const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
-const ceilingUnit = loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION }));
-row(
-  `single unit, ${unitPaths.length} distinct`,
-  `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms`,
-  `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
-  `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
-  '≥ 0.5×',
-);
-const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
-console.log(`tms serve peak RSS after the load: ${rss.toFixed(0)} MiB`);
-server.kill('SIGTERM');
 await gitServer.close();
 
 console.log(`\nKeePassXC: ${names.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB of Qt TS; ${RUNS} runs per start-up figure (median)`);

@@ -90,6 +90,9 @@ async function main(): Promise<number> {
   } else {
     await createUpstream({ dir: bare, fixture: path.join(root, 'fixtures', 'demo', 'app') });
   }
+  // UPSTREAM_DEPTH=N: a shallow working copy (`depth: N`) of an upstream with history beyond that depth
+  const depth = envNumber('UPSTREAM_DEPTH', 0);
+  for (let i = 1; depth > 0 && i <= depth + 1; i++) await commitToUpstream(bare, { 'HISTORY.md': `${i}\n` }, { message: `History ${i}` });
   const git = await startGitServer({ root: path.join(work, 'upstream') });
   const proxy = await startProxy(new URL(git.url('app.git')).origin);
   const configFile = path.join(work, 'tms.config.json');
@@ -103,6 +106,7 @@ async function main(): Promise<number> {
     filemask: 'translations/app_*.ts',
     file_format: 'ts',
     push_on_commit: false,
+    ...(depth > 0 ? { depth } : {}),
   };
   writeFileSync(
     configFile,

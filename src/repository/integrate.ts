@@ -8,7 +8,7 @@ import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
 import { gitWork } from './git-work.js';
 import { baseValues, renderTemplate } from './message.js';
-import type { FileConflict, MergerSpec } from './unit-merger.js';
+import { type FileConflict, type MergerSpec, createUnitMerger } from './unit-merger.js';
 
 /** A local edit that met an upstream change of the same string: upstream's text is in the file, the local one pending. */
 export interface ConflictReport {
@@ -64,17 +64,19 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
   let update!: vcs.UpdateResult;
   let found: FileConflict[] = [];
   const integrate = async () => {
+    const spec: MergerSpec = {
+      format: h.format.id,
+      template: h.component.template,
+      sourceLanguage: h.component.source_language,
+      branch: h.branch,
+      translations: await h.store.componentTranslations(h.row.id),
+    };
     if (h.component.merge_style === 'rebase') {
-      const merger: MergerSpec = {
-        format: h.format.id,
-        template: h.component.template,
-        sourceLanguage: h.component.source_language,
-        branch: h.branch,
-        translations: await h.store.componentTranslations(h.row.id),
-      };
-      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger, committerEmail: h.config.committer.email }));
+      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
     } else {
       const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
+      // unit by unit only where isomorphic-git's merge cannot go: a shallow working copy whose merge base upstream dropped
+      const merger = createUnitMerger({ dir: h.dir, cache: h.cache }, spec);
       update = await vcs.merge({
         dir: h.dir,
         cache: h.cache,
@@ -83,7 +85,9 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
         committer: h.config.committer,
         message,
         noFastForward: h.component.merge_style === 'merge_noff',
+        mergeFile: merger.mergeFile,
       });
+      found = merger.conflicts();
     }
   };
   try {

@@ -1,4 +1,6 @@
 // Bringing remote commits into the local branch: fast-forward, merge, and rebase (replayed here: isomorphic-git has none).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import git from 'isomorphic-git';
 import { REMOTE, type RepoOptions, currentBranch, fsOf, resolveOrNull } from './context.js';
 import { type CommitInfo, CommitReader } from './history.js';
@@ -83,10 +85,12 @@ export async function fastForward(opts: RepoOptions & { branch?: string }): Prom
 /**
  * Merges `origin/<branch>` into the checked-out branch: a fast-forward when possible (unless `noFastForward`,
  * Weblate's `merge_noff`), otherwise a merge commit (isomorphic-git's three-way merge, line-based for text).
+ * In a shallow working copy whose merge base upstream dropped, the shallow boundary stands in for it and `mergeFile`
+ * (default: `defaultMergeFile`) decides the files both sides changed.
  * On a conflict nothing changes (branch, index and working tree stay as they were) and VcsError `conflict` lists the files.
  */
 export async function merge(
-  opts: RepoOptions & { branch?: string; author: Signature; committer?: Signature; message?: string; noFastForward?: boolean },
+  opts: RepoOptions & { branch?: string; author: Signature; committer?: Signature; message?: string; noFastForward?: boolean; mergeFile?: MergeFile },
 ): Promise<UpdateResult> {
   const s = await sides(opts, 'merge');
   const done = await trivialUpdate(opts, s, 'merge', opts.noFastForward);
@@ -109,7 +113,14 @@ export async function merge(
     if (!merged.oid) throw new Error('merge: isomorphic-git returned no commit');
     oid = merged.oid;
   } catch (err) {
-    throw toVcsError(err, { operation: 'merge' });
+    if ((err as { code?: string }).code !== 'MergeNotSupportedError') throw toVcsError(err, { operation: 'merge' });
+    const shallow = await shallowCommits(opts);
+    if (shallow.size === 0) throw toVcsError(err, { operation: 'merge' });
+    oid = await mergeBeyondShallowBoundary(opts, s, shallow, opts.mergeFile ?? defaultMergeFile, {
+      message: opts.message ?? `Merge branch '${REMOTE}/${s.branch}' into ${s.branch}\n`,
+      author: fullSignature(opts.author),
+      committer: fullSignature(opts.committer ?? opts.author),
+    });
   }
   await moveBranch(opts, s.branch, s.local, oid, 'merge');
   return { result: 'merged', head: oid };
@@ -129,7 +140,24 @@ export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: 
   const done = await trivialUpdate(opts, s, 'rebase');
   if (done) return done;
 
-  const mergeFile = opts.mergeFile ?? defaultMergeFile;
+  const replayed = oldestFirst(s.ahead).filter((c) => c.parents.length <= 1 && (!opts.replay || opts.replay(c)));
+  const { head } = await replayOnto(opts, s, replayed, opts.mergeFile ?? defaultMergeFile);
+  await moveBranch(opts, s.branch, s.local, head, 'rebase');
+  return { result: 'rebased', head };
+}
+
+/**
+ * Applies `commits` (oldest first) one by one on top of `origin/<branch>`, as new commits with their authors,
+ * committers and messages, without moving any ref: the commits made and the last one's tree. Files both sides changed
+ * go to `mergeFile`; a conflict is VcsError `conflict` listing the files.
+ */
+async function replayOnto(
+  opts: RepoOptions,
+  s: Sides,
+  commits: CommitInfo[],
+  mergeFile: MergeFile,
+  operation = 'rebase',
+): Promise<{ head: string; headTree: string }> {
   const trees = new TreeReader({ ...opts, cache: opts.cache ?? {} });
   const fs = fsOf(opts);
   const readBytes = async (entry: BlobEntry | null): Promise<Uint8Array | null> =>
@@ -137,10 +165,7 @@ export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: 
 
   let head = s.remote!;
   let headTree = (await s.commits.read(head))!.tree;
-  for (const replayed of oldestFirst(s.ahead)) {
-    if (replayed.parents.length > 1) continue;
-    // a commit that is not ours and that upstream no longer has: upstream rewrote its history without it
-    if (opts.replay && !opts.replay(replayed)) continue;
+  for (const replayed of commits) {
     const parent = replayed.parents[0] ? await s.commits.read(replayed.parents[0]) : null;
     const changes = await trees.diff(parent?.tree ?? null, replayed.tree);
     const apply = new Map<string, BlobEntry | null>();
@@ -159,9 +184,9 @@ export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: 
       }
     }
     if (conflicts.length > 0) {
-      throw new VcsError(`rebase: conflict replaying ${replayed.oid.slice(0, 7)} in ${conflicts.join(', ')}`, {
+      throw new VcsError(`${operation}: conflict replaying ${replayed.oid.slice(0, 7)} in ${conflicts.join(', ')}`, {
         kind: 'conflict',
-        operation: 'rebase',
+        operation,
         paths: conflicts,
       });
     }
@@ -180,8 +205,41 @@ export async function rebase(opts: RepoOptions & { branch?: string; mergeFile?: 
     });
     headTree = tree;
   }
-  await moveBranch(opts, s.branch, s.local, head, 'rebase');
-  return { result: 'rebased', head };
+  return { head, headTree };
+}
+
+/** The commits `.git/shallow` lists: where a shallow working copy's history stops. */
+async function shallowCommits(opts: RepoOptions): Promise<Set<string>> {
+  const text = await readFile(path.join(opts.dir, '.git', 'shallow'), 'utf8').catch(() => '');
+  return new Set(text.split('\n').filter((l) => /^[0-9a-f]{40}$/.test(l)));
+}
+
+/**
+ * A merge in a shallow working copy whose merge base the server no longer has: upstream rewrote its branch below
+ * the shallow boundary and dropped the commits between the boundary and the base, so no fetch can bring them (a
+ * server sends what its refs reach). The boundary commit stands in for the base, as in a clone whose history
+ * started there: what the local branch changed since the boundary is applied to upstream's tree in one three-way
+ * step (`mergeFile` for files both sides changed), and the merge commit joins both heads.
+ */
+async function mergeBeyondShallowBoundary(
+  opts: RepoOptions,
+  s: Sides,
+  shallow: Set<string>,
+  mergeFile: MergeFile,
+  commit: { message: string; author: Required<Signature>; committer: Required<Signature> },
+): Promise<string> {
+  const boundary = s.ahead.filter((c) => shallow.has(c.oid)).sort((a, b) => b.committer.timestamp - a.committer.timestamp)[0];
+  const local = s.local ? await s.commits.read(s.local) : null;
+  if (!boundary || !local)
+    throw new VcsError('merge: no common history with the remote, even at the shallow boundary', { kind: 'conflict', operation: 'merge' });
+  // the local branch's changes since the boundary, as one commit whose parent is the boundary
+  const { headTree } = await replayOnto(opts, s, [{ ...local, parents: [boundary.oid] }], mergeFile, 'merge');
+  const message = commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`;
+  return git.writeCommit({
+    fs: fsOf(opts),
+    dir: opts.dir,
+    commit: { message, tree: headTree, parent: [s.local!, s.remote!], author: commit.author, committer: commit.committer },
+  });
 }
 
 /** Parents before children, among the given commits only. */

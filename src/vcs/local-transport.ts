@@ -112,9 +112,15 @@ interface RunResult {
   stderr: Buffer;
 }
 
-function runGit(args: string[], input: Uint8Array[]): Promise<RunResult> {
+/** The process's environment without the variables that would point a child git at another repository. */
+export function repositoryFreeEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_ENV) delete env[name];
+  return env;
+}
+
+function runGit(args: string[], input: Uint8Array[]): Promise<RunResult> {
+  const env = repositoryFreeEnv();
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];

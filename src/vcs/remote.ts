@@ -1,14 +1,18 @@
 // Talking to the remote: clone, fetch and push, over http(s) or to a local repository, with errors mapped once.
 import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
 import { REMOTE, type RemoteOptions, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
+import { gitClone } from './git-clone.js';
+import { parseRemote } from './remote-url.js';
 import { VcsError, toVcsError } from './vcs-error.js';
 
 /**
  * Clones one branch of `url` into `dir` (which must not hold a repository yet; no `branch`: the remote's default)
- * and returns the branch name; `depth` makes it shallow.
+ * and returns the branch name; `depth` makes it shallow. The git CLI clones (git-clone.ts), unless the caller brings
+ * its own `http`, `onAuth` or `fs` (then isomorphic-git does, in this process).
  * The remote URL is stored without credentials, so later calls pass `auth` (or a credentialed `url`) again.
  * `await clone({ dir, url: 'https://git.example.com/app.git', branch: 'main', depth: 1 })`.
  */
@@ -19,19 +23,32 @@ export async function clone(opts: RemoteOptions & { url: string; branch?: string
     throw new ValidationError(`clone: ${opts.dir} already holds a repository`, { field: 'dir' });
   }
   try {
-    await git.clone({
-      fs: fsOf(opts),
-      http: remote.http,
-      dir: opts.dir,
-      url: remote.url,
-      ref: opts.branch,
-      singleBranch: true,
-      noTags: true,
-      depth: opts.depth,
-      onAuth: remote.onAuth,
-      onProgress: opts.onProgress,
-      cache: opts.cache,
-    });
+    if (opts.http === undefined && opts.onAuth === undefined && opts.fs === undefined) {
+      // the usual case: git indexes and checks out in its own process (see git-clone.ts)
+      const parsed = parseRemote(opts.url);
+      await gitClone({
+        dir: opts.dir,
+        url: parsed.transport === 'local' ? parsed.path : parsed.url,
+        local: parsed.transport === 'local',
+        display: remote.display,
+        branch: opts.branch,
+        depth: opts.depth,
+        credentials: parsed.transport === 'local' ? null : (opts.auth ?? parsed.credentials),
+      });
+    } else
+      await git.clone({
+        fs: fsOf(opts),
+        http: remote.http,
+        dir: opts.dir,
+        url: remote.url,
+        ref: opts.branch,
+        singleBranch: true,
+        noTags: true,
+        depth: opts.depth,
+        onAuth: remote.onAuth,
+        onProgress: opts.onProgress,
+        cache: opts.cache,
+      });
     const branch = opts.branch ?? (await git.currentBranch({ fs: fsOf(opts), dir: opts.dir })) ?? 'main';
     await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `remote.${REMOTE}.url`, value: remote.display });
     await git.setConfig({ fs: fsOf(opts), dir: opts.dir, path: `branch.${branch}.remote`, value: REMOTE });
@@ -102,10 +119,55 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
         url: remote.display,
       });
     }
+    await moveShallowBoundary(opts);
     return result.fetchHead;
   } catch (err) {
     if (err instanceof VcsError) throw err;
     throw toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
+  }
+}
+
+/**
+ * Takes out of `.git/shallow` the commits whose parents the repository now has. A shallow working copy's fetch
+ * brings upstream's new history down to the commits the working copy has; when upstream rewrote its branch below
+ * the shallow boundary (a force-push onto an older commit), that history reaches below the boundary and the server
+ * sends it whole, merge base included. The boundary commit is then shallow no more: left in the file, isomorphic-git
+ * would still treat it as having no parents and find no merge base for a merge (git's own fetch moves the boundary
+ * the same way). The server sends a commit's history with it or marks the commit shallow, so a present parent has
+ * its ancestry, or is a boundary itself.
+ */
+async function moveShallowBoundary(opts: RemoteOptions): Promise<void> {
+  const file = path.join(opts.dir, '.git', 'shallow');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  const boundary = text.split('\n').filter((l) => /^[0-9a-f]{40}$/.test(l));
+  const kept: string[] = [];
+  for (const oid of boundary) {
+    const parents = await git
+      .readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache })
+      .then((c) => c.commit.parent)
+      .catch(() => null);
+    const present = parents !== null && parents.length > 0 && (await Promise.all(parents.map((p) => hasCommit(opts, p)))).every(Boolean);
+    if (!present) kept.push(oid);
+  }
+  if (kept.length === boundary.length) return;
+  if (kept.length === 0) await rm(file, { force: true });
+  else {
+    await writeFile(`${file}.tms-${process.pid}.tmp`, `${kept.join('\n')}\n`);
+    await rename(`${file}.tms-${process.pid}.tmp`, file);
+  }
+}
+
+async function hasCommit(opts: RemoteOptions, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache });
+    return true;
+  } catch {
+    return false;
   }
 }
 

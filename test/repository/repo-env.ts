@@ -8,7 +8,7 @@ import type { Db } from '../../src/store/db.js';
 import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { syncProject } from '../../src/sync/index.js';
-import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 export interface RepoEnv {
@@ -65,12 +65,25 @@ export const COMMITTER = { name: 'tms bot', email: 'bot@tms.test' };
 
 /** Builds the demo upstreams (app: Qt TS, glossary: TBX, web: nested JSON), a config for them, and syncs once. */
 export async function createRepoEnv(
-  options: { project?: Record<string, unknown>; components?: Record<string, Record<string, unknown>> } = {},
+  options: {
+    project?: Record<string, unknown>;
+    components?: Record<string, Record<string, unknown>>;
+    /** Shallow working copies of this depth, of upstreams with history beyond it (default: `TMS_TEST_DEPTH`, else 0). */
+    depth?: number;
+  } = {},
 ): Promise<RepoEnv> {
   const env = await createSyncEnv();
   await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
   await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
+  // TMS_TEST_DEPTH=N runs every write-path test on shallow working copies (`depth: N`) of upstreams with history
+  // beyond that depth, so the shallow boundary is really there.
+  const depth = options.depth ?? Number(process.env.TMS_TEST_DEPTH ?? 0);
+  if (depth > 0) {
+    for (const name of ['app', 'glossary', 'web']) {
+      for (let i = 1; i <= depth + 1; i++) await commitToUpstream(env.upstream(name), { 'HISTORY.md': `${i}\n` }, { message: `History ${i}` });
+    }
+  }
   const url = (name: string) => env.server.url(`${name}.git`, CREDENTIALS);
   // Commits stay local until pushed (push_on_commit off): these tests drive commit, push, pull and reset one by one.
   const components: Record<string, Record<string, unknown>> = {
@@ -95,6 +108,7 @@ export async function createRepoEnv(
       push_on_commit: false,
     },
   };
+  if (depth > 0) for (const c of Object.values(components)) c.depth = depth;
   for (const [slug, extra] of Object.entries(options.components ?? {})) Object.assign(components[slug]!, extra);
   const config = env.config([{ name: 'Hello', slug: 'hello', ...options.project, components: Object.values(components) }], {
     committer: COMMITTER,
