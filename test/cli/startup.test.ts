@@ -34,14 +34,26 @@ async function tms(...args: string[]): Promise<{ stdout: string; modules: string
   return { stdout, modules };
 }
 
-/** The loaded modules of ours (dist/…) and of packages (node_modules/<name>), by name. */
+/** What the bundle's files hold (written by scripts/build-cli-bundle.ts), when bin/tms runs the bundle. */
+const bundleInputs = path.join(repoRoot, 'dist', 'bundle', 'inputs.json');
+
+/**
+ * The loaded modules of ours (dist/…) and of packages (node_modules/<name>), by name; a file of the bundle stands
+ * for the sources it holds.
+ */
 function names(modules: string[]): string[] {
+  const inputs = existsSync(bundleInputs) ? (JSON.parse(readFileSync(bundleInputs, 'utf8')) as Record<string, string[]>) : {};
   const out = new Set<string>();
-  for (const url of modules) {
+  const add = (url: string) => {
     const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
     if (pkg) out.add(pkg);
-    const own = /\/dist\/(.+)$/.exec(url)?.[1];
+    const own = /\/dist\/(?!bundle\/)(.+)$/.exec(url)?.[1];
     if (own) out.add(own);
+  };
+  for (const url of modules) {
+    const bundled = /\/dist\/bundle\/([^/]+)$/.exec(url)?.[1];
+    if (bundled) for (const source of inputs[bundled] ?? []) add(`/${source}`);
+    else add(url);
   }
   return [...out];
 }
@@ -76,6 +88,8 @@ describe.runIf(built)('what the short commands load', () => {
     expect(stdout).toMatch(/jane/);
     const loaded = names(modules);
     expect(loaded).toContain('better-sqlite3');
+    // bin/tms runs the bundle when the build made one (scripts/build-cli-bundle.ts)
+    expect(modules.some((url) => url.endsWith('/dist/bundle/tms.js'))).toBe(existsSync(bundleInputs));
     for (const heavy of ['isomorphic-git', 'preact', 'fast-glob', 'sync/sync.js', 'web/html.js', 'api/app.js']) expect(loaded).not.toContain(heavy);
   });
 
