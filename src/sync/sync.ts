@@ -3,8 +3,8 @@
 // loading it took longer than the no-change sync's own work.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentHandle } from '../component/handle.js';
 import { withComponentMutex } from '../component/mutex.js';
+import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
@@ -97,8 +97,8 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
  * file problem: the result says what failed. Files whose blob did not change are not read.
  * @example const r = await syncComponent(await openComponent(store, config, project, component));
  */
-export async function syncComponent(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
-  // withMutex of component/handle.ts, without loading that module's format registry
+export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+  // withMutex of component/handle.ts, whose module loads the format registry
   return withComponentMutex(h.key, () => syncLocked(h, opts), h.config.lock_timeout_ms);
 }
 
@@ -106,7 +106,7 @@ export async function syncComponent(h: ComponentHandle, opts: SyncOptions = {}):
  * `syncComponent` for a caller that already holds the component's mutex (repository operations re-sync
  * inside their own, so no other operation slips in between).
  */
-export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
   const { store, project, component, dir } = h;
   const started = performance.now();
   const result = emptyResult(project.slug, component.slug);
@@ -206,19 +206,19 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
  * updateWorkingCopy answers `up-to-date` without fetching), read without loading isomorphic-git; undefined when that
  * is not so, or not sure.
  */
-async function upToDate(h: ComponentHandle): Promise<WorkingCopyState | undefined> {
+async function upToDate(h: ComponentTarget): Promise<WorkingCopyState | undefined> {
   if (!h.git) return undefined;
   const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth);
   return head === undefined ? undefined : { dir: h.dir, head, update: 'up-to-date' };
 }
 
-async function updateWorkingCopy(h: ComponentHandle, cache: object): Promise<WorkingCopyState> {
+async function updateWorkingCopy(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   const { updateWorkingCopy } = await import('./working-copy.js');
   return updateWorkingCopy(h.component, h.dir, cache);
 }
 
 /** The working copy as it is: its HEAD, nothing fetched or moved. */
-async function checkedOut(h: ComponentHandle, cache: object): Promise<WorkingCopyState> {
+async function checkedOut(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   if (!h.git) return { dir: h.dir, head: null, update: 'local' };
   const vcs = await import('../vcs/index.js');
   return { dir: h.dir, head: await vcs.headOid({ dir: h.dir, cache }), update: 'up-to-date' };
@@ -244,9 +244,8 @@ export async function syncProject(
   await store.applyConfig(config);
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
-  const { openComponent } = await import('../component/handle.js');
   for (const component of components) {
-    const result = await syncComponent(await openComponent(store, config, project, component), opts);
+    const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
     results.push(result);
     if (components.length > 1 && result.parsed > 0) releaseMemory();
   }

@@ -101,7 +101,8 @@ describe.runIf(built)('what the short commands load', () => {
     const again = await tms('sync', 'hello');
     expect(again.stdout).toMatch(/hello\/app: \d+ files \(0 parsed\), units \+0 ~0 -0, 0 errors/);
     const loaded = names(again.modules);
-    for (const heavy of ['isomorphic-git', 'fast-glob', 'cli-progress', 'sync/scan.js', 'vcs/index.js']) expect(loaded).not.toContain(heavy);
+    for (const heavy of ['isomorphic-git', 'fast-glob', 'cli-progress', 'sync/scan.js', 'vcs/index.js', 'formats/registry.js'])
+      expect(loaded).not.toContain(heavy);
 
     const de = readFileSync(path.join(app, 'app_de.ts'), 'utf8').replace('</TS>', '<!-- upstream moved -->\n</TS>');
     await commitToUpstream(upstream, { 'translations/app_de.ts': de });
