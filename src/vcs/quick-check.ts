@@ -5,7 +5,6 @@
 // which does the real work and reports the real errors.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { localTransportUrl, withLocalTransport } from './local-transport.js';
 import { type Credentials, parseRemote } from './remote-url.js';
 
 const OID = /^[0-9a-f]{40}$/;
@@ -79,7 +78,10 @@ async function get(url: string, headers: Record<string, string>): Promise<Answer
 }
 
 /** The same request to a local repository, answered by git's own upload-pack (see local-transport.ts). */
-async function getLocal(url: string): Promise<Answer> {
+async function getLocal(repoPath: string): Promise<Answer> {
+  // loaded here: it loads child_process, which an http(s) remote does not need
+  const { localTransportUrl, withLocalTransport } = await import('./local-transport.js');
+  const url = `${localTransportUrl(repoPath)}/info/refs?service=${SERVICE}`;
   const http = withLocalTransport({
     request: () => Promise.reject(new Error('not a local-transport URL')),
   });
@@ -125,17 +127,45 @@ export function advertisedOid(body: Buffer, branch: string): string | null | und
   return undefined;
 }
 
+/** How long an answer asked for early stays good: long enough for the store to open, short enough not to go stale. */
+const EARLY_ANSWER_MS = 5_000;
+const early = new Map<string, { asked: number; answer: Promise<string | undefined> }>();
+
+function earlyKey(url: string, branch: string, auth: Credentials | undefined): string {
+  return JSON.stringify([url, branch, auth?.username ?? null, auth?.password ?? null]);
+}
+
+/**
+ * Starts asking upstream for HEAD's branch of the working copy in `dir` now, so that the answer travels while the
+ * process does other work (loading and opening the store); the next `advertisedBranchHead` for the same remote and
+ * branch within a few seconds takes it, once.
+ */
+export async function askEarly(dir: string, url: string, auth?: Credentials): Promise<void> {
+  const branch = await headBranch(dir);
+  if (branch === undefined) return;
+  const key = earlyKey(url, branch, auth);
+  if (!early.has(key)) early.set(key, { asked: Date.now(), answer: ask(url, branch, auth) });
+}
+
 /**
  * The commit upstream's `branch` points at, from one ref advertisement (`GET …/info/refs?service=git-upload-pack`,
  * sent as isomorphic-git sends it: without credentials first, with them after a 401); undefined when that does not
  * give a plain answer (the caller then asks through isomorphic-git).
  */
 export async function advertisedBranchHead(url: string, branch: string, auth?: Credentials): Promise<string | undefined> {
+  const key = earlyKey(url, branch, auth);
+  const asked = early.get(key);
+  early.delete(key);
+  if (asked && Date.now() - asked.asked <= EARLY_ANSWER_MS) return asked.answer;
+  return ask(url, branch, auth);
+}
+
+async function ask(url: string, branch: string, auth: Credentials | undefined): Promise<string | undefined> {
   try {
     const remote = parseRemote(url);
     let answer: Answer;
     if (remote.transport === 'local') {
-      answer = await getLocal(`${localTransportUrl(remote.path)}/info/refs?service=${SERVICE}`);
+      answer = await getLocal(remote.path);
     } else {
       const target = `${remote.url}/info/refs?service=${SERVICE}`;
       const headers: Record<string, string> = { 'user-agent': 'git/tms', accept: '*/*' };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clone, fastForward, fetch } from '../../src/vcs/index.js';
-import { advertisedBranchHead, advertisedOid, headBranch, refOid, upToDateHead } from '../../src/vcs/quick-check.js';
+import { advertisedBranchHead, advertisedOid, askEarly, headBranch, refOid, upToDateHead } from '../../src/vcs/quick-check.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 
@@ -59,6 +59,15 @@ describe.each(transports)('$name', (transport) => {
     expect(await upToDateHead(work, url, transport.auth)).toBeUndefined();
     await fastForward({ dir: work });
     expect(await upToDateHead(work, url, transport.auth)).toBe(moved);
+  });
+
+  it('hands an answer asked for early to the next question, once', async () => {
+    const head = await gitCli(work, ['rev-parse', 'HEAD']);
+    await askEarly(work, url, transport.auth);
+    const moved = await commitToUpstream(upstream, { 'po/fr.po': 'msgid "Hello"\nmsgstr "Bonjour"\n' });
+    // asked before upstream moved: the answer of that moment
+    expect(await advertisedBranchHead(url, 'main', transport.auth)).toBe(head);
+    expect(await advertisedBranchHead(url, 'main', transport.auth)).toBe(moved);
   });
 
   it('answers nothing for a branch upstream does not have', async () => {
