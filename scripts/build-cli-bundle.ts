@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
@@ -16,33 +16,35 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
 export async function buildCliBundle(): Promise<string[]> {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
   mkdirSync(BUNDLE_DIR, { recursive: true });
-  const result = await build({
+  const common: BuildOptions = {
     absWorkingDir: root,
-    entryPoints: {
-      tms: 'dist/cli/index.js',
-      // startWorker() looks for a worker's module beside the module starting it: here, beside every chunk
-      'checkpoint-worker': 'dist/store/checkpoint-worker.js',
-      'git-worker': 'dist/repository/git-worker.js',
-    },
     outdir: BUNDLE_DIR,
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    chunkNames: 'chunk-[hash]',
     // a native addon that finds its binary relative to its own files
     external: ['better-sqlite3'],
     // bundled CommonJS packages require Node's built-in modules
     banner: { js: "import { createRequire as __tmsCreateRequire } from 'node:module'; const require = __tmsCreateRequire(import.meta.url);" },
     metafile: true,
     logLevel: 'warning',
+  };
+  const result = await build({ ...common, entryPoints: { tms: 'dist/cli/index.js' }, splitting: true, chunkNames: 'chunk-[hash]' });
+  // startWorker() looks for a worker's module beside the module starting it: here, beside every chunk. Built apart
+  // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
+  const workers = await build({
+    ...common,
+    entryPoints: { 'checkpoint-worker': 'dist/store/checkpoint-worker.js', 'git-worker': 'dist/repository/git-worker.js' },
   });
+  const metafiles = [result.metafile, workers.metafile];
   // the configuration's prebuilt validator is required beside the module that loads it
   copyFileSync(path.join(root, 'dist', 'config', 'config-validator.cjs'), path.join(BUNDLE_DIR, 'config-validator.cjs'));
   // which sources each output holds, for the test of what a command loads
   const outputs: Record<string, string[]> = {};
-  for (const [file, output] of Object.entries(result.metafile.outputs)) outputs[path.basename(file)] = Object.keys(output.inputs);
+  for (const metafile of metafiles) {
+    for (const [file, output] of Object.entries(metafile?.outputs ?? {})) outputs[path.basename(file)] = Object.keys(output.inputs);
+  }
   writeFileSync(path.join(BUNDLE_DIR, 'inputs.json'), `${JSON.stringify(outputs)}\n`);
   return Object.keys(outputs);
 }
