@@ -63,20 +63,30 @@ const DEFAULT_AUTOCHECKPOINT = 1000;
 const SAFETY_AUTOCHECKPOINT = 20_000;
 
 export class SqliteStore implements Store {
-  readonly units: UnitReads;
-  readonly changes: ChangeReads;
-  readonly accounts: AccountReads;
   private readonly version: () => string;
   private checkpointer: Worker | null = null;
+  // prepared on first use: a command that reads no units, changes or accounts prepares none of their statements
+  private unitReads?: UnitReads;
+  private changeReads?: ChangeReads;
+  private accountReads?: AccountReads;
 
   constructor(readonly db: Db) {
     this.version = versionOf(db);
-    const unitReads = unitQueries(db);
-    const changeReads = changeQueries(db);
-    const accountReads = accountQueries(db);
-    this.units = promised<UnitReads>(unitReads);
-    this.changes = promised<ChangeReads>(changeReads);
-    this.accounts = promised<AccountReads>(accountReads);
+  }
+
+  get units(): UnitReads {
+    this.unitReads ??= promised<UnitReads>(unitQueries(this.db));
+    return this.unitReads;
+  }
+
+  get changes(): ChangeReads {
+    this.changeReads ??= promised<ChangeReads>(changeQueries(this.db));
+    return this.changeReads;
+  }
+
+  get accounts(): AccountReads {
+    this.accountReads ??= promised<AccountReads>(accountQueries(this.db));
+    return this.accountReads;
   }
 
   get location(): string {
