@@ -4,7 +4,7 @@
 // paid more for that than for its work. Code splitting keeps every dynamic import a separate chunk, so a command still
 // loads only what it uses. dist/bundle/ sits two folders below the checkout as every dist/<part>/ module does, so the
 // paths the code takes from import.meta.url (language data, web assets, workers beside their module) stay right.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
@@ -33,10 +33,7 @@ export async function buildCliBundle(): Promise<string[]> {
   const result = await build({ ...common, entryPoints: { tms: 'dist/cli/index.js' }, splitting: true, chunkNames: 'chunk-[hash]' });
   // startWorker() looks for a worker's module beside the module starting it: here, beside every chunk. Built apart
   // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
-  const workers = await build({
-    ...common,
-    entryPoints: { 'checkpoint-worker': 'dist/store/checkpoint-worker.js', 'git-worker': 'dist/repository/git-worker.js' },
-  });
+  const workers = await build({ ...common, entryPoints: workerEntries() });
   const metafiles = [result.metafile, workers.metafile];
   // the configuration's prebuilt validator is required beside the module that loads it
   copyFileSync(path.join(root, 'dist', 'config', 'config-validator.cjs'), path.join(BUNDLE_DIR, 'config-validator.cjs'));
@@ -47,6 +44,18 @@ export async function buildCliBundle(): Promise<string[]> {
   }
   writeFileSync(path.join(BUNDLE_DIR, 'inputs.json'), `${JSON.stringify(outputs)}\n`);
   return Object.keys(outputs);
+}
+
+/** Every compiled `*-worker.js` module (what startWorker() starts), by name; two of one name would collide here. */
+function workerEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const file of readdirSync(path.join(root, 'dist'), { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('-worker.js') || file.startsWith(`bundle${path.sep}`)) continue;
+    const name = path.basename(file, '.js');
+    if (entries[name]) throw new Error(`two worker modules named ${name}: ${entries[name]} and dist/${file}`);
+    entries[name] = `dist/${file.split(path.sep).join('/')}`;
+  }
+  return entries;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

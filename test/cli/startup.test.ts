@@ -73,6 +73,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+describe.runIf(existsSync(bundleInputs))('the bundle bin/tms runs', () => {
+  it('holds every worker thread tms starts, beside its chunks (startWorker looks there)', () => {
+    const sources = readdirSync(path.join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const workers = new Set<string>();
+    for (const file of sources) {
+      for (const m of readFileSync(path.join(repoRoot, 'src', file), 'utf8').matchAll(/startWorker\(import\.meta\.url, '([^']+)'/g)) workers.add(m[1]!);
+    }
+    expect(workers.size).toBeGreaterThan(0);
+    for (const name of workers) expect(existsSync(path.join(repoRoot, 'dist', 'bundle', `${name}.js`)), name).toBe(true);
+  });
+});
+
 describe.runIf(built)('what the short commands load', () => {
   it('tms --help and tms check: no store, no git, no web code', async () => {
     for (const args of [['--help'], ['check']]) {
