@@ -51,6 +51,9 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       run(async () => {
         if (!project && !opts.all) throw new CliFailure('sync needs a project slug or --all', EXIT_USAGE);
         const cfg = await config();
+        // each component's "did upstream move?" request travels while the store's code loads and the database opens
+        const { askUpstreamsEarly } = await import('../sync/early.js');
+        await askUpstreamsEarly(cfg, { project, component, all: Boolean(opts.all) });
         const { runSync } = await import('./sync.js');
         return runSync(cfg, io, { project, component, all: Boolean(opts.all), watch: Boolean(opts.watch) });
       }),

@@ -1,5 +1,4 @@
 // `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
-import { SingleBar } from 'cli-progress';
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
@@ -27,13 +26,14 @@ export function summaryLine(r: ComponentSyncResult): string {
   return `${head}: ${parts.join(', ')}`;
 }
 
-function progress(io: CliIo): (event: SyncEvent) => void {
+async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
   if (!io.isTty) {
     return (event) => {
       if (event.type === 'component-start') io.out(`${event.project}/${event.component}: syncing`);
     };
   }
-  // one bar per component: the stages, and one step per file while parsing
+  // one bar per component: the stages, and one step per file while parsing (the bar's module only on a terminal)
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({ format: '{name} [{bar}] {value}/{total} {stage}', hideCursor: true, clearOnComplete: true }, undefined);
   let files = 0;
   return (event) => {
@@ -63,7 +63,7 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
   }
   const store = await openStore(config.database);
   try {
-    const onEvent = progress(io);
+    const onEvent = await progress(io);
     const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
     for (const r of results) {
       io.out(summaryLine(r));

@@ -3,12 +3,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { resolveRepo } from '../config/config.js';
-import { NotFoundError } from '../domain/errors.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import type { ComponentRow, Store } from '../store/index.js';
 import type * as vcs from '../vcs/index.js';
 import { withComponentMutex } from './mutex.js';
+import { resolveComponent } from './resolve.js';
+
+export { credentialsOf, workingCopyDir } from './resolve.js';
 
 /** The result every repository operation returns (the API sends `result` and `detail`). */
 export interface OperationResult {
@@ -41,37 +43,13 @@ export interface ComponentHandle {
   cache: object;
 }
 
-/** `<repos_dir>/<project>/<component>` */
-export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {
-  return path.join(reposDir, projectSlug, componentSlug);
-}
-
-/** Credentials for http(s) repositories given in the configuration rather than the URL. */
-export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
-  return component.username ? { username: component.username, password: component.password } : undefined;
-}
-
 /**
  * Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first).
  * @example const h = await openComponent(store, config, project, component); await pushComponent(h, { user })
  */
 export async function openComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentHandle> {
-  const row = await store.findComponent(project.slug, component.slug);
-  if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
-  return {
-    store,
-    config,
-    project,
-    component,
-    row,
-    key: `${project.slug}/${component.slug}`,
-    dir: workingCopyDir(config.repos_dir, project.slug, component.slug),
-    format: getFormat(component.file_format),
-    branch: component.branch || 'main',
-    git: component.vcs !== 'local',
-    auth: credentialsOf(component),
-    cache: {},
-  };
+  const target = await resolveComponent(store, config, project, component);
+  return { ...target, format: getFormat(component.file_format) };
 }
 
 /** The configured project and component with these slugs, or undefined. */

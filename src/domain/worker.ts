@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+
+const requireHere = createRequire(import.meta.url);
 
 /**
  * A worker thread running module `name` beside the module at `base` (pass `import.meta.url`): its compiled `.js`
@@ -11,6 +13,8 @@ import { Worker } from 'node:worker_threads';
  * @example const w = startWorker(import.meta.url, 'git-worker')
  */
 export function startWorker(base: string, name: string, data?: unknown): Worker {
+  // loaded here, not with the module: the store imports this one, and most commands start no worker
+  const { Worker } = requireHere('node:worker_threads') as typeof import('node:worker_threads');
   const compiled = new URL(`./${name}.js`, base);
   if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { workerData: { data } });
   // tsx's loader hooks are registered inside the worker itself: loaders given on the command line stay on the main thread

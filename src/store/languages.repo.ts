@@ -25,6 +25,8 @@ const sql = preparedOnce((db: Db) => ({
   insert: db.prepare(INSERT),
   byCode: db.prepare('SELECT * FROM languages WHERE code = ?'),
   byId: db.prepare('SELECT * FROM languages WHERE id = ?'),
+  seededFrom: db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck(),
+  setMeta: db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
 }));
 
 function insertLanguage(db: Db, d: LanguageDefinition, generated: boolean): void {
@@ -51,6 +53,23 @@ export function seedLanguages(db: Db, definitions: Iterable<LanguageDefinition>)
     insertLanguage(db, d, false);
     added++;
   }
+  return added;
+}
+
+/** Bump when what seeding writes changes, so that stores seeded by an older tms are seeded again. */
+const SEED_VERSION = 1;
+const SEEDED_FROM = 'languages_seeded_from';
+
+/**
+ * Seeds the languages unless the store was already seeded from this very data (`fingerprint`, see
+ * `languageDataFingerprint`); `definitions` is only called when seeding runs (call inside a transaction).
+ * Language rows are never deleted, so a store seeded from the same data still holds every one of its codes.
+ */
+export function seedLanguagesOnce(db: Db, fingerprint: string, definitions: () => Iterable<LanguageDefinition>): number {
+  const stamp = `${SEED_VERSION}:${fingerprint}`;
+  if (sql(db).seededFrom.get(SEEDED_FROM) === stamp) return 0;
+  const added = seedLanguages(db, definitions());
+  sql(db).setMeta.run(SEEDED_FROM, stamp);
   return added;
 }
 

@@ -329,4 +329,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, component)
   ) WITHOUT ROWID;
   `,
+  // 10: facts about the store itself (which bundled language data it was seeded from)
+  `
+  CREATE TABLE store_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -1,7 +1,7 @@
 // The SQLite store: better-sqlite3 underneath, synchronous inside, each Store call one transaction where it writes.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
-import { loadLanguages } from '../languages/languages.js';
+import { languageDataFingerprint, loadLanguages } from '../languages/languages.js';
 import { accountQueries } from './accounts.query.js';
 import { componentAlerts } from './alerts.repo.js';
 import { seedAuth } from './auth.repo.js';
@@ -21,7 +21,7 @@ import {
   requestedUpdateMark,
   requestedUpdates,
 } from './hook-deliveries.repo.js';
-import { findLanguageByCode, seedLanguages } from './languages.repo.js';
+import { findLanguageByCode, seedLanguagesOnce } from './languages.repo.js';
 import * as memory from './memory.repo.js';
 import { metrics } from './metrics.query.js';
 import * as projects from './projects.repo.js';
@@ -63,20 +63,30 @@ const DEFAULT_AUTOCHECKPOINT = 1000;
 const SAFETY_AUTOCHECKPOINT = 20_000;
 
 export class SqliteStore implements Store {
-  readonly units: UnitReads;
-  readonly changes: ChangeReads;
-  readonly accounts: AccountReads;
   private readonly version: () => string;
   private checkpointer: Worker | null = null;
+  // prepared on first use: a command that reads no units, changes or accounts prepares none of their statements
+  private unitReads?: UnitReads;
+  private changeReads?: ChangeReads;
+  private accountReads?: AccountReads;
 
   constructor(readonly db: Db) {
     this.version = versionOf(db);
-    const unitReads = unitQueries(db);
-    const changeReads = changeQueries(db);
-    const accountReads = accountQueries(db);
-    this.units = promised<UnitReads>(unitReads);
-    this.changes = promised<ChangeReads>(changeReads);
-    this.accounts = promised<AccountReads>(accountReads);
+  }
+
+  get units(): UnitReads {
+    this.unitReads ??= promised<UnitReads>(unitQueries(this.db));
+    return this.unitReads;
+  }
+
+  get changes(): ChangeReads {
+    this.changeReads ??= promised<ChangeReads>(changeQueries(this.db));
+    return this.changeReads;
+  }
+
+  get accounts(): AccountReads {
+    this.accountReads ??= promised<AccountReads>(accountQueries(this.db));
+    return this.accountReads;
   }
 
   get location(): string {
@@ -455,13 +465,15 @@ export class SqliteStore implements Store {
 
 /**
  * Opens (creating and migrating if needed) the SQLite store and seeds what a fresh database needs (languages,
- * roles, teams, the anonymous user); safe on every start.
+ * roles, teams, the anonymous user); safe on every start. Languages are seeded again only when the bundled
+ * language data changed.
  */
 export function openSqliteStore(file: string): SqliteStore {
   const db = openDb(file);
   const store = new SqliteStore(db);
   db.transaction(() => {
-    seedLanguages(db, loadLanguages().values());
+    // reading the language CSVs costs tens of milliseconds: only when the bundled data changed since the last seed
+    seedLanguagesOnce(db, languageDataFingerprint(), () => loadLanguages().values());
     seedAuth(db);
   })();
   return store;

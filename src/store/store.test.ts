@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ROLES, DEFAULT_TEAMS } from '../auth/defaults.js';
-import { loadLanguages } from '../languages/languages.js';
+import { LANGUAGE_DATA_DIR, LANGUAGE_DATA_FILES, languageDataFingerprint, loadLanguages } from '../languages/languages.js';
 import { listGroups, listRoles } from './auth.repo.js';
 import { findLanguageByCode } from './languages.repo.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -52,5 +53,32 @@ describe('openSqliteStore', () => {
     expect(again.prepare('SELECT count(*) FROM roles').pluck().get()).toBe(roles);
     expect(again.prepare("SELECT count(*) FROM users WHERE username = 'anonymous'").pluck().get()).toBe(1);
     again.close();
+  });
+
+  it('reads the language data again only when its fingerprint changed', () => {
+    const seeded = openSqliteStore(file).db;
+    // a row gone behind the store's back shows whether seeding ran (tms itself never deletes languages)
+    seeded.prepare("DELETE FROM languages WHERE code = 'tlh'").run();
+    seeded.close();
+    const unchanged = openSqliteStore(file).db;
+    expect(findLanguageByCode(unchanged, 'tlh')).toBeUndefined();
+    // other bundled data (an upgrade of tms): seeded again
+    unchanged.prepare("UPDATE store_meta SET value = 'older data' WHERE key = 'languages_seeded_from'").run();
+    unchanged.close();
+    const upgraded = openSqliteStore(file).db;
+    expect(findLanguageByCode(upgraded, 'tlh')).toMatchObject({ name: 'Klingon' });
+    expect(upgraded.prepare('SELECT count(*) FROM languages').pluck().get()).toBe(loadLanguages().size);
+    upgraded.close();
+  });
+});
+
+describe('languageDataFingerprint', () => {
+  it('changes with the bytes of any data file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tms-langdata-'));
+    for (const name of LANGUAGE_DATA_FILES) copyFileSync(new URL(name, LANGUAGE_DATA_DIR), path.join(dir, name));
+    const copy = pathToFileURL(`${dir}/`);
+    expect(languageDataFingerprint(copy)).toBe(languageDataFingerprint());
+    appendFileSync(path.join(dir, 'population.csv'), 'xx,1\n');
+    expect(languageDataFingerprint(copy)).not.toBe(languageDataFingerprint());
   });
 });

@@ -1,14 +1,16 @@
 // Syncing components: working copy up to date, changed files parsed, the store updated in one transaction.
+// What a no-change sync does not need (isomorphic-git, the file scan and the formats) is imported when first needed:
+// loading it took longer than the no-change sync's own work.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type ComponentHandle, openComponent, withMutex } from '../component/handle.js';
+import { withComponentMutex } from '../component/mutex.js';
+import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
-import * as vcs from '../vcs/index.js';
+import { upToDateHead } from '../vcs/quick-check.js';
 import { releaseMemory } from './memory.js';
-import { expandFileMask, parseChanged, planFiles } from './scan.js';
-import { type WorkingCopyState, blobIdsOf, updateWorkingCopy, verifiedBytes } from './working-copy.js';
+import type { WorkingCopyState } from './working-copy.js';
 
 export interface ComponentSyncResult {
   project: string;
@@ -95,15 +97,16 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
  * file problem: the result says what failed. Files whose blob did not change are not read.
  * @example const r = await syncComponent(await openComponent(store, config, project, component));
  */
-export async function syncComponent(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
-  return withMutex(h, () => syncLocked(h, opts));
+export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+  // withMutex of component/handle.ts, whose module loads the format registry
+  return withComponentMutex(h.key, () => syncLocked(h, opts), h.config.lock_timeout_ms);
 }
 
 /**
  * `syncComponent` for a caller that already holds the component's mutex (repository operations re-sync
  * inside their own, so no other operation slips in between).
  */
-export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
+export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
   const { store, project, component, dir } = h;
   const started = performance.now();
   const result = emptyResult(project.slug, component.slug);
@@ -112,7 +115,7 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
   const cache = opts.cache ?? h.cache;
   try {
     emit('update');
-    const state = opts.offline ? await checkedOut(h, cache) : await updateWorkingCopy(component, dir, cache);
+    const state = opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache)));
     result.update = state.update;
     result.commit = state.head;
     const translations = await store.listTranslations(h.row.id);
@@ -134,6 +137,7 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
       return failures(result);
     }
     emit('scan');
+    const [{ expandFileMask, parseChanged, planFiles }, { blobIdsOf, verifiedBytes }] = await Promise.all([import('./scan.js'), import('./working-copy.js')]);
     const { paths, refused } = await expandFileMask(dir, component.filemask);
     if (paths.length === 0 && refused.length === 0) result.warnings.push(noMatches(component.filemask));
     // A file that cannot be taken is refused alone; the rest of the component loads.
@@ -197,9 +201,26 @@ export async function syncLocked(h: ComponentHandle, opts: SyncOptions = {}): Pr
   return result;
 }
 
+/**
+ * The working copy when one ref advertisement shows upstream's branch where the working copy already is (what
+ * updateWorkingCopy answers `up-to-date` without fetching), read without loading isomorphic-git; undefined when that
+ * is not so, or not sure.
+ */
+async function upToDate(h: ComponentTarget): Promise<WorkingCopyState | undefined> {
+  if (!h.git) return undefined;
+  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth);
+  return head === undefined ? undefined : { dir: h.dir, head, update: 'up-to-date' };
+}
+
+async function updateWorkingCopy(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
+  const { updateWorkingCopy } = await import('./working-copy.js');
+  return updateWorkingCopy(h.component, h.dir, cache);
+}
+
 /** The working copy as it is: its HEAD, nothing fetched or moved. */
-async function checkedOut(h: ComponentHandle, cache: object): Promise<WorkingCopyState> {
+async function checkedOut(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   if (!h.git) return { dir: h.dir, head: null, update: 'local' };
+  const vcs = await import('../vcs/index.js');
   return { dir: h.dir, head: await vcs.headOid({ dir: h.dir, cache }), update: 'up-to-date' };
 }
 
@@ -224,7 +245,7 @@ export async function syncProject(
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
   for (const component of components) {
-    const result = await syncComponent(await openComponent(store, config, project, component), opts);
+    const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
     results.push(result);
     if (components.length > 1 && result.parsed > 0) releaseMemory();
   }

@@ -1,0 +1,40 @@
+// A configured component resolved to its store row, working copy and remote: everything of a ComponentHandle but its
+// file format, whose registry loads every format's parser (a no-change sync reads no file and needs none of them).
+import path from 'node:path';
+import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { NotFoundError } from '../domain/errors.js';
+import type { Store } from '../store/index.js';
+import type * as vcs from '../vcs/index.js';
+import type { ComponentHandle } from './handle.js';
+
+/** A component handle without its format: what a sync needs. */
+export type ComponentTarget = Omit<ComponentHandle, 'format'>;
+
+/** `<repos_dir>/<project>/<component>` */
+export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {
+  return path.join(reposDir, projectSlug, componentSlug);
+}
+
+/** Credentials for http(s) repositories given in the configuration rather than the URL. */
+export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
+  return component.username ? { username: component.username, password: component.password } : undefined;
+}
+
+/** Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first). */
+export async function resolveComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentTarget> {
+  const row = await store.findComponent(project.slug, component.slug);
+  if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
+  return {
+    store,
+    config,
+    project,
+    component,
+    row,
+    key: `${project.slug}/${component.slug}`,
+    dir: workingCopyDir(config.repos_dir, project.slug, component.slug),
+    branch: component.branch || 'main',
+    git: component.vcs !== 'local',
+    auth: credentialsOf(component),
+    cache: {},
+  };
+}
