@@ -17,6 +17,10 @@ const HISTORY = Number(process.env.BENCH_HISTORY ?? 3000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const tms = path.join(root, 'bin', 'tms');
+/** `tms serve --workers` counts measured under load, one fresh server each (`BENCH_WORKERS=1,2`). */
+const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
+/** `BENCH_PARTS=serve`: only the serving figures (one sync to build the store first). */
+const ONLY_SERVE = process.env.BENCH_PARTS === 'serve';
 
 interface LoadResult {
   requests: { average: number };
@@ -120,6 +124,8 @@ function config(name: string, repo: string): string {
     JSON.stringify({
       database: 'tms.sqlite',
       repos_dir: 'repos',
+      // the load comes from one address: Weblate's anonymous throttle (100/day) would answer it with 429s
+      rate_limit: { anonymous: '', user: '' },
       projects: keepassxcProjects(repo),
     }),
   );
@@ -137,13 +143,16 @@ const row = (what: string, tmsValue: string, anchor: string, ratio: string, targ
 // --- start-up
 const node0 = await medianOf(RUNS, () => timed(process.execPath, ['-e', '0']));
 const helpCfg = config('help', gitServer.url('one.git'));
-
-const help = await medianOf(RUNS, () => timed(process.execPath, [tms, '--help']));
-row('`tms --help`', s(help.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((help.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
-const check = await medianOf(RUNS, () => tmsRun(helpCfg, 'check'));
-row('`tms check`', s(check.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((check.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
-const users = await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list'));
-row('`tms user list`', s(users.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((users.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+if (ONLY_SERVE) {
+  await tmsRun(config('sync-one.git', gitServer.url('one.git')), 'sync', 'keepassxc');
+} else {
+  const help = await medianOf(RUNS, () => timed(process.execPath, [tms, '--help']));
+  row('`tms --help`', s(help.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((help.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+  const check = await medianOf(RUNS, () => tmsRun(helpCfg, 'check'));
+  row('`tms check`', s(check.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((check.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+  const users = await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list'));
+  row('`tms user list`', s(users.seconds), `\`node -e 0\` ${s(node0.seconds)}`, `+${((users.seconds - node0.seconds) * 1000).toFixed(0)} ms`, '≤ 0.12 s');
+}
 
 // --- Translate Toolkit parsing the same files (the whole python process, as a user runs it)
 const python = `
@@ -155,17 +164,18 @@ print(n, time.perf_counter() - t)
 `;
 let ttSeconds: number | null = null;
 // the first python3 that has Translate Toolkit (Debian's package installs it for the system python)
-const python3 = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0);
+const python3 = ONLY_SERVE ? undefined : ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0);
 if (python3) {
   ttSeconds = (await medianOf(3, () => timed(python3, ['-c', python, source]))).seconds;
   console.log(`Translate Toolkit parse-only (whole process): ${s(ttSeconds)}`);
-} else console.log('Translate Toolkit not installed (Debian: translate-toolkit): no anchor for parsing');
+} else if (!ONLY_SERVE) console.log('Translate Toolkit not installed (Debian: translate-toolkit): no anchor for parsing');
 
 // --- clones and syncs
 for (const [name, label] of [
   ['one.git', 'one commit'],
   ['history.git', `${HISTORY.toLocaleString('en')} commits`],
 ] as const) {
+  if (ONLY_SERVE) break;
   const url = gitServer.url(name);
   const clone = await medianOf(3, () => {
     const dir = path.join(work, `clone-${name}`);
@@ -199,57 +209,75 @@ for (const [name, label] of [
   }
 }
 
-// --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation
+// --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation, for each
+// `--workers` count (a fresh process each: its response cache starts cold)
 const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
-const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-process.on('exit', () => server.kill('SIGKILL'));
-const base = await serveUrl(server);
-const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
-const pages: string[] = [];
-for (const t of translations.results) {
-  const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
-  for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
-}
-const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
-const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
-const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
-const bare = await bareServer({ '/page': sample, '/unit': unitSample });
-let cursor = 0;
-const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
+let ceilings: { page: ReturnType<typeof loadRow>; unit: ReturnType<typeof loadRow> } | undefined;
 const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
-// cold: every page once, nothing cached yet; warm: cycled again for DURATION seconds
-const coldStart = performance.now();
-const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
-const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
-const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
-const ceilingPage = loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION }));
-row(
-  `${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
-  `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms`,
-  `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
-  `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
-  '≥ 0.5×, p99 < 20 ms',
-);
-row(
-  '… cache warm (cycled again)',
-  `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
-  `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
-  `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
-  '≥ 0.5×, p99 < 20 ms',
-);
-const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
-const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
-const ceilingUnit = loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION }));
-row(
-  `single unit, ${unitPaths.length} distinct`,
-  `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms`,
-  `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
-  `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
-  '≥ 0.5×',
-);
-const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
-console.log(`tms serve peak RSS after the load: ${rss.toFixed(0)} MiB`);
-server.kill('SIGTERM');
+for (const workers of WORKERS) await servePages(workers);
+
+async function servePages(workers: number): Promise<void> {
+  const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0', '--workers', String(workers)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const kill = () => server.kill('SIGKILL');
+  process.on('exit', kill);
+  const base = await serveUrl(server);
+  const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
+  const pages: string[] = [];
+  for (const t of translations.results) {
+    const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
+    for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
+  }
+  const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
+  const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
+  if (!ceilings) {
+    const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
+    const bare = await bareServer({ '/page': sample, '/unit': unitSample });
+    ceilings = {
+      page: loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION })),
+      unit: loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION })),
+    };
+  }
+  const { page: ceilingPage, unit: ceilingUnit } = ceilings;
+  let cursor = 0;
+  const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
+  const label = `\`--workers ${workers}\``;
+  // cold: every page once, nothing cached yet (the first page was fetched above); warm: cycled again for DURATION seconds
+  const coldStart = performance.now();
+  const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
+  const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
+  const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
+  row(
+    `${label} ${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
+    `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms, ${loadRow(cold).failed} failed`,
+    `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
+    `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
+    '≥ 0.5×, p99 < 20 ms',
+  );
+  row(
+    `${label} … cache warm (cycled again)`,
+    `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
+    `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
+    `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
+    '≥ 0.5×, p99 < 20 ms',
+  );
+  const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
+  const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
+  row(
+    `${label} single unit, ${unitPaths.length} distinct`,
+    `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms, ${unit.failed} failed`,
+    `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
+    `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
+    '≥ 0.5×',
+  );
+  const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
+  console.log(`tms serve --workers ${workers}: leader peak RSS after the load ${rss.toFixed(0)} MiB`);
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+  process.off('exit', kill);
+}
 await gitServer.close();
 
 console.log(`\nKeePassXC: ${names.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB of Qt TS; ${RUNS} runs per start-up figure (median)`);
