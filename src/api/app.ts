@@ -286,7 +286,13 @@ export function createApp(options: AppOptions): RequestHandler {
       return;
     }
     const result = await route.get(await contextOf(req, user, params, query, path, format));
-    if ('json' in result && cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, Buffer.from(result.json));
+    if ('json' in result) {
+      // encoded once, for the cache and the answer
+      const body = Buffer.from(result.json);
+      if (cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, body);
+      send(res, req, result.status ?? 200, JSON_TYPE, body, result.headers);
+      return;
+    }
     reply(res, req, result);
   }
 
