@@ -146,6 +146,27 @@ describe('tms serve --workers 2', () => {
     }
   }, 60_000);
 
+  it('stores every one of many concurrent edits made through both workers', async () => {
+    const units = (await json<UnitPage>(UNITS)).results.filter((u) => u.source.length === 1 && u.source[0] !== 'Quit');
+    expect(units.length).toBeGreaterThan(2);
+    const edits = Array.from({ length: 120 }, (_, i) => ({ unit: units[i % units.length]!, text: `Edit ${i}` }));
+    const answers = await Promise.all(
+      edits.map(({ unit, text }) =>
+        request('PATCH', `/api/units/${unit.id}/`, JSON.stringify({ target: [text], state: 20 }), {
+          authorization: `Token ${admin}`,
+          'content-type': 'application/json',
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
+    // each unit holds one of the texts sent for it, on every worker
+    const targets = await germanTargets();
+    for (const unit of units) {
+      const sent = edits.filter((e) => e.unit === unit).map((e) => e.text);
+      expect(sent).toContain(targets[unit.source[0]!]);
+    }
+  }, 60_000);
+
   it('runs a repository operation (commit and push) on the leader', async () => {
     const before = await gitCli(env.upstream('app'), ['rev-list', '--count', 'main']);
     const r = await request('POST', '/api/components/hello/app/repository/', JSON.stringify({ operation: 'commit' }), {
