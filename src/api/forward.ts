@@ -31,7 +31,7 @@ export function forwardedOrigin(req: IncomingMessage): string | undefined {
 /**
  * Whether this request must be answered by the leader: the webhook receivers (one update queue), `/healthz` (the
  * queue and background commits live there), anything that works on a working copy under the component mutex
- * (repository operations and status pages' POSTs, file downloads and uploads, adding languages and strings) and
+ * (repository operations and status, file downloads and uploads, adding languages and strings) and
  * every other API write but unit edits, which any worker stores (SQLite serialises writers; busy_timeout waits).
  */
 export function leaderOnly(method: string | undefined, url: string): boolean {
@@ -40,13 +40,14 @@ export function leaderOnly(method: string | undefined, url: string): boolean {
   if (path === '/healthz' || path === '/healthz/') return true;
   const read = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
   if (path === '/api' || path.startsWith('/api/')) {
-    if (read) return /^\/api\/(?:projects|components|translations)\/.+\/file\/?$/.test(path);
+    // file downloads read working copies under the component mutex; repository status asks git, where commits run
+    if (read) return /^\/api\/(?:projects|components|translations)\/.+\/(?:file|repository)\/?$/.test(path);
     // PATCH/PUT of one unit: the edit is one transaction; the file is written later, by the leader's commit.
     if ((method === 'PATCH' || method === 'PUT') && /^\/api\/units\/\d+\/?$/.test(path)) return false;
     return true;
   }
-  if (read) return false;
-  return path.startsWith('/upload/') || path.startsWith('/repository/');
+  if (path.startsWith('/repository/')) return true;
+  return !read && path.startsWith('/upload/');
 }
 
 /**

@@ -177,6 +177,12 @@ describe('tms serve --workers 2', () => {
     expect(JSON.parse(r.body)).toMatchObject({ result: true });
     expect(Number(await gitCli(env.upstream('app'), ['rev-list', '--count', 'main']))).toBe(Number(before) + 1);
     expect(await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts'])).toContain('Beenden 5');
+    // a file download (forwarded: it reads the working copy) has the committed text
+    const file = await request('GET', '/api/translations/hello/app/de/file/');
+    expect(file.status).toBe(200);
+    expect(file.body).toContain('Beenden 5');
+    const status = await json<{ needs_commit: boolean }>('/api/components/hello/app/repository/', { authorization: `Token ${admin}` });
+    expect(status.needs_commit).toBe(false);
   }, 60_000);
 
   it('updates once per webhook', async () => {
