@@ -58,7 +58,9 @@ export function createForwarder(opts: { port: number; key: string; originOf: (re
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   close: () => void;
 } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle connections to the leader are dropped after 60 s, before the leader's own 65 s keep-alive timeout ends them:
+  // a request never goes out on a connection the leader is closing.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
