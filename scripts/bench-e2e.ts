@@ -3,13 +3,13 @@
 // measured in the same run: `node -e 0`, `git clone`, Translate Toolkit parsing the same files, a bare node:http
 // server sending the same bytes.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
-import { keepassxcFiles, keepassxcProjects, keepassxcSource, root, serveUrl } from './bench-lib.js';
+import { keepassxcFiles, keepassxcProjects, keepassxcSource, root } from './bench-lib.js';
 
 const source = keepassxcSource('bench:e2e');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -24,10 +24,16 @@ const CLONE_RUNS = Number(process.env.BENCH_CLONE_RUNS ?? 7);
 const all = ONLY === '';
 const tms = path.join(root, 'bin', 'tms');
 // BENCH_ONLY=short: only the short commands (start-up rows and the no-change sync, after one cold sync to set it up)
-const SHORT = process.env.BENCH_ONLY === 'short';
+const SHORT = ONLY === 'short';
+/** `tms serve --workers` counts measured under load, one fresh server each (`BENCH_WORKERS=1,2`). */
+const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
+/** `BENCH_PARTS=serve` (or `BENCH_ONLY=serve`): only the serving figures (one sync to build the store first). */
+const ONLY_SERVE = ONLY === 'serve' || process.env.BENCH_PARTS === 'serve';
+/** The kernel's clock tick, for CPU times read from /proc. */
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 
 interface LoadResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   errors: number;
   non2xx: number;
@@ -39,7 +45,7 @@ type Autocannon = (options: {
   duration?: number;
   amount?: number;
   requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
-}) => Promise<LoadResult>;
+}) => Promise<LoadResult> & { on(event: 'response', listener: () => void): void };
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
@@ -140,6 +146,8 @@ function config(name: string, repo: string): string {
     JSON.stringify({
       database: 'tms.sqlite',
       repos_dir: 'repos',
+      // the load comes from one address: Weblate's anonymous throttle (100/day) would answer it with 429s
+      rate_limit: { anonymous: '', user: '' },
       projects: DEPTH === undefined ? keepassxcProjects(repo) : withDepth(keepassxcProjects(repo), Number(DEPTH)),
     }),
   );
@@ -166,7 +174,9 @@ const startRow = (what: string, r: { seconds: number; min: number }, target: str
     `+${((r.seconds - node0.seconds) * 1000).toFixed(0)} ms (+${((r.min - node0.min) * 1000).toFixed(0)})`,
     target,
   );
-if (all || SHORT) {
+if (ONLY_SERVE) {
+  await tmsRun(config('sync-one.git', gitServer.url('one.git')), 'sync', 'keepassxc');
+} else if (all || SHORT) {
   startRow('`tms --help`', await medianOf(RUNS, () => timed(process.execPath, [tms, '--help'])), '≤ 0.12 s');
   startRow('`tms check`', await medianOf(RUNS, () => tmsRun(helpCfg, 'check')), '≤ 0.12 s');
   startRow('`tms user list`', await medianOf(RUNS, () => tmsRun(helpCfg, 'user', 'list')), '≤ 0.12 s');
@@ -208,6 +218,7 @@ for (const [name, label] of (
     ['history.git', `${HISTORY.toLocaleString('en')} commits`],
   ] as const
 ).slice(0, SHORT ? 1 : 2)) {
+  if (ONLY_SERVE) break;
   const url = gitServer.url(name);
   // `git clone` and tms's clone alone (the sync's working-copy update with the component's defaults, in a process of
   // its own) taken in turns, so that a change of the machine's load meets both alike
@@ -262,58 +273,118 @@ if (SHORT) {
   process.exit(0);
 }
 
-// --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation
-if (all) {
-  const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
-  const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  process.on('exit', () => server.kill('SIGKILL'));
-  const base = await serveUrl(server);
+// --- pages: a whole `tms serve` on the one-commit store; distinct 100-unit pages of every translation, for each
+// `--workers` count (a fresh process each: its response cache starts cold)
+const serveCfg = path.join(work, 'sync-one.git', 'tms.config.json');
+let ceilings: { page: ReturnType<typeof loadRow>; unit: ReturnType<typeof loadRow> } | undefined;
+const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
+if (all || ONLY_SERVE) for (const workers of WORKERS) await servePages(workers);
+
+/**
+ * CPU milliseconds (user + system) a process and its direct children (the serving workers) have used: per answer, the
+ * figure the machine's other load disturbs least.
+ */
+function cpuMs(pid: number): number {
+  const ticks = (p: string) => {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  let total = ticks(String(pid));
+  for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+    try {
+      total += ticks(child);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total * TICK_MS;
+}
+
+async function servePages(workers: number): Promise<void> {
+  // The request log goes to a file, as to a journal: through a pipe it would wait on this process, busy with the load.
+  const logFile = path.join(work, `serve-${workers}-${Date.now()}.log`);
+  const log = openSync(logFile, 'w');
+  const server = spawn(process.execPath, [tms, '--config', serveCfg, 'serve', '--port', '0', '--workers', String(workers)], {
+    stdio: ['ignore', log, 'inherit'],
+  });
+  closeSync(log);
+  const kill = () => server.kill('SIGKILL');
+  process.on('exit', kill);
+  let base = '';
+  for (let tries = 0; !base; tries++) {
+    if (tries > 600 || server.exitCode !== null) throw new Error(`tms serve did not start: ${readFileSync(logFile, 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    base = /serving the API on (http:\/\/[^/]+)\/api\//.exec(readFileSync(logFile, 'utf8'))?.[1] ?? '';
+  }
   const translations = (await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] };
   const pages: string[] = [];
   for (const t of translations.results) {
     const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
     for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${unitsUrl}?page_size=100&page=${p}`);
   }
-  const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
   const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
-  const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
-  const bare = await bareServer({ '/page': sample, '/unit': unitSample });
+  const sample = Buffer.from(await (await fetch(base + pages[0]!)).arrayBuffer());
   let cursor = 0;
   const cycle = (list: string[]) => [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
-  const loadRow = (r: LoadResult) => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts });
-  // cold: every page once, nothing cached yet; warm: cycled again for DURATION seconds
+  const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
+  if (!ceilings) {
+    const unitSample = Buffer.from(await (await fetch(`${base}/api/units/${unitIds[0]}/`)).arrayBuffer());
+    const bare = await bareServer({ '/page': sample, '/unit': unitSample });
+    // the same paths as tms gets (autocannon's per-request setup costs the load generator as much)
+    ceilings = {
+      page: loadRow(await autocannon({ url: bare, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) })),
+      unit: loadRow(await autocannon({ url: bare, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) })),
+    };
+  }
+  const { page: ceilingPage, unit: ceilingUnit } = ceilings;
+  const label = `\`--workers ${workers}\``;
+  // cold: every page once, nothing cached yet (the first page was fetched above); warm: cycled again for DURATION seconds
+  // timed to the last answer: autocannon resolves on its one-second ticks (726 pages read "3 s" whatever they took)
+  const cpu0 = cpuMs(server.pid!);
   const coldStart = performance.now();
-  const cold = await autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
-  const coldRps = pages.length / ((performance.now() - coldStart) / 1000);
-  const warm = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) }));
-  const ceilingPage = loadRow(await autocannon({ url: `${bare}/page`, connections: CONNECTIONS, duration: DURATION }));
+  let coldEnd = coldStart;
+  const coldRun = autocannon({ url: base, connections: CONNECTIONS, amount: pages.length, requests: cycle(pages) });
+  coldRun.on('response', () => {
+    coldEnd = performance.now();
+  });
+  const cold = await coldRun;
+  const coldRps = pages.length / ((coldEnd - coldStart) / 1000);
+  const cpu1 = cpuMs(server.pid!);
+  const warmRun = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(pages) });
+  const warm = loadRow(warmRun);
+  const cpu2 = cpuMs(server.pid!);
+  const perAnswer = (ms: number, answers: number) => `server CPU ${(ms / answers).toFixed(2)} ms/answer`;
   row(
-    `${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
-    `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms`,
+    `${label} ${pages.length} distinct 100-unit pages (${(sample.length / 1024).toFixed(0)} KiB each), ${CONNECTIONS} connections, cache cold (first pass)`,
+    `${coldRps.toFixed(0)} req/s, p99 ${cold.latency.p99} ms, ${loadRow(cold).failed} failed; ${perAnswer(cpu1 - cpu0, pages.length)}`,
     `bare node:http, same bytes: ${ceilingPage.rps.toFixed(0)} req/s`,
     `×${(coldRps / ceilingPage.rps).toFixed(2)}`,
     '≥ 0.5×, p99 < 20 ms',
   );
   row(
-    '… cache warm (cycled again)',
-    `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed`,
+    `${label} … cache warm (cycled again)`,
+    `${warm.rps.toFixed(0)} req/s, p99 ${warm.p99} ms, ${warm.failed} failed; ${perAnswer(cpu2 - cpu1, warmRun.requests.total)}`,
     `bare node:http: ${ceilingPage.rps.toFixed(0)} req/s`,
     `×${(warm.rps / ceilingPage.rps).toFixed(2)}`,
     '≥ 0.5×, p99 < 20 ms',
   );
-  const unitPaths = unitIds.map((id) => `/api/units/${id}/`);
-  const unit = loadRow(await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) }));
-  const ceilingUnit = loadRow(await autocannon({ url: `${bare}/unit`, connections: CONNECTIONS, duration: DURATION }));
+  const unitRun = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: cycle(unitPaths) });
+  const unit = loadRow(unitRun);
+  const cpu3 = cpuMs(server.pid!);
   row(
-    `single unit, ${unitPaths.length} distinct`,
-    `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms`,
+    `${label} single unit, ${unitPaths.length} distinct`,
+    `${unit.rps.toFixed(0)} req/s, p99 ${unit.p99} ms, ${unit.failed} failed; ${perAnswer(cpu3 - cpu2, unitRun.requests.total)}`,
     `bare node:http, same bytes: ${ceilingUnit.rps.toFixed(0)} req/s`,
     `×${(unit.rps / ceilingUnit.rps).toFixed(2)}`,
     '≥ 0.5×',
   );
   const rss = Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
-  console.log(`tms serve peak RSS after the load: ${rss.toFixed(0)} MiB`);
+  console.log(`tms serve --workers ${workers}: leader peak RSS after the load ${rss.toFixed(0)} MiB`);
+  const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
+  await exited;
+  process.off('exit', kill);
 }
 await gitServer.close();
 
@@ -334,7 +405,7 @@ function printTable(): void {
   for (const r of rows) console.log(`| ${r.what} | ${r.tms} | ${r.anchor} | ${r.ratio} | ${r.target} |`);
 }
 
-/** A bare node:http server in its own process (as tms serve is), answering each path with fixed bytes: the ceiling. */
+/** A bare node:http server in its own process (as tms serve is), answering each kind of path with fixed bytes: the ceiling. */
 async function bareServer(bodies: Record<string, Buffer>): Promise<string> {
   const files: Record<string, string> = {};
   for (const [route, body] of Object.entries(bodies)) {
@@ -345,7 +416,7 @@ async function bareServer(bodies: Record<string, Buffer>): Promise<string> {
     const http = require('node:http'); const fs = require('node:fs');
     const bodies = Object.fromEntries(Object.entries(JSON.parse(process.argv[1])).map(([k, f]) => [k, fs.readFileSync(f)]));
     const s = http.createServer((req, res) => {
-      const body = bodies[req.url] ?? Buffer.alloc(0);
+      const body = bodies[req.url] ?? (req.url.includes('/units/?') ? bodies['/page'] : req.url.startsWith('/api/units/') ? bodies['/unit'] : Buffer.alloc(0));
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       res.end(body);
     });

@@ -46,7 +46,14 @@ export function serveUrl(child: ChildProcess): Promise<string> {
     const look = (d: Buffer) => {
       seen += d.toString();
       const m = /serving the API on (http:\/\/[^/]+)\/api\//.exec(seen);
-      if (m) resolve(m[1]!);
+      if (!m) return;
+      resolve(m[1]!);
+      // the request log keeps coming: drained, not kept and scanned (that cost the load generator's process CPU)
+      child.stdout!.off('data', look);
+      child.stderr!.off('data', look);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      seen = '';
     };
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);

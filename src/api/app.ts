@@ -12,6 +12,7 @@ import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from './body.js';
 import { type ApiServices, type RequestContext, headerReader } from './context.js';
 import { ApiError, methodNotAllowed, notAcceptable, notAuthenticated, notFound, permissionDenied, throttled } from './errors.js';
+import { clientAddress, forwardedOrigin } from './forward.js';
 import { toJson } from './json.js';
 import { createRateLimiter, parseRate } from './rate-limit.js';
 import { requestUsers } from './request-log.js';
@@ -103,6 +104,8 @@ const HOST = /^[A-Za-z0-9.\-_:[\]]+$/;
 
 /** Where the request came in: its Host header (when sane), else the socket's own address; https on TLS sockets only. */
 export function originOf(req: IncomingMessage): string {
+  const through = forwardedOrigin(req);
+  if (through) return through;
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host;
   if (host && HOST.test(host)) return `${protocol}://${host}`;
@@ -204,7 +207,7 @@ export function createApp(options: AppOptions): RequestHandler {
     const { route, params } = match;
     res.setHeader('Allow', allow.get(route)!);
     await services.refresh();
-    const address = req.socket.remoteAddress ?? '';
+    const address = clientAddress(req);
     const wait = limiter.blocked(address);
     if (wait !== null) throw throttled(wait);
     let user: AccountRow;
@@ -283,7 +286,13 @@ export function createApp(options: AppOptions): RequestHandler {
       return;
     }
     const result = await route.get(await contextOf(req, user, params, query, path, format));
-    if ('json' in result && cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, Buffer.from(result.json));
+    if ('json' in result) {
+      // encoded once, for the cache and the answer
+      const body = Buffer.from(result.json);
+      if (cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, body);
+      send(res, req, result.status ?? 200, JSON_TYPE, body, result.headers);
+      return;
+    }
     reply(res, req, result);
   }
 

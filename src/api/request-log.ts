@@ -1,5 +1,6 @@
 // The structured request log: one entry per answered request (method, path, status, time, user), never credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress } from './forward.js';
 
 /** One request as the log records it. The query string is left out: only the path is kept. */
 export interface RequestLogEntry {
@@ -40,7 +41,7 @@ export function watchRequest(req: IncomingMessage, res: ServerResponse, write: (
       status: aborted && !res.writableFinished ? 499 : res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       user: requestUsers.get(req) ?? '',
-      address: req.socket.remoteAddress ?? '',
+      address: clientAddress(req),
     });
   };
   res.once('finish', () => finish(false));

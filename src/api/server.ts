@@ -6,8 +6,9 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createWebApp } from '../web/app.js';
 import { type Assets, loadAssets } from '../web/assets.js';
-import { createApp, createServices } from './app.js';
+import { createApp, createServices, originOf } from './app.js';
 import { methodNotAllowed, parseError } from './errors.js';
+import { acceptForwarded, createForwarder, leaderOnly } from './forward.js';
 import { LINGER_BYTES, LINGER_MS, lingerOnEarlyAnswer } from './linger.js';
 import { type RequestLogEntry, watchRequest } from './request-log.js';
 import { type RequestHandler, sendError, sendJson } from './respond.js';
@@ -83,6 +84,10 @@ export function startServer(options: {
   requestLog?: (entry: RequestLogEntry) => void;
   /** What `/healthz` reports beside the database (queue depth …). */
   health?: () => HealthDetails;
+  /** A serving worker of `tms serve --workers N`: the leader's internal port and key; `leaderOnly` requests go there. */
+  forward?: { port: number; key: string };
+  /** The leader's internal server: only requests carrying this key (forwarded by a worker) are answered, others get 403. */
+  acceptKey?: string;
 }): Promise<RunningServer> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const getConfig = options.getConfig ?? (() => options.config);
@@ -93,13 +98,24 @@ export function startServer(options: {
   const hooks = options.hooks;
   const { requestLog, store } = options;
   const started = performance.now();
+  const forward = options.forward && createForwarder({ ...options.forward, originOf });
+  const { acceptKey } = options;
   const server = http.createServer((req, res) => {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
     lingerOnEarlyAnswer(req, res);
-    if (requestLog) watchRequest(req, res, requestLog);
+    if (acceptKey !== undefined && !acceptForwarded(req, acceptKey)) {
+      res.writeHead(403, { 'Content-Length': 0 }).end();
+      return;
+    }
     const url = req.url ?? '/';
+    // the leader logs what it answers for a worker (with the client's address)
+    if (forward && leaderOnly(req.method, url)) {
+      forward.handle(req, res);
+      return;
+    }
+    if (requestLog) watchRequest(req, res, requestLog);
     const path = url.split('?', 1)[0];
     if (path === HEALTH_PATH || path === `${HEALTH_PATH}/`) {
       void answerHealth(req, res, store, options.health, started).catch((e) => {
@@ -150,6 +166,7 @@ export function startServer(options: {
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
             server.closeAllConnections();
+            forward?.close();
           }),
       });
     });

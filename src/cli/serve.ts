@@ -1,4 +1,5 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startServer } from '../api/server.js';
 import { workingCopyDir } from '../component/handle.js';
@@ -19,6 +20,7 @@ import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
 import { createLogger } from './log.js';
 import { claimServeLock } from './serve-lock.js';
+import { type WorkerPool, isServeWorker, runServeWorker, startWorkerPool } from './serve-workers.js';
 
 /**
  * Serves the API on host:port and prints its address; stops cleanly on SIGINT/SIGTERM (or when
@@ -26,7 +28,13 @@ import { claimServeLock } from './serve-lock.js';
  * pending edits older than `commit_pending_age` are committed in the background.
  * @example await runServe(config, processIo, { host: '127.0.0.1', port: 8000 })
  */
-export async function runServe(config: Config, io: CliIo, opts: { host: string; port: number; stop?: Promise<void>; now?: () => number }): Promise<number> {
+export async function runServe(
+  config: Config,
+  io: CliIo,
+  opts: { host: string; port: number; stop?: Promise<void>; now?: () => number; workers?: number },
+): Promise<number> {
+  if (isServeWorker()) return runServeWorker(config, io, opts);
+  const workers = Math.max(1, opts.workers ?? 1);
   const release = claimServeLock(config.database);
   const store = await openStore(config.database);
   store.checkpointInBackground();
@@ -43,36 +51,58 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
       lock: false,
       onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
     });
-    const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`) });
+    let pool: WorkerPool | undefined;
+    const watching = startWatching({ store, config, queue, log: (line) => io.err(`tms: ${line}`), onConfig: (next) => pool?.configure(next) });
     getConfig = watching.getConfig;
     for (const u of await resumeRequestedUpdates(store, config, queue)) io.err(`tms: resuming the update of ${u.project}/${u.component} a webhook asked for`);
     const hooks = createHookHandler({ store, getConfig, queue, deliveries: createStoredDeliveryLog(store), log: (line) => io.err(`tms: ${line}`) });
     const committer = startBackgroundCommits({ store, getConfig, now: opts.now, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
+    // With workers, this process is the leader: its server listens on loopback for what the workers forward.
+    const key = workers > 1 ? randomBytes(24).toString('base64url') : undefined;
     try {
       server = await startServer({
         store,
         config,
         getConfig,
-        host: opts.host,
-        port: opts.port,
+        host: key ? '127.0.0.1' : opts.host,
+        port: key ? 0 : opts.port,
         log: (message) => io.err(message),
         hooks,
         requestLog: logger.enabled('info') ? (entry) => logger.log('info', 'request', { ...entry }) : undefined,
         health: () => {
           const { running, queued } = queue.pending();
-          return { queue: { running: running.length, queued: queued.length }, background_commits: committer.status() };
+          return {
+            queue: { running: running.length, queued: queued.length },
+            background_commits: committer.status(),
+            ...(pool ? { workers: pool.status() } : {}),
+          };
         },
+        acceptKey: key,
       });
+      if (key) {
+        try {
+          pool = await startWorkerPool({ count: workers, leaderPort: Number(new URL(server.url).port), key, io });
+        } catch (e) {
+          await server.close();
+          throw e;
+        }
+      }
     } catch (e) {
+      if (e instanceof CliFailure) {
+        await committer.close();
+        throw e;
+      }
       await committer.close();
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
     }
     // Tools and tests read this line for the address: keep its shape.
-    io.out(`tms: serving the API on ${server.url}/api/ (Ctrl+C to stop)`);
-    io.out(`tms: the web interface is at ${server.url}/`);
+    const url = pool?.url ?? server.url;
+    io.out(`tms: serving the API on ${url}/api/ (Ctrl+C to stop)`);
+    io.out(`tms: the web interface is at ${url}/`);
+    if (pool) io.out(`tms: ${workers} serving workers; process ${process.pid} leads (updates, commits, repository operations)`);
     // loaded now rather than by the first commit
     void startGitWorker().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
     // what a killed process left half-way in the working copies' repositories (a write's temporary file)
@@ -91,6 +121,7 @@ export async function runServe(config: Config, io: CliIo, opts: { host: string; 
     });
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
+    await pool?.close();
     await server.close();
     await committer.close();
     await watching.close();

@@ -93,10 +93,15 @@ export class SqliteStore implements Store {
     return this.db.name;
   }
 
-  /** Runs `work` in one transaction (better-sqlite3 transactions are synchronous: nothing awaits inside). */
+  /**
+   * Runs `work` in one transaction (better-sqlite3 transactions are synchronous: nothing awaits inside). IMMEDIATE:
+   * the write lock is taken first, waiting up to busy_timeout for another connection's writer (`tms serve --workers`).
+   * A deferred transaction that reads, then writes after another connection committed cannot wait: SQLite refuses it
+   * at once ("database is locked").
+   */
   private tx<T>(work: (db: Db) => T): Promise<T> {
     try {
-      return Promise.resolve(this.db.transaction(() => work(this.db))());
+      return Promise.resolve(this.db.transaction(() => work(this.db)).immediate());
     } catch (e) {
       return Promise.reject(e);
     }
@@ -475,6 +480,6 @@ export function openSqliteStore(file: string): SqliteStore {
     // reading the language CSVs costs tens of milliseconds: only when the bundled data changed since the last seed
     seedLanguagesOnce(db, languageDataFingerprint(), () => loadLanguages().values());
     seedAuth(db);
-  })();
+  }).immediate();
   return store;
 }

@@ -16,6 +16,8 @@ export interface WatchRuntimeOptions {
   /** One line per event worth telling (configuration applied or refused, files changed). */
   log?: (line: string) => void;
   debounceMs?: { config?: number; files?: number };
+  /** Called with each configuration reload once the store has it (`tms serve --workers N` passes it to the workers). */
+  onConfig?: (config: Config) => void;
 }
 
 export interface WatchRuntime {
@@ -79,6 +81,7 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
             const applied = await opts.store.applyConfig(next, { prune: true });
             for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
             if (closed) return;
+            opts.onConfig?.(next);
             for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
           })
           .catch((e: unknown) => log(`watch: configuration not applied to the store: ${e instanceof Error ? e.message : String(e)}`));

@@ -1,6 +1,7 @@
 // Signing in and out, and the profile page with the API token: sessions over the store, passwords checked with scrypt.
 import { createAuthLimiter } from '../../api/auth-limit.js';
 import { queryValue } from '../../api/context.js';
+import { clientAddress } from '../../api/forward.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, openSession, secureSite } from '../../api/session.js';
 import { decoyHash, verifyPassword } from '../../auth/password.js';
 import type { WebAnswer, WebContext } from '../context.js';
@@ -52,7 +53,7 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
   const next = safeNext(formValue(ctx, 'next'));
   const username = (formValue(ctx, 'username') ?? '').trim().slice(0, 150);
   const password = (formValue(ctx, 'password') ?? '').slice(0, 1024);
-  const address = ctx.req.socket.remoteAddress ?? '';
+  const address = clientAddress(ctx.req);
   const wait = byAddress.blocked(address) ?? byUsername.blocked(username.toLowerCase());
   if (wait !== null) {
     return {
