@@ -3,7 +3,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,24 +11,10 @@ import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { autocannon } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
-
-interface Result {
-  requests: { average: number };
-  latency: { p50: number; p99: number; average: number };
-  errors: number;
-  non2xx: number;
-  timeouts: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
-}) => Promise<Result>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Row {
   dataset: string;

@@ -4,12 +4,11 @@
 // server sending the same bytes.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
-import { keepassxcFiles, keepassxcProjects, keepassxcSource, root } from './bench-lib.js';
+import { type LoadResult, autocannon, keepassxcFiles, keepassxcProjects, keepassxcSource, root } from './bench-lib.js';
 
 const source = keepassxcSource('bench:e2e');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -31,22 +30,6 @@ const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const ONLY_SERVE = ONLY === 'serve' || process.env.BENCH_PARTS === 'serve';
 /** The kernel's clock tick, for CPU times read from /proc. */
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
-
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  non2xx: number;
-  timeouts: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
-}) => Promise<LoadResult> & { on(event: 'response', listener: () => void): void };
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 const work = await tempDir('tms-bench-e2e-');

@@ -2,6 +2,7 @@
 // configuration, and the address a `tms serve` child process prints.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,3 +61,24 @@ export function serveUrl(child: ChildProcess): Promise<string> {
     child.once('exit', (code) => reject(new Error(`tms serve exited with ${code}: ${seen}`)));
   });
 }
+
+/** What autocannon reports of a load (the fields the benchmarks read). */
+export interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+}
+
+/** autocannon as the benchmarks call it: a load by duration or by amount, paths set per request. */
+export type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
+}) => Promise<LoadResult> & { on(event: 'response', listener: () => void): void };
+
+/** The load generator (CommonJS, typed here). */
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;

@@ -3,32 +3,16 @@
 // stays under the bound and flat (no growth) — and the requests served meanwhile.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
-import { keepassxcFiles, root, serveUrl } from './bench-lib.js';
+import { autocannon, keepassxcFiles, root, serveUrl } from './bench-lib.js';
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const SLICE = Number(process.env.BENCH_SLICE ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WORKERS = process.env.BENCH_WORKERS;
-
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  non2xx: number;
-  timeouts: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { setupRequest: (request: { path: string }) => { path: string } }[];
-}) => Promise<LoadResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 const tms = path.join(root, 'bin', 'tms');

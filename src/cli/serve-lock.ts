@@ -1,18 +1,9 @@
 // Which processes serve a database: `tms serve` leaves `<database>.serving.<pid>` beside it, so `tms restore` can refuse.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../domain/process.js';
 
 const MARK = '.serving.';
-
-/** Whether a process with this id is alive (EPERM: alive, owned by someone else). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Marks the database as served by this process; returns the release. A mark left by a killed process is stale:
@@ -44,7 +35,7 @@ export function servingProcesses(database: string): number[] {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length));
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    if (alive(pid)) pids.push(pid);
+    if (processAlive(pid)) pids.push(pid);
     else rmSync(path.join(dir, name), { force: true });
   }
   return pids;

@@ -2,19 +2,10 @@
 // that never got renamed. Harmless to git, but they pile up: removed once their writer is gone.
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../domain/process.js';
 
 /** `<file>.tms-<pid>-<n>.tmp`, as `writeFileAtomically` names them. */
 const TEMPORARY = /\.tms-(\d+)-\d+\.tmp$/;
-
-/** Whether a process with this id runs (a process of another user counts as running). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the temporary files under `gitDir` (a working copy's `.git/` or a bare repository) whose writing process
@@ -37,7 +28,7 @@ export function removeStaleTemporaries(gitDir: string): string[] {
         continue;
       }
       const m = TEMPORARY.exec(e.name);
-      if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+      if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
       rmSync(file, { force: true });
       removed.push(file);
     }
