@@ -101,7 +101,7 @@ export const componentSchema = {
         "The first clone is made by git; a full clone sends the server's packed history as it is, while a shallow one " +
         'makes the server build a new pack (on a 3,000-commit upstream: 0.3-0.9 s for the whole history, 3.5-4 s for ' +
         'depth 1). A shallow working copy works for every operation: fetches bring the history an update needs, down to ' +
-        "the merge base; a merge whose base upstream dropped uses the shallow boundary as base. Set it for upstreams " +
+        'the merge base; a merge whose base upstream dropped uses the shallow boundary as base. Set it for upstreams ' +
         'whose history is much larger than their files.',
     },
   },
