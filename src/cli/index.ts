@@ -1,5 +1,4 @@
 // The `tms` command line: parses arguments, loads the configuration, runs a command, maps errors to exit codes.
-import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
@@ -65,12 +64,12 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .description('serve the Weblate-compatible API (and webhooks)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on', '8000')
-    .option('--workers <n>', 'serving processes sharing the port (default: the number of cores; 1: one process)')
+    .option('--workers <n>', "serving processes sharing the port (default: the cores available, a container's CPU quota included, at most 8; 1: one process)")
     .action((opts: { host: string; port: string; workers?: string }) =>
       run(async () => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliFailure(`invalid port "${opts.port}"`, EXIT_USAGE);
-        const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
+        const workers = opts.workers === undefined ? (await import('./cores.js')).defaultWorkers() : Number(opts.workers);
         if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new CliFailure(`invalid number of workers "${opts.workers}"`, EXIT_USAGE);
         const cfg = await config();
         const { runServe } = await import('./serve.js');

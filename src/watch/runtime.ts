@@ -78,10 +78,15 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
         // Reloads apply in order; the queue gets the added and changed components once the store has them.
         applying = applying
           .then(async () => {
-            const applied = await opts.store.applyConfig(next, { prune: true });
+            let applied: Awaited<ReturnType<typeof opts.store.applyConfig>>;
+            try {
+              applied = await opts.store.applyConfig(next, { prune: true });
+            } finally {
+              // the serving workers follow the configuration this process now uses, applied to the store or not
+              if (!closed) opts.onConfig?.(next);
+            }
             for (const c of applied.keptComponents) log(`watch: component ${c.slug} left the configuration but holds uncommitted edits; kept in the store`);
             if (closed) return;
-            opts.onConfig?.(next);
             for (const k of [...diff.added, ...diff.changed]) if (include(k.project, k.component)) opts.queue.enqueue(k.project, k.component);
           })
           .catch((e: unknown) => log(`watch: configuration not applied to the store: ${e instanceof Error ? e.message : String(e)}`));
