@@ -20,7 +20,7 @@ const ONLY = process.env.BENCH_ONLY ?? '';
 /** `BENCH_DEPTH=N` gives the synced component `depth: N` (default: the configuration's default). */
 const DEPTH = process.env.BENCH_DEPTH;
 const CLONE_RUNS = Number(process.env.BENCH_CLONE_RUNS ?? 7);
-const all = ONLY === '';
+const all = ONLY === '' && process.env.BENCH_PARTS !== 'serve';
 const tms = path.join(root, 'bin', 'tms');
 // BENCH_ONLY=short: only the short commands (start-up rows and the no-change sync, after one cold sync to set it up)
 const SHORT = ONLY === 'short';
