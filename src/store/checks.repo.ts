@@ -227,10 +227,10 @@ export function recheckComponent(db: Db, componentId: number): void {
   const s = sql(db);
   const translations = s.translationsOf.all(componentId) as number[];
   for (const t of translations) recheckUnits(db, s.unitsOf.all(t) as number[]);
-  const changed = refreshInconsistentOfComponent(db, componentId, translations, false);
+  const changed = refreshInconsistentOfComponent(db, componentId, translations, false, new Set(translations));
   refreshSourceChecks(db, componentId);
   refreshStats(db, translations);
-  settleInconsistent(db, changed, new Set(translations));
+  settleInconsistent(db, changed);
 }
 
 /**
@@ -355,6 +355,24 @@ type GroupRow = {
   flagged: number;
 };
 
+/**
+ * Adds or removes a unit's `inconsistent`; true when that changed anything. Its translation's statistics move by the
+ * unit's share, unless the caller counts that translation itself (`accounted`: recounted, or moved by the caller's
+ * own before/after of the unit) — counting a whole translation again for one check cost milliseconds an edit.
+ */
+function setInconsistent(db: Db, unitId: number, translationId: number, failing: boolean, accounted: ReadonlySet<number>): boolean {
+  const s = sql(db);
+  const before = accounted.has(translationId) ? undefined : unitStatsFacts(db, unitId);
+  const info = failing ? s.addInconsistent.run(unitId) : s.removeInconsistent.run(unitId);
+  if (info.changes === 0) return false;
+  if (!accounted.has(translationId)) {
+    const after = unitStatsFacts(db, unitId);
+    if (before && after) applyUnitStats(db, translationId, before, after, { lastChange: false });
+    else refreshStats(db, [translationId]);
+  }
+  return true;
+}
+
 /** What `inconsistent` needs of a component: its project, whether it propagates translations, its source language. */
 interface ComponentTraits {
   project_id: number;
@@ -371,7 +389,7 @@ function componentTraits(db: Db): Map<number, ComponentTraits> {
  * A unit of a component that does not propagate translations loses its `inconsistent` here (the translations
  * touched are added to `changed`).
  */
-export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<number, number>): StringGroup[] {
+export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<number, number>, accounted: ReadonlySet<number> = new Set()): StringGroup[] {
   const s = sql(db);
   const traits = componentTraits(db);
   const out = new Map<string, StringGroup>();
@@ -381,7 +399,7 @@ export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<nu
       | undefined;
     const c = k && traits.get(k.component_id);
     if (!k || !c || k.is_source === 1) continue;
-    if (!c.propagates && s.removeInconsistent.run(id).changes > 0) changed?.set(id, k.translation_id);
+    if (!c.propagates && setInconsistent(db, id, k.translation_id, false, accounted)) changed?.set(id, k.translation_id);
     const key = `${c.project_id}\0${k.language_id}\0${c.source_language}\0${k.context}\0${k.source}`;
     if (!out.has(key)) {
       out.set(key, { projectId: c.project_id, languageId: k.language_id, sourceLanguage: c.source_language, source: k.source, context: k.context });
@@ -396,7 +414,12 @@ export function stringGroups(db: Db, unitIds: Iterable<number>, changed?: Map<nu
  * applies to (`ignore-inconsistent` and read-only strings never fail). Returns the units whose stored checks changed
  * (unit id → translation id), so their statistics and source checks can be refreshed.
  */
-export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>, changed = new Map<number, number>()): Map<number, number> {
+export function refreshInconsistentGroups(
+  db: Db,
+  groups: Iterable<StringGroup>,
+  changed = new Map<number, number>(),
+  accounted: ReadonlySet<number> = new Set(),
+): Map<number, number> {
   const s = sql(db);
   const traits = componentTraits(db);
   const contexts = new Map<number, TranslationChecking | undefined>();
@@ -431,8 +454,7 @@ export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>,
         // written only where it changes: a string shared by many components is mostly consistent, and deleting a
         // check that is not there cost a statement per member of every group (most of a sync of the tenth copy)
         if (failing === (m.flagged === 1)) continue;
-        const info = failing ? s.addInconsistent.run(m.id) : s.removeInconsistent.run(m.id);
-        if (info.changes > 0) changed.set(m.id, m.translation_id);
+        if (setInconsistent(db, m.id, m.translation_id, failing, accounted)) changed.set(m.id, m.translation_id);
       }
     }
   }
@@ -440,9 +462,9 @@ export function refreshInconsistentGroups(db: Db, groups: Iterable<StringGroup>,
 }
 
 /** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
-export function refreshInconsistent(db: Db, unitIds: Iterable<number>): Map<number, number> {
+export function refreshInconsistent(db: Db, unitIds: Iterable<number>, accounted: ReadonlySet<number> = new Set()): Map<number, number> {
   const changed = new Map<number, number>();
-  return refreshInconsistentGroups(db, stringGroups(db, unitIds, changed), changed);
+  return refreshInconsistentGroups(db, stringGroups(db, unitIds, changed, accounted), changed, accounted);
 }
 
 /**
@@ -450,7 +472,13 @@ export function refreshInconsistent(db: Db, unitIds: Iterable<number>): Map<numb
  * translations that another component of the project also has, and, when `swept`, every string of the project
  * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
  */
-export function refreshInconsistentOfComponent(db: Db, componentId: number, translationIds: Iterable<number>, swept: boolean): Map<number, number> {
+export function refreshInconsistentOfComponent(
+  db: Db,
+  componentId: number,
+  translationIds: Iterable<number>,
+  swept: boolean,
+  accounted: ReadonlySet<number> = new Set(),
+): Map<number, number> {
   const s = sql(db);
   const c = s.componentOf.get(componentId) as { project_id: number; components: number } | undefined;
   if (!c) return new Map();
@@ -466,7 +494,7 @@ export function refreshInconsistentOfComponent(db: Db, componentId: number, tran
       for (const u of s.unitStrings.all(t) as { id: number; source: string; context: string }[]) if (others.has(`${u.context}\0${u.source}`)) units.add(u.id);
     }
   }
-  return refreshInconsistent(db, units);
+  return refreshInconsistent(db, units, accounted);
 }
 
 /** `inconsistent` again across a project after components were deleted from it; returns the units changed (id → translation id). */
@@ -476,10 +504,10 @@ export function refreshInconsistentOfProject(db: Db, projectId: number): Map<num
 
 /**
  * After `inconsistent` changed on units (call inside a transaction): the source checks of their strings follow
- * (multiple_failures counts them), then the statistics of their translations and source translations, except
- * those in `except` (the caller refreshes them anyway).
+ * (multiple_failures counts them), and with them the source translations' statistics (the units' own translations
+ * moved when their check was written).
  */
-export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>, except: ReadonlySet<number> = new Set()): void {
+export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>): void {
   if (changed.size === 0) return;
   const s = sql(db);
   const byComponent = new Map<number, Set<bigint>>();
@@ -491,11 +519,8 @@ export function settleInconsistent(db: Db, changed: ReadonlyMap<number, number>,
     if (!set) byComponent.set(c, (set = new Set()));
     set.add(r.id_hash);
   }
-  const stats = new Set<number>();
-  for (const t of changed.values()) if (!except.has(t)) stats.add(t);
   for (const [componentId, hashes] of byComponent) {
     // the source translation's statistics follow each string refreshSourceChecks changes
     refreshSourceChecks(db, componentId, hashes);
   }
-  if (stats.size > 0) refreshStats(db, stats);
 }

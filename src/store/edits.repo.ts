@@ -164,6 +164,7 @@ function enforceChecks(
   const inconsistent = refreshInconsistent(
     db,
     units.map((u) => u.id),
+    new Set(translations),
   );
   for (const [componentId, hashes] of stringsOf(
     db,
@@ -171,7 +172,7 @@ function enforceChecks(
   ))
     refreshSourceChecks(db, componentId, hashes);
   for (const u of units) inconsistent.delete(u.id);
-  settleInconsistent(db, inconsistent, new Set(translations));
+  settleInconsistent(db, inconsistent);
   return states;
 }
 

@@ -97,10 +97,11 @@ export function unitStatsFacts(db: Db, unitId: number): UnitStatsFacts | undefin
 
 /**
  * Updates a translation's statistics for one unit that changed from `before` to `after` (call inside a
- * transaction), instead of counting every unit again as refreshStats does; the last change is read again.
+ * transaction), instead of counting every unit again as refreshStats does; the last change is read again (unless
+ * `lastChange: false`: a check that changed is no change of the translation's).
  * Falls back to refreshStats when the translation has no statistics yet.
  */
-export function applyUnitStats(db: Db, translationId: number, before: UnitStatsFacts, after: UnitStatsFacts): void {
+export function applyUnitStats(db: Db, translationId: number, before: UnitStatsFacts, after: UnitStatsFacts, opts: { lastChange?: boolean } = {}): void {
   const bucket = (f: UnitStatsFacts, on: boolean) => (on ? [1, f.num_words, f.num_chars] : [0, 0, 0]);
   const params: Record<string, number> = { id: translationId };
   const buckets: [string, (f: UnitStatsFacts) => boolean][] = [
@@ -124,7 +125,7 @@ export function applyUnitStats(db: Db, translationId: number, before: UnitStatsF
     refreshStats(db, [translationId]);
     return;
   }
-  refreshLastChange(db, translationId);
+  if (opts.lastChange !== false) refreshLastChange(db, translationId);
 }
 
 function refreshLastChange(db: Db, id: number): void {

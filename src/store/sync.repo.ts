@@ -222,12 +222,12 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   // string flagged now; then other components' statistics and source checks follow.
   let inconsistent: Map<number, number> | undefined;
   if (result.added > 0 || result.changed > 0 || result.removed > 0) {
-    inconsistent = refreshInconsistentOfComponent(db, componentId, touched, result.removed > 0);
+    inconsistent = refreshInconsistentOfComponent(db, componentId, touched, result.removed > 0, touched);
     const sourceId = refreshSourceChecks(db, componentId);
     if (sourceId !== undefined) touched.add(sourceId);
   }
   refreshStats(db, touched);
-  if (inconsistent) settleInconsistent(db, inconsistent, touched);
+  if (inconsistent) settleInconsistent(db, inconsistent);
   // the memory's pre-filter index follows the source strings (a few thousand rows, not every translation's units);
   // source texts no unit or imported entry uses any more leave it
   if (sourceTranslationId !== undefined && touched.has(sourceTranslationId)) {

@@ -403,9 +403,9 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
   }
   recheckUnits(db, ids);
   const translations = new Set(units.map((u) => u.translationId));
-  const inconsistent = refreshInconsistent(db, ids);
+  const inconsistent = refreshInconsistent(db, ids, translations);
   refreshStats(db, translations);
-  settleInconsistent(db, inconsistent, translations);
+  settleInconsistent(db, inconsistent);
   return ids;
 }
 
@@ -478,9 +478,12 @@ export function removeUnits(
 ): number[] {
   const ids = changes.map((c) => recordChangeRow(db, c));
   // the same strings elsewhere in the project may have been inconsistent only with these
+  const translations = new Set(units.map((u) => u.translation_id));
   const groups = stringGroups(
     db,
     units.map((u) => u.id),
+    undefined,
+    translations,
   );
   for (const u of units) {
     deleteUnitRow(db, u.id);
@@ -488,9 +491,8 @@ export function removeUnits(
       addPendingRemoval(db, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  const translations = new Set(units.map((u) => u.translation_id));
   refreshStats(db, translations);
-  settleInconsistent(db, refreshInconsistentGroups(db, groups), translations);
+  settleInconsistent(db, refreshInconsistentGroups(db, groups, undefined, translations));
   return ids;
 }
 

@@ -132,6 +132,11 @@ describe('the inconsistent check across components', () => {
     await edit('copy', 'About %1', 'Info zu %1', State.FUZZY);
     expect((await side('app')).inconsistent).toEqual([]);
     expect(await side('copy')).toEqual({ inconsistent: [], failing: failingInDb('copy') });
+    // the other side's statistics moved by each unit's share as its check came and went: equal to a full count
+    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
+    const kept = rows();
+    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
+    expect(rows()).toEqual(kept);
   });
 
   it('respects ignore-inconsistent on one component: the other side still fails', async () => {
