@@ -71,7 +71,11 @@ async function cloneInPlace(component: ComponentConfig, dir: string, auth: vcs.C
   const parent = path.dirname(dir);
   const prefix = `${path.basename(dir)}.cloning-`;
   await mkdir(parent, { recursive: true });
-  for (const name of await readdir(parent)) if (name.startsWith(prefix)) await rm(path.join(parent, name), { recursive: true, force: true });
+  // What an interrupted clone left. Its git may outlive a killed tms and still be writing there (removal then meets
+  // a folder that fills again, ENOTEMPTY): such a folder is left for a later clone, it does not stop this one.
+  for (const name of await readdir(parent)) {
+    if (name.startsWith(prefix)) await rm(path.join(parent, name), { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }).catch(() => {});
+  }
   const temp = path.join(parent, `${prefix}${process.pid}-${Date.now()}`);
   try {
     await vcs.clone({ dir: temp, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache: {} });

@@ -45,6 +45,18 @@ let temporaries = 0;
 const REPOSITORY_FILE = /[\\/]\.git[\\/]|\.git[\\/](objects|refs|index|packed-refs|HEAD|config|shallow)/;
 
 /**
+ * Where the temporary file of a repository file's write goes: the repository's own folder (`.git/`, or a bare
+ * repository's), never beside the file. A temporary file under `refs/` is a ref to git: one a killed process left
+ * empty there (opened, never written) made `git fsck` fail with "invalid sha1 pointer" (found by campaign:kill).
+ * Same file system, so the rename stays atomic; `removeStaleTemporaries` finds what a killed process left.
+ * @example temporaryFor('repos/p/c/.git/refs/heads/main') // 'repos/p/c/.git/.tms-<pid>-<n>.tmp'
+ */
+export function temporaryFor(file: string): string {
+  const gitDir = /^(.*\.git)[\\/]/.exec(file)?.[1] ?? path.dirname(file);
+  return path.join(gitDir, `.tms-${process.pid}-${++temporaries}.tmp`);
+}
+
+/**
  * Writes a file of the repository's own (`.git/…`: objects, the index, refs) through a temporary file and a rename,
  * so that a write cut short (a full disk, a killed process) never leaves a file half written: an empty loose object
  * or index is a corrupt repository that every later operation trips over. Working-tree files are written in place.
@@ -54,7 +66,7 @@ function writeFileAtomically(file: string, data: Uint8Array | string, options?: 
     nodeFs.writeFileSync(file, data, options);
     return;
   }
-  const temporary = `${file}.tms-${process.pid}-${++temporaries}.tmp`;
+  const temporary = temporaryFor(file);
   try {
     nodeFs.writeFileSync(temporary, data, options);
     nodeFs.renameSync(temporary, file);

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeStaleTemporaries } from './temporaries.js';
 
-describe('removeStaleTemporaries', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
+describe('removeStaleTemporaries', () => {
   it("removes a gone writer's temporary files anywhere under .git, keeps a live writer's and everything else", async () => {
     const git = mkdtempSync(path.join(os.tmpdir(), 'tms-temporaries-'));
     dirs.push(git);
@@ -38,5 +38,32 @@ describe('removeStaleTemporaries', () => {
     } finally {
       live.kill();
     }
+  });
+});
+
+describe('temporaryFor', () => {
+  it("puts a repository file's temporary in the repository folder, never under refs/ or objects/ (found by campaign:kill)", async () => {
+    const { temporaryFor } = await import('./context.js');
+    const cases: [string, string][] = [
+      [path.join('repos', 'p', 'c', '.git', 'refs', 'heads', 'main'), path.join('repos', 'p', 'c', '.git')],
+      [path.join('repos', 'p', 'c', '.git', 'objects', 'ab', 'cdef'), path.join('repos', 'p', 'c', '.git')],
+      [path.join('repos', 'p', 'c', '.git', 'index'), path.join('repos', 'p', 'c', '.git')],
+      [path.join('upstream', 'app.git', 'refs', 'heads', 'main'), path.join('upstream', 'app.git')],
+    ];
+    for (const [file, dir] of cases) {
+      const temporary = temporaryFor(file);
+      expect(path.dirname(temporary)).toBe(dir);
+      expect(path.basename(temporary)).toMatch(new RegExp(`^\\.tms-${process.pid}-\\d+\\.tmp$`));
+    }
+  });
+
+  it('a temporary of the new kind that a killed process left is removed too', async () => {
+    const git = mkdtempSync(path.join(os.tmpdir(), 'tms-temporaries-'));
+    dirs.push(git);
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const left = path.join(git, `.tms-${gone.pid}-7.tmp`);
+    writeFileSync(left, '');
+    expect(removeStaleTemporaries(git)).toEqual([left]);
   });
 });

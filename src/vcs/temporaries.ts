@@ -4,7 +4,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../domain/process.js';
 
-/** `<file>.tms-<pid>-<n>.tmp`, as `writeFileAtomically` names them. */
+/** `.tms-<pid>-<n>.tmp` in the repository folder, as `writeFileAtomically` names them (older versions: `<file>.tms-<pid>-<n>.tmp` beside the file). */
 const TEMPORARY = /\.tms-(\d+)-\d+\.tmp$/;
 
 /**
