@@ -21,6 +21,8 @@ function bodyPending(req: IncomingMessage): boolean {
  * @example http.createServer((req, res) => { lingerOnEarlyAnswer(req, res); handle(req, res); })
  */
 export function lingerOnEarlyAnswer(req: IncomingMessage, res: ServerResponse, limit = LINGER_BYTES, ms = LINGER_MS): void {
+  // most requests (every GET) carry no body: nothing to wait for, nothing to wrap
+  if (!bodyPending(req)) return;
   const end = res.end;
   res.end = function lingeringEnd(this: ServerResponse, ...args: unknown[]) {
     res.end = end;
