@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { editUnit } from '../src/repository/index.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { sqliteOf } from '../src/store/db.js';
+import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 
@@ -48,7 +49,7 @@ function configFor(name: string, checkFlags: string): Config {
 /** A cold sync into a fresh store (the working copy is cloned first, untimed); returns seconds and units. */
 async function cold(name: string, checkFlags: string) {
   const config = configFor(name, checkFlags);
-  const store = openSqliteStore(config.database);
+  const store = openSqlStore(config.database);
   await store.applyConfig(config);
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'keepassxc', 'keepassxc'), {});
@@ -79,7 +80,7 @@ console.log(
 );
 
 // counts per check with Weblate's defaults for Qt TS (no format flag), then with the Qt format flags
-const last = openSqliteStore(path.join(work, `on-${RUNS - 1}.sqlite`));
+const last = openSqlStore(path.join(work, `on-${RUNS - 1}.sqlite`));
 const counts = (store: typeof last) =>
   store.db.prepare('SELECT name, count(*) AS n FROM checks GROUP BY name ORDER BY n DESC').all() as { name: string; n: number }[];
 console.log(
@@ -108,7 +109,7 @@ for (const [label, batch] of [
   ['SQLite checkpoints in the writes', ids.slice(0, 400)],
   ['checkpoint thread (tms serve)', ids.slice(400)],
 ] as const) {
-  qt.store.db.pragma('wal_checkpoint(TRUNCATE)');
+  sqliteOf(qt.store.db).pragma('wal_checkpoint(TRUNCATE)');
   if (label.startsWith('checkpoint thread')) {
     qt.store.checkpointInBackground();
     // the thread has started (as it has long before any edit in a server)

@@ -10,7 +10,7 @@ import { parseConfig } from '../src/config/config.js';
 import { createUpdateQueue } from '../src/hooks/queue.js';
 import { createHookHandler } from '../src/hooks/router.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -65,7 +65,7 @@ const config = parseConfig(
   }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqliteStore(config.database);
+const store = openSqlStore(config.database);
 const t = performance.now();
 const [first] = await syncProject(store, config, 'keepassxc');
 if (!first!.ok) throw new Error(`first sync failed: ${first!.error}`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import type { MemoryStrategy } from '../src/store/index.js';
-import { type SqliteStore, openSqliteStore } from '../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../src/store/sql-store.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -57,15 +57,15 @@ const percentile = (xs: number[], p: number) => {
 };
 
 /** A cold sync of every copy: the clone is untimed (the same for both), then scan + parse + store timed. */
-async function coldSync(name: string, memory: boolean): Promise<{ store: SqliteStore; seconds: number; units: number }> {
+async function coldSync(name: string, memory: boolean): Promise<{ store: SqlStore; seconds: number; units: number }> {
   const config = configFor(path.join(work, name));
-  const store = await openSqliteStore(config.database);
+  const store = await openSqlStore(config.database);
   // without the memory: source texts are not indexed (each INSERT into memory_sources is ignored before it happens)
   if (!memory) {
     store.db.exec('DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;');
   }
   // clone first (not timed), from a store that is then thrown away
-  const warm = await openSqliteStore(path.join(work, `${name}.clone.sqlite`));
+  const warm = await openSqlStore(path.join(work, `${name}.clone.sqlite`));
   await syncProject(warm, config, 'keepassxc');
   await warm.close();
   const t = performance.now();
@@ -82,7 +82,7 @@ report(`corpus: KeePassXC, ${Object.keys(files).length} files, ×${COPIES} compo
 
 // 1. what keeping the memory adds to a cold sync: alternate without and with it
 const runs: { memory: boolean; seconds: number }[] = [];
-let store: SqliteStore | undefined;
+let store: SqlStore | undefined;
 /** A loopback `git http-backend` request can be reset on a loaded machine: such a run is started over (and said). */
 async function coldSyncRetried(name: string, memory: boolean): Promise<Awaited<ReturnType<typeof coldSync>>> {
   for (let attempt = 1; ; attempt++) {

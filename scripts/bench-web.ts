@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { startServer } from '../src/api/server.js';
 import { hashPassword } from '../src/auth/password.js';
 import { type Config, parseConfig } from '../src/config/config.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { ASSETS_DIR } from '../src/web/assets.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
   writeFileSync(configFile, text);
   const config: Config = parseConfig(text, configFile);
-  const store = openSqliteStore(config.database);
+  const store = openSqlStore(config.database);
   await store.applyConfig(config);
   for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
   const units = store.db.prepare('SELECT count(*) FROM units').pluck().get() as number;

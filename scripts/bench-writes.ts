@@ -8,7 +8,7 @@ import { openComponent } from '../src/component/handle.js';
 import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/repository/index.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -47,7 +47,7 @@ const config = parseConfig(
   JSON.stringify({ database: 'writes.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqliteStore(config.database);
+const store = openSqlStore(config.database);
 const { db } = store;
 const synced = await syncProject(store, config, 'keepassxc');
 for (const r of synced) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);

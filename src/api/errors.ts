@@ -1,6 +1,6 @@
 // API errors, their one JSON body shape (drf-standardized-errors: {"type", "errors": [{"code", "detail", "attr"}]}), and the one mapping of tms's errors to them.
 import { MutexTimeoutError } from '../component/mutex.js';
-import { ForbiddenError, FormatParseError, FormatWriteError, NotFoundError, TmsError, ValidationError } from '../domain/errors.js';
+import { DatabaseUnavailableError, ForbiddenError, FormatParseError, FormatWriteError, NotFoundError, TmsError, ValidationError } from '../domain/errors.js';
 
 export type ErrorType = 'validation_error' | 'client_error' | 'server_error';
 
@@ -66,6 +66,11 @@ export function notAcceptable(): ApiError {
   return new ApiError(406, [{ code: 'not_acceptable', detail: 'Could not satisfy the request Accept header.', attr: null }]);
 }
 
+/** 503 while the database cannot be reached (PostgreSQL restarting): the client may retry shortly. */
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, [{ code: 'database_unavailable', detail: 'The database is unavailable; try again shortly.', attr: null }], { 'Retry-After': '1' });
+}
+
 /** 500 without any detail of the cause. */
 export function serverError(): ApiError {
   return new ApiError(500, [{ code: 'error', detail: 'A server error occurred.', attr: null }]);
@@ -122,5 +127,6 @@ export function toApiError(e: unknown): ApiError | null {
   if (e instanceof MutexTimeoutError) return repositoryLocked(e.data.key);
   if (e instanceof FormatParseError) return fileDoesNotParse(e);
   if (e instanceof FormatWriteError) return new ApiError(409, [{ code: 'write_error', detail: e.message, attr: null }]);
+  if (e instanceof DatabaseUnavailableError) return databaseUnavailable();
   return null;
 }

@@ -3,8 +3,18 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { inspectDatabase, openStore, restoreDatabase } from '../store/index.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 import { CliFailure, type CliIo } from './io.js';
 import { servingProcesses } from './serve-lock.js';
+
+/** Backups are SQLite's: a PostgreSQL database is saved and restored with PostgreSQL's own tools. */
+function sqliteOnly(config: Config, what: string): void {
+  if (isPostgresUrl(config.database)) {
+    throw new CliFailure(
+      `tms ${what} copies a SQLite database; this configuration uses PostgreSQL: use pg_dump and pg_restore (or tms db copy to a SQLite file)`,
+    );
+  }
+}
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -16,6 +26,7 @@ function mib(bytes: number): string {
  * @example await runBackup(config, io, 'tms-2025-03-01.sqlite')
  */
 export async function runBackup(config: Config, io: CliIo, file: string): Promise<number> {
+  sqliteOnly(config, 'backup');
   const target = path.resolve(file);
   if (target === path.resolve(config.database)) throw new CliFailure('the backup file is the database itself');
   const temp = `${target}.tmp-${process.pid}`;
@@ -46,6 +57,7 @@ export async function runBackup(config: Config, io: CliIo, file: string): Promis
  * @example await runRestore(config, io, 'tms-2025-03-01.sqlite')
  */
 export async function runRestore(config: Config, io: CliIo, file: string): Promise<number> {
+  sqliteOnly(config, 'restore');
   const source = path.resolve(file);
   if (!existsSync(source)) throw new CliFailure(`${source}: file not found`);
   if (source === path.resolve(config.database)) throw new CliFailure('the backup file is the database itself');

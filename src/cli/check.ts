@@ -1,12 +1,13 @@
 import type { Config } from '../config/config.js';
 // `tms check`: validate the configuration and print what it declares.
 import { redactUrl } from '../domain/url.js';
+import { shownDatabase } from '../store/pg/url.js';
 import type { CliIo } from './io.js';
 
 /** Prints the projects and components of a valid configuration. */
 export function runCheck(config: Config, io: CliIo): number {
   io.out(`configuration: ${config.file}`);
-  io.out(`database: ${config.database}`);
+  io.out(`database: ${shownDatabase(config.database)}`);
   io.out(`working copies: ${config.repos_dir}`);
   io.out(`projects: ${config.projects.length}`);
   for (const project of config.projects) {

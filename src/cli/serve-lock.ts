@@ -2,6 +2,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../domain/process.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 
 const MARK = '.serving.';
 
@@ -11,6 +12,8 @@ const MARK = '.serving.';
  * @example const release = claimServeLock(config.database); … release();
  */
 export function claimServeLock(database: string): () => void {
+  // several nodes serve one PostgreSQL database: there is no file to mark (nor a restore over it)
+  if (isPostgresUrl(database)) return () => {};
   const mark = `${database}${MARK}${process.pid}`;
   try {
     writeFileSync(mark, `${process.pid}\n`);
@@ -22,6 +25,7 @@ export function claimServeLock(database: string): () => void {
 
 /** The live processes serving `database` (stale marks of dead processes are removed). */
 export function servingProcesses(database: string): number[] {
+  if (isPostgresUrl(database)) return [];
   const dir = path.dirname(database);
   const prefix = `${path.basename(database)}${MARK}`;
   let names: string[];

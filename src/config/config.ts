@@ -5,6 +5,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
 export interface ComponentConfig {
@@ -92,7 +93,7 @@ export interface Config {
   file: string;
   site_url: string;
   site_title: string;
-  /** Absolute path of the SQLite database. */
+  /** Absolute path of the SQLite database, or a `postgresql://` URL (may hold a password: show it with redactUrl). */
   database: string;
   /** Absolute path of the working copies' folder. */
   repos_dir: string;
@@ -243,7 +244,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   return {
     ...config,
     file,
-    database: path.resolve(dir, config.database),
+    database: isPostgresUrl(config.database) ? config.database : path.resolve(dir, config.database),
     repos_dir: path.resolve(dir, config.repos_dir),
     lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };

@@ -57,3 +57,6 @@ export function invalid(field: string | null, message: string): ValidationError 
 export function forbidden(message: string): ForbiddenError {
   return new ForbiddenError(message, { field: null });
 }
+
+/** The database cannot be reached (PostgreSQL down or restarting): answered 503 while it lasts; tms reconnects. */
+export class DatabaseUnavailableError extends TmsError<{ engine: 'postgresql' }> {}

@@ -15,7 +15,7 @@ const sql = preparedOnce((db: Db) => ({
   set: db.prepare(
     `INSERT INTO alerts (component_id, name, details, timestamp) VALUES (?, ?, ?, ?)
      ON CONFLICT (component_id, name) DO UPDATE SET details = excluded.details
-     WHERE details IS NOT excluded.details`,
+     WHERE alerts.details IS NOT excluded.details`,
   ),
   ofComponent: db.prepare('SELECT * FROM alerts WHERE component_id = ? ORDER BY name'),
 }));

@@ -2,7 +2,7 @@
 import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
 import { State } from '../domain/unit.js';
 import { compilePluralFormula } from '../languages/plural-formula.js';
-import type { Db } from './db.js';
+import { type Db, jsonField } from './db.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 
@@ -15,17 +15,15 @@ export interface TranslationChecking {
 
 const DAY_MS = 24 * 3600 * 1000;
 const INCONSISTENT = 'inconsistent';
-const PROPAGATES = "coalesce(json_extract(c.settings, '$.allow_translation_propagation'), 1)";
-const SOURCE_LANGUAGE = "coalesce(json_extract(c.settings, '$.source_language'), 'en')";
 
 const sql = preparedOnce((db: Db) => ({
   context: db.prepare(
     `SELECT t.is_source, t.component_id, l.code AS language, l.plural_number, l.plural_formula,
-       coalesce(json_extract(c.settings, '$.file_format'), '') AS format,
-       coalesce(json_extract(c.settings, '$.source_language'), 'en') AS source_language,
-       coalesce(json_extract(c.settings, '$.check_flags'), '') AS component_flags,
-       coalesce(json_extract(c.settings, '$.enforced_checks'), '[]') AS enforced,
-       coalesce(json_extract(p.settings, '$.check_flags'), '') AS project_flags
+       coalesce(${jsonField(db, 'c.settings', 'file_format')}, '') AS format,
+       coalesce(${jsonField(db, 'c.settings', 'source_language')}, 'en') AS source_language,
+       coalesce(${jsonField(db, 'c.settings', 'check_flags')}, '') AS component_flags,
+       coalesce(${jsonField(db, 'c.settings', 'enforced_checks')}, '[]') AS enforced,
+       coalesce(${jsonField(db, 'p.settings', 'check_flags')}, '') AS project_flags
      FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
   ),
@@ -40,7 +38,7 @@ const sql = preparedOnce((db: Db) => ({
   all: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name'),
   names: db.prepare('SELECT name FROM checks WHERE unit_id = ? AND dismissed = 0 ORDER BY name').pluck(),
   counts: db.prepare(
-    `SELECT c.name, sum(c.dismissed = 0) AS active, sum(c.dismissed = 1) AS dismissed FROM checks c JOIN units u ON u.id = c.unit_id
+    `SELECT c.name, count(*) FILTER (WHERE c.dismissed = 0) AS active, count(*) FILTER (WHERE c.dismissed = 1) AS dismissed FROM checks c JOIN units u ON u.id = c.unit_id
      WHERE u.translation_id = ? GROUP BY c.name ORDER BY active DESC, c.name`,
   ),
   // the string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
@@ -71,7 +69,10 @@ const sql = preparedOnce((db: Db) => ({
   sourceTranslation: db.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
   // inconsistent: a string's translations in one language across the project's components that propagate
   // a component's settings are JSON: read once per refresh (components), not once per unit row of a group
-  componentTraits: db.prepare(`SELECT c.id, c.project_id, ${PROPAGATES} AS propagates, ${SOURCE_LANGUAGE} AS source_language FROM components c`),
+  componentTraits: db.prepare(
+    `SELECT c.id, c.project_id, coalesce(${jsonField(db, 'c.settings', 'allow_translation_propagation', 'flag')}, 1) AS propagates,
+       coalesce(${jsonField(db, 'c.settings', 'source_language')}, 'en') AS source_language FROM components c`,
+  ),
   stringKey: db.prepare(
     `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, t.component_id
      FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`,

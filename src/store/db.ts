@@ -5,12 +5,73 @@ import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
-export type Db = Database.Database;
+/** The SQLite connection (better-sqlite3). */
+export type SqliteDb = Database.Database;
+
+/** What a write statement did: rows changed, and the id of the row it inserted. */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+/** A prepared statement: better-sqlite3's interface, the part the store uses, which the PostgreSQL engine also has. */
+export interface SqlStatement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): RunResult;
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  /** Rows as their first column's value. */
+  pluck(toggle?: boolean): this;
+  /** 64-bit integers as bigint. */
+  safeIntegers(toggle?: boolean): this;
+  /** Rows as arrays of their values, in column order. */
+  raw(toggle?: boolean): this;
+}
+
+/** A function run in a transaction: deferred by default, or taking the write lock first (`immediate`). */
+// biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's own signature
+export type DbTransaction<F extends (...args: any[]) => unknown> = Database.Transaction<F>;
+
+/**
+ * A connection the store's SQL runs on: SQLite's, or a PostgreSQL session answering alike (synchronously, the same
+ * shapes). The SQL is SQLite's; the PostgreSQL engine rewrites placeholders and a few idioms (pg/translate.ts), and
+ * the repositories branch on `isPostgres(db)` where the two differ more.
+ */
+export interface Db {
+  readonly name: string;
+  readonly open: boolean;
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's own signature
+  transaction<F extends (...args: any[]) => unknown>(fn: F): DbTransaction<F>;
+  close(): unknown;
+}
+
+/** True for a PostgreSQL session (the engine is decided by the configuration's `database`). */
+export function isPostgres(db: Db): boolean {
+  return (db as { engine?: string }).engine === 'postgresql';
+}
+
+/**
+ * A field of a JSON text column in SQL: `text` as SQLite's json_extract gives strings (and arrays as JSON text),
+ * `flag` as it gives booleans (1/0).
+ * @example jsonField(db, 'c.settings', 'source_language') // "json_extract(c.settings, '$.source_language')" on SQLite
+ */
+export function jsonField(db: Db, column: string, key: string, as: 'text' | 'flag' = 'text'): string {
+  if (!isPostgres(db)) return `json_extract(${column}, '$.${key}')`;
+  return as === 'flag' ? `((${column}::jsonb ->> '${key}')::boolean::int)` : `(${column}::jsonb ->> '${key}')`;
+}
+
+/** The SQLite connection, for what only SQLite has (pragmas, functions, backups); throws for PostgreSQL. */
+export function sqliteOf(db: Db): SqliteDb {
+  if (isPostgres(db)) throw new Error('only the SQLite engine has this');
+  return db as SqliteDb;
+}
 
 export class StoreError extends TmsError<{ file: string }> {}
 
 /** Applies every migration newer than the database's user_version, each in its own transaction. */
-export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): { from: number; to: number } {
+export function migrate(db: SqliteDb, migrations: readonly string[] = MIGRATIONS): { from: number; to: number } {
   const from = db.pragma('user_version', { simple: true }) as number;
   if (from > migrations.length) {
     throw new StoreError(`database schema version ${from} is newer than this tms (${migrations.length}); upgrade tms`, { file: db.name });
@@ -28,9 +89,9 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): { f
  * Opens (creating if needed) the database file and brings its schema up to date.
  * @example const db = openDb('tms.sqlite');
  */
-export function openDb(file: string): Db {
+export function openDb(file: string): SqliteDb {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  let db: Db;
+  let db: SqliteDb;
   try {
     db = new Database(file);
   } catch (e) {
@@ -74,7 +135,7 @@ export interface DatabaseInspection {
  * @example inspectDatabase('backup.sqlite').ok
  */
 export function inspectDatabase(file: string): DatabaseInspection {
-  let db: Db;
+  let db: SqliteDb;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
   } catch (e) {

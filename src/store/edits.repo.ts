@@ -4,7 +4,7 @@ import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
-import type { Db } from './db.js';
+import { type Db, jsonField } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
@@ -65,12 +65,12 @@ export interface CommittedTranslation {
   changes: ChangeInput[];
 }
 
-const UNIT_FOR_EDIT = `
+const unitForEdit = (db: Db) => `
   SELECT u.id, u.translation_id, t.component_id, c.project_id, t.language_id, u.source, u.target, u.state, u.pending,
     u.pending_author_id, t.is_source, t.is_template, t.filename, l.plural_number,
-    coalesce(json_extract(c.settings, '$.template'), '') <> '' AS monolingual,
-    coalesce(CASE WHEN t.is_source = 1 THEN json_extract(p.settings, '$.source_review')
-                  ELSE json_extract(p.settings, '$.translation_review') END, 0) AS review
+    coalesce(${jsonField(db, 'c.settings', 'template')}, '') <> '' AS monolingual,
+    coalesce(CASE WHEN t.is_source = 1 THEN ${jsonField(db, 'p.settings', 'source_review', 'flag')}
+                  ELSE ${jsonField(db, 'p.settings', 'translation_review', 'flag')} END, 0) AS review
   FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
   JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
   WHERE u.id = ?`;
@@ -80,7 +80,7 @@ const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_h
   t.revision, t.is_template`;
 
 const sql = preparedOnce((db: Db) => ({
-  unitForEdit: db.prepare(UNIT_FOR_EDIT),
+  unitForEdit: db.prepare(unitForEdit(db)),
   setState: db.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
   stringOf: db.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
   setPending: db.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
@@ -312,7 +312,7 @@ const pendingAges = preparedOnce((db: Db) =>
        SELECT t.component_id, MIN(r.timestamp) FROM pending_removals r JOIN translations t ON t.id = r.translation_id
        GROUP BY t.component_id
      ) x JOIN components c ON c.id = x.cid JOIN projects p ON p.id = c.project_id
-     GROUP BY c.id ORDER BY c.id`,
+     GROUP BY c.id, p.slug, c.slug ORDER BY c.id`,
   ),
 );
 

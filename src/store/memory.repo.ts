@@ -7,7 +7,7 @@
 // record hides that translation (memory_hidden) until the unit's target changes, as a new translation in Weblate is
 // a new memory entry.
 import { MEMORY_THRESHOLD, similarity } from '../domain/similarity.js';
-import type { Db } from './db.js';
+import { type Db, isPostgres } from './db.js';
 import { type Slice, preparedOnce } from './statements.js';
 
 /** A memory entry as the API lists it (languages by id, as Weblate's MemorySerializer). */
@@ -105,12 +105,15 @@ const sql = preparedOnce((db: Db) => ({
   ),
   unitsAll: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id`),
   importedAll: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id`),
-  hide: db.prepare('INSERT OR REPLACE INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ?'),
+  hide: db.prepare(
+    'INSERT INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ? ON CONFLICT (unit_id) DO UPDATE SET target = excluded.target',
+  ),
   list: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
   count: db.prepare('SELECT count(*) FROM memory').pluck(),
   byId: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.id = ?`),
   remove: db.prepare('DELETE FROM memory WHERE id = ?'),
-  language: db.prepare('SELECT id FROM languages WHERE code = ? COLLATE NOCASE').pluck(),
+  // ASCII case only, as SQLite's NOCASE
+  language: db.prepare('SELECT id FROM languages WHERE lower(code) = lower(?)').pluck(),
   addSource: db.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
   addSourcesOf: db.prepare(
     "INSERT OR IGNORE INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> ''",
@@ -141,10 +144,14 @@ const sql = preparedOnce((db: Db) => ({
     `SELECT m.id, m.target, m.origin, m.project_id, m.user_id, m.shared FROM memory m
      WHERE m.source_id = ? AND m.source_language_id = ? AND m.target_language_id = ? ORDER BY m.id`,
   ),
-  trigram: db.prepare(
-    `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
-     WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
-  ),
+  // the candidates sharing trigrams with the text (SQLite: FTS5's trigram index, the FTS query and a limit;
+  // PostgreSQL: pg_trgm's index, the text twice and a limit)
+  trigram: isPostgres(db)
+    ? db.prepare('SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?')
+    : db.prepare(
+        `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
+         WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+      ),
   scan: db.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
   prune: db.prepare(
     `DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)
@@ -307,8 +314,10 @@ export function lookupMemory(
   if ((opts.strategy ?? 'trigram') === 'scan') {
     for (const r of s.scan.iterate(minLength, maxLength) as Iterable<{ id: number; text: string }>) consider(r.id, r.text);
   } else {
+    const candidates = opts.candidates ?? 200;
     const query = trigramQuery(text);
-    if (query) for (const r of s.trigram.all(query, opts.candidates ?? 200) as { id: number; text: string }[]) consider(r.id, r.text);
+    const rows = !query ? [] : isPostgres(db) ? s.trigram.all(text, text, candidates) : s.trigram.all(query, candidates);
+    for (const r of rows as { id: number; text: string }[]) consider(r.id, r.text);
   }
   scored.sort((a, b) => b.similarity - a.similarity || a.text.length - b.text.length);
   const projects = v.projects === null ? null : new Set(v.projects);

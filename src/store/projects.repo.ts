@@ -55,12 +55,12 @@ const sql = preparedOnce((db: Db) => ({
   upsertProject: db.prepare(
     `INSERT INTO projects (slug, name, settings, created) VALUES (?, ?, ?, ?)
      ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
-     WHERE name IS NOT excluded.name OR settings IS NOT excluded.settings`,
+     WHERE projects.name IS NOT excluded.name OR projects.settings IS NOT excluded.settings`,
   ),
   upsertComponent: db.prepare(
     `INSERT INTO components (project_id, slug, name, settings, created) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (project_id, slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
-     WHERE name IS NOT excluded.name OR settings IS NOT excluded.settings`,
+     WHERE components.name IS NOT excluded.name OR components.settings IS NOT excluded.settings`,
   ),
   projectId: db.prepare('SELECT id FROM projects WHERE slug = ?').pluck(),
   rescanComponent: db.prepare('UPDATE components SET synced_commit = NULL WHERE id = ?'),

@@ -1,6 +1,6 @@
 // Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
 import { type UserRegex, compileUserRegex } from '../domain/regex.js';
-import type { Db } from './db.js';
+import { type Db, isPostgres, sqliteOf } from './db.js';
 
 /** Text fields of a unit that `field:value` searches. */
 export type UnitTextField = 'source' | 'target' | 'context' | 'note' | 'location' | 'explanation' | 'flags';
@@ -75,7 +75,8 @@ const RELATED: Record<UnitRelatedField, { from: string; column: string }> = {
 };
 
 const PROPERTIES: Record<UnitProperty, string> = {
-  plural: 'instr(u.source, char(30, 30)) > 0',
+  // plural forms are joined by two record separators (U+001E)
+  plural: "instr(u.source, '\u001e\u001e') > 0",
   context: "u.context <> ''",
   note: "u.note <> ''",
   flags: "(u.flags <> '' OR u.extra_flags <> '')",
@@ -87,7 +88,7 @@ const PROPERTIES: Record<UnitProperty, string> = {
   'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
   suggestion: 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id)',
   comment: `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT})`,
-  never: '0',
+  never: '1 = 0',
 };
 
 const SCOPES: Record<UnitScopeField, string> = {
@@ -97,13 +98,15 @@ const SCOPES: Record<UnitScopeField, string> = {
     'u.translation_id IN (SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id WHERE p.slug = ?)',
 };
 
-/** The SQL functions the compiled filters call; registered once per connection. */
+/** The SQL functions the compiled filters call; registered once per connection (PostgreSQL's are in its schema). */
 export function registerSearchFunctions(db: Db): void {
-  db.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
+  if (isPostgres(db)) return;
+  const sqlite = sqliteOf(db);
+  sqlite.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
     typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
   );
   const cache = new Map<string, UserRegex>();
-  db.function('tms_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+  sqlite.function('tms_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (typeof pattern !== 'string' || typeof value !== 'string') return 0;
     let re = cache.get(pattern);
     if (!re) {
@@ -124,7 +127,7 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
   switch (filter.kind) {
     case 'and':
     case 'or': {
-      if (filter.items.length === 0) return { sql: filter.kind === 'and' ? '1' : '0', params: [] };
+      if (filter.items.length === 0) return { sql: filter.kind === 'and' ? '1 = 1' : '1 = 0', params: [] };
       const parts = filter.items.map(compileUnitFilter);
       return {
         sql: `(${parts.map((p) => p.sql).join(filter.kind === 'and' ? ' AND ' : ' OR ')})`,

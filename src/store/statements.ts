@@ -1,6 +1,5 @@
 // How the store prepares SQL: every module's statements once per connection, dynamic ones in a bounded cache.
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import { type Db, type SqlStatement, isPostgres } from './db.js';
 
 /**
  * The store's one way to prepare statements: `prepare` runs once per connection and its result is kept.
@@ -22,8 +21,8 @@ export function preparedOnce<T>(prepare: (db: Db) => T): (db: Db) => T {
  * Prepares each distinct SQL text once (dynamic filters produce a handful of shapes);
  * the oldest statements are dropped past `max`.
  */
-export function statementCache(db: Db, max = 200): (sql: string) => Statement {
-  const statements = new Map<string, Statement>();
+export function statementCache(db: Db, max = 200): (sql: string) => SqlStatement {
+  const statements = new Map<string, SqlStatement>();
   return (sql) => {
     let statement = statements.get(sql);
     if (statement) return statement;
@@ -57,14 +56,21 @@ export function countCache(version: () => string, max = 1000): (key: string, cou
   };
 }
 
-const versionStatements = preparedOnce((db) => ({
-  dataVersion: db.prepare('PRAGMA data_version').pluck(),
-  totalChanges: db.prepare('SELECT total_changes()').pluck(),
-}));
+const versionStatements = preparedOnce((db) =>
+  isPostgres(db)
+    ? { counter: db.prepare('SELECT n FROM data_version WHERE id = 1').pluck() }
+    : { dataVersion: db.prepare('PRAGMA data_version').pluck(), totalChanges: db.prepare('SELECT total_changes()').pluck() },
+);
 
-/** The SQLite change token: another connection's commit (data_version) or a write through this one (total_changes). */
+/**
+ * The change token. SQLite: another connection's commit (data_version) or a write through this one (total_changes).
+ * PostgreSQL: the counter every writing transaction raises, on whichever node.
+ */
 export function versionOf(db: Db): () => string {
-  const { dataVersion, totalChanges } = versionStatements(db);
+  const s = versionStatements(db);
+  const { counter, dataVersion, totalChanges } = s as Partial<Record<'counter' | 'dataVersion' | 'totalChanges', SqlStatement>>;
+  if (counter) return () => String(counter.get() as number);
+  if (!dataVersion || !totalChanges) throw new Error('no change token');
   return () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
 }
 

@@ -7,13 +7,13 @@ import { DEFAULT_ROLES, DEFAULT_TEAMS } from '../auth/defaults.js';
 import { LANGUAGE_DATA_DIR, LANGUAGE_DATA_FILES, languageDataFingerprint, loadLanguages } from '../languages/languages.js';
 import { listGroups, listRoles } from './auth.repo.js';
 import { findLanguageByCode } from './languages.repo.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqlStore } from './sql-store.js';
 
-describe('openSqliteStore', () => {
+describe('openSqlStore', () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-store-')), 'tms.sqlite');
 
   it('seeds languages with their plurals, directions and aliases', () => {
-    const db = openSqliteStore(file).db;
+    const db = openSqlStore(file).db;
     expect(db.prepare('SELECT count(*) FROM languages').pluck().get()).toBe(loadLanguages().size);
     expect(findLanguageByCode(db, 'cs')).toMatchObject({ name: 'Czech', plural_number: 3, plural_type: 22, direction: 'ltr' });
     expect(findLanguageByCode(db, 'ar')).toMatchObject({ plural_number: 6, plural_type: 12, direction: 'rtl' });
@@ -23,7 +23,7 @@ describe('openSqliteStore', () => {
   });
 
   it('seeds the default roles, teams and the anonymous user', () => {
-    const db = openSqliteStore(file).db;
+    const db = openSqlStore(file).db;
     expect(listRoles(db).map((r) => r.name)).toEqual(DEFAULT_ROLES.map((r) => r.name));
     expect(listGroups(db).map((g) => g.name)).toEqual(DEFAULT_TEAMS.map((t) => t.name));
     const guests = db
@@ -44,11 +44,11 @@ describe('openSqliteStore', () => {
   });
 
   it('does not seed twice and keeps ids on reopen', () => {
-    const db = openSqliteStore(file).db;
+    const db = openSqlStore(file).db;
     const ids = db.prepare('SELECT code, id FROM languages ORDER BY id').all();
     const roles = db.prepare('SELECT count(*) FROM roles').pluck().get();
     db.close();
-    const again = openSqliteStore(file).db;
+    const again = openSqlStore(file).db;
     expect(again.prepare('SELECT code, id FROM languages ORDER BY id').all()).toEqual(ids);
     expect(again.prepare('SELECT count(*) FROM roles').pluck().get()).toBe(roles);
     expect(again.prepare("SELECT count(*) FROM users WHERE username = 'anonymous'").pluck().get()).toBe(1);
@@ -56,16 +56,16 @@ describe('openSqliteStore', () => {
   });
 
   it('reads the language data again only when its fingerprint changed', () => {
-    const seeded = openSqliteStore(file).db;
+    const seeded = openSqlStore(file).db;
     // a row gone behind the store's back shows whether seeding ran (tms itself never deletes languages)
     seeded.prepare("DELETE FROM languages WHERE code = 'tlh'").run();
     seeded.close();
-    const unchanged = openSqliteStore(file).db;
+    const unchanged = openSqlStore(file).db;
     expect(findLanguageByCode(unchanged, 'tlh')).toBeUndefined();
     // other bundled data (an upgrade of tms): seeded again
     unchanged.prepare("UPDATE store_meta SET value = 'older data' WHERE key = 'languages_seeded_from'").run();
     unchanged.close();
-    const upgraded = openSqliteStore(file).db;
+    const upgraded = openSqlStore(file).db;
     expect(findLanguageByCode(upgraded, 'tlh')).toMatchObject({ name: 'Klingon' });
     expect(upgraded.prepare('SELECT count(*) FROM languages').pluck().get()).toBe(loadLanguages().size);
     upgraded.close();

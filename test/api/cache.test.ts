@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/api/response-cache.js';
-// Answers are cached only while the store is unchanged: a write through any connection shows at once.
-import { openDb } from '../../src/store/db.js';
 import { type ApiHarness, startApi } from '../helpers/api-client.js';
+// Answers are cached only while the store is unchanged: a write through any connection shows at once.
+import { openDatabaseOf } from '../helpers/store.js';
 
 describe('ResponseCache', () => {
   it('drops the oldest entries past its byte budget, and caches nothing at 0', () => {
@@ -40,7 +40,7 @@ describe('cached answers follow the store', () => {
   it('shows a commit made by another connection (another process, e.g. tms sync)', async () => {
     const before = await firstUnit();
     await api.get(`/api/units/${before.id}/`);
-    const other = openDb(api.fixture.config.database);
+    const other = openDatabaseOf(api.fixture.config.database);
     try {
       other.prepare('UPDATE units SET target = ? WHERE id = ?').run('Neu (other connection)', before.id);
     } finally {

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../../src/domain/unit.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { createUpstream, tempDir } from '../helpers/git-repo.js';
 
 describeCorpus('quality checks on the KeePassXC corpus', (corpus) => {
   const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
-  let store: SqliteStore;
+  let store: SqlStore;
   let work: string;
   let units = 0;
   type Row = { source: string; target: string; state: number; is_source: number; language: string };
@@ -41,7 +41,7 @@ describeCorpus('quality checks on the KeePassXC corpus', (corpus) => {
       JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }] }),
       path.join(work, 'tms.config.json'),
     );
-    store = openSqliteStore(config.database);
+    store = openSqlStore(config.database);
     await store.applyConfig(config);
     const [result] = await syncProject(store, config, 'keepassxc');
     if (!result?.ok) throw new Error(`sync failed: ${result?.error}`);

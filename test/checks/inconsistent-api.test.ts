@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
@@ -13,7 +13,7 @@ import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-
 
 describe('the inconsistent check across components', () => {
   let env: SyncEnv;
-  let store: SqliteStore;
+  let store: SqlStore;
   let server: RunningServer;
   let config: Config;
   let token: string;

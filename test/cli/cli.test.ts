@@ -2,11 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/store/users.repo.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { openDatabaseOf } from '../helpers/store.js';
 
 const DEMO_CONFIG = path.join(repoRoot, 'fixtures', 'demo', 'tms.config.json');
 
@@ -96,7 +96,7 @@ describe('tms user', () => {
     expect(token).toMatch(/^wlu_[A-Za-z0-9]{40}$/);
 
     const dbFile = path.join(path.dirname(file), 'db', 'tms.sqlite');
-    const db = new Database(dbFile, { readonly: true });
+    const db = openDatabaseOf(dbFile);
     const row = db.prepare('SELECT username, full_name, email, is_superuser, token_hash FROM users WHERE username = ?').get('jane');
     expect(row).toEqual({ username: 'jane', full_name: 'Jane Doe', email: 'jane@example.org', is_superuser: 1, token_hash: hashToken(token) });
     const groups = db
@@ -115,7 +115,7 @@ describe('tms user', () => {
     const newToken = rotated.stdout.at(-1)!;
     expect(newToken).toMatch(/^wlu_[A-Za-z0-9]{40}$/);
     expect(newToken).not.toBe(token);
-    const db2 = new Database(dbFile, { readonly: true });
+    const db2 = openDatabaseOf(dbFile);
     expect(db2.prepare('SELECT token_hash FROM users WHERE username = ?').pluck().get('jane')).toBe(hashToken(newToken));
     db2.close();
 

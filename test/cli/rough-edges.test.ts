@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { loadConfig } from '../../src/config/config.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { runCli } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http.js';
 
@@ -55,12 +55,12 @@ describe('usage and configuration errors', () => {
 describe('tms user', () => {
   let dir: string;
   let config: string;
-  let store: SqliteStore;
+  let store: SqlStore;
   let server: RunningServer;
   beforeAll(async () => {
     config = tempConfig(JSON.stringify({ database: 'tms.sqlite', projects: [] }));
     dir = path.dirname(config);
-    store = openSqliteStore(loadConfig(config).database);
+    store = openSqlStore(loadConfig(config).database);
     server = await startServer({ store, config: loadConfig(config), host: '127.0.0.1', port: 0, log: () => {} });
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
@@ -39,7 +39,7 @@ describe('tms serve with a changing configuration file', () => {
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     write([component('one', env.upstream('glossary'))]);
     const config = env.config([{ name: 'Hello', slug: 'hello', components: [component('one', env.upstream('glossary'))] }]);
-    const store = openSqliteStore(config.database);
+    const store = openSqlStore(config.database);
     await syncProject(store, config, 'hello');
     token = (await store.createUser({ username: 'root', admin: true })).token;
     await store.close();

@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import { recordChangeRow } from '../../src/store/changes.repo.js';
 import type { Db } from '../../src/store/db.js';
 import type { ChangeInput } from '../../src/store/index.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from './corpus.js';
@@ -17,7 +17,7 @@ const DEMO = path.join(repoRoot, 'fixtures', 'demo');
 export interface ApiFixture {
   dir: string;
   config: Config;
-  store: SqliteStore;
+  store: SqlStore;
   /** The store's connection: the fixture's own history is written with SQL, and tests read it back. */
   db: Db;
   /** API tokens: a translator (Jane Doe) and a superuser. */
@@ -87,7 +87,7 @@ export async function createApiFixture(): Promise<ApiFixture> {
   await createUpstream({ dir: path.join(dir, 'upstream', 'app.git'), fixture: path.join(DEMO, 'app') });
   await createUpstream({ dir: path.join(dir, 'upstream', 'glossary.git'), fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   const config = fixtureConfig(dir);
-  const store = openSqliteStore(config.database);
+  const store = openSqlStore(config.database);
   const { db } = store;
   await store.applyConfig(config);
   for (const [project, components] of [

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from './sync-env.js';
@@ -13,7 +13,7 @@ export interface WriteEnv {
   root: string;
   /** The configuration (also written to `<root>/tms.config.json`, for the CLI). */
   config: Config;
-  store: SqliteStore;
+  store: SqlStore;
   server: RunningServer;
   origin: string;
   /** Bare upstream repository of `app` or `web` (read it with the git CLI). */

@@ -3,7 +3,7 @@ import type { Config } from '../../src/config/config.js';
 import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
@@ -20,7 +20,7 @@ function withMessages(messages: [string, string][]): string {
 }
 
 let env: SyncEnv;
-let store: SqliteStore;
+let store: SqlStore;
 let db: Db;
 let config: Config;
 let queue: UpdateQueue;

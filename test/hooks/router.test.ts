@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import type { Service } from '../../src/hooks/services.js';
 import type { Db } from '../../src/store/db.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { hmacHex, loadFixture } from './fixtures.js';
 import { type HookServer, recordingQueue, startHookServer } from './helpers.js';
@@ -47,7 +47,7 @@ function signed(service: Service, body: string, secret: string): Record<string, 
 }
 
 let root: string;
-let store: SqliteStore;
+let store: SqlStore;
 let db: Db;
 let server: HookServer;
 let config: Config;
@@ -89,7 +89,7 @@ function post(service: string, name: string, opts: { secret?: string; headers?: 
 beforeAll(async () => {
   root = await tempDir('tms-hooks-router-');
   config = makeConfig();
-  store = openSqliteStore(path.join(root, 'tms.sqlite'));
+  store = openSqlStore(path.join(root, 'tms.sqlite'));
   db = store.db;
   applyConfig(db, config);
   server = await startHookServer({ store, getConfig: () => config, queue });

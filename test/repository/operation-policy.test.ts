@@ -7,7 +7,7 @@ import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
 import type { UserRow } from '../../src/store/index.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
@@ -15,7 +15,7 @@ import { DEMO, helloConfig } from '../helpers/sync-env.js';
 interface Env {
   root: string;
   upstream: string;
-  store: SqliteStore;
+  store: SqlStore;
   user: UserRow;
   handle(): Promise<ComponentHandle>;
   unitId(language: string, context: string): number;
@@ -48,7 +48,7 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
     },
     { committer: { name: 'tms test', email: 'tms@test.invalid' } },
   );
-  const store = openSqliteStore(config.database);
+  const store = openSqlStore(config.database);
   const [synced] = await syncProject(store, config, 'hello');
   if (!synced!.ok) throw new Error(synced!.error);
   const { user } = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });

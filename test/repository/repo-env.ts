@@ -6,14 +6,14 @@ import { type ComponentHandle, openComponent } from '../../src/component/handle.
 import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/config.js';
 import type { Db } from '../../src/store/db.js';
 import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 export interface RepoEnv {
   env: SyncEnv;
-  store: SqliteStore;
+  store: SqlStore;
   /** The store's connection, for SQL assertions. */
   db: Db;
   config: Config;

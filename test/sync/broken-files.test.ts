@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/sync.js';
 import { parseConfig } from '../../src/config/config.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
@@ -14,7 +14,7 @@ const BROKEN_DE = '<?xml version="1.0" encoding="utf-8"?>\n<TS version="2.1" lan
 
 describe('a file that does not parse', () => {
   let root: string;
-  let store: SqliteStore;
+  let store: SqlStore;
   let upstream: string;
   let configFile: string;
   const raw = () =>
@@ -40,7 +40,7 @@ describe('a file that does not parse', () => {
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app'), files: { 'translations/app_de.ts': BROKEN_DE } });
     configFile = path.join(root, 'tms.config.json');
     await writeFile(configFile, raw());
-    store = openSqliteStore(config().database);
+    store = openSqlStore(config().database);
   });
   afterAll(async () => {
     await store.close();

@@ -3,7 +3,7 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 import { DEMO, demoFile, helloConfig } from '../helpers/sync-env.js';
@@ -14,7 +14,7 @@ const NEW_STRING = '<message>\n        <source>Brand new</source>\n        <tran
 describe('syncs after one that was killed', () => {
   let root: string;
   let upstream: string;
-  let store: SqliteStore;
+  let store: SqlStore;
   const config = () => helloConfig(root, { repo: upstream });
   const work = () => path.join(root, 'repos', 'hello', 'app');
   const targets = () =>
@@ -27,7 +27,7 @@ describe('syncs after one that was killed', () => {
     root = await tempDir('tms-crash-');
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app') });
-    store = openSqliteStore(path.join(root, 'tms.sqlite'));
+    store = openSqlStore(path.join(root, 'tms.sqlite'));
     const [first] = await syncProject(store, config(), 'hello');
     expect(first?.ok).toBe(true);
   });

@@ -8,7 +8,7 @@ import { contentDisposition } from '../../src/api/handlers/files.js';
 import { openComponent } from '../../src/component/handle.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit } from '../../src/repository/index.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, tempDir } from '../helpers/git-repo.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
@@ -16,7 +16,7 @@ import { DEMO, helloConfig } from '../helpers/sync-env.js';
 describe('hostile file names in the mask', () => {
   let root: string;
   let upstream: string;
-  let store: SqliteStore;
+  let store: SqlStore;
   const config = () =>
     helloConfig(root, { repo: upstream, filemask: 'translations/*.ts', push_on_commit: true }, { committer: { name: 'tms test', email: 'tms@test.invalid' } });
 
@@ -36,7 +36,7 @@ describe('hostile file names in the mask', () => {
     await gitCli(work, ['commit', '-q', '-m', 'hostile names']);
     upstream = path.join(root, 'upstream.git');
     await gitCli(root, ['clone', '-q', '--bare', work, upstream]);
-    store = openSqliteStore(path.join(root, 'tms.sqlite'));
+    store = openSqlStore(path.join(root, 'tms.sqlite'));
   });
   afterAll(async () => {
     await store.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import type { Db } from '../../src/store/db.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
@@ -30,7 +30,7 @@ function translations(db: Db, component: string) {
 
 describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', () => {
   let env: SyncEnv;
-  let store: SqliteStore;
+  let store: SqlStore;
   let db: Db;
   const config = () =>
     env.config([

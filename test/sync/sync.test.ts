@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import type { Db } from '../../src/store/db.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
+import { rowsWritten } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
 const glossaryComponent = (repo: string, extra: Record<string, unknown> = {}) => ({
@@ -43,7 +44,7 @@ function translationsOf(db: Db, component: string) {
 
 describe('sync over smart HTTP (with credentials in the URL)', () => {
   let env: SyncEnv;
-  let store: SqliteStore;
+  let store: SqlStore;
   let db: Db;
   let url: string;
   beforeAll(async () => {
@@ -93,7 +94,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
   });
 
   it('does no parsing and writes nothing when upstream did not change', async () => {
-    const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
+    const before = rowsWritten(db);
     const snapshot = db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all();
     const [r] = await syncProject(store, config(), 'hello');
     expect(r!.ok).toBe(true);
@@ -101,8 +102,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(r!.parsed).toBe(0);
     expect(r!.files.every((f) => f.status === 'unchanged')).toBe(true);
     expect(db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all()).toEqual(snapshot);
-    const after = db.prepare('SELECT total_changes() AS n').get() as { n: number };
-    expect(after.n - before.n).toBe(0);
+    expect(rowsWritten(db) - before).toBe(0);
     expect(db.prepare('SELECT count(*) FROM changes').pluck().get()).toBe(3);
   });
 

@@ -7,7 +7,7 @@ import { Action } from '../../src/domain/actions.js';
 import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
 import type { Db } from '../../src/store/db.js';
-import { type SqliteStore, openSqliteStore } from '../../src/store/sqlite-store.js';
+import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WatchRuntime, startWatching } from '../../src/watch/runtime.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
@@ -28,7 +28,7 @@ function withMessage(source: string, translation: string): string {
 
 let root: string;
 let file: string;
-let store: SqliteStore;
+let store: SqlStore;
 let db: Db;
 let queue: UpdateQueue;
 let runtime: WatchRuntime;
@@ -65,7 +65,7 @@ beforeAll(async () => {
   cpSync(path.join(DEMO, 'app'), path.join(root, 'repos', 'hello', 'local'), { recursive: true });
   writeConfig([APP, LOCAL]);
   const config = loadConfig(file);
-  store = openSqliteStore(config.database);
+  store = openSqlStore(config.database);
   db = store.db;
   const first = await syncProject(store, config, 'hello');
   expect(first.every((r) => r.ok)).toBe(true);

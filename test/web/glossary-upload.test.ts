@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpRequest, httpRequest } from '../helpers/http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('glossary pane and file upload in the web interface', () => {
   let env: SyncEnv;
-  let store: SqliteStore;
+  let store: SqlStore;
   let server: RunningServer;
   let session: { cookie: string; csrf: string };
   const request = (method: string, url: string, opts: Omit<HttpRequest, 'method'> = {}) => httpRequest(server.url, url, { ...opts, method });

@@ -1,4 +1,5 @@
-// The SQLite store: better-sqlite3 underneath, synchronous inside, each Store call one transaction where it writes.
+// The store over SQL: SQLite (better-sqlite3) or PostgreSQL (libpq) underneath, both synchronous inside, each Store
+// call one transaction where it writes.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { languageDataFingerprint, loadLanguages } from '../languages/languages.js';
@@ -11,7 +12,7 @@ import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.
 import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from './checks.repo.js';
 import * as comments from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
-import { type Db, openDb } from './db.js';
+import { type Db, StoreError, isPostgres, openDb, sqliteOf } from './db.js';
 import * as edits from './edits.repo.js';
 import {
   type ComponentKey,
@@ -24,6 +25,7 @@ import {
 import { findLanguageByCode, seedLanguagesOnce } from './languages.repo.js';
 import * as memory from './memory.repo.js';
 import { metrics } from './metrics.query.js';
+import { isPostgresUrl, openPgDb, testSchemaFor } from './pg/open.js';
 import * as projects from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
 import * as sessions from './sessions.repo.js';
@@ -54,15 +56,16 @@ function promised<T>(sync: Methods<T>): T {
   return out as T;
 }
 
-/**
- * The SQLite implementation of the Store. `db` is the connection, for this engine's own tests and tools only.
- * @example const store = await openSqliteStore('tms.sqlite');
- */
 /** SQLite's default checkpoint threshold (pages), and the one kept while a checkpoint thread runs. */
 const DEFAULT_AUTOCHECKPOINT = 1000;
 const SAFETY_AUTOCHECKPOINT = 20_000;
 
-export class SqliteStore implements Store {
+/**
+ * The Store over one connection, SQLite's or PostgreSQL's (the repositories' SQL is SQLite's; the PostgreSQL
+ * connection rewrites it). `db` is the connection, for the store's own tests and tools only.
+ * @example const store = openSqlStore('tms.sqlite');
+ */
+export class SqlStore implements Store {
   private readonly version: () => string;
   private checkpointer: Worker | null = null;
   // prepared on first use: a command that reads no units, changes or accounts prepares none of their statements
@@ -122,15 +125,15 @@ export class SqliteStore implements Store {
    * for one. For long-running servers; `close()` stops it.
    */
   checkpointInBackground(intervalMs = 500): void {
-    if (this.checkpointer || this.db.name === ':memory:' || !this.db.open) return;
+    if (this.checkpointer || this.db.name === ':memory:' || !this.db.open || isPostgres(this.db)) return;
     const worker = startWorker(import.meta.url, 'checkpoint-worker', { file: this.db.name, intervalMs });
     worker.unref();
     worker.on('error', () => {
       // without it, SQLite's own checkpoints take over again
-      this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+      sqliteOf(this.db).pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
       this.checkpointer = null;
     });
-    this.db.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT}`);
+    sqliteOf(this.db).pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT}`);
     this.checkpointer = worker;
   }
 
@@ -149,12 +152,17 @@ export class SqliteStore implements Store {
 
   ping() {
     return this.read((db) => {
-      db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
+      db.prepare(isPostgres(db) ? 'SELECT count(*) FROM tms_schema' : 'SELECT count(*) FROM sqlite_master')
+        .pluck()
+        .get();
     });
   }
 
   async backup(file: string) {
-    const { totalPages } = await this.db.backup(file);
+    if (isPostgres(this.db)) {
+      throw new StoreError(`${this.db.name}: a PostgreSQL store is backed up by PostgreSQL's own tools (pg_dump), not tms backup`, { file });
+    }
+    const { totalPages } = await sqliteOf(this.db).backup(file);
     return { pages: totalPages };
   }
 
@@ -469,13 +477,19 @@ export class SqliteStore implements Store {
 }
 
 /**
- * Opens (creating and migrating if needed) the SQLite store and seeds what a fresh database needs (languages,
- * roles, teams, the anonymous user); safe on every start. Languages are seeded again only when the bundled
- * language data changed.
+ * Opens (creating and migrating if needed) the store — a PostgreSQL URL or a SQLite file — and seeds what a fresh
+ * database needs (languages, roles, teams, the anonymous user); safe on every start. Languages are seeded again only
+ * when the bundled language data changed. With `TMS_TEST_POSTGRES` set (test runs), a file name stands for a schema
+ * of that PostgreSQL database.
  */
-export function openSqliteStore(file: string): SqliteStore {
-  const db = openDb(file);
-  const store = new SqliteStore(db);
+export function openSqlStore(database: string): SqlStore {
+  const testPostgres = process.env.TMS_TEST_POSTGRES;
+  const db: Db = isPostgresUrl(database)
+    ? openPgDb(database)
+    : testPostgres && database !== ':memory:'
+      ? openPgDb(testPostgres, { schema: testSchemaFor(database) })
+      : openDb(database);
+  const store = new SqlStore(db);
   db.transaction(() => {
     // reading the language CSVs costs tens of milliseconds: only when the bundled data changed since the last seed
     seedLanguagesOnce(db, languageDataFingerprint(), () => loadLanguages().values());
