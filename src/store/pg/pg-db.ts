@@ -1,7 +1,7 @@
 // A PostgreSQL connection that answers like the store's SQLite connection: synchronous statements (libpq), the
 // same result shapes (integers as numbers, booleans as 0/1), transactions that run to their end without yielding.
 import { createRequire } from 'node:module';
-import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
+import { DatabaseUnavailableError, TmsError, invalid } from '../../domain/errors.js';
 import type { Db, DbTransaction, RunResult, SqlStatement } from '../db.js';
 import { type TranslatedSql, translateSql } from './translate.js';
 
@@ -51,7 +51,8 @@ const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, floa
 function toParam(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
-    if (value.includes('\0')) throw new PgError('PostgreSQL text cannot hold NUL characters (U+0000)', { code: '22021' });
+    // libpq would cut the text there: refused as bad input (the API answers 400), nothing stored
+    if (value.includes('\0')) throw invalid(null, 'text with a NUL character (U+0000) cannot be stored in PostgreSQL');
     return value;
   }
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);

@@ -1,0 +1,134 @@
+// The PostgreSQL engine's own behaviour: the SQL it is given, URLs and credentials, a server that goes away, text it
+// cannot hold. The rest of the suite runs on it too (npm run test:postgres).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toApiError } from '../../src/api/errors.js';
+import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
+import { openStore } from '../../src/store/index.js';
+import { openPgDb } from '../../src/store/pg/open.js';
+import type { PgDb } from '../../src/store/pg/pg-db.js';
+import { translateSql } from '../../src/store/pg/translate.js';
+import { isPostgresUrl, shownDatabase } from '../../src/store/pg/url.js';
+import { openSqlStore } from '../../src/store/sql-store.js';
+
+describe('the store SQL as PostgreSQL reads it', () => {
+  it('numbers placeholders outside quotes and comments, and names repeat their number', () => {
+    expect(translateSql("SELECT * FROM units WHERE id = ? AND note <> '?' -- ?\n AND state = ?").text).toBe(
+      "SELECT * FROM units WHERE id = $1 AND note <> '?' -- ?\n AND state = $2",
+    );
+    const named = translateSql('UPDATE t SET a = @a, b = @b WHERE id = @id AND a <> @a');
+    expect(named.text).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND a <> $1');
+    expect(named.names).toEqual(['a', 'b', 'id']);
+  });
+
+  it('spells the SQLite idioms the PostgreSQL way', () => {
+    expect(translateSql('INSERT OR IGNORE INTO checks (unit_id, name) VALUES (?, ?)').text).toBe(
+      'INSERT INTO checks (unit_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    );
+    expect(translateSql('INSERT INTO users (username) VALUES (?)').text).toBe('INSERT INTO users (username) VALUES ($1) RETURNING id');
+    expect(translateSql('SELECT 1 FROM m WHERE project_id IS ? AND user_id IS NOT ? AND x IS NULL AND y IS NOT NULL').text).toBe(
+      'SELECT 1 FROM m WHERE project_id IS NOT DISTINCT FROM $1 AND user_id IS DISTINCT FROM $2 AND x IS NULL AND y IS NOT NULL',
+    );
+    expect(translateSql('SELECT c.id AS componentId FROM components c WHERE name LIKE ?').text).toBe(
+      'SELECT c.id AS "componentId" FROM components c WHERE name ILIKE $1',
+    );
+    expect(translateSql('SELECT 1 FROM units u CROSS JOIN translations t ON t.id = u.translation_id').text).toBe(
+      'SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id',
+    );
+  });
+
+  it('tells URLs from files and never shows a password', () => {
+    expect(isPostgresUrl('postgresql://db/tms')).toBe(true);
+    expect(isPostgresUrl('postgres://db/tms')).toBe(true);
+    expect(isPostgresUrl('tms.sqlite')).toBe(false);
+    expect(shownDatabase('postgresql://tms:s3cret@db:5432/tms')).toBe('postgresql://db:5432/tms');
+    expect(shownDatabase('postgresql://db/tms?user=tms&password=s3cret')).toBe('postgresql://db/tms?user=tms&password=***');
+  });
+
+  it('fails to reach a server with one clear error, without the credentials', async () => {
+    // port 1 on loopback: nothing listens there
+    const url = 'postgresql://tms:s3cret@127.0.0.1:1/tms?connect_timeout=2';
+    const error = await openStore(url).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect(error!.message).toMatch(/^postgresql:\/\/127\.0\.0\.1:1\/tms\?connect_timeout=2: cannot connect to PostgreSQL: /);
+    expect(error!.message).not.toContain('s3cret');
+    expect(toApiError(error)?.status).toBe(503);
+  });
+});
+
+const url = process.env.TMS_TEST_POSTGRES;
+if (!url) console.warn('test/store/postgres.test.ts: TMS_TEST_POSTGRES is not set: the PostgreSQL server tests skip (npm run test:postgres runs them)');
+
+describe.skipIf(!url)('a PostgreSQL store', () => {
+  let file: string;
+  let admin: PgDb;
+  beforeAll(() => {
+    file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-pg-')), 'tms.sqlite');
+    admin = openPgDb(url!);
+  });
+  afterAll(() => admin.close());
+
+  it('is opened by URL, migrated and seeded; a second open finds it as it is', async () => {
+    const schema = `tms_url_${process.pid}`;
+    const withSchema = `${url}&options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    admin.exec(`CREATE SCHEMA ${schema}`);
+    try {
+      const store = await openStore(withSchema);
+      expect(store.location).not.toContain('password');
+      expect(await store.findLanguage('de')).toMatchObject({ code: 'de', plural_number: 2 });
+      const before = await store.dataVersion();
+      await store.createUser({ username: 'jane', fullName: 'Jane', email: 'jane@example.org', admin: false });
+      expect(await store.dataVersion()).not.toBe(before);
+      await store.close();
+      const again = await openStore(withSchema);
+      expect((await again.listUsers()).map((u) => u.username)).toContain('jane');
+      await again.close();
+    } finally {
+      admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+    }
+  });
+
+  it('refuses text with U+0000 as bad input and stores nothing of the transaction', async () => {
+    const store = openSqlStore(file);
+    const users = (await store.listUsers()).length;
+    const error = await store.createUser({ username: 'nuluser', fullName: 'a\u0000b', email: '', admin: false }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(toApiError(error)?.status).toBe(400);
+    expect((await store.listUsers()).length).toBe(users);
+    await store.close();
+  });
+
+  it('reconnects by itself when the server ended its session', async () => {
+    const store = openSqlStore(file);
+    await store.ping();
+    const pid = store.db.prepare('SELECT pg_backend_pid()').pluck().get() as number;
+    admin.prepare('SELECT pg_terminate_backend(?)').get(pid);
+    // the statement that meets the closed session fails as unavailable (503), the next one reconnects
+    const first = await store.ping().then(
+      () => null,
+      (e: Error) => e,
+    );
+    if (first) expect(first).toBeInstanceOf(DatabaseUnavailableError);
+    await store.ping();
+    expect(store.db.prepare('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
+    await store.close();
+  });
+
+  it('keeps the write token moving for writes made by another session', async () => {
+    const store = openSqlStore(file);
+    const other = openPgDb(url!, { schema: (store.db.name.split('#')[1] ?? '') || undefined });
+    const before = await store.dataVersion();
+    other.prepare("UPDATE users SET full_name = 'Changed elsewhere' WHERE username = 'anonymous'").run();
+    expect(await store.dataVersion()).not.toBe(before);
+    other.close();
+    await store.close();
+  });
+});
