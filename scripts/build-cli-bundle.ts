@@ -35,8 +35,8 @@ export async function buildCliBundle(): Promise<string[]> {
   // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
   const workers = await build({ ...common, entryPoints: workerEntries() });
   const metafiles = [result.metafile, workers.metafile];
-  // the configuration's prebuilt validator is required beside the module that loads it
-  copyFileSync(path.join(root, 'dist', 'config', 'config-validator.cjs'), path.join(BUNDLE_DIR, 'config-validator.cjs'));
+  // the configuration's prebuilt validator (and its code cache) is loaded beside the module that loads it
+  for (const name of ['config-validator.cjs', 'config-validator.cache']) copyFileSync(path.join(root, 'dist', 'config', name), path.join(BUNDLE_DIR, name));
   // which sources each output holds, for the test of what a command loads
   const outputs: Record<string, string[]> = {};
   for (const metafile of metafiles) {
