@@ -53,18 +53,9 @@ let heavyLoad: Promise<void> | undefined;
 
 /** Loads the repositories above (once). */
 export function loadHeavyRepos(): Promise<void> {
-  heavyLoad ??= Promise.all([
-    import('./checks.repo.js'),
-    import('./comments.repo.js'),
-    import('./edits.repo.js'),
-    import('./memory.repo.js'),
-    import('./projects.repo.js'),
-    import('./suggestions.repo.js'),
-    import('./sync.repo.js'),
-    import('./units.repo.js'),
-  ]).then(
-    (modules) => {
-      [checks, comments, edits, memory, projects, suggestions, sync, units] = modules;
+  heavyLoad ??= import('./lazy-repos.js').then(
+    (repos) => {
+      ({ checks, comments, edits, memory, projects, suggestions, sync, units } = repos);
       heavyLoaded = true;
     },
     (e) => {
