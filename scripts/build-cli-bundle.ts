@@ -4,7 +4,7 @@
 // paid more for that than for its work. Code splitting keeps every dynamic import a separate chunk, so a command still
 // loads only what it uses. dist/bundle/ sits two folders below the checkout as every dist/<part>/ module does, so the
 // paths the code takes from import.meta.url (language data, web assets, workers beside their module) stay right.
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
@@ -16,6 +16,7 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
 export async function buildCliBundle(): Promise<string[]> {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
   mkdirSync(BUNDLE_DIR, { recursive: true });
+  const banner = "import { createRequire as __tmsCreateRequire } from 'node:module'; const require = __tmsCreateRequire(import.meta.url);";
   const common: BuildOptions = {
     absWorkingDir: root,
     outdir: BUNDLE_DIR,
@@ -26,7 +27,7 @@ export async function buildCliBundle(): Promise<string[]> {
     // a native addon that finds its binary relative to its own files
     external: ['better-sqlite3'],
     // bundled CommonJS packages require Node's built-in modules
-    banner: { js: "import { createRequire as __tmsCreateRequire } from 'node:module'; const require = __tmsCreateRequire(import.meta.url);" },
+    banner: { js: banner },
     metafile: true,
     logLevel: 'warning',
   };
@@ -35,6 +36,7 @@ export async function buildCliBundle(): Promise<string[]> {
   // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
   const workers = await build({ ...common, entryPoints: workerEntries() });
   const metafiles = [result.metafile, workers.metafile];
+  dropUnusedBanner(banner);
   // the configuration's prebuilt validator (and its code cache) is loaded beside the module that loads it
   for (const name of ['config-validator.cjs', 'config-validator.cache']) copyFileSync(path.join(root, 'dist', 'config', name), path.join(BUNDLE_DIR, name));
   // which sources each output holds, for the test of what a command loads
@@ -44,6 +46,21 @@ export async function buildCliBundle(): Promise<string[]> {
   }
   writeFileSync(path.join(BUNDLE_DIR, 'inputs.json'), `${JSON.stringify(outputs)}\n`);
   return Object.keys(outputs);
+}
+
+/**
+ * Takes the banner off the files that never say `require` (most chunks): a module creating a require function it
+ * does not use still costs a command that loads it.
+ */
+function dropUnusedBanner(banner: string): void {
+  for (const name of readdirSync(BUNDLE_DIR)) {
+    if (!name.endsWith('.js')) continue;
+    const file = path.join(BUNDLE_DIR, name);
+    const text = readFileSync(file, 'utf8');
+    if (!text.startsWith(banner)) continue;
+    const rest = text.slice(banner.length);
+    if (!/\brequire\b/.test(rest)) writeFileSync(file, rest.replace(/^\n/, ''));
+  }
 }
 
 /** Every compiled `*-worker.js` module (what startWorker() starts), by name; two of one name would collide here. */
