@@ -1,5 +1,5 @@
 // Opens the SQLite store: WAL, foreign keys, versioned migrations applied on open.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -8,7 +8,27 @@ import { MIGRATIONS } from './migrations.js';
 
 // required rather than imported: Node parses a CommonJS package that an ES module imports once more for its export
 // names, which cost a short command (`tms user list`) about 3 ms of its start
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3') as typeof BetterSqlite3;
+
+let addon: { nativeBinding?: string } | undefined;
+
+/**
+ * better-sqlite3's options naming its compiled addon where its build puts it: without, the package searches a dozen
+ * places for it (a millisecond of every command that opens the store). Empty (the package searches) when not there.
+ */
+function addonOptions(): { nativeBinding?: string } {
+  if (!addon) {
+    let file: string | undefined;
+    try {
+      file = path.join(path.dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node');
+    } catch {
+      file = undefined;
+    }
+    addon = file && existsSync(file) ? { nativeBinding: file } : {};
+  }
+  return addon;
+}
 
 export type Db = BetterSqlite3.Database;
 
@@ -37,7 +57,7 @@ export function openDb(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   let db: Db;
   try {
-    db = new Database(file);
+    db = new Database(file, addonOptions());
   } catch (e) {
     throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
   }
@@ -81,7 +101,7 @@ export interface DatabaseInspection {
 export function inspectDatabase(file: string): DatabaseInspection {
   let db: Db;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
   } catch (e) {
     throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
   }
@@ -108,7 +128,7 @@ export function inspectDatabase(file: string): DatabaseInspection {
  * @example await restoreDatabase('backup.sqlite', config.database)
  */
 export async function restoreDatabase(from: string, to: string): Promise<number> {
-  const source = new Database(from, { readonly: true, fileMustExist: true });
+  const source = new Database(from, { readonly: true, fileMustExist: true, ...addonOptions() });
   try {
     const { totalPages } = await source.backup(to);
     return totalPages;
