@@ -24,14 +24,22 @@ export async function buildCliBundle(): Promise<string[]> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // a native addon that finds its binary relative to its own files
+    // a native addon: workers load the package as it is (it finds its binary relative to its own files)
     external: ['better-sqlite3'],
     // bundled CommonJS packages require Node's built-in modules
     banner: { js: banner },
     metafile: true,
     logLevel: 'warning',
   };
-  const result = await build({ ...common, entryPoints: { tms: 'dist/cli/index.js' }, splitting: true, chunkNames: 'chunk-[hash]' });
+  // The CLI holds better-sqlite3's JavaScript (a dozen files a command opening the store loaded one by one), and is
+  // told where its addon is (src/store/db.ts); `bindings`, its search for the addon, stays outside.
+  const result = await build({
+    ...common,
+    external: ['bindings'],
+    entryPoints: { tms: 'dist/cli/index.js' },
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+  });
   // startWorker() looks for a worker's module beside the module starting it: here, beside every chunk. Built apart
   // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
   const workers = await build({ ...common, entryPoints: workerEntries() });

@@ -2,35 +2,35 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
-// required rather than imported: Node parses a CommonJS package that an ES module imports once more for its export
-// names, which cost a short command (`tms user list`) about 3 ms of its start
 const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3') as typeof BetterSqlite3;
-
-let addon: { nativeBinding?: string } | undefined;
+let addon: Database.Options | undefined;
 
 /**
- * better-sqlite3's options naming its compiled addon where its build puts it: without, the package searches a dozen
- * places for it (a millisecond of every command that opens the store). Empty (the package searches) when not there.
+ * better-sqlite3's options naming its compiled addon. The CLI bundle holds the package's JavaScript (loading its
+ * dozen files cost a command that opens the store a few milliseconds; see scripts/build-cli-bundle.ts), from where the
+ * package would not find the addon; and told, it skips searching for it. Where its build puts it; else (another
+ * layout) found as the package finds it, from the package's own folder.
  */
-function addonOptions(): { nativeBinding?: string } {
+function addonOptions(): Database.Options {
   if (!addon) {
-    let file: string | undefined;
-    try {
-      file = path.join(path.dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node');
-    } catch {
-      file = undefined;
+    const main = require.resolve('better-sqlite3');
+    const root = path.join(path.dirname(main), '..');
+    const file = path.join(root, 'build', 'Release', 'better_sqlite3.node');
+    if (existsSync(file)) addon = { nativeBinding: file };
+    else {
+      const bindings = createRequire(main)('bindings') as (opts: { bindings: string; module_root: string }) => object;
+      // better-sqlite3 takes the loaded addon as well as its path
+      addon = { nativeBinding: bindings({ bindings: 'better_sqlite3.node', module_root: root }) as unknown as string };
     }
-    addon = file && existsSync(file) ? { nativeBinding: file } : {};
   }
   return addon;
 }
 
-export type Db = BetterSqlite3.Database;
+export type Db = Database.Database;
 
 export class StoreError extends TmsError<{ file: string }> {}
 
