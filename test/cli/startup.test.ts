@@ -130,11 +130,11 @@ describe.runIf(built)('what the short commands load', () => {
       'bindings',
     ];
     for (const name of heavy) expect(loaded).not.toContain(name);
-    // no password given: no password hashing
-    expect(loaded).not.toContain('auth/password.js');
     const addLoaded = names(added.modules);
     expect(addLoaded).toContain('store/users.repo.js');
     for (const name of heavy) expect(addLoaded).not.toContain(name);
+    // no password given: neither its reading nor its hashing
+    for (const modules of [loaded, addLoaded]) for (const name of ['cli/password-input.js', 'auth/password.js']) expect(modules).not.toContain(name);
   });
 
   it('a no-change tms sync over HTTP asks upstream without isomorphic-git; a change upstream still loads and syncs it', async () => {
