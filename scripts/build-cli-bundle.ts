@@ -4,7 +4,7 @@
 // paid more for that than for its work. Code splitting keeps every dynamic import a separate chunk, so a command still
 // loads only what it uses. dist/bundle/ sits two folders below the checkout as every dist/<part>/ module does, so the
 // paths the code takes from import.meta.url (language data, web assets, workers beside their module) stay right.
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
@@ -16,6 +16,7 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
 export async function buildCliBundle(): Promise<string[]> {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
   mkdirSync(BUNDLE_DIR, { recursive: true });
+  const banner = "import { createRequire as __tmsCreateRequire } from 'node:module'; const require = __tmsCreateRequire(import.meta.url);";
   const common: BuildOptions = {
     absWorkingDir: root,
     outdir: BUNDLE_DIR,
@@ -23,20 +24,29 @@ export async function buildCliBundle(): Promise<string[]> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // a native addon that finds its binary relative to its own files
+    // a native addon: workers load the package as it is (it finds its binary relative to its own files)
     external: ['better-sqlite3'],
     // bundled CommonJS packages require Node's built-in modules
-    banner: { js: "import { createRequire as __tmsCreateRequire } from 'node:module'; const require = __tmsCreateRequire(import.meta.url);" },
+    banner: { js: banner },
     metafile: true,
     logLevel: 'warning',
   };
-  const result = await build({ ...common, entryPoints: { tms: 'dist/cli/index.js' }, splitting: true, chunkNames: 'chunk-[hash]' });
+  // The CLI holds better-sqlite3's JavaScript (a dozen files a command opening the store loaded one by one), and is
+  // told where its addon is (src/store/db.ts); `bindings`, its search for the addon, stays outside.
+  const result = await build({
+    ...common,
+    external: ['bindings'],
+    entryPoints: { tms: 'dist/cli/index.js' },
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+  });
   // startWorker() looks for a worker's module beside the module starting it: here, beside every chunk. Built apart
   // (one file each), so that the modules they share with the CLI do not split its chunks into more, smaller files.
   const workers = await build({ ...common, entryPoints: workerEntries() });
   const metafiles = [result.metafile, workers.metafile];
-  // the configuration's prebuilt validator is required beside the module that loads it
-  copyFileSync(path.join(root, 'dist', 'config', 'config-validator.cjs'), path.join(BUNDLE_DIR, 'config-validator.cjs'));
+  dropUnusedBanner(banner);
+  // the configuration's prebuilt validator (and its code cache) is loaded beside the module that loads it
+  for (const name of ['config-validator.cjs', 'config-validator.cache']) copyFileSync(path.join(root, 'dist', 'config', name), path.join(BUNDLE_DIR, name));
   // which sources each output holds, for the test of what a command loads
   const outputs: Record<string, string[]> = {};
   for (const metafile of metafiles) {
@@ -44,6 +54,21 @@ export async function buildCliBundle(): Promise<string[]> {
   }
   writeFileSync(path.join(BUNDLE_DIR, 'inputs.json'), `${JSON.stringify(outputs)}\n`);
   return Object.keys(outputs);
+}
+
+/**
+ * Takes the banner off the files that never say `require` (most chunks): a module creating a require function it
+ * does not use still costs a command that loads it.
+ */
+function dropUnusedBanner(banner: string): void {
+  for (const name of readdirSync(BUNDLE_DIR)) {
+    if (!name.endsWith('.js')) continue;
+    const file = path.join(BUNDLE_DIR, name);
+    const text = readFileSync(file, 'utf8');
+    if (!text.startsWith(banner)) continue;
+    const rest = text.slice(banner.length);
+    if (!/\brequire\b/.test(rest)) writeFileSync(file, rest.replace(/^\n/, ''));
+  }
 }
 
 /** Every compiled `*-worker.js` module (what startWorker() starts), by name; two of one name would collide here. */

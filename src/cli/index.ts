@@ -113,14 +113,11 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .action((username: string, opts: { fullName?: string; email?: string; admin?: boolean; passwordStdin?: boolean }) =>
       run(async () => {
         const cfg = await config();
-        const [{ openStore }, { runUserAdd }, { readNewPassword }] = await Promise.all([
-          import('../store/index.js'),
-          import('./user.js'),
-          import('./password-input.js'),
-        ]);
+        const [{ openStore }, { runUserAdd }] = await Promise.all([import('../store/index.js'), import('./user.js')]);
         const store = await openStore(cfg.database);
         try {
-          const password = opts.passwordStdin ? () => readNewPassword(true) : undefined;
+          // the password reading (and hashing) loads only when one is given
+          const password = opts.passwordStdin ? async () => (await import('./password-input.js')).readNewPassword(true) : undefined;
           return await runUserAdd(store, io, username, { ...opts, password });
         } finally {
           await store.close();

@@ -1,5 +1,4 @@
 // `tms user …`: create, list, disable, enable and delete users, and rotate their API tokens.
-import { hashPassword } from '../auth/password.js';
 import type { Store } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
 
@@ -38,6 +37,11 @@ export async function runUserToken(store: Store, io: CliIo, username: string): P
   io.out(`new API token for ${username} (the old one no longer works):`);
   io.out(token);
   return 0;
+}
+
+/** The password hashing, loaded by the commands that set a password (not by `tms user list`). */
+async function hashPassword(password: string): Promise<string> {
+  return (await import('../auth/password.js')).hashPassword(password);
 }
 
 export async function runUserList(store: Store, io: CliIo): Promise<number> {

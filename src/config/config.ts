@@ -1,7 +1,7 @@
 // Loads, validates and resolves the tms configuration file (tms.config.json).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { closest, distance } from 'fastest-levenshtein';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
@@ -143,6 +143,8 @@ function jsonErrorAt(text: string, file: string): { line: number; column: number
 /** ` (did you mean "filemask"?)` when a known key is a likely typo of `key` (at most a third of it differs). */
 function didYouMean(key: string, known: readonly string[]): string {
   if (known.length === 0) return '';
+  // required here, on the way to an error: a valid configuration does not load it
+  const { closest, distance } = createRequire(import.meta.url)('fastest-levenshtein') as typeof import('fastest-levenshtein');
   const guess = closest(key, known as string[]);
   return distance(key, guess) <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${guess}"?)` : '';
 }

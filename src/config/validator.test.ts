@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { configValidatorSource } from '../../scripts/build-config-validator.js';
+import { configValidatorCodeCache, configValidatorSource } from '../../scripts/build-config-validator.js';
 import { configSchema } from './schema.js';
-import { AJV_OPTIONS, configValidator } from './validator.js';
+import { AJV_OPTIONS, codeCacheFile, compilePrebuilt, configValidator, loadPrebuilt, sourceMark } from './validator.js';
 
 const samples: unknown[] = [
   { projects: [] },
@@ -36,6 +36,26 @@ describe('the prebuilt configuration validator', () => {
       expect(a).toEqual(b);
     }
     expect(samples.some((s) => !compiled(structuredClone(s)))).toBe(true);
+  });
+
+  it('loads with the code cache made for its source (V8 takes it), and still loads beside a cache made for another source', () => {
+    const cache = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    const file = path.join(mkdtempSync(path.join(cache, 'tms-validator-')), 'config-validator.cjs');
+    const source = configValidatorSource();
+    const mark = sourceMark(source)!;
+    expect(mark).toMatch(/^\/\/ source [0-9a-f]{64}$/);
+    const codeCache = configValidatorCodeCache(file, source);
+    expect(codeCache.subarray(0, mark.length).toString('latin1')).toBe(mark);
+    expect(compilePrebuilt(file, source, codeCache.subarray(mark.length)).cachedDataRejected).toBe(false);
+    writeFileSync(file, source);
+    writeFileSync(codeCacheFile(file), codeCache);
+    expect(loadPrebuilt(file)({ projects: [] })).toBe(true);
+    // another source (a validator rebuilt without its cache): the old cache is left alone, the source compiled as usual
+    writeFileSync(file, source.replace(mark, `// source ${'0'.repeat(64)}`));
+    const validate = loadPrebuilt(file);
+    expect(validate({ projects: [] })).toBe(true);
+    expect(validate({ projects: 1 })).toBe(false);
   });
 
   it('is compiled at first use when no prebuilt one sits beside the module (tests, a checkout without a build)', () => {

@@ -1,9 +1,34 @@
 // Opens the SQLite store: WAL, foreign keys, versioned migrations applied on open.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
+
+const require = createRequire(import.meta.url);
+let addon: Database.Options | undefined;
+
+/**
+ * better-sqlite3's options naming its compiled addon. The CLI bundle holds the package's JavaScript (loading its
+ * dozen files cost a command that opens the store a few milliseconds; see scripts/build-cli-bundle.ts), from where the
+ * package would not find the addon; and told, it skips searching for it. Where its build puts it; else (another
+ * layout) found as the package finds it, from the package's own folder.
+ */
+function addonOptions(): Database.Options {
+  if (!addon) {
+    const main = require.resolve('better-sqlite3');
+    const root = path.join(path.dirname(main), '..');
+    const file = path.join(root, 'build', 'Release', 'better_sqlite3.node');
+    if (existsSync(file)) addon = { nativeBinding: file };
+    else {
+      const bindings = createRequire(main)('bindings') as (opts: { bindings: string; module_root: string }) => object;
+      // better-sqlite3 takes the loaded addon as well as its path
+      addon = { nativeBinding: bindings({ bindings: 'better_sqlite3.node', module_root: root }) as unknown as string };
+    }
+  }
+  return addon;
+}
 
 /** The SQLite connection (better-sqlite3). */
 export type SqliteDb = Database.Database;
@@ -93,7 +118,7 @@ export function openDb(file: string): SqliteDb {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   let db: SqliteDb;
   try {
-    db = new Database(file);
+    db = new Database(file, addonOptions());
   } catch (e) {
     throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
   }
@@ -137,7 +162,7 @@ export interface DatabaseInspection {
 export function inspectDatabase(file: string): DatabaseInspection {
   let db: SqliteDb;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
   } catch (e) {
     throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
   }
@@ -164,7 +189,7 @@ export function inspectDatabase(file: string): DatabaseInspection {
  * @example await restoreDatabase('backup.sqlite', config.database)
  */
 export async function restoreDatabase(from: string, to: string): Promise<number> {
-  const source = new Database(from, { readonly: true, fileMustExist: true });
+  const source = new Database(from, { readonly: true, fileMustExist: true, ...addonOptions() });
   try {
     const { totalPages } = await source.backup(to);
     return totalPages;

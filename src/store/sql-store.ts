@@ -9,11 +9,11 @@ import { seedAuth } from './auth.repo.js';
 import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
 import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.js';
-import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from './checks.repo.js';
-import * as comments from './comments.repo.js';
+import type * as ChecksRepo from './checks.repo.js';
+import type * as CommentsRepo from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
 import { type Db, StoreError, isPostgres, openDb, sqliteOf } from './db.js';
-import * as edits from './edits.repo.js';
+import type * as EditsRepo from './edits.repo.js';
 import {
   type ComponentKey,
   acceptHookDelivery,
@@ -23,21 +23,50 @@ import {
   requestedUpdates,
 } from './hook-deliveries.repo.js';
 import { findLanguageByCode, seedLanguagesOnce } from './languages.repo.js';
-import * as memory from './memory.repo.js';
+import type * as MemoryRepo from './memory.repo.js';
 import { metrics } from './metrics.query.js';
 import { isPostgresUrl, openPgDb, testSchemaFor } from './pg/open.js';
-import * as projects from './projects.repo.js';
+import type * as ProjectsRepo from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
 import * as sessions from './sessions.repo.js';
 import { versionOf } from './statements.js';
 import { getStats } from './stats.repo.js';
 import type { AccountReads, ChangeReads, Store, UnitReads } from './store.js';
-import * as suggestions from './suggestions.repo.js';
-import { applyScan } from './sync.repo.js';
+import type * as SuggestionsRepo from './suggestions.repo.js';
+import type * as SyncRepo from './sync.repo.js';
 import { componentTranslations, findTranslationByCode, listTranslations } from './translations.repo.js';
 import { unitQueries } from './units.query.js';
-import * as units from './units.repo.js';
+import type * as UnitsRepo from './units.repo.js';
 import * as users from './users.repo.js';
+
+// The repositories behind configuration, units, checks, memory, suggestions, comments and sync: with the quality
+// checks (and the ICU message parser) and the memory's similarity they are most of the store's code, which a command
+// on users alone (`tms user list`) never runs. Loaded together at the first call that needs them.
+let checks: typeof ChecksRepo;
+let comments: typeof CommentsRepo;
+let edits: typeof EditsRepo;
+let memory: typeof MemoryRepo;
+let projects: typeof ProjectsRepo;
+let suggestions: typeof SuggestionsRepo;
+let sync: typeof SyncRepo;
+let units: typeof UnitsRepo;
+let heavyLoaded = false;
+let heavyLoad: Promise<void> | undefined;
+
+/** Loads the repositories above (once). */
+export function loadHeavyRepos(): Promise<void> {
+  heavyLoad ??= import('./lazy-repos.js').then(
+    (repos) => {
+      ({ checks, comments, edits, memory, projects, suggestions, sync, units } = repos);
+      heavyLoaded = true;
+    },
+    (e) => {
+      heavyLoad = undefined;
+      throw e;
+    },
+  );
+  return heavyLoad;
+}
 
 type Methods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never };
 
@@ -72,6 +101,8 @@ export class SqlStore implements Store {
   private unitReads?: UnitReads;
   private changeReads?: ChangeReads;
   private accountReads?: AccountReads;
+  /** Set while the repositories loaded on first use load: calls made meanwhile wait for it, in their order. */
+  private waiting?: Promise<void>;
 
   constructor(readonly db: Db) {
     this.version = versionOf(db);
@@ -103,6 +134,7 @@ export class SqlStore implements Store {
    * at once ("database is locked").
    */
   private tx<T>(work: (db: Db) => T): Promise<T> {
+    if (this.waiting) return this.waiting.then(() => this.tx(work));
     try {
       return Promise.resolve(this.db.transaction(() => work(this.db)).immediate());
     } catch (e) {
@@ -112,11 +144,40 @@ export class SqlStore implements Store {
 
   /** Runs a read (or a single statement) and answers through a promise. */
   private read<T>(work: (db: Db) => T): Promise<T> {
+    if (this.waiting) return this.waiting.then(() => this.read(work));
     try {
       return Promise.resolve(work(this.db));
     } catch (e) {
       return Promise.reject(e);
     }
+  }
+
+  /** tx() for work that uses the repositories loaded on first use. */
+  private heavyTx<T>(work: (db: Db) => T): Promise<T> {
+    this.awaitHeavyRepos();
+    return this.tx(work);
+  }
+
+  /** read() for work that uses the repositories loaded on first use. */
+  private heavyRead<T>(work: (db: Db) => T): Promise<T> {
+    this.awaitHeavyRepos();
+    return this.read(work);
+  }
+
+  /**
+   * Starts loading the repositories that load on first use, if not loaded yet. Until they are, every call waits
+   * (read() and tx() chain behind `waiting`), so the calls still run in the order they were made, as they do once
+   * everything is loaded: each at once, synchronously.
+   */
+  private awaitHeavyRepos(): void {
+    if (heavyLoaded || this.waiting) return;
+    const done = () => {
+      this.waiting = undefined;
+    };
+    this.waiting = loadHeavyRepos().then(done, (e) => {
+      done();
+      throw e;
+    });
   }
 
   /**
@@ -138,6 +199,8 @@ export class SqlStore implements Store {
   }
 
   async close(): Promise<void> {
+    // the calls waiting for the repositories loaded on first use run first, as they would have before close()
+    await this.waiting?.catch(() => {});
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
     if (checkpointer) {
@@ -192,25 +255,25 @@ export class SqlStore implements Store {
 
   // ---- configuration ----
   applyConfig(...args: Parameters<Store['applyConfig']>) {
-    return this.tx((db) => projects.applyConfig(db, ...args));
+    return this.heavyTx((db) => projects.applyConfig(db, ...args));
   }
   findProject(slug: string) {
-    return this.read((db) => projects.findProjectBySlug(db, slug));
+    return this.heavyRead((db) => projects.findProjectBySlug(db, slug));
   }
   findComponent(projectSlug: string, componentSlug: string) {
-    return this.read((db) => projects.findComponent(db, projectSlug, componentSlug));
+    return this.heavyRead((db) => projects.findComponent(db, projectSlug, componentSlug));
   }
   listComponents(projectId?: number) {
-    return this.read((db) => projects.listComponents(db, projectId));
+    return this.heavyRead((db) => projects.listComponents(db, projectId));
   }
   syncedCommit(componentId: number) {
-    return this.read((db) => projects.syncedCommitOf(db, componentId));
+    return this.heavyRead((db) => projects.syncedCommitOf(db, componentId));
   }
   isComponentLocked(componentId: number) {
-    return this.read((db) => projects.isComponentLocked(db, componentId));
+    return this.heavyRead((db) => projects.isComponentLocked(db, componentId));
   }
   setComponentLocked(...args: Parameters<Store['setComponentLocked']>) {
-    return this.tx((db) => projects.setComponentLocked(db, ...args));
+    return this.heavyTx((db) => projects.setComponentLocked(db, ...args));
   }
   componentAlerts(componentId: number) {
     return this.read((db) => componentAlerts(db, componentId));
@@ -221,7 +284,7 @@ export class SqlStore implements Store {
     return this.read((db) => listTranslations(db, componentId));
   }
   applyScan(...args: Parameters<Store['applyScan']>) {
-    return this.tx((db) => applyScan(db, ...args));
+    return this.heavyTx((db) => sync.applyScan(db, ...args));
   }
 
   // ---- changes ----
@@ -229,7 +292,7 @@ export class SqlStore implements Store {
     return this.tx((db) => args[0].map((c) => recordChangeRow(db, c)));
   }
   recordComponentChanges(...[config, components, change]: Parameters<Store['recordComponentChanges']>) {
-    return this.tx((db) => {
+    return this.heavyTx((db) => {
       if (components.some((c) => !projects.findComponent(db, c.project, c.component))) projects.applyConfig(db, config);
       return components.map((c) => {
         const row = projects.findComponent(db, c.project, c.component)!;
@@ -260,70 +323,70 @@ export class SqlStore implements Store {
 
   // ---- units and pending edits ----
   findEditableUnit(unitId: number) {
-    return this.read((db) => edits.findEditableUnit(db, unitId));
+    return this.heavyRead((db) => edits.findEditableUnit(db, unitId));
   }
   saveUnitEdit(...args: Parameters<Store['saveUnitEdit']>) {
-    return this.tx((db) => edits.saveUnitEdit(db, ...args));
+    return this.heavyTx((db) => edits.saveUnitEdit(db, ...args));
   }
   setCheckDismissed(...args: Parameters<Store['setCheckDismissed']>) {
-    return this.tx((db) => setCheckDismissed(db, ...args));
+    return this.heavyTx((db) => checks.setCheckDismissed(db, ...args));
   }
   unitChecks(unitId: number) {
-    return this.read((db) => unitChecks(db, unitId));
+    return this.heavyRead((db) => checks.unitChecks(db, unitId));
   }
   previewChecks(unitId: number, target: string) {
-    return this.read((db) => previewChecks(db, unitId, target));
+    return this.heavyRead((db) => checks.previewChecks(db, unitId, target));
   }
   checkCounts(translationId: number) {
-    return this.read((db) => checkCounts(db, translationId));
+    return this.heavyRead((db) => checks.checkCounts(db, translationId));
   }
   saveUploadedTargets(...args: Parameters<Store['saveUploadedTargets']>) {
-    return this.tx((db) => edits.saveUploadedTargets(db, ...args));
+    return this.heavyTx((db) => edits.saveUploadedTargets(db, ...args));
   }
   pendingUnits(componentId: number) {
-    return this.read((db) => edits.pendingUnits(db, componentId));
+    return this.heavyRead((db) => edits.pendingUnits(db, componentId));
   }
   hasPendingUnits(componentId: number) {
-    return this.read((db) => edits.hasPendingUnits(db, componentId));
+    return this.heavyRead((db) => edits.hasPendingUnits(db, componentId));
   }
   pendingAges() {
-    return this.read((db) => edits.pendingAgesOf(db));
+    return this.heavyRead((db) => edits.pendingAgesOf(db));
   }
   hasPendingInComponents(componentIds: readonly number[]) {
-    return this.read((db) => edits.hasPendingInComponents(db, componentIds));
+    return this.heavyRead((db) => edits.hasPendingInComponents(db, componentIds));
   }
   findUnitByHash(translationId: number, idHash: bigint) {
-    return this.read((db) => edits.findUnitByHash(db, translationId, idHash));
+    return this.heavyRead((db) => edits.findUnitByHash(db, translationId, idHash));
   }
   lastContentAuthor(unitId: number) {
-    return this.read((db) => edits.lastContentAuthor(db, unitId));
+    return this.heavyRead((db) => edits.lastContentAuthor(db, unitId));
   }
   repend(...args: Parameters<Store['repend']>) {
-    return this.tx((db) => edits.repend(db, ...args));
+    return this.heavyTx((db) => edits.repend(db, ...args));
   }
   markAllPending(componentId: number) {
-    return this.tx((db) => edits.markAllPending(db, componentId));
+    return this.heavyTx((db) => edits.markAllPending(db, componentId));
   }
   translationUnits(translationId: number) {
-    return this.read((db) => units.translationUnits(db, translationId));
+    return this.heavyRead((db) => units.translationUnits(db, translationId));
   }
   findUnitBrief(unitId: number) {
-    return this.read((db) => units.findUnitBrief(db, unitId));
+    return this.heavyRead((db) => units.findUnitBrief(db, unitId));
   }
   componentUnitsByHash(componentId: number, idHash: bigint) {
-    return this.read((db) => units.componentUnitsByHash(db, componentId, idHash));
+    return this.heavyRead((db) => units.componentUnitsByHash(db, componentId, idHash));
   }
   hasUnitHash(translationId: number, idHash: bigint) {
-    return this.read((db) => units.hasUnitHash(db, translationId, idHash));
+    return this.heavyRead((db) => units.hasUnitHash(db, translationId, idHash));
   }
   maxUnitPosition(translationId: number) {
-    return this.read((db) => units.maxUnitPosition(db, translationId));
+    return this.heavyRead((db) => units.maxUnitPosition(db, translationId));
   }
   insertUnits(...args: Parameters<Store['insertUnits']>) {
-    return this.tx((db) => units.insertUnits(db, ...args));
+    return this.heavyTx((db) => units.insertUnits(db, ...args));
   }
   removeUnits(...args: Parameters<Store['removeUnits']>) {
-    return this.tx((db) => units.removeUnits(db, ...args));
+    return this.heavyTx((db) => units.removeUnits(db, ...args));
   }
   pendingRemovals(componentId: number) {
     return this.read((db) => pendingRemovals(db, componentId));
@@ -332,74 +395,74 @@ export class SqlStore implements Store {
     return this.read((db) => hasPendingRemovals(db, componentId));
   }
   clearRemovals(...args: Parameters<Store['clearRemovals']>) {
-    return this.tx((db) => units.clearRemovals(db, ...args));
+    return this.heavyTx((db) => units.clearRemovals(db, ...args));
   }
   restoreRemovals(...args: Parameters<Store['restoreRemovals']>) {
-    return this.tx((db) => units.restoreRemovals(db, ...args));
+    return this.heavyTx((db) => units.restoreRemovals(db, ...args));
   }
 
   // ---- suggestions and comments ----
   hasSuggestion(unitId: number, target: string) {
-    return this.read((db) => suggestions.hasSuggestion(db, unitId, target));
+    return this.heavyRead((db) => suggestions.hasSuggestion(db, unitId, target));
   }
   addSuggestions(...args: Parameters<Store['addSuggestions']>) {
-    return this.tx((db) => suggestions.addSuggestions(db, ...args));
+    return this.heavyTx((db) => suggestions.addSuggestions(db, ...args));
   }
   unitSuggestions(unitId: number) {
-    return this.read((db) => suggestions.unitSuggestions(db, unitId));
+    return this.heavyRead((db) => suggestions.unitSuggestions(db, unitId));
   }
   findSuggestion(id: number) {
-    return this.read((db) => suggestions.findSuggestion(db, id));
+    return this.heavyRead((db) => suggestions.findSuggestion(db, id));
   }
   deleteSuggestion(...args: Parameters<Store['deleteSuggestion']>) {
-    return this.tx((db) => suggestions.deleteSuggestion(db, ...args));
+    return this.heavyTx((db) => suggestions.deleteSuggestion(db, ...args));
   }
   voteSuggestion(...args: Parameters<Store['voteSuggestion']>) {
-    return this.tx((db) => suggestions.voteSuggestion(db, ...args));
+    return this.heavyTx((db) => suggestions.voteSuggestion(db, ...args));
   }
   userVote(id: number, userId: number) {
-    return this.read((db) => suggestions.userVote(db, id, userId));
+    return this.heavyRead((db) => suggestions.userVote(db, id, userId));
   }
   acceptSuggestion(...args: Parameters<Store['acceptSuggestion']>) {
-    return this.tx((db) => suggestions.acceptSuggestion(db, ...args));
+    return this.heavyTx((db) => suggestions.acceptSuggestion(db, ...args));
   }
   addComment(...args: Parameters<Store['addComment']>) {
-    return this.tx((db) => comments.addComment(db, ...args));
+    return this.heavyTx((db) => comments.addComment(db, ...args));
   }
   unitComments(unitId: number) {
-    return this.read((db) => comments.unitComments(db, unitId));
+    return this.heavyRead((db) => comments.unitComments(db, unitId));
   }
   findComment(id: number) {
-    return this.read((db) => comments.findComment(db, id));
+    return this.heavyRead((db) => comments.findComment(db, id));
   }
   resolveComment(...args: Parameters<Store['resolveComment']>) {
-    return this.tx((db) => comments.resolveComment(db, ...args));
+    return this.heavyTx((db) => comments.resolveComment(db, ...args));
   }
   deleteComment(...args: Parameters<Store['deleteComment']>) {
-    return this.tx((db) => comments.deleteComment(db, ...args));
+    return this.heavyTx((db) => comments.deleteComment(db, ...args));
   }
 
   // ---- translation memory ----
   listMemory(...args: Parameters<Store['listMemory']>) {
-    return this.read((db) => memory.listMemory(db, ...args));
+    return this.heavyRead((db) => memory.listMemory(db, ...args));
   }
   countMemory() {
-    return this.read((db) => memory.countMemory(db));
+    return this.heavyRead((db) => memory.countMemory(db));
   }
   findMemory(id: number) {
-    return this.read((db) => memory.findMemory(db, id));
+    return this.heavyRead((db) => memory.findMemory(db, id));
   }
   deleteMemory(id: number) {
-    return this.tx((db) => memory.deleteMemory(db, id));
+    return this.heavyTx((db) => memory.deleteMemory(db, id));
   }
   importMemory(...args: Parameters<Store['importMemory']>) {
-    return this.tx((db) => memory.importMemory(db, ...args));
+    return this.heavyTx((db) => memory.importMemory(db, ...args));
   }
   exportMemory(...args: Parameters<Store['exportMemory']>) {
-    return this.read((db) => memory.exportMemory(db, ...args));
+    return this.heavyRead((db) => memory.exportMemory(db, ...args));
   }
   lookupMemory(...args: Parameters<Store['lookupMemory']>) {
-    return this.read((db) => memory.lookupMemory(db, ...args));
+    return this.heavyRead((db) => memory.lookupMemory(db, ...args));
   }
 
   // ---- component lists and metrics ----
@@ -427,10 +490,10 @@ export class SqlStore implements Store {
     return this.read((db) => users.findAuthor(db, userId));
   }
   recordCommit(...args: Parameters<Store['recordCommit']>) {
-    return this.tx((db) => edits.recordCommit(db, ...args));
+    return this.heavyTx((db) => edits.recordCommit(db, ...args));
   }
   undoCommit(...args: Parameters<Store['undoCommit']>) {
-    return this.tx((db) => edits.undoCommit(db, ...args));
+    return this.heavyTx((db) => edits.undoCommit(db, ...args));
   }
 
   // ---- users ----

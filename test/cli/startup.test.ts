@@ -1,5 +1,6 @@
 // What the short commands load, in whole bin/tms processes (a loader hook records every module): `tms --help` and
-// `tms check` neither the store nor git, `tms user list` no git and no web code, a no-change `tms sync` over HTTP
+// `tms check` neither the store nor git, `tms user list` and `add` only the users part of the store (no checks, memory,
+// formats, git or web code), a no-change `tms sync` over HTTP
 // not isomorphic-git, the file scan or the formats. Loading those took most of these commands' time.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -94,15 +95,46 @@ describe.runIf(built)('what the short commands load', () => {
     }
   });
 
-  it('tms user list: the store, but no git and no web code', async () => {
-    await tms('user', 'add', 'jane', '--email', 'jane@example.test');
+  it('tms user list and add: the users part of the store only (no checks, memory, formats, git or web code)', async () => {
+    const added = await tms('user', 'add', 'jane', '--email', 'jane@example.test');
     const { stdout, modules } = await tms('user', 'list');
     expect(stdout).toMatch(/jane/);
     const loaded = names(modules);
     expect(loaded).toContain('better-sqlite3');
+    expect(loaded).toContain('store/users.repo.js');
     // bin/tms runs the bundle when the build made one (scripts/build-cli-bundle.ts)
     expect(modules.some((url) => url.endsWith('/dist/bundle/tms.js'))).toBe(existsSync(bundleInputs));
-    for (const heavy of ['isomorphic-git', 'preact', 'fast-glob', 'sync/sync.js', 'web/html.js', 'api/app.js']) expect(loaded).not.toContain(heavy);
+    const heavy = [
+      // git, the file scan, the web and the API
+      'isomorphic-git',
+      'vcs/index.js',
+      'fast-glob',
+      'sync/sync.js',
+      'preact',
+      'web/html.js',
+      'api/app.js',
+      // the quality checks and the ICU message parser they use (the store loads them at first use)
+      'checks/index.js',
+      'checks/run.js',
+      'store/checks.repo.js',
+      '@formatjs/icu-messageformat-parser',
+      // the translation memory and its similarity, the units, the file formats
+      'store/memory.repo.js',
+      'fastest-levenshtein',
+      'store/units.repo.js',
+      'store/sync.repo.js',
+      'formats/registry.js',
+      'formats/ts/units.js',
+      // Ajv (the configuration's validator is prebuilt), better-sqlite3's search for its addon
+      'ajv',
+      'bindings',
+    ];
+    for (const name of heavy) expect(loaded).not.toContain(name);
+    const addLoaded = names(added.modules);
+    expect(addLoaded).toContain('store/users.repo.js');
+    for (const name of heavy) expect(addLoaded).not.toContain(name);
+    // no password given: neither its reading nor its hashing
+    for (const modules of [loaded, addLoaded]) for (const name of ['cli/password-input.js', 'auth/password.js']) expect(modules).not.toContain(name);
   });
 
   it('a no-change tms sync over HTTP asks upstream without isomorphic-git; a change upstream still loads and syncs it', async () => {
