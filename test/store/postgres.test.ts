@@ -8,7 +8,7 @@ import { toApiError } from '../../src/api/errors.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { openPgDb } from '../../src/store/pg/open.js';
-import type { PgDb } from '../../src/store/pg/pg-db.js';
+import { PgDb } from '../../src/store/pg/pg-db.js';
 import { translateSql } from '../../src/store/pg/translate.js';
 import { isPostgresUrl, shownDatabase } from '../../src/store/pg/url.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
@@ -69,7 +69,9 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
   let admin: PgDb;
   beforeAll(() => {
     file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-pg-')), 'tms.sqlite');
-    admin = openPgDb(url!);
+    // a plain session (not openPgDb: that would migrate the shared public schema, which every test schema's
+    // search path falls back to)
+    admin = new PgDb(url!, 'admin');
   });
   afterAll(() => admin.close());
 
