@@ -1,6 +1,6 @@
 // Reading a table in primary-key order in batches, writing rows back in multi-row inserts, and the checksum of a table.
 import { createHash } from 'node:crypto';
-import { type Db, isPostgres } from '../db.js';
+import { type Db, type SqlStatement, isPostgres } from '../db.js';
 import { type CopyTable, quoted } from './tables.js';
 
 /** Parameters per statement kept under SQLite's limit (32766) and PostgreSQL's (65535). */
@@ -39,6 +39,17 @@ export function* readRows(db: Db, table: CopyTable, batch = batchRows(table)): G
   }
 }
 
+/** Insert statements by connection and text: preparing one of thousands of parameters for every batch costs more than running it. */
+const inserts = new WeakMap<Db, Map<string, SqlStatement>>();
+
+function insertStatement(db: Db, text: string): SqlStatement {
+  let byText = inserts.get(db);
+  if (!byText) inserts.set(db, (byText = new Map()));
+  let statement = byText.get(text);
+  if (!statement) byText.set(text, (statement = db.prepare(text)));
+  return statement;
+}
+
 /** Inserts rows (arrays in the table's column order) with as few statements as the parameter limits allow. */
 export function insertRows(db: Db, table: CopyTable, rows: readonly unknown[][]): void {
   const per = batchRows(table);
@@ -46,7 +57,7 @@ export function insertRows(db: Db, table: CopyTable, rows: readonly unknown[][])
   const tuple = `(${table.columns.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += per) {
     const chunk = rows.slice(start, start + per);
-    db.prepare(head + new Array(chunk.length).fill(tuple).join(', ')).run(chunk.flat());
+    insertStatement(db, head + new Array(chunk.length).fill(tuple).join(', ')).run(chunk.flat());
   }
 }
 
