@@ -6,7 +6,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComment, suggest } from '../../src/repository/index.js';
+import { tableSum } from '../../src/store/copy/rows.js';
 import { copyTables } from '../../src/store/copy/tables.js';
+import { openDb } from '../../src/store/db.js';
 import { openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
@@ -154,16 +156,41 @@ describe.skipIf(!built)('tms db copy', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.sqlite: file not found/);
 
-    // a live process's serve mark (this test's own process) beside the source
-    const mark = `${original}.serving.${process.pid}`;
-    writeFileSync(mark, `${process.pid}\n`);
-    try {
-      const served = tms('db', 'copy', original, file('never.sqlite'));
-      expect(served.code).toBe(1);
-      expect(served.stderr).toMatch(/the source is being served \(process \d+\); stop tms serve first/);
-    } finally {
-      rmSync(mark, { force: true });
+    // a live process's serve mark (this test's own process) beside the source, then beside the target
+    for (const [role, served] of [
+      ['source', original],
+      ['target', file('served.sqlite')],
+    ] as const) {
+      const mark = `${served}.serving.${process.pid}`;
+      writeFileSync(mark, `${process.pid}\n`);
+      try {
+        const r = role === 'source' ? tms('db', 'copy', original, file('never.sqlite')) : tms('db', 'copy', original, served);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(new RegExp(`the ${role} is being served \\(process ${process.pid}\\); stop tms serve first`));
+      } finally {
+        rmSync(mark, { force: true });
+      }
     }
+    expect(existsSync(file('never.sqlite'))).toBe(false);
+    expect(existsSync(file('served.sqlite'))).toBe(false);
+  });
+
+  it('the checksum tells apart 64-bit integers past 2^53 and text differing in one byte', () => {
+    const sum = (seq: bigint, value: string) => {
+      const db = openDb(':memory:');
+      try {
+        db.prepare("INSERT INTO requested_updates VALUES ('p', 'c', 't', ?)").run(seq);
+        db.prepare("INSERT INTO store_meta VALUES ('k', ?)").run(value);
+        const tables = copyTables();
+        return ['requested_updates', 'store_meta'].map((n) => tableSum(db, tables.find((t) => t.name === n)!).checksum).join();
+      } finally {
+        db.close();
+      }
+    };
+    const top = 2n ** 63n - 1n;
+    expect(sum(top, 'é')).toBe(sum(top, 'é'));
+    expect(sum(top, 'é')).not.toBe(sum(top - 1n, 'é'));
+    expect(sum(top, 'é')).not.toBe(sum(top, 'e\u0301'));
   });
 
   describe.skipIf(!pgUrl)('SQLite → PostgreSQL → SQLite', () => {
