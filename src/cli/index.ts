@@ -101,6 +101,18 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       }),
     );
 
+  const db = program.command('db').description('move the database between engines');
+  db.command('copy')
+    .description('copy a whole tms database into an empty one (SQLite file ↔ postgresql:// URL) and verify every table; stop tms serve first')
+    .argument('<from>', 'the database to copy: a SQLite file or a postgresql:// URL')
+    .argument('<to>', 'an empty (or new) database: a SQLite file or a postgresql:// URL')
+    .action((from: string, to: string) =>
+      run(async () => {
+        const { runDbCopy } = await import('./db-copy.js');
+        return runDbCopy(io, from, to);
+      }),
+    );
+
   const user = program.command('user').description('manage users and their API tokens');
   user
     .command('add')

@@ -1,0 +1,82 @@
+// `npm run bench:db-copy`: `tms db copy` of the KeePassXC corpus synced into SQLite (72k units): SQLite → SQLite,
+// and with TMS_TEST_POSTGRES (e.g. under scripts/with-postgres.ts) SQLite → PostgreSQL → SQLite, timed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '../src/config/config.js';
+import { PgDb } from '../src/store/pg/pg-db.js';
+import { openSqlStore } from '../src/store/sql-store.js';
+import { syncProject } from '../src/sync/index.js';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'tms');
+// the store is built as a SQLite file whichever way the script runs; PostgreSQL is only the copy's other end
+const pgUrl = process.env.TMS_TEST_POSTGRES;
+delete process.env.TMS_TEST_POSTGRES;
+
+/** Runs `tms db copy` as its own process and returns its wall time in seconds. */
+function copy(from: string, to: string): number {
+  const started = performance.now();
+  const r = spawnSync(bin, ['db', 'copy', from, to], { encoding: 'utf8', env: process.env });
+  const seconds = (performance.now() - started) / 1000;
+  if (r.status !== 0) throw new Error(`tms db copy failed (${r.status}):\n${r.stderr}`);
+  if (process.env.BENCH_VERBOSE) process.stderr.write(r.stderr);
+  return seconds;
+}
+
+async function main(): Promise<void> {
+  const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+  const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+  if (!existsSync(source)) {
+    console.log(`bench:db-copy: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
+    return;
+  }
+  const work = await tempDir('tms-bench-db-copy-');
+  try {
+    const files = Object.fromEntries(
+      readdirSync(source)
+        .filter((n) => /^keepassxc_.*\.ts$/.test(n))
+        .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
+    );
+    await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
+    execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
+    const configFile = path.join(work, 'tms.config.json');
+    const component = {
+      name: 'KeePassXC',
+      slug: 'keepassxc',
+      repo: path.join(work, 'upstream', 'keepassxc.git'),
+      branch: 'main',
+      filemask: 'share/translations/keepassxc_*.ts',
+      file_format: 'ts',
+      source_language: 'en',
+    };
+    const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }] });
+    writeFileSync(configFile, text);
+    const config = parseConfig(text, configFile);
+    const store = openSqlStore(config.database);
+    await store.applyConfig(config);
+    for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
+    const count = (table: string) => store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    console.log(`store: ${count('units')} units, ${count('changes')} changes, ${count('memory_sources')} memory sources`);
+    await store.close();
+
+    const original = config.database;
+    console.log(`SQLite → SQLite: ${copy(original, path.join(work, 'copy.sqlite')).toFixed(1)} s`);
+    if (!pgUrl) {
+      console.log('bench:db-copy: TMS_TEST_POSTGRES is not set; the PostgreSQL legs are not measured');
+      return;
+    }
+    const admin = new PgDb(pgUrl, 'bench');
+    admin.exec('DROP SCHEMA IF EXISTS bench_db_copy CASCADE; CREATE SCHEMA bench_db_copy');
+    admin.close();
+    const pg = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=bench_db_copy,public')}`;
+    console.log(`SQLite → PostgreSQL: ${copy(original, pg).toFixed(1)} s`);
+    console.log(`PostgreSQL → SQLite: ${copy(pg, path.join(work, 'back.sqlite')).toFixed(1)} s`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,191 @@
+// Copying a whole tms database between engines (SQLite ↔ PostgreSQL): ends opened at this tms's schema, every table
+// in foreign-key order with its ids, PostgreSQL's sequences moved past them, and each table verified by checksum.
+import { existsSync, realpathSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { TmsError } from '../../domain/errors.js';
+import { type Db, StoreError, inspectDatabase, isPostgres, openDb, sqliteOf } from '../db.js';
+import { openPgDb } from '../pg/open.js';
+import { PgDb } from '../pg/pg-db.js';
+import { isPostgresUrl, shownDatabase } from '../pg/url.js';
+import { advanceIdentity, insertRows, readRows, tableEmpty, tableSum } from './rows.js';
+import { type CopyTable, copyTables } from './tables.js';
+
+/** A copy refused or failed; the message names the database as it may be shown (never credentials). */
+export class CopyError extends TmsError<{ database: string }> {}
+
+/** One side of a copy: the connection and the name it may be shown by. */
+export interface CopyEnd {
+  db: Db;
+  shown: string;
+}
+
+/** What the verification found for one table. */
+export interface TableCheck {
+  table: string;
+  sourceRows: number;
+  targetRows: number;
+  sourceChecksum: string;
+  targetChecksum: string;
+  ok: boolean;
+}
+
+/** Prefixes a store error with the database's shown name (the SQLite migration's message has none). */
+function named(shown: string, e: unknown): Error {
+  const message = (e as Error).message;
+  if (e instanceof StoreError || e instanceof TmsError) {
+    return new CopyError(message.startsWith(shown) ? message : `${shown}: ${message}`, { database: shown });
+  }
+  return e as Error;
+}
+
+/**
+ * Opens the database to copy from, migrated to this tms's schema if older; refuses one that is missing, newer than
+ * this tms, or not a tms database.
+ * @example const source = openCopySource('tms.sqlite')
+ */
+export function openCopySource(database: string): CopyEnd {
+  const shown = shownDatabase(database);
+  if (isPostgresUrl(database)) {
+    const probe = new PgDb(database, shown);
+    try {
+      const known = probe.prepare("SELECT to_regclass('tms_schema') IS NOT NULL").pluck().get();
+      if (!known) throw new CopyError(`${shown}: not a tms database (no tms schema there)`, { database: shown });
+    } finally {
+      probe.close();
+    }
+  } else {
+    if (!existsSync(database)) throw new CopyError(`${shown}: file not found`, { database: shown });
+    let version: number;
+    try {
+      version = inspectDatabase(database).version;
+    } catch (e) {
+      throw named(shown, e);
+    }
+    if (version === 0) throw new CopyError(`${shown}: not a tms database (no schema)`, { database: shown });
+  }
+  try {
+    return { db: isPostgresUrl(database) ? openPgDb(database) : openDb(database), shown };
+  } catch (e) {
+    throw named(shown, e);
+  }
+}
+
+/**
+ * Opens (creating if needed) the database to copy into, at this tms's schema, without seeding anything; refuses one
+ * newer than this tms. Whether it is empty is `refuseNonEmpty`'s to say (after telling it from the source).
+ * @example const target = openCopyTarget('postgresql://db.example/tms')
+ */
+export function openCopyTarget(database: string): CopyEnd {
+  const shown = shownDatabase(database);
+  try {
+    return { db: isPostgresUrl(database) ? openPgDb(database) : openDb(database), shown };
+  } catch (e) {
+    throw named(shown, e);
+  }
+}
+
+/** Refuses a target holding any row of any table: a copy only fills an empty database. */
+export function refuseNonEmpty(target: CopyEnd): void {
+  const full = copyTables().find((t) => !tableEmpty(target.db, t));
+  if (full) {
+    throw new CopyError(`${target.shown}: the target already holds data (table ${full.name} has rows); tms db copy only writes into an empty database`, {
+      database: target.shown,
+    });
+  }
+}
+
+/** What identifies a database across connections: the file itself, or the server, database and schema. */
+export function databaseIdentity(end: CopyEnd): string {
+  if (isPostgres(end.db)) {
+    const row = end.db
+      .prepare(
+        "SELECT current_database() || '|' || current_schema() || '|' || pg_postmaster_start_time()::text || '|' || coalesce(inet_server_addr()::text, '') || '|' || coalesce(inet_server_port(), 0)::text",
+      )
+      .pluck()
+      .get();
+    return `postgresql:${String(row)}`;
+  }
+  const file = sqliteOf(end.db).name;
+  return `sqlite:${existsSync(file) ? realpathSync(file) : path.resolve(file)}`;
+}
+
+/** A PostgreSQL text cannot hold U+0000: the first such value of these rows, named by table, key and column. */
+function nulCharacter(table: CopyTable, rows: readonly unknown[][]): string | undefined {
+  for (const row of rows) {
+    for (let c = 0; c < row.length; c++) {
+      const value = row[c];
+      if (typeof value === 'string' && value.includes('\0')) {
+        const key = table.key.map((k) => `${k}=${String(row[table.columns.indexOf(k)])}`).join(', ');
+        return `table ${table.name}, row ${key}, column ${table.columns[c]}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Progress of a copy: a table started, a batch written (rows so far), a table done. */
+export type CopyProgress = (event: { table: string; phase: 'copy' | 'verify'; rows: number; done: boolean }) => void;
+
+/**
+ * Copies every table of `source` into the empty `target` in one read transaction (a consistent snapshot) and one
+ * writing transaction (all or nothing), then verifies each table: row counts and checksums read back from both.
+ * @example const checks = copyDatabase(source, target, () => {}); checks.every((c) => c.ok)
+ */
+export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyProgress): TableCheck[] {
+  const tables = copyTables();
+  const toPostgres = isPostgres(target.db);
+  const snapshot = source.db.transaction(() => {
+    if (isPostgres(source.db)) source.db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    target.db
+      .transaction(() => {
+        for (const table of tables) {
+          if (!tableEmpty(target.db, table)) {
+            throw new CopyError(`${target.shown}: table ${table.name} received rows while copying; nothing was copied`, { database: target.shown });
+          }
+          let rows = 0;
+          progress({ table: table.name, phase: 'copy', rows, done: false });
+          for (const batch of readRows(source.db, table)) {
+            if (toPostgres) {
+              const where = nulCharacter(table, batch);
+              if (where) {
+                throw new CopyError(
+                  `${source.shown}: ${where} holds a U+0000 (NUL) character, which PostgreSQL text cannot store; remove it and copy again (nothing was copied)`,
+                  { database: source.shown },
+                );
+              }
+            }
+            insertRows(target.db, table, batch);
+            rows += batch.length;
+            progress({ table: table.name, phase: 'copy', rows, done: false });
+          }
+          advanceIdentity(target.db, table);
+          progress({ table: table.name, phase: 'copy', rows, done: true });
+        }
+      })
+      .immediate();
+    if (!toPostgres) {
+      // SQLite's trigram index of memory_sources is fed by its triggers: check it agrees with the rows
+      sqliteOf(target.db).exec("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')");
+    }
+    // verified against the same snapshot the rows were copied from
+    return tables.map((table): TableCheck => {
+      const from = tableSum(source.db, table);
+      const to = tableSum(target.db, table);
+      progress({ table: table.name, phase: 'verify', rows: to.rows, done: true });
+      return {
+        table: table.name,
+        sourceRows: from.rows,
+        targetRows: to.rows,
+        sourceChecksum: from.checksum,
+        targetChecksum: to.checksum,
+        ok: from.rows === to.rows && from.checksum === to.checksum,
+      };
+    });
+  });
+  return snapshot();
+}
+
+/** Removes a SQLite database file a failed copy created (with its WAL and shared-memory files). */
+export function removeSqliteFile(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}

@@ -1,0 +1,269 @@
+// `tms db copy` end to end: a synced demo store with edits, suggestions, comments, memory and users copied by real
+// bin/tms processes SQLite → SQLite, and (with TMS_TEST_POSTGRES) SQLite → PostgreSQL → SQLite, compared table by table.
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addComment, suggest } from '../../src/repository/index.js';
+import { tableSum } from '../../src/store/copy/rows.js';
+import { copyTables } from '../../src/store/copy/tables.js';
+import { openDb } from '../../src/store/db.js';
+import { openPgDb } from '../../src/store/pg/open.js';
+import { PgDb } from '../../src/store/pg/pg-db.js';
+import { openSqlStore } from '../../src/store/sql-store.js';
+import { findUserByToken } from '../../src/store/users.repo.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { repoRoot } from '../helpers/corpus.js';
+
+// the stores here are SQLite files whichever engine the suite runs on: PostgreSQL is only where a test names it
+const pgUrl = process.env.TMS_TEST_POSTGRES;
+delete process.env.TMS_TEST_POSTGRES;
+const bin = path.join(repoRoot, 'bin', 'tms');
+const childEnv = { ...process.env };
+
+/** Runs the built CLI as its own process. */
+function tms(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(bin, args, { encoding: 'utf8', env: childEnv });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every row of every table of a SQLite tms database (FTS5's index aside), rows sorted, integers exact. */
+function dump(file: string): Record<string, string[]> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'memory_fts%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    const out: Record<string, string[]> = {};
+    for (const table of tables) {
+      const rows = db.prepare(`SELECT * FROM "${table}"`).safeIntegers().all() as Record<string, unknown>[];
+      out[table] = rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** The ids FTS5's trigram index finds for a text (the index the copy's triggers fed). */
+function ftsMatch(file: string, text: string): number[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid').pluck().all(`"${text}"`) as number[];
+  } finally {
+    db.close();
+  }
+}
+
+/** A PostgreSQL URL whose tables live in schema `name` (created here, empty). */
+function pgSchemaUrl(name: string): string {
+  const admin = new PgDb(pgUrl!, 'test');
+  admin.exec(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`);
+  admin.close();
+  return `${pgUrl}${pgUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${name},public`)}`;
+}
+
+const built = existsSync(path.join(repoRoot, 'dist', 'bundle'));
+if (!built) console.warn('[skip] tms db copy: dist/ is not built (npm run build)');
+
+describe.skipIf(!built)('tms db copy', () => {
+  let env: WriteEnv;
+  let original: string;
+  let janeToken: string;
+  let pendingUnit: number;
+  const file = (name: string) => path.join(env.root, name);
+
+  beforeAll(async () => {
+    env = await createWriteEnv();
+    original = file('tms.sqlite');
+    janeToken = env.tokens.jane;
+    const units = (await env.request('GET', '/api/translations/hello/app/de/units/?page_size=100')).json.results as { id: number; source: string[] }[];
+    const quit = units.find((u) => u.source[0] === 'Quit')!;
+    const about = units.find((u) => u.source[0]?.startsWith('About'))!;
+    pendingUnit = quit.id;
+    const edit = await env.request('PATCH', `/api/units/${quit.id}/`, { token: janeToken, json: { target: ['Beenden 🚪 – "quoted"'], state: 20 } });
+    expect(edit.status, edit.text).toBe(200);
+    const jane = env.store.db.prepare("SELECT id FROM users WHERE username = 'jane'").pluck().get() as number;
+    expect(await suggest(env.store, { unitId: about.id, target: ['Über %1 😀'], user: { id: jane } })).toBeTypeOf('number');
+    await addComment(env.store, { unitId: about.id, comment: 'Ist „Über“ richtig?\nZweite Zeile', user: { id: jane } });
+    await env.store.importMemory(
+      [
+        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+        { source: 'Save the file 💾', target: 'Datei speichern 💾', sourceLanguage: 'en', targetLanguage: 'de' },
+      ],
+      { kind: 'shared' },
+    );
+    // nothing serves it while it is copied
+    await env.server.close();
+  });
+  afterAll(async () => {
+    await env?.env.close();
+    if (pgUrl) process.env.TMS_TEST_POSTGRES = pgUrl;
+  });
+
+  it('copies SQLite → SQLite: every table equal, FTS5 fed by its triggers, the table of checksums all ok', () => {
+    const copy = file('copy.sqlite');
+    const r = tms('db', 'copy', original, copy);
+    expect(r.stderr).toMatch(/copied units: \d+ rows/);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^table\s+rows\s+checksum\s+ok$/);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(/\s+/)[0])
+        .sort(),
+    ).toEqual(
+      copyTables()
+        .map((t) => t.name)
+        .sort(),
+    );
+    expect(lines.slice(1).every((l) => / ok$/.test(l))).toBe(true);
+    const before = dump(original);
+    expect(before.units!.length).toBeGreaterThan(10);
+    expect(before.memory!.length).toBe(2);
+    expect(dump(copy)).toEqual(before);
+    expect(ftsMatch(copy, 'refer')).toEqual(ftsMatch(original, 'refer'));
+    expect(ftsMatch(copy, 'file 💾')).toHaveLength(1);
+  });
+
+  it('refuses a target that holds data, the database itself, a schema newer than tms, a served database', () => {
+    const copy = file('copy.sqlite');
+    if (!existsSync(copy)) expect(tms('db', 'copy', original, copy).code).toBe(0);
+    const full = tms('db', 'copy', original, copy);
+    expect(full.code).toBe(1);
+    expect(full.stderr).toMatch(/already holds data \(table \w+ has rows\)/);
+
+    const same = tms('db', 'copy', original, path.join(env.root, '.', 'x', '..', 'tms.sqlite'));
+    expect(same.code).toBe(1);
+    expect(same.stderr).toMatch(/are the same database/);
+
+    const newer = file('newer.sqlite');
+    const db = new Database(newer);
+    db.pragma('user_version = 99');
+    db.close();
+    const fromNewer = tms('db', 'copy', newer, file('never.sqlite'));
+    expect(fromNewer.code).toBe(1);
+    expect(fromNewer.stderr).toMatch(/newer\.sqlite: database schema version 99 is newer than this tms/);
+    expect(existsSync(file('never.sqlite'))).toBe(false);
+    const toNewer = tms('db', 'copy', original, newer);
+    expect(toNewer.code).toBe(1);
+    expect(toNewer.stderr).toMatch(/schema version 99 is newer than this tms/);
+
+    const missing = tms('db', 'copy', file('nope.sqlite'), file('never.sqlite'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nope\.sqlite: file not found/);
+
+    // a live process's serve mark (this test's own process) beside the source, then beside the target
+    for (const [role, served] of [
+      ['source', original],
+      ['target', file('served.sqlite')],
+    ] as const) {
+      const mark = `${served}.serving.${process.pid}`;
+      writeFileSync(mark, `${process.pid}\n`);
+      try {
+        const r = role === 'source' ? tms('db', 'copy', original, file('never.sqlite')) : tms('db', 'copy', original, served);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(new RegExp(`the ${role} is being served \\(process ${process.pid}\\); stop tms serve first`));
+      } finally {
+        rmSync(mark, { force: true });
+      }
+    }
+    expect(existsSync(file('never.sqlite'))).toBe(false);
+    expect(existsSync(file('served.sqlite'))).toBe(false);
+  });
+
+  it('the checksum tells apart 64-bit integers past 2^53 and text differing in one byte', () => {
+    const sum = (seq: bigint, value: string) => {
+      const db = openDb(':memory:');
+      try {
+        db.prepare("INSERT INTO requested_updates VALUES ('p', 'c', 't', ?)").run(seq);
+        db.prepare("INSERT INTO store_meta VALUES ('k', ?)").run(value);
+        const tables = copyTables();
+        return ['requested_updates', 'store_meta'].map((n) => tableSum(db, tables.find((t) => t.name === n)!).checksum).join();
+      } finally {
+        db.close();
+      }
+    };
+    const top = 2n ** 63n - 1n;
+    expect(sum(top, 'é')).toBe(sum(top, 'é'));
+    expect(sum(top, 'é')).not.toBe(sum(top - 1n, 'é'));
+    expect(sum(top, 'é')).not.toBe(sum(top, 'e\u0301'));
+  });
+
+  describe.skipIf(!pgUrl)('SQLite → PostgreSQL → SQLite', () => {
+    it('round trip: every table equal to the original, ids past the copied ones, tokens still authenticate', async () => {
+      const pg = pgSchemaUrl('dbcopy_round');
+      const there = tms('db', 'copy', original, pg);
+      expect(there.code, there.stderr).toBe(0);
+      expect(there.stdout).not.toMatch(/MISMATCH/);
+      expect(there.stderr).toMatch(/verified/);
+      const back = file('back.sqlite');
+      const again = tms('db', 'copy', pg, back);
+      expect(again.code, again.stderr).toBe(0);
+      expect(dump(back)).toEqual(dump(original));
+      expect(ftsMatch(back, 'refer')).toEqual(ftsMatch(original, 'refer'));
+
+      // the API-level facts on the copy that came back
+      const store = openSqlStore(back);
+      const origin = openSqlStore(original);
+      try {
+        expect((await store.listUsers()).map((u) => u.username)).toEqual((await origin.listUsers()).map((u) => u.username));
+        expect(findUserByToken(store.db, janeToken)?.username).toBe('jane');
+        const unit = await store.findEditableUnit(pendingUnit);
+        expect(unit).toMatchObject({ target: 'Beenden 🚪 – "quoted"', pending: 1 });
+      } finally {
+        await store.close();
+        await origin.close();
+      }
+
+      // on PostgreSQL, a new row gets an id past the copied ones (the identity sequences were moved)
+      const onPg = openSqlStore(pg);
+      try {
+        const most = onPg.db.prepare('SELECT max(id) FROM users').pluck().get() as number;
+        const created = await onPg.createUser({ username: 'newcomer', fullName: 'New', email: 'new@example.org' });
+        expect(created.user.id).toBeGreaterThan(most);
+        expect(findUserByToken(onPg.db, janeToken)?.username).toBe('jane');
+      } finally {
+        await onPg.close();
+      }
+    });
+
+    it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', () => {
+      const nul = file('nul.sqlite');
+      expect(tms('db', 'copy', original, nul).code).toBe(0);
+      const db = new Database(nul);
+      const id = db.prepare('SELECT id FROM comments LIMIT 1').pluck().get() as number;
+      db.prepare('UPDATE comments SET comment = ? WHERE id = ?').run('before\0after', id);
+      db.close();
+      const pg = pgSchemaUrl('dbcopy_nul');
+      const r = tms('db', 'copy', nul, pg);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`table comments, row id=${id}, column comment holds a U+0000 (NUL) character`);
+      // nothing was copied: the target is still empty, so a clean copy goes in afterwards
+      const check = openPgDb(pg);
+      for (const table of copyTables()) expect(check.prepare(`SELECT count(*) FROM "${table.name}"`).pluck().get(), table.name).toBe(0);
+      check.close();
+      expect(tms('db', 'copy', original, pg).code).toBe(0);
+
+      // the same database, spelled differently
+      const same = tms('db', 'copy', pg, `${pg}&application_name=other`);
+      expect(same.code).toBe(1);
+      expect(same.stderr).toMatch(/are the same database/);
+
+      const newer = pgSchemaUrl('dbcopy_newer');
+      const admin = openPgDb(newer);
+      admin.exec('UPDATE tms_schema SET version = 99');
+      admin.close();
+      // (the server trusts the socket: the password is ignored there, and must not be shown)
+      const fromNewer = tms('db', 'copy', `${newer}&password=sekrit-pw`, file('never.sqlite'));
+      expect(fromNewer.code).toBe(1);
+      expect(fromNewer.stderr).toMatch(/schema version 99 is newer than this tms/);
+      expect(fromNewer.stderr).not.toContain('sekrit-pw');
+    });
+  });
+});
+
+if (!pgUrl) console.warn('[skip] tms db copy to and from PostgreSQL: TMS_TEST_POSTGRES is not set (npm run test:postgres runs it)');
