@@ -2,9 +2,10 @@
 // request pays for a checkpoint (SQLite otherwise runs one inside whichever write crosses the threshold).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { addonOptions } from './db.js';
 
 const { file, intervalMs } = (workerData as { data: { file: string; intervalMs: number } }).data;
-const db = new Database(file);
+const db = new Database(file, addonOptions());
 db.pragma('busy_timeout = 1000');
 const timer = setInterval(() => {
   try {

@@ -15,7 +15,7 @@ let addon: Database.Options | undefined;
  * package would not find the addon; and told, it skips searching for it. Where its build puts it; else (another
  * layout) found as the package finds it, from the package's own folder.
  */
-function addonOptions(): Database.Options {
+export function addonOptions(): Database.Options {
   if (!addon) {
     const main = require.resolve('better-sqlite3');
     const root = path.join(path.dirname(main), '..');

@@ -1,5 +1,6 @@
 // The tables a database copy moves: this tms's schema as SQLite declares it, in an order that respects foreign keys.
 import Database from 'better-sqlite3';
+import { addonOptions } from '../db.js';
 import { MIGRATIONS } from '../migrations.js';
 
 /** One table of the schema: its columns in declaration order and its primary key (the order rows are read in). */
@@ -21,7 +22,7 @@ let cached: readonly CopyTable[] | undefined;
  */
 export function copyTables(): readonly CopyTable[] {
   if (cached) return cached;
-  const db = new Database(':memory:');
+  const db = new Database(':memory:', addonOptions());
   try {
     for (const migration of MIGRATIONS) db.exec(migration);
     const names = (db.pragma('table_list') as { name: string; type: string; schema: string }[])
