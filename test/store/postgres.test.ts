@@ -1,8 +1,10 @@
 // The PostgreSQL engine's own behaviour: the SQL it is given, URLs and credentials, a server that goes away, text it
 // cannot hold. The rest of the suite runs on it too (npm run test:postgres).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/api/errors.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
@@ -122,6 +124,24 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
     await store.ping();
     expect(store.db.prepare('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
     await store.close();
+  });
+
+  it('survives sessions closed and collected at once (the socket watcher of the binding outlives its object)', () => {
+    // a process that opens, closes and garbage-collects sessions in a loop; node aborted (uv__finish_close) before
+    const module = pathToFileURL(path.resolve('dist/store/pg/pg-db.js')).href;
+    const script = `import { PgDb } from ${JSON.stringify(module)};
+      for (let i = 0; i < 100; i++) {
+        const db = new PgDb(process.env.TMS_TEST_POSTGRES, 'x');
+        db.prepare('SELECT 1').get();
+        db.close();
+        globalThis.gc();
+        await new Promise((r) => setImmediate(r));
+      }
+      console.log('closed 100');`;
+    const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).not.toMatch(/uv__finish_close|Assertion/);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe('closed 100');
   });
 
   it('keeps the write token moving for writes made by another session', async () => {

@@ -222,11 +222,16 @@ export class PgDb implements Db {
     const pq = this.pq;
     this.pq = null;
     this.prepared.clear();
+    if (!pq) return;
     try {
-      pq?.finish();
+      pq.finish();
     } catch {
       // already gone
     }
+    // finish() hands the binding's socket watcher to libuv to close at the end of the loop's turn and lets go of the
+    // object; collected before that turn ends, it frees the watcher libuv still holds and node aborts
+    // (uv__finish_close). Held a moment longer, it is collected after.
+    setTimeout(() => void pq, 1000).unref();
   }
 
   /** Runs one statement (prepared on first use in this session) and reads its rows. */
