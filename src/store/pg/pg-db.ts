@@ -292,6 +292,11 @@ export class PgDb implements Db {
     return Object.assign(run(false), { default: run(false), deferred: run(false), immediate: run(true), exclusive: run(true) }) as unknown as DbTransaction<F>;
   }
 
+  /** Another session on the same database (and schema), for work that must not share this one's. */
+  sibling(): PgDb {
+    return new PgDb(this.conninfo, this.name);
+  }
+
   close(): this {
     this.closed = true;
     this.drop();
