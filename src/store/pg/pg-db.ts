@@ -228,8 +228,22 @@ export class PgDb implements Db {
     }
   }
 
-  /** Runs one statement (prepared on first use in this session) and reads its rows. */
+  /**
+   * Runs one statement (prepared on first use in this session) and reads its rows. A session found lost (the server
+   * restarted while it was idle) is replaced once, and a read outside a transaction tried again on the new one: only
+   * the first statement after a restart would otherwise fail.
+   */
   execute(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+    const had = this.pq !== null;
+    try {
+      return this.executeOnce(sql, values, safeIntegers, arrays);
+    } catch (e) {
+      if (!(e instanceof DatabaseUnavailableError) || !had || this.depth > 0 || sql.writes) throw e;
+      return this.executeOnce(sql, values, safeIntegers, arrays);
+    }
+  }
+
+  private executeOnce(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
     const pq = this.connect();
     let name = this.prepared.get(sql.text);
     if (name === undefined) {
@@ -249,6 +263,16 @@ export class PgDb implements Db {
     return result;
   }
 
+  /** BEGIN; on a session found lost (nothing of the transaction ran yet), once more on a new one. */
+  private begin(retry: boolean): void {
+    try {
+      this.exec('BEGIN');
+    } catch (e) {
+      if (!(e instanceof DatabaseUnavailableError) || !retry) throw e;
+      this.exec('BEGIN');
+    }
+  }
+
   prepare(source: string): SqlStatement {
     return new PgStatement(this, source);
   }
@@ -264,10 +288,12 @@ export class PgDb implements Db {
     const run =
       (write: boolean) =>
       (...args: Parameters<F>): ReturnType<F> => {
+        const had = this.pq !== null;
         this.connect();
         const nested = this.depth > 0;
         const savepoint = `tx${this.depth}`;
-        this.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+        if (nested) this.exec(`SAVEPOINT ${savepoint}`);
+        else this.begin(had);
         this.depth++;
         let result: ReturnType<F>;
         try {
