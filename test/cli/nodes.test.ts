@@ -165,7 +165,9 @@ describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', 
         {
           name: 'Hello',
           slug: 'hello',
-          components: [{ name: 'App', slug: 'app', repo: git.url('app.git', CREDENTIALS), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' }],
+          components: [
+            { name: 'App', slug: 'app', repo: git.url('app.git', CREDENTIALS), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' },
+          ],
         },
       ],
     };
@@ -363,7 +365,13 @@ describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', 
     // every request once it is back
     for (const node of [a, b]) {
       for (let i = 0; i < 10; i++) {
-        const r = await request(node, i % 2 ? 'GET' : 'PATCH', i % 2 ? UNITS : `/api/units/${id}/`, i % 2 ? undefined : JSON.stringify({ target: [`Zurück ${i}`], state: 20 }), auth());
+        const r = await request(
+          node,
+          i % 2 ? 'GET' : 'PATCH',
+          i % 2 ? UNITS : `/api/units/${id}/`,
+          i % 2 ? undefined : JSON.stringify({ target: [`Zurück ${i}`], state: 20 }),
+          auth(),
+        );
         expect(r.status, `${node.name} request ${i}: ${r.body}\n${node.stderr.slice(-3000)}`).toBe(200);
       }
     }

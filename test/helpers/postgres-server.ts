@@ -60,7 +60,8 @@ export function startPostgres(databases: readonly string[]): PostgresServer {
   const server: PostgresServer = {
     dir,
     url: (database) => `postgresql:///${database}?host=${encodeURIComponent(dir)}&user=postgres`,
-    psql: (database, sql) => execFileSync(path.join(bin, 'psql'), ['-h', dir, '-U', 'postgres', '-d', database, '-qc', sql], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    psql: (database, sql) =>
+      execFileSync(path.join(bin, 'psql'), ['-h', dir, '-U', 'postgres', '-d', database, '-qc', sql], { stdio: ['ignore', 'ignore', 'inherit'] }),
     start() {
       pg('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
       running = true;
