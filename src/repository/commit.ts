@@ -72,6 +72,8 @@ interface FileWrite {
  * `pending` is cleared and the translations' revisions moved to the new blobs so the next sync does not parse
  * tms's own write; change 17 is recorded per translation. Nothing pending: no commit. A file the writer refuses
  * keeps its units pending and is listed in `failed` (change 70 records why). `undo` takes the commits back.
+ * With several nodes (`multiNode()`) the commits are pushed before the store records them; when upstream moved on, the
+ * working copy follows it and the commit is made again on top (three attempts); a failed push keeps every edit pending.
  */
 export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
   if (!multiNode() || !h.git) return commitOnce(h, opts);

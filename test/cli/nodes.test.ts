@@ -277,6 +277,30 @@ describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', 
     }
   }, 60_000);
 
+  it('pulls through B while an edit made through A is pending and upstream moved; a cron sync elsewhere follows', async () => {
+    const [a, b] = [nodes.a!, nodes.b!];
+    await edit(a, 'Quit', 'Beenden beim Pull');
+    const current = await upstreamFile();
+    await commitToUpstream(upstream, {
+      'translations/app_de.ts': current.replace('<translation>Speichern</translation>', '<translation>Sichern</translation>'),
+    });
+    const before = await upstreamCommits();
+    const r = await operation(b, 'pull');
+    expect(r, r.detail).toMatchObject({ result: true });
+    // the pending edit was committed on top of upstream and pushed at once
+    expect(await upstreamCommits()).toBe(before + 1);
+    const file = await upstreamFile();
+    expect(file).toContain('Beenden beim Pull');
+    expect(file).toContain('<translation>Sichern</translation>');
+    expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
+    expect((await targets(a)).Save).toBe('Sichern');
+    // the cron's working copy (cloned at the start) is far behind: it follows the store
+    const out = await tms(['sync', 'hello'], 'cron');
+    expect(out).toMatch(/hello\/app/);
+    expect((await targets(a)).Quit).toBe('Beenden beim Pull');
+    expect(await gitCli(path.join(root, 'repos-cron', 'hello', 'app'), ['rev-parse', 'HEAD'])).toBe(await gitCli(upstream, ['rev-parse', 'main']));
+  }, 60_000);
+
   it('loses nothing when node A is killed in the middle of a commit: B commits at once, A catches up after its restart', async () => {
     const b = nodes.b!;
     let a = nodes.a!;
