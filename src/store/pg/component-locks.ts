@@ -12,7 +12,8 @@ const KEY = "hashtextextended(current_schema() || ' component ' || ?, 0)";
 
 /**
  * Component locks on `db`, a session used for nothing else (a statement of the store never waits behind a lock, and
- * the locks live as long as this session). A lost session has given its locks back: a release then does nothing.
+ * the locks live as long as this session). A lost session has given its locks back: a release then does nothing
+ * (the work that held it was not protected from the moment the session was lost).
  * @example const locks = new PgComponentLocks(db.sibling()); const release = await locks.acquire('hello/app', 60_000)
  */
 export class PgComponentLocks implements ComponentLocks {
@@ -27,9 +28,12 @@ export class PgComponentLocks implements ComponentLocks {
       await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
     }
     let released = false;
+    const session = this.db.sessions;
     return () => {
       if (released) return;
       released = true;
+      // a session replaced since (the server restarted) holds no lock to give back
+      if (this.db.sessions !== session) return;
       try {
         this.db.prepare(`SELECT pg_advisory_unlock(${KEY})`).get(key);
       } catch {

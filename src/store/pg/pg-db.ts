@@ -160,6 +160,8 @@ export class PgDb implements Db {
   totalChanges = 0;
   /** Writes raise data_version (set once the schema has it, after the migrations). */
   versioned = false;
+  /** How many sessions this connection has opened: it moves on each reconnection (session state, as locks, is gone). */
+  sessions = 0;
 
   /**
    * @param conninfo libpq connection string (may hold credentials; never shown)
@@ -193,6 +195,7 @@ export class PgDb implements Db {
       throw new DatabaseUnavailableError(`${this.name}: cannot connect to PostgreSQL: ${firstLine((e as Error).message)}`, { engine: 'postgresql' });
     }
     this.pq = pq;
+    this.sessions++;
     this.prepared.clear();
     this.run1("SET client_min_messages = 'warning'");
     return pq;
