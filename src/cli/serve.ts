@@ -19,6 +19,7 @@ import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
 import { createLogger } from './log.js';
+import { joinNodes } from './nodes.js';
 import { claimServeLock } from './serve-lock.js';
 import { type WorkerPool, isServeWorker, runServeWorker, startWorkerPool } from './serve-workers.js';
 
@@ -38,6 +39,7 @@ export async function runServe(
   const release = claimServeLock(config.database);
   const store = await openStore(config.database);
   store.checkpointInBackground();
+  const leave = joinNodes(store, config.database);
   const logger = createLogger(config.log_level ?? 'info', (line) => io.out(line));
   try {
     for (const c of (await store.applyConfig(config, { prune: true })).keptComponents) {
@@ -130,6 +132,7 @@ export async function runServe(
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {
+    leave();
     await store.close();
     release();
   }

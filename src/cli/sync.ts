@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
 import type { CliIo } from './io.js';
+import { joinNodes } from './nodes.js';
 
 export interface SyncOptions {
   project?: string;
@@ -62,6 +63,7 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     return 0;
   }
   const store = await openStore(config.database);
+  const leave = joinNodes(store, config.database);
   try {
     const onEvent = await progress(io);
     const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
@@ -74,6 +76,7 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     if (results.length === 0) io.out('nothing to sync');
     return failed === 0 ? 0 : 1;
   } finally {
+    leave();
     await store.close();
   }
 }

@@ -6,6 +6,7 @@ import { resolveRepo } from '../config/config.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import type { ComponentRow, Store } from '../store/index.js';
+import { alignWorkingCopy } from '../sync/align.js';
 import type * as vcs from '../vcs/index.js';
 import { withComponentMutex } from './mutex.js';
 import { resolveComponent } from './resolve.js';
@@ -63,9 +64,19 @@ export function configuredComponent(
   return project && component ? { project, component } : undefined;
 }
 
-/** Runs `work` holding the component's mutex (one git/sync operation per component at a time). */
+/**
+ * Runs `work` holding the component's mutex (one git/sync operation per component at a time; with several nodes, the
+ * database's lock too, and the working copy brought to the store's commit first).
+ */
 export function withMutex<T>(h: ComponentHandle, work: () => Promise<T>): Promise<T> {
-  return withComponentMutex(h.key, work, h.config.lock_timeout_ms);
+  return withComponentMutex(
+    h.key,
+    async () => {
+      await alignWorkingCopy(h);
+      return work();
+    },
+    h.config.lock_timeout_ms,
+  );
 }
 
 /** Whether the working copy has been cloned (a git component the sync has not reached yet has none). */

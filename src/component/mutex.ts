@@ -1,10 +1,28 @@
-// One git/sync operation per component at a time: a keyed in-process mutex with a wait limit (not Weblate's component lock).
+// One git/sync operation per component at a time: a keyed in-process mutex with a wait limit (not Weblate's component
+// lock), and, when several nodes share one database, the database's lock for the component too.
 import { TmsError } from '../domain/errors.js';
+import type { ComponentLocks } from '../store/store.js';
 
 /** The mutex could not be had in time (the API answers 423, Weblate's "repository locked"). */
 export class MutexTimeoutError extends TmsError<{ key: string; waitedMs: number }> {}
 
 const tails = new Map<string, Promise<void>>();
+
+let nodeLocks: ComponentLocks | undefined;
+
+/**
+ * Several nodes serve one database (PostgreSQL): every component mutex of this process also takes the component's
+ * lock in the database, so a component's git work runs on one node at a time. Undefined turns it off again.
+ * @example useNodeLocks(store.componentLocks())
+ */
+export function useNodeLocks(locks: ComponentLocks | undefined): void {
+  nodeLocks = locks;
+}
+
+/** Whether this process is one of several nodes on one database (`useNodeLocks`): commits are pushed at once. */
+export function multiNode(): boolean {
+  return nodeLocks !== undefined;
+}
 
 /**
  * Runs `work` once every earlier holder of `key` has finished; throws MutexTimeoutError when that
@@ -43,9 +61,21 @@ export async function withComponentMutex<T>(key: string, work: () => Promise<T>,
   } finally {
     clearTimeout(timer);
   }
+  let unlock: (() => void) | null = null;
   try {
+    if (nodeLocks) {
+      // another node may hold it: wait for what is left of the time
+      unlock = await nodeLocks.acquire(key, Math.max(0, timeoutMs - (Date.now() - started)));
+      if (!unlock) {
+        throw new MutexTimeoutError(`could not obtain the repository lock for ${key} within ${timeoutMs} ms (another node holds it)`, {
+          key,
+          waitedMs: Date.now() - started,
+        });
+      }
+    }
     return await work();
   } finally {
+    unlock?.();
     release();
     if (tails.get(key) === tail) tails.delete(key);
   }

@@ -95,7 +95,7 @@ export interface Config {
   site_title: string;
   /** Absolute path of the SQLite database, or a `postgresql://` URL (may hold a password: show it with redactUrl). */
   database: string;
-  /** Absolute path of the working copies' folder. */
+  /** Absolute path of the working copies' folder; `TMS_REPOS_DIR` overrides (each node of several keeps its own). */
   repos_dir: string;
   /** How long a repository operation waits for another one on the same component; `TMS_LOCK_TIMEOUT_MS` overrides. */
   lock_timeout_ms: number;
@@ -247,7 +247,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     ...config,
     file,
     database: isPostgresUrl(config.database) ? config.database : path.resolve(dir, config.database),
-    repos_dir: path.resolve(dir, config.repos_dir),
+    // each node of several on one database keeps its own working copies
+    repos_dir: env.TMS_REPOS_DIR ? path.resolve(env.TMS_REPOS_DIR) : path.resolve(dir, config.repos_dir),
     lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };
 }

@@ -2,6 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy } from '../component/handle.js';
+import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
@@ -19,6 +20,7 @@ import * as vcs from '../vcs/index.js';
 import { gitWork } from './git-work.js';
 import { commitValues, renderTemplate } from './message.js';
 import { isRemoval, unitWrites } from './pending-write.js';
+import { UpstreamMovedError, followUpstream, publishCommits } from './publish.js';
 
 export interface CommitOptions {
   /** Who asked for the commit: recorded as the user of change 17, and the author of edits that have none. */
@@ -70,13 +72,39 @@ interface FileWrite {
  * `pending` is cleared and the translations' revisions moved to the new blobs so the next sync does not parse
  * tms's own write; change 17 is recorded per translation. Nothing pending: no commit. A file the writer refuses
  * keeps its units pending and is listed in `failed` (change 70 records why). `undo` takes the commits back.
+ * With several nodes (`multiNode()`) the commits are pushed before the store records them; when upstream moved on, the
+ * working copy follows it and the commit is made again on top (three attempts); a failed push keeps every edit pending.
  */
 export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
+  if (!multiNode() || !h.git) return commitOnce(h, opts);
+  // Several nodes: commits are pushed before they are recorded; when upstream moved on, follow it and commit again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await commitOnce(h, opts);
+    } catch (e) {
+      if (!(e instanceof UpstreamMovedError)) throw e;
+      if (attempt === PUBLISH_ATTEMPTS) {
+        const detail = `Could not push: upstream kept moving (${PUBLISH_ATTEMPTS} attempts); every edit stays pending.`;
+        return { result: { result: false, commits: [], units: 0, failed: [], detail }, undo: emptyUndo(await h.store.syncedCommit(h.row.id)) };
+      }
+      await followUpstream(h);
+    }
+  }
+}
+
+/** How many times a commit is made again on top of upstream when upstream moved on before its push (several nodes). */
+const PUBLISH_ATTEMPTS = 3;
+
+function emptyUndo(syncedCommit: string | null): CommitUndo {
+  return { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [], removals: [] };
+}
+
+async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   // Removals (strings deleted in tms) are written with the edits, by their author.
   const all: PendingUnit[] = [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))];
   const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
   const syncedCommit = await h.store.syncedCommit(h.row.id);
-  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [], removals: [] };
+  const undo = emptyUndo(syncedCommit);
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
   if (pending.length === 0) return { result, undo };
   if (!hasWorkingCopy(h)) {
@@ -119,11 +147,14 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
         committer: h.config.committer,
       }));
       oids = await gitWork('commitSeries', { dir: h.dir, commits: series });
+      // several nodes: upstream has the commits before the store records them (else they are taken back)
+      if (multiNode()) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
       for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
     }
   } catch (e) {
-    // Nothing was committed (the branch moves last): every edit stays pending.
+    if (e instanceof UpstreamMovedError) throw e;
+    // Nothing was committed (the branch moves last, or was put back): every edit stays pending.
     const error = errorLine(e, h);
     const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.filename, w.translation.language_code] as const)));
     for (const [file, language] of files) result.failed.push({ path: file, language, error });

@@ -2,6 +2,7 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl, withMutex } from '../component/handle.js';
+import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
@@ -87,7 +88,8 @@ function statusOf(h: ComponentHandle): Promise<vcs.RepoStatus> {
 export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}): Promise<CommitResult> {
   return withMutex(h, async () => {
     const { result: commit, undo } = await commitLocked(h, opts);
-    if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h)) return commit;
+    // several nodes: the commit pushed its commits already
+    if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h) || multiNode()) return commit;
     const pushed = await pushLocked(h, opts, commit, undo);
     // Upstream had moved and was brought in first: load what it brought.
     if (pushed.resync) await syncLocked(h, { offline: true });

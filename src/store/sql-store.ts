@@ -25,13 +25,15 @@ import {
 import { findLanguageByCode, seedLanguagesOnce } from './languages.repo.js';
 import type * as MemoryRepo from './memory.repo.js';
 import { metrics } from './metrics.query.js';
+import { PgComponentLocks } from './pg/component-locks.js';
 import { isPostgresUrl, openPgDb, testSchemaFor } from './pg/open.js';
+import type { PgDb } from './pg/pg-db.js';
 import type * as ProjectsRepo from './projects.repo.js';
 import { hasPendingRemovals, pendingRemovals } from './removals.repo.js';
 import * as sessions from './sessions.repo.js';
 import { versionOf } from './statements.js';
 import { getStats } from './stats.repo.js';
-import type { AccountReads, ChangeReads, Store, UnitReads } from './store.js';
+import type { AccountReads, ChangeReads, ComponentLocks, Store, UnitReads } from './store.js';
 import type * as SuggestionsRepo from './suggestions.repo.js';
 import type * as SyncRepo from './sync.repo.js';
 import { componentTranslations, findTranslationByCode, listTranslations } from './translations.repo.js';
@@ -103,6 +105,7 @@ export class SqlStore implements Store {
   private accountReads?: AccountReads;
   /** Set while the repositories loaded on first use load: calls made meanwhile wait for it, in their order. */
   private waiting?: Promise<void>;
+  private locks?: ComponentLocks;
 
   constructor(readonly db: Db) {
     this.version = versionOf(db);
@@ -210,7 +213,15 @@ export class SqlStore implements Store {
       checkpointer.postMessage('stop');
       await exited;
     }
+    this.locks?.close();
+    this.locks = undefined;
     if (this.db.open) this.db.close();
+  }
+
+  componentLocks(): ComponentLocks | undefined {
+    if (!isPostgres(this.db)) return undefined;
+    this.locks ??= new PgComponentLocks((this.db as PgDb).sibling());
+    return this.locks;
   }
 
   ping() {

@@ -98,6 +98,17 @@ export interface AccountReads {
   roles(grantedTo?: number): Promise<RoleRecordRow[]>;
 }
 
+/** A lock per component shared by every node on one database (see `Store.componentLocks`). */
+export interface ComponentLocks {
+  /**
+   * Waits (without blocking the event loop) until this process holds `key`'s lock; resolves to its release, or to
+   * null when `timeoutMs` passed first.
+   */
+  acquire(key: string, timeoutMs: number): Promise<(() => void) | null>;
+  /** Gives every lock back and closes the connection. */
+  close(): void;
+}
+
 /**
  * Everything tms keeps: one implementation per database engine. Every method is one unit of work: the ones that
  * write do all of it in one transaction, so callers never hold a transaction open across an await.
@@ -118,6 +129,12 @@ export interface Store {
   backup(file: string): Promise<{ pages: number }>;
   /** A token that changes whenever the data changes, through this connection or any other process's. */
   dataVersion(): Promise<string>;
+  /**
+   * Locks that hold across every process on this database, one per component (PostgreSQL: session advisory locks on
+   * a connection of their own, freed by the server when the process dies); undefined where the database is one
+   * machine's file (SQLite).
+   */
+  componentLocks(): ComponentLocks | undefined;
 
   /** Records a webhook delivery id; false when it was recorded before (the newest `limit` are kept). */
   recordHookDelivery(delivery: string, received: string, limit: number): Promise<boolean>;

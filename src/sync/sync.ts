@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
 import { upToDateHead } from '../vcs/quick-check.js';
+import { alignWorkingCopy } from './align.js';
 import { releaseMemory } from './memory.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -99,7 +100,15 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
  */
 export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
   // withMutex of component/handle.ts, whose module loads the format registry
-  return withComponentMutex(h.key, () => syncLocked(h, opts), h.config.lock_timeout_ms);
+  return withComponentMutex(
+    h.key,
+    async () => {
+      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own)
+      await alignWorkingCopy(h).catch(() => {});
+      return syncLocked(h, opts);
+    },
+    h.config.lock_timeout_ms,
+  );
 }
 
 /**

@@ -164,6 +164,16 @@ export async function remoteTrackingHead(opts: RepoOptions & { branch?: string }
   return resolveOrNull(opts, `refs/remotes/${REMOTE}/${branch}`);
 }
 
+/** Whether the repository holds the commit `oid` (its object can be read). */
+export async function hasCommit(opts: RepoOptions, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs: fsOf(opts), dir: opts.dir, oid, cache: opts.cache });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The commit id HEAD points to (a ref read, no object access), or null in a repository without commits. */
 export async function headOid(opts: RepoOptions): Promise<string | null> {
   return resolveOrNull(opts, 'HEAD');

@@ -2,7 +2,7 @@
 export type { RemoteOptions, RepoOptions } from './context.js';
 export { REMOTE } from './context.js';
 export type { CommitInfo, RepoStatus } from './history.js';
-export { headCommit, headOid, log, remoteTrackingHead, repairRemoteTracking, status } from './history.js';
+export { hasCommit, headCommit, headOid, log, remoteTrackingHead, repairRemoteTracking, status } from './history.js';
 export type { MergeFile, MergeFileInput, UpdateResult } from './integrate.js';
 export { defaultMergeFile, fastForward, merge, rebase, updateBranch } from './integrate.js';
 export { clone, fetch, push, remoteBranchHead } from './remote.js';

@@ -23,6 +23,11 @@ export interface GitServerOptions {
    * reusing at that moment (ECONNRESET).
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * Asked before each request is served: a promise holds the request until it settles (a slow or stalled upstream);
+   * a request whose client went away meanwhile is dropped unserved.
+   */
+  gate?: (method: string, url: string) => Promise<void> | undefined;
 }
 
 /** Starts the server on 127.0.0.1, port 0; pushes are allowed (`http.receivepack`). */
@@ -39,7 +44,11 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
         return;
       }
     }
-    runBackend(opts.root, req, res, user);
+    const held = opts.gate?.(req.method ?? 'GET', req.url ?? '/');
+    if (!held) return runBackend(opts.root, req, res, user);
+    void held.then(() => {
+      if (!req.socket.destroyed) runBackend(opts.root, req, res, user);
+    });
   });
   if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -161,6 +161,8 @@ export class PgDb implements Db {
   totalChanges = 0;
   /** Writes raise data_version (set once the schema has it, after the migrations). */
   versioned = false;
+  /** How many sessions this connection has opened: it moves on each reconnection (session state, as locks, is gone). */
+  sessions = 0;
 
   /**
    * @param conninfo libpq connection string (may hold credentials; never shown)
@@ -194,6 +196,7 @@ export class PgDb implements Db {
       throw new DatabaseUnavailableError(`${this.name}: cannot connect to PostgreSQL: ${firstLine((e as Error).message)}`, { engine: 'postgresql' });
     }
     this.pq = pq;
+    this.sessions++;
     this.prepared.clear();
     this.run1("SET client_min_messages = 'warning'");
     return pq;
@@ -234,8 +237,22 @@ export class PgDb implements Db {
     setTimeout(() => void pq, 1000).unref();
   }
 
-  /** Runs one statement (prepared on first use in this session) and reads its rows. */
+  /**
+   * Runs one statement (prepared on first use in this session) and reads its rows. A session found lost (the server
+   * restarted while it was idle) is replaced once, and a read outside a transaction tried again on the new one: only
+   * the first statement after a restart would otherwise fail.
+   */
   execute(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+    const had = this.pq !== null;
+    try {
+      return this.executeOnce(sql, values, safeIntegers, arrays);
+    } catch (e) {
+      if (!(e instanceof DatabaseUnavailableError) || !had || this.depth > 0 || sql.writes) throw e;
+      return this.executeOnce(sql, values, safeIntegers, arrays);
+    }
+  }
+
+  private executeOnce(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
     const pq = this.connect();
     let name = this.prepared.get(sql.text);
     if (name === undefined) {
@@ -255,6 +272,16 @@ export class PgDb implements Db {
     return result;
   }
 
+  /** BEGIN; on a session found lost (nothing of the transaction ran yet), once more on a new one. */
+  private begin(retry: boolean): void {
+    try {
+      this.exec('BEGIN');
+    } catch (e) {
+      if (!(e instanceof DatabaseUnavailableError) || !retry) throw e;
+      this.exec('BEGIN');
+    }
+  }
+
   prepare(source: string): SqlStatement {
     return new PgStatement(this, source);
   }
@@ -270,10 +297,12 @@ export class PgDb implements Db {
     const run =
       (write: boolean) =>
       (...args: Parameters<F>): ReturnType<F> => {
+        const had = this.pq !== null;
         this.connect();
         const nested = this.depth > 0;
         const savepoint = `tx${this.depth}`;
-        this.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+        if (nested) this.exec(`SAVEPOINT ${savepoint}`);
+        else this.begin(had);
         this.depth++;
         let result: ReturnType<F>;
         try {
@@ -296,6 +325,11 @@ export class PgDb implements Db {
         return result;
       };
     return Object.assign(run(false), { default: run(false), deferred: run(false), immediate: run(true), exclusive: run(true) }) as unknown as DbTransaction<F>;
+  }
+
+  /** Another session on the same database (and schema), for work that must not share this one's. */
+  sibling(): PgDb {
+    return new PgDb(this.conninfo, this.name);
   }
 
   close(): this {

@@ -1,0 +1,56 @@
+// The component locks several nodes share (PostgreSQL only): one holder per component, a wait limit, given back by a
+// release or by the end of the holder's session.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type SqlStore, openSqlStore } from '../sql-store.js';
+
+const onPostgres = Boolean(process.env.TMS_TEST_POSTGRES);
+if (!onPostgres) console.warn('[skip] component locks: needs PostgreSQL (TMS_TEST_POSTGRES; run `npm run test:postgres`)');
+
+describe.skipIf(!onPostgres)('component locks (PostgreSQL)', () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-locks-')), 'tms.sqlite');
+  // two nodes: two stores on one database
+  const stores: SqlStore[] = [openSqlStore(file), openSqlStore(file)];
+  const [one, two] = stores.map((s) => s.componentLocks()!);
+  afterAll(async () => {
+    for (const s of stores) await s.close();
+  });
+
+  it('has one holder per component; the other waits for the release', async () => {
+    const release = await one!.acquire('hello/app', 1000);
+    expect(release).toBeTypeOf('function');
+    // another component is free
+    const other = await two!.acquire('hello/docs', 1000);
+    expect(other).toBeTypeOf('function');
+    other!();
+    const started = performance.now();
+    expect(await two!.acquire('hello/app', 300)).toBeNull();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    const waiting = two!.acquire('hello/app', 5000);
+    setTimeout(release!, 200);
+    const next = await waiting;
+    expect(next).toBeTypeOf('function');
+    next!();
+  });
+
+  it('does not block the event loop while it waits', async () => {
+    const release = (await one!.acquire('hello/app', 1000))!;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    expect(await two!.acquire('hello/app', 500)).toBeNull();
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(20);
+    release();
+  });
+
+  it('is given back when the session of its holder ends', async () => {
+    expect(await one!.acquire('hello/app', 1000)).toBeTypeOf('function');
+    // the holder's node dies: PostgreSQL ends its session
+    stores[0]!.componentLocks()!.close();
+    const release = await two!.acquire('hello/app', 2000);
+    expect(release).toBeTypeOf('function');
+    release!();
+  });
+});
