@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/api/errors.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/index.js';
-import { openPgDb } from '../../src/store/pg/open.js';
+import { openPgDb, withTimeouts } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { translateSql } from '../../src/store/pg/translate.js';
 import { isPostgresUrl, shownDatabase } from '../../src/store/pg/url.js';
@@ -47,6 +47,11 @@ describe('the store SQL as PostgreSQL reads it', () => {
     expect(isPostgresUrl('tms.sqlite')).toBe(false);
     expect(shownDatabase('postgresql://tms:s3cret@db:5432/tms')).toBe('postgresql://db:5432/tms');
     expect(shownDatabase('postgresql://db/tms?user=tms&password=s3cret')).toBe('postgresql://db/tms?user=tms&password=***');
+  });
+
+  it('gives libpq timeouts where the URL names none, so no connection or statement waits forever', () => {
+    expect(withTimeouts('postgresql://db/tms')).toBe('postgresql://db/tms?connect_timeout=10&tcp_user_timeout=30000');
+    expect(withTimeouts('postgresql://db/tms?connect_timeout=2')).toBe('postgresql://db/tms?connect_timeout=2&tcp_user_timeout=30000');
   });
 
   it('fails to reach a server with one clear error, without the credentials', async () => {

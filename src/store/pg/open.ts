@@ -43,7 +43,7 @@ export function migratePg(db: PgDb, migrations: readonly string[] = PG_MIGRATION
  * @example openPgDb('postgresql://tms@localhost/tms')
  */
 export function openPgDb(url: string, options: { schema?: string } = {}): PgDb {
-  const conninfo = options.schema ? withSearchPath(url, options.schema) : url;
+  const conninfo = withTimeouts(options.schema ? withSearchPath(url, options.schema) : url);
   const name = shownDatabase(url) + (options.schema ? `#${options.schema}` : '');
   const db = new PgDb(conninfo, name);
   try {
@@ -56,6 +56,22 @@ export function openPgDb(url: string, options: { schema?: string } = {}): PgDb {
     throw new StoreError(`${name}: cannot migrate database: ${(e as Error).message}`, { file: name });
   }
   return db;
+}
+
+/**
+ * The URL with libpq's timeouts where it names none: a server that does not answer a connection within 10 s fails it
+ * (libpq would wait forever, and the connection is opened synchronously), and over TCP a server that stops
+ * acknowledging fails the statement after 30 s instead of never.
+ */
+export function withTimeouts(url: string): string {
+  let out = url;
+  for (const [key, value] of [
+    ['connect_timeout', '10'],
+    ['tcp_user_timeout', '30000'],
+  ]) {
+    if (!new RegExp(`[?&]${key}=`).test(out)) out = `${out}${out.includes('?') ? '&' : '?'}${key}=${value}`;
+  }
+  return out;
 }
 
 function withSearchPath(url: string, schema: string): string {
