@@ -7,6 +7,8 @@
 //   - PostgreSQL only: two nodes on different ports over the one database, reads spread over both (two loads at once),
 //     against one node alone
 // Every ratio is printed against its reference. The load generator runs in this process, on the same cores.
+// BENCH_RUNS (cold syncs per engine, 3), BENCH_DURATION (seconds a load, 10), BENCH_CONNECTIONS (32); BENCH_ONLY=sync
+// measures the cold syncs only.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +21,7 @@ import { type PostgresServer, startPostgres } from './postgres-server.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY_SYNC = process.env.BENCH_ONLY === 'sync';
 const tms = path.join(root, 'bin', 'tms');
 
 const files = keepassxcFiles('bench:postgres');
@@ -84,6 +87,11 @@ report(`cold \`tms sync\` (clone + parse + store, whole process), median of ${RU
 report(`  SQLite ${coldSqlite.toFixed(2)} s (${cold.sqlite.map((s) => s.toFixed(2)).join(', ')})`);
 report(`  PostgreSQL ${coldPostgres.toFixed(2)} s (${cold.postgres.map((s) => s.toFixed(2)).join(', ')})`);
 report(`  PostgreSQL / SQLite: ${ratio(coldPostgres, coldSqlite)} (target ≤ 2×)`);
+
+if (ONLY_SYNC) {
+  await gitServer.close();
+  process.exit(0);
+}
 
 // --- serving
 interface Node {
