@@ -1,6 +1,7 @@
 // The change log: one row per event (action codes as Weblate's), newest first when read.
 import { ACTIONS_MERGE_FAILURE, ACTIONS_REPOSITORY } from '../domain/actions.js';
-import type { Db } from './db.js';
+import { type Db, isPostgres } from './db.js';
+import { type BulkColumn, insertMany } from './pg/bulk.js';
 import { preparedOnce } from './statements.js';
 
 export interface ChangeInput {
@@ -47,24 +48,48 @@ const sql = preparedOnce((db: Db) => ({
   remove: db.prepare('DELETE FROM changes WHERE id = ?'),
 }));
 
+const changeValues = (c: ChangeInput): unknown[] => [
+  c.timestamp,
+  c.action,
+  c.projectId ?? null,
+  c.componentId ?? null,
+  c.translationId ?? null,
+  c.unitId ?? null,
+  c.languageId ?? null,
+  c.userId ?? null,
+  c.authorId ?? null,
+  c.target ?? '',
+  c.old ?? '',
+  JSON.stringify(c.details ?? {}),
+];
+
+const CHANGE_COLUMNS: readonly BulkColumn[] = [
+  ['timestamp', 'text'],
+  ['action', 'bigint'],
+  ['project_id', 'bigint'],
+  ['component_id', 'bigint'],
+  ['translation_id', 'bigint'],
+  ['unit_id', 'bigint'],
+  ['language_id', 'bigint'],
+  ['user_id', 'bigint'],
+  ['author_id', 'bigint'],
+  ['target', 'text'],
+  ['old', 'text'],
+  ['details', 'text'],
+];
+
 /** Records one change; returns its id. */
 export function recordChangeRow(db: Db, c: ChangeInput): number {
-  return Number(
-    sql(db).insert.run(
-      c.timestamp,
-      c.action,
-      c.projectId ?? null,
-      c.componentId ?? null,
-      c.translationId ?? null,
-      c.unitId ?? null,
-      c.languageId ?? null,
-      c.userId ?? null,
-      c.authorId ?? null,
-      c.target ?? '',
-      c.old ?? '',
-      JSON.stringify(c.details ?? {}),
-    ).lastInsertRowid,
-  );
+  return Number(sql(db).insert.run(...changeValues(c)).lastInsertRowid);
+}
+
+/** Records many changes (PostgreSQL: in a few statements, not one round trip each; ids in a bulk insert's order are not kept). */
+export function recordChangeRows(db: Db, changes: readonly ChangeInput[]): void {
+  if (!isPostgres(db)) {
+    for (const c of changes) recordChangeRow(db, c);
+    return;
+  }
+  insertMany(db, 'changes', CHANGE_COLUMNS, changes.map(changeValues), 'RETURNING id');
 }
 
 /** Deletes change records (a commit taken back). */

@@ -2,7 +2,8 @@
 import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
 import { State } from '../domain/unit.js';
 import { compilePluralFormula } from '../languages/plural-formula.js';
-import { type Db, jsonField } from './db.js';
+import { type Db, isPostgres, jsonField } from './db.js';
+import { arrayLiteral, insertMany } from './pg/bulk.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 
@@ -28,6 +29,9 @@ const sql = preparedOnce((db: Db) => ({
      JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
   ),
   existing: db.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
+  // PostgreSQL's bulk path: a translation's checks at once, and pairs (unit_id, name) deleted by two array parameters
+  existingOfTranslation: db.prepare('SELECT k.unit_id, k.name FROM checks k JOIN units u ON u.id = k.unit_id WHERE u.translation_id = ?'),
+  removeMany: isPostgres(db) ? db.prepare('DELETE FROM checks WHERE (unit_id, name) IN (SELECT * FROM unnest(?::bigint[], ?::text[]))') : undefined,
   insert: db.prepare('INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, ?, 0)'),
   remove: db.prepare('DELETE FROM checks WHERE unit_id = ? AND name = ?'),
   removeAll: db.prepare(`DELETE FROM checks WHERE unit_id = ? AND name <> '${INCONSISTENT}'`),
@@ -180,6 +184,48 @@ export function storeChecks(db: Db, unitId: number, failing: readonly string[], 
   return changes > 0;
 }
 
+/** The checks of units that have none stored yet (just inserted), in a few statements on PostgreSQL. */
+export function storeFreshChecks(db: Db, rows: readonly (readonly [unitId: number, name: string])[]): void {
+  if (!isPostgres(db)) {
+    const { insert } = sql(db);
+    for (const [unitId, name] of rows) insert.run(unitId, name);
+    return;
+  }
+  insertMany(
+    db,
+    'checks',
+    [
+      ['unit_id', 'bigint'],
+      ['name', 'text'],
+    ],
+    rows,
+    'ON CONFLICT DO NOTHING',
+  );
+}
+
+/**
+ * storeChecks for many units of one translation at once (PostgreSQL: one read, one delete and a bulk insert instead of
+ * statements per unit); `failing` holds every unit to make equal, `inconsistent` is kept as storeChecks keeps it.
+ */
+function storeChecksOfTranslation(db: Db, translationId: number, failing: ReadonlyMap<number, readonly string[]>): void {
+  const s = sql(db);
+  const stored = new Map<number, string[]>();
+  for (const r of s.existingOfTranslation.all(translationId) as { unit_id: number; name: string }[]) {
+    let names = stored.get(r.unit_id);
+    if (!names) stored.set(r.unit_id, (names = []));
+    names.push(r.name);
+  }
+  const gone: [number, string][] = [];
+  const added: [number, string][] = [];
+  for (const [id, names] of failing) {
+    const existing = stored.get(id) ?? [];
+    for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
+    for (const name of names) if (!existing.includes(name)) added.push([id, name]);
+  }
+  if (gone.length > 0) s.removeMany!.run(arrayLiteral(gone.map((g) => g[0])), arrayLiteral(gone.map((g) => g[1])));
+  storeFreshChecks(db, added);
+}
+
 /** The failing translation (or source) checks of a unit as stored values describe it. */
 export function computeChecks(checking: TranslationChecking, unit: CheckedUnit): string[] {
   return checking.isSource ? sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }) : translationChecks(checking.ctx, unit);
@@ -251,8 +297,14 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
   const unitRows = only
     ? [...only].map((h) => s.sourceUnit.get(sourceId, h) as Row | undefined).filter((r): r is Row => r !== undefined)
     : (s.sourceUnits.all(sourceId) as Row[]);
+  // a whole component on PostgreSQL: stored together at the end
+  const together = !only && isPostgres(db) ? new Map<number, readonly string[]>() : undefined;
   // a few strings (an edit): the source translation's statistics move by each changed string's share
   const store = (id: number, failing: readonly string[]) => {
+    if (together) {
+      together.set(id, failing);
+      return;
+    }
     const before = only ? unitStatsFacts(db, id) : undefined;
     if (!storeChecks(db, id, failing)) return;
     const after = before ? unitStatsFacts(db, id) : undefined;
@@ -288,6 +340,7 @@ export function refreshSourceChecks(db: Db, componentId: number, only?: Readonly
     );
     store(Number(u.id), failing);
   }
+  if (together) storeChecksOfTranslation(db, sourceId, together);
   return sourceId;
 }
 

@@ -98,6 +98,8 @@ const SAFETY_AUTOCHECKPOINT = 20_000;
  */
 export class SqlStore implements Store {
   private readonly version: () => string;
+  /** PostgreSQL: the data_version counter as read in the current turn of the event loop (see dataVersion). */
+  private turnVersion: string | undefined;
   private checkpointer: Worker | null = null;
   // prepared on first use: a command that reads no units, changes or accounts prepares none of their statements
   private unitReads?: UnitReads;
@@ -260,8 +262,23 @@ export class SqlStore implements Store {
     return this.tx((db) => finishRequestedUpdate(db, update, mark));
   }
 
+  /**
+   * SQLite: read on every call (no round trip). PostgreSQL: the counter is read once per turn of the event loop and
+   * shared by the calls of that turn — requests handled in one turn were received before its first read, so the
+   * counter is as new as each of them asks — with this connection's own writes (totalChanges) added at every call:
+   * one round trip per turn instead of one per cached request.
+   */
   dataVersion() {
-    return this.read(() => this.version());
+    return this.read((db) => {
+      if (!isPostgres(db)) return this.version();
+      if (this.turnVersion === undefined) {
+        this.turnVersion = this.version();
+        setImmediate(() => {
+          this.turnVersion = undefined;
+        });
+      }
+      return `${this.turnVersion}:${(db as unknown as { totalChanges: number }).totalChanges}`;
+    });
   }
 
   // ---- configuration ----

@@ -4,9 +4,10 @@ import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
-import type { Db } from './db.js';
+import { type Db, isPostgres } from './db.js';
 // The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { indexMemorySource } from './memory.repo.js';
+import { type BulkColumn, insertMany } from './pg/bulk.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import { preparedOnce } from './statements.js';
 import { refreshStats } from './stats.repo.js';
@@ -226,9 +227,69 @@ function sameValues(s: StoredUnit, v: UnitValues): boolean {
   );
 }
 
+/** The columns insertParsed writes, for PostgreSQL's bulk insert (the same values in the same order). */
+const PARSED_COLUMNS: readonly BulkColumn[] = [
+  ['translation_id', 'bigint'],
+  ['id_hash', 'bigint'],
+  ['content_hash', 'bigint'],
+  ['context', 'text'],
+  ['source', 'text'],
+  ['target', 'text'],
+  ['previous_source', 'text'],
+  ['location', 'text'],
+  ['note', 'text'],
+  ['flags', 'text'],
+  ['explanation', 'text'],
+  ['source_explanation', 'text'],
+  ['state', 'bigint'],
+  ['original_state', 'bigint'],
+  ['position', 'bigint'],
+  ['num_words', 'bigint'],
+  ['num_chars', 'bigint'],
+  ['timestamp', 'text'],
+];
+
+const parsedRow = (translationId: number, v: UnitValues, timestamp: string): unknown[] => [
+  translationId,
+  v.id_hash,
+  v.content_hash,
+  v.context,
+  v.source,
+  v.target,
+  v.previous_source,
+  v.location,
+  v.note,
+  v.flags,
+  v.explanation,
+  v.source_explanation,
+  v.state,
+  v.state,
+  v.position,
+  v.num_words,
+  v.num_chars,
+  timestamp,
+];
+
+/**
+ * Inserts units in a few statements (PostgreSQL: a round trip per row is what a sync of thousands of units would wait
+ * on); returns their ids in the order of `values` (matched by id_hash, unique in a translation).
+ */
+function insertParsedMany(db: Db, translationId: number, values: readonly UnitValues[], timestamp: string): number[] {
+  const rows = values.map((v) => parsedRow(translationId, v, timestamp));
+  const ids = new Map<bigint, number>();
+  for (const r of insertMany(db, 'units', PARSED_COLUMNS, rows, 'RETURNING id, id_hash')) ids.set(r.id_hash as bigint, Number(r.id));
+  return values.map((v) => {
+    const id = ids.get(v.id_hash);
+    if (id === undefined) throw new Error(`the insert of unit ${v.id_hash} returned no id`);
+    return id;
+  });
+}
+
 /** Applies unit diffs (call inside a transaction). */
 export function unitWriter(db: Db) {
   const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(db);
+  // PostgreSQL: new units are inserted together after the diff (their ids, checks and changes follow in file order)
+  const bulk = isPostgres(db);
   const insertValues = (translationId: number, v: UnitValues, timestamp: string) =>
     insert.run(
       translationId,
@@ -265,6 +326,7 @@ export function unitWriter(db: Db) {
       const stored = hasUnits.get(translationId) === undefined ? new Map<bigint, StoredUnit>() : storedUnits(db, translationId);
       const diff: UnitDiff = { added: 0, changed: 0, removed: 0, addedIds: [], removedHashes: [], pendingKept: [], pendingDropped: [] };
       const seen = new Set<bigint>();
+      const queued: UnitValues[] = [];
       let position = 0;
       for (const u of parsed) {
         if (seen.has(u.idHash)) continue;
@@ -272,6 +334,10 @@ export function unitWriter(db: Db) {
         position++;
         const values = valuesOf(u, position, override?.(u));
         const existing = stored.get(u.idHash);
+        if (!existing && bulk) {
+          queued.push(values);
+          continue;
+        }
         if (!existing) {
           const info = insertValues(translationId, values, timestamp);
           const id = Number(info.lastInsertRowid);
@@ -297,6 +363,16 @@ export function unitWriter(db: Db) {
           extraFlags: existing.extra_flags,
           inserted: false,
         });
+      }
+      if (queued.length > 0) {
+        const ids = insertParsedMany(db, translationId, queued, timestamp);
+        for (let i = 0; i < queued.length; i++) {
+          const values = queued[i]!;
+          const id = ids[i]!;
+          diff.added++;
+          diff.addedIds.push(id);
+          onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
+        }
       }
       for (const [hash, s] of stored) {
         if (seen.has(hash)) continue;

@@ -1,0 +1,67 @@
+// Many rows in one statement on PostgreSQL: each column's values as one array parameter, the rows made by unnest().
+// A round trip per row (the synchronous session waits for each answer) is what makes a sync's thousands of inserts
+// slow there; SQLite's per-row statements cost no round trip and keep their own path.
+import type { Db, SqlStatement } from '../db.js';
+import { PgError } from './pg-db.js';
+
+/** A column of a bulk insert: its name and PostgreSQL type (`bigint`, `integer`, `text`). */
+export type BulkColumn = readonly [name: string, type: string];
+
+/** Rows a statement, a few hundred: measured fastest (scripts/bench-pg-insert.ts), and a bounded parameter size. */
+export const BULK_ROWS = 500;
+
+/** One value as an element of a PostgreSQL array literal: strings quoted, `\` and `"` escaped, null as NULL. */
+function element(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') {
+    if (value.includes('\0')) throw new PgError('PostgreSQL text cannot hold NUL characters (U+0000)', { code: '22021' });
+    return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  throw new TypeError(`a statement parameter cannot be a ${typeof value}`);
+}
+
+/** A column's values as a PostgreSQL array literal. */
+export function arrayLiteral(values: readonly unknown[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    out += element(values[i]);
+  }
+  return `${out}}`;
+}
+
+const statements = new WeakMap<Db, Map<string, SqlStatement>>();
+
+function statement(db: Db, text: string): SqlStatement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let s = cache.get(text);
+  if (!s) {
+    s = db.prepare(text).safeIntegers(true);
+    cache.set(text, s);
+  }
+  return s;
+}
+
+/**
+ * Inserts `rows` (values in `columns` order) in statements of BULK_ROWS rows: `INSERT INTO table (…) SELECT * FROM
+ * unnest($1::type[], …) <tail>`. `tail` may hold `ON CONFLICT …` and `RETURNING …`; the returned rows of every
+ * statement are given back in one list (integers as bigint). PostgreSQL only.
+ * @example insertMany(db, 'checks', [['unit_id', 'bigint'], ['name', 'text']], [[1, 'same']], 'ON CONFLICT DO NOTHING')
+ */
+export function insertMany(db: Db, table: string, columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[], tail = ''): Record<string, unknown>[] {
+  if (rows.length === 0) return [];
+  const names = columns.map(([name]) => name).join(', ');
+  const arrays = columns.map(([, type]) => `?::${type}[]`).join(', ');
+  // without a RETURNING in `tail`, a table with ids returns them (as every insert's translation does)
+  const s = statement(db, `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ${tail}`.trimEnd());
+  const out: Record<string, unknown>[] = [];
+  for (let start = 0; start < rows.length; start += BULK_ROWS) {
+    const part = rows.slice(start, start + BULK_ROWS);
+    const params = columns.map((_, c) => arrayLiteral(part.map((r) => r[c])));
+    for (const r of s.all(...params) as Record<string, unknown>[]) out.push(r);
+  }
+  return out;
+}
