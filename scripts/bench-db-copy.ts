@@ -1,7 +1,7 @@
 // `npm run bench:db-copy`: `tms db copy` of the KeePassXC corpus synced into SQLite (72k units): SQLite → SQLite,
 // and with TMS_TEST_POSTGRES (e.g. under scripts/with-postgres.ts) SQLite → PostgreSQL → SQLite, timed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config/config.js';
@@ -9,6 +9,7 @@ import { PgDb } from '../src/store/pg/pg-db.js';
 import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { keepassxcFiles, keepassxcProjects } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'tms');
@@ -27,32 +28,13 @@ function copy(from: string, to: string): number {
 }
 
 async function main(): Promise<void> {
-  const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
-  const source = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
-  if (!existsSync(source)) {
-    console.log(`bench:db-copy: the KeePassXC corpus is not at ${source}; set TMS_CORPUS. Nothing measured.`);
-    return;
-  }
+  const files = keepassxcFiles('bench:db-copy');
   const work = await tempDir('tms-bench-db-copy-');
   try {
-    const files = Object.fromEntries(
-      readdirSync(source)
-        .filter((n) => /^keepassxc_.*\.ts$/.test(n))
-        .map((n) => [`share/translations/${n}`, readFileSync(path.join(source, n))]),
-    );
     await createUpstream({ dir: path.join(work, 'upstream', 'keepassxc.git'), files });
     execFileSync('git', ['gc', '-q'], { cwd: path.join(work, 'upstream', 'keepassxc.git') });
     const configFile = path.join(work, 'tms.config.json');
-    const component = {
-      name: 'KeePassXC',
-      slug: 'keepassxc',
-      repo: path.join(work, 'upstream', 'keepassxc.git'),
-      branch: 'main',
-      filemask: 'share/translations/keepassxc_*.ts',
-      file_format: 'ts',
-      source_language: 'en',
-    };
-    const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }] });
+    const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: keepassxcProjects(path.join(work, 'upstream', 'keepassxc.git')) });
     writeFileSync(configFile, text);
     const config = parseConfig(text, configFile);
     const store = openSqlStore(config.database);

@@ -290,27 +290,8 @@ export function unitWriter(db: Db) {
   const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(db);
   // PostgreSQL: new units are inserted together after the diff (their ids, checks and changes follow in file order)
   const bulk = isPostgres(db);
-  const insertValues = (translationId: number, v: UnitValues, timestamp: string) =>
-    insert.run(
-      translationId,
-      v.id_hash,
-      v.content_hash,
-      v.context,
-      v.source,
-      v.target,
-      v.previous_source,
-      v.location,
-      v.note,
-      v.flags,
-      v.explanation,
-      v.source_explanation,
-      v.state,
-      v.state,
-      v.position,
-      v.num_words,
-      v.num_chars,
-      timestamp,
-    );
+  // the same columns, in the same order, as the bulk insert's (parsedRow)
+  const insertValues = (translationId: number, v: UnitValues, timestamp: string) => insert.run(...parsedRow(translationId, v, timestamp));
   return {
     /**
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
