@@ -19,6 +19,22 @@ export function useNodeLocks(locks: ComponentLocks | undefined): void {
   nodeLocks = locks;
 }
 
+/** The database's lock for a component was lost while its work ran (the lock's session ended): the work must stop. */
+export class NodeLockLostError extends TmsError<{ key: string }> {}
+
+/**
+ * Throws NodeLockLostError when this node, one of several, no longer holds the database's lock for `key` (call from
+ * the component's work, before a step another node must not overlap). Nothing to check on one node.
+ * @example confirmNodeLock(h.key); await push(…)
+ */
+export function confirmNodeLock(key: string): void {
+  if (nodeLocks && !nodeLocks.held(key)) {
+    throw new NodeLockLostError(`${key}: the database lock of the component was lost (its session ended); stopped before the push, every edit stays pending`, {
+      key,
+    });
+  }
+}
+
 /** Whether this process is one of several nodes on one database (`useNodeLocks`): commits are pushed at once. */
 export function multiNode(): boolean {
   return nodeLocks !== undefined;

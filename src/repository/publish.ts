@@ -1,6 +1,7 @@
 // Several nodes on one database: the commits of a commit are pushed before the store records them, so no node holds
 // work the others cannot see (a node killed before the push leaves every edit pending in the store).
 import { type ComponentHandle, pushBranch, pushUrl } from '../component/handle.js';
+import { confirmNodeLock } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { TmsError } from '../domain/errors.js';
 import { now } from '../store/index.js';
@@ -23,6 +24,8 @@ export async function publishCommits(h: ComponentHandle, headBefore: string | nu
     const status = await gitWork('status', { dir: h.dir, branch: h.branch });
     if (status.needsMerge) throw new UpstreamMovedError(`${h.key}: upstream moved on`, { key: h.key });
     if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) return;
+    // another node may have the component by now if this node's lock session was lost: no push then
+    confirmNodeLock(h.key);
     try {
       await gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
     } catch (e) {

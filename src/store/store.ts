@@ -105,6 +105,11 @@ export interface ComponentLocks {
    * null when `timeoutMs` passed first.
    */
   acquire(key: string, timeoutMs: number): Promise<(() => void) | null>;
+  /**
+   * Whether this process still holds `key`'s lock (asked before work another node must not overlap, e.g. a push):
+   * false once the session that took it was lost, as its locks went with it.
+   */
+  held(key: string): boolean;
   /** Gives every lock back and closes the connection. */
   close(): void;
 }

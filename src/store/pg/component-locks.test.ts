@@ -45,6 +45,34 @@ describe.skipIf(!onPostgres)('component locks (PostgreSQL)', () => {
     release();
   });
 
+  it('knows when it no longer holds a lock: released, or its session lost', async () => {
+    const release = (await one!.acquire('hello/app', 1000))!;
+    expect(one!.held('hello/app')).toBe(true);
+    expect(two!.held('hello/app')).toBe(false);
+    // asking does not take it twice: after the release another node gets it at once
+    release();
+    expect(one!.held('hello/app')).toBe(false);
+    const again = (await two!.acquire('hello/app', 100))!;
+    expect(again).toBeTypeOf('function');
+    again();
+    // the holder's lock session is ended by the server (a network cut, an administrator): the lock is gone with it
+    (await one!.acquire('hello/app', 1000))!;
+    // the session holding this component's key (a 64-bit key is classid:objid in pg_locks)
+    const locker = stores[0]!.db
+      .prepare(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+           AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(current_schema() || ' component ' || ?, 0)`,
+      )
+      .pluck()
+      .all('hello/app') as number[];
+    expect(locker.length).toBe(1);
+    stores[1]!.db.prepare('SELECT pg_terminate_backend(?)').get(locker[0]);
+    expect(one!.held('hello/app')).toBe(false);
+    const taken = await two!.acquire('hello/app', 2000);
+    expect(taken).toBeTypeOf('function');
+    taken!();
+  });
+
   it('is given back when the session of its holder ends', async () => {
     expect(await one!.acquire('hello/app', 1000)).toBeTypeOf('function');
     // the holder's node dies: PostgreSQL ends its session

@@ -17,6 +17,9 @@ const KEY = "hashtextextended(current_schema() || ' component ' || ?, 0)";
  * @example const locks = new PgComponentLocks(db.sibling()); const release = await locks.acquire('hello/app', 60_000)
  */
 export class PgComponentLocks implements ComponentLocks {
+  /** The locks this process holds, with the session that took each. */
+  private readonly holding = new Map<string, number>();
+
   constructor(private readonly db: PgDb) {}
 
   async acquire(key: string, timeoutMs: number): Promise<(() => void) | null> {
@@ -29,9 +32,11 @@ export class PgComponentLocks implements ComponentLocks {
     }
     let released = false;
     const session = this.db.sessions;
+    this.holding.set(key, session);
     return () => {
       if (released) return;
       released = true;
+      if (this.holding.get(key) === session) this.holding.delete(key);
       // a session replaced since (the server restarted) holds no lock to give back
       if (this.db.sessions !== session) return;
       try {
@@ -40,6 +45,20 @@ export class PgComponentLocks implements ComponentLocks {
         // the session is gone, and its locks with it
       }
     };
+  }
+
+  held(key: string): boolean {
+    const session = this.holding.get(key);
+    if (session === undefined || session !== this.db.sessions) return false;
+    try {
+      // taken again by its holder, an advisory lock counts twice: given back once at once
+      if (this.db.prepare(`SELECT pg_try_advisory_lock(${KEY}) AS locked`).pluck().get(key) !== 1) return false;
+      this.db.prepare(`SELECT pg_advisory_unlock(${KEY})`).get(key);
+      // a statement that met a lost session reconnected: the lock went with the old one
+      return this.db.sessions === session;
+    } catch {
+      return false;
+    }
   }
 
   close(): void {
