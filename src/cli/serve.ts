@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startServer } from '../api/server.js';
 import { workingCopyDir } from '../component/handle.js';
+import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import {
   createComponentUpdater,
@@ -19,7 +20,6 @@ import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
 import { createLogger } from './log.js';
-import { joinNodes } from './nodes.js';
 import { claimServeLock } from './serve-lock.js';
 import { type WorkerPool, isServeWorker, runServeWorker, startWorkerPool } from './serve-workers.js';
 

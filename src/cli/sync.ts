@@ -1,9 +1,9 @@
+import { joinNodes } from '../component/nodes.js';
 // `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
 import type { CliIo } from './io.js';
-import { joinNodes } from './nodes.js';
 
 export interface SyncOptions {
   project?: string;

@@ -1,7 +1,7 @@
-// Several nodes on one PostgreSQL database: this process joins them, taking the database's lock per component.
-import { useNodeLocks } from '../component/mutex.js';
 import type { Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/pg/url.js';
+// Several nodes on one PostgreSQL database: this process joins them, taking the database's lock per component.
+import { useNodeLocks } from './mutex.js';
 
 /**
  * When `database` is a PostgreSQL URL, every component's git work of this process runs under the database's lock for
