@@ -154,6 +154,8 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
     const other = openPgDb(url!, { schema: (store.db.name.split('#')[1] ?? '') || undefined });
     const before = await store.dataVersion();
     other.prepare("UPDATE users SET full_name = 'Changed elsewhere' WHERE username = 'anonymous'").run();
+    // the token is read once per turn of the event loop (requests of one turn arrived before it): the next turn sees it
+    await new Promise((r) => setImmediate(r));
     expect(await store.dataVersion()).not.toBe(before);
     other.close();
     await store.close();
