@@ -1,4 +1,4 @@
-// `npm run bench:memory`: the translation memory on the KeePassXC corpus ×10 — what keeping it adds to a cold sync
+// `npm run bench:memory` (on PostgreSQL: `tsx scripts/with-postgres.ts npm run bench:memory`): the translation memory on the KeePassXC corpus ×10 — what keeping it adds to a cold sync
 // (the pre-filter index of the source strings; the units' translations are read where they are), fuzzy lookups
 // (p50/p95, recall) with the trigram pre-filter against a scan of every source of a fitting length, and the
 // `/api/memory/` records (count, first and deep pages).
@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
+import { isPostgres } from '../src/store/db.js';
 import type { MemoryStrategy } from '../src/store/index.js';
 import { type SqlStore, openSqlStore } from '../src/store/sql-store.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
@@ -62,7 +63,12 @@ async function coldSync(name: string, memory: boolean): Promise<{ store: SqlStor
   const store = await openSqlStore(config.database);
   // without the memory: source texts are not indexed (each INSERT into memory_sources is ignored before it happens)
   if (!memory) {
-    store.db.exec('DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;');
+    store.db.exec(
+      isPostgres(store.db)
+        ? `CREATE FUNCTION memory_off() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+           CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources FOR EACH ROW EXECUTE FUNCTION memory_off();`
+        : 'DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;',
+    );
   }
   // clone first (not timed), from a store that is then thrown away
   const warm = await openSqlStore(path.join(work, `${name}.clone.sqlite`));
