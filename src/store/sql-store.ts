@@ -98,8 +98,6 @@ const SAFETY_AUTOCHECKPOINT = 20_000;
  */
 export class SqlStore implements Store {
   private readonly version: () => string;
-  /** PostgreSQL: the data_version counter as read in the current turn of the event loop (see dataVersion). */
-  private turnVersion: string | undefined;
   private checkpointer: Worker | null = null;
   // prepared on first use: a command that reads no units, changes or accounts prepares none of their statements
   private unitReads?: UnitReads;
@@ -269,16 +267,7 @@ export class SqlStore implements Store {
    * one round trip per turn instead of one per cached request.
    */
   dataVersion() {
-    return this.read((db) => {
-      if (!isPostgres(db)) return this.version();
-      if (this.turnVersion === undefined) {
-        this.turnVersion = this.version();
-        setImmediate(() => {
-          this.turnVersion = undefined;
-        });
-      }
-      return `${this.turnVersion}:${(db as unknown as { totalChanges: number }).totalChanges}`;
-    });
+    return this.read(() => this.version());
   }
 
   // ---- configuration ----

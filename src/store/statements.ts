@@ -56,23 +56,32 @@ export function countCache(version: () => string, max = 1000): (key: string, cou
   };
 }
 
-const versionStatements = preparedOnce((db) =>
-  isPostgres(db)
-    ? { counter: db.prepare('SELECT n FROM data_version WHERE id = 1').pluck() }
-    : { dataVersion: db.prepare('PRAGMA data_version').pluck(), totalChanges: db.prepare('SELECT total_changes()').pluck() },
-);
-
 /**
- * The change token. SQLite: another connection's commit (data_version) or a write through this one (total_changes).
- * PostgreSQL: the counter every writing transaction raises, on whichever node.
+ * The change token of a connection (one function per connection, shared by the store and its count caches).
+ * SQLite: another connection's commit (data_version) or a write through this one (total_changes). PostgreSQL: the
+ * counter every writing transaction raises on whichever node, read once per turn of the event loop (the requests a
+ * turn handles arrived before that read; a read per request was a round trip per cached answer), and this
+ * connection's own row count, so that its own writes show at once.
  */
-export function versionOf(db: Db): () => string {
-  const s = versionStatements(db);
-  const { counter, dataVersion, totalChanges } = s as Partial<Record<'counter' | 'dataVersion' | 'totalChanges', SqlStatement>>;
-  if (counter) return () => String(counter.get() as number);
-  if (!dataVersion || !totalChanges) throw new Error('no change token');
+export const versionOf = preparedOnce((db: Db): (() => string) => {
+  if (isPostgres(db)) {
+    const counter = db.prepare('SELECT n FROM data_version WHERE id = 1').pluck();
+    const own = db as Db & { totalChanges: number };
+    let turn: string | undefined;
+    return () => {
+      if (turn === undefined) {
+        turn = String(counter.get() as number);
+        setImmediate(() => {
+          turn = undefined;
+        });
+      }
+      return `${turn}:${own.totalChanges}`;
+    };
+  }
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
   return () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
-}
+});
 
 /** A page request: how many rows, after how many. */
 export interface Slice {
