@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabaseOf } from '../../../test/helpers/store.js';
+import { ValidationError } from '../../domain/errors.js';
 import { BULK_ROWS, arrayLiteral, insertMany } from './bulk.js';
 
 describe('arrayLiteral', () => {
@@ -33,6 +34,8 @@ describe.skipIf(!process.env.TMS_TEST_POSTGRES)('insertMany (PostgreSQL)', () =>
       const stored = db.prepare('SELECT n, t FROM bulk_test ORDER BY id').raw().safeIntegers().all();
       expect(stored).toEqual(rows);
       expect(() => insertMany(db, 'bulk_test', [['t', 'text']], [['nul\0']])).toThrow(/NUL/);
+      // bad input, as every other statement parameter (the API answers 400), not a database failure
+      expect(() => insertMany(db, 'bulk_test', [['t', 'text']], [['nul\0']])).toThrow(ValidationError);
     } finally {
       db.close();
     }

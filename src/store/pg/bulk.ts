@@ -2,7 +2,7 @@
 // A round trip per row (the synchronous session waits for each answer) is what makes a sync's thousands of inserts
 // slow there; SQLite's per-row statements cost no round trip and keep their own path.
 import type { Db, SqlStatement } from '../db.js';
-import { PgError } from './pg-db.js';
+import { toParam } from './pg-db.js';
 
 /** A column of a bulk insert: its name and PostgreSQL type (`bigint`, `integer`, `text`). */
 export type BulkColumn = readonly [name: string, type: string];
@@ -12,14 +12,9 @@ export const BULK_ROWS = 500;
 
 /** One value as an element of a PostgreSQL array literal: strings quoted, `\` and `"` escaped, null as NULL. */
 function element(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') {
-    if (value.includes('\0')) throw new PgError('PostgreSQL text cannot hold NUL characters (U+0000)', { code: '22021' });
-    return `"${value.replace(/[\\"]/g, '\\$&')}"`;
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  throw new TypeError(`a statement parameter cannot be a ${typeof value}`);
+  const text = toParam(value);
+  if (text === null) return 'NULL';
+  return typeof value === 'string' ? `"${text.replace(/[\\"]/g, '\\$&')}"` : text;
 }
 
 /** A column's values as a PostgreSQL array literal. */

@@ -48,7 +48,8 @@ function loadBinding(): new () => Pq {
 
 const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
 
-function toParam(value: unknown): string | null {
+/** A statement parameter as libpq takes it: text, or null (U+0000, which libpq would cut, refused as bad input). */
+export function toParam(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
     // libpq would cut the text there: refused as bad input (the API answers 400), nothing stored
