@@ -4,10 +4,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { multiNode } from '../component/mutex.js';
 import type { ComponentTarget } from '../component/resolve.js';
-import { syncLocked } from './sync.js';
+import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
 
 /** What `alignWorkingCopy` did. */
 export type Alignment = 'single-node' | 'in-step' | 'cloned' | 'moved' | 'followed-upstream';
+
+/** What `alignWorkingCopy` did, and the sync it ran when it cloned or followed upstream (what that sync found). */
+export interface AlignResult {
+  alignment: Alignment;
+  synced?: ComponentSyncResult;
+}
 
 /**
  * Call holding the component's lock. With several nodes (`multiNode()`): a missing working copy is cloned and loaded;
@@ -15,26 +21,25 @@ export type Alignment = 'single-node' | 'in-step' | 'cloned' | 'moved' | 'follow
  * cache: commits are recorded in the store once upstream has them, pending edits live in the store). When the store
  * names no commit this node can find (none, or one upstream no longer has), the working copy follows upstream and the
  * store re-reads it, pending edits kept. Nothing is done on a single node.
- * @example await alignWorkingCopy(h) // 'moved': another node had moved the component on
+ * @example (await alignWorkingCopy(h)).alignment // 'moved': another node had moved the component on
  */
-export async function alignWorkingCopy(h: ComponentTarget): Promise<Alignment> {
-  if (!multiNode() || !h.git) return 'single-node';
+export async function alignWorkingCopy(h: ComponentTarget, opts: SyncOptions = {}): Promise<AlignResult> {
+  if (!multiNode() || !h.git) return { alignment: 'single-node' };
   if (!existsSync(path.join(h.dir, '.git'))) {
-    const synced = await syncLocked(h);
+    const synced = await syncLocked(h, opts);
     if (!synced.ok && synced.error && !existsSync(path.join(h.dir, '.git'))) throw new Error(`${h.key}: cannot clone the repository: ${synced.error}`);
-    return 'cloned';
+    return { alignment: 'cloned', synced };
   }
   const vcs = await import('../vcs/index.js');
-  const opts = { dir: h.dir, cache: h.cache };
-  const head = await vcs.headOid(opts);
+  const git = { dir: h.dir, cache: h.cache };
+  const head = await vcs.headOid(git);
   const synced = await h.store.syncedCommit(h.row.id);
-  if (head !== null && head === synced) return 'in-step';
-  await vcs.fetch({ ...opts, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
-  if (synced !== null && (await vcs.hasCommit(opts, synced))) {
-    await vcs.resetHard({ ...opts, ref: synced });
-    return 'moved';
+  if (head !== null && head === synced) return { alignment: 'in-step' };
+  await vcs.fetch({ ...git, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
+  if (synced !== null && (await vcs.hasCommit(git, synced))) {
+    await vcs.resetHard({ ...git, ref: synced });
+    return { alignment: 'moved' };
   }
-  await vcs.resetHard({ ...opts, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}` });
-  await syncLocked(h, { offline: true });
-  return 'followed-upstream';
+  await vcs.resetHard({ ...git, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}` });
+  return { alignment: 'followed-upstream', synced: await syncLocked(h, { ...opts, offline: true }) };
 }

@@ -103,9 +103,10 @@ export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}):
   return withComponentMutex(
     h.key,
     async () => {
-      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own)
-      await alignWorkingCopy(h).catch(() => {});
-      return syncLocked(h, opts);
+      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
+      // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
+      const aligned = await alignWorkingCopy(h, opts).catch(() => undefined);
+      return aligned?.synced ?? syncLocked(h, opts);
     },
     h.config.lock_timeout_ms,
   );
