@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/api/server.js';
 import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
+import { applyConfig } from '../src/store/projects.repo.js';
 import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -71,9 +72,9 @@ async function main(): Promise<void> {
     });
     writeFileSync(configFile, text);
     const config: Config = parseConfig(text, configFile);
-    const store = openSqlStore(config.database);
+    const store = await openSqlStore(config.database);
     const { db } = store;
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     const started = performance.now();
     for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
     const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
@@ -184,7 +185,7 @@ function report(rows: Row[], connections: number, duration: number): void {
 /** The child process: serves a synced store, and a bare node:http "hello" route on another port; prints both URLs. */
 async function serve(configFile: string, cacheBytes: number): Promise<void> {
   const config = loadConfig(configFile);
-  const store = openSqlStore(config.database);
+  const store = await openSqlStore(config.database);
   const api = await startServer({ store, config, host: '127.0.0.1', port: 0, cacheBytes });
   const body = JSON.stringify({ hello: 'world' });
   const bare = http.createServer((_req, res) => {

@@ -7,7 +7,9 @@ import { type Config, parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { editUnit } from '../src/repository/index.js';
 import { sqliteOf } from '../src/store/db.js';
+import { applyConfig } from '../src/store/projects.repo.js';
 import { openSqlStore } from '../src/store/sql-store.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 
@@ -49,8 +51,8 @@ function configFor(name: string, checkFlags: string): Config {
 /** A cold sync into a fresh store (the working copy is cloned first, untimed); returns seconds and units. */
 async function cold(name: string, checkFlags: string) {
   const config = configFor(name, checkFlags);
-  const store = openSqlStore(config.database);
-  await store.applyConfig(config);
+  const store = await openSqlStore(config.database);
+  await store.write((tx) => applyConfig(tx, config));
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'keepassxc', 'keepassxc'), {});
   const t = performance.now();
@@ -80,7 +82,7 @@ console.log(
 );
 
 // counts per check with Weblate's defaults for Qt TS (no format flag), then with the Qt format flags
-const last = openSqlStore(path.join(work, `on-${RUNS - 1}.sqlite`));
+const last = await openSqlStore(path.join(work, `on-${RUNS - 1}.sqlite`));
 const counts = (store: typeof last) =>
   store.db.prepare('SELECT name, count(*) AS n FROM checks GROUP BY name ORDER BY n DESC').all() as { name: string; n: number }[];
 console.log(
@@ -98,7 +100,7 @@ console.log(
 // edit time with checks: translate strings of the German file back and forth, through editUnit (server time);
 // 400 edits with SQLite's own checkpoints (run inside whichever write crosses the threshold), then 400 with the
 // checkpoint thread `tms serve` starts; each batch starts from an emptied write-ahead log
-const user = await qt.store.createUser({ username: 'bench' });
+const user = await qt.store.write((tx) => createUser(tx, { username: 'bench' }));
 const ids = qt.store.db
   .prepare(
     `SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id

@@ -65,7 +65,7 @@ const config = parseConfig(
   }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqlStore(config.database);
+const store = await openSqlStore(config.database);
 const t = performance.now();
 const [first] = await syncProject(store, config, 'keepassxc');
 if (!first!.ok) throw new Error(`first sync failed: ${first!.error}`);

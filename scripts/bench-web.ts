@@ -8,7 +8,10 @@ import { gzipSync } from 'node:zlib';
 import { startServer } from '../src/api/server.js';
 import { hashPassword } from '../src/auth/password.js';
 import { type Config, parseConfig } from '../src/config/config.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { setPasswordHash } from '../src/store/sessions.repo.js';
 import { openSqlStore } from '../src/store/sql-store.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { ASSETS_DIR } from '../src/web/assets.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -58,12 +61,13 @@ async function main(): Promise<void> {
   const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
   writeFileSync(configFile, text);
   const config: Config = parseConfig(text, configFile);
-  const store = openSqlStore(config.database);
-  await store.applyConfig(config);
+  const store = await openSqlStore(config.database);
+  await store.write((tx) => applyConfig(tx, config));
   for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
   const units = store.db.prepare('SELECT count(*) FROM units').pluck().get() as number;
-  await store.createUser({ username: 'bench', email: 'bench@example.org' });
-  await store.setPasswordHash('bench', await hashPassword('bench-password'));
+  await store.write((tx) => createUser(tx, { username: 'bench', email: 'bench@example.org' }));
+  const hash = await hashPassword('bench-password');
+  await store.write((tx) => setPasswordHash(tx, 'bench', hash));
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
   const origin = server.url;
 

@@ -9,6 +9,7 @@ import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/repository/index.js';
 import { openSqlStore } from '../src/store/sql-store.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -47,11 +48,11 @@ const config = parseConfig(
   JSON.stringify({ database: 'writes.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqlStore(config.database);
+const store = await openSqlStore(config.database);
 const { db } = store;
 const synced = await syncProject(store, config, 'keepassxc');
 for (const r of synced) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-const { user, token } = await store.createUser({ username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' });
+const { user, token } = await store.write((tx) => createUser(tx, { username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' }));
 const total = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
 const project = config.projects[0];
 

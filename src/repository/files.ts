@@ -4,7 +4,11 @@ import { type ComponentHandle, hasWorkingCopy, openComponent, withMutex } from '
 import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ParsedStore } from '../formats/format.js';
+import { pendingUnits } from '../store/edits.repo.js';
 import type { PendingUnit, Store, TranslationInfo } from '../store/index.js';
+import { pendingRemovals } from '../store/removals.repo.js';
+import { getStats } from '../store/stats.repo.js';
+import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';
 
@@ -26,7 +30,7 @@ export interface DownloadedFile {
 async function filesWithPending(h: ComponentHandle, translations: readonly TranslationInfo[]): Promise<Map<number, Uint8Array>> {
   const wanted = new Set(translations.map((t) => t.id));
   const rows = new Map<number, PendingUnit[]>();
-  for (const u of [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))]) {
+  for (const u of [...(await h.store.read((tx) => pendingUnits(tx, h.row.id))), ...(await h.store.read((tx) => pendingRemovals(tx, h.row.id)))]) {
     if (!wanted.has(u.translation_id)) continue;
     let list = rows.get(u.translation_id);
     if (!list) rows.set(u.translation_id, (list = []));
@@ -61,12 +65,12 @@ function extensionOf(h: ComponentHandle, file: string): string {
  * @example const { bytes, filename } = await downloadTranslation(h, 'de');
  */
 export async function downloadTranslation(h: ComponentHandle, language: string): Promise<DownloadedFile> {
-  const t = await h.store.findTranslationByCode(h.row.id, language);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   if (t.filename === '') throw new NotFoundError('translation file', `${h.key}/${language}`);
   const bytes = await withMutex(h, async () => (hasWorkingCopy(h) ? (await filesWithPending(h, [t])).get(t.id) : undefined));
   if (!bytes) throw new NotFoundError('translation file', `${h.key}/${t.filename}`);
-  const lastChange = (await h.store.translationStats(t.id))?.last_change;
+  const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
   return {
     bytes,
     filename: `${h.project.slug}-${h.component.slug}-${t.code}${extensionOf(h, t.filename)}`,
@@ -77,7 +81,7 @@ export async function downloadTranslation(h: ComponentHandle, language: string):
 
 /** The component's translation files (pending edits applied) as ZIP entries under `prefix`, by path. */
 async function componentEntries(h: ComponentHandle, prefix: string): Promise<ZipEntry[]> {
-  const translations = (await h.store.componentTranslations(h.row.id))
+  const translations = (await h.store.read((tx) => componentTranslations(tx, h.row.id)))
     .filter((t) => t.filename !== '')
     .sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
   const files = await withMutex(h, async () => (hasWorkingCopy(h) ? filesWithPending(h, translations) : new Map<number, Uint8Array>()));

@@ -2,6 +2,7 @@
 import type { ComponentHandle } from '../component/handle.js';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { percent } from '../domain/percent.js';
+import { getStats } from '../store/stats.repo.js';
 
 /** Values a template may use; nested objects are reached with dots (`stats.translated_percent`). */
 export type TemplateValues = { [name: string]: string | number | TemplateValues };
@@ -55,7 +56,7 @@ export async function commitValues(h: ComponentHandle, translations: readonly Me
     translated_chars: 0,
   };
   for (const t of translations) {
-    const s = await h.store.translationStats(t.id);
+    const s = await h.store.read((tx) => getStats(tx, t.id));
     if (!s) continue;
     sum.all += s.total;
     sum.translated += s.translated;

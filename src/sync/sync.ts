@@ -7,7 +7,11 @@ import { withComponentMutex } from '../component/mutex.js';
 import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
+import { componentAlerts } from '../store/alerts.repo.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
+import { applyConfig, syncedCommitOf } from '../store/projects.repo.js';
+import { applyScan } from '../store/sync.repo.js';
+import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import { alignWorkingCopy } from './align.js';
 import { releaseMemory } from './memory.js';
@@ -128,8 +132,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const state = opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache)));
     result.update = state.update;
     result.commit = state.head;
-    const translations = await store.listTranslations(h.row.id);
-    const synced = await store.syncedCommit(h.row.id);
+    const translations = await store.read((tx) => listTranslations(tx, h.row.id));
+    const synced = await store.read((tx) => syncedCommitOf(tx, h.row.id));
     if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
@@ -143,7 +147,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
           removed: 0,
           ...(t.parse_error === null ? {} : { error: t.parse_error }),
         }));
-      if ((await store.componentAlerts(h.row.id)).some((a) => a.name === 'NoMaskMatches')) result.warnings.push(noMatches(component.filemask));
+      if ((await store.read((tx) => componentAlerts(tx, h.row.id))).some((a) => a.name === 'NoMaskMatches'))
+        result.warnings.push(noMatches(component.filemask));
       return failures(result);
     }
     emit('scan');
@@ -182,16 +187,18 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
     emit('store');
-    const applied = await store.applyScan({
-      projectId: h.row.project_id,
-      componentId: h.row.id,
-      component,
-      plan,
-      outcomes,
-      head: state.head,
-      maskMatches: paths.length,
-      filemask: component.filemask,
-    });
+    const applied = await store.write((tx) =>
+      applyScan(tx, {
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        component,
+        plan,
+        outcomes,
+        head: state.head,
+        maskMatches: paths.length,
+        filemask: component.filemask,
+      }),
+    );
     Object.assign(result, {
       files: applied.files,
       added: applied.added,
@@ -251,7 +258,7 @@ export async function syncProject(
   if (componentSlug && components.length === 0) {
     throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
   }
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
   for (const component of components) {

@@ -12,6 +12,8 @@ import { Action } from '../../src/domain/actions.js';
 import { similarity } from '../../src/domain/similarity.js';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
 import { acceptSuggestion, addComment, commitPending, resolveComment, suggest, voteSuggestion } from '../../src/repository/index.js';
+import { exportMemory, importMemory, lookupMemory } from '../../src/store/memory.repo.js';
+import { unitSuggestions } from '../../src/store/suggestions.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -189,10 +191,10 @@ describe('suggestions, comments and memory over HTTP', () => {
     const jane = { id: userId('jane') };
     const admin = { id: userId('admin') };
     const mike = { id: userId('mike') };
-    let [s] = await env.store.unitSuggestions(quit.id);
+    let [s] = await env.store.read((tx) => unitSuggestions(tx, quit.id));
     if (!s) {
       await suggest(env.store, { unitId: quit.id, target: ['Beenden'], user: jane });
-      [s] = await env.store.unitSuggestions(quit.id);
+      [s] = await env.store.read((tx) => unitSuggestions(tx, quit.id));
     }
     expect(await suggest(env.store, { unitId: quit.id, target: [s!.target], user: jane })).toBeNull();
     const accepts = changes(Action.ACCEPT);
@@ -252,19 +254,19 @@ describe('suggestions, comments and memory over HTTP', () => {
     const en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
     const de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
     const all = { projects: null, userId: null };
-    const exact = await env.store.lookupMemory('Open a file', en, de, all);
+    const exact = await env.store.read((tx) => lookupMemory(tx, 'Open a file', en, de, all));
     expect(exact[0]).toMatchObject({ source: 'Open a file', target: 'Eine Datei öffnen', similarity: 100, origin: 'hello/app' });
-    const fuzzy = await env.store.lookupMemory('Open a files', en, de, all);
+    const fuzzy = await env.store.read((tx) => lookupMemory(tx, 'Open a files', en, de, all));
     expect(fuzzy[0]).toMatchObject({ target: 'Eine Datei öffnen', similarity: 91 });
-    expect(await env.store.lookupMemory('Something else entirely', en, de, all)).toEqual([]);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Something else entirely', en, de, all))).toEqual([]);
     // upstream changes a German translation (web: nothing pending there): after the sync the memory has the new text only
-    expect((await env.store.lookupMemory('Save', en, de, all)).map((m) => m.target)).toEqual(['Speichern']);
+    expect((await env.store.read((tx) => lookupMemory(tx, 'Save', en, de, all))).map((m) => m.target)).toEqual(['Speichern']);
     const file = 'locales/de.json';
     const current = await gitCli(env.upstream('web'), ['show', `main:${file}`]);
     await commitToUpstream(env.upstream('web'), { [file]: current.replace('"Speichern"', '"Sichern"') });
     const [synced] = await syncProject(env.store, env.config, 'hello', 'web');
     expect(synced?.ok, synced?.error).toBe(true);
-    const targets = (await env.store.lookupMemory('Save', en, de, all)).map((m) => m.target);
+    const targets = (await env.store.read((tx) => lookupMemory(tx, 'Save', en, de, all))).map((m) => m.target);
     expect(targets).toEqual(['Sichern']);
   });
 
@@ -272,18 +274,21 @@ describe('suggestions, comments and memory over HTTP', () => {
     const en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
     const de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
     const jane = userId('jane');
-    const r = await env.store.importMemory(
-      [
-        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
-        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
-        { source: 'x', target: 'y', sourceLanguage: 'en', targetLanguage: 'zz_unknown' },
-      ],
-      { kind: 'user', userId: jane },
+    const r = await env.store.write((tx) =>
+      importMemory(
+        tx,
+        [
+          { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+          { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+          { source: 'x', target: 'y', sourceLanguage: 'en', targetLanguage: 'zz_unknown' },
+        ],
+        { kind: 'user', userId: jane },
+      ),
     );
     expect(r).toEqual({ imported: 1, skipped: 2 });
-    expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: jane })).toHaveLength(1);
-    expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: null })).toHaveLength(0);
-    expect((await env.store.exportMemory({ kind: 'user', userId: jane })).map((m) => m.target)).toEqual(['Einstellungen']);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: jane }))).toHaveLength(1);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: null }))).toHaveLength(0);
+    expect((await env.store.read((tx) => exportMemory(tx, { kind: 'user', userId: jane }))).map((m) => m.target)).toEqual(['Einstellungen']);
   });
 
   it('/api/memory/: superusers list it by id with pagination; delete per memory.delete; others 403, anonymous 401', async () => {
@@ -325,10 +330,14 @@ describe('suggestions, comments and memory over HTTP', () => {
     // hidden from lookups and the count, an imported one follows the last unit record
     const deleted = list.json.results[0] as { source: string; target: string; source_language: number; target_language: number };
     const visibleTargets = async () =>
-      (await env.store.lookupMemory(deleted.source, deleted.source_language, deleted.target_language, { projects: null, userId: null })).map((m) => m.target);
+      (await env.store.read((tx) => lookupMemory(tx, deleted.source, deleted.source_language, deleted.target_language, { projects: null, userId: null }))).map(
+        (m) => m.target,
+      );
     expect(await visibleTargets()).not.toContain(deleted.target);
     expect((await env.request('GET', '/api/memory/', { token: env.tokens.admin })).json.count).toBe(total - 1);
-    await env.store.importMemory([{ source: 'Imported only', target: 'Nur importiert', sourceLanguage: 'en', targetLanguage: 'de' }], { kind: 'shared' });
+    await env.store.write((tx) =>
+      importMemory(tx, [{ source: 'Imported only', target: 'Nur importiert', sourceLanguage: 'en', targetLanguage: 'de' }], { kind: 'shared' }),
+    );
     const all = await env.request('GET', `/api/memory/?page_size=1000`, { token: env.tokens.admin });
     expect(all.json.count).toBe(total);
     const last = all.json.results.at(-1);

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
+import { setCheckDismissed, unitChecks } from '../../src/store/checks.repo.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
@@ -39,7 +41,7 @@ describe('quality checks through the API', () => {
     const app = w.config.projects[0]!.components.find((c) => c.slug === 'app')!;
     app.check_flags = 'qt-format';
     app.enforced_checks = ['qt_format'];
-    await w.store.applyConfig(w.config);
+    await w.store.write((tx) => applyConfig(tx, w.config));
     const patch = await w.request('PATCH', `/api/units/${about}/`, { ...auth(), json: { target: ['Über'], state: State.TRANSLATED } });
     expect(patch.status, patch.text).toBe(200);
     const unit = await get(`/api/units/${about}/`);
@@ -87,8 +89,8 @@ describe('quality checks through the API', () => {
 
   it('keeps a dismissal across re-syncs and re-checks, counted apart from failing checks', async () => {
     const before = (await get('/api/translations/hello/app/de/')).failing_checks as number;
-    expect(await w.store.setCheckDismissed(about, 'qt_format', true)).toBe(true);
-    expect(await w.store.setCheckDismissed(about, 'no_such_check', true)).toBe(false);
+    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'qt_format', true))).toBe(true);
+    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'no_such_check', true))).toBe(false);
     expect(await get(`/api/units/${about}/`)).toMatchObject({ has_failing_check: false });
     expect((await get('/api/translations/hello/app/de/')).failing_checks).toBe(before - 1);
     expect(await count('has:dismissed-check')).toBe(1);
@@ -97,8 +99,8 @@ describe('quality checks through the API', () => {
     expect(result?.ok).toBe(true);
     const app = w.config.projects[0]!.components.find((c) => c.slug === 'app')!;
     app.check_flags = 'qt-format, ignore-end-stop';
-    await w.store.applyConfig(w.config);
-    expect(await w.store.unitChecks(about)).toEqual([{ name: 'qt_format', dismissed: true }]);
+    await w.store.write((tx) => applyConfig(tx, w.config));
+    expect(await w.store.read((tx) => unitChecks(tx, about))).toEqual([{ name: 'qt_format', dismissed: true }]);
     expect(await count('check:qt_format')).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../../src/domain/unit.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus } from '../helpers/corpus.js';
@@ -41,8 +42,8 @@ describeCorpus('quality checks on the KeePassXC corpus', (corpus) => {
       JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }] }),
       path.join(work, 'tms.config.json'),
     );
-    store = openSqlStore(config.database);
-    await store.applyConfig(config);
+    store = await openSqlStore(config.database);
+    await store.write((tx) => applyConfig(tx, config));
     const [result] = await syncProject(store, config, 'keepassxc');
     if (!result?.ok) throw new Error(`sync failed: ${result?.error}`);
     units = result.added;

@@ -5,10 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
+import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('the inconsistent check across components', () => {
@@ -76,13 +79,13 @@ describe('the inconsistent check across components', () => {
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('copy', { fixture: path.join(DEMO, 'app') });
     config = env.config([{ name: 'Hello', slug: 'hello', components: components() }], { committer: { name: 'tms test', email: 'tms@test.invalid' } });
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const slug of ['app', 'copy']) {
       const [result] = await syncProject(store, config, 'hello', slug);
       if (!result?.ok) throw new Error(`sync of hello/${slug} failed: ${result?.error}`);
     }
-    token = (await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }))).token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
     baseline = { app: failingInDb('app'), copy: failingInDb('copy') };
   });
@@ -113,10 +116,10 @@ describe('the inconsistent check across components', () => {
     expect(await side('copy')).toEqual({ inconsistent: [], failing: baseline.copy });
     expect((await get('/api/projects/hello/statistics/')).failing).toBe(project);
     // statistics an edit moved by one unit's share equal a full count of every translation (source ones too)
-    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
-    const kept = rows();
-    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
-    expect(rows()).toEqual(kept);
+    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const kept = await rows();
+    await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await rows()).toEqual(kept);
   });
 
   it('flags a string translated in one component and untranslated in the other; needing editing is not translated', async () => {
@@ -133,10 +136,10 @@ describe('the inconsistent check across components', () => {
     expect((await side('app')).inconsistent).toEqual([]);
     expect(await side('copy')).toEqual({ inconsistent: [], failing: failingInDb('copy') });
     // the other side's statistics moved by each unit's share as its check came and went: equal to a full count
-    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
-    const kept = rows();
-    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
-    expect(rows()).toEqual(kept);
+    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const kept = await rows();
+    await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await rows()).toEqual(kept);
   });
 
   it('respects ignore-inconsistent on one component: the other side still fails', async () => {
@@ -145,7 +148,7 @@ describe('the inconsistent check across components', () => {
     config = env.config([{ name: 'Hello', slug: 'hello', components: components({ copy: { check_flags: 'ignore-inconsistent' } }) }], {
       committer: { name: 'tms test', email: 'tms@test.invalid' },
     });
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     expect((await side('copy')).inconsistent).toEqual([]);
     expect((await side('copy')).failing).toBe(failingInDb('copy'));
     expect((await side('app')).inconsistent).toEqual(['&File']);
@@ -153,7 +156,7 @@ describe('the inconsistent check across components', () => {
     config = env.config([{ name: 'Hello', slug: 'hello', components: components({ copy: { allow_translation_propagation: false } }) }], {
       committer: { name: 'tms test', email: 'tms@test.invalid' },
     });
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     expect((await side('app')).inconsistent).toEqual([]);
     expect((await side('app')).failing).toBe(failingInDb('app'));
     expect((await side('copy')).inconsistent).toEqual([]);

@@ -4,6 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
+import { lookupMemory } from '../../src/store/memory.repo.js';
+import { findProjectBySlug } from '../../src/store/projects.repo.js';
+import { findUserByUsername } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
 
@@ -40,7 +43,8 @@ describe('tms memory import / export', () => {
   afterAll(async () => {
     await env?.close();
   });
-  const lookup = (text: string, userId: number | null = null, projects: number[] | null = null) => env.store.lookupMemory(text, en, de, { projects, userId });
+  const lookup = (text: string, userId: number | null = null, projects: number[] | null = null) =>
+    env.store.read((tx) => lookupMemory(tx, text, en, de, { projects, userId }));
 
   it('imports TMX into a project: languages matched, unknown ones skipped, the file name as origin, duplicates skipped again', async () => {
     const file = path.join(env.root, 'office.tmx');
@@ -49,7 +53,7 @@ describe('tms memory import / export', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('imported 3 entries into the memory of project hello from office.tmx (tmx); 1 skipped');
-    const project = (await env.store.findProject('hello'))!.id;
+    const project = (await env.store.read((tx) => findProjectBySlug(tx, 'hello')))!.id;
     const [match] = await lookup('Print the documents', null, [project]);
     expect(match).toMatchObject({ target: 'Das Dokument drucken', origin: 'office.tmx', project_id: project, similarity: 94 });
     expect(await lookup('Print the document', null, [])).toEqual([]);
@@ -97,7 +101,7 @@ describe('tms memory import / export', () => {
     const dump = JSON.parse(await readFile(all, 'utf8')) as Record<string, unknown>[];
     expect(r.stdout).toContain(`exported ${dump.length} entries`);
     expect(Object.keys(dump[0]!)).toEqual(['source', 'target', 'source_language', 'target_language', 'origin', 'category']);
-    const project = (await env.store.findProject('hello'))!.id;
+    const project = (await env.store.read((tx) => findProjectBySlug(tx, 'hello')))!.id;
     expect(dump).toContainEqual({
       source: 'Open a file',
       target: 'Eine Datei öffnen',
@@ -121,7 +125,7 @@ describe('tms memory import / export', () => {
     // what a project exports imports into a user's memory as it was
     const back = tms(env, ['memory', 'import', tmx, '--user', 'mike']);
     expect(back.status).toBe(0);
-    const mike = (await env.store.findUser('mike'))!.id;
+    const mike = (await env.store.read((tx) => findUserByUsername(tx, 'mike')))!.id;
     const own = (await lookup('Open a file', mike, [])).map((m) => m.target);
     expect(own).toEqual(['Eine Datei öffnen']);
     expect(tms(env, ['memory', 'export', path.join(env.root, 'x.po')]).status).toBe(2);

@@ -6,7 +6,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
+import { requestedUpdates } from '../../src/store/hook-deliveries.repo.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
@@ -44,9 +46,9 @@ describe('tms serve as a service', () => {
       log_level: 'info',
     });
     configFile = config.file;
-    const store = openSqlStore(config.database);
+    const store = await openSqlStore(config.database);
     await syncProject(store, config, 'hello');
-    token = (await store.createUser({ username: 'root', email: 'root@example.org', admin: true })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'root', email: 'root@example.org', admin: true }))).token;
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {
@@ -198,12 +200,12 @@ describe('the stored webhook delivery log', () => {
     const env = await createSyncEnv();
     try {
       const { createStoredDeliveryLog } = await import('../../src/hooks/index.js');
-      let store = env.openStore();
+      let store = await env.openStore();
       let log = createStoredDeliveryLog(store, 3);
       expect(await log.accept('github:a', [])).toBe(true);
       expect(await log.accept('github:a', [])).toBe(false);
       await store.close();
-      store = env.openStore();
+      store = await env.openStore();
       log = createStoredDeliveryLog(store, 3);
       expect(await log.accept('github:a', [])).toBe(false);
       for (const id of ['b', 'c', 'd']) expect(await log.accept(`github:${id}`, [])).toBe(true);
@@ -241,7 +243,7 @@ describe('updates webhooks asked for', () => {
       await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
       const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
       const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
-      let store = openSqlStore(config.database);
+      let store = await openSqlStore(config.database);
       await syncProject(store, config, 'hello');
       // upstream moves, a notification is accepted (as the receiver does) and the process is gone before the update ran
       const de = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
@@ -279,11 +281,11 @@ describe('updates webhooks asked for', () => {
       stop();
       expect(await served).toBe(0);
 
-      store = openSqlStore(config.database);
-      expect(await store.requestedUpdates()).toEqual([]);
+      store = await openSqlStore(config.database);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       // the delivery itself stays handled: a redelivery queues nothing
       expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(false);
-      expect(await store.requestedUpdates()).toEqual([]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       await store.close();
     } finally {
       await env.close();
@@ -294,7 +296,7 @@ describe('updates webhooks asked for', () => {
     const env = await createSyncEnv();
     try {
       const { createStoredDeliveryLog, finishingRequests } = await import('../../src/hooks/index.js');
-      const store = env.openStore();
+      const store = await env.openStore();
       const log = createStoredDeliveryLog(store);
       const app = { project: 'hello', component: 'app' };
       let release!: () => void;
@@ -305,9 +307,9 @@ describe('updates webhooks asked for', () => {
       expect(await log.accept('github:during', [app])).toBe(true);
       release();
       await running;
-      expect(await store.requestedUpdates()).toEqual([app]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([app]);
       await finishingRequests(store, async () => {})('hello', 'app');
-      expect(await store.requestedUpdates()).toEqual([]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       await store.close();
     } finally {
       await env.close();

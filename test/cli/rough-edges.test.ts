@@ -60,7 +60,7 @@ describe('tms user', () => {
   beforeAll(async () => {
     config = tempConfig(JSON.stringify({ database: 'tms.sqlite', projects: [] }));
     dir = path.dirname(config);
-    store = openSqlStore(loadConfig(config).database);
+    store = await openSqlStore(loadConfig(config).database);
     server = await startServer({ store, config: loadConfig(config), host: '127.0.0.1', port: 0, log: () => {} });
   });
   afterAll(async () => {

@@ -24,7 +24,7 @@ export interface SyncEnv {
   /** Writes a config (projects as given) to `<root>/tms.config.json` and parses it. */
   config(projects: unknown[], extra?: Record<string, unknown>): Config;
   /** Opens the store of `<root>/tms.sqlite` (closed by `close()`); `.db` is its connection for SQL assertions. */
-  openStore(): SqlStore;
+  openStore(): Promise<SqlStore>;
   close(): Promise<void>;
 }
 
@@ -50,8 +50,8 @@ export async function createSyncEnv(): Promise<SyncEnv> {
       writeFileSync(file, text);
       return parseConfig(text, file);
     },
-    openStore() {
-      const store = openSqlStore(path.join(root, 'tms.sqlite'));
+    async openStore() {
+      const store = await openSqlStore(path.join(root, 'tms.sqlite'));
       stores.push(store);
       return store;
     },

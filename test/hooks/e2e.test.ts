@@ -70,7 +70,7 @@ beforeAll(async () => {
     ],
     { hooks: { enabled: true, secret: SECRET } },
   );
-  store = env.openStore();
+  store = await env.openStore();
   db = store.db;
   const [first] = await syncProject(store, config, 'hello');
   expect(first!.ok).toBe(true);

@@ -89,9 +89,9 @@ function post(service: string, name: string, opts: { secret?: string; headers?: 
 beforeAll(async () => {
   root = await tempDir('tms-hooks-router-');
   config = makeConfig();
-  store = openSqlStore(path.join(root, 'tms.sqlite'));
+  store = await openSqlStore(path.join(root, 'tms.sqlite'));
   db = store.db;
-  applyConfig(db, config);
+  await store.write((tx) => applyConfig(tx, config));
   server = await startHookServer({ store, getConfig: () => config, queue });
 });
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
 import type { UserRow } from '../../src/store/index.js';
 import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
@@ -48,10 +49,10 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
     },
     { committer: { name: 'tms test', email: 'tms@test.invalid' } },
   );
-  const store = openSqlStore(config.database);
+  const store = await openSqlStore(config.database);
   const [synced] = await syncProject(store, config, 'hello');
   if (!synced!.ok) throw new Error(synced!.error);
-  const { user } = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+  const { user } = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
   const project = config.projects[0];
   const env: Env = {
     root,

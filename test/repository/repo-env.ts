@@ -7,6 +7,7 @@ import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/co
 import type { Db } from '../../src/store/db.js';
 import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
@@ -114,12 +115,12 @@ export async function createRepoEnv(
     committer: COMMITTER,
     site_url: 'https://tms.example.test',
   });
-  const store = env.openStore();
+  const store = await env.openStore();
   const db = store.db;
   const results = await syncProject(store, config, 'hello');
   for (const r of results) if (!r.ok) throw new Error(`sync of ${r.component} failed: ${r.error}`);
-  const alice = (await store.createUser({ username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' })).user;
-  const bob = (await store.createUser({ username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' })).user;
+  const alice = (await store.write((tx) => createUser(tx, { username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' }))).user;
+  const bob = (await store.write((tx) => createUser(tx, { username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' }))).user;
   const project = config.projects[0]!;
   const component = (slug: string) => project!.components.find((c) => c.slug === slug)!;
   const units = (component: string, language: string) =>

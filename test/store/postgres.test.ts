@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/api/errors.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/index.js';
+import { findLanguageByCode } from '../../src/store/languages.repo.js';
 import { openPgDb, withTimeouts } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { translateSql } from '../../src/store/pg/translate.js';
 import { isPostgresUrl, shownDatabase } from '../../src/store/pg/url.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
+import { createUser, listUsers } from '../../src/store/users.repo.js';
 
 describe('the store SQL as PostgreSQL reads it', () => {
   it('numbers placeholders outside quotes and comments, and names repeat their number', () => {
@@ -89,13 +91,13 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
     try {
       const store = await openStore(withSchema);
       expect(store.location).not.toContain('password');
-      expect(await store.findLanguage('de')).toMatchObject({ code: 'de', plural_number: 2 });
+      expect(await store.read((tx) => findLanguageByCode(tx, 'de'))).toMatchObject({ code: 'de', plural_number: 2 });
       const before = await store.dataVersion();
-      await store.createUser({ username: 'jane', fullName: 'Jane', email: 'jane@example.org', admin: false });
+      await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane', email: 'jane@example.org', admin: false }));
       expect(await store.dataVersion()).not.toBe(before);
       await store.close();
       const again = await openStore(withSchema);
-      expect((await again.listUsers()).map((u) => u.username)).toContain('jane');
+      expect((await again.read((tx) => listUsers(tx))).map((u) => u.username)).toContain('jane');
       await again.close();
     } finally {
       admin.exec(`DROP SCHEMA ${schema} CASCADE`);
@@ -103,20 +105,22 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
   });
 
   it('refuses text with U+0000 as bad input and stores nothing of the transaction', async () => {
-    const store = openSqlStore(file);
-    const users = (await store.listUsers()).length;
-    const error = await store.createUser({ username: 'nuluser', fullName: 'a\u0000b', email: '', admin: false }).then(
-      () => null,
-      (e: Error) => e,
-    );
+    const store = await openSqlStore(file);
+    const users = (await store.read((tx) => listUsers(tx))).length;
+    const error = await store
+      .write((tx) => createUser(tx, { username: 'nuluser', fullName: 'a\u0000b', email: '', admin: false }))
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     expect(error).toBeInstanceOf(ValidationError);
     expect(toApiError(error)?.status).toBe(400);
-    expect((await store.listUsers()).length).toBe(users);
+    expect((await store.read((tx) => listUsers(tx))).length).toBe(users);
     await store.close();
   });
 
   it('reconnects by itself when the server ended its session', async () => {
-    const store = openSqlStore(file);
+    const store = await openSqlStore(file);
     await store.ping();
     const pid = store.db.prepare('SELECT pg_backend_pid()').pluck().get() as number;
     admin.prepare('SELECT pg_terminate_backend(?)').get(pid);
@@ -150,7 +154,7 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
   });
 
   it('keeps the write token moving for writes made by another session', async () => {
-    const store = openSqlStore(file);
+    const store = await openSqlStore(file);
     const other = openPgDb(url!, { schema: (store.db.name.split('#')[1] ?? '') || undefined });
     const before = await store.dataVersion();
     other.prepare("UPDATE users SET full_name = 'Changed elsewhere' WHERE username = 'anonymous'").run();

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/sync.js';
 import { parseConfig } from '../../src/config/config.js';
+import { componentAlerts } from '../../src/store/alerts.repo.js';
+import { findComponent } from '../../src/store/projects.repo.js';
 import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -40,7 +42,7 @@ describe('a file that does not parse', () => {
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app'), files: { 'translations/app_de.ts': BROKEN_DE } });
     configFile = path.join(root, 'tms.config.json');
     await writeFile(configFile, raw());
-    store = openSqlStore(config().database);
+    store = await openSqlStore(config().database);
   });
   afterAll(async () => {
     await store.close();
@@ -48,8 +50,8 @@ describe('a file that does not parse', () => {
   });
 
   const alerts = async (slug: string) => {
-    const row = await store.findComponent('hello', slug);
-    return (await store.componentAlerts(row!.id)).map((a) => ({ name: a.name, details: JSON.parse(a.details) as Record<string, unknown> }));
+    const row = await store.read((tx) => findComponent(tx, 'hello', slug));
+    return (await store.read((tx) => componentAlerts(tx, row!.id))).map((a) => ({ name: a.name, details: JSON.parse(a.details) as Record<string, unknown> }));
   };
 
   it('fails the first sync with file, line and column, and records the ParseError alert', async () => {

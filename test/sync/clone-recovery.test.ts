@@ -19,7 +19,7 @@ describe('a clone cut short', () => {
     root = await tempDir('tms-clone-');
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app') });
-    store = openSqlStore(path.join(root, 'tms.sqlite'));
+    store = await openSqlStore(path.join(root, 'tms.sqlite'));
   });
   afterAll(async () => {
     await store.close();

@@ -27,7 +27,7 @@ describe('syncs after one that was killed', () => {
     root = await tempDir('tms-crash-');
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app') });
-    store = openSqlStore(path.join(root, 'tms.sqlite'));
+    store = await openSqlStore(path.join(root, 'tms.sqlite'));
     const [first] = await syncProject(store, config(), 'hello');
     expect(first?.ok).toBe(true);
   });

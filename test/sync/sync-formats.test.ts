@@ -55,7 +55,7 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     env = await createSyncEnv();
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
-    store = env.openStore();
+    store = await env.openStore();
     db = store.db;
   });
   afterAll(() => env.close());

@@ -51,7 +51,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     env = await createSyncEnv();
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' }).then(() => undefined);
     url = env.server.url('glossary.git', CREDENTIALS);
-    store = env.openStore();
+    store = await env.openStore();
     db = store.db;
   });
   afterAll(() => env.close());
@@ -276,7 +276,7 @@ describe('sync from a local-path upstream', () => {
     const { createUpstream } = await import('../helpers/git-repo.js');
     await createUpstream({ dir: env.upstream('trunk'), branch: 'trunk', fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     const cfg = env.config([{ name: 'T', slug: 'trunk', components: [glossaryComponent(env.upstream('trunk'), { branch: '' })] }]);
-    const store = env.openStore();
+    const store = await env.openStore();
     const db = store.db;
     const [r] = await syncProject(store, cfg, 'trunk');
     expect(r!.error).toBeUndefined();
@@ -296,7 +296,7 @@ describe('sync from a local-path upstream', () => {
     const { findComponent } = await import('../../src/store/projects.repo.js');
     await createUpstreamCopy('dups');
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': demoFile('glossary/de.tbx'), 'glossary/de_DE.tbx': demoFile('glossary/de.tbx') });
-    const store = env.openStore();
+    const store = await env.openStore();
     const db = store.db;
     const cfg = env.config([{ name: 'D', slug: 'dups', components: [glossaryComponent(env.upstream('dups'))] }]);
     const [r] = await syncProject(store, cfg, 'dups');
@@ -306,18 +306,18 @@ describe('sync from a local-path upstream', () => {
       { path: 'glossary/de_DE.tbx', reason: 'duplicate language de (already glossary/de.tbx)' },
       { path: 'glossary/en.tbx', reason: 'duplicate language en (already (the source language))' },
     ]);
-    const id = findComponent(db, 'dups', 'glossary')!.id;
-    const [alert] = componentAlerts(db, id);
+    const id = (await store.read((tx) => findComponent(tx, 'dups', 'glossary')))!.id;
+    const [alert] = await store.read((tx) => componentAlerts(tx, id));
     expect(alert!.name).toBe('DuplicateLanguage');
     expect(JSON.parse(alert!.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
 
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': null, 'glossary/de_DE.tbx': null });
     await syncProject(store, cfg, 'dups');
-    expect(componentAlerts(db, id)).toEqual([]);
+    expect(await store.read((tx) => componentAlerts(tx, id))).toEqual([]);
   });
 
   it('reads every file again when the component settings change, without an upstream change', async () => {
-    const store = env.openStore();
+    const store = await env.openStore();
     const db = store.db;
     const only = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'), { language_regex: '^de$' })] }]);
     const [first] = await syncProject(store, only, 'regex');

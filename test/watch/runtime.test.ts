@@ -65,7 +65,7 @@ beforeAll(async () => {
   cpSync(path.join(DEMO, 'app'), path.join(root, 'repos', 'hello', 'local'), { recursive: true });
   writeConfig([APP, LOCAL]);
   const config = loadConfig(file);
-  store = openSqlStore(config.database);
+  store = await openSqlStore(config.database);
   db = store.db;
   const first = await syncProject(store, config, 'hello');
   expect(first.every((r) => r.ok)).toBe(true);

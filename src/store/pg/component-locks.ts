@@ -47,7 +47,7 @@ export class PgComponentLocks implements ComponentLocks {
     };
   }
 
-  held(key: string): boolean {
+  async held(key: string): Promise<boolean> {
     const session = this.holding.get(key);
     if (session === undefined || session !== this.db.sessions) return false;
     try {

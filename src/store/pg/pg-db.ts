@@ -283,6 +283,41 @@ export class PgDb implements Db {
     }
   }
 
+  /**
+   * Opens a transaction that stays open across awaits (the store's turns keep others off this session meanwhile):
+   * `write` takes the write lock and raises data_version, as `transaction(…).immediate()` does.
+   */
+  openTransaction(write: boolean): void {
+    const had = this.pq !== null;
+    this.connect();
+    if (this.depth > 0) throw new Error(`${this.name}: a transaction is already open`);
+    this.begin(had);
+    this.depth++;
+    try {
+      if (write) this.exec(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})${this.versioned ? '; UPDATE data_version SET n = n + 1 WHERE id = 1' : ''}`);
+    } catch (e) {
+      this.rollbackTransaction();
+      throw e;
+    }
+  }
+
+  /** Commits the transaction `openTransaction` opened. */
+  commitTransaction(): void {
+    this.depth--;
+    this.exec('COMMIT');
+  }
+
+  /** Rolls back the transaction `openTransaction` opened (a lost session has rolled back by itself). */
+  rollbackTransaction(): void {
+    this.depth--;
+    if (!this.pq) return;
+    try {
+      this.run1('ROLLBACK');
+    } catch {
+      // the connection is gone: the server rolled back
+    }
+  }
+
   prepare(source: string): SqlStatement {
     return new PgStatement(this, source);
   }
