@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/corpus.js';
 import { httpRequest } from '../helpers/http.js';
-import { waitFor } from '../watch/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 const state = mkdtempSync(path.join(tmpdir(), 'tms-demo-test-'));
 const groups: number[] = [];
