@@ -1,6 +1,6 @@
+// Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
 import { accountByUsername, accounts, countAccounts, groupRecords, roleRecords } from '../../store/accounts.query.js';
 import type { UserFilter } from '../../store/index.js';
-// Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';
 import { notFound } from '../errors.js';
