@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
-import { isPostgres } from '../src/store/db.js';
 import type { MemoryStrategy } from '../src/store/index.js';
+import { openStore } from '../src/store/index.js';
+import type { Store } from '../src/store/index.js';
 import { importMemory } from '../src/store/memory.repo.js';
-import { type SqlStore, openSqlStore } from '../src/store/sql-store.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -60,20 +61,21 @@ const percentile = (xs: number[], p: number) => {
 };
 
 /** A cold sync of every copy: the clone is untimed (the same for both), then scan + parse + store timed. */
-async function coldSync(name: string, memory: boolean): Promise<{ store: SqlStore; seconds: number; units: number }> {
+async function coldSync(name: string, memory: boolean): Promise<{ store: Store; seconds: number; units: number }> {
   const config = configFor(path.join(work, name));
-  const store = await openSqlStore(config.database);
+  const store = await openStore(config.database);
   // without the memory: source texts are not indexed (each INSERT into memory_sources is ignored before it happens)
   if (!memory) {
-    store.db.exec(
-      isPostgres(store.db)
-        ? `CREATE FUNCTION memory_off() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
-           CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources FOR EACH ROW EXECUTE FUNCTION memory_off();`
-        : 'DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;',
-    );
+    if (store instanceof SqliteStore) {
+      store.db.exec('DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;');
+    } else {
+      const sql = sqlOn(store);
+      await sql.run('CREATE FUNCTION memory_off() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
+      await sql.run('CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources FOR EACH ROW EXECUTE FUNCTION memory_off()');
+    }
   }
   // clone first (not timed), from a store that is then thrown away
-  const warm = await openSqlStore(path.join(work, `${name}.clone.sqlite`));
+  const warm = await openStore(path.join(work, `${name}.clone.sqlite`));
   await syncProject(warm, config, 'keepassxc');
   await warm.close();
   const t = performance.now();
@@ -90,7 +92,7 @@ report(`corpus: KeePassXC, ${Object.keys(files).length} files, ×${COPIES} compo
 
 // 1. what keeping the memory adds to a cold sync: alternate without and with it
 const runs: { memory: boolean; seconds: number }[] = [];
-let store: SqlStore | undefined;
+let store: Store | undefined;
 /** A loopback `git http-backend` request can be reset on a loaded machine: such a run is started over (and said). */
 async function coldSyncRetried(name: string, memory: boolean): Promise<Awaited<ReturnType<typeof coldSync>>> {
   for (let attempt = 1; ; attempt++) {

@@ -7,6 +7,7 @@ import { setCheckDismissed, unitChecks } from '../../src/store/checks.repo.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { sqlOn } from '../helpers/store.js';
 
 describe('quality checks through the API', () => {
   let w: WriteEnv;
@@ -18,20 +19,21 @@ describe('quality checks through the API', () => {
     return answer.json as Record<string, unknown>;
   };
   const count = async (q: string, scope = 'translations/hello/app/de/units/') => (await get(`/api/${scope}?q=${encodeURIComponent(q)}`)).count as number;
-  const failingUnits = () =>
-    w.store.db
-      .prepare(
-        `SELECT u.translation_id, t.component_id, l.code, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
-         JOIN languages l ON l.id = t.language_id WHERE EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)`,
-      )
-      .all() as { translation_id: number; component_id: number; code: string; num_words: number }[];
+  const failingUnits = async () =>
+    (await sqlOn(w.store).rows(`SELECT u.translation_id, t.component_id, l.code, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
+         JOIN languages l ON l.id = t.language_id WHERE EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)`)) as {
+      translation_id: number;
+      component_id: number;
+      code: string;
+      num_words: number;
+    }[];
 
   beforeAll(async () => {
     w = await createWriteEnv();
     about = (
-      w.store.db
-        .prepare(`SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source = 'About %1'`)
-        .get() as { id: number }
+      (await sqlOn(w.store).row(
+        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source = 'About %1'`,
+      )) as { id: number }
     ).id;
   });
   afterAll(() => w?.close());
@@ -56,7 +58,7 @@ describe('quality checks through the API', () => {
   });
 
   it('counts failing checks exactly at every statistics level', async () => {
-    const failing = failingUnits();
+    const failing = await failingUnits();
     expect(failing.length).toBeGreaterThan(0);
     const de = failing.filter((f) => f.code === 'de');
     const tr = await get('/api/translations/hello/app/de/');
@@ -81,7 +83,7 @@ describe('quality checks through the API', () => {
     expect(await count('has:check AND source:"About"')).toBe(1);
     expect(await count('dismissed_check:qt_format')).toBe(0);
     expect(await count('NOT has:check')).toBe(
-      ((await get('/api/translations/hello/app/de/')).total as number) - failingUnits().filter((f) => f.code === 'de' && f.component_id === 1).length,
+      ((await get('/api/translations/hello/app/de/')).total as number) - (await failingUnits()).filter((f) => f.code === 'de' && f.component_id === 1).length,
     );
     const bad = await w.request('GET', `/api/units/?q=${encodeURIComponent('check:no_such_check')}`, auth());
     expect(bad.status).toBe(400);

@@ -10,10 +10,10 @@ import { tableSum } from '../../src/store/copy/rows.js';
 import { copyTables } from '../../src/store/copy/tables.js';
 import { openDb } from '../../src/store/db.js';
 import { findEditableUnit } from '../../src/store/edits.repo.js';
+import { openStore } from '../../src/store/index.js';
 import { importMemory } from '../../src/store/memory.repo.js';
 import { openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
 import { createUser, findUserByToken, listUsers } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -88,7 +88,7 @@ describe.skipIf(!built)('tms db copy', () => {
     pendingUnit = quit.id;
     const edit = await env.request('PATCH', `/api/units/${quit.id}/`, { token: janeToken, json: { target: ['Beenden 🚪 – "quoted"'], state: 20 } });
     expect(edit.status, edit.text).toBe(200);
-    const jane = env.store.db.prepare("SELECT id FROM users WHERE username = 'jane'").pluck().get() as number;
+    const jane = (await sqlOn(env.store).value("SELECT id FROM users WHERE username = 'jane'")) as number;
     expect(await suggest(env.store, { unitId: about.id, target: ['Über %1 😀'], user: { id: jane } })).toBeTypeOf('number');
     await addComment(env.store, { unitId: about.id, comment: 'Ist „Über“ richtig?\nZweite Zeile', user: { id: jane } });
     await env.store.write((tx) =>
@@ -213,8 +213,8 @@ describe.skipIf(!built)('tms db copy', () => {
       expect(ftsMatch(back, 'refer')).toEqual(ftsMatch(original, 'refer'));
 
       // the API-level facts on the copy that came back
-      const store = await openSqlStore(back);
-      const origin = await openSqlStore(original);
+      const store = await openStore(back);
+      const origin = await openStore(original);
       try {
         expect((await store.read((tx) => listUsers(tx))).map((u) => u.username)).toEqual((await origin.read((tx) => listUsers(tx))).map((u) => u.username));
         expect((await store.read((tx) => findUserByToken(tx, janeToken)))?.username).toBe('jane');
@@ -226,7 +226,7 @@ describe.skipIf(!built)('tms db copy', () => {
       }
 
       // on PostgreSQL, a new row gets an id past the copied ones (the identity sequences were moved)
-      const onPg = await openSqlStore(pg);
+      const onPg = await openStore(pg);
       try {
         const most = (await sqlOn(onPg).value<number>('SELECT max(id) FROM users'))!;
         const created = await onPg.write((tx) => createUser(tx, { username: 'newcomer', fullName: 'New', email: 'new@example.org' }));

@@ -9,6 +9,7 @@ import { findProjectBySlug } from '../../src/store/projects.repo.js';
 import { findUserByUsername } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { sqlOn } from '../helpers/store.js';
 
 const ENTRY = path.join(repoRoot, 'test', 'watch', 'cli-entry.ts');
 
@@ -37,8 +38,8 @@ describe('tms memory import / export', () => {
   let de: number;
   beforeAll(async () => {
     env = await createWriteEnv();
-    en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
-    de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
+    en = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'en'")) as number;
+    de = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'de'")) as number;
   }, 120_000);
   afterAll(async () => {
     await env?.close();

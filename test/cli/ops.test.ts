@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
 import { requestedUpdates } from '../../src/store/hook-deliveries.repo.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -37,7 +37,7 @@ describe('tms serve as a service', () => {
       log_level: 'info',
     });
     configFile = config.file;
-    const store = await openSqlStore(config.database);
+    const store = await openStore(config.database);
     await syncProject(store, config, 'hello');
     token = (await store.write((tx) => createUser(tx, { username: 'root', email: 'root@example.org', admin: true }))).token;
     await store.close();
@@ -234,7 +234,7 @@ describe('updates webhooks asked for', () => {
       await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
       const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
       const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
-      let store = await openSqlStore(config.database);
+      let store = await openStore(config.database);
       await syncProject(store, config, 'hello');
       // upstream moves, a notification is accepted (as the receiver does) and the process is gone before the update ran
       const de = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
@@ -272,7 +272,7 @@ describe('updates webhooks asked for', () => {
       stop();
       expect(await served).toBe(0);
 
-      store = await openSqlStore(config.database);
+      store = await openStore(config.database);
       expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       // the delivery itself stays handled: a redelivery queues nothing
       expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(false);

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
 import { recordChangeRow } from '../../src/store/changes.repo.js';
-import type { Db } from '../../src/store/db.js';
 import type { ChangeInput } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { applyConfig, findComponent } from '../../src/store/projects.repo.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
@@ -19,9 +19,7 @@ const DEMO = path.join(repoRoot, 'fixtures', 'demo');
 export interface ApiFixture {
   dir: string;
   config: Config;
-  store: SqlStore;
-  /** The store's connection: the fixture's own history is written with SQL, and tests read it back. */
-  db: Db;
+  store: Store;
   /** API tokens: a translator (Jane Doe) and a superuser. */
   tokens: { jane: string; admin: string };
   close(): Promise<void>;
@@ -89,8 +87,7 @@ export async function createApiFixture(): Promise<ApiFixture> {
   await createUpstream({ dir: path.join(dir, 'upstream', 'app.git'), fixture: path.join(DEMO, 'app') });
   await createUpstream({ dir: path.join(dir, 'upstream', 'glossary.git'), fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   const config = fixtureConfig(dir);
-  const store = await openSqlStore(config.database);
-  const { db } = store;
+  const store = await openStore(config.database);
   await store.write((tx) => applyConfig(tx, config));
   for (const [project, components] of [
     ['hello', ['app', 'glossary']],
@@ -147,7 +144,6 @@ export async function createApiFixture(): Promise<ApiFixture> {
     dir,
     config,
     store,
-    db,
     tokens: { jane: jane.token, admin: admin.token },
     async close() {
       await store.close();

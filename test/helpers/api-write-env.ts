@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
+import type { Store } from '../../src/store/index.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
@@ -15,7 +15,7 @@ export interface WriteEnv {
   root: string;
   /** The configuration (also written to `<root>/tms.config.json`, for the CLI). */
   config: Config;
-  store: SqlStore;
+  store: Store;
   server: RunningServer;
   origin: string;
   /** Bare upstream repository of `app` or `web` (read it with the git CLI). */

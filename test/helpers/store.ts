@@ -1,16 +1,16 @@
 // What tests ask of the store's connection whichever engine runs the suite (TMS_TEST_POSTGRES selects PostgreSQL).
-import { type Db, isPostgres, openDb, sqliteOf } from '../../src/store/db.js';
+import { type Db, openDb } from '../../src/store/db.js';
 import { openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
-import type { PgDb } from '../../src/store/pg/pg-db.js';
+import { PgStore } from '../../src/store/pg/pg-store.js';
 import type { Store } from '../../src/store/store.js';
 
 /** The suite runs against PostgreSQL (`TMS_TEST_POSTGRES`): tests of SQLite's own files and pragmas skip. */
 export const onPostgres = Boolean(process.env.TMS_TEST_POSTGRES);
 
-/** Rows inserted, updated or deleted through this connection so far (SQLite's total_changes()). */
-export function rowsWritten(db: Db): number {
-  if (isPostgres(db)) return (db as PgDb).totalChanges;
-  return sqliteOf(db).prepare('SELECT total_changes()').pluck().get() as number;
+/** Rows inserted, updated or deleted through this store so far (SQLite's total_changes(), PostgreSQL's own count). */
+export async function rowsWritten(store: Store): Promise<number> {
+  if (store instanceof PgStore) return store.rowsWritten;
+  return Number(await sqlOn(store).value('SELECT total_changes()'));
 }
 
 /**

@@ -2,7 +2,7 @@
 // A round trip per row (the synchronous session waits for each answer) is what makes a sync's thousands of inserts
 // slow there; SQLite's per-row statements cost no round trip and keep their own path.
 import type { Statement, Tx } from '../db.js';
-import { toParam } from './pg-db.js';
+import { toParam } from './values.js';
 
 /** A column of a bulk insert: its name and PostgreSQL type (`bigint`, `integer`, `text`). */
 export type BulkColumn = readonly [name: string, type: string];

@@ -1,9 +1,10 @@
 // A PostgreSQL connection that answers like the store's SQLite connection: synchronous statements (libpq), the
 // same result shapes (integers as numbers, booleans as 0/1), transactions that run to their end without yielding.
 import { createRequire } from 'node:module';
-import { DatabaseUnavailableError, TmsError, invalid } from '../../domain/errors.js';
+import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
 import type { Db, DbTransaction, RunResult, SqlStatement } from '../db.js';
 import { type TranslatedSql, translateSql } from './translate.js';
+import { toParam } from './values.js';
 
 /** The part of the libpq binding used here. */
 interface Pq {
@@ -47,19 +48,6 @@ function loadBinding(): new () => Pq {
 }
 
 const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
-
-/** A statement parameter as libpq takes it: text, or null (U+0000, which libpq would cut, refused as bad input). */
-export function toParam(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') {
-    // libpq would cut the text there: refused as bad input (the API answers 400), nothing stored
-    if (value.includes('\0')) throw invalid(null, 'text with a NUL character (U+0000) cannot be stored in PostgreSQL');
-    return value;
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  throw new TypeError(`a statement parameter cannot be a ${typeof value}`);
-}
 
 /** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
 function bindValues(sql: TranslatedSql, params: unknown[]): (string | null)[] {
