@@ -12,7 +12,7 @@ import { openDb } from '../../src/store/db.js';
 import { findEditableUnit } from '../../src/store/edits.repo.js';
 import { openStore } from '../../src/store/index.js';
 import { importMemory } from '../../src/store/memory.repo.js';
-import { openPgDb } from '../../src/store/pg/open.js';
+import { migrateDatabase, openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { createUser, findUserByToken, listUsers } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
@@ -237,7 +237,7 @@ describe.skipIf(!built)('tms db copy', () => {
       }
     });
 
-    it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', () => {
+    it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', async () => {
       const nul = file('nul.sqlite');
       expect(tms('db', 'copy', original, nul).code).toBe(0);
       const db = new Database(nul);
@@ -260,6 +260,7 @@ describe.skipIf(!built)('tms db copy', () => {
       expect(same.stderr).toMatch(/are the same database/);
 
       const newer = pgSchemaUrl('dbcopy_newer');
+      await migrateDatabase(newer);
       const admin = openPgDb(newer);
       admin.exec('UPDATE tms_schema SET version = 99');
       admin.close();
