@@ -5,9 +5,10 @@ import { FORMAT_IDS } from './format.js';
 import { jsonFormats } from './json/index.js';
 import { tbxFormat } from './tbx/index.js';
 import { tsFormat } from './ts/index.js';
+import { xliffFormats } from './xliff/index.js';
 
 const formats = new Map<string, Format>();
-for (const f of [tsFormat, ...jsonFormats, tbxFormat]) formats.set(f.id, f);
+for (const f of [tsFormat, ...jsonFormats, tbxFormat, ...xliffFormats]) formats.set(f.id, f);
 
 export class UnknownFormatError extends TmsError<{ id: string }> {}
 
