@@ -79,7 +79,7 @@ describe('parseConfig', () => {
         {
           name: 'H',
           slug: 'h',
-          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xliff', colour: 'red' })],
+          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xlsx', colour: 'red' })],
         },
         { slug: 'bad slug' },
       ],
@@ -88,7 +88,7 @@ describe('parseConfig', () => {
       expect.arrayContaining([
         'database: must be string',
         'projects[0].components[2].filemask: must contain "*"',
-        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx"',
+        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx", "xliff", "plainxliff", "poxliff"',
         'projects[0].components[2].colour: is not a known key',
         'projects[1].name: is required',
         'projects[1].slug: must be a slug (letters, digits, "-" and "_")',
