@@ -27,8 +27,8 @@ export const NEW_LANGUAGE_RESTRICTED = 'Adding new translations is limited to th
 export const LANGUAGE_FILTERED = 'The given language is filtered by the language filter.';
 export const FILE_EXISTS = 'Translation file already exists!';
 
-// Weblate's default language_code_style per format: i18next files are named in BCP 47, the others in POSIX form.
-const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4']);
+// Weblate's default language_code_style per format: i18next and XLIFF files are named in BCP 47, the others in POSIX form.
+const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4', 'xliff', 'plainxliff', 'poxliff']);
 
 /**
  * Adds a language to a component, as Weblate's `POST …/translations/` with `{"language_code": code}`: `code` must be

@@ -7,6 +7,7 @@ import { withComponentMutex } from '../component/mutex.js';
 import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
+import { State } from '../domain/unit.js';
 import type { ApplyResult, FileResult, Store } from '../store/index.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import { alignWorkingCopy } from './align.js';
@@ -181,6 +182,12 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       }
     }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
+    // A file's approval (XLIFF approved="yes") counts only where the project reviews: Weblate's get_unit_state.
+    for (const f of plan.files) {
+      const outcome = outcomes.get(f.path);
+      if (outcome?.status !== 'parsed' || (f.isTemplate ? project.source_review : project.translation_review)) continue;
+      for (const u of outcome.store.units) if (u.state === State.APPROVED) u.state = State.TRANSLATED;
+    }
     emit('store');
     const applied = await store.applyScan({
       projectId: h.row.project_id,
