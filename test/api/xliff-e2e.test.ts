@@ -205,6 +205,18 @@ describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, 
     ]);
   });
 
+  it('converts an XLIFF translation to XLIFF with gettext extensions keeping the placeholders as XML', async () => {
+    const answer = await request('GET', '/api/translations/ghost/ng/de/file/?format=xliff');
+    expect(answer.status, answer.text).toBe(200);
+    const text = answer.bytes.toString();
+    expect(text).toContain('<source>Hello <x id="INTERPOLATION" equiv-text="{{ name }}"/>!</source>');
+    expect(text).toContain('<target state="translated">Hallo <x id="INTERPOLATION" equiv-text="{{ name }}"/>!</target>');
+    // read back by the xliff format, the texts are the translation's
+    const { getFormat } = await import('../../src/formats/registry.js');
+    const back = getFormat('xliff').parse(answer.bytes, { filename: 'export.xlf', language: 'de', sourceLanguage: 'en' });
+    expect(back.units.map((u) => [u.source, u.target])).toEqual((await units('ghost/ng/de')).map((u) => [u.source, u.target]));
+  });
+
   (hasWlc ? it : it.skip)('wlc download and upload an XLIFF translation', async () => {
     writeFileSync(path.join(env.root, 'wlc.ini'), `[weblate]\nurl = ${server.url}/api/\nkey = ${token}\n`);
     const wlc = async (...args: string[]) => {
