@@ -390,9 +390,14 @@ export class XmlScanner {
   }
 
   private attributeValue(vs: number, ve: number): string {
-    const t = this.text;
-    const amp = t.indexOf('&', vs);
-    return amp >= 0 && amp < ve ? this.decodeAttributeReferences(vs, ve) : normalizeAttributeSpace(t.slice(vs, ve));
+    // the next '&' is remembered (as for text): searching from every value again rescans the rest of the file
+    if (this.nextAmp < vs) {
+      this.nextAmp = this.text.indexOf('&', vs);
+      if (this.nextAmp < 0) this.nextAmp = this.length;
+    }
+    if (this.nextAmp >= ve) return normalizeAttributeSpace(this.text.slice(vs, ve));
+    this.nextAmp = -1;
+    return this.decodeAttributeReferences(vs, ve);
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
