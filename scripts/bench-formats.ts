@@ -38,6 +38,11 @@ const SETS: BenchSet[] = [
   { format: 'tbx', project: 'Slicer-SlicerLanguageTranslations', masks: ['glossary/*.tbx'] },
   { format: 'tbx', project: 'pan93412-kde-cn', masks: ['terms.tbx'], sourceLanguage: 'en-US', language: 'zh-CN' },
   { format: 'tbx', project: 'DeNederlandscheBank-termate', masks: ['data/examples/*.tbx'], language: 'es' },
+  { format: 'xliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'plainxliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'xliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'plainxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'poxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
 ];
 
 interface LoadedFile {
@@ -142,6 +147,82 @@ times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
 
+// Translate Toolkit reading XLIFF as Weblate's wrappers use it: getid, source, target (rich: the placeables round trip
+// Weblate's rich_to_xliff_string makes), the target state, notes and locations of every unit.
+// Both sides are timed in CPU time (process_time / cpuUsage): on a shared machine wall time swings by 3x between runs.
+const TT_XLIFF_SNIPPET = `
+import sys, time, json
+from lxml import etree
+from translate.storage import xliff
+from translate.storage.placeables.lisa import strelem_to_xml
+import translate.__version__ as v
+runs, rich = int(sys.argv[1]), sys.argv[2] == 'rich'
+data = [open(p, 'rb').read() for p in sys.argv[3:]]
+def rich_string(elements):
+    root = etree.Element('e')
+    for element in elements:
+        strelem_to_xml(root, element)
+    for child in root:
+        if child.tag.startswith('{'):
+            child.tag = child.tag[child.tag.index('}') + 1:]
+    etree.cleanup_namespaces(root)
+    return etree.tostring(root, encoding='unicode')[3:][:-4]
+def read(d):
+    store = xliff.xlifffile()
+    store.parse(d)
+    n = 0
+    for u in store.units:
+        u.getid(), u.source, u.target, u.getnotes(), u.getlocations()
+        node = u.xmlelement.find(u.namespaced('target'))
+        if node is not None:
+            node.get('state')
+        if rich:
+            rich_string(u.rich_source)
+            if u.target is not None:
+                rich_string(u.rich_target)
+        n += 1
+    return n
+for d in data: read(d)
+times = []
+units = 0
+for _ in range(runs):
+    t0 = time.process_time()
+    units = sum(read(d) for d in data)
+    times.append(time.process_time() - t0)
+times.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
+`;
+
+/** Median CPU seconds (user + system) of `RUNS` passes after a longer warm-up (the JIT settles on these files). */
+function cpuTime(pass: () => void): number {
+  for (let i = 0; i < WARMUP * 5; i++) pass();
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = process.cpuUsage();
+    pass();
+    const used = process.cpuUsage(t0);
+    runs.push((used.user + used.system) / 1e6);
+  }
+  return median(runs);
+}
+
+/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files, both in CPU time. */
+function xliffAnchor(python: string, corpus: string, set: BenchSet): void {
+  const files = load(corpus, set);
+  const paths = files.map((f) => path.join(corpus, set.project, f.name));
+  const mode = set.format === 'xliff' ? 'rich' : 'plain';
+  const out = execFileSync(python, ['-c', TT_XLIFF_SNIPPET, String(RUNS), mode, ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+  const format = getFormat(set.format);
+  const ours = cpuTime(() => {
+    for (const f of files) format.parse(f.bytes, f.ctx);
+  });
+  const bytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
+  console.log(
+    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / ours)} MB/s   ${(tt.seconds / ours).toFixed(1)}x`,
+  );
+}
+
 function main(): void {
   const corpus = corpusDir();
   if (!corpus) {
@@ -209,6 +290,8 @@ function main(): void {
   console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
   console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
   if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  console.log('\nXLIFF parse against Translate Toolkit reading the same files as Weblate does (CPU time):');
+  for (const set of SETS) if (set.format === 'xliff' || set.format === 'plainxliff') xliffAnchor(python, corpus, set);
 }
 
 main();

@@ -40,6 +40,9 @@ export interface XliffDocument {
 
 export type XliffDialect = 'xliff' | 'poxliff';
 
+/** The elements whose text Translate Toolkit reads (their inline children included): all other text is layout. */
+const TEXT_ELEMENTS: ReadonlySet<string> = new Set(['source', 'target', 'note', 'context']);
+
 function fail(doc: XDocument, filename: string, offset: number, reason: string): never {
   const { line, column } = lineColumn(doc.text, offset);
   throw new FormatParseError(filename, line, column, reason);
@@ -47,9 +50,10 @@ function fail(doc: XDocument, filename: string, offset: number, reason: string):
 
 /** The namespace Translate Toolkit uses: the first declared on the root that starts with the XLIFF URN, else the default one. */
 function xliffNamespace(root: XElement): string {
-  for (let i = 0; i < root.attrNames.length; i++) {
-    const name = root.attrNames[i]!;
-    if ((name === 'xmlns' || name.startsWith('xmlns:')) && root.attrValues[i]!.startsWith(XLIFF_NS_PREFIX)) return root.attrValues[i]!;
+  for (let i = 0; i < root.attrs.length; i += 2) {
+    const name = root.attrs[i]!;
+    const value = root.attrs[i + 1]!;
+    if ((name === 'xmlns' || name.startsWith('xmlns:')) && value.startsWith(XLIFF_NS_PREFIX)) return value;
   }
   return root.scope.get('') ?? '';
 }
@@ -67,7 +71,9 @@ export function part(unit: XElement, ns: string): XliffPart {
  * until the store tells it the file's). Otherwise an id holding `__%04__` loses everything up to the first one.
  */
 function parsedId(el: XElement, file: XElement | null, ns: string, dialect: XliffDialect): string {
-  const id = (attr(el, 'id') ?? '').replaceAll('__%04__', '\x04');
+  const raw = attr(el, 'id') ?? '';
+  if (!raw.includes('__%04__')) return raw;
+  const id = raw.replaceAll('__%04__', '\x04');
   const fileFound = dialect === 'poxliff' || ns === XLIFF_11;
   if (fileFound && file && attr(file, 'original')) return id;
   const cut = id.indexOf('\x04');
@@ -90,7 +96,7 @@ function fileOf(el: XElement, ns: string): XElement | null {
  * @example readXliff(bytes, 'messages.de.xlf', 'xliff').entries.length
  */
 export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDialect): XliffDocument {
-  const doc = buildTree(decodeUtf8(bytes, filename), filename);
+  const doc = buildTree(decodeUtf8(bytes, filename), filename, TEXT_ELEMENTS);
   const root = doc.root;
   const version = attr(root, 'version') ?? '';
   const ns = xliffNamespace(root);

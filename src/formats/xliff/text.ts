@@ -9,11 +9,12 @@ import { escapeAttribute, escapeText } from '../xml/escape.js';
 import { type XElement, attr, stringValue } from './tree.js';
 
 const XML_WHITESPACE_RUN = /[\t\n\r ]+/g;
+/** Whether normalize-space() changes a string: a tab or line end, two spaces in a row, or a space at either end. */
+const NEEDS_NORMALIZING = /[\t\n\r]| {2}|^ | $/;
 
 /** XPath normalize-space(): XML whitespace trimmed and each run collapsed to one space. */
 export function normalizeSpace(s: string): string {
-  XML_WHITESPACE_RUN.lastIndex = 0;
-  if (!XML_WHITESPACE_RUN.test(s)) return s;
+  if (!NEEDS_NORMALIZING.test(s)) return s;
   return s.replace(XML_WHITESPACE_RUN, ' ').replace(/^ | $/g, '');
 }
 
@@ -103,10 +104,10 @@ const EMPTY_REPLACEMENTS = new Set(['x', 'bx', 'ex']);
 
 function ownAttributes(el: XElement): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (let i = 0; i < el.attrNames.length; i++) {
-    const name = el.attrNames[i]!;
+  for (let i = 0; i < el.attrs.length; i += 2) {
+    const name = el.attrs[i]!;
     if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-    out.push([name, el.attrValues[i]!]);
+    out.push([name, el.attrs[i + 1]!]);
   }
   return out;
 }
@@ -151,11 +152,18 @@ function richParts(node: LNode, xmlSpace: string, nested = true): RichPart[] {
   return parts;
 }
 
+const TEXT_SPECIAL = /[&<>\r]/;
+
+/** lxml's escaping of text read from a parsed document (which cannot hold characters XML forbids). */
+function escapeParsed(s: string): string {
+  return TEXT_SPECIAL.test(s) ? escapeText(s) : s;
+}
+
 function serialize(parts: readonly RichPart[]): string {
   let out = '';
   for (const p of parts) {
     if (typeof p === 'string') {
-      out += escapeText(p);
+      out += escapeParsed(p);
       continue;
     }
     out += `<${p.tag}`;
@@ -173,6 +181,16 @@ function serialize(parts: readonly RichPart[]): string {
  * @example richText(source, 'default') // 'Save <x id="1"/>now'
  */
 export function richText(node: XElement, unitSpace: string): string {
+  const children = node.children;
+  // Text alone (most units): collapsed, trimmed as normalize_xml_space trims a node without children, escaped.
+  if (children.length <= 1 && (children.length === 0 || typeof children[0] === 'string')) {
+    const text = (children[0] as string | undefined) ?? '';
+    if ((attr(node, 'xml:space') ?? unitSpace) === 'preserve' || text === '') return escapeParsed(text);
+    if (!NEEDS_NORMALIZING.test(text) && !PY_SPACE.includes(text[text.length - 1]!)) return escapeParsed(text);
+    let t = collapse(text);
+    if (t[0] === ' ') t = pyLstrip(t);
+    return escapeParsed(pyRstrip(t));
+  }
   // Only the outermost inline elements are "top level"; the ones below them are nested.
   return serialize(richParts(lift(node), unitSpace, false));
 }

@@ -19,9 +19,8 @@ export interface XElement {
   local: string;
   /** Namespace URI the name resolves to ('' for none). */
   ns: string;
-  /** Attributes in document order, names as written (namespace declarations included). */
-  attrNames: string[];
-  attrValues: string[];
+  /** Attributes in document order as name, value, name, value…, names as written (namespace declarations included). */
+  attrs: string[];
   parent: XElement | null;
   children: XChild[];
   /** Offset of `<`. */
@@ -45,54 +44,75 @@ export interface XDocument {
 }
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const COMMENT: XMarker = { kind: 'comment' };
+const PI: XMarker = { kind: 'pi' };
 const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
 
 /** The value of attribute `name` (as written), or null. */
 export function attr(el: XElement, name: string): string | null {
-  const names = el.attrNames;
-  for (let i = 0; i < names.length; i++) if (names[i] === name) return el.attrValues[i]!;
+  const attrs = el.attrs;
+  for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return attrs[i + 1]!;
   return null;
 }
 
-function scopeOf(parent: ReadonlyMap<string, string>, names: string[], values: string[]): ReadonlyMap<string, string> {
+function scopeOf(parent: ReadonlyMap<string, string>, attrs: string[]): ReadonlyMap<string, string> {
   let scope: Map<string, string> | null = null;
-  for (let i = 0; i < names.length; i++) {
-    const n = names[i]!;
+  for (let i = 0; i < attrs.length; i += 2) {
+    const n = attrs[i]!;
     if (n === 'xmlns' || n.startsWith('xmlns:')) {
       scope ??= new Map(parent);
-      scope.set(n === 'xmlns' ? '' : n.slice(6), values[i]!);
+      scope.set(n === 'xmlns' ? '' : n.slice(6), attrs[i + 1]!);
     }
   }
   return scope ?? parent;
 }
 
+// Shared by every element without attributes or children until one is added (most elements have neither).
+const NO_ATTRIBUTES: string[] = [];
+const NO_CHILDREN: XChild[] = [];
+
+function append(parent: XElement, child: XChild): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
+}
+
 /**
  * Builds the tree of UTF-8-decoded XML `text` (a leading U+FEFF is dropped and reported), refusing anything not
- * well-formed or using an undeclared prefix with FormatParseError (file, line, column).
+ * well-formed or using an undeclared prefix with FormatParseError (file, line, column). With `textIn`, text is kept
+ * only inside elements of those local names (the rest, mostly indentation, is never read).
  * @example const doc = buildTree('<xliff version="1.2"/>', 'de.xlf'); doc.root.local // 'xliff'
  */
-export function buildTree(decoded: string, filename: string): XDocument {
+export function buildTree(decoded: string, filename: string, textIn?: ReadonlySet<string>): XDocument {
   const bom = decoded.charCodeAt(0) === 0xfeff;
   const text = bom ? decoded.slice(1) : decoded;
   const s = new XmlScanner(text, filename);
   let root: XElement | null = null;
   let current: XElement | null = null;
+  // How many open elements keep their text (all of them without `textIn`).
+  let keeping = textIn ? 0 : 1;
+  const opened: boolean[] = [];
   // Text and CDATA tokens in a row become one string child.
   let pending = '';
   const flush = () => {
-    if (pending !== '' && current) current.children.push(pending);
+    if (pending !== '' && current) append(current, pending);
     pending = '';
   };
   for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
     if (kind === XmlToken.Text || kind === XmlToken.CData) {
-      if (current) pending += s.textValue();
+      if (current && keeping > 0) pending += s.textValue();
       continue;
     }
     flush();
     if (kind === XmlToken.StartTag) {
-      const names = s.attrNames.slice(0, s.attrCount);
-      const values = s.attrValues.slice(0, s.attrCount);
-      const scope = scopeOf(current ? current.scope : ROOT_SCOPE, names, values);
+      let attrs = NO_ATTRIBUTES;
+      if (s.attrCount > 0) {
+        attrs = new Array<string>(s.attrCount * 2);
+        for (let i = 0; i < s.attrCount; i++) {
+          attrs[2 * i] = s.attrNames[i]!;
+          attrs[2 * i + 1] = s.attrValues[i]!;
+        }
+      }
+      const scope = attrs === NO_ATTRIBUTES ? (current ? current.scope : ROOT_SCOPE) : scopeOf(current ? current.scope : ROOT_SCOPE, attrs);
       const colon = s.name.indexOf(':');
       const prefix = colon < 0 ? '' : s.name.slice(0, colon);
       const ns = scope.get(prefix);
@@ -102,10 +122,9 @@ export function buildTree(decoded: string, filename: string): XDocument {
         name: s.name,
         local: colon < 0 ? s.name : s.name.slice(colon + 1),
         ns: ns ?? '',
-        attrNames: names,
-        attrValues: values,
+        attrs,
         parent: current,
-        children: [],
+        children: NO_CHILDREN,
         start: s.start,
         openEnd: s.end,
         closeStart: s.end,
@@ -113,18 +132,22 @@ export function buildTree(decoded: string, filename: string): XDocument {
         selfClosing: s.selfClosing,
         scope,
       };
-      if (current) current.children.push(element);
+      if (current) append(current, element);
       else root = element;
       current = element;
+      const keeps = textIn !== undefined && textIn.has(element.local);
+      opened.push(keeps);
+      if (keeps) keeping++;
     } else if (kind === XmlToken.EndTag) {
       if (!current) continue;
+      if (opened.pop()) keeping--;
       if (!current.selfClosing) {
         current.closeStart = s.start;
         current.end = s.end;
       }
       current = current.parent;
     } else if ((kind === XmlToken.Comment || kind === XmlToken.ProcessingInstruction) && current) {
-      current.children.push({ kind: kind === XmlToken.Comment ? 'comment' : 'pi' });
+      append(current, kind === XmlToken.Comment ? COMMENT : PI);
     }
   }
   if (!root) throw new FormatParseError(filename, 1, 1, 'no root element');

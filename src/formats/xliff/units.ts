@@ -87,44 +87,80 @@ export function hasText(forms: readonly string[]): boolean {
   return false;
 }
 
-function notesOf(entry: XliffEntry, ns: string): string {
+/** The `<note>` and `<context-group>` elements of an entry, in document order (alt-trans ones included, as the toolkit reads them). */
+interface EntryExtras {
+  notes: XElement[];
+  groups: XElement[];
+}
+
+function extrasOf(el: XElement, ns: string, out: EntryExtras = { notes: [], groups: [] }): EntryExtras {
+  for (const c of el.children) {
+    if (typeof c === 'string' || c.kind !== 'element') continue;
+    if (c.ns === ns) {
+      if (c.local === 'note') out.notes.push(c);
+      else if (c.local === 'context-group') out.groups.push(c);
+    }
+    if (c.children.length > 0) extrasOf(c, ns, out);
+  }
+  return out;
+}
+
+/** Translate Toolkit's getnotes(): every note's text, duplicates dropped, joined by a line feed. */
+function notesOf(entry: XliffEntry, extras: EntryExtras): string {
+  if (extras.notes.length === 0) return '';
   const space = unitSpace(entry.element);
   const seen: string[] = [];
-  for (const note of descendants(entry.element, ns, 'note')) {
+  for (const note of extras.notes) {
     const text = plainText(note, space);
     if (!seen.includes(text)) seen.push(text);
   }
   return seen.join('\n');
 }
 
-function contextPairs(group: XElement, ns: string, space: string): Array<[string | null, string]> {
-  return descendants(group, ns, 'context').map((c) => [attr(c, 'context-type'), plainText(c, space)]);
+/** The first `<context>` of each given type inside a context group (Translate Toolkit takes the first of each). */
+function firstContexts(group: XElement, ns: string, space: string, found: { file: string | null; line: string | null }): void {
+  for (const c of group.children) {
+    if (typeof c === 'string' || c.kind !== 'element') continue;
+    if (c.local === 'context' && c.ns === ns) {
+      const type = attr(c, 'context-type');
+      if (type === 'sourcefile' && found.file === null) found.file = plainText(c, space);
+      else if (type === 'linenumber' && found.line === null) found.line = plainText(c, space);
+    }
+    if (c.children.length > 1 || (c.children.length === 1 && typeof c.children[0] !== 'string')) firstContexts(c, ns, space, found);
+  }
+}
+
+/** The last `<context>` of each given type inside a context group (the toolkit's po-reference reading keeps the last). */
+function lastContexts(group: XElement, ns: string, space: string, found: { file: string; line: string }): void {
+  for (const c of descendants(group, ns, 'context')) {
+    const type = attr(c, 'context-type');
+    if (type === 'sourcefile') found.file = plainText(c, space);
+    else if (type === 'linenumber') found.line = plainText(c, space);
+  }
 }
 
 /** Translate Toolkit's getlocations(): `purpose="location"` context groups (poxliff: `name="po-reference"`). */
-function locationsOf(entry: XliffEntry, ns: string, reading: XliffReading): string {
+function locationsOf(entry: XliffEntry, extras: EntryExtras, ns: string, reading: XliffReading): string {
+  if (extras.groups.length === 0) return '';
   const space = unitSpace(entry.element);
-  const out: string[] = [];
-  for (const group of descendants(entry.element, ns, 'context-group')) {
-    const pairs = contextPairs(group, ns, space);
+  let out = '';
+  const add = (location: string) => {
+    out = out === '' ? location : `${out}, ${location}`;
+  };
+  for (const group of extras.groups) {
     if (reading.po) {
       if (attr(group, 'name') !== 'po-reference') continue;
-      let file = '';
-      let line = '';
-      for (const [type, text] of pairs) {
-        if (type === 'sourcefile') file = text;
-        else if (type === 'linenumber') line = text;
-      }
-      if (file) out.push(line ? `${file}:${line}` : file);
+      const found = { file: '', line: '' };
+      lastContexts(group, ns, space, found);
+      if (found.file) add(found.line ? `${found.file}:${found.line}` : found.file);
       continue;
     }
     if (attr(group, 'purpose') !== 'location') continue;
-    const file = pairs.find(([type]) => type === 'sourcefile');
-    const line = pairs.find(([type]) => type === 'linenumber');
-    if (file && line) out.push(`${file[1]}:${line[1]}`);
-    else if (file) out.push(file[1]);
+    const found: { file: string | null; line: string | null } = { file: null, line: null };
+    firstContexts(group, ns, space, found);
+    if (found.file !== null) add(found.line !== null ? `${found.file}:${found.line}` : found.file);
   }
-  return out.join(', ');
+  return out;
 }
 
 function isTranslatable(entry: XliffEntry, reading: XliffReading): boolean {
@@ -171,13 +207,14 @@ export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemp
     if (sites.has(idHash)) continue;
     const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
     const flags = unitFlags(entry, null, reading);
+    const extras = extrasOf(entry.element, doc.ns);
     sites.set(idHash, { entry, template: null });
     units.push({
       context,
       source,
       target,
-      location: locationsOf(entry, doc.ns, reading),
-      note: notesOf(entry, doc.ns),
+      location: locationsOf(entry, extras, doc.ns, reading),
+      note: notesOf(entry, extras),
       flags,
       explanation: '',
       sourceExplanation: '',
@@ -227,14 +264,15 @@ export function monolingualUnits(doc: XliffDocument, template: XliffDocument, re
     let target: string[] = [''];
     if (entry) target = targetForms(entry, reading.rich) ?? (isTemplate ? sourceForms(entry, reading.rich) : ['']);
     const flags = unitFlags(entry, te, reading);
-    const templateNote = notesOf(te, template.ns);
-    const ownNote = entry ? notesOf(entry, doc.ns) : '';
+    const templateExtras = extrasOf(te.element, template.ns);
+    const templateNote = notesOf(te, templateExtras);
+    const ownNote = entry ? notesOf(entry, extrasOf(entry.element, doc.ns)) : '';
     sites.set(idHash, { entry, template: te });
     units.push({
       context,
       source,
       target,
-      location: locationsOf(te, template.ns, reading),
+      location: locationsOf(te, templateExtras, template.ns, reading),
       note: templateNote === ownNote ? ownNote : `${templateNote}\n${ownNote}`,
       flags,
       explanation: '',

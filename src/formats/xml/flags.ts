@@ -13,6 +13,10 @@ function quoted(value: string): string {
  * @example xmlFlags([(n) => ({ maxwidth: '10', 'size-unit': 'char' })[n]], ['xml-text']) // 'max-length:10, xml-text'
  */
 export function xmlFlags(elements: readonly AttributeReader[], extra: readonly string[] = []): string {
+  // most elements carry none of the attributes: no map, no sort
+  if (elements.every((get) => !get('maxwidth') && !get('font') && !get('weblate-flags'))) {
+    return extra.length <= 1 ? (extra[0] ?? '') : [...new Set(extra)].sort().join(', ');
+  }
   const flags = new Map<string, string>();
   const set = (name: string, value?: string) => {
     flags.set(name, value === undefined ? name : `${name}:${quoted(value)}`);
