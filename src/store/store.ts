@@ -336,14 +336,14 @@ export interface Store {
   /** Replaces a user's API token; the old one stops working at once. */
   rotateToken(username: string): Promise<string>;
   findUser(username: string): Promise<UserRow | undefined>;
-  /** Stops (or restores) a user's token from authenticating; the user and their history stay. */
+  /** Stops (or restores) a user's token and sign-in; stopping ends their browser sessions; the user and their history stay. */
   setUserActive(username: string, active: boolean): Promise<void>;
   /** Deletes a user: their changes stay without a user, their pending edits stay pending without an author. */
   deleteUser(username: string): Promise<{ pendingEdits: number }>;
   listUsers(): Promise<UserRow[]>;
 
   // ---- web sign-in ----
-  /** Stores a user's password hash (hashing is the caller's: the store never sees a password). */
+  /** Stores a user's password hash and ends their browser sessions (hashing is the caller's: the store never sees a password). */
   setPasswordHash(username: string, hash: string): Promise<void>;
   /** A real user by username with their password hash (null when none is set). */
   findCredentials(username: string): Promise<{ user: AccountRow; passwordHash: string | null } | undefined>;
