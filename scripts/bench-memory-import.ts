@@ -80,6 +80,8 @@ function generateTmx(entries: number): string {
 
 interface Run {
   seconds: number;
+  /** User + system CPU seconds (GNU time): less moved than the wall time by other processes on the cores. */
+  cpu: number | null;
   rssMiB: number | null;
   stdout: string;
 }
@@ -88,12 +90,12 @@ interface Run {
 function timed(command: string, args: string[]): Run {
   const t = performance.now();
   const r = GNU_TIME
-    ? spawnSync(GNU_TIME, ['-f', 'bench-rss=%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+    ? spawnSync(GNU_TIME, ['-f', 'bench-rss=%M bench-cpu=%U %S', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
     : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const rss = /bench-rss=(\d+)/.exec(r.stderr ?? '');
-  return { seconds, rssMiB: rss ? Number(rss[1]) / 1024 : null, stdout: r.stdout };
+  const rss = /bench-rss=(\d+) bench-cpu=([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
+  return { seconds, cpu: rss ? Number(rss[2]) + Number(rss[3]) : null, rssMiB: rss ? Number(rss[1]) / 1024 : null, stdout: r.stdout };
 }
 
 function importWith(bin: string, file: string, label: string, entries: number): Run {
@@ -111,7 +113,7 @@ function importWith(bin: string, file: string, label: string, entries: number): 
 const TT_SCRIPT = 'import sys\nfrom translate.storage import tmx\nprint(len(tmx.tmxfile.parsefile(sys.argv[1]).units))';
 const haveTT = spawnSync(PYTHON, ['-c', 'import translate.storage.tmx'], { encoding: 'utf8' }).status === 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mib = (r: Run) => (r.rssMiB === null ? '' : `, peak RSS ${r.rssMiB.toFixed(0)} MiB`);
+const mib = (r: Run) => (r.rssMiB === null ? '' : ` (CPU ${r.cpu!.toFixed(2)} s, peak RSS ${r.rssMiB.toFixed(0)} MiB)`);
 
 report(
   `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)}`,
@@ -132,7 +134,9 @@ try {
       const before = importWith(baseline, file, 'baseline', entries);
       parts.push(`baseline ${before.seconds.toFixed(2)} s${mib(before)} (×${(before.seconds / tms.seconds).toFixed(1)} this build's time)`);
     }
-    report(`${entries} entries (${mb.toFixed(1)} MB): ${parts.join('; ')}; ${Math.round(entries / tms.seconds)} entries/s`);
+    report(
+      `${entries} entries (${mb.toFixed(1)} MB): ${parts.join('; ')}; ${Math.round(entries / tms.seconds)} entries/s; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
