@@ -1,8 +1,8 @@
 // An answer given before a request's body was read still reaches the client (found by campaign:fuzz, 10,000 runs).
-import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { multipartFile, uploadWhole } from '../helpers/http.js';
 
 interface RawAnswer {
   /** The answer's bytes as received. */
@@ -105,64 +105,6 @@ describe('a client that half-closes after its request', () => {
   });
 });
 
-/** A multipart upload of a translation file of `size` bytes: its Content-Type and its body. */
-function multipartFile(size: number): { type: string; body: Buffer } {
-  const boundary = 'tmsboundary';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="de.ts"\r\nContent-Type: application/xml\r\n\r\n`;
-  const body = Buffer.concat([Buffer.from(head), Buffer.alloc(size, 'x'), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return { type: `multipart/form-data; boundary=${boundary}`, body };
-}
-
-interface UploadAnswer {
-  status: number;
-  text: string;
-  /** The client's error (a reset connection: `EPIPE`, `ECONNRESET`), else null. */
-  error: string | null;
-  /** Whether the server asked for the body (`100 Continue`). */
-  continued: boolean;
-}
-
-/**
- * Uploads `body` with node:http's client, sent whole (`req.end(body)`) as ordinary clients send it, and reads the
- * answer; settles when the connection is closed. With `expect`, the body is sent only after the server's `100
- * Continue` (not at all when a final answer comes first).
- */
-function uploadWhole(url: string, token: string, upload: { type: string; body: Buffer }, expect = false): Promise<UploadAnswer> {
-  return new Promise((resolve) => {
-    let continued = false;
-    let error: string | null = null;
-    let status = 0;
-    let text = '';
-    const req = http.request(url, {
-      method: 'POST',
-      agent: false,
-      headers: {
-        Authorization: `Token ${token}`,
-        'Content-Type': upload.type,
-        'Content-Length': upload.body.length,
-        ...(expect ? { Expect: '100-continue' } : {}),
-      },
-    });
-    req.on('error', (e) => {
-      error = (e as NodeJS.ErrnoException).code ?? e.message;
-    });
-    req.on('response', (res) => {
-      status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('error', () => {});
-    });
-    req.on('close', () => resolve({ status, text, error, continued }));
-    if (expect) {
-      req.on('continue', () => {
-        continued = true;
-        req.end(upload.body);
-      });
-      req.flushHeaders();
-    } else req.end(upload.body);
-  });
-}
-
 /**
  * Sends a request whole and only then reads its answer (as Python's requests does, under `wlc upload`): bytes sent
  * while the server has closed its side are lost and the connection reset.
@@ -192,7 +134,7 @@ describe('an upload over upload_max_bytes (50 MiB)', () => {
   afterAll(() => env.close());
 
   const FILE = '/api/translations/hello/app/de/file/';
-  const upload = multipartFile(60 * 1000 * 1000);
+  const upload = multipartFile(Buffer.alloc(60 * 1000 * 1000, 'x'));
 
   it('sent whole by node:http (60 MB, no Expect) is answered 413 in the error shape, not a reset', async () => {
     const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, upload);
@@ -221,9 +163,7 @@ describe('an upload over upload_max_bytes (50 MiB)', () => {
 
   it('with Expect: 100-continue within the limit gets 100 Continue, and its upload is read', async () => {
     const file = '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de"></TS>\n';
-    const boundary = 'tmsboundary';
-    const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="de.ts"\r\n\r\n${file}\r\n--${boundary}--\r\n`);
-    const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, { type: `multipart/form-data; boundary=${boundary}`, body }, true);
+    const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, multipartFile(file), true);
     expect(answer.continued).toBe(true);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toMatchObject({ result: false, total: 0 });
