@@ -1,5 +1,5 @@
+import { isPostgresUrl } from '../config/database.js';
 import type { Store } from '../store/index.js';
-import { isPostgresUrl } from '../store/pg/url.js';
 // Several nodes on one PostgreSQL database: this process joins them, taking the database's lock per component.
 import { useNodeLocks } from './mutex.js';
 
