@@ -8,6 +8,9 @@ import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelated
 /** A query that cannot be parsed; the message says why and where. */
 export class SearchSyntaxError extends TmsError<{ query: string }> {}
 
+/** How deep parentheses and NOTs may nest in a query (each level is a level of the parser's and the database's stacks). */
+export const MAX_QUERY_DEPTH = 100;
+
 const TEXT_FIELDS: Record<string, UnitTextField[]> = {
   source: ['source'],
   target: ['target'],
@@ -258,7 +261,11 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   const tokens = lexer.tokens();
   if (tokens.length === 0) return null;
   let i = 0;
+  let depth = 0;
   const peek = () => tokens[i];
+  const deeper = (at: number) => {
+    if (++depth > MAX_QUERY_DEPTH) lexer.fail(`parentheses and NOT nested more than ${MAX_QUERY_DEPTH} levels deep`, at);
+  };
 
   function or(): UnitFilter {
     const items = [and()];
@@ -281,9 +288,13 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   }
 
   function not(): UnitFilter {
-    if (peek()?.type === 'not') {
+    const token = peek();
+    if (token?.type === 'not') {
       i++;
-      return { kind: 'not', item: not() };
+      deeper(token.at);
+      const item = not();
+      depth--;
+      return { kind: 'not', item };
     }
     return primary();
   }
@@ -295,7 +306,9 @@ export function parseUnitQuery(query: string): UnitFilter | null {
     switch (token.type) {
       case 'open': {
         if (peek()?.type === 'close') lexer.fail('empty parentheses', token.at);
+        deeper(token.at);
         const inner = or();
+        depth--;
         if (peek()?.type !== 'close') lexer.fail('missing ")"', token.at);
         i++;
         return inner;
