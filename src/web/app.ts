@@ -139,8 +139,10 @@ export function createWebApp(options: WebAppOptions) {
         send(req, res, toSignIn(holder.ctx.path), cookies);
         return;
       }
-      const detail = known && status !== 404 && status < 500 ? known.message : undefined;
-      send(req, res, errorPage(holder.ctx, status, detail), cookies);
+      // what the API says of a known error (the database unavailable …) the page says too; a defect stays unexplained
+      const detail = known && status !== 404 ? known.message : undefined;
+      const frame = holder.ctx ?? { assets, csrf: '', path: (req.url ?? '/').split('?', 1)[0]! };
+      send(req, res, errorPage(frame, status, detail, known?.headers), cookies);
     }
   };
 }
