@@ -104,6 +104,8 @@ export function startServer(options: {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
+    // Every answer (the API's JSON, files, pages, errors) is taken for the type it declares, never sniffed as another.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     lingerOnEarlyAnswer(req, res);
     if (acceptKey !== undefined && !acceptForwarded(req, acceptKey)) {
       res.writeHead(403, { 'Content-Length': 0 }).end();
@@ -152,7 +154,10 @@ export function startServer(options: {
       return;
     }
     const body = JSON.stringify(parseError(`Malformed request: ${(error as Error).message}`).body());
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
     answered.set(socket, (socket as Socket).bytesRead ?? 0);
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
     idle.set(socket, setTimeout(() => socket.destroy(), LINGER_IDLE_MS).unref());

@@ -37,10 +37,9 @@ export function createWebApp(options: WebAppOptions) {
 
   function send(req: IncomingMessage, res: ServerResponse, answer: WebAnswer, cookies: string[]): void {
     if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
-    // Pages show what one user may see: never cached by others, never framed.
+    // Pages show what one user may see: never cached by others, never framed (nosniff: the server's, on every answer).
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     if ('redirect' in answer) {
