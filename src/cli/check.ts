@@ -1,6 +1,7 @@
+// `tms check`: validate the configuration and print what it declares.
+
 import type { Config } from '../config/config.js';
 import { shownDatabase } from '../config/database.js';
-// `tms check`: validate the configuration and print what it declares.
 import { redactUrl } from '../domain/url.js';
 import type { CliIo } from './io.js';
 

@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { alignWorkingCopy } from './align.js';
-import { releaseMemory } from './memory.js';
+import { collectGarbage } from './gc.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
 
 export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
@@ -53,7 +53,7 @@ export async function syncProject(
   for (const component of components) {
     const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
     results.push(result);
-    if (components.length > 1 && result.parsed > 0) releaseMemory();
+    if (components.length > 1 && result.parsed > 0) collectGarbage();
   }
   return results;
 }
