@@ -5,8 +5,8 @@ import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
 import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from '../store/index.js';
 
-/** A query that cannot be parsed; the message says why and where. */
-export class SearchSyntaxError extends TmsError<{ query: string }> {}
+/** A query that cannot be parsed; the message says why and where (`depth`: nested deeper than MAX_QUERY_DEPTH). */
+export class SearchSyntaxError extends TmsError<{ query: string; depth?: number }> {}
 
 /** How deep parentheses and NOTs may nest in a query (each level is a level of the parser's and the database's stacks). */
 export const MAX_QUERY_DEPTH = 100;
@@ -101,8 +101,8 @@ class Lexer {
   private i = 0;
   constructor(private readonly s: string) {}
 
-  fail(message: string, at = this.i): never {
-    throw new SearchSyntaxError(`${message} at position ${at + 1}`, { query: this.s });
+  fail(message: string, at = this.i, data: { depth?: number } = {}): never {
+    throw new SearchSyntaxError(`${message} at position ${at + 1}`, { query: this.s, ...data });
   }
 
   private quoted(): string {
@@ -264,7 +264,7 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   let depth = 0;
   const peek = () => tokens[i];
   const deeper = (at: number) => {
-    if (++depth > MAX_QUERY_DEPTH) lexer.fail(`parentheses and NOT nested more than ${MAX_QUERY_DEPTH} levels deep`, at);
+    if (++depth > MAX_QUERY_DEPTH) lexer.fail(`parentheses and NOT nested more than ${MAX_QUERY_DEPTH} levels deep`, at, { depth: MAX_QUERY_DEPTH });
   };
 
   function or(): UnitFilter {
