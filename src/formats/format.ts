@@ -2,7 +2,19 @@
 import type { ParsedUnit, UnitState } from '../domain/unit.js';
 
 /** Weblate's file format ids that tms reads and writes. */
-export const FORMAT_IDS = ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'] as const;
+export const FORMAT_IDS = [
+  'ts',
+  'json',
+  'json-nested',
+  'i18next',
+  'i18nextv4',
+  'go-i18n-json',
+  'go-i18n-json-v2',
+  'webextension',
+  'arb',
+  'tbx',
+  'aresource',
+] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** What a format needs to know about the file besides its bytes. */

@@ -2,10 +2,10 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { joinPlural } from '../../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import { pluralTags } from '../plural-tags.js';
 import { decodeUtf8 } from '../text.js';
 import { type Entry, type Variant, readEntries } from './entries.js';
 import { Patch } from './patch.js';
-import { pluralTags } from './plural-tags.js';
 import { type JsonNode, findMember, parseJsonText } from './syntax.js';
 import { type JsonInternal, bilingualUnits, monolingualUnits, templateEntries } from './units.js';
 import { EntryWriter } from './writer.js';
