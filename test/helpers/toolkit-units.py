@@ -12,6 +12,7 @@ import sys
 
 import translate.__version__ as toolkit_version
 from translate.misc.multistring import multistring
+from translate.misc.quote import propertiesdecode
 from translate.storage.pypo import unquotefrompo
 
 # Weblate's loader for each of its format ids (and the toolkit's own names for them).
@@ -183,12 +184,12 @@ def read(request):
         return {"units": units}
     for unit in store.units:
         entry = describe(unit, kind)
-        entry["weblate"] = {
-            "monolingual": False,
-            "context": bilingual_context(unit, kind),
-            "source": forms(unit.source),
-            "target": forms(unit.target),
-        }
+        if kind in KEY_VALUE_STORES:
+            # Weblate's KeyValueUnit/PropertiesUnit: the key is the context, the decoded key the source
+            weblate = {"context": unit.getcontext() or unit.getid(), "source": [propertiesdecode(unit.name)], "target": monolingual_target(unit, kind)}
+        else:
+            weblate = {"context": bilingual_context(unit, kind), "source": forms(unit.source), "target": forms(unit.target)}
+        entry["weblate"] = {"monolingual": False, **weblate}
         units.append(entry)
     return {"units": units}
 
