@@ -14,6 +14,9 @@ export const FORMAT_IDS = [
   'arb',
   'tbx',
   'aresource',
+  'strings',
+  'strings-utf8',
+  'stringsdict',
 ] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 

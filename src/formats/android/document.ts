@@ -1,9 +1,10 @@
 // Reads an Android resource file into its <string> and <plurals> entries: decoded values, notes and the offsets the writer splices.
 import { FormatParseError } from '../../domain/errors.js';
+import { pyLstrip, pyRstrip } from '../python-text.js';
 import { decodeUtf8 } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { XmlScanner, XmlToken } from '../xml/scanner.js';
-import { AndroidDecoder, decodeEscapes, decodeText, pyLstrip, pyRstrip } from './escape.js';
+import { AndroidDecoder, decodeEscapes, decodeText } from './escape.js';
 
 /**
  * How a value was written, which decides how a new value is written in its place (Translate Toolkit's markup

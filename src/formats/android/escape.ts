@@ -3,26 +3,13 @@
 // Reading collapses whitespace outside "…" quotes, drops the quotes, decodes \uXXXX, \n, \t, \\ and the plain
 // escapes (\' \" \@ \? and backslash-space) and drops every other backslash escape with its character. Writing
 // escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
+import { PY_SPACE, pyLstrip, pyRstrip } from '../python-text.js';
 
-/** The characters Python's `str.isspace()` (and so `\s`, `strip()`) takes for whitespace. */
-const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
 const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
 const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;
 const CHAR_ESCAPE = /\\([^\n])/g;
 const PLAIN_ESCAPES = new Set([' ', '"', "'", '@', '?', '\\']);
-
-/** Python's `str.lstrip()`. */
-export function pyLstrip(s: string): string {
-  return s.replace(LEADING_SPACE, '');
-}
-
-/** Python's `str.rstrip()`. */
-export function pyRstrip(s: string): string {
-  return s.replace(TRAILING_SPACE, '');
-}
 
 function decodeUnicode(text: string): string {
   return text.indexOf('\\u') < 0 ? text : text.replace(UNICODE_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
