@@ -72,6 +72,11 @@ export interface Format {
   /** MIME type for downloads. */
   mimeType: string;
   /**
+   * How the format's files name languages when a component leaves `language_code_style` empty (Weblate's
+   * `language_format`): `posix` (pt_BR, the default), `bcp` (pt-BR) or `android` (pt-rBR, b+sr+Latn).
+   */
+  languageCodeStyle?: 'posix' | 'bcp' | 'android';
+  /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });

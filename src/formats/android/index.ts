@@ -40,6 +40,7 @@ export const androidFormat: Format = {
   monolingual: true,
   extension: 'xml',
   mimeType: 'application/xml',
+  languageCodeStyle: 'android',
   parse: parseAndroid,
   write: (bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext) => writeAndroid(bytes, edits, ctx),
   create: (base: Uint8Array | null, ctx: FormatContext) => createAndroid(base, ctx),

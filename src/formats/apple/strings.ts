@@ -148,6 +148,7 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
     monolingual: null,
     extension: 'strings',
     mimeType: 'text/plain',
+    languageCodeStyle: 'bcp',
     parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
       const { doc } = load(bytes, ctx.filename);
       const internal: StringsInternal = { stringsDocument: doc };

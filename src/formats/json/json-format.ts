@@ -17,6 +17,7 @@ export interface VariantSpec {
   extension: string;
   /** Bytes of a new, empty translation file. */
   skeleton: string;
+  languageCodeStyle?: Format['languageCodeStyle'];
 }
 
 const encoder = new TextEncoder();
@@ -101,6 +102,7 @@ export function makeJsonFormat(spec: VariantSpec): Format {
     monolingual: spec.monolingual,
     extension: spec.extension,
     mimeType: 'application/json',
+    languageCodeStyle: spec.languageCodeStyle,
     parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
       const { entries } = load(spec, bytes, ctx.filename, ctx.language, ctx.plurals);
       const internal: JsonInternal = { family: 'json', variant: spec.id, entries };
