@@ -77,6 +77,12 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
+   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
+   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
+   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
+   */
+  pluralCount?(language: string, plurals: number): number;
+  /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });
