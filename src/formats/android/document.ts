@@ -63,29 +63,37 @@ type Segment = { text: string } | { raw: string };
 
 /** Collects the content of one `<string>` or `<item>` while scanning. */
 class ContentCollector {
-  readonly segments: Segment[] = [];
+  /** Every piece, kept only once a child or CDATA shows the content is more than text. */
+  segments: Segment[] | null = null;
   children = false;
   cdata = false;
   /** The element's own text (lxml's `.text`): character data and CDATA before the first child. */
   leading = '';
   cdataText = '';
 
+  private pieces(): Segment[] {
+    if (!this.segments) this.segments = this.leading === '' ? [] : [{ text: this.leading }];
+    return this.segments;
+  }
+
   push(kind: number, s: XmlScanner): void {
     if (kind === XmlToken.Text) {
       const value = s.textValue();
       if (!this.children) this.leading += value;
-      this.segments.push({ text: value });
+      if (this.segments) this.segments.push({ text: value });
     } else if (kind === XmlToken.CData) {
+      const segments = this.pieces();
       this.cdata = true;
       const value = s.text.slice(s.contentStart, s.contentEnd);
       if (!this.children) {
         this.leading += value;
         this.cdataText += value;
       }
-      this.segments.push({ raw: s.text.slice(s.start, s.end).replace(/\r\n?/g, '\n') });
+      segments.push({ raw: s.text.slice(s.start, s.end).replace(/\r\n?/g, '\n') });
     } else {
+      const segments = this.pieces();
       this.children = true;
-      this.segments.push({ raw: s.text.slice(s.start, s.end).replace(/\r\n?/g, '\n') });
+      segments.push({ raw: s.text.slice(s.start, s.end).replace(/\r\n?/g, '\n') });
     }
   }
 }
@@ -119,15 +127,16 @@ function decodeMarkup(segments: readonly Segment[]): string {
 function decodeContent(c: ContentCollector, raw: string): { value: string; mode: MarkupMode } {
   if (!c.children && !c.cdata) {
     const value = decodeText(c.leading);
+    if (!c.leading.includes('<')) return { value, mode: 'text' };
     // text that reads as escaped markup (&lt;b&gt;) keeps being written escaped
     if (ESCAPED_MARKUP_TAG.test(escapeText(c.leading))) return { value, mode: 'escaped' };
-    return { value, mode: c.leading.includes('<') && c.leading.includes('>') ? 'plain' : 'text' };
+    return { value, mode: c.leading.includes('>') ? 'plain' : 'text' };
   }
   if (!c.children && CDATA_ONLY.test(raw)) {
     const text = c.cdataText;
     return { value: MARKUP_TAG.test(text) ? decodeEscapes(text) : decodeText(text), mode: 'cdata' };
   }
-  return { value: decodeMarkup(c.segments), mode: c.children ? 'xml' : 'cdata' };
+  return { value: decodeMarkup(c.segments ?? []), mode: c.children ? 'xml' : 'cdata' };
 }
 
 /**

@@ -3,9 +3,17 @@
 // Reading collapses whitespace outside "…" quotes, drops the quotes, decodes \uXXXX, \n, \t, \\ and the plain
 // escapes (\' \" \@ \? and backslash-space) and drops every other backslash escape with its character. Writing
 // escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
-import { PY_SPACE, pyLstrip, pyRstrip } from '../python-text.js';
+import { PY_SPACE, isPySpace, pyLstrip, pyRstrip } from '../python-text.js';
 
 const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
+/** Whether text's whitespace is single plain spaces (nothing to collapse). */
+function isSimpleText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 ? text.charCodeAt(i + 1) === 0x20 : isPySpace(c)) return false;
+  }
+  return true;
+}
 const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
 const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;
 const CHAR_ESCAPE = /\\([^\n])/g;
@@ -60,6 +68,14 @@ export class AndroidDecoder {
   /** Decodes one run of character data: quotes, whitespace, escapes. */
   run(content: string): DecodedRun {
     if (content === '') return { text: '', cleanupStart: false, cleanupEnd: false };
+    if (!this.insideQuoted && content.indexOf('"') < 0) {
+      // one unquoted part: whitespace collapses, then the escapes
+      const joined = isSimpleText(content) ? content : content.replace(SPACE_RUN, ' ');
+      const text = joined.indexOf('\\') < 0 ? joined : decodeEscapes(joined);
+      const keepStart = joined !== '' && text !== '' && joined[0] !== text[0];
+      const keepEnd = joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1];
+      return { text, cleanupStart: !keepStart, cleanupEnd: !keepEnd };
+    }
     const parts = content.split(QUOTED_PART).filter((p) => p !== '');
     let cleanupStart = false;
     let cleanupEnd = false;

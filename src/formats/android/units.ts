@@ -34,11 +34,35 @@ function stateOf(template: AndroidEntry, target: readonly string[]): UnitState {
   return target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY;
 }
 
-function unit(context: string, source: string[], target: string[], note: string, state: UnitState, position: number): ParsedUnit {
-  const idHash = calculateHash(context);
+interface Identity {
+  source: string[];
+  idHash: bigint;
+  contentHash: bigint;
+  numWords: number;
+}
+
+// A template's entries are listed against every translation file: their identities are worked out once per tag set.
+const identities = new WeakMap<AndroidEntry, Map<readonly string[], Identity>>();
+
+function identityOf(t: AndroidEntry & { name: string }, tags: readonly string[]): Identity {
+  let byTags = identities.get(t);
+  if (!byTags) {
+    byTags = new Map();
+    identities.set(t, byTags);
+  }
+  let identity = byTags.get(tags);
+  if (!identity) {
+    const source = entryForms(t, tags);
+    identity = { source, idHash: calculateHash(t.name), contentHash: unitContentHash(source, t.name), numWords: countWords(source) };
+    byTags.set(tags, identity);
+  }
+  return identity;
+}
+
+function unit(context: string, target: string[], note: string, state: UnitState, position: number, identity: Identity): ParsedUnit {
   return {
     context,
-    source,
+    source: identity.source.slice(),
     target,
     location: '',
     note,
@@ -48,9 +72,9 @@ function unit(context: string, source: string[], target: string[], note: string,
     previousSource: '',
     state,
     position,
-    idHash,
-    contentHash: unitContentHash(source, context),
-    numWords: countWords(source),
+    idHash: identity.idHash,
+    contentHash: identity.contentHash,
+    numWords: identity.numWords,
   };
 }
 
@@ -76,7 +100,7 @@ export function monolingualUnits(
     let note = entryNote(e);
     const templateNote = entryNote(t);
     if (templateNote !== note) note = `${templateNote}\n${note}`;
-    units.push(unit(t.name, entryForms(t, tags.source), target, note, stateOf(t, target), units.length + 1));
+    units.push(unit(t.name, target, note, stateOf(t, target), units.length + 1, identityOf(t, tags.source)));
   }
   return units;
 }
@@ -88,8 +112,8 @@ export function templateUnits(doc: AndroidDocument, tags: readonly string[]): Pa
   for (const e of doc.entries) {
     if (!isListed(e) || seen.has(e.name)) continue;
     seen.add(e.name);
-    const forms = entryForms(e, tags);
-    units.push(unit(e.name, forms, forms.slice(), entryNote(e), stateOf(e, forms), units.length + 1));
+    const identity = identityOf(e, tags);
+    units.push(unit(e.name, identity.source.slice(), entryNote(e), stateOf(e, identity.source), units.length + 1, identity));
   }
   return units;
 }

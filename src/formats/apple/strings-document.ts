@@ -1,7 +1,7 @@
 // Reads an Apple .strings text line by line as Translate Toolkit's strings dialect does: entries, their comments,
 // their values (continuation lines joined) and the offsets the writer splices.
 import { FormatParseError } from '../../domain/errors.js';
-import { pyLstrip, pyRstrip, stripChars } from '../python-text.js';
+import { isPySpace, pyLstrip, pyRstrip, stripChars } from '../python-text.js';
 import { lineColumn } from '../text.js';
 
 /** One `"key" = "value";` entry (or a line without `=`, which the toolkit reads as a key with an empty value). */
@@ -32,7 +32,16 @@ function pyStrip(s: string): string {
   return pyRstrip(pyLstrip(s));
 }
 
+/** The first character of a line that is not whitespace (Python's view), or ''. */
+function firstChar(line: string): string {
+  for (let i = 0; i < line.length; i++) if (!isPySpace(line.charCodeAt(i))) return line[i]!;
+  return '';
+}
+
 function isCommentOneLine(line: string): string | null {
+  const first = firstChar(line);
+  // entry lines start with a quote or a key: no comment starts that way
+  if (first !== '#' && first !== '!' && first !== '/' && first !== ';') return null;
   const stripped = pyStrip(line);
   for (const starter of ['#', '!', '//', ';']) if (stripped.startsWith(starter)) return pyStrip(stripped.slice(starter.length));
   if (stripped.startsWith('/*') && stripped.endsWith('*/')) return pyStrip(stripped.slice(2, -2));
@@ -40,6 +49,7 @@ function isCommentOneLine(line: string): string | null {
 }
 
 function isCommentStart(line: string): string | null {
+  if (firstChar(line) !== '/') return null;
   const stripped = pyStrip(line);
   // the toolkit cuts two characters off the unstripped line here
   return stripped.startsWith('/*') && !stripped.endsWith('*/') ? pyStrip(line.slice(2)) : null;
@@ -71,6 +81,7 @@ export function commentNotes(comments: readonly string[]): string {
 
 /** `/* … *\/` comments outside quotes taken out of an entry line, with the spaces around them (the newer toolkit's reading). */
 function stripInlineComments(line: string): { line: string; comments: string[] } {
+  if (!line.includes('/*')) return { line, comments: [] };
   const comments: string[] = [];
   let result = '';
   let inQuote = false;
@@ -112,7 +123,8 @@ function stripInlineComments(line: string): { line: string; comments: string[] }
 
 /** Position of the `=` after the (quoted) key, or -1; a quoted key that never closes is an error. */
 function findDelimiter(line: string, fail: (column: number, reason: string) => never): number {
-  let start = line.length - pyLstrip(line).length;
+  let start = 0;
+  while (start < line.length && isPySpace(line.charCodeAt(start))) start++;
   if (start < line.length && line[start] === '"') {
     start++;
     while (line[start] !== '"' || line[start - 1] === '\\') {
@@ -158,7 +170,9 @@ function splitLines(text: string): Line[] {
   for (;;) {
     const lf = text.indexOf('\n', start);
     const end = lf < 0 ? text.length : lf;
-    lines.push({ text: text.slice(start, end).replace(/[\r\n]+$/, ''), start, next: lf < 0 ? text.length : lf + 1 });
+    let stop = end;
+    while (stop > start && text.charCodeAt(stop - 1) === 0x0d) stop--;
+    lines.push({ text: text.slice(start, stop), start, next: lf < 0 ? text.length : lf + 1 });
     if (lf < 0) return lines;
     start = lf + 1;
   }
@@ -255,7 +269,7 @@ export function readStringsDocument(text: string, filename: string): StringsDocu
     }
     entry.name = keyStrip(inline.line.slice(0, delimiter));
     const valuePart = inline.line.slice(delimiter + 1);
-    const rawDelimiter = findDelimiter(raw, (column, reason) => fail(line, column, reason));
+    const rawDelimiter = inline.comments.length === 0 ? delimiter : findDelimiter(raw, (column, reason) => fail(line, column, reason));
     entry.valueStart = line.start + valueStartIn(raw, rawDelimiter < 0 ? delimiter : rawDelimiter);
     const stripped = pyLstrip(valuePart);
     if (isContinuation(stripped)) {

@@ -68,7 +68,34 @@ export interface StringsInternal {
   stringsDocument: StringsDocument;
 }
 
-function unit(context: string, source: string[], target: string[], note: string, idHash: bigint, position: number): ParsedUnit {
+interface Identity {
+  source: string[];
+  note: string;
+  idHash: bigint;
+  contentHash: bigint;
+  numWords: number;
+}
+
+// A template's entries are listed against every translation file: their identities are worked out once.
+const identities = new WeakMap<StringsEntry, Identity>();
+
+function templateIdentity(t: StringsEntry): Identity {
+  let identity = identities.get(t);
+  if (!identity) {
+    const source = [decodeStringsValue(t.value)];
+    identity = {
+      source,
+      note: commentNotes(t.comments),
+      idHash: calculateHash(t.name),
+      contentHash: unitContentHash(source, t.name),
+      numWords: countWords(source),
+    };
+    identities.set(t, identity);
+  }
+  return identity;
+}
+
+function unit(context: string, source: string[], target: string[], note: string, idHash: bigint, position: number, identity?: Identity): ParsedUnit {
   return {
     context,
     source,
@@ -82,8 +109,8 @@ function unit(context: string, source: string[], target: string[], note: string,
     state: target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY,
     position,
     idHash,
-    contentHash: unitContentHash(source, context),
-    numWords: countWords(source),
+    contentHash: identity?.contentHash ?? unitContentHash(source, context),
+    numWords: identity?.numWords ?? countWords(source),
   };
 }
 
@@ -102,11 +129,11 @@ function monolingualUnits(doc: StringsDocument, template: StringsDocument): Pars
     if (seen.has(t.name)) continue;
     seen.add(t.name);
     const e = index.get(t.name);
-    let note = e ? commentNotes(e.comments) : '';
-    const templateNote = commentNotes(t.comments);
-    if (templateNote !== note) note = `${templateNote}\n${note}`;
+    const identity = templateIdentity(t);
+    let note = e && e.comments.length > 0 ? commentNotes(e.comments) : '';
+    if (identity.note !== note) note = `${identity.note}\n${note}`;
     const target = e ? [decodeStringsValue(e.value)] : [''];
-    units.push(unit(t.name, [decodeStringsValue(t.value)], target, note, calculateHash(t.name), units.length + 1));
+    units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, units.length + 1, identity));
   }
   return units;
 }

@@ -125,7 +125,32 @@ function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
   });
 }
 
-function unit(context: string, source: string[], target: string[], position: number): ParsedUnit {
+// A template's entries are listed against every translation file: their identities are worked out once per tag set.
+const identities = new WeakMap<DictEntry, Map<string, Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>>>();
+
+function identityOf(t: DictEntry, tags: readonly string[]): Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'> {
+  let byTags = identities.get(t);
+  if (!byTags) {
+    byTags = new Map();
+    identities.set(t, byTags);
+  }
+  const key = tags.join();
+  let identity = byTags.get(key);
+  if (!identity) {
+    const source = entryForms(t, tags);
+    identity = { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
+    byTags.set(key, identity);
+  }
+  return identity;
+}
+
+function unit(
+  context: string,
+  source: string[],
+  target: string[],
+  position: number,
+  identity?: Pick<ParsedUnit, 'idHash' | 'contentHash' | 'numWords'>,
+): ParsedUnit {
   return {
     context,
     source,
@@ -138,9 +163,9 @@ function unit(context: string, source: string[], target: string[], position: num
     previousSource: '',
     state: target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY,
     position,
-    idHash: calculateHash(context),
-    contentHash: unitContentHash(source, context),
-    numWords: countWords(source),
+    idHash: identity?.idHash ?? calculateHash(context),
+    contentHash: identity?.contentHash ?? unitContentHash(source, context),
+    numWords: identity?.numWords ?? countWords(source),
   };
 }
 
@@ -168,7 +193,8 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedS
       if (seen.has(t.id)) continue;
       seen.add(t.id);
       const e = index.get(t.id);
-      units.push(unit(t.id, entryForms(t, sourceTags), e ? entryForms(e, tags) : [''], units.length + 1));
+      const identity = identityOf(t, sourceTags);
+      units.push(unit(t.id, identity.source.slice(), e ? entryForms(e, tags) : [''], units.length + 1, identity));
     }
     return { units, monolingual: true, internal };
   }

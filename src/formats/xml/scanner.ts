@@ -378,10 +378,17 @@ export class XmlScanner {
     return this.kind;
   }
 
+  /** Offset of the next `&` at or after the last attribute looked at (the text's length when there is none). */
+  private nextAttributeAmp = -1;
+
   private attributeValue(vs: number, ve: number): string {
     const t = this.text;
-    const amp = t.indexOf('&', vs);
-    return amp >= 0 && amp < ve ? this.decodeAttributeReferences(vs, ve) : normalizeAttributeSpace(t.slice(vs, ve));
+    // one forward search for all attributes: a file without `&` is not searched to its end once per attribute
+    if (this.nextAttributeAmp < vs) {
+      this.nextAttributeAmp = t.indexOf('&', vs);
+      if (this.nextAttributeAmp < 0) this.nextAttributeAmp = this.length;
+    }
+    return this.nextAttributeAmp < ve ? this.decodeAttributeReferences(vs, ve) : normalizeAttributeSpace(t.slice(vs, ve));
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
