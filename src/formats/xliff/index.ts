@@ -65,7 +65,8 @@ function makeFormat(v: Variant): Format {
     const translated = doc.entries.filter((e) => isContentEntry(e, v.reading) && hasText(targetForms(e, v.reading.rich) ?? []));
     return encode(doc, untranslate(doc, translated, v.reading, bcp(ctx.language), ctx.filename));
   };
-  return { id: v.id, name: v.name, monolingual: null, extension: 'xlf', mimeType: 'application/x-xliff+xml', parse, write, create };
+  // Weblate's xliff formats name languages in BCP 47 (language_format "bcp": messages.pt-BR.xlf)
+  return { id: v.id, name: v.name, monolingual: null, extension: 'xlf', mimeType: 'application/x-xliff+xml', languageCodeStyle: 'bcp', parse, write, create };
 }
 
 /**

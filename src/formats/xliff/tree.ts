@@ -135,7 +135,7 @@ export function buildTree(decoded: string, filename: string, textIn?: ReadonlySe
       if (current) append(current, element);
       else root = element;
       current = element;
-      const keeps = textIn !== undefined && textIn.has(element.local);
+      const keeps = textIn?.has(element.local) === true;
       opened.push(keeps);
       if (keeps) keeping++;
     } else if (kind === XmlToken.EndTag) {
