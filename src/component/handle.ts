@@ -40,6 +40,8 @@ export interface ComponentHandle {
   /** False for `vcs: local` components: files are written, nothing is committed. */
   git: boolean;
   auth: vcs.Credentials | undefined;
+  /** How long the remote may stay silent before a fetch or push gives up (the configuration's `remote_timeout_s`). */
+  remoteTimeoutMs: number;
   /** isomorphic-git object cache for this operation. */
   cache: object;
 }

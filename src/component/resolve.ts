@@ -35,6 +35,7 @@ export async function resolveComponent(store: Store, config: Config, project: Pr
     branch: component.branch || 'main',
     git: component.vcs !== 'local',
     auth: credentialsOf(component),
+    remoteTimeoutMs: config.remote_timeout_s * 1000,
     cache: {},
   };
 }
