@@ -100,7 +100,9 @@ export async function runServe(
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
     }
-    // Tools and tests read this line for the address: keep its shape.
+    // Tools and tests read this line for the address: keep its shape. Said once the watchers see edits, so that an
+    // edit of the configuration made after it is never missed.
+    await watching.ready();
     const url = pool?.url ?? server.url;
     io.out(`tms: serving the API on ${url}/api/ (Ctrl+C to stop)`);
     io.out(`tms: the web interface is at ${url}/`);
