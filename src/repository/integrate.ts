@@ -30,6 +30,8 @@ export interface IntegrateOutcome {
   conflicts: ConflictReport[];
   /** One line, credential-free, when `ok` is false. */
   error?: string;
+  /** When `ok` is false: whether the commits listed in `undo` were taken back (their edits pending again). */
+  takenBack?: boolean;
 }
 
 /** The change a successful or failed update records for the component's merge style. */
@@ -102,15 +104,17 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     }
   } catch (e) {
     let error = errorLine(e, h);
+    let takenBack = true;
     try {
       await takeBack(h, undo);
     } catch (undoError) {
+      takenBack = false;
       error = `${error}; the commits made before could not be taken back: ${errorLine(undoError, h)}`;
     }
     // The same failure as the last one (a retry, another webhook) is not recorded again.
     if ((await h.store.mergeFailure(h.row.id)) !== error) await recordUpdateFailure(h, error, user);
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-    return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error };
+    return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error, takenBack };
   }
   const conflicts = await keepConflicts(h, found);
   const timestamp = now();
