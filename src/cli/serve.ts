@@ -6,6 +6,7 @@ import { workingCopyDir } from '../component/handle.js';
 import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import {
+  type ComponentUpdate,
   createComponentUpdater,
   createHookHandler,
   createStoredDeliveryLog,
@@ -51,6 +52,11 @@ export async function runServe(
       // a webhook's request for an update is kept in the store until the update has run (a crash does not lose it)
       update: finishingRequests(store, createComponentUpdater({ store, getConfig: () => getConfig() })),
       lock: false,
+      // a pull or re-scan that failed (a broken file upstream, an unreachable remote) is said, not only recorded
+      onDone: (project, component, result) => {
+        const update = result as ComponentUpdate;
+        if (!update.ok) io.err(`tms: update of ${project}/${component} failed: ${update.detail.split('\n').join(' ')}`);
+      },
       onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
     });
     let pool: WorkerPool | undefined;

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { languageDataFingerprint, loadLanguages } from '../languages/languages.js';
 import { accountQueries } from './accounts.query.js';
-import { componentAlerts } from './alerts.repo.js';
+import { addParseError, componentAlerts } from './alerts.repo.js';
 import { seedAuth } from './auth.repo.js';
 import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
@@ -294,6 +294,9 @@ export class SqlStore implements Store {
   }
   componentAlerts(componentId: number) {
     return this.read((db) => componentAlerts(db, componentId));
+  }
+  addParseError(...args: Parameters<Store['addParseError']>) {
+    return this.tx((db) => addParseError(db, ...args));
   }
 
   // ---- sync ----

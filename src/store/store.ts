@@ -169,6 +169,8 @@ export interface Store {
   /** Locks or unlocks and records 14/15; false when it already was so, undefined for an unknown component. */
   setComponentLocked(componentId: number, locked: boolean, userId: number | null, timestamp: string): Promise<boolean | undefined>;
   componentAlerts(componentId: number): Promise<AlertRow[]>;
+  /** Adds a file that does not parse to the component's ParseError alert (as a sync lists the files it could not parse). */
+  addParseError(componentId: number, file: { filename: string; error: string }, timestamp: string): Promise<void>;
 
   // ---- sync ----
   listTranslations(componentId: number): Promise<TranslationRow[]>;
