@@ -12,7 +12,7 @@ import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.
 import type * as ChecksRepo from './checks.repo.js';
 import type * as CommentsRepo from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
-import { type Db, StoreError, isPostgres, openDb, sqliteOf } from './db.js';
+import { type Db, StoreError, isPostgres, makeStandalone, openDb, sqliteOf } from './db.js';
 import type * as EditsRepo from './edits.repo.js';
 import {
   type ComponentKey,
@@ -237,6 +237,8 @@ export class SqlStore implements Store {
       throw new StoreError(`${this.db.name}: a PostgreSQL store is backed up by PostgreSQL's own tools (pg_dump), not tms backup`, { file });
     }
     const { totalPages } = await sqliteOf(this.db).backup(file);
+    // SQLite's copy is in WAL mode, as the database is: a backup is one file
+    makeStandalone(file);
     return { pages: totalPages };
   }
 
