@@ -1,5 +1,6 @@
-import { joinNodes } from '../component/nodes.js';
 // `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
+
+import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../test/helpers/errors.js';
 import { ConfigError } from '../domain/errors.js';
 import { configPath, loadConfig, parseConfig } from './config.js';
 
@@ -126,7 +127,7 @@ describe('parseConfig', () => {
   });
 
   it('says when the text is not JSON', () => {
-    expect(() => parseConfig('{"projects": [', FILE)).toThrow(/not valid JSON/);
+    expect(thrownBy(ConfigError, () => parseConfig('{"projects": [', FILE)).data.problems).toEqual([expect.stringMatching(/^1:\d+: not valid JSON/)]);
   });
 });
 

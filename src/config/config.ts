@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
-import { isPostgresUrl } from '../store/pg/url.js';
+import { isPostgresUrl } from './database.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
 export interface ComponentConfig {

@@ -1,5 +1,7 @@
 // remote_timeout_s: how long a git remote may stay silent before a fetch, push or clone gives up.
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../test/helpers/errors.js';
+import { ConfigError } from '../domain/errors.js';
 import { parseConfig } from './config.js';
 
 describe('remote_timeout_s', () => {
@@ -12,8 +14,8 @@ describe('remote_timeout_s', () => {
 
   it('refuses zero, a negative number, more than a day and a string, with its JSON path', () => {
     for (const value of ['0', '-1', '86401', '"10"']) {
-      expect(() => parseConfig(`{"remote_timeout_s": ${value}}`, file, {})).toThrow(expect.objectContaining({ code: 'ConfigError' }));
-      expect(() => parseConfig(`{"remote_timeout_s": ${value}}`, file, {})).toThrow(/remote_timeout_s/);
+      const err = thrownBy(ConfigError, () => parseConfig(`{"remote_timeout_s": ${value}}`, file, {}));
+      expect(err.data.problems).toEqual([expect.stringMatching(/^remote_timeout_s: /)]);
     }
   });
 });

@@ -1,5 +1,6 @@
-import type { Actor } from '../component/handle.js';
 // Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
+
+import type { Actor } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';

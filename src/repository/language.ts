@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
@@ -10,6 +10,7 @@ import { formatLanguageCode } from '../languages/code-style.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
+import { withMutex } from './exclusive.js';
 import { readAtHead } from './pending-write.js';
 
 export interface AddLanguageResult {

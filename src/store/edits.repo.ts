@@ -6,10 +6,10 @@ import { deleteChanges, recordChangeRow } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
 import { type Db, jsonField } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
+import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 import { setCommittedRevision } from './translations.repo.js';
-import type { UnitRow } from './units.repo.js';
 
 /** A unit with everything an edit needs to validate it and to record it. */
 export interface EditableUnit extends Pick<UnitRow, 'id' | 'translation_id' | 'source' | 'target' | 'state' | 'pending' | 'pending_author_id'> {

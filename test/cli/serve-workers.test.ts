@@ -11,8 +11,8 @@ import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+import { waitFor } from '../helpers/wait.js';
 import { hmacHex, loadFixture, readdress } from '../hooks/fixtures.js';
-import { waitFor } from '../watch/wait.js';
 
 const SECRET = 'workers-s3cret';
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VcsError, clone, fetch, push, remoteBranchHead } from '../../src/vcs/index.js';
 import { advertisedBranchHead } from '../../src/vcs/quick-check.js';
+import { rejectedWith } from '../helpers/errors.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 
@@ -46,14 +47,7 @@ async function commitIn(dir: string): Promise<string> {
   return gitCli(dir, ['rev-parse', 'HEAD']);
 }
 
-async function failure(promise: Promise<unknown>): Promise<VcsError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(VcsError);
-  return err as VcsError;
-}
+const failure = (promise: Promise<unknown>) => rejectedWith(VcsError, promise);
 
 describe('a remote that stays silent', () => {
   it('is waited for through 6 s of silence when the limit is 20 s: fetch and push', async () => {

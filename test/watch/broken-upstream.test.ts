@@ -10,7 +10,7 @@ import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, readUpstreamFile } from '../helpers/git-repo.js';
 import { httpRequest } from '../helpers/http.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
-import { waitFor } from './wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 const CS_FILE = 'translations/app_cs.ts';
 

@@ -2,16 +2,16 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { createApp, createServices, originOf } from '../api/app.js';
+import { methodNotAllowed, parseError } from '../api/errors.js';
+import { acceptForwarded, createForwarder, leaderOnly } from '../api/forward.js';
+import { LINGER_BYTES, LINGER_MS, lingerOnEarlyAnswer } from '../api/linger.js';
+import { type RequestLogEntry, watchRequest } from '../api/request-log.js';
+import { type RequestHandler, sendError, sendJson } from '../api/respond.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createWebApp } from '../web/app.js';
 import { type Assets, loadAssets } from '../web/assets.js';
-import { createApp, createServices, originOf } from './app.js';
-import { methodNotAllowed, parseError } from './errors.js';
-import { acceptForwarded, createForwarder, leaderOnly } from './forward.js';
-import { LINGER_BYTES, LINGER_MS, lingerOnEarlyAnswer } from './linger.js';
-import { type RequestLogEntry, watchRequest } from './request-log.js';
-import { type RequestHandler, sendError, sendJson } from './respond.js';
 
 export interface RunningServer {
   /** `http://host:port` the server listens on. */
