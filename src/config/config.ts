@@ -272,8 +272,9 @@ export function loadConfig(file: string): Config {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message;
-    throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason] });
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    const reason = missing ? 'file not found' : (e as Error).message;
+    throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
   return parseConfig(text, file);
 }

@@ -13,6 +13,14 @@ const RATE = (def: string) =>
     'x-message': 'must be "<number>/<second|minute|hour|day>" or empty (no limit)',
   }) as const;
 
+/** A link shown to visitors and API clients (a website, a license, a repository browser): http(s) only, or empty. */
+const LINK = {
+  type: 'string',
+  default: '',
+  pattern: '^$|^[Hh][Tt][Tt][Pp][Ss]?://',
+  'x-message': 'must be an http:// or https:// URL (or empty)',
+} as const;
+
 const SLUG = {
   type: 'string',
   pattern: '^[A-Za-z0-9_-]+$',
@@ -58,7 +66,7 @@ export const componentSchema = {
     },
     source_language: str('en'),
     license: str(),
-    license_url: str(),
+    license_url: LINK,
     agreement: str(),
     new_lang: { type: 'string', enum: ['contact', 'url', 'add', 'none'], default: 'add' },
     language_code_style: str(),
@@ -66,7 +74,7 @@ export const componentSchema = {
     priority: int(100),
     enforced_checks: { type: 'array', items: { type: 'string' }, default: [] },
     restricted: bool(false),
-    repoweb: str(),
+    repoweb: LINK,
     report_source_bugs: str(),
     merge_style: { type: 'string', enum: ['merge', 'rebase', 'merge_noff'], default: 'rebase' },
     commit_message: str(DEFAULT_COMMIT_MESSAGE),
@@ -114,7 +122,7 @@ export const projectSchema = {
   properties: {
     name: { type: 'string', minLength: 1 },
     slug: SLUG,
-    web: str(),
+    web: LINK,
     instructions: str(),
     translation_review: bool(false),
     source_review: bool(false),
@@ -136,7 +144,7 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    site_url: str(),
+    site_url: LINK,
     site_title: str('tms'),
     database: str('tms.sqlite'),
     repos_dir: str('repos'),

@@ -37,10 +37,9 @@ export function createWebApp(options: WebAppOptions) {
 
   function send(req: IncomingMessage, res: ServerResponse, answer: WebAnswer, cookies: string[]): void {
     if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
-    // Pages show what one user may see: never cached by others, never framed.
+    // Pages show what one user may see: never cached by others, never framed (nosniff: the server's, on every answer).
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     if ('redirect' in answer) {
@@ -139,8 +138,10 @@ export function createWebApp(options: WebAppOptions) {
         send(req, res, toSignIn(holder.ctx.path), cookies);
         return;
       }
-      const detail = known && status !== 404 && status < 500 ? known.message : undefined;
-      send(req, res, errorPage(holder.ctx, status, detail), cookies);
+      // what the API says of a known error (the database unavailable …) the page says too; a defect stays unexplained
+      const detail = known && status !== 404 ? known.message : undefined;
+      const frame = holder.ctx ?? { assets, csrf: '', path: (req.url ?? '/').split('?', 1)[0]! };
+      send(req, res, errorPage(frame, status, detail, known?.headers), cookies);
     }
   };
 }

@@ -64,7 +64,11 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
   const credentials = username ? await ctx.services.store.findCredentials(username) : undefined;
   // A missing user or password costs the same as a wrong one.
   const ok = await verifyPassword(password, credentials?.passwordHash ?? (await decoyHash()));
-  if (!ok || !credentials?.passwordHash || !credentials.user.is_active) {
+  // only the right password learns that the account exists and is disabled
+  if (ok && credentials?.passwordHash && !credentials.user.is_active) {
+    return loginForm(ctx, { next, username, error: 'This account is disabled: an administrator can enable it again.', status: 403 });
+  }
+  if (!ok || !credentials?.passwordHash) {
     byAddress.failed(address);
     byUsername.failed(username.toLowerCase());
     await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
