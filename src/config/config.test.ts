@@ -89,7 +89,7 @@ describe('parseConfig', () => {
       expect.arrayContaining([
         'database: must be string',
         'projects[0].components[2].filemask: must contain "*"',
-        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx"',
+        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx", "aresource", "strings", "strings-utf8", "stringsdict"',
         'projects[0].components[2].colour: is not a known key',
         'projects[1].name: is required',
         'projects[1].slug: must be a slug (letters, digits, "-" and "_")',

@@ -1,4 +1,5 @@
 // The configuration file's JSON Schema, with Weblate's defaults for every project and component key.
+import { FORMAT_IDS } from '../formats/format.js';
 
 const str = (def = '') => ({ type: 'string', default: def }) as const;
 const bool = (def: boolean) => ({ type: 'boolean', default: def }) as const;
@@ -62,7 +63,7 @@ export const componentSchema = {
     new_base: str(),
     file_format: {
       type: 'string',
-      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'],
+      enum: [...FORMAT_IDS],
     },
     source_language: str('en'),
     license: str(),

@@ -2,7 +2,22 @@
 import type { ParsedUnit, UnitState } from '../domain/unit.js';
 
 /** Weblate's file format ids that tms reads and writes. */
-export const FORMAT_IDS = ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'] as const;
+export const FORMAT_IDS = [
+  'ts',
+  'json',
+  'json-nested',
+  'i18next',
+  'i18nextv4',
+  'go-i18n-json',
+  'go-i18n-json-v2',
+  'webextension',
+  'arb',
+  'tbx',
+  'aresource',
+  'strings',
+  'strings-utf8',
+  'stringsdict',
+] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** What a format needs to know about the file besides its bytes. */
@@ -56,6 +71,17 @@ export interface Format {
   extension: string;
   /** MIME type for downloads. */
   mimeType: string;
+  /**
+   * How the format's files name languages when a component leaves `language_code_style` empty (Weblate's
+   * `language_format`): `posix` (pt_BR, the default), `bcp` (pt-BR) or `android` (pt-rBR, b+sr+Latn).
+   */
+  languageCodeStyle?: 'posix' | 'bcp' | 'android';
+  /**
+   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
+   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
+   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
+   */
+  pluralCount?(language: string, plurals: number): number;
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

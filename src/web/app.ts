@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody }
 import { headerReader } from '../api/context.js';
 import { notFound, toApiError } from '../api/errors.js';
 import { createRouter } from '../api/router.js';
-import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sessionOf } from '../api/session.js';
+import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sentFromSite, sessionOf } from '../api/session.js';
 import { Urls } from '../api/urls.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
@@ -107,6 +107,10 @@ export function createWebApp(options: WebAppOptions) {
       const sent = ctx.body.form.get(CSRF_FIELD)?.[0] ?? (req.headers[CSRF_HEADER] as string | undefined);
       if (!csrfMatches(sent, csrf)) {
         send(req, res, errorPage(ctx, 403, 'The form is missing its security token (CSRF) or it is stale: reload the page and try again.'), cookies);
+        return;
+      }
+      if (!sentFromSite(req, config.site_url, ctx.urls.origin)) {
+        send(req, res, errorPage(ctx, 403, 'The form was sent from another site: open this site and send it from there.'), cookies);
         return;
       }
       if (match.route.signedIn && user.is_anonymous) {
