@@ -199,13 +199,13 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
  */
 async function upToDate(h: ComponentTarget): Promise<WorkingCopyState | undefined> {
   if (!h.git) return undefined;
-  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth);
+  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth, h.remoteTimeoutMs);
   return head === undefined ? undefined : { dir: h.dir, head, update: 'up-to-date' };
 }
 
 async function updateWorkingCopy(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   const { updateWorkingCopy } = await import('./working-copy.js');
-  return updateWorkingCopy(h.component, h.dir, cache);
+  return updateWorkingCopy(h.component, h.dir, cache, h.remoteTimeoutMs);
 }
 
 /** The working copy as it is: its HEAD, nothing fetched or moved. */
