@@ -1,0 +1,196 @@
+# The Translate Toolkit side of the format oracle: reads files with a toolkit store class and prints their units as JSON.
+#
+# Input (standard input, JSON): {"requests": [{"file": path, "store": "po" | "xliff" | ... | "module.Class",
+#   "template": path or null, "targetLanguage": code or null, "sourceLanguage": code or null}, ...]}
+# Output (standard output, JSON): {"version": "3.8.4", "results": [{"units": [...]} or {"error": "..."}, ...]}
+#
+# Every unit of the store is listed (header and obsolete ones too, flagged), with the toolkit's own fields and, under
+# "weblate", the context/source/target Weblate builds from them (weblate/formats/ttkit.py), from which id_hash follows.
+import importlib
+import json
+import sys
+
+import translate.__version__ as toolkit_version
+from translate.misc.multistring import multistring
+from translate.storage.pypo import unquotefrompo
+
+# Weblate's loader for each of its format ids (and the toolkit's own names for them).
+STORES = {
+    "po": ("pypo", "pofile"),
+    "po-mono": ("pypo", "pofile"),
+    "pot": ("pypo", "pofile"),
+    "xliff": ("xliff", "xlifffile"),
+    "plainxliff": ("xliff", "xlifffile"),
+    "poxliff": ("poxliff", "PoXliffFile"),
+    "aresource": ("aresource", "AndroidResourceFile"),
+    "android": ("aresource", "AndroidResourceFile"),
+    "strings": ("properties", "stringsfile"),
+    "stringsfile": ("properties", "stringsfile"),
+    "strings-utf8": ("properties", "stringsutf8file"),
+    "stringsdict": ("stringsdict", "StringsDictFile"),
+    "ts": ("ts2", "tsfile"),
+    "tbx": ("tbx", "tbxfile"),
+    "json": ("jsonl10n", "JsonFile"),
+    "json-nested": ("jsonl10n", "JsonNestedFile"),
+    "i18next": ("jsonl10n", "I18NextFile"),
+}
+XLIFF_STORES = {"xliff", "plainxliff", "poxliff"}
+PO_STORES = {"po", "po-mono", "pot"}
+
+
+def store_class(name):
+    module, cls = STORES.get(name) or name.rsplit(".", 1)
+    if "." not in module:
+        module = "translate.storage." + module
+    return getattr(importlib.import_module(module), cls)
+
+
+def forms(value):
+    """A toolkit string as a list of forms: a multistring's strings, else one string (None is empty)."""
+    if value is None:
+        return [""]
+    if isinstance(value, multistring):
+        return [str(s) for s in value.strings]
+    return [str(value)]
+
+
+def call(unit, name, default=None):
+    method = getattr(unit, name, None)
+    if method is None:
+        return default
+    try:
+        return method()
+    except (AttributeError, NotImplementedError):
+        return default
+
+
+def po_flags(unit):
+    """The `#,` flags as the toolkit splits them (the raw list; Weblate's flag parser reads the same lines)."""
+    flags = []
+    for line in getattr(unit, "typecomments", []):
+        for flag in line.split(","):
+            value = flag.strip()
+            if value and value != "#":
+                flags.append(value)
+    return flags
+
+
+def bilingual_context(unit, kind):
+    """Weblate's context of a unit read without a template."""
+    if kind in XLIFF_STORES:
+        resname = unit.xmlelement.get("resname")
+        return resname or unit.getid().replace("\x04", "///")
+    return unit.getcontext()
+
+
+def monolingual_context(template_unit, kind):
+    """Weblate's context (the key) of a unit read with a template, from the template unit."""
+    if kind in PO_STORES:
+        context = template_unit.getcontext()
+        source = str(template_unit.source)  # a plural msgid counts by its first form
+        if source and context:
+            return context + "." + source
+        return source or context
+    if kind in XLIFF_STORES:
+        return bilingual_context(template_unit, kind)
+    return template_unit.getid()
+
+
+def monolingual_source(template_unit, kind):
+    if kind in XLIFF_STORES and not template_unit.target:
+        return forms(template_unit.source)
+    return forms(template_unit.target)
+
+
+def describe(unit, kind):
+    source = forms(unit.source)
+    target = forms(unit.target)
+    plural = call(unit, "hasplural", False)
+    result = {
+        "id": str(unit.getid()),
+        "context": call(unit, "getcontext", ""),
+        "source": source,
+        "target": target,
+        "plural": bool(plural),
+        "fuzzy": bool(call(unit, "isfuzzy", False)),
+        "translated": bool(call(unit, "istranslated", False)),
+        "approved": bool(call(unit, "isapproved", False)),
+        "obsolete": bool(call(unit, "isobsolete", False)),
+        "header": bool(call(unit, "isheader", False)),
+        "blank": bool(call(unit, "isblank", False)),
+        "translatable": bool(call(unit, "istranslatable", True)),
+        "notes": call(unit, "getnotes", "") or "",
+        "locations": list(call(unit, "getlocations", []) or []),
+    }
+    if kind in PO_STORES:
+        result["flags"] = po_flags(unit)
+        result["previousSource"] = forms(unit.prev_source) if unit.prev_msgid else []
+        result["msgctxt"] = unquotefrompo(unit.msgctxt) if unit.msgctxt else None
+    if kind in XLIFF_STORES:
+        result["xmlState"] = [
+            node.get("state")
+            for node in unit.xmlelement.iter("{*}target")
+        ]
+    return result
+
+
+def load(path, kind, target_language=None, source_language=None):
+    store = store_class(kind)()
+    # Weblate's fixup sets the languages before parsing (some stores read their plural tags from them).
+    if target_language:
+        store.settargetlanguage(target_language)
+    if source_language:
+        store.setsourcelanguage(source_language)
+    with open(path, "rb") as handle:
+        store.parse(handle.read())
+    return store
+
+
+def read(request):
+    kind = request["store"]
+    store = load(request["file"], kind, request.get("targetLanguage"), request.get("sourceLanguage"))
+    units = []
+    if request.get("template"):
+        template = load(request["template"], kind, request.get("sourceLanguage"), request.get("sourceLanguage"))
+        by_id = {}
+        for unit in store.units:
+            by_id.setdefault(unit.getid(), unit)
+        for template_unit in template.units:
+            unit = by_id.get(template_unit.getid())
+            described = describe(unit, kind) if unit is not None else None
+            entry = describe(template_unit, kind)
+            entry["translation"] = described
+            entry["weblate"] = {
+                "monolingual": True,
+                "context": monolingual_context(template_unit, kind),
+                "source": monolingual_source(template_unit, kind),
+                "target": described["target"] if described else [""],
+            }
+            units.append(entry)
+        return {"units": units}
+    for unit in store.units:
+        entry = describe(unit, kind)
+        entry["weblate"] = {
+            "monolingual": False,
+            "context": bilingual_context(unit, kind),
+            "source": forms(unit.source),
+            "target": forms(unit.target),
+        }
+        units.append(entry)
+    return {"units": units}
+
+
+def main():
+    requests = json.load(sys.stdin)["requests"]
+    # Some store classes print while parsing (aresource prints plural dicts): keep standard output for the answer.
+    out, sys.stdout = sys.stdout, sys.stderr
+    results = []
+    for request in requests:
+        try:
+            results.append(read(request))
+        except Exception as error:  # one bad file is that file's answer, not the batch's
+            results.append({"error": f"{type(error).__name__}: {error}"})
+    json.dump({"version": toolkit_version.sver, "results": results}, out, ensure_ascii=False)
+
+
+main()
