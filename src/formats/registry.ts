@@ -3,11 +3,12 @@ import { TmsError } from '../domain/errors.js';
 import type { Format, FormatId } from './format.js';
 import { FORMAT_IDS } from './format.js';
 import { jsonFormats } from './json/index.js';
+import { poFormat, poMonoFormat } from './po/index.js';
 import { tbxFormat } from './tbx/index.js';
 import { tsFormat } from './ts/index.js';
 
 const formats = new Map<string, Format>();
-for (const f of [tsFormat, ...jsonFormats, tbxFormat]) formats.set(f.id, f);
+for (const f of [tsFormat, ...jsonFormats, tbxFormat, poFormat, poMonoFormat]) formats.set(f.id, f);
 
 export class UnknownFormatError extends TmsError<{ id: string }> {}
 
