@@ -197,6 +197,10 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       if (c.vcs === 'git' && (c.repo === '' || c.repo === 'local:')) problems.push(`${cat}.repo: is required when vcs is "git"`);
       if (c.file_format === 'tbx' && c.template !== '') problems.push(`${cat}.template: must be empty for the tbx format (always bilingual)`);
       if (c.file_format === 'webextension' && c.template === '') problems.push(`${cat}.template: is required for the webextension format`);
+      if (c.file_format === 'po' && c.template !== '') {
+        problems.push(`${cat}.template: must be empty for the po format (bilingual; the POT is new_base; po-mono takes a template)`);
+      }
+      if (c.file_format === 'po-mono' && c.template === '') problems.push(`${cat}.template: is required for the po-mono format`);
       if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
       try {
         new RegExp(c.language_regex);

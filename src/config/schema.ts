@@ -54,7 +54,7 @@ export const componentSchema = {
     new_base: str(),
     file_format: {
       type: 'string',
-      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'],
+      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx', 'po', 'po-mono'],
     },
     source_language: str('en'),
     license: str(),

@@ -5,7 +5,7 @@ import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasW
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
 import {
   type ChangeInput,
   type CommittedTranslation,
@@ -123,9 +123,9 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   ]);
   const planned: { authorId: number | null; writes: FileWrite[]; author: vcs.Signature; message: string }[] = [];
   for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
-    const writes = await applyEdits(h, units, translations, heads, contents, template, result);
-    if (writes.length === 0) continue;
     const author = await signatureOf(h, authorId, units);
+    const writes = await applyEdits(h, units, translations, heads, contents, template, result, author);
+    if (writes.length === 0) continue;
     const message = h.git
       ? renderTemplate(
           h.component.commit_message,
@@ -244,6 +244,7 @@ async function applyEdits(
   contents: Map<number, Uint8Array>,
   template: { store?: ParsedStore | null },
   result: CommitResult,
+  author: vcs.Signature,
 ): Promise<FileWrite[]> {
   const byTranslation = new Map<number, PendingUnit[]>();
   for (const u of units) {
@@ -264,7 +265,9 @@ async function applyEdits(
         language: translation.language_code,
         sourceLanguage: h.component.source_language,
         plurals: translation.plural_number,
+        pluralFormula: translation.plural_formula,
         template: template.store ?? null,
+        revision: fileRevision(h, translation, author),
       };
       const edits = unitWrites(h.format, before, ctx, list);
       const after = h.format.write(before, edits, ctx);
@@ -287,6 +290,23 @@ async function applyEdits(
   }
   if (failures.length > 0) await h.store.recordChanges(failures);
   return writes;
+}
+
+/**
+ * Who saved the file and when, as Weblate writes it into a PO header: the commit's author, the time of the
+ * author's newest edit (now without one), Language-Team when the project sets it, the bug report address.
+ */
+function fileRevision(h: ComponentHandle, translation: TranslationInfo, author: vcs.Signature): FileRevision {
+  const site = h.config.site_url.replace(/\/+$/, '');
+  return {
+    translator: `${author.name} <${author.email}>`,
+    date: author.timestamp === undefined ? new Date() : new Date(author.timestamp * 1000),
+    generator: 'tms',
+    languageTeam: h.project.set_language_team
+      ? `${translation.language_name} <${site}/projects/${h.project.slug}/${h.component.slug}/${translation.language_code}/>`
+      : null,
+    reportBugsTo: h.component.report_source_bugs || null,
+  };
 }
 
 /** The files as HEAD has them (as the disk has them for `vcs: local`), read in one go; null for a missing one. */

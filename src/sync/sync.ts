@@ -181,6 +181,10 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       }
     }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
+    // strings a format left out (a duplicate identity: the first one is kept, as in Weblate)
+    for (const [file, o] of outcomes) {
+      if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
+    }
     emit('store');
     const applied = await store.applyScan({
       projectId: h.row.project_id,
