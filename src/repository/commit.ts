@@ -6,6 +6,7 @@ import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
+import { moPath, poToMo } from '../formats/po/mo.js';
 import {
   type ChangeInput,
   type CommittedTranslation,
@@ -141,7 +142,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   try {
     if (h.git && planned.length > 0) {
       const series = planned.map((p) => ({
-        files: new Map(p.writes.map((w) => [w.translation.filename, w.after])),
+        files: new Map(p.writes.flatMap((w) => [[w.translation.filename, w.after] as const, ...addonFiles(h, w)])),
         message: p.message,
         author: p.author,
         committer: h.config.committer,
@@ -151,6 +152,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
       if (multiNode()) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
       for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
+      for (const p of planned) for (const w of p.writes) for (const [file, bytes] of addonFiles(h, w)) await writeFile(path.join(h.dir, file), bytes);
     }
   } catch (e) {
     if (e instanceof UpstreamMovedError) throw e;
@@ -217,6 +219,18 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   for (const f of result.failed) lines.push(`Could not write ${f.path}: ${f.error}; its edits stay pending.`);
   if (lines.length > 0) result.detail = lines.join('\n');
   return { result, undo };
+}
+
+/**
+ * Files Weblate's pre-commit add-ons write beside a committed file: the MO file of a PO file
+ * (`weblate.gettext.mo`, at its `path` template, `{{ filename|stripext }}.mo` by default).
+ */
+function addonFiles(h: ComponentHandle, w: FileWrite): Array<readonly [string, Uint8Array]> {
+  const mo = h.component.addons.find((a) => a.name === 'weblate.gettext.mo');
+  if (!mo || (h.format.id !== 'po' && h.format.id !== 'po-mono')) return [];
+  const ctx = { filename: w.translation.filename, language: w.translation.language_code, sourceLanguage: h.component.source_language };
+  const target = moPath(w.translation.filename, typeof mo.configuration.path === 'string' ? mo.configuration.path : undefined, w.translation.language_code);
+  return [[target, poToMo(w.after, ctx)]];
 }
 
 /** Pending units grouped by author (the editor; else the user who asked; else none), authors in id order. */

@@ -130,6 +130,14 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     result.commit = state.head;
     const translations = await store.listTranslations(h.row.id);
     const synced = await store.syncedCommit(h.row.id);
+    if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
+      // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
+      // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
+      const { runMsgmerge } = await import('./msgmerge.js');
+      const merged = await runMsgmerge(h, synced, state.head, cache);
+      for (const e of merged?.errors ?? []) result.warnings.push(e);
+      if (merged?.commit) result.commit = state.head = merged.commit;
+    }
     if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations

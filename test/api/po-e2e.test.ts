@@ -115,8 +115,9 @@ describe('gettext PO end to end', () => {
   });
 
   (wlcVersion ? describe : describe.skip)('wlc', () => {
-    let home: string;
+    let home = '';
     async function wlc(...args: string[]): Promise<string> {
+      writeFileSync(path.join(home, 'wlc.ini'), `[weblate]\nurl = ${server.url}/api/\nkey = ${tokens.mike}\n`);
       const { stdout, stderr } = await run('wlc', ['--config', path.join(home, 'wlc.ini'), ...args], {
         cwd: home,
         env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, XDG_CONFIG_DIRS: home },
@@ -126,12 +127,8 @@ describe('gettext PO end to end', () => {
       expect(stderr).toBe('');
       return stdout;
     }
-    beforeAll(() => {
-      home = env.root;
-      writeFileSync(path.join(home, 'wlc.ini'), `[weblate]\nurl = ${server.url}/api/\nkey = ${tokens.mike}\n`);
-    });
-
     it('download gives the PO file as committed', async () => {
+      home = env.root;
       const out = path.join(home, 'cs-download.po');
       await wlc('download', 'hello/po/cs', '--output', out);
       const upstream = await readUpstreamFile(env.upstream('po'), 'main', 'po/cs.po');
