@@ -38,7 +38,12 @@ const SETS: BenchSet[] = [
   { format: 'tbx', project: 'Slicer-SlicerLanguageTranslations', masks: ['glossary/*.tbx'] },
   { format: 'tbx', project: 'pan93412-kde-cn', masks: ['terms.tbx'], sourceLanguage: 'en-US', language: 'zh-CN' },
   { format: 'tbx', project: 'DeNederlandscheBank-termate', masks: ['data/examples/*.tbx'], language: 'es' },
+  { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'] },
+  { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'] },
 ];
+
+/** The PO sets, compared with Translate Toolkit and gettext-parser below. */
+const PO_SETS = SETS.filter((s) => s.format === 'po');
 
 interface LoadedFile {
   name: string;
@@ -117,6 +122,45 @@ function findPython(): string | null {
   return null;
 }
 
+const TT_PO_SNIPPET = `
+import sys, time, json
+from translate.storage import pypo
+import translate.__version__ as v
+data = [open(p, 'rb').read() for p in sys.argv[2:]]
+runs = int(sys.argv[1])
+def read(d):
+    n = 0
+    for u in pypo.pofile.parsestring(d).units:
+        if u.isobsolete() or u.isheader() or u.isblank():
+            continue
+        u.getcontext(), u.source, u.target, u.getnotes(), u.getlocations(), u.isfuzzy()
+        n += 1
+    return n
+for d in data: read(d)
+times = []
+units = 0
+for _ in range(runs):
+    t0 = time.perf_counter()
+    units = sum(read(d) for d in data)
+    times.append(time.perf_counter() - t0)
+times.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
+`;
+
+/** gettext-parser (npm) on the same PO files: a parse into its own objects, no Weblate units. */
+async function gettextParserSeconds(files: LoadedFile[]): Promise<number | null> {
+  try {
+    // imported by a computed name: the package ships no types, and the benchmark runs without it too
+    const name = 'gettext-parser';
+    const { po } = (await import(name)) as { po: { parse: (b: Uint8Array) => unknown } };
+    return time(() => {
+      for (const f of files) po.parse(Buffer.from(f.bytes));
+    });
+  } catch {
+    return null;
+  }
+}
+
 const TT_SNIPPET = `
 import sys, time, json
 from translate.storage import ts2
@@ -142,7 +186,7 @@ times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
 
-function main(): void {
+async function main(): Promise<void> {
   const corpus = corpusDir();
   if (!corpus) {
     console.log('corpus not found: set TMS_CORPUS or place it at ../shared/corpus');
@@ -209,6 +253,26 @@ function main(): void {
   console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
   console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
   if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+
+  // gettext PO: tms (Weblate's units), Translate Toolkit's pypo (what Weblate parses with), gettext-parser (npm)
+  const poFiles = PO_SETS.flatMap((set) => load(corpus, set).map((f) => ({ ...f, full: path.join(corpus, set.project, f.name) })));
+  if (poFiles.length === 0) return;
+  const poBytes = poFiles.reduce((n, f) => n + f.bytes.length, 0);
+  const po = getFormat('po');
+  const tmsSeconds = time(() => {
+    for (const f of poFiles) po.parse(f.bytes, f.ctx);
+  });
+  const ttPo = JSON.parse(
+    execFileSync(python, ['-c', TT_PO_SNIPPET, String(Math.min(RUNS, 3)), ...poFiles.map((f) => f.full)], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+  ) as { seconds: number; units: number; version: string };
+  const gp = await gettextParserSeconds(poFiles);
+  const tmsRate = mb(poBytes) / tmsSeconds;
+  const ttPoRate = mb(poBytes) / ttPo.seconds;
+  console.log(`\ngettext PO, ${poFiles.length} files of ${PO_SETS.map((s) => s.project).join(' and ')}, ${mb(poBytes).toFixed(2)} MB:`);
+  console.log(`  tms po parse (Weblate's units):            ${tmsRate.toFixed(1).padStart(7)} MB/s`);
+  console.log(`  Translate Toolkit ${ttPo.version} pypo (units' fields): ${ttPoRate.toFixed(1).padStart(7)} MB/s`);
+  if (gp !== null) console.log(`  gettext-parser (its own objects):          ${(mb(poBytes) / gp).toFixed(1).padStart(7)} MB/s`);
+  console.log(`tms po parse is ${(tmsRate / ttPoRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
 }
 
-main();
+await main();

@@ -1,4 +1,5 @@
 // A PO file's bytes as text and back: the header's charset, a UTF-8 BOM kept aside, single-byte charsets written back.
+import { Buffer, isUtf8 } from 'node:buffer';
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { decodeUtf8, lineColumn } from '../text.js';
 
@@ -33,6 +34,8 @@ export function decodePo(bytes: Uint8Array, filename: string): PoText {
   const declared = declaredCharset(body);
   const name = declared?.name.toLowerCase() ?? 'utf-8';
   if (['utf-8', 'utf8', 'charset', 'ascii', 'us-ascii', 'ansi_x3.4-1968'].includes(name)) {
+    // Node's UTF-8 check and decoding (simdutf) are several times faster than a fatal TextDecoder
+    if (isUtf8(body)) return { text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), bom, charset: 'utf-8' };
     return { text: decodeUtf8(body, filename), bom, charset: 'utf-8' };
   }
   let decoder: InstanceType<typeof TextDecoder>;

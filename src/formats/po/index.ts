@@ -5,7 +5,7 @@ import { decodePo, encodePo } from './charset.js';
 import { type HeaderUpdate, headerLines, headerText, parseHeader, revisionDate } from './header.js';
 import { DEFAULT_WIDTH } from './quote.js';
 import { type PoDocument, parsePoText } from './syntax.js';
-import { type SkippedEntry, bilingualUnits, isHeader, monolingualUnits } from './units.js';
+import { BilingualUnits, type SkippedEntry, bilingualUnits, isHeader, monolingualUnits } from './units.js';
 import { writePoText } from './write.js';
 
 export { DEFAULT_WIDTH, quoteLines } from './quote.js';
@@ -20,6 +20,18 @@ export interface PoInternal {
 function read(bytes: Uint8Array, ctx: FormatContext): PoInternal {
   const { text, bom, charset } = decodePo(bytes, ctx.filename);
   return { po: parsePoText(text, bom, ctx.filename), charset };
+}
+
+/** A store's internal state whose document is parsed again only when asked for (writes and templates parse anew). */
+function lazyInternal(text: string, bom: boolean, charset: string, filename: string): PoInternal {
+  let po: PoDocument | undefined;
+  return {
+    charset,
+    get po() {
+      po ??= parsePoText(text, bom, filename);
+      return po;
+    },
+  };
 }
 
 function templateOf(ctx: FormatContext): PoDocument | null {
@@ -56,11 +68,20 @@ function headerUpdate(ctx: FormatContext): HeaderUpdate | null {
  * @example parsePo(bytes, { filename: 'po/cs.po', language: 'cs', sourceLanguage: 'en' }).units[0].source
  */
 export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
-  const internal = read(bytes, ctx);
   const skipped: SkippedEntry[] = [];
   const template = templateOf(ctx);
-  if (template) return { units: monolingualUnits(internal.po, template, ctx.filename, skipped), monolingual: true, internal, skipped };
-  return { units: bilingualUnits(internal.po, ctx.filename, skipped), monolingual: false, internal, skipped };
+  if (template) {
+    const internal = read(bytes, ctx);
+    return { units: monolingualUnits(internal.po, template, ctx.filename, skipped), monolingual: true, internal, skipped };
+  }
+  // units are made as entries are read, so no entry outlives its turn (the parse then allocates little that lasts)
+  const { text, bom, charset } = decodePo(bytes, ctx.filename);
+  let collect: BilingualUnits | undefined;
+  parsePoText(text, bom, ctx.filename, (entry, newline) => {
+    collect ??= new BilingualUnits(newline, ctx.filename, skipped);
+    collect.add(entry);
+  });
+  return { units: collect?.units ?? [], monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { FormatParseError } from '../../domain/errors.js';
 
 /**
- * One entry of a PO file, as written: comment lines as the toolkit keeps them (left-trimmed, ending with the file's
+ * One entry of a PO file, as written: comment lines as the toolkit keeps them (left-trimmed; here without the
  * newline), strings as their quoted parts (`"abc"`, quotes included), and where the entry sits in the file.
  */
 export interface PoEntry {
@@ -48,8 +48,8 @@ export interface PoDocument {
   bom: boolean;
   /** The newline the toolkit splits on: the one after the first `msgid ` line (`\n`, `\r\n`, `\r`, `\r\r\n`…). */
   newline: string;
-  /** The text split on `newline` (without it); joined again with `newline` they are `text`. */
-  lines: string[];
+  /** The text split on `newline` (without it); joined again with `newline` they are `text`. Made when first read. */
+  readonly lines: string[];
   entries: PoEntry[];
 }
 
@@ -57,6 +57,10 @@ export interface PoDocument {
 const BLANK = /^[\s\x1c-\x1f\x85]*$/;
 
 function isBlank(line: string): boolean {
+  if (line.length === 0) return true;
+  const c = line.charCodeAt(0);
+  // most lines start with a printable ASCII character: no regex needed
+  if (c > 32 && c < 127) return false;
   return BLANK.test(line);
 }
 
@@ -79,22 +83,66 @@ export function detectNewline(text: string): string {
   return '\n';
 }
 
-/** Lines fed to one parse: the toolkit's (each ending with the newline), and where each is in the file. */
+/** Lines by index: a list, or a text read line by line (a line's string is made when the parse reaches it). */
+interface LineSource {
+  readonly length: number;
+  line(i: number): string;
+}
+
+function listLines(lines: readonly string[]): LineSource {
+  return { length: lines.length, line: (i) => lines[i]! };
+}
+
+/** The lines of a text split on `newline`, without holding every line's string at once. */
+class TextLines implements LineSource {
+  readonly starts: number[] = [0];
+  constructor(
+    private readonly text: string,
+    private readonly newline: string,
+  ) {
+    for (let at = text.indexOf(newline); at >= 0; at = text.indexOf(newline, at + newline.length)) this.starts.push(at + newline.length);
+  }
+  get length(): number {
+    return this.starts.length;
+  }
+  line(i: number): string {
+    const end = i + 1 < this.starts.length ? this.starts[i + 1]! - this.newline.length : this.text.length;
+    return this.text.slice(this.starts[i], end);
+  }
+}
+
+/**
+ * Lines fed to one parse, and where each is in the file. The toolkit's lines end with the newline; ours do not, and
+ * `tail` (the newline less its last character, `\r` of `\r\n`) stands in where the toolkit looks at it.
+ */
 class Cursor {
   private i = 0;
+  private current = '';
   constructor(
-    private readonly lines: readonly string[],
+    private readonly lines: LineSource,
     private readonly fileLine: (i: number) => number,
     private readonly skipBlank: (line: string) => boolean,
+    readonly tail: string,
   ) {
     this.skip();
   }
   private skip(): void {
-    while (this.i < this.lines.length && this.skipBlank(this.lines[this.i]!)) this.i++;
+    for (;;) {
+      if (this.i >= this.lines.length) {
+        this.current = '';
+        return;
+      }
+      const line = this.lines.line(this.i);
+      if (!this.skipBlank(line)) {
+        this.current = line;
+        return;
+      }
+      this.i++;
+    }
   }
   /** The next line not skipped, or '' at the end. */
   get next(): string {
-    return this.lines[this.i] ?? '';
+    return this.current;
   }
   get eof(): boolean {
     return this.i >= this.lines.length;
@@ -108,7 +156,7 @@ class Cursor {
     return this.fileLine(Math.min(this.i, this.lines.length - 1));
   }
   take(): string {
-    const line = this.lines[this.i] ?? '';
+    const line = this.current;
     this.i++;
     this.skip();
     return line;
@@ -125,24 +173,28 @@ class PoSyntaxError extends Error {
   }
 }
 
+// Most entries have no comment of some kind, no previous msgid, no plural: they share this empty list (never pushed to).
+const NONE: string[] = [];
+const NO_LINES: number[] = [];
+
 function newEntry(first: number): PoEntry {
   return {
     first,
     end: first,
     obsolete: false,
-    translator: [],
-    extracted: [],
-    references: [],
-    flags: [],
-    flagLines: [],
-    previousLines: [],
-    prevMsgctxt: [],
-    prevMsgid: [],
-    prevMsgidPlural: [],
+    translator: NONE,
+    extracted: NONE,
+    references: NONE,
+    flags: NONE,
+    flagLines: NO_LINES,
+    previousLines: NO_LINES,
+    prevMsgctxt: NONE,
+    prevMsgid: NONE,
+    prevMsgidPlural: NONE,
     msgctxt: null,
-    msgid: [],
-    msgidComments: [],
-    msgidPlural: [],
+    msgid: NONE,
+    msgidComments: NONE,
+    msgidPlural: NONE,
     hasPlural: false,
     msgstr: null,
     msgstrPlural: null,
@@ -152,16 +204,28 @@ function newEntry(first: number): PoEntry {
   };
 }
 
+/** `list` with `value` added: a new list in place of the shared empty one. */
+function add<T>(list: T[], value: T): T[] {
+  if (list === (NONE as unknown) || list === (NO_LINES as unknown)) return [value];
+  list.push(value);
+  return list;
+}
+
+/** Parts read by `message`, or the shared empty list when there were none. */
+function orNone(parts: string[]): string[] {
+  return parts.length === 0 ? NONE : parts;
+}
+
 /**
  * The quoted string starting at `start` of the next line, consumed; null when the line holds none there. A line
  * whose opening quote has no closing one is an error, as in the toolkit.
  */
 function quoted(c: Cursor, start: number): string | null {
+  if (c.eof) return null;
   const line = c.next;
   const left = line.indexOf('"', start);
-  // the toolkit compares what precedes the quote (or, without one, the rest of the line minus its last character)
-  const before = left < 0 ? line.slice(start, -1) : line.slice(start, left);
-  if (left === start || isSpaceRun(before)) {
+  // the toolkit looks at what precedes the quote (or, without one, the rest of the line and its newline but the last character)
+  if (left === start || onlySpaces(line, start, left, c.tail)) {
     const right = line.lastIndexOf('"');
     if (left !== right) {
       c.take();
@@ -170,6 +234,19 @@ function quoted(c: Cursor, start: number): string | null {
     throw new PoSyntaxError(c.line, Math.max(left, start) + 1, 'end of line inside a string (a quote is missing)');
   }
   return null;
+}
+
+/** Whether line[from, to) is one or more whitespace characters (to -1: the rest of the line, then `tail`). */
+function onlySpaces(line: string, from: number, to: number, tail: string): boolean {
+  const end = to < 0 ? line.length : to;
+  for (let i = from; i < end; i++) {
+    const ch = line.charCodeAt(i);
+    if (ch === 32 || ch === 9) continue;
+    // printable ASCII is never whitespace; anything else is looked at by the toolkit's rule
+    if (ch > 32 && ch < 127) return false;
+    return isSpaceRun(to < 0 ? line.slice(from) + tail : line.slice(from, to));
+  }
+  return to < 0 ? end > from || isSpaceRun(tail) : end > from;
 }
 
 /** Reads `keyword "…"` and its continuation lines into `parts` (KDE `_:` comments into `comments` when given). */
@@ -205,14 +282,17 @@ function previous(c: Cursor, entry: PoEntry, mark: (i: number) => void): void {
     while (line[p] === ' ') p++;
     content.push(line.slice(p));
   }
-  const sub = new Cursor(content, () => at, isBlank);
-  let parsed = false;
-  message(sub, 'msgctxt', 7, entry.prevMsgctxt);
-  parsed ||= entry.prevMsgctxt.length > 0;
-  message(sub, 'msgid', 5, entry.prevMsgid);
-  parsed ||= entry.prevMsgid.length > 0;
-  message(sub, 'msgid_plural', 12, entry.prevMsgidPlural);
-  parsed ||= entry.prevMsgidPlural.length > 0;
+  const sub = new Cursor(listLines(content), () => at, isBlank, c.tail);
+  const ctx: string[] = [];
+  const id: string[] = [];
+  const plural: string[] = [];
+  message(sub, 'msgctxt', 7, ctx);
+  message(sub, 'msgid', 5, id);
+  message(sub, 'msgid_plural', 12, plural);
+  for (const part of ctx) entry.prevMsgctxt = add(entry.prevMsgctxt, part);
+  for (const part of id) entry.prevMsgid = add(entry.prevMsgid, part);
+  for (const part of plural) entry.prevMsgidPlural = add(entry.prevMsgidPlural, part);
+  const parsed = ctx.length > 0 || id.length > 0 || plural.length > 0;
   if (!parsed) throw new PoSyntaxError(at, 1, 'a "#|" comment without a previous msgctxt, msgid or msgid_plural');
 }
 
@@ -220,25 +300,28 @@ function previous(c: Cursor, entry: PoEntry, mark: (i: number) => void): void {
 function comments(c: Cursor, entry: PoEntry, fileIndex: (i: number) => number): boolean {
   let any = false;
   for (;;) {
-    const line = c.next.trimStart();
+    const next = c.next;
+    const line = next.charCodeAt(0) === 35 ? next : next.trimStart();
     if (line === '' || (line[0] !== '#' && line[0] !== '|')) return any;
     const kind = line[1];
     if (kind === '.') {
-      entry.extracted.push(line);
+      entry.extracted = add(entry.extracted, line);
     } else if (line[0] === '|' || kind === '|') {
-      previous(c, entry, (i) => entry.previousLines.push(fileIndex(i)));
+      previous(c, entry, (i) => {
+        entry.previousLines = add(entry.previousLines, fileIndex(i));
+      });
       any = true;
       if (c.next === '') return any;
       continue;
     } else if (kind === ':') {
-      entry.references.push(line);
+      entry.references = add(entry.references, line);
     } else if (kind === ',') {
-      entry.flags.push(line);
-      entry.flagLines.push(fileIndex(c.index));
+      entry.flags = add(entry.flags, line);
+      entry.flagLines = add(entry.flagLines, fileIndex(c.index));
     } else if (kind === '~') {
       return any;
     } else {
-      entry.translator.push(line);
+      entry.translator = add(entry.translator, line);
     }
     c.take();
     any = true;
@@ -252,7 +335,11 @@ function messages(c: Cursor, entry: PoEntry, fileIndex: (i: number) => number): 
   message(c, 'msgctxt', 7, ctx);
   if (ctx.length > 0) entry.msgctxt = ctx;
   entry.msgidLine = fileIndex(c.index);
-  message(c, 'msgid', 5, entry.msgid, entry.msgidComments);
+  const msgid: string[] = [];
+  const msgidComments: string[] = [];
+  message(c, 'msgid', 5, msgid, msgidComments);
+  entry.msgid = orNone(msgid);
+  entry.msgidComments = orNone(msgidComments);
   if (entry.msgid.length === 0 && entry.msgidComments.length === 0) return false;
   entry.msgstrLine = fileIndex(c.index);
   const msgstr: string[] = [];
@@ -262,7 +349,9 @@ function messages(c: Cursor, entry: PoEntry, fileIndex: (i: number) => number): 
     return true;
   }
   const pluralComments: string[] = [];
-  message(c, 'msgid_plural', 12, entry.msgidPlural, pluralComments);
+  const msgidPlural: string[] = [];
+  message(c, 'msgid_plural', 12, msgidPlural, pluralComments);
+  entry.msgidPlural = orNone(msgidPlural);
   if (entry.msgidPlural.length === 0 && pluralComments.length === 0) return false;
   entry.hasPlural = entry.msgidPlural.length > 0;
   entry.msgstrLine = fileIndex(c.index);
@@ -292,7 +381,6 @@ function messages(c: Cursor, entry: PoEntry, fileIndex: (i: number) => number): 
 function obsoleteLines(c: Cursor): string[] {
   const out: string[] = [];
   while (c.next.startsWith('#~')) {
-    // trimStart takes a bare "#~" line's newline with it (the toolkit's lstrip does the same)
     const content = c.take().slice(2).trimStart();
     out.push(content);
     if (content.startsWith('msgstr')) {
@@ -313,9 +401,10 @@ function entryAt(c: Cursor, fileIndex: (i: number) => number): PoEntry | null {
     if (lines.length > 0) {
       // an obsolete entry is parsed from its lines with the `#~` taken off; only its presence matters here
       const sub = new Cursor(
-        lines,
+        listLines(lines),
         () => at,
         (l) => l !== '' && isBlank(l),
+        c.tail,
       );
       const inner = newEntry(entry.first);
       const innerComments = comments(sub, inner, () => -1);
@@ -343,35 +432,44 @@ function entryAt(c: Cursor, fileIndex: (i: number) => number): PoEntry | null {
 /**
  * Splits and parses decoded PO text (BOM already taken off) the way Translate Toolkit does: its newline rule,
  * blank lines ignored, comments attached to the entry after them, obsolete `#~` entries kept (flagged).
- * Throws FormatParseError (line and column in the file) where the toolkit stops with a syntax error.
+ * Throws FormatParseError (line and column in the file) where the toolkit stops with a syntax error. With `onEntry`
+ * each entry goes to it as it is read and `entries` stays empty (a reader that keeps only units holds no entries).
  */
-export function parsePoText(text: string, bom: boolean, filename: string): PoDocument {
+export function parsePoText(text: string, bom: boolean, filename: string, onEntry?: (entry: PoEntry, newline: string) => void): PoDocument {
   const newline = detectNewline(text);
-  const lines = text.split(newline);
-  // the toolkit's lines carry their newline: its checks look at it (a line "msgid " ends in whitespace)
-  const withNewline = lines.map((l) => l + newline);
-  const cursor = new Cursor(withNewline, (i) => i + 1, isBlank);
+  const source = new TextLines(text, newline);
+  const cursor = new Cursor(source, (i) => i + 1, isBlank, newline.slice(0, -1));
   const entries: PoEntry[] = [];
   const own = (i: number) => i;
   try {
     for (;;) {
       const entry = entryAt(cursor, own);
       if (!entry) break;
-      entries.push(entry);
+      // an entry ends where the next begins, less the blank lines between them
+      while (entry.end > entry.first && isBlank(source.line(entry.end - 1))) entry.end--;
+      if (onEntry) onEntry(entry, newline);
+      else entries.push(entry);
     }
     if (!cursor.eof) {
-      const line = cursor.next.slice(0, -newline.length);
+      const line = cursor.next;
       throw new PoSyntaxError(cursor.line, 1, `unexpected ${JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)}`);
     }
   } catch (e) {
     if (e instanceof PoSyntaxError) throw new FormatParseError(filename, e.line, e.column, e.reason);
     throw e;
   }
-  // an entry ends where the next begins, less the blank lines between them
-  for (const entry of entries) {
-    while (entry.end > entry.first && isBlank(lines[entry.end - 1]!)) entry.end--;
-  }
-  return { text, bom, newline, lines, entries };
+  // the lines as strings, for writes and messages: made when first asked for
+  let lines: string[] | undefined;
+  return {
+    text,
+    bom,
+    newline,
+    get lines() {
+      lines ??= text.split(newline);
+      return lines;
+    },
+    entries,
+  };
 }
 
 const UNESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
@@ -388,8 +486,17 @@ export function unquote(parts: readonly string[]): string {
 }
 
 function decodeEscapes(s: string): string {
-  if (!s.includes('\\')) return s;
-  return s.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
+  let at = s.indexOf('\\');
+  if (at < 0) return s;
+  let out = '';
+  let from = 0;
+  while (at >= 0 && at + 1 < s.length) {
+    const c = s[at + 1]!;
+    out += s.slice(from, at) + (UNESCAPES[c] ?? c);
+    from = at + 2;
+    at = s.indexOf('\\', from);
+  }
+  return out + s.slice(from);
 }
 
 /** The toolkit's "null" string: no parts, or one empty one. */

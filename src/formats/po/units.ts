@@ -18,11 +18,11 @@ export function isHeader(e: PoEntry): boolean {
 }
 
 /** The toolkit's `isblank()`: no text anywhere (and not the header). */
-function isBlankEntry(e: PoEntry): boolean {
-  if (isHeader(e) || e.msgidComments.length > 0) return false;
-  const idLength = unquote(e.msgid).length + (e.hasPlural ? unquote(e.msgidPlural).length : 0);
-  const strLength = e.msgstrPlural ? e.msgstrPlural.reduce((n, f) => n + unquote(f.parts).length, 0) : unquote(e.msgstr ?? []).length;
-  return idLength === 0 && strLength === 0 && isNull(e.msgctxt);
+function isBlankEntry(e: PoEntry, source = entrySource(e), target = entryTarget(e)): boolean {
+  if (isHeader(e) || e.msgidComments.length > 0 || !isNull(e.msgctxt)) return false;
+  for (const s of source) if (s !== '') return false;
+  for (const t of target) if (t !== '') return false;
+  return true;
 }
 
 /** Whether Weblate lists the entry: not obsolete, not the header, not blank. */
@@ -67,7 +67,9 @@ function hasText(forms: readonly string[]): boolean {
 
 /** `fuzzy` as the toolkit keeps it: dropped when the entry has no translation. */
 function isFuzzy(e: PoEntry, target: readonly string[]): boolean {
-  return hasText(target) && typeComments(e.flags).includes('fuzzy');
+  if (e.flags.length === 0 || !hasText(target)) return false;
+  // most `#,` lines are `#, c-format` or `#, fuzzy`: the split only when the word is there at all
+  return e.flags.some((l) => l.includes('fuzzy')) && typeComments(e.flags).includes('fuzzy');
 }
 
 function entryState(e: PoEntry, target: readonly string[]): UnitState {
@@ -75,9 +77,22 @@ function entryState(e: PoEntry, target: readonly string[]): UnitState {
   return isFuzzy(e, target) ? State.FUZZY : State.TRANSLATED;
 }
 
+// `#,` lines repeat (`#, c-format` on hundreds of entries): each distinct text is read once
+const flagCache = new Map<string, string>();
+
 /** `#,` flags as Weblate formats them; a line its grammar refuses fails the file, as in Weblate. */
-function entryFlags(e: PoEntry, doc: PoDocument, filename: string): string {
+function entryFlags(e: PoEntry, filename: string): string {
   if (e.flags.length === 0) return '';
+  const key = e.flags.length === 1 ? e.flags[0]! : e.flags.join('\n');
+  const known = flagCache.get(key);
+  if (known !== undefined) return known;
+  const formatted = readFlags(e, filename);
+  if (flagCache.size > 1000) flagCache.clear();
+  flagCache.set(key, formatted);
+  return formatted;
+}
+
+function readFlags(e: PoEntry, filename: string): string {
   const flags = new Map<string, string>();
   e.flags.forEach((line, k) => {
     try {
@@ -85,8 +100,7 @@ function entryFlags(e: PoEntry, doc: PoDocument, filename: string): string {
     } catch (err) {
       if (!(err instanceof FlagSyntaxError)) throw err;
       const lineNo = e.flagLines[k]! + 1;
-      const column = doc.lines[e.flagLines[k]!]!.indexOf('#') + err.column;
-      throw new FormatParseError(filename, lineNo, column, `could not parse flags: ${err.message}`);
+      throw new FormatParseError(filename, lineNo, err.column, `could not parse flags: ${err.message}`);
     }
   });
   return formatFlags(flags);
@@ -96,8 +110,8 @@ function entryFlags(e: PoEntry, doc: PoDocument, filename: string): string {
 function entryNotes(e: PoEntry, newline: string): string {
   if (e.translator.length === 0 && e.extracted.length === 0) return '';
   let notes = '';
-  for (const c of e.translator) notes += c.slice(2, c.length - newline.length) + newline;
-  for (const c of e.extracted) notes += c.slice(3, c.length - newline.length) + newline;
+  for (const c of e.translator) notes += c.slice(2) + newline;
+  for (const c of e.extracted) notes += c.slice(3) + newline;
   return notes.slice(0, -1);
 }
 
@@ -118,22 +132,28 @@ export function unquotePlus(text: string): string {
 }
 
 const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
+const SPACES = /\s+/;
+const SPACE = /\s/;
 
 /** `#:` references as Weblate shows them: unquoted, Sphinx docstring parts removed, comma+space separated. */
 function entryLocations(e: PoEntry): string {
   if (e.references.length === 0) return '';
   const tokens: string[] = [];
+  let rare = false;
   for (const line of e.references) {
-    for (const t of line
-      .replace(/[\r\n]+$/, '')
-      .slice(3)
-      .split(/\s+/))
-      if (t !== '') tokens.push(unquotePlus(t));
+    for (const t of line.slice(3).split(SPACES)) {
+      if (t === '') continue;
+      const u = unquotePlus(t);
+      // an unquoted space splits a token again; Sphinx's docstring references are dropped
+      if (u !== t && SPACE.test(u)) rare = true;
+      tokens.push(u);
+    }
   }
+  if (!rare && !tokens.some((t) => t.includes(':docstring of '))) return tokens.join(', ');
   return tokens
     .join(' ')
     .replace(DOCSTRING_LOCATION, '')
-    .split(/\s+/)
+    .split(SPACES)
     .filter((t) => t !== '')
     .join(', ');
 }
@@ -146,43 +166,60 @@ function previousSource(e: PoEntry, fuzzy: boolean): string {
 }
 
 /**
- * Units of a bilingual PO file in file order: msgctxt (with a KDE comment) as context, msgid[/msgid_plural] as
- * source; the first of each identity wins, later ones are skipped with a reason.
+ * Units of a bilingual PO file in file order, built entry by entry as the parser reads them: msgctxt (with a KDE
+ * comment) as context, msgid[/msgid_plural] as source; the first of each identity wins, later ones are skipped with a
+ * reason.
  */
-export function bilingualUnits(doc: PoDocument, filename: string, skipped: SkippedEntry[]): ParsedUnit[] {
-  const units: ParsedUnit[] = [];
-  const seen = new Map<bigint, number>();
-  for (const e of doc.entries) {
-    if (!isContent(e)) continue;
-    const context = entryContext(e, doc.newline);
+export class BilingualUnits {
+  readonly units: ParsedUnit[] = [];
+  // identities by the text Weblate hashes (source then context, nothing between): a cheaper key than its hash
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly newline: string,
+    private readonly filename: string,
+    private readonly skipped: SkippedEntry[],
+  ) {}
+
+  add(e: PoEntry): void {
+    if (e.obsolete || isHeader(e)) return;
     const source = entrySource(e);
-    const idHash = calculateHash(joinPlural(source), context);
-    const first = seen.get(idHash);
-    if (first !== undefined) {
-      skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
-      continue;
-    }
-    seen.set(idHash, e.msgidLine + 1);
     const target = entryTarget(e);
+    if (isBlankEntry(e, source, target)) return;
+    const context = entryContext(e, this.newline);
+    const joined = joinPlural(source);
+    const identity = joined + context;
+    const first = this.seen.get(identity);
+    if (first !== undefined) {
+      this.skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
+      return;
+    }
+    this.seen.set(identity, e.msgidLine + 1);
+    const idHash = calculateHash(joined, context);
     const state = entryState(e, target);
-    units.push({
+    this.units.push({
       context,
       source,
       target,
       location: entryLocations(e),
-      note: entryNotes(e, doc.newline),
-      flags: entryFlags(e, doc, filename),
+      note: entryNotes(e, this.newline),
+      flags: entryFlags(e, this.filename),
       explanation: '',
       sourceExplanation: '',
       previousSource: previousSource(e, state === State.FUZZY),
       state,
-      position: units.length + 1,
+      position: this.units.length + 1,
       idHash,
       contentHash: idHash,
       numWords: countWords(source),
     });
   }
-  return units;
+}
+
+/** The units of a parsed document (see BilingualUnits). */
+export function bilingualUnits(doc: PoDocument, filename: string, skipped: SkippedEntry[]): ParsedUnit[] {
+  const collect = new BilingualUnits(doc.newline, filename, skipped);
+  for (const e of doc.entries) collect.add(e);
+  return collect.units;
 }
 
 /** Weblate's `po-mono` key of a template entry: `msgctxt.msgid`, or whichever of the two is set. */
@@ -238,7 +275,7 @@ export function monolingualUnits(doc: PoDocument, template: PoDocument, template
       target,
       location: entryLocations(te),
       note: monoNotes(te, e, doc.newline),
-      flags: entryFlags(te, template, templateName),
+      flags: entryFlags(te, templateName),
       explanation: '',
       sourceExplanation: '',
       previousSource: e ? previousSource(e, state === State.FUZZY) : '',

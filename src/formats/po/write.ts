@@ -101,8 +101,7 @@ function newEntryLines(edit: UnitWrite, template: { doc: PoDocument; entry: PoEn
   const out: string[] = [];
   if (template) {
     const { doc: tdoc, entry: te } = template;
-    const strip = (l: string) => l.slice(0, l.length - tdoc.newline.length);
-    out.push(...te.extracted.map(strip), ...te.references.map(strip));
+    out.push(...te.extracted, ...te.references);
     const words = typeComments(te.flags).filter((w) => w !== 'fuzzy');
     if (fuzzy) words.push('fuzzy');
     if (words.length > 0) out.push(`#, ${words.sort().join(', ')}`);
