@@ -199,7 +199,9 @@ async function main(): Promise<void> {
   console.log(`${header}${'parse MB/s'.padStart(12)}${'units/s'.padStart(11)}${'write MB/s'.padStart(12)}${'writes/s'.padStart(10)}`);
 
   const results: Record<string, { seconds: number; bytes: number }> = {};
-  for (const set of SETS) {
+  // BENCH_FORMATS=po,ts: only these formats
+  const only = process.env.BENCH_FORMATS?.split(',').map((f) => f.trim());
+  for (const set of SETS.filter((s) => !only || only.includes(s.format))) {
     const format = getFormat(set.format);
     const files = load(corpus, set);
     const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
@@ -243,20 +245,22 @@ async function main(): Promise<void> {
     console.log('Translate Toolkit not installed');
     return;
   }
-  const keepass = load(corpus, SETS[0]!);
-  const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
-  const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
-  const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
-  const ours = results[`ts/${SETS[0]!.project}`];
-  const ttRate = mb(bytes) / tt.seconds;
-  console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
-  console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
-  if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  if (!only || only.includes('ts')) {
+    const keepass = load(corpus, SETS[0]!);
+    const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
+    const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+    const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
+    const ours = results[`ts/${SETS[0]!.project}`];
+    const ttRate = mb(bytes) / tt.seconds;
+    console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
+    console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
+    if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  }
 
   // gettext PO: tms (Weblate's units), Translate Toolkit's pypo (what Weblate parses with), gettext-parser (npm)
   const poFiles = PO_SETS.flatMap((set) => load(corpus, set).map((f) => ({ ...f, full: path.join(corpus, set.project, f.name) })));
-  if (poFiles.length === 0) return;
+  if (poFiles.length === 0 || (only && !only.includes('po'))) return;
   const poBytes = poFiles.reduce((n, f) => n + f.bytes.length, 0);
   const po = getFormat('po');
   const tmsSeconds = time(() => {
