@@ -1,7 +1,7 @@
 // Formats benchmark: parse and one-edit write throughput per format over the shared corpus, plus Translate Toolkit for scale.
 //
-// Run: npm run bench:formats   (BENCH_RUNS=n to change the number of timed runs; TMS_CORPUS to point at the corpus;
-// TMS_PYTHON to choose the Python that has Translate Toolkit).
+// Run: npm run bench:formats   (BENCH_RUNS=n to change the number of timed runs; BENCH_FORMATS=aresource,strings-utf8
+// to time some format ids only; TMS_CORPUS to point at the corpus; TMS_PYTHON to choose the Python that has Translate Toolkit).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,10 @@ interface BenchSet {
   sourceLanguage?: string;
   /** Fixed target language (multilingual glossaries); otherwise the code from the file name. */
   language?: string;
+  /** Monolingual sets: the template (read once, outside the timing) that every file is listed against. */
+  template?: string;
+  /** Translate Toolkit's store class (`module.Class` under translate.storage) timed on the same files. */
+  toolkit?: string;
 }
 
 const SETS: BenchSet[] = [
@@ -38,12 +42,44 @@ const SETS: BenchSet[] = [
   { format: 'tbx', project: 'Slicer-SlicerLanguageTranslations', masks: ['glossary/*.tbx'] },
   { format: 'tbx', project: 'pan93412-kde-cn', masks: ['terms.tbx'], sourceLanguage: 'en-US', language: 'zh-CN' },
   { format: 'tbx', project: 'DeNederlandscheBank-termate', masks: ['data/examples/*.tbx'], language: 'es' },
-  { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'] },
-  { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'] },
+  {
+    format: 'aresource',
+    project: 'TeamNewPipe-NewPipe',
+    masks: ['app/src/main/res/values-*/strings.xml'],
+    template: 'app/src/main/res/values/strings.xml',
+    toolkit: 'aresource.AndroidResourceFile',
+  },
+  {
+    format: 'strings-utf8',
+    project: 'mastodon-mastodon-ios',
+    masks: ['MastodonSDK/Sources/MastodonLocalization/Resources/*.lproj/Localizable.strings'],
+    template: 'MastodonSDK/Sources/MastodonLocalization/Resources/Base.lproj/Localizable.strings',
+    toolkit: 'properties.stringsutf8file',
+  },
+  {
+    format: 'stringsdict',
+    project: 'mastodon-mastodon-ios',
+    masks: ['MastodonSDK/Sources/MastodonLocalization/Resources/*.lproj/Localizable.stringsdict'],
+    template: 'MastodonSDK/Sources/MastodonLocalization/Resources/Base.lproj/Localizable.stringsdict',
+    toolkit: 'stringsdict.StringsDictFile',
+  },
+  { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'], toolkit: 'pypo.pofile' },
+  { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'], toolkit: 'pypo.pofile' },
 ];
 
-/** The PO sets, compared with Translate Toolkit and gettext-parser below. */
-const PO_SETS = SETS.filter((s) => s.format === 'po');
+/** gettext-parser (npm, a devDependency measured here only) on the same PO files: its own objects, no Weblate units. */
+async function gettextParserSeconds(files: LoadedFile[]): Promise<number | null> {
+  try {
+    // imported by a computed name: the package ships no types, and the benchmark runs without it too
+    const name = 'gettext-parser';
+    const { po } = (await import(name)) as { po: { parse: (b: Uint8Array) => unknown } };
+    return time(() => {
+      for (const f of files) po.parse(Buffer.from(f.bytes));
+    });
+  } catch {
+    return null;
+  }
+}
 
 interface LoadedFile {
   name: string;
@@ -61,12 +97,16 @@ function corpusDir(): string | null {
 function load(corpus: string, set: BenchSet): LoadedFile[] {
   const cwd = path.join(corpus, set.project);
   const files: LoadedFile[] = [];
+  const sourceLanguage = set.sourceLanguage ?? 'en';
+  const template = set.template
+    ? getFormat(set.format).parse(readFileSync(path.join(cwd, set.template)), { filename: set.template, language: sourceLanguage, sourceLanguage })
+    : null;
   for (const mask of set.masks) {
     const [before, after = ''] = mask.split('*');
     for (const name of fg.sync(mask, { cwd }).sort()) {
       if (set.exclude?.includes(path.basename(name))) continue;
       const code = mask.includes('*') ? name.slice(before!.length, name.length - after.length) : '';
-      const ctx: FormatContext = { filename: name, language: set.language ?? code, sourceLanguage: set.sourceLanguage ?? 'en' };
+      const ctx: FormatContext = { filename: name, language: set.language ?? code, sourceLanguage, template };
       files.push({ name, bytes: readFileSync(path.join(cwd, name)), ctx });
     }
   }
@@ -76,6 +116,19 @@ function load(corpus: string, set: BenchSet): LoadedFile[] {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Median CPU seconds (user + system) of `RUNS` passes after `WARMUP` untimed ones: steadier than wall time on a busy machine. */
+function cpuTime(pass: () => void): number {
+  for (let i = 0; i < WARMUP; i++) pass();
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const before = process.cpuUsage();
+    pass();
+    const used = process.cpuUsage(before);
+    runs.push((used.user + used.system) / 1e6);
+  }
+  return median(runs);
 }
 
 /** Median seconds of `RUNS` timed passes after `WARMUP` untimed ones. */
@@ -122,45 +175,6 @@ function findPython(): string | null {
   return null;
 }
 
-const TT_PO_SNIPPET = `
-import sys, time, json
-from translate.storage import pypo
-import translate.__version__ as v
-data = [open(p, 'rb').read() for p in sys.argv[2:]]
-runs = int(sys.argv[1])
-def read(d):
-    n = 0
-    for u in pypo.pofile.parsestring(d).units:
-        if u.isobsolete() or u.isheader() or u.isblank():
-            continue
-        u.getcontext(), u.source, u.target, u.getnotes(), u.getlocations(), u.isfuzzy()
-        n += 1
-    return n
-for d in data: read(d)
-times = []
-units = 0
-for _ in range(runs):
-    t0 = time.perf_counter()
-    units = sum(read(d) for d in data)
-    times.append(time.perf_counter() - t0)
-times.sort()
-print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
-`;
-
-/** gettext-parser (npm) on the same PO files: a parse into its own objects, no Weblate units. */
-async function gettextParserSeconds(files: LoadedFile[]): Promise<number | null> {
-  try {
-    // imported by a computed name: the package ships no types, and the benchmark runs without it too
-    const name = 'gettext-parser';
-    const { po } = (await import(name)) as { po: { parse: (b: Uint8Array) => unknown } };
-    return time(() => {
-      for (const f of files) po.parse(Buffer.from(f.bytes));
-    });
-  } catch {
-    return null;
-  }
-}
-
 const TT_SNIPPET = `
 import sys, time, json
 from translate.storage import ts2
@@ -186,6 +200,39 @@ times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
 
+// The toolkit side of a monolingual set: each file parsed with its language set first (as Weblate does), then
+// id, source, target and notes read from every unit. Standard output is muted: Debian's aresource prints while reading.
+const TT_STORE_SNIPPET = `
+import sys, time, json, io, contextlib, importlib
+import translate.__version__ as v
+module, cls = sys.argv[2].rsplit('.', 1)
+store_class = getattr(importlib.import_module('translate.storage.' + module), cls)
+files = [(p.split('=', 1)[0], open(p.split('=', 1)[1], 'rb').read()) for p in sys.argv[3:]]
+runs = int(sys.argv[1])
+def read(code, data):
+    st = store_class()
+    st.settargetlanguage(code)
+    st.parse(data)
+    n = 0
+    for u in st.units:
+        u.getid(), u.source, u.target, u.getnotes()
+        n += 1
+    return n
+with contextlib.redirect_stdout(io.StringIO()):
+    for code, d in files: read(code, d)
+    times = []
+    cpu = []
+    units = 0
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        units = sum(read(code, d) for code, d in files)
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+times.sort()
+cpu.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
+`;
+
 async function main(): Promise<void> {
   const corpus = corpusDir();
   if (!corpus) {
@@ -199,9 +246,9 @@ async function main(): Promise<void> {
   console.log(`${header}${'parse MB/s'.padStart(12)}${'units/s'.padStart(11)}${'write MB/s'.padStart(12)}${'writes/s'.padStart(10)}`);
 
   const results: Record<string, { seconds: number; bytes: number }> = {};
-  // BENCH_FORMATS=po,ts: only these formats
-  const only = process.env.BENCH_FORMATS?.split(',').map((f) => f.trim());
-  for (const set of SETS.filter((s) => !only || only.includes(s.format))) {
+  const only = process.env.BENCH_FORMATS ? new Set(process.env.BENCH_FORMATS.split(',')) : null;
+  for (const set of SETS) {
+    if (only && !only.has(set.format)) continue;
     const format = getFormat(set.format);
     const files = load(corpus, set);
     const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
@@ -245,9 +292,9 @@ async function main(): Promise<void> {
     console.log('Translate Toolkit not installed');
     return;
   }
-  if (!only || only.includes('ts')) {
-    const keepass = load(corpus, SETS[0]!);
-    const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
+  const keepass = only && !only.has('ts') ? [] : load(corpus, SETS[0]!);
+  const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
+  if (keepass.length > 0) {
     const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
     const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
     const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
@@ -258,25 +305,28 @@ async function main(): Promise<void> {
     if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
   }
 
-  // gettext PO: tms (Weblate's units), Translate Toolkit's pypo (what Weblate parses with), gettext-parser (npm)
-  const poFiles = PO_SETS.flatMap((set) => load(corpus, set).map((f) => ({ ...f, full: path.join(corpus, set.project, f.name) })));
-  if (poFiles.length === 0 || (only && !only.includes('po'))) return;
-  const poBytes = poFiles.reduce((n, f) => n + f.bytes.length, 0);
-  const po = getFormat('po');
-  const tmsSeconds = time(() => {
-    for (const f of poFiles) po.parse(f.bytes, f.ctx);
-  });
-  const ttPo = JSON.parse(
-    execFileSync(python, ['-c', TT_PO_SNIPPET, String(Math.min(RUNS, 3)), ...poFiles.map((f) => f.full)], { encoding: 'utf8', maxBuffer: 1 << 20 }),
-  ) as { seconds: number; units: number; version: string };
-  const gp = await gettextParserSeconds(poFiles);
-  const tmsRate = mb(poBytes) / tmsSeconds;
-  const ttPoRate = mb(poBytes) / ttPo.seconds;
-  console.log(`\ngettext PO, ${poFiles.length} files of ${PO_SETS.map((s) => s.project).join(' and ')}, ${mb(poBytes).toFixed(2)} MB:`);
-  console.log(`  tms po parse (Weblate's units):            ${tmsRate.toFixed(1).padStart(7)} MB/s`);
-  console.log(`  Translate Toolkit ${ttPo.version} pypo (units' fields): ${ttPoRate.toFixed(1).padStart(7)} MB/s`);
-  if (gp !== null) console.log(`  gettext-parser (its own objects):          ${(mb(poBytes) / gp).toFixed(1).padStart(7)} MB/s`);
-  console.log(`tms po parse is ${(tmsRate / ttPoRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  for (const set of SETS) {
+    const mine = results[`${set.format}/${set.project}`];
+    if (!set.toolkit || !mine) continue;
+    const files = load(corpus, set);
+    const args = files.map((f) => `${f.ctx.language}=${path.join(corpus, set.project, f.name)}`);
+    const answer = execFileSync(python, ['-c', TT_STORE_SNIPPET, String(Math.min(RUNS, 3)), set.toolkit, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const store = JSON.parse(answer) as { seconds: number; cpu: number; units: number };
+    const format = getFormat(set.format);
+    const cpu = cpuTime(() => {
+      for (const f of files) format.parse(f.bytes, f.ctx);
+    });
+    const rate = mb(mine.bytes) / store.seconds;
+    console.log(
+      `${set.format} (${set.project}): Translate Toolkit ${set.toolkit} ${rate.toFixed(2)} MB/s, ${(store.units / store.seconds).toFixed(0)} units/s; ` +
+        `tms ${(mb(mine.bytes) / mine.seconds).toFixed(1)} MB/s = ${(mb(mine.bytes) / mine.seconds / rate).toFixed(1)}x; ` +
+        `CPU time: toolkit ${(mb(mine.bytes) / store.cpu).toFixed(2)} MB/s, tms ${(mb(mine.bytes) / cpu).toFixed(1)} MB/s = ${(store.cpu / cpu).toFixed(1)}x`,
+    );
+    if (set.format === 'po') {
+      const gp = await gettextParserSeconds(files);
+      if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(mine.bytes) / gp).toFixed(1)} MB/s (its own objects, no Weblate units)`);
+    }
+  }
 }
 
 await main();

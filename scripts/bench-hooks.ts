@@ -5,11 +5,11 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../src/api/server.js';
 import { parseConfig } from '../src/config/config.js';
 import { createUpdateQueue } from '../src/hooks/queue.js';
 import { createHookHandler } from '../src/hooks/router.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
+import { startServer } from '../src/server/server.js';
 import { openSqlStore } from '../src/store/sql-store.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../test/helpers/git-repo.js';

@@ -144,7 +144,7 @@ function percentile(sorted: number[], p: number): number {
 
 // PATCH /api/units/<id>/ through the HTTP API (server in this process, requests one at a time over keep-alive)
 {
-  const { startServer } = await import('../src/api/server.js');
+  const { startServer } = await import('../src/server/server.js');
   const api = await startServer({ store, config, host: '127.0.0.1', port: 0, log: () => {} });
   let seed = 7;
   const random = () => {

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of what tms serves, generated from the route table and the serializers' field lists.
 import { PAGE_SIZES } from './pagination.js';
-import type { Route, WriteMethod, WriteOperation } from './routes.js';
+import type { Route, WriteMethod, WriteOperation } from './route.js';
 import type { Serializer } from './serializer.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: serializers of any row type

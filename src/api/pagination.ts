@@ -1,5 +1,6 @@
-import type { Slice } from '../store/index.js';
 // DRF page-number pagination: page/page_size parsing, "Invalid page." 404s, and the {count, next, previous, results} envelope.
+
+import type { Slice } from '../store/index.js';
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 import { jsonString } from './json.js';

@@ -1,6 +1,5 @@
 // The route table: every served path with its allowed methods, GET handler and response shape (Allow, 405s, OPTIONS and OpenAPI come from here).
 import { type Answer, json } from './answer.js';
-import type { BodyTypes } from './body.js';
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 import * as accounts from './handlers/accounts.js';
@@ -16,6 +15,7 @@ import * as units from './handlers/units.js';
 import { toJson } from './json.js';
 import { openApiDocument } from './openapi.js';
 import type { PageKind } from './pagination.js';
+import type { AnySerializer, Method, QueryParameter, ResponseShape, Route, WriteMethod, WriteOperation } from './route.js';
 import { type MemoContext, Serializer, t } from './serializer.js';
 import { groupSerializer, roleSerializer, userSerializer } from './serializers/accounts.js';
 import { addonSerializer } from './serializers/addon.js';
@@ -30,7 +30,6 @@ import { lockSerializer, projectRepositorySerializer, repositorySerializer } fro
 import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
 import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
 import { unitSerializer } from './serializers/unit.js';
-import type { WriteContext } from './write.js';
 
 // The shapes of the two answers built without a serializer, for the OpenAPI document.
 const searchResultSerializer = new Serializer<{ url: string; name: string; category: string }, MemoContext>('SearchResult', [
@@ -55,67 +54,6 @@ const metricsSerializer = new Serializer<Record<string, unknown>, MemoContext>('
   { name: 'celery_queues', type: t.object, get: (r) => r.celery_queues },
   { name: 'name', type: t.string, get: (r) => r.name },
 ]);
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
-
-/** Methods in the order Weblate's `Allow` lists them. */
-export const METHOD_ORDER: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
-// biome-ignore lint/suspicious/noExplicitAny: serializers of any row type
-type AnySerializer = Serializer<any, any>;
-
-/** What a GET answers, for the OpenAPI document. */
-export type ResponseShape =
-  | { kind: 'record'; serializer: AnySerializer }
-  | { kind: 'page'; serializer: AnySerializer; page: PageKind }
-  | { kind: 'array'; serializer: AnySerializer }
-  | { kind: 'file' }
-  | { kind: 'root' }
-  | { kind: 'schema' };
-
-/** A documented query parameter besides `format`, `page` and `page_size`. */
-export interface QueryParameter {
-  name: string;
-  description: string;
-  schema: Record<string, unknown>;
-  repeatable?: boolean;
-}
-
-export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** One write operation of a path: its handler and what the OpenAPI document says about it. */
-export interface WriteOperation {
-  handler: (ctx: WriteContext) => Answer | Promise<Answer>;
-  summary: string;
-  /** Body types taken: `form` for uploads (multipart or form-urlencoded), else JSON too. Default `any`. */
-  body?: BodyTypes;
-  /** JSON schema of the request body's fields. */
-  request?: Record<string, unknown>;
-  /** The success status and its body's schema (a serializer name or a schema); none for 204. */
-  status: number;
-  answer?: string | Record<string, unknown>;
-}
-
-export interface Route {
-  /** Template with `{param}` segments; always ends in `/`. */
-  path: string;
-  /** View name (OPTIONS `name`, OpenAPI summary). */
-  name: string;
-  description: string;
-  /** What `Allow` lists, in Weblate's order; a listed write method without an operation answers 405. */
-  allow: readonly Method[];
-  get: (ctx: RequestContext) => Answer | Promise<Answer>;
-  /** The write methods served. */
-  write?: Partial<Record<WriteMethod, WriteOperation>>;
-  /** The answer follows more than the database (the git repository): never cached. */
-  live?: boolean;
-  response: ResponseShape;
-  query?: readonly QueryParameter[];
-  /** `?format=` belongs to the handler (a file conversion), not to content negotiation. */
-  ownFormat?: boolean;
-  /** OpenAPI tag (the resource). */
-  tags: string;
-}
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 const LIST_CREATE: readonly Method[] = ['GET', 'POST', 'HEAD', 'OPTIONS'];

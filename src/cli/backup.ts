@@ -2,8 +2,8 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { isPostgresUrl } from '../config/database.js';
 import { inspectDatabase, openStore, restoreDatabase } from '../store/index.js';
-import { isPostgresUrl } from '../store/pg/url.js';
 import { CliFailure, type CliIo } from './io.js';
 import { servingProcesses } from './serve-lock.js';
 

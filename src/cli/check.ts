@@ -1,7 +1,8 @@
-import type { Config } from '../config/config.js';
 // `tms check`: validate the configuration and print what it declares.
+
+import type { Config } from '../config/config.js';
+import { shownDatabase } from '../config/database.js';
 import { redactUrl } from '../domain/url.js';
-import { shownDatabase } from '../store/pg/url.js';
 import type { CliIo } from './io.js';
 
 /** Prints the projects and components of a valid configuration. */

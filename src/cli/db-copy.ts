@@ -1,8 +1,8 @@
 // `tms db copy <from> <to>`: moves a whole tms database between SQLite files and PostgreSQL databases, verified.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { isPostgresUrl, shownDatabase } from '../config/database.js';
 import { type CopyEnd, copyDatabase, databaseIdentity, openCopySource, openCopyTarget, refuseNonEmpty, removeSqliteFile } from '../store/copy/copy.js';
-import { isPostgresUrl, shownDatabase } from '../store/pg/url.js';
 import { CliFailure, type CliIo } from './io.js';
 import { servingProcesses } from './serve-lock.js';
 

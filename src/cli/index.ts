@@ -1,7 +1,7 @@
 // The `tms` command line: parses arguments, loads the configuration, runs a command, maps errors to exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import type { Config } from '../config/config.js';
-import { TmsError } from '../domain/errors.js';
+import { ConfigError, TmsError } from '../domain/errors.js';
 import { CliFailure, type CliIo, processIo } from './io.js';
 
 const EXIT_OK = 0;
@@ -27,7 +27,13 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
   // loaded when a command needs it: `tms --help` and usage errors load no configuration code
   const config = async (): Promise<Config> => {
     const { configPath, loadConfig } = await import('../config/config.js');
-    return loadConfig(configPath(program.opts<GlobalOptions>().config));
+    const flag = program.opts<GlobalOptions>().config;
+    try {
+      return loadConfig(configPath(flag));
+    } catch (e) {
+      if (e instanceof ConfigError && e.data.missing) throw new CliFailure(`${e.message} (${configSource(flag)})`);
+      throw e;
+    }
   };
 
   program
@@ -60,8 +66,20 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     );
 
   program
+    .command('discover')
+    .description('propose the components a repository holds (file masks, formats, templates), as configuration to paste')
+    .argument('<repository>', 'a working tree, or a git URL or bare repository to clone')
+    .option('--json', 'print a JSON list of {filemask, file_format, template, new_base}')
+    .action((repository: string, opts: { json?: boolean }) =>
+      run(async () => {
+        const { runDiscover } = await import('./discover.js');
+        return runDiscover(io, repository, { json: Boolean(opts.json) });
+      }),
+    );
+
+  program
     .command('serve')
-    .description('serve the Weblate-compatible API (and webhooks)')
+    .description('serve the web interface, the Weblate-compatible API and webhooks')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on', '8000')
     .option('--workers <n>', "serving processes sharing the port (default: the cores available, a container's CPU quota included, at most 8; 1: one process)")
@@ -173,8 +191,8 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       }),
     );
   for (const [name, description, runner] of [
-    ['disable', "stop a user's API token from authenticating (the user and their history stay)", 'runUserDisable'],
-    ['enable', 'let a disabled user authenticate again', 'runUserEnable'],
+    ['disable', "stop a user's API token and web sign-in (the user and their history stay)", 'runUserDisable'],
+    ['enable', 'let a disabled user authenticate and sign in again', 'runUserEnable'],
     ['delete', 'delete a user (their changes stay in the history, their pending edits stay pending)', 'runUserDelete'],
   ] as const) {
     user
@@ -248,6 +266,13 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
       }),
     );
   return program;
+}
+
+/** Where the configuration file's name came from, for the message that it is missing. */
+function configSource(flag: string | undefined): string {
+  if (flag !== undefined) return 'the file --config names';
+  if (process.env.TMS_CONFIG) return 'the file TMS_CONFIG names';
+  return 'the default: give the configuration file with --config FILE or TMS_CONFIG=FILE';
 }
 
 declare const TMS_VERSION_INJECTED: string | undefined;

@@ -1,8 +1,8 @@
 // Which processes serve a database: `tms serve` leaves `<database>.serving.<pid>` beside it, so `tms restore` can refuse.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isPostgresUrl } from '../config/database.js';
 import { processAlive } from '../domain/process.js';
-import { isPostgresUrl } from '../store/pg/url.js';
 
 const MARK = '.serving.';
 

@@ -3,9 +3,9 @@
 // commits, repository operations and uploads (forwarded to it by the workers over loopback); the workers answer reads
 // and unit edits from their own connection to the same SQLite database.
 import cluster, { type Worker } from 'node:cluster';
-import { startServer } from '../api/server.js';
 import type { Config } from '../config/config.js';
 import { stopGitWorker } from '../repository/index.js';
+import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
 import { createLogger } from './log.js';

@@ -1,7 +1,6 @@
 // `tms serve`: open the store, bring projects and components in step with the configuration, serve the API until a signal.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startServer } from '../api/server.js';
 import { workingCopyDir } from '../component/handle.js';
 import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
@@ -15,6 +14,7 @@ import {
 } from '../hooks/index.js';
 import { startBackgroundCommits } from '../repository/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../repository/index.js';
+import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';

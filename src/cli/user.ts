@@ -18,6 +18,8 @@ export async function runUserAdd(
   const { user, token } = await store.createUser({ username, fullName: opts.fullName, email: opts.email, admin: opts.admin });
   if (hash) await store.setPasswordHash(username, hash);
   if (!user.email) io.err('tms: note: a user without --email cannot edit strings or upload (as in Weblate); reading works');
+  // on stderr: a script that keeps the last line of stdout (the token) still shows it
+  if (!hash) io.err(`tms: note: ${user.username} has no web sign-in password yet: set one with "tms user password ${user.username}"`);
   io.out(`created user ${user.username}${user.is_superuser ? ' (administrator)' : ''}; API token:`);
   io.out(token);
   return 0;
@@ -51,14 +53,14 @@ export async function runUserList(store: Store, io: CliIo): Promise<number> {
   return 0;
 }
 
-/** Stops a user's API token from authenticating (the user, their history and pending edits stay). */
+/** Stops a user's API token and web sign-in (the user, their history and pending edits stay). */
 export async function runUserDisable(store: Store, io: CliIo, username: string): Promise<number> {
   await store.setUserActive(username, false);
-  io.out(`disabled user ${username}: its API token no longer authenticates (enable it again with "tms user enable")`);
+  io.out(`disabled user ${username}: its API token no longer authenticates and it cannot sign in (enable it again with "tms user enable")`);
   return 0;
 }
 
-/** Lets a disabled user's API token authenticate again. */
+/** Lets a disabled user's API token authenticate, and the user sign in, again. */
 export async function runUserEnable(store: Store, io: CliIo, username: string): Promise<number> {
   await store.setUserActive(username, true);
   io.out(`enabled user ${username}`);

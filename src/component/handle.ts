@@ -5,11 +5,8 @@ import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js
 import { resolveRepo } from '../config/config.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
-import type { ComponentRow, Store } from '../store/index.js';
-import { alignWorkingCopy } from '../sync/align.js';
-import type * as vcs from '../vcs/index.js';
-import { withComponentMutex } from './mutex.js';
-import { resolveComponent } from './resolve.js';
+import type { Store } from '../store/index.js';
+import { type ComponentTarget, resolveComponent } from './resolve.js';
 
 export { credentialsOf, workingCopyDir } from './resolve.js';
 
@@ -25,23 +22,9 @@ export interface Actor {
   id: number;
 }
 
-/** A component resolved for a sync or a repository operation. */
-export interface ComponentHandle {
-  store: Store;
-  config: Config;
-  project: ProjectConfig;
-  component: ComponentConfig;
-  row: ComponentRow;
-  /** `project/component`: the key of the component's mutex. */
-  key: string;
-  dir: string;
+/** A component resolved for a repository operation: its target and its file format. */
+export interface ComponentHandle extends ComponentTarget {
   format: Format;
-  branch: string;
-  /** False for `vcs: local` components: files are written, nothing is committed. */
-  git: boolean;
-  auth: vcs.Credentials | undefined;
-  /** isomorphic-git object cache for this operation. */
-  cache: object;
 }
 
 /**
@@ -62,21 +45,6 @@ export function configuredComponent(
   const project = config.projects.find((p) => p.slug === projectSlug);
   const component = project?.components.find((c) => c.slug === componentSlug);
   return project && component ? { project, component } : undefined;
-}
-
-/**
- * Runs `work` holding the component's mutex (one git/sync operation per component at a time; with several nodes, the
- * database's lock too, and the working copy brought to the store's commit first).
- */
-export function withMutex<T>(h: ComponentHandle, work: () => Promise<T>): Promise<T> {
-  return withComponentMutex(
-    h.key,
-    async () => {
-      await alignWorkingCopy(h);
-      return work();
-    },
-    h.config.lock_timeout_ms,
-  );
 }
 
 /** Whether the working copy has been cloned (a git component the sync has not reached yet has none). */

@@ -1,6 +1,7 @@
-import type { Store } from '../store/index.js';
-import { isPostgresUrl } from '../store/pg/url.js';
 // Several nodes on one PostgreSQL database: this process joins them, taking the database's lock per component.
+
+import { isPostgresUrl } from '../config/database.js';
+import type { Store } from '../store/index.js';
 import { useNodeLocks } from './mutex.js';
 
 /**

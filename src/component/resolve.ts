@@ -3,12 +3,26 @@
 import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
-import type { Store } from '../store/index.js';
+import type { ComponentRow, Store } from '../store/index.js';
 import type * as vcs from '../vcs/index.js';
-import type { ComponentHandle } from './handle.js';
 
-/** A component handle without its format: what a sync needs. */
-export type ComponentTarget = Omit<ComponentHandle, 'format'>;
+/** A configured component resolved for a sync: everything of a ComponentHandle but its file format. */
+export interface ComponentTarget {
+  store: Store;
+  config: Config;
+  project: ProjectConfig;
+  component: ComponentConfig;
+  row: ComponentRow;
+  /** `project/component`: the key of the component's mutex. */
+  key: string;
+  dir: string;
+  branch: string;
+  /** False for `vcs: local` components: files are written, nothing is committed. */
+  git: boolean;
+  auth: vcs.Credentials | undefined;
+  /** isomorphic-git object cache for this operation. */
+  cache: object;
+}
 
 /** `<repos_dir>/<project>/<component>` */
 export function workingCopyDir(reposDir: string, projectSlug: string, componentSlug: string): string {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../test/helpers/errors.js';
 import { ConfigError } from '../domain/errors.js';
 import { FORMAT_IDS } from '../formats/format.js';
 import { configPath, loadConfig, parseConfig } from './config.js';
@@ -98,6 +99,43 @@ describe('parseConfig', () => {
     expect(problems).toHaveLength(6);
   });
 
+  it('takes only http(s) URLs for links (web, license_url, repoweb, site_url), naming the JSON path of each other one', () => {
+    const problems = problemsOf({
+      site_url: 'javascript:alert(1)//',
+      projects: [
+        {
+          name: 'H',
+          slug: 'h',
+          web: 'JavaScript:alert(document.cookie)',
+          components: [component({ license_url: 'data:text/html,<script>alert(1)</script>', repoweb: ' javascript:alert(1)' })],
+        },
+      ],
+    });
+    const message = 'must be an http:// or https:// URL (or empty)';
+    expect(problems).toEqual([
+      `site_url: ${message}`,
+      `projects[0].web: ${message}`,
+      `projects[0].components[0].license_url: ${message}`,
+      `projects[0].components[0].repoweb: ${message}`,
+    ]);
+    const fine = parseConfig(
+      JSON.stringify({
+        site_url: 'https://tms.example.org',
+        projects: [
+          {
+            name: 'H',
+            slug: 'h',
+            web: 'HTTPS://example.org/',
+            components: [component({ license_url: 'http://example.org/license', repoweb: 'https://git.example.org/{{ branch }}/{{filename}}#L{{line}}' })],
+          },
+        ],
+      }),
+      FILE,
+    );
+    expect(fine.projects[0]!.web).toBe('HTTPS://example.org/');
+    expect(parseConfig(JSON.stringify({ projects: [{ name: 'H', slug: 'h', components: [component()] }] }), FILE).projects[0]!.web).toBe('');
+  });
+
   it('reports semantic problems after the schema passes', () => {
     const problems = problemsOf({
       projects: [
@@ -131,7 +169,7 @@ describe('parseConfig', () => {
   });
 
   it('says when the text is not JSON', () => {
-    expect(() => parseConfig('{"projects": [', FILE)).toThrow(/not valid JSON/);
+    expect(thrownBy(ConfigError, () => parseConfig('{"projects": [', FILE)).data.problems).toEqual([expect.stringMatching(/^1:\d+: not valid JSON/)]);
   });
 });
 
@@ -139,6 +177,8 @@ describe('loadConfig / configPath', () => {
   it('says a missing file is missing', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'tms-config-')), 'nope.json');
     expect(() => loadConfig(file)).toThrow(`${file}: file not found`);
+    // the CLI adds where the name came from (--config, TMS_CONFIG or the default)
+    expect(thrownBy(ConfigError, () => loadConfig(file)).data).toEqual({ file, problems: ['file not found'], missing: true });
   });
 
   it('reads a file', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
-import { isPostgresUrl } from '../store/pg/url.js';
+import { isPostgresUrl } from './database.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
 /** The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO files. */
@@ -286,8 +286,9 @@ export function loadConfig(file: string): Config {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message;
-    throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason] });
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    const reason = missing ? 'file not found' : (e as Error).message;
+    throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
   return parseConfig(text, file);
 }

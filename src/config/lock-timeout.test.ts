@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../test/helpers/errors.js';
+import { ConfigError } from '../domain/errors.js';
 import { parseConfig } from './config.js';
 
 describe('lock_timeout_ms', () => {
@@ -15,6 +17,6 @@ describe('lock_timeout_ms', () => {
   });
 
   it('refuses a value that is not a positive whole number, with its JSON path', () => {
-    expect(() => parseConfig('{"lock_timeout_ms": 0}', file, {})).toThrow(/lock_timeout_ms/);
+    expect(thrownBy(ConfigError, () => parseConfig('{"lock_timeout_ms": 0}', file, {})).data.problems).toEqual([expect.stringMatching(/lock_timeout_ms/)]);
   });
 });

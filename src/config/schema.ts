@@ -1,4 +1,5 @@
 // The configuration file's JSON Schema, with Weblate's defaults for every project and component key.
+import { FORMAT_IDS } from '../formats/format.js';
 
 const str = (def = '') => ({ type: 'string', default: def }) as const;
 const bool = (def: boolean) => ({ type: 'boolean', default: def }) as const;
@@ -12,6 +13,14 @@ const RATE = (def: string) =>
     default: def,
     'x-message': 'must be "<number>/<second|minute|hour|day>" or empty (no limit)',
   }) as const;
+
+/** A link shown to visitors and API clients (a website, a license, a repository browser): http(s) only, or empty. */
+const LINK = {
+  type: 'string',
+  default: '',
+  pattern: '^$|^[Hh][Tt][Tt][Pp][Ss]?://',
+  'x-message': 'must be an http:// or https:// URL (or empty)',
+} as const;
 
 const SLUG = {
   type: 'string',
@@ -54,11 +63,11 @@ export const componentSchema = {
     new_base: str(),
     file_format: {
       type: 'string',
-      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx', 'po', 'po-mono'],
+      enum: [...FORMAT_IDS],
     },
     source_language: str('en'),
     license: str(),
-    license_url: str(),
+    license_url: LINK,
     agreement: str(),
     new_lang: { type: 'string', enum: ['contact', 'url', 'add', 'none'], default: 'add' },
     language_code_style: str(),
@@ -80,7 +89,7 @@ export const componentSchema = {
       },
     },
     restricted: bool(false),
-    repoweb: str(),
+    repoweb: LINK,
     report_source_bugs: str(),
     merge_style: { type: 'string', enum: ['merge', 'rebase', 'merge_noff'], default: 'rebase' },
     commit_message: str(DEFAULT_COMMIT_MESSAGE),
@@ -128,7 +137,7 @@ export const projectSchema = {
   properties: {
     name: { type: 'string', minLength: 1 },
     slug: SLUG,
-    web: str(),
+    web: LINK,
     instructions: str(),
     translation_review: bool(false),
     source_review: bool(false),
@@ -150,7 +159,7 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    site_url: str(),
+    site_url: LINK,
     site_title: str('tms'),
     database: str('tms.sqlite'),
     repos_dir: str('repos'),

@@ -13,7 +13,7 @@ export class TmsError<D extends object = Record<string, unknown>> extends Error 
 }
 
 /** A configuration file that is missing, unreadable or invalid; `problems` lists each with its JSON path. */
-export class ConfigError extends TmsError<{ file: string; problems: string[] }> {}
+export class ConfigError extends TmsError<{ file: string; problems: string[]; missing?: boolean }> {}
 
 /** A file that a format cannot read; line and column are 1-based and relative to the file. */
 export class FormatParseError extends TmsError<{ filename: string; line: number; column: number; reason: string }> {

@@ -13,6 +13,10 @@ export const FORMAT_IDS = [
   'webextension',
   'arb',
   'tbx',
+  'aresource',
+  'strings',
+  'strings-utf8',
+  'stringsdict',
   'po',
   'po-mono',
 ] as const;
@@ -90,6 +94,17 @@ export interface Format {
   extension: string;
   /** MIME type for downloads. */
   mimeType: string;
+  /**
+   * How the format's files name languages when a component leaves `language_code_style` empty (Weblate's
+   * `language_format`): `posix` (pt_BR, the default), `bcp` (pt-BR) or `android` (pt-rBR, b+sr+Latn).
+   */
+  languageCodeStyle?: 'posix' | 'bcp' | 'android';
+  /**
+   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
+   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
+   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
+   */
+  pluralCount?(language: string, plurals: number): number;
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

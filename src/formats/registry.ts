@@ -1,5 +1,8 @@
 // The registry of formats, keyed by Weblate's format ids.
 import { TmsError } from '../domain/errors.js';
+import { androidFormat } from './android/index.js';
+import { stringsFormat, stringsUtf8Format } from './apple/strings.js';
+import { stringsdictFormat } from './apple/stringsdict.js';
 import type { Format, FormatId } from './format.js';
 import { FORMAT_IDS } from './format.js';
 import { jsonFormats } from './json/index.js';
@@ -8,7 +11,8 @@ import { tbxFormat } from './tbx/index.js';
 import { tsFormat } from './ts/index.js';
 
 const formats = new Map<string, Format>();
-for (const f of [tsFormat, ...jsonFormats, tbxFormat, poFormat, poMonoFormat]) formats.set(f.id, f);
+for (const f of [tsFormat, ...jsonFormats, tbxFormat, androidFormat, stringsFormat, stringsUtf8Format, stringsdictFormat, poFormat, poMonoFormat])
+  formats.set(f.id, f);
 
 export class UnknownFormatError extends TmsError<{ id: string }> {}
 

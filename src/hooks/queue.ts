@@ -1,5 +1,9 @@
 // The repository update queue: one update at a time per component, and a burst of notifications coalesced into one.
 import { withComponentMutex } from '../component/mutex.js';
+import { TmsError } from '../domain/errors.js';
+
+/** Work offered to a queue that is closing (the server is stopping). */
+export class QueueClosedError extends TmsError<{ project: string; component: string }> {}
 
 /** Brings one component up to date (fetch, rebase or merge, re-parse what changed). */
 export type UpdateFn = (project: string, component: string) => Promise<unknown>;
@@ -93,7 +97,7 @@ export function createUpdateQueue(opts: UpdateQueueOptions): UpdateQueue {
 
   return {
     enqueue(project, component) {
-      if (closed) throw new Error('the update queue is closed');
+      if (closed) throw new QueueClosedError('the update queue is closed', { project, component });
       const key = `${project}/${component}`;
       const slot = slots.get(key);
       if (slot?.queued) return 'coalesced';

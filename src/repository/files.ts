@@ -1,10 +1,11 @@
 // Downloads: a translation file as HEAD has it plus pending edits applied in memory, and ZIPs of a component or project.
 import path from 'node:path';
-import { type ComponentHandle, hasWorkingCopy, openComponent, withMutex } from '../component/handle.js';
+import { type ComponentHandle, hasWorkingCopy, openComponent } from '../component/handle.js';
 import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ParsedStore } from '../formats/format.js';
 import type { PendingUnit, Store, TranslationInfo } from '../store/index.js';
+import { withMutex } from './exclusive.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';
 

@@ -2,14 +2,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
-import type { FormatId } from '../formats/format.js';
 import { formatLanguageCode } from '../languages/code-style.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
+import { withMutex } from './exclusive.js';
 import { readAtHead } from './pending-write.js';
 
 export interface AddLanguageResult {
@@ -26,9 +26,6 @@ export const NEW_LANGUAGE_OFF = 'Adding new translations is turned off in the co
 export const NEW_LANGUAGE_RESTRICTED = 'Adding new translations is limited to the project maintainers (new_lang is not "add").';
 export const LANGUAGE_FILTERED = 'The given language is filtered by the language filter.';
 export const FILE_EXISTS = 'Translation file already exists!';
-
-// Weblate's default language_code_style per format: i18next files are named in BCP 47, the others in POSIX form.
-const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4']);
 
 /**
  * Adds a language to a component, as Weblate's `POST …/translations/` with `{"language_code": code}`: `code` must be
@@ -48,7 +45,7 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
   if (h.component.new_lang !== 'add') throw forbidden(NEW_LANGUAGE_RESTRICTED);
   if (await h.store.findTranslationByCode(h.row.id, language.code)) throw invalid('language_code', FILE_EXISTS);
   const code = formatLanguageCode(language.code, h.component.language_code_style as Parameters<typeof formatLanguageCode>[1], {
-    defaultStyle: BCP_FORMATS.has(h.format.id) ? 'bcp' : 'posix',
+    defaultStyle: h.format.languageCodeStyle ?? 'posix',
     aliases: h.project.language_aliases,
   });
   if (!new RegExp(h.component.language_regex).test(code)) throw invalid('language_code', LANGUAGE_FILTERED);

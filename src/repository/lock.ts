@@ -1,5 +1,6 @@
-import type { Actor } from '../component/handle.js';
 // Component locks: `components.locked`, recorded as 14/15; a locked component takes no edits, added strings or uploads.
+
+import type { Actor } from '../component/handle.js';
 import { NotFoundError } from '../domain/errors.js';
 import { type Store, now } from '../store/index.js';
 

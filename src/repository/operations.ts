@@ -1,13 +1,14 @@
 // The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl, withMutex } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { type CommitOptions, type CommitResult, type CommitUndo, commitLocked } from './commit.js';
+import { withMutex } from './exclusive.js';
 import { gitWork } from './git-work.js';
 import { type ConflictReport, integrateLocked, recordUpdateFailure } from './integrate.js';
 

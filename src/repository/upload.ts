@@ -1,7 +1,7 @@
 // Uploading a translation file (Weblate's `POST …/translations/<p>/<c>/<lang>/file/`): merged unit by unit, added, or replacing the file.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, hasWorkingCopy, withMutex } from '../component/handle.js';
+import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
@@ -11,6 +11,7 @@ import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
+import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';

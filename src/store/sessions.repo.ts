@@ -19,13 +19,20 @@ const sql = preparedOnce((db: Db) => ({
   byToken: db.prepare(`SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, s.csrf, s.expires FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ? AND s.expires > ?`),
   remove: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
+  removeOfUser: db.prepare('DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE username = ?)'),
   expire: db.prepare('DELETE FROM sessions WHERE expires <= ?'),
   lastLogin: db.prepare('UPDATE users SET last_login = ? WHERE id = ?'),
 }));
 
-/** Stores a user's password hash (replacing any earlier one); unknown users are an error. */
+/** Stores a user's password hash (replacing any earlier one) and ends every session of the user; unknown users are an error. */
 export function setPasswordHash(db: Db, username: string, hash: string): void {
   if (sql(db).setPassword.run(hash, username).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+  endUserSessions(db, username);
+}
+
+/** Ends every session of a user (a changed password, a disabled account): their browsers must sign in again. */
+export function endUserSessions(db: Db, username: string): number {
+  return sql(db).removeOfUser.run(username).changes;
 }
 
 /** A real user with their password hash (null when they have none), for signing in. */

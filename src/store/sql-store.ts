@@ -524,7 +524,11 @@ export class SqlStore implements Store {
     return this.read((db) => users.findUserByUsername(db, username));
   }
   setUserActive(username: string, active: boolean) {
-    return this.tx((db) => users.setUserActive(db, username, active));
+    return this.tx((db) => {
+      users.setUserActive(db, username, active);
+      // a disabled account's browsers are signed out for good: enabling it again does not bring their sessions back
+      if (!active) sessions.endUserSessions(db, username);
+    });
   }
   deleteUser(username: string) {
     return this.tx((db) => users.deleteUser(db, username));

@@ -10,7 +10,16 @@ import type { ComponentListRow } from './component-lists.repo.js';
 import type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 import type { ComponentKey } from './hook-deliveries.repo.js';
 import type { LanguageRow } from './languages.repo.js';
-import type { LookupOptions, MemoryExportScope, MemoryImportEntry, MemoryMatch, MemoryRow, MemoryScope, MemoryVisibility } from './memory.repo.js';
+import type {
+  LookupOptions,
+  MemoryExportScope,
+  MemoryImportEntry,
+  MemoryImportResult,
+  MemoryMatch,
+  MemoryRow,
+  MemoryScope,
+  MemoryVisibility,
+} from './memory.repo.js';
 import type { MetricsRow } from './metrics.query.js';
 import type { ApplyConfigResult, ComponentRow, ProjectRow } from './projects.repo.js';
 import type { PendingRemoval } from './removals.repo.js';
@@ -37,9 +46,11 @@ export type {
   LookupOptions,
   MemoryExportScope,
   MemoryImportEntry,
+  MemoryImportResult,
   MemoryMatch,
   MemoryRow,
   MemoryScope,
+  MemorySkipReason,
   MemoryStrategy,
   MemoryVisibility,
 } from './memory.repo.js';
@@ -291,8 +302,8 @@ export interface Store {
   findMemory(id: number): Promise<MemoryRow | undefined>;
   /** Deletes an imported entry, or hides a unit's translation from the memory until it changes. */
   deleteMemory(id: number): Promise<boolean>;
-  /** Imports entries into a scope; unknown languages, empty and duplicate entries are skipped. */
-  importMemory(entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<{ imported: number; skipped: number }>;
+  /** Imports entries into a scope (one transaction; call once per batch); unknown languages, empty and duplicate entries are skipped by reason. */
+  importMemory(entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<MemoryImportResult>;
   /** A scope's records (a project's: its strings' translations and its imported entries), or every record. */
   exportMemory(scope: MemoryExportScope): Promise<MemoryRow[]>;
   /** Exact and fuzzy matches in a language pair, best first. */
@@ -336,14 +347,14 @@ export interface Store {
   /** Replaces a user's API token; the old one stops working at once. */
   rotateToken(username: string): Promise<string>;
   findUser(username: string): Promise<UserRow | undefined>;
-  /** Stops (or restores) a user's token from authenticating; the user and their history stay. */
+  /** Stops (or restores) a user's token and sign-in; stopping ends their browser sessions; the user and their history stay. */
   setUserActive(username: string, active: boolean): Promise<void>;
   /** Deletes a user: their changes stay without a user, their pending edits stay pending without an author. */
   deleteUser(username: string): Promise<{ pendingEdits: number }>;
   listUsers(): Promise<UserRow[]>;
 
   // ---- web sign-in ----
-  /** Stores a user's password hash (hashing is the caller's: the store never sees a password). */
+  /** Stores a user's password hash and ends their browser sessions (hashing is the caller's: the store never sees a password). */
   setPasswordHash(username: string, hash: string): Promise<void>;
   /** A real user by username with their password hash (null when none is set). */
   findCredentials(username: string): Promise<{ user: AccountRow; passwordHash: string | null } | undefined>;

@@ -9,36 +9,11 @@ import { type Db, isPostgres } from './db.js';
 import { indexMemorySource } from './memory.repo.js';
 import { type BulkColumn, insertMany } from './pg/bulk.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
+import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
 import { refreshStats } from './stats.repo.js';
 
-/** A row of the units table; hashes exact (BigInt). Other shapes of a unit are `Pick<UnitRow, …>`. */
-export interface UnitRow {
-  id: number;
-  translation_id: number;
-  id_hash: bigint;
-  content_hash: bigint;
-  context: string;
-  source: string;
-  target: string;
-  previous_source: string;
-  location: string;
-  note: string;
-  flags: string;
-  extra_flags: string;
-  explanation: string;
-  source_explanation: string;
-  state: number;
-  original_state: number;
-  position: number;
-  num_words: number;
-  num_chars: number;
-  priority: number;
-  /** 1: an edit made in tms and not yet written to the file and committed. */
-  pending: number;
-  pending_author_id: number | null;
-  timestamp: string;
-}
+export type { UnitRow } from './rows.js';
 
 /** The stored fields sync compares against a parsed unit. */
 export type StoredUnit = Pick<

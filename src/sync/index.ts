@@ -2,4 +2,5 @@
 export type { ApplyResult, FileResult } from '../store/index.js';
 export { languageCodeOf, maskRegex, selectMaskMatches } from './filemask.js';
 export type { ComponentSyncResult, SyncEvent, SyncOptions } from './sync.js';
-export { syncAll, syncComponent, syncLocked, syncProject, UnknownProjectError } from './sync.js';
+export { syncAll, syncComponent, syncProject, UnknownProjectError } from './run.js';
+export { syncLocked } from './sync.js';

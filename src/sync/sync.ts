@@ -3,14 +3,9 @@
 // loading it took longer than the no-change sync's own work.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { withComponentMutex } from '../component/mutex.js';
-import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
-import type { Config } from '../config/config.js';
-import { TmsError } from '../domain/errors.js';
-import type { ApplyResult, FileResult, Store } from '../store/index.js';
+import type { ComponentTarget } from '../component/resolve.js';
+import type { ApplyResult, FileResult } from '../store/index.js';
 import { upToDateHead } from '../vcs/quick-check.js';
-import { alignWorkingCopy } from './align.js';
-import { releaseMemory } from './memory.js';
 import type { WorkingCopyState } from './working-copy.js';
 
 export interface ComponentSyncResult {
@@ -55,8 +50,6 @@ export interface SyncOptions {
   offline?: boolean;
 }
 
-export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
-
 function emptyResult(project: string, component: string): ComponentSyncResult {
   return {
     project,
@@ -91,25 +84,6 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
   result.ok = failed.length === 0;
   if (!result.ok) result.error = failed.map((f) => f.error).join('; ');
   return result;
-}
-
-/**
- * Brings one component's store up to date with its repository. Never throws for a repository or
- * file problem: the result says what failed. Files whose blob did not change are not read.
- * @example const r = await syncComponent(await openComponent(store, config, project, component));
- */
-export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
-  // withMutex of component/handle.ts, whose module loads the format registry
-  return withComponentMutex(
-    h.key,
-    async () => {
-      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
-      // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
-      const aligned = await alignWorkingCopy(h, opts).catch(() => undefined);
-      return aligned?.synced ?? syncLocked(h, opts);
-    },
-    h.config.lock_timeout_ms,
-  );
 }
 
 /**
@@ -244,39 +218,4 @@ async function checkedOut(h: ComponentTarget, cache: object): Promise<WorkingCop
   if (!h.git) return { dir: h.dir, head: null, update: 'local' };
   const vcs = await import('../vcs/index.js');
   return { dir: h.dir, head: await vcs.headOid({ dir: h.dir, cache }), update: 'up-to-date' };
-}
-
-/**
- * Syncs every component of a project (or just one); one component's failure does not stop the others.
- * Applies the configuration to the store first, so new projects and components appear.
- */
-export async function syncProject(
-  store: Store,
-  config: Config,
-  projectSlug: string,
-  componentSlug?: string,
-  opts: SyncOptions = {},
-): Promise<ComponentSyncResult[]> {
-  const project = config.projects.find((p) => p.slug === projectSlug);
-  if (!project) throw new UnknownProjectError(`unknown project "${projectSlug}"`, { project: projectSlug });
-  const components = componentSlug ? project.components.filter((c) => c.slug === componentSlug) : project.components;
-  if (componentSlug && components.length === 0) {
-    throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
-  }
-  await store.applyConfig(config);
-  const results: ComponentSyncResult[] = [];
-  // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
-  for (const component of components) {
-    const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
-    results.push(result);
-    if (components.length > 1 && result.parsed > 0) releaseMemory();
-  }
-  return results;
-}
-
-/** Syncs every configured project. */
-export async function syncAll(store: Store, config: Config, opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
-  const results: ComponentSyncResult[] = [];
-  for (const project of config.projects) results.push(...(await syncProject(store, config, project.slug, undefined, opts)));
-  return results;
 }

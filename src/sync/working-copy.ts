@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { credentialsOf } from '../component/handle.js';
+import { credentialsOf } from '../component/resolve.js';
 import type { ComponentConfig } from '../config/config.js';
 import * as vcs from '../vcs/index.js';
 

@@ -109,7 +109,7 @@ async function cloneWith(args: (branch: string | undefined) => string[], env: No
       await rm(opts.dir, { recursive: true, force: true });
     }
   }
-  throw cloneError(first.stderr, opts.display, secrets);
+  throw cloneError(first.stderr, opts.display, secrets, opts.branch);
 }
 
 interface Run {
@@ -130,9 +130,9 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
 }
 
 /** git's own words for the failures isomorphic-git reports as auth, not-found and network. */
-const KINDS: [RegExp, VcsError['data']['kind'], string][] = [
+const KINDS: [RegExp, VcsError['data']['kind'], string | ((branch: string) => string)][] = [
   [/Authentication failed|could not read (Username|Password)|returned error: 40[13]|access denied|HTTP Basic: Access denied/i, 'auth', 'authentication failed'],
-  [/Remote branch .* not found in upstream/i, 'not-found', 'branch not found on the remote'],
+  [/Remote branch .* not found in upstream/i, 'not-found', (branch) => `branch "${branch}" not found on the remote`],
   [
     /repository .* not found|does not appear to be a git repository|does not exist|returned error: 40[4]|returned error: 410/i,
     'not-found',
@@ -145,7 +145,7 @@ const KINDS: [RegExp, VcsError['data']['kind'], string][] = [
   ],
 ];
 
-function cloneError(stderr: string, url: string, secrets: string[]): Error {
+function cloneError(stderr: string, url: string, secrets: string[], branch: string | undefined): Error {
   const lines = scrub(stderr, secrets)
     .split('\n')
     .map((l) => l.trim())
@@ -154,7 +154,8 @@ function cloneError(stderr: string, url: string, secrets: string[]): Error {
   const detail = lines.join(' | ');
   for (const [pattern, kind, words] of KINDS) {
     if (!pattern.test(stderr)) continue;
-    const reason = kind === 'network' ? `${words} (${fatal.replace(/^unable to access '[^']*':\s*/, '')})` : words;
+    const named = typeof words === 'function' ? words(branch ?? '') : words;
+    const reason = kind === 'network' ? `${named} (${fatal.replace(/^unable to access '[^']*':\s*/, '')})` : named;
     return new VcsError(`clone: ${reason}`, { kind, operation: 'clone', url, detail });
   }
   return new Error(`clone: git clone failed: ${fatal} (${url})`);

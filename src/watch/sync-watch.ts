@@ -1,5 +1,6 @@
-import { joinNodes } from '../component/nodes.js';
 // `tms sync --watch`: after the first sync, keep the store in step with the configuration and local components until stopped.
+
+import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import { createUpdateQueue } from '../hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../hooks/updater.js';

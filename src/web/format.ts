@@ -1,5 +1,6 @@
-import { seg } from '../api/urls.js';
 // Small display helpers shared by the pages: numbers, percentages, dates and web paths.
+
+import { seg } from '../api/urls.js';
 import type { Catalog, CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
 
 const NUMBER = new Intl.NumberFormat('en');

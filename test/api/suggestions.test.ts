@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, checkPermission } from '../../src/auth/check.js';
 import { AccessControl, LanguageSelection, ProjectSelection } from '../../src/auth/defaults.js';
 import { Action } from '../../src/domain/actions.js';
+import { FormatParseError } from '../../src/domain/errors.js';
 import { similarity } from '../../src/domain/similarity.js';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
 import { acceptSuggestion, addComment, commitPending, resolveComment, suggest, voteSuggestion } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { thrownBy } from '../helpers/errors.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 
 const run = promisify(execFile);
@@ -128,7 +130,7 @@ describe('TMX import of a hand-written file', () => {
       utf16[3 + 2 * i] = text.charCodeAt(i) >> 8;
     }
     expect(parseTmx(utf16, 'hand16.tmx')).toHaveLength(3);
-    expect(() => parseTmx(new TextEncoder().encode('<xliff/>'), 'x.tmx')).toThrow(/not a TMX file/);
+    expect(thrownBy(FormatParseError, () => parseTmx(new TextEncoder().encode('<xliff/>'), 'x.tmx')).data).toMatchObject({ filename: 'x.tmx', line: 1 });
   });
 });
 
@@ -280,7 +282,7 @@ describe('suggestions, comments and memory over HTTP', () => {
       ],
       { kind: 'user', userId: jane },
     );
-    expect(r).toEqual({ imported: 1, skipped: 2 });
+    expect(r).toEqual({ imported: 1, skipped: 2, reasons: { duplicate: 1, 'unknown-language': 1 }, unknownLanguages: ['zz_unknown'] });
     expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: jane })).toHaveLength(1);
     expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: null })).toHaveLength(0);
     expect((await env.store.exportMemory({ kind: 'user', userId: jane })).map((m) => m.target)).toEqual(['Einstellungen']);

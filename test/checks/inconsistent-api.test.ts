@@ -2,9 +2,9 @@
 // an inconsistency, with the statistics and `check:inconsistent` searches of both sides exact after each step.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { syncProject } from '../../src/sync/index.js';

@@ -11,8 +11,8 @@ import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/gi
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres-server.js';
 import { CREDENTIALS, DEMO } from '../helpers/sync-env.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 import { hmacHex, loadFixture, readdress } from '../hooks/fixtures.js';
-import { sleep, waitFor } from '../watch/wait.js';
 
 const run = promisify(execFile);
 const enabled = Boolean(process.env.TMS_TEST_POSTGRES);

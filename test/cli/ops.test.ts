@@ -13,16 +13,7 @@ import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { httpRequest } from '../helpers/http.js';
 import { onPostgres } from '../helpers/store.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
 
 describe('tms serve as a service', () => {
   let env: SyncEnv;
@@ -57,7 +48,7 @@ describe('tms serve as a service', () => {
         stop = resolve;
       }),
     });
-    url = await until(() => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
+    url = await waitFor('the server to start', () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
   });
   afterAll(async () => {
     stop();
@@ -79,7 +70,7 @@ describe('tms serve as a service', () => {
 
   it('logs one JSON line per request with method, path, status, time and user, never the token', async () => {
     await httpRequest(url, '/api/projects/?page_size=1', { token });
-    const entry = await until(() =>
+    const entry = await waitFor('the request log line', () =>
       lines
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l))
@@ -122,7 +113,7 @@ describe('tms serve as a service', () => {
     expect(await head()).toBe(before);
     expect((await httpRequest(url, `/api/units/${unit.id}/`, { token })).json.pending).toBe(true);
     clockOffset = 25 * 3_600_000;
-    await until(async () => ((await head()) !== before ? true : undefined));
+    await waitFor('the background commit', async () => (await head()) !== before);
     const file = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
     expect(file).toContain('Hintergrund-Commit');
     expect((await httpRequest(url, `/api/units/${unit.id}/`, { token })).json.pending).toBe(false);
@@ -266,16 +257,16 @@ describe('updates webhooks asked for', () => {
           }),
         },
       );
-      const url = await until(() => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
+      const url = await waitFor('the server to start', () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
       expect(lines.join('\n')).toContain('resuming the update of hello/app a webhook asked for');
       expect(lines.join('\n')).toContain('removed 1 temporary file(s) an interrupted process left in working copies');
       expect(existsSync(leftover)).toBe(false);
-      const arrived = await until(async () => {
+      const arrived = await waitFor('the string pushed while down', async () => {
         const r = await httpRequest(url, '/api/translations/hello/app/de/units/?q=source:"Arrived while down"');
         return r.json.count === 1 ? r.json : undefined;
       });
       expect(arrived.results[0].source).toEqual(['Arrived while down']);
-      await until(async () => ((await httpRequest(url, '/healthz')).json.queue.running === 0 ? true : undefined));
+      await waitFor('the update queue to settle', async () => (await httpRequest(url, '/healthz')).json.queue.running === 0);
       stop();
       expect(await served).toBe(0);
 

@@ -8,18 +8,9 @@ import { runServe } from '../../src/cli/serve.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
+import { waitFor } from '../helpers/wait.js';
 
 const component = (slug: string, repo: string) => ({ name: slug, slug, repo, branch: 'main', filemask: 'glossary/*.tbx', file_format: 'tbx' });
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('tms serve with a changing configuration file', () => {
   let env: SyncEnv;
@@ -51,7 +42,7 @@ describe('tms serve with a changing configuration file', () => {
         stop = resolve;
       }),
     });
-    url = await until(async () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
+    url = await waitFor('the server to start', async () => lines.map((l) => /serving the API on (\S+)\/api\//.exec(l)?.[1]).find(Boolean));
   });
   afterAll(async () => {
     stop();
@@ -61,7 +52,7 @@ describe('tms serve with a changing configuration file', () => {
 
   it('syncs, lists and operates on a component added to the file while serving', async () => {
     write([component('one', env.upstream('glossary')), component('two', env.upstream('glossary'))]);
-    const translations = await until(async () => {
+    const translations = await waitFor('the added component to be synced', async () => {
       const r = await fetch(`${url}/api/components/hello/two/translations/`);
       if (r.status !== 200) return undefined;
       const body = (await r.json()) as { count: number };

@@ -5,6 +5,7 @@ import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import type { FormatContext, UnitWrite } from '../../src/formats/format.js';
 import { tbxFormat } from '../../src/formats/tbx/index.js';
+import { thrownBy } from '../helpers/errors.js';
 import { changedLines, fixture, runConformance } from './conformance.js';
 
 const decoder = new TextDecoder();
@@ -153,15 +154,6 @@ function martif(body: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<martif type="TBX" xml:lang="en">\n    <text>\n        <body>\n${body}        </body>\n    </text>\n</martif>\n`;
 }
 
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
-
 describe('format tbx: reading', () => {
   it('uses only the first term of each side (synonyms are ignored)', () => {
     const store = tbxFormat.parse(fixture('tbx/lokalize-zh.tbx'), { filename: 'terms.tbx', language: 'zh-CN', sourceLanguage: 'en-US' });
@@ -249,22 +241,21 @@ describe('format tbx: reading', () => {
   });
 
   it('refuses a template with a FormatParseError', () => {
-    const err = errorOf(() => tbxFormat.parse(fixture('tbx/weblate-cs.tbx'), { ...CS, template: { units: [], monolingual: true } }));
-    expect(err).toBeInstanceOf(FormatParseError);
-    expect((err as FormatParseError).data.reason).toContain('bilingual');
+    const err = thrownBy(FormatParseError, () => tbxFormat.parse(fixture('tbx/weblate-cs.tbx'), { ...CS, template: { units: [], monolingual: true } }));
+    expect(err.data.reason).toContain('bilingual');
   });
 
   it('reports the line and column of XML errors', () => {
-    const err = errorOf(() => parseText('<martif>\n  <text>\n    <body>&bogus;</body>\n  </text>\n</martif>')) as FormatParseError;
+    const err = thrownBy(FormatParseError, () => parseText('<martif>\n  <text>\n    <body>&bogus;</body>\n  </text>\n</martif>'));
     expect(err.code).toBe('FormatParseError');
     // the column of the reference's '&' (saxes, which TBX used to read with, reported the position after it)
     expect(err.data).toMatchObject({ filename: 'glossary/cs.tbx', line: 3, column: 11 });
     expect(err.data.reason).toContain('undefined entity');
-    const root = errorOf(() => parseText('<?xml version="1.0"?>\n\n  <TS version="2.1"/>')) as FormatParseError;
+    const root = thrownBy(FormatParseError, () => parseText('<?xml version="1.0"?>\n\n  <TS version="2.1"/>'));
     expect(root.data).toMatchObject({ line: 3, column: 3 });
     expect(root.data.reason).toContain('<TS>');
     const bytes = Uint8Array.from([...encoder.encode('<martif>\n  <x>čá'), 0xff, ...encoder.encode('</x></martif>')]);
-    const utf = errorOf(() => tbxFormat.parse(bytes, CS)) as FormatParseError;
+    const utf = thrownBy(FormatParseError, () => tbxFormat.parse(bytes, CS));
     expect(utf.data).toMatchObject({ line: 2, column: 8 });
     expect(utf.data.reason).toContain('0xff');
   });
@@ -390,10 +381,10 @@ describe('format tbx: writing', () => {
     expect(tbxFormat.write(withBom, [], CS)).toEqual(withBom);
     const out = tbxFormat.write(withBom, [edit('volume', 'svazek')], CS);
     expect([...out.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const plural = errorOf(() => tbxFormat.write(withBom, [{ ...edit('volume', 'a'), target: ['a', 'b'] }], CS));
-    expect(plural).toBeInstanceOf(FormatWriteError);
-    const template = errorOf(() => tbxFormat.write(withBom, [], { ...CS, template: { units: [], monolingual: true } }));
-    expect(template).toBeInstanceOf(FormatWriteError);
+    expect(thrownBy(FormatWriteError, () => tbxFormat.write(withBom, [{ ...edit('volume', 'a'), target: ['a', 'b'] }], CS)).code).toBe('FormatWriteError');
+    expect(thrownBy(FormatWriteError, () => tbxFormat.write(withBom, [], { ...CS, template: { units: [], monolingual: true } })).data.filename).toBe(
+      'glossary/cs.tbx',
+    );
   });
 
   it('creates the TT skeleton with the source language set', () => {

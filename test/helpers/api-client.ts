@@ -1,5 +1,5 @@
 // The real API server on an ephemeral loopback port over the fixture store, and a small client for tests.
-import { type RunningServer, startServer } from '../../src/api/server.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
 import { type ApiFixture, createApiFixture } from './api-fixture.js';
 import { type HttpAnswer, type Json, httpRequest } from './http.js';
 

@@ -1,7 +1,7 @@
 // A write-path API environment: the demo upstreams over smart HTTP on loopback, synced, served, with a translator, a manager and an admin.
 import path from 'node:path';
-import { type RunningServer, startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';

@@ -12,6 +12,7 @@ import sys
 
 import translate.__version__ as toolkit_version
 from translate.misc.multistring import multistring
+from translate.misc.quote import propertiesdecode
 from translate.storage.pypo import unquotefrompo
 
 # Weblate's loader for each of its format ids (and the toolkit's own names for them).
@@ -36,6 +37,8 @@ STORES = {
 }
 XLIFF_STORES = {"xliff", "plainxliff", "poxliff"}
 PO_STORES = {"po", "po-mono", "pot"}
+# Weblate's PropertiesUnit: the source is the template's source, the target the unit's target or else its source.
+KEY_VALUE_STORES = {"strings", "stringsfile", "strings-utf8"}
 
 
 def store_class(name):
@@ -99,7 +102,17 @@ def monolingual_context(template_unit, kind):
 def monolingual_source(template_unit, kind):
     if kind in XLIFF_STORES and not template_unit.target:
         return forms(template_unit.source)
+    if kind in KEY_VALUE_STORES:
+        return forms(template_unit.source)
     return forms(template_unit.target)
+
+
+def monolingual_target(unit, kind):
+    if unit is None:
+        return [""]
+    if kind in KEY_VALUE_STORES:
+        return forms(unit.target or unit.source)
+    return forms(unit.target)
 
 
 def describe(unit, kind):
@@ -152,9 +165,10 @@ def read(request):
     units = []
     if request.get("template"):
         template = load(request["template"], kind, request.get("sourceLanguage"), request.get("sourceLanguage"))
+        # the toolkit's id index: a later unit of the same id replaces an earlier one
         by_id = {}
         for unit in store.units:
-            by_id.setdefault(unit.getid(), unit)
+            by_id[unit.getid()] = unit
         for template_unit in template.units:
             unit = by_id.get(template_unit.getid())
             described = describe(unit, kind) if unit is not None else None
@@ -164,18 +178,18 @@ def read(request):
                 "monolingual": True,
                 "context": monolingual_context(template_unit, kind),
                 "source": monolingual_source(template_unit, kind),
-                "target": described["target"] if described else [""],
+                "target": monolingual_target(unit, kind),
             }
             units.append(entry)
         return {"units": units}
     for unit in store.units:
         entry = describe(unit, kind)
-        entry["weblate"] = {
-            "monolingual": False,
-            "context": bilingual_context(unit, kind),
-            "source": forms(unit.source),
-            "target": forms(unit.target),
-        }
+        if kind in KEY_VALUE_STORES:
+            # Weblate's KeyValueUnit/PropertiesUnit: the key is the context, the decoded key the source
+            weblate = {"context": unit.getcontext() or unit.getid(), "source": [propertiesdecode(unit.name)], "target": monolingual_target(unit, kind)}
+        else:
+            weblate = {"context": bilingual_context(unit, kind), "source": forms(unit.source), "target": forms(unit.target)}
+        entry["weblate"] = {"monolingual": False, **weblate}
         units.append(entry)
     return {"units": units}
 

@@ -7,7 +7,7 @@ import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
-import { waitFor } from '../watch/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { hmacHex, loadFixture, readdress } from './fixtures.js';
 import { type HookServer, startHookServer } from './helpers.js';
 

@@ -1,8 +1,8 @@
-// Test wiring for the hook receivers: a real HTTP server on an ephemeral port, a real store, a recording queue.
-import { startServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config/config.js';
 import type { EnqueueOutcome, UpdateQueue } from '../../src/hooks/queue.js';
 import { createHookHandler } from '../../src/hooks/router.js';
+// Test wiring for the hook receivers: a real HTTP server on an ephemeral port, a real store, a recording queue.
+import { startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/store/index.js';
 
 /** A queue that only records what was asked of it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withComponentMutex } from '../../src/component/mutex.js';
-import { createUpdateQueue } from '../../src/hooks/queue.js';
+import { QueueClosedError, createUpdateQueue } from '../../src/hooks/queue.js';
 
 /** An update function whose calls wait until the test releases them. */
 function gatedUpdate() {
@@ -128,7 +128,7 @@ describe('update queue', () => {
     const queue = createUpdateQueue({ update: g.update });
     queue.enqueue('p', 'a');
     const closing = queue.close();
-    expect(() => queue.enqueue('p', 'b')).toThrow(/closed/);
+    expect(() => queue.enqueue('p', 'b')).toThrow(QueueClosedError);
     await tick();
     await g.releaseAll();
     await closing;

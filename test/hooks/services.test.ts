@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePayload } from '../../src/hooks/payload.js';
 import { HookPayloadError, type Service, deliveryId, parseHook } from '../../src/hooks/services.js';
+import { thrownBy } from '../helpers/errors.js';
 import { loadFixture } from './fixtures.js';
 
 function parse(service: Service, name: string) {
@@ -152,7 +153,10 @@ describe('payload parsing per service', () => {
     const f = loadFixture('github', 'push');
     const { ref: _ref, ...noRef } = f.body;
     expect(() => parseHook('github', f.headers, noRef)).toThrow(HookPayloadError);
-    expect(() => parseHook('gitea', { 'x-gitea-event': 'push' }, { ref: 'refs/heads/main' })).toThrow(/repository\.html_url/);
+    expect(thrownBy(HookPayloadError, () => parseHook('gitea', { 'x-gitea-event': 'push' }, { ref: 'refs/heads/main' })).data).toMatchObject({
+      service: 'gitea',
+      reason: 'missing repository.html_url',
+    });
     expect(() => parseHook('github', f.headers, [1, 2])).toThrow(HookPayloadError);
   });
 

@@ -4,7 +4,8 @@ import { Action } from '../../src/domain/actions.js';
 import { NotFoundError, RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { editUnit } from '../../src/repository/index.js';
-import { type RepoEnv, createRepoEnv, rejectedWith, statsOf, thrownBy } from './repo-env.js';
+import { rejectedWith, thrownBy } from '../helpers/errors.js';
+import { type RepoEnv, createRepoEnv, statsOf } from './repo-env.js';
 
 describe('editUnit', () => {
   let r: RepoEnv;

@@ -4,7 +4,8 @@ import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
 import { addLanguage, pushComponent } from '../../src/repository/index.js';
-import { type RepoEnv, createRepoEnv, rejectedWith, statsOf } from './repo-env.js';
+import { rejectedWith } from '../helpers/errors.js';
+import { type RepoEnv, createRepoEnv, statsOf } from './repo-env.js';
 
 describe('addLanguage', () => {
   let r: RepoEnv;

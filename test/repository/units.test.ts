@@ -17,8 +17,9 @@ import {
   uploadTranslation,
 } from '../../src/repository/index.js';
 import { syncProject } from '../../src/sync/index.js';
+import { rejectedWith, thrownBy } from '../helpers/errors.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { type RepoEnv, createRepoEnv, rejectedWith, statsOf, thrownBy } from './repo-env.js';
+import { type RepoEnv, createRepoEnv, statsOf } from './repo-env.js';
 
 const MANAGED = { manage_units: true };
 

@@ -5,8 +5,9 @@ import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { type UploadInput, commitPending, uploadTranslation } from '../../src/repository/index.js';
+import { rejectedWith } from '../helpers/errors.js';
 import { demoFile } from '../helpers/sync-env.js';
-import { type RepoEnv, createRepoEnv, rejectedWith } from './repo-env.js';
+import { type RepoEnv, createRepoEnv } from './repo-env.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/api/errors.js';
+import { isPostgresUrl, shownDatabase } from '../../src/config/database.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { openPgDb, withTimeouts } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { translateSql } from '../../src/store/pg/translate.js';
-import { isPostgresUrl, shownDatabase } from '../../src/store/pg/url.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
 
 describe('the store SQL as PostgreSQL reads it', () => {

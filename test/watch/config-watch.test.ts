@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Config, parseConfig } from '../../src/config/config.js';
 import { type ConfigDiff, type Watcher, diffConfig, watchConfig } from '../../src/watch/config-watch.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { sleep, waitFor } from './wait.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const component = (slug: string, extra: Record<string, unknown> = {}) => ({
   name: slug,

@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import { watchLocalComponents } from '../../src/watch/local-watch.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
 import { DEMO, demoFile } from '../helpers/sync-env.js';
-import { sleep, waitFor } from './wait.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 let root: string;
 let config: Config;

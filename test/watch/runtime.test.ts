@@ -12,7 +12,7 @@ import { syncProject } from '../../src/sync/index.js';
 import { type WatchRuntime, startWatching } from '../../src/watch/runtime.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
 import { DEMO, demoFile } from '../helpers/sync-env.js';
-import { sleep, waitFor } from './wait.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const APP = { name: 'App', slug: 'app', repo: 'upstream/app.git', branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
 const LOCAL = { name: 'Local', slug: 'local', vcs: 'local', filemask: 'translations/app_*.ts', file_format: 'ts' };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
 import { DEMO, demoFile } from '../helpers/sync-env.js';
-import { waitFor } from './wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 let root: string;
 let child: ChildProcess | undefined;

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/api/server.js';
 import { hashPassword } from '../../src/auth/password.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';

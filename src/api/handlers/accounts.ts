@@ -1,5 +1,6 @@
-import type { UserFilter } from '../../store/index.js';
 // Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
+
+import type { UserFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,5 +1,6 @@
-import { openComponent } from '../../component/handle.js';
 // Handlers for `…/repository/` (status and operations) on projects, components and translations, and for component locks.
+
+import { openComponent } from '../../component/handle.js';
 import type { ComponentConfig, ProjectConfig } from '../../config/config.js';
 import { NotFoundError } from '../../domain/errors.js';
 import {

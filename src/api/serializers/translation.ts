@@ -1,5 +1,6 @@
-import { percent } from '../../domain/percent.js';
 // The Translation record, as Weblate's TranslationSerializer (language and component nested, statistics inline).
+
+import { percent } from '../../domain/percent.js';
 import type { CatalogTranslation } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Counts, emptyCounts } from '../statistics.js';

@@ -1,5 +1,6 @@
-import { hashToChecksum } from '../../domain/hash.js';
 // The Unit record, as Weblate's UnitSerializer (plural forms as arrays, exact 64-bit hashes).
+
+import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';

@@ -2,11 +2,11 @@
 // in foreign-key order with its ids, PostgreSQL's sequences moved past them, and each table verified by checksum.
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { isPostgresUrl, shownDatabase } from '../../config/database.js';
 import { TmsError } from '../../domain/errors.js';
 import { type Db, StoreError, inspectDatabase, isPostgres, openDb, sqliteOf } from '../db.js';
 import { openPgDb } from '../pg/open.js';
 import { PgDb } from '../pg/pg-db.js';
-import { isPostgresUrl, shownDatabase } from '../pg/url.js';
 import { advanceIdentity, insertRows, readRows, tableEmpty, tableSum } from './rows.js';
 import { type CopyTable, copyTables } from './tables.js';
 

@@ -2,12 +2,12 @@
 // out of every message.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { shownDatabase } from '../../config/database.js';
 import { StoreError } from '../db.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDb } from './pg-db.js';
-import { shownDatabase } from './url.js';
 
-export { isPostgresUrl, shownDatabase } from './url.js';
+export { isPostgresUrl, shownDatabase } from '../../config/database.js';
 
 /** Serialises schema migrations across nodes starting together. */
 const MIGRATE_LOCK = 0x746d7301;

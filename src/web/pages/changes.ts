@@ -1,6 +1,7 @@
+// The change history as pages show it: the /changes/ page with its filters, and the recent-changes lists of other pages.
+
 import { queryValue } from '../../api/context.js';
 import { notFound } from '../../api/errors.js';
-// The change history as pages show it: the /changes/ page with its filters, and the recent-changes lists of other pages.
 import { actionName } from '../../domain/actions.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';

@@ -1,6 +1,7 @@
+// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
+
 import { queryValue } from '../../api/context.js';
 import { notFound, validationError } from '../../api/errors.js';
-// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
 import { updateUnit } from '../../api/handlers/unit-writes.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { SearchSyntaxError, parseUnitQuery } from '../../api/search.js';

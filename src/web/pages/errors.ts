@@ -1,7 +1,7 @@
 // Error pages: a 4xx or 5xx answered as HTML (the API keeps its JSON errors).
-import type { WebAnswer, WebContext } from '../context.js';
-import { html, renderDocument } from '../html.js';
-import { page } from './layout.js';
+import type { WebAnswer } from '../context.js';
+import { html } from '../html.js';
+import { type Frame, page } from './layout.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -13,10 +13,11 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported upload',
   429: 'Too many attempts',
   500: 'Server error',
+  503: 'Unavailable',
 };
 
-/** An HTML error page; without a context (the request failed before one existed) a bare page. */
-export function errorPage(ctx: WebContext | undefined, status: number, detail?: string): WebAnswer {
+/** An HTML error page in the site's frame, with the answer's headers (`Retry-After` …). */
+export function errorPage(frame: Frame, status: number, detail?: string, headers?: Record<string, string>): WebAnswer {
   const title = TITLES[status] ?? (status >= 500 ? 'Server error' : 'Request refused');
   const text =
     detail ??
@@ -24,11 +25,5 @@ export function errorPage(ctx: WebContext | undefined, status: number, detail?: 
   const body = html`<h1>${title}</h1>
     <p class="error-detail">${text}</p>
     <p><a href="/">Back to the dashboard</a></p>`;
-  if (!ctx) {
-    return {
-      status,
-      html: renderDocument(html`<html lang="en"><head><meta charset="utf-8" /><title>${title} — tms</title></head><body><main>${body}</main></body></html>`),
-    };
-  }
-  return { status, html: page(ctx, { title, body }) };
+  return { status, html: page(frame, { title, body }), headers };
 }

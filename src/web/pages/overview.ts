@@ -1,5 +1,6 @@
-import { notFound } from '../../api/errors.js';
 // Browsing pages: the dashboard, projects, components, translations, project languages, languages, engagement and git export.
+
+import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
 import { countsOf } from '../../api/serializers/translation.js';
 import { configOf } from '../../api/write.js';

@@ -1,5 +1,6 @@
-import { notFound, permissionDenied } from '../../api/errors.js';
 // The repository page for managers: status (pending, ahead, behind) and the API's own operations (commit, push, pull, reset, cleanup, lock).
+
+import { notFound, permissionDenied } from '../../api/errors.js';
 import { componentOperation, setComponentLock } from '../../api/handlers/repository.js';
 import { componentOf, projectOfComponent } from '../../api/lookup.js';
 import type { WriteContext } from '../../api/write.js';

@@ -1,4 +1,4 @@
-// Polls a condition in tests of asynchronous machinery (file watchers, queues); the timeout only bounds a failure.
+// Polls a condition in tests of asynchronous machinery (servers starting, file watchers, queues); the timeout only bounds a failure.
 
 /** Resolves with the first truthy value of `probe`, or rejects with `what` after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {

@@ -1,6 +1,6 @@
-// Telling a PostgreSQL URL from a SQLite file name, and showing it without credentials (light: the configuration
-// and `tms check` load this).
-import { redactUrl } from '../../domain/url.js';
+// The configuration's `database`: telling a PostgreSQL URL from a SQLite file name, and showing it without credentials
+// (light: the configuration and `tms check` load this).
+import { redactUrl } from '../domain/url.js';
 
 /** True when the configuration's `database` names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(database: string): boolean {

@@ -9,7 +9,7 @@ let collect: (() => void) | null | undefined;
  * at once when its transaction ends; V8 would otherwise let the heap grow by several components before
  * collecting, which is what bounds peak memory in a multi-component sync.
  */
-export function releaseMemory(): void {
+export function collectGarbage(): void {
   if (collect === undefined) {
     try {
       setFlagsFromString('--expose-gc');
