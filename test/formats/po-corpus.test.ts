@@ -181,7 +181,7 @@ describeToolkit('format po: where Weblate differs from Debian Translate Toolkit'
   it('the previous source of a fuzzy plural without #| lines is empty (newer toolkits); Debian 3.8 gives empty plural forms', async () => {
     const file = write('previous.po', '#, fuzzy\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "x"\nmsgstr[1] "y"\n');
     const { units } = await toolkitUnits(file, 'po');
-    expect(units[0]!.previousSource).toEqual([]);
+    expect(units[0]!.previousSource).toEqual(['', '']);
     expect(parse(file).units[0]!.previousSource).toBe('');
   });
 });
