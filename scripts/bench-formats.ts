@@ -63,6 +63,11 @@ const SETS: BenchSet[] = [
     template: 'MastodonSDK/Sources/MastodonLocalization/Resources/Base.lproj/Localizable.stringsdict',
     toolkit: 'stringsdict.StringsDictFile',
   },
+  { format: 'xliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'plainxliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'xliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'plainxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'poxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
   { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'], toolkit: 'pypo.pofile' },
   { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'], toolkit: 'pypo.pofile' },
 ];
@@ -118,9 +123,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Median CPU seconds (user + system) of `RUNS` passes after `WARMUP` untimed ones: steadier than wall time on a busy machine. */
-function cpuTime(pass: () => void): number {
-  for (let i = 0; i < WARMUP; i++) pass();
+/** Median CPU seconds (user + system) of `RUNS` passes after `warmup` untimed ones: steadier than wall time on a busy machine. */
+function cpuTime(pass: () => void, warmup = WARMUP): number {
+  for (let i = 0; i < warmup; i++) pass();
   const runs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const before = process.cpuUsage();
@@ -199,6 +204,70 @@ for _ in range(runs):
 times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
+
+// Translate Toolkit reading XLIFF as Weblate's wrappers use it: getid, source, target (rich: the placeables round trip
+// Weblate's rich_to_xliff_string makes), the target state, notes and locations of every unit.
+// Both sides are timed in CPU time (process_time / cpuUsage): on a shared machine wall time swings by 3x between runs.
+const TT_XLIFF_SNIPPET = `
+import sys, time, json
+from lxml import etree
+from translate.storage import xliff
+from translate.storage.placeables.lisa import strelem_to_xml
+import translate.__version__ as v
+runs, rich = int(sys.argv[1]), sys.argv[2] == 'rich'
+data = [open(p, 'rb').read() for p in sys.argv[3:]]
+def rich_string(elements):
+    root = etree.Element('e')
+    for element in elements:
+        strelem_to_xml(root, element)
+    for child in root:
+        if child.tag.startswith('{'):
+            child.tag = child.tag[child.tag.index('}') + 1:]
+    etree.cleanup_namespaces(root)
+    return etree.tostring(root, encoding='unicode')[3:][:-4]
+def read(d):
+    store = xliff.xlifffile()
+    store.parse(d)
+    n = 0
+    for u in store.units:
+        u.getid(), u.source, u.target, u.getnotes(), u.getlocations()
+        node = u.xmlelement.find(u.namespaced('target'))
+        if node is not None:
+            node.get('state')
+        if rich:
+            rich_string(u.rich_source)
+            if u.target is not None:
+                rich_string(u.rich_target)
+        n += 1
+    return n
+for d in data: read(d)
+times = []
+units = 0
+for _ in range(runs):
+    t0 = time.process_time()
+    units = sum(read(d) for d in data)
+    times.append(time.process_time() - t0)
+times.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
+`;
+
+/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files, both in CPU time. */
+function xliffAnchor(python: string, corpus: string, set: BenchSet): void {
+  const files = load(corpus, set);
+  const paths = files.map((f) => path.join(corpus, set.project, f.name));
+  const mode = set.format === 'xliff' ? 'rich' : 'plain';
+  const out = execFileSync(python, ['-c', TT_XLIFF_SNIPPET, String(RUNS), mode, ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+  const format = getFormat(set.format);
+  // a longer warm-up: the JIT settles on these files after more passes than on the others
+  const ours = cpuTime(() => {
+    for (const f of files) format.parse(f.bytes, f.ctx);
+  }, WARMUP * 5);
+  const bytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
+  console.log(
+    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / ours)} MB/s   ${(tt.seconds / ours).toFixed(1)}x`,
+  );
+}
 
 // The toolkit side of a monolingual set: each file parsed with its language set first (as Weblate does), then
 // id, source, target and notes read from every unit. Standard output is muted: Debian's aresource prints while reading.
@@ -327,6 +396,10 @@ async function main(): Promise<void> {
       if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(mine.bytes) / gp).toFixed(1)} MB/s (its own objects, no Weblate units)`);
     }
   }
+
+  const xliffSets = SETS.filter((set) => (set.format === 'xliff' || set.format === 'plainxliff') && (!only || only.has(set.format)));
+  if (xliffSets.length > 0) console.log('\nXLIFF parse against Translate Toolkit reading the same files as Weblate does (CPU time):');
+  for (const set of xliffSets) xliffAnchor(python, corpus, set);
 }
 
 await main();

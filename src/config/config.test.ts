@@ -81,7 +81,7 @@ describe('parseConfig', () => {
         {
           name: 'H',
           slug: 'h',
-          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xliff', colour: 'red' })],
+          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xlsx', colour: 'red' })],
         },
         { slug: 'bad slug' },
       ],

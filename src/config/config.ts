@@ -105,6 +105,8 @@ export interface Config {
   repos_dir: string;
   /** How long a repository operation waits for another one on the same component; `TMS_LOCK_TIMEOUT_MS` overrides. */
   lock_timeout_ms: number;
+  /** How long a git remote may stay silent before a fetch, push or clone gives up (seconds). */
+  remote_timeout_s: number;
   /** The largest multipart upload the API reads (413 beyond). */
   upload_max_bytes: number;
   /** The largest translation file a sync reads (a larger one fails with a clear error, its old strings kept). */

@@ -165,6 +165,9 @@ export const configSchema = {
     repos_dir: str('repos'),
     // tms extension: how long a repository operation waits for another one on the same component (then 423)
     lock_timeout_ms: { type: 'integer', minimum: 1, default: 60_000 },
+    // tms extension: how long a git remote may stay silent (nothing sent, nothing received) before a fetch, push or
+    // clone gives up; git itself waits as long as the connection lives
+    remote_timeout_s: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, default: 600 },
     // tms extension: the largest multipart upload (a translation file) the API reads; larger ones are a 413
     upload_max_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
     // tms extensions: the largest translation file a sync reads, and the longest string an edit may store

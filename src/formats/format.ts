@@ -17,6 +17,9 @@ export const FORMAT_IDS = [
   'strings',
   'strings-utf8',
   'stringsdict',
+  'xliff',
+  'plainxliff',
+  'poxliff',
   'po',
   'po-mono',
 ] as const;

@@ -9,9 +9,21 @@ import { jsonFormats } from './json/index.js';
 import { poFormat, poMonoFormat } from './po/index.js';
 import { tbxFormat } from './tbx/index.js';
 import { tsFormat } from './ts/index.js';
+import { xliffFormats } from './xliff/index.js';
 
 const formats = new Map<string, Format>();
-for (const f of [tsFormat, ...jsonFormats, tbxFormat, androidFormat, stringsFormat, stringsUtf8Format, stringsdictFormat, poFormat, poMonoFormat])
+for (const f of [
+  tsFormat,
+  ...jsonFormats,
+  tbxFormat,
+  androidFormat,
+  stringsFormat,
+  stringsUtf8Format,
+  stringsdictFormat,
+  ...xliffFormats,
+  poFormat,
+  poMonoFormat,
+])
   formats.set(f.id, f);
 
 export class UnknownFormatError extends TmsError<{ id: string }> {}

@@ -26,8 +26,8 @@ import { UpstreamMovedError, followUpstream, publishCommits } from './publish.js
 export interface CommitOptions {
   /** Who asked for the commit: recorded as the user of change 17, and the author of edits that have none. */
   user?: Actor;
-  /** Commit only this translation's pending edits (Weblate's translation-level `repository/` commit). */
-  translationId?: number;
+  /** Commit only these translations' pending edits (Weblate's translation-level `repository/` commit names one). */
+  translations?: readonly number[];
 }
 
 /** One commit made. */
@@ -44,7 +44,7 @@ export interface CommitResult extends OperationResult {
   /** Units written and no longer pending. */
   units: number;
   /** Files that could not be written: nothing of them was committed and their units stay pending. */
-  failed: { path: string; language: string; error: string }[];
+  failed: { path: string; language: string; translationId: number; error: string }[];
 }
 
 /** What it takes to take the commits of one `commitLocked` call back (a failed pull does). */
@@ -103,7 +103,8 @@ function emptyUndo(syncedCommit: string | null): CommitUndo {
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   // Removals (strings deleted in tms) are written with the edits, by their author.
   const all: PendingUnit[] = [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))];
-  const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
+  const only = opts.translations === undefined ? undefined : new Set(opts.translations);
+  const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
   const syncedCommit = await h.store.syncedCommit(h.row.id);
   const undo = emptyUndo(syncedCommit);
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
@@ -158,8 +159,8 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
     if (e instanceof UpstreamMovedError) throw e;
     // Nothing was committed (the branch moves last, or was put back): every edit stays pending.
     const error = errorLine(e, h);
-    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.filename, w.translation.language_code] as const)));
-    for (const [file, language] of files) result.failed.push({ path: file, language, error });
+    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.id, w.translation] as const)));
+    for (const t of files.values()) result.failed.push({ path: t.filename, language: t.language_code, translationId: t.id, error });
     planned.length = 0;
   }
 
@@ -208,6 +209,12 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   }
 
   result.result = result.failed.length === 0;
+  result.detail = commitDetail(result);
+  return { result, undo };
+}
+
+/** What a commit did, in lines for people: the edits committed, and each file that could not be written. */
+function commitDetail(result: CommitResult): string | undefined {
   const lines: string[] = [];
   if (result.commits.length > 0) {
     const files = new Set(result.commits.flatMap((c) => c.files)).size;
@@ -217,7 +224,39 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
     if (result.units < written) lines.push(`${written - result.units} of them were edited again meanwhile and stay pending.`);
   }
   for (const f of result.failed) lines.push(`Could not write ${f.path}: ${f.error}; its edits stay pending.`);
-  if (lines.length > 0) result.detail = lines.join('\n');
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/**
+ * After an update moved the branch (call holding the component's mutex): commits again the edits of the files
+ * `first` could not write. A file upstream had broken is refused by the writer at the old HEAD; the update may have
+ * brought upstream's fix, and then the edits go out with this operation instead of staying pending until someone
+ * commits again. Returns one result and one undo for both commits, as if made at once.
+ * @example const { result, undo } = await commitAgain(h, opts, await commitLocked(h, opts)) // after integrateLocked
+ */
+export async function commitAgain(
+  h: ComponentHandle,
+  opts: CommitOptions,
+  first: { result: CommitResult; undo: CommitUndo },
+): Promise<{ result: CommitResult; undo: CommitUndo }> {
+  if (first.result.failed.length === 0) return first;
+  const second = await commitLocked(h, { ...opts, translations: first.result.failed.map((f) => f.translationId) });
+  const result: CommitResult = {
+    result: second.result.result,
+    commits: [...first.result.commits, ...second.result.commits],
+    units: first.result.units + second.result.units,
+    failed: second.result.failed,
+  };
+  result.detail = commitDetail(result);
+  const undo: CommitUndo = {
+    // taking both back returns to where the first one started
+    head: first.undo.head ?? second.undo.head,
+    units: [...first.undo.units, ...second.undo.units],
+    revisions: new Map([...second.undo.revisions, ...first.undo.revisions]),
+    syncedCommit: first.undo.syncedCommit,
+    changeIds: [...first.undo.changeIds, ...second.undo.changeIds],
+    removals: [...(first.undo.removals ?? []), ...(second.undo.removals ?? [])],
+  };
   return { result, undo };
 }
 
@@ -289,7 +328,7 @@ async function applyEdits(
       writes.push({ translation, units: list, before, after });
     } catch (e) {
       const error = errorLine(e, h);
-      result.failed.push({ path: translation.filename, language: translation.language_code, error });
+      result.failed.push({ path: translation.filename, language: translation.language_code, translationId, error });
       failures.push({
         action: Action.SAVE_FAILED,
         timestamp: now(),

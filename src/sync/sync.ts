@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ComponentTarget } from '../component/resolve.js';
+import { State } from '../domain/unit.js';
 import type { ApplyResult, FileResult } from '../store/index.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { WorkingCopyState } from './working-copy.js';
@@ -163,6 +164,12 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       }
     }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
+    // A file's approval (XLIFF approved="yes") counts only where the project reviews: Weblate's get_unit_state.
+    for (const f of plan.files) {
+      const outcome = outcomes.get(f.path);
+      if (outcome?.status !== 'parsed' || (f.isTemplate ? project.source_review : project.translation_review)) continue;
+      for (const u of outcome.store.units) if (u.state === State.APPROVED) u.state = State.TRANSLATED;
+    }
     // strings a format left out (a duplicate identity: the first one is kept, as in Weblate)
     for (const [file, o] of outcomes) {
       if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
@@ -204,13 +211,13 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
  */
 async function upToDate(h: ComponentTarget): Promise<WorkingCopyState | undefined> {
   if (!h.git) return undefined;
-  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth);
+  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth, h.remoteTimeoutMs);
   return head === undefined ? undefined : { dir: h.dir, head, update: 'up-to-date' };
 }
 
 async function updateWorkingCopy(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   const { updateWorkingCopy } = await import('./working-copy.js');
-  return updateWorkingCopy(h.component, h.dir, cache);
+  return updateWorkingCopy(h.component, h.dir, cache, h.remoteTimeoutMs);
 }
 
 /** The working copy as it is: its HEAD, nothing fetched or moved. */

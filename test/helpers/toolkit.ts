@@ -43,8 +43,13 @@ export interface ToolkitUnit {
   xmlState?: Array<string | null>;
   /** Read with a template: the translation file's unit with the template unit's id, null when missing. */
   translation?: ToolkitUnit | null;
-  /** What Weblate builds from the toolkit's unit (weblate/formats/ttkit.py), and the id_hash that follows. */
-  weblate: { monolingual: boolean; context: string; source: string[]; target: string[]; idHash: bigint };
+  /**
+   * What Weblate builds from the toolkit's unit (weblate/formats/ttkit.py), and the id_hash that follows. XLIFF
+   * stores also give Weblate's state and whether the unit is listed at all (has_content), with `xliff` rich text
+   * (inline elements as XML) as source and target. XLIFF units without a template are only the listed kinds
+   * (neither header nor obsolete); with a template they follow the template, matched by Weblate's context.
+   */
+  weblate: { monolingual: boolean; context: string; source: string[]; target: string[]; idHash: bigint; state?: number; listed?: boolean };
 }
 
 export interface ToolkitRequest {
