@@ -62,7 +62,14 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
     }
     let bytes: Uint8Array;
     try {
-      bytes = h.format.create(base, { filename, language: code, sourceLanguage: h.component.source_language, plurals: language.plural_number, template: null });
+      bytes = h.format.create(base, {
+        filename,
+        language: code,
+        sourceLanguage: h.component.source_language,
+        plurals: language.plural_number,
+        pluralFormula: language.plural_formula,
+        template: null,
+      });
     } catch (e) {
       throw forbidden(e instanceof Error ? e.message : String(e));
     }
