@@ -81,11 +81,11 @@ export function projectPage(ctx: WebContext): WebAnswer {
 
 function summary(c: ReturnType<typeof sumStats>): Html {
   const p = percents(c);
+  // one line: htm drops the whitespace around a line break at a text's edge, and with it the space before a number
   return html`<div class="summary">
     ${progress(c)}
     <p>
-      <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved ·
-      ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
+      <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved · ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
     </p>
   </div>`;
 }
