@@ -198,6 +198,9 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   const counts = countsOf(translation, ctx);
   const translate = paths.translate(ctx.catalog, translation);
   const canUpload = ctx.access.can('upload.perform', { project, component });
+  // without a choice here an upload changes only untranslated strings: the correction of a translated one is skipped
+  const canOverwrite = ctx.access.can('upload.overwrite', { project, component });
+  const canOverwriteApproved = canOverwrite && ctx.access.can('unit.review', { project, component });
   const file = ctx.urls.api(
     `translations/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/${encodeURIComponent(language.code)}/file/`,
   );
@@ -235,6 +238,15 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
             <option value="fuzzy">Add as needing edit</option>
             <option value="replace">Replace existing file</option>
           </select>
+          ${
+            canOverwrite &&
+            html`<label for="conflicts">Existing strings</label>
+              <select id="conflicts" name="conflicts">
+                <option value="ignore">Change only untranslated strings</option>
+                <option value="replace-translated">Change translated strings</option>
+                ${canOverwriteApproved && html`<option value="replace-approved">Change translated and approved strings</option>`}
+              </select>`
+          }
           <button type="submit">Upload</button>
         </form>`
       }
