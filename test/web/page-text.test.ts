@@ -1,5 +1,6 @@
 // The pages' text as a reader gets it (tags dropped, spaces as the browser collapses them): the progress sentence
-// of the overview pages, and plural strings in the change history, whose stored separator is no character to show.
+// of the overview pages, plural strings in the change history, whose stored separator is no character to show, and
+// where an error page leads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
@@ -52,5 +53,14 @@ describe('the text of the pages', () => {
       expect(text, path).toContain('Eine Datei gewählt | %n Dateien gewählt');
       expect(text, path).not.toContain('\x1e');
     }
+  });
+
+  it('leads a refused search back to its translation, and a page that is not there to the dashboard', async () => {
+    const search = await env.request('GET', `/translate/hello/app/de/?q=${encodeURIComponent('source:(file')}`);
+    expect(search.status).toBe(400);
+    expect(search.text).toContain('<a href="/projects/hello/app/de/">Back to the translation</a>');
+    const missing = await env.request('GET', '/translate/hello/nope/de/');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<a href="/">Back to the dashboard</a>');
   });
 });
