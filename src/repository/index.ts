@@ -4,7 +4,7 @@ export type { CommitMade, CommitOptions, CommitResult } from './commit.js';
 export type { UnitEdit, UnitEditResult } from './edit.js';
 export { editAction, editUnit } from './edit.js';
 export type { DownloadedFile } from './files.js';
-export { downloadComponentZip, downloadProjectZip, downloadTranslation } from './files.js';
+export { downloadComponentZip, downloadProjectZip, downloadTranslation, exportTranslation } from './files.js';
 export { startGitWorker, stopGitWorker } from './git-work.js';
 export type { ConflictReport } from './integrate.js';
 export type { AddLanguageResult } from './language.js';

@@ -32,3 +32,14 @@ export function setAlert(db: Db, componentId: number, name: string, details: Rec
 export function componentAlerts(db: Db, componentId: number): AlertRow[] {
   return sql(db).ofComponent.all(componentId) as AlertRow[];
 }
+
+/**
+ * Adds a file to the component's ParseError alert (its entry replaced when listed), the alert a sync sets for the
+ * files it could not parse; the next sync sets the alert from what it parses, clearing it once the file parses.
+ */
+export function addParseError(db: Db, componentId: number, file: { filename: string; error: string }, timestamp: string): void {
+  const current = componentAlerts(db, componentId).find((a) => a.name === 'ParseError');
+  const listed = current ? ((JSON.parse(current.details) as { files?: { filename: string; error: string }[] }).files ?? []) : [];
+  const files = [...listed.filter((f) => f.filename !== file.filename), file];
+  setAlert(db, componentId, 'ParseError', { files }, timestamp);
+}

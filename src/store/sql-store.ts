@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { languageDataFingerprint, loadLanguages } from '../languages/languages.js';
 import { accountQueries } from './accounts.query.js';
-import { componentAlerts } from './alerts.repo.js';
+import { addParseError, componentAlerts } from './alerts.repo.js';
 import { seedAuth } from './auth.repo.js';
 import { catalogQueries } from './catalog.query.js';
 import { changeQueries } from './changes.query.js';
@@ -12,7 +12,7 @@ import { componentChanges, mergeFailure, recordChangeRow } from './changes.repo.
 import type * as ChecksRepo from './checks.repo.js';
 import type * as CommentsRepo from './comments.repo.js';
 import * as lists from './component-lists.repo.js';
-import { type Db, StoreError, isPostgres, openDb, sqliteOf } from './db.js';
+import { type Db, StoreError, isPostgres, makeStandalone, openDb, sqliteOf } from './db.js';
 import type * as EditsRepo from './edits.repo.js';
 import {
   type ComponentKey,
@@ -237,6 +237,8 @@ export class SqlStore implements Store {
       throw new StoreError(`${this.db.name}: a PostgreSQL store is backed up by PostgreSQL's own tools (pg_dump), not tms backup`, { file });
     }
     const { totalPages } = await sqliteOf(this.db).backup(file);
+    // SQLite's copy is in WAL mode, as the database is: a backup is one file
+    makeStandalone(file);
     return { pages: totalPages };
   }
 
@@ -294,6 +296,9 @@ export class SqlStore implements Store {
   }
   componentAlerts(componentId: number) {
     return this.read((db) => componentAlerts(db, componentId));
+  }
+  addParseError(...args: Parameters<Store['addParseError']>) {
+    return this.tx((db) => addParseError(db, ...args));
   }
 
   // ---- sync ----

@@ -141,7 +141,10 @@ export interface Store {
   checkpointInBackground(): void;
   /** Reads the database once (for health checks); rejects when it cannot be read. */
   ping(): Promise<void>;
-  /** A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing. */
+  /**
+   * A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing: one
+   * file, out of WAL mode.
+   */
   backup(file: string): Promise<{ pages: number }>;
   /** A token that changes whenever the data changes, through this connection or any other process's. */
   dataVersion(): Promise<string>;
@@ -180,6 +183,8 @@ export interface Store {
   /** Locks or unlocks and records 14/15; false when it already was so, undefined for an unknown component. */
   setComponentLocked(componentId: number, locked: boolean, userId: number | null, timestamp: string): Promise<boolean | undefined>;
   componentAlerts(componentId: number): Promise<AlertRow[]>;
+  /** Adds a file that does not parse to the component's ParseError alert (as a sync lists the files it could not parse). */
+  addParseError(componentId: number, file: { filename: string; error: string }, timestamp: string): Promise<void>;
 
   // ---- sync ----
   listTranslations(componentId: number): Promise<TranslationRow[]>;

@@ -19,6 +19,7 @@ export interface TranslationRow {
 export interface TranslationInfo extends Pick<TranslationRow, 'id' | 'filename' | 'revision' | 'language_id' | 'language_code' | 'is_source' | 'is_template'> {
   language_name: string;
   plural_number: number;
+  plural_formula: string;
 }
 
 /** A translation found by its language's code (`Language.code`; `language_code` is the code as written in the file name). */
@@ -26,7 +27,7 @@ export interface TranslationRef extends TranslationInfo {
   code: string;
 }
 
-const INFO_COLUMNS = `t.id, t.filename, t.revision, t.language_id, t.language_code, l.name AS language_name, l.plural_number,
+const INFO_COLUMNS = `t.id, t.filename, t.revision, t.language_id, t.language_code, l.name AS language_name, l.plural_number, l.plural_formula,
   t.is_source, t.is_template`;
 
 const sql = preparedOnce((db: Db) => ({

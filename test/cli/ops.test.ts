@@ -1,6 +1,6 @@
 // What a site needs to run `tms serve` as a service, through the real server and CLI: /healthz, the request log,
 // Weblate's API throttling, background commits of old pending edits, online backup and restore, the stored delivery log.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,7 +178,8 @@ describe('tms serve as a service', () => {
     const refused = await runCli(['--config', configFile, 'restore', backup]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.join('\n')).toMatch(/being served.*stop tms serve first/);
-    expect(existsSync(`${backup}.tmp-${process.pid}`)).toBe(false);
+    for (const leftover of ['', '-wal', '-shm']) expect(existsSync(`${backup}.tmp-${process.pid}${leftover}`)).toBe(false);
+    for (const leftover of ['-wal', '-shm']) expect(existsSync(`${backup}${leftover}`)).toBe(false);
   });
 });
 
@@ -191,11 +192,17 @@ describe('tms restore', () => {
       const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
       expect((await runCli(['--config', config.file, 'sync', 'hello'])).code).toBe(0);
       expect((await runCli(['--config', config.file, 'user', 'add', 'before'])).code).toBe(0);
-      const backup = path.join(env.root, 'b.sqlite');
+      const backups = path.join(env.root, 'backups');
+      mkdirSync(backups);
+      const backup = path.join(backups, 'b.sqlite');
       expect((await runCli(['--config', config.file, 'backup', backup])).code).toBe(0);
+      // the backup and nothing else: no temporary file, and no -wal or -shm of one (or of the backup)
+      expect(readdirSync(backups)).toEqual(['b.sqlite']);
       expect((await runCli(['--config', config.file, 'user', 'add', 'after'])).code).toBe(0);
       const restored = await runCli(['--config', config.file, 'restore', backup]);
       expect(restored.code).toBe(0);
+      // reading the backup to restore it left nothing beside it either
+      expect(readdirSync(backups)).toEqual(['b.sqlite']);
       const users = await runCli(['--config', config.file, 'user', 'list']);
       expect(users.stdout.join('\n')).toContain('before');
       expect(users.stdout.join('\n')).not.toContain('after');

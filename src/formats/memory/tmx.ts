@@ -11,6 +11,8 @@ export interface MemoryFileEntry {
   sourceLanguage: string;
   targetLanguage: string;
   origin?: string;
+  /** A note on the pair (written as the unit's `<note>`). */
+  note?: string;
 }
 
 /** A memory file read in pieces: each `push` gives the entries its text completed, `end` the rest. */
@@ -177,6 +179,8 @@ export function writeTmx(entries: readonly MemoryFileEntry[], tool = 'tms'): Uin
   ];
   for (const e of entries) {
     lines.push(`    <tu srclang="${escapeAttribute(e.sourceLanguage)}">`);
+    // TMX 1.4 puts notes and props before the variants
+    if (e.note) lines.push(`      <note>${escapeText(e.note)}</note>`);
     if (e.origin) lines.push(`      <prop type="x-origin">${escapeText(e.origin)}</prop>`);
     lines.push(`      <tuv xml:lang="${escapeAttribute(e.sourceLanguage)}"><seg>${escapeText(e.source)}</seg></tuv>`);
     lines.push(`      <tuv xml:lang="${escapeAttribute(e.targetLanguage)}"><seg>${escapeText(e.target)}</seg></tuv>`);

@@ -83,6 +83,10 @@ const PREDEFINED: ReadonlyMap<string, string> = new Map([
 
 /** `<!ENTITY name "value">` in a DOCTYPE's internal subset (parameter entities and external ones are not read). */
 const ENTITY_DECL = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
+/** An entity whose value would come from elsewhere (`SYSTEM`/`PUBLIC`), general or parameter: refused, never fetched. */
+const EXTERNAL_ENTITY_DECL = /<!ENTITY\s+(%\s+)?([^\s"'>]+)\s+(SYSTEM|PUBLIC)\b/;
+/** Characters that references to declared entities may add to a document beyond its own size (quadratic blow-up). */
+const ENTITY_EXPANSION_BUDGET = 1_000_000;
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -138,6 +142,8 @@ export class XmlScanner {
   private bomOffset: number;
   /** Entities a reference may name: the predefined five, and those the DOCTYPE declares. */
   private entities: ReadonlyMap<string, string> = PREDEFINED;
+  /** Characters declared entities may still add (a document's own size plus a fixed allowance). */
+  private expansionLeft = 0;
   /** Streaming: more text may follow (until `end`); what was scanned is dropped from `text` as text is fed. */
   private streaming = false;
   private started = false;
@@ -377,6 +383,11 @@ export class XmlScanner {
     const name = t.slice(i + 1, j);
     const value = this.entities.get(name);
     if (value === undefined) this.fail(i, `undefined entity &${name};`);
+    if (value.length > 1 && !PREDEFINED.has(name)) {
+      this.expansionLeft -= value.length;
+      if (this.expansionLeft < 0)
+        this.fail(i, `entity &${name}; expands the document beyond ${ENTITY_EXPANSION_BUDGET} characters more than its size (an entity expansion bomb)`);
+    }
     this.referenceEnd = j + 1;
     return value;
   }
@@ -574,6 +585,11 @@ export class XmlScanner {
         }
       }
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
+      if (external) {
+        const what = external[1] ? 'parameter entity' : 'entity';
+        this.fail(p + external.index, `external ${what} "${external[2]}" (${external[3]}) is refused: nothing is fetched from outside the file`);
+      }
       const declared = [...t.slice(p, i).matchAll(ENTITY_DECL)];
       if (declared.length > 0) {
         const entities = new Map(PREDEFINED);
@@ -591,6 +607,7 @@ export class XmlScanner {
           if (!entities.has(m[1]!)) entities.set(m[1]!, value);
         }
         this.entities = entities;
+        this.expansionLeft = ENTITY_EXPANSION_BUDGET + this.length;
       }
       this.kind = XmlToken.Doctype;
       this.start = p;
