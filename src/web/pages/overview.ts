@@ -230,22 +230,28 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         canUpload &&
         html`<form method="post" action=${`/upload${translate.slice('/translate'.length)}`} enctype="multipart/form-data" class="upload">
           <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
-          <label for="file">Translation file to upload</label>
-          <input id="file" name="file" type="file" required />
-          <label for="method">Upload method</label>
-          <select id="method" name="method">
-            <option value="translate">Add as translation</option>
-            <option value="fuzzy">Add as needing edit</option>
-            <option value="replace">Replace existing file</option>
-          </select>
+          <span class="pair">
+            <label for="file">Translation file to upload</label>
+            <input id="file" name="file" type="file" required />
+          </span>
+          <span class="pair">
+            <label for="method">Upload method</label>
+            <select id="method" name="method">
+              <option value="translate">Add as translation</option>
+              <option value="fuzzy">Add as needing edit</option>
+              <option value="replace">Replace existing file</option>
+            </select>
+          </span>
           ${
             canOverwrite &&
-            html`<label for="conflicts">Existing strings</label>
+            html`<span class="pair">
+              <label for="conflicts">Existing strings</label>
               <select id="conflicts" name="conflicts">
                 <option value="ignore">Change only untranslated strings</option>
                 <option value="replace-translated">Change translated strings</option>
                 ${canOverwriteApproved && html`<option value="replace-approved">Change translated and approved strings</option>`}
-              </select>`
+              </select>
+            </span>`
           }
           <button type="submit">Upload</button>
         </form>`
