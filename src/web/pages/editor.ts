@@ -52,7 +52,10 @@ function editorQuery(q: string, extra: Record<string, string | number>): string 
   return s ? `?${s}` : '';
 }
 
-/** CLDR-style names and example numbers of a language's plural forms: `one: 1, 21, 31…`. */
+/**
+ * CLDR-style names and example numbers of a language's plural forms: `one: 1, 21, 31…` (the ellipsis only when the
+ * form has more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`).
+ */
 export function pluralLabels(language: CatalogLanguage): string[] {
   let formula: (n: number) => number;
   try {
@@ -61,9 +64,10 @@ export function pluralLabels(language: CatalogLanguage): string[] {
     return Array.from({ length: language.pluralNumber }, (_, i) => `Form ${i}`);
   }
   const examples: number[][] = Array.from({ length: language.pluralNumber }, () => []);
-  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 3); n++) {
+  // a fourth example, never shown, tells whether the form goes on
+  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 4); n++) {
     const form = formula(n);
-    if (form >= 0 && form < examples.length && examples[form]!.length < 3) examples[form]!.push(n);
+    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
   }
   let rules: Intl.PluralRules | undefined;
   try {
@@ -76,7 +80,7 @@ export function pluralLabels(language: CatalogLanguage): string[] {
     let name = list.length > 0 && rules ? rules.select(list[0]!) : `form ${i}`;
     if (seen.has(name)) name = `${name} (${i})`;
     seen.add(name);
-    return list.length > 0 ? `${name}: ${list.join(', ')}…` : name;
+    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
   });
 }
 
