@@ -336,4 +336,10 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 11: a translation's own plural where its file states one other than its language's (PO's Plural-Forms); NULL
+  // follows the language
+  `
+  ALTER TABLE translations ADD COLUMN plural_number INTEGER;
+  ALTER TABLE translations ADD COLUMN plural_formula TEXT;
+  `,
 ];

@@ -338,4 +338,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TABLE data_version (id integer PRIMARY KEY CHECK (id = 1), n bigint NOT NULL);
   INSERT INTO data_version VALUES (1, 0);
   `,
+  // 2 (SQLite's 11): a translation's own plural where its file states one other than its language's; NULL follows the language
+  `
+  ALTER TABLE translations ADD COLUMN plural_number bigint;
+  ALTER TABLE translations ADD COLUMN plural_formula text COLLATE "C";
+  `,
 ];
