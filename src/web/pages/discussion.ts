@@ -129,9 +129,9 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           : html`<ol>${d.memory.map(
               (m, i) => html`<li data-memory=${m.id}>
                 <span class="similarity">${m.similarity} %</span>
-                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${m.target}</span>
-                <small> — ${m.source}${m.origin ? ` (${m.origin})` : ''}</small>
-                <button type="button" data-copy=${m.target} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
+                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${m.target.split(PLURAL_SEPARATOR).join(' | ')}</span>
+                <small> — ${m.source.split(PLURAL_SEPARATOR).join(' | ')}${m.origin ? ` (${m.origin})` : ''}</small>
+                <button type="button" data-copy=${JSON.stringify(m.target.split(PLURAL_SEPARATOR))} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
               </li>`,
             )}</ol>`
       }
