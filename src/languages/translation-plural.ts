@@ -1,4 +1,5 @@
 // The plural a translation uses (Weblate's Translation.plural): its file's own rule (PO's Plural-Forms), the CLDR categories its format names (Android, .stringsdict), else its language's default plural.
+import { alternativePlural } from './languages.js';
 import { type PluralFunction, compilePluralFormula, parsePluralForms, samePluralFormula } from './plural-formula.js';
 
 /** A plural rule: how many forms, and the C expression over n that picks one. */
@@ -10,6 +11,8 @@ export interface PluralRule {
 /** A translation's plural: its number of forms, the form each number takes, and the forms' names where the format gives them. */
 export interface TranslationPlural {
   number: number;
+  /** Its C formula over n, as a PO header writes it (for CLDR forms: the CLDR formula, `zero` for 0 put first where the format adds it). */
+  readonly formula: string;
   /** The form a number takes (0-based); a formula that does not compile gives the last form for every number. */
   formOf: PluralFunction;
   /** The forms' CLDR names where the file format names them (Android, .stringsdict), else null. */
@@ -91,7 +94,34 @@ function tagFunction(code: string, tags: readonly string[]): PluralFunction {
  * @example translationPlural('cs', csPlural, null, ['zero', 'one', 'few', 'other']).number // 4
  */
 export function translationPlural(code: string, language: PluralRule, file: PluralRule | null, tags: readonly string[] | null): TranslationPlural {
-  if (tags && tags.length > 0) return { number: tags.length, formOf: tagFunction(code, tags), tags };
+  if (tags && tags.length > 0) {
+    let formula: string | undefined;
+    return {
+      number: tags.length,
+      formOf: tagFunction(code, tags),
+      tags,
+      // read only where written (the language data's CLDR table is loaded on first use)
+      get formula() {
+        formula ??= tagFormula(code, tags, language);
+        return formula;
+      },
+    };
+  }
   const rule = file ?? language;
-  return { number: rule.number, formOf: formulaFunction(rule), tags: null };
+  return { number: rule.number, formula: rule.formula, formOf: formulaFunction(rule), tags: null };
+}
+
+/**
+ * The formula of CLDR forms: the language data's CLDR formula of the base language (its forms are the categories
+ * whole numbers take, in CLDR order, as the formats' tags are), behind `n == 0` where the format adds `zero`
+ * (.stringsdict); without a CLDR row, English's or a single form's.
+ */
+function tagFormula(code: string, tags: readonly string[], language: PluralRule): string {
+  const base = code.replace(/^b\+/, '').replace(/[_+]/g, '-').split('-')[0]!;
+  const cldr = alternativePlural(base, 'cldr');
+  if (cldr && cldr.number === tags.length) return cldr.formula;
+  const zeroFirst = tags[0] === 'zero';
+  const rest = zeroFirst ? tags.length - 1 : tags.length;
+  const inner = cldr && cldr.number === rest ? cldr.formula : rest === 1 ? '0' : rest === 2 ? 'n != 1' : language.formula;
+  return zeroFirst ? `(n == 0) ? 0 : ((${inner}) + 1)` : inner;
 }

@@ -1,7 +1,7 @@
 // A translation's plural follows its file as in Weblate: a PO file's own Plural-Forms (Midnight Commander's ru with 4
 // forms where Russian has 3, pt_BR with 3 where Portuguese has 2), Android's CLDR forms (French one/many/other) and
 // .stringsdict's with zero: the API's targets, the edits it takes, the editor's fields and labels, and the file written.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
@@ -10,6 +10,7 @@ import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus, repoRoot } from '../helpers/corpus.js';
+import { gettextAvailable, msgfmtCheck } from '../helpers/gettext.js';
 import { gitCli } from '../helpers/git-repo.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from '../helpers/http.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
@@ -130,6 +131,41 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
     const diff = await gitCli(env.upstream('mc'), ['show', '--format=', 'HEAD']);
     const entry = diff.split('\n').filter((l) => /^[-+]msg/.test(l));
     expect(entry).toEqual(['-msgstr[3] "У вас %zu открытых экранов. Всё равно выйти?"', '+msgstr[3] "У вас %zu открытого экрана. Всё равно выйти?"']);
+  });
+
+  /** A translation downloaded as PO (`?format=po`): its header's Plural-Forms, what msgfmt --check says, and the file. */
+  async function poDownload(translation: string): Promise<{ pluralForms: string; check: string[]; text: string }> {
+    const answer = await request('GET', `/api/translations/plurals/${translation}/file/?format=po`);
+    expect(answer.status, answer.text).toBe(200);
+    const file = path.join(env.root, `${translation.replaceAll('/', '-')}.po`);
+    writeFileSync(file, answer.bytes);
+    const text = answer.bytes.toString();
+    // the header entry's text: its quoted lines joined (a long field is wrapped over several)
+    const header = text
+      .slice(0, text.indexOf('\n\n'))
+      .split('\n')
+      .filter((l) => l.startsWith('"'))
+      .map((l) => l.slice(1, -1))
+      .join('');
+    return { pluralForms: /Plural-Forms: (.*?)\\n/.exec(header)?.[1] ?? '', check: gettextAvailable ? msgfmtCheck(file) : [], text };
+  }
+
+  it('PO downloads carry the translation’s plural: the file’s own, Android’s CLDR forms, .stringsdict’s with zero', async () => {
+    const ru = await poDownload('mc/ru');
+    expect(ru.pluralForms).toBe(
+      'nplurals=4; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : n%10==0 || (n%10>=5 && n%10<=9) || (n%100>=11 && n%100<=14)? 2 : 3);',
+    );
+    expect(ru.text).toContain('msgstr[3] "У вас %zu открытого экрана. Всё равно выйти?"');
+    expect(ru.check).toEqual([]);
+    const fr = await poDownload('android/fr');
+    expect(fr.pluralForms).toBe('nplurals=3; plural=(n == 0 || n == 1) ? 0 : ((n != 0 && n % 1000000 == 0) ? 1 : 2);');
+    expect(fr.text).toContain(
+      'msgctxt "files"\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d fichier"\nmsgstr[1] "%d de fichiers"\nmsgstr[2] "%d fichiers"',
+    );
+    expect(fr.check).toEqual([]);
+    const cs = await poDownload('ios-plurals/cs');
+    expect(cs.pluralForms).toBe('nplurals=4; plural=(n == 0) ? 0 : (((n == 1) ? 0 : ((n >= 2 && n <= 4) ? 1 : 2)) + 1);');
+    expect(cs.check).toEqual([]);
   });
 
   it('Android: French strings take CLDR’s one/many/other where French has 2 forms', async () => {
