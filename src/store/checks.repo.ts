@@ -1,5 +1,14 @@
 // The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
-import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
+import {
+  type CheckContext,
+  type CheckedUnit,
+  checkApplies,
+  inconsistentMembers,
+  oneNumberForms,
+  sourceChecks,
+  strictFormatPlurals,
+  translationChecks,
+} from '../checks/index.js';
 import { State } from '../domain/unit.js';
 import { formatPluralTags } from '../formats/registry.js';
 import { translationPlural } from '../languages/translation-plural.js';
@@ -124,11 +133,12 @@ const formsCache = new Map<string, boolean[]>();
 /** Which of a translation's plural forms cover a single number: its format's CLDR forms, else its (file's or language's) formula. */
 function formsOf(format: string, code: string, count: number, formula: string): boolean[] {
   const tags = formatPluralTags(format, code);
-  const key = tags ? `${code};${tags.join(' ')}` : `${count};${formula}`;
+  const strict = strictFormatPlurals(format);
+  const key = `${strict};${tags ? `${code};${tags.join(' ')}` : `${count};${formula}`}`;
   let forms = formsCache.get(key);
   if (!forms) {
     const plural = translationPlural(code, { number: count, formula }, null, tags);
-    forms = oneNumberForms(plural.number, plural.formOf);
+    forms = oneNumberForms(plural.number, plural.formOf, strict);
     formsCache.set(key, forms);
   }
   return forms;
