@@ -115,7 +115,7 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
     ]);
     const pt = await unitOf('mc/pt_BR', `source:"${QUIT}"`, (u) => u.source[0] === QUIT);
     expect(pt.target).toHaveLength(3);
-    expect((await editorFields(pt)).map(([label]) => label)).toEqual(['one: 0, 1…', 'many: 1000000, 2000000, 3000000…', 'other: 2, 3, 4…']);
+    expect((await editorFields(pt)).map(([label]) => label)).toEqual(['one: 0, 1', 'many: 1000000, 2000000, 3000000…', 'other: 2, 3, 4…']);
     // Weblate's translation API keeps showing the language's own plural in `language.plural`
     const translation = (await request('GET', '/api/translations/plurals/mc/ru/')).json;
     expect(translation.language.plural).toMatchObject({ number: 3 });
@@ -184,9 +184,9 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
     const files = await unitOf('ios-plurals/cs', 'context:files.count:files', (u) => u.context === 'files.count:files');
     expect(files.target).toEqual(['', '%ld soubor', '%ld soubory', '%ld souborů']);
     expect(await editorFields(files)).toEqual([
-      ['zero: 0…', ''],
-      ['one: 1…', '%ld soubor'],
-      ['few: 2, 3, 4…', '%ld soubory'],
+      ['zero: 0', ''],
+      ['one: 1', '%ld soubor'],
+      ['few: 2, 3, 4', '%ld soubory'],
       ['other: 5, 6, 7…', '%ld souborů'],
     ]);
   });

@@ -184,7 +184,7 @@ describe.skipIf(!chromiumPath)('file formats edited in the web editor', () => {
       ]);
     };
     const labels = await editInBrowser(page, 'po/cs', plural, ['%d soubor!', '%d soubory!', '%d souborů!'], 'editor-po-plural', fromMemory);
-    expect(labels).toEqual(['one: 1…', 'few: 2, 3, 4…', 'other: 0, 5, 6…']);
+    expect(labels).toEqual(['one: 1', 'few: 2, 3, 4', 'other: 0, 5, 6…']);
     await commitFromPage('po');
     const changed = await changedLines(env.upstream('po'));
     const entries = changed.filter((l) => !/^[-+]"/.test(l));

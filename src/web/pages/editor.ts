@@ -10,7 +10,7 @@ import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { TranslationPlural } from '../../languages/translation-plural.js';
 import { catalogPlural } from '../../repository/index.js';
-import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
@@ -60,15 +60,17 @@ for (let n = 0; n <= 1000; n++) EXAMPLE_NUMBERS.push(n);
 for (let k = 4; k <= 9; k++) for (const m of [1, 2, 3, 5, 11]) EXAMPLE_NUMBERS.push(m * 10 ** k);
 
 /**
- * Names and example numbers of a translation's plural forms, `one: 1, 21, 31…`: the format's CLDR names where it gives
- * them (Android, .stringsdict), else CLDR's name for the form's first example in the file's language.
+ * Names and example numbers of a translation's plural forms, `one: 1, 21, 31…` (the ellipsis only when the form has
+ * more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`): the format's CLDR names where it gives them
+ * (Android, .stringsdict), else CLDR's name for the form's first example in the file's language.
  */
 export function pluralLabels(code: string, plural: TranslationPlural): string[] {
   const examples: number[][] = Array.from({ length: plural.number }, () => []);
+  // a fourth example, never shown, tells whether the form goes on
   for (const n of EXAMPLE_NUMBERS) {
-    if (examples.every((e) => e.length >= 3)) break;
+    if (examples.every((e) => e.length >= 4)) break;
     const form = plural.formOf(n);
-    if (form >= 0 && form < examples.length && examples[form]!.length < 3) examples[form]!.push(n);
+    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
   }
   let rules: Intl.PluralRules | undefined;
   try {
@@ -83,7 +85,7 @@ export function pluralLabels(code: string, plural: TranslationPlural): string[] 
     let name = names[i] ?? (names.includes('other') ? `form ${i}` : 'other');
     if (seen.has(name)) name = `${name} (${i})`;
     seen.add(name);
-    return list.length > 0 ? `${name}: ${list.join(', ')}…` : name;
+    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
   });
 }
 
