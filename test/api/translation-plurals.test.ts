@@ -168,6 +168,19 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
     expect(cs.check).toEqual([]);
   });
 
+  it('a store from before translations had their own plural reads the PO files again at the next sync, at the same commit', async () => {
+    // what migration 11 leaves: no plural of the file's known, the PO files' revisions forgotten
+    store.db.prepare("UPDATE translations SET plural_number = NULL, plural_formula = NULL, revision = '' WHERE filename LIKE 'po/%'").run();
+    const before = (await unitOf('mc/ru', `source:"${QUIT}"`, (u) => u.source[0] === QUIT)).target;
+    expect(before).toHaveLength(3);
+    const [result] = await syncProject(store, config, 'plurals', 'mc');
+    expect(result?.ok, result?.error).toBe(true);
+    expect(result!.files.filter((f) => f.status === 'parsed').map((f) => f.path)).toEqual(['po/pt_BR.po', 'po/ru.po']);
+    const after = await unitOf('mc/ru', `source:"${QUIT}"`, (u) => u.source[0] === QUIT);
+    expect(after.target).toHaveLength(4);
+    expect(after.target[3]).toBe('У вас %zu открытого экрана. Всё равно выйти?');
+  });
+
   it('Android: French strings take CLDR’s one/many/other where French has 2 forms', async () => {
     const files = await unitOf('android/fr', 'context:files', (u) => u.context === 'files');
     expect(files.target).toEqual(['%d fichier', '%d de fichiers', '%d fichiers']);
