@@ -1,7 +1,7 @@
 // Formats benchmark: parse and one-edit write throughput per format over the shared corpus, plus Translate Toolkit for scale.
 //
-// Run: npm run bench:formats   (BENCH_RUNS=n to change the number of timed runs; TMS_CORPUS to point at the corpus;
-// TMS_PYTHON to choose the Python that has Translate Toolkit).
+// Run: npm run bench:formats   (BENCH_RUNS=n to change the number of timed runs; BENCH_FORMATS=aresource,strings-utf8
+// to time some format ids only; TMS_CORPUS to point at the corpus; TMS_PYTHON to choose the Python that has Translate Toolkit).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,10 @@ interface BenchSet {
   sourceLanguage?: string;
   /** Fixed target language (multilingual glossaries); otherwise the code from the file name. */
   language?: string;
+  /** Monolingual sets: the template (read once, outside the timing) that every file is listed against. */
+  template?: string;
+  /** Translate Toolkit's store class (`module.Class` under translate.storage) timed on the same files. */
+  toolkit?: string;
 }
 
 const SETS: BenchSet[] = [
@@ -38,7 +42,49 @@ const SETS: BenchSet[] = [
   { format: 'tbx', project: 'Slicer-SlicerLanguageTranslations', masks: ['glossary/*.tbx'] },
   { format: 'tbx', project: 'pan93412-kde-cn', masks: ['terms.tbx'], sourceLanguage: 'en-US', language: 'zh-CN' },
   { format: 'tbx', project: 'DeNederlandscheBank-termate', masks: ['data/examples/*.tbx'], language: 'es' },
+  {
+    format: 'aresource',
+    project: 'TeamNewPipe-NewPipe',
+    masks: ['app/src/main/res/values-*/strings.xml'],
+    template: 'app/src/main/res/values/strings.xml',
+    toolkit: 'aresource.AndroidResourceFile',
+  },
+  {
+    format: 'strings-utf8',
+    project: 'mastodon-mastodon-ios',
+    masks: ['MastodonSDK/Sources/MastodonLocalization/Resources/*.lproj/Localizable.strings'],
+    template: 'MastodonSDK/Sources/MastodonLocalization/Resources/Base.lproj/Localizable.strings',
+    toolkit: 'properties.stringsutf8file',
+  },
+  {
+    format: 'stringsdict',
+    project: 'mastodon-mastodon-ios',
+    masks: ['MastodonSDK/Sources/MastodonLocalization/Resources/*.lproj/Localizable.stringsdict'],
+    template: 'MastodonSDK/Sources/MastodonLocalization/Resources/Base.lproj/Localizable.stringsdict',
+    toolkit: 'stringsdict.StringsDictFile',
+  },
+  { format: 'xliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'plainxliff', project: 'ghostfolio-ghostfolio', masks: ['apps/client/src/locales/messages*.xlf'] },
+  { format: 'xliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'plainxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'poxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'], toolkit: 'pypo.pofile' },
+  { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'], toolkit: 'pypo.pofile' },
 ];
+
+/** gettext-parser (npm, a devDependency measured here only) on the same PO files: its own objects, no Weblate units. */
+async function gettextParserSeconds(files: LoadedFile[]): Promise<number | null> {
+  try {
+    // imported by a computed name: the package ships no types, and the benchmark runs without it too
+    const name = 'gettext-parser';
+    const { po } = (await import(name)) as { po: { parse: (b: Uint8Array) => unknown } };
+    return time(() => {
+      for (const f of files) po.parse(Buffer.from(f.bytes));
+    });
+  } catch {
+    return null;
+  }
+}
 
 interface LoadedFile {
   name: string;
@@ -56,12 +102,16 @@ function corpusDir(): string | null {
 function load(corpus: string, set: BenchSet): LoadedFile[] {
   const cwd = path.join(corpus, set.project);
   const files: LoadedFile[] = [];
+  const sourceLanguage = set.sourceLanguage ?? 'en';
+  const template = set.template
+    ? getFormat(set.format).parse(readFileSync(path.join(cwd, set.template)), { filename: set.template, language: sourceLanguage, sourceLanguage })
+    : null;
   for (const mask of set.masks) {
     const [before, after = ''] = mask.split('*');
     for (const name of fg.sync(mask, { cwd }).sort()) {
       if (set.exclude?.includes(path.basename(name))) continue;
       const code = mask.includes('*') ? name.slice(before!.length, name.length - after.length) : '';
-      const ctx: FormatContext = { filename: name, language: set.language ?? code, sourceLanguage: set.sourceLanguage ?? 'en' };
+      const ctx: FormatContext = { filename: name, language: set.language ?? code, sourceLanguage, template };
       files.push({ name, bytes: readFileSync(path.join(cwd, name)), ctx });
     }
   }
@@ -71,6 +121,19 @@ function load(corpus: string, set: BenchSet): LoadedFile[] {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Median CPU seconds (user + system) of `RUNS` passes after `warmup` untimed ones: steadier than wall time on a busy machine. */
+function cpuTime(pass: () => void, warmup = WARMUP): number {
+  for (let i = 0; i < warmup; i++) pass();
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const before = process.cpuUsage();
+    pass();
+    const used = process.cpuUsage(before);
+    runs.push((used.user + used.system) / 1e6);
+  }
+  return median(runs);
 }
 
 /** Median seconds of `RUNS` timed passes after `WARMUP` untimed ones. */
@@ -142,7 +205,104 @@ times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
 
-function main(): void {
+// Translate Toolkit reading XLIFF as Weblate's wrappers use it: getid, source, target (rich: the placeables round trip
+// Weblate's rich_to_xliff_string makes), the target state, notes and locations of every unit.
+// Both sides are timed in CPU time (process_time / cpuUsage): on a shared machine wall time swings by 3x between runs.
+const TT_XLIFF_SNIPPET = `
+import sys, time, json
+from lxml import etree
+from translate.storage import xliff
+from translate.storage.placeables.lisa import strelem_to_xml
+import translate.__version__ as v
+runs, rich = int(sys.argv[1]), sys.argv[2] == 'rich'
+data = [open(p, 'rb').read() for p in sys.argv[3:]]
+def rich_string(elements):
+    root = etree.Element('e')
+    for element in elements:
+        strelem_to_xml(root, element)
+    for child in root:
+        if child.tag.startswith('{'):
+            child.tag = child.tag[child.tag.index('}') + 1:]
+    etree.cleanup_namespaces(root)
+    return etree.tostring(root, encoding='unicode')[3:][:-4]
+def read(d):
+    store = xliff.xlifffile()
+    store.parse(d)
+    n = 0
+    for u in store.units:
+        u.getid(), u.source, u.target, u.getnotes(), u.getlocations()
+        node = u.xmlelement.find(u.namespaced('target'))
+        if node is not None:
+            node.get('state')
+        if rich:
+            rich_string(u.rich_source)
+            if u.target is not None:
+                rich_string(u.rich_target)
+        n += 1
+    return n
+for d in data: read(d)
+times = []
+units = 0
+for _ in range(runs):
+    t0 = time.process_time()
+    units = sum(read(d) for d in data)
+    times.append(time.process_time() - t0)
+times.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
+`;
+
+/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files, both in CPU time. */
+function xliffAnchor(python: string, corpus: string, set: BenchSet): void {
+  const files = load(corpus, set);
+  const paths = files.map((f) => path.join(corpus, set.project, f.name));
+  const mode = set.format === 'xliff' ? 'rich' : 'plain';
+  const out = execFileSync(python, ['-c', TT_XLIFF_SNIPPET, String(RUNS), mode, ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+  const format = getFormat(set.format);
+  // a longer warm-up: the JIT settles on these files after more passes than on the others
+  const ours = cpuTime(() => {
+    for (const f of files) format.parse(f.bytes, f.ctx);
+  }, WARMUP * 5);
+  const bytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
+  console.log(
+    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / ours)} MB/s   ${(tt.seconds / ours).toFixed(1)}x`,
+  );
+}
+
+// The toolkit side of a monolingual set: each file parsed with its language set first (as Weblate does), then
+// id, source, target and notes read from every unit. Standard output is muted: Debian's aresource prints while reading.
+const TT_STORE_SNIPPET = `
+import sys, time, json, io, contextlib, importlib
+import translate.__version__ as v
+module, cls = sys.argv[2].rsplit('.', 1)
+store_class = getattr(importlib.import_module('translate.storage.' + module), cls)
+files = [(p.split('=', 1)[0], open(p.split('=', 1)[1], 'rb').read()) for p in sys.argv[3:]]
+runs = int(sys.argv[1])
+def read(code, data):
+    st = store_class()
+    st.settargetlanguage(code)
+    st.parse(data)
+    n = 0
+    for u in st.units:
+        u.getid(), u.source, u.target, u.getnotes()
+        n += 1
+    return n
+with contextlib.redirect_stdout(io.StringIO()):
+    for code, d in files: read(code, d)
+    times = []
+    cpu = []
+    units = 0
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        units = sum(read(code, d) for code, d in files)
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+times.sort()
+cpu.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
+`;
+
+async function main(): Promise<void> {
   const corpus = corpusDir();
   if (!corpus) {
     console.log('corpus not found: set TMS_CORPUS or place it at ../shared/corpus');
@@ -155,7 +315,9 @@ function main(): void {
   console.log(`${header}${'parse MB/s'.padStart(12)}${'units/s'.padStart(11)}${'write MB/s'.padStart(12)}${'writes/s'.padStart(10)}`);
 
   const results: Record<string, { seconds: number; bytes: number }> = {};
+  const only = process.env.BENCH_FORMATS ? new Set(process.env.BENCH_FORMATS.split(',')) : null;
   for (const set of SETS) {
+    if (only && !only.has(set.format)) continue;
     const format = getFormat(set.format);
     const files = load(corpus, set);
     const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
@@ -199,16 +361,45 @@ function main(): void {
     console.log('Translate Toolkit not installed');
     return;
   }
-  const keepass = load(corpus, SETS[0]!);
+  const keepass = only && !only.has('ts') ? [] : load(corpus, SETS[0]!);
   const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
-  const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
-  const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
-  const ours = results[`ts/${SETS[0]!.project}`];
-  const ttRate = mb(bytes) / tt.seconds;
-  console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
-  console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
-  if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  if (keepass.length > 0) {
+    const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+    const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
+    const ours = results[`ts/${SETS[0]!.project}`];
+    const ttRate = mb(bytes) / tt.seconds;
+    console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
+    console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
+    if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+  }
+
+  for (const set of SETS) {
+    const mine = results[`${set.format}/${set.project}`];
+    if (!set.toolkit || !mine) continue;
+    const files = load(corpus, set);
+    const args = files.map((f) => `${f.ctx.language}=${path.join(corpus, set.project, f.name)}`);
+    const answer = execFileSync(python, ['-c', TT_STORE_SNIPPET, String(Math.min(RUNS, 3)), set.toolkit, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const store = JSON.parse(answer) as { seconds: number; cpu: number; units: number };
+    const format = getFormat(set.format);
+    const cpu = cpuTime(() => {
+      for (const f of files) format.parse(f.bytes, f.ctx);
+    });
+    const rate = mb(mine.bytes) / store.seconds;
+    console.log(
+      `${set.format} (${set.project}): Translate Toolkit ${set.toolkit} ${rate.toFixed(2)} MB/s, ${(store.units / store.seconds).toFixed(0)} units/s; ` +
+        `tms ${(mb(mine.bytes) / mine.seconds).toFixed(1)} MB/s = ${(mb(mine.bytes) / mine.seconds / rate).toFixed(1)}x; ` +
+        `CPU time: toolkit ${(mb(mine.bytes) / store.cpu).toFixed(2)} MB/s, tms ${(mb(mine.bytes) / cpu).toFixed(1)} MB/s = ${(store.cpu / cpu).toFixed(1)}x`,
+    );
+    if (set.format === 'po') {
+      const gp = await gettextParserSeconds(files);
+      if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(mine.bytes) / gp).toFixed(1)} MB/s (its own objects, no Weblate units)`);
+    }
+  }
+
+  const xliffSets = SETS.filter((set) => (set.format === 'xliff' || set.format === 'plainxliff') && (!only || only.has(set.format)));
+  if (xliffSets.length > 0) console.log('\nXLIFF parse against Translate Toolkit reading the same files as Weblate does (CPU time):');
+  for (const set of xliffSets) xliffAnchor(python, corpus, set);
 }
 
-main();
+await main();

@@ -23,7 +23,7 @@ import { ResponseCache } from './response-cache.js';
 import type { Route, WriteMethod } from './route.js';
 import { createRouter } from './router.js';
 import { ROUTES } from './routes.js';
-import { CSRF_HEADER, csrfMatches, sessionOf } from './session.js';
+import { CSRF_HEADER, csrfMatches, sentFromSite, sessionOf } from './session.js';
 import { Urls } from './urls.js';
 import type { WriteContext } from './write.js';
 
@@ -215,8 +215,10 @@ export function createApp(options: AppOptions): RequestHandler {
     const session = req.headers.authorization ? undefined : await sessionOf(store, req);
     if (session?.user.is_active) {
       user = session.user;
-      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && !csrfMatches(req.headers[CSRF_HEADER] as string | undefined, session.csrf)) {
-        throw permissionDenied('CSRF Failed: CSRF token missing or incorrect.');
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+        if (!csrfMatches(req.headers[CSRF_HEADER] as string | undefined, session.csrf)) throw permissionDenied('CSRF Failed: CSRF token missing or incorrect.');
+        if (!sentFromSite(req, getConfig().site_url, originOf(req)))
+          throw permissionDenied('CSRF Failed: Origin checking failed: the request was sent from another site.');
       }
     } else {
       try {

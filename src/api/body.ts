@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { TmsError } from '../domain/errors.js';
 import { bodyTooLarge, parseError, unsupportedMediaType, validationError } from './errors.js';
+import { discardBody } from './linger.js';
 import { MultipartError, type UploadedFile, boundaryOf, parseMultipart } from './multipart.js';
 
 export type { UploadedFile } from './multipart.js';
@@ -41,7 +42,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   return new Promise((resolve, reject) => {
     const announced = Number(req.headers['content-length']);
     if (Number.isFinite(announced) && announced > limit) {
-      req.resume();
+      discardBody(req);
       reject(bodyTooLarge(limit));
       return;
     }

@@ -68,17 +68,33 @@ export function createForwarder(opts: { port: number; key: string; originOf: (re
     }
     // a body of unknown length goes on chunked, as it came
     if (req.headers['transfer-encoding'] && headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+    // A client waiting for 100 Continue gets it when the leader asks for the body (a refusal comes before it).
+    const expectsContinue = /^\s*100-continue\s*$/i.test(req.headers.expect ?? '');
+    if (expectsContinue) headers.expect = '100-continue';
     headers[FORWARD_KEY_HEADER] = opts.key;
     headers[FORWARD_ADDRESS_HEADER] = req.socket.remoteAddress ?? '';
     headers[FORWARD_ORIGIN_HEADER] = opts.originOf(req);
+    let answered = false;
     const upstream = http.request({ host: '127.0.0.1', port: opts.port, method: req.method, path: req.url, headers, agent }, (answer) => {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
       answer.pipe(res);
       answer.on('error', () => res.destroy());
+      answer.on('end', () => {
+        answered = true;
+        // The leader answered before reading the whole body (a refused upload): the rest is not sent on to it but read
+        // and dropped here, by this server's lingering close, so the client still gets the answer.
+        if (!req.complete) {
+          req.unpipe(upstream);
+          upstream.destroy();
+          req.resume();
+        }
+      });
     });
     upstream.on('error', () => {
+      // the answer is whole: what failed after it (the leader closing a connection it answered on) is nobody's concern
+      if (answered) return;
       if (res.headersSent) {
         res.destroy();
         return;
@@ -90,7 +106,10 @@ export function createForwarder(opts: { port: number; key: string; originOf: (re
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    if (expectsContinue) {
+      upstream.once('continue', () => req.pipe(upstream));
+      upstream.flushHeaders();
+    } else req.pipe(upstream);
   };
   return { handle, close: () => agent.destroy() };
 }

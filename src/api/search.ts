@@ -5,8 +5,11 @@ import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
 import type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from '../store/index.js';
 
-/** A query that cannot be parsed; the message says why and where. */
-export class SearchSyntaxError extends TmsError<{ query: string }> {}
+/** A query that cannot be parsed; the message says why and where (`depth`: nested deeper than MAX_QUERY_DEPTH). */
+export class SearchSyntaxError extends TmsError<{ query: string; depth?: number }> {}
+
+/** How deep parentheses and NOTs may nest in a query (each level is a level of the parser's and the database's stacks). */
+export const MAX_QUERY_DEPTH = 100;
 
 const TEXT_FIELDS: Record<string, UnitTextField[]> = {
   source: ['source'],
@@ -98,8 +101,8 @@ class Lexer {
   private i = 0;
   constructor(private readonly s: string) {}
 
-  fail(message: string, at = this.i): never {
-    throw new SearchSyntaxError(`${message} at position ${at + 1}`, { query: this.s });
+  fail(message: string, at = this.i, data: { depth?: number } = {}): never {
+    throw new SearchSyntaxError(`${message} at position ${at + 1}`, { query: this.s, ...data });
   }
 
   private quoted(): string {
@@ -258,7 +261,11 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   const tokens = lexer.tokens();
   if (tokens.length === 0) return null;
   let i = 0;
+  let depth = 0;
   const peek = () => tokens[i];
+  const deeper = (at: number) => {
+    if (++depth > MAX_QUERY_DEPTH) lexer.fail(`parentheses and NOT nested more than ${MAX_QUERY_DEPTH} levels deep`, at, { depth: MAX_QUERY_DEPTH });
+  };
 
   function or(): UnitFilter {
     const items = [and()];
@@ -281,9 +288,13 @@ export function parseUnitQuery(query: string): UnitFilter | null {
   }
 
   function not(): UnitFilter {
-    if (peek()?.type === 'not') {
+    const token = peek();
+    if (token?.type === 'not') {
       i++;
-      return { kind: 'not', item: not() };
+      deeper(token.at);
+      const item = not();
+      depth--;
+      return { kind: 'not', item };
     }
     return primary();
   }
@@ -295,7 +306,9 @@ export function parseUnitQuery(query: string): UnitFilter | null {
     switch (token.type) {
       case 'open': {
         if (peek()?.type === 'close') lexer.fail('empty parentheses', token.at);
+        deeper(token.at);
         const inner = or();
+        depth--;
         if (peek()?.type !== 'close') lexer.fail('missing ")"', token.at);
         i++;
         return inner;

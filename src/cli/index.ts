@@ -66,6 +66,18 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     );
 
   program
+    .command('discover')
+    .description('propose the components a repository holds (file masks, formats, templates), as configuration to paste')
+    .argument('<repository>', 'a working tree, or a git URL or bare repository to clone')
+    .option('--json', 'print a JSON list of {filemask, file_format, template, new_base}')
+    .action((repository: string, opts: { json?: boolean }) =>
+      run(async () => {
+        const { runDiscover } = await import('./discover.js');
+        return runDiscover(io, repository, { json: Boolean(opts.json) });
+      }),
+    );
+
+  program
     .command('serve')
     .description('serve the web interface, the Weblate-compatible API and webhooks')
     .option('--host <host>', 'address to listen on', '127.0.0.1')

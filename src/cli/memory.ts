@@ -1,9 +1,10 @@
 // `tms memory import|export`: the translation memory to and from TMX or Weblate's JSON dump.
-import { readFile, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MemoryCategory, parseMemoryJson, writeMemoryJson } from '../formats/memory/json.js';
-import { type MemoryFileEntry, parseTmx, writeTmx } from '../formats/memory/tmx.js';
-import type { MemoryExportScope, MemoryRow, MemoryScope, Store } from '../store/index.js';
+import { FormatParseError } from '../domain/errors.js';
+import { MemoryCategory, createMemoryJsonReader, writeMemoryJson } from '../formats/memory/json.js';
+import { type MemoryFileEntry, type MemoryFileReader, createTmxReader, writeTmx } from '../formats/memory/tmx.js';
+import type { MemoryExportScope, MemoryImportEntry, MemoryImportResult, MemoryRow, MemoryScope, MemorySkipReason, Store } from '../store/index.js';
 import { exportMemory, importMemory } from '../store/memory.repo.js';
 import { findProjectBySlug } from '../store/projects.repo.js';
 import { findUserByUsername } from '../store/users.repo.js';
@@ -59,31 +60,128 @@ function describe(scope: MemoryScope, opts: MemoryScopeOptions): string {
   return 'the shared memory';
 }
 
+/** Entries stored per transaction: a few thousand keep the import quick and never hold the writer long. */
+const BATCH = 5000;
+
+const SKIP_REASONS: readonly [MemorySkipReason, string][] = [
+  ['duplicate', 'already in the memory'],
+  ['unknown-language', 'in a language this instance does not know'],
+  ['same-language', 'from a language to itself'],
+  ['empty', 'with an empty source or translation'],
+];
+
+/** "4 skipped: 3 already in the memory, 1 in a language this instance does not know (zz)", or "0 skipped". */
+export function skippedText(result: MemoryImportResult): string {
+  if (result.skipped === 0) return '0 skipped';
+  const parts = SKIP_REASONS.filter(([reason]) => result.reasons[reason]).map(([reason, text]) => {
+    let part = `${result.reasons[reason]} ${text}`;
+    if (reason === 'unknown-language') {
+      const codes = result.unknownLanguages;
+      part += ` (${codes.slice(0, 5).join(', ')}${codes.length > 5 ? `, and ${codes.length - 5} more` : ''})`;
+    }
+    return part;
+  });
+  return `${result.skipped} skipped: ${parts.join(', ')}`;
+}
+
+function addResult(total: MemoryImportResult, batch: MemoryImportResult): void {
+  total.imported += batch.imported;
+  total.skipped += batch.skipped;
+  for (const [reason, n] of Object.entries(batch.reasons) as [MemorySkipReason, number][]) total.reasons[reason] = (total.reasons[reason] ?? 0) + n;
+  for (const code of batch.unknownLanguages) if (!total.unknownLanguages.includes(code)) total.unknownLanguages.push(code);
+}
+
+/** A progress bar over the file's bytes on a terminal; nothing otherwise (the final line says what happened). */
+async function importProgress(io: CliIo, name: string, size: number): Promise<{ update(bytes: number, entries: number): void; stop(): void }> {
+  if (!io.isTty || size === 0) return { update() {}, stop() {} };
+  // the CommonJS module's exports are its default export (in the bundle, esbuild gives no named ones)
+  const { SingleBar } = (await import('cli-progress')).default;
+  const bar = new SingleBar({ format: `${name} [{bar}] {percentage}% | {entries} entries`, hideCursor: true, clearOnComplete: true }, undefined);
+  bar.start(size, 0, { entries: 0 });
+  return { update: (bytes, entries) => bar.update(bytes, { entries }), stop: () => bar.stop() };
+}
+
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/** What went wrong with a file, in words (`no such file or folder (ENOENT)`), not an errno code alone. */
+function fileProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === undefined) return (e as Error).message;
+  return FILE_PROBLEMS[code] ? `${FILE_PROBLEMS[code]} (${code})` : code;
+}
+
 /**
  * Imports a TMX file or Weblate JSON dump: into the shared memory, a project's (`--project`) or a user's (`--user`).
- * Entries take the file's name as their origin unless the file gives one; entries in languages the instance does not
- * know, empty ones and those the scope holds already are skipped.
+ * The file is read in pieces and stored in batches of a few thousand entries, so memory stays bounded whatever its
+ * size; a terminal shows the progress. Entries take the file's name as their origin unless the file gives one;
+ * entries in languages the instance does not know, empty ones and those the scope holds already are skipped, and the
+ * last line counts them by reason. A file that turns out broken half-way keeps the batches stored before the error
+ * (the error says how many entries; importing the corrected file again skips them as duplicates).
  */
 export async function runMemoryImport(store: Store, io: CliIo, file: string, opts: MemoryScopeOptions & { format?: string }): Promise<number> {
-  let bytes: Uint8Array;
+  let handle: FileHandle;
+  let size: number;
+  const head = new Uint8Array(64);
+  let headLength: number;
   try {
-    bytes = await readFile(file);
+    handle = await open(file, 'r');
+    size = (await handle.stat()).size;
+    headLength = (await handle.read(head, 0, head.length, 0)).bytesRead;
   } catch (e) {
-    throw new CliFailure(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
   }
-  const format = formatOf(file, opts.format, bytes);
-  const scope = await scopeOf(store, opts);
+  const total: MemoryImportResult = { imported: 0, skipped: 0, reasons: {}, unknownLanguages: [] };
   const name = path.basename(file);
-  const entries: MemoryFileEntry[] = format === 'tmx' ? parseTmx(bytes, name) : parseMemoryJson(bytes, name);
-  const result = await store.write((tx) =>
-    importMemory(
-      tx,
-      entries.map((e) => ({ ...e, origin: e.origin || name })),
-      scope,
-    ),
-  );
-  io.out(`imported ${result.imported} entries into ${describe(scope, opts)} from ${name} (${format}); ${result.skipped} skipped`);
-  return 0;
+  let progress: Awaited<ReturnType<typeof importProgress>> | undefined;
+  try {
+    const format = formatOf(file, opts.format, head.subarray(0, headLength));
+    const scope = await scopeOf(store, opts);
+    const reader: MemoryFileReader = format === 'tmx' ? createTmxReader(name) : createMemoryJsonReader(name);
+    progress = await importProgress(io, name, size);
+    let batch: MemoryImportEntry[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const entries = batch;
+      addResult(total, await store.write((tx) => importMemory(tx, entries, scope)));
+      batch = [];
+    };
+    const take = async (entries: MemoryFileEntry[]) => {
+      for (const e of entries) {
+        batch.push({ ...e, origin: e.origin || name });
+        if (batch.length >= BATCH) await flush();
+      }
+    };
+    let read = 0;
+    try {
+      for await (const piece of handle.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false }) as AsyncIterable<Buffer>) {
+        read += piece.length;
+        await take(reader.push(piece));
+        progress.update(read, total.imported);
+      }
+      await take(reader.end());
+      await flush();
+    } catch (e) {
+      if (e instanceof FormatParseError && total.imported > 0) {
+        throw new CliFailure(`${e.message} (the ${total.imported} entries before it were imported; importing the corrected file again skips them)`);
+      }
+      if ((e as NodeJS.ErrnoException).syscall) throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
+      throw e;
+    }
+    progress.update(size, total.imported);
+    progress.stop();
+    progress = undefined;
+    io.out(`imported ${total.imported} entries into ${describe(scope, opts)} from ${name} (${format}); ${skippedText(total)}`);
+    return 0;
+  } finally {
+    progress?.stop();
+    await handle.close();
+  }
 }
 
 function categoryOf(m: MemoryRow): number {
@@ -114,7 +212,7 @@ export async function runMemoryExport(store: Store, io: CliIo, file: string, opt
   try {
     await writeFile(file, bytes);
   } catch (e) {
-    throw new CliFailure(`cannot write "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot write "${file}": ${fileProblem(e)}`);
   }
   io.out(`exported ${entries.length} entries${opts.project ? ` of project ${opts.project}` : ''} to ${file} (${format})`);
   return 0;

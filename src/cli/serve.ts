@@ -5,6 +5,7 @@ import { workingCopyDir } from '../component/handle.js';
 import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import {
+  type ComponentUpdate,
   createComponentUpdater,
   createHookHandler,
   createStoredDeliveryLog,
@@ -52,6 +53,11 @@ export async function runServe(
       // a webhook's request for an update is kept in the store until the update has run (a crash does not lose it)
       update: finishingRequests(store, createComponentUpdater({ store, getConfig: () => getConfig() })),
       lock: false,
+      // a pull or re-scan that failed (a broken file upstream, an unreachable remote) is said, not only recorded
+      onDone: (project, component, result) => {
+        const update = result as ComponentUpdate;
+        if (!update.ok) io.err(`tms: update of ${project}/${component} failed: ${update.detail.split('\n').join(' ')}`);
+      },
       onError: (error, project, component) => io.err(`tms: update of ${project}/${component} failed: ${(error as Error).message}`),
     });
     let pool: WorkerPool | undefined;
@@ -101,7 +107,9 @@ export async function runServe(
       const reason = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new CliFailure(`cannot listen on ${opts.host}:${opts.port}: ${reason}`);
     }
-    // Tools and tests read this line for the address: keep its shape.
+    // Tools and tests read this line for the address: keep its shape. Said once the watchers see edits, so that an
+    // edit of the configuration made after it is never missed.
+    await watching.ready();
     const url = pool?.url ?? server.url;
     io.out(`tms: serving the API on ${url}/api/ (Ctrl+C to stop)`);
     io.out(`tms: the web interface is at ${url}/`);

@@ -35,7 +35,8 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
     };
   }
   // one bar per component: the stages, and one step per file while parsing (the bar's module only on a terminal)
-  const { SingleBar } = await import('cli-progress');
+  // the CommonJS module's exports are its default export (in the bundle, esbuild gives no named ones)
+  const { SingleBar } = (await import('cli-progress')).default;
   const bar = new SingleBar({ format: '{name} [{bar}] {value}/{total} {stage}', hideCursor: true, clearOnComplete: true }, undefined);
   let files = 0;
   return (event) => {

@@ -1,7 +1,7 @@
 // `tms user …`: create, list, disable, enable and delete users, and rotate their API tokens.
 import type { Store } from '../store/index.js';
-import { setPasswordHash } from '../store/sessions.repo.js';
-import { createUser, deleteUser, findUserByUsername, listUsers, rotateToken, setUserActive } from '../store/users.repo.js';
+import { setAccountActive, setPasswordHash } from '../store/sessions.repo.js';
+import { createUser, deleteUser, findUserByUsername, listUsers, rotateToken } from '../store/users.repo.js';
 import { CliFailure, type CliIo } from './io.js';
 
 // An address with one @, no spaces, and a dotted domain (what Django's EmailValidator takes, in spirit).
@@ -58,14 +58,14 @@ export async function runUserList(store: Store, io: CliIo): Promise<number> {
 
 /** Stops a user's API token and web sign-in (the user, their history and pending edits stay). */
 export async function runUserDisable(store: Store, io: CliIo, username: string): Promise<number> {
-  await store.write((tx) => setUserActive(tx, username, false));
+  await store.write((tx) => setAccountActive(tx, username, false));
   io.out(`disabled user ${username}: its API token no longer authenticates and it cannot sign in (enable it again with "tms user enable")`);
   return 0;
 }
 
 /** Lets a disabled user's API token authenticate, and the user sign in, again. */
 export async function runUserEnable(store: Store, io: CliIo, username: string): Promise<number> {
-  await store.write((tx) => setUserActive(tx, username, true));
+  await store.write((tx) => setAccountActive(tx, username, true));
   io.out(`enabled user ${username}`);
   return 0;
 }

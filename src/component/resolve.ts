@@ -21,6 +21,8 @@ export interface ComponentTarget {
   /** False for `vcs: local` components: files are written, nothing is committed. */
   git: boolean;
   auth: vcs.Credentials | undefined;
+  /** How long the remote may stay silent before a fetch or push gives up (the configuration's `remote_timeout_s`). */
+  remoteTimeoutMs: number;
   /** isomorphic-git object cache for this operation. */
   cache: object;
 }
@@ -50,6 +52,7 @@ export async function resolveComponent(store: Store, config: Config, project: Pr
     branch: component.branch || 'main',
     git: component.vcs !== 'local',
     auth: credentialsOf(component),
+    remoteTimeoutMs: config.remote_timeout_s * 1000,
     cache: {},
   };
 }

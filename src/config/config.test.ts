@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { thrownBy } from '../../test/helpers/errors.js';
 import { ConfigError } from '../domain/errors.js';
+import { FORMAT_IDS } from '../formats/format.js';
 import { configPath, loadConfig, parseConfig } from './config.js';
 
 const FILE = '/srv/tms/tms.config.json';
@@ -80,7 +81,7 @@ describe('parseConfig', () => {
         {
           name: 'H',
           slug: 'h',
-          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xliff', colour: 'red' })],
+          components: [component(), component({ slug: 'b' }), component({ slug: 'c', filemask: 'po/de.ts', file_format: 'xlsx', colour: 'red' })],
         },
         { slug: 'bad slug' },
       ],
@@ -89,13 +90,50 @@ describe('parseConfig', () => {
       expect.arrayContaining([
         'database: must be string',
         'projects[0].components[2].filemask: must contain "*"',
-        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx"',
+        `projects[0].components[2].file_format: must be one of ${FORMAT_IDS.map((id) => `"${id}"`).join(', ')}`,
         'projects[0].components[2].colour: is not a known key',
         'projects[1].name: is required',
         'projects[1].slug: must be a slug (letters, digits, "-" and "_")',
       ]),
     );
     expect(problems).toHaveLength(6);
+  });
+
+  it('takes only http(s) URLs for links (web, license_url, repoweb, site_url), naming the JSON path of each other one', () => {
+    const problems = problemsOf({
+      site_url: 'javascript:alert(1)//',
+      projects: [
+        {
+          name: 'H',
+          slug: 'h',
+          web: 'JavaScript:alert(document.cookie)',
+          components: [component({ license_url: 'data:text/html,<script>alert(1)</script>', repoweb: ' javascript:alert(1)' })],
+        },
+      ],
+    });
+    const message = 'must be an http:// or https:// URL (or empty)';
+    expect(problems).toEqual([
+      `site_url: ${message}`,
+      `projects[0].web: ${message}`,
+      `projects[0].components[0].license_url: ${message}`,
+      `projects[0].components[0].repoweb: ${message}`,
+    ]);
+    const fine = parseConfig(
+      JSON.stringify({
+        site_url: 'https://tms.example.org',
+        projects: [
+          {
+            name: 'H',
+            slug: 'h',
+            web: 'HTTPS://example.org/',
+            components: [component({ license_url: 'http://example.org/license', repoweb: 'https://git.example.org/{{ branch }}/{{filename}}#L{{line}}' })],
+          },
+        ],
+      }),
+      FILE,
+    );
+    expect(fine.projects[0]!.web).toBe('HTTPS://example.org/');
+    expect(parseConfig(JSON.stringify({ projects: [{ name: 'H', slug: 'h', components: [component()] }] }), FILE).projects[0]!.web).toBe('');
   });
 
   it('reports semantic problems after the schema passes', () => {
@@ -112,6 +150,8 @@ describe('parseConfig', () => {
             component({ slug: 'r', language_regex: '(' }),
             component({ slug: 'e', filemask: '../*.ts' }),
             component({ slug: 'w', file_format: 'webextension', filemask: '*/messages.json' }),
+            component({ slug: 'p', file_format: 'po', filemask: 'po/*.po', template: 'po/app.pot' }),
+            component({ slug: 'm', file_format: 'po-mono', filemask: 'po/*.po' }),
           ],
         },
       ],
@@ -123,6 +163,8 @@ describe('parseConfig', () => {
       expect.stringMatching(/^projects\[0\]\.components\[4\]\.language_regex: is not a valid regular expression/),
       'projects[0].components[5].filemask: must be a path inside the repository',
       'projects[0].components[6].template: is required for the webextension format',
+      'projects[0].components[7].template: must be empty for the po format (bilingual; the POT is new_base; po-mono takes a template)',
+      'projects[0].components[8].template: is required for the po-mono format',
     ]);
   });
 

@@ -1,4 +1,5 @@
 // The configuration file's JSON Schema, with Weblate's defaults for every project and component key.
+import { FORMAT_IDS } from '../formats/format.js';
 
 const str = (def = '') => ({ type: 'string', default: def }) as const;
 const bool = (def: boolean) => ({ type: 'boolean', default: def }) as const;
@@ -12,6 +13,14 @@ const RATE = (def: string) =>
     default: def,
     'x-message': 'must be "<number>/<second|minute|hour|day>" or empty (no limit)',
   }) as const;
+
+/** A link shown to visitors and API clients (a website, a license, a repository browser): http(s) only, or empty. */
+const LINK = {
+  type: 'string',
+  default: '',
+  pattern: '^$|^[Hh][Tt][Tt][Pp][Ss]?://',
+  'x-message': 'must be an http:// or https:// URL (or empty)',
+} as const;
 
 const SLUG = {
   type: 'string',
@@ -54,19 +63,33 @@ export const componentSchema = {
     new_base: str(),
     file_format: {
       type: 'string',
-      enum: ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'],
+      enum: [...FORMAT_IDS],
     },
     source_language: str('en'),
     license: str(),
-    license_url: str(),
+    license_url: LINK,
     agreement: str(),
     new_lang: { type: 'string', enum: ['contact', 'url', 'add', 'none'], default: 'add' },
     language_code_style: str(),
     check_flags: str(),
     priority: int(100),
     enforced_checks: { type: 'array', items: { type: 'string' }, default: [] },
+    // Weblate's add-ons of the component (`/api/addons/`): name and configuration
+    addons: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] },
+          configuration: { type: 'object', default: {} },
+        },
+      },
+    },
     restricted: bool(false),
-    repoweb: str(),
+    repoweb: LINK,
     report_source_bugs: str(),
     merge_style: { type: 'string', enum: ['merge', 'rebase', 'merge_noff'], default: 'rebase' },
     commit_message: str(DEFAULT_COMMIT_MESSAGE),
@@ -114,7 +137,7 @@ export const projectSchema = {
   properties: {
     name: { type: 'string', minLength: 1 },
     slug: SLUG,
-    web: str(),
+    web: LINK,
     instructions: str(),
     translation_review: bool(false),
     source_review: bool(false),
@@ -136,12 +159,15 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    site_url: str(),
+    site_url: LINK,
     site_title: str('tms'),
     database: str('tms.sqlite'),
     repos_dir: str('repos'),
     // tms extension: how long a repository operation waits for another one on the same component (then 423)
     lock_timeout_ms: { type: 'integer', minimum: 1, default: 60_000 },
+    // tms extension: how long a git remote may stay silent (nothing sent, nothing received) before a fetch, push or
+    // clone gives up; git itself waits as long as the connection lives
+    remote_timeout_s: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, default: 600 },
     // tms extension: the largest multipart upload (a translation file) the API reads; larger ones are a 413
     upload_max_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
     // tms extensions: the largest translation file a sync reads, and the longest string an edit may store

@@ -12,9 +12,17 @@ export function countWords(source: readonly string[]): number {
   let words = 0;
   for (const form of source) {
     if (form.startsWith(UNUSED_PLURAL)) continue;
-    const trimmed = form.trim();
-    if (trimmed === '') continue;
-    words += trimmed.split(WHITESPACE_RUN).filter((t) => t !== '').length;
+    // runs of non-whitespace, counted in one pass (what splitting the trimmed text on whitespace runs gives)
+    let inWord = false;
+    for (let i = 0; i < form.length; i++) {
+      const c = form.charCodeAt(i);
+      const space = c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f) : c >= 0x80 && WHITESPACE_RUN.test(form[i]!);
+      if (space) inWord = false;
+      else if (!inWord) {
+        inWord = true;
+        words++;
+      }
+    }
   }
   return words;
 }

@@ -2,7 +2,27 @@
 import type { ParsedUnit, UnitState } from '../domain/unit.js';
 
 /** Weblate's file format ids that tms reads and writes. */
-export const FORMAT_IDS = ['ts', 'json', 'json-nested', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'webextension', 'arb', 'tbx'] as const;
+export const FORMAT_IDS = [
+  'ts',
+  'json',
+  'json-nested',
+  'i18next',
+  'i18nextv4',
+  'go-i18n-json',
+  'go-i18n-json-v2',
+  'webextension',
+  'arb',
+  'tbx',
+  'aresource',
+  'strings',
+  'strings-utf8',
+  'stringsdict',
+  'xliff',
+  'plainxliff',
+  'poxliff',
+  'po',
+  'po-mono',
+] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** What a format needs to know about the file besides its bytes. */
@@ -15,11 +35,30 @@ export interface FormatContext {
   sourceLanguage: string;
   /** Number of plural forms of the file's language (from the language database). */
   plurals?: number;
+  /** The language's plural formula (a C expression over n), for formats that write it into a file (PO's Plural-Forms). */
+  pluralFormula?: string;
+  /** Writes: who saved and when, for formats that record it in the file (the PO header), as Weblate writes it. */
+  revision?: FileRevision;
+  /** Line width of rewritten strings in formats that wrap them (PO: Weblate's `po_line_wrap`, 77; -1 never wraps). */
+  lineWidth?: number;
   /**
    * Monolingual components: the parsed template. Units are then listed in template order,
    * identities come from the template, and keys only in the translation file are not listed.
    */
   template?: ParsedStore | null;
+}
+
+/** Who saved a file and when, with the fields Weblate writes into a PO header on every save. */
+export interface FileRevision {
+  /** `Full Name <email>` */
+  translator: string;
+  date: Date;
+  /** `tms <version>` (Weblate writes `Weblate <version>`). */
+  generator: string;
+  /** `<Language name> <URL of the translation>` (the project's `set_language_team`); null leaves it as it is. */
+  languageTeam?: string | null;
+  /** The component's `report_source_bugs` address; null or empty leaves it as it is. */
+  reportBugsTo?: string | null;
 }
 
 /** A parsed file: its units plus whatever the format keeps to write the file back. */
@@ -29,6 +68,13 @@ export interface ParsedStore {
   monolingual: boolean;
   /** Format-private state (e.g. offsets of elements in the original text). Opaque to callers. */
   readonly internal?: unknown;
+  /** Units the format left out of `units`, each with its line and why (a duplicate identity: the first one wins). */
+  skipped?: Array<{ line: number; reason: string }>;
+  /**
+   * The plural rule the file itself states, as written (PO's `Plural-Forms` header value: `nplurals=4; plural=…;`);
+   * absent where the format has no such statement or the file leaves it out.
+   */
+  pluralForms?: string;
 }
 
 /**
@@ -56,6 +102,18 @@ export interface Format {
   extension: string;
   /** MIME type for downloads. */
   mimeType: string;
+  /**
+   * How the format's files name languages when a component leaves `language_code_style` empty (Weblate's
+   * `language_format`): `posix` (pt_BR, the default), `bcp` (pt-BR) or `android` (pt-rBR, b+sr+Latn).
+   */
+  languageCodeStyle?: 'posix' | 'bcp' | 'android';
+  /**
+   * The plural forms a translation's file holds, by their CLDR names in file order, where the format decides them
+   * rather than the language's plural (Weblate picks a plural per format: Android's CLDR categories, .stringsdict's
+   * with `zero`). `language` is the code as written in the file name.
+   * @example getFormat('stringsdict').pluralTags?.('cs') // ['zero', 'one', 'few', 'other']
+   */
+  pluralTags?(language: string): readonly string[];
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

@@ -80,3 +80,69 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): string {
     throw new FormatParseError(filename, line, column, `invalid UTF-8: ${what} at byte offset ${bad} (the file must be UTF-8)`);
   }
 }
+
+/**
+ * Strict UTF-8 decoding of a file that arrives in pieces (a multi-byte character may be split between two), with
+ * decodeUtf8's error at the first bad byte: its line, column and byte offset in the whole file.
+ * @example const utf8 = new Utf8Pieces('memory.tmx'); let text = utf8.decode(piece); text += utf8.decode(last, true);
+ */
+export class Utf8Pieces {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private bytes = 0;
+  private line = 1;
+  private column = 1;
+  /** The end of the previous piece that may start a character its piece did not finish (at most 3 bytes). */
+  private tail = new Uint8Array(0);
+
+  constructor(private readonly filename: string) {}
+
+  /** The text of one more piece; `last` for the final one (a character cut off there is an error). */
+  decode(piece: Uint8Array, last = false): string {
+    let text: string;
+    try {
+      text = this.decoder.decode(piece, { stream: !last });
+    } catch {
+      this.fail(piece, last);
+    }
+    const { line, column } = lineColumn(text, text.length);
+    if (line > 1) {
+      this.line += line - 1;
+      this.column = column;
+    } else {
+      this.column += column - 1;
+    }
+    this.bytes += piece.length;
+    this.tail = piece.length >= 3 ? piece.slice(piece.length - 3) : concatBytes(this.tail, piece).slice(-3);
+    return text;
+  }
+
+  private fail(piece: Uint8Array, last: boolean): never {
+    // the bytes of a character the previous piece began, then this piece
+    const tail = this.tail;
+    let i = tail.length - 1;
+    while (i >= 0 && (tail[i]! & 0xc0) === 0x80) i--;
+    const pending = i >= 0 && tail[i]! >= 0xc0 && tail.length - i < sequenceLength(tail[i]!) ? tail.subarray(i) : new Uint8Array(0);
+    const bytes = concatBytes(pending, piece);
+    const found = firstInvalidUtf8(bytes);
+    const bad = found < 0 ? bytes.length : found;
+    const before = lenient.decode(bytes.subarray(0, bad));
+    const at = lineColumn(before, before.length);
+    const line = this.line + at.line - 1;
+    const column = at.line > 1 ? at.column : this.column + at.column - 1;
+    const what = bad < bytes.length ? `byte 0x${bytes[bad]!.toString(16).padStart(2, '0')}` : last ? 'end of file inside a character' : 'a cut character';
+    const offset = this.bytes - pending.length + bad;
+    throw new FormatParseError(this.filename, line, column, `invalid UTF-8: ${what} at byte offset ${offset} (the file must be UTF-8)`);
+  }
+}
+
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

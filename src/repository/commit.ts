@@ -5,7 +5,8 @@ import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasW
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
+import { moPath, poToMo } from '../formats/po/mo.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { pendingUnits, recordCommit } from '../store/edits.repo.js';
 import {
@@ -32,8 +33,8 @@ import { UpstreamMovedError, followUpstream, publishCommits } from './publish.js
 export interface CommitOptions {
   /** Who asked for the commit: recorded as the user of change 17, and the author of edits that have none. */
   user?: Actor;
-  /** Commit only this translation's pending edits (Weblate's translation-level `repository/` commit). */
-  translationId?: number;
+  /** Commit only these translations' pending edits (Weblate's translation-level `repository/` commit names one). */
+  translations?: readonly number[];
 }
 
 /** One commit made. */
@@ -50,7 +51,7 @@ export interface CommitResult extends OperationResult {
   /** Units written and no longer pending. */
   units: number;
   /** Files that could not be written: nothing of them was committed and their units stay pending. */
-  failed: { path: string; language: string; error: string }[];
+  failed: { path: string; language: string; translationId: number; error: string }[];
 }
 
 /** What it takes to take the commits of one `commitLocked` call back (a failed pull does). */
@@ -112,7 +113,8 @@ function emptyUndo(syncedCommit: string | null): CommitUndo {
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   // Removals (strings deleted in tms) are written with the edits, by their author.
   const all: PendingUnit[] = [...(await h.store.read((tx) => pendingUnits(tx, h.row.id))), ...(await h.store.read((tx) => pendingRemovals(tx, h.row.id)))];
-  const pending = opts.translationId === undefined ? all : all.filter((u) => u.translation_id === opts.translationId);
+  const only = opts.translations === undefined ? undefined : new Set(opts.translations);
+  const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
   const syncedCommit = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
   const undo = emptyUndo(syncedCommit);
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
@@ -133,9 +135,9 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   ]);
   const planned: { authorId: number | null; writes: FileWrite[]; author: vcs.Signature; message: string }[] = [];
   for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
-    const writes = await applyEdits(h, units, translations, heads, contents, template, result);
-    if (writes.length === 0) continue;
     const author = await signatureOf(h, authorId, units);
+    const writes = await applyEdits(h, units, translations, heads, contents, template, result, author);
+    if (writes.length === 0) continue;
     const message = h.git
       ? renderTemplate(
           h.component.commit_message,
@@ -151,7 +153,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   try {
     if (h.git && planned.length > 0) {
       const series = planned.map((p) => ({
-        files: new Map(p.writes.map((w) => [w.translation.filename, w.after])),
+        files: new Map(p.writes.flatMap((w) => [[w.translation.filename, w.after] as const, ...addonFiles(h, w)])),
         message: p.message,
         author: p.author,
         committer: h.config.committer,
@@ -161,13 +163,14 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
       if (multiNode()) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
       for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
+      for (const p of planned) for (const w of p.writes) for (const [file, bytes] of addonFiles(h, w)) await writeFile(path.join(h.dir, file), bytes);
     }
   } catch (e) {
     if (e instanceof UpstreamMovedError) throw e;
     // Nothing was committed (the branch moves last, or was put back): every edit stays pending.
     const error = errorLine(e, h);
-    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.filename, w.translation.language_code] as const)));
-    for (const [file, language] of files) result.failed.push({ path: file, language, error });
+    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.id, w.translation] as const)));
+    for (const t of files.values()) result.failed.push({ path: t.filename, language: t.language_code, translationId: t.id, error });
     planned.length = 0;
   }
 
@@ -216,6 +219,12 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   }
 
   result.result = result.failed.length === 0;
+  result.detail = commitDetail(result);
+  return { result, undo };
+}
+
+/** What a commit did, in lines for people: the edits committed, and each file that could not be written. */
+function commitDetail(result: CommitResult): string | undefined {
   const lines: string[] = [];
   if (result.commits.length > 0) {
     const files = new Set(result.commits.flatMap((c) => c.files)).size;
@@ -225,8 +234,52 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
     if (result.units < written) lines.push(`${written - result.units} of them were edited again meanwhile and stay pending.`);
   }
   for (const f of result.failed) lines.push(`Could not write ${f.path}: ${f.error}; its edits stay pending.`);
-  if (lines.length > 0) result.detail = lines.join('\n');
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/**
+ * After an update moved the branch (call holding the component's mutex): commits again the edits of the files
+ * `first` could not write. A file upstream had broken is refused by the writer at the old HEAD; the update may have
+ * brought upstream's fix, and then the edits go out with this operation instead of staying pending until someone
+ * commits again. Returns one result and one undo for both commits, as if made at once.
+ * @example const { result, undo } = await commitAgain(h, opts, await commitLocked(h, opts)) // after integrateLocked
+ */
+export async function commitAgain(
+  h: ComponentHandle,
+  opts: CommitOptions,
+  first: { result: CommitResult; undo: CommitUndo },
+): Promise<{ result: CommitResult; undo: CommitUndo }> {
+  if (first.result.failed.length === 0) return first;
+  const second = await commitLocked(h, { ...opts, translations: first.result.failed.map((f) => f.translationId) });
+  const result: CommitResult = {
+    result: second.result.result,
+    commits: [...first.result.commits, ...second.result.commits],
+    units: first.result.units + second.result.units,
+    failed: second.result.failed,
+  };
+  result.detail = commitDetail(result);
+  const undo: CommitUndo = {
+    // taking both back returns to where the first one started
+    head: first.undo.head ?? second.undo.head,
+    units: [...first.undo.units, ...second.undo.units],
+    revisions: new Map([...second.undo.revisions, ...first.undo.revisions]),
+    syncedCommit: first.undo.syncedCommit,
+    changeIds: [...first.undo.changeIds, ...second.undo.changeIds],
+    removals: [...(first.undo.removals ?? []), ...(second.undo.removals ?? [])],
+  };
   return { result, undo };
+}
+
+/**
+ * Files Weblate's pre-commit add-ons write beside a committed file: the MO file of a PO file
+ * (`weblate.gettext.mo`, at its `path` template, `{{ filename|stripext }}.mo` by default).
+ */
+function addonFiles(h: ComponentHandle, w: FileWrite): Array<readonly [string, Uint8Array]> {
+  const mo = h.component.addons.find((a) => a.name === 'weblate.gettext.mo');
+  if (!mo || (h.format.id !== 'po' && h.format.id !== 'po-mono')) return [];
+  const ctx = { filename: w.translation.filename, language: w.translation.language_code, sourceLanguage: h.component.source_language };
+  const target = moPath(w.translation.filename, typeof mo.configuration.path === 'string' ? mo.configuration.path : undefined, w.translation.language_code);
+  return [[target, poToMo(w.after, ctx)]];
 }
 
 /** Pending units grouped by author (the editor; else the user who asked; else none), authors in id order. */
@@ -254,6 +307,7 @@ async function applyEdits(
   contents: Map<number, Uint8Array>,
   template: { store?: ParsedStore | null },
   result: CommitResult,
+  author: vcs.Signature,
 ): Promise<FileWrite[]> {
   const byTranslation = new Map<number, PendingUnit[]>();
   for (const u of units) {
@@ -274,7 +328,9 @@ async function applyEdits(
         language: translation.language_code,
         sourceLanguage: h.component.source_language,
         plurals: translation.plural_number,
+        pluralFormula: translation.plural_formula,
         template: template.store ?? null,
+        revision: fileRevision(h, translation, author),
       };
       const edits = unitWrites(h.format, before, ctx, list);
       const after = h.format.write(before, edits, ctx);
@@ -282,7 +338,7 @@ async function applyEdits(
       writes.push({ translation, units: list, before, after });
     } catch (e) {
       const error = errorLine(e, h);
-      result.failed.push({ path: translation.filename, language: translation.language_code, error });
+      result.failed.push({ path: translation.filename, language: translation.language_code, translationId, error });
       failures.push({
         action: Action.SAVE_FAILED,
         timestamp: now(),
@@ -297,6 +353,23 @@ async function applyEdits(
   }
   if (failures.length > 0) await h.store.write((tx) => recordChanges(tx, failures));
   return writes;
+}
+
+/**
+ * Who saved the file and when, as Weblate writes it into a PO header: the commit's author, the time of the
+ * author's newest edit (now without one), Language-Team when the project sets it, the bug report address.
+ */
+function fileRevision(h: ComponentHandle, translation: TranslationInfo, author: vcs.Signature): FileRevision {
+  const site = h.config.site_url.replace(/\/+$/, '');
+  return {
+    translator: `${author.name} <${author.email}>`,
+    date: author.timestamp === undefined ? new Date() : new Date(author.timestamp * 1000),
+    generator: 'tms',
+    languageTeam: h.project.set_language_team
+      ? `${translation.language_name} <${site}/projects/${h.project.slug}/${h.component.slug}/${translation.language_code}/>`
+      : null,
+    reportBugsTo: h.component.report_source_bugs || null,
+  };
 }
 
 /** The files as HEAD has them (as the disk has them for `vcs: local`), read in one go; null for a missing one. */

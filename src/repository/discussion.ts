@@ -10,6 +10,7 @@ import { now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import * as suggestions from '../store/suggestions.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { pluralForms } from './plural-forms.js';
 
 /** Who acts: a user id, or null for an anonymous visitor (their records carry no user, as Weblate's). */
 export type DiscussionActor = { id: number } | null;
@@ -37,7 +38,7 @@ function changeOf(unit: EditableUnit, action: number, user: DiscussionActor, ext
 
 /** The forms of a suggestion, checked as a translation would be, joined as stored. */
 function suggestionText(unit: EditableUnit, target: readonly string[]): string {
-  const expected = unit.source.includes(PLURAL_SEPARATOR) ? unit.plural_number : 1;
+  const expected = unit.source.includes(PLURAL_SEPARATOR) ? pluralForms(unit) : 1;
   if (target.length !== expected) throw invalid('target', 'Number of plurals does not match');
   for (const text of target) {
     const bad = unwritableCharacter(text);

@@ -8,6 +8,7 @@ import { findEditableUnit, saveUnitEdit } from '../store/edits.repo.js';
 import { type Store, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { pluralForms } from './plural-forms.js';
 
 /**
  * An edit that cannot be applied. `kind: 'invalid'` is bad input on `field` (the API answers 400 with
@@ -65,7 +66,7 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw invalid('target', 'Not a valid list of strings.');
   if (!Number.isInteger(edit.state) || !EDITABLE_STATES.has(edit.state)) throw invalid('state', 'Invalid state');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
-  const expected = plural ? unit.plural_number : 1;
+  const expected = plural ? pluralForms(unit) : 1;
   if (edit.target.length !== expected) throw invalid('target', 'Number of plurals does not match');
   // What the store keeps is what the file gets: text no file can hold is refused, not stored to be dropped later.
   for (const [i, text] of edit.target.entries()) {

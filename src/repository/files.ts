@@ -2,13 +2,17 @@
 import path from 'node:path';
 import { type ComponentHandle, hasWorkingCopy, openComponent } from '../component/handle.js';
 import type { Config, ProjectConfig } from '../config/config.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, invalid } from '../domain/errors.js';
+import { hashToChecksum } from '../domain/hash.js';
+import { type UnitState, splitPlural } from '../domain/unit.js';
+import { EXPORTERS, type ExportContext, type ExportUnit } from '../formats/export/index.js';
 import type { ParsedStore } from '../formats/format.js';
 import { pendingUnits } from '../store/edits.repo.js';
-import type { PendingUnit, Store, TranslationInfo } from '../store/index.js';
+import type { PendingUnit, Store, TranslationInfo, UnitFilter } from '../store/index.js';
 import { pendingRemovals } from '../store/removals.repo.js';
 import { getStats } from '../store/stats.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
+import { translationUnitRecords } from '../store/units.query.js';
 import { withMutex } from './exclusive.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';
@@ -76,6 +80,58 @@ export async function downloadTranslation(h: ComponentHandle, language: string):
     bytes,
     filename: `${h.project.slug}-${h.component.slug}-${t.code}${extensionOf(h, t.filename)}`,
     mimeType: h.format.mimeType,
+    lastModified: lastChange ? new Date(lastChange) : new Date(),
+  };
+}
+
+/**
+ * Weblate's `GET …/translations/<p>/<c>/<lang>/file/?format=<exporter>`: the translation's units (position order,
+ * those matching `filter` when given, pending edits included) written by one of Weblate's exporters (`xliff`,
+ * `xliff11`, `tmx`, `csv`, `json`, `po`, `mo`), named `<project>-<component>-<language>.<ext>`; `plural` is the
+ * translation's (plural units get its forms, PO and MO its Plural-Forms). ValidationError on `format` for an
+ * exporter tms does not have or one that does not fit the component (`json` needs a template, `mo` gettext PO).
+ * @example const { bytes } = await exportTranslation(h, 'de', 'po', null, catalogPlural(catalog, translation));
+ */
+export async function exportTranslation(
+  h: ComponentHandle,
+  language: string,
+  format: string,
+  filter: UnitFilter | null,
+  plural: { number: number; formula: string },
+): Promise<DownloadedFile> {
+  const exporter = EXPORTERS.get(format);
+  if (!exporter) throw invalid('format', `Conversion to ${format} is not supported`);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
+  if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
+  const ctx: ExportContext = {
+    sourceLanguage: h.component.source_language,
+    language: t.code,
+    monolingual: h.component.template !== '',
+    fileFormat: h.component.file_format,
+    plural: { number: plural.number, formula: plural.formula },
+    languageName: t.language_name,
+    projectName: h.project.name,
+    url: `${h.config.site_url.replace(/\/+$/, '')}/projects/${h.project.slug}/${h.component.slug}/${t.code}/`,
+    date: new Date(),
+  };
+  if (!exporter.supports(ctx)) throw invalid('format', 'File format is not compatible with this translation');
+  const source = (await h.store.read((tx) => componentTranslations(tx, h.row.id))).find((x) => x.is_source);
+  const rows = await h.store.read((tx) => translationUnitRecords(tx, t.id, source?.id ?? null, filter, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }));
+  const units: ExportUnit[] = rows.map((u) => ({
+    context: u.context,
+    source: splitPlural(u.source),
+    target: splitPlural(u.target),
+    note: u.note,
+    location: u.location,
+    flags: u.flags,
+    state: u.state as UnitState,
+    checksum: hashToChecksum(u.id_hash),
+  }));
+  const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
+  return {
+    bytes: exporter.write(units, ctx),
+    filename: `${h.project.slug}-${h.component.slug}-${t.code}.${exporter.extension}`,
+    mimeType: `${exporter.mimeType}; charset=utf-8`,
     lastModified: lastChange ? new Date(lastChange) : new Date(),
   };
 }

@@ -10,7 +10,7 @@ function repo(dir: string): vcs.RepoOptions {
   return { dir, cache };
 }
 
-type Remote = { dir: string; url: string; auth?: vcs.Credentials; branch: string };
+type Remote = { dir: string; url: string; auth?: vcs.Credentials; branch: string; timeoutMs: number };
 
 /** Each operation takes one plain object and returns plain data (structured-clonable both ways). */
 export const gitOps = {
@@ -28,10 +28,10 @@ export const gitOps = {
     return vcs.commitSeries(repo(a.dir), a.commits);
   },
   fetch(a: Remote): Promise<string | null> {
-    return vcs.fetch({ ...repo(a.dir), url: a.url, auth: a.auth, branch: a.branch });
+    return vcs.fetch({ ...repo(a.dir), url: a.url, auth: a.auth, branch: a.branch, timeoutMs: a.timeoutMs });
   },
   push(a: Remote & { remoteBranch: string }): Promise<void> {
-    return vcs.push({ ...repo(a.dir), url: a.url, auth: a.auth, branch: a.branch, remoteBranch: a.remoteBranch });
+    return vcs.push({ ...repo(a.dir), url: a.url, auth: a.auth, branch: a.branch, remoteBranch: a.remoteBranch, timeoutMs: a.timeoutMs });
   },
   status(a: { dir: string; branch: string }): Promise<vcs.RepoStatus> {
     return vcs.status({ ...repo(a.dir), branch: a.branch });

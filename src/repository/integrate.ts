@@ -3,6 +3,7 @@ import { type Actor, type ComponentHandle, errorLine } from '../component/handle
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
+import { addParseError } from '../store/alerts.repo.js';
 import { mergeFailure, recordChanges } from '../store/changes.repo.js';
 import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
 import { type ChangeInput, type RependUnit, now } from '../store/index.js';
@@ -34,6 +35,8 @@ export interface IntegrateOutcome {
   conflicts: ConflictReport[];
   /** One line, credential-free, when `ok` is false. */
   error?: string;
+  /** When `ok` is false: whether the commits listed in `undo` were taken back (their edits pending again). */
+  takenBack?: boolean;
 }
 
 /** The change a successful or failed update records for the component's merge style. */
@@ -108,15 +111,18 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     }
   } catch (e) {
     let error = errorLine(e, h);
+    let takenBack = true;
     try {
       await takeBack(h, undo);
     } catch (undoError) {
+      takenBack = false;
       error = `${error}; the commits made before could not be taken back: ${errorLine(undoError, h)}`;
     }
     // The same failure as the last one (a retry, another webhook) is not recorded again.
     if ((await h.store.read((tx) => mergeFailure(tx, h.row.id))) !== error) await recordUpdateFailure(h, error, user);
+    await alertBrokenFile(h, e);
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
-    return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error };
+    return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error, takenBack };
   }
   const conflicts = await keepConflicts(h, found);
   const timestamp = now();
@@ -130,6 +136,18 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
   };
   if (update.result !== 'up-to-date') await h.store.write((tx) => recordChanges(tx, [change]));
   return { ok: true, update: update.result, previousHead, head: update.head, conflicts };
+}
+
+/**
+ * A file upstream broke stops the update (its units cannot be merged; the component stays where it was): listed in
+ * the component's ParseError alert, as a sync lists a file it cannot parse, until a sync parses the file again.
+ */
+async function alertBrokenFile(h: ComponentHandle, e: unknown): Promise<void> {
+  // thrown in the git worker thread: a FormatParseError by its code and data, not its class
+  const broken = e as { code?: unknown; data?: { filename?: unknown } } | null;
+  if (broken?.code !== 'FormatParseError' || typeof broken.data?.filename !== 'string') return;
+  const file = { filename: broken.data.filename, error: errorLine(e, h) };
+  await h.store.write((tx) => addParseError(tx, h.row.id, file, now()));
 }
 
 /** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
-import type { FormatId } from '../formats/format.js';
 import { formatLanguageCode } from '../languages/code-style.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { now } from '../store/index.js';
@@ -31,9 +30,6 @@ export const NEW_LANGUAGE_RESTRICTED = 'Adding new translations is limited to th
 export const LANGUAGE_FILTERED = 'The given language is filtered by the language filter.';
 export const FILE_EXISTS = 'Translation file already exists!';
 
-// Weblate's default language_code_style per format: i18next files are named in BCP 47, the others in POSIX form.
-const BCP_FORMATS: ReadonlySet<FormatId> = new Set(['i18next', 'i18nextv4']);
-
 /**
  * Adds a language to a component, as Weblate's `POST …/translations/` with `{"language_code": code}`: `code` must be
  * exactly a `Language.code`; the component's `new_lang` must be `add`. The file is the file mask with every `*`
@@ -52,7 +48,7 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
   if (h.component.new_lang !== 'add') throw forbidden(NEW_LANGUAGE_RESTRICTED);
   if (await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language.code))) throw invalid('language_code', FILE_EXISTS);
   const code = formatLanguageCode(language.code, h.component.language_code_style as Parameters<typeof formatLanguageCode>[1], {
-    defaultStyle: BCP_FORMATS.has(h.format.id) ? 'bcp' : 'posix',
+    defaultStyle: h.format.languageCodeStyle ?? 'posix',
     aliases: h.project.language_aliases,
   });
   if (!new RegExp(h.component.language_regex).test(code)) throw invalid('language_code', LANGUAGE_FILTERED);
@@ -69,7 +65,14 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
     }
     let bytes: Uint8Array;
     try {
-      bytes = h.format.create(base, { filename, language: code, sourceLanguage: h.component.source_language, plurals: language.plural_number, template: null });
+      bytes = h.format.create(base, {
+        filename,
+        language: code,
+        sourceLanguage: h.component.source_language,
+        plurals: language.plural_number,
+        pluralFormula: language.plural_formula,
+        template: null,
+      });
     } catch (e) {
       throw forbidden(e instanceof Error ? e.message : String(e));
     }

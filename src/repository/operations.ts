@@ -9,10 +9,10 @@ import { markAllPending } from '../store/edits.repo.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
-import { type CommitOptions, type CommitResult, type CommitUndo, commitLocked } from './commit.js';
+import { type CommitOptions, type CommitResult, type CommitUndo, commitAgain, commitLocked } from './commit.js';
 import { withMutex } from './exclusive.js';
 import { gitWork } from './git-work.js';
-import { type ConflictReport, integrateLocked, recordUpdateFailure } from './integrate.js';
+import { type ConflictReport, type IntegrateOutcome, integrateLocked, recordUpdateFailure } from './integrate.js';
 
 export interface OperationOptions {
   /** Who asked: the user of the recorded changes, and the commit author of pending edits without one. */
@@ -75,7 +75,7 @@ function conflictLines(conflicts: readonly ConflictReport[]): string | undefined
 }
 
 async function fetchRemote(h: ComponentHandle): Promise<void> {
-  await gitWork('fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
+  await gitWork('fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
 }
 
 function statusOf(h: ComponentHandle): Promise<vcs.RepoStatus> {
@@ -93,7 +93,7 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
     const { result: commit, undo } = await commitLocked(h, opts);
     // several nodes: the commit pushed its commits already
     if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h) || multiNode()) return commit;
-    const pushed = await pushLocked(h, opts, commit, undo);
+    const pushed = await pushLocked(h, opts, { result: commit, undo });
     // Upstream had moved and was brought in first: load what it brought.
     if (pushed.resync) await syncLocked(h, { offline: true });
     return { ...commit, result: pushed.result, ...(pushed.detail ? { detail: pushed.detail } : {}) };
@@ -108,8 +108,9 @@ function pushesOnCommit(h: ComponentHandle): boolean {
 /**
  * pull: fetches; when upstream has new commits, commits pending edits, then rebases (unit-aware) or merges per
  * `merge_style` and re-syncs so new upstream strings appear. Records 21/20, or 23/22 with the error (the
- * commits made first are taken back so every edit is pending again). Conflicting edits stay pending. With
- * `push_on_commit`, tms's commits that the update carried over are pushed at once.
+ * commits made first are taken back so every edit is pending again). Conflicting edits stay pending. Edits of a
+ * file the commit could not write before the update (upstream had broken it) are committed after it, when upstream
+ * fixed the file. With `push_on_commit`, tms's commits that the update carried over are pushed at once.
  * @example const { result, detail, conflicts } = await pullComponent(h);
  */
 export async function pullComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
@@ -124,14 +125,25 @@ export async function pullComponent(h: ComponentHandle, opts: OperationOptions =
     }
     const status = await statusOf(h);
     if (!status.needsMerge) return { result: true, detail: 'Already up to date.' };
-    const { result: commit, undo } = await commitLocked(h, opts);
-    const outcome = await integrateLocked(h, undo, opts.user);
-    if (!outcome.ok) return { result: false, detail: joinLines(commit.detail, `Could not update the repository: ${outcome.error}`), commit };
+    const first = await commitLocked(h, opts);
+    const outcome = await integrateLocked(h, first.undo, opts.user);
+    if (!outcome.ok) return { result: false, detail: joinLines(`Could not update the repository: ${outcome.error}`, keptPending(first.result, outcome)) };
+    const committed = await commitAgain(h, opts, first);
+    const { result: commit } = committed;
     const pulled = { result: true, detail: joinLines(commit.detail, conflictLines(outcome.conflicts)), commit, conflicts: outcome.conflicts, resync: true };
     if (!pushesOnCommit(h) || !(await statusOf(h)).needsPush) return pulled;
-    const pushed = await pushLocked(h, opts, commit, undo, outcome.conflicts);
-    return { ...pushed, detail: joinLines(pulled.detail, pushed.detail), resync: true };
+    // the push's detail tells the commit and the conflicts too
+    return { ...(await pushLocked(h, opts, committed, outcome.conflicts)), resync: true };
   });
+}
+
+/**
+ * What became of the pending edits when an update failed: the commits made before it were taken back (or, rarely,
+ * could not be: the error says so), so nothing was committed and the edits are pending as before.
+ */
+function keptPending(commit: CommitResult, outcome: IntegrateOutcome): string | undefined {
+  if (commit.commits.length === 0 && commit.failed.length === 0) return undefined;
+  return outcome.takenBack ? 'Nothing was committed: the pending edits stay pending.' : undefined;
 }
 
 /**
@@ -143,24 +155,26 @@ export async function pullComponent(h: ComponentHandle, opts: OperationOptions =
 export async function pushComponent(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
   return operate(h, async (h) => {
     if (!h.git) return { result: true, detail: 'A local component has no upstream.' };
-    const { result: commit, undo } = await commitLocked(h, opts);
-    return pushLocked(h, opts, commit, undo);
+    return pushLocked(h, opts, await commitLocked(h, opts));
   });
 }
 
 /** How many times a push rejected because upstream moved meanwhile is tried, bringing upstream in before each retry. */
 const PUSH_ATTEMPTS = 3;
 
-/** The push after `commit` (made by the caller, under the same mutex): upstream brought in first when it moved. */
+/**
+ * The push after `committed` (made by the caller, under the same mutex): upstream brought in first when it moved,
+ * and the edits of files the commit could not write committed again on top of it (see `commitAgain`).
+ */
 async function pushLocked(
   h: ComponentHandle,
   opts: OperationOptions,
-  commit: CommitResult,
-  undo: CommitUndo,
+  committed: { result: CommitResult; undo: CommitUndo },
   conflicts: ConflictReport[] = [],
 ): Promise<RepositoryResult & { resync: boolean }> {
   let resync = false;
-  const failed = async (error: string, action: number | null): Promise<RepositoryResult & { resync: boolean }> => {
+  let { result: commit, undo } = committed;
+  const failed = async (error: string, action: number | null, kept?: string): Promise<RepositoryResult & { resync: boolean }> => {
     if (action !== null) {
       await h.store.write((tx) =>
         recordChanges(tx, [
@@ -168,22 +182,32 @@ async function pushLocked(
         ]),
       );
     }
-    return { result: false, detail: joinLines(commit.detail, conflictLines(conflicts), `Could not push: ${error}`), commit, conflicts, resync };
+    // after a failed update the commits were taken back: `kept` says so in place of what they had committed
+    const done = kept === undefined ? commit.detail : kept;
+    return {
+      result: false,
+      detail: joinLines(done, conflictLines(conflicts), `Could not push: ${error}`),
+      ...(kept === undefined ? { commit } : {}),
+      conflicts,
+      resync,
+    };
   };
-  // Brings upstream in when it has commits we lack; the error (recorded) when that failed.
-  const update = async (): Promise<string | null> => {
+  // Brings upstream in when it has commits we lack; the failed update's outcome (recorded) when that failed.
+  const update = async (): Promise<IntegrateOutcome | null> => {
     await fetchRemote(h);
     const status = await statusOf(h);
     if (!status.needsMerge) return null;
     const outcome = await integrateLocked(h, undo, opts.user);
-    if (!outcome.ok) return outcome.error ?? 'update failed';
+    if (!outcome.ok) return outcome;
     conflicts.push(...outcome.conflicts);
     resync = true;
+    ({ result: commit, undo } = await commitAgain(h, opts, { result: commit, undo }));
     return null;
   };
+  const updateFailed = (outcome: IntegrateOutcome) => failed(outcome.error ?? 'update failed', null, keptPending(commit, outcome) ?? '');
   try {
-    const error = await update();
-    if (error) return failed(error, null);
+    const outcome = await update();
+    if (outcome) return updateFailed(outcome);
   } catch (e) {
     return failed(errorLine(e, h), Action.FAILED_PUSH);
   }
@@ -191,7 +215,8 @@ async function pushLocked(
   if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) {
     return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts), 'Nothing to push.'), commit, conflicts, resync };
   }
-  const push = () => gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h) });
+  const push = () =>
+    gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
   try {
     // Upstream moving on between our fetch and our push is a race, not a failure: bring it in and try again.
     for (let attempt = 1; ; attempt++) {
@@ -200,8 +225,8 @@ async function pushLocked(
         break;
       } catch (e) {
         if (!(e instanceof vcs.VcsError && e.data.kind === 'rejected') || attempt === PUSH_ATTEMPTS) throw e;
-        const error = await update();
-        if (error) return failed(error, null);
+        const outcome = await update();
+        if (outcome) return updateFailed(outcome);
       }
     }
   } catch (e) {

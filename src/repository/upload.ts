@@ -299,7 +299,7 @@ async function replaceFile(
   input: UploadInput,
 ): Promise<Counts> {
   const author = input.author ?? input.user;
-  await commitLocked(h, { translationId: t.id, user: input.user });
+  await commitLocked(h, { translations: [t.id], user: input.user });
   await writeFile(path.join(h.dir, t.filename), bytes);
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
   await h.store.write((tx) => recordChanges(tx, [{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]));

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { createApp, createServices, originOf } from '../api/app.js';
 import { methodNotAllowed, parseError } from '../api/errors.js';
 import { acceptForwarded, createForwarder, leaderOnly } from '../api/forward.js';
-import { LINGER_BYTES, LINGER_MS, lingerOnEarlyAnswer } from '../api/linger.js';
+import { LINGER_BYTES, LINGER_IDLE_MS, LINGER_MS, continueOnRead, lingerOnEarlyAnswer } from '../api/linger.js';
 import { type RequestLogEntry, watchRequest } from '../api/request-log.js';
 import { type RequestHandler, sendError, sendJson } from '../api/respond.js';
 import type { Config } from '../config/config.js';
@@ -114,10 +114,12 @@ export function startServer(options: {
   const started = performance.now();
   const forward = options.forward && createForwarder({ ...options.forward, originOf });
   const { acceptKey } = options;
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // A write to a client that went away must not become an unhandled 'error'.
     res.on('error', () => {});
     req.on('error', () => {});
+    // Every answer (the API's JSON, files, pages, errors) is taken for the type it declares, never sniffed as another.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     lingerOnEarlyAnswer(req, res);
     if (acceptKey !== undefined && !acceptForwarded(req, acceptKey)) {
       res.writeHead(403, { 'Content-Length': 0 }).end();
@@ -141,16 +143,24 @@ export function startServer(options: {
     if (hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks')) void hooks(req, res);
     else if (isApiPath(url) || (!hooks && (url.startsWith(HOOKS_PREFIX) || url === '/hooks'))) void api(req, res);
     else void web(req, res);
+  };
+  const server = http.createServer(handle);
+  // `Expect: 100-continue`: the body is asked for when a handler reads it, so a refusal (413, 401…) comes before it.
+  server.on('checkContinue', (req, res) => {
+    continueOnRead(req, res);
+    handle(req, res);
   });
   // What node:http itself cannot parse (a malformed request line or header): a 400 in the error shape, then close.
   // The client may still be sending (a body after a bad request line): what it sends is read and dropped for a while
   // (a lingering close), since closing at once would reset the connection and lose the answer on the client's side.
   const answered = new WeakMap<Duplex, number>();
+  const idle = new WeakMap<Duplex, NodeJS.Timeout>();
   server.on('clientError', (error, socket) => {
     const since = answered.get(socket);
     if (since !== undefined) {
       // the parser reports each later chunk again: the answer is on its way, drop the bytes up to the limit
       if (((socket as Socket).bytesRead ?? 0) - since > LINGER_BYTES) socket.destroy();
+      else idle.get(socket)?.refresh();
       return;
     }
     if (!socket.writable) {
@@ -158,9 +168,13 @@ export function startServer(options: {
       return;
     }
     const body = JSON.stringify(parseError(`Malformed request: ${(error as Error).message}`).body());
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
     answered.set(socket, (socket as Socket).bytesRead ?? 0);
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    idle.set(socket, setTimeout(() => socket.destroy(), LINGER_IDLE_MS).unref());
   });
   server.keepAliveTimeout = 65_000;
   // A client that half-closes after its request (it has nothing more to send) still wants the answer: node:http

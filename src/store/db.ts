@@ -224,6 +224,20 @@ export function inspectDatabase(file: string): DatabaseInspection {
 }
 
 /**
+ * Takes a copy of the database out of WAL mode: one self-contained file, which a reader opens without creating
+ * `-wal` and `-shm` beside it (a read-only connection to a WAL database creates them and cannot remove them).
+ * @example await sqliteOf(db).backup(file); makeStandalone(file)
+ */
+export function makeStandalone(file: string): void {
+  const db = new Database(file, { fileMustExist: true, ...addonOptions() });
+  try {
+    db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Copies the database `from` over `to` with SQLite's backup API (the destination's WAL is handled by SQLite);
  * nothing else may have `to` open. Returns the pages copied.
  * @example await restoreDatabase('backup.sqlite', config.database)

@@ -46,6 +46,19 @@ export interface MemoryImportEntry {
   origin?: string;
 }
 
+/** Why an entry was not imported. */
+export type MemorySkipReason = 'duplicate' | 'unknown-language' | 'same-language' | 'empty';
+
+/** What an import did: entries imported, and those skipped by reason (with the language codes nothing matched). */
+export interface MemoryImportResult {
+  imported: number;
+  skipped: number;
+  /** How many entries each reason skipped (reasons that skipped none are absent). */
+  reasons: Partial<Record<MemorySkipReason, number>>;
+  /** The file's language codes that no language of the instance matches, as written, first seen first. */
+  unknownLanguages: string[];
+}
+
 /** A lookup hit: the entry and how alike its source is to the looked-up text (percent). */
 export interface MemoryMatch {
   id: number;
@@ -213,10 +226,10 @@ export async function indexMemorySource(tx: Tx, text: string): Promise<void> {
 }
 
 /**
- * Imports entries into a scope (call inside a transaction); entries in unknown languages, empty ones and those the
- * scope holds already are skipped.
+ * Imports entries into a scope (call inside a transaction); entries in unknown languages, empty ones, those from a
+ * language to itself and those the scope holds already are skipped, and counted by reason.
  */
-export async function importMemory(tx: Tx, entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<{ imported: number; skipped: number }> {
+export async function importMemory(tx: Tx, entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<MemoryImportResult> {
   const s = sql(tx);
   const p = scopeParams(scope);
   const languages = new Map<string, number | undefined>();
@@ -229,25 +242,41 @@ export async function importMemory(tx: Tx, entries: readonly MemoryImportEntry[]
     }
     return languages.get(key);
   };
-  let imported = 0;
-  let skipped = 0;
+  const result: MemoryImportResult = { imported: 0, skipped: 0, reasons: {}, unknownLanguages: [] };
+  const skip = (reason: MemorySkipReason) => {
+    result.skipped++;
+    result.reasons[reason] = (result.reasons[reason] ?? 0) + 1;
+  };
+  const unknown = (code: string) => {
+    if (!result.unknownLanguages.includes(code)) result.unknownLanguages.push(code);
+  };
   for (const e of entries) {
     const from = await language(e.sourceLanguage);
     const to = await language(e.targetLanguage);
-    if (from === undefined || to === undefined || e.source === '' || e.target === '' || from === to) {
-      skipped++;
+    if (from === undefined || to === undefined) {
+      if (from === undefined) unknown(e.sourceLanguage);
+      if (to === undefined) unknown(e.targetLanguage);
+      skip('unknown-language');
+      continue;
+    }
+    if (e.source === '' || e.target === '') {
+      skip('empty');
+      continue;
+    }
+    if (from === to) {
+      skip('same-language');
       continue;
     }
     await s.addSource.run(e.source, e.source.length);
     const sourceId = (await s.sourceId.get(e.source)) as number;
     if ((await s.duplicate.get(sourceId, from, to, e.target, p.project, p.user, p.shared)) !== undefined) {
-      skipped++;
+      skip('duplicate');
       continue;
     }
     await s.insert.run(sourceId, from, to, e.target, e.origin ?? '', p.project, p.user, p.shared);
-    imported++;
+    result.imported++;
   }
-  return { imported, skipped };
+  return result;
 }
 
 /**

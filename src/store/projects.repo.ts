@@ -1,6 +1,7 @@
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
+import { setComponentAddons } from './addons.repo.js';
 import { type ChangeInput, recordChangeRow } from './changes.repo.js';
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Tx, now } from './db.js';
@@ -128,6 +129,7 @@ export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolea
           await recheckComponent(tx, id);
         }
       }
+      await setComponentAddons(tx, id, c.addons ?? []);
       keptComponents.add(id);
     }
   }

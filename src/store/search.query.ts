@@ -117,6 +117,16 @@ export function registerSearchFunctions(sqlite: SqliteDb): void {
 }
 
 /**
+ * Conditions joined by AND or OR as a balanced tree, in their order: a flat `a AND b AND …` nests one level per term,
+ * and SQLite refuses an expression nested deeper than 1,000 levels (a query of 1,500 words would be a database error).
+ */
+function joinBalanced(parts: string[], op: 'AND' | 'OR'): string {
+  if (parts.length === 1) return parts[0]!;
+  const half = parts.length >> 1;
+  return `(${joinBalanced(parts.slice(0, half), op)}) ${op} (${joinBalanced(parts.slice(half), op)})`;
+}
+
+/**
  * A filter as an SQL condition over the alias `u` (units), with its parameters in order.
  * Text matches are case-insensitive substring searches unless exact or regex.
  * @example compileUnitFilter({ kind: 'number', field: 'state', op: '>=', value: 20 }) // { sql: 'u.state >= ?', params: [20] }
@@ -128,7 +138,10 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
       if (filter.items.length === 0) return { sql: filter.kind === 'and' ? '1 = 1' : '1 = 0', params: [] };
       const parts = filter.items.map(compileUnitFilter);
       return {
-        sql: `(${parts.map((p) => p.sql).join(filter.kind === 'and' ? ' AND ' : ' OR ')})`,
+        sql: `(${joinBalanced(
+          parts.map((p) => p.sql),
+          filter.kind === 'and' ? 'AND' : 'OR',
+        )})`,
         params: parts.flatMap((p) => p.params),
       };
     }

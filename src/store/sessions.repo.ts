@@ -3,7 +3,7 @@ import { USER_COLUMNS } from './accounts.query.js';
 import type { AccountRow } from './accounts.query.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
-import { UserNotFoundError, hashToken } from './users.repo.js';
+import { UserNotFoundError, hashToken, setUserActive } from './users.repo.js';
 
 /** A session as a request resolves it: its user (active or not) and the CSRF token its forms carry. */
 export interface SessionRow {
@@ -19,13 +19,29 @@ const sql = preparedOnce((tx: Tx) => ({
   byToken: tx.prepare(`SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, s.csrf, s.expires FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ? AND s.expires > ?`),
   remove: tx.prepare('DELETE FROM sessions WHERE token_hash = ?'),
+  removeOfUser: tx.prepare('DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE username = ?)'),
   expire: tx.prepare('DELETE FROM sessions WHERE expires <= ?'),
   lastLogin: tx.prepare('UPDATE users SET last_login = ? WHERE id = ?'),
 }));
 
-/** Stores a user's password hash (replacing any earlier one); unknown users are an error. */
+/** Stores a user's password hash (replacing any earlier one) and ends every session of the user; unknown users are an error. */
 export async function setPasswordHash(tx: Tx, username: string, hash: string): Promise<void> {
   if ((await sql(tx).setPassword.run(hash, username)).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+  await endUserSessions(tx, username);
+}
+
+/** Ends every session of a user (a changed password, a disabled account): their browsers must sign in again. */
+export async function endUserSessions(tx: Tx, username: string): Promise<number> {
+  return (await sql(tx).removeOfUser.run(username)).changes;
+}
+
+/**
+ * Stops (or restores) a user's token and sign-in (call inside a transaction): stopping ends their browser sessions for
+ * good (enabling the account again does not bring them back); the user and their history stay.
+ */
+export async function setAccountActive(tx: Tx, username: string, active: boolean): Promise<void> {
+  await setUserActive(tx, username, active);
+  if (!active) await endUserSessions(tx, username);
 }
 
 /** A real user with their password hash (null when they have none), for signing in. */

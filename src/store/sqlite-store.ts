@@ -2,7 +2,7 @@
 // IMMEDIATE…COMMIT around a unit of work that awaits), WAL checkpoints in a thread of their own, online backups.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
-import { type SqlStatement, type SqliteDb, type Tx, openDb, txOf } from './db.js';
+import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf } from './db.js';
 import { registerSearchFunctions } from './search.query.js';
 import { versionOf } from './statements.js';
 import type { Store } from './store.js';
@@ -102,9 +102,11 @@ export class SqliteStore implements Store {
     await this.read((tx) => tx.prepare('SELECT count(*) FROM sqlite_master').pluck().get());
   }
 
-  /** A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing. */
+  /** A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing: one file, out of WAL mode. */
   async backup(file: string): Promise<{ pages: number }> {
     const { totalPages } = await this.db.backup(file);
+    // SQLite's copy is in WAL mode, as the database is: a backup is one file
+    makeStandalone(file);
     return { pages: totalPages };
   }
 

@@ -13,9 +13,11 @@ export type {
   LookupOptions,
   MemoryExportScope,
   MemoryImportEntry,
+  MemoryImportResult,
   MemoryMatch,
   MemoryRow,
   MemoryScope,
+  MemorySkipReason,
   MemoryStrategy,
   MemoryVisibility,
 } from './memory.repo.js';
@@ -81,7 +83,10 @@ export interface Store {
   checkpointInBackground(): void;
   /** Reads the database once (for health checks); rejects when it cannot be read. */
   ping(): Promise<void>;
-  /** A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing. */
+  /**
+   * A consistent copy of the whole database in `file` (SQLite's online backup), taken while others keep writing: one
+   * file, out of WAL mode.
+   */
   backup(file: string): Promise<{ pages: number }>;
   /** A token that changes whenever the data changes, through this connection or any other process's. */
   dataVersion(): Promise<string>;

@@ -36,7 +36,7 @@ export async function alignWorkingCopy(h: ComponentTarget, opts: SyncOptions = {
   const head = await vcs.headOid(git);
   const synced = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
   if (head !== null && head === synced) return { alignment: 'in-step' };
-  await vcs.fetch({ ...git, url: h.component.repoResolved, auth: h.auth, branch: h.branch });
+  await vcs.fetch({ ...git, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
   if (synced !== null && (await vcs.hasCommit(git, synced))) {
     await vcs.resetHard({ ...git, ref: synced });
     return { alignment: 'moved' };

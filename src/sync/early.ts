@@ -19,7 +19,7 @@ export async function askUpstreamsEarly(config: Config, select: { project?: stri
       if (asked.length >= EARLY_COMPONENTS) break;
       if (component.vcs === 'local' || (!select.all && select.component && component.slug !== select.component)) continue;
       const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
-      asked.push(askEarly(dir, component.repoResolved, credentialsOf(component)));
+      asked.push(askEarly(dir, component.repoResolved, credentialsOf(component), config.remote_timeout_s * 1000));
     }
   }
   await Promise.all(asked);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rejectedWith } from '../../test/helpers/errors.js';
-import { FileMaskError, expandFileMask } from './scan.js';
+import { parseConfig } from '../config/config.js';
+import { FileMaskError, expandFileMask, planFiles } from './scan.js';
 
 function tree(): { root: string; repo: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'tms-scan-'));
@@ -73,5 +74,52 @@ describe('expandFileMask', () => {
     const { paths, refused } = await expandFileMask(repo, 'po/*.po');
     expect(paths).toEqual(['po/de.po']);
     expect(refused).toEqual([{ path: 'po/fr.po', reason: 'a symbolic link that points outside the repository (or nowhere)' }]);
+  });
+});
+
+describe('planFiles: language codes of Android and Apple folders', () => {
+  const config = (filemask: string, template: string, fileFormat: string) =>
+    parseConfig(
+      JSON.stringify({
+        projects: [{ name: 'P', slug: 'p', components: [{ name: 'C', slug: 'c', repo: '/r', filemask, template, file_format: fileFormat }] }],
+      }),
+      'tms.config.json',
+    ).projects[0]!;
+
+  it('reads values-<qualifier> folders as Weblate does: -r regions, b+ tags, legacy codes', () => {
+    const project = config('res/values-*/strings.xml', 'res/values/strings.xml', 'aresource');
+    const paths = [
+      'res/values/strings.xml',
+      ...['pt-rBR', 'b+sr+Latn', 'b+uz+Latn', 'b+ast', 'zh-rCN', 'zh-rHK', 'ar-rLY', 'iw', 'in', 'und'].map((q) => `res/values-${q}/strings.xml`),
+    ];
+    const plan = planFiles(paths, project.components[0]!, project, new Map());
+    expect(plan.files.map((f) => [f.code, f.language.code])).toEqual([
+      ['en', 'en'],
+      ['ar-rLY', 'ar_LY'],
+      ['b+ast', 'ast'],
+      ['b+sr+Latn', 'sr_Latn'],
+      ['b+uz+Latn', 'uz_Latn'],
+      ['in', 'id'],
+      ['iw', 'he'],
+      ['pt-rBR', 'pt_BR'],
+      ['und', 'und'],
+      ['zh-rCN', 'zh_Hans'],
+      ['zh-rHK', 'zh_Hant_HK'],
+    ]);
+  });
+
+  it('reads <lang>.lproj folders: script codes, regions, Base as the source language and en.lproj then a duplicate of it', () => {
+    const project = config('Resources/*.lproj/Localizable.strings', 'Resources/Base.lproj/Localizable.strings', 'strings-utf8');
+    const paths = ['Base', 'en', 'zh-Hans', 'zh-Hant', 'pt_BR', 'pt-PT', 'hy-AM'].map((c) => `Resources/${c}.lproj/Localizable.strings`);
+    const plan = planFiles(paths, project.components[0]!, project, new Map());
+    expect(plan.files.map((f) => [f.code, f.language.code])).toEqual([
+      ['en', 'en'],
+      ['hy-AM', 'hy'],
+      ['pt-PT', 'pt_PT'],
+      ['pt_BR', 'pt_BR'],
+      ['zh-Hans', 'zh_Hans'],
+      ['zh-Hant', 'zh_Hant'],
+    ]);
+    expect(plan.duplicates).toEqual([{ path: 'Resources/en.lproj/Localizable.strings', language: 'en', other: 'Resources/Base.lproj/Localizable.strings' }]);
   });
 });

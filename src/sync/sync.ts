@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ComponentTarget } from '../component/resolve.js';
+import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
 import type { ApplyResult, FileResult } from '../store/index.js';
 import { syncedCommitOf } from '../store/projects.repo.js';
@@ -107,7 +108,17 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     result.update = state.update;
     result.commit = state.head;
     const [translations, synced] = await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
-    if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
+    if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
+      // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
+      // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
+      const { runMsgmerge } = await import('./msgmerge.js');
+      const merged = await runMsgmerge(h, synced, state.head, cache);
+      for (const e of merged?.errors ?? []) result.warnings.push(e);
+      if (merged?.commit) result.commit = state.head = merged.commit;
+    }
+    // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
+    const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
+    if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
         .filter((t) => t.filename !== '')
@@ -159,6 +170,16 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       }
     }
     result.parsed = [...outcomes.values()].filter((o) => o.status !== 'unchanged').length;
+    // A file's approval (XLIFF approved="yes") counts only where the project reviews: Weblate's get_unit_state.
+    for (const f of plan.files) {
+      const outcome = outcomes.get(f.path);
+      if (outcome?.status !== 'parsed' || (f.isTemplate ? project.source_review : project.translation_review)) continue;
+      for (const u of outcome.store.units) if (u.state === State.APPROVED) u.state = State.TRANSLATED;
+    }
+    // strings a format left out (a duplicate identity: the first one is kept, as in Weblate)
+    for (const [file, o] of outcomes) {
+      if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
+    }
     emit('store');
     const applied = await store.write((tx) =>
       applyScan(tx, {
@@ -198,13 +219,13 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
  */
 async function upToDate(h: ComponentTarget): Promise<WorkingCopyState | undefined> {
   if (!h.git) return undefined;
-  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth);
+  const head = await upToDateHead(h.dir, h.component.repoResolved, h.auth, h.remoteTimeoutMs);
   return head === undefined ? undefined : { dir: h.dir, head, update: 'up-to-date' };
 }
 
 async function updateWorkingCopy(h: ComponentTarget, cache: object): Promise<WorkingCopyState> {
   const { updateWorkingCopy } = await import('./working-copy.js');
-  return updateWorkingCopy(h.component, h.dir, cache);
+  return updateWorkingCopy(h.component, h.dir, cache, h.remoteTimeoutMs);
 }
 
 /** The working copy as it is: its HEAD, nothing fetched or moved. */

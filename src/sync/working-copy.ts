@@ -18,31 +18,31 @@ export interface WorkingCopyState {
 /**
  * Clones the component's repository into `dir` on first use; afterwards fetches and fast-forwards the branch.
  * When tms has commits of its own not pushed yet, the branch is left as it is (`diverged`): pull and push
- * integrate upstream unit by unit.
+ * integrate upstream unit by unit. `timeoutMs`: how long the remote may stay silent (`remote_timeout_s`).
  */
-export async function updateWorkingCopy(component: ComponentConfig, dir: string, cache: object): Promise<WorkingCopyState> {
+export async function updateWorkingCopy(component: ComponentConfig, dir: string, cache: object, timeoutMs?: number): Promise<WorkingCopyState> {
   if (component.vcs === 'local') {
     mkdirSync(dir, { recursive: true });
     return { dir, head: null, update: 'local' };
   }
   const auth = credentialsOf(component);
-  if (!existsSync(path.join(dir, '.git'))) return cloneInPlace(component, dir, auth);
+  if (!existsSync(path.join(dir, '.git'))) return cloneInPlace(component, dir, auth, timeoutMs);
   const tracking = await vcs.remoteTrackingHead({ dir, cache });
   // A clone cut short in place (by an older tms, or a folder made by hand): no commit and no tracking ref. The
   // working copy is only a cache of upstream (pending edits live in the store): clone it again. (An empty
   // upstream looks the same; cloning it again costs nothing.)
-  if (tracking === null && (await vcs.headOid({ dir, cache })) === null) return cloneInPlace(component, dir, auth);
+  if (tracking === null && (await vcs.headOid({ dir, cache })) === null) return cloneInPlace(component, dir, auth, timeoutMs);
   // One ref advertisement tells whether upstream moved; the fetch (negotiation, pack) only runs when it did.
-  const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache });
+  const upstream = await vcs.remoteBranchHead({ dir, url: component.repoResolved, auth, cache, timeoutMs });
   let fetched = upstream === null || upstream !== tracking;
-  if (fetched) await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+  if (fetched) await vcs.fetch({ dir, url: component.repoResolved, auth, cache, timeoutMs });
   const head = await vcs.headOid({ dir, cache });
   // Nothing moved and the branch sits on upstream's commit: no history walk (it reads commit objects from the pack).
   if (!fetched && head === upstream) return { dir, head, update: 'up-to-date' };
   // The tracking ref is upstream's head but the branch is not: a fetch cut short may have moved the ref without
   // the objects. Repair it, and fetch again, before trusting it.
   if (!fetched && (await vcs.repairRemoteTracking({ dir, cache }))) {
-    await vcs.fetch({ dir, url: component.repoResolved, auth, cache });
+    await vcs.fetch({ dir, url: component.repoResolved, auth, cache, timeoutMs });
     fetched = true;
   }
   const status = await vcs.status({ dir, cache });
@@ -67,7 +67,12 @@ export async function updateWorkingCopy(component: ComponentConfig, dir: string,
  * Clones into a sibling temporary folder and renames it into place, so that a clone cut short (killed, out of
  * disk, network gone) never looks like a working copy; leftovers of earlier cut-short clones are removed first.
  */
-async function cloneInPlace(component: ComponentConfig, dir: string, auth: vcs.Credentials | undefined): Promise<WorkingCopyState> {
+async function cloneInPlace(
+  component: ComponentConfig,
+  dir: string,
+  auth: vcs.Credentials | undefined,
+  timeoutMs: number | undefined,
+): Promise<WorkingCopyState> {
   const parent = path.dirname(dir);
   const prefix = `${path.basename(dir)}.cloning-`;
   await mkdir(parent, { recursive: true });
@@ -78,7 +83,15 @@ async function cloneInPlace(component: ComponentConfig, dir: string, auth: vcs.C
   }
   const temp = path.join(parent, `${prefix}${process.pid}-${Date.now()}`);
   try {
-    await vcs.clone({ dir: temp, url: component.repoResolved, branch: component.branch || undefined, depth: component.depth || undefined, auth, cache: {} });
+    await vcs.clone({
+      dir: temp,
+      url: component.repoResolved,
+      branch: component.branch || undefined,
+      depth: component.depth || undefined,
+      auth,
+      cache: {},
+      timeoutMs,
+    });
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
     throw e;

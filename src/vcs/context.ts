@@ -2,15 +2,15 @@
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import git, { type AuthCallback, type FsClient, type HttpClient, type ProgressCallback } from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
 import { localTransportUrl, withLocalTransport } from './local-transport.js';
+import { type RemoteHttp, remoteHttp } from './remote-http.js';
 import { type Credentials, parseRemote } from './remote-url.js';
-import { VcsError } from './vcs-error.js';
+import { DEFAULT_REMOTE_TIMEOUT_MS, VcsError } from './vcs-error.js';
 
 /** The name of the one remote tms keeps in each working copy. */
 export const REMOTE = 'origin';
 
-/** Options every vcs function accepts; all but `dir` have defaults (Node's fs and http). */
+/** Options every vcs function accepts; all but `dir` have defaults (Node's fs, and remote-http.ts's client). */
 export interface RepoOptions {
   /** The working copy (its `.git` inside). */
   dir: string;
@@ -27,6 +27,11 @@ export interface RemoteOptions extends RepoOptions {
   /** Supplies credentials when the server asks (401); by default answers with `auth` or the URL's credentials. */
   onAuth?: AuthCallback;
   onProgress?: ProgressCallback;
+  /**
+   * How long the remote may stay silent (nothing sent, nothing received) before the operation gives up with VcsError
+   * kind `timeout`; however long the whole exchange lasts. Default 600 s (`remote_timeout_s`).
+   */
+  timeoutMs?: number;
 }
 
 /** Everything isomorphic-git needs to reach one remote, plus what may be shown and what must be hidden. */
@@ -38,6 +43,11 @@ export interface ResolvedRemote {
   http: HttpClient;
   onAuth: AuthCallback | undefined;
   secrets: string[];
+  /**
+   * The timeout error once a request gave up on a silent remote: whatever isomorphic-git threw then (a reset, a pack
+   * cut short) is its consequence, and the operation reports this instead.
+   */
+  timedOut(): VcsError | undefined;
 }
 
 let temporaries = 0;
@@ -113,9 +123,12 @@ export async function resolveRemote(opts: RemoteOptions & { url?: string }, oper
     if (!url) throw new VcsError(`${operation}: the working copy has no remote`, { kind: 'not-found', operation });
   }
   const remote = parseRemote(url);
-  const http = withLocalTransport(opts.http ?? nodeHttp);
+  const own: RemoteHttp | undefined =
+    opts.http === undefined ? remoteHttp({ timeoutMs: opts.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS, operation, url: remote.display }) : undefined;
+  const http = withLocalTransport(own ?? (opts.http as HttpClient));
+  const timedOut = () => own?.timedOut();
   if (remote.transport === 'local') {
-    return { url: localTransportUrl(remote.path), display: remote.display, http, onAuth: undefined, secrets: [] };
+    return { url: localTransportUrl(remote.path), display: remote.display, http, onAuth: undefined, secrets: [], timedOut };
   }
   const credentials = opts.auth ?? remote.credentials;
   const onAuth: AuthCallback | undefined =
@@ -126,6 +139,7 @@ export async function resolveRemote(opts: RemoteOptions & { url?: string }, oper
     http,
     onAuth,
     secrets: credentials?.password ? [credentials.password] : [],
+    timedOut,
   };
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repositoryFreeEnv } from './local-transport.js';
 import type { Credentials } from './remote-url.js';
-import { VcsError, scrub } from './vcs-error.js';
+import { VcsError, scrub, silentRemote } from './vcs-error.js';
 
 export interface GitCloneOptions {
   dir: string;
@@ -21,6 +21,8 @@ export interface GitCloneOptions {
   branch?: string;
   depth?: number;
   credentials?: Credentials | null;
+  /** How long the remote may stay silent (git's `http.lowSpeedTime` at 1 byte/s); then VcsError kind `timeout`. */
+  timeoutMs: number;
 }
 
 /**
@@ -57,6 +59,11 @@ export async function gitClone(opts: GitCloneOptions): Promise<void> {
     'core.askPass=',
     '-c',
     'credential.helper=',
+    // git waits for a silent server as long as the connection lives: the same limit as every other request of tms
+    '-c',
+    'http.lowSpeedLimit=1',
+    '-c',
+    `http.lowSpeedTime=${Math.max(1, Math.ceil(opts.timeoutMs / 1000))}`,
     ...(opts.credentials ? ['-c', `credential.helper=${HELPER}`] : []),
     'clone',
     '--quiet',
@@ -109,7 +116,7 @@ async function cloneWith(args: (branch: string | undefined) => string[], env: No
       await rm(opts.dir, { recursive: true, force: true });
     }
   }
-  throw cloneError(first.stderr, opts.display, secrets, opts.branch);
+  throw cloneError(first.stderr, opts.display, secrets, opts.branch, opts.timeoutMs);
 }
 
 interface Run {
@@ -145,7 +152,11 @@ const KINDS: [RegExp, VcsError['data']['kind'], string | ((branch: string) => st
   ],
 ];
 
-function cloneError(stderr: string, url: string, secrets: string[], branch: string | undefined): Error {
+/** curl's words for a transfer slower than `http.lowSpeedLimit` for `http.lowSpeedTime`. */
+const TOO_SLOW = /curl 28|Operation too slow/i;
+
+function cloneError(stderr: string, url: string, secrets: string[], branch: string | undefined, timeoutMs: number): Error {
+  if (TOO_SLOW.test(stderr)) return silentRemote('clone', url, Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000);
   const lines = scrub(stderr, secrets)
     .split('\n')
     .map((l) => l.trim())

@@ -2,10 +2,12 @@
 // own work): the working copy's refs read from their files, upstream's branch from one ref advertisement.
 // Only an exact, unremarkable answer counts; anything else (a detached HEAD, a symbolic or odd ref, a redirect, a
 // 401, a dumb server, a network error) is `undefined`, and the caller takes the full path through `vcs/index.ts`,
-// which does the real work and reports the real errors.
+// which does the real work and reports the real errors. A remote silent for the whole limit is the one failure
+// reported here (VcsError kind `timeout`): the full path would only wait as long again.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Credentials, parseRemote } from './remote-url.js';
+import { DEFAULT_REMOTE_TIMEOUT_MS, silentRemote } from './vcs-error.js';
 
 const OID = /^[0-9a-f]{40}$/;
 /** Branch names read here: plain ones only (no `..`, no control characters); others take the full path. */
@@ -62,15 +64,23 @@ interface Answer {
   body: Buffer;
 }
 
-/** One GET over http(s), no redirects followed, a fresh connection closed after it. */
-async function get(url: string, headers: Record<string, string>): Promise<Answer> {
+/** Thrown by `get` when the remote sent nothing for the whole limit. */
+class Silence extends Error {}
+
+/** One GET over http(s), no redirects followed, a fresh connection closed after it; Silence after `timeoutMs` idle. */
+async function get(url: string, headers: Record<string, string>, timeoutMs: number): Promise<Answer> {
   const { request } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
+    const req = request(url, { method: 'GET', headers: { ...headers, connection: 'close' }, agent: false, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks) }));
-      res.on('error', reject);
+      res.on('error', (e) => reject(silent ? new Silence() : e));
+    });
+    let silent = false;
+    req.on('timeout', () => {
+      silent = true;
+      req.destroy(new Silence());
     });
     req.on('error', reject);
     req.end();
@@ -131,8 +141,8 @@ export function advertisedOid(body: Buffer, branch: string): string | null | und
 const EARLY_ANSWER_MS = 5_000;
 const early = new Map<string, { asked: number; answer: Promise<string | undefined> }>();
 
-function earlyKey(url: string, branch: string, auth: Credentials | undefined): string {
-  return JSON.stringify([url, branch, auth?.username ?? null, auth?.password ?? null]);
+function earlyKey(url: string, branch: string, auth: Credentials | undefined, timeoutMs: number): string {
+  return JSON.stringify([url, branch, auth?.username ?? null, auth?.password ?? null, timeoutMs]);
 }
 
 /**
@@ -140,11 +150,15 @@ function earlyKey(url: string, branch: string, auth: Credentials | undefined): s
  * process does other work (loading and opening the store); the next `advertisedBranchHead` for the same remote and
  * branch within a few seconds takes it, once.
  */
-export async function askEarly(dir: string, url: string, auth?: Credentials): Promise<void> {
+export async function askEarly(dir: string, url: string, auth?: Credentials, timeoutMs = DEFAULT_REMOTE_TIMEOUT_MS): Promise<void> {
   const branch = await headBranch(dir);
   if (branch === undefined) return;
-  const key = earlyKey(url, branch, auth);
-  if (!early.has(key)) early.set(key, { asked: Date.now(), answer: ask(url, branch, auth) });
+  const key = earlyKey(url, branch, auth, timeoutMs);
+  if (early.has(key)) return;
+  const answer = ask(url, branch, auth, timeoutMs);
+  // an answer nobody takes may fail unseen; the one who takes it sees the failure
+  answer.catch(() => {});
+  early.set(key, { asked: Date.now(), answer });
 }
 
 /**
@@ -152,33 +166,41 @@ export async function askEarly(dir: string, url: string, auth?: Credentials): Pr
  * sent as isomorphic-git sends it: without credentials first, with them after a 401); undefined when that does not
  * give a plain answer (the caller then asks through isomorphic-git).
  */
-export async function advertisedBranchHead(url: string, branch: string, auth?: Credentials): Promise<string | undefined> {
-  const key = earlyKey(url, branch, auth);
+export async function advertisedBranchHead(
+  url: string,
+  branch: string,
+  auth?: Credentials,
+  timeoutMs = DEFAULT_REMOTE_TIMEOUT_MS,
+): Promise<string | undefined> {
+  const key = earlyKey(url, branch, auth, timeoutMs);
   const asked = early.get(key);
   early.delete(key);
   if (asked && Date.now() - asked.asked <= EARLY_ANSWER_MS) return asked.answer;
-  return ask(url, branch, auth);
+  return ask(url, branch, auth, timeoutMs);
 }
 
-async function ask(url: string, branch: string, auth: Credentials | undefined): Promise<string | undefined> {
+async function ask(url: string, branch: string, auth: Credentials | undefined, timeoutMs: number): Promise<string | undefined> {
+  let display = url;
   try {
     const remote = parseRemote(url);
+    display = remote.display;
     let answer: Answer;
     if (remote.transport === 'local') {
       answer = await getLocal(remote.path);
     } else {
       const target = `${remote.url}/info/refs?service=${SERVICE}`;
       const headers: Record<string, string> = { 'user-agent': 'git/tms', accept: '*/*' };
-      answer = await get(target, headers);
+      answer = await get(target, headers, timeoutMs);
       const credentials = auth ?? remote.credentials;
       if (answer.statusCode === 401 && credentials) {
         const basic = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64');
-        answer = await get(target, { ...headers, authorization: `Basic ${basic}` });
+        answer = await get(target, { ...headers, authorization: `Basic ${basic}` }, timeoutMs);
       }
     }
     if (answer.statusCode !== 200 || answer.contentType !== `application/x-${SERVICE}-advertisement`) return undefined;
     return advertisedOid(answer.body, branch) ?? undefined;
-  } catch {
+  } catch (e) {
+    if (e instanceof Silence) throw silentRemote('ls-remote', display, timeoutMs);
     return undefined;
   }
 }
@@ -187,10 +209,10 @@ async function ask(url: string, branch: string, auth: Credentials | undefined): 
  * HEAD's commit when the working copy in `dir` is where upstream is (HEAD on a branch, its remote-tracking ref and
  * upstream's branch all name that commit): nothing to fetch or move. Undefined otherwise, or when unsure.
  */
-export async function upToDateHead(dir: string, url: string, auth?: Credentials): Promise<string | undefined> {
+export async function upToDateHead(dir: string, url: string, auth?: Credentials, timeoutMs = DEFAULT_REMOTE_TIMEOUT_MS): Promise<string | undefined> {
   const branch = await headBranch(dir);
   if (branch === undefined) return undefined;
   const head = await refOid(dir, `refs/heads/${branch}`);
   if (!head || (await refOid(dir, `refs/remotes/origin/${branch}`)) !== head) return undefined;
-  return (await advertisedBranchHead(url, branch, auth)) === head ? head : undefined;
+  return (await advertisedBranchHead(url, branch, auth, timeoutMs)) === head ? head : undefined;
 }

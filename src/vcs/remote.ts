@@ -4,10 +4,10 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { ValidationError } from '../domain/errors.js';
-import { REMOTE, type RemoteOptions, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
+import { REMOTE, type RemoteOptions, type ResolvedRemote, currentBranch, fsOf, resolveOrNull, resolveRemote } from './context.js';
 import { gitClone } from './git-clone.js';
 import { parseRemote } from './remote-url.js';
-import { VcsError, toVcsError } from './vcs-error.js';
+import { DEFAULT_REMOTE_TIMEOUT_MS, VcsError, toVcsError } from './vcs-error.js';
 
 /**
  * Clones one branch of `url` into `dir` (which must not hold a repository yet; no `branch`: the remote's default)
@@ -34,6 +34,7 @@ export async function clone(opts: RemoteOptions & { url: string; branch?: string
         branch: opts.branch,
         depth: opts.depth,
         credentials: parsed.transport === 'local' ? null : (opts.auth ?? parsed.credentials),
+        timeoutMs: opts.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
       });
     } else
       await git.clone({
@@ -64,7 +65,7 @@ export async function clone(opts: RemoteOptions & { url: string; branch?: string
     }
     return branch;
   } catch (err) {
-    throw toVcsError(err, { operation: 'clone', url: remote.display, secrets: remote.secrets });
+    throw remote.timedOut() ?? toVcsError(err, { operation: 'clone', url: remote.display, secrets: remote.secrets });
   }
 }
 
@@ -77,12 +78,13 @@ function isStaleConnection(err: unknown): boolean {
 /**
  * Runs a read from the remote, once more when it failed on a stale kept-alive connection: a server closes idle
  * connections, and a process busy for a while (a long store transaction) may reuse one before it sees the close.
+ * A remote that went silent is not asked again: it had its time.
  */
-async function retryingStale<T>(read: () => Promise<T>): Promise<T> {
+async function retryingStale<T>(remote: ResolvedRemote, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    if (!isStaleConnection(err)) throw err;
+    if (!isStaleConnection(err) || remote.timedOut()) throw err;
     return read();
   }
 }
@@ -95,7 +97,7 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
   const branch = opts.branch ?? (await currentBranch(opts, 'fetch'));
   const remote = await resolveRemote(opts, 'fetch');
   try {
-    const result = await retryingStale(() =>
+    const result = await retryingStale(remote, () =>
       git.fetch({
         fs: fsOf(opts),
         http: remote.http,
@@ -122,8 +124,7 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
     await moveShallowBoundary(opts);
     return result.fetchHead;
   } catch (err) {
-    if (err instanceof VcsError) throw err;
-    throw toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
+    throw remote.timedOut() ?? toVcsError(err, { operation: 'fetch', url: remote.display, secrets: remote.secrets });
   }
 }
 
@@ -194,7 +195,7 @@ export async function push(opts: RemoteOptions & { url?: string; branch?: string
       cache: opts.cache,
     });
   } catch (err) {
-    throw toVcsError(err, { operation: 'push', url: remote.display, secrets: remote.secrets });
+    throw remote.timedOut() ?? toVcsError(err, { operation: 'push', url: remote.display, secrets: remote.secrets });
   }
 }
 
@@ -204,10 +205,10 @@ export async function push(opts: RemoteOptions & { url?: string; branch?: string
  * `await remoteBranchHead({ dir, branch: 'main' })` → `'3b18e5…'`.
  */
 export async function remoteBranchHead(opts: RemoteOptions & { url?: string; branch?: string }): Promise<string | null> {
-  const branch = opts.branch ?? (await currentBranch(opts, 'remoteBranchHead'));
-  const remote = await resolveRemote(opts, 'remoteBranchHead');
+  const branch = opts.branch ?? (await currentBranch(opts, 'ls-remote'));
+  const remote = await resolveRemote(opts, 'ls-remote');
   try {
-    const refs = await retryingStale(() =>
+    const refs = await retryingStale(remote, () =>
       git.listServerRefs({
         http: remote.http,
         url: remote.url,
@@ -217,6 +218,6 @@ export async function remoteBranchHead(opts: RemoteOptions & { url?: string; bra
     );
     return refs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
   } catch (err) {
-    throw toVcsError(err, { operation: 'remoteBranchHead', url: remote.display, secrets: remote.secrets });
+    throw remote.timedOut() ?? toVcsError(err, { operation: 'ls-remote', url: remote.display, secrets: remote.secrets });
   }
 }

@@ -1,8 +1,8 @@
-// VcsError and the one place where isomorphic-git, git and network failures become its five kinds.
+// VcsError and the one place where isomorphic-git, git and network failures become its six kinds.
 import { TmsError } from '../domain/errors.js';
 
 /** What went wrong talking to a repository, in words the sync and the API can act on. */
-export type VcsErrorKind = 'auth' | 'not-found' | 'conflict' | 'rejected' | 'network';
+export type VcsErrorKind = 'auth' | 'not-found' | 'conflict' | 'rejected' | 'network' | 'timeout';
 
 export interface VcsErrorData {
   kind: VcsErrorKind;
@@ -14,9 +14,11 @@ export interface VcsErrorData {
   paths?: string[];
   /** The underlying error's code and message (credentials scrubbed), for logs. */
   detail?: string;
+  /** Kind `timeout`: how long the remote was silent when the operation gave up (`remote_timeout_s`). */
+  waitedMs?: number;
 }
 
-/** A failed vcs operation; `data.kind` says which of five things happened, `data.url` never holds credentials. */
+/** A failed vcs operation; `data.kind` says which of six things happened, `data.url` never holds credentials. */
 export class VcsError extends TmsError<VcsErrorData> {
   constructor(message: string, data: VcsErrorData) {
     super(data.url ? `${message} (${data.url})` : message, data);
@@ -48,8 +50,25 @@ interface Context {
   secrets?: (string | undefined)[];
 }
 
+/** How long a remote may stay silent when the caller does not say (the configuration's `remote_timeout_s`). */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 600_000;
+
 /**
- * Turns whatever an operation threw into a VcsError when it is one of the five known kinds;
+ * The error of an operation that gave up on a remote silent for `waitedMs` (nothing sent, nothing received).
+ * @example silentRemote('fetch', 'https://git.example.com/app.git', 600_000).message
+ * // 'fetch: the remote sent nothing for 600 s; gave up (remote_timeout_s) (https://git.example.com/app.git)'
+ */
+export function silentRemote(operation: string, url: string, waitedMs: number): VcsError {
+  return new VcsError(`${operation}: the remote sent nothing for ${waitedMs / 1000} s; gave up (remote_timeout_s)`, {
+    kind: 'timeout',
+    operation,
+    url,
+    waitedMs,
+  });
+}
+
+/**
+ * Turns whatever an operation threw into a VcsError when it is one of the known kinds;
  * anything else (a bug, a full disk) is returned unchanged so it is not disguised.
  */
 export function toVcsError(err: unknown, ctx: Context): unknown {
@@ -117,6 +136,8 @@ function describe(kind: VcsErrorKind, e: Error & { code?: string; data?: Record<
           : 'conflict';
     case 'network':
       return `cannot reach the remote (${e.code ?? e.name})`;
+    case 'timeout':
+      return 'the remote stopped answering';
   }
 }
 

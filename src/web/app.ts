@@ -6,8 +6,9 @@ import { originOf } from '../api/app.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from '../api/body.js';
 import { headerReader } from '../api/context.js';
 import { notFound, toApiError } from '../api/errors.js';
+import { requestUsers } from '../api/request-log.js';
 import { createRouter } from '../api/router.js';
-import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sessionOf } from '../api/session.js';
+import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sentFromSite, sessionOf } from '../api/session.js';
 import { Urls } from '../api/urls.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
@@ -37,10 +38,9 @@ export function createWebApp(options: WebAppOptions) {
 
   function send(req: IncomingMessage, res: ServerResponse, answer: WebAnswer, cookies: string[]): void {
     if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
-    // Pages show what one user may see: never cached by others, never framed.
+    // Pages show what one user may see: never cached by others, never framed (nosniff: the server's, on every answer).
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     if ('redirect' in answer) {
@@ -71,6 +71,7 @@ export function createWebApp(options: WebAppOptions) {
     const session = await sessionOf(store, req);
     const user = session?.user.is_active ? session.user : await services.anonymous();
     if (!user) throw new Error('the store has no anonymous user');
+    requestUsers.set(req, user.is_anonymous ? '' : user.username);
     const config = options.getConfig();
     const catalog = await services.catalog();
     let csrf = session?.user.is_active ? session.csrf : cookiesOf(req).get(CSRF_COOKIE);
@@ -110,6 +111,10 @@ export function createWebApp(options: WebAppOptions) {
         send(req, res, errorPage(ctx, 403, 'The form is missing its security token (CSRF) or it is stale: reload the page and try again.'), cookies);
         return;
       }
+      if (!sentFromSite(req, config.site_url, ctx.urls.origin)) {
+        send(req, res, errorPage(ctx, 403, 'The form was sent from another site: open this site and send it from there.'), cookies);
+        return;
+      }
       if (match.route.signedIn && user.is_anonymous) {
         send(req, res, toSignIn(path), cookies);
         return;
@@ -139,8 +144,10 @@ export function createWebApp(options: WebAppOptions) {
         send(req, res, toSignIn(holder.ctx.path), cookies);
         return;
       }
-      const detail = known && status !== 404 && status < 500 ? known.message : undefined;
-      send(req, res, errorPage(holder.ctx, status, detail), cookies);
+      // what the API says of a known error (the database unavailable …) the page says too; a defect stays unexplained
+      const detail = known && status !== 404 ? known.message : undefined;
+      const frame = holder.ctx ?? { assets, csrf: '', path: (req.url ?? '/').split('?', 1)[0]! };
+      send(req, res, errorPage(frame, status, detail, known?.headers), cookies);
     }
   };
 }

@@ -1,5 +1,6 @@
 // API conformance: the real server over the fixture store, every endpoint, record, header and rule of the read API spec.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksumToHash } from '../../src/domain/hash.js';
 import { type ApiHarness, type Json, allPages, startApi } from '../helpers/api-client.js';
@@ -790,10 +791,35 @@ describe('HTTP behaviour', () => {
     expect(r.headers.get('last-modified')).toBeTruthy();
     const again = await api.request('/api/translations/hello/app/de/file/', { headers: { 'If-Modified-Since': r.headers.get('last-modified')! } });
     expect(again.status).toBe(304);
-    const convert = await api.get('/api/translations/hello/app/de/file/?format=po');
+    const convert = await api.get('/api/translations/hello/app/de/file/?format=xlsx');
     expect(convert.status).toBe(400);
-    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to po is not supported' });
+    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to xlsx is not supported' });
     expect((await api.get('/api/translations/hello/app/en/file/')).status).toBe(404);
+  });
+
+  it('answers with X-Content-Type-Options: nosniff, as the pages do (JSON, errors, files, health, hooks, a malformed request)', async () => {
+    const answers = [
+      await api.get('/api/projects/'),
+      await api.get('/api/projects/nope/'),
+      await api.request('/api/projects/', { method: 'POST' }),
+      await api.request('/api/projects/', { method: 'OPTIONS' }),
+      await api.get('/api/translations/hello/app/de/file/'),
+      await api.get('/healthz'),
+      await api.request('/hooks/github/', { method: 'POST' }),
+      await api.get('/projects/hello/'),
+    ];
+    for (const r of answers) expect(r.headers.get('x-content-type-options'), `${r.status} ${r.text.slice(0, 80)}`).toBe('nosniff');
+    // what node:http cannot parse is answered by the server itself
+    const { hostname, port } = new URL(api.origin);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end('FOO / HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain('\r\nX-Content-Type-Options: nosniff\r\n');
   });
 
   it('never leaks a stack trace: an unexpected failure is a generic 500', async () => {

@@ -1,7 +1,7 @@
 // Configurable limits with clear errors: string length, file size (sync), request bodies, and failed authentications.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthLimiter } from '../../src/api/auth-limit.js';
+import { createAuthLimiter, createSignInLimiter } from '../../src/api/auth-limit.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
@@ -75,6 +75,27 @@ describe('createAuthLimiter', () => {
     for (const address of ['c', 'd', 'e', 'f']) limiter.failed(address);
     limiter.failed('f');
     expect(limiter.blocked('f')).toBe(60);
+  });
+});
+
+describe('createSignInLimiter', () => {
+  it('holds back the failing address, for one username and then for all; a username failing elsewhere is only slowed', () => {
+    let t = 0;
+    const limits = createSignInLimiter({ perUsername: 5, perAddress: 8, slowAfter: 5, slowMs: 1000 }, () => t);
+    for (let i = 0; i < 5; i++) limits.failed('10.0.0.9', 'Admin');
+    expect(limits.blocked('10.0.0.9', 'admin')).toBe(60);
+    // the owner at a clean address may still try: slowed, never refused
+    expect(limits.blocked('10.0.0.1', 'admin')).toBeNull();
+    expect(limits.delay('admin')).toBe(1000);
+    expect(limits.delay('jane')).toBe(0);
+    // the attacker's address may still try other usernames, until its own limit
+    expect(limits.blocked('10.0.0.9', 'jane')).toBeNull();
+    for (let i = 0; i < 3; i++) limits.failed('10.0.0.9', `user${i}`);
+    expect(limits.blocked('10.0.0.9', 'jane')).toBe(60);
+    expect(limits.blocked('10.0.0.1', 'jane')).toBeNull();
+    t = 60_000;
+    expect(limits.blocked('10.0.0.9', 'admin')).toBeNull();
+    expect(limits.delay('admin')).toBe(0);
   });
 });
 

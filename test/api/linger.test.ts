@@ -2,6 +2,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { multipartFile, uploadWhole } from '../helpers/http.js';
 
 interface RawAnswer {
   /** The answer's bytes as received. */
@@ -101,5 +102,74 @@ describe('a client that half-closes after its request', () => {
     });
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
     expect(text).toContain('The username or password is not correct.');
+  });
+});
+
+/**
+ * Sends a request whole and only then reads its answer (as Python's requests does, under `wlc upload`): bytes sent
+ * while the server has closed its side are lost and the connection reset.
+ */
+function sendThenRead(origin: string, head: string, body: Buffer): Promise<RawAnswer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    let error: string | null = null;
+    socket.pause();
+    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('error', (e) => {
+      error = (e as NodeJS.ErrnoException).code ?? e.message;
+    });
+    socket.on('close', () => resolve({ text: Buffer.concat(received).toString('utf8'), error }));
+    socket.write(head);
+    socket.write(body, () => socket.resume());
+  });
+}
+
+describe('an upload over upload_max_bytes (50 MiB)', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv();
+  });
+  afterAll(() => env.close());
+
+  const FILE = '/api/translations/hello/app/de/file/';
+  const upload = multipartFile(Buffer.alloc(60 * 1000 * 1000, 'x'));
+
+  it('sent whole by node:http (60 MB, no Expect) is answered 413 in the error shape, not a reset', async () => {
+    const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, upload);
+    expect(answer.error).toBeNull();
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text)).toMatchObject({ type: 'client_error', errors: [{ code: 'payload_too_large' }] });
+  });
+
+  it('sent whole by a client that reads only once it has sent is answered 413 too', async () => {
+    const { hostname } = new URL(env.origin);
+    const head =
+      `POST ${FILE} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Token ${env.tokens.jane}\r\n` +
+      `Content-Type: ${upload.type}\r\nContent-Length: ${upload.body.length}\r\n\r\n`;
+    const answer = await sendThenRead(env.origin, head, upload.body);
+    expect(answer.error).toBeNull();
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ errors: [{ code: 'payload_too_large' }] });
+  });
+
+  it('with Expect: 100-continue is answered 413 before the body is sent', async () => {
+    const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, upload, true);
+    expect(answer.continued).toBe(false);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text)).toMatchObject({ type: 'client_error', errors: [{ code: 'payload_too_large' }] });
+  });
+
+  it('with Expect: 100-continue within the limit gets 100 Continue, and its upload is read', async () => {
+    const file = '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de"></TS>\n';
+    const answer = await uploadWhole(env.origin + FILE, env.tokens.jane, multipartFile(file), true);
+    expect(answer.continued).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ result: false, total: 0 });
+  });
+
+  it('the server goes on serving afterwards', async () => {
+    expect((await env.request('GET', '/api/projects/')).status).toBe(200);
   });
 });

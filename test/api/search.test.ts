@@ -1,7 +1,8 @@
 // The ?q= search language: parsing (precedence, quoting, operators, errors) and its results through the real API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchSyntaxError, parseUnitQuery } from '../../src/api/search.js';
+import { MAX_QUERY_DEPTH, SearchSyntaxError, parseUnitQuery } from '../../src/api/search.js';
 import { type ApiHarness, type Json, allPages, startApi } from '../helpers/api-client.js';
+import { thrownBy } from '../helpers/errors.js';
 
 describe('parseUnitQuery', () => {
   it('reads nothing from an empty query', () => {
@@ -61,6 +62,15 @@ describe('parseUnitQuery', () => {
   ])('rejects %s', (query, message) => {
     expect(() => parseUnitQuery(query)).toThrow(SearchSyntaxError);
     expect(() => parseUnitQuery(query)).toThrow(message);
+  });
+
+  it(`takes parentheses and NOTs nested ${MAX_QUERY_DEPTH} deep, and refuses one more (not a stack overflow)`, () => {
+    const nested = (depth: number) => `${'('.repeat(depth)}a${')'.repeat(depth)}`;
+    expect(parseUnitQuery(nested(MAX_QUERY_DEPTH))).toMatchObject({ kind: 'text', value: 'a' });
+    expect(parseUnitQuery(`${'NOT '.repeat(MAX_QUERY_DEPTH)}a`)).toMatchObject({ kind: 'not' });
+    for (const query of [nested(MAX_QUERY_DEPTH + 1), nested(7000), `${'NOT '.repeat(7000)}a`, `${'(NOT '.repeat(3500)}a${')'.repeat(3500)}`]) {
+      expect(thrownBy(SearchSyntaxError, () => parseUnitQuery(query)).data).toEqual({ query, depth: MAX_QUERY_DEPTH });
+    }
   });
 });
 
@@ -136,5 +146,22 @@ describe('?q= through the API', () => {
       type: 'validation_error',
       errors: [{ code: 'invalid', detail: 'Could not parse query string: unknown state "done" at position 1', attr: 'q' }],
     });
+  });
+
+  it('answers 7,000 nested parentheses with 400 on q naming the limit, not 500 (a stack overflow)', async () => {
+    // (what fits in node:http's 16 KiB request head)
+    for (const q of [`${'('.repeat(7000)}a${')'.repeat(7000)}`, `${'NOT '.repeat(2000)}a`]) {
+      const r = await api.get(`/api/units/?q=${encodeURIComponent(q)}`);
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ type: 'validation_error', errors: [{ code: 'invalid', attr: 'q' }] });
+      expect(r.json.errors[0].detail).toContain(`nested more than ${MAX_QUERY_DEPTH} levels deep`);
+    }
+  });
+
+  it('answers a long flat query (1,500 terms) without a database error', async () => {
+    for (const q of [Array(1500).fill('a').join(' AND '), Array(1500).fill('a').join(' OR '), Array(1500).fill('a').join(' ')]) {
+      const r = await api.get(`/api/units/?q=${encodeURIComponent(q)}`);
+      expect(r.status, r.text.slice(0, 300)).toBe(200);
+    }
   });
 });

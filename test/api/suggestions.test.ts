@@ -288,7 +288,7 @@ describe('suggestions, comments and memory over HTTP', () => {
         { kind: 'user', userId: jane },
       ),
     );
-    expect(r).toEqual({ imported: 1, skipped: 2 });
+    expect(r).toEqual({ imported: 1, skipped: 2, reasons: { duplicate: 1, 'unknown-language': 1 }, unknownLanguages: ['zz_unknown'] });
     expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: jane }))).toHaveLength(1);
     expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: null }))).toHaveLength(0);
     expect((await env.store.read((tx) => exportMemory(tx, { kind: 'user', userId: jane }))).map((m) => m.target)).toEqual(['Einstellungen']);

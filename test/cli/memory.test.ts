@@ -58,10 +58,56 @@ describe('tms memory import / export', () => {
     const [match] = await lookup('Print the documents', null, [project]);
     expect(match).toMatchObject({ target: 'Das Dokument drucken', origin: 'office.tmx', project_id: project, similarity: 94 });
     expect(await lookup('Print the document', null, [])).toEqual([]);
+    expect(r.stdout).toContain('1 skipped: 1 in a language this instance does not know (zz-unknown)');
     const again = tms(env, ['memory', 'import', file, '--project', 'hello']);
     expect(again.stdout).toContain('imported 0 entries');
-    expect(again.stdout).toContain('4 skipped');
+    expect(again.stdout).toContain('4 skipped: 3 already in the memory, 1 in a language this instance does not know (zz-unknown)');
   }, 60_000);
+
+  it('imports a file of many batches in pieces, counting what it skips by reason; a file broken half-way keeps what came before', async () => {
+    // 12,000 units (three batches), then units that give nothing: repeated, unknown languages, one language to itself
+    const units: string[] = [];
+    for (let i = 0; i < 12_000; i++) {
+      units.push(
+        `<tu tuid="${i}" creationid="bench"><tuv xml:lang="en"><seg>Stream unit ${i}</seg></tuv><tuv xml:lang="cs"><seg>Jednotka ${i} ✓</seg></tuv></tu>`,
+      );
+    }
+    units.push('<tu><tuv xml:lang="en"><seg>Stream unit 7</seg></tuv><tuv xml:lang="cs"><seg>Jednotka 7 ✓</seg></tuv></tu>');
+    units.push(
+      '<tu><tuv xml:lang="en"><seg>Elvish</seg></tuv><tuv xml:lang="x-elvish"><seg>Quenya</seg></tuv><tuv xml:lang="x-klingon"><seg>tlhIngan</seg></tuv></tu>',
+    );
+    units.push('<tu><tuv xml:lang="en"><seg>Nothing</seg></tuv><tuv xml:lang="EN"><seg>NOTHING</seg></tuv></tu>');
+    const body = (list: string[]) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n<header srclang="en"/>\n<body>\n${list.join('\n')}\n</body>\n</tmx>\n`;
+    const file = path.join(env.root, 'stream.tmx');
+    await writeFile(file, body(units));
+    const r = tms(env, ['memory', 'import', file, '--user', 'jane']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      'imported 12000 entries into the personal memory of jane from stream.tmx (tmx); 4 skipped: 1 already in the memory, ' +
+        '2 in a language this instance does not know (x-elvish, x-klingon), 1 from a language to itself',
+    ]);
+    const empty = path.join(env.root, 'empty.json');
+    await writeFile(empty, JSON.stringify([{ source: 'Blank', target: '', source_language: 'en', target_language: 'cs' }]));
+    expect(tms(env, ['memory', 'import', empty, '--user', 'jane']).stdout).toContain('1 skipped: 1 with an empty source or translation');
+    const jane = (await env.store.read((tx) => findUserByUsername(tx, 'jane')))!.id;
+    const count = async () => (await sqlOn(env.store).value('SELECT count(*) FROM memory WHERE user_id = ?', jane)) as number;
+    expect(await count()).toBe(12_000);
+    const cs = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'cs'")) as number;
+    const [hit] = await env.store.read((tx) => lookupMemory(tx, 'Stream unit 11999', en, cs, { projects: [], userId: jane }));
+    expect(hit).toMatchObject({ target: 'Jednotka 11999 ✓', origin: 'stream.tmx', similarity: 100 });
+
+    // broken after 11,000 units: the two batches before the error stay, and the error says so
+    const broken = path.join(env.root, 'half.tmx');
+    const half = units.slice(0, 11_000).map((u) => u.replace(/Stream unit/g, 'Half unit'));
+    half.push('<tu><tuv xml:lang="en"><seg>Broken</sag></tuv></tu>');
+    await writeFile(broken, body(half));
+    const bad = tms(env, ['memory', 'import', broken, '--user', 'jane']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^tms: half\.tmx:11005:\d+: mismatched end tag: expected <\/seg>, found <\/sag> \(the 10000 entries before it were imported; /);
+    expect(await count()).toBe(22_000);
+  }, 120_000);
 
   it('imports a Weblate JSON dump into the shared memory (default) or a user; refuses bad input with one line', async () => {
     const file = path.join(env.root, 'dump.json');
@@ -84,7 +130,11 @@ describe('tms memory import / export', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^tms: broken\.tmx:\d+:\d+: /);
     expect(bad.stderr).not.toContain('    at ');
-    expect(tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]).status).toBe(1);
+    const missing = tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]);
+    expect(missing.status).toBe(1);
+    // the reason in words, not an errno code alone
+    expect(missing.stderr).toBe(`tms: cannot read "${path.join(env.root, 'missing.tmx')}": no such file or folder (ENOENT)\n`);
+    expect(tms(env, ['memory', 'import', env.root]).stderr).toBe(`tms: cannot read "${env.root}": a folder, not a file (EISDIR)\n`);
     expect(tms(env, ['memory', 'import', file, '--project', 'nope']).stderr).toContain('project "nope" not found');
     expect(tms(env, ['memory', 'import', file, '--format', 'po']).status).toBe(2);
     const notJson = path.join(env.root, 'list.json');
@@ -130,6 +180,8 @@ describe('tms memory import / export', () => {
     const own = (await lookup('Open a file', mike, [])).map((m) => m.target);
     expect(own).toEqual(['Eine Datei öffnen']);
     expect(tms(env, ['memory', 'export', path.join(env.root, 'x.po')]).status).toBe(2);
-    expect(tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]).status).toBe(1);
+    const nowhere = tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toBe(`tms: cannot write "${path.join(env.root, 'no', 'such', 'dir.json')}": no such file or folder (ENOENT)\n`);
   }, 60_000);
 });

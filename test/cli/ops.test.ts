@@ -1,13 +1,15 @@
 // What a site needs to run `tms serve` as a service, through the real server and CLI: /healthz, the request log,
 // Weblate's API throttling, background commits of old pending edits, online backup and restore, the stored delivery log.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
 import { requestedUpdates } from '../../src/store/hook-deliveries.repo.js';
 import { openStore } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -40,6 +42,8 @@ describe('tms serve as a service', () => {
     const store = await openStore(config.database);
     await syncProject(store, config, 'hello');
     token = (await store.write((tx) => createUser(tx, { username: 'root', email: 'root@example.org', admin: true }))).token;
+    const rootHash = await hashPassword('root-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'root', rootHash));
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {
@@ -82,6 +86,32 @@ describe('tms serve as a service', () => {
     expect(typeof entry.ms).toBe('number');
     expect(typeof entry.time).toBe('string');
     expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it('logs the signed-in user of web pages too (the sign-in itself included), never the session cookie', async () => {
+    const form = await httpRequest(url, '/accounts/login/');
+    const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const signIn = await httpRequest(url, '/accounts/login/', {
+      method: 'POST',
+      headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'root', password: 'root-password-1', next: '/' }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const session = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('tms_session='))!
+      .split(';')[0]!;
+    expect((await httpRequest(url, '/projects/hello/', { headers: { Cookie: session } })).status).toBe(200);
+    const logged = (path: string, method: string) =>
+      waitFor(`the request log line of ${method} ${path}`, () =>
+        lines
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l))
+          .find((e) => e.event === 'request' && e.path === path && e.method === method),
+      );
+    expect(await logged('/accounts/login/', 'POST')).toMatchObject({ status: 303, user: 'root' });
+    expect(await logged('/projects/hello/', 'GET')).toMatchObject({ status: 200, user: 'root' });
+    expect(lines.join('\n')).not.toContain(session.split('=')[1]);
   });
 
   it('throttles anonymous callers as Weblate does (X-RateLimit-* headers, then 429 JSON), not users', async () => {
@@ -152,7 +182,8 @@ describe('tms serve as a service', () => {
     const refused = await runCli(['--config', configFile, 'restore', backup]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.join('\n')).toMatch(/being served.*stop tms serve first/);
-    expect(existsSync(`${backup}.tmp-${process.pid}`)).toBe(false);
+    for (const leftover of ['', '-wal', '-shm']) expect(existsSync(`${backup}.tmp-${process.pid}${leftover}`)).toBe(false);
+    for (const leftover of ['-wal', '-shm']) expect(existsSync(`${backup}${leftover}`)).toBe(false);
   });
 });
 
@@ -165,11 +196,17 @@ describe('tms restore', () => {
       const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
       expect((await runCli(['--config', config.file, 'sync', 'hello'])).code).toBe(0);
       expect((await runCli(['--config', config.file, 'user', 'add', 'before'])).code).toBe(0);
-      const backup = path.join(env.root, 'b.sqlite');
+      const backups = path.join(env.root, 'backups');
+      mkdirSync(backups);
+      const backup = path.join(backups, 'b.sqlite');
       expect((await runCli(['--config', config.file, 'backup', backup])).code).toBe(0);
+      // the backup and nothing else: no temporary file, and no -wal or -shm of one (or of the backup)
+      expect(readdirSync(backups)).toEqual(['b.sqlite']);
       expect((await runCli(['--config', config.file, 'user', 'add', 'after'])).code).toBe(0);
       const restored = await runCli(['--config', config.file, 'restore', backup]);
       expect(restored.code).toBe(0);
+      // reading the backup to restore it left nothing beside it either
+      expect(readdirSync(backups)).toEqual(['b.sqlite']);
       const users = await runCli(['--config', config.file, 'user', 'list']);
       expect(users.stdout.join('\n')).toContain('before');
       expect(users.stdout.join('\n')).not.toContain('after');

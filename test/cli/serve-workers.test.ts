@@ -11,6 +11,7 @@ import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
+import { multipartFile, uploadWhole } from '../helpers/http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 import { waitFor } from '../helpers/wait.js';
 import { hmacHex, loadFixture, readdress } from '../hooks/fixtures.js';
@@ -213,6 +214,26 @@ describe('tms serve --workers 2', () => {
     });
     expect(await count(53)).toBe(notified + 1);
     expect(await count(21)).toBe(updated + 1);
+  }, 60_000);
+
+  it('answers an upload over upload_max_bytes (60 MB, sent whole) with the 413 one process gives, not a 503', async () => {
+    const FILE = '/api/translations/hello/app/de/file/';
+    const upload = multipartFile(Buffer.alloc(60 * 1000 * 1000, 'x'));
+    // several connections, so that both workers forward one
+    for (let i = 0; i < 3; i++) {
+      const answer = await uploadWhole(base + FILE, admin, upload);
+      expect(answer.error).toBeNull();
+      expect(answer.status, answer.text).toBe(413);
+      expect(JSON.parse(answer.text)).toMatchObject({ type: 'client_error', errors: [{ code: 'payload_too_large' }] });
+    }
+    // Expect: 100-continue: the refusal comes before the body, through the worker too
+    const expecting = await uploadWhole(base + FILE, admin, upload, true);
+    expect(expecting.continued).toBe(false);
+    expect(expecting.status, expecting.text).toBe(413);
+    // and an upload within the limit that waits for 100 Continue gets it, and is read
+    const read = await uploadWhole(base + FILE, admin, multipartFile('<?xml version="1.0"?>\n<TS version="2.1" language="de"></TS>\n'), true);
+    expect(read.continued).toBe(true);
+    expect(read.status, read.text).toBe(200);
   }, 60_000);
 
   it('replaces a killed worker', async () => {

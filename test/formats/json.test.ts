@@ -4,8 +4,8 @@ import { FormatParseError, FormatWriteError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
-import { pluralTags } from '../../src/formats/json/plural-tags.js';
 import { pythonFloat } from '../../src/formats/json/scalars.js';
+import { pluralTags } from '../../src/formats/plural-tags.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { changedLines, fixture, runConformance } from './conformance.js';
 

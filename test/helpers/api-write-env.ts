@@ -30,9 +30,13 @@ export interface WriteEnv {
 /**
  * Project `hello` (public): `app` (Qt TS, bilingual: en, cs, de), `web` (nested JSON, monolingual with template
  * `locales/en.json`, strings managed, new languages from `new_base`). Both served by `git http-backend`.
- * `settings` are added to the configuration's top level (e.g. `lock_timeout_ms`).
+ * `settings` are added to the configuration's top level (e.g. `lock_timeout_ms`), `components` to a component's
+ * (e.g. `{ app: { push_on_commit: true } }`).
  */
-export async function createWriteEnv(settings: Record<string, unknown> = {}): Promise<WriteEnv> {
+export async function createWriteEnv(
+  settings: Record<string, unknown> = {},
+  components: { app?: Record<string, unknown>; web?: Record<string, unknown> } = {},
+): Promise<WriteEnv> {
   const env = await createSyncEnv();
   await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
   await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
@@ -53,7 +57,7 @@ export async function createWriteEnv(settings: Record<string, unknown> = {}): Pr
         slug: 'hello',
         components: [
           // `app` commits without pushing (explicit push tested); `web` keeps Weblate's default push_on_commit
-          component('app', { filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false }),
+          component('app', { filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false, ...components.app }),
           component('web', {
             filemask: 'locales/*.json',
             template: 'locales/en.json',
@@ -61,6 +65,7 @@ export async function createWriteEnv(settings: Record<string, unknown> = {}): Pr
             file_format: 'json-nested',
             manage_units: true,
             new_lang: 'add',
+            ...components.web,
           }),
         ],
       },

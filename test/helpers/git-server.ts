@@ -9,6 +9,8 @@ export interface GitServer {
   url(name: string, credentials?: { username: string; password: string }): string;
   /** Requests served so far, as `METHOD path` lines. */
   readonly requests: string[];
+  /** The slow-upstream setting (see GitServerOptions.delay), read at each request: set it to start or stop. */
+  delay: GitServerOptions['delay'];
   close(): Promise<void>;
 }
 
@@ -28,11 +30,18 @@ export interface GitServerOptions {
    * a request whose client went away meanwhile is dropped unserved.
    */
   gate?: (method: string, url: string) => Promise<void> | undefined;
+  /**
+   * A slow upstream (a busy forge computing a pack): each git-upload-pack and git-receive-pack POST is answered after
+   * `ms` of silence. With `pieces`, the answer's headers then go at once and its body in that many parts, each after
+   * `ms` more of silence: the exchange lasts `(pieces + 1) × ms` while the server is never silent for longer than `ms`.
+   */
+  delay?: { ms: number; pieces?: number };
 }
 
 /** Starts the server on 127.0.0.1, port 0; pushes are allowed (`http.receivepack`). */
 export async function startGitServer(opts: GitServerOptions): Promise<GitServer> {
   const requests: string[] = [];
+  const state: Pick<GitServer, 'delay'> = { delay: opts.delay };
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     let user: string | null = null;
@@ -44,10 +53,11 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
         return;
       }
     }
-    const held = opts.gate?.(req.method ?? 'GET', req.url ?? '/');
+    const delay = req.method === 'POST' && /\/git-(upload|receive)-pack$/.test(req.url ?? '') ? state.delay : undefined;
+    const held = delay ? sleep(delay.ms) : opts.gate?.(req.method ?? 'GET', req.url ?? '/');
     if (!held) return runBackend(opts.root, req, res, user);
     void held.then(() => {
-      if (!req.socket.destroyed) runBackend(opts.root, req, res, user);
+      if (!req.socket.destroyed) runBackend(opts.root, req, res, user, delay?.pieces ? delay : undefined);
     });
   });
   if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
@@ -55,6 +65,12 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
   const { port } = server.address() as AddressInfo;
   return {
     requests,
+    get delay() {
+      return state.delay;
+    },
+    set delay(delay) {
+      state.delay = delay;
+    },
     url(name, credentials) {
       const userinfo = credentials ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@` : '';
       return `http://${userinfo}127.0.0.1:${port}/${name}`;
@@ -67,6 +83,8 @@ export async function startGitServer(opts: GitServerOptions): Promise<GitServer>
   };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 function checkBasicAuth(header: string | undefined, expected: { username: string; password: string }): string | null {
   if (!header?.startsWith('Basic ')) return null;
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
@@ -76,7 +94,8 @@ function checkBasicAuth(header: string | undefined, expected: { username: string
   return username === expected.username && password === expected.password ? username : null;
 }
 
-function runBackend(root: string, req: http.IncomingMessage, res: http.ServerResponse, user: string | null): void {
+/** Runs `git http-backend` for one request; with `pieces`, its body is sent in parts `ms` apart (see `delay`). */
+function runBackend(root: string, req: http.IncomingMessage, res: http.ServerResponse, user: string | null, pieces?: { ms: number; pieces?: number }): void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
@@ -107,9 +126,11 @@ function runBackend(root: string, req: http.IncomingMessage, res: http.ServerRes
   // CGI output: header lines, a blank line, then the body (streamed through).
   let head = Buffer.alloc(0);
   let headersDone = false;
+  const held: Buffer[] = [];
+  const write = (chunk: Buffer) => (pieces ? held.push(chunk) : res.write(chunk));
   child.stdout.on('data', (chunk: Buffer) => {
     if (headersDone) {
-      res.write(chunk);
+      write(chunk);
       return;
     }
     head = Buffer.concat([head, chunk]);
@@ -135,12 +156,23 @@ function runBackend(root: string, req: http.IncomingMessage, res: http.ServerRes
     }
     headersDone = true;
     res.writeHead(status, statusText, headers);
+    if (pieces) res.flushHeaders();
     const rest = head.subarray(end + sepLength);
-    if (rest.length) res.write(rest);
+    if (rest.length) write(rest);
   });
   child.stdout.on('end', () => {
     if (!headersDone) res.writeHead(502);
-    res.end();
+    if (!pieces) return res.end();
+    void (async () => {
+      const body = Buffer.concat(held);
+      const count = pieces.pieces ?? 1;
+      const size = Math.ceil(body.length / count);
+      for (let i = 0; i < count && !res.destroyed; i++) {
+        await sleep(pieces.ms);
+        res.write(body.subarray(i * size, (i + 1) * size));
+      }
+      res.end();
+    })();
   });
   child.on('error', () => {
     if (!res.headersSent) res.writeHead(500);

@@ -112,7 +112,7 @@ describe('commit and push', () => {
     await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Open a file')).id, target: ['Öffnet eine Datei'], state: State.TRANSLATED, user: r.alice });
     await editUnit(r.store, { unitId: (await r.unit('app', 'cs', 'Open a file')).id, target: ['Otevře soubor'], state: State.TRANSLATED, user: r.alice });
     const de = (await r.sql.value("SELECT id FROM translations WHERE filename = 'translations/app_de.ts'")) as number;
-    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()), { translationId: de });
+    const result = await commitPending(await openComponent(r.store, r.config, r.project, app()), { translations: [de] });
     expect(result.commits.map((c) => c.files)).toEqual([['translations/app_de.ts']]);
     expect((await r.unit('app', 'de', 'Open a file')).pending).toBe(0);
     expect((await r.unit('app', 'cs', 'Open a file')).pending).toBe(1);
@@ -129,7 +129,10 @@ describe('commit and push', () => {
     await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Schließen'], state: State.TRANSLATED, user: r.alice });
     const result = await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(false);
-    expect(result.failed).toEqual([{ path: 'translations/app_cs.ts', language: 'cs', error: expect.stringMatching(/^translations\/app_cs\.ts:\d+:\d+: /) }]);
+    const cs = (await r.sql.value("SELECT id FROM translations WHERE filename = 'translations/app_cs.ts'")) as number;
+    expect(result.failed).toEqual([
+      { path: 'translations/app_cs.ts', language: 'cs', translationId: cs, error: expect.stringMatching(/^translations\/app_cs\.ts:\d+:\d+: /) },
+    ]);
     expect(result.detail).toContain('Could not write translations/app_cs.ts');
     expect(result.commits.map((c) => c.files)).toEqual([['translations/app_de.ts']]);
     expect(await r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Konec', pending: 1, pending_author_id: r.alice.id });

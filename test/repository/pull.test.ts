@@ -104,7 +104,10 @@ describe('pull (rebase) with pending edits', () => {
     expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', pending: 1, pending_author_id: r.bob.id });
     const failed = await r.changes('app', [Action.FAILED_REBASE]);
     expect(failed).toHaveLength(1);
-    expect(failed[0]!.target).toBe(result.detail?.replace(/^.*Could not update the repository: /s, ''));
+    // the detail's first line is the recorded error; the next says the commit made first was taken back
+    const [first, ...rest] = (result.detail ?? '').split('\n');
+    expect(failed[0]!.target).toBe(first?.replace(/^Could not update the repository: /, ''));
+    expect(rest).toEqual(['Nothing was committed: the pending edits stay pending.']);
     // The taken-back commit left no "committed" record behind.
     expect(await r.changes('app', [Action.COMMIT])).toHaveLength(committedBefore);
     const status = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));

@@ -122,6 +122,16 @@ describe('web sign-in', () => {
       expect(r.headers.get('content-type'), url).toContain('text/html');
     }
   });
+
+  it('shows a search nested 7,000 deep in the editor as other bad searches (400 naming the limit), not a 500', async () => {
+    const r = await env.request('GET', `/translate/hello/app/de/?q=${encodeURIComponent(`${'('.repeat(7000)}a${')'.repeat(7000)}`)}`);
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toContain('text/html');
+    expect(r.text).toMatch(/<p class="error-detail">Could not parse the search: [^<]*nested more than 100 levels deep/);
+    // a long flat search is no error
+    const flat = await env.request('GET', `/translate/hello/app/de/?q=${encodeURIComponent(Array(1200).fill('Quit').join(' OR '))}`);
+    expect(flat.status).toBe(200);
+  });
 });
 
 describe('web sign-in on an https site', () => {

@@ -197,6 +197,25 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     await shot(page, 'editor-rtl-360px');
   });
 
+  it('fits the overview pages in 360 px (wide tables scroll inside themselves) and asks for nothing missing', async () => {
+    // a visitor in a fresh browser: the browser asks for an icon once, on its first page of the site
+    const page = await signedIn(null, { width: 360, height: 780 });
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+    });
+    // the browser's own request for an icon is no page response: its 404 shows as a console error
+    page.on('console', (m) => {
+      if (m.type() === 'error') missing.push(m.text());
+    });
+    for (const url of ['/', '/projects/hello/', '/projects/hello/app/', '/languages/']) {
+      await page.goto(`${env.origin}${url}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, url).toBeLessThanOrEqual(0);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('has no serious or critical axe violation on the main pages', async () => {
     const page = await signedIn('mike');
     const failures: string[] = [];

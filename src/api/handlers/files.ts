@@ -1,5 +1,14 @@
 // Handlers for files: download a translation (pending edits applied, nothing committed) or a ZIP, upload a file, add a language.
-import { type DownloadedFile, addLanguage, downloadComponentZip, downloadProjectZip, downloadTranslation, uploadTranslation } from '../../repository/index.js';
+import {
+  type DownloadedFile,
+  addLanguage,
+  catalogPlural,
+  downloadComponentZip,
+  downloadProjectZip,
+  downloadTranslation,
+  exportTranslation,
+  uploadTranslation,
+} from '../../repository/index.js';
 import { ADD_HINT, METHOD_UNAVAILABLE } from '../../repository/upload.js';
 import { type Answer, json } from '../answer.js';
 import { field, stringField } from '../body.js';
@@ -9,6 +18,7 @@ import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
 import { type Permission, type WriteContext, handleOf, projectConfigOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
+import { unitFilterOf } from './units.js';
 
 /**
  * `attachment; filename=…` as Weblate sends it (quoted for ZIPs), for a name that a header can carry; any other name
@@ -33,7 +43,8 @@ function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: bool
 
 /**
  * `GET /api/translations/<p>/<c>/<lang>/file/`: the file as HEAD has it with the pending edits applied in memory
- * (reads never commit). `?format=` asks for a conversion, which tms does not offer (400 on `format`).
+ * (reads never commit). `?format=` converts the translation's units (those `?q=` finds) with one of Weblate's
+ * exporters (`xliff`, `xliff11`, `tmx`, `csv`, `json`, `po`, `mo`; 400 on `format` for others).
  */
 export async function translationFile(ctx: RequestContext): Promise<Answer> {
   const translation = translationOf(ctx);
@@ -41,7 +52,16 @@ export async function translationFile(ctx: RequestContext): Promise<Answer> {
   const project = projectOfComponent(ctx, component);
   if (!ctx.access.can('translation.download', { project, component })) throw permissionDenied();
   const conversion = queryValue(ctx, 'format');
-  if (conversion !== undefined && conversion !== '') throw validationError('format', `Conversion to ${conversion} is not supported`);
+  if (conversion !== undefined && conversion !== '') {
+    const file = await exportTranslation(
+      await handleOf(ctx, project, component),
+      ctx.params.language!,
+      conversion,
+      unitFilterOf(ctx),
+      catalogPlural(ctx.catalog, translation),
+    );
+    return fileAnswer(ctx, file, true);
+  }
   if (queryValue(ctx, 'q') !== undefined) throw validationError('q', 'Query string is ignored without format');
   if (translation.filename === '') throw notFound();
   const file = await downloadTranslation(await handleOf(ctx, project, component), ctx.params.language!);

@@ -135,7 +135,7 @@ async function runOperation(
   switch (operation) {
     case 'commit':
       // push_on_commit is the operation's own policy: the commit pushes when the component asks for it
-      return commitPending(h, { ...opts, translationId });
+      return commitPending(h, { ...opts, ...(translationId === undefined ? {} : { translations: [translationId] }) });
     case 'push':
       return pushComponent(h, opts);
     case 'pull':

@@ -9,8 +9,8 @@ import { paginate } from '../pagination.js';
 import { SearchSyntaxError, parseUnitQuery } from '../search.js';
 import { unitSerializer } from '../serializers/unit.js';
 
-/** The `q` filter of the request; a query that does not parse is a 400 on `q`. */
-function filterOf(ctx: RequestContext): UnitFilter | null {
+/** The `q` filter of the request (unit lists, file conversions); a query that does not parse is a 400 on `q`. */
+export function unitFilterOf(ctx: RequestContext): UnitFilter | null {
   const q = queryValue(ctx, 'q');
   if (q === undefined) return null;
   try {
@@ -23,7 +23,7 @@ function filterOf(ctx: RequestContext): UnitFilter | null {
 
 export async function listTranslationUnits(ctx: RequestContext): Promise<Answer> {
   const translation = translationOf(ctx);
-  const filter = filterOf(ctx);
+  const filter = unitFilterOf(ctx);
   const source = (ctx.catalog.translationsByComponent.get(translation.componentId) ?? []).find((tr) => tr.isSource);
   const { store } = ctx.services;
   return json(
@@ -38,7 +38,7 @@ export async function listTranslationUnits(ctx: RequestContext): Promise<Answer>
 }
 
 export async function listUnits(ctx: RequestContext): Promise<Answer> {
-  const filter = filterOf(ctx);
+  const filter = unitFilterOf(ctx);
   const visible = ctx.access.translationIds();
   const { store } = ctx.services;
   return json(

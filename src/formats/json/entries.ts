@@ -1,8 +1,8 @@
 // What each JSON variant considers a translatable entry (Translate Toolkit's units): ids, forms, notes and where they live.
 import { FormatParseError } from '../../domain/errors.js';
+import { CLDR_CATEGORIES, isPluralCategory } from '../plural-tags.js';
 import { lineColumn } from '../text.js';
 import type { Step } from './patch.js';
-import { CLDR_CATEGORIES, isPluralCategory } from './plural-tags.js';
 import { type ScalarType, displayScalar, scalarType } from './scalars.js';
 import { type JsonArray, type JsonContainer, type JsonMember, type JsonNode, type JsonObject, findMember, uniqueMembers } from './syntax.js';
 

@@ -2,10 +2,10 @@
 import { FormatWriteError } from '../../domain/errors.js';
 import { joinPlural } from '../../domain/unit.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import { pluralTags } from '../plural-tags.js';
 import { decodeUtf8 } from '../text.js';
 import { type Entry, type Variant, readEntries } from './entries.js';
 import { Patch } from './patch.js';
-import { pluralTags } from './plural-tags.js';
 import { type JsonNode, findMember, parseJsonText } from './syntax.js';
 import { type JsonInternal, bilingualUnits, monolingualUnits, templateEntries } from './units.js';
 import { EntryWriter } from './writer.js';
@@ -17,6 +17,7 @@ export interface VariantSpec {
   extension: string;
   /** Bytes of a new, empty translation file. */
   skeleton: string;
+  languageCodeStyle?: Format['languageCodeStyle'];
 }
 
 const encoder = new TextEncoder();
@@ -101,6 +102,7 @@ export function makeJsonFormat(spec: VariantSpec): Format {
     monolingual: spec.monolingual,
     extension: spec.extension,
     mimeType: 'application/json',
+    languageCodeStyle: spec.languageCodeStyle,
     parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
       const { entries } = load(spec, bytes, ctx.filename, ctx.language, ctx.plurals);
       const internal: JsonInternal = { family: 'json', variant: spec.id, entries };

@@ -1,8 +1,8 @@
 // Turns target edits on JSON entries into minimal text edits, per variant (plural key sets, go-i18n objects, WebExtension messages).
 import { FormatWriteError } from '../../domain/errors.js';
+import { CLDR_CATEGORIES } from '../plural-tags.js';
 import { type Entry, type Variant, keyToSteps } from './entries.js';
 import { type Patch, type Pending, type Step, pendingObject, raw, stepsToText } from './patch.js';
-import { CLDR_CATEGORIES } from './plural-tags.js';
 import { type ScalarType, encodeScalar } from './scalars.js';
 import { type JsonArray, type JsonMember, type JsonNode, type JsonObject, findMember, uniqueMembers } from './syntax.js';
 

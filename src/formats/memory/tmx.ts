@@ -1,7 +1,8 @@
-// TMX (translation memory exchange) files, read and written: bytes in, language-pair entries out, and back.
+// TMX (translation memory exchange) files, read (in pieces, one unit at a time) and written: bytes in, language-pair entries out, and back.
 import { FormatParseError } from '../../domain/errors.js';
-import { type XmlElement, elementChildren, parseXml } from '../tbx/xml-tree.js';
+import { Utf8Pieces } from '../text.js';
 import { escapeAttribute, escapeText } from '../xml/escape.js';
+import { XmlScanner, XmlToken } from '../xml/scanner.js';
 
 /** One translation pair of a memory file. */
 export interface MemoryFileEntry {
@@ -10,74 +11,157 @@ export interface MemoryFileEntry {
   sourceLanguage: string;
   targetLanguage: string;
   origin?: string;
+  /** A note on the pair (written as the unit's `<note>`). */
+  note?: string;
 }
 
-// Inline markup whose content is the original code (`<ph>&lt;br/&gt;</ph>` stands for `<br/>`), and markup that only wraps text.
-const NATIVE_CODE = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
+/** A memory file read in pieces: each `push` gives the entries its text completed, `end` the rest. */
+export interface MemoryFileReader {
+  push(bytes: Uint8Array): MemoryFileEntry[];
+  end(): MemoryFileEntry[];
+}
 
-/** The text of a `<seg>`: inline codes give back their original markup; `<hi>` and `<sub>` keep their text. */
-function segText(element: XmlElement): string {
-  let out = '';
-  for (const child of element.children) {
-    if (typeof child === 'string') out += child;
-    else if (NATIVE_CODE.has(child.name)) out += nativeText(child);
-    else out += segText(child);
+interface Variant {
+  lang: string;
+  text: string | null;
+}
+
+/** The text pieces of a TMX file: UTF-16 files (with their BOM) are decoded and declared UTF-8; UTF-8 strictly. */
+class TmxText {
+  private head = new Uint8Array(0);
+  private decode: ((bytes: Uint8Array, last: boolean) => string) | null = null;
+  private utf16 = false;
+  /** UTF-16 text before its XML declaration is whole (it is rewritten to say UTF-8). */
+  private start: string | null = '';
+
+  constructor(private readonly filename: string) {}
+
+  piece(bytes: Uint8Array, last: boolean): string {
+    if (!this.decode) {
+      const head = new Uint8Array(this.head.length + bytes.length);
+      head.set(this.head);
+      head.set(bytes, this.head.length);
+      if (head.length < 2 && !last) {
+        this.head = head;
+        return '';
+      }
+      bytes = head;
+      this.utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+      if (this.utf16) {
+        const decoder = new TextDecoder(head[0] === 0xff ? 'utf-16le' : 'utf-16be');
+        this.decode = (b, end) => decoder.decode(b, { stream: !end });
+      } else {
+        const utf8 = new Utf8Pieces(this.filename);
+        this.decode = (b, end) => utf8.decode(b, end);
+      }
+    }
+    const text = this.decode(bytes, last);
+    if (!this.utf16 || this.start === null) return text;
+    this.start += text;
+    if (!last && !this.start.includes('>') && this.start.length < 4096) return '';
+    const whole = this.start.replace(/^(<\?xml[^>]*?)encoding=["'][^"']*["']/, '$1encoding="UTF-8"');
+    this.start = null;
+    return whole;
   }
-  return out;
-}
-
-function nativeText(element: XmlElement): string {
-  let out = '';
-  // a <sub> inside a code holds translatable text; the rest is the code itself
-  for (const child of element.children) out += typeof child === 'string' ? child : segText(child);
-  return out;
-}
-
-/** UTF-16 files (with their BOM) become UTF-8 bytes; UTF-8 passes as it is (a BOM is dropped by the XML reader). */
-function toUtf8(bytes: Uint8Array): Uint8Array {
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    const text = new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes.subarray(2));
-    return new TextEncoder().encode(text.replace(/^(<\?xml[^>]*?)encoding=["'][^"']*["']/, '$1encoding="UTF-8"'));
-  }
-  return bytes;
-}
-
-function langOf(element: XmlElement): string {
-  return (element.attrs['xml:lang'] ?? element.attrs.lang ?? '').trim();
 }
 
 /**
- * Reads a TMX file: every `<tu>` gives one entry per target language, from the header's `srclang` (or the
- * unit's own `srclang`, or its first variant when the header says `*all*`) to each other language.
- * @example parseTmx(bytes, 'memory.tmx') // [{ source: 'Open', target: 'Öffnen', sourceLanguage: 'en', targetLanguage: 'de' }]
+ * Reads a TMX file in pieces, with memory bounded by the largest unit: every `<tu>` gives one entry per target
+ * language, from the header's `srclang` (or the unit's own `srclang`, or its first variant when the header says
+ * `*all*`) to each other language. A `<seg>`'s text is all the text inside it: inline codes (`<ph>&lt;br/&gt;</ph>`)
+ * give back their original markup, `<hi>` and `<sub>` their text.
+ * @example const reader = createTmxReader('memory.tmx'); const entries = [...reader.push(bytes), ...reader.end()];
  */
-export function parseTmx(bytes: Uint8Array, filename: string): MemoryFileEntry[] {
-  const doc = parseXml(toUtf8(bytes), filename, (root) => (root.name === 'tmx' ? null : 'not a TMX file (the root element is not <tmx>)'));
-  const children = elementChildren(doc.root);
-  const header = children.find((c) => c.name === 'header');
-  const body = children.find((c) => c.name === 'body');
-  if (!body) throw new FormatParseError(filename, 1, 1, 'a TMX file needs a <body>');
-  const headerSource = header?.attrs.srclang?.trim() ?? '';
-  const out: MemoryFileEntry[] = [];
-  for (const tu of elementChildren(body)) {
-    if (tu.name !== 'tu') continue;
-    const variants = elementChildren(tu)
-      .filter((c) => c.name === 'tuv')
-      .map((tuv) => {
-        const seg = elementChildren(tuv).find((c) => c.name === 'seg');
-        return { lang: langOf(tuv), text: seg ? segText(seg) : null };
-      })
-      .filter((v): v is { lang: string; text: string } => v.lang !== '' && v.text !== null);
-    if (variants.length < 2) continue;
-    let sourceLang = tu.attrs.srclang?.trim() || headerSource;
-    if (sourceLang === '' || sourceLang === '*all*') sourceLang = variants[0]!.lang;
-    const source = variants.find((v) => v.lang.toLowerCase() === sourceLang.toLowerCase());
-    if (!source || source.text === '') continue;
-    for (const v of variants) {
+export function createTmxReader(filename: string): MemoryFileReader {
+  const text = new TmxText(filename);
+  const s = XmlScanner.streaming(filename);
+  let headerSource: string | null = null;
+  let body: 'before' | 'in' | 'after' = 'before';
+  let unitSource: string | null = null;
+  let variants: Variant[] = [];
+  let variant: Variant | null = null;
+  let seg: string | null = null;
+
+  function unitEntries(out: MemoryFileEntry[]): void {
+    const found = variants.filter((v): v is { lang: string; text: string } => v.lang !== '' && v.text !== null);
+    if (found.length < 2) return;
+    let sourceLang = unitSource || headerSource || '';
+    if (sourceLang === '' || sourceLang === '*all*') sourceLang = found[0]!.lang;
+    const source = found.find((v) => v.lang.toLowerCase() === sourceLang.toLowerCase());
+    if (!source || source.text === '') return;
+    for (const v of found) {
       if (v === source || v.text === '') continue;
       out.push({ source: source.text, target: v.text, sourceLanguage: source.lang, targetLanguage: v.lang });
     }
   }
+
+  function scan(out: MemoryFileEntry[]): void {
+    for (let kind = s.next(); kind !== XmlToken.NeedMore && kind !== XmlToken.Eof; kind = s.next()) {
+      if (kind === XmlToken.Text || kind === XmlToken.CData) {
+        if (seg !== null) seg += s.textValue();
+      } else if (kind === XmlToken.StartTag) {
+        const depth = s.depth;
+        if (depth === 1) {
+          if (s.name !== 'tmx') s.fail(s.start, 'not a TMX file (the root element is not <tmx>)');
+        } else if (depth === 2) {
+          if (s.name === 'header' && headerSource === null) headerSource = s.attr('srclang')?.trim() ?? '';
+          else if (s.name === 'body' && body === 'before') body = 'in';
+        } else if (body !== 'in' || depth > 5) {
+          // outside the body, or inside a segment
+        } else if (depth === 3 && s.name === 'tu') {
+          unitSource = s.attr('srclang')?.trim() ?? '';
+          variants = [];
+        } else if (depth === 4 && unitSource !== null && s.name === 'tuv') {
+          variant = { lang: (s.attr('xml:lang') ?? s.attr('lang') ?? '').trim(), text: null };
+        } else if (depth === 5 && variant !== null && variant.text === null && s.name === 'seg') {
+          seg = '';
+        }
+      } else if (kind === XmlToken.EndTag) {
+        const depth = s.depth;
+        if (depth === 5 && seg !== null && s.name === 'seg') {
+          variant!.text = seg;
+          seg = null;
+        } else if (depth === 4 && variant !== null) {
+          variants.push(variant);
+          variant = null;
+        } else if (depth === 3 && unitSource !== null) {
+          unitEntries(out);
+          unitSource = null;
+        } else if (depth === 2 && body === 'in' && s.name === 'body') {
+          body = 'after';
+        }
+      }
+    }
+  }
+
+  return {
+    push(bytes) {
+      const out: MemoryFileEntry[] = [];
+      const piece = text.piece(bytes, false);
+      if (piece === '') return out;
+      s.feed(piece);
+      scan(out);
+      return out;
+    },
+    end() {
+      const out: MemoryFileEntry[] = [];
+      s.feed(text.piece(new Uint8Array(0), true));
+      s.endOfInput();
+      scan(out);
+      if (body === 'before') throw new FormatParseError(filename, 1, 1, 'a TMX file needs a <body>');
+      return out;
+    },
+  };
+}
+
+/**
+ * Reads a whole TMX file (see createTmxReader).
+ * @example parseTmx(bytes, 'memory.tmx') // [{ source: 'Open', target: 'Öffnen', sourceLanguage: 'en', targetLanguage: 'de' }]
+ */
+export function parseTmx(bytes: Uint8Array, filename: string): MemoryFileEntry[] {
+  const reader = createTmxReader(filename);
+  const out = reader.push(bytes);
+  for (const e of reader.end()) out.push(e);
   return out;
 }
 
@@ -95,6 +179,8 @@ export function writeTmx(entries: readonly MemoryFileEntry[], tool = 'tms'): Uin
   ];
   for (const e of entries) {
     lines.push(`    <tu srclang="${escapeAttribute(e.sourceLanguage)}">`);
+    // TMX 1.4 puts notes and props before the variants
+    if (e.note) lines.push(`      <note>${escapeText(e.note)}</note>`);
     if (e.origin) lines.push(`      <prop type="x-origin">${escapeText(e.origin)}</prop>`);
     lines.push(`      <tuv xml:lang="${escapeAttribute(e.sourceLanguage)}"><seg>${escapeText(e.source)}</seg></tuv>`);
     lines.push(`      <tuv xml:lang="${escapeAttribute(e.targetLanguage)}"><seg>${escapeText(e.target)}</seg></tuv>`);

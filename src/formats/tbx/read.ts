@@ -4,6 +4,7 @@ import { unitIdHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { FormatContext } from '../format.js';
+import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
 import { type XmlDocument, type XmlElement, descendants, firstDescendant, parseXml, textOf } from './xml-tree.js';
 
 /** Element names of the two TBX generations. */
@@ -72,29 +73,7 @@ function joinUnique(texts: string[]): string {
 
 /** Weblate's flags from termEntry attributes (maxwidth, size-unit, font, weblate-flags), sorted. */
 export function entryFlags(attrs: Readonly<Record<string, string>>): string {
-  const flags = new Map<string, string>();
-  const set = (name: string, value?: string) => {
-    flags.set(name, value === undefined ? name : `${name}:${/[\s,:"\\]/.test(value) ? `"${value.replaceAll('"', '\\"')}"` : value}`);
-  };
-  const maxwidth = attrs.maxwidth;
-  const unit = attrs['size-unit'];
-  if (maxwidth) {
-    if (unit === undefined || unit === 'pixel' || unit === 'point') set('max-size', maxwidth);
-    else if (unit === 'byte' || unit === 'char') set('max-length', maxwidth);
-  }
-  if (attrs.font) {
-    const [family, size, weight] = attrs.font.split(';');
-    set('font-family', family!.trim().replaceAll(' ', '_'));
-    if (size !== undefined) set('font-size', size.trim());
-    if (weight !== undefined) set('font-weight', weight.trim());
-  }
-  for (const token of (attrs['weblate-flags'] ?? '').match(/(?:"(?:[^"\\]|\\.)*"|[^,"])+/g) ?? []) {
-    const flag = token.trim();
-    if (!flag || flag === 'fuzzy' || flag === '#') continue;
-    const colon = flag.indexOf(':');
-    flags.set(colon === -1 ? flag : flag.slice(0, colon), flag);
-  }
-  return [...flags.values()].sort().join(', ');
+  return xmlFlags([(name) => attrs[name]]);
 }
 
 function languageSets(entry: XmlElement, dialect: Dialect): XmlElement[] {
@@ -167,7 +146,7 @@ function readEntry(
   const flags = entryFlags(element.attrs);
 
   let state: UnitState;
-  if (!translatable || /(?:^|, )read-only(?:,|$)/.test(flags)) state = State.READONLY;
+  if (!translatable || hasReadOnlyFlag(flags)) state = State.READONLY;
   else if (target === '') state = State.EMPTY;
   else state = State.TRANSLATED;
 

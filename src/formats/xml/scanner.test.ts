@@ -144,4 +144,21 @@ describe('entities of the internal DTD subset', () => {
     expect(thrownBy(FormatParseError, () => texts('<a>&constructor;</a>')).data.reason).toContain('undefined entity &constructor;');
     expect(thrownBy(FormatParseError, () => texts('<!DOCTYPE a [<!ENTITY x "1">]><a>&toString;</a>')).data.reason).toContain('undefined entity &toString;');
   });
+
+  it('refuses external entities (general and parameter) where they are declared, used or not, and fetches nothing', () => {
+    const xxe = '<?xml version="1.0"?>\n<!DOCTYPE a [\n  <!ENTITY xxe SYSTEM "file:///etc/passwd">\n]>\n<a>&xxe;</a>';
+    expect(() => texts(xxe)).toThrow(/^f\.xml:3:3: external entity "xxe" \(SYSTEM\) is refused/);
+    expect(() => texts('<!DOCTYPE a [<!ENTITY % p PUBLIC "-//x//y" "http://example.com/p.dtd"> %p;]><a/>')).toThrow(
+      /external parameter entity "p" \(PUBLIC\) is refused/,
+    );
+    // an external DTD for the document itself names no entity and is only kept, never read
+    expect(texts('<!DOCTYPE a SYSTEM "a.dtd"><a>x</a>')).toEqual(['x']);
+  });
+
+  it('refuses quadratic blow-up: references that would add more than a million characters beyond the file size', () => {
+    const big = 'x'.repeat(10_000);
+    const refs = (n: number) => `<!DOCTYPE a [<!ENTITY b "${big}">]><a>${'&b;'.repeat(n)}</a>`;
+    expect(texts(refs(90))[0]).toHaveLength(900_000);
+    expect(() => texts(refs(200))).toThrow(/entity &b; expands the document beyond 1000000 characters more than its size \(an entity expansion bomb\)/);
+  });
 });

@@ -1,4 +1,4 @@
-// A small strict XML tokenizer over a decoded string: tokens with source offsets and well-formedness checks.
+// A small strict XML tokenizer over decoded text (whole, or fed in pieces): tokens with source offsets and well-formedness checks.
 //
 // It covers what translation files contain: elements and attributes (either quote), text with
 // character and the five predefined entity references, CDATA, comments, processing instructions,
@@ -19,6 +19,8 @@ export const XmlToken = {
   Comment: 5,
   ProcessingInstruction: 6,
   Doctype: 7,
+  /** A streaming scanner's text so far ends inside the next token: `feed` more (or `endOfInput`) and call `next` again. */
+  NeedMore: 8,
 } as const;
 export type XmlTokenKind = (typeof XmlToken)[keyof typeof XmlToken];
 
@@ -69,7 +71,7 @@ function isSpace(c: number): boolean {
 }
 
 /** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
-const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/;
+const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
 
 const PREDEFINED: ReadonlyMap<string, string> = new Map([
   ['lt', '<'],
@@ -81,6 +83,10 @@ const PREDEFINED: ReadonlyMap<string, string> = new Map([
 
 /** `<!ENTITY name "value">` in a DOCTYPE's internal subset (parameter entities and external ones are not read). */
 const ENTITY_DECL = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
+/** An entity whose value would come from elsewhere (`SYSTEM`/`PUBLIC`), general or parameter: refused, never fetched. */
+const EXTERNAL_ENTITY_DECL = /<!ENTITY\s+(%\s+)?([^\s"'>]+)\s+(SYSTEM|PUBLIC)\b/;
+/** Characters that references to declared entities may add to a document beyond its own size (quadratic blow-up). */
+const ENTITY_EXPANSION_BUDGET = 1_000_000;
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -94,7 +100,8 @@ function isXmlChar(cp: number): boolean {
  * while (s.next() !== XmlToken.Eof) if (s.kind === XmlToken.Text) console.log(s.textValue());
  */
 export class XmlScanner {
-  readonly text: string;
+  /** The text scanned (a streaming scanner's: what is buffered, from the current token on). */
+  text: string;
   readonly filename: string;
   /** Current token kind. */
   kind: XmlTokenKind = XmlToken.Eof;
@@ -121,7 +128,7 @@ export class XmlScanner {
   hasDeclaration = false;
 
   private pos = 0;
-  private readonly length: number;
+  private length: number;
   private readonly stack: string[] = [];
   private open = 0;
   private rootSeen = false;
@@ -131,10 +138,19 @@ export class XmlScanner {
   private nextAmp = -1;
   private nextCdataEnd = -1;
   private referenceEnd = 0;
-  private readonly hasCR: boolean;
-  private readonly bomOffset: number;
+  private hasCR: boolean;
+  private bomOffset: number;
   /** Entities a reference may name: the predefined five, and those the DOCTYPE declares. */
   private entities: ReadonlyMap<string, string> = PREDEFINED;
+  /** Characters declared entities may still add (a document's own size plus a fixed allowance). */
+  private expansionLeft = 0;
+  /** Streaming: more text may follow (until `end`); what was scanned is dropped from `text` as text is fed. */
+  private streaming = false;
+  private started = false;
+  /** Streaming: characters dropped before `text`, and the lines and columns they held (for error positions). */
+  private dropped = 0;
+  private droppedLines = 0;
+  private droppedColumns = 0;
 
   constructor(text: string, filename: string) {
     this.text = text;
@@ -143,14 +159,66 @@ export class XmlScanner {
     this.hasCR = text.indexOf('\r') >= 0;
     this.bomOffset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     this.pos = this.bomOffset;
-    const bad = FORBIDDEN_CHAR.exec(text);
+    this.checkChars(0);
+  }
+
+  /**
+   * A scanner over text that arrives in pieces: `feed` each, `endOfInput` after the last. `next` answers
+   * `XmlToken.NeedMore` where the text so far ends inside a token; a token's offsets hold until the next `feed`.
+   * @example const s = XmlScanner.streaming('big.tmx'); s.feed(piece); while (s.next() !== XmlToken.NeedMore) …
+   */
+  static streaming(filename: string): XmlScanner {
+    const s = new XmlScanner('', filename);
+    s.streaming = true;
+    return s;
+  }
+
+  /** Appends text (streaming): what earlier tokens used is dropped first. */
+  feed(text: string): void {
+    if (!this.streaming) throw new Error('feed() needs a streaming scanner');
+    const kept = this.pos;
+    if (kept > 0) {
+      const { line, column } = lineColumn(this.text, kept);
+      this.droppedColumns = line > 1 ? column - 1 : this.droppedColumns + column - 1;
+      this.droppedLines += line - 1;
+      this.dropped += kept;
+    }
+    const from = this.length - kept;
+    this.text = this.text.slice(kept) + text;
+    this.length = this.text.length;
+    this.pos -= kept;
+    if (!this.started && this.length > 0) {
+      this.started = true;
+      this.bomOffset = this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+      this.pos = this.bomOffset;
+    }
+    this.nextAmp = -1;
+    this.nextCdataEnd = -1;
+    this.hasCR ||= text.indexOf('\r') >= 0;
+    this.checkChars(from);
+  }
+
+  /** No more text follows (streaming): the rest is scanned as a whole document's end. */
+  endOfInput(): void {
+    this.streaming = false;
+  }
+
+  private checkChars(from: number): void {
+    FORBIDDEN_CHAR.lastIndex = from;
+    const bad = FORBIDDEN_CHAR.exec(this.text);
     if (bad) this.fail(bad.index, `character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} is not allowed in XML`);
   }
 
   /** Raises FormatParseError at `offset` with a one-line reason. */
   fail(offset: number, reason: string): never {
-    const { line, column } = lineColumn(this.text, offset);
+    const { line, column } = this.lineColumnAt(offset);
     throw new FormatParseError(this.filename, line, column, reason.replace(/[\r\n]+/g, ' '));
+  }
+
+  /** 1-based line and column of an offset into `text`, counting what a streaming scanner dropped. */
+  lineColumnAt(offset: number): { line: number; column: number } {
+    const { line, column } = lineColumn(this.text, offset);
+    return { line: line + this.droppedLines, column: line === 1 ? column + this.droppedColumns : column };
   }
 
   /** Name of the open element at `depth` (1 = root) while scanning. */
@@ -179,6 +247,32 @@ export class XmlScanner {
 
   /** Advances to the next token and returns its kind. */
   next(): XmlTokenKind {
+    if (!this.streaming || this.pendingEnd) return this.scan();
+    // Streaming: a token is scanned only whole. One that fails may just be cut off by the end of the text so far:
+    // it is scanned again with more (an error in the text itself is raised once no more text follows).
+    const p = this.pos;
+    if (p >= this.length) return this.needMore(p);
+    const doctypeSeen = this.doctypeSeen;
+    let kind: XmlTokenKind;
+    try {
+      kind = this.scan();
+    } catch (e) {
+      if (!(e instanceof FormatParseError)) throw e;
+      this.doctypeSeen = doctypeSeen;
+      return this.needMore(p);
+    }
+    // text that reaches the end of what is there may go on
+    return kind === XmlToken.Text && this.end >= this.length ? this.needMore(p) : kind;
+  }
+
+  private needMore(p: number): XmlTokenKind {
+    this.pos = p;
+    this.decoded = null;
+    this.kind = XmlToken.NeedMore;
+    return this.kind;
+  }
+
+  private scan(): XmlTokenKind {
     if (this.pendingEnd) {
       this.pendingEnd = false;
       this.depth = this.open;
@@ -289,6 +383,11 @@ export class XmlScanner {
     const name = t.slice(i + 1, j);
     const value = this.entities.get(name);
     if (value === undefined) this.fail(i, `undefined entity &${name};`);
+    if (value.length > 1 && !PREDEFINED.has(name)) {
+      this.expansionLeft -= value.length;
+      if (this.expansionLeft < 0)
+        this.fail(i, `entity &${name}; expands the document beyond ${ENTITY_EXPANSION_BUDGET} characters more than its size (an entity expansion bomb)`);
+    }
     this.referenceEnd = j + 1;
     return value;
   }
@@ -380,8 +479,15 @@ export class XmlScanner {
 
   private attributeValue(vs: number, ve: number): string {
     const t = this.text;
-    const amp = t.indexOf('&', vs);
-    return amp >= 0 && amp < ve ? this.decodeAttributeReferences(vs, ve) : normalizeAttributeSpace(t.slice(vs, ve));
+    // the next '&' is remembered, as for text: searching from every attribute to the end of a file without one was
+    // quadratic (a 300k-unit TMX never finished)
+    if (this.nextAmp < vs) {
+      this.nextAmp = t.indexOf('&', vs);
+      if (this.nextAmp < 0) this.nextAmp = this.length;
+    }
+    if (this.nextAmp >= ve) return normalizeAttributeSpace(t.slice(vs, ve));
+    this.nextAmp = -1;
+    return this.decodeAttributeReferences(vs, ve);
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
@@ -479,6 +585,11 @@ export class XmlScanner {
         }
       }
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
+      if (external) {
+        const what = external[1] ? 'parameter entity' : 'entity';
+        this.fail(p + external.index, `external ${what} "${external[2]}" (${external[3]}) is refused: nothing is fetched from outside the file`);
+      }
       const declared = [...t.slice(p, i).matchAll(ENTITY_DECL)];
       if (declared.length > 0) {
         const entities = new Map(PREDEFINED);
@@ -496,6 +607,7 @@ export class XmlScanner {
           if (!entities.has(m[1]!)) entities.set(m[1]!, value);
         }
         this.entities = entities;
+        this.expansionLeft = ENTITY_EXPANSION_BUDGET + this.length;
       }
       this.kind = XmlToken.Doctype;
       this.start = p;
@@ -514,7 +626,7 @@ export class XmlScanner {
     const c = t.charCodeAt(nameEnd);
     if (nameEnd !== end && !isSpace(c)) this.fail(nameEnd, `invalid character in processing instruction <?${target}`);
     if (target.toLowerCase() === 'xml') {
-      if (p !== this.bomOffset || target !== 'xml') this.fail(p, 'the XML declaration is allowed only at the very start of the file');
+      if (this.dropped + p !== this.bomOffset || target !== 'xml') this.fail(p, 'the XML declaration is allowed only at the very start of the file');
       this.declaration(nameEnd, end);
     }
     this.kind = XmlToken.ProcessingInstruction;

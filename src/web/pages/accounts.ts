@@ -1,8 +1,9 @@
 // Signing in and out, and the profile page with the API token: sessions over the store, passwords checked with scrypt.
-import { createAuthLimiter } from '../../api/auth-limit.js';
+import { createSignInLimiter } from '../../api/auth-limit.js';
 import { queryValue } from '../../api/context.js';
 import { clientAddress } from '../../api/forward.js';
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, openSession, secureSite } from '../../api/session.js';
+import { requestUsers } from '../../api/request-log.js';
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, cookiesOf, openSession, secureSite } from '../../api/session.js';
 import { decoyHash, verifyPassword } from '../../auth/password.js';
 import { deleteSession, findCredentials } from '../../store/sessions.repo.js';
 import { rotateToken } from '../../store/users.repo.js';
@@ -11,15 +12,38 @@ import { formValue, signedIn, toSignIn } from '../context.js';
 import { html } from '../html.js';
 import { page } from './layout.js';
 
-/** Where to go after signing in: a local path only (never another site). */
-function safeNext(next: string | undefined): string {
-  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+/**
+ * Where to go after signing in: a page of this site, else `/`. `next` is resolved as a browser resolves a Location
+ * (WHATWG URL: tabs and line breaks dropped, backslashes read as slashes), so `/\t/evil.example` or `/\\evil.example`
+ * is another site; of a same-origin result only the path, query and fragment go back, in URL-serialized form.
+ * @example localTarget('/projects/hello/?q=x', 'http://127.0.0.1:8000') // '/projects/hello/?q=x'
+ */
+export function localTarget(next: string | undefined, site: string): string {
+  if (!next) return '/';
+  let base: URL;
+  let url: URL;
+  try {
+    base = new URL(site);
+    url = new URL(next, base);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== base.origin) return '/';
+  const target = url.pathname + url.search + url.hash;
+  // dot segments can leave two leading slashes (`/a/..//evil.example`): as a Location that is another site
+  return target.startsWith('//') ? '/' : target;
 }
 
-// Failed sign-ins: 5 per minute per address and per username, then a minute's lockout (429); each failure also waits.
-const byAddress = createAuthLimiter(10);
-const byUsername = createAuthLimiter(5);
+function nextOf(ctx: WebContext, next: string | undefined): string {
+  return localTarget(next, ctx.urls.siteBase);
+}
+
+// Failed sign-ins: 5 a minute from one address for one username, or 10 from one address, then that address waits a
+// minute (429); a username failing from everywhere is slowed, never locked; each failure also waits.
+const limits = createSignInLimiter();
 const FAILURE_DELAY_MS = 400;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function loginForm(ctx: WebContext, opts: { next: string; error?: string; username?: string; status?: number }): WebAnswer {
   const body = html`<div class="narrow">
@@ -45,24 +69,26 @@ function loginForm(ctx: WebContext, opts: { next: string; error?: string; userna
 
 /** `GET /accounts/login/` */
 export function loginPage(ctx: WebContext): WebAnswer {
-  const next = safeNext(queryValue(ctx, 'next'));
+  const next = nextOf(ctx, queryValue(ctx, 'next'));
   if (signedIn(ctx)) return { redirect: next, status: 302 };
   return loginForm(ctx, { next });
 }
 
 /** `POST /accounts/login/`: checks the password, opens a session, sets its cookie (HttpOnly, SameSite=Lax, Secure on https). */
 export async function login(ctx: WebContext): Promise<WebAnswer> {
-  const next = safeNext(formValue(ctx, 'next'));
+  const next = nextOf(ctx, formValue(ctx, 'next'));
   const username = (formValue(ctx, 'username') ?? '').trim().slice(0, 150);
   const password = (formValue(ctx, 'password') ?? '').slice(0, 1024);
   const address = clientAddress(ctx.req);
-  const wait = byAddress.blocked(address) ?? byUsername.blocked(username.toLowerCase());
+  const wait = limits.blocked(address, username);
   if (wait !== null) {
     return {
       ...loginForm(ctx, { next, username, error: `Too many failed sign-ins: try again in ${wait} seconds.`, status: 429 }),
       headers: { 'Retry-After': String(wait) },
     } as WebAnswer;
   }
+  const slowed = limits.delay(username);
+  if (slowed > 0) await sleep(slowed);
   const credentials = username ? await ctx.services.store.read((tx) => findCredentials(tx, username)) : undefined;
   // A missing user or password costs the same as a wrong one.
   const ok = await verifyPassword(password, credentials?.passwordHash ?? (await decoyHash()));
@@ -71,12 +97,15 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
     return loginForm(ctx, { next, username, error: 'This account is disabled: an administrator can enable it again.', status: 403 });
   }
   if (!ok || !credentials?.passwordHash) {
-    byAddress.failed(address);
-    byUsername.failed(username.toLowerCase());
-    await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
+    limits.failed(address, username);
+    await sleep(FAILURE_DELAY_MS);
     return loginForm(ctx, { next, username, error: 'The username or password is not correct.', status: 400 });
   }
+  // a sign-in replaces the session the browser had (whoever it was): an old cookie never outlives it
+  const previous = cookiesOf(ctx.req).get(SESSION_COOKIE);
+  if (previous && previous.length <= 200) await ctx.services.store.write((tx) => deleteSession(tx, previous));
   const { token, csrf } = await openSession(ctx.services.store, credentials.user.id);
+  requestUsers.set(ctx.req, credentials.user.username);
   const secure = secureSite(ctx.services.config.site_url, ctx.req);
   ctx.cookies.push(cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }));
   ctx.cookies.push(cookie(CSRF_COOKIE, csrf, { secure }));

@@ -6,7 +6,7 @@ import { actionName } from '../../domain/actions.js';
 import { changeRecords } from '../../store/changes.query.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
-import { paths, when } from '../format.js';
+import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { page } from './layout.js';
 
@@ -36,7 +36,7 @@ export function changeList(ctx: WebContext, changes: ChangeRecordRow[]): Html {
           <td>${c.user ?? 'tms'}</td>
           <td>${actionName(c.action)}</td>
           <td>${where}</td>
-          <td class="text">${c.target}</td>
+          <td class="text">${pluralText(c.target)}</td>
         </tr>`;
       })}
     </tbody>

@@ -3,7 +3,6 @@ import { sumStats } from '../../api/statistics.js';
 import type { Counts } from '../../api/statistics.js';
 import { percent } from '../../domain/percent.js';
 import type { WebContext } from '../context.js';
-import { signedIn } from '../context.js';
 import { num, pct } from '../format.js';
 import { type Html, html, renderDocument } from '../html.js';
 
@@ -12,11 +11,18 @@ export interface Crumb {
   href?: string;
 }
 
+/**
+ * What the frame of a page shows of the request: every page's context, or, for an error met before there was one (the
+ * database does not answer), the assets, the path and no user.
+ */
+export type Frame = Pick<WebContext, 'assets' | 'csrf' | 'path'> & { user?: WebContext['user'] };
+
 /** A whole page: `title` names it, `crumbs` say where it is, `script` loads the editor's script. */
-export function page(ctx: WebContext, opts: { title: string; crumbs?: Crumb[]; body: Html; script?: boolean; bodyClass?: string }): string {
+export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: Html; script?: boolean; bodyClass?: string }): string {
   const css = ctx.assets.url('style.css');
   const js = opts.script ? ctx.assets.url('editor.js') : undefined;
-  const user = signedIn(ctx) ? ctx.user : null;
+  const user = ctx.user && ctx.user.is_anonymous === 0 ? ctx.user : null;
+  // the empty icon: without one the browser asks for /favicon.ico on every page and logs its 404
   return renderDocument(html`
     <html lang="en">
       <head>
@@ -24,6 +30,7 @@ export function page(ctx: WebContext, opts: { title: string; crumbs?: Crumb[]; b
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content=${ctx.csrf} />
         <title>${opts.title} — tms</title>
+        <link rel="icon" href="data:," />
         ${css && html`<link rel="stylesheet" href=${css} />`}
         ${js && html`<script defer src=${js}></script>`}
       </head>

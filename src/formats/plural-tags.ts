@@ -1,4 +1,4 @@
-// CLDR plural categories of a language, restricted to those whole numbers reach (the table Translate Toolkit uses).
+// CLDR plural categories of a language, restricted to those whole numbers reach (the table Translate Toolkit uses), for every format with CLDR plurals.
 
 /** CLDR categories in CLDR order. */
 export const CLDR_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
@@ -48,4 +48,14 @@ export function pluralTags(language: string, plurals?: number): readonly string[
   }
   cache.set(key, tags);
   return tags;
+}
+
+/**
+ * Translate Toolkit's tags for a file's language code, read from its base language only (`b+sr+Latn`, `pt-rBR`,
+ * `zh_Hant` → `sr`, `pt`, `zh`) as its Android, .stringsdict and .strings readers do: `baseLanguageTags('pt-rBR')`
+ * is one/many/other. An unknown language gets English's tags.
+ */
+export function baseLanguageTags(code: string): readonly string[] {
+  const base = code.replace(/^b\+/, '').replace(/[_+]/g, '-').split('-')[0]!;
+  return pluralTags(base);
 }

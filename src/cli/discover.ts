@@ -1,0 +1,86 @@
+// `tms discover <repository URL or path>`: the components a repository holds, printed as configuration to paste.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { type Proposal, discoverComponents } from '../discover/discover.js';
+import { clone, redactUrl } from '../vcs/index.js';
+import type { CliIo } from './io.js';
+
+/** Whether a folder is a git repository without a working tree (it cannot be listed, only cloned). */
+function isBareRepository(dir: string): boolean {
+  return existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'objects')) && !existsSync(path.join(dir, '.git'));
+}
+
+/** A slug for a proposal: the words of the file mask's file name (`strings` for Android's strings.xml), made unique. */
+function slugFor(p: Proposal, taken: Set<string>): string {
+  const name = p.filemask
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]*$/, '')
+    .replace(/\*/g, '');
+  const folder =
+    p.filemask
+      .split('/')
+      .slice(0, -1)
+      .filter((part) => !part.includes('*'))
+      .pop() ?? '';
+  let slug = (name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || folder.replace(/[^A-Za-z0-9]+/g, '-') || 'translations').toLowerCase();
+  const base = slug;
+  for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
+  taken.add(slug);
+  return slug;
+}
+
+/**
+ * Lists the repository's files (a working tree, or a clone of a URL or bare repository in a temporary folder) and
+ * prints the proposed components: JSON component objects to paste into a project's `components`, or with `json`
+ * the list of `{filemask, file_format, template, new_base}`.
+ * @example await runDiscover(io, 'https://github.com/org/app.git', { json: true })
+ */
+export async function runDiscover(io: CliIo, source: string, opts: { json: boolean }): Promise<number> {
+  let dir = source;
+  let temporary: string | null = null;
+  const local = existsSync(source) && statSync(source).isDirectory();
+  if (!local || isBareRepository(source)) {
+    temporary = await mkdtemp(path.join(os.tmpdir(), 'tms-discover-'));
+    dir = path.join(temporary, 'repo');
+    await clone({ dir, url: source, depth: 1 });
+  }
+  try {
+    const paths = fg.sync('**/*', { cwd: dir, dot: false, onlyFiles: true, followSymbolicLinks: false, ignore: ['**/.git/**'] });
+    const proposals = discoverComponents({
+      paths,
+      read(file) {
+        try {
+          return readFileSync(path.join(dir, file));
+        } catch {
+          return null;
+        }
+      },
+    });
+    if (opts.json) {
+      io.out(JSON.stringify(proposals, null, 2));
+      return 0;
+    }
+    if (proposals.length === 0) {
+      io.err(`tms: no translation files found in ${local ? source : redactUrl(source)}`);
+      return 1;
+    }
+    const taken = new Set<string>();
+    const repo = local && !isBareRepository(source) ? path.resolve(source) : redactUrl(source);
+    const components = proposals.map((p) => {
+      const slug = slugFor(p, taken);
+      const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo, filemask: p.filemask, file_format: p.file_format };
+      if (p.template) component.template = p.template;
+      if (p.new_base) component.new_base = p.new_base;
+      return component;
+    });
+    io.out(`// ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste into a project's "components" in tms.config.json`);
+    io.out(JSON.stringify(components, null, 2));
+    return 0;
+  } finally {
+    if (temporary) await rm(temporary, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,127 @@
+// Android's string escaping both ways, as Translate Toolkit (and so Weblate) reads and writes it.
+//
+// Reading collapses whitespace outside "…" quotes, drops the quotes, decodes \uXXXX, \n, \t, \\ and the plain
+// escapes (\' \" \@ \? and backslash-space) and drops every other backslash escape with its character. Writing
+// escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
+import { PY_SPACE, isPySpace, pyLstrip, pyRstrip } from '../python-text.js';
+
+const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
+/** Whether text's whitespace is single plain spaces (nothing to collapse). */
+function isSimpleText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 ? text.charCodeAt(i + 1) === 0x20 : isPySpace(c)) return false;
+  }
+  return true;
+}
+const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
+const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;
+const CHAR_ESCAPE = /\\([^\n])/g;
+const PLAIN_ESCAPES = new Set([' ', '"', "'", '@', '?', '\\']);
+
+function decodeUnicode(text: string): string {
+  return text.indexOf('\\u') < 0 ? text : text.replace(UNICODE_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+function decodeChar(_m: string, c: string): string {
+  if (c === 'n' || c === 'N') return '\n';
+  if (c === 't' || c === 'T') return '\t';
+  // every other escape Android drops with its character
+  return PLAIN_ESCAPES.has(c) ? c : '';
+}
+
+/** Decodes `\uXXXX` first and then the one-character escapes, in two passes as Translate Toolkit does. */
+export function decodeEscapes(text: string): string {
+  const unicode = decodeUnicode(text);
+  return unicode.indexOf('\\') < 0 ? unicode : unicode.replace(CHAR_ESCAPE, decodeChar);
+}
+
+/** What one run of character data decodes to, and whether its edges may be trimmed. */
+export interface DecodedRun {
+  text: string;
+  cleanupStart: boolean;
+  cleanupEnd: boolean;
+}
+
+/**
+ * The state of one element's decoding: whether a `"` opened in an earlier run of text (between child
+ * elements) is still open.
+ */
+export class AndroidDecoder {
+  private insideQuoted = false;
+
+  private stripPart(part: string): { text: string; stripped: boolean } {
+    let text = part;
+    if (text.startsWith('"')) {
+      text = text.slice(1);
+      this.insideQuoted = !this.insideQuoted;
+    }
+    const stripped = !this.insideQuoted;
+    if (text.endsWith('"') && !text.endsWith('\\"')) {
+      text = text.slice(0, -1);
+      this.insideQuoted = !this.insideQuoted;
+    }
+    if (stripped) text = text.replace(SPACE_RUN, ' ');
+    return { text, stripped };
+  }
+
+  /** Decodes one run of character data: quotes, whitespace, escapes. */
+  run(content: string): DecodedRun {
+    if (content === '') return { text: '', cleanupStart: false, cleanupEnd: false };
+    if (!this.insideQuoted && content.indexOf('"') < 0) {
+      // one unquoted part: whitespace collapses, then the escapes
+      const joined = isSimpleText(content) ? content : content.replace(SPACE_RUN, ' ');
+      const text = joined.indexOf('\\') < 0 ? joined : decodeEscapes(joined);
+      const keepStart = joined !== '' && text !== '' && joined[0] !== text[0];
+      const keepEnd = joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1];
+      return { text, cleanupStart: !keepStart, cleanupEnd: !keepEnd };
+    }
+    const parts = content.split(QUOTED_PART).filter((p) => p !== '');
+    let cleanupStart = false;
+    let cleanupEnd = false;
+    let joined = '';
+    for (let i = 0; i < parts.length; i++) {
+      const { text, stripped } = this.stripPart(parts[i]!);
+      if (i === 0) cleanupStart = stripped;
+      cleanupEnd = stripped && !this.insideQuoted;
+      joined += text;
+    }
+    const text = decodeEscapes(joined);
+    // an escaped space at an edge is kept
+    if (joined !== '' && text !== '' && joined[0] !== text[0]) cleanupStart = false;
+    if (joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1]) cleanupEnd = false;
+    return { text, cleanupStart, cleanupEnd };
+  }
+}
+
+/**
+ * The value of an element holding only text (entities already resolved): `decodeText('  "a  b" \\\'c ')` is `a  b 'c`.
+ */
+export function decodeText(content: string): string {
+  const { text, cleanupStart, cleanupEnd } = new AndroidDecoder().run(content);
+  let out = text;
+  if (cleanupStart) out = pyLstrip(out);
+  if (cleanupEnd) out = pyRstrip(out);
+  return out;
+}
+
+const ESCAPE_CHARS = /[\\\n\t'"]/g;
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\t': '\\t', "'": "\\'", '"': '\\"' };
+const MULTI_SPACE = /[ \n\t]{2}(?!\\n)/;
+const MULTI_SPACE_ALL = /[ \n\t]{2}(?!\\n)/g;
+
+/**
+ * Escapes a translation for an Android value (before XML escaping). With `quoteWrapping` (a whole value) a
+ * value starting or ending with a space, or holding two spaces in a row, is put in double quotes; without it
+ * (text between inline tags) the second of two spaces becomes `\u0020`.
+ * @example escapeAndroid("It's @home") // It\'s @home
+ */
+export function escapeAndroid(text: string, quoteWrapping = true): string {
+  if (text === '') return '';
+  let out = text.replace(ESCAPE_CHARS, (c) => ESCAPED[c]!);
+  if (out.startsWith('@') || out.startsWith('?')) out = `\\${out}`;
+  const multi = MULTI_SPACE.test(out);
+  if (quoteWrapping && (out[0] === ' ' || out[out.length - 1] === ' ' || multi)) return `"${out}"`;
+  if (!quoteWrapping && multi) return out.replace(MULTI_SPACE_ALL, (m) => m.replace('  ', ' \\u0020'));
+  return out;
+}

@@ -1,0 +1,119 @@
+// Weblate's units from Android entries: the template's keys in template order, targets from the translation file.
+import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
+import { countWords } from '../../domain/words.js';
+import type { AndroidDocument, AndroidEntry } from './document.js';
+
+/** The forms of an entry: one for `<string>`, one per CLDR tag of the language for `<plurals>` ("" when missing). */
+export function entryForms(entry: AndroidEntry, tags: readonly string[]): string[] {
+  if (entry.kind === 'string') return [entry.text.value];
+  const byQuantity = new Map<string, string>();
+  for (const item of entry.items) byQuantity.set(item.quantity, item.value);
+  return tags.map((tag) => byQuantity.get(tag) ?? '');
+}
+
+/** The comments before the element, joined by newlines (Translate Toolkit's `getnotes()`). */
+export function entryNote(entry: AndroidEntry | undefined): string {
+  return entry ? entry.notes.join('\n') : '';
+}
+
+/** Entries Weblate lists: those with a name (an element without one is blank). */
+export function isListed(entry: AndroidEntry): entry is AndroidEntry & { name: string } {
+  return entry.name !== null;
+}
+
+/** The entry Weblate finds for a key: the last one of that name, as a lookup by id does. */
+export function indexByName(doc: AndroidDocument): Map<string, AndroidEntry> {
+  const index = new Map<string, AndroidEntry>();
+  for (const e of doc.entries) if (e.name !== null) index.set(e.name, e);
+  return index;
+}
+
+function stateOf(template: AndroidEntry, target: readonly string[]): UnitState {
+  if (!template.translatable) return State.READONLY;
+  return target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY;
+}
+
+interface Identity {
+  source: string[];
+  idHash: bigint;
+  contentHash: bigint;
+  numWords: number;
+}
+
+// A template's entries are listed against every translation file: their identities are worked out once per tag set.
+const identities = new WeakMap<AndroidEntry, Map<readonly string[], Identity>>();
+
+function identityOf(t: AndroidEntry & { name: string }, tags: readonly string[]): Identity {
+  let byTags = identities.get(t);
+  if (!byTags) {
+    byTags = new Map();
+    identities.set(t, byTags);
+  }
+  let identity = byTags.get(tags);
+  if (!identity) {
+    const source = entryForms(t, tags);
+    identity = { source, idHash: calculateHash(t.name), contentHash: unitContentHash(source, t.name), numWords: countWords(source) };
+    byTags.set(tags, identity);
+  }
+  return identity;
+}
+
+function unit(context: string, target: string[], note: string, state: UnitState, position: number, identity: Identity): ParsedUnit {
+  return {
+    context,
+    source: identity.source.slice(),
+    target,
+    location: '',
+    note,
+    flags: '',
+    explanation: '',
+    sourceExplanation: '',
+    previousSource: '',
+    state,
+    position,
+    idHash: identity.idHash,
+    contentHash: identity.contentHash,
+    numWords: identity.numWords,
+  };
+}
+
+/**
+ * The units of a translation file against its template: every named template entry once (the first of a
+ * repeated name), keyed by name (`id_hash = hash(name)`), source from the template in the source language's
+ * plural tags, target from the file's entry of that name in the file language's tags ("" when it has none);
+ * `translatable="false"` in the template makes the unit read-only. Notes: the template's, then the file's.
+ */
+export function monolingualUnits(
+  doc: AndroidDocument,
+  template: AndroidDocument,
+  tags: { source: readonly string[]; target: readonly string[] },
+): ParsedUnit[] {
+  const index = indexByName(doc);
+  const seen = new Set<string>();
+  const units: ParsedUnit[] = [];
+  for (const t of template.entries) {
+    if (!isListed(t) || seen.has(t.name)) continue;
+    seen.add(t.name);
+    const e = index.get(t.name);
+    const target = e ? entryForms(e, tags.target) : [''];
+    let note = entryNote(e);
+    const templateNote = entryNote(t);
+    if (templateNote !== note) note = `${templateNote}\n${note}`;
+    units.push(unit(t.name, target, note, stateOf(t, target), units.length + 1, identityOf(t, tags.source)));
+  }
+  return units;
+}
+
+/** A file read without a template (the template itself): each named entry with its value as source and target. */
+export function templateUnits(doc: AndroidDocument, tags: readonly string[]): ParsedUnit[] {
+  const seen = new Set<string>();
+  const units: ParsedUnit[] = [];
+  for (const e of doc.entries) {
+    if (!isListed(e) || seen.has(e.name)) continue;
+    seen.add(e.name);
+    const identity = identityOf(e, tags);
+    units.push(unit(e.name, identity.source.slice(), entryNote(e), stateOf(e, identity.source), units.length + 1, identity));
+  }
+  return units;
+}

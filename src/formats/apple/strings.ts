@@ -1,0 +1,233 @@
+// Apple .strings (`strings`: UTF-16, `strings-utf8`): Weblate's units, minimal-diff writes in the file's own encoding, new files.
+import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
+import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { type ParsedUnit, State } from '../../domain/unit.js';
+import { countWords } from '../../domain/words.js';
+import type { Format, FormatContext, FormatId, ParsedStore, UnitWrite } from '../format.js';
+import { lineEnding } from '../xml/position.js';
+import { type TextEncoding, UTF8, UTF16, decodeStringsUtf8, decodeStringsUtf16, encodeText } from './encoding.js';
+import { type StringsDocument, type StringsEntry, commentNotes, readStringsDocument } from './strings-document.js';
+
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"', f: '\f', n: '\n', r: '\r', t: '\t' };
+const HEX = /^[0-9a-fA-F]$/;
+
+/**
+ * Decodes a .strings value as Translate Toolkit's properties decoder does: `\n \t \r \f \\ \' \"`, `\uXXXX` and
+ * `\UXXXX` (up to four hex digits), and any other backslash dropped before its character.
+ * @example decodeStringsValue('a\\"b\\u00e9\\x') // 'a"béx'
+ */
+export function decodeStringsValue(source: string): string {
+  if (!source.includes('\\')) return source;
+  let out = '';
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c !== '\\') {
+      out += c;
+      i++;
+      continue;
+    }
+    i++;
+    if (i >= source.length) {
+      out += '\\';
+      continue;
+    }
+    const e = source[i++]!;
+    if (e === '\n') continue;
+    if (e in ESCAPES) out += ESCAPES[e];
+    else if (e === 'u' || e === 'U') {
+      let digits = 0;
+      let x = 0;
+      while (digits < 4 && i + digits < source.length && HEX.test(source[i + digits]!)) {
+        x = x * 16 + Number.parseInt(source[i + digits]!, 16);
+        digits++;
+      }
+      i += digits;
+      out += String.fromCharCode(x);
+    } else out += e;
+  }
+  return out;
+}
+
+/** Escapes a translation for a .strings value between its quotes: `\`, newline, tab and `"`. */
+export function escapeStringsValue(text: string): string {
+  return text.replace(/[\\\n\t"]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\${c}`));
+}
+
+/** A key as the toolkit writes it: quoted with `"` escaped, except Info.plist keys (`NS…Description`). */
+function writeKey(key: string): string {
+  return /^NS.*Description$/.test(key) ? key : `"${key.replaceAll('"', '\\"')}"`;
+}
+
+interface Loaded {
+  doc: StringsDocument;
+  encoding: TextEncoding;
+}
+
+export interface StringsInternal {
+  stringsDocument: StringsDocument;
+}
+
+interface Identity {
+  source: string[];
+  note: string;
+  idHash: bigint;
+  contentHash: bigint;
+  numWords: number;
+}
+
+// A template's entries are listed against every translation file: their identities are worked out once.
+const identities = new WeakMap<StringsEntry, Identity>();
+
+function templateIdentity(t: StringsEntry): Identity {
+  let identity = identities.get(t);
+  if (!identity) {
+    const source = [decodeStringsValue(t.value)];
+    identity = {
+      source,
+      note: commentNotes(t.comments),
+      idHash: calculateHash(t.name),
+      contentHash: unitContentHash(source, t.name),
+      numWords: countWords(source),
+    };
+    identities.set(t, identity);
+  }
+  return identity;
+}
+
+function unit(context: string, source: string[], target: string[], note: string, idHash: bigint, position: number, identity?: Identity): ParsedUnit {
+  return {
+    context,
+    source,
+    target,
+    location: '',
+    note,
+    flags: '',
+    explanation: '',
+    sourceExplanation: '',
+    previousSource: '',
+    state: target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY,
+    position,
+    idHash,
+    contentHash: identity?.contentHash ?? unitContentHash(source, context),
+    numWords: identity?.numWords ?? countWords(source),
+  };
+}
+
+/** Entries Weblate lists: not comment-only (a key or a value). */
+function listed(doc: StringsDocument): StringsEntry[] {
+  return doc.entries.filter((e) => e.name !== '' || e.value !== '');
+}
+
+/** Template listing: each key once (the first), source from the template, target from this file's last entry of the key. */
+function monolingualUnits(doc: StringsDocument, template: StringsDocument): ParsedUnit[] {
+  const index = new Map<string, StringsEntry>();
+  for (const e of doc.entries) index.set(e.name, e);
+  const seen = new Set<string>();
+  const units: ParsedUnit[] = [];
+  for (const t of listed(template)) {
+    if (seen.has(t.name)) continue;
+    seen.add(t.name);
+    const e = index.get(t.name);
+    const identity = templateIdentity(t);
+    let note = e && e.comments.length > 0 ? commentNotes(e.comments) : '';
+    if (identity.note !== note) note = `${identity.note}\n${note}`;
+    const target = e ? [decodeStringsValue(e.value)] : [''];
+    units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, units.length + 1, identity));
+  }
+  return units;
+}
+
+/** Bilingual listing: the decoded key is the source, the key as written the context (`id_hash = hash(source + key)`). */
+function bilingualUnits(doc: StringsDocument): ParsedUnit[] {
+  const seen = new Set<bigint>();
+  const units: ParsedUnit[] = [];
+  for (const e of listed(doc)) {
+    const source = decodeStringsValue(e.name);
+    const idHash = calculateHash(source, e.name);
+    if (seen.has(idHash)) continue;
+    seen.add(idHash);
+    units.push(unit(e.name, [source], [decodeStringsValue(e.value)], commentNotes(e.comments), idHash, units.length + 1));
+  }
+  return units;
+}
+
+function templateDocument(ctx: FormatContext): StringsDocument | null {
+  return (ctx.template?.internal as StringsInternal | undefined)?.stringsDocument ?? null;
+}
+
+/** Splices a document: replacements applied from the end. */
+function splice(text: string, edits: { start: number; end: number; text: string }[]): string {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+/** The `.strings` formats: UTF-16 (`strings`) or UTF-8 (`strings-utf8`). */
+function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
+  const load = (bytes: Uint8Array, filename: string): Loaded => {
+    const { text, encoding } = utf16 ? decodeStringsUtf16(bytes, filename) : decodeStringsUtf8(bytes, filename);
+    return { doc: readStringsDocument(text, filename), encoding };
+  };
+  return {
+    id,
+    name,
+    monolingual: null,
+    extension: 'strings',
+    mimeType: 'text/plain',
+    languageCodeStyle: 'bcp',
+    parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+      const { doc } = load(bytes, ctx.filename);
+      const internal: StringsInternal = { stringsDocument: doc };
+      const template = ctx.template ? templateDocument(ctx) : null;
+      if (ctx.template && !template) throw new FormatParseError(ctx.filename, 1, 1, `the template store was not read by the ${id} format`);
+      if (template) return { units: monolingualUnits(doc, template), monolingual: true, internal };
+      return { units: bilingualUnits(doc), monolingual: false, internal };
+    },
+    write(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array {
+      if (edits.length === 0) return bytes.slice();
+      const { doc, encoding } = load(bytes, ctx.filename);
+      const { text } = doc;
+      const monolingual = ctx.template != null;
+      const byKey = new Map<string, StringsEntry>();
+      for (const e of doc.entries) if (monolingual || !byKey.has(e.name)) byKey.set(e.name, e);
+      const replacements: { start: number; end: number; text: string }[] = [];
+      const added: string[] = [];
+      const last = new Map<string, UnitWrite>();
+      for (const e of edits) last.set(e.context, e);
+      for (const [key, edit] of last) {
+        const entry = byKey.get(key);
+        const value = edit.target[0] ?? '';
+        if (edit.remove) {
+          if (entry) replacements.push({ start: entry.attachedStart, end: entry.end, text: '' });
+        } else if (entry && entry.valueStart >= 0) {
+          if (decodeStringsValue(entry.value) !== value)
+            replacements.push({ start: entry.valueStart, end: entry.valueEnd, text: `"${escapeStringsValue(value)}"` });
+        } else if (entry) {
+          const nl = text.slice(entry.lineStart, entry.end).match(/\r?\n$/)?.[0] ?? '';
+          replacements.push({ start: entry.lineStart, end: entry.end, text: `${writeKey(key)} = "${escapeStringsValue(value)}";${nl}` });
+        } else if (value !== '') {
+          if (key === '') throw new FormatWriteError(ctx.filename, 'cannot add a string without a key');
+          added.push(`${writeKey(key)} = "${escapeStringsValue(value)}";`);
+        }
+      }
+      let out = splice(text, replacements);
+      if (added.length > 0) {
+        const nl = lineEnding(text);
+        const lead = out === '' || out.endsWith('\n') ? '' : nl;
+        out += `${lead}${added.join(nl)}${nl}`;
+      }
+      return out === text ? bytes.slice() : encodeText(out, encoding);
+    },
+    create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {
+      // Weblate's new file is a line break, in UTF-16 with a BOM for `strings`
+      if (base === null) return encodeText('\n', utf16 ? UTF16 : UTF8);
+      const { doc, encoding } = load(base, ctx.filename);
+      const replacements = doc.entries.filter((e) => e.valueStart >= 0 && e.value !== '').map((e) => ({ start: e.valueStart, end: e.valueEnd, text: '""' }));
+      return encodeText(splice(doc.text, replacements), utf16 ? UTF16 : encoding);
+    },
+  };
+}
+
+export const stringsFormat = makeStringsFormat('strings', 'iOS strings (UTF-16)', true);
+export const stringsUtf8Format = makeStringsFormat('strings-utf8', 'iOS strings (UTF-8)', false);

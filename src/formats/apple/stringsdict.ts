@@ -1,0 +1,403 @@
+// Apple .stringsdict (`stringsdict`): plist plural rules as Weblate's units (format keys and plural variables with
+// CLDR categories, `zero` first), minimal-diff writes of the edited <string> elements, new files.
+import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
+import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { type ParsedUnit, State } from '../../domain/unit.js';
+import { countWords } from '../../domain/words.js';
+import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import { CLDR_CATEGORIES, baseLanguageTags } from '../plural-tags.js';
+import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
+import { lineColumn } from '../text.js';
+import { escapeText } from '../xml/escape.js';
+import { indentAt, lineEnding, lineStart } from '../xml/position.js';
+
+/** Weblate's new, empty .stringsdict. */
+export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+    <dict>
+    </dict>
+</plist>
+`;
+
+const FORMAT_KEY = 'NSStringLocalizedFormatKey';
+const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
+const encoder = new TextEncoder();
+
+/** One `<key>`/value pair of a plist `<dict>`. */
+interface Pair {
+  key: string;
+  keyElement: XmlElement;
+  value: XmlElement;
+}
+
+/** One unit of the file: a format string (`key`) or a plural variable (`key:variable`), with where it sits. */
+export interface DictEntry {
+  id: string;
+  /** The outer key's dict. */
+  outer: XmlElement;
+  /** The format string's <string>, or the variable's <dict>. */
+  value: XmlElement;
+  plural: boolean;
+  /** Plural variables: their category pairs by category. */
+  forms: Map<string, Pair>;
+  format: string;
+}
+
+export interface StringsdictDocument {
+  xml: XmlDocument;
+  root: XmlElement;
+  entries: DictEntry[];
+}
+
+function fail(xml: XmlDocument, filename: string, element: XmlElement, reason: string): never {
+  const { line, column } = lineColumn(xml.text, element.start);
+  throw new FormatParseError(filename, line, column, reason);
+}
+
+/** The pairs of a `<dict>`: each `<key>` with the element after it. */
+function pairs(xml: XmlDocument, filename: string, dict: XmlElement): Pair[] {
+  const children = elementChildren(dict);
+  const out: Pair[] = [];
+  for (let i = 0; i < children.length; i += 2) {
+    const keyElement = children[i]!;
+    const value = children[i + 1];
+    if (keyElement.name !== 'key') fail(xml, filename, keyElement, `expected <key> in <dict>, found <${keyElement.name}>`);
+    if (!value) fail(xml, filename, keyElement, `<key>${textOf(keyElement)}</key> has no value`);
+    out.push({ key: textOf(keyElement), keyElement, value });
+  }
+  return out;
+}
+
+/** A plist scalar as Python's `str()` of what plistlib reads. */
+function scalarText(element: XmlElement): string {
+  if (element.name === 'true') return 'True';
+  if (element.name === 'false') return 'False';
+  return textOf(element);
+}
+
+/**
+ * Reads a .stringsdict: every top-level key must hold a dict whose keys are `NSStringLocalizedFormatKey` or plural
+ * variables (dicts of spec type `NSStringPluralRuleType`), as Translate Toolkit requires.
+ */
+export function readStringsdict(bytes: Uint8Array, filename: string): StringsdictDocument {
+  const xml = parseXml(bytes, filename, (root) => (root.name === 'plist' ? null : `the root element must be <plist>, not <${root.name}>`));
+  const top = elementChildren(xml.root)[0];
+  const entries: DictEntry[] = [];
+  if (!top) return { xml, root: xml.root, entries };
+  if (top.name !== 'dict') fail(xml, filename, top, `the plist must hold a <dict>, not <${top.name}>`);
+  for (const { key, keyElement, value: outer } of pairs(xml, filename, top)) {
+    if (outer.name !== 'dict') fail(xml, filename, keyElement, `${key} is not a dict`);
+    for (const { key: inner, keyElement: innerKey, value } of pairs(xml, filename, outer)) {
+      if (inner === FORMAT_KEY) {
+        entries.push({ id: key, outer, value, plural: false, forms: new Map(), format: '' });
+      } else if (value.name === 'dict') {
+        const variable = pairs(xml, filename, value);
+        const spec = variable.find((p) => p.key === SPEC_TYPE_KEY);
+        if (spec && textOf(spec.value) !== '' && textOf(spec.value) !== 'NSStringPluralRuleType') {
+          fail(xml, filename, innerKey, `${inner} in ${key} is not of NSStringPluralRuleType`);
+        }
+        const forms = new Map<string, Pair>();
+        // a repeated key: the later one, as plistlib reads it
+        for (const p of variable) forms.set(p.key, p);
+        const format = variable.find((p) => p.key === 'NSStringFormatValueTypeKey');
+        entries.push({ id: `${key}:${inner}`, outer, value, plural: true, forms, format: format ? textOf(format.value) : '' });
+      } else {
+        fail(xml, filename, innerKey, `unexpected key ${inner} in ${key}`);
+      }
+    }
+  }
+  return { xml, root: top, entries };
+}
+
+/** The categories of a file's variables: the language's CLDR tags with `zero` first (Translate Toolkit). */
+export function stringsdictTags(language: string): string[] {
+  const tags = [...baseLanguageTags(language)];
+  if (!tags.includes('zero')) tags.unshift('zero');
+  return tags;
+}
+
+function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
+  if (!entry.plural) return [scalarText(entry.value)];
+  return tags.map((tag) => {
+    const pair = entry.forms.get(tag);
+    return pair ? scalarText(pair.value) : '';
+  });
+}
+
+// A template's entries are listed against every translation file: their identities are worked out once per tag set.
+const identities = new WeakMap<DictEntry, Map<string, Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>>>();
+
+function identityOf(t: DictEntry, tags: readonly string[]): Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'> {
+  let byTags = identities.get(t);
+  if (!byTags) {
+    byTags = new Map();
+    identities.set(t, byTags);
+  }
+  const key = tags.join();
+  let identity = byTags.get(key);
+  if (!identity) {
+    const source = entryForms(t, tags);
+    identity = { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
+    byTags.set(key, identity);
+  }
+  return identity;
+}
+
+function unit(
+  context: string,
+  source: string[],
+  target: string[],
+  position: number,
+  identity?: Pick<ParsedUnit, 'idHash' | 'contentHash' | 'numWords'>,
+): ParsedUnit {
+  return {
+    context,
+    source,
+    target,
+    location: '',
+    note: '',
+    flags: '',
+    explanation: '',
+    sourceExplanation: '',
+    previousSource: '',
+    state: target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY,
+    position,
+    idHash: identity?.idHash ?? calculateHash(context),
+    contentHash: identity?.contentHash ?? unitContentHash(source, context),
+    numWords: identity?.numWords ?? countWords(source),
+  };
+}
+
+export interface StringsdictInternal {
+  stringsdict: StringsdictDocument;
+}
+
+/**
+ * Reads a .stringsdict. With a template, the template's entries keyed by id (`key`, `key:variable`), source in
+ * the source language's categories, target in this file's; without one, each entry with its id as source.
+ */
+export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+  const doc = readStringsdict(bytes, ctx.filename);
+  const internal: StringsdictInternal = { stringsdict: doc };
+  const tags = stringsdictTags(ctx.language);
+  const units: ParsedUnit[] = [];
+  const seen = new Set<string>();
+  if (ctx.template) {
+    const template = (ctx.template.internal as StringsdictInternal | undefined)?.stringsdict;
+    if (!template) throw new FormatParseError(ctx.filename, 1, 1, 'the template store was not read by the stringsdict format');
+    const sourceTags = stringsdictTags(ctx.sourceLanguage);
+    const index = new Map<string, DictEntry>();
+    for (const e of doc.entries) index.set(e.id, e);
+    for (const t of template.entries) {
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      const e = index.get(t.id);
+      const identity = identityOf(t, sourceTags);
+      units.push(unit(t.id, identity.source.slice(), e ? entryForms(e, tags) : [''], units.length + 1, identity));
+    }
+    return { units, monolingual: true, internal };
+  }
+  for (const e of doc.entries) {
+    if (seen.has(e.id)) continue;
+    seen.add(e.id);
+    const forms = entryForms(e, tags);
+    const u = unit(e.id, forms, forms.slice(), units.length + 1);
+    units.push(u);
+  }
+  return { units, monolingual: false, internal };
+}
+
+interface Layout {
+  nl: string;
+  step: string;
+}
+
+function layoutOf(doc: StringsdictDocument): Layout {
+  const text = doc.xml.text;
+  const nl = lineEnding(text);
+  const first = elementChildren(doc.root)[0];
+  const outer = first ? indentAt(text, first.start) : null;
+  const root = indentAt(text, doc.root.start) ?? '';
+  const step = outer !== null && outer.length > root.length ? outer.slice(root.length) : '\t';
+  return { nl, step };
+}
+
+/** The indentation of an element's children: that of its first child, else its own plus one step. */
+function childIndent(text: string, element: XmlElement, layout: Layout): string {
+  const first = elementChildren(element)[0];
+  const own = first ? indentAt(text, first.start) : null;
+  return own ?? `${indentAt(text, element.start) ?? ''}${layout.step}`;
+}
+
+function stringElement(value: string): string {
+  return `<string>${escapeText(value)}</string>`;
+}
+
+/** Inserts `lines` (already indented) as the last children of `element`, before its end tag's line. */
+function appendChildren(edits: Edit[], text: string, element: XmlElement, lines: string[], layout: Layout): void {
+  if (lines.length === 0) return;
+  const at = element.closeStart;
+  const body = lines.map((l) => `${l}${layout.nl}`).join('');
+  if (element.selfClosing) {
+    const indent = indentAt(text, element.start) ?? '';
+    edits.push({ start: element.start, end: element.end, text: `<${element.name}>${layout.nl}${body}${indent}</${element.name}>` });
+  } else if (indentAt(text, at) !== null && lineStart(text, at) > element.openEnd) {
+    edits.push({ start: lineStart(text, at), end: lineStart(text, at), text: body });
+  } else {
+    edits.push({ start: at, end: at, text: `${layout.nl}${body}${indentAt(text, element.start) ?? ''}` });
+  }
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The start of a pair's first line and the end of its last (its line break included), or the pair's own span. */
+function pairSpan(text: string, pair: Pair): { start: number; end: number } {
+  let start = pair.keyElement.start;
+  if (indentAt(text, start) !== null) start = lineStart(text, start);
+  let end = pair.value.end;
+  const rest = /^[ \t]*\r?\n/.exec(text.slice(end));
+  if (rest) end += rest[0].length;
+  return { start, end };
+}
+
+/** The edits that give a plural variable these forms: changed strings replaced, emptied forms removed, new ones added in CLDR order. */
+function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly string[], tags: readonly string[], layout: Layout): void {
+  const indent = childIndent(text, entry.value, layout);
+  const order = (tag: string) => (CLDR_CATEGORIES as readonly string[]).indexOf(tag);
+  let anchor: Pair | null = entry.forms.get('NSStringFormatValueTypeKey') ?? entry.forms.get(SPEC_TYPE_KEY) ?? null;
+  const pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    if (!anchor) {
+      appendChildren(edits, text, entry.value, [...pending], layout);
+    } else {
+      const span = pairSpan(text, anchor);
+      // after the anchor's line, or right after its value when the dict is written on one line
+      if (text.slice(anchor.value.end, span.end).includes('\n'))
+        edits.push({ start: span.end, end: span.end, text: pending.map((l) => `${l}${layout.nl}`).join('') });
+      else edits.push({ start: anchor.value.end, end: anchor.value.end, text: pending.map((l) => `${layout.nl}${l}`).join('') });
+    }
+    pending.length = 0;
+  };
+  const sorted = tags.map((tag, i) => ({ tag, form: forms[i] ?? '' })).sort((a, b) => order(a.tag) - order(b.tag));
+  for (const { tag, form } of sorted) {
+    const pair = entry.forms.get(tag);
+    if (pair) {
+      flush();
+      if (form === '') edits.push({ ...pairSpan(text, pair), text: '' });
+      else if (scalarText(pair.value) !== form) edits.push({ start: pair.value.start, end: pair.value.end, text: stringElement(form) });
+      anchor = pair;
+    } else if (form !== '') {
+      pending.push(`${indent}<key>${tag}</key>${layout.nl}${indent}${stringElement(form)}`);
+    }
+  }
+  flush();
+}
+
+/** A new variable dict (or format key) for a template entry, as lines at `indent`. */
+function newPairs(template: DictEntry, forms: readonly string[], tags: readonly string[], indent: string, layout: Layout): string[] {
+  const key = template.id.includes(':') ? template.id.slice(template.id.lastIndexOf(':') + 1) : FORMAT_KEY;
+  if (!template.plural) return [`${indent}<key>${escapeText(key)}</key>`, `${indent}${stringElement(forms[0] ?? '')}`];
+  const inner = `${indent}${layout.step}`;
+  const lines = [
+    `${indent}<key>${escapeText(key)}</key>`,
+    `${indent}<dict>`,
+    `${inner}<key>${SPEC_TYPE_KEY}</key>`,
+    `${inner}<string>NSStringPluralRuleType</string>`,
+  ];
+  lines.push(`${inner}<key>NSStringFormatValueTypeKey</key>`, `${inner}${stringElement(template.format)}`);
+  tags.forEach((tag, i) => {
+    if (forms[i]) lines.push(`${inner}<key>${tag}</key>`, `${inner}${stringElement(forms[i]!)}`);
+  });
+  lines.push(`${indent}</dict>`);
+  return lines;
+}
+
+function outerKeyOf(id: string): string {
+  const colon = id.lastIndexOf(':');
+  return colon > 0 ? id.slice(0, colon) : id;
+}
+
+/**
+ * Applies edits: a changed format string or plural form replaces that <string>; emptied forms lose their pair,
+ * new ones are inserted in CLDR order; entries missing from the file are added from the template. No edits: the
+ * same bytes.
+ */
+export function writeStringsdict(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array {
+  if (edits.length === 0) return bytes.slice();
+  const doc = readStringsdict(bytes, ctx.filename);
+  const text = doc.xml.text;
+  const layout = layoutOf(doc);
+  const tags = stringsdictTags(ctx.language);
+  const index = new Map<string, DictEntry>();
+  for (const e of doc.entries) index.set(e.id, e);
+  const template = new Map<string, DictEntry>();
+  for (const e of (ctx.template?.internal as StringsdictInternal | undefined)?.stringsdict.entries ?? []) if (!template.has(e.id)) template.set(e.id, e);
+  const outers = new Map<string, XmlElement>();
+  for (const e of doc.entries) outers.set(outerKeyOf(e.id), e.outer);
+  const out: Edit[] = [];
+  const newOuter = new Map<string, string[]>();
+  const last = new Map<string, UnitWrite>();
+  for (const e of edits) last.set(e.context, e);
+  for (const [id, edit] of last) {
+    const entry = index.get(id);
+    const forms = edit.target.length > 0 ? edit.target : [''];
+    if (edit.remove) {
+      // every category goes, those the language does not use too
+      if (entry?.plural) setForms(out, text, entry, [], CLDR_CATEGORIES, layout);
+      else if (entry) out.push({ start: entry.value.start, end: entry.value.end, text: stringElement('') });
+      continue;
+    }
+    if (entry) {
+      if (!entry.plural) {
+        if (scalarText(entry.value) !== forms[0]) out.push({ start: entry.value.start, end: entry.value.end, text: stringElement(forms[0] ?? '') });
+      } else {
+        setForms(out, text, entry, forms, tags, layout);
+      }
+      continue;
+    }
+    if (forms.every((f) => f === '')) continue;
+    const t = template.get(id);
+    if (!t) throw new FormatWriteError(ctx.filename, `cannot add ${id}: the template has no such entry`);
+    const outerKey = outerKeyOf(id);
+    const outer = outers.get(outerKey);
+    if (outer) {
+      appendChildren(out, text, outer, newPairs(t, forms, tags, childIndent(text, outer, layout), layout), layout);
+    } else {
+      const list = newOuter.get(outerKey) ?? [];
+      list.push(...newPairs(t, forms, tags, `${childIndent(text, doc.root, layout)}${layout.step}`, layout));
+      newOuter.set(outerKey, list);
+    }
+  }
+  const indent = childIndent(text, doc.root, layout);
+  const blocks: string[] = [];
+  for (const [key, lines] of newOuter) blocks.push(`${indent}<key>${escapeText(key)}</key>`, `${indent}<dict>`, ...lines, `${indent}</dict>`);
+  appendChildren(out, text, doc.root, blocks, layout);
+  let result = text;
+  for (const e of out.sort((a, b) => b.start - a.start || b.end - a.end)) result = result.slice(0, e.start) + e.text + result.slice(e.end);
+  if (result === text) return bytes.slice();
+  return encoder.encode(doc.xml.bom ? `\ufeff${result}` : result);
+}
+
+export const stringsdictFormat: Format = {
+  id: 'stringsdict',
+  name: 'Stringsdict file',
+  monolingual: null,
+  extension: 'stringsdict',
+  mimeType: 'application/xml',
+  pluralTags: stringsdictTags,
+  parse: parseStringsdict,
+  write: writeStringsdict,
+  create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {
+    if (base === null) return encoder.encode(STRINGSDICT_SKELETON);
+    // a copy of the base with every form and format string emptied, as Weblate's untranslate leaves it
+    const doc = readStringsdict(base, ctx.filename);
+    const edits: UnitWrite[] = doc.entries.map((e) => ({ context: e.id, source: [], target: [''], state: State.EMPTY, remove: true }));
+    return writeStringsdict(base, edits, ctx);
+  },
+};

@@ -1,0 +1,192 @@
+// XLIFF's element tree over the formats' XML scanner: namespaces resolved, comments kept in place, offsets for splicing.
+import { FormatParseError } from '../../domain/errors.js';
+import { XmlScanner, XmlToken } from '../xml/scanner.js';
+
+/** A comment or processing instruction: kept as a child because Translate Toolkit's rich text treats it apart. */
+export interface XMarker {
+  kind: 'comment' | 'pi';
+}
+
+/** Element children: elements, text runs (adjacent text and CDATA joined, as lxml's `.text` joins them), markers. */
+export type XChild = XElement | string | XMarker;
+
+/** One element with its offsets in the decoded text (BOM excluded). */
+export interface XElement {
+  kind: 'element';
+  /** Qualified name as written (`x`, `xlf:trans-unit`). */
+  name: string;
+  /** Local part of the name. */
+  local: string;
+  /** Namespace URI the name resolves to ('' for none). */
+  ns: string;
+  /** Attributes in document order as name, value, name, value…, names as written (namespace declarations included). */
+  attrs: string[];
+  parent: XElement | null;
+  children: XChild[];
+  /** Offset of `<`. */
+  start: number;
+  /** Offset just past the start tag's `>`. */
+  openEnd: number;
+  /** Offset of the end tag's `<` (equals `openEnd` for `<x/>`). */
+  closeStart: number;
+  /** Offset just past the end tag's `>`. */
+  end: number;
+  selfClosing: boolean;
+  /** Namespace bindings in scope (prefix → URI, '' for the default namespace). */
+  scope: ReadonlyMap<string, string>;
+}
+
+export interface XDocument {
+  /** Decoded text without a leading BOM. */
+  text: string;
+  bom: boolean;
+  root: XElement;
+}
+
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const COMMENT: XMarker = { kind: 'comment' };
+const PI: XMarker = { kind: 'pi' };
+const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
+
+/** The value of attribute `name` (as written), or null. */
+export function attr(el: XElement, name: string): string | null {
+  const attrs = el.attrs;
+  for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return attrs[i + 1]!;
+  return null;
+}
+
+function scopeOf(parent: ReadonlyMap<string, string>, attrs: string[]): ReadonlyMap<string, string> {
+  let scope: Map<string, string> | null = null;
+  for (let i = 0; i < attrs.length; i += 2) {
+    const n = attrs[i]!;
+    if (n === 'xmlns' || n.startsWith('xmlns:')) {
+      scope ??= new Map(parent);
+      scope.set(n === 'xmlns' ? '' : n.slice(6), attrs[i + 1]!);
+    }
+  }
+  return scope ?? parent;
+}
+
+// Shared by every element without attributes or children until one is added (most elements have neither).
+const NO_ATTRIBUTES: string[] = [];
+const NO_CHILDREN: XChild[] = [];
+
+function append(parent: XElement, child: XChild): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
+}
+
+/**
+ * Builds the tree of UTF-8-decoded XML `text` (a leading U+FEFF is dropped and reported), refusing anything not
+ * well-formed or using an undeclared prefix with FormatParseError (file, line, column). With `textIn`, text is kept
+ * only inside elements of those local names (the rest, mostly indentation, is never read).
+ * @example const doc = buildTree('<xliff version="1.2"/>', 'de.xlf'); doc.root.local // 'xliff'
+ */
+export function buildTree(decoded: string, filename: string, textIn?: ReadonlySet<string>): XDocument {
+  const bom = decoded.charCodeAt(0) === 0xfeff;
+  const text = bom ? decoded.slice(1) : decoded;
+  const s = new XmlScanner(text, filename);
+  let root: XElement | null = null;
+  let current: XElement | null = null;
+  // How many open elements keep their text (all of them without `textIn`).
+  let keeping = textIn ? 0 : 1;
+  const opened: boolean[] = [];
+  // Text and CDATA tokens in a row become one string child.
+  let pending = '';
+  const flush = () => {
+    if (pending !== '' && current) append(current, pending);
+    pending = '';
+  };
+  for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
+    if (kind === XmlToken.Text || kind === XmlToken.CData) {
+      if (current && keeping > 0) pending += s.textValue();
+      continue;
+    }
+    flush();
+    if (kind === XmlToken.StartTag) {
+      let attrs = NO_ATTRIBUTES;
+      if (s.attrCount > 0) {
+        attrs = new Array<string>(s.attrCount * 2);
+        for (let i = 0; i < s.attrCount; i++) {
+          attrs[2 * i] = s.attrNames[i]!;
+          attrs[2 * i + 1] = s.attrValues[i]!;
+        }
+      }
+      const scope = attrs === NO_ATTRIBUTES ? (current ? current.scope : ROOT_SCOPE) : scopeOf(current ? current.scope : ROOT_SCOPE, attrs);
+      const colon = s.name.indexOf(':');
+      const prefix = colon < 0 ? '' : s.name.slice(0, colon);
+      const ns = scope.get(prefix);
+      if (ns === undefined && prefix !== '') s.fail(s.start, `namespace prefix "${prefix}" of <${s.name}> is not declared`);
+      const element: XElement = {
+        kind: 'element',
+        name: s.name,
+        local: colon < 0 ? s.name : s.name.slice(colon + 1),
+        ns: ns ?? '',
+        attrs,
+        parent: current,
+        children: NO_CHILDREN,
+        start: s.start,
+        openEnd: s.end,
+        closeStart: s.end,
+        end: s.end,
+        selfClosing: s.selfClosing,
+        scope,
+      };
+      if (current) append(current, element);
+      else root = element;
+      current = element;
+      const keeps = textIn?.has(element.local) === true;
+      opened.push(keeps);
+      if (keeps) keeping++;
+    } else if (kind === XmlToken.EndTag) {
+      if (!current) continue;
+      if (opened.pop()) keeping--;
+      if (!current.selfClosing) {
+        current.closeStart = s.start;
+        current.end = s.end;
+      }
+      current = current.parent;
+    } else if ((kind === XmlToken.Comment || kind === XmlToken.ProcessingInstruction) && current) {
+      append(current, kind === XmlToken.Comment ? COMMENT : PI);
+    }
+  }
+  if (!root) throw new FormatParseError(filename, 1, 1, 'no root element');
+  return { text, bom, root };
+}
+
+/** Element children, in order. */
+export function childElements(el: XElement): XElement[] {
+  const out: XElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string' && c.kind === 'element') out.push(c);
+  return out;
+}
+
+/** The first child element in namespace `ns` named `local`, or null. */
+export function firstChild(el: XElement, ns: string, local: string): XElement | null {
+  for (const c of el.children) {
+    if (typeof c !== 'string' && c.kind === 'element' && c.local === local && c.ns === ns) return c;
+  }
+  return null;
+}
+
+/** Every descendant element in namespace `ns` named `local`, in document order. */
+export function descendants(el: XElement, ns: string, local: string, out: XElement[] = []): XElement[] {
+  for (const c of el.children) {
+    if (typeof c === 'string' || c.kind !== 'element') continue;
+    if (c.local === local && c.ns === ns) out.push(c);
+    if (c.children.length > 0) descendants(c, ns, local, out);
+  }
+  return out;
+}
+
+/** XPath `string()`: every descendant text run, in order (comments and processing instructions excluded). */
+export function stringValue(el: XElement): string {
+  const children = el.children;
+  if (children.length === 1 && typeof children[0] === 'string') return children[0];
+  let out = '';
+  for (const c of children) {
+    if (typeof c === 'string') out += c;
+    else if (c.kind === 'element') out += stringValue(c);
+  }
+  return out;
+}

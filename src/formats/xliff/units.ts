@@ -1,0 +1,289 @@
+// Weblate's units from XLIFF entries (XliffUnit / RichXliffUnit over Translate Toolkit): context, texts, states, notes, flags.
+import { calculateHash } from '../../domain/hash.js';
+import { type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
+import { countWords } from '../../domain/words.js';
+import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
+import type { XliffDocument, XliffEntry, XliffPart } from './document.js';
+import { plainText, richText } from './text.js';
+import { type XElement, attr, descendants } from './tree.js';
+
+/** `<target state>` values Weblate reads as "needs editing" (when the target has text). */
+export const XLIFF_FUZZY_STATES: ReadonlySet<string> = new Set(['new', 'needs-translation', 'needs-adaptation', 'needs-l10n']);
+
+/** How a format variant reads an XLIFF file. */
+export interface XliffReading {
+  /** `xliff`: inline elements kept as XML (RichXliffUnit); `plainxliff`/`poxliff`: plain text. */
+  rich: boolean;
+  /** `poxliff`: plural groups, po-reference locations, headers skipped, singular units without target states. */
+  po: boolean;
+}
+
+/** Where a listed unit lives: its entry in the file (null when a monolingual file lacks it) and its template entry. */
+export interface UnitSite {
+  entry: XliffEntry | null;
+  template: XliffEntry | null;
+}
+
+export interface XliffListing {
+  units: ParsedUnit[];
+  /** Listed units by id_hash (the first of a duplicate identity). */
+  sites: Map<bigint, UnitSite>;
+}
+
+/** The xml:space in force for a trans-unit's (or group's) children: its own attribute, else "default". */
+export function unitSpace(el: XElement): string {
+  return attr(el, 'xml:space') ?? 'default';
+}
+
+/** Translate Toolkit's getid(): the enclosing <file>'s `original` and the unit id, joined by U+0004. */
+function ttId(entry: XliffEntry): string {
+  const original = entry.file ? attr(entry.file, 'original') : null;
+  return original ? `${original}\x04${entry.id}` : entry.id;
+}
+
+/** Weblate's context: `resname` when set, else getid() with U+0004 shown as `///`. */
+export function entryContext(entry: XliffEntry): string {
+  const resname = attr(entry.element, 'resname');
+  if (resname) return resname;
+  return ttId(entry).replaceAll('\x04', '///');
+}
+
+function isHeader(entry: XliffEntry, reading: XliffReading): boolean {
+  return reading.po && (attr(entry.element, 'restype') ?? '').includes('gettext-domain-header');
+}
+
+function nodeText(node: XElement | null, part: XliffPart, rich: boolean): string | null {
+  if (!node) return null;
+  return rich ? richText(node, unitSpace(part.unit)) : plainText(node, unitSpace(part.unit));
+}
+
+/** Source forms of an entry (plain text decides emptiness the way Translate Toolkit's `source` does). */
+export function sourceForms(entry: XliffEntry, rich: boolean): string[] {
+  return entry.parts.map((p) => nodeText(p.source, p, rich) ?? '');
+}
+
+/** Target forms, or null when the (single) trans-unit has no <target>; plural forms without one are ''. */
+export function targetForms(entry: XliffEntry, rich: boolean): string[] | null {
+  if (!entry.plural) {
+    const p = entry.parts[0]!;
+    return p.target ? [nodeText(p.target, p, rich)!] : null;
+  }
+  return entry.parts.map((p) => nodeText(p.target, p, rich) ?? '');
+}
+
+/** The trans-units whose <target state> Weblate reads and writes: the trans-unit, a plural group's forms, none for a singular poxliff unit. */
+export function stateParts(entry: XliffEntry, reading: XliffReading): XliffPart[] {
+  if (!reading.po) return entry.parts;
+  return entry.plural ? entry.parts : [];
+}
+
+/** Whether Weblate lists the entry at all (has_content): not a poxliff header, and a non-empty source. */
+export function isContentEntry(entry: XliffEntry, reading: XliffReading): boolean {
+  return !isHeader(entry, reading) && joinPlural(sourceForms(entry, reading.rich)) !== '';
+}
+
+export function hasText(forms: readonly string[]): boolean {
+  for (const f of forms) if (f !== '') return true;
+  return false;
+}
+
+/** The `<note>` and `<context-group>` elements of an entry, in document order (alt-trans ones included, as the toolkit reads them). */
+interface EntryExtras {
+  notes: XElement[];
+  groups: XElement[];
+}
+
+function extrasOf(el: XElement, ns: string, out: EntryExtras = { notes: [], groups: [] }): EntryExtras {
+  for (const c of el.children) {
+    if (typeof c === 'string' || c.kind !== 'element') continue;
+    if (c.ns === ns) {
+      if (c.local === 'note') out.notes.push(c);
+      else if (c.local === 'context-group') out.groups.push(c);
+    }
+    if (c.children.length > 0) extrasOf(c, ns, out);
+  }
+  return out;
+}
+
+/** Translate Toolkit's getnotes(): every note's text, duplicates dropped, joined by a line feed. */
+function notesOf(entry: XliffEntry, extras: EntryExtras): string {
+  if (extras.notes.length === 0) return '';
+  const space = unitSpace(entry.element);
+  const seen: string[] = [];
+  for (const note of extras.notes) {
+    const text = plainText(note, space);
+    if (!seen.includes(text)) seen.push(text);
+  }
+  return seen.join('\n');
+}
+
+/** The first `<context>` of each given type inside a context group (Translate Toolkit takes the first of each). */
+function firstContexts(group: XElement, ns: string, space: string, found: { file: string | null; line: string | null }): void {
+  for (const c of group.children) {
+    if (typeof c === 'string' || c.kind !== 'element') continue;
+    if (c.local === 'context' && c.ns === ns) {
+      const type = attr(c, 'context-type');
+      if (type === 'sourcefile' && found.file === null) found.file = plainText(c, space);
+      else if (type === 'linenumber' && found.line === null) found.line = plainText(c, space);
+    }
+    if (c.children.length > 1 || (c.children.length === 1 && typeof c.children[0] !== 'string')) firstContexts(c, ns, space, found);
+  }
+}
+
+/** The last `<context>` of each given type inside a context group (the toolkit's po-reference reading keeps the last). */
+function lastContexts(group: XElement, ns: string, space: string, found: { file: string; line: string }): void {
+  for (const c of descendants(group, ns, 'context')) {
+    const type = attr(c, 'context-type');
+    if (type === 'sourcefile') found.file = plainText(c, space);
+    else if (type === 'linenumber') found.line = plainText(c, space);
+  }
+}
+
+/** Translate Toolkit's getlocations(): `purpose="location"` context groups (poxliff: `name="po-reference"`). */
+function locationsOf(entry: XliffEntry, extras: EntryExtras, ns: string, reading: XliffReading): string {
+  if (extras.groups.length === 0) return '';
+  const space = unitSpace(entry.element);
+  let out = '';
+  const add = (location: string) => {
+    out = out === '' ? location : `${out}, ${location}`;
+  };
+  for (const group of extras.groups) {
+    if (reading.po) {
+      if (attr(group, 'name') !== 'po-reference') continue;
+      const found = { file: '', line: '' };
+      lastContexts(group, ns, space, found);
+      if (found.file) add(found.line ? `${found.file}:${found.line}` : found.file);
+      continue;
+    }
+    if (attr(group, 'purpose') !== 'location') continue;
+    const found: { file: string | null; line: string | null } = { file: null, line: null };
+    firstContexts(group, ns, space, found);
+    if (found.file !== null) add(found.line !== null ? `${found.file}:${found.line}` : found.file);
+  }
+  return out;
+}
+
+function isTranslatable(entry: XliffEntry, reading: XliffReading): boolean {
+  const value = attr(entry.element, 'translate');
+  return !(value && value.toLowerCase() === 'no') && !isHeader(entry, reading);
+}
+
+/** Weblate's state: read-only, then needs editing (text plus a fuzzy `state`), empty, approved, translated. */
+function unitState(entry: XliffEntry | null, main: XliffEntry, target: readonly string[], flags: string, reading: XliffReading): UnitState {
+  if (!isTranslatable(main, reading) || hasReadOnlyFlag(flags)) return State.READONLY;
+  const translated = hasText(target);
+  if (entry && translated) {
+    for (const p of stateParts(entry, reading)) {
+      const state = p.target ? attr(p.target, 'state') : null;
+      if (state !== null && XLIFF_FUZZY_STATES.has(state)) return State.FUZZY;
+    }
+  }
+  if (!translated) return State.EMPTY;
+  // Approved only counts where the project reviews translations; the sync turns it into translated otherwise.
+  if (entry && attr(entry.element, 'approved') === 'yes') return State.APPROVED;
+  return State.TRANSLATED;
+}
+
+function unitFlags(entry: XliffEntry | null, template: XliffEntry | null, reading: XliffReading): string {
+  const readers = [];
+  if (entry) readers.push((name: string) => attr(entry.element, name));
+  if (template) readers.push((name: string) => attr(template.element, name));
+  return xmlFlags(readers, reading.rich ? ['xml-text'] : []);
+}
+
+/**
+ * Units of a bilingual XLIFF file in file order (the first of each identity), keyed by `hash(source + context)`.
+ * `isTemplate`: the file is the component's template read as its own translation (a missing target shows the source).
+ */
+export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
+  const units: ParsedUnit[] = [];
+  const sites = new Map<bigint, UnitSite>();
+  for (const entry of doc.entries) {
+    if (isHeader(entry, reading)) continue;
+    const source = sourceForms(entry, reading.rich);
+    if (joinPlural(source) === '') continue;
+    const context = entryContext(entry);
+    const idHash = calculateHash(joinPlural(source), context);
+    if (sites.has(idHash)) continue;
+    const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
+    const flags = unitFlags(entry, null, reading);
+    const extras = extrasOf(entry.element, doc.ns);
+    sites.set(idHash, { entry, template: null });
+    units.push({
+      context,
+      source,
+      target,
+      location: locationsOf(entry, extras, doc.ns, reading),
+      note: notesOf(entry, extras),
+      flags,
+      explanation: '',
+      sourceExplanation: '',
+      previousSource: '',
+      state: unitState(entry, entry, target, flags, reading),
+      position: units.length + 1,
+      idHash,
+      contentHash: idHash,
+      numWords: countWords(source),
+    });
+  }
+  return { units, sites };
+}
+
+/** Translation entries by Weblate context; a later duplicate replaces an earlier one (Weblate's context index). */
+export function entriesByContext(doc: XliffDocument, reading: XliffReading): Map<string, XliffEntry> {
+  const index = new Map<string, XliffEntry>();
+  for (const entry of doc.entries) if (!isHeader(entry, reading)) index.set(entryContext(entry), entry);
+  return index;
+}
+
+/** The source Weblate shows for a template entry: its target when that has (plain) text, else its source. */
+function templateSource(entry: XliffEntry, reading: XliffReading): string[] {
+  const plainTarget = targetForms(entry, false);
+  if (plainTarget && (entry.plural ? plainTarget[0] !== '' : hasText(plainTarget))) {
+    return reading.rich ? targetForms(entry, true)! : plainTarget;
+  }
+  return sourceForms(entry, reading.rich);
+}
+
+/**
+ * Units of a monolingual XLIFF file: the template's entries in template order, keyed by `hash(context)`, the
+ * template's target (else source) as source, and the translation entry with the same context (if any) as target.
+ */
+export function monolingualUnits(doc: XliffDocument, template: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
+  const index = entriesByContext(doc, reading);
+  const units: ParsedUnit[] = [];
+  const sites = new Map<bigint, UnitSite>();
+  for (const te of template.entries) {
+    if (isHeader(te, reading)) continue;
+    const source = templateSource(te, reading);
+    if (joinPlural(source) === '') continue;
+    const context = entryContext(te);
+    const idHash = calculateHash(context);
+    if (sites.has(idHash)) continue;
+    const entry = index.get(context) ?? null;
+    let target: string[] = [''];
+    if (entry) target = targetForms(entry, reading.rich) ?? (isTemplate ? sourceForms(entry, reading.rich) : ['']);
+    const flags = unitFlags(entry, te, reading);
+    const templateExtras = extrasOf(te.element, template.ns);
+    const templateNote = notesOf(te, templateExtras);
+    const ownNote = entry ? notesOf(entry, extrasOf(entry.element, doc.ns)) : '';
+    sites.set(idHash, { entry, template: te });
+    units.push({
+      context,
+      source,
+      target,
+      location: locationsOf(te, templateExtras, template.ns, reading),
+      note: templateNote === ownNote ? ownNote : `${templateNote}\n${ownNote}`,
+      flags,
+      explanation: '',
+      sourceExplanation: '',
+      previousSource: '',
+      state: unitState(entry, te, target, flags, reading),
+      position: units.length + 1,
+      idHash,
+      contentHash: calculateHash(joinPlural(source), context),
+      numWords: countWords(source),
+    });
+  }
+  return { units, sites };
+}

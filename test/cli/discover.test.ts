@@ -1,0 +1,165 @@
+// `tms discover`: proposals compared with Debian's translation finder on every corpus project (deliberate differences
+// named and each needed), and the command run on a working tree and on a git upstream it clones.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Proposal, discoverComponents } from '../../src/discover/discover.js';
+import { runCli } from '../helpers/cli.js';
+import { corpusDir, describeCorpus } from '../helpers/corpus.js';
+import { createUpstream, tempDir } from '../helpers/git-repo.js';
+
+const finder = spawnSync('weblate-discover', ['--help'], { encoding: 'utf8' }).status === 0;
+if (!finder) console.warn('[skip] translation finder comparison: weblate-discover is not installed (Debian package python3-translation-finder)');
+
+/** Reads `weblate-discover` output: `== Match N ==` blocks of `key : value` lines. */
+function translationFinder(dir: string): Proposal[] {
+  const out = spawnSync('weblate-discover', [dir], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(out.stderr);
+  const proposals: Proposal[] = [];
+  for (const block of out.stdout.split(/^== Match \d+ ==$/m).slice(1)) {
+    const fields: Record<string, string> = {};
+    for (const m of block.matchAll(/^(\w+)\s*: (.*)$/gm)) fields[m[1]!] = m[2]!;
+    proposals.push({
+      filemask: fields.filemask ?? '',
+      file_format: fields.file_format ?? '',
+      template: fields.template ?? '',
+      new_base: fields.new_base ?? '',
+    });
+  }
+  return proposals;
+}
+
+function ours(dir: string): Proposal[] {
+  const paths = fg.sync('**/*', { cwd: dir, dot: false });
+  return discoverComponents({ paths, read: (p) => readFileSync(path.join(dir, p)) });
+}
+
+/**
+ * Where tms proposes otherwise, on purpose. `missing`: a finder proposal tms does not make; `extra`: one tms makes
+ * that the finder does not.
+ */
+const DIFFERENCES: { name: string; missing?: (p: Proposal) => boolean; extra?: (p: Proposal) => boolean }[] = [
+  {
+    // finder 1.0 reads `messages.de_CH.xlf` as `messages.de_` + Chamorro (`CH`): tms reads the dotted code
+    name: 'dotted language codes',
+    missing: (p) => p.file_format === 'xliff' && /\.[a-z]{2}_\*\.xlf$/.test(p.filemask),
+    extra: (p) => p.file_format === 'xliff' && /\/[^/*]+\.\*\.xlf$/.test(p.filemask),
+  },
+  { name: 'stringsdict', extra: (p) => p.file_format === 'stringsdict' },
+  { name: 'JSON family', extra: (p) => ['json', 'json-nested', 'i18next', 'i18nextv4'].includes(p.file_format) },
+  { name: 'TBX glossaries', extra: (p) => p.file_format === 'tbx' },
+];
+
+const key = (p: Proposal) => JSON.stringify([p.filemask, p.file_format, p.template, p.new_base]);
+
+describeCorpus('tms discover over the corpus', (corpus) => {
+  const projects = readdirSync(corpus, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+
+  it('proposes the masks the corpus README gives for the mobile projects', () => {
+    expect(ours(path.join(corpus, 'TeamNewPipe-NewPipe'))).toEqual([
+      { filemask: 'app/src/main/res/values-*/strings.xml', file_format: 'aresource', template: 'app/src/main/res/values/strings.xml', new_base: '' },
+    ]);
+    const ios = ours(path.join(corpus, 'mastodon-mastodon-ios'));
+    const L10N = 'MastodonSDK/Sources/MastodonLocalization/Resources';
+    expect(ios).toContainEqual({
+      filemask: `${L10N}/*.lproj/Localizable.strings`,
+      file_format: 'strings-utf8',
+      template: `${L10N}/Base.lproj/Localizable.strings`,
+      new_base: '',
+    });
+    expect(ios).toContainEqual({
+      filemask: `${L10N}/*.lproj/Localizable.stringsdict`,
+      file_format: 'stringsdict',
+      template: `${L10N}/Base.lproj/Localizable.stringsdict`,
+      new_base: '',
+    });
+    expect(ios).toContainEqual({
+      filemask: 'Mastodon/Supporting Files/Settings.bundle/*.lproj/Root.strings',
+      file_format: 'strings',
+      template: 'Mastodon/Supporting Files/Settings.bundle/en.lproj/Root.strings',
+      new_base: '',
+    });
+  });
+
+  (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
+    const used = new Set<string>();
+    for (const project of projects) {
+      it(`${project}: the finder's proposals, but for the listed differences`, () => {
+        const dir = path.join(corpus, project);
+        const theirs = translationFinder(dir);
+        const mine = ours(dir);
+        const mineKeys = new Set(mine.map(key));
+        const theirKeys = new Set(theirs.map(key));
+        for (const p of theirs) {
+          if (mineKeys.has(key(p))) continue;
+          const rule = DIFFERENCES.find((d) => d.missing?.(p));
+          expect(rule, `missing ${key(p)}`).toBeDefined();
+          used.add(rule!.name);
+        }
+        for (const p of mine) {
+          if (theirKeys.has(key(p))) continue;
+          const rule = DIFFERENCES.find((d) => d.extra?.(p));
+          expect(rule, `extra ${key(p)}`).toBeDefined();
+          used.add(rule!.name);
+        }
+      });
+    }
+    it('each listed difference occurs in the corpus', () => {
+      expect([...used].sort()).toEqual(DIFFERENCES.map((d) => d.name).sort());
+    });
+  });
+});
+
+describe('tms discover (the command)', () => {
+  let root: string;
+  let upstream: string;
+  beforeAll(async () => {
+    root = await tempDir('tms-discover-');
+    upstream = path.join(root, 'app.git');
+    await createUpstream({
+      dir: upstream,
+      files: {
+        'app/src/main/res/values/strings.xml': '<resources><string name="a">A</string></resources>\n',
+        'app/src/main/res/values-de/strings.xml': '<resources><string name="a">Ä</string></resources>\n',
+        'ios/Base.lproj/Localizable.strings': '"a" = "A";\n',
+      },
+    });
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('clones a repository and prints the proposals as JSON', async () => {
+    const r = await runCli(['discover', upstream, '--json']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    expect(JSON.parse(r.stdout.join('\n'))).toEqual([
+      { filemask: 'app/src/main/res/values-*/strings.xml', file_format: 'aresource', template: 'app/src/main/res/values/strings.xml', new_base: '' },
+      { filemask: 'ios/*.lproj/Localizable.strings', file_format: 'strings-utf8', template: 'ios/Base.lproj/Localizable.strings', new_base: '' },
+    ]);
+  });
+
+  it('prints component configuration to paste, which tms check accepts', async () => {
+    const r = await runCli(['discover', upstream]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'));
+    expect(components.map((c: { slug: string }) => c.slug)).toEqual(['strings', 'localizable']);
+    const config = path.join(root, 'tms.config.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
+    const check = await runCli(['--config', config, 'check']);
+    expect(check.code, check.stderr.join('\n')).toBe(0);
+  });
+
+  it('answers a path that is no repository with one error line', async () => {
+    const r = await runCli(['discover', path.join(root, 'missing')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toHaveLength(1);
+  });
+});
+
+if (!corpusDir()) console.warn('[skip] tms discover corpus comparison: ../shared/corpus is absent');

@@ -1,0 +1,212 @@
+// Apple .strings (UTF-16 and UTF-8) and .stringsdict: the shared conformance suite, encodings, escapes, plural categories.
+import { describe, expect, it } from 'vitest';
+import { FormatParseError } from '../../src/domain/errors.js';
+import { calculateHash } from '../../src/domain/hash.js';
+import { State } from '../../src/domain/unit.js';
+import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
+import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
+import { getFormat } from '../../src/formats/registry.js';
+import { changedLines, fixture, runConformance } from './conformance.js';
+
+const T = State.TRANSLATED;
+const E = State.EMPTY;
+const encoder = new TextEncoder();
+const utf16 = (text: string) => new Uint8Array([0xff, 0xfe, ...[...text].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8])]);
+const set = (context: string, target: string[]): UnitWrite => ({ context, source: [], target, state: T });
+
+function open(format: FormatId, bytes: Uint8Array, language: string, templateFile: string | null) {
+  const f = getFormat(format);
+  const ctx: FormatContext = { filename: `${language}.lproj/x`, language, sourceLanguage: 'en' };
+  if (templateFile) ctx.template = f.parse(fixture(templateFile), { filename: templateFile, language: 'en', sourceLanguage: 'en' });
+  const store = f.parse(bytes, ctx);
+  return { f, ctx, store, write: (edits: UnitWrite[]) => f.write(bytes, edits, ctx) };
+}
+
+runConformance({
+  format: 'strings-utf8',
+  cases: [
+    {
+      name: 'the template read alone: bilingual, the decoded key as source and the key as context',
+      file: 'apple/en.lproj/Localizable.strings',
+      language: 'en',
+      count: 7,
+      units: {
+        0: {
+          context: 'welcome',
+          source: ['welcome'],
+          target: ['Welcome, %@!'],
+          note: 'Shown on the first screen',
+          idHash: calculateHash('welcome', 'welcome'),
+        },
+        1: { context: 'escaped "key"', source: ['escaped "key"'], target: ['Say "hi"\n\ttab \\ back é'], note: '' },
+        2: { context: 'inline', note: 'inline note' },
+        3: { context: 'NSCameraUsageDescription', target: ['Takes photos'] },
+        4: { context: 'multi', target: ['line oneline two'] },
+        5: { context: 'empty', target: [''], state: E },
+      },
+      edit: { index: 1, target: ['Say "hello"\nagain'], maxChangedLines: 1, expectText: '"escaped \\"key\\"" = "Say \\"hello\\"\\nagain";' },
+    },
+    {
+      name: 'a Czech file against the template (a multi-line value, a missing key)',
+      file: 'apple/cs.lproj/Localizable.strings',
+      template: 'apple/en.lproj/Localizable.strings',
+      language: 'cs',
+      count: 7,
+      units: {
+        0: {
+          context: 'welcome',
+          source: ['Welcome, %@!'],
+          target: ['Vítejte, %@!'],
+          state: T,
+          note: 'Shown on the first screen',
+          idHash: calculateHash('welcome'),
+        },
+        2: { context: 'inline', target: ['Vložený'], note: 'inline note\n' },
+        4: { context: 'multi', source: ['line oneline two'], target: ['řádek'] },
+        6: { context: 'last', target: [''], state: E },
+      },
+      edit: { index: 0, target: ['Ahoj, %@!'], maxChangedLines: 1, expectText: '"welcome" = "Ahoj, %@!";' },
+      add: { write: set('last', ['Poslední']), expectText: '"inline" = "Vložený";\n"last" = "Poslední";\n' },
+      remove: { index: 4 },
+    },
+  ],
+  create: [
+    { base: null, language: 'fr', template: 'apple/en.lproj/Localizable.strings', count: 7, expectText: '\n' },
+    { base: 'apple/cs.lproj/Localizable.strings', language: 'fr', template: 'apple/en.lproj/Localizable.strings', count: 7, expectText: '"welcome" = "";' },
+  ],
+  bad: [
+    { name: 'a UTF-16 file read as UTF-8', text: utf16('"a" = "b";\n'), line: 1 },
+    { name: 'a quoted key that never closes', text: '"a" = "b";\n"unterminated\n', line: 2 },
+    { name: 'a first entry without "="', text: 'just some text\n"a" = "b";\n', line: 1 },
+    { name: 'bytes that are not UTF-8', text: new Uint8Array([...encoder.encode('"a" = "'), 0xe9, ...encoder.encode('";\n')]), line: 1 },
+  ],
+});
+
+runConformance({
+  format: 'strings',
+  cases: [
+    {
+      name: 'a UTF-16 file with a BOM and CRLF line ends',
+      file: 'apple/de.lproj/Localizable.strings',
+      language: 'de',
+      count: 2,
+      units: { 0: { context: 'welcome', source: ['welcome'], target: ['Willkommen, %@!'], state: T }, 1: { context: 'last', target: ['Letzte'] } },
+    },
+  ],
+  bad: [{ name: 'a UTF-8 file read as UTF-16', text: '"a" = "b";\n', line: 1 }],
+});
+
+runConformance({
+  format: 'stringsdict',
+  cases: [
+    {
+      name: 'a Czech file against its template (categories with zero first, a missing entry)',
+      file: 'apple/cs.lproj/Localizable.stringsdict',
+      template: 'apple/en.lproj/Localizable.stringsdict',
+      language: 'cs',
+      count: 4,
+      units: {
+        0: { context: 'files.count', source: ['%#@files@'], target: ['%#@files@'], state: T, idHash: calculateHash('files.count') },
+        1: { context: 'files.count:files', source: ['No files', '%ld file', '%ld files'], target: ['', '%ld soubor', '%ld soubory', '%ld souborů'], state: T },
+        2: { context: 'people', source: ['%#@people@ & more'], target: [''], state: E },
+        3: { context: 'people:people', source: ['', '%ld person', '%ld people'], target: [''], state: E },
+      },
+      edit: { index: 1, target: ['', '%ld soubor', '%ld soubory!', '%ld souborů'], maxChangedLines: 1, expectText: '<string>%ld soubory!</string>' },
+      add: { write: set('people:people', ['', '%ld osoba', '%ld osoby', '%ld osob']), expectText: '<key>few</key>' },
+    },
+  ],
+  create: [
+    { base: null, language: 'fr', template: 'apple/en.lproj/Localizable.stringsdict', count: 4, expectText: '<dict>' },
+    {
+      base: 'apple/en.lproj/Localizable.stringsdict',
+      language: 'fr',
+      template: 'apple/en.lproj/Localizable.stringsdict',
+      count: 4,
+      expectText: '<key>NSStringFormatValueTypeKey</key>',
+    },
+  ],
+  bad: [
+    { name: 'a root other than <plist>', text: '<?xml version="1.0"?>\n<dict/>\n', line: 2 },
+    { name: 'a top-level value that is not a dict', text: '<plist>\n<dict>\n<key>a</key>\n<string>x</string>\n</dict>\n</plist>\n', line: 3 },
+    {
+      name: 'a variable of another rule type',
+      text: '<plist><dict><key>a</key><dict>\n<key>v</key><dict><key>NSStringFormatSpecTypeKey</key><string>Other</string></dict></dict></dict></plist>',
+      line: 2,
+    },
+  ],
+});
+
+describe('strings: values and encodings', () => {
+  it('decodes the escapes Translate Toolkit decodes and drops other backslashes', () => {
+    expect(decodeStringsValue('a\\"b\\n\\t\\\\\\u00e9\\U00E8\\x\\\'')).toBe('a"b\n\t\\éèx\'');
+    expect(escapeStringsValue('a"b\n\t\\')).toBe('a\\"b\\n\\t\\\\');
+  });
+
+  it('reads UTF-16 with a BOM and CRLF, writes an edit back in UTF-16LE with its BOM and CRLF', () => {
+    const bytes = fixture('apple/de.lproj/Localizable.strings');
+    const { store, write, f, ctx } = open('strings', bytes, 'de', null);
+    expect(store.units.find((u) => u.context === 'welcome')?.target).toEqual(['Willkommen, %@!']);
+    const out = write([set('welcome', ['Hallo, %@!'])]);
+    expect([out[0], out[1]]).toEqual([0xff, 0xfe]);
+    const text = new TextDecoder('utf-16le').decode(out.subarray(2));
+    expect(text).toBe('"welcome" = "Hallo, %@!";\r\n"last" = "Letzte";\r\n');
+    expect(f.parse(out, ctx).units.find((u) => u.context === 'welcome')?.target).toEqual(['Hallo, %@!']);
+  });
+
+  it('reads UTF-16 without a BOM in either byte order', () => {
+    const le = new Uint8Array([...'"a" = "b";\n'].flatMap((c) => [c.charCodeAt(0), 0]));
+    const be = new Uint8Array([...'"a" = "b";\n'].flatMap((c) => [0, c.charCodeAt(0)]));
+    for (const bytes of [le, be]) {
+      const units = getFormat('strings').parse(bytes, { filename: 'x.strings', language: 'en', sourceLanguage: 'en' }).units;
+      expect(units.map((u) => u.target)).toEqual([['b']]);
+      expect(
+        Buffer.from(getFormat('strings').write(bytes, [], { filename: 'x.strings', language: 'en', sourceLanguage: 'en' })).equals(Buffer.from(bytes)),
+      ).toBe(true);
+    }
+  });
+
+  it('names the right format when the encoding is wrong', () => {
+    const err = (() => {
+      try {
+        getFormat('strings').parse(encoder.encode('"a" = "b";\n'), { filename: 'x.strings', language: 'en', sourceLanguage: 'en' });
+      } catch (e) {
+        return e as FormatParseError;
+      }
+    })();
+    expect(err).toBeInstanceOf(FormatParseError);
+    expect(err?.data.reason).toContain('strings-utf8');
+  });
+
+  it('replaces a multi-line value whole and adds a key to a file without a final newline', () => {
+    const text = '"multi" = "line one\n   line two";\n"welcome" = "Hi"';
+    const { write } = open('strings-utf8', encoder.encode(text), 'cs', 'apple/en.lproj/Localizable.strings');
+    const decoder = new TextDecoder();
+    expect(decoder.decode(write([set('multi', ['one line'])]))).toBe('"multi" = "one line";\n"welcome" = "Hi"');
+    expect(decoder.decode(write([set('last', ['Konec'])]))).toBe(`${text}\n"last" = "Konec";\n`);
+    expect(decoder.decode(write([set('NSCameraUsageDescription', ['Fotí'])]))).toContain('\nNSCameraUsageDescription = "Fotí";\n');
+  });
+});
+
+describe('stringsdict: writing', () => {
+  it('removes an emptied category and adds a new one in CLDR order, leaving the rest of the file alone', () => {
+    const bytes = fixture('apple/cs.lproj/Localizable.stringsdict');
+    const { write } = open('stringsdict', bytes, 'cs', 'apple/en.lproj/Localizable.stringsdict');
+    const before = new TextDecoder().decode(bytes);
+    const after = new TextDecoder().decode(write([set('files.count:files', ['Žádné', '%ld soubor', '', '%ld souborů'])]));
+    const expected = before
+      .replace('\t\t\t<key>one</key>', '\t\t\t<key>zero</key>\n\t\t\t<string>Žádné</string>\n\t\t\t<key>one</key>')
+      .replace('\t\t\t<key>few</key>\n\t\t\t<string>%ld soubory</string>\n', '');
+    expect(after).toBe(expected);
+    expect(changedLines(before, after).removed).toHaveLength(4);
+  });
+
+  it('adds a whole entry missing from the file, format key and variable, before the closing </dict>', () => {
+    const bytes = fixture('apple/cs.lproj/Localizable.stringsdict');
+    const { write, f, ctx } = open('stringsdict', bytes, 'cs', 'apple/en.lproj/Localizable.stringsdict');
+    const out = write([set('people', ['%#@people@ a další']), set('people:people', ['', '%ld osoba', '%ld osoby', '%ld osob'])]);
+    const units = f.parse(out, ctx).units;
+    expect(units.find((u) => u.context === 'people')?.target).toEqual(['%#@people@ a další']);
+    expect(units.find((u) => u.context === 'people:people')?.target).toEqual(['', '%ld osoba', '%ld osoby', '%ld osob']);
+    expect(new TextDecoder().decode(out)).toContain('\t<key>people</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n');
+  });
+});
