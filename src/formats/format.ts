@@ -103,11 +103,16 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
-   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
-   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
-   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
+   * The plural forms a translation holds, named in order, where the format decides them rather than the language's
+   * plural (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
+   * @example getFormat('stringsdict').pluralTags?.('cs') // ['zero', 'one', 'few', 'other']
    */
-  pluralCount?(language: string, plurals: number): number;
+  pluralTags?(language: string): readonly string[];
+  /**
+   * A plural string holds as many forms as its file gives it (gettext's msgstr[n], counted by the file's
+   * Plural-Forms, which may differ from the language's: Transifex's Russian has 4), not the language's number.
+   */
+  pluralsFromFile?: boolean;
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

@@ -20,6 +20,24 @@ if (!wlcVersion) console.warn('[skip] PO wlc steps: the `wlc` client is not inst
 
 const FIXTURES = path.join(repoRoot, 'fixtures', 'formats', 'po');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
+// Transifex's Russian: 4 plural forms where the language has 3 (as Midnight Commander's ru.po)
+const RU_PLURAL =
+  'nplurals=4; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : n%10==0 || (n%10>=5 && n%10<=9) || (n%100>=11 && n%100<=14)? 2 : 3);';
+const RU_PO = [
+  'msgid ""',
+  'msgstr ""',
+  '"Language: ru\\n"',
+  '"Content-Type: text/plain; charset=UTF-8\\n"',
+  `"Plural-Forms: ${RU_PLURAL}\\n"`,
+  '',
+  'msgid "%d file"',
+  'msgid_plural "%d files"',
+  'msgstr[0] "%d файл"',
+  'msgstr[1] "%d файла"',
+  'msgstr[2] "%d файлов"',
+  'msgstr[3] "%d файла (дробь)"',
+  '',
+].join('\n');
 
 describe('gettext PO end to end', () => {
   let env: SyncEnv;
@@ -33,7 +51,7 @@ describe('gettext PO end to end', () => {
 
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('po', { 'po/messages.pot': fixture('messages.pot'), 'po/cs.po': fixture('cs.po'), README: 'po files\n' });
+    await env.addUpstream('po', { 'po/messages.pot': fixture('messages.pot'), 'po/cs.po': fixture('cs.po'), 'po/ru.po': RU_PO, README: 'po files\n' });
     config = env.config(
       [
         {
@@ -112,6 +130,21 @@ describe('gettext PO end to end', () => {
     const [again] = await syncProject(store, config, 'hello', 'po');
     expect(again?.ok).toBe(true);
     expect((await unitOf('cs', 'Monday')).target).toEqual(['Pondělí!']);
+  });
+
+  it('a file whose Plural-Forms has more forms than the language (Transifex’s Russian: 4) is listed and edited with all of them', async () => {
+    const files = await unitOf('ru', '%d file');
+    expect(files.target).toEqual(['%d файл', '%d файла', '%d файлов', '%d файла (дробь)']);
+    const three = await request('PATCH', `/api/units/${files.id}/`, { token: tokens.jane, json: { target: ['%d файл!', '%d файла', '%d файлов'], state: 20 } });
+    expect(three.status).toBe(400);
+    const target = ['%d файл!', '%d файла', '%d файлов', '%d файла (дробь)'];
+    const r = await request('PATCH', `/api/units/${files.id}/`, { token: tokens.jane, json: { target, state: 20 } });
+    expect(r.status, r.text).toBe(200);
+    const c = await request('POST', '/api/components/hello/po/repository/', { token: tokens.mike, json: { operation: 'commit' } });
+    expect(c.status, c.text).toBe(200);
+    const diff = await gitCli(env.upstream('po'), ['diff', '--unified=0', 'main~1', 'main', '--', 'po/ru.po']);
+    // the edited form only (and the header): msgstr[3] stays, as the file's nplurals=4 needs it
+    expect(diff.split('\n').filter((l) => /^[-+]msgstr/.test(l))).toEqual(['-msgstr[0] "%d файл"', '+msgstr[0] "%d файл!"']);
   });
 
   (wlcVersion ? describe : describe.skip)('wlc', () => {

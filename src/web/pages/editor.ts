@@ -9,6 +9,7 @@ import type { WriteContext } from '../../api/write.js';
 import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import { compilePluralFormula } from '../../languages/plural-formula.js';
+import { pluralLayout } from '../../repository/plural-forms.js';
 import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
@@ -61,13 +62,7 @@ export function pluralLabels(language: CatalogLanguage): string[] {
   try {
     formula = compilePluralFormula(language.pluralFormula);
   } catch {
-    return Array.from({ length: language.pluralNumber }, (_, i) => `Form ${i}`);
-  }
-  const examples: number[][] = Array.from({ length: language.pluralNumber }, () => []);
-  // a fourth example, never shown, tells whether the form goes on
-  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 4); n++) {
-    const form = formula(n);
-    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
+    return genericLabels(language.pluralNumber);
   }
   let rules: Intl.PluralRules | undefined;
   try {
@@ -76,12 +71,57 @@ export function pluralLabels(language: CatalogLanguage): string[] {
     rules = undefined;
   }
   const seen = new Set<string>();
-  return examples.map((list, i) => {
+  return examplesOf(language.pluralNumber, formula).map((list, i) => {
     let name = list.length > 0 && rules ? rules.select(list[0]!) : `form ${i}`;
     if (seen.has(name)) name = `${name} (${i})`;
     seen.add(name);
-    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
+    return labelOf(name, list);
   });
+}
+
+/**
+ * The labels of plural forms a file format names by CLDR category (Android, .stringsdict): each category with the
+ * numbers the language gives it, `zero` taking 0 where the format puts it first although the language has no such
+ * category (.stringsdict's "CLDR with zero"): `tagLabels(['zero', 'one', 'other'], 'de')` is `zero: 0`, `one: 1`,
+ * `other: 2, 3, 4…`.
+ */
+export function tagLabels(tags: readonly string[], languageCode: string): string[] {
+  let rules: Intl.PluralRules | undefined;
+  try {
+    rules = new Intl.PluralRules(
+      languageCode
+        .replace(/^b\+/, '')
+        .replace(/[_+]/g, '-')
+        .replace(/-r([A-Z]{2})$/, '-$1')
+        .replace(/@.*/, ''),
+    );
+  } catch {
+    rules = undefined;
+  }
+  if (!rules) return [...tags];
+  const select = rules.select.bind(rules);
+  const zeroFirst = tags[0] === 'zero' && select(0) !== 'zero';
+  const formula = (n: number) => tags.indexOf(zeroFirst && n === 0 ? 'zero' : select(n));
+  return examplesOf(tags.length, formula).map((list, i) => labelOf(tags[i]!, list));
+}
+
+/** Labels of plural forms nothing names (a file whose plural differs from the language's): `form 0`, `form 1`, … */
+function genericLabels(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `form ${i}`);
+}
+
+/** Up to four whole numbers (0…1000) that take each of `count` forms; a fourth, never shown, tells whether the form goes on. */
+function examplesOf(count: number, formOf: (n: number) => number): number[][] {
+  const examples: number[][] = Array.from({ length: count }, () => []);
+  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 4); n++) {
+    const form = formOf(n);
+    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
+  }
+  return examples;
+}
+
+function labelOf(name: string, list: readonly number[]): string {
+  return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
 }
 
 const SPECIAL = /(\u00a0|\u202f|\t|\n| +$|^ +|%(?:\d+\$)?[-#+ 0-9.]*[sdifuxXcpn%@]|%\d+|\{\{?[\w.]+\}?\}|\$\{[\w.]+\}|<\/?[a-zA-Z][^>]*>)/gm;
@@ -180,7 +220,14 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
-  const labels = plural ? pluralLabels(language) : [''];
+  const layout = plural ? pluralLayout(component.settings.file_format ?? '', translation.languageCode, language.pluralNumber, unit.target) : null;
+  const labels = !layout
+    ? ['']
+    : layout.tags
+      ? tagLabels(layout.tags, translation.languageCode)
+      : layout.count === language.pluralNumber
+        ? pluralLabels(language)
+        : genericLabels(layout.count);
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
