@@ -147,6 +147,20 @@ describe('gettext PO end to end', () => {
     expect(diff.split('\n').filter((l) => /^[-+]msgstr/.test(l))).toEqual(['-msgstr[0] "%d файл"', '+msgstr[0] "%d файл!"']);
   });
 
+  it('an upload that replaces the file is committed and pushed (push_on_commit)', async () => {
+    const form = new FormData();
+    form.set('method', 'replace');
+    form.set('file', new Blob([RU_PO.replace('msgstr[0] "%d файл"', 'msgstr[0] "%d файл (загружен)"')]), 'ru.po');
+    const r = await fetch(`${server.url}/api/translations/hello/po/ru/file/`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${tokens.mike}` },
+      body: form,
+    });
+    expect(r.status, await r.clone().text()).toBe(200);
+    const upstream = (await readUpstreamFile(env.upstream('po'), 'main', 'po/ru.po'))!.toString('utf8');
+    expect(upstream).toContain('msgstr[0] "%d файл (загружен)"');
+  });
+
   (wlcVersion ? describe : describe.skip)('wlc', () => {
     let home = '';
     async function wlc(...args: string[]): Promise<string> {
@@ -183,11 +197,11 @@ describe('gettext PO end to end', () => {
     });
   });
 
-  it('a new language from the POT: po/fr.po with French plurals and the header Weblate writes, committed upstream', async () => {
+  it('a new language from the POT: po/fr.po with French plurals and the header Weblate writes, committed and pushed', async () => {
     const r = await request('POST', '/api/components/hello/po/translations/', { token: tokens.mike, json: { language_code: 'fr' } });
     expect(r.status, r.text).toBe(201);
-    const push = await request('POST', '/api/components/hello/po/repository/', { token: tokens.mike, json: { operation: 'push' } });
-    expect(push.status, push.text).toBe(200);
+    // pushed with the commit (push_on_commit), as Weblate pushes after committing the new file
+    expect(await gitCli(env.upstream('po'), ['log', '-1', '--format=%s'])).toBe('Added translation using tms (French)');
     const fr = (await readUpstreamFile(env.upstream('po'), 'main', 'po/fr.po'))!.toString('utf8');
     expect(fr).toContain('"Language: fr\\n"');
     expect(fr).toContain('"Plural-Forms: nplurals=2; plural=n > 1;\\n"');
