@@ -109,13 +109,26 @@ document.addEventListener('submit', (event) => {
   submit(form, event.submitter?.name === 'save_next');
 });
 
-/** Copies a memory match into the first translation field. */
+/**
+ * Copies a memory match into the translation fields: its text into the first, or a plural match's forms (a JSON list)
+ * one per field of a plural string.
+ */
 function copyMatch(button) {
-  const field = document.querySelector('.translate-form textarea:not([readonly])');
-  if (!field || !button) return;
-  field.value = button.dataset.copy ?? '';
-  field.dispatchEvent(new Event('input', { bubbles: true }));
-  field.focus();
+  const fields = [...document.querySelectorAll('.translate-form textarea:not([readonly])')];
+  if (fields.length === 0 || !button) return;
+  let forms;
+  try {
+    forms = JSON.parse(button.dataset.copy ?? '[]');
+  } catch {
+    forms = [];
+  }
+  if (!Array.isArray(forms) || forms.length === 0) return;
+  const filled = fields.length > 1 ? fields.slice(0, forms.length) : fields.slice(0, 1);
+  filled.forEach((field, i) => {
+    field.value = String(forms[i] ?? '');
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  fields[0].focus();
 }
 
 document.addEventListener('click', (event) => {

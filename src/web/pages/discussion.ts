@@ -6,6 +6,7 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { type Permission, refusal, refusalText, targetOf } from '../../api/write.js';
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
+import { splitPlural } from '../../domain/unit.js';
 import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../repository/index.js';
 import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
@@ -128,9 +129,9 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           : html`<ol>${d.memory.map(
               (m, i) => html`<li data-memory=${m.id}>
                 <span class="similarity">${m.similarity} %</span>
-                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${m.target}</span>
-                <small> — ${m.source}${m.origin ? ` (${m.origin})` : ''}</small>
-                <button type="button" data-copy=${m.target} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
+                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${pluralText(m.target)}</span>
+                <small> — ${pluralText(m.source)}${m.origin ? ` (${m.origin})` : ''}</small>
+                <button type="button" data-copy=${JSON.stringify(splitPlural(m.target))} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
               </li>`,
             )}</ol>`
       }
