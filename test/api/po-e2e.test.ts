@@ -212,4 +212,16 @@ describe('gettext PO end to end', () => {
     expect(units).toHaveLength(5);
     expect(units.every((u: { state: number }) => u.state === 0)).toBe(true);
   });
+
+  it('the editor lists a plural string in the other languages that translated it, every form, and not where it is untranslated', async () => {
+    const files = await unitOf('cs', '%d file');
+    const page = await request('GET', `/translate/hello/po/cs/?q=${encodeURIComponent('source:"%d file"')}`);
+    expect(page.status).toBe(200);
+    const others = page.text.slice(page.text.indexOf('<ul class="others">'), page.text.indexOf('</ul>', page.text.indexOf('<ul class="others">')));
+    expect(files).toBeDefined();
+    expect(others).toContain('Russian');
+    expect(others).toContain('%d файл (загружен) | %d файла | %d файлов | %d файла (дробь)');
+    // French was added from the POT: its forms are all empty
+    expect(others).not.toContain('French');
+  });
 });

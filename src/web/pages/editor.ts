@@ -13,7 +13,7 @@ import { pluralLayout } from '../../repository/plural-forms.js';
 import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
-import { num, paths, when } from '../format.js';
+import { num, paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
@@ -320,7 +320,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               ? html`<p>No other translations.</p>`
               : html`<ul class="others">${others.map(
                   (o) =>
-                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target.split(PLURAL_SEPARATOR)[0] || '—'}</span></li>`,
+                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${pluralText(o.target)}</span></li>`,
                 )}</ul>`
           }
         </section>
@@ -351,7 +351,8 @@ async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, 
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
-    if (!t || t.id === translation.id || t.isSource || u.target === '') continue;
+    // an untranslated plural is its empty forms joined: no more a translation than an empty string
+    if (!t || t.id === translation.id || t.isSource || u.target.split(PLURAL_SEPARATOR).every((f) => f === '')) continue;
     out.push({
       language: ctx.catalog.languages.get(t.languageId)!,
       target: u.target,
