@@ -87,6 +87,23 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     });
   });
 
+  it('proposes an XLIFF template as the base for new languages too (XLIFF has no empty skeleton)', () => {
+    expect(ours(path.join(corpus, 'kimai-kimai'))).toContainEqual({
+      filemask: 'translations/messages.*.xlf',
+      file_format: 'xliff',
+      template: 'translations/messages.en.xlf',
+      new_base: 'translations/messages.en.xlf',
+    });
+    expect(ours(path.join(corpus, 'ghostfolio-ghostfolio'))).toEqual([
+      {
+        filemask: 'apps/client/src/locales/messages.*.xlf',
+        file_format: 'xliff',
+        template: 'apps/client/src/locales/messages.xlf',
+        new_base: 'apps/client/src/locales/messages.xlf',
+      },
+    ]);
+  });
+
   (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
     const used = new Set<string>();
     for (const project of projects) {
