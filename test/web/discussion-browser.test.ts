@@ -177,4 +177,21 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
     await expect(jane.locator('#target_0').inputValue()).resolves.toBe('%n Datei markiert');
     await expect(jane.locator('#target_1').inputValue()).resolves.toBe('%n Dateien markiert');
   });
+
+  it('keeps the history beside the string readable: its text a column of words, no column naming the string again', async () => {
+    const target = await germanUnit('Open a file');
+    const r = await env.request('PATCH', `/api/units/${target.id}/`, {
+      token: env.tokens.admin,
+      json: { target: ['Eine Datei öffnen, die auf dem Rechner liegt'], state: 20 },
+    });
+    expect(r.status).toBe(200);
+    const jane = await signedIn('jane');
+    await jane.goto(target.web_url);
+    await expect(jane.locator('.side .changes th').allTextContents()).resolves.toEqual(['When', 'User', 'Action', 'Text']);
+    const width = await jane
+      .locator('.side .changes td.text')
+      .first()
+      .evaluate((td) => td.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(120);
+  });
 });

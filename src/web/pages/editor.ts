@@ -13,7 +13,7 @@ import { pluralLayout } from '../../repository/plural-forms.js';
 import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
-import { num, paths, pluralText, when } from '../format.js';
+import { num, paths, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
@@ -320,13 +320,16 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               ? html`<p>No other translations.</p>`
               : html`<ul class="others">${others.map(
                   (o) =>
-                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${pluralText(o.target)}</span></li>`,
+                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target
+                      .split(PLURAL_SEPARATOR)
+                      .filter((f) => f !== '')
+                      .join(' | ')}</span></li>`,
                 )}</ul>`
           }
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history)}
+          ${changeList(ctx, history, { where: false })}
         </section>
       </aside>
     </div>
