@@ -70,6 +70,11 @@ export interface ParsedStore {
   readonly internal?: unknown;
   /** Units the format left out of `units`, each with its line and why (a duplicate identity: the first one wins). */
   skipped?: Array<{ line: number; reason: string }>;
+  /**
+   * The plural rule the file itself states, as written (PO's `Plural-Forms` header value: `nplurals=4; plural=…;`);
+   * absent where the format has no such statement or the file leaves it out.
+   */
+  pluralForms?: string;
 }
 
 /**
@@ -103,16 +108,12 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
-   * The plural forms a translation holds, named in order, where the format decides them rather than the language's
-   * plural (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
+   * The plural forms a translation's file holds, by their CLDR names in file order, where the format decides them
+   * rather than the language's plural (Weblate picks a plural per format: Android's CLDR categories, .stringsdict's
+   * with `zero`). `language` is the code as written in the file name.
    * @example getFormat('stringsdict').pluralTags?.('cs') // ['zero', 'one', 'few', 'other']
    */
   pluralTags?(language: string): readonly string[];
-  /**
-   * A plural string holds as many forms as its file gives it (gettext's msgstr[n], counted by the file's
-   * Plural-Forms, which may differ from the language's: Transifex's Russian has 4), not the language's number.
-   */
-  pluralsFromFile?: boolean;
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

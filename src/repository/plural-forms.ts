@@ -1,35 +1,30 @@
-// How many plural forms a plural string's translation holds, and their names: the language's plural, or the format's own where it decides.
-import { PLURAL_SEPARATOR } from '../domain/unit.js';
-import { getFormat, isFormatId } from '../formats/registry.js';
-import type { EditableUnit } from '../store/index.js';
+// The plural a translation uses, for edits, the API and the editor: the format's CLDR forms, the file's own rule, else the language's.
+import { formatPluralTags } from '../formats/registry.js';
+import { type TranslationPlural, translationPlural } from '../languages/translation-plural.js';
+import type { Catalog, CatalogTranslation, EditableUnit } from '../store/index.js';
 
-/** The forms of a plural string's translation: how many, and their CLDR names where the format gives them. */
-export interface PluralLayout {
-  count: number;
-  /** The forms' CLDR categories in order (Android, .stringsdict), or null: the language's plural names them. */
-  tags: readonly string[] | null;
+/**
+ * The forms a plural unit's translation holds: the file format's count for the file's language where the format
+ * decides it (Android's CLDR tags, .stringsdict's tags with `zero`), else the translation's plural number (its PO
+ * file's own Plural-Forms, else its language's).
+ * @example pluralForms({ file_format: 'stringsdict', language_code: 'cs', plural_number: 3 }) // 4
+ */
+export function pluralForms(unit: Pick<EditableUnit, 'file_format' | 'language_code' | 'plural_number'>): number {
+  return formatPluralTags(unit.file_format, unit.language_code)?.length ?? unit.plural_number;
 }
 
 /**
- * The forms a plural string's translation holds, as Weblate's plural for the translation counts them: the file format's
- * CLDR tags for the file's language where the format names them (Android, .stringsdict with `zero`), as many as the
- * stored target has where the file decides (gettext PO: the msgstr[n] the file gives, whatever the language says; a
- * string the file does not hold yet takes the language's number), else the language's plural number.
- * @example pluralLayout('stringsdict', 'cs', 3, '') // { count: 4, tags: ['zero', 'one', 'few', 'other'] }
- * @example pluralLayout('po', 'ru', 3, 'a\x1e\x1eb\x1e\x1ec\x1e\x1ed') // { count: 4, tags: null }
+ * A translation's plural as Weblate gives it to the translation (`Translation.plural`): the number of forms the API
+ * shows and takes, and the editor's fields and their labels.
+ * @example catalogPlural(catalog, translation).number // 4 for a ru PO file whose Plural-Forms says nplurals=4
  */
-export function pluralLayout(fileFormat: string, languageCode: string, pluralNumber: number, target: string): PluralLayout {
-  const format = isFormatId(fileFormat) ? getFormat(fileFormat) : undefined;
-  const tags = format?.pluralTags?.(languageCode);
-  if (tags) return { count: tags.length, tags };
-  if (format?.pluralsFromFile && target !== '') return { count: target.split(PLURAL_SEPARATOR).length, tags: null };
-  return { count: pluralNumber, tags: null };
-}
-
-/**
- * How many plural forms an edit of a plural unit must give (see `pluralLayout`).
- * @example pluralForms({ file_format: 'stringsdict', language_code: 'cs', plural_number: 3, target: '' }) // 4
- */
-export function pluralForms(unit: Pick<EditableUnit, 'file_format' | 'language_code' | 'plural_number' | 'target'>): number {
-  return pluralLayout(unit.file_format, unit.language_code, unit.plural_number, unit.target).count;
+export function catalogPlural(catalog: Pick<Catalog, 'componentsById' | 'languages'>, translation: CatalogTranslation): TranslationPlural {
+  const language = catalog.languages.get(translation.languageId)!;
+  const format = catalog.componentsById.get(translation.componentId)?.settings.file_format ?? '';
+  return translationPlural(
+    translation.languageCode,
+    { number: language.pluralNumber, formula: language.pluralFormula },
+    translation.plural,
+    formatPluralTags(format, translation.languageCode),
+  );
 }

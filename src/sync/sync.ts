@@ -113,7 +113,9 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       for (const e of merged?.errors ?? []) result.warnings.push(e);
       if (merged?.commit) result.commit = state.head = merged.commit;
     }
-    if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
+    // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
+    const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
+    if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
         .filter((t) => t.filename !== '')

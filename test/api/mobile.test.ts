@@ -181,6 +181,28 @@ describe('Android and Apple projects end to end', () => {
     );
   });
 
+  it('checks Android strings as Java printf format (the format’s java-printf-format flag), a plural form of 0 and 1 strictly', async () => {
+    const failing = async (translation: string) =>
+      (
+        (await request('GET', `/api/translations/mobile/${translation}/units/?q=${encodeURIComponent('check:java_printf_format')}`)).json.results as {
+          context: string;
+        }[]
+      ).map((u) => u.context);
+    await edit('android/de', 'files', ['%d Datei', '%s Dateien']);
+    expect(await failing('android/de')).toEqual(['files']);
+    // German's `one` is 1 alone: its form may leave the number out
+    await edit('android/de', 'files', ['Eine Datei', '%d Dateien']);
+    expect(await failing('android/de')).toEqual([]);
+    // Portuguese's `one` is 0 and 1: Weblate lets a gettext file leave the number out there, not an Android one
+    await edit('android/pt_BR', 'files', ['Um arquivo', '%d de arquivos', '%d arquivos']);
+    expect(await failing('android/pt_BR')).toEqual(['files']);
+    await edit('android/pt_BR', 'files', ['%d arquivo', '%d de arquivos', '%d arquivos']);
+    expect(await failing('android/pt_BR')).toEqual([]);
+    // the flag is the format's, as in Weblate: the string's own flags stay empty
+    const unit = (await request('GET', '/api/translations/mobile/android/de/units/?q=context:files')).json.results[0];
+    expect(unit.flags).toBe('');
+  });
+
   (wlcVersion ? describe : describe.skip)(`wlc (${wlcVersion ?? 'not installed'})`, () => {
     async function wlc(...args: string[]): Promise<string> {
       const home = env.root;

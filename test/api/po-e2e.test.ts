@@ -1,4 +1,4 @@
-// gettext PO end to end: sync from a git upstream on loopback, edit through the API, commit, the upstream diff, wlc, a new language.
+// gettext PO end to end: sync from a git upstream on loopback, edit through the API, commit, the upstream diff, wlc, MO and PO downloads, a new language.
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,11 @@ import { joinTeams } from '../../src/store/auth.repo.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { gettextAvailable, msgfmtCheck, msgunfmt } from '../helpers/gettext.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from '../helpers/http.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
+import { toolkitAvailable, toolkitUnits } from '../helpers/toolkit.js';
 
 const run = promisify(execFile);
 const wlcVersion = spawnSync('wlc', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -196,6 +198,40 @@ describe('gettext PO end to end', () => {
       expect(units[4]).toMatchObject({ source: ['Tuesday'], target: [''] });
     });
   });
+
+  (gettextAvailable && toolkitAvailable() ? it : it.skip)(
+    'downloads converted to MO: the translated strings (fuzzy and empty ones left out), as msgunfmt reads them; to PO: every string',
+    async () => {
+      const mo = await request('GET', '/api/translations/hello/po/cs/file/?format=mo');
+      expect(mo.status, mo.text).toBe(200);
+      expect(mo.headers.get('content-type')).toBe('application/x-gettext-catalog; charset=utf-8');
+      expect(mo.headers.get('content-disposition')).toBe('attachment; filename=hello-po-cs.mo');
+      const moFile = path.join(env.root, 'cs-export.mo');
+      writeFileSync(moFile, mo.bytes);
+      const back = msgunfmt(moFile);
+      expect(back).toContain('"Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;\\n"');
+      expect(back.split('\n').filter((l) => /^msg(id|str)/.test(l))).toEqual([
+        'msgid ""',
+        'msgstr ""',
+        'msgid "%d file"',
+        'msgid_plural "%d files"',
+        'msgstr[0] "%d soubor"',
+        'msgstr[1] "%d soubory"',
+        'msgstr[2] "%d souborů"',
+        'msgid "Monday"',
+        'msgstr "Pondělí!"',
+        'msgid ""',
+        'msgstr "Dlouhý text."',
+      ]);
+      const po = await request('GET', '/api/translations/hello/po/cs/file/?format=po');
+      const poFile = path.join(env.root, 'cs-export.po');
+      writeFileSync(poFile, po.bytes);
+      expect(msgfmtCheck(poFile)).toEqual([]);
+      const units = (await request('GET', '/api/translations/hello/po/cs/units/')).json.results as { context: string; source: string[]; target: string[] }[];
+      const read = (await toolkitUnits(poFile, 'po')).units.filter((u) => !u.header);
+      expect(read.map((u) => [u.context, u.source, u.target])).toEqual(units.map((u) => [u.context, u.source, u.target]));
+    },
+  );
 
   it('a new language from the POT: po/fr.po with French plurals and the header Weblate writes, committed and pushed', async () => {
     const r = await request('POST', '/api/components/hello/po/translations/', { token: tokens.mike, json: { language_code: 'fr' } });

@@ -2,7 +2,7 @@
 
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import { pluralLayout } from '../../repository/plural-forms.js';
+import { catalogPlural } from '../../repository/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, iso } from './common.js';
@@ -11,14 +11,11 @@ import { pathOf } from './translation.js';
 /** Weblate's `?checksum=` of a unit. */
 export const checksumOf = hashToChecksum;
 
-/** Target forms: a plural unit shows exactly the forms an edit of it takes (the translation's plural, see `pluralLayout`). */
+/** Target forms: a plural unit shows exactly the translation's number of plural forms (its file's or format's, else its language's). */
 function targetOf(u: UnitRecordRow, ctx: Ctx): string[] {
   const forms = u.target.split(PLURAL_SEPARATOR);
   if (!u.source.includes(PLURAL_SEPARATOR)) return forms.length === 1 ? forms : [u.target];
-  const translation = ctx.catalog.translationsById.get(u.translation_id)!;
-  const format = ctx.catalog.componentsById.get(translation.componentId)?.settings.file_format ?? '';
-  const { pluralNumber } = ctx.catalog.languages.get(translation.languageId)!;
-  const plurals = pluralLayout(format, translation.languageCode, pluralNumber, u.target).count;
+  const plurals = catalogPlural(ctx.catalog, ctx.catalog.translationsById.get(u.translation_id)!).number;
   if (forms.length > plurals) return forms.slice(0, plurals);
   while (forms.length < plurals) forms.push('');
   return forms;

@@ -4,7 +4,7 @@ import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js
 import { decodePo, encodePo } from './charset.js';
 import { type HeaderUpdate, headerLines, headerText, parseHeader, revisionDate } from './header.js';
 import { DEFAULT_WIDTH } from './quote.js';
-import { type PoDocument, parsePoText } from './syntax.js';
+import { type PoDocument, type PoEntry, parsePoText } from './syntax.js';
 import { BilingualUnits, type SkippedEntry, bilingualUnits, isHeader, monolingualUnits } from './units.js';
 import { writePoText } from './write.js';
 
@@ -72,16 +72,26 @@ export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
   const template = templateOf(ctx);
   if (template) {
     const internal = read(bytes, ctx);
-    return { units: monolingualUnits(internal.po, template, ctx.filename, skipped), monolingual: true, internal, skipped };
+    const units = monolingualUnits(internal.po, template, ctx.filename, skipped);
+    return withPluralForms({ units, monolingual: true, internal, skipped }, internal.po.entries[0]);
   }
   // units are made as entries are read, so no entry outlives its turn (the parse then allocates little that lasts)
   const { text, bom, charset } = decodePo(bytes, ctx.filename);
   let collect: BilingualUnits | undefined;
+  let first: PoEntry | undefined;
   parsePoText(text, bom, ctx.filename, (entry, newline) => {
+    first ??= entry;
     collect ??= new BilingualUnits(newline, ctx.filename, skipped);
     collect.add(entry);
   });
-  return { units: collect?.units ?? [], monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped };
+  const units = collect?.units ?? [];
+  return withPluralForms({ units, monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped }, first);
+}
+
+/** The store with the header's `Plural-Forms` value, read from the first entry when it is the header (the toolkit's `parseheader`). */
+function withPluralForms(store: ParsedStore, first: PoEntry | undefined): ParsedStore {
+  const value = first && isHeader(first) ? parseHeader(headerText(first)).get('Plural-Forms') : undefined;
+  return value === undefined ? store : { ...store, pluralForms: value };
 }
 
 /**
@@ -170,7 +180,6 @@ export const poFormat: Format = {
   monolingual: false,
   extension: 'po',
   mimeType: 'text/x-po',
-  pluralsFromFile: true,
   parse: parsePo,
   write: writePo,
   create: create(false),
@@ -182,7 +191,6 @@ export const poMonoFormat: Format = {
   monolingual: true,
   extension: 'po',
   mimeType: 'text/x-po',
-  pluralsFromFile: true,
   parse: parsePo,
   write: writePo,
   create: create(true),

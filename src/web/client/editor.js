@@ -109,10 +109,7 @@ document.addEventListener('submit', (event) => {
   submit(form, event.submitter?.name === 'save_next');
 });
 
-/**
- * Copies a memory match into the translation fields: its text into the first, or a plural match's forms (a JSON list)
- * one per field of a plural string.
- */
+/** Copies a memory match into the translation fields: its plural forms (a JSON list) one per field, in order. */
 function copyMatch(button) {
   const fields = [...document.querySelectorAll('.translate-form textarea:not([readonly])')];
   if (fields.length === 0 || !button) return;
@@ -122,12 +119,9 @@ function copyMatch(button) {
   } catch {
     forms = [];
   }
-  if (!Array.isArray(forms) || forms.length === 0) return;
-  const filled = fields.length > 1 ? fields.slice(0, forms.length) : fields.slice(0, 1);
-  filled.forEach((field, i) => {
-    field.value = String(forms[i] ?? '');
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  // a singular match fills the first field only
+  for (const [i, form] of forms.slice(0, fields.length).entries()) fields[i].value = form;
+  fields[0].dispatchEvent(new Event('input', { bubbles: true }));
   fields[0].focus();
 }
 

@@ -8,9 +8,9 @@ import { SearchSyntaxError, parseUnitQuery } from '../../api/search.js';
 import type { WriteContext } from '../../api/write.js';
 import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import { compilePluralFormula } from '../../languages/plural-formula.js';
-import { pluralLayout } from '../../repository/plural-forms.js';
-import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { TranslationPlural } from '../../languages/translation-plural.js';
+import { catalogPlural } from '../../repository/index.js';
+import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
@@ -53,75 +53,40 @@ function editorQuery(q: string, extra: Record<string, string | number>): string 
   return s ? `?${s}` : '';
 }
 
-/**
- * CLDR-style names and example numbers of a language's plural forms: `one: 1, 21, 31…` (the ellipsis only when the
- * form has more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`).
- */
-export function pluralLabels(language: CatalogLanguage): string[] {
-  let formula: (n: number) => number;
-  try {
-    formula = compilePluralFormula(language.pluralFormula);
-  } catch {
-    return genericLabels(language.pluralNumber);
-  }
-  let rules: Intl.PluralRules | undefined;
-  try {
-    rules = new Intl.PluralRules(language.code.replace(/_/g, '-').replace(/@.*/, ''));
-  } catch {
-    rules = undefined;
-  }
-  const seen = new Set<string>();
-  return examplesOf(language.pluralNumber, formula).map((list, i) => {
-    let name = list.length > 0 && rules ? rules.select(list[0]!) : `form ${i}`;
-    if (seen.has(name)) name = `${name} (${i})`;
-    seen.add(name);
-    return labelOf(name, list);
-  });
-}
+// Whole numbers the labels' examples are looked for in: 0…1000, then the millions that reach CLDR's integer `many`
+// (French, Spanish, Italian, Portuguese)
+const EXAMPLE_NUMBERS: number[] = [];
+for (let n = 0; n <= 1000; n++) EXAMPLE_NUMBERS.push(n);
+for (let k = 4; k <= 9; k++) for (const m of [1, 2, 3, 5, 11]) EXAMPLE_NUMBERS.push(m * 10 ** k);
 
 /**
- * The labels of plural forms a file format names by CLDR category (Android, .stringsdict): each category with the
- * numbers the language gives it, `zero` taking 0 where the format puts it first although the language has no such
- * category (.stringsdict's "CLDR with zero"): `tagLabels(['zero', 'one', 'other'], 'de')` is `zero: 0`, `one: 1`,
- * `other: 2, 3, 4…`.
+ * Names and example numbers of a translation's plural forms, `one: 1, 21, 31…` (the ellipsis only when the form has
+ * more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`): the format's CLDR names where it gives them
+ * (Android, .stringsdict), else CLDR's name for the form's first example in the file's language.
  */
-export function tagLabels(tags: readonly string[], languageCode: string): string[] {
-  let rules: Intl.PluralRules | undefined;
-  try {
-    rules = new Intl.PluralRules(
-      languageCode
-        .replace(/^b\+/, '')
-        .replace(/[_+]/g, '-')
-        .replace(/-r([A-Z]{2})$/, '-$1')
-        .replace(/@.*/, ''),
-    );
-  } catch {
-    rules = undefined;
-  }
-  if (!rules) return [...tags];
-  const select = rules.select.bind(rules);
-  const zeroFirst = tags[0] === 'zero' && select(0) !== 'zero';
-  const formula = (n: number) => tags.indexOf(zeroFirst && n === 0 ? 'zero' : select(n));
-  return examplesOf(tags.length, formula).map((list, i) => labelOf(tags[i]!, list));
-}
-
-/** Labels of plural forms nothing names (a file whose plural differs from the language's): `form 0`, `form 1`, … */
-function genericLabels(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `form ${i}`);
-}
-
-/** Up to four whole numbers (0…1000) that take each of `count` forms; a fourth, never shown, tells whether the form goes on. */
-function examplesOf(count: number, formOf: (n: number) => number): number[][] {
-  const examples: number[][] = Array.from({ length: count }, () => []);
-  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 4); n++) {
-    const form = formOf(n);
+export function pluralLabels(code: string, plural: TranslationPlural): string[] {
+  const examples: number[][] = Array.from({ length: plural.number }, () => []);
+  // a fourth example, never shown, tells whether the form goes on
+  for (const n of EXAMPLE_NUMBERS) {
+    if (examples.every((e) => e.length >= 4)) break;
+    const form = plural.formOf(n);
     if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
   }
-  return examples;
-}
-
-function labelOf(name: string, list: readonly number[]): string {
-  return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
+  let rules: Intl.PluralRules | undefined;
+  try {
+    rules = new Intl.PluralRules(code.replace(/_/g, '-').replace(/@.*/, ''));
+  } catch {
+    rules = undefined;
+  }
+  const names = examples.map((list, i) => plural.tags?.[i] ?? (list.length > 0 && rules ? rules.select(list[0]!) : null));
+  // a form no whole number takes is CLDR's `other` (fractions) unless another form has that name
+  const seen = new Set<string>();
+  return examples.map((list, i) => {
+    let name = names[i] ?? (names.includes('other') ? `form ${i}` : 'other');
+    if (seen.has(name)) name = `${name} (${i})`;
+    seen.add(name);
+    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
+  });
 }
 
 const SPECIAL = /(\u00a0|\u202f|\t|\n| +$|^ +|%(?:\d+\$)?[-#+ 0-9.]*[sdifuxXcpn%@]|%\d+|\{\{?[\w.]+\}?\}|\$\{[\w.]+\}|<\/?[a-zA-Z][^>]*>)/gm;
@@ -220,14 +185,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
-  const layout = plural ? pluralLayout(component.settings.file_format ?? '', translation.languageCode, language.pluralNumber, unit.target) : null;
-  const labels = !layout
-    ? ['']
-    : layout.tags
-      ? tagLabels(layout.tags, translation.languageCode)
-      : layout.count === language.pluralNumber
-        ? pluralLabels(language)
-        : genericLabels(layout.count);
+  const labels = plural ? pluralLabels(language.code, catalogPlural(ctx.catalog, translation)) : [''];
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
