@@ -24,6 +24,24 @@ if (!wlcVersion) console.warn('[skip] PO wlc steps: the `wlc` client is not inst
 
 const FIXTURES = path.join(repoRoot, 'fixtures', 'formats', 'po');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
+// Transifex's Russian: 4 plural forms where the language has 3 (as Midnight Commander's ru.po)
+const RU_PLURAL =
+  'nplurals=4; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : n%10==0 || (n%10>=5 && n%10<=9) || (n%100>=11 && n%100<=14)? 2 : 3);';
+const RU_PO = [
+  'msgid ""',
+  'msgstr ""',
+  '"Language: ru\\n"',
+  '"Content-Type: text/plain; charset=UTF-8\\n"',
+  `"Plural-Forms: ${RU_PLURAL}\\n"`,
+  '',
+  'msgid "%d file"',
+  'msgid_plural "%d files"',
+  'msgstr[0] "%d файл"',
+  'msgstr[1] "%d файла"',
+  'msgstr[2] "%d файлов"',
+  'msgstr[3] "%d файла (дробь)"',
+  '',
+].join('\n');
 
 describe('gettext PO end to end', () => {
   let env: SyncEnv;
@@ -37,7 +55,7 @@ describe('gettext PO end to end', () => {
 
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('po', { 'po/messages.pot': fixture('messages.pot'), 'po/cs.po': fixture('cs.po'), README: 'po files\n' });
+    await env.addUpstream('po', { 'po/messages.pot': fixture('messages.pot'), 'po/cs.po': fixture('cs.po'), 'po/ru.po': RU_PO, README: 'po files\n' });
     config = env.config(
       [
         {
@@ -118,6 +136,35 @@ describe('gettext PO end to end', () => {
     expect((await unitOf('cs', 'Monday')).target).toEqual(['Pondělí!']);
   });
 
+  it('a file whose Plural-Forms has more forms than the language (Transifex’s Russian: 4) is listed and edited with all of them', async () => {
+    const files = await unitOf('ru', '%d file');
+    expect(files.target).toEqual(['%d файл', '%d файла', '%d файлов', '%d файла (дробь)']);
+    const three = await request('PATCH', `/api/units/${files.id}/`, { token: tokens.jane, json: { target: ['%d файл!', '%d файла', '%d файлов'], state: 20 } });
+    expect(three.status).toBe(400);
+    const target = ['%d файл!', '%d файла', '%d файлов', '%d файла (дробь)'];
+    const r = await request('PATCH', `/api/units/${files.id}/`, { token: tokens.jane, json: { target, state: 20 } });
+    expect(r.status, r.text).toBe(200);
+    const c = await request('POST', '/api/components/hello/po/repository/', { token: tokens.mike, json: { operation: 'commit' } });
+    expect(c.status, c.text).toBe(200);
+    const diff = await gitCli(env.upstream('po'), ['diff', '--unified=0', 'main~1', 'main', '--', 'po/ru.po']);
+    // the edited form only (and the header): msgstr[3] stays, as the file's nplurals=4 needs it
+    expect(diff.split('\n').filter((l) => /^[-+]msgstr/.test(l))).toEqual(['-msgstr[0] "%d файл"', '+msgstr[0] "%d файл!"']);
+  });
+
+  it('an upload that replaces the file is committed and pushed (push_on_commit)', async () => {
+    const form = new FormData();
+    form.set('method', 'replace');
+    form.set('file', new Blob([RU_PO.replace('msgstr[0] "%d файл"', 'msgstr[0] "%d файл (загружен)"')]), 'ru.po');
+    const r = await fetch(`${server.url}/api/translations/hello/po/ru/file/`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${tokens.mike}` },
+      body: form,
+    });
+    expect(r.status, await r.clone().text()).toBe(200);
+    const upstream = (await readUpstreamFile(env.upstream('po'), 'main', 'po/ru.po'))!.toString('utf8');
+    expect(upstream).toContain('msgstr[0] "%d файл (загружен)"');
+  });
+
   (wlcVersion ? describe : describe.skip)('wlc', () => {
     let home = '';
     async function wlc(...args: string[]): Promise<string> {
@@ -188,11 +235,11 @@ describe('gettext PO end to end', () => {
     },
   );
 
-  it('a new language from the POT: po/fr.po with French plurals and the header Weblate writes, committed upstream', async () => {
+  it('a new language from the POT: po/fr.po with French plurals and the header Weblate writes, committed and pushed', async () => {
     const r = await request('POST', '/api/components/hello/po/translations/', { token: tokens.mike, json: { language_code: 'fr' } });
     expect(r.status, r.text).toBe(201);
-    const push = await request('POST', '/api/components/hello/po/repository/', { token: tokens.mike, json: { operation: 'push' } });
-    expect(push.status, push.text).toBe(200);
+    // pushed with the commit (push_on_commit), as Weblate pushes after committing the new file
+    expect(await gitCli(env.upstream('po'), ['log', '-1', '--format=%s'])).toBe('Added translation using tms (French)');
     const fr = (await readUpstreamFile(env.upstream('po'), 'main', 'po/fr.po'))!.toString('utf8');
     expect(fr).toContain('"Language: fr\\n"');
     expect(fr).toContain('"Plural-Forms: nplurals=2; plural=n > 1;\\n"');
@@ -202,5 +249,17 @@ describe('gettext PO end to end', () => {
     const units = (await request('GET', '/api/translations/hello/po/fr/units/')).json.results;
     expect(units).toHaveLength(5);
     expect(units.every((u: { state: number }) => u.state === 0)).toBe(true);
+  });
+
+  it('the editor lists a plural string in the other languages that translated it, every form, and not where it is untranslated', async () => {
+    const files = await unitOf('cs', '%d file');
+    const page = await request('GET', `/translate/hello/po/cs/?q=${encodeURIComponent('source:"%d file"')}`);
+    expect(page.status).toBe(200);
+    const others = page.text.slice(page.text.indexOf('<ul class="others">'), page.text.indexOf('</ul>', page.text.indexOf('<ul class="others">')));
+    expect(files).toBeDefined();
+    expect(others).toContain('Russian');
+    expect(others).toContain('%d файл (загружен) | %d файла | %d файлов | %d файла (дробь)');
+    // French was added from the POT: its forms are all empty
+    expect(others).not.toContain('French');
   });
 });

@@ -241,6 +241,35 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     expect(failures).toEqual([]);
   });
 
+  it('starts a new translation from the component page: the language picked, its file committed upstream, its page opened', async () => {
+    const anonymous = await signedIn(null);
+    await anonymous.goto(`${env.origin}/projects/hello/web/`);
+    await expect(anonymous.locator('a[href="/new-lang/hello/web/"]').count()).resolves.toBe(0);
+    const page = await signedIn('mike');
+    await page.goto(`${env.origin}/projects/hello/web/`);
+    await Promise.all([page.waitForURL(`${env.origin}/new-lang/hello/web/`), page.click('a[href="/new-lang/hello/web/"]')]);
+    // languages the component has are not offered
+    await expect(page.locator('#language_code option[value="de"]').count()).resolves.toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.selectOption('#language_code', 'fr');
+    await Promise.all([page.waitForURL(`${env.origin}/projects/hello/web/fr/`), page.click('form.new-language button[type="submit"]')]);
+    await expect(page.locator('h1').textContent()).resolves.toContain('French');
+    const log = execFileSync('git', ['--git-dir', env.upstream('web'), 'log', '-1', '--name-only', '--format=%s'], { encoding: 'utf8' });
+    expect(log).toContain('Added translation using tms (French)');
+    expect(log).toContain('locales/fr.json');
+    // a language it has now: refused with the reason, and a way back to the component
+    await page.goto(`${env.origin}/new-lang/hello/web/`);
+    await page.evaluate(() => {
+      const option = document.createElement('option');
+      option.value = 'fr';
+      document.querySelector('#language_code').append(option);
+      document.querySelector('#language_code').value = 'fr';
+    });
+    await page.click('form.new-language button[type="submit"]');
+    await expect(page.locator('.error-detail').textContent()).resolves.toContain('already exists');
+    await expect(page.locator('a[href="/projects/hello/web/"]').last().textContent()).resolves.toBe('Back to the component');
+  });
+
   it('answers 200 for every web URL in every API answer', async () => {
     const seen = new Set<string>();
     const webUrls = new Set<string>();

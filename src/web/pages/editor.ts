@@ -282,13 +282,16 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               ? html`<p>No other translations.</p>`
               : html`<ul class="others">${others.map(
                   (o) =>
-                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target.split(PLURAL_SEPARATOR)[0] || '—'}</span></li>`,
+                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target
+                      .split(PLURAL_SEPARATOR)
+                      .filter((f) => f !== '')
+                      .join(' | ')}</span></li>`,
                 )}</ul>`
           }
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history)}
+          ${changeList(ctx, history, { where: false })}
         </section>
       </aside>
     </div>
@@ -313,7 +316,8 @@ async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, 
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
-    if (!t || t.id === translation.id || t.isSource || u.target === '') continue;
+    // an untranslated plural is its empty forms joined: no more a translation than an empty string
+    if (!t || t.id === translation.id || t.isSource || u.target.split(PLURAL_SEPARATOR).every((f) => f === '')) continue;
     out.push({
       language: ctx.catalog.languages.get(t.languageId)!,
       target: u.target,

@@ -18,13 +18,13 @@ const TITLES: Record<number, string> = {
 
 /**
  * Where a refused request leads back to: the translation a search, an upload or a save was made on, the component of
- * a repository operation, else the dashboard (a page that was not found may have no such place).
+ * a repository operation or a new language, else the dashboard (a page that was not found may have no such place).
  */
 function backOf(path: string, status: number): { href: string; label: string } {
   if (status !== 404 && status < 500) {
     const translation = /^\/(?:translate|upload)\/([^/]+)\/([^/]+)\/([^/]+)\/$/.exec(path);
     if (translation) return { href: `/projects/${translation[1]}/${translation[2]}/${translation[3]}/`, label: 'Back to the translation' };
-    const component = /^\/repository\/([^/]+)\/([^/]+)\/$/.exec(path);
+    const component = /^\/(?:repository|new-lang)\/([^/]+)\/([^/]+)\/$/.exec(path);
     if (component) return { href: `/projects/${component[1]}/${component[2]}/`, label: 'Back to the component' };
   }
   return { href: '/', label: 'Back to the dashboard' };

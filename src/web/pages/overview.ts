@@ -15,6 +15,7 @@ import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
 import { type StatsRow, page, percents, progress, statsTable, sumStats } from './layout.js';
+import { canStartTranslation } from './new-language.js';
 
 function visibleProjects(ctx: WebContext): CatalogProject[] {
   return ctx.catalog.projects.filter((p) => ctx.access.project(p));
@@ -145,6 +146,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
         </ul></section>`
     }
     ${statsTable('Translations', 'Language', rows)}
+    ${canStartTranslation(ctx, project, component) && html`<p><a href=${`/new-lang/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/`}>Start new translation</a></p>`}
     ${
       status &&
       html`<section aria-labelledby="repo"><h2 id="repo">Repository</h2>
