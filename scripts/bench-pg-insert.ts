@@ -1,9 +1,9 @@
+import { numberParameters } from '../src/store/pg/dialect.js';
 // Ways to insert many rows into PostgreSQL through the synchronous libpq session, ids returned: one statement per row,
 // multi-row VALUES batches, one INSERT … SELECT FROM unnest(array parameters) per batch, COPY into a temporary table
 // then INSERT … SELECT. Needs TMS_TEST_POSTGRES (run it through scripts/with-postgres.ts).
 //   tsx scripts/with-postgres.ts npx tsx scripts/bench-pg-insert.ts
 import { PgDb } from '../src/store/pg/pg-db.js';
-import { translateSql } from '../src/store/pg/translate.js';
 
 const url = process.env.TMS_TEST_POSTGRES;
 if (!url) {
@@ -79,7 +79,7 @@ db.transaction(() => {
     pq.putCopyData!(Buffer.from(chunk.join('')));
     pq.putCopyEnd!();
     while (pq.getResult!()) if (pq.resultStatus!() === 'PGRES_FATAL_ERROR') throw new Error(String(pq.resultErrorMessage!()));
-    const ids = db.execute(translateSql(`INSERT INTO t (${COLS}) SELECT ${COLS} FROM t_in RETURNING id, id_hash`), [], false, false);
+    const ids = db.execute(numberParameters(`INSERT INTO t (${COLS}) SELECT ${COLS} FROM t_in RETURNING id, id_hash`), [], false, false);
     return ids.rows.length;
   });
 })();

@@ -65,11 +65,10 @@ function groupBy<T>(rows: (T & { group_id: number })[]): Map<number, T[]> {
 
 export const USER_COLUMNS = 'id, username, full_name, email, is_superuser, is_active, is_bot, is_anonymous';
 
-const groupIds = 'SELECT value FROM json_each(?)';
 const groupColumns = `g.id, g.name, p.slug AS defining_project, g.project_selection, g.language_selection
    FROM groups g LEFT JOIN projects p ON p.id = g.defining_project_id`;
 
-const sql = preparedOnce((tx: Tx) => ({
+const sql = preparedOnce((tx: Tx, groupIds = tx.dialect.idsOfJson) => ({
   byTokenHash: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`),
   byId: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
   byUsername: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ? AND is_anonymous = 0`),
@@ -130,11 +129,11 @@ async function withRelations(tx: Tx, rows: GroupRow[]): Promise<GroupRecordRow[]
   }));
 }
 
-function userWhere(filter: UserFilter): { sql: string; params: unknown[] } {
+function userWhere(tx: Tx, filter: UserFilter): { sql: string; params: unknown[] } {
   const clauses = ['is_anonymous = 0'];
   const params: unknown[] = [];
   if (filter.username !== undefined) {
-    clauses.push("username LIKE ? ESCAPE '\\'");
+    clauses.push(`username ${tx.dialect.ilike} ? ESCAPE '\\'`);
     params.push(`${filter.username.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (filter.id !== undefined) {
@@ -200,7 +199,7 @@ export async function memberships(tx: Tx, userId: number): Promise<MembershipRow
 
 /** Real users by id. */
 export async function accounts(tx: Tx, filter: UserFilter, slice: Slice): Promise<AccountRow[]> {
-  const w = userWhere(filter);
+  const w = userWhere(tx, filter);
   return (await sql(tx)
     .statement(`SELECT ${USER_COLUMNS} FROM users ${w.sql} ORDER BY id LIMIT ? OFFSET ?`)
     .all(...w.params, slice.limit, slice.offset)) as AccountRow[];
@@ -208,7 +207,7 @@ export async function accounts(tx: Tx, filter: UserFilter, slice: Slice): Promis
 
 /** How many users `accounts` lists (remembered until the data changes). */
 export function countAccounts(tx: Tx, filter: UserFilter): Promise<number> {
-  const w = userWhere(filter);
+  const w = userWhere(tx, filter);
   const text = `SELECT count(*) FROM users ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)

@@ -15,7 +15,7 @@ const sql = preparedOnce((tx: Tx) => ({
   set: tx.prepare(
     `INSERT INTO alerts (component_id, name, details, timestamp) VALUES (?, ?, ?, ?)
      ON CONFLICT (component_id, name) DO UPDATE SET details = excluded.details
-     WHERE alerts.details IS NOT excluded.details`,
+     WHERE alerts.details IS DISTINCT FROM excluded.details`,
   ),
   ofComponent: tx.prepare('SELECT * FROM alerts WHERE component_id = ? ORDER BY name'),
 }));

@@ -23,13 +23,15 @@ const sql = preparedOnce((tx: Tx) => ({
   insertRole: tx.prepare('INSERT INTO roles (name, permissions) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
   roleId: tx.prepare('SELECT id FROM roles WHERE name = ?').pluck(),
   teamId: tx.prepare('SELECT id FROM groups WHERE name = ? AND defining_project_id IS NULL').pluck(),
-  insertTeam: tx.prepare('INSERT INTO groups (name, project_selection, language_selection, internal) VALUES (?, ?, ?, 1)'),
-  grant: tx.prepare('INSERT OR IGNORE INTO group_roles (group_id, role_id) VALUES (?, ?)'),
+  insertTeam: tx.prepare(tx.dialect.returningId('INSERT INTO groups (name, project_selection, language_selection, internal) VALUES (?, ?, ?, 1)')),
+  grant: tx.prepare('INSERT INTO group_roles (group_id, role_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   userId: tx.prepare('SELECT id FROM users WHERE username = ?').pluck(),
   insertAnonymous: tx.prepare(
-    "INSERT INTO users (username, full_name, email, is_active, is_anonymous, date_joined) VALUES (?, 'Anonymous', 'noreply@localhost', 0, 1, ?)",
+    tx.dialect.returningId(
+      "INSERT INTO users (username, full_name, email, is_active, is_anonymous, date_joined) VALUES (?, 'Anonymous', 'noreply@localhost', 0, 1, ?)",
+    ),
   ),
-  join: tx.prepare('INSERT OR IGNORE INTO user_groups (user_id, group_id) VALUES (?, ?)'),
+  join: tx.prepare('INSERT INTO user_groups (user_id, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   roles: tx.prepare('SELECT * FROM roles ORDER BY id'),
   groups: tx.prepare('SELECT * FROM groups ORDER BY id'),
 }));

@@ -42,7 +42,7 @@ const SELECT = `SELECT c.id, c.timestamp, c.action, c.project_id, c.component_id
   uu.username AS user, au.username AS author, c.target
   FROM changes c LEFT JOIN users uu ON uu.id = c.user_id LEFT JOIN users au ON au.id = c.author_id`;
 
-function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
+function where(tx: Tx, filter: ChangeFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filter.translationId !== undefined) {
@@ -64,11 +64,11 @@ function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
     params.push(filter.languageId);
   }
   if (filter.visibleProjects !== null) {
-    clauses.push('(c.project_id IS NULL OR c.project_id IN (SELECT value FROM json_each(?)))');
+    clauses.push(`(c.project_id IS NULL OR c.project_id IN (${tx.dialect.idsOfJson}))`);
     params.push(JSON.stringify(filter.visibleProjects));
   }
   if (filter.hiddenComponents && filter.hiddenComponents.length > 0) {
-    clauses.push('(c.component_id IS NULL OR c.component_id NOT IN (SELECT value FROM json_each(?)))');
+    clauses.push(`(c.component_id IS NULL OR c.component_id NOT IN (${tx.dialect.idsOfJson}))`);
     params.push(JSON.stringify(filter.hiddenComponents));
   }
   if (filter.user !== undefined) {
@@ -101,7 +101,7 @@ export async function changeRecord(tx: Tx, id: number): Promise<ChangeRecordRow 
 
 /** Changes newest first: descending timestamp, then id. */
 export async function changeRecords(tx: Tx, filter: ChangeFilter, slice: Slice): Promise<ChangeRecordRow[]> {
-  const w = where(filter);
+  const w = where(tx, filter);
   return (await sql(tx)
     .statement(`${SELECT} ${w.sql} ORDER BY c.timestamp DESC, c.id DESC LIMIT ? OFFSET ?`)
     .all(...w.params, slice.limit, slice.offset)) as ChangeRecordRow[];
@@ -109,7 +109,7 @@ export async function changeRecords(tx: Tx, filter: ChangeFilter, slice: Slice):
 
 /** How many changes `changeRecords` lists (remembered until the data changes). */
 export function countChangeRecords(tx: Tx, filter: ChangeFilter): Promise<number> {
-  const w = where(filter);
+  const w = where(tx, filter);
   const text = `SELECT count(*) FROM changes c ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)

@@ -1,7 +1,7 @@
 // The change log: one row per event (action codes as Weblate's), newest first when read.
 import { ACTIONS_MERGE_FAILURE, ACTIONS_REPOSITORY } from '../domain/actions.js';
-import { type Tx, isPostgres } from './db.js';
-import { type BulkColumn, insertMany } from './pg/bulk.js';
+import type { Tx } from './db.js';
+import type { BulkColumn } from './dialect.js';
 import { preparedOnce } from './statements.js';
 
 export interface ChangeInput {
@@ -37,8 +37,10 @@ export interface ChangeRow {
 
 const sql = preparedOnce((tx: Tx) => ({
   insert: tx.prepare(
-    `INSERT INTO changes (timestamp, action, project_id, component_id, translation_id, unit_id, language_id, user_id, author_id, target, old, details)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    tx.dialect.returningId(
+      `INSERT INTO changes (timestamp, action, project_id, component_id, translation_id, unit_id, language_id, user_id, author_id, target, old, details)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   ),
   ofComponent: tx.prepare('SELECT * FROM changes WHERE component_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?'),
   lastRepository: tx.prepare(
@@ -90,13 +92,14 @@ export async function recordChanges(tx: Tx, changes: readonly ChangeInput[]): Pr
   return ids;
 }
 
-/** Records many changes (PostgreSQL: in a few statements, not one round trip each; ids in a bulk insert's order are not kept). */
+/** Records many changes (in a few statements where a statement costs a round trip; ids in a bulk insert's order are not kept). */
 export async function recordChangeRows(tx: Tx, changes: readonly ChangeInput[]): Promise<void> {
-  if (!isPostgres(tx)) {
+  const { bulk } = tx.dialect;
+  if (!bulk) {
     for (const c of changes) await recordChangeRow(tx, c);
     return;
   }
-  await insertMany(tx, 'changes', CHANGE_COLUMNS, changes.map(changeValues), 'RETURNING id');
+  await bulk.insert(tx, 'changes', CHANGE_COLUMNS, changes.map(changeValues));
 }
 
 /** Deletes change records (a commit taken back). */

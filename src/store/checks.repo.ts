@@ -12,8 +12,8 @@ import {
 import { State } from '../domain/unit.js';
 import { formatPluralTags } from '../formats/registry.js';
 import { translationPlural } from '../languages/translation-plural.js';
-import { type Tx, isPostgres, jsonField } from './db.js';
-import { arrayLiteral, insertMany } from './pg/bulk.js';
+import type { Tx } from './db.js';
+import type { BulkColumn } from './dialect.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 
@@ -31,19 +31,18 @@ const sql = preparedOnce((tx: Tx) => ({
   context: tx.prepare(
     `SELECT t.is_source, t.component_id, l.code AS language, t.language_code,
        coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${jsonField(tx, 'c.settings', 'file_format')}, '') AS format,
-       coalesce(${jsonField(tx, 'c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${jsonField(tx, 'c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${jsonField(tx, 'c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${jsonField(tx, 'p.settings', 'check_flags')}, '') AS project_flags
+       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
      FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
   ),
   existing: tx.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
   // PostgreSQL's bulk path: a translation's checks at once, and pairs (unit_id, name) deleted by two array parameters
   existingOfTranslation: tx.prepare('SELECT k.unit_id, k.name FROM checks k JOIN units u ON u.id = k.unit_id WHERE u.translation_id = ?'),
-  removeMany: isPostgres(tx) ? tx.prepare('DELETE FROM checks WHERE (unit_id, name) IN (SELECT * FROM unnest(?::bigint[], ?::text[]))') : undefined,
-  insert: tx.prepare('INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, ?, 0)'),
+  insert: tx.prepare('INSERT INTO checks (unit_id, name, dismissed) VALUES (?, ?, 0) ON CONFLICT DO NOTHING'),
   remove: tx.prepare('DELETE FROM checks WHERE unit_id = ? AND name = ?'),
   removeAll: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name <> '${INCONSISTENT}'`),
   unit: tx.prepare('SELECT id, translation_id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE id = ?').safeIntegers(false),
@@ -85,8 +84,8 @@ const sql = preparedOnce((tx: Tx) => ({
   // inconsistent: a string's translations in one language across the project's components that propagate
   // a component's settings are JSON: read once per refresh (components), not once per unit row of a group
   componentTraits: tx.prepare(
-    `SELECT c.id, c.project_id, coalesce(${jsonField(tx, 'c.settings', 'allow_translation_propagation', 'flag')}, 1) AS propagates,
-       coalesce(${jsonField(tx, 'c.settings', 'source_language')}, 'en') AS source_language FROM components c`,
+    `SELECT c.id, c.project_id, coalesce(${tx.dialect.jsonFlag('c.settings', 'allow_translation_propagation')}, 1) AS propagates,
+       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language FROM components c`,
   ),
   stringKey: tx.prepare(
     `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, t.component_id
@@ -100,7 +99,7 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM units u JOIN translations t ON t.id = u.translation_id
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
-  addInconsistent: tx.prepare(`INSERT OR IGNORE INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0)`),
+  addInconsistent: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0) ON CONFLICT DO NOTHING`),
   removeInconsistent: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
   flaggedInProject: tx
     .prepare(
@@ -196,30 +195,33 @@ export async function storeChecks(tx: Tx, unitId: number, failing: readonly stri
   return changes > 0;
 }
 
-/** The checks of units that have none stored yet (just inserted), in a few statements on PostgreSQL. */
+/** A check row's key for bulk writes. */
+const CHECK_KEY: readonly BulkColumn[] = [
+  ['unit_id', 'bigint'],
+  ['name', 'text'],
+];
+
+/** The checks of units that have none stored yet (just inserted): a statement a row, or a few in bulk where that is cheaper. */
 export async function storeFreshChecks(tx: Tx, rows: readonly (readonly [unitId: number, name: string])[]): Promise<void> {
-  if (!isPostgres(tx)) {
+  const { bulk } = tx.dialect;
+  if (!bulk) {
     const { insert } = sql(tx);
     for (const [unitId, name] of rows) await insert.run(unitId, name);
     return;
   }
-  await insertMany(
-    tx,
-    'checks',
-    [
-      ['unit_id', 'bigint'],
-      ['name', 'text'],
-    ],
-    rows,
-    'ON CONFLICT DO NOTHING',
-  );
+  await bulk.insert(tx, 'checks', CHECK_KEY, rows, 'ON CONFLICT DO NOTHING');
 }
 
 /**
- * storeChecks for many units of one translation at once (PostgreSQL: one read, one delete and a bulk insert instead of
+ * storeChecks for many units of one translation at once, in bulk (one read, one delete and one insert instead of
  * statements per unit); `failing` holds every unit to make equal, `inconsistent` is kept as storeChecks keeps it.
  */
-async function storeChecksOfTranslation(tx: Tx, translationId: number, failing: ReadonlyMap<number, readonly string[]>): Promise<void> {
+async function storeChecksOfTranslation(
+  tx: Tx,
+  bulk: NonNullable<Tx['dialect']['bulk']>,
+  translationId: number,
+  failing: ReadonlyMap<number, readonly string[]>,
+): Promise<void> {
   const s = sql(tx);
   const stored = new Map<number, string[]>();
   for (const r of (await s.existingOfTranslation.all(translationId)) as { unit_id: number; name: string }[]) {
@@ -234,7 +236,7 @@ async function storeChecksOfTranslation(tx: Tx, translationId: number, failing: 
     for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
     for (const name of names) if (!existing.includes(name)) added.push([id, name]);
   }
-  if (gone.length > 0) await s.removeMany!.run(arrayLiteral(gone.map((g) => g[0])), arrayLiteral(gone.map((g) => g[1])));
+  await bulk.delete(tx, 'checks', CHECK_KEY, gone);
   await storeFreshChecks(tx, added);
 }
 
@@ -317,7 +319,8 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     unitRows = (await s.sourceUnits.all(sourceId)) as Row[];
   }
   // a whole component on PostgreSQL: stored together at the end
-  const together = !only && isPostgres(tx) ? new Map<number, readonly string[]>() : undefined;
+  const { bulk } = tx.dialect;
+  const together = !only && bulk ? new Map<number, readonly string[]>() : undefined;
   // a few strings (an edit): the source translation's statistics move by each changed string's share
   const store = async (id: number, failing: readonly string[]) => {
     if (together) {
@@ -359,7 +362,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     );
     await store(Number(u.id), failing);
   }
-  if (together) await storeChecksOfTranslation(tx, sourceId, together);
+  if (together) await storeChecksOfTranslation(tx, bulk!, sourceId, together);
   return sourceId;
 }
 

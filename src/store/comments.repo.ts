@@ -34,7 +34,9 @@ const sql = preparedOnce((tx: Tx) => ({
   unitKey: tx
     .prepare('SELECT t.component_id, u.id_hash, t.is_source FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?')
     .safeIntegers(true),
-  insert: tx.prepare('INSERT INTO comments (unit_id, component_id, id_hash, source, comment, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  insert: tx.prepare(
+    tx.dialect.returningId('INSERT INTO comments (unit_id, component_id, id_hash, source, comment, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  ),
   // the unit's own comments and those on its source string, oldest first
   ofUnit: tx
     .prepare(

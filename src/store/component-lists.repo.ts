@@ -19,7 +19,7 @@ const sql = preparedOnce((tx: Tx) => ({
   rules: tx.prepare('SELECT project_match, component_match FROM component_list_rules WHERE list_id = ? ORDER BY id'),
   insert: tx.prepare('INSERT INTO component_lists (name, slug, show_dashboard) VALUES (?, ?, ?)'),
   remove: tx.prepare('DELETE FROM component_lists WHERE slug = ?'),
-  add: tx.prepare('INSERT OR IGNORE INTO component_list_components (list_id, component_id) VALUES (?, ?)'),
+  add: tx.prepare('INSERT INTO component_list_components (list_id, component_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   drop: tx.prepare('DELETE FROM component_list_components WHERE list_id = ? AND component_id = ?'),
   taken: tx.prepare('SELECT 1 FROM component_lists WHERE slug = ? OR name = ?').pluck(),
 }));

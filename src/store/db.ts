@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
+import type { Dialect } from './dialect.js';
 import { MIGRATIONS } from './migrations.js';
 
 const require = createRequire(import.meta.url);
@@ -60,8 +61,8 @@ export type DbTransaction<F extends (...args: any[]) => unknown> = Database.Tran
 export type Engine = 'sqlite' | 'postgresql';
 
 /**
- * A synchronous connection: SQLite's, or a PostgreSQL session answering alike (the same shapes). Tools and tests use
- * it; repositories get a `Tx`.
+ * A synchronous connection: SQLite's, or a PostgreSQL session answering alike (the same shapes), for tools that run
+ * alone (`tms db copy`) and tests' second connections; repositories get a `Tx`.
  */
 export interface Db {
   readonly name: string;
@@ -95,7 +96,8 @@ export interface Statement {
  * @example await store.read((tx) => findComponent(tx, 'hello', 'app'))
  */
 export interface Tx {
-  readonly engine: Engine;
+  /** What the engine spells its own way (JSON fields, inserted ids, bulk writes …). */
+  readonly dialect: Dialect;
   /** What every connection of one store shares (caches that follow its data key on it). */
   readonly shared: TxShared;
   prepare(sql: string): Statement;
@@ -108,29 +110,8 @@ export interface TxShared {
 }
 
 /** A synchronous connection as a `Tx` (its statements answer at once). */
-export function txOf(db: Db, engine: Engine, shared: TxShared): Tx {
-  return { engine, shared, prepare: (sql) => db.prepare(sql) as unknown as Statement };
-}
-
-/** True for a PostgreSQL session (the engine is decided by the configuration's `database`). */
-export function isPostgres(db: Db | Tx): boolean {
-  return (db as { engine?: string }).engine === 'postgresql';
-}
-
-/**
- * A field of a JSON text column in SQL: `text` as SQLite's json_extract gives strings (and arrays as JSON text),
- * `flag` as it gives booleans (1/0).
- * @example jsonField(tx, 'c.settings', 'source_language') // "json_extract(c.settings, '$.source_language')" on SQLite
- */
-export function jsonField(db: Db | Tx, column: string, key: string, as: 'text' | 'flag' = 'text'): string {
-  if (!isPostgres(db)) return `json_extract(${column}, '$.${key}')`;
-  return as === 'flag' ? `((${column}::jsonb ->> '${key}')::boolean::int)` : `(${column}::jsonb ->> '${key}')`;
-}
-
-/** The SQLite connection, for what only SQLite has (pragmas, functions, backups); throws for PostgreSQL. */
-export function sqliteOf(db: Db): SqliteDb {
-  if (isPostgres(db)) throw new Error('only the SQLite engine has this');
-  return db as SqliteDb;
+export function txOf(db: Db, dialect: Dialect, shared: TxShared): Tx {
+  return { dialect, shared, prepare: (sql) => db.prepare(sql) as unknown as Statement };
 }
 
 export class StoreError extends TmsError<{ file: string }> {}

@@ -4,7 +4,7 @@ import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
-import { type Tx, jsonField } from './db.js';
+import type { Tx } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
@@ -72,10 +72,10 @@ export interface CommittedTranslation {
 const unitForEdit = (tx: Tx) => `
   SELECT u.id, u.translation_id, t.component_id, c.project_id, t.language_id, u.source, u.target, u.state, u.pending,
     u.pending_author_id, t.is_source, t.is_template, t.filename, t.language_code, coalesce(t.plural_number, l.plural_number) AS plural_number,
-    coalesce(${jsonField(tx, 'c.settings', 'file_format')}, '') AS file_format,
-    coalesce(${jsonField(tx, 'c.settings', 'template')}, '') <> '' AS monolingual,
-    coalesce(CASE WHEN t.is_source = 1 THEN ${jsonField(tx, 'p.settings', 'source_review', 'flag')}
-                  ELSE ${jsonField(tx, 'p.settings', 'translation_review', 'flag')} END, 0) AS review
+    coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS file_format,
+    coalesce(${tx.dialect.jsonText('c.settings', 'template')}, '') <> '' AS monolingual,
+    coalesce(CASE WHEN t.is_source = 1 THEN ${tx.dialect.jsonFlag('p.settings', 'source_review')}
+                  ELSE ${tx.dialect.jsonFlag('p.settings', 'translation_review')} END, 0) AS review
   FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
   JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
   WHERE u.id = ?`;
@@ -98,7 +98,7 @@ const sql = preparedOnce((tx: Tx) => ({
     .pluck(),
   clear: tx.prepare(
     `UPDATE units SET pending = 0, pending_author_id = NULL
-     WHERE id = ? AND pending = 1 AND target = ? AND state = ? AND pending_author_id IS ?`,
+     WHERE id = ? AND pending = 1 AND target = ? AND state = ? AND pending_author_id IS NOT DISTINCT FROM ?`,
   ),
   repend: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ? WHERE id = ?'),
   unitByHash: tx.prepare('SELECT id, target, state, pending FROM units WHERE translation_id = ? AND id_hash = ?'),
@@ -289,7 +289,7 @@ const anyPending = preparedOnce((tx) =>
   tx
     .prepare(
       `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
-       WHERE t.component_id IN (SELECT value FROM json_each(?)) AND u.pending = 1)`,
+       WHERE t.component_id IN (${tx.dialect.idsOfJson}) AND u.pending = 1)`,
     )
     .pluck(),
 );
@@ -310,7 +310,7 @@ export interface PendingAge {
 
 const pendingAges = preparedOnce((tx: Tx) =>
   tx.prepare(
-    `SELECT c.id AS componentId, p.slug AS project, c.slug AS component, MIN(x.ts) AS oldest FROM (
+    `SELECT c.id AS "componentId", p.slug AS project, c.slug AS component, MIN(x.ts) AS oldest FROM (
        SELECT t.component_id AS cid, MIN(u.timestamp) AS ts FROM units u JOIN translations t ON t.id = u.translation_id
        WHERE u.pending = 1 GROUP BY t.component_id
        UNION ALL

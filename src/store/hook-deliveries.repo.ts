@@ -10,7 +10,7 @@ export interface ComponentKey {
 }
 
 const sql = preparedOnce((tx: Tx) => ({
-  insert: tx.prepare('INSERT OR IGNORE INTO hook_deliveries (delivery, received) VALUES (?, ?)'),
+  insert: tx.prepare('INSERT INTO hook_deliveries (delivery, received) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   prune: tx.prepare('DELETE FROM hook_deliveries WHERE id <= (SELECT max(id) FROM hook_deliveries) - ?'),
   request: tx.prepare(
     `INSERT INTO requested_updates (project, component, requested, seq)

@@ -7,7 +7,7 @@
 // record hides that translation (memory_hidden) until the unit's target changes, as a new translation in Weblate is
 // a new memory entry.
 import { MEMORY_THRESHOLD, similarity } from '../domain/similarity.js';
-import { type Tx, isPostgres } from './db.js';
+import type { Tx } from './db.js';
 import { type Slice, preparedOnce } from './statements.js';
 
 /** A memory entry as the API lists it (languages by id, as Weblate's MemorySerializer). */
@@ -89,8 +89,8 @@ export interface LookupOptions {
 }
 
 // The units' records: translated (20–99), non-empty, in a non-source translation, not deleted from the memory. In
-// list order, the units' primary key leads (CROSS JOIN) and the per-record columns come from scalar subqueries, so
-// that an OFFSET skips rows without joining them.
+// list order, the units' primary key leads (the dialect's ordered join) and the per-record columns come from scalar
+// subqueries, so that an OFFSET skips rows without joining them.
 const UNIT_WHERE = `t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''
   AND NOT EXISTS (SELECT 1 FROM memory_hidden h WHERE h.unit_id = u.id AND h.target = u.target)`;
 const UNIT_RECORD = `u.id AS id, u.source, u.target,
@@ -101,17 +101,17 @@ const UNIT_RECORD = `u.id AS id, u.source, u.target,
   (SELECT p.slug || '/' || c.slug FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = t.component_id) AS origin,
   (SELECT c.project_id FROM components c WHERE c.id = t.component_id) AS project_id,
   NULL AS user_id, 0 AS from_file, 0 AS shared, u.id AS unit_id`;
-const UNITS = 'units u CROSS JOIN translations t ON t.id = u.translation_id';
+const unitsJoined = (tx: Tx) => `units u ${tx.dialect.orderedJoin} translations t ON t.id = u.translation_id`;
 
 const IMPORTED = `${MEMORY_ID_BASE} + m.id AS id, ms.text AS source, m.target, m.source_language_id, m.target_language_id,
   sl.code AS source_language, tl.code AS target_language, m.origin, m.project_id, m.user_id, m.from_file, m.shared, NULL AS unit_id`;
 const FROM = `memory m JOIN memory_sources ms ON ms.id = m.source_id JOIN languages sl ON sl.id = m.source_language_id
   JOIN languages tl ON tl.id = m.target_language_id`;
 
-const sql = preparedOnce((tx: Tx) => ({
-  // PostgreSQL computes a row's select list before OFFSET skips it (a deep page evaluated every skipped row's
-  // subqueries: ~1 s at 64k records): the page's ids first, then their records
-  unitList: isPostgres(tx)
+const sql = preparedOnce((tx: Tx, UNITS = unitsJoined(tx)) => ({
+  // an engine that computes a row's select list before OFFSET skips it (PostgreSQL: a deep page evaluated every
+  // skipped row's subqueries, ~1 s at 64k records) reads the page's ids first, then their records
+  unitList: tx.dialect.idsFirstPages
     ? tx.prepare(
         `SELECT ${UNIT_RECORD} FROM (SELECT u.id FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?) page
          JOIN units u ON u.id = page.id JOIN translations t ON t.id = u.translation_id ORDER BY u.id`,
@@ -134,22 +134,24 @@ const sql = preparedOnce((tx: Tx) => ({
   remove: tx.prepare('DELETE FROM memory WHERE id = ?'),
   // ASCII case only, as SQLite's NOCASE
   language: tx.prepare('SELECT id FROM languages WHERE lower(code) = lower(?)').pluck(),
-  addSource: tx.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
+  addSource: tx.prepare('INSERT INTO memory_sources (text, length) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   addSourcesOf: tx.prepare(
-    "INSERT OR IGNORE INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> ''",
+    "INSERT INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> '' ON CONFLICT DO NOTHING",
   ),
   sourceId: tx.prepare('SELECT id FROM memory_sources WHERE text = ?').pluck(),
   duplicate: tx
     .prepare(
       `SELECT 1 FROM memory WHERE source_id = ? AND source_language_id = ? AND target_language_id = ? AND target = ?
-       AND project_id IS ? AND user_id IS ? AND shared = ?`,
+       AND project_id IS NOT DISTINCT FROM ? AND user_id IS NOT DISTINCT FROM ? AND shared = ?`,
     )
     .pluck(),
   insert: tx.prepare(
     `INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, user_id, from_file, shared)
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
   ),
-  ofScope: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
+  ofScope: tx.prepare(
+    `SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS NOT DISTINCT FROM @project AND user_id IS NOT DISTINCT FROM @user AND shared = @shared ORDER BY m.id`,
+  ),
   importedOfProject: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
   // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
   unitEntriesOf: tx.prepare(
@@ -164,20 +166,14 @@ const sql = preparedOnce((tx: Tx) => ({
     `SELECT m.id, m.target, m.origin, m.project_id, m.user_id, m.shared FROM memory m
      WHERE m.source_id = ? AND m.source_language_id = ? AND m.target_language_id = ? ORDER BY m.id`,
   ),
-  // the candidates sharing trigrams with the text (SQLite: FTS5's trigram index, the FTS query and a limit;
-  // PostgreSQL: pg_trgm's index, the text twice and a limit)
-  trigram: isPostgres(tx)
-    ? tx.prepare('SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?')
-    : tx.prepare(
-        `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
-         WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
-      ),
+  // the candidates sharing trigrams with the text (the engine's trigram index)
+  trigram: tx.prepare(tx.dialect.trigram.sql),
   scan: tx.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
   prune: tx.prepare(
     `DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)
      AND NOT EXISTS (SELECT 1 FROM units u WHERE u.source = memory_sources.text)`,
   ),
-  clearScope: tx.prepare('DELETE FROM memory WHERE project_id IS @project AND user_id IS @user AND shared = @shared'),
+  clearScope: tx.prepare('DELETE FROM memory WHERE project_id IS NOT DISTINCT FROM @project AND user_id IS NOT DISTINCT FROM @user AND shared = @shared'),
 }));
 
 function scopeParams(scope: MemoryScope): { project: number | null; user: number | null; shared: number } {
@@ -302,15 +298,6 @@ export async function pruneMemorySources(tx: Tx): Promise<number> {
   return (await sql(tx).prune.run()).changes;
 }
 
-/** The FTS5 query for the trigrams of a text: any of them, each quoted (a `"` doubled). */
-export function trigramQuery(text: string): string | null {
-  const grams = new Set<string>();
-  const chars = [...text.toLowerCase()];
-  for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
-  if (grams.size === 0) return null;
-  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' OR ');
-}
-
 function visible(entry: { project_id: number | null; user_id: number | null; shared: number }, v: MemoryVisibility, projects: Set<number> | null): boolean {
   if (entry.shared === 1) return true;
   if (entry.user_id !== null) return entry.user_id === v.userId;
@@ -351,8 +338,8 @@ export async function lookupMemory(
     for (const r of (await s.scan.all(minLength, maxLength)) as { id: number; text: string }[]) consider(r.id, r.text);
   } else {
     const candidates = opts.candidates ?? 200;
-    const query = trigramQuery(text);
-    const rows = !query ? [] : isPostgres(tx) ? await s.trigram.all(text, text, candidates) : await s.trigram.all(query, candidates);
+    const params = tx.dialect.trigram.params(text, candidates);
+    const rows = params === null ? [] : await s.trigram.all(...params);
     for (const r of rows as { id: number; text: string }[]) consider(r.id, r.text);
   }
   scored.sort((a, b) => b.similarity - a.similarity || a.text.length - b.text.length);

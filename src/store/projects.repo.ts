@@ -56,12 +56,12 @@ const sql = preparedOnce((tx: Tx) => ({
   upsertProject: tx.prepare(
     `INSERT INTO projects (slug, name, settings, created) VALUES (?, ?, ?, ?)
      ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
-     WHERE projects.name IS NOT excluded.name OR projects.settings IS NOT excluded.settings`,
+     WHERE projects.name IS DISTINCT FROM excluded.name OR projects.settings IS DISTINCT FROM excluded.settings`,
   ),
   upsertComponent: tx.prepare(
     `INSERT INTO components (project_id, slug, name, settings, created) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (project_id, slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
-     WHERE components.name IS NOT excluded.name OR components.settings IS NOT excluded.settings`,
+     WHERE components.name IS DISTINCT FROM excluded.name OR components.settings IS DISTINCT FROM excluded.settings`,
   ),
   projectId: tx.prepare('SELECT id FROM projects WHERE slug = ?').pluck(),
   rescanComponent: tx.prepare('UPDATE components SET synced_commit = NULL WHERE id = ?'),

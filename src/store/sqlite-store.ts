@@ -3,8 +3,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf } from './db.js';
+import { sqliteDialect } from './dialect.js';
 import { registerSearchFunctions } from './search.query.js';
-import { versionOf } from './statements.js';
 import type { Store } from './store.js';
 import { Turns } from './turns.js';
 
@@ -26,8 +26,11 @@ export class SqliteStore implements Store {
   private readonly control: { begin: SqlStatement; commit: SqlStatement; rollback: SqlStatement };
 
   constructor(readonly db: SqliteDb) {
-    this.version = versionOf(db);
-    this.tx = txOf(db, 'sqlite', { version: this.version });
+    // another connection's commit (data_version) or a write through this one (total_changes)
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.version = () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
+    this.tx = txOf(db, sqliteDialect, { version: this.version });
     registerSearchFunctions(db);
     this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
   }

@@ -1,6 +1,6 @@
 // How the store prepares SQL: every module's statements once per connection, dynamic ones in a bounded cache, and the
 // one cache of counts that follows the data.
-import { type Db, type Statement, type Tx, type TxShared, isPostgres } from './db.js';
+import type { Statement, Tx, TxShared } from './db.js';
 
 /**
  * The store's one way to prepare statements: `prepare` runs once per connection and its result is kept.
@@ -63,41 +63,6 @@ export async function counted(tx: Tx, key: string, count: () => Promise<unknown>
   cache.counts.set(key, n);
   return n;
 }
-
-/**
- * The change token of a synchronous connection (one function per connection, shared by the store and its count
- * caches). SQLite: another connection's commit (data_version) or a write through this one (total_changes).
- * PostgreSQL: the counter every writing transaction raises on whichever node, read once per turn of the event loop
- * (the requests a turn handles arrived before that read; a read per request was a round trip per cached answer), and
- * this connection's own row count, so that its own writes show at once.
- */
-export const versionOf = (() => {
-  const cache = new WeakMap<Db, () => string>();
-  return (db: Db): (() => string) => {
-    let version = cache.get(db);
-    if (version) return version;
-    if (isPostgres(db)) {
-      const counter = db.prepare('SELECT n FROM data_version WHERE id = 1').pluck();
-      const own = db as Db & { totalChanges: number };
-      let turn: string | undefined;
-      version = () => {
-        if (turn === undefined) {
-          turn = String(counter.get() as number);
-          setImmediate(() => {
-            turn = undefined;
-          });
-        }
-        return `${turn}:${own.totalChanges}`;
-      };
-    } else {
-      const dataVersion = db.prepare('PRAGMA data_version').pluck();
-      const totalChanges = db.prepare('SELECT total_changes()').pluck();
-      version = () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
-    }
-    cache.set(db, version);
-    return version;
-  };
-})();
 
 /** A page request: how many rows, after how many. */
 export interface Slice {

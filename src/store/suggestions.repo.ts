@@ -33,7 +33,7 @@ const COLUMNS = `g.id, g.unit_id, u.translation_id, g.target, g.user_id, us.user
   coalesce((SELECT sum(v.value) FROM suggestion_votes v WHERE v.suggestion_id = g.id), 0) AS votes`;
 
 const sql = preparedOnce((tx: Tx) => ({
-  insert: tx.prepare('INSERT INTO suggestions (unit_id, target, user_id, timestamp) VALUES (?, ?, ?, ?)'),
+  insert: tx.prepare(tx.dialect.returningId('INSERT INTO suggestions (unit_id, target, user_id, timestamp) VALUES (?, ?, ?, ?)')),
   translationOf: tx.prepare('SELECT translation_id FROM units WHERE id = ?').pluck(),
   exists: tx.prepare('SELECT 1 FROM suggestions WHERE unit_id = ? AND target = ?').pluck(),
   ofUnit: tx.prepare(

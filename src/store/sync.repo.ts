@@ -13,7 +13,7 @@ import {
   storeFreshChecks,
   translationChecking,
 } from './checks.repo.js';
-import { type Tx, isPostgres, now } from './db.js';
+import { type Tx, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
 // The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
@@ -37,7 +37,7 @@ import {
  */
 function checksWriter(tx: Tx, translationId: number): { write: (u: WrittenUnitValues) => Promise<void>; flush: () => Promise<void> } {
   let checking: TranslationChecking | undefined | null = null;
-  const fresh: [number, string][] | undefined = isPostgres(tx) ? [] : undefined;
+  const fresh: [number, string][] | undefined = tx.dialect.bulk ? [] : undefined;
   return {
     write: async (u) => {
       if (checking === null) checking = await translationChecking(tx, translationId);

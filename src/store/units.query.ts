@@ -101,10 +101,8 @@ function where(base: string[], baseParams: unknown[], filter: UnitFilter | null)
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-function visibility(visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
-  return visible === null
-    ? { clauses: [], params: [] }
-    : { clauses: ['u.translation_id IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(visible)] };
+function visibility(tx: Tx, visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
+  return visible === null ? { clauses: [], params: [] } : { clauses: [`u.translation_id IN (${tx.dialect.idsOfJson})`], params: [JSON.stringify(visible)] };
 }
 
 /** One unit as the API shows it, or undefined. */
@@ -150,7 +148,7 @@ export function countTranslationUnitRecords(tx: Tx, translationId: number, filte
 
 /** Units of the visible translations, by id. */
 export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecordRow[]> {
-  const v = visibility(visible);
+  const v = visibility(tx, visible);
   const w = where(v.clauses, v.params, filter);
   const rows = (await sql(tx)
     .statement(
@@ -165,7 +163,7 @@ export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: 
 
 /** How many units `unitRecords` lists (remembered until the data changes). */
 export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
-  const v = visibility(visible);
+  const v = visibility(tx, visible);
   const w = where(v.clauses, v.params, filter);
   const text = `SELECT count(*) FROM units u ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>

@@ -4,10 +4,10 @@ import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
-import { type Tx, isPostgres } from './db.js';
+import type { Tx } from './db.js';
+import type { BulkColumn } from './dialect.js';
 // The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { indexMemorySource } from './memory.repo.js';
-import { type BulkColumn, insertMany } from './pg/bulk.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
@@ -74,9 +74,11 @@ const sql = preparedOnce((tx: Tx) => ({
   stored: tx.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
   // positional parameters: binding by name costs a property lookup per column on the hottest path
   insertParsed: tx.prepare(
-    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
+    tx.dialect.returningId(
+      `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
        explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   ),
   updateParsed: tx.prepare(
     `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
@@ -99,14 +101,18 @@ const sql = preparedOnce((tx: Tx) => ({
   hasHash: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
-    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
+    tx.dialect.returningId(
+      `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
        num_words, num_chars, pending, pending_author_id, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   ),
   insertSource: tx.prepare(
-    `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
+    tx.dialect.returningId(
+      `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
        explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ${State.READONLY}, ${State.READONLY}, ?, ?, ?, ?)`,
+    ),
   ),
   sourceStillUsed: tx
     .prepare(
@@ -252,7 +258,7 @@ const parsedRow = (translationId: number, v: UnitValues, timestamp: string): unk
 async function insertParsedMany(tx: Tx, translationId: number, values: readonly UnitValues[], timestamp: string): Promise<number[]> {
   const rows = values.map((v) => parsedRow(translationId, v, timestamp));
   const ids = new Map<bigint, number>();
-  for (const r of await insertMany(tx, 'units', PARSED_COLUMNS, rows, 'RETURNING id, id_hash')) ids.set(r.id_hash as bigint, Number(r.id));
+  for (const r of await tx.dialect.bulk!.insert(tx, 'units', PARSED_COLUMNS, rows, 'RETURNING id, id_hash')) ids.set(r.id_hash as bigint, Number(r.id));
   return values.map((v) => {
     const id = ids.get(v.id_hash);
     if (id === undefined) throw new Error(`the insert of unit ${v.id_hash} returned no id`);
@@ -264,7 +270,7 @@ async function insertParsedMany(tx: Tx, translationId: number, values: readonly 
 export function unitWriter(tx: Tx) {
   const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(tx);
   // PostgreSQL: new units are inserted together after the diff (their ids, checks and changes follow in file order)
-  const bulk = isPostgres(tx);
+  const bulk = tx.dialect.bulk !== undefined;
   // the same columns, in the same order, as the bulk insert's (parsedRow)
   const insertValues = (translationId: number, v: UnitValues, timestamp: string) => insert.run(...parsedRow(translationId, v, timestamp));
   return {

@@ -25,7 +25,7 @@ export class UserNotFoundError extends TmsError<{ username: string }> {}
 export type Author = Pick<UserRow, 'id' | 'username' | 'full_name' | 'email'>;
 
 const sql = preparedOnce((tx: Tx) => ({
-  insert: tx.prepare('INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)'),
+  insert: tx.prepare(tx.dialect.returningId('INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)')),
   setToken: tx.prepare('UPDATE users SET token_hash = ? WHERE username = ?'),
   byUsername: tx.prepare('SELECT * FROM users WHERE username = ?'),
   byId: tx.prepare('SELECT * FROM users WHERE id = ?'),

@@ -24,7 +24,7 @@ export interface WatchRuntimeOptions {
 export interface WatchRuntime {
   /** The configuration in force (the last valid version of the file). */
   getConfig(): Config;
-  /** Resolves once every current watcher sees edits (call again after a configuration change). */
+  /** Resolves once every current watcher sees edits and the store has the last configuration reload (call again after a configuration change). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -104,7 +104,7 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
 
   return {
     getConfig: () => current,
-    ready: () => Promise.all([configWatcher.ready, local.ready]).then(() => undefined),
+    ready: () => Promise.all([configWatcher.ready, local.ready, applying]).then(() => undefined),
     async close() {
       closed = true;
       await configWatcher.close();

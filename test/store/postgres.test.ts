@@ -9,38 +9,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toApiError } from '../../src/api/errors.js';
 import { isPostgresUrl, shownDatabase } from '../../src/config/database.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
+import { sqliteDialect } from '../../src/store/dialect.js';
 import { openStore } from '../../src/store/index.js';
 import { findLanguageByCode } from '../../src/store/languages.repo.js';
+import { numberParameters, postgresDialect } from '../../src/store/pg/dialect.js';
 import { openPgDb, withTimeouts } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
-import { translateSql } from '../../src/store/pg/translate.js';
 import { createUser, listUsers } from '../../src/store/users.repo.js';
 import { sqlOn } from '../helpers/store.js';
 
 describe('the store SQL as PostgreSQL reads it', () => {
   it('numbers placeholders outside quotes and comments, and names repeat their number', () => {
-    expect(translateSql("SELECT * FROM units WHERE id = ? AND note <> '?' -- ?\n AND state = ?").text).toBe(
+    expect(numberParameters("SELECT * FROM units WHERE id = ? AND note <> '?' -- ?\n AND state = ?").text).toBe(
       "SELECT * FROM units WHERE id = $1 AND note <> '?' -- ?\n AND state = $2",
     );
-    const named = translateSql('UPDATE t SET a = @a, b = @b WHERE id = @id AND a <> @a');
+    const named = numberParameters('UPDATE t SET a = @a, b = @b WHERE id = @id AND a <> @a');
     expect(named.text).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND a <> $1');
     expect(named.names).toEqual(['a', 'b', 'id']);
   });
 
-  it('spells the SQLite idioms the PostgreSQL way', () => {
-    expect(translateSql('INSERT OR IGNORE INTO checks (unit_id, name) VALUES (?, ?)').text).toBe(
-      'INSERT INTO checks (unit_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+  it('changes nothing else of the text: what the engines spell apart comes from the dialects', () => {
+    const text = 'INSERT INTO checks (unit_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING';
+    expect(numberParameters(text).text).toBe('INSERT INTO checks (unit_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING');
+    expect(numberParameters('SELECT 1 FROM m WHERE user_id IS NOT DISTINCT FROM ? AND name LIKE ?').text).toBe(
+      'SELECT 1 FROM m WHERE user_id IS NOT DISTINCT FROM $1 AND name LIKE $2',
     );
-    expect(translateSql('INSERT INTO users (username) VALUES (?)').text).toBe('INSERT INTO users (username) VALUES ($1) RETURNING id');
-    expect(translateSql('SELECT 1 FROM m WHERE project_id IS ? AND user_id IS NOT ? AND x IS NULL AND y IS NOT NULL').text).toBe(
-      'SELECT 1 FROM m WHERE project_id IS NOT DISTINCT FROM $1 AND user_id IS DISTINCT FROM $2 AND x IS NULL AND y IS NOT NULL',
-    );
-    expect(translateSql('SELECT c.id AS componentId FROM components c WHERE name LIKE ?').text).toBe(
-      'SELECT c.id AS "componentId" FROM components c WHERE name ILIKE $1',
-    );
-    expect(translateSql('SELECT 1 FROM units u CROSS JOIN translations t ON t.id = u.translation_id').text).toBe(
-      'SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id',
-    );
+    expect(postgresDialect.returningId('INSERT INTO users (username) VALUES (?)')).toBe('INSERT INTO users (username) VALUES (?) RETURNING id');
+    expect(sqliteDialect.returningId('INSERT INTO users (username) VALUES (?)')).toBe('INSERT INTO users (username) VALUES (?)');
+    expect([sqliteDialect.ilike, postgresDialect.ilike]).toEqual(['LIKE', 'ILIKE']);
   });
 
   it('tells URLs from files and never shows a password', () => {

@@ -1,13 +1,14 @@
 // Copying a whole tms database between engines (SQLite ↔ PostgreSQL): ends opened at this tms's schema, every table
 // in foreign-key order with its ids, PostgreSQL's sequences moved past them, and each table verified by checksum.
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isPostgresUrl, shownDatabase } from '../../config/database.js';
 import { TmsError } from '../../domain/errors.js';
-import { type Db, StoreError, inspectDatabase, isPostgres, openDb, sqliteOf } from '../db.js';
+import { type Db, StoreError, inspectDatabase, openDb } from '../db.js';
+import { dialectFor } from '../pg/dialect.js';
 import { migrateDatabase, openPgDb } from '../pg/open.js';
 import { PgDb } from '../pg/pg-db.js';
-import { advanceIdentity, insertRows, readRows, tableEmpty, tableSum } from './rows.js';
+import { insertRows, readRows, tableEmpty, tableSum } from './rows.js';
 import { type CopyTable, copyTables } from './tables.js';
 
 /** A copy refused or failed; the message names the database as it may be shown (never credentials). */
@@ -98,17 +99,7 @@ export function refuseNonEmpty(target: CopyEnd): void {
 
 /** What identifies a database across connections: the file itself, or the server, database and schema. */
 export function databaseIdentity(end: CopyEnd): string {
-  if (isPostgres(end.db)) {
-    const row = end.db
-      .prepare(
-        "SELECT current_database() || '|' || current_schema() || '|' || pg_postmaster_start_time()::text || '|' || coalesce(inet_server_addr()::text, '') || '|' || coalesce(inet_server_port(), 0)::text",
-      )
-      .pluck()
-      .get();
-    return `postgresql:${String(row)}`;
-  }
-  const file = sqliteOf(end.db).name;
-  return `sqlite:${existsSync(file) ? realpathSync(file) : path.resolve(file)}`;
+  return dialectFor(end.db).copy.identity(end.db);
 }
 
 /** A PostgreSQL text cannot hold U+0000: the first such value of these rows, named by table, key and column. */
@@ -135,9 +126,10 @@ export type CopyProgress = (event: { table: string; phase: 'copy' | 'verify'; ro
  */
 export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyProgress): TableCheck[] {
   const tables = copyTables();
-  const toPostgres = isPostgres(target.db);
+  const from = dialectFor(source.db).copy;
+  const to = dialectFor(target.db).copy;
   const snapshot = source.db.transaction(() => {
-    if (isPostgres(source.db)) source.db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    from.snapshot(source.db);
     target.db
       .transaction(() => {
         for (const table of tables) {
@@ -147,7 +139,7 @@ export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyPro
           let rows = 0;
           progress({ table: table.name, phase: 'copy', rows, done: false });
           for (const batch of readRows(source.db, table)) {
-            if (toPostgres) {
+            if (to.refusesNul) {
               const where = nulCharacter(table, batch);
               if (where) {
                 throw new CopyError(
@@ -160,15 +152,12 @@ export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyPro
             rows += batch.length;
             progress({ table: table.name, phase: 'copy', rows, done: false });
           }
-          advanceIdentity(target.db, table);
+          to.afterTable(target.db, table);
           progress({ table: table.name, phase: 'copy', rows, done: true });
         }
       })
       .immediate();
-    if (!toPostgres) {
-      // SQLite's trigram index of memory_sources is fed by its triggers: check it agrees with the rows
-      sqliteOf(target.db).exec("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')");
-    }
+    to.verify(target.db);
     // verified against the same snapshot the rows were copied from
     return tables.map((table): TableCheck => {
       const from = tableSum(source.db, table);

@@ -1,6 +1,6 @@
 // Reading a table in primary-key order in batches, writing rows back in multi-row inserts, and the checksum of a table.
 import { createHash } from 'node:crypto';
-import { type Db, type SqlStatement, isPostgres } from '../db.js';
+import type { Db, SqlStatement } from '../db.js';
 import { type CopyTable, quoted } from './tables.js';
 
 /** Parameters per statement kept under SQLite's limit (32766) and PostgreSQL's (65535). */
@@ -94,11 +94,4 @@ export function tableSum(db: Db, table: CopyTable): TableSum {
 /** True when the table holds no row. */
 export function tableEmpty(db: Db, table: CopyTable): boolean {
   return db.prepare(`SELECT 1 FROM ${quoted(table.name)} LIMIT 1`).get() === undefined;
-}
-
-/** Moves PostgreSQL's identity sequence of `id` past the largest id (rows copied with their ids did not advance it). */
-export function advanceIdentity(db: Db, table: CopyTable): void {
-  if (!isPostgres(db) || !table.hasId) return;
-  const name = quoted(table.name);
-  db.prepare(`SELECT setval(pg_get_serial_sequence('${name.replace(/'/g, "''")}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`).get();
 }

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
 import type { Db, DbTransaction, RunResult, SqlStatement } from '../db.js';
-import { type TranslatedSql, translateSql } from './translate.js';
+import { type NumberedSql, numberParameters } from './dialect.js';
 import { toParam } from './values.js';
 
 /** The part of the libpq binding used here. */
@@ -50,7 +50,7 @@ function loadBinding(): new () => Pq {
 const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
 
 /** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
-function bindValues(sql: TranslatedSql, params: unknown[]): (string | null)[] {
+function bindValues(sql: NumberedSql, params: unknown[]): (string | null)[] {
   if (sql.names.length > 0) {
     const named = (params[0] ?? {}) as Record<string, unknown>;
     return sql.names.map((name) => {
@@ -75,15 +75,15 @@ class PgStatement implements SqlStatement {
   private plucked = false;
   private rawRows = false;
   private safe = false;
-  private translated?: TranslatedSql;
+  private translated?: NumberedSql;
 
   constructor(
     private readonly db: PgDb,
     readonly source: string,
   ) {}
 
-  private get sql(): TranslatedSql {
-    this.translated ??= translateSql(this.source);
+  private get sql(): NumberedSql {
+    this.translated ??= numberParameters(this.source);
     return this.translated;
   }
 
@@ -231,7 +231,7 @@ export class PgDb implements Db {
    * restarted while it was idle) is replaced once, and a read outside a transaction tried again on the new one: only
    * the first statement after a restart would otherwise fail.
    */
-  execute(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+  execute(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
     const had = this.pq !== null;
     try {
       return this.executeOnce(sql, values, safeIntegers, arrays);
@@ -241,7 +241,7 @@ export class PgDb implements Db {
     }
   }
 
-  private executeOnce(sql: TranslatedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+  private executeOnce(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
     const pq = this.connect();
     let name = this.prepared.get(sql.text);
     if (name === undefined) {

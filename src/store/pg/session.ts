@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
 import type { RunResult, Statement, Tx, TxShared } from '../db.js';
-import { type TranslatedSql, translateSql } from './translate.js';
+import { type NumberedSql, numberParameters, postgresDialect } from './dialect.js';
 import { toParam } from './values.js';
 
 /** The part of the libpq binding used here (its asynchronous calls). */
@@ -79,20 +79,20 @@ type Command =
   | { kind: 'query'; text: string; shape: Shape; writes: boolean; resolve: (a: Answer) => void; reject: (e: Error) => void; answer?: Answer; error?: Error }
   | { kind: 'sync' };
 
-const SQL_CACHE = new Map<string, TranslatedSql>();
+const SQL_CACHE = new Map<string, NumberedSql>();
 
-/** The store's SQL as PostgreSQL reads it, translated once per text. */
-function translated(source: string): TranslatedSql {
+/** A statement's text with its parameters numbered, once per text. */
+function translated(source: string): NumberedSql {
   let sql = SQL_CACHE.get(source);
   if (!sql) {
-    sql = translateSql(source);
+    sql = numberParameters(source);
     SQL_CACHE.set(source, sql);
   }
   return sql;
 }
 
 /** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
-function bindValues(sql: TranslatedSql, params: unknown[]): (string | null)[] {
+function bindValues(sql: NumberedSql, params: unknown[]): (string | null)[] {
   if (sql.names.length > 0) {
     const named = (params[0] ?? {}) as Record<string, unknown>;
     return sql.names.map((name) => {
@@ -113,7 +113,7 @@ class PgStatement implements Statement {
 
   constructor(
     private readonly session: PgSession,
-    private readonly sql: TranslatedSql,
+    private readonly sql: NumberedSql,
   ) {}
 
   pluck(toggle = true): this {
@@ -195,10 +195,10 @@ function lost(code: string | undefined): boolean {
  * @example const s = await PgSession.open('host=/run/postgresql dbname=tms', 'postgresql:///tms', shared); await s.prepare('SELECT 1').pluck().get()
  */
 export class PgSession implements Tx {
-  readonly engine = 'postgresql';
+  readonly dialect = postgresDialect;
   private readonly queue: Command[] = [];
   private readonly prepared = new Map<string, string>();
-  private readonly statements = new Map<string, TranslatedSql>();
+  private readonly statements = new Map<string, NumberedSql>();
   private broken: Error | null = null;
   private closed = false;
   private reading = false;
@@ -283,7 +283,7 @@ export class PgSession implements Tx {
    * Sends one statement; its answer comes back in order. `prepared` (the default) names it on the server once per
    * session (the Parse travels in the same packet as its first Bind).
    */
-  send(sql: TranslatedSql, values: (string | null)[], shape: Shape, prepared = true): Promise<Answer> {
+  send(sql: NumberedSql, values: (string | null)[], shape: Shape, prepared = true): Promise<Answer> {
     if (this.closed) return Promise.reject(new PgError(`${this.name}: the session is closed`, { code: undefined }));
     if (this.broken) return Promise.reject(this.broken);
     if (sql.writes && !this.writing) {

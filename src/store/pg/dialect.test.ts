@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sqlOn } from '../../../test/helpers/store.js';
 import { ValidationError } from '../../domain/errors.js';
 import { openStore } from '../index.js';
-import { BULK_ROWS, arrayLiteral, insertMany } from './bulk.js';
+import { BULK_ROWS, arrayLiteral, postgresDialect } from './dialect.js';
 
 describe('arrayLiteral', () => {
   it('quotes strings, escapes quotes and backslashes, writes null as NULL', () => {
@@ -14,7 +14,7 @@ describe('arrayLiteral', () => {
   });
 });
 
-describe.skipIf(!process.env.TMS_TEST_POSTGRES)('insertMany (PostgreSQL)', () => {
+describe.skipIf(!process.env.TMS_TEST_POSTGRES)('bulk writes (PostgreSQL)', () => {
   it('stores every value as given, across batches, and returns the RETURNING rows', async () => {
     const store = await openStore(path.join(mkdtempSync(path.join(tmpdir(), 'tms-bulk-')), 'tms.sqlite'));
     try {
@@ -22,7 +22,7 @@ describe.skipIf(!process.env.TMS_TEST_POSTGRES)('insertMany (PostgreSQL)', () =>
       const awkward = ['a"b\\c', 'NULL', '', '{x,y}', ' padded ', 'ünïcode ✓', 'line\nbreak\ttab', "quote's"];
       const rows = Array.from({ length: BULK_ROWS * 2 + 7 }, (_, i) => [i % 5 === 0 ? null : BigInt(i) - 2n ** 62n, awkward[i % awkward.length]!]);
       const returned = await store.write((tx) =>
-        insertMany(
+        postgresDialect.bulk!.insert(
           tx,
           'bulk_test',
           [
@@ -37,7 +37,15 @@ describe.skipIf(!process.env.TMS_TEST_POSTGRES)('insertMany (PostgreSQL)', () =>
       const stored = await store.read((tx) => tx.prepare('SELECT n, t FROM bulk_test ORDER BY id').raw().safeIntegers().all());
       expect(stored).toEqual(rows);
       // bad input, as every other statement parameter (the API answers 400), not a database failure
-      await expect(store.write((tx) => insertMany(tx, 'bulk_test', [['t', 'text']], [['nul\0']]))).rejects.toThrow(ValidationError);
+      await expect(store.write((tx) => postgresDialect.bulk!.insert(tx, 'bulk_test', [['t', 'text']], [['nul\0']]))).rejects.toThrow(ValidationError);
+      // the rows matching value tuples go, across batches, and only they
+      const doomed = rows.filter((r, i) => i % 3 === 0 && r[0] !== null);
+      const columns = [
+        ['n', 'bigint'],
+        ['t', 'text'],
+      ] as const;
+      expect(await store.write((tx) => postgresDialect.bulk!.delete(tx, 'bulk_test', columns, doomed))).toBe(doomed.length);
+      expect(await sqlOn(store).value('SELECT count(*) FROM bulk_test')).toBe(rows.length - doomed.length);
     } finally {
       await store.close();
     }

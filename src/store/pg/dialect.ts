@@ -1,0 +1,162 @@
+// PostgreSQL's dialect: JSON fields by ->>, inserts that return their id, pg_trgm's candidates, deep pages by their ids
+// first, many rows a statement (each statement costs a round trip), and parameters numbered `$n`.
+import type { CopyTable } from '../copy/tables.js';
+import type { Db, Tx } from '../db.js';
+import { type BulkColumn, type Dialect, sqliteDialect, trigramQuery } from '../dialect.js';
+import { toParam } from './values.js';
+
+/** A statement ready for PostgreSQL: `$n` parameters, and how the caller's parameters fill them. */
+export interface NumberedSql {
+  text: string;
+  /** Positional statements: how many `?` there were. */
+  positional: number;
+  /** Named statements (`@name`): the name of each `$n`, in order. */
+  names: readonly string[];
+  /** An INSERT, UPDATE or DELETE (its row count is rows changed). */
+  writes: boolean;
+}
+
+/**
+ * Numbers a statement's parameters: `?` and `@name` become `$n` (outside quotes and comments; a name used twice is one
+ * parameter). Nothing else of the text changes: the repositories write SQL both engines read.
+ * @example numberParameters('SELECT * FROM units WHERE id = ?').text // 'SELECT * FROM units WHERE id = $1'
+ */
+export function numberParameters(source: string): NumberedSql {
+  let out = '';
+  let positional = 0;
+  const names: string[] = [];
+  const byName = new Map<string, number>();
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "'" || c === '"') {
+      const end = closingQuote(source, i, c);
+      out += source.slice(i, end + 1);
+      i = end;
+    } else if (c === '-' && source[i + 1] === '-') {
+      const end = source.indexOf('\n', i);
+      const stop = end < 0 ? source.length : end;
+      out += source.slice(i, stop);
+      i = stop - 1;
+    } else if (c === '?') {
+      positional++;
+      out += `$${positional}`;
+    } else if (c === '@' && /[A-Za-z_]/.test(source[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < source.length && /\w/.test(source[j]!)) j++;
+      const name = source.slice(i + 1, j);
+      let n = byName.get(name);
+      if (n === undefined) {
+        names.push(name);
+        n = names.length;
+        byName.set(name, n);
+      }
+      out += `$${n}`;
+      i = j - 1;
+    } else {
+      out += c;
+    }
+  }
+  if (positional > 0 && names.length > 0) throw new Error(`a statement mixes ? and @name parameters: ${source}`);
+  return { text: out, positional, names, writes: /^\s*(INSERT|UPDATE|DELETE)\b/i.test(out) };
+}
+
+function closingQuote(text: string, start: number, quote: string): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === quote) {
+      if (text[i + 1] === quote) i++;
+      else return i;
+    }
+  }
+  return text.length - 1;
+}
+
+/** Rows a bulk statement, a few hundred: measured fastest (scripts/bench-pg-insert.ts), and a bounded parameter size. */
+export const BULK_ROWS = 500;
+
+/** One value as an element of a PostgreSQL array literal: strings quoted, `\` and `"` escaped, null as NULL. */
+function element(value: unknown): string {
+  const text = toParam(value);
+  if (text === null) return 'NULL';
+  return typeof value === 'string' ? `"${text.replace(/[\\"]/g, '\\$&')}"` : text;
+}
+
+/** A column's values as a PostgreSQL array literal (one array parameter). */
+export function arrayLiteral(values: readonly unknown[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    out += element(values[i]);
+  }
+  return `${out}}`;
+}
+
+/** Each column's values as one array parameter, the rows made by unnest(), BULK_ROWS rows a statement. */
+async function inBatches<T>(rows: readonly (readonly unknown[])[], columns: readonly BulkColumn[], run: (params: string[]) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < rows.length; start += BULK_ROWS) {
+    const part = rows.slice(start, start + BULK_ROWS);
+    out.push(await run(columns.map((_, c) => arrayLiteral(part.map((r) => r[c])))));
+  }
+  return out;
+}
+
+const arrays = (columns: readonly BulkColumn[]) => columns.map(([, type]) => `?::${type}[]`).join(', ');
+const names = (columns: readonly BulkColumn[]) => columns.map(([name]) => name).join(', ');
+
+/** A session identity's sequence moved past the largest id (rows copied with their ids did not advance it). */
+function advanceIdentity(db: Db, table: CopyTable): void {
+  if (!table.hasId) return;
+  const name = `"${table.name.replace(/"/g, '""')}"`;
+  db.prepare(`SELECT setval(pg_get_serial_sequence('${name.replace(/'/g, "''")}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`).get();
+}
+
+/** PostgreSQL's dialect. */
+export const postgresDialect: Dialect = {
+  name: 'postgresql',
+  jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  jsonFlag: (column, key) => `((${column}::jsonb ->> '${key}')::boolean::int)`,
+  returningId: (insert) => `${insert.trimEnd()} RETURNING id`,
+  idsOfJson: 'SELECT v::bigint FROM jsonb_array_elements_text(?::jsonb) AS v',
+  ilike: 'ILIKE',
+  orderedJoin: 'JOIN',
+  idsFirstPages: true,
+  trigram: {
+    sql: 'SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?',
+    params: (text, limit) => (trigramQuery(text) === null ? null : [text, text, limit]),
+  },
+  bulk: {
+    async insert(tx: Tx, table, columns, rows, tail = '') {
+      if (rows.length === 0) return [];
+      const s = tx.prepare(`INSERT INTO ${table} (${names(columns)}) SELECT * FROM unnest(${arrays(columns)}) ${tail}`.trimEnd()).safeIntegers(true);
+      return (await inBatches(rows, columns, (params) => s.all(...params) as Promise<Record<string, unknown>[]>)).flat();
+    },
+    async delete(tx: Tx, table, columns, rows) {
+      if (rows.length === 0) return 0;
+      const s = tx.prepare(`DELETE FROM ${table} WHERE (${names(columns)}) IN (SELECT * FROM unnest(${arrays(columns)}))`);
+      const counts = await inBatches(rows, columns, async (params) => (await s.run(...params)).changes);
+      return counts.reduce((a, b) => a + b, 0);
+    },
+  },
+  copy: {
+    identity(db) {
+      const row = db
+        .prepare(
+          "SELECT current_database() || '|' || current_schema() || '|' || pg_postmaster_start_time()::text || '|' || coalesce(inet_server_addr()::text, '') || '|' || coalesce(inet_server_port(), 0)::text",
+        )
+        .pluck()
+        .get();
+      return `postgresql:${String(row)}`;
+    },
+    snapshot(db) {
+      db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    },
+    refusesNul: true,
+    afterTable: advanceIdentity,
+    verify() {},
+  },
+};
+
+/** The dialect of a synchronous connection (`tms db copy`'s ends). */
+export function dialectFor(db: Db): Dialect {
+  return (db as { engine?: string }).engine === 'postgresql' ? postgresDialect : sqliteDialect;
+}
