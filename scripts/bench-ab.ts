@@ -6,9 +6,12 @@
 //     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
 //     request its own URL (nothing answered from the response cache), and single units asked again (cached).
 // Printed: each build's median and the median of the per-round ratios (this / other), the figure to read on a noisy
-// machine. The load generator runs in this process.
+// machine; and the serving processes' CPU time a request (from /proc, Linux), which the machine's load moves less. The
+// load generator runs in this process. BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6),
+// BENCH_DURATION (3), BENCH_CONNECTIONS (32); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
+// (e.g. BENCH_KINDS=cached).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -65,6 +68,25 @@ async function tmsRun(checkout: string, configFile: string, ...args: string[]): 
   return (performance.now() - started) / 1000;
 }
 
+/** CPU seconds used so far by process `pid` and its descendants (the serving workers), from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  const visit = (p: number) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        for (const child of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(child));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  };
+  visit(pid);
+  return ticks / 100;
+}
+
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 
@@ -75,10 +97,11 @@ for (let i = 0; i < RUNS; i++) {
     cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc'));
 }
 const coldRatios = cold.get('this')!.map((t, i) => t / cold.get('other')![i]!);
-console.log(
-  `cold tms sync (whole process), median of ${RUNS}: this ${median(cold.get('this')!).toFixed(2)} s, other ${median(cold.get('other')!).toFixed(2)} s; ` +
-    `time this / other: median ×${median(coldRatios).toFixed(3)} (runs: ${coldRatios.map((r) => r.toFixed(2)).join(', ')})`,
-);
+if (RUNS > 0)
+  console.log(
+    `cold tms sync (whole process), median of ${RUNS}: this ${median(cold.get('this')!).toFixed(2)} s, other ${median(cold.get('other')!).toFixed(2)} s; ` +
+      `time this / other: median ×${median(coldRatios).toFixed(3)} (runs: ${coldRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
 
 // --- serving: one synced database, a copy for each build
 const synced = config('served');
@@ -124,20 +147,25 @@ const cycling = (paths: string[], distinct: boolean) => [
     },
   },
 ];
-const kinds: { name: string; paths: string[]; distinct: boolean }[] = [
+const only = process.env.BENCH_KINDS?.split(/[\s,]+/).filter(Boolean);
+const allKinds: { name: string; paths: string[]; distinct: boolean }[] = [
   { name: 'GET /api/units/<id>/, uncached', paths: unitIds.map((id) => `/api/units/${id}/`), distinct: true },
   { name: '100-unit page of a translation, uncached', paths: pages, distinct: true },
   { name: 'component statistics, uncached', paths: ['/api/components/keepassxc/keepassxc/statistics/'], distinct: true },
   { name: 'GET /api/changes/, uncached', paths: ['/api/changes/'], distinct: true },
   { name: 'GET /api/units/<id>/, cached', paths: unitIds.slice(0, 2000).map((id) => `/api/units/${id}/`), distinct: false },
 ];
+const kinds = only ? allKinds.filter((k) => only.some((word) => k.name.split(/[\s,]+/).includes(word))) : allKinds;
 console.log(`serving: one \`tms serve --workers 1\` per build, ${CONNECTIONS} connections, ${DURATION} s a load, ${ROUNDS} rounds, req/s:`);
 for (const kind of kinds) {
   const rps = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+  const cpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
   // warm both (code paths, caches of the catalog and the counts)
   for (const b of builds) await autocannon({ url: nodes.get(b.name)!.base, connections: 4, amount: 200, requests: cycling(kind.paths, kind.distinct) });
   for (let round = 0; round < ROUNDS; round++) {
     for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+      const pid = nodes.get(b.name)!.child.pid!;
+      const cpuBefore = cpuSeconds(pid);
       const r: LoadResult = await autocannon({
         url: nodes.get(b.name)!.base,
         connections: CONNECTIONS,
@@ -146,11 +174,16 @@ for (const kind of kinds) {
       });
       if (r.errors + r.non2xx + r.timeouts > 0) throw new Error(`${b.name}: ${kind.name}: ${r.errors + r.non2xx + r.timeouts} failed`);
       rps.get(b.name)!.push(r.requests.average);
+      cpu.get(b.name)!.push(((cpuSeconds(pid) - cpuBefore) * 1e6) / (r.requests.average * DURATION));
     }
   }
   const ratios = rps.get('this')!.map((x, i) => x / rps.get('other')![i]!);
+  const cpuRatios = cpu.get('this')!.map((x, i) => x / cpu.get('other')![i]!);
   console.log(
     `  ${kind.name}: this ${fmt(median(rps.get('this')!))}, other ${fmt(median(rps.get('other')!))}; this / other: median ×${median(ratios).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `    server CPU a request: this ${median(cpu.get('this')!).toFixed(0)} µs, other ${median(cpu.get('other')!).toFixed(0)} µs; this / other: median ×${median(cpuRatios).toFixed(3)} (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
 }
 await gitServer.close();

@@ -1,5 +1,5 @@
 // Authentication of API requests: `Authorization: Token <key>` or `Bearer <key>` → a user; none → the anonymous user.
-import { accountByToken } from '../store/accounts.query.js';
+import { accountByToken } from '../store/accounts.repo.js';
 import type { AccountRow, Store } from '../store/index.js';
 import { authenticationFailed, serverError } from './errors.js';
 

@@ -12,7 +12,7 @@ import type { PendingUnit, Store, TranslationInfo, UnitFilter } from '../store/i
 import { pendingRemovals } from '../store/removals.repo.js';
 import { getStats } from '../store/stats.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
-import { translationUnitRecords } from '../store/units.query.js';
+import { translationUnitRecords } from '../store/unit-records.repo.js';
 import { withMutex } from './exclusive.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';

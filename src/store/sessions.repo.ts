@@ -1,6 +1,6 @@
 // Web sign-in: users' password hashes and browser sessions (the cookie's token is kept as its SHA-256, never itself).
-import { USER_COLUMNS } from './accounts.query.js';
-import type { AccountRow } from './accounts.query.js';
+import { USER_COLUMNS } from './accounts.repo.js';
+import type { AccountRow } from './accounts.repo.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 import { UserNotFoundError, hashToken, setUserActive } from './users.repo.js';

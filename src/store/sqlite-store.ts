@@ -4,9 +4,9 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf } from './db.js';
 import { sqliteDialect } from './dialect.js';
-import { registerSearchFunctions } from './search.query.js';
 import type { Store } from './store.js';
 import { Turns } from './turns.js';
+import { registerSearchFunctions } from './unit-search.js';
 
 /** SQLite's default checkpoint threshold (pages), and the one kept while a checkpoint thread runs. */
 const DEFAULT_AUTOCHECKPOINT = 1000;

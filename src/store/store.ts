@@ -1,11 +1,11 @@
 // The store's public boundary: units of work (a read, or one writing transaction) over repository functions, and the engine's own operations.
 import type { Tx } from './db.js';
 
-export type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.query.js';
+export type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.repo.js';
 export type { AlertRow } from './alerts.repo.js';
 export type { ComponentKey } from './hook-deliveries.repo.js';
-export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.query.js';
-export type { ChangeFilter, ChangeRecordRow } from './changes.query.js';
+export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.repo.js';
+export type { ChangeFilter, ChangeRecordRow } from './change-records.repo.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
 export type { CommentRow, NewComment } from './comments.repo.js';
 export type { ComponentListRow } from './component-lists.repo.js';
@@ -21,20 +21,20 @@ export type {
   MemoryStrategy,
   MemoryVisibility,
 } from './memory.repo.js';
-export type { MetricsRow } from './metrics.query.js';
+export type { MetricsRow } from './metrics.repo.js';
 export type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 export type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 export type { LanguageRow } from './languages.repo.js';
 export type { ApplyConfigResult, ComponentRow, ComponentSettings, ProjectRow, ProjectSettings } from './projects.repo.js';
 export type { PendingRemoval } from './removals.repo.js';
 export type { SessionRow } from './sessions.repo.js';
-export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from './search.query.js';
+export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelatedField, UnitScopeField, UnitTextField } from './unit-search.js';
 export type { Slice } from './statements.js';
 export type { Statement, Tx } from './db.js';
 export type { TranslationStatsRow } from './stats.repo.js';
 export type { ApplyResult, FileOutcome, FileResult, ScanInput, ScannedFile } from './sync.repo.js';
 export type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
-export type { UnitRecordRow, VisibleTranslations } from './units.query.js';
+export type { UnitRecordRow, VisibleTranslations } from './unit-records.repo.js';
 export type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
 export type { Author, UserRow } from './users.repo.js';
 

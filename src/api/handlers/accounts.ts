@@ -1,5 +1,5 @@
 // Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
-import { accountByUsername, accounts, countAccounts, groupRecords, roleRecords } from '../../store/accounts.query.js';
+import { accountByUsername, accounts, countAccounts, groupRecords, roleRecords } from '../../store/accounts.repo.js';
 import type { UserFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';

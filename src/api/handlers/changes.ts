@@ -1,6 +1,6 @@
 // Handlers for the change history: all, per project, component or translation; filters user, action, time range.
 import { ACTION_NAMES } from '../../domain/actions.js';
-import { changeRecord, changeRecords, countChangeRecords } from '../../store/changes.query.js';
+import { changeRecord, changeRecords, countChangeRecords } from '../../store/change-records.repo.js';
 import type { ChangeFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue, queryValues } from '../context.js';

@@ -2,7 +2,7 @@
 import { State } from '../../domain/unit.js';
 import { addUnit, deleteUnit, editUnit } from '../../repository/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
-import { unitRecord } from '../../store/units.query.js';
+import { unitRecord } from '../../store/unit-records.repo.js';
 import { type Answer, json } from '../answer.js';
 import { hasField, integerField, listField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';

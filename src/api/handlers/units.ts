@@ -1,6 +1,6 @@
 // Handlers for units: a translation's units (position order, ?q=), all units (id order), one unit.
 import type { UnitFilter } from '../../store/index.js';
-import { countTranslationUnitRecords, countUnitRecords, translationUnitRecords, unitRecord, unitRecords } from '../../store/units.query.js';
+import { countTranslationUnitRecords, countUnitRecords, translationUnitRecords, unitRecord, unitRecords } from '../../store/unit-records.repo.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';
 import { notFound, validationError } from '../errors.js';

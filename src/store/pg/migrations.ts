@@ -326,7 +326,7 @@ export const PG_MIGRATIONS: readonly string[] = [
     value text COLLATE "C" NOT NULL
   );
 
-  -- the functions the unit search calls (SQLite's are registered by the connection: search.query.ts)
+  -- the functions the unit search calls (SQLite's are registered by the connection: unit-search.ts)
   CREATE FUNCTION tms_icontains(haystack text, needle text) RETURNS boolean LANGUAGE sql IMMUTABLE
     AS $$ SELECT strpos(lower(haystack COLLATE "und-x-icu"), needle) > 0 $$;
   CREATE FUNCTION tms_regexp(pattern text, value text) RETURNS boolean LANGUAGE sql IMMUTABLE

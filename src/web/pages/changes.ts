@@ -3,7 +3,7 @@
 import { queryValue } from '../../api/context.js';
 import { notFound } from '../../api/errors.js';
 import { actionName } from '../../domain/actions.js';
-import { changeRecords } from '../../store/changes.query.js';
+import { changeRecords } from '../../store/change-records.repo.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { paths, pluralText, when } from '../format.js';

@@ -12,7 +12,7 @@ import { unitComments } from '../../store/comments.repo.js';
 import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
 import { lookupMemory } from '../../store/memory.repo.js';
 import { findSuggestion, unitSuggestions, userVote } from '../../store/suggestions.repo.js';
-import { unitRecord } from '../../store/units.query.js';
+import { unitRecord } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { paths, pluralText, when } from '../format.js';

@@ -12,7 +12,7 @@ import type { TranslationPlural } from '../../languages/translation-plural.js';
 import { catalogPlural } from '../../repository/index.js';
 import { findUnitByHash } from '../../store/edits.repo.js';
 import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
-import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/units.query.js';
+import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/unit-records.repo.js';
 import { componentUnitsByHash, translationUnits } from '../../store/units.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';

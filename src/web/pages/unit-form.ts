@@ -1,7 +1,7 @@
 // The string and the text a translation form sends (the editor's save, the checks preview, a dismissal).
 import { notFound, validationError } from '../../api/errors.js';
 import type { CatalogTranslation, UnitRecordRow } from '../../store/index.js';
-import { unitRecord } from '../../store/units.query.js';
+import { unitRecord } from '../../store/unit-records.repo.js';
 import type { WebContext } from '../context.js';
 import { formValue } from '../context.js';
 

@@ -1,7 +1,7 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
 import type { Tx } from './db.js';
-import { type UnitFilter, compileUnitFilter } from './search.query.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
+import { type UnitFilter, compileUnitFilter } from './unit-search.js';
 import type { UnitRow } from './units.repo.js';
 
 /** A unit with what its API record needs; hashes exact (BigInt). */
