@@ -74,6 +74,17 @@ function holdsAt(text: string, name: string, at: number): boolean {
   return true;
 }
 
+/**
+ * The engine's one copy of `name` (V8 keeps one per distinct property name): comparing two such copies is one
+ * pointer test, so the readers' `name === 'trans-unit'` tests against literals stay cheap. Names cannot be array
+ * indices (they start with a letter, `_` or `:`), and the object has no prototype, so `__proto__` is a name too.
+ */
+export function internalized(name: string): string {
+  const holder: Record<string, true> = Object.create(null);
+  holder[name] = true;
+  return Object.keys(holder)[0] ?? name;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
@@ -428,11 +439,11 @@ export class XmlScanner {
     const known = this.nameTable[slot]!;
     if (this.nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
     const name = this.text.slice(start, end);
-    if (known === '') {
-      this.nameTable[slot] = name;
-      this.nameHashes[slot] = h;
-    }
-    return name;
+    if (known !== '') return name;
+    const unique = internalized(name);
+    this.nameTable[slot] = unique;
+    this.nameHashes[slot] = h;
+    return unique;
   }
 
   /**
