@@ -46,6 +46,8 @@ interface TemplateListing {
   entries: Array<AndroidEntry & { name: string }>;
   notes: string[];
   identities: Map<readonly string[], Identity[]>;
+  /** Index in `entries` by name. */
+  positions: Map<string, number>;
 }
 
 // A template is listed against every translation file: its entries, notes and identities are worked out once.
@@ -61,7 +63,7 @@ function listingOf(doc: AndroidDocument): TemplateListing {
       seen.add(e.name);
       entries.push(e);
     }
-    listing = { entries, notes: entries.map(entryNote), identities: new Map() };
+    listing = { entries, notes: entries.map(entryNote), identities: new Map(), positions: new Map(entries.map((e, k) => [e.name, k])) };
     listings.set(doc, listing);
   }
   return listing;
@@ -109,13 +111,18 @@ export function monolingualUnits(
   template: AndroidDocument,
   tags: { source: readonly string[]; target: readonly string[] },
 ): ParsedUnit[] {
-  const index = indexByName(doc);
   const listing = listingOf(template);
   const identities = identitiesOf(listing, tags.source);
+  // each template name's entry in this file: the last of that name (a lookup of the file's names in the template's)
+  const found = new Array<AndroidEntry | undefined>(listing.entries.length);
+  for (const e of doc.entries) {
+    const k = e.name === null ? undefined : listing.positions.get(e.name);
+    if (k !== undefined) found[k] = e;
+  }
   const units: ParsedUnit[] = [];
   for (let k = 0; k < listing.entries.length; k++) {
     const t = listing.entries[k]!;
-    const e = index.get(t.name);
+    const e = found[k];
     const target = e ? entryForms(e, tags.target) : [''];
     let note = entryNote(e);
     const templateNote = listing.notes[k]!;
