@@ -116,8 +116,15 @@ const VALUE_SPECIAL = new Uint8Array(LT + 1);
 VALUE_SPECIAL[LT] = HAS_LT;
 VALUE_SPECIAL[0x26] = HAS_AMP;
 VALUE_SPECIAL[0x09] = VALUE_SPECIAL[0x0a] = VALUE_SPECIAL[0x0d] = HAS_SPACE;
-/** Slots of the scanner's name table (a power of two; a document uses a few dozen names). */
-const NAME_TABLE_SIZE = 512;
+/**
+ * Names seen by any scanner (tags and attributes), by hash, so repeated names are not sliced again: shared, since
+ * the same few dozen names recur in every file of a format. A slot keeps the first name that lands in it (a name
+ * whose slot is taken is sliced each time: slower, never wrong); long names are not kept.
+ */
+const NAME_TABLE_SIZE = 4096;
+const NAME_TABLE_MAX_LENGTH = 64;
+const nameTable: string[] = new Array<string>(NAME_TABLE_SIZE).fill('');
+const nameHashes = new Int32Array(NAME_TABLE_SIZE);
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -172,9 +179,6 @@ export class XmlScanner {
   private nextCdataEnd = -1;
   /** Hash of the name `scanName` last read, for `intern`. */
   private nameHash = 0;
-  /** Names seen so far (tags and attributes) by hash, so repeated names are not sliced again. */
-  private readonly nameTable: string[] = new Array<string>(NAME_TABLE_SIZE).fill('');
-  private readonly nameHashes = new Int32Array(NAME_TABLE_SIZE);
   private referenceEnd = 0;
   private hasCR: boolean;
   private bomOffset: number;
@@ -436,13 +440,13 @@ export class XmlScanner {
   private intern(start: number, end: number): string {
     const h = this.nameHash;
     const slot = h & (NAME_TABLE_SIZE - 1);
-    const known = this.nameTable[slot]!;
-    if (this.nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
+    const known = nameTable[slot]!;
+    if (nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
     const name = this.text.slice(start, end);
-    if (known !== '') return name;
+    if (known !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
     const unique = internalized(name);
-    this.nameTable[slot] = unique;
-    this.nameHashes[slot] = h;
+    nameTable[slot] = unique;
+    nameHashes[slot] = h;
     return unique;
   }
 
