@@ -3,16 +3,15 @@
 // Reading collapses whitespace outside "…" quotes, drops the quotes, decodes \uXXXX, \n, \t, \\ and the plain
 // escapes (\' \" \@ \? and backslash-space) and drops every other backslash escape with its character. Writing
 // escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
-import { PY_SPACE, isPySpace, pyLstrip, pyRstrip } from '../python-text.js';
+import { PY_SPACE, pyLstrip, pyRstrip } from '../python-text.js';
 
 const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
+/** Whitespace that collapses: any of Python's but the plain space, or two plain spaces in a row. */
+const COLLAPSING_SPACE = new RegExp(`[${PY_SPACE.replace(' ', '')}]| {2}`);
+
 /** Whether text's whitespace is single plain spaces (nothing to collapse). */
 function isSimpleText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 ? text.charCodeAt(i + 1) === 0x20 : isPySpace(c)) return false;
-  }
-  return true;
+  return !COLLAPSING_SPACE.test(text);
 }
 const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
 const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;

@@ -11,24 +11,11 @@ import { type XElement, attr, stringValue } from './tree.js';
 const XML_WHITESPACE_RUN = /[\t\n\r ]+/g;
 
 /** Whether normalize-space() changes a string: a tab or line end, two spaces in a row, or a space at either end. */
-function needsNormalizing(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  if (s.charCodeAt(0) === 0x20 || s.charCodeAt(n - 1) === 0x20) return true;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x20) {
-      if (s.charCodeAt(i + 1) === 0x20) return true;
-    } else if (c === 0x09 || c === 0x0a || c === 0x0d) {
-      return true;
-    }
-  }
-  return false;
-}
+const NEEDS_NORMALIZING = /[\t\n\r]| {2}|^ | $/;
 
 /** XPath normalize-space(): XML whitespace trimmed and each run collapsed to one space. */
 export function normalizeSpace(s: string): string {
-  if (!needsNormalizing(s)) return s;
+  if (!NEEDS_NORMALIZING.test(s)) return s;
   return s.replace(XML_WHITESPACE_RUN, ' ').replace(/^ | $/g, '');
 }
 
@@ -200,7 +187,7 @@ export function richText(node: XElement, unitSpace: string): string {
   if (children.length <= 1 && (children.length === 0 || typeof children[0] === 'string')) {
     const text = (children[0] as string | undefined) ?? '';
     if ((attr(node, 'xml:space') ?? unitSpace) === 'preserve' || text === '') return escapeParsed(text);
-    if (!needsNormalizing(text) && !PY_SPACE.includes(text[text.length - 1]!)) return escapeParsed(text);
+    if (!NEEDS_NORMALIZING.test(text) && !PY_SPACE.includes(text[text.length - 1]!)) return escapeParsed(text);
     let t = collapse(text);
     if (t[0] === ' ') t = pyLstrip(t);
     return escapeParsed(pyRstrip(t));
