@@ -2,6 +2,7 @@
 import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
+import { TemplateKeys } from '../template-keys.js';
 import type { AndroidDocument, AndroidEntry } from './document.js';
 
 /** The forms of an entry: one for `<string>`, one per CLDR tag of the language for `<plurals>` ("" when missing). */
@@ -46,8 +47,8 @@ interface TemplateListing {
   entries: Array<AndroidEntry & { name: string }>;
   notes: string[];
   identities: Map<readonly string[], Identity[]>;
-  /** Index in `entries` by name. */
-  positions: Map<string, number>;
+  /** The entries' names and their places. */
+  keys: TemplateKeys;
 }
 
 // A template is listed against every translation file: its entries, notes and identities are worked out once.
@@ -63,7 +64,7 @@ function listingOf(doc: AndroidDocument): TemplateListing {
       seen.add(e.name);
       entries.push(e);
     }
-    listing = { entries, notes: entries.map(entryNote), identities: new Map(), positions: new Map(entries.map((e, k) => [e.name, k])) };
+    listing = { entries, notes: entries.map(entryNote), identities: new Map(), keys: new TemplateKeys(entries.map((e) => e.name)) };
     listings.set(doc, listing);
   }
   return listing;
@@ -115,9 +116,12 @@ export function monolingualUnits(
   const identities = identitiesOf(listing, tags.source);
   // each template name's entry in this file: the last of that name (a lookup of the file's names in the template's)
   const found = new Array<AndroidEntry | undefined>(listing.entries.length);
+  let previous = -1;
   for (const e of doc.entries) {
-    const k = e.name === null ? undefined : listing.positions.get(e.name);
-    if (k !== undefined) found[k] = e;
+    const k = e.name === null ? undefined : listing.keys.placeOf(e.name, previous);
+    if (k === undefined) continue;
+    found[k] = e;
+    previous = k;
   }
   const units: ParsedUnit[] = [];
   for (let k = 0; k < listing.entries.length; k++) {

@@ -4,6 +4,7 @@ import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, FormatId, ParsedStore, UnitWrite } from '../format.js';
+import { TemplateKeys } from '../template-keys.js';
 import { lineEnding } from '../xml/position.js';
 import { type TextEncoding, UTF8, UTF16, decodeStringsUtf8, decodeStringsUtf16, encodeText } from './encoding.js';
 import { type StringsDocument, type StringsEntry, commentNotes, readStringsDocument } from './strings-document.js';
@@ -80,8 +81,8 @@ interface Identity {
 interface TemplateListing {
   entries: StringsEntry[];
   identities: Identity[];
-  /** Index in `entries` by key. */
-  positions: Map<string, number>;
+  /** The entries' keys and their places. */
+  keys: TemplateKeys;
 }
 
 // A template is listed against every translation file: its listing and identities are worked out once.
@@ -107,7 +108,7 @@ function templateListing(template: StringsDocument): TemplateListing {
         numWords: countWords(source),
       };
     });
-    listing = { entries, identities, positions: new Map(entries.map((t, k) => [t.name, k])) };
+    listing = { entries, identities, keys: new TemplateKeys(entries.map((t) => t.name)) };
     listings.set(template, listing);
   }
   return listing;
@@ -142,9 +143,12 @@ function monolingualUnits(doc: StringsDocument, template: StringsDocument): Pars
   const listing = templateListing(template);
   // each template key's entry in this file: the last of that key (a lookup of the file's keys in the template's)
   const found = new Array<StringsEntry | undefined>(listing.entries.length);
+  let previous = -1;
   for (const e of doc.entries) {
-    const k = listing.positions.get(e.name);
-    if (k !== undefined) found[k] = e;
+    const k = listing.keys.placeOf(e.name, previous);
+    if (k === undefined) continue;
+    found[k] = e;
+    previous = k;
   }
   const units: ParsedUnit[] = [];
   for (let k = 0; k < listing.entries.length; k++) {

@@ -7,6 +7,7 @@ import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
 import { CLDR_CATEGORIES, baseLanguageTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
+import { TemplateKeys } from '../template-keys.js';
 import { lineColumn } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { indentAt, lineEnding, lineStart } from '../xml/position.js';
@@ -127,10 +128,11 @@ function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
 
 type Identity = Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>;
 
-/** A template's listing: each id once (the first), their positions, and their identities per tag set. */
+/** A template's listing: each id once (the first), their places, and their identities per tag set. */
 interface TemplateListing {
   entries: DictEntry[];
-  positions: Map<string, number>;
+  /** The entries' ids and their places. */
+  keys: TemplateKeys;
   identities: Map<string, Identity[]>;
 }
 
@@ -147,7 +149,7 @@ function templateListing(template: StringsdictDocument): TemplateListing {
       positions.set(t.id, entries.length);
       entries.push(t);
     }
-    listing = { entries, positions, identities: new Map() };
+    listing = { entries, keys: new TemplateKeys(entries.map((t) => t.id)), identities: new Map() };
     listings.set(template, listing);
   }
   return listing;
@@ -212,9 +214,12 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedS
     const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
     // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
     const found = new Array<DictEntry | undefined>(listing.entries.length);
+    let previous = -1;
     for (const e of doc.entries) {
-      const k = listing.positions.get(e.id);
-      if (k !== undefined) found[k] = e;
+      const k = listing.keys.placeOf(e.id, previous);
+      if (k === undefined) continue;
+      found[k] = e;
+      previous = k;
     }
     for (let k = 0; k < listing.entries.length; k++) {
       const e = found[k];
