@@ -70,7 +70,23 @@ const SETS: BenchSet[] = [
   { format: 'xliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
   { format: 'plainxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
   { format: 'poxliff', project: 'kimai-kimai', masks: ['translations/*.xlf'] },
+  { format: 'po', project: 'MidnightCommander-mc', masks: ['po/*.po'], toolkit: 'pypo.pofile' },
+  { format: 'po', project: 'audacity-audacity', masks: ['au3/locale/*.po'], toolkit: 'pypo.pofile' },
 ];
+
+/** gettext-parser (npm, a devDependency measured here only) on the same PO files: its own objects, no Weblate units. */
+async function gettextParserSeconds(files: LoadedFile[]): Promise<number | null> {
+  try {
+    // imported by a computed name: the package ships no types, and the benchmark runs without it too
+    const name = 'gettext-parser';
+    const { po } = (await import(name)) as { po: { parse: (b: Uint8Array) => unknown } };
+    return time(() => {
+      for (const f of files) po.parse(Buffer.from(f.bytes));
+    });
+  } catch {
+    return null;
+  }
+}
 
 interface LoadedFile {
   name: string;
@@ -345,7 +361,7 @@ function measureInChild(index: number): SetResult {
   return JSON.parse(out.trim().split('\n').at(-1)!) as SetResult;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const corpus = corpusDir();
   if (!corpus) {
     console.log('corpus not found: set TMS_CORPUS or place it at ../shared/corpus');
@@ -405,6 +421,10 @@ function main(): void {
         `tms ${(mb(mine.bytes) / mine.seconds).toFixed(1)} MB/s = ${(mb(mine.bytes) / mine.seconds / rate).toFixed(1)}x; ` +
         `CPU time: toolkit ${(mb(mine.bytes) / store.cpu).toFixed(2)} MB/s, tms ${(mb(mine.bytes) / cpu).toFixed(1)} MB/s = ${(store.cpu / cpu).toFixed(1)}x`,
     );
+    if (set.format === 'po') {
+      const gp = await gettextParserSeconds(files);
+      if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(mine.bytes) / gp).toFixed(1)} MB/s (its own objects, no Weblate units)`);
+    }
   }
 
   const xliffSets = SETS.filter((set) => (set.format === 'xliff' || set.format === 'plainxliff') && (!only || only.has(set.format)));
@@ -421,5 +441,5 @@ if (process.env.BENCH_SET !== undefined) {
   if (!corpus || !set) throw new Error(`no set ${process.env.BENCH_SET} or no corpus`);
   console.log(JSON.stringify(measureSet(corpus, set)));
 } else {
-  main();
+  await main();
 }

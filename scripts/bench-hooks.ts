@@ -45,6 +45,8 @@ const config = parseConfig(
     database: 'tms.sqlite',
     repos_dir: 'repos',
     hooks: { enabled: true, secret: SECRET },
+    // the polling below is anonymous and fast: Weblate's anonymous throttle (100/day) would answer it with 429s
+    rate_limit: { anonymous: '' },
     projects: [
       {
         name: 'KeePassXC',
@@ -123,6 +125,7 @@ async function sendHook(): Promise<{ ms: number; status: number }> {
 async function visible(marker: string): Promise<boolean> {
   const q = encodeURIComponent(`target:"Bench-Text ${marker}"`);
   const res = await fetch(`${base}/api/translations/keepassxc/keepassxc/de/units/?q=${q}`);
+  if (res.status !== 200) throw new Error(`the units search answered ${res.status}: ${await res.text()}`);
   const page = (await res.json()) as { count: number };
   return page.count > 0;
 }

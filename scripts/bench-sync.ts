@@ -167,6 +167,73 @@ try {
   report('Translate Toolkit not installed (python3-translate): no comparison');
 }
 
+// gettext PO: a cold sync of the largest PO project of the corpus (Audacity, 7 PO files and the POT) against
+// Translate Toolkit's parse-only time on the same files
+const audacity = path.join(corpus, 'audacity-audacity', 'au3', 'locale');
+if (existsSync(audacity)) {
+  const poFiles = Object.fromEntries(readdirSync(audacity).map((n) => [`au3/locale/${n}`, readFileSync(path.join(audacity, n))]));
+  const poBytes = Object.values(poFiles).reduce((n, b) => n + b.length, 0);
+  await createUpstream({ dir: path.join(work, 'upstream', 'audacity.git'), files: poFiles });
+  const config = parseConfig(
+    JSON.stringify({
+      database: 'po.sqlite',
+      repos_dir: 'repos-po',
+      projects: [
+        {
+          name: 'Audacity',
+          slug: 'audacity',
+          components: [
+            {
+              name: 'Audacity',
+              slug: 'audacity',
+              repo: server.url('audacity.git'),
+              branch: 'main',
+              filemask: 'au3/locale/*.po',
+              new_base: 'au3/locale/audacity.pot',
+              file_format: 'po',
+            },
+          ],
+        },
+      ],
+    }),
+    path.join(work, 'tms.config.json'),
+  );
+  const store = await openStore(config.database);
+  await store.applyConfig(config);
+  const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
+  await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'audacity', 'audacity'), {});
+  const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'audacity', undefined, { force: true }));
+  checkOk(cold);
+  const n = units(cold);
+  report(
+    `\nPO: Audacity, ${Object.keys(poFiles).length - 1} PO files, ${(poBytes / 1048576).toFixed(1)} MiB: cold scan+parse+store ${n} units in ${(coldSeconds * 1000).toFixed(0)} ms = ${Math.round(n / coldSeconds)} units/s`,
+  );
+  await store.close();
+  try {
+    const script = [
+      'import sys, time, glob',
+      'from translate.storage import pypo',
+      'files = sorted(glob.glob(sys.argv[1] + "/*.po"))',
+      'data = [open(f, "rb").read() for f in files]',
+      't = time.time(); n = 0',
+      'for d in data:',
+      '    s = pypo.pofile.parsestring(d)',
+      '    n += len([u for u in s.units if not (u.isobsolete() or u.isheader() or u.isblank())])',
+      'print(n, time.time() - t)',
+    ].join('\n');
+    const [tn, tSeconds] = execFileSync(existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3', ['-c', script, audacity], { encoding: 'utf8' })
+      .trim()
+      .split(' ')
+      .map(Number);
+    report(
+      `PO: Translate Toolkit parse only: ${tn} units in ${tSeconds!.toFixed(2)} s = ${Math.round(tn! / tSeconds!)} units/s; ` +
+        `the tms cold sync (parse, checks, store) takes ${(coldSeconds / tSeconds!).toFixed(2)}x its time`,
+    );
+  } catch {
+    report('PO: Translate Toolkit not installed (python3-translate): no comparison');
+  }
+}
+
 clearInterval(sampler);
 await server.close();
 rmSync(work, { recursive: true, force: true });

@@ -9,6 +9,10 @@ export interface FormatSyntax {
   positional: (key: string) => boolean;
   /** Values equal after this (e.g. `%%` dropped) are not a mismatch. */
   normalize?: (keys: string[]) => string[];
+  /** The character every placeholder has (a string without it has none); `%`, `{` and `$` when not given. */
+  marker?: string;
+  /** A fault of the translation alone (Java MessageFormat: an unpaired apostrophe). */
+  targetFault?: (target: string) => boolean;
 }
 
 const printfPositional = (k: string) => !k.includes('$') && k !== '%';
@@ -19,6 +23,18 @@ const noSpace = (m: RegExpExecArray) => (m[1] ?? '').replace(/\s+/g, '');
 const C_PRINTF = /%((?:\d+\$)?(?:[ +#'-]*(?:\d+)?(?:\.\d+)?(?:hh|h|ll|l)?[a-zA-Z%]|))/g;
 const PHP_PRINTF = /%((?:\d+\$)?(?:[ +#-]*(?:\d+)?(?:\.\d+)?(?:hh|h|ll|l)?[a-zA-Z%]|))/g;
 const PY_PRINTF = /%((?:\([^)]+\))?(?:[ +#-]*(?:\d+)?(?:\.\d+)?(?:hh|h|ll|l)?[a-zA-Z%]|))/g;
+// Objective-C: C's conversions plus %@ and stringsdict's %#@name@ (a named reference)
+const OBJC_PRINTF = /%((?:\d+\$)?(?:#@[^@]+@|[ +#'-]*(?:\d+)?(?:\.\d+)?(?:hh|ll|h|l|z|t|j|q|L)?[a-zA-Z@%]|))/g;
+// java.util.Formatter: no space after %, %1$s, %td… date conversions
+const JAVA_PRINTF = /%((?!\s)(?:\d+\$)?[-.#+0,(]*(?:\d+)?(?:\.\d+)?(?:(?:(?<![tT])[tT][A-Za-z]|[A-Za-z])|%))/g;
+// java.text.MessageFormat: {0}, {1,number}, {2,date,short}
+const JAVA_MESSAGE = /\{(\d+)\s*(?:,\s*[a-z]+(?:,\s*\S+)?)?\s*\}/g;
+// Lisp and Scheme format directives: ~a, ~1@*~s, ~:d, ~% …
+const SCHEME_FORMAT = /~((?:\d+@\*~)?(?:(?:[+-]?\d+|'.|[vV]|#)(?:,(?:[+-]?\d+|'.|[vV]|#))*)?:?@?[a-zA-Z%$?&_/|!\[\]()~]|)/g;
+const C_SHARP = /\{(\d+)(?:[-,?\s]+(?:\d+)?(?:\.\d+)?)?(?::(?:[a-zA-Z0#.,\s]*(?:\d+)?)?)?\}/g;
+const OBJECT_PASCAL = /%((?:(?:\*|\d+):)?(?:-?(?:\*|\d+)?(?:\.(?:\*|\d+))?[defgmnpsuxDEFGMNPSUX%]|))/g;
+const PERL_BRACE = /(\{([a-zA-Z0-9_]+)\})/g;
+
 const PY_BRACE =
   /\{(|(?:[0-9]+|[_A-Za-z][_0-9A-Za-z]*)(?:\.[_A-Za-z][_0-9A-Za-z]*|\[[^\]]+\])*(?:![rsa])?(?::.?[<>=^]?[+ -]?#?0?(?:[1-9][0-9]*)?,?(?:\.[1-9][0-9]*)?[bcdeEfFgGnosxX%]?)?)\}/g;
 
@@ -35,10 +51,44 @@ export const FORMAT_SYNTAXES: Readonly<Record<string, FormatSyntax>> = {
   i18next_interpolation: { regex: /(\$t\((.+?)\)|\{\{(.+?)\}\})/g, key: noSpace, positional: () => false },
   es_format: { regex: /\$\{\s*([^}]+?)\s*\}/g, key: noSpace, positional: () => false },
   percent_placeholders: { regex: /(%([a-zA-Z0-9_]+)%)/g, key: group1, positional: () => false },
+  objc_format: {
+    regex: OBJC_PRINTF,
+    key: (m) => (m[1] ?? '').replaceAll("'", ''),
+    positional: (k) => !k.startsWith('#@') && printfPositional(k),
+    normalize: dropPercent,
+  },
+  java_printf_format: { regex: JAVA_PRINTF, key: (m) => (m[1] ?? '').replaceAll("'", ''), positional: printfPositional, normalize: dropPercent },
+  java_format: { regex: JAVA_MESSAGE, key: group1, positional: () => false, marker: '{', targetFault: (t) => (t.split("'").length - 1) % 2 !== 0 },
+  lua_format: { regex: C_PRINTF, key: (m) => (m[1] ?? '').replaceAll("'", ''), positional: printfPositional, normalize: dropPercent },
+  perl_format: { regex: C_PRINTF, key: (m) => (m[1] ?? '').replaceAll("'", ''), positional: printfPositional, normalize: dropPercent },
+  perl_brace_format: { regex: PERL_BRACE, key: group1, positional: () => false, marker: '{' },
+  scheme_format: {
+    regex: SCHEME_FORMAT,
+    key: (m) => (m[1] ?? '').replaceAll("'", ''),
+    positional: (k) => !k.includes('@*') && k !== '~',
+    normalize: (keys) => keys.filter((k) => k !== '~'),
+    marker: '~',
+  },
+  // tms's own: gettext's lisp-format uses the same directives as scheme-format (Weblate has no check for it)
+  lisp_format: {
+    regex: SCHEME_FORMAT,
+    key: (m) => (m[1] ?? '').replaceAll("'", ''),
+    positional: (k) => !k.includes('@*') && k !== '~',
+    normalize: (keys) => keys.filter((k) => k !== '~'),
+    marker: '~',
+  },
+  c_sharp_format: { regex: C_SHARP, key: group1, positional: () => false, marker: '{' },
+  object_pascal_format: {
+    regex: OBJECT_PASCAL,
+    key: group1,
+    positional: (k) => !k.includes(':') && k !== '%',
+    normalize: dropPercent,
+    marker: '%',
+  },
 };
 
 export function extractFormat(syntax: FormatSyntax, text: string): string[] {
-  if (!text.includes('%') && !text.includes('{') && !text.includes('$')) return [];
+  if (syntax.marker !== undefined ? !text.includes(syntax.marker) : !text.includes('%') && !text.includes('{') && !text.includes('$')) return [];
   const out: string[] = [];
   syntax.regex.lastIndex = 0;
   for (let m = syntax.regex.exec(text); m !== null; m = syntax.regex.exec(text)) {
@@ -67,6 +117,7 @@ function listLess(a: readonly string[], b: readonly string[]): boolean {
 /** True when the translation's placeholders do not match the source's. `ignoreMissing`: a subset is fine. */
 export function formatMismatch(syntax: FormatSyntax, source: string, target: string, ignoreMissing: boolean): boolean {
   if (!source || !target) return false;
+  if (syntax.targetFault?.(target)) return true;
   const src = extractFormat(syntax, source);
   const tgt = extractFormat(syntax, target);
   const positional = src.length === 0 || src.some(syntax.positional);

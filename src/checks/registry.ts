@@ -63,6 +63,16 @@ export const CHECKS: readonly CheckInfo[] = [
   fmt('python_format', 'Python format'),
   fmt('qt_format', 'Qt format'),
   fmt('qt_plural_format', 'Qt plural format'),
+  fmt('objc_format', 'Objective-C format'),
+  fmt('java_printf_format', 'Java format', ['aresource']),
+  fmt('java_format', 'Java MessageFormat'),
+  fmt('lua_format', 'Lua format'),
+  fmt('perl_format', 'Perl format'),
+  fmt('perl_brace_format', 'Perl brace format'),
+  fmt('scheme_format', 'Scheme format'),
+  fmt('lisp_format', 'Lisp format'),
+  fmt('c_sharp_format', 'C# format'),
+  fmt('object_pascal_format', 'Object Pascal format'),
   { id: 'ellipsis', name: 'Ellipsis', description: 'The source uses three dots (...) instead of an ellipsis (…)', kind: 'source' },
   {
     id: 'multiple_failures',
@@ -87,6 +97,16 @@ export function findCheck(name: string): CheckInfo | undefined {
   if (exact) return exact;
   const norm = name.replaceAll('-', '_');
   return CHECKS.find((c) => c.id.replaceAll('-', '_') === norm);
+}
+
+/**
+ * File formats whose plural forms Weblate checks strictly (`strict_format_plurals`): a first form of 0 and 1 must keep
+ * the source's placeholders there (Android's linter wants them), where other formats may leave them out.
+ */
+const STRICT_FORMAT_PLURALS: ReadonlySet<string> = new Set(['aresource']);
+
+export function strictFormatPlurals(format: string): boolean {
+  return STRICT_FORMAT_PLURALS.has(format);
 }
 
 /** The flags a file format turns on for every string (Weblate's per-format check flags). */

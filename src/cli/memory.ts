@@ -96,6 +96,21 @@ async function importProgress(io: CliIo, name: string, size: number): Promise<{ 
   return { update: (bytes, entries) => bar.update(bytes, { entries }), stop: () => bar.stop() };
 }
 
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/** What went wrong with a file, in words (`no such file or folder (ENOENT)`), not an errno code alone. */
+function fileProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === undefined) return (e as Error).message;
+  return FILE_PROBLEMS[code] ? `${FILE_PROBLEMS[code]} (${code})` : code;
+}
+
 /**
  * Imports a TMX file or Weblate JSON dump: into the shared memory, a project's (`--project`) or a user's (`--user`).
  * The file is read in pieces and stored in batches of a few thousand entries, so memory stays bounded whatever its
@@ -114,7 +129,7 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
     size = (await handle.stat()).size;
     headLength = (await handle.read(head, 0, head.length, 0)).bytesRead;
   } catch (e) {
-    throw new CliFailure(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
   }
   const total: MemoryImportResult = { imported: 0, skipped: 0, reasons: {}, unknownLanguages: [] };
   const name = path.basename(file);
@@ -149,7 +164,7 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
       if (e instanceof FormatParseError && total.imported > 0) {
         throw new CliFailure(`${e.message} (the ${total.imported} entries before it were imported; importing the corrected file again skips them)`);
       }
-      if ((e as NodeJS.ErrnoException).syscall) throw new CliFailure(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code}`);
+      if ((e as NodeJS.ErrnoException).syscall) throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
       throw e;
     }
     progress.update(size, total.imported);
@@ -191,7 +206,7 @@ export async function runMemoryExport(store: Store, io: CliIo, file: string, opt
   try {
     await writeFile(file, bytes);
   } catch (e) {
-    throw new CliFailure(`cannot write "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot write "${file}": ${fileProblem(e)}`);
   }
   io.out(`exported ${entries.length} entries${opts.project ? ` of project ${opts.project}` : ''} to ${file} (${format})`);
   return 0;

@@ -53,12 +53,12 @@ export function hasWorkingCopy(h: ComponentHandle): boolean {
 }
 
 /** Where pushes go: the component's `push` URL (resolved like `repo`), else its repository. */
-export function pushUrl(h: ComponentHandle): string {
+export function pushUrl(h: Pick<ComponentHandle, 'component' | 'config'>): string {
   return h.component.push ? resolveRepo(h.component.push, path.dirname(h.config.file)) : h.component.repoResolved;
 }
 
 /** Where pushes go on the remote: `push_branch`, else the branch. */
-export function pushBranch(h: ComponentHandle): string {
+export function pushBranch(h: Pick<ComponentHandle, 'component' | 'branch'>): string {
   return h.component.push_branch || h.branch;
 }
 

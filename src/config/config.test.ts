@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { thrownBy } from '../../test/helpers/errors.js';
 import { ConfigError } from '../domain/errors.js';
+import { FORMAT_IDS } from '../formats/format.js';
 import { configPath, loadConfig, parseConfig } from './config.js';
 
 const FILE = '/srv/tms/tms.config.json';
@@ -89,7 +90,7 @@ describe('parseConfig', () => {
       expect.arrayContaining([
         'database: must be string',
         'projects[0].components[2].filemask: must contain "*"',
-        'projects[0].components[2].file_format: must be one of "ts", "json", "json-nested", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "tbx", "aresource", "strings", "strings-utf8", "stringsdict", "xliff", "plainxliff", "poxliff"',
+        `projects[0].components[2].file_format: must be one of ${FORMAT_IDS.map((id) => `"${id}"`).join(', ')}`,
         'projects[0].components[2].colour: is not a known key',
         'projects[1].name: is required',
         'projects[1].slug: must be a slug (letters, digits, "-" and "_")',
@@ -149,6 +150,8 @@ describe('parseConfig', () => {
             component({ slug: 'r', language_regex: '(' }),
             component({ slug: 'e', filemask: '../*.ts' }),
             component({ slug: 'w', file_format: 'webextension', filemask: '*/messages.json' }),
+            component({ slug: 'p', file_format: 'po', filemask: 'po/*.po', template: 'po/app.pot' }),
+            component({ slug: 'm', file_format: 'po-mono', filemask: 'po/*.po' }),
           ],
         },
       ],
@@ -160,6 +163,8 @@ describe('parseConfig', () => {
       expect.stringMatching(/^projects\[0\]\.components\[4\]\.language_regex: is not a valid regular expression/),
       'projects[0].components[5].filemask: must be a path inside the repository',
       'projects[0].components[6].template: is required for the webextension format',
+      'projects[0].components[7].template: must be empty for the po format (bilingual; the POT is new_base; po-mono takes a template)',
+      'projects[0].components[8].template: is required for the po-mono format',
     ]);
   });
 

@@ -8,6 +8,10 @@ import { parseJsonText } from '../formats/json/syntax.js';
 import { isPostgresUrl } from './database.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
+/** The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO files. */
+export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] as const;
+export type AddonName = (typeof ADDON_NAMES)[number];
+
 export interface ComponentConfig {
   name: string;
   slug: string;
@@ -33,6 +37,8 @@ export interface ComponentConfig {
   check_flags: string;
   priority: number;
   enforced_checks: string[];
+  /** Weblate's add-ons installed on the component, in order. */
+  addons: Array<{ name: AddonName; configuration: Record<string, unknown> }>;
   restricted: boolean;
   repoweb: string;
   report_source_bugs: string;
@@ -199,6 +205,16 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       if (c.vcs === 'git' && (c.repo === '' || c.repo === 'local:')) problems.push(`${cat}.repo: is required when vcs is "git"`);
       if (c.file_format === 'tbx' && c.template !== '') problems.push(`${cat}.template: must be empty for the tbx format (always bilingual)`);
       if (c.file_format === 'webextension' && c.template === '') problems.push(`${cat}.template: is required for the webextension format`);
+      if (c.file_format === 'po' && c.template !== '') {
+        problems.push(`${cat}.template: must be empty for the po format (bilingual; the POT is new_base; po-mono takes a template)`);
+      }
+      if (c.file_format === 'po-mono' && c.template === '') problems.push(`${cat}.template: is required for the po-mono format`);
+      c.addons.forEach((a, ai) => {
+        const where = `${cat}.addons[${ai}]`;
+        if (c.file_format !== 'po' && c.file_format !== 'po-mono') problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
+        if (a.name === 'weblate.gettext.msgmerge' && c.new_base === '') problems.push(`${where}: ${a.name} needs new_base (the POT)`);
+        if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
+      });
       if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
       try {
         new RegExp(c.language_regex);

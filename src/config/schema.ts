@@ -74,6 +74,20 @@ export const componentSchema = {
     check_flags: str(),
     priority: int(100),
     enforced_checks: { type: 'array', items: { type: 'string' }, default: [] },
+    // Weblate's add-ons of the component (`/api/addons/`): name and configuration
+    addons: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] },
+          configuration: { type: 'object', default: {} },
+        },
+      },
+    },
     restricted: bool(false),
     repoweb: LINK,
     report_source_bugs: str(),

@@ -20,6 +20,8 @@ export const FORMAT_IDS = [
   'xliff',
   'plainxliff',
   'poxliff',
+  'po',
+  'po-mono',
 ] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
@@ -33,11 +35,30 @@ export interface FormatContext {
   sourceLanguage: string;
   /** Number of plural forms of the file's language (from the language database). */
   plurals?: number;
+  /** The language's plural formula (a C expression over n), for formats that write it into a file (PO's Plural-Forms). */
+  pluralFormula?: string;
+  /** Writes: who saved and when, for formats that record it in the file (the PO header), as Weblate writes it. */
+  revision?: FileRevision;
+  /** Line width of rewritten strings in formats that wrap them (PO: Weblate's `po_line_wrap`, 77; -1 never wraps). */
+  lineWidth?: number;
   /**
    * Monolingual components: the parsed template. Units are then listed in template order,
    * identities come from the template, and keys only in the translation file are not listed.
    */
   template?: ParsedStore | null;
+}
+
+/** Who saved a file and when, with the fields Weblate writes into a PO header on every save. */
+export interface FileRevision {
+  /** `Full Name <email>` */
+  translator: string;
+  date: Date;
+  /** `tms <version>` (Weblate writes `Weblate <version>`). */
+  generator: string;
+  /** `<Language name> <URL of the translation>` (the project's `set_language_team`); null leaves it as it is. */
+  languageTeam?: string | null;
+  /** The component's `report_source_bugs` address; null or empty leaves it as it is. */
+  reportBugsTo?: string | null;
 }
 
 /** A parsed file: its units plus whatever the format keeps to write the file back. */
@@ -47,6 +68,13 @@ export interface ParsedStore {
   monolingual: boolean;
   /** Format-private state (e.g. offsets of elements in the original text). Opaque to callers. */
   readonly internal?: unknown;
+  /** Units the format left out of `units`, each with its line and why (a duplicate identity: the first one wins). */
+  skipped?: Array<{ line: number; reason: string }>;
+  /**
+   * The plural rule the file itself states, as written (PO's `Plural-Forms` header value: `nplurals=4; plural=…;`);
+   * absent where the format has no such statement or the file leaves it out.
+   */
+  pluralForms?: string;
 }
 
 /**
@@ -80,11 +108,12 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
-   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
-   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
-   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
+   * The plural forms a translation's file holds, by their CLDR names in file order, where the format decides them
+   * rather than the language's plural (Weblate picks a plural per format: Android's CLDR categories, .stringsdict's
+   * with `zero`). `language` is the code as written in the file name.
+   * @example getFormat('stringsdict').pluralTags?.('cs') // ['zero', 'one', 'few', 'other']
    */
-  pluralCount?(language: string, plurals: number): number;
+  pluralTags?(language: string): readonly string[];
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

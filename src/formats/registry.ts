@@ -6,12 +6,24 @@ import { stringsdictFormat } from './apple/stringsdict.js';
 import type { Format, FormatId } from './format.js';
 import { FORMAT_IDS } from './format.js';
 import { jsonFormats } from './json/index.js';
+import { poFormat, poMonoFormat } from './po/index.js';
 import { tbxFormat } from './tbx/index.js';
 import { tsFormat } from './ts/index.js';
 import { xliffFormats } from './xliff/index.js';
 
 const formats = new Map<string, Format>();
-for (const f of [tsFormat, ...jsonFormats, tbxFormat, androidFormat, stringsFormat, stringsUtf8Format, stringsdictFormat, ...xliffFormats])
+for (const f of [
+  tsFormat,
+  ...jsonFormats,
+  tbxFormat,
+  androidFormat,
+  stringsFormat,
+  stringsUtf8Format,
+  stringsdictFormat,
+  ...xliffFormats,
+  poFormat,
+  poMonoFormat,
+])
   formats.set(f.id, f);
 
 export class UnknownFormatError extends TmsError<{ id: string }> {}
@@ -25,4 +37,13 @@ export function getFormat(id: string): Format {
 
 export function isFormatId(id: string): id is FormatId {
   return (FORMAT_IDS as readonly string[]).includes(id);
+}
+
+/**
+ * The CLDR names of the plural forms a file of `format` holds for a language (file-name code), where the format
+ * decides them (Android, .stringsdict), else null: the translation then follows its file's or its language's plural.
+ * @example formatPluralTags('aresource', 'pt-rBR') // ['one', 'many', 'other']
+ */
+export function formatPluralTags(format: string, language: string): readonly string[] | null {
+  return formats.get(format)?.pluralTags?.(language) ?? null;
 }

@@ -5,7 +5,8 @@ import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasW
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
+import { moPath, poToMo } from '../formats/po/mo.js';
 import {
   type ChangeInput,
   type CommittedTranslation,
@@ -124,9 +125,9 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   ]);
   const planned: { authorId: number | null; writes: FileWrite[]; author: vcs.Signature; message: string }[] = [];
   for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
-    const writes = await applyEdits(h, units, translations, heads, contents, template, result);
-    if (writes.length === 0) continue;
     const author = await signatureOf(h, authorId, units);
+    const writes = await applyEdits(h, units, translations, heads, contents, template, result, author);
+    if (writes.length === 0) continue;
     const message = h.git
       ? renderTemplate(
           h.component.commit_message,
@@ -142,7 +143,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   try {
     if (h.git && planned.length > 0) {
       const series = planned.map((p) => ({
-        files: new Map(p.writes.map((w) => [w.translation.filename, w.after])),
+        files: new Map(p.writes.flatMap((w) => [[w.translation.filename, w.after] as const, ...addonFiles(h, w)])),
         message: p.message,
         author: p.author,
         committer: h.config.committer,
@@ -152,6 +153,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
       if (multiNode()) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
       for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
+      for (const p of planned) for (const w of p.writes) for (const [file, bytes] of addonFiles(h, w)) await writeFile(path.join(h.dir, file), bytes);
     }
   } catch (e) {
     if (e instanceof UpstreamMovedError) throw e;
@@ -258,6 +260,18 @@ export async function commitAgain(
   return { result, undo };
 }
 
+/**
+ * Files Weblate's pre-commit add-ons write beside a committed file: the MO file of a PO file
+ * (`weblate.gettext.mo`, at its `path` template, `{{ filename|stripext }}.mo` by default).
+ */
+function addonFiles(h: ComponentHandle, w: FileWrite): Array<readonly [string, Uint8Array]> {
+  const mo = h.component.addons.find((a) => a.name === 'weblate.gettext.mo');
+  if (!mo || (h.format.id !== 'po' && h.format.id !== 'po-mono')) return [];
+  const ctx = { filename: w.translation.filename, language: w.translation.language_code, sourceLanguage: h.component.source_language };
+  const target = moPath(w.translation.filename, typeof mo.configuration.path === 'string' ? mo.configuration.path : undefined, w.translation.language_code);
+  return [[target, poToMo(w.after, ctx)]];
+}
+
 /** Pending units grouped by author (the editor; else the user who asked; else none), authors in id order. */
 function byAuthor(units: readonly PendingUnit[], fallback: number | null): Map<number | null, PendingUnit[]> {
   const groups = new Map<number | null, PendingUnit[]>();
@@ -283,6 +297,7 @@ async function applyEdits(
   contents: Map<number, Uint8Array>,
   template: { store?: ParsedStore | null },
   result: CommitResult,
+  author: vcs.Signature,
 ): Promise<FileWrite[]> {
   const byTranslation = new Map<number, PendingUnit[]>();
   for (const u of units) {
@@ -303,7 +318,9 @@ async function applyEdits(
         language: translation.language_code,
         sourceLanguage: h.component.source_language,
         plurals: translation.plural_number,
+        pluralFormula: translation.plural_formula,
         template: template.store ?? null,
+        revision: fileRevision(h, translation, author),
       };
       const edits = unitWrites(h.format, before, ctx, list);
       const after = h.format.write(before, edits, ctx);
@@ -326,6 +343,23 @@ async function applyEdits(
   }
   if (failures.length > 0) await h.store.recordChanges(failures);
   return writes;
+}
+
+/**
+ * Who saved the file and when, as Weblate writes it into a PO header: the commit's author, the time of the
+ * author's newest edit (now without one), Language-Team when the project sets it, the bug report address.
+ */
+function fileRevision(h: ComponentHandle, translation: TranslationInfo, author: vcs.Signature): FileRevision {
+  const site = h.config.site_url.replace(/\/+$/, '');
+  return {
+    translator: `${author.name} <${author.email}>`,
+    date: author.timestamp === undefined ? new Date() : new Date(author.timestamp * 1000),
+    generator: 'tms',
+    languageTeam: h.project.set_language_team
+      ? `${translation.language_name} <${site}/projects/${h.project.slug}/${h.component.slug}/${translation.language_code}/>`
+      : null,
+    reportBugsTo: h.component.report_source_bugs || null,
+  };
 }
 
 /** The files as HEAD has them (as the disk has them for `vcs: local`), read in one go; null for a missing one. */

@@ -5,7 +5,7 @@ import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError, invalid } from '../domain/errors.js';
 import { hashToChecksum } from '../domain/hash.js';
 import { type UnitState, splitPlural } from '../domain/unit.js';
-import { EXPORTERS, type ExportUnit } from '../formats/export/index.js';
+import { EXPORTERS, type ExportContext, type ExportUnit } from '../formats/export/index.js';
 import type { ParsedStore } from '../formats/format.js';
 import type { PendingUnit, Store, TranslationInfo, UnitFilter } from '../store/index.js';
 import { withMutex } from './exclusive.js';
@@ -82,16 +82,33 @@ export async function downloadTranslation(h: ComponentHandle, language: string):
 /**
  * Weblate's `GET …/translations/<p>/<c>/<lang>/file/?format=<exporter>`: the translation's units (position order,
  * those matching `filter` when given, pending edits included) written by one of Weblate's exporters (`xliff`,
- * `xliff11`, `tmx`, `csv`, `json`), named `<project>-<component>-<language>.<ext>`. ValidationError on `format` for an
- * exporter tms does not have or one that does not fit the component (`json` needs a template).
- * @example const { bytes } = await exportTranslation(h, 'de', 'xliff', null);
+ * `xliff11`, `tmx`, `csv`, `json`, `po`, `mo`), named `<project>-<component>-<language>.<ext>`; `plural` is the
+ * translation's (plural units get its forms, PO and MO its Plural-Forms). ValidationError on `format` for an
+ * exporter tms does not have or one that does not fit the component (`json` needs a template, `mo` gettext PO).
+ * @example const { bytes } = await exportTranslation(h, 'de', 'po', null, catalogPlural(catalog, translation));
  */
-export async function exportTranslation(h: ComponentHandle, language: string, format: string, filter: UnitFilter | null): Promise<DownloadedFile> {
+export async function exportTranslation(
+  h: ComponentHandle,
+  language: string,
+  format: string,
+  filter: UnitFilter | null,
+  plural: { number: number; formula: string },
+): Promise<DownloadedFile> {
   const exporter = EXPORTERS.get(format);
   if (!exporter) throw invalid('format', `Conversion to ${format} is not supported`);
   const t = await h.store.findTranslationByCode(h.row.id, language);
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
-  const ctx = { sourceLanguage: h.component.source_language, language: t.code, monolingual: h.component.template !== '' };
+  const ctx: ExportContext = {
+    sourceLanguage: h.component.source_language,
+    language: t.code,
+    monolingual: h.component.template !== '',
+    fileFormat: h.component.file_format,
+    plural: { number: plural.number, formula: plural.formula },
+    languageName: t.language_name,
+    projectName: h.project.name,
+    url: `${h.config.site_url.replace(/\/+$/, '')}/projects/${h.project.slug}/${h.component.slug}/${t.code}/`,
+    date: new Date(),
+  };
   if (!exporter.supports(ctx)) throw invalid('format', 'File format is not compatible with this translation');
   const source = (await h.store.componentTranslations(h.row.id)).find((x) => x.is_source);
   const rows = await h.store.units.ofTranslation(t.id, source?.id ?? null, filter, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });

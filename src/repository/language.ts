@@ -10,6 +10,7 @@ import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { withMutex } from './exclusive.js';
+import { pushAfterCommit } from './operations.js';
 import { readAtHead } from './pending-write.js';
 
 export interface AddLanguageResult {
@@ -31,8 +32,9 @@ export const FILE_EXISTS = 'Translation file already exists!';
  * Adds a language to a component, as Weblate's `POST …/translations/` with `{"language_code": code}`: `code` must be
  * exactly a `Language.code`; the component's `new_lang` must be `add`. The file is the file mask with every `*`
  * replaced by the code in the component's `language_code_style` (project aliases applied in reverse), made by the
- * format from `new_base` (every target emptied) or its own skeleton, committed with `add_message` as `user`, and the
- * component re-synced so the translation appears; 48 "Language added" is recorded.
+ * format from `new_base` (every target emptied) or its own skeleton, committed with `add_message` as `user` (and pushed
+ * with `push_on_commit`, as Weblate pushes after the commit), and the component re-synced so the translation appears;
+ * 48 "Language added" is recorded.
  * Errors: ValidationError on `languge_code` (sic, as Weblate) when missing, `language_code` when unknown, filtered
  * or present already; ForbiddenError when the component does not take new languages or the format cannot make the file.
  * @example const { translationId, filename } = await addLanguage(h, 'fr', user);
@@ -62,7 +64,14 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
     }
     let bytes: Uint8Array;
     try {
-      bytes = h.format.create(base, { filename, language: code, sourceLanguage: h.component.source_language, plurals: language.plural_number, template: null });
+      bytes = h.format.create(base, {
+        filename,
+        language: code,
+        sourceLanguage: h.component.source_language,
+        plurals: language.plural_number,
+        pluralFormula: language.plural_formula,
+        template: null,
+      });
     } catch (e) {
       throw forbidden(e instanceof Error ? e.message : String(e));
     }
@@ -77,6 +86,7 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
       throw e;
     }
     const sync = await syncLocked(h);
+    if (commit) await pushAfterCommit(h, { user });
     const translation = await h.store.findTranslationByCode(h.row.id, language.code);
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
     await h.store.recordChanges([

@@ -98,6 +98,23 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
   });
 }
 
+/**
+ * The push `push_on_commit` asks for after a commit tms made of one file outside `commitPending` (a new language, a
+ * replaced file), as Weblate pushes after each commit of its files; call holding the component's mutex. Pending edits
+ * are not committed first (Weblate's push after a commit does not), upstream is brought in first when it moved. A
+ * failed push is recorded (28) and returned; the commit stays and the next push takes it.
+ * @example await pushAfterCommit(h, { user }); // null: push_on_commit is off
+ */
+export async function pushAfterCommit(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult | null> {
+  if (!pushesOnCommit(h)) return null;
+  const nothing: CommitResult = { result: true, commits: [], units: 0, failed: [] };
+  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit: null, changeIds: [] };
+  const { resync, ...pushed } = await pushLocked(h, opts, { result: nothing, undo });
+  // Upstream had moved and was brought in first: load what it brought.
+  if (resync) await syncLocked(h, { offline: true });
+  return pushed;
+}
+
 /** Whether commits of this component are pushed as soon as they are made. */
 function pushesOnCommit(h: ComponentHandle): boolean {
   return h.git && h.component.push_on_commit;

@@ -44,9 +44,19 @@ export interface NewString {
   state?: number;
 }
 
-// Weblate: TS, the JSON variants with plural keys or objects, Android and .stringsdict store plurals; plain/nested JSON,
-// ARB, WebExtension, TBX and .strings do not.
-const PLURAL_FORMATS: ReadonlySet<FormatId> = new Set(['ts', 'i18next', 'i18nextv4', 'go-i18n-json', 'go-i18n-json-v2', 'aresource', 'stringsdict']);
+// Weblate: TS, the JSON variants with plural keys or objects, Android, .stringsdict and gettext PO store plurals;
+// plain/nested JSON, ARB, WebExtension, TBX and .strings do not.
+const PLURAL_FORMATS: ReadonlySet<FormatId> = new Set([
+  'ts',
+  'i18next',
+  'i18nextv4',
+  'go-i18n-json',
+  'go-i18n-json-v2',
+  'aresource',
+  'stringsdict',
+  'po',
+  'po-mono',
+]);
 const STATE_CHOICES: ReadonlySet<number> = new Set([State.EMPTY, State.FUZZY, State.TRANSLATED, State.APPROVED]);
 // Weblate's CONTROLCHARS: C0 controls except tab, newline and carriage return.
 const CONTROL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;

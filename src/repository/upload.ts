@@ -13,6 +13,7 @@ import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
 import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
 
@@ -278,7 +279,10 @@ async function addFromUpload(
   return counts;
 }
 
-/** replace: pending edits of the translation are committed, the file is replaced and committed (54), the component re-synced. */
+/**
+ * replace: pending edits of the translation are committed, the file is replaced and committed (54), the component
+ * re-synced; with `push_on_commit` the commits are pushed.
+ */
 async function replaceFile(
   h: ComponentHandle,
   t: TranslationRef,
@@ -293,6 +297,7 @@ async function replaceFile(
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
   await h.store.recordChanges([{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]);
   await syncLocked(h);
+  await pushAfterCommit(h, { user: input.user });
   const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.translationUnits(t.id)).length, total: store.units.length };
   await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
   return counts;

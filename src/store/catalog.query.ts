@@ -44,6 +44,8 @@ export interface CatalogTranslation {
   revision: string;
   isSource: boolean;
   isTemplate: boolean;
+  /** The plural its file states where not its language's (PO's Plural-Forms); null follows the language. */
+  plural: { number: number; formula: string } | null;
 }
 
 /** An add-on, with its configuration parsed. */
@@ -108,7 +110,8 @@ export const catalogQueries = preparedOnce((db: Db) => {
   const projects = db.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id');
   const components = db.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id');
   const translations = db.prepare(
-    'SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template FROM translations ORDER BY id',
+    `SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula
+     FROM translations ORDER BY id`,
   );
   const stats = db.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`);
   const addons = db.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id');
@@ -181,6 +184,7 @@ export const catalogQueries = preparedOnce((db: Db) => {
           revision: r.revision,
           isSource: r.is_source !== 0,
           isTemplate: r.is_template !== 0,
+          plural: r.plural_number !== null && r.plural_formula !== null ? { number: Number(r.plural_number), formula: r.plural_formula } : null,
         };
         catalog.translations.push(translation);
         catalog.translationsById.set(translation.id, translation);

@@ -1,7 +1,17 @@
 // The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
-import { type CheckContext, type CheckedUnit, checkApplies, inconsistentMembers, oneNumberForms, sourceChecks, translationChecks } from '../checks/index.js';
+import {
+  type CheckContext,
+  type CheckedUnit,
+  checkApplies,
+  inconsistentMembers,
+  oneNumberForms,
+  sourceChecks,
+  strictFormatPlurals,
+  translationChecks,
+} from '../checks/index.js';
 import { State } from '../domain/unit.js';
-import { compilePluralFormula } from '../languages/plural-formula.js';
+import { formatPluralTags } from '../formats/registry.js';
+import { translationPlural } from '../languages/translation-plural.js';
 import { type Db, isPostgres, jsonField } from './db.js';
 import { arrayLiteral, insertMany } from './pg/bulk.js';
 import { preparedOnce } from './statements.js';
@@ -19,7 +29,8 @@ const INCONSISTENT = 'inconsistent';
 
 const sql = preparedOnce((db: Db) => ({
   context: db.prepare(
-    `SELECT t.is_source, t.component_id, l.code AS language, l.plural_number, l.plural_formula,
+    `SELECT t.is_source, t.component_id, l.code AS language, t.language_code,
+       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
        coalesce(${jsonField(db, 'c.settings', 'file_format')}, '') AS format,
        coalesce(${jsonField(db, 'c.settings', 'source_language')}, 'en') AS source_language,
        coalesce(${jsonField(db, 'c.settings', 'check_flags')}, '') AS component_flags,
@@ -119,15 +130,15 @@ const sql = preparedOnce((db: Db) => ({
 }));
 
 const formsCache = new Map<string, boolean[]>();
-function formsOf(count: number, formula: string): boolean[] {
-  const key = `${count};${formula}`;
+/** Which of a translation's plural forms cover a single number: its format's CLDR forms, else its (file's or language's) formula. */
+function formsOf(format: string, code: string, count: number, formula: string): boolean[] {
+  const tags = formatPluralTags(format, code);
+  const strict = strictFormatPlurals(format);
+  const key = `${strict};${tags ? `${code};${tags.join(' ')}` : `${count};${formula}`}`;
   let forms = formsCache.get(key);
   if (!forms) {
-    try {
-      forms = oneNumberForms(count, compilePluralFormula(formula));
-    } catch {
-      forms = Array.from({ length: count }, (_, i) => i === 0);
-    }
+    const plural = translationPlural(code, { number: count, formula }, null, tags);
+    forms = oneNumberForms(plural.number, plural.formOf, strict);
     formsCache.set(key, forms);
   }
   return forms;
@@ -139,6 +150,7 @@ export function translationChecking(db: Db, translationId: number): TranslationC
     | {
         is_source: number;
         language: string;
+        language_code: string;
         plural_number: number;
         plural_formula: string;
         format: string;
@@ -160,7 +172,7 @@ export function translationChecking(db: Db, translationId: number): TranslationC
       format: r.format,
       sourceLanguage: r.source_language,
       language: r.language,
-      oneNumberForms: formsOf(r.plural_number, r.plural_formula),
+      oneNumberForms: formsOf(r.format, r.language_code, Number(r.plural_number), r.plural_formula),
       flags: r.project_flags && r.component_flags ? `${r.project_flags},${r.component_flags}` : r.project_flags || r.component_flags,
     },
   };

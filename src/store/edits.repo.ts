@@ -22,6 +22,7 @@ export interface EditableUnit extends Pick<UnitRow, 'id' | 'translation_id' | 's
   /** The translation's language code as its file names it, and the component's file format. */
   language_code: string;
   file_format: string;
+  /** The translation's number of plural forms: its file's own where it states one (PO), else its language's. */
   plural_number: number;
   /** The component has a template (monolingual). */
   monolingual: number;
@@ -70,7 +71,7 @@ export interface CommittedTranslation {
 
 const unitForEdit = (db: Db) => `
   SELECT u.id, u.translation_id, t.component_id, c.project_id, t.language_id, u.source, u.target, u.state, u.pending,
-    u.pending_author_id, t.is_source, t.is_template, t.filename, t.language_code, l.plural_number,
+    u.pending_author_id, t.is_source, t.is_template, t.filename, t.language_code, coalesce(t.plural_number, l.plural_number) AS plural_number,
     coalesce(${jsonField(db, 'c.settings', 'file_format')}, '') AS file_format,
     coalesce(${jsonField(db, 'c.settings', 'template')}, '') <> '' AS monolingual,
     coalesce(CASE WHEN t.is_source = 1 THEN ${jsonField(db, 'p.settings', 'source_review', 'flag')}

@@ -1,6 +1,7 @@
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
+import { setComponentAddons } from './addons.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Db, now } from './db.js';
@@ -128,6 +129,7 @@ export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = 
           recheckComponent(db, id);
         }
       }
+      setComponentAddons(db, id, c.addons ?? []);
       keptComponents.add(id);
     }
   }

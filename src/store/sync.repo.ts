@@ -19,7 +19,7 @@ import { ensureLanguage } from './languages.repo.js';
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
 import { refreshStats } from './stats.repo.js';
-import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from './translations.repo.js';
+import { deleteTranslation, listTranslations, setTranslationPlural, setTranslationRevision, upsertTranslation } from './translations.repo.js';
 import {
   type WrittenUnitValues,
   appendSourceUnits,
@@ -75,7 +75,11 @@ export interface ApplyResult {
 }
 
 /** What reading one file gave: nothing new (same blob), its units, or the parse error. */
-export type FileOutcome = { status: 'unchanged' } | { status: 'parsed'; store: { units: readonly ParsedUnit[] } } | { status: 'failed'; error: string };
+export type FileOutcome =
+  | { status: 'unchanged' }
+  /** `plural`: the file's own plural where it states one other than its language's (PO's Plural-Forms). */
+  | { status: 'parsed'; store: { units: readonly ParsedUnit[] }; plural?: { number: number; formula: string } | null }
+  | { status: 'failed'; error: string };
 
 /** One translation file found in the working copy. */
 export interface ScannedFile {
@@ -177,6 +181,8 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
       continue;
     }
     const readonlyTemplate = file.isTemplate && !component.edit_template;
+    // before the checks, which read the translation's plural
+    setTranslationPlural(db, translationId, outcome.plural ?? null);
     const checks = checksWriter(db, translationId);
     const diff = units.apply(
       translationId,

@@ -13,12 +13,16 @@ export interface TranslationRow {
   is_source: number;
   is_template: number;
   parse_error: string | null;
+  /** The file's own plural where it states one other than the language's (PO's Plural-Forms); null follows the language. */
+  plural_number: number | null;
+  plural_formula: string | null;
 }
 
 /** A translation with its language, as commits, messages and writes need it. */
 export interface TranslationInfo extends Pick<TranslationRow, 'id' | 'filename' | 'revision' | 'language_id' | 'language_code' | 'is_source' | 'is_template'> {
   language_name: string;
   plural_number: number;
+  plural_formula: string;
 }
 
 /** A translation found by its language's code (`Language.code`; `language_code` is the code as written in the file name). */
@@ -26,7 +30,7 @@ export interface TranslationRef extends TranslationInfo {
   code: string;
 }
 
-const INFO_COLUMNS = `t.id, t.filename, t.revision, t.language_id, t.language_code, l.name AS language_name, l.plural_number,
+const INFO_COLUMNS = `t.id, t.filename, t.revision, t.language_id, t.language_code, l.name AS language_name, l.plural_number, l.plural_formula,
   t.is_source, t.is_template`;
 
 const sql = preparedOnce((db: Db) => ({
@@ -40,6 +44,7 @@ const sql = preparedOnce((db: Db) => ({
   idOf: db.prepare('SELECT id FROM translations WHERE component_id = ? AND language_id = ?').pluck(),
   setParsed: db.prepare('UPDATE translations SET revision = ?, parse_error = ? WHERE id = ?'),
   setRevision: db.prepare('UPDATE translations SET revision = ? WHERE id = ?'),
+  setPlural: db.prepare('UPDATE translations SET plural_number = ?, plural_formula = ? WHERE id = ?'),
   remove: db.prepare('DELETE FROM translations WHERE id = ?'),
   infos: db.prepare(`SELECT ${INFO_COLUMNS} FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id`),
   byCode: db.prepare(`SELECT ${INFO_COLUMNS}, l.code FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`),
@@ -62,6 +67,11 @@ export function upsertTranslation(
 /** Records what was last parsed from the file: its revision, and the parse error if it failed. */
 export function setTranslationRevision(db: Db, id: number, revision: string, parseError: string | null): void {
   sql(db).setParsed.run(revision, parseError, id);
+}
+
+/** Records the plural the translation's file states (null: none of its own, the language's applies). */
+export function setTranslationPlural(db: Db, id: number, plural: { number: number; formula: string } | null): void {
+  sql(db).setPlural.run(plural?.number ?? null, plural?.formula ?? null, id);
 }
 
 /** Stores a translation's revision after a commit wrote its file (the parse state is unchanged). */

@@ -105,7 +105,17 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     result.commit = state.head;
     const translations = await store.listTranslations(h.row.id);
     const synced = await store.syncedCommit(h.row.id);
-    if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
+    if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
+      // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
+      // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
+      const { runMsgmerge } = await import('./msgmerge.js');
+      const merged = await runMsgmerge(h, synced, state.head, cache);
+      for (const e of merged?.errors ?? []) result.warnings.push(e);
+      if (merged?.commit) result.commit = state.head = merged.commit;
+    }
+    // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
+    const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
+    if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
         .filter((t) => t.filename !== '')
@@ -161,6 +171,10 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       const outcome = outcomes.get(f.path);
       if (outcome?.status !== 'parsed' || (f.isTemplate ? project.source_review : project.translation_review)) continue;
       for (const u of outcome.store.units) if (u.state === State.APPROVED) u.state = State.TRANSLATED;
+    }
+    // strings a format left out (a duplicate identity: the first one is kept, as in Weblate)
+    for (const [file, o] of outcomes) {
+      if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
     }
     emit('store');
     const applied = await store.applyScan({

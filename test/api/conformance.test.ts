@@ -789,9 +789,9 @@ describe('HTTP behaviour', () => {
     expect(r.headers.get('last-modified')).toBeTruthy();
     const again = await api.request('/api/translations/hello/app/de/file/', { headers: { 'If-Modified-Since': r.headers.get('last-modified')! } });
     expect(again.status).toBe(304);
-    const convert = await api.get('/api/translations/hello/app/de/file/?format=po');
+    const convert = await api.get('/api/translations/hello/app/de/file/?format=xlsx');
     expect(convert.status).toBe(400);
-    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to po is not supported' });
+    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to xlsx is not supported' });
     expect((await api.get('/api/translations/hello/app/en/file/')).status).toBe(404);
   });
 

@@ -45,7 +45,7 @@ describe('tms check', () => {
 
   it('lists every problem of a bad configuration with its path and exits 1', async () => {
     const file = tempConfig({
-      projects: [{ name: 'H', slug: 'h', components: [{ name: 'A', slug: 'a', repo: 'x', filemask: 'po/de.ts', file_format: 'po' }] }],
+      projects: [{ name: 'H', slug: 'h', components: [{ name: 'A', slug: 'a', repo: 'x', filemask: 'po/de.ts', file_format: 'no-such-format' }] }],
     });
     const r = await runCli(['check', '--config', file]);
     expect(r.code).toBe(1);

@@ -125,7 +125,11 @@ describe('tms memory import / export', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^tms: broken\.tmx:\d+:\d+: /);
     expect(bad.stderr).not.toContain('    at ');
-    expect(tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]).status).toBe(1);
+    const missing = tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]);
+    expect(missing.status).toBe(1);
+    // the reason in words, not an errno code alone
+    expect(missing.stderr).toBe(`tms: cannot read "${path.join(env.root, 'missing.tmx')}": no such file or folder (ENOENT)\n`);
+    expect(tms(env, ['memory', 'import', env.root]).stderr).toBe(`tms: cannot read "${env.root}": a folder, not a file (EISDIR)\n`);
     expect(tms(env, ['memory', 'import', file, '--project', 'nope']).stderr).toContain('project "nope" not found');
     expect(tms(env, ['memory', 'import', file, '--format', 'po']).status).toBe(2);
     const notJson = path.join(env.root, 'list.json');
@@ -171,6 +175,8 @@ describe('tms memory import / export', () => {
     const own = (await lookup('Open a file', mike, [])).map((m) => m.target);
     expect(own).toEqual(['Eine Datei öffnen']);
     expect(tms(env, ['memory', 'export', path.join(env.root, 'x.po')]).status).toBe(2);
-    expect(tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]).status).toBe(1);
+    const nowhere = tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toBe(`tms: cannot write "${path.join(env.root, 'no', 'such', 'dir.json')}": no such file or folder (ENOENT)\n`);
   }, 60_000);
 });

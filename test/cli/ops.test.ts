@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
 import { openSqlStore } from '../../src/store/sql-store.js';
@@ -38,6 +39,7 @@ describe('tms serve as a service', () => {
     const store = openSqlStore(config.database);
     await syncProject(store, config, 'hello');
     token = (await store.createUser({ username: 'root', email: 'root@example.org', admin: true })).token;
+    await store.setPasswordHash('root', await hashPassword('root-password-1'));
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {
@@ -80,6 +82,32 @@ describe('tms serve as a service', () => {
     expect(typeof entry.ms).toBe('number');
     expect(typeof entry.time).toBe('string');
     expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it('logs the signed-in user of web pages too (the sign-in itself included), never the session cookie', async () => {
+    const form = await httpRequest(url, '/accounts/login/');
+    const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const signIn = await httpRequest(url, '/accounts/login/', {
+      method: 'POST',
+      headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'root', password: 'root-password-1', next: '/' }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const session = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('tms_session='))!
+      .split(';')[0]!;
+    expect((await httpRequest(url, '/projects/hello/', { headers: { Cookie: session } })).status).toBe(200);
+    const logged = (path: string, method: string) =>
+      waitFor(`the request log line of ${method} ${path}`, () =>
+        lines
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l))
+          .find((e) => e.event === 'request' && e.path === path && e.method === method),
+      );
+    expect(await logged('/accounts/login/', 'POST')).toMatchObject({ status: 303, user: 'root' });
+    expect(await logged('/projects/hello/', 'GET')).toMatchObject({ status: 200, user: 'root' });
+    expect(lines.join('\n')).not.toContain(session.split('=')[1]);
   });
 
   it('throttles anonymous callers as Weblate does (X-RateLimit-* headers, then 429 JSON), not users', async () => {

@@ -139,7 +139,7 @@ def describe(unit, kind):
     }
     if kind in PO_STORES:
         result["flags"] = po_flags(unit)
-        result["previousSource"] = forms(unit.prev_source) if unit.prev_msgid else []
+        result["previousSource"] = forms(unit.prev_source)
         result["msgctxt"] = unquotefrompo(unit.msgctxt) if unit.msgctxt else None
     if kind in XLIFF_STORES:
         result["xmlState"] = [

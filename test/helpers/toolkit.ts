@@ -35,7 +35,7 @@ export interface ToolkitUnit {
   locations: string[];
   /** PO: the `#,` flags as written (fuzzy included). */
   flags?: string[];
-  /** PO: the `#|` msgid (and msgid_plural), empty when there is none. */
+  /** PO: the toolkit's `prev_source`: the `#|` msgid (and msgid_plural), empty forms when there is none. */
   previousSource?: string[];
   /** PO: the unescaped msgctxt, null when the entry has none. */
   msgctxt?: string | null;

@@ -93,7 +93,7 @@ describe('watchConfig', () => {
     expect(invalid[0]).toMatchObject({ code: 'ConfigError' });
     expect(invalid[0]!.message).toContain('not valid JSON');
 
-    writeFileSync(file, text([{ name: 'P', slug: 'p', components: [component('a', { file_format: 'po' })] }]));
+    writeFileSync(file, text([{ name: 'P', slug: 'p', components: [component('a', { file_format: 'no-such-format' })] }]));
     await waitFor('the schema error', () => invalid.length === 2);
     expect((invalid[1] as Error & { data: { problems: string[] } }).data.problems[0]).toMatch(/^projects\[0\]\.components\[0\]\.file_format: must be one of/);
     expect(changes).toEqual([]);

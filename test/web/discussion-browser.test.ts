@@ -159,4 +159,39 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
       await expect(jane.locator('#target_0').inputValue()).resolves.toBe(second);
     }
   });
+
+  it('shows a plural memory match with its forms apart and copies it form by form into a plural string’s fields', async () => {
+    const found = (await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.admin })).json.results as ApiUnit[];
+    const plural = found.find((u) => u.source.length > 1)!;
+    expect(plural).toBeDefined();
+    // a plural string of another project's memory: its forms are stored joined, as a plural unit's are
+    const source = plural.source.map((s) => `${s}!`).join('\x1e\x1e');
+    await env.store.importMemory([{ source, target: '%n Datei markiert\x1e\x1e%n Dateien markiert', sourceLanguage: 'en', targetLanguage: 'de' }], {
+      kind: 'shared',
+    });
+    const jane = await signedIn('jane');
+    await jane.goto(plural.web_url);
+    await expect(jane.locator('.memory [data-memory-target]').allTextContents()).resolves.toContain('%n Datei markiert | %n Dateien markiert');
+    const item = jane.locator('.memory li[data-memory]', { hasText: 'markiert' });
+    await item.locator('button[data-copy]').click();
+    await expect(jane.locator('#target_0').inputValue()).resolves.toBe('%n Datei markiert');
+    await expect(jane.locator('#target_1').inputValue()).resolves.toBe('%n Dateien markiert');
+  });
+
+  it('keeps the history beside the string readable: its text a column of words, no column naming the string again', async () => {
+    const target = await germanUnit('Open a file');
+    const r = await env.request('PATCH', `/api/units/${target.id}/`, {
+      token: env.tokens.admin,
+      json: { target: ['Eine Datei öffnen, die auf dem Rechner liegt'], state: 20 },
+    });
+    expect(r.status).toBe(200);
+    const jane = await signedIn('jane');
+    await jane.goto(target.web_url);
+    await expect(jane.locator('.side .changes th').allTextContents()).resolves.toEqual(['When', 'User', 'Action', 'Text']);
+    const width = await jane
+      .locator('.side .changes td.text')
+      .first()
+      .evaluate((td) => td.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(120);
+  });
 });

@@ -134,4 +134,35 @@ describe('glossary pane and file upload in the web interface', () => {
     expect(committed.status).toBeLessThan(400);
     expect(await facts()).toEqual({ pending: '0', ahead: ['1', '1 commit to push'], behind: '0' });
   });
+
+  it('lets an upload change translated strings when the form says so, and says why strings were skipped', async () => {
+    const translationPage = await request('GET', '/projects/hello/app/de/', { headers: { Cookie: session.cookie } });
+    const choice = /<select id="conflicts" name="conflicts">([\s\S]*?)<\/select>/.exec(translationPage.text)?.[1] ?? '';
+    // Weblate's three choices; the third needs reviews, which this project does not have
+    expect([...choice.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1])).toEqual(['ignore', 'replace-translated']);
+    // "&File" is translated ("&Datei"); "Quit" as the upload above left it
+    const file = readFileSync(path.join(DEMO, 'app', 'translations', 'app_de.ts'), 'utf8')
+      .replace(/(<source>Quit<\/source>\s*<translation)[^>]*>[^<]*</, '$1>Programm beenden<')
+      .replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei (neu)</translation>');
+    const upload = (conflicts: string) => {
+      const body = new FormData();
+      body.set('csrfmiddlewaretoken', session.csrf);
+      body.set('method', 'translate');
+      body.set('conflicts', conflicts);
+      body.set('file', new Blob([file], { type: 'application/xml' }), 'app_de.ts');
+      return request('POST', '/upload/hello/app/de/', { headers: { Cookie: session.cookie }, body });
+    };
+    const target = async () =>
+      ((await request('GET', '/api/translations/hello/app/de/units/')).json.results as { source: string[]; target: string[] }[]).find(
+        (u) => u.source[0] === '&File',
+      )!.target;
+    const kept = await upload('ignore');
+    expect(kept.text).toMatch(
+      /The file was processed: 0 of \d+ strings updated, \d+ skipped \(unchanged, read-only or already translated: “Existing strings” lets/,
+    );
+    expect(await target()).toEqual(['&Datei']);
+    const changed = await upload('replace-translated');
+    expect(changed.text).toMatch(/The file was processed: 1 of \d+ strings updated/);
+    expect(await target()).toEqual(['&Datei (neu)']);
+  });
 });

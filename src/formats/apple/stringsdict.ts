@@ -420,7 +420,7 @@ export const stringsdictFormat: Format = {
   monolingual: null,
   extension: 'stringsdict',
   mimeType: 'application/xml',
-  pluralCount: (language: string) => stringsdictTags(language).length,
+  pluralTags: stringsdictTags,
   parse: parseStringsdict,
   write: writeStringsdict,
   create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {

@@ -2,6 +2,7 @@
 import { createSignInLimiter } from '../../api/auth-limit.js';
 import { queryValue } from '../../api/context.js';
 import { clientAddress } from '../../api/forward.js';
+import { requestUsers } from '../../api/request-log.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, cookiesOf, openSession, secureSite } from '../../api/session.js';
 import { decoyHash, verifyPassword } from '../../auth/password.js';
 import type { WebAnswer, WebContext } from '../context.js';
@@ -102,6 +103,7 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
   const previous = cookiesOf(ctx.req).get(SESSION_COOKIE);
   if (previous && previous.length <= 200) await ctx.services.store.deleteSession(previous);
   const { token, csrf } = await openSession(ctx.services.store, credentials.user.id);
+  requestUsers.set(ctx.req, credentials.user.username);
   const secure = secureSite(ctx.services.config.site_url, ctx.req);
   ctx.cookies.push(cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }));
   ctx.cookies.push(cookie(CSRF_COOKIE, csrf, { secure }));

@@ -5,7 +5,7 @@ import { notFound } from '../../api/errors.js';
 import { actionName } from '../../domain/actions.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
-import { paths, when } from '../format.js';
+import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { page } from './layout.js';
 
@@ -17,11 +17,12 @@ export function recentChanges(ctx: WebContext, scope: Omit<ChangeFilter, 'visibl
   );
 }
 
-/** A table of changes: when, who, what, where. */
-export function changeList(ctx: WebContext, changes: ChangeRecordRow[]): Html {
+/** A table of changes: when, who, what, where (left out where every change is of one string: `where: false`). */
+export function changeList(ctx: WebContext, changes: ChangeRecordRow[], opts: { where?: boolean } = {}): Html {
   if (changes.length === 0) return html`<p>No changes yet.</p>`;
+  const withWhere = opts.where !== false;
   return html`<table class="changes">
-    <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th><th scope="col">Where</th><th scope="col">Text</th></tr></thead>
+    <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th>${withWhere && html`<th scope="col">Where</th>`}<th scope="col">Text</th></tr></thead>
     <tbody>
       ${changes.map((c) => {
         const translation = c.translation_id === null ? undefined : ctx.catalog.translationsById.get(c.translation_id);
@@ -35,8 +36,8 @@ export function changeList(ctx: WebContext, changes: ChangeRecordRow[]): Html {
           <td><time datetime=${c.timestamp}>${when(c.timestamp)}</time></td>
           <td>${c.user ?? 'tms'}</td>
           <td>${actionName(c.action)}</td>
-          <td>${where}</td>
-          <td class="text">${c.target}</td>
+          ${withWhere && html`<td>${where}</td>`}
+          <td class="text">${pluralText(c.target)}</td>
         </tr>`;
       })}
     </tbody>

@@ -6,12 +6,12 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { type Permission, refusal, refusalText, targetOf } from '../../api/write.js';
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
-import { PLURAL_SEPARATOR } from '../../domain/unit.js';
+import { splitPlural } from '../../domain/unit.js';
 import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../repository/index.js';
 import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
-import { paths, when } from '../format.js';
+import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 
 /** What the editor shows beside a string: its suggestions, comments and memory matches, and what the user may do. */
@@ -76,7 +76,7 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           ? html`<p>No suggestions.</p>`
           : html`<ul>${d.suggestions.map(
               (s) => html`<li data-suggestion=${s.id}>
-                <span lang=${lang.code} dir=${lang.dir}>${s.target.split(PLURAL_SEPARATOR).join(' | ')}</span>
+                <span lang=${lang.code} dir=${lang.dir}>${pluralText(s.target)}</span>
                 <small> — ${s.full_name || s.username || 'Anonymous'}, ${when(s.timestamp)}${d.voting ? `, ${s.votes} vote${s.votes === 1 ? '' : 's'}` : ''}</small>
                 ${form([
                   d.can('suggestion.accept') ? button('accept', s.id, 'Accept') : '',
@@ -129,9 +129,9 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           : html`<ol>${d.memory.map(
               (m, i) => html`<li data-memory=${m.id}>
                 <span class="similarity">${m.similarity} %</span>
-                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${m.target}</span>
-                <small> — ${m.source}${m.origin ? ` (${m.origin})` : ''}</small>
-                <button type="button" data-copy=${m.target} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
+                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${pluralText(m.target)}</span>
+                <small> — ${pluralText(m.source)}${m.origin ? ` (${m.origin})` : ''}</small>
+                <button type="button" data-copy=${JSON.stringify(splitPlural(m.target))} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
               </li>`,
             )}</ol>`
       }

@@ -8,8 +8,9 @@ import { SearchSyntaxError, parseUnitQuery } from '../../api/search.js';
 import type { WriteContext } from '../../api/write.js';
 import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import { compilePluralFormula } from '../../languages/plural-formula.js';
-import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { TranslationPlural } from '../../languages/translation-plural.js';
+import { catalogPlural } from '../../repository/index.js';
+import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
@@ -52,31 +53,39 @@ function editorQuery(q: string, extra: Record<string, string | number>): string 
   return s ? `?${s}` : '';
 }
 
-/** CLDR-style names and example numbers of a language's plural forms: `one: 1, 21, 31…`. */
-export function pluralLabels(language: CatalogLanguage): string[] {
-  let formula: (n: number) => number;
-  try {
-    formula = compilePluralFormula(language.pluralFormula);
-  } catch {
-    return Array.from({ length: language.pluralNumber }, (_, i) => `Form ${i}`);
-  }
-  const examples: number[][] = Array.from({ length: language.pluralNumber }, () => []);
-  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 3); n++) {
-    const form = formula(n);
-    if (form >= 0 && form < examples.length && examples[form]!.length < 3) examples[form]!.push(n);
+// Whole numbers the labels' examples are looked for in: 0…1000, then the millions that reach CLDR's integer `many`
+// (French, Spanish, Italian, Portuguese)
+const EXAMPLE_NUMBERS: number[] = [];
+for (let n = 0; n <= 1000; n++) EXAMPLE_NUMBERS.push(n);
+for (let k = 4; k <= 9; k++) for (const m of [1, 2, 3, 5, 11]) EXAMPLE_NUMBERS.push(m * 10 ** k);
+
+/**
+ * Names and example numbers of a translation's plural forms, `one: 1, 21, 31…` (the ellipsis only when the form has
+ * more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`): the format's CLDR names where it gives them
+ * (Android, .stringsdict), else CLDR's name for the form's first example in the file's language.
+ */
+export function pluralLabels(code: string, plural: TranslationPlural): string[] {
+  const examples: number[][] = Array.from({ length: plural.number }, () => []);
+  // a fourth example, never shown, tells whether the form goes on
+  for (const n of EXAMPLE_NUMBERS) {
+    if (examples.every((e) => e.length >= 4)) break;
+    const form = plural.formOf(n);
+    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
   }
   let rules: Intl.PluralRules | undefined;
   try {
-    rules = new Intl.PluralRules(language.code.replace(/_/g, '-').replace(/@.*/, ''));
+    rules = new Intl.PluralRules(code.replace(/_/g, '-').replace(/@.*/, ''));
   } catch {
     rules = undefined;
   }
+  const names = examples.map((list, i) => plural.tags?.[i] ?? (list.length > 0 && rules ? rules.select(list[0]!) : null));
+  // a form no whole number takes is CLDR's `other` (fractions) unless another form has that name
   const seen = new Set<string>();
   return examples.map((list, i) => {
-    let name = list.length > 0 && rules ? rules.select(list[0]!) : `form ${i}`;
+    let name = names[i] ?? (names.includes('other') ? `form ${i}` : 'other');
     if (seen.has(name)) name = `${name} (${i})`;
     seen.add(name);
-    return list.length > 0 ? `${name}: ${list.join(', ')}…` : name;
+    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
   });
 }
 
@@ -176,7 +185,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
-  const labels = plural ? pluralLabels(language) : [''];
+  const labels = plural ? pluralLabels(language.code, catalogPlural(ctx.catalog, translation)) : [''];
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
@@ -269,13 +278,16 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               ? html`<p>No other translations.</p>`
               : html`<ul class="others">${others.map(
                   (o) =>
-                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target.split(PLURAL_SEPARATOR)[0] || '—'}</span></li>`,
+                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target
+                      .split(PLURAL_SEPARATOR)
+                      .filter((f) => f !== '')
+                      .join(' | ')}</span></li>`,
                 )}</ul>`
           }
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history)}
+          ${changeList(ctx, history, { where: false })}
         </section>
       </aside>
     </div>
@@ -300,7 +312,8 @@ async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, 
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
-    if (!t || t.id === translation.id || t.isSource || u.target === '') continue;
+    // an untranslated plural is its empty forms joined: no more a translation than an empty string
+    if (!t || t.id === translation.id || t.isSource || u.target.split(PLURAL_SEPARATOR).every((f) => f === '')) continue;
     out.push({
       language: ctx.catalog.languages.get(t.languageId)!,
       target: u.target,

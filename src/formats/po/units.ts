@@ -1,0 +1,290 @@
+// Weblate's units from PO entries (`po` and `po-mono`): identities, states, flags, notes, locations, previous source.
+import { FormatParseError } from '../../domain/errors.js';
+import { calculateHash } from '../../domain/hash.js';
+import { PLURAL_SEPARATOR, type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
+import { countWords } from '../../domain/words.js';
+import { FlagSyntaxError, formatFlags, readFlagLine, typeComments } from './flags.js';
+import { type PoDocument, type PoEntry, isNull, unquote } from './syntax.js';
+
+/** A unit the format left out, and why (a duplicate of an earlier one). */
+export interface SkippedEntry {
+  line: number;
+  reason: string;
+}
+
+/** The toolkit's `isheader()`: empty msgid, non-empty msgstr, no msgctxt and no KDE comment. */
+export function isHeader(e: PoEntry): boolean {
+  return isNull(e.msgid) && !(e.msgstrPlural === null && isNull(e.msgstr)) && e.msgidComments.length === 0 && isNull(e.msgctxt);
+}
+
+/** The toolkit's `isblank()`: no text anywhere (and not the header). */
+function isBlankEntry(e: PoEntry, source = entrySource(e), target = entryTarget(e)): boolean {
+  if (isHeader(e) || e.msgidComments.length > 0 || !isNull(e.msgctxt)) return false;
+  for (const s of source) if (s !== '') return false;
+  for (const t of target) if (t !== '') return false;
+  return true;
+}
+
+/** Whether Weblate lists the entry: not obsolete, not the header, not blank. */
+export function isContent(e: PoEntry): boolean {
+  return !e.obsolete && !isHeader(e) && !isBlankEntry(e);
+}
+
+/** The KDE `_:` comment: the first line of the msgid comment, `_: ` taken off once. */
+function kdeComment(e: PoEntry, newline: string): string {
+  if (e.msgidComments.length === 0) return '';
+  return unquote(e.msgidComments).split(newline)[0]!.replace('_: ', '');
+}
+
+/** The toolkit's `getcontext()`: msgctxt followed by the KDE comment. */
+export function entryContext(e: PoEntry, newline: string): string {
+  return (e.msgctxt ? unquote(e.msgctxt) : '') + kdeComment(e, newline);
+}
+
+/** msgid, and msgid_plural for a plural entry. */
+export function entrySource(e: PoEntry): string[] {
+  return e.hasPlural ? [unquote(e.msgid), unquote(e.msgidPlural)] : [unquote(e.msgid)];
+}
+
+/** msgstr, or the msgstr[n] forms in file order. */
+export function entryTarget(e: PoEntry): string[] {
+  if (e.msgstrPlural) return e.msgstrPlural.map((f) => unquote(f.parts));
+  return [unquote(e.msgstr ?? [])];
+}
+
+/** The toolkit's `getid()`: the key a monolingual PO looks translations up by. */
+export function entryId(e: PoEntry, newline: string): string {
+  const context = entryContext(e, newline);
+  const id = unquote(e.msgid);
+  if (e.msgidComments.length > 0) return `_: ${context}\n${id}`;
+  return context ? `${context}\x04${id}` : id;
+}
+
+function hasText(forms: readonly string[]): boolean {
+  for (const f of forms) if (f !== '') return true;
+  return false;
+}
+
+/** `fuzzy` as the toolkit keeps it: dropped when the entry has no translation. */
+function isFuzzy(e: PoEntry, target: readonly string[]): boolean {
+  if (e.flags.length === 0 || !hasText(target)) return false;
+  // most `#,` lines are `#, c-format` or `#, fuzzy`: the split only when the word is there at all
+  return e.flags.some((l) => l.includes('fuzzy')) && typeComments(e.flags).includes('fuzzy');
+}
+
+function entryState(e: PoEntry, target: readonly string[]): UnitState {
+  if (!hasText(target)) return State.EMPTY;
+  return isFuzzy(e, target) ? State.FUZZY : State.TRANSLATED;
+}
+
+// `#,` lines repeat (`#, c-format` on hundreds of entries): each distinct text is read once
+const flagCache = new Map<string, string>();
+
+/** `#,` flags as Weblate formats them; a line its grammar refuses fails the file, as in Weblate. */
+function entryFlags(e: PoEntry, filename: string): string {
+  if (e.flags.length === 0) return '';
+  const key = e.flags.length === 1 ? e.flags[0]! : e.flags.join('\n');
+  const known = flagCache.get(key);
+  if (known !== undefined) return known;
+  const formatted = readFlags(e, filename);
+  if (flagCache.size > 1000) flagCache.clear();
+  flagCache.set(key, formatted);
+  return formatted;
+}
+
+function readFlags(e: PoEntry, filename: string): string {
+  const flags = new Map<string, string>();
+  e.flags.forEach((line, k) => {
+    try {
+      readFlagLine(line, flags);
+    } catch (err) {
+      if (!(err instanceof FlagSyntaxError)) throw err;
+      const lineNo = e.flagLines[k]! + 1;
+      throw new FormatParseError(filename, lineNo, err.column, `could not parse flags: ${err.message}`);
+    }
+  });
+  return formatFlags(flags);
+}
+
+/** The toolkit's `getnotes()`: translator comments, then extracted ones, each line's text after its marker. */
+function entryNotes(e: PoEntry, newline: string): string {
+  if (e.translator.length === 0 && e.extracted.length === 0) return '';
+  let notes = '';
+  for (const c of e.translator) notes += c.slice(2) + newline;
+  for (const c of e.extracted) notes += c.slice(3) + newline;
+  return notes.slice(0, -1);
+}
+
+/** Python's `unquote_plus` with strict UTF-8: `+` is a space, `%XX` bytes decoded; undecodable text is kept as is. */
+export function unquotePlus(text: string): string {
+  if (!text.includes('+') && !text.includes('%')) return text;
+  const spaced = text.replaceAll('+', ' ');
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return spaced.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+      const bytes = new Uint8Array(run.length / 3);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    });
+  } catch {
+    return text;
+  }
+}
+
+const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
+const SPACES = /\s+/;
+const SPACE = /\s/;
+
+/** `#:` references as Weblate shows them: unquoted, Sphinx docstring parts removed, comma+space separated. */
+function entryLocations(e: PoEntry): string {
+  if (e.references.length === 0) return '';
+  const tokens: string[] = [];
+  let rare = false;
+  for (const line of e.references) {
+    for (const t of line.slice(3).split(SPACES)) {
+      if (t === '') continue;
+      const u = unquotePlus(t);
+      // an unquoted space splits a token again; Sphinx's docstring references are dropped
+      if (u !== t && SPACE.test(u)) rare = true;
+      tokens.push(u);
+    }
+  }
+  if (!rare && !tokens.some((t) => t.includes(':docstring of '))) return tokens.join(', ');
+  return tokens
+    .join(' ')
+    .replace(DOCSTRING_LOCATION, '')
+    .split(SPACES)
+    .filter((t) => t !== '')
+    .join(', ');
+}
+
+/** The `#|` source of a fuzzy entry (Weblate shows it only then). */
+function previousSource(e: PoEntry, fuzzy: boolean): string {
+  if (!fuzzy) return '';
+  const singular = unquote(e.prevMsgid);
+  return e.prevMsgidPlural.length > 0 ? singular + PLURAL_SEPARATOR + unquote(e.prevMsgidPlural) : singular;
+}
+
+/**
+ * Units of a bilingual PO file in file order, built entry by entry as the parser reads them: msgctxt (with a KDE
+ * comment) as context, msgid[/msgid_plural] as source; the first of each identity wins, later ones are skipped with a
+ * reason.
+ */
+export class BilingualUnits {
+  readonly units: ParsedUnit[] = [];
+  // identities by the text Weblate hashes (source then context, nothing between): a cheaper key than its hash
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly newline: string,
+    private readonly filename: string,
+    private readonly skipped: SkippedEntry[],
+  ) {}
+
+  add(e: PoEntry): void {
+    if (e.obsolete || isHeader(e)) return;
+    const source = entrySource(e);
+    const target = entryTarget(e);
+    if (isBlankEntry(e, source, target)) return;
+    const context = entryContext(e, this.newline);
+    const joined = joinPlural(source);
+    const identity = joined + context;
+    const first = this.seen.get(identity);
+    if (first !== undefined) {
+      this.skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
+      return;
+    }
+    this.seen.set(identity, e.msgidLine + 1);
+    const idHash = calculateHash(joined, context);
+    const state = entryState(e, target);
+    this.units.push({
+      context,
+      source,
+      target,
+      location: entryLocations(e),
+      note: entryNotes(e, this.newline),
+      flags: entryFlags(e, this.filename),
+      explanation: '',
+      sourceExplanation: '',
+      previousSource: previousSource(e, state === State.FUZZY),
+      state,
+      position: this.units.length + 1,
+      idHash,
+      contentHash: idHash,
+      numWords: countWords(source),
+    });
+  }
+}
+
+/** The units of a parsed document (see BilingualUnits). */
+export function bilingualUnits(doc: PoDocument, filename: string, skipped: SkippedEntry[]): ParsedUnit[] {
+  const collect = new BilingualUnits(doc.newline, filename, skipped);
+  for (const e of doc.entries) collect.add(e);
+  return collect.units;
+}
+
+/** Weblate's `po-mono` key of a template entry: `msgctxt.msgid`, or whichever of the two is set. */
+export function monolingualKey(e: PoEntry, newline: string): string {
+  const context = entryContext(e, newline);
+  const source = unquote(e.msgid);
+  if (source && context) return `${context}.${source}`;
+  return source || context;
+}
+
+/** The translation file's entries by the toolkit's id (a later one replaces an earlier one, as its index does). */
+export function indexById(doc: PoDocument): Map<string, PoEntry> {
+  const index = new Map<string, PoEntry>();
+  for (const e of doc.entries) if (!e.obsolete && !isHeader(e)) index.set(entryId(e, doc.newline), e);
+  return index;
+}
+
+function monoNotes(template: PoEntry, unit: PoEntry | undefined, newline: string): string {
+  const own = unit ? entryNotes(unit, newline) : '';
+  const tpl = entryNotes(template, newline);
+  let notes = tpl === own ? own : `${tpl}\n${own}`;
+  // the template's msgctxt is a note when the msgid is the key
+  const context = entryContext(template, newline);
+  if (unquote(template.msgid) && context) notes = notes ? `${notes}\n${context}` : context;
+  return notes;
+}
+
+/**
+ * Units of a monolingual PO file: the template's entries in template order, keyed by `msgctxt.msgid`, the
+ * template's msgstr as source and the matching translation entry (by the toolkit's id) as target.
+ */
+export function monolingualUnits(doc: PoDocument, template: PoDocument, templateName: string, skipped: SkippedEntry[]): ParsedUnit[] {
+  const index = indexById(doc);
+  const units: ParsedUnit[] = [];
+  const seen = new Map<bigint, number>();
+  for (const te of template.entries) {
+    if (!isContent(te)) continue;
+    const context = monolingualKey(te, template.newline);
+    const idHash = calculateHash(context);
+    const first = seen.get(idHash);
+    if (first !== undefined) {
+      skipped.push({ line: te.msgidLine + 1, reason: `${templateName}: duplicate key "${context}" (first on line ${first}): the first one is used` });
+      continue;
+    }
+    seen.set(idHash, te.msgidLine + 1);
+    const source = entryTarget(te);
+    const e = index.get(entryId(te, template.newline));
+    const target = e ? entryTarget(e) : [''];
+    const state = e ? entryState(e, target) : State.EMPTY;
+    units.push({
+      context,
+      source,
+      target,
+      location: entryLocations(te),
+      note: monoNotes(te, e, doc.newline),
+      flags: entryFlags(te, templateName),
+      explanation: '',
+      sourceExplanation: '',
+      previousSource: e ? previousSource(e, state === State.FUZZY) : '',
+      state,
+      position: units.length + 1,
+      idHash,
+      contentHash: calculateHash(joinPlural(source), context),
+      numWords: countWords(source),
+    });
+  }
+  return units;
+}
