@@ -40,6 +40,20 @@ describe('countWords / countChars', () => {
     expect(countWords(['<unused singular (hash=abc)>', '%d files'])).toBe(2);
     expect(countWords(['  '])).toBe(0);
   });
+  it('splits on every character the split by whitespace did (\\s, U+001C–U+001F, U+0085) and on no other', () => {
+    const split = (form: string) =>
+      form
+        .trim()
+        .split(/[\s\u001c-\u001f\u0085]+/u)
+        .filter((t) => t !== '').length;
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      for (const form of [`a${ch}b`, `${ch}a`, `a${ch}`, ch, `${ch}${ch}`]) {
+        if (countWords([form]) !== split(form)) expect([c.toString(16), form, countWords([form])]).toEqual([c.toString(16), form, split(form)]);
+      }
+    }
+    expect(countWords(['\u3000 x\u00a0y\u2028z\ufeff😀 '])).toBe(4);
+  });
   it('counts code points including plural separators', () => {
     expect(countChars(['ab', 'cd'])).toBe(6);
     expect(countChars(['😀'])).toBe(1);

@@ -2,7 +2,18 @@
 import { joinPlural } from './unit.js';
 
 const UNUSED_PLURAL = '<unused singular';
-const WHITESPACE_RUN = /[\s\u001c-\u001f\u0085]+/u;
+
+/**
+ * The characters that separate words: JavaScript's `\s` (what `trim()` removes) and U+001C–U+001F and U+0085, which
+ * Python's `str.split()` also splits on.
+ */
+function isWordSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x1c;
+  if (c < 0x1680) return c === 0x85 || c === 0xa0;
+  // most letters of other scripts fall outside U+1680–U+3000
+  if (c > 0x3000) return c === 0xfeff;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
 
 /**
  * Words of a source string: whitespace-separated tokens summed over the plural forms,
@@ -12,16 +23,12 @@ export function countWords(source: readonly string[]): number {
   let words = 0;
   for (const form of source) {
     if (form.startsWith(UNUSED_PLURAL)) continue;
-    // runs of non-whitespace, counted in one pass (what splitting the trimmed text on whitespace runs gives)
+    // a word starts wherever a non-space follows a space or the start
     let inWord = false;
     for (let i = 0; i < form.length; i++) {
-      const c = form.charCodeAt(i);
-      const space = c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f) : c >= 0x80 && WHITESPACE_RUN.test(form[i]!);
-      if (space) inWord = false;
-      else if (!inWord) {
-        inWord = true;
-        words++;
-      }
+      const space = isWordSpace(form.charCodeAt(i));
+      if (!space && !inWord) words++;
+      inWord = !space;
     }
   }
   return words;

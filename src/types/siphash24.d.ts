@@ -10,3 +10,9 @@ declare module 'siphash24/fallback.js' {
   function fallback(out: Uint8Array, data: Uint8Array, key: Uint8Array): void;
   export default fallback;
 }
+
+declare module 'siphash24/siphash24.js' {
+  /** The package's WebAssembly module: `siphash(at, length)` hashes memory[at, at + length) with the key at 8..24 into 0..8. */
+  function createSiphash(): { memory: WebAssembly.Memory; siphash(at: number, length: number): void };
+  export default createSiphash;
+}
