@@ -8,7 +8,7 @@ import { State } from '../../src/domain/unit.js';
 import type { FormatContext, ParsedStore, UnitWrite } from '../../src/formats/format.js';
 import { decodePo } from '../../src/formats/po/charset.js';
 import { quoteLines } from '../../src/formats/po/quote.js';
-import { parsePoText, unquote } from '../../src/formats/po/syntax.js';
+import { parsePoText, quotedParts, unquote } from '../../src/formats/po/syntax.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { changedLines, fixture, runConformance } from './conformance.js';
@@ -287,8 +287,8 @@ describe.skipIf(!corpus)('format po: wrapping as gettext does (Midnight Commande
         for (const parts of [e.msgid, e.msgstr ?? [], ...(e.msgstrPlural ?? []).map((f) => f.parts)]) {
           if (parts.length === 0) continue;
           strings++;
-          const again = quoteLines(unquote(parts), 77);
-          if (JSON.stringify(again.length === 0 ? ['""'] : again) !== JSON.stringify(parts)) differ.push(unquote(parts));
+          const again = quoteLines(unquote(text, parts), 77);
+          if (JSON.stringify(again.length === 0 ? ['""'] : again) !== JSON.stringify(quotedParts(text, parts))) differ.push(unquote(text, parts));
         }
       }
     }

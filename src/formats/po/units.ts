@@ -33,29 +33,29 @@ export function isContent(e: PoEntry): boolean {
 /** The KDE `_:` comment: the first line of the msgid comment, `_: ` taken off once. */
 function kdeComment(e: PoEntry, newline: string): string {
   if (e.msgidComments.length === 0) return '';
-  return unquote(e.msgidComments).split(newline)[0]!.replace('_: ', '');
+  return unquote(e.text, e.msgidComments).split(newline)[0]!.replace('_: ', '');
 }
 
 /** The toolkit's `getcontext()`: msgctxt followed by the KDE comment. */
 export function entryContext(e: PoEntry, newline: string): string {
-  return (e.msgctxt ? unquote(e.msgctxt) : '') + kdeComment(e, newline);
+  return (e.msgctxt ? unquote(e.text, e.msgctxt) : '') + kdeComment(e, newline);
 }
 
 /** msgid, and msgid_plural for a plural entry. */
 export function entrySource(e: PoEntry): string[] {
-  return e.hasPlural ? [unquote(e.msgid), unquote(e.msgidPlural)] : [unquote(e.msgid)];
+  return e.hasPlural ? [unquote(e.text, e.msgid), unquote(e.text, e.msgidPlural)] : [unquote(e.text, e.msgid)];
 }
 
 /** msgstr, or the msgstr[n] forms in file order. */
 export function entryTarget(e: PoEntry): string[] {
-  if (e.msgstrPlural) return e.msgstrPlural.map((f) => unquote(f.parts));
-  return [unquote(e.msgstr ?? [])];
+  if (e.msgstrPlural) return e.msgstrPlural.map((f) => unquote(e.text, f.parts));
+  return [unquote(e.text, e.msgstr ?? [])];
 }
 
 /** The toolkit's `getid()`: the key a monolingual PO looks translations up by. */
 export function entryId(e: PoEntry, newline: string): string {
   const context = entryContext(e, newline);
-  const id = unquote(e.msgid);
+  const id = unquote(e.text, e.msgid);
   if (e.msgidComments.length > 0) return `_: ${context}\n${id}`;
   return context ? `${context}\x04${id}` : id;
 }
@@ -161,8 +161,8 @@ function entryLocations(e: PoEntry): string {
 /** The `#|` source of a fuzzy entry (Weblate shows it only then). */
 function previousSource(e: PoEntry, fuzzy: boolean): string {
   if (!fuzzy) return '';
-  const singular = unquote(e.prevMsgid);
-  return e.prevMsgidPlural.length > 0 ? singular + PLURAL_SEPARATOR + unquote(e.prevMsgidPlural) : singular;
+  const singular = unquote(e.text, e.prevMsgid);
+  return e.prevMsgidPlural.length > 0 ? singular + PLURAL_SEPARATOR + unquote(e.text, e.prevMsgidPlural) : singular;
 }
 
 /**
@@ -225,7 +225,7 @@ export function bilingualUnits(doc: PoDocument, filename: string, skipped: Skipp
 /** Weblate's `po-mono` key of a template entry: `msgctxt.msgid`, or whichever of the two is set. */
 export function monolingualKey(e: PoEntry, newline: string): string {
   const context = entryContext(e, newline);
-  const source = unquote(e.msgid);
+  const source = unquote(e.text, e.msgid);
   if (source && context) return `${context}.${source}`;
   return source || context;
 }
@@ -243,7 +243,7 @@ function monoNotes(template: PoEntry, unit: PoEntry | undefined, newline: string
   let notes = tpl === own ? own : `${tpl}\n${own}`;
   // the template's msgctxt is a note when the msgid is the key
   const context = entryContext(template, newline);
-  if (unquote(template.msgid) && context) notes = notes ? `${notes}\n${context}` : context;
+  if (unquote(template.text, template.msgid) && context) notes = notes ? `${notes}\n${context}` : context;
   return notes;
 }
 
