@@ -266,6 +266,11 @@ describe('format po: input the toolkit accepts and Weblate lists', () => {
     expect(parseText('#: a+b.c:1 d%20e.c:2\nmsgid "x"\nmsgstr ""\n').units[0]!.location).toBe('a, b.c:1, d, e.c:2');
   });
 
+  it("Sphinx's docstring references lose their `:docstring of name:line` part, as Weblate removes it from the joined list", () => {
+    const text = '#: ../../api.py:docstring of pkg.mod.func:12 guide.rst:3\n#: x.py:docstring of a.b:1\nmsgid "x"\nmsgstr ""\n';
+    expect(parseText(text).units[0]!.location).toBe('../../api.py, guide.rst:3, x.py');
+  });
+
   it('errors name the file, line and column', () => {
     const e = parseError('msgid "a"\nmsgstr "b\n');
     expect(e.data).toMatchObject({ filename: 'bad.po', line: 2, column: 8 });

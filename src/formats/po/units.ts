@@ -144,12 +144,12 @@ function entryLocations(e: PoEntry): string {
     for (const t of line.slice(3).split(SPACES)) {
       if (t === '') continue;
       const u = unquotePlus(t);
-      // an unquoted space splits a token again; Sphinx's docstring references are dropped
-      if (u !== t && SPACE.test(u)) rare = true;
+      // an unquoted space splits a token again; Sphinx's `file:docstring of name:line` spans three tokens
+      if ((u !== t && SPACE.test(u)) || u.includes(':docstring')) rare = true;
       tokens.push(u);
     }
   }
-  if (!rare && !tokens.some((t) => t.includes(':docstring of '))) return tokens.join(', ');
+  if (!rare) return tokens.join(', ');
   return tokens
     .join(' ')
     .replace(DOCSTRING_LOCATION, '')
