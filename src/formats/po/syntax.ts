@@ -320,9 +320,13 @@ function kdeStart(c: Cursor): boolean {
   return c.text.startsWith('"_:', c.open);
 }
 
-/** Reads `keyword "…"` and its continuation lines into `parts` (KDE `_:` comments into `comments` when given). */
-function message(c: Cursor, keyword: string, start: number, parts: Parts, comments?: Parts): void {
-  if (!c.startsWith(keyword)) return;
+/**
+ * Reads `keyword "…"` and its continuation lines: their parts (the shared empty list when the line does not start
+ * with `keyword`), KDE `_:` comments into `comments` when given.
+ */
+function message(c: Cursor, keyword: string, start: number, comments?: Parts): Parts {
+  if (!c.startsWith(keyword)) return NONE;
+  const parts: Parts = [];
   let s = quoted(c, start);
   while (s) {
     if (comments === undefined || !kdeStart(c)) {
@@ -340,6 +344,7 @@ function message(c: Cursor, keyword: string, start: number, parts: Parts, commen
       }
     }
   }
+  return parts;
 }
 
 /** `#|` lines: the previous msgctxt, msgid and msgid_plural. */
@@ -356,12 +361,9 @@ function previous(c: Cursor, entry: PoEntry): void {
     c.take();
   }
   const sub = new Cursor(text, '', content, at, false, c.tail);
-  const ctx: Parts = [];
-  const id: Parts = [];
-  const plural: Parts = [];
-  message(sub, 'msgctxt', 7, ctx);
-  message(sub, 'msgid', 5, id);
-  message(sub, 'msgid_plural', 12, plural);
+  const ctx = message(sub, 'msgctxt', 7);
+  const id = message(sub, 'msgid', 5);
+  const plural = message(sub, 'msgid_plural', 12);
   if (ctx.length > 0) entry.prevMsgctxt = entry.prevMsgctxt === NONE ? ctx : entry.prevMsgctxt.concat(ctx);
   if (id.length > 0) entry.prevMsgid = entry.prevMsgid === NONE ? id : entry.prevMsgid.concat(id);
   if (plural.length > 0) entry.prevMsgidPlural = entry.prevMsgidPlural === NONE ? plural : entry.prevMsgidPlural.concat(plural);
@@ -408,27 +410,23 @@ const kde: Parts = [];
 
 /** msgctxt, msgid, then msgstr or msgid_plural with msgstr[n]; false when the entry has no complete message. */
 function messages(c: Cursor, entry: PoEntry): boolean {
-  const ctx: Parts = [];
   entry.keyLine = c.fileIndex(c.index);
-  message(c, 'msgctxt', 7, ctx);
+  const ctx = message(c, 'msgctxt', 7);
   if (ctx.length > 0) entry.msgctxt = ctx;
   entry.msgidLine = c.fileIndex(c.index);
-  const msgid: Parts = [];
   kde.length = 0;
-  message(c, 'msgid', 5, msgid, kde);
+  const msgid = message(c, 'msgid', 5, kde);
   if (msgid.length > 0) entry.msgid = msgid;
   if (kde.length > 0) entry.msgidComments = kde.slice();
   if (msgid.length === 0 && kde.length === 0) return false;
   entry.msgstrLine = c.fileIndex(c.index);
-  const msgstr: Parts = [];
-  message(c, 'msgstr', 6, msgstr);
+  const msgstr = message(c, 'msgstr', 6);
   if (msgstr.length > 0) {
     entry.msgstr = msgstr;
     return true;
   }
-  const msgidPlural: Parts = [];
   kde.length = 0;
-  message(c, 'msgid_plural', 12, msgidPlural, kde);
+  const msgidPlural = message(c, 'msgid_plural', 12, kde);
   if (msgidPlural.length > 0) entry.msgidPlural = msgidPlural;
   if (msgidPlural.length === 0 && kde.length === 0) return false;
   entry.hasPlural = msgidPlural.length > 0;
@@ -442,8 +440,7 @@ function messages(c: Cursor, entry: PoEntry): boolean {
     if (bracket < 0 || bracket >= c.end) break;
     const right = bracket - ls;
     const at = c.line;
-    const parts: Parts = [];
-    message(c, 'msgstr[', right + 1, parts);
+    const parts = message(c, 'msgstr[', right + 1);
     if (parts.length === 0) break;
     const index = pluralIndex(text, ls + 7, bracket);
     if (index === null) throw new PoSyntaxError(at, 8, `plural form index "${text.slice(ls + 7, bracket)}" is not a number`);

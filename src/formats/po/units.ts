@@ -133,23 +133,41 @@ export function unquotePlus(text: string): string {
 
 const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
 const SPACES = /\s+/;
-const SPACE = /\s/;
 
-/** `#:` references as Weblate shows them: unquoted, Sphinx docstring parts removed, comma+space separated. */
+/**
+ * `#:` references as Weblate shows them: the toolkit's tokens (each line split on whitespace, each token unquoted as
+ * a URL), joined with spaces, Sphinx's `:docstring of name:line` parts removed, split again and comma+space separated.
+ */
 function entryLocations(e: PoEntry): string {
-  if (e.references.length === 0) return '';
-  const tokens: string[] = [];
-  let rare = false;
-  for (const line of e.references) {
-    for (const t of line.slice(3).split(SPACES)) {
-      if (t === '') continue;
-      const u = unquotePlus(t);
-      // an unquoted space splits a token again; Sphinx's `file:docstring of name:line` spans three tokens
-      if ((u !== t && SPACE.test(u)) || u.includes(':docstring')) rare = true;
-      tokens.push(u);
+  const refs = e.references;
+  if (refs.length === 0) return '';
+  // most lines are plain paths between spaces: nothing to unquote, no Sphinx part, so their tokens as they are
+  let out = '';
+  for (let k = 0; k < refs.length; k++) {
+    const line = refs[k]!;
+    if (line.includes(':docstring')) return weblateLocations(refs);
+    let i = 3;
+    for (;;) {
+      while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+      if (i >= line.length) break;
+      let j = i;
+      for (; j < line.length; j++) {
+        const c = line.charCodeAt(j);
+        if (c === 32 || c === 9) break;
+        // `+` and `%` unquote; other whitespace splits: Weblate's whole path
+        if (c === 43 || c === 37 || c < 32 || c > 126) return weblateLocations(refs);
+      }
+      const token = line.slice(i, j);
+      out = out === '' ? token : `${out}, ${token}`;
+      i = j;
     }
   }
-  if (!rare) return tokens.join(', ');
+  return out;
+}
+
+function weblateLocations(refs: readonly string[]): string {
+  const tokens: string[] = [];
+  for (const line of refs) for (const t of line.slice(3).split(SPACES)) if (t !== '') tokens.push(unquotePlus(t));
   return tokens
     .join(' ')
     .replace(DOCSTRING_LOCATION, '')
@@ -172,8 +190,8 @@ function previousSource(e: PoEntry, fuzzy: boolean): string {
  */
 export class BilingualUnits {
   readonly units: ParsedUnit[] = [];
-  // identities by the text Weblate hashes (source then context, nothing between): a cheaper key than its hash
-  private readonly seen = new Map<string, number>();
+  // the line of each identity's first entry, by id_hash (Weblate's identity of a unit)
+  private readonly seen = new Map<bigint, number>();
   constructor(
     private readonly newline: string,
     private readonly filename: string,
@@ -186,15 +204,13 @@ export class BilingualUnits {
     const target = entryTarget(e);
     if (isBlankEntry(e, source, target)) return;
     const context = entryContext(e, this.newline);
-    const joined = joinPlural(source);
-    const identity = joined + context;
-    const first = this.seen.get(identity);
+    const idHash = calculateHash(source.length === 1 ? source[0]! : joinPlural(source), context);
+    const first = this.seen.get(idHash);
     if (first !== undefined) {
       this.skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
       return;
     }
-    this.seen.set(identity, e.msgidLine + 1);
-    const idHash = calculateHash(joined, context);
+    this.seen.set(idHash, e.msgidLine + 1);
     const state = entryState(e, target);
     this.units.push({
       context,
