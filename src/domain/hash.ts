@@ -1,29 +1,32 @@
 // Weblate's identities: SipHash-2-4 keyed "Weblate Sip Hash", shifted into the signed 64-bit range.
-import siphash24 from 'siphash24';
+import instantiateSiphash from 'siphash24/siphash24.js';
 import { joinPlural } from './unit.js';
 
-const KEY = new TextEncoder().encode('Weblate Sip Hash');
 const OFFSET = 1n << 63n;
 const encoder = new TextEncoder();
-// siphash24 runs in WebAssembly; reusing the input and output buffers (and a view of the input per length) keeps
-// hashing allocation-free
-let input = new Uint8Array(4096);
-let views: Uint8Array[] = [];
-const output = new Uint8Array(8);
-const outputView = new DataView(output.buffer);
+// The siphash24 package's WebAssembly module, an instance of our own: its memory holds the result (bytes 0-7), the
+// key (8-23, written once) and the input (from 24), which is encoded there directly. Its JavaScript wrapper copied
+// the key and the input in and the result out on every call, allocating views: hashing took twice as long.
+const wasm = instantiateSiphash();
+let memory = new Uint8Array(wasm.memory.buffer);
+let result = new DataView(wasm.memory.buffer);
+let input = memory.subarray(24);
+memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 
 /** SipHash-2-4 of the UTF-8 text, minus 2^63. */
 function signedHash(text: string): bigint {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit
   if (text.length * 3 > input.length) {
-    input = new Uint8Array(text.length * 3 + 1024);
-    views = [];
+    wasm.memory.grow(Math.ceil((text.length * 3 - input.length) / 65536));
+    memory = new Uint8Array(wasm.memory.buffer);
+    result = new DataView(wasm.memory.buffer);
+    input = memory.subarray(24);
   }
   const { written } = encoder.encodeInto(text, input);
-  siphash24((views[written] ??= input.subarray(0, written)), KEY, output, true);
+  wasm.siphash(24, written);
   // the unsigned value minus 2^63 is its top bit flipped, read as signed
-  output[7]! ^= 0x80;
-  return outputView.getBigInt64(0, true);
+  memory[7]! ^= 0x80;
+  return result.getBigInt64(0, true);
 }
 
 /** Hash of the plain concatenation of `parts`, minus 2^63: `calculateHash('Message') === 8445691827737211251n`. */
