@@ -311,8 +311,11 @@ function onlySpaces(text: string, from: number, to: number, lineEnd: number, tai
   return to < 0 ? end > from || isSpaceRun(tail) : end > from;
 }
 
-function push(parts: Parts, c: Cursor): void {
+/** `parts` with the part just read added: a list made for it in place of the shared empty one. */
+function push(parts: Parts, c: Cursor): Parts {
+  if (parts === NONE) return [c.open, c.close, c.escaped];
   parts.push(c.open, c.close, c.escaped);
+  return parts;
 }
 
 /** Whether the part just read is a KDE `"_:` comment. */
@@ -326,16 +329,16 @@ function kdeStart(c: Cursor): boolean {
  */
 function message(c: Cursor, keyword: string, start: number, comments?: Parts): Parts {
   if (!c.startsWith(keyword)) return NONE;
-  const parts: Parts = [];
+  let parts: Parts = NONE;
   let s = quoted(c, start);
   while (s) {
     if (comments === undefined || !kdeStart(c)) {
-      push(parts, c);
+      parts = push(parts, c);
       s = quoted(c, 0);
     } else {
       // a msgid comment runs until a part holding an escaped newline
       while (s) {
-        push(comments, c);
+        comments.push(c.open, c.close, c.escaped);
         if (c.text.slice(c.open, c.close + 1).includes('\\n')) {
           s = quoted(c, 0);
           break;
@@ -414,7 +417,7 @@ function messages(c: Cursor, entry: PoEntry): boolean {
   const ctx = message(c, 'msgctxt', 7);
   if (ctx.length > 0) entry.msgctxt = ctx;
   entry.msgidLine = c.fileIndex(c.index);
-  kde.length = 0;
+  if (kde.length > 0) kde.length = 0;
   const msgid = message(c, 'msgid', 5, kde);
   if (msgid.length > 0) entry.msgid = msgid;
   if (kde.length > 0) entry.msgidComments = kde.slice();
@@ -425,7 +428,7 @@ function messages(c: Cursor, entry: PoEntry): boolean {
     entry.msgstr = msgstr;
     return true;
   }
-  kde.length = 0;
+  if (kde.length > 0) kde.length = 0;
   const msgidPlural = message(c, 'msgid_plural', 12, kde);
   if (msgidPlural.length > 0) entry.msgidPlural = msgidPlural;
   if (msgidPlural.length === 0 && kde.length === 0) return false;

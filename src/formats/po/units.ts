@@ -108,11 +108,13 @@ function readFlags(e: PoEntry, filename: string): string {
 
 /** The toolkit's `getnotes()`: translator comments, then extracted ones, each line's text after its marker. */
 function entryNotes(e: PoEntry, newline: string): string {
-  if (e.translator.length === 0 && e.extracted.length === 0) return '';
-  let notes = '';
-  for (const c of e.translator) notes += c.slice(2) + newline;
-  for (const c of e.extracted) notes += c.slice(3) + newline;
-  return notes.slice(0, -1);
+  let notes: string | null = null;
+  // each line ends with the newline, and the last one loses its last character (`\r` stays of `\r\n`): joined as
+  // the lines are read, not built whole and cut (which copies the text)
+  for (const c of e.translator) notes = notes === null ? c.slice(2) : notes + newline + c.slice(2);
+  for (const c of e.extracted) notes = notes === null ? c.slice(3) : notes + newline + c.slice(3);
+  if (notes === null) return '';
+  return newline.length === 1 ? notes : notes + newline.slice(0, -1);
 }
 
 /** Python's `unquote_plus` with strict UTF-8: `+` is a space, `%XX` bytes decoded; undecodable text is kept as is. */
