@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash } from './hash.js';
+import { IdHashTable, calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash } from './hash.js';
 import { countChars, countWords } from './words.js';
 
 describe('calculateHash (Weblate test vectors)', () => {
@@ -56,5 +56,33 @@ describe('calculateHash on long and non-ASCII input', () => {
       const expected = new DataView(out.buffer).getBigUint64(0, true) - (1n << 63n);
       expect(calculateHash(text)).toBe(expected);
     }
+  });
+});
+
+describe('IdHashTable', () => {
+  it('gives each text its calculateHash and the number kept with the first of the same hash, past its first size', () => {
+    const table = new IdHashTable();
+    for (let i = 0; i < 5000; i++) {
+      expect(table.add(`unit ${i}`, i % 3 === 0 ? '' : 'ctx', i)).toBe(calculateHash(`unit ${i}`, i % 3 === 0 ? '' : 'ctx'));
+      expect(table.earlier).toBe(-1);
+    }
+    expect(table.add('unit 1', 'ctx', 9999)).toBe(calculateHash('unit 1ctx'));
+    expect(table.earlier).toBe(1);
+    // source + context is one text, as Weblate hashes it
+    table.add('unit 4', '1ctx', 9999);
+    expect(table.earlier).toBe(41);
+    expect(table.add('unit 0', '', 9999)).toBe(calculateHash('unit 0'));
+    expect(table.earlier).toBe(0);
+  });
+
+  it('tells apart hashes whose upper halves are equal', () => {
+    // these two share bits 32-63 of their hash (found by search)
+    expect(calculateHash('unit 50048') >> 32n).toBe(calculateHash('unit 72194') >> 32n);
+    const table = new IdHashTable();
+    table.add('unit 50048', '', 1);
+    table.add('unit 72194', '', 2);
+    expect(table.earlier).toBe(-1);
+    table.add('unit 72194', '', 3);
+    expect(table.earlier).toBe(2);
   });
 });

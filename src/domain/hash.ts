@@ -53,3 +53,57 @@ export function unitIdHash(monolingual: boolean, source: readonly string[], cont
 export function unitContentHash(source: readonly string[], context: string): bigint {
   return calculateHash(joinPlural(source), context);
 }
+
+/**
+ * The id_hash of each unit of a file as it is read, and the number (a line) kept with the first unit of each. A
+ * Map keyed by the BigInt cost more than the hashing itself (V8 hashes a BigInt key, and converts one to a Number,
+ * by a call out of its generated code); this table keeps the hash's two 32-bit halves, read where the hash is made.
+ */
+export class IdHashTable {
+  /** After `add`: the number kept with an earlier unit of the same id_hash, or -1 (this one's was kept). */
+  earlier = -1;
+  private size = 0;
+  private high = new Int32Array(1024);
+  private low = new Int32Array(1024);
+  // the number kept plus one (0: a free slot)
+  private kept = new Int32Array(1024);
+
+  /** `calculateHash(text, context)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash. */
+  add(text: string, context: string, value: number): bigint {
+    const hash = signedHash(context === '' ? text : text + context);
+    const high = result.getInt32(4, true);
+    const low = result.getInt32(0, true);
+    const mask = this.kept.length - 1;
+    let at = high & mask;
+    for (; this.kept[at] !== 0; at = (at + 1) & mask) {
+      if (this.high[at] === high && this.low[at] === low) {
+        this.earlier = this.kept[at]! - 1;
+        return hash;
+      }
+    }
+    this.earlier = -1;
+    this.place(at, high, low, value + 1);
+    if (++this.size * 2 > this.kept.length) this.grow();
+    return hash;
+  }
+
+  private place(at: number, high: number, low: number, kept: number): void {
+    this.high[at] = high;
+    this.low[at] = low;
+    this.kept[at] = kept;
+  }
+
+  private grow(): void {
+    const { high, low, kept } = this;
+    const slots = kept.length * 2;
+    this.high = new Int32Array(slots);
+    this.low = new Int32Array(slots);
+    this.kept = new Int32Array(slots);
+    for (let i = 0; i < kept.length; i++) {
+      if (kept[i] === 0) continue;
+      let at = high[i]! & (slots - 1);
+      while (this.kept[at] !== 0) at = (at + 1) & (slots - 1);
+      this.place(at, high[i]!, low[i]!, kept[i]!);
+    }
+  }
+}

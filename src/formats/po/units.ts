@@ -1,6 +1,6 @@
 // Weblate's units from PO entries (`po` and `po-mono`): identities, states, flags, notes, locations, previous source.
 import { FormatParseError } from '../../domain/errors.js';
-import { calculateHash } from '../../domain/hash.js';
+import { IdHashTable, calculateHash } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import { FlagSyntaxError, formatFlags, readFlagLine, typeComments } from './flags.js';
@@ -193,7 +193,7 @@ function previousSource(e: PoEntry, fuzzy: boolean): string {
 export class BilingualUnits {
   readonly units: ParsedUnit[] = [];
   // the line of each identity's first entry, by id_hash (Weblate's identity of a unit)
-  private readonly seen = new Map<bigint, number>();
+  private readonly seen = new IdHashTable();
   constructor(
     private readonly newline: string,
     private readonly filename: string,
@@ -206,13 +206,14 @@ export class BilingualUnits {
     const target = entryTarget(e);
     if (isBlankEntry(e, source, target)) return;
     const context = entryContext(e, this.newline);
-    const idHash = calculateHash(source.length === 1 ? source[0]! : joinPlural(source), context);
-    const first = this.seen.get(idHash);
-    if (first !== undefined) {
-      this.skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
+    const idHash = this.seen.add(source.length === 1 ? source[0]! : joinPlural(source), context, e.msgidLine + 1);
+    if (this.seen.earlier >= 0) {
+      this.skipped.push({
+        line: e.msgidLine + 1,
+        reason: `duplicate of the entry on line ${this.seen.earlier} (same msgctxt and msgid): the first one is used`,
+      });
       return;
     }
-    this.seen.set(idHash, e.msgidLine + 1);
     const state = entryState(e, target);
     this.units.push({
       context,
