@@ -272,11 +272,19 @@ function quoted(c: Cursor, start: number): boolean {
   const text = c.text;
   const ls = c.start;
   const le = c.end;
-  const q = text.indexOf('"', ls + start);
-  const left = q >= 0 && q < le ? q - ls : -1;
+  const from = ls + start;
+  const first = from < le ? text.charCodeAt(from) : -1;
+  let left = start;
+  if (first !== 34) {
+    // printable ASCII where the string would start: no string (nothing after it is looked at)
+    if (first > 32 && first < 127) return false;
+    const q = text.indexOf('"', from);
+    left = q >= 0 && q < le ? q - ls : -1;
+  }
   // the toolkit looks at what precedes the quote (or, without one, the rest of the line and its newline but the last character)
-  if (left === start || onlySpaces(text, ls + start, left < 0 ? -1 : ls + left, le, c.tail)) {
-    const r = le > ls ? text.lastIndexOf('"', le - 1) : -1;
+  if (left === start || onlySpaces(text, from, left < 0 ? -1 : ls + left, le, c.tail)) {
+    // most lines end with their closing quote
+    const r = le > ls ? (text.charCodeAt(le - 1) === 34 ? le - 1 : text.lastIndexOf('"', le - 1)) : -1;
     const right = r >= ls ? r - ls : -1;
     if (left !== right) {
       c.take();

@@ -3,7 +3,7 @@ import { FormatParseError } from '../../domain/errors.js';
 import { IdHashTable, calculateHash } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
-import { FlagSyntaxError, formatFlags, readFlagLine, typeComments } from './flags.js';
+import { FlagSyntaxError, formatFlags, readFlagLine } from './flags.js';
 import { type PoDocument, type PoEntry, isNull, unquote } from './syntax.js';
 
 /** A unit the format left out, and why (a duplicate of an earlier one). */
@@ -68,8 +68,17 @@ function hasText(forms: readonly string[]): boolean {
 /** `fuzzy` as the toolkit keeps it: dropped when the entry has no translation. */
 function isFuzzy(e: PoEntry, target: readonly string[]): boolean {
   if (e.flags.length === 0 || !hasText(target)) return false;
-  // most `#,` lines are `#, c-format` or `#, fuzzy`: the split only when the word is there at all
-  return e.flags.some((l) => l.includes('fuzzy')) && typeComments(e.flags).includes('fuzzy');
+  for (const line of e.flags) if (hasTypeComment(line, 'fuzzy')) return true;
+  return false;
+}
+
+/** Whether `word` is one of the words of a `#,` line (see typeComments), found without splitting the line. */
+function hasTypeComment(line: string, word: string): boolean {
+  for (let at = line.indexOf(word); at >= 0; at = line.indexOf(word, at + 1)) {
+    const end = line.indexOf(',', at);
+    if (line.slice(line.lastIndexOf(',', at) + 1, end < 0 ? line.length : end).trim() === word) return true;
+  }
+  return false;
 }
 
 function entryState(e: PoEntry, target: readonly string[]): UnitState {
@@ -134,6 +143,8 @@ export function unquotePlus(text: string): string {
 }
 
 const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
+// printable ASCII and tabs, but `+` and `%` (which unquote): a line whose tokens are read as they are
+const PLAIN_REFERENCES = /^[\t -$&-*,-~]*$/;
 const SPACES = /\s+/;
 
 /**
@@ -147,18 +158,18 @@ function entryLocations(e: PoEntry): string {
   let out = '';
   for (let k = 0; k < refs.length; k++) {
     const line = refs[k]!;
-    if (line.includes(':docstring')) return weblateLocations(refs);
+    if (!PLAIN_REFERENCES.test(line) || line.includes(':docstring')) return weblateLocations(refs);
+    if (line.indexOf(' ', 3) < 0 && line.indexOf('\t', 3) < 0) {
+      // one path (most lines)
+      if (line.length > 3) out = out === '' ? line.slice(3) : `${out}, ${line.slice(3)}`;
+      continue;
+    }
     let i = 3;
     for (;;) {
       while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
       if (i >= line.length) break;
-      let j = i;
-      for (; j < line.length; j++) {
-        const c = line.charCodeAt(j);
-        if (c === 32 || c === 9) break;
-        // `+` and `%` unquote; other whitespace splits: Weblate's whole path
-        if (c === 43 || c === 37 || c < 32 || c > 126) return weblateLocations(refs);
-      }
+      let j = i + 1;
+      while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
       const token = line.slice(i, j);
       out = out === '' ? token : `${out}, ${token}`;
       i = j;
