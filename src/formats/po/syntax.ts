@@ -255,6 +255,33 @@ function newEntry(text: string, first: number): PoEntry {
   };
 }
 
+/** `e` made as `newEntry` makes one (an entry that is not kept is read into again: one object less per entry). */
+function resetEntry(e: PoEntry, first: number): PoEntry {
+  e.first = first;
+  e.end = first;
+  e.obsolete = false;
+  e.translator = NONE;
+  e.extracted = NONE;
+  e.references = NONE;
+  e.flags = NONE;
+  e.flagLines = NONE;
+  e.previousLines = NONE;
+  e.prevMsgctxt = NONE;
+  e.prevMsgid = NONE;
+  e.prevMsgidPlural = NONE;
+  e.msgctxt = null;
+  e.msgid = NONE;
+  e.msgidComments = NONE;
+  e.msgidPlural = NONE;
+  e.hasPlural = false;
+  e.msgstr = null;
+  e.msgstrPlural = null;
+  e.keyLine = -1;
+  e.msgidLine = -1;
+  e.msgstrLine = -1;
+  return e;
+}
+
 /** `list` with `value` added: a new list in place of the shared empty one. */
 function add<T>(list: T[], value: T): T[] {
   if (list === NONE) return [value];
@@ -492,9 +519,10 @@ function obsoleteLines(c: Cursor): number[] {
   return out;
 }
 
-/** One entry, or null when nothing more parses. */
-function entryAt(c: Cursor): PoEntry | null {
-  const entry = newEntry(c.text, c.fileIndex(c.index));
+/** One entry (read into `reuse` when given), or null when nothing more parses. */
+function entryAt(c: Cursor, reuse: PoEntry | null): PoEntry | null {
+  const first = c.fileIndex(c.index);
+  const entry = reuse ? resetEntry(reuse, first) : newEntry(c.text, first);
   const hadComments = comments(c, entry);
   if (c.startsWith('#~')) {
     const at = c.line;
@@ -530,15 +558,17 @@ function entryAt(c: Cursor): PoEntry | null {
  * Splits and parses decoded PO text (BOM already taken off) the way Translate Toolkit does: its newline rule,
  * blank lines ignored, comments attached to the entry after them, obsolete `#~` entries kept (flagged).
  * Throws FormatParseError (line and column in the file) where the toolkit stops with a syntax error. With `onEntry`
- * each entry goes to it as it is read and `entries` stays empty (a reader that keeps only units holds no entries).
+ * each entry goes to it as it is read and `entries` stays empty (a reader that keeps only units holds no entries);
+ * the entry object is read into again for the next entry (its lists are new each time).
  */
 export function parsePoText(text: string, bom: boolean, filename: string, onEntry?: (entry: PoEntry, newline: string) => void): PoDocument {
   const newline = detectNewline(text);
   const cursor = new Cursor(text, newline, null, 0, false, newline.slice(0, -1));
   const entries: PoEntry[] = [];
+  const reuse = onEntry ? newEntry(text, 0) : null;
   try {
     for (;;) {
-      const entry = entryAt(cursor);
+      const entry = entryAt(cursor, reuse);
       if (!entry) break;
       if (onEntry) onEntry(entry, newline);
       else entries.push(entry);
