@@ -63,10 +63,19 @@ export class IdHashTable {
   /** After `add`: the number kept with an earlier unit of the same id_hash, or -1 (this one's was kept). */
   earlier = -1;
   private size = 0;
-  private high = new Int32Array(1024);
-  private low = new Int32Array(1024);
+  private high: Int32Array;
+  private low: Int32Array;
   // the number kept plus one (0: a free slot)
-  private kept = new Int32Array(1024);
+  private kept: Int32Array;
+
+  /** A table made for about `expected` hashes (it grows past them). */
+  constructor(expected = 0) {
+    let slots = 1024;
+    while (slots < expected * 2) slots *= 2;
+    this.high = new Int32Array(slots);
+    this.low = new Int32Array(slots);
+    this.kept = new Int32Array(slots);
+  }
 
   /** `calculateHash(text, context)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash. */
   add(text: string, context: string, value: number): bigint {

@@ -14,13 +14,18 @@ const latin1 = new TextDecoder('latin1');
 
 /** The charset the header declares (`charset=…` in the first entry), or null. */
 function declaredCharset(bytes: Uint8Array): { name: string; offset: number } | null {
-  const head = latin1.decode(bytes.subarray(0, Math.min(bytes.length, 65536)));
-  // only the header entry counts: stop at the second msgid
-  const first = head.search(/(^|[\r\n])msgid[ \t]/);
-  const second = first < 0 ? -1 : head.slice(first + 6).search(/[\r\n]msgid[ \t]/);
-  const scope = second < 0 ? head : head.slice(0, first + 6 + second);
-  const m = /charset=([^\s"\\]+)/.exec(scope);
-  return m ? { name: m[1]!, offset: m.index + 8 } : null;
+  // the header is in the first 64 KiB; most end within the first 4 KiB, which are read first
+  for (const size of [4096, 65536]) {
+    const head = latin1.decode(bytes.subarray(0, Math.min(bytes.length, size)));
+    // only the header entry counts: stop at the second msgid
+    const first = head.search(/(^|[\r\n])msgid[ \t]/);
+    const second = first < 0 ? -1 : head.slice(first + 6).search(/[\r\n]msgid[ \t]/);
+    if (second < 0 && size < 65536 && bytes.length > size) continue;
+    const scope = second < 0 ? head : head.slice(0, first + 6 + second);
+    const m = /charset=([^\s"\\]+)/.exec(scope);
+    return m ? { name: m[1]!, offset: m.index + 8 } : null;
+  }
+  return null;
 }
 
 /**

@@ -78,7 +78,8 @@ export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
   const { text, bom, charset } = decodePo(bytes, ctx.filename);
   let collect: BilingualUnits | undefined;
   parsePoText(text, bom, ctx.filename, (entry, newline) => {
-    collect ??= new BilingualUnits(newline, ctx.filename, skipped);
+    // about one unit in 128 characters (Audacity's files: 150, Midnight Commander's: 70)
+    collect ??= new BilingualUnits(newline, ctx.filename, skipped, text.length >> 7);
     collect.add(entry);
   });
   return { units: collect?.units ?? [], monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped };

@@ -204,12 +204,16 @@ function previousSource(e: PoEntry, fuzzy: boolean): string {
 export class BilingualUnits {
   readonly units: ParsedUnit[] = [];
   // the line of each identity's first entry, by id_hash (Weblate's identity of a unit)
-  private readonly seen = new IdHashTable();
+  private readonly seen: IdHashTable;
   constructor(
     private readonly newline: string,
     private readonly filename: string,
     private readonly skipped: SkippedEntry[],
-  ) {}
+    /** About how many units to expect (the table of identities is made that big). */
+    expected = 0,
+  ) {
+    this.seen = new IdHashTable(expected);
+  }
 
   add(e: PoEntry): void {
     if (e.obsolete || isHeader(e)) return;
@@ -247,7 +251,7 @@ export class BilingualUnits {
 
 /** The units of a parsed document (see BilingualUnits). */
 export function bilingualUnits(doc: PoDocument, filename: string, skipped: SkippedEntry[]): ParsedUnit[] {
-  const collect = new BilingualUnits(doc.newline, filename, skipped);
+  const collect = new BilingualUnits(doc.newline, filename, skipped, doc.entries.length);
   for (const e of doc.entries) collect.add(e);
   return collect.units;
 }
