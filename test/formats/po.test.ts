@@ -230,6 +230,17 @@ describe('format po: writes as Weblate saves them', () => {
     expect(out[out.length - 3]).toBe(0xfc);
   });
 
+  it("finds the header's charset past the first 4 KiB (a long comment before the header)", () => {
+    const comment = `# ${'x'.repeat(70)}\n`.repeat(80);
+    const latin = new Uint8Array([
+      ...encoder.encode(`${comment}msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "a"\nmsgstr "`),
+      0xe9,
+      ...encoder.encode('"\n'),
+    ]);
+    expect(latin.indexOf(0x3d)).toBeGreaterThan(4096);
+    expect(po.parse(latin, ctxFor('l.po')).units[0]!.target).toEqual(['é']);
+  });
+
   it('removes an obsolete entry with the same id when a string comes back', () => {
     const out = writeText(cs, [{ context: '', source: ['Old'], target: ['Starý'], state: State.TRANSLATED }]);
     expect(out).not.toContain('#~');
