@@ -302,14 +302,19 @@ function quoted(c: Cursor, start: number): boolean {
   const from = ls + start;
   const first = from < le ? text.charCodeAt(from) : -1;
   let left = start;
-  if (first !== 34) {
+  // a quote there, or after one space (`msgid "`): the string starts there
+  let found = first === 34;
+  if (!found && first === 32 && text.charCodeAt(from + 1) === 34) {
+    left = start + 1;
+    found = true;
+  } else if (!found) {
     // printable ASCII where the string would start: no string (nothing after it is looked at)
     if (first > 32 && first < 127) return false;
     const q = text.indexOf('"', from);
     left = q >= 0 && q < le ? q - ls : -1;
   }
   // the toolkit looks at what precedes the quote (or, without one, the rest of the line and its newline but the last character)
-  if (left === start || onlySpaces(text, from, left < 0 ? -1 : ls + left, le, c.tail)) {
+  if (found || left === start || onlySpaces(text, from, left < 0 ? -1 : ls + left, le, c.tail)) {
     // most lines end with their closing quote
     const r = le > ls ? (text.charCodeAt(le - 1) === 34 ? le - 1 : text.lastIndexOf('"', le - 1)) : -1;
     const right = r >= ls ? r - ls : -1;

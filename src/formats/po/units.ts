@@ -145,6 +145,7 @@ export function unquotePlus(text: string): string {
 const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
 // printable ASCII and tabs, but `+` and `%` (which unquote): a line whose tokens are read as they are
 const PLAIN_REFERENCES = /^[\t -$&-*,-~]*$/;
+const ONE_PLAIN_REFERENCE = /^#: [!-$&-*,-~]*$/;
 const SPACES = /\s+/;
 
 /**
@@ -154,28 +155,35 @@ const SPACES = /\s+/;
 function entryLocations(e: PoEntry): string {
   const refs = e.references;
   if (refs.length === 0) return '';
-  // most lines are plain paths between spaces: nothing to unquote, no Sphinx part, so their tokens as they are
   let out = '';
   for (let k = 0; k < refs.length; k++) {
     const line = refs[k]!;
-    if (!PLAIN_REFERENCES.test(line) || line.includes(':docstring')) return weblateLocations(refs);
-    if (line.indexOf(' ', 3) < 0 && line.indexOf('\t', 3) < 0) {
-      // one path (most lines)
-      if (line.length > 3) out = out === '' ? line.slice(3) : `${out}, ${line.slice(3)}`;
-      continue;
-    }
-    let i = 3;
-    for (;;) {
-      while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-      if (i >= line.length) break;
-      let j = i + 1;
-      while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
-      const token = line.slice(i, j);
-      out = out === '' ? token : `${out}, ${token}`;
-      i = j;
-    }
+    let tokens: string | null;
+    // most lines are `#: ` and one path (printable ASCII without `+`, `%` or a blank): that path
+    if (ONE_PLAIN_REFERENCE.test(line)) tokens = line.includes(':docstring') ? null : line.slice(3);
+    else tokens = plainReferences(line);
+    if (tokens === null) return weblateLocations(refs);
+    if (tokens !== '') out = out === '' ? tokens : `${out}, ${tokens}`;
   }
   return out;
+}
+
+/**
+ * The tokens of a `#:` line of plain paths between blanks (nothing to unquote, no Sphinx part), comma+space
+ * separated; null for any other line (Weblate's whole path then).
+ */
+function plainReferences(line: string): string | null {
+  if (!PLAIN_REFERENCES.test(line) || line.includes(':docstring')) return null;
+  let out = '';
+  let i = 3;
+  for (;;) {
+    while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    if (i >= line.length) return out;
+    let j = i + 1;
+    while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+    out = out === '' ? line.slice(i, j) : `${out}, ${line.slice(i, j)}`;
+    i = j;
+  }
 }
 
 function weblateLocations(refs: readonly string[]): string {
