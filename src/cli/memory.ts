@@ -5,6 +5,9 @@ import { FormatParseError } from '../domain/errors.js';
 import { MemoryCategory, createMemoryJsonReader, writeMemoryJson } from '../formats/memory/json.js';
 import { type MemoryFileEntry, type MemoryFileReader, createTmxReader, writeTmx } from '../formats/memory/tmx.js';
 import type { MemoryExportScope, MemoryImportEntry, MemoryImportResult, MemoryRow, MemoryScope, MemorySkipReason, Store } from '../store/index.js';
+import { exportMemory, importMemory } from '../store/memory.repo.js';
+import { findProjectBySlug } from '../store/projects.repo.js';
+import { findUserByUsername } from '../store/users.repo.js';
 import { CliFailure, type CliIo } from './io.js';
 
 export type MemoryFileFormat = 'tmx' | 'json';
@@ -37,12 +40,14 @@ function formatOf(file: string, asked: string | undefined, sniff?: Uint8Array): 
 async function scopeOf(store: Store, opts: MemoryScopeOptions): Promise<MemoryScope> {
   if (opts.project !== undefined && opts.user !== undefined) throw new CliFailure('pass --project or --user, not both', 2);
   if (opts.project !== undefined) {
-    const project = await store.findProject(opts.project);
+    const slug = opts.project;
+    const project = await store.read((tx) => findProjectBySlug(tx, slug));
     if (!project) throw new CliFailure(`project "${opts.project}" not found`);
     return { kind: 'project', projectId: project.id };
   }
   if (opts.user !== undefined) {
-    const user = await store.findUser(opts.user);
+    const username = opts.user;
+    const user = await store.read((tx) => findUserByUsername(tx, username));
     if (!user) throw new CliFailure(`user "${opts.user}" not found`);
     return { kind: 'user', userId: user.id };
   }
@@ -142,7 +147,8 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
     let batch: MemoryImportEntry[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      addResult(total, await store.importMemory(batch, scope));
+      const entries = batch;
+      addResult(total, await store.write((tx) => importMemory(tx, entries, scope)));
       batch = [];
     };
     const take = async (entries: MemoryFileEntry[]) => {
@@ -193,7 +199,7 @@ export async function runMemoryExport(store: Store, io: CliIo, file: string, opt
   const format = formatOf(file, opts.format);
   let scope: MemoryExportScope = { kind: 'all' };
   if (opts.project !== undefined) scope = await scopeOf(store, { project: opts.project });
-  const rows = await store.exportMemory(scope);
+  const rows = await store.read((tx) => exportMemory(tx, scope));
   const entries = rows.map((m) => ({
     source: m.source,
     target: m.target,

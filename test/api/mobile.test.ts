@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
@@ -31,7 +33,7 @@ async function changedLines(upstream: string): Promise<string[]> {
 describe('Android and Apple projects end to end', () => {
   let env: SyncEnv;
   let config: Config;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let jane: string;
   let mike: string;
@@ -80,15 +82,15 @@ describe('Android and Apple projects end to end', () => {
       ],
       { committer: { name: 'tms test', email: 'tms@test.invalid' } },
     );
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const slug of ['android', 'ios', 'ios-plurals']) {
       const [result] = await syncProject(store, config, 'mobile', slug);
       if (!result?.ok) throw new Error(`sync of mobile/${slug} failed: ${result?.error}`);
     }
-    jane = (await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' })).token;
-    const manager = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, manager.user.id, ['Managers']);
+    jane = (await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }))).token;
+    const manager = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, manager.user.id, ['Managers']));
     mike = manager.token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   });

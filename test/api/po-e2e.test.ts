@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { gettextAvailable, msgfmtCheck, msgunfmt } from '../helpers/gettext.js';
@@ -44,7 +46,7 @@ const RU_PO = [
 describe('gettext PO end to end', () => {
   let env: SyncEnv;
   let config: Config;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let tokens: { jane: string; mike: string };
   const errors: string[] = [];
@@ -76,13 +78,13 @@ describe('gettext PO end to end', () => {
       ],
       { committer: { name: 'tms test', email: 'tms@test.invalid' }, site_url: 'http://tms.example' },
     );
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     const [result] = await syncProject(store, config, 'hello', 'po');
     expect(result?.ok, result?.error).toBe(true);
-    const jane = await store.createUser({ username: 'jana', fullName: 'Jana Nováková', email: 'jana@example.org' });
-    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, mike.user.id, ['Managers']);
+    const jane = await store.write((tx) => createUser(tx, { username: 'jana', fullName: 'Jana Nováková', email: 'jana@example.org' }));
+    const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
     tokens = { jane: jane.token, mike: mike.token };
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   });

@@ -7,12 +7,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus, repoRoot } from '../helpers/corpus.js';
 import { gettextAvailable, msgfmtCheck } from '../helpers/gettext.js';
 import { gitCli } from '../helpers/git-repo.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from '../helpers/http.js';
+import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 const FIXTURES = path.join(repoRoot, 'fixtures', 'formats');
@@ -32,7 +35,7 @@ const QUIT = 'You have %zu opened screen. Quit anyway?';
 describeCorpus('a translation’s plural follows its file', (corpus) => {
   let env: SyncEnv;
   let config: Config;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let tokens: { jane: string; mike: string };
   const errors: string[] = [];
@@ -70,15 +73,15 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
       }),
     ];
     config = env.config([{ name: 'Plurals', slug: 'plurals', components }], { committer: { name: 'tms test', email: 'tms@test.invalid' } });
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const c of components) {
       const [result] = await syncProject(store, config, 'plurals', c.slug);
       if (!result?.ok) throw new Error(`sync of plurals/${c.slug} failed: ${result?.error}`);
     }
-    const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, mike.user.id, ['Managers']);
+    const jane = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+    const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
     tokens = { jane: jane.token, mike: mike.token };
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   }, 120_000);
@@ -170,7 +173,7 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
 
   it('a store from before translations had their own plural reads the PO files again at the next sync, at the same commit', async () => {
     // what migration 11 leaves: no plural of the file's known, the PO files' revisions forgotten
-    store.db.prepare("UPDATE translations SET plural_number = NULL, plural_formula = NULL, revision = '' WHERE filename LIKE 'po/%'").run();
+    await sqlOn(store).run("UPDATE translations SET plural_number = NULL, plural_formula = NULL, revision = '' WHERE filename LIKE 'po/%'");
     const before = (await unitOf('mc/ru', `source:"${QUIT}"`, (u) => u.source[0] === QUIT)).target;
     expect(before).toHaveLength(3);
     const [result] = await syncProject(store, config, 'plurals', 'mc');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -29,7 +30,10 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
   beforeAll(async () => {
     await ensureAssets();
     env = await createWriteEnv();
-    for (const [name, password] of Object.entries(PASSWORDS)) await env.store.setPasswordHash(name, await hashPassword(password));
+    for (const [name, password] of Object.entries(PASSWORDS)) {
+      const hash = await hashPassword(password);
+      await env.store.write((tx) => setPasswordHash(tx, name, hash));
+    }
     // An Arabic translation of `web`, for right-to-left.
     const added = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: 'ar' } });
     expect(added.status).toBeLessThan(300);

@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -33,7 +36,7 @@ async function changedLines(upstream: string): Promise<string[]> {
 
 describe.skipIf(!chromiumPath)('file formats edited in the web editor', () => {
   let env: SyncEnv;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let browser: Browser;
   let tokens: { jane: string; mike: string };
@@ -82,16 +85,19 @@ describe.skipIf(!chromiumPath)('file formats edited in the web editor', () => {
       committer: { name: 'tms test', email: 'tms@test.invalid' },
       site_url: 'http://tms.example',
     });
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const c of components) {
       const [result] = await syncProject(store, config, 'formats', c.slug);
       if (!result?.ok) throw new Error(`sync of formats/${c.slug} failed: ${result?.error}`);
     }
-    const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, mike.user.id, ['Managers']);
-    for (const [name, password] of Object.entries(PASSWORDS)) await store.setPasswordHash(name, await hashPassword(password));
+    const jane = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+    const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
+    for (const [name, password] of Object.entries(PASSWORDS)) {
+      const hash = await hashPassword(password);
+      await store.write((tx) => setPasswordHash(tx, name, hash));
+    }
     tokens = { jane: jane.token, mike: mike.token };
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
     browser = await launchBrowser(chromiumPath!);

@@ -3,6 +3,7 @@
 import { queryValue } from '../../api/context.js';
 import { notFound } from '../../api/errors.js';
 import { actionName } from '../../domain/actions.js';
+import { changeRecords } from '../../store/changes.query.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { paths, pluralText, when } from '../format.js';
@@ -11,9 +12,8 @@ import { page } from './layout.js';
 
 /** The newest changes the caller may see within a scope. */
 export function recentChanges(ctx: WebContext, scope: Omit<ChangeFilter, 'visibleProjects' | 'hiddenComponents'>, limit: number): Promise<ChangeRecordRow[]> {
-  return ctx.services.changes.list(
-    { ...scope, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
-    { limit, offset: 0 },
+  return ctx.services.store.read((tx) =>
+    changeRecords(tx, { ...scope, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() }, { limit, offset: 0 }),
   );
 }
 
@@ -70,9 +70,12 @@ export async function changesPage(ctx: WebContext): Promise<WebAnswer> {
   }
   if (user) filter.user = user;
   const pageNumber = Math.max(1, Math.min(10_000, Number.parseInt(queryValue(ctx, 'page') ?? '1', 10) || 1));
-  const changes = await ctx.services.changes.list(
-    { ...filter, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
-    { limit: PAGE + 1, offset: (pageNumber - 1) * PAGE },
+  const changes = await ctx.services.store.read((tx) =>
+    changeRecords(
+      tx,
+      { ...filter, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
+      { limit: PAGE + 1, offset: (pageNumber - 1) * PAGE },
+    ),
   );
   const more = changes.length > PAGE;
   const keep = (extra: Record<string, string>) => {

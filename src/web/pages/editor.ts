@@ -10,7 +10,10 @@ import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { TranslationPlural } from '../../languages/translation-plural.js';
 import { catalogPlural } from '../../repository/index.js';
+import { findUnitByHash } from '../../store/edits.repo.js';
 import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/units.query.js';
+import { componentUnitsByHash, translationUnits } from '../../store/units.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
@@ -118,7 +121,7 @@ interface Located {
 
 /** The unit the request names (`checksum`, `after` a position, or the 1-based `offset`), with its offset in the filter. */
 async function locate(ctx: WebContext, translation: CatalogTranslation, sourceId: number | null, filter: UnitFilter | null): Promise<Located | null> {
-  const { units } = ctx.services;
+  const { store } = ctx.services;
   const checksum = queryValue(ctx, 'checksum');
   const after = queryValue(ctx, 'after');
   let unit: UnitRecordRow | undefined;
@@ -129,23 +132,24 @@ async function locate(ctx: WebContext, translation: CatalogTranslation, sourceId
     } catch {
       throw notFound();
     }
-    const found = await ctx.services.store.findUnitByHash(translation.id, hash);
-    unit = found && (await units.byId(found.id));
+    unit = await store.read(async (tx) => {
+      const found = await findUnitByHash(tx, translation.id, hash);
+      return found && unitRecord(tx, found.id);
+    });
     if (!unit) throw notFound();
   } else if (after !== undefined && /^\d{1,9}$/.test(after)) {
-    [unit] = await units.ofTranslation(translation.id, sourceId, and(filter, { kind: 'number', field: 'position', op: '>', value: Number(after) }), {
-      limit: 1,
-      offset: 0,
-    });
+    const next = and(filter, { kind: 'number', field: 'position', op: '>', value: Number(after) });
+    [unit] = await store.read((tx) => translationUnitRecords(tx, translation.id, sourceId, next, { limit: 1, offset: 0 }));
     if (!unit) return null;
   } else {
     const raw = queryValue(ctx, 'offset') ?? '1';
     const offset = /^\d{1,9}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
-    [unit] = await units.ofTranslation(translation.id, sourceId, filter, { limit: 1, offset: offset - 1 });
+    [unit] = await store.read((tx) => translationUnitRecords(tx, translation.id, sourceId, filter, { limit: 1, offset: offset - 1 }));
     if (!unit) return null;
     return { unit, offset };
   }
-  const before = await units.countOfTranslation(translation.id, and(filter, { kind: 'number', field: 'position', op: '<', value: unit.position }));
+  const earlier = and(filter, { kind: 'number', field: 'position', op: '<', value: unit.position });
+  const before = await store.read((tx) => countTranslationUnitRecords(tx, translation.id, earlier));
   return { unit, offset: before + 1 };
 }
 
@@ -160,7 +164,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const source = siblings.find((t) => t.isSource);
   const q = queryValue(ctx, 'q') ?? '';
   const filter = filterOf(q);
-  const total = await ctx.services.units.countOfTranslation(translation.id, filter);
+  const total = await ctx.services.store.read((tx) => countTranslationUnitRecords(tx, translation.id, filter));
   const located = await locate(ctx, translation, source?.id ?? null, filter);
   const base = paths.translate(ctx.catalog, translation);
   const title = `${component.name} — ${language.name}`;
@@ -308,7 +312,7 @@ function stateName(state: number): string {
 }
 
 async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow) {
-  const units = await ctx.services.store.componentUnitsByHash(translation.componentId, unit.id_hash);
+  const units = await ctx.services.store.read((tx) => componentUnitsByHash(tx, translation.componentId, unit.id_hash));
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
@@ -332,7 +336,7 @@ async function glossaryTerms(ctx: WebContext, translation: CatalogTranslation, u
   for (const g of glossaries) {
     const gt = ctx.catalog.translationsByKey.get(`${g.id}/${ctx.catalog.languages.get(translation.languageId)!.code}`);
     if (!gt) continue;
-    for (const term of await ctx.services.store.translationUnits(gt.id)) {
+    for (const term of await ctx.services.store.read((tx) => translationUnits(tx, gt.id))) {
       const word = term.source.split(PLURAL_SEPARATOR)[0]!.toLocaleLowerCase().trim();
       if (!word) continue;
       const at = text.indexOf(word);

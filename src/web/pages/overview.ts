@@ -7,6 +7,7 @@ import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../repository/index.js';
+import { componentAlerts } from '../../store/alerts.repo.js';
 import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
@@ -131,7 +132,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
   }));
   const canStatus = ctx.access.can('meta:vcs.status', { project });
   const status = canStatus ? await statusOf(ctx, project, component) : null;
-  const alerts = await ctx.services.store.componentAlerts(component.id);
+  const alerts = await ctx.services.store.read((tx) => componentAlerts(tx, component.id));
   const ops = repositoryOperations(ctx, project, component);
   const zip = ctx.urls.api(`components/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/file/`);
   const body = html`<h1>${component.name}</h1>
