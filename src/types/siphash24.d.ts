@@ -12,7 +12,7 @@ declare module 'siphash24/fallback.js' {
 }
 
 declare module 'siphash24/siphash24.js' {
-  /** The package's WebAssembly module: `siphash(at, length)` hashes memory[at, at + length) with the key at 8..24 into 0..8. */
-  function createSiphash(): { memory: WebAssembly.Memory; siphash(at: number, length: number): void };
-  export default createSiphash;
+  /** The package's WebAssembly SipHash-2-4: `siphash(ptr, len)` hashes memory[ptr, ptr + len) with the key at 8-23 into 0-7. */
+  function instantiate(): { memory: WebAssembly.Memory; siphash(ptr: number, len: number): void };
+  export default instantiate;
 }
