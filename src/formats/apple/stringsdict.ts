@@ -5,7 +5,7 @@ import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
-import { CLDR_CATEGORIES, baseLanguageTags } from '../plural-tags.js';
+import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
 import { TemplateKeys } from '../template-keys.js';
 import { lineColumn } from '../text.js';
@@ -109,13 +109,6 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
     }
   }
   return { xml, root: top, entries };
-}
-
-/** The categories of a file's variables: the language's CLDR tags with `zero` first (Translate Toolkit). */
-export function stringsdictTags(language: string): string[] {
-  const tags = [...baseLanguageTags(language)];
-  if (!tags.includes('zero')) tags.unshift('zero');
-  return tags;
 }
 
 function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
@@ -420,7 +413,6 @@ export const stringsdictFormat: Format = {
   monolingual: null,
   extension: 'stringsdict',
   mimeType: 'application/xml',
-  pluralTags: stringsdictTags,
   parse: parseStringsdict,
   write: writeStringsdict,
   create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {
