@@ -50,6 +50,12 @@ function decodeCharEscapes(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+/** Whether decoding changed the first (`end` 0) or last (`end` 1) character: an escape stood there. */
+function changedAt(raw: string, decoded: string, end: 0 | 1): boolean {
+  if (raw === '' || decoded === '') return false;
+  return end === 0 ? raw.charCodeAt(0) !== decoded.charCodeAt(0) : raw.charCodeAt(raw.length - 1) !== decoded.charCodeAt(decoded.length - 1);
+}
+
 /** What one run of character data decodes to, and whether its edges may be trimmed. */
 export interface DecodedRun {
   text: string;
@@ -85,10 +91,10 @@ export class AndroidDecoder {
     if (!this.insideQuoted && content.indexOf('"') < 0) {
       // one unquoted part: whitespace collapses, then the escapes
       const joined = isSimpleText(content) ? content : content.replace(SPACE_RUN, ' ');
-      const text = joined.indexOf('\\') < 0 ? joined : decodeEscapes(joined);
-      const keepStart = joined !== '' && text !== '' && joined[0] !== text[0];
-      const keepEnd = joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1];
-      return { text, cleanupStart: !keepStart, cleanupEnd: !keepEnd };
+      // most values hold no escape: nothing decoded, both edges may be trimmed
+      if (joined.indexOf('\\') < 0) return { text: joined, cleanupStart: true, cleanupEnd: true };
+      const text = decodeEscapes(joined);
+      return { text, cleanupStart: !changedAt(joined, text, 0), cleanupEnd: !changedAt(joined, text, 1) };
     }
     const parts = content.split(QUOTED_PART).filter((p) => p !== '');
     let cleanupStart = false;
@@ -102,8 +108,8 @@ export class AndroidDecoder {
     }
     const text = decodeEscapes(joined);
     // an escaped space at an edge is kept
-    if (joined !== '' && text !== '' && joined[0] !== text[0]) cleanupStart = false;
-    if (joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1]) cleanupEnd = false;
+    if (changedAt(joined, text, 0)) cleanupStart = false;
+    if (changedAt(joined, text, 1)) cleanupEnd = false;
     return { text, cleanupStart, cleanupEnd };
   }
 }

@@ -15,7 +15,8 @@ export function entryForms(entry: AndroidEntry, tags: readonly string[]): string
 
 /** The comments before the element, joined by newlines (Translate Toolkit's `getnotes()`). */
 export function entryNote(entry: AndroidEntry | undefined): string {
-  return entry ? entry.notes.join('\n') : '';
+  if (!entry || entry.notes.length === 0) return '';
+  return entry.notes.length === 1 ? entry.notes[0]! : entry.notes.join('\n');
 }
 
 /** Entries Weblate lists: those with a name (an element without one is blank). */

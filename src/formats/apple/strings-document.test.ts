@@ -1,8 +1,10 @@
 // The .strings reader's key and value stripping by offsets: the same strings as the toolkit's strip chain it stands for.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../../test/helpers/errors.js';
+import { FormatParseError } from '../../domain/errors.js';
 import { pyLstrip, pyRstrip, stripChars } from '../python-text.js';
-import { keyStrip, valueStrip } from './strings-document.js';
+import { keyStrip, readStringsDocument, valueStrip } from './strings-document.js';
 
 // Translate Toolkit's strings dialect, step by step as the reader first followed it.
 function referenceKey(key: string): string {
@@ -30,5 +32,18 @@ describe('keyStrip / valueStrip', () => {
     );
     expect(keyStrip(' "a\\"b" ')).toBe('a"b');
     expect(valueStrip(' "x\\";  ')).toBe('x"');
+  });
+});
+
+describe('readStringsDocument: quoted keys', () => {
+  it('ends a key at the first quote no backslash precedes, and refuses one that never closes at the end of its line', () => {
+    const doc = readStringsDocument('"a\\"b" = "c";\n"x\\\\"y" = "z";\n', 'x.strings');
+    expect(doc.entries.map((e) => [e.name, e.value])).toEqual([
+      ['a"b', 'c'],
+      // the toolkit's quirk: a quote after an escaped backslash still counts as escaped
+      ['x\\"y', 'z'],
+    ]);
+    const err = thrownBy(FormatParseError, () => readStringsDocument('"a" = "b";\n"abc = 1;\n', 'x.strings'));
+    expect(err.data).toEqual({ filename: 'x.strings', line: 2, column: 10, reason: 'the quoted key is not closed' });
   });
 });

@@ -133,11 +133,11 @@ function findDelimiter<L>(line: string, at: L, fail: (at: L, column: number, rea
   let start = 0;
   while (start < line.length && isPySpace(line.charCodeAt(start))) start++;
   if (start < line.length && line.charCodeAt(start) === QUOTE) {
-    start++;
-    while (line.charCodeAt(start) !== QUOTE || line.charCodeAt(start - 1) === BACKSLASH) {
-      if (start >= line.length) fail(at, start, 'the quoted key is not closed');
-      start++;
-    }
+    // the key ends at the first quote after it that no backslash precedes
+    let close = line.indexOf('"', start + 1);
+    while (close >= 0 && line.charCodeAt(close - 1) === BACKSLASH) close = line.indexOf('"', close + 1);
+    if (close < 0) fail(at, line.length, 'the quoted key is not closed');
+    start = close;
   }
   // a loop, not indexOf: the line is a slice of a two-byte text, where V8's indexOf can be slow
   for (let pos = start; pos < line.length; pos++) {
