@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdHashTable, calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash } from './hash.js';
-import { countChars, countWords } from './words.js';
+import { IdHashTable, calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash, wordsOfLastHashed } from './hash.js';
+import { countChars, countWords, countWordsUtf8 } from './words.js';
 
 describe('calculateHash (Weblate test vectors)', () => {
   it.each([
@@ -40,6 +40,66 @@ describe('countWords / countChars', () => {
     expect(countWords(['<unused singular (hash=abc)>', '%d files'])).toBe(2);
     expect(countWords(['  '])).toBe(0);
   });
+  it('counts the words of UTF-8 bytes (and of the text last hashed) as countWords counts a string', () => {
+    // every whitespace character of the rule, and characters next to them or that look like them
+    const spaces = [
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      ' ',
+      '\x1c',
+      '\x1f',
+      '\x85',
+      '\xa0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+    ];
+    const others = [
+      'a',
+      '%d',
+      'é',
+      'ž',
+      '中',
+      '😀',
+      '\u200b',
+      '\u180e',
+      '\ud800',
+      '\udc00',
+      '\x00',
+      '\x7f',
+      '\x84',
+      '\x86',
+      '\u2027',
+      '\u200b',
+      '\u3001',
+      '\ufffd',
+    ];
+    const pieces = [...spaces, ...others];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let k = next() % 12; k > 0; k--) text += pieces[next() % pieces.length];
+      calculateHash(text);
+      expect(wordsOfLastHashed()).toBe(countWords([text]));
+      const bytes = encoder.encode(`xx ${text}`);
+      expect(countWordsUtf8(bytes, 3, bytes.length)).toBe(countWords([text]));
+    }
+  });
+
   it('counts code points including plural separators', () => {
     expect(countChars(['ab', 'cd'])).toBe(6);
     expect(countChars(['😀'])).toBe(1);

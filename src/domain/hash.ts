@@ -1,6 +1,7 @@
 // Weblate's identities: SipHash-2-4 keyed "Weblate Sip Hash", shifted into the signed 64-bit range.
 import instantiateSiphash from 'siphash24/siphash24.js';
 import { joinPlural } from './unit.js';
+import { countWordsUtf8 } from './words.js';
 
 const OFFSET = 1n << 63n;
 const encoder = new TextEncoder();
@@ -13,6 +14,18 @@ let result = new DataView(wasm.memory.buffer);
 let input = memory.subarray(24);
 memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 
+// bytes of the text last hashed (from offset 24 of the memory)
+let hashedLength = 0;
+
+/**
+ * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace),
+ * counted on the UTF-8 bytes the hash read: a reader that hashes each source counts its words without reading the
+ * string again.
+ */
+export function wordsOfLastHashed(): number {
+  return countWordsUtf8(memory, 24, 24 + hashedLength);
+}
+
 /** SipHash-2-4 of the UTF-8 text, minus 2^63. */
 function signedHash(text: string): bigint {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit
@@ -23,6 +36,7 @@ function signedHash(text: string): bigint {
     input = memory.subarray(24);
   }
   const { written } = encoder.encodeInto(text, input);
+  hashedLength = written;
   wasm.siphash(24, written);
   // the unsigned value minus 2^63 is its top bit flipped, read as signed
   memory[7]! ^= 0x80;

@@ -1,8 +1,8 @@
 // Weblate's units from PO entries (`po` and `po-mono`): identities, states, flags, notes, locations, previous source.
 import { FormatParseError } from '../../domain/errors.js';
-import { IdHashTable, calculateHash } from '../../domain/hash.js';
+import { IdHashTable, calculateHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import { FlagSyntaxError, formatFlags, readFlagLine } from './flags.js';
 import { type PoDocument, type PoEntry, isNull, unquote } from './syntax.js';
 
@@ -230,6 +230,8 @@ export class BilingualUnits {
     if (isBlankEntry(e, source, target)) return;
     const context = entryContext(e, this.newline);
     const idHash = this.seen.add(source.length === 1 ? source[0]! : joinPlural(source), context, e.msgidLine + 1);
+    // the words of what was hashed, when that was the source alone (no context, no unused form to leave out)
+    const numWords = context === '' && !hasUnusedForm(source) ? wordsOfLastHashed() : countWords(source);
     if (this.seen.earlier >= 0) {
       this.skipped.push({
         line: e.msgidLine + 1,
@@ -252,9 +254,14 @@ export class BilingualUnits {
       position: this.units.length + 1,
       idHash,
       contentHash: idHash,
-      numWords: countWords(source),
+      numWords,
     });
   }
+}
+
+function hasUnusedForm(source: readonly string[]): boolean {
+  for (const form of source) if (form.startsWith(UNUSED_PLURAL)) return true;
+  return false;
 }
 
 /** The units of a parsed document (see BilingualUnits). */
