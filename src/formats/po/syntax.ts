@@ -184,7 +184,9 @@ class Cursor {
 
   /** Whether the next line starts with `prefix`. */
   startsWith(prefix: string): boolean {
-    return this.start + prefix.length <= this.end && this.text.startsWith(prefix, this.start);
+    const last = this.start + prefix.length - 1;
+    // the last character first: the keywords differ there (`msgid`, `msgstr`, `msgctxt`), most calls fail on it
+    return last < this.end && this.text.charCodeAt(last) === prefix.charCodeAt(prefix.length - 1) && this.text.startsWith(prefix, this.start);
   }
 
   /** The next line's line number in the file (1-based). */
@@ -360,7 +362,7 @@ function push(parts: Parts, c: Cursor): Parts {
 
 /** Whether the part just read is a KDE `"_:` comment. */
 function kdeStart(c: Cursor): boolean {
-  return c.text.startsWith('"_:', c.open);
+  return c.text.charCodeAt(c.open + 1) === 95 && c.text.startsWith('"_:', c.open);
 }
 
 /**
