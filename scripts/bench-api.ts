@@ -8,9 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { sqlOn } from '../test/helpers/store.js';
 import { autocannon } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,22 +73,17 @@ async function main(): Promise<void> {
     });
     writeFileSync(configFile, text);
     const config: Config = parseConfig(text, configFile);
-    const store = openSqlStore(config.database);
-    const { db } = store;
-    await store.applyConfig(config);
+    const store = await openStore(config.database);
+    const sql = sqlOn(store);
+    await store.write((tx) => applyConfig(tx, config));
     const started = performance.now();
     for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-    const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
-    const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
-    const unitIds = db.prepare('SELECT id FROM units ORDER BY random() LIMIT 5000').pluck().all() as number[];
+    const units = (await sql.value('SELECT count(*) FROM units')) as number;
+    const changes = (await sql.value('SELECT count(*) FROM changes')) as number;
+    const unitIds = (await sql.values('SELECT id FROM units ORDER BY random() LIMIT 5000')) as number[];
     const pages = Math.ceil(
-      (db
-        .prepare(
-          `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
-       JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc-0' AND l.code = 'de'`,
-        )
-        .pluck()
-        .get() as number) / 100,
+      ((await sql.value(`SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+       JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc-0' AND l.code = 'de'`)) as number) / 100,
     );
     await store.close();
     console.log(
@@ -184,7 +181,7 @@ function report(rows: Row[], connections: number, duration: number): void {
 /** The child process: serves a synced store, and a bare node:http "hello" route on another port; prints both URLs. */
 async function serve(configFile: string, cacheBytes: number): Promise<void> {
   const config = loadConfig(configFile);
-  const store = openSqlStore(config.database);
+  const store = await openStore(config.database);
   const api = await startServer({ store, config, host: '127.0.0.1', port: 0, cacheBytes });
   const body = JSON.stringify({ hello: 'world' });
   const bare = http.createServer((_req, res) => {

@@ -6,10 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { editUnit } from '../src/repository/index.js';
-import { sqliteOf } from '../src/store/db.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import type { SqliteStore } from '../src/store/sqlite-store.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { sqlOn } from '../test/helpers/store.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -49,8 +52,8 @@ function configFor(name: string, checkFlags: string): Config {
 /** A cold sync into a fresh store (the working copy is cloned first, untimed); returns seconds and units. */
 async function cold(name: string, checkFlags: string) {
   const config = configFor(name, checkFlags);
-  const store = openSqlStore(config.database);
-  await store.applyConfig(config);
+  const store = await openStore(config.database);
+  await store.write((tx) => applyConfig(tx, config));
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'keepassxc', 'keepassxc'), {});
   const t = performance.now();
@@ -80,36 +83,24 @@ console.log(
 );
 
 // counts per check with Weblate's defaults for Qt TS (no format flag), then with the Qt format flags
-const last = openSqlStore(path.join(work, `on-${RUNS - 1}.sqlite`));
-const counts = (store: typeof last) =>
-  store.db.prepare('SELECT name, count(*) AS n FROM checks GROUP BY name ORDER BY n DESC').all() as { name: string; n: number }[];
-console.log(
-  `failing per check (defaults): ${counts(last)
-    .map((c) => `${c.name} ${c.n}`)
-    .join(', ')}`,
-);
+const last = await openStore(path.join(work, `on-${RUNS - 1}.sqlite`));
+const counts = async (store: typeof last) =>
+  (await sqlOn(store).rows('SELECT name, count(*) AS n FROM checks GROUP BY name ORDER BY n DESC')) as { name: string; n: number }[];
+console.log(`failing per check (defaults): ${(await counts(last)).map((c) => `${c.name} ${c.n}`).join(', ')}`);
 const qt = await cold('qt', 'qt-format, qt-plural-format');
-console.log(
-  `failing per check (qt-format, qt-plural-format): ${counts(qt.store)
-    .map((c) => `${c.name} ${c.n}`)
-    .join(', ')}`,
-);
+console.log(`failing per check (qt-format, qt-plural-format): ${(await counts(qt.store)).map((c) => `${c.name} ${c.n}`).join(', ')}`);
 
 // edit time with checks: translate strings of the German file back and forth, through editUnit (server time);
 // 400 edits with SQLite's own checkpoints (run inside whichever write crosses the threshold), then 400 with the
 // checkpoint thread `tms serve` starts; each batch starts from an emptied write-ahead log
-const user = await qt.store.createUser({ username: 'bench' });
-const ids = qt.store.db
-  .prepare(
-    `SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id
-     WHERE t.language_code = 'de' AND u.state = 20 AND instr(u.source, char(30,30)) = 0 LIMIT 800`,
-  )
-  .all() as { id: number; target: string }[];
+const user = await qt.store.write((tx) => createUser(tx, { username: 'bench' }));
+const ids = (await sqlOn(qt.store).rows(`SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id
+     WHERE t.language_code = 'de' AND u.state = 20 AND instr(u.source, char(30,30)) = 0 LIMIT 800`)) as { id: number; target: string }[];
 for (const [label, batch] of [
   ['SQLite checkpoints in the writes', ids.slice(0, 400)],
   ['checkpoint thread (tms serve)', ids.slice(400)],
 ] as const) {
-  sqliteOf(qt.store.db).pragma('wal_checkpoint(TRUNCATE)');
+  (qt.store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)');
   if (label.startsWith('checkpoint thread')) {
     qt.store.checkpointInBackground();
     // the thread has started (as it has long before any edit in a server)

@@ -5,10 +5,12 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config/config.js';
+import { openStore } from '../src/store/index.js';
 import { PgDb } from '../src/store/pg/pg-db.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { applyConfig } from '../src/store/projects.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { sqlOn } from '../test/helpers/store.js';
 import { keepassxcFiles, keepassxcProjects } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,11 +39,11 @@ async function main(): Promise<void> {
     const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: keepassxcProjects(path.join(work, 'upstream', 'keepassxc.git')) });
     writeFileSync(configFile, text);
     const config = parseConfig(text, configFile);
-    const store = openSqlStore(config.database);
-    await store.applyConfig(config);
+    const store = await openStore(config.database);
+    await store.write((tx) => applyConfig(tx, config));
     for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-    const count = (table: string) => store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-    console.log(`store: ${count('units')} units, ${count('changes')} changes, ${count('memory_sources')} memory sources`);
+    const count = (table: string) => sqlOn(store).value(`SELECT count(*) FROM ${table}`);
+    console.log(`store: ${await count('units')} units, ${await count('changes')} changes, ${await count('memory_sources')} memory sources`);
     await store.close();
 
     const original = config.database;

@@ -10,7 +10,7 @@ import { createUpdateQueue } from '../src/hooks/queue.js';
 import { createHookHandler } from '../src/hooks/router.js';
 import { type ComponentUpdate, createComponentUpdater } from '../src/hooks/updater.js';
 import { startServer } from '../src/server/server.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -67,7 +67,7 @@ const config = parseConfig(
   }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqlStore(config.database);
+const store = await openStore(config.database);
 const t = performance.now();
 const [first] = await syncProject(store, config, 'keepassxc');
 if (!first!.ok) throw new Error(`first sync failed: ${first!.error}`);

@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The real-world corpus (TMS_CORPUS, else ../shared/corpus); exits with a message when it is not there. */
+export function corpusDir(bench: string): string {
+  const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+  if (!existsSync(corpus)) {
+    console.log(`${bench}: the corpus is not at ${corpus}; set TMS_CORPUS. Nothing measured.`);
+    process.exit(0);
+  }
+  return corpus;
+}
+
 /** The folder of KeePassXC's translation files; exits with a message when the corpus is not there. */
 export function keepassxcSource(bench: string): string {
   const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');

@@ -8,12 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
-import { isPostgres } from '../src/store/db.js';
 import type { MemoryStrategy } from '../src/store/index.js';
-import { type SqlStore, openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
+import type { Store } from '../src/store/index.js';
+import { importMemory } from '../src/store/memory.repo.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { sqlOn } from '../test/helpers/store.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -58,20 +61,21 @@ const percentile = (xs: number[], p: number) => {
 };
 
 /** A cold sync of every copy: the clone is untimed (the same for both), then scan + parse + store timed. */
-async function coldSync(name: string, memory: boolean): Promise<{ store: SqlStore; seconds: number; units: number }> {
+async function coldSync(name: string, memory: boolean): Promise<{ store: Store; seconds: number; units: number }> {
   const config = configFor(path.join(work, name));
-  const store = await openSqlStore(config.database);
+  const store = await openStore(config.database);
   // without the memory: source texts are not indexed (each INSERT into memory_sources is ignored before it happens)
   if (!memory) {
-    store.db.exec(
-      isPostgres(store.db)
-        ? `CREATE FUNCTION memory_off() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
-           CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources FOR EACH ROW EXECUTE FUNCTION memory_off();`
-        : 'DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;',
-    );
+    if (store instanceof SqliteStore) {
+      store.db.exec('DROP TRIGGER memory_sources_ai; CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources BEGIN SELECT RAISE(IGNORE); END;');
+    } else {
+      const sql = sqlOn(store);
+      await sql.run('CREATE FUNCTION memory_off() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
+      await sql.run('CREATE TRIGGER memory_off BEFORE INSERT ON memory_sources FOR EACH ROW EXECUTE FUNCTION memory_off()');
+    }
   }
   // clone first (not timed), from a store that is then thrown away
-  const warm = await openSqlStore(path.join(work, `${name}.clone.sqlite`));
+  const warm = await openStore(path.join(work, `${name}.clone.sqlite`));
   await syncProject(warm, config, 'keepassxc');
   await warm.close();
   const t = performance.now();
@@ -88,7 +92,7 @@ report(`corpus: KeePassXC, ${Object.keys(files).length} files, ×${COPIES} compo
 
 // 1. what keeping the memory adds to a cold sync: alternate without and with it
 const runs: { memory: boolean; seconds: number }[] = [];
-let store: SqlStore | undefined;
+let store: Store | undefined;
 /** A loopback `git http-backend` request can be reset on a loaded machine: such a run is started over (and said). */
 async function coldSyncRetried(name: string, memory: boolean): Promise<Awaited<ReturnType<typeof coldSync>>> {
   for (let attempt = 1; ; attempt++) {
@@ -110,25 +114,25 @@ for (const [i, memory] of [false, true, false, true].entries()) {
 const best = (m: boolean) => Math.min(...runs.filter((r) => r.memory === m).map((r) => r.seconds));
 report(`memory build overhead (best of 2 each): ${(((best(true) - best(false)) / best(false)) * 100).toFixed(1)} %`);
 
-const db = store!.db;
+const sql = sqlOn(store!);
 const { lookupMemory, countMemory, listMemory } = await import('../src/store/memory.repo.js');
-const sources = db.prepare('SELECT count(*) FROM memory_sources').pluck().get() as number;
-const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
+const sources = (await sql.value<number>('SELECT count(*) FROM memory_sources'))!;
+const units = (await sql.value<number>('SELECT count(*) FROM units'))!;
 {
   let t = performance.now();
-  const records = countMemory(db);
+  const records = await store!.read(countMemory);
   const countMs = performance.now() - t;
   t = performance.now();
-  listMemory(db, { limit: 50, offset: 0 });
+  await store!.read((tx) => listMemory(tx, { limit: 50, offset: 0 }));
   const firstMs = performance.now() - t;
   t = performance.now();
-  listMemory(db, { limit: 50, offset: Math.max(0, records - 50) });
+  await store!.read((tx) => listMemory(tx, { limit: 50, offset: Math.max(0, records - 50) }));
   const lastMs = performance.now() - t;
   report(`memory: ${units} units in the store, ${records} records (units' translations), ${sources} distinct sources indexed`);
   report(`/api/memory/ records: count ${countMs.toFixed(0)} ms, first page of 50 ${firstMs.toFixed(1)} ms, last page ${lastMs.toFixed(0)} ms`);
 }
-const en = db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
-const de = db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
+const en = (await sql.value<number>("SELECT id FROM languages WHERE code = 'en'"))!;
+const de = (await sql.value<number>("SELECT id FROM languages WHERE code = 'de'"))!;
 
 // 2. queries: real source strings with one edit in about every eighth character (a changed upstream string)
 let seed = 7;
@@ -136,7 +140,7 @@ const random = () => {
   seed = (seed * 1103515245 + 12345) % 2 ** 31;
   return seed / 2 ** 31;
 };
-const texts = (db.prepare('SELECT text FROM memory_sources WHERE length BETWEEN 8 AND 200').pluck().all() as string[]).filter(() => random() < 0.5);
+const texts = (await sql.values<string>('SELECT text FROM memory_sources WHERE length BETWEEN 8 AND 200')).filter(() => random() < 0.5);
 const queries = Array.from({ length: SAMPLES }, () => {
   const chars = [...texts[Math.floor(random() * texts.length)]!];
   const edits = Math.max(1, Math.floor(chars.length / 8));
@@ -144,50 +148,52 @@ const queries = Array.from({ length: SAMPLES }, () => {
   return chars.join('');
 });
 
-function measure(strategy: MemoryStrategy, qs: string[]): { times: number[]; best: (number | undefined)[] } {
+async function measure(strategy: MemoryStrategy, qs: string[]): Promise<{ times: number[]; best: (number | undefined)[] }> {
   const times: number[] = [];
   const bestScores: (number | undefined)[] = [];
   const v = { projects: null, userId: null };
   for (const q of qs) {
     const t = performance.now();
-    const m = store!.db.transaction(() => lookup(q, strategy, v))();
+    const m = await store!.read((tx) => lookupMemory(tx, q, en, de, v, { strategy }));
     times.push(performance.now() - t);
     bestScores.push(m[0]?.similarity);
   }
   return { times, best: bestScores };
 }
-const lookup = (q: string, strategy: MemoryStrategy, v: { projects: null; userId: null }) => lookupMemory(db, q, en, de, v, { strategy });
 
 for (const phase of ['the synced memory', `plus ${COPIES} imported copies with distinct sources`]) {
   if (phase !== 'the synced memory') {
-    const rows = db
-      .prepare(
-        `SELECT DISTINCT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id
-         WHERE t.language_id = ? AND t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''`,
-      )
-      .all(de) as { source: string; target: string }[];
+    const rows = await sql.rows<{ source: string; target: string }>(
+      `SELECT DISTINCT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.language_id = ? AND t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''`,
+      de,
+    );
     const t = performance.now();
     for (let copy = 1; copy <= COPIES; copy++) {
-      await store!.importMemory(
-        rows.map((r) => ({
-          source: `${r.source} (${copy})`,
-          target: `${r.target} (${copy})`,
-          sourceLanguage: 'en',
-          targetLanguage: 'de',
-          origin: `copy-${copy}`,
-        })),
-        { kind: 'shared' },
+      await store!.write((tx) =>
+        importMemory(
+          tx,
+          rows.map((r) => ({
+            source: `${r.source} (${copy})`,
+            target: `${r.target} (${copy})`,
+            sourceLanguage: 'en',
+            targetLanguage: 'de',
+            origin: `copy-${copy}`,
+          })),
+          { kind: 'shared' },
+        ),
       );
     }
-    const n = db.prepare('SELECT count(*) FROM memory_sources').pluck().get() as number;
+    const n = await sql.value('SELECT count(*) FROM memory_sources');
+    const entries = await sql.value('SELECT count(*) FROM memory');
     report(
-      `imported ${COPIES} copies of the German entries with distinct sources in ${((performance.now() - t) / 1000).toFixed(1)} s: ${n} distinct sources, ${db.prepare('SELECT count(*) FROM memory').pluck().get()} imported entries`,
+      `imported ${COPIES} copies of the German entries with distinct sources in ${((performance.now() - t) / 1000).toFixed(1)} s: ${n} distinct sources, ${entries} imported entries`,
     );
   }
-  measure('trigram', queries.slice(0, 20));
-  const trigram = measure('trigram', queries);
+  await measure('trigram', queries.slice(0, 20));
+  const trigram = await measure('trigram', queries);
   const scanQueries = queries.slice(0, Math.min(queries.length, 60));
-  const scan = measure('scan', scanQueries);
+  const scan = await measure('scan', scanQueries);
   let found = 0;
   let same = 0;
   for (let i = 0; i < scanQueries.length; i++) {

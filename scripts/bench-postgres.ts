@@ -6,22 +6,28 @@
 //     cached yet), with autocannon
 //   - PostgreSQL only: two nodes on different ports over the one database, reads spread over both (two loads at once),
 //     against one node alone
+//   - latency: one node on PostgreSQL through a TCP proxy that delays each chunk 0.5 ms each way (1 ms of round trip,
+//     a database on another host) against the same proxy without delay: distinct 5-unit pages of flameshot's Qt TS
+//     component (8 translations, from the corpus), nothing cached (each URL asked once), BENCH_RUNS loads of each in
+//     turns; with BENCH_BASELINE=<another tms checkout, built> the same for that build too (before/after)
 // Every ratio is printed against its reference. The load generator runs in this process, on the same cores.
-// BENCH_RUNS (cold syncs per engine, 3), BENCH_DURATION (seconds a load, 10), BENCH_CONNECTIONS (32); BENCH_ONLY=sync
-// measures the cold syncs only.
+// BENCH_RUNS (cold syncs per engine, and latency loads, 3), BENCH_DURATION (seconds a load, 10), BENCH_CONNECTIONS
+// (32); BENCH_ONLY=sync measures the cold syncs only, BENCH_ONLY=latency the latency only.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
 import { type PostgresServer, startPostgres } from '../test/helpers/postgres-server.js';
-import { type LoadResult, autocannon, keepassxcFiles, keepassxcProjects, root, serveUrl } from './bench-lib.js';
+import { type LoadResult, autocannon, corpusDir, keepassxcFiles, keepassxcProjects, root, serveUrl } from './bench-lib.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY_SYNC = process.env.BENCH_ONLY === 'sync';
+const ONLY_LATENCY = process.env.BENCH_ONLY === 'latency';
+const BASELINE = process.env.BENCH_BASELINE;
 const tms = path.join(root, 'bin', 'tms');
 
 const files = keepassxcFiles('bench:postgres');
@@ -78,6 +84,138 @@ const report = (line: string) => {
   console.log(line);
 };
 const ratio = (x: number, of: number) => `×${(x / of).toFixed(2)}`;
+
+const failed = (r: LoadResult) => r.errors + r.non2xx + r.timeouts;
+
+// --- latency: one node through a delaying proxy, distinct 5-unit pages of one component, nothing cached
+/** The proxy in a process of its own (the load generator's event loop must not delay it); its port. */
+async function startProxy(delayMs: number): Promise<{ port: number; stop(): void }> {
+  const socket = path.join(pg!.dir, '.s.PGSQL.5432');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'helpers', 'latency-proxy.ts'), socket, String(delayMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
+  });
+  return {
+    port,
+    stop: () => {
+      child.kill('SIGKILL');
+      children.delete(child);
+    },
+  };
+}
+
+/** `tms serve --workers 1` of the tms in `checkout` (this one or BENCH_BASELINE's) with `configFile`. */
+async function serveWith(checkout: string, configFile: string): Promise<{ base: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(checkout, 'bin', 'tms'), '--config', configFile, 'serve', '--port', '0', '--workers', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const base = await serveUrl(child);
+  return {
+    base,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      children.delete(child);
+    },
+  };
+}
+
+async function latency(): Promise<void> {
+  const corpus = corpusDir('bench:postgres');
+  const source = path.join(corpus, 'flameshot-org-flameshot', 'data', 'translations');
+  const flameshot = Object.fromEntries(
+    readdirSync(source)
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => [`data/translations/${n}`, readFileSync(path.join(source, n))]),
+  );
+  await createUpstream({ dir: path.join(work, 'upstream', 'flameshot.git'), files: flameshot });
+  const projects = [
+    {
+      name: 'Flameshot',
+      slug: 'flameshot',
+      components: [
+        { name: 'Flameshot', slug: 'flameshot', repo: gitServer.url('flameshot.git'), branch: 'main', filemask: 'data/translations/*.ts', file_format: 'ts' },
+      ],
+    },
+  ];
+  const configOf = (name: string, database: string) => {
+    const dir = path.join(work, name);
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'tms.config.json');
+    writeFileSync(file, JSON.stringify({ database, repos_dir: 'repos', rate_limit: { anonymous: '', user: '' }, projects }));
+    return file;
+  };
+  const direct = createDatabase(pg!, 'tms_latency');
+  await tmsRun(configOf('latency-sync', direct), 'sync', 'flameshot');
+  const name = new URL(direct).pathname.slice(1);
+  // every distinct 5-unit page of every translation
+  const listing = await serveWith(root, configOf('latency-list', direct));
+  const translations = (await (await fetch(`${listing.base}/api/components/flameshot/flameshot/translations/?page_size=1000`)).json()) as {
+    results: { url: string; total: number }[];
+  };
+  await listing.stop();
+  const pages: string[] = [];
+  for (const t of translations.results) {
+    const unitsUrl = new URL(t.url).pathname.replace(/\/$/, '/units/');
+    for (let p = 1; p <= Math.ceil(t.total / 5); p++) pages.push(`${unitsUrl}?page_size=5&page=${p}`);
+  }
+  const units = translations.results.reduce((n, t) => n + t.total, 0);
+  // every request its own URL (a cycle through the pages, numbered): the response cache never answers
+  let asked = 0;
+  const distinct = [{ setupRequest: (r: { path: string }) => ({ ...r, path: `${pages[asked % pages.length]}&n=${asked++}` }) }];
+  const builds = [{ label: 'this tms', checkout: root }, ...(BASELINE ? [{ label: `baseline (${BASELINE})`, checkout: BASELINE }] : [])];
+  const results = new Map<string, { delay: number; rps: number; p99: number; failed: number }[]>();
+  for (let run = 0; run < RUNS; run++) {
+    for (const build of builds) {
+      for (const delay of [0, 0.5]) {
+        const proxy = await startProxy(delay);
+        const node = await serveWith(build.checkout, configOf(`latency-${run}-${delay}`, `postgresql://postgres@127.0.0.1:${proxy.port}/${name}`));
+        // the node's first requests (catalog, accounts) are not measured
+        for (let i = 0; i < 5; i++) await fetch(`${node.base}${pages[i]}&warm=${i}`);
+        const r = await autocannon({ url: node.base, connections: CONNECTIONS, duration: DURATION, requests: distinct });
+        await node.stop();
+        proxy.stop();
+        const list = results.get(build.label) ?? [];
+        list.push({ delay, rps: r.requests.average, p99: r.latency.p99, failed: failed(r) });
+        results.set(build.label, list);
+        console.log(
+          `  ${build.label}, run ${run + 1}, ${delay} ms each way: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms, ${failed(r)} failed`,
+        );
+      }
+    }
+  }
+  report(
+    `latency: one PostgreSQL node (\`tms serve --workers 1\`) through a TCP proxy, ${pages.length} distinct 5-unit pages of flameshot (${units} units in ${translations.results.length} translations), every request uncached, ${CONNECTIONS} connections, ${DURATION} s a load, ${RUNS} runs each (median):`,
+  );
+  for (const [label, list] of results) {
+    const at = (d: number) => median(list.filter((x) => x.delay === d).map((x) => x.rps));
+    const p99 = (d: number) => median(list.filter((x) => x.delay === d).map((x) => x.p99));
+    const runs = (d: number) =>
+      list
+        .filter((x) => x.delay === d)
+        .map((x) => x.rps.toFixed(0))
+        .join(', ');
+    report(
+      `  ${label}: no delay ${at(0).toFixed(0)} req/s (${runs(0)}), p99 ${p99(0)} ms; 0.5 ms each way ${at(0.5).toFixed(0)} req/s (${runs(0.5)}), p99 ${p99(0.5)} ms`,
+    );
+    report(`  ${label}: 1 ms round trip / no delay: ${ratio(at(0.5), at(0))} (target ≥ 0.7×)`);
+  }
+}
+
+if (ONLY_LATENCY) {
+  await latency();
+  await gitServer.close();
+  process.exit(0);
+}
 
 // --- cold sync, the engines in turns (a change of the machine's load meets both alike)
 const cold = { sqlite: [] as number[], postgres: [] as number[] };
@@ -136,7 +274,6 @@ const cycle = (list: string[]) => {
   let cursor = 0;
   return [{ setupRequest: (r: { path: string }) => ({ ...r, path: list[cursor++ % list.length]! }) }];
 };
-const failed = (r: LoadResult) => r.errors + r.non2xx + r.timeouts;
 const loadLine = (r: LoadResult, rps = r.requests.average) => `${rps.toFixed(0)} req/s, p99 ${r.latency.p99} ms, ${failed(r)} failed`;
 
 /** Requests per second over `list` for DURATION seconds. */
@@ -214,6 +351,7 @@ report(`  uncached pages PostgreSQL / SQLite: ${ratio(figures.postgres.pages.rps
   report(`  two nodes / one node: ${ratio(spread, alone.rps)} (target ≥ 1.6×)`);
 }
 
+await latency();
 await gitServer.close();
 const load = os
   .loadavg()

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -78,7 +79,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
 {
   const config = configFor(1, 'one.sqlite');
   const store = await openStore(config.database);
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const project = config.projects[0];
   const component = project!.components[0];
   const { clone } = await import('../src/vcs/index.js');
@@ -126,7 +127,7 @@ report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(
 {
   const config = configFor(COPIES, 'ten.sqlite');
   const store = await openStore(config.database);
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   for (const component of config.projects[0]!.components) {
     await updateWorkingCopy(component, path.join(config.repos_dir, 'keepassxc', component.slug), {});
@@ -199,7 +200,7 @@ if (existsSync(audacity)) {
     path.join(work, 'tms.config.json'),
   );
   const store = await openStore(config.database);
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const { updateWorkingCopy } = await import('../src/sync/working-copy.js');
   await updateWorkingCopy(config.projects[0]!.components[0]!, path.join(config.repos_dir, 'audacity', 'audacity'), {});
   const [cold, coldSeconds] = await timed(() => syncProject(store, config, 'audacity', undefined, { force: true }));

@@ -8,10 +8,14 @@ import { gzipSync } from 'node:zlib';
 import { hashPassword } from '../src/auth/password.js';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { setPasswordHash } from '../src/store/sessions.repo.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { ASSETS_DIR } from '../src/web/assets.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { sqlOn } from '../test/helpers/store.js';
 import { buildAssets } from './build-assets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,12 +62,13 @@ async function main(): Promise<void> {
   const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] });
   writeFileSync(configFile, text);
   const config: Config = parseConfig(text, configFile);
-  const store = openSqlStore(config.database);
-  await store.applyConfig(config);
+  const store = await openStore(config.database);
+  await store.write((tx) => applyConfig(tx, config));
   for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-  const units = store.db.prepare('SELECT count(*) FROM units').pluck().get() as number;
-  await store.createUser({ username: 'bench', email: 'bench@example.org' });
-  await store.setPasswordHash('bench', await hashPassword('bench-password'));
+  const units = (await sqlOn(store).value('SELECT count(*) FROM units')) as number;
+  await store.write((tx) => createUser(tx, { username: 'bench', email: 'bench@example.org' }));
+  const hash = await hashPassword('bench-password');
+  await store.write((tx) => setPasswordHash(tx, 'bench', hash));
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
   const origin = server.url;
 
@@ -82,12 +87,9 @@ async function main(): Promise<void> {
   const cookie = `tms_session=${session}; tms_csrf=${sessionCsrf}`;
 
   const pick = (n: number) => Math.floor(Math.random() * n);
-  const totalDe = store.db
-    .prepare(
-      `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND t.component_id = (SELECT min(id) FROM components)`,
-    )
-    .pluck()
-    .get() as number;
+  const totalDe = (await sqlOn(store).value(
+    `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND t.component_id = (SELECT min(id) FROM components)`,
+  )) as number;
   const pages: [string, () => string][] = [
     ['dashboard /', () => '/'],
     ['project', () => '/projects/keepassxc/'],
@@ -114,12 +116,11 @@ async function main(): Promise<void> {
     rows.push(`| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} |`);
   }
   // Save and next as the editor's script does it: PATCH through the API, then the next editor page.
-  const ids = store.db
-    .prepare(
-      `SELECT u.id, u.position, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source NOT LIKE '%' || char(30) || '%' ORDER BY random() LIMIT ?`,
-    )
-    .all(samples) as { id: number; position: number; component_id: number }[];
-  const slugs = new Map((store.db.prepare('SELECT id, slug FROM components').all() as { id: number; slug: string }[]).map((r) => [r.id, r.slug]));
+  const ids = (await sqlOn(store).rows(
+    `SELECT u.id, u.position, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source NOT LIKE '%' || char(30) || '%' ORDER BY random() LIMIT ?`,
+    samples,
+  )) as { id: number; position: number; component_id: number }[];
+  const slugs = new Map(((await sqlOn(store).rows('SELECT id, slug FROM components')) as { id: number; slug: string }[]).map((r) => [r.id, r.slug]));
   const saves: number[] = [];
   for (const u of ids) {
     const started = performance.now();

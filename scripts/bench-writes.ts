@@ -8,10 +8,12 @@ import { openComponent } from '../src/component/handle.js';
 import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
 import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/repository/index.js';
-import { openSqlStore } from '../src/store/sql-store.js';
+import { openStore } from '../src/store/index.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { sqlOn } from '../test/helpers/store.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -47,12 +49,12 @@ const config = parseConfig(
   JSON.stringify({ database: 'writes.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }),
   path.join(work, 'tms.config.json'),
 );
-const store = openSqlStore(config.database);
-const { db } = store;
+const store = await openStore(config.database);
+const sql = sqlOn(store);
 const synced = await syncProject(store, config, 'keepassxc');
 for (const r of synced) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-const { user, token } = await store.createUser({ username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' });
-const total = db.prepare('SELECT count(*) FROM units').pluck().get() as number;
+const { user, token } = await store.write((tx) => createUser(tx, { username: 'bench', fullName: 'Bench Translator', email: 'bench@example.test' }));
+const total = (await sql.value('SELECT count(*) FROM units')) as number;
 const project = config.projects[0];
 
 const lines: string[] = [];
@@ -69,12 +71,8 @@ interface Candidate {
   component_id: number;
 }
 // Singular units of real translations that are not read-only.
-const candidates = db
-  .prepare(
-    `SELECT u.id, u.translation_id, u.target, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id
-   WHERE t.is_source = 0 AND u.state <> ${State.READONLY} AND instr(u.source, char(30, 30)) = 0 ORDER BY u.id`,
-  )
-  .all() as Candidate[];
+const candidates = (await sql.rows(`SELECT u.id, u.translation_id, u.target, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id
+   WHERE t.is_source = 0 AND u.state <> ${State.READONLY} AND instr(u.source, char(30, 30)) = 0 ORDER BY u.id`)) as Candidate[];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -135,7 +133,7 @@ function percentile(sorted: number[], p: number): number {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  const changes = db.prepare('SELECT count(*) FROM changes').pluck().get() as number;
+  const changes = (await sql.value('SELECT count(*) FROM changes')) as number;
   report(
     `editUnit: ${EDITS} edits, p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, ` +
       `p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1]!.toFixed(2)} ms (target p95 < 20 ms); ${changes.toLocaleString('en')} change rows`,

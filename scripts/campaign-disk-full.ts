@@ -11,7 +11,12 @@ import { openComponent } from '../src/component/handle.js';
 import { type Config, loadConfig } from '../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../src/domain/unit.js';
 import { commitPending, editUnit, pushComponent } from '../src/repository/index.js';
+import { findEditableUnit } from '../src/store/edits.repo.js';
 import { type Store, inspectDatabase, openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { componentTranslations } from '../src/store/translations.repo.js';
+import { translationUnits } from '../src/store/units.repo.js';
+import { createUser, findUserByUsername } from '../src/store/users.repo.js';
 import { syncComponent } from '../src/sync/index.js';
 import { createUpstream, gitCli } from '../test/helpers/git-repo.js';
 import { Campaign, envNumber } from './campaign/lib.js';
@@ -108,7 +113,7 @@ async function main(): Promise<number> {
   const withStore = async <T>(fn: (store: Store) => Promise<T>): Promise<T> => {
     const store = await openStore(config.database);
     try {
-      await store.applyConfig(config);
+      await store.write((tx) => applyConfig(tx, config));
       return await fn(store);
     } finally {
       await store.close();
@@ -117,10 +122,10 @@ async function main(): Promise<number> {
   const edit = (count: number) =>
     withStore(async (store) => {
       const h = await handleOf(store, config);
-      const user = (await store.findUser('campaign'))!;
-      const translations = (await store.componentTranslations(h.row.id)).filter((t) => !t.is_source).slice(0, 10);
+      const user = (await store.read((tx) => findUserByUsername(tx, 'campaign')))!;
+      const translations = (await store.read((tx) => componentTranslations(tx, h.row.id))).filter((t) => !t.is_source).slice(0, 10);
       for (const t of translations) {
-        const units = (await store.translationUnits(t.id)).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
+        const units = (await store.read((tx) => translationUnits(tx, t.id))).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
         for (let i = 0; i < Math.ceil(count / translations.length) && units.length > 0; i++) {
           const unit = units[(n * 31 + i) % units.length]!;
           const target = `disk-${++n}`;
@@ -134,7 +139,7 @@ async function main(): Promise<number> {
     let lost = 0;
     const texts = new Map<string, string>();
     for (const [id, { target, filename }] of ledger) {
-      const unit = await store.findEditableUnit(id);
+      const unit = await store.read((tx) => findEditableUnit(tx, id));
       if (unit?.pending && unit.target === target) continue;
       let found = false;
       for (const { repo, ref } of refs) {
@@ -150,7 +155,7 @@ async function main(): Promise<number> {
 
   try {
     await withStore(async (store) => {
-      await store.createUser({ username: 'campaign', email: 'campaign@example.org' });
+      await store.write((tx) => createUser(tx, { username: 'campaign', email: 'campaign@example.org' }));
       const r = await syncComponent(await handleOf(store, config));
       if (!r.ok) throw new Error(`setup sync failed: ${r.error}`);
     });

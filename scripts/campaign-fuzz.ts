@@ -10,6 +10,7 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, openSession } from '../src/ap
 import { startServer } from '../src/server/server.js';
 import { WEB_ROUTES } from '../src/web/routes.js';
 import { createApiFixture } from '../test/helpers/api-fixture.js';
+import { sqlOn } from '../test/helpers/store.js';
 import { Campaign, MIB, type RawAnswer, envNumber, rawRequest, rssOf } from './campaign/lib.js';
 
 const self = fileURLToPath(import.meta.url);
@@ -27,7 +28,7 @@ async function serve(): Promise<void> {
     log: (message) => process.stderr.write(`SERVER-LOG ${message.split('\n')[0]}\n`),
   });
   // a superuser's browser session, for the web pages' forms (cookie and CSRF token)
-  const adminId = fixture.db.prepare("SELECT id FROM users WHERE username = 'admin'").pluck().get() as number;
+  const adminId = (await sqlOn(fixture.store).value<number>("SELECT id FROM users WHERE username = 'admin'"))!;
   const session = await openSession(fixture.store, adminId);
   process.stdout.write(`${JSON.stringify({ url: server.url, tokens: fixture.tokens, session })}\n`);
   process.on('SIGTERM', async () => {

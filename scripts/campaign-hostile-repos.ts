@@ -13,6 +13,9 @@ import { openComponent } from '../src/component/handle.js';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
 import { openStore } from '../src/store/index.js';
+import { applyConfig, findComponent } from '../src/store/projects.repo.js';
+import { componentTranslations } from '../src/store/translations.repo.js';
+import { translationUnits } from '../src/store/units.repo.js';
 import { syncComponent } from '../src/sync/index.js';
 import { Campaign, MIB, envNumber, percentile, rssOf } from './campaign/lib.js';
 
@@ -205,7 +208,7 @@ function buildUpstream(work: string, c: Case): string {
 async function child(configFile: string): Promise<void> {
   const config = loadConfig(configFile);
   const store = await openStore(config.database);
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => process.stderr.write(`SERVER-LOG ${m}\n`) });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   const project = config.projects[0]!;
@@ -217,10 +220,11 @@ async function child(configFile: string): Promise<void> {
     } catch (e) {
       result = { ok: false, thrown: (e as Error).stack };
     }
-    const translations = await store.componentTranslations((await store.findComponent(project.slug, component.slug))!.id);
+    const row = (await store.read((tx) => findComponent(tx, project.slug, component.slug)))!;
+    const translations = await store.read((tx) => componentTranslations(tx, row.id));
     const loaded: Record<string, number> = {};
-    for (const t of translations) loaded[t.filename] = (await store.translationUnits(t.id)).length;
-    const targets = (await Promise.all(translations.map((t) => store.translationUnits(t.id)))).flat().map((u) => u.target);
+    for (const t of translations) loaded[t.filename] = (await store.read((tx) => translationUnits(tx, t.id))).length;
+    const targets = (await Promise.all(translations.map((t) => store.read((tx) => translationUnits(tx, t.id))))).flat().map((u) => u.target);
     process.stdout.write(
       `${JSON.stringify({ slug: component.slug, ms: performance.now() - started, result, loaded, leaked: targets.some((t) => t.includes('root:')) })}\n`,
     );

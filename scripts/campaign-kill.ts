@@ -13,7 +13,12 @@ import { openComponent } from '../src/component/handle.js';
 import { type Config, loadConfig } from '../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, pushComponent, uploadTranslation } from '../src/repository/index.js';
+import { findEditableUnit } from '../src/store/edits.repo.js';
 import { type Store, inspectDatabase, openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { componentTranslations } from '../src/store/translations.repo.js';
+import { translationUnits } from '../src/store/units.repo.js';
+import { createUser, findUserByUsername } from '../src/store/users.repo.js';
 import { syncComponent } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -35,9 +40,9 @@ async function handleOf(store: Store, config: Config) {
 async function child(phase: Phase, configFile: string, uploadFile: string): Promise<void> {
   const config = loadConfig(configFile);
   const store = await openStore(config.database);
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const h = await handleOf(store, config);
-  const user = (await store.findUser('campaign'))!;
+  const user = (await store.read((tx) => findUserByUsername(tx, 'campaign')))!;
   process.stdout.write('go\n');
   let ok = true;
   let detail = '';
@@ -116,7 +121,7 @@ async function checkLedger(campaign: Campaign, store: Store, ledger: Ledger, ref
   const files = new Map<string, string>();
   let lost = 0;
   for (const [unitId, { target, filename }] of ledger) {
-    const unit = await store.findEditableUnit(unitId);
+    const unit = await store.read((tx) => findEditableUnit(tx, unitId));
     if (unit?.pending && unit.target === target) continue;
     let found = false;
     for (const { repo, ref } of refs) {
@@ -186,7 +191,7 @@ async function main(): Promise<number> {
   const withStore = async <T>(fn: (store: Store) => Promise<T>): Promise<T> => {
     const store = await openStore(config.database);
     try {
-      await store.applyConfig(config);
+      await store.write((tx) => applyConfig(tx, config));
       return await fn(store);
     } finally {
       await store.close();
@@ -197,15 +202,15 @@ async function main(): Promise<number> {
   const makeEdits = (n: number, tag: string) =>
     withStore(async (store) => {
       const h = await handleOf(store, config);
-      const user = (await store.findUser('campaign'))!;
-      const translations = (await store.componentTranslations(h.row.id)).filter(
+      const user = (await store.read((tx) => findUserByUsername(tx, 'campaign')))!;
+      const translations = (await store.read((tx) => componentTranslations(tx, h.row.id))).filter(
         (t) => !t.is_source && t.language_code !== UPLOAD_LANGUAGE && t.language_code !== UPSTREAM_LANGUAGE,
       );
       const chosen = translations.slice(0, 10);
       const perFile = Math.ceil(n / chosen.length);
       let made = 0;
       for (const t of chosen) {
-        const candidates = (await store.translationUnits(t.id)).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
+        const candidates = (await store.read((tx) => translationUnits(tx, t.id))).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
         for (let i = 0; i < perFile && made < n && candidates.length > 0; i++) {
           const unit = candidates[(editCounter * 7 + i * 13) % candidates.length]!;
           const target = `${tag}-${++editCounter}`;
@@ -243,9 +248,9 @@ async function main(): Promise<number> {
         if (!pushed.result) campaign.violate(`${when}: the next push failed: ${pushed.detail}`);
       }
       campaign.count('recovery_operations');
-      const translations = await store.componentTranslations(h.row.id);
+      const translations = await store.read((tx) => componentTranslations(tx, h.row.id));
       let count = 0;
-      for (const t of translations) count += (await store.translationUnits(t.id)).length;
+      for (const t of translations) count += (await store.read((tx) => translationUnits(tx, t.id))).length;
       if (units && count !== units) campaign.violate(`${when}: ${count} units after recovery, ${units} before`);
       units ||= count;
       await checkLedger(
@@ -272,7 +277,7 @@ async function main(): Promise<number> {
 
   try {
     await withStore(async (store) => {
-      await store.createUser({ username: 'campaign', email: 'campaign@example.org', fullName: 'Campaign' });
+      await store.write((tx) => createUser(tx, { username: 'campaign', email: 'campaign@example.org', fullName: 'Campaign' }));
     });
     for (const phase of phases) {
       // one undisturbed run measures how long the operation takes: kills land uniformly within it
@@ -285,7 +290,8 @@ async function main(): Promise<number> {
           rmSync(config.repos_dir, { recursive: true, force: true });
           ledger.clear();
           await withStore(async (store) => {
-            if (!(await store.findUser('campaign'))) await store.createUser({ username: 'campaign', email: 'campaign@example.org' });
+            if (!(await store.read((tx) => findUserByUsername(tx, 'campaign'))))
+              await store.write((tx) => createUser(tx, { username: 'campaign', email: 'campaign@example.org' }));
           });
         } else {
           if (!existsSync(path.join(wc, '.git'))) {

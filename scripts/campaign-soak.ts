@@ -11,6 +11,7 @@ import { processIo } from '../src/cli/io.js';
 import { runServe } from '../src/cli/serve.js';
 import { loadConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/index.js';
+import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -73,9 +74,9 @@ async function main(): Promise<number> {
   const store = await openStore(config.database);
   const [synced] = await syncProject(store, config, 'keepassxc');
   if (!synced?.ok) throw new Error(`setup sync failed: ${synced?.error}`);
-  const admin = (await store.createUser({ username: 'manager', email: 'manager@example.org', admin: true })).token;
+  const admin = (await store.write((tx) => createUser(tx, { username: 'manager', email: 'manager@example.org', admin: true }))).token;
   const tokens: string[] = [];
-  for (let i = 0; i < clients; i++) tokens.push((await store.createUser({ username: `c${i}`, email: `c${i}@example.org` })).token);
+  for (let i = 0; i < clients; i++) tokens.push((await store.write((tx) => createUser(tx, { username: `c${i}`, email: `c${i}@example.org` }))).token);
   await store.close();
 
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', self, 'serve', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });

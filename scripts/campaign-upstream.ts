@@ -12,7 +12,12 @@ import { openComponent } from '../src/component/handle.js';
 import { loadConfig } from '../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, pushComponent, repositoryStatus } from '../src/repository/index.js';
+import { findEditableUnit } from '../src/store/edits.repo.js';
 import { type Store, openStore } from '../src/store/index.js';
+import { applyConfig } from '../src/store/projects.repo.js';
+import { componentTranslations } from '../src/store/translations.repo.js';
+import { translationUnits } from '../src/store/units.repo.js';
+import { createUser, findUserByUsername } from '../src/store/users.repo.js';
 import { syncComponent } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -121,9 +126,9 @@ async function main(): Promise<number> {
 
   const edit = async (count: number, tag: string) => {
     const h = await handle();
-    const user = (await store.findUser('campaign'))!;
-    for (const t of (await store.componentTranslations(h.row.id)).filter((t) => !t.is_source)) {
-      const units = (await store.translationUnits(t.id)).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
+    const user = (await store.read((tx) => findUserByUsername(tx, 'campaign')))!;
+    for (const t of (await store.read((tx) => componentTranslations(tx, h.row.id))).filter((t) => !t.is_source)) {
+      const units = (await store.read((tx) => translationUnits(tx, t.id))).filter((u) => u.state !== 100 && !u.source.includes(PLURAL_SEPARATOR));
       for (let i = 0; i < count && units.length > 0; i++) {
         const unit = units[(n * 37 + i) % units.length]!;
         const target = `${tag}-${++n}`;
@@ -138,7 +143,7 @@ async function main(): Promise<number> {
   const checkKept = async (when: string, refs: { repo: string; ref: string }[]) => {
     let lost = 0;
     for (const [unitId, { target, filename }] of ledger) {
-      const unit = await store.findEditableUnit(unitId);
+      const unit = await store.read((tx) => findEditableUnit(tx, unitId));
       if (unit?.pending && unit.target === target) continue;
       let found = false;
       for (const { repo, ref } of refs) {
@@ -179,8 +184,8 @@ async function main(): Promise<number> {
   };
 
   try {
-    await store.applyConfig(config);
-    await store.createUser({ username: 'campaign', email: 'campaign@example.org' });
+    await store.write((tx) => applyConfig(tx, config));
+    await store.write((tx) => createUser(tx, { username: 'campaign', email: 'campaign@example.org' }));
     const first = await syncComponent(await handle());
     if (!first.ok) throw new Error(`setup sync failed: ${first.error}`);
     for (let round = 1; round <= rounds; round++) {

@@ -9,6 +9,8 @@ import { main } from '../src/cli/index.js';
 import { isServeWorker } from '../src/cli/serve-workers.js';
 import { loadConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/index.js';
+import { setPasswordHash } from '../src/store/sessions.repo.js';
+import { createUser, findUserByUsername } from '../src/store/users.repo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const demo = path.join(root, 'fixtures', 'demo');
@@ -80,9 +82,10 @@ async function ensureDemoUsers(): Promise<void> {
   const store = await openStore(loadConfig(config).database);
   try {
     for (const u of DEMO_USERS) {
-      if (await store.findUser(u.username)) continue;
-      await store.createUser({ username: u.username, fullName: u.fullName, email: `${u.username}@example.org`, admin: u.admin });
-      await store.setPasswordHash(u.username, await hashPassword(u.password));
+      if (await store.read((tx) => findUserByUsername(tx, u.username))) continue;
+      await store.write((tx) => createUser(tx, { username: u.username, fullName: u.fullName, email: `${u.username}@example.org`, admin: u.admin }));
+      const hash = await hashPassword(u.password);
+      await store.write((tx) => setPasswordHash(tx, u.username, hash));
     }
   } finally {
     await store.close();

@@ -4,6 +4,8 @@ import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
 import { workingCopyDir } from '../component/handle.js';
 import type { Config } from '../config/config.js';
+import { anonymousAccount, memberships } from '../store/accounts.query.js';
+import { loadCatalog } from '../store/catalog.query.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
 import type { Answer } from './answer.js';
@@ -52,7 +54,6 @@ export type AppServices = ApiServices & {
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
 export function createServices(store: Store, getConfig: () => Config, apiVersion: string): AppServices {
-  const { accounts } = store;
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
@@ -64,9 +65,6 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       return getConfig();
     },
     version: apiVersion,
-    units: store.units,
-    changes: store.changes,
-    accounts,
     /** Drops the snapshots when the database changed; true if it did. */
     async refresh() {
       const current = await store.dataVersion();
@@ -82,17 +80,17 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       listeners.push(listener);
     },
     catalog() {
-      catalog ??= store.catalog();
+      catalog ??= store.read(loadCatalog);
       return catalog;
     },
     anonymous() {
-      anonymous ??= accounts.anonymous();
+      anonymous ??= store.read(anonymousAccount);
       return anonymous;
     },
     principal(user) {
       let principal = principals.get(user.id);
       if (!principal) {
-        principal = accounts.memberships(user.id).then((memberships) => toPrincipal(user, memberships));
+        principal = store.read((tx) => memberships(tx, user.id)).then((rows) => toPrincipal(user, rows));
         principals.set(user.id, principal);
       }
       return principal;
@@ -224,7 +222,7 @@ export function createApp(options: AppOptions): RequestHandler {
       }
     } else {
       try {
-        user = await authenticate(services.accounts, req.headers.authorization, services.anonymous);
+        user = await authenticate(store, req.headers.authorization, services.anonymous);
       } catch (e) {
         // Guessing tokens: every failed authentication counts against the address.
         if (e instanceof ApiError && e.status === 401) limiter.failed(address);

@@ -1,21 +1,18 @@
 // What handlers and serializers receive: the app's services (built once) and the per-request context.
 import type { Principal } from '../auth/check.js';
 import type { Config } from '../config/config.js';
-import type { AccountReads, AccountRow, Catalog, ChangeReads, Store, UnitReads } from '../store/index.js';
+import type { AccountRow, Catalog, Store } from '../store/index.js';
 import type { Access } from './access.js';
 import type { MemoContext } from './serializer.js';
 import type { Urls } from './urls.js';
 
 /** Everything built once per app: the store, the configuration, cached snapshots. */
 export interface ApiServices {
-  /** The store (handlers pass it on to the domain; they run no SQL themselves). */
+  /** The store (handlers call repository functions through it; they run no SQL themselves). */
   store: Store;
   config: Config;
   /** The tms version the OpenAPI document states. */
   version: string;
-  units: UnitReads;
-  changes: ChangeReads;
-  accounts: AccountReads;
   /** The catalog snapshot, reloaded when the database changed. */
   catalog(): Promise<Catalog>;
   /** The principal of a user, rebuilt when the database changed. */

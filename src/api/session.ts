@@ -3,6 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { SessionRow, Store } from '../store/index.js';
 import { now } from '../store/index.js';
+import { createSession, findSession } from '../store/sessions.repo.js';
 
 export const SESSION_COOKIE = 'tms_session';
 /** The CSRF token of a visitor without a session (double-submit cookie: the sign-in form). */
@@ -58,7 +59,7 @@ export function secureSite(siteUrl: string, req: IncomingMessage): boolean {
 export async function sessionOf(store: Store, req: IncomingMessage): Promise<(SessionRow & { token: string }) | undefined> {
   const token = cookiesOf(req).get(SESSION_COOKIE);
   if (!token || token.length > 200) return undefined;
-  const session = await store.findSession(token, now());
+  const session = await store.read((tx) => findSession(tx, token, now()));
   return session && { ...session, token };
 }
 
@@ -68,7 +69,7 @@ export async function openSession(store: Store, userId: number): Promise<{ token
   const csrf = randomToken();
   const created = new Date();
   const expires = new Date(created.getTime() + SESSION_DAYS * 86_400_000);
-  await store.createSession({ token, userId, csrf, created: created.toISOString(), expires: expires.toISOString() });
+  await store.write((tx) => createSession(tx, { token, userId, csrf, created: created.toISOString(), expires: expires.toISOString() }));
   return { token, csrf };
 }
 

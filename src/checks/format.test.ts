@@ -20,6 +20,16 @@ describe('format checks for gettext flags', () => {
     expect(failing('java-printf-format', '50 % off', '50 % Rabatt')).toEqual([]);
   });
 
+  it('java-printf-format is on for every Android string; an Android form of 0 and 1 keeps its placeholders (strict plurals)', () => {
+    const french = (n: number) => (n > 1 ? 1 : 0);
+    const android = (strict: boolean): CheckContext => ({ ...ctx, format: 'aresource', language: 'fr', oneNumberForms: oneNumberForms(2, french, strict) });
+    const check = (c: CheckContext, source: string, target: string) => translationChecks(c, { source, target, state: 20, flags: '', extraFlags: '' });
+    expect(check(android(true), 'Hello %s', 'Bonjour %d')).toEqual(['java_printf_format']);
+    expect(check(android(true), '%d file\x1e\x1e%d files', 'Un fichier\x1e\x1e%d fichiers')).toEqual(['java_printf_format']);
+    expect(check(android(false), '%d file\x1e\x1e%d files', 'Un fichier\x1e\x1e%d fichiers')).toEqual([]);
+    expect(check({ ...ctx, format: 'po' }, 'Hello %s', 'Bonjour %d')).toEqual([]);
+  });
+
   it('java-format is Java MessageFormat: {0} and {1,number} by argument, and an unpaired apostrophe fails', () => {
     expect(failing('java-format', '{0} has {1,number} files', '{1,number} Dateien hat {0}')).toEqual([]);
     expect(failing('java-format', '{0} has {1} files', '{0} hat Dateien')).toEqual(['java_format']);

@@ -64,7 +64,7 @@ export const CHECKS: readonly CheckInfo[] = [
   fmt('qt_format', 'Qt format'),
   fmt('qt_plural_format', 'Qt plural format'),
   fmt('objc_format', 'Objective-C format'),
-  fmt('java_printf_format', 'Java format'),
+  fmt('java_printf_format', 'Java format', ['aresource']),
   fmt('java_format', 'Java MessageFormat'),
   fmt('lua_format', 'Lua format'),
   fmt('perl_format', 'Perl format'),
@@ -97,6 +97,16 @@ export function findCheck(name: string): CheckInfo | undefined {
   if (exact) return exact;
   const norm = name.replaceAll('-', '_');
   return CHECKS.find((c) => c.id.replaceAll('-', '_') === norm);
+}
+
+/**
+ * File formats whose plural forms Weblate checks strictly (`strict_format_plurals`): a first form of 0 and 1 must keep
+ * the source's placeholders there (Android's linter wants them), where other formats may leave them out.
+ */
+const STRICT_FORMAT_PLURALS: ReadonlySet<string> = new Set(['aresource']);
+
+export function strictFormatPlurals(format: string): boolean {
+  return STRICT_FORMAT_PLURALS.has(format);
 }
 
 /** The flags a file format turns on for every string (Weblate's per-format check flags). */

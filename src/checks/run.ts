@@ -346,16 +346,16 @@ export function sourceChecks(ctx: CheckContext, unit: CheckedUnit, facts: Source
 }
 
 /**
- * For each plural form of a language, whether it covers a single number (or just 0 and 1) among 0…999: such a
- * form may leave out a number placeholder (Weblate's rule for singulars).
+ * For each plural form of a translation, whether it covers a single number (or just 0 and 1, unless the format's
+ * plurals are strict: Android) among 0…999: such a form may leave out a number placeholder (Weblate's rule for singulars).
  */
-export function oneNumberForms(pluralNumber: number, formOf: (n: number) => number): boolean[] {
+export function oneNumberForms(pluralNumber: number, formOf: (n: number) => number, strict = false): boolean[] {
   const seen: number[][] = Array.from({ length: pluralNumber }, () => []);
   for (let n = 0; n < 1000; n++) {
     const f = formOf(n);
     if (f >= 0 && f < pluralNumber && seen[f]!.length < 3) seen[f]!.push(n);
   }
-  return seen.map((ns) => ns.length === 1 || (ns.length === 2 && ns[0] === 0 && ns[1] === 1));
+  return seen.map((ns) => ns.length === 1 || (!strict && ns.length === 2 && ns[0] === 0 && ns[1] === 1));
 }
 
 /** Whether a check runs on a unit at all: not read-only, not turned off by `ignore-…` flags, its flag set if it needs one. */

@@ -44,8 +44,8 @@ export async function runDbCopy(io: CliIo, from: string, to: string): Promise<nu
   let target: CopyEnd | undefined;
   let copied = false;
   try {
-    source = openCopySource(from);
-    target = openCopyTarget(to);
+    source = await openCopySource(from);
+    target = await openCopyTarget(to);
     if (databaseIdentity(source) === databaseIdentity(target)) {
       throw new CliFailure(`${shownFrom} and ${shownTo} are the same database: nothing to copy`);
     }

@@ -13,6 +13,17 @@ function isBareRepository(dir: string): boolean {
   return existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'objects')) && !existsSync(path.join(dir, '.git'));
 }
 
+/**
+ * The working tree a folder belongs to: the nearest folder at or above it holding `.git`, or null (not in a repository).
+ * @example repositoryRoot('/src/app/po') // '/src/app'
+ */
+function repositoryRoot(dir: string): string | null {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) return at;
+    if (path.dirname(at) === at) return null;
+  }
+}
+
 /** A slug for a proposal: the words of the file mask's file name (`strings` for Android's strings.xml), made unique. */
 function slugFor(p: Proposal, taken: Set<string>): string {
   const name = p.filemask
@@ -48,13 +59,27 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
     dir = path.join(temporary, 'repo');
     await clone({ dir, url: source, depth: 1 });
   }
+  // a working tree's subfolder: masks are relative to the repository, which tms sync clones whole
+  const root = temporary ? dir : repositoryRoot(dir);
+  if (root === null) {
+    io.err(`tms: ${source} is not in a git repository; tms sync clones one (git init there and commit the files first)`);
+  }
+  const base = root ?? dir;
+  const prefix = path.relative(base, path.resolve(dir)).split(path.sep).join('/');
   try {
-    const paths = fg.sync('**/*', { cwd: dir, dot: false, onlyFiles: true, followSymbolicLinks: false, ignore: ['**/.git/**'] });
+    // the subfolder's files, named from the repository root (a POT beside them is found as from the root)
+    const paths = fg.sync(prefix === '' ? '**/*' : `${fg.escapePath(prefix)}/**/*`, {
+      cwd: base,
+      dot: false,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      ignore: ['**/.git/**'],
+    });
     const proposals = discoverComponents({
       paths,
       read(file) {
         try {
-          return readFileSync(path.join(dir, file));
+          return readFileSync(path.join(base, file));
         } catch {
           return null;
         }
@@ -69,7 +94,7 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       return 1;
     }
     const taken = new Set<string>();
-    const repo = local && !isBareRepository(source) ? path.resolve(source) : redactUrl(source);
+    const repo = temporary ? redactUrl(source) : (root ?? path.resolve(source));
     const components = proposals.map((p) => {
       const slug = slugFor(p, taken);
       const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo, filemask: p.filemask, file_format: p.file_format };

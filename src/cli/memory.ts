@@ -5,6 +5,9 @@ import { FormatParseError } from '../domain/errors.js';
 import { MemoryCategory, createMemoryJsonReader, writeMemoryJson } from '../formats/memory/json.js';
 import { type MemoryFileEntry, type MemoryFileReader, createTmxReader, writeTmx } from '../formats/memory/tmx.js';
 import type { MemoryExportScope, MemoryImportEntry, MemoryImportResult, MemoryRow, MemoryScope, MemorySkipReason, Store } from '../store/index.js';
+import { exportMemory, importMemory } from '../store/memory.repo.js';
+import { findProjectBySlug } from '../store/projects.repo.js';
+import { findUserByUsername } from '../store/users.repo.js';
 import { CliFailure, type CliIo } from './io.js';
 
 export type MemoryFileFormat = 'tmx' | 'json';
@@ -37,12 +40,14 @@ function formatOf(file: string, asked: string | undefined, sniff?: Uint8Array): 
 async function scopeOf(store: Store, opts: MemoryScopeOptions): Promise<MemoryScope> {
   if (opts.project !== undefined && opts.user !== undefined) throw new CliFailure('pass --project or --user, not both', 2);
   if (opts.project !== undefined) {
-    const project = await store.findProject(opts.project);
+    const slug = opts.project;
+    const project = await store.read((tx) => findProjectBySlug(tx, slug));
     if (!project) throw new CliFailure(`project "${opts.project}" not found`);
     return { kind: 'project', projectId: project.id };
   }
   if (opts.user !== undefined) {
-    const user = await store.findUser(opts.user);
+    const username = opts.user;
+    const user = await store.read((tx) => findUserByUsername(tx, username));
     if (!user) throw new CliFailure(`user "${opts.user}" not found`);
     return { kind: 'user', userId: user.id };
   }
@@ -96,6 +101,21 @@ async function importProgress(io: CliIo, name: string, size: number): Promise<{ 
   return { update: (bytes, entries) => bar.update(bytes, { entries }), stop: () => bar.stop() };
 }
 
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/** What went wrong with a file, in words (`no such file or folder (ENOENT)`), not an errno code alone. */
+function fileProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === undefined) return (e as Error).message;
+  return FILE_PROBLEMS[code] ? `${FILE_PROBLEMS[code]} (${code})` : code;
+}
+
 /**
  * Imports a TMX file or Weblate JSON dump: into the shared memory, a project's (`--project`) or a user's (`--user`).
  * The file is read in pieces and stored in batches of a few thousand entries, so memory stays bounded whatever its
@@ -114,7 +134,7 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
     size = (await handle.stat()).size;
     headLength = (await handle.read(head, 0, head.length, 0)).bytesRead;
   } catch (e) {
-    throw new CliFailure(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
   }
   const total: MemoryImportResult = { imported: 0, skipped: 0, reasons: {}, unknownLanguages: [] };
   const name = path.basename(file);
@@ -127,7 +147,8 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
     let batch: MemoryImportEntry[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      addResult(total, await store.importMemory(batch, scope));
+      const entries = batch;
+      addResult(total, await store.write((tx) => importMemory(tx, entries, scope)));
       batch = [];
     };
     const take = async (entries: MemoryFileEntry[]) => {
@@ -149,7 +170,7 @@ export async function runMemoryImport(store: Store, io: CliIo, file: string, opt
       if (e instanceof FormatParseError && total.imported > 0) {
         throw new CliFailure(`${e.message} (the ${total.imported} entries before it were imported; importing the corrected file again skips them)`);
       }
-      if ((e as NodeJS.ErrnoException).syscall) throw new CliFailure(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code}`);
+      if ((e as NodeJS.ErrnoException).syscall) throw new CliFailure(`cannot read "${file}": ${fileProblem(e)}`);
       throw e;
     }
     progress.update(size, total.imported);
@@ -178,7 +199,7 @@ export async function runMemoryExport(store: Store, io: CliIo, file: string, opt
   const format = formatOf(file, opts.format);
   let scope: MemoryExportScope = { kind: 'all' };
   if (opts.project !== undefined) scope = await scopeOf(store, { project: opts.project });
-  const rows = await store.exportMemory(scope);
+  const rows = await store.read((tx) => exportMemory(tx, scope));
   const entries = rows.map((m) => ({
     source: m.source,
     target: m.target,
@@ -191,7 +212,7 @@ export async function runMemoryExport(store: Store, io: CliIo, file: string, opt
   try {
     await writeFile(file, bytes);
   } catch (e) {
-    throw new CliFailure(`cannot write "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CliFailure(`cannot write "${file}": ${fileProblem(e)}`);
   }
   io.out(`exported ${entries.length} entries${opts.project ? ` of project ${opts.project}` : ''} to ${file} (${format})`);
   return 0;

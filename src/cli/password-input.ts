@@ -14,16 +14,35 @@ export async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
   }
 }
 
-/** Asks twice on the terminal, echoing nothing, and checks both answers agree. */
+/** The exit status of a prompt given up with Ctrl+C, as a shell reports a command that SIGINT ended. */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * Asks twice on the terminal, echoing nothing, and checks both answers agree. Ctrl+C or Ctrl+D at a question gives
+ * up (a CliFailure): left to itself, readline would only pause, and the command would end with nothing said.
+ */
 async function prompt(input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string> {
   const ask = (question: string) =>
-    new Promise<string>((resolve) => {
+    new Promise<string>((resolve, reject) => {
       const rl = createInterface({ input, output, terminal: true });
+      let answered = false;
       // Echo nothing of what is typed: only the question is written.
       (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
         if (s.startsWith(question)) output.write(question);
       };
+      rl.once('SIGINT', () => {
+        answered = true;
+        rl.close();
+        output.write('\n');
+        reject(new CliFailure('interrupted: no password was set', EXIT_INTERRUPTED));
+      });
+      rl.once('close', () => {
+        if (answered) return;
+        output.write('\n');
+        reject(new CliFailure('no password given (the input ended): no password was set'));
+      });
       rl.question(question, (answer) => {
+        answered = true;
         rl.close();
         output.write('\n');
         resolve(answer);

@@ -17,6 +17,7 @@ import { startBackgroundCommits } from '../repository/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../repository/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
+import { applyConfig } from '../store/projects.repo.js';
 import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';
@@ -43,7 +44,7 @@ export async function runServe(
   const leave = joinNodes(store, config.database);
   const logger = createLogger(config.log_level ?? 'info', (line) => io.out(line));
   try {
-    for (const c of (await store.applyConfig(config, { prune: true })).keptComponents) {
+    for (const c of (await store.write((tx) => applyConfig(tx, config, { prune: true }))).keptComponents) {
       io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);
     }
     // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)

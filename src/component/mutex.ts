@@ -25,10 +25,10 @@ export class NodeLockLostError extends TmsError<{ key: string }> {}
 /**
  * Throws NodeLockLostError when this node, one of several, no longer holds the database's lock for `key` (call from
  * the component's work, before a step another node must not overlap). Nothing to check on one node.
- * @example confirmNodeLock(h.key); await push(…)
+ * @example await confirmNodeLock(h.key); await push(…)
  */
-export function confirmNodeLock(key: string): void {
-  if (nodeLocks && !nodeLocks.held(key)) {
+export async function confirmNodeLock(key: string): Promise<void> {
+  if (nodeLocks && !(await nodeLocks.held(key))) {
     throw new NodeLockLostError(`${key}: the database lock of the component was lost (its session ended); stopped before the push, every edit stays pending`, {
       key,
     });

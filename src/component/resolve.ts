@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ComponentRow, Store } from '../store/index.js';
+import { findComponent } from '../store/projects.repo.js';
 import type * as vcs from '../vcs/index.js';
 
 /** A configured component resolved for a sync: everything of a ComponentHandle but its file format. */
@@ -38,7 +39,7 @@ export function credentialsOf(component: ComponentConfig): vcs.Credentials | und
 
 /** Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first). */
 export async function resolveComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentTarget> {
-  const row = await store.findComponent(project.slug, component.slug);
+  const row = await store.read((tx) => findComponent(tx, project.slug, component.slug));
   if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
   return {
     store,

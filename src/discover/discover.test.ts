@@ -45,9 +45,9 @@ describe('discoverComponents', () => {
     ]);
   });
 
-  it('dotted codes (messages.de_CH.xlf) give one mask per domain, with the code-less file as template', () => {
+  it('dotted codes (messages.de_CH.xlf) give one mask per domain, with the code-less file as template (and base for new languages)', () => {
     expect(discover({ 'l10n/messages.de.xlf': '', 'l10n/messages.de_CH.xlf': '', 'l10n/messages.xlf': '', 'l10n/validators.fr.xlf': '' })).toEqual([
-      { filemask: 'l10n/messages.*.xlf', file_format: 'xliff', template: 'l10n/messages.xlf', new_base: '' },
+      { filemask: 'l10n/messages.*.xlf', file_format: 'xliff', template: 'l10n/messages.xlf', new_base: 'l10n/messages.xlf' },
       { filemask: 'l10n/validators.*.xlf', file_format: 'xliff', template: '', new_base: '' },
     ]);
   });

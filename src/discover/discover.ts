@@ -132,6 +132,11 @@ interface Rule {
   templateWithoutCode?: boolean;
   /** No template is ever proposed (TBX). */
   noTemplate?: boolean;
+  /**
+   * The format makes no file from nothing (XLIFF): the template is proposed as the base for new translations too, as
+   * the finder does for such formats (its MonoTemplateDiscovery), so that languages can be added.
+   */
+  templateAsNewBase?: boolean;
   masks(finder: Finder): Generator<Candidate>;
   /** A format decided by the files' contents. */
   adjust?(candidate: Candidate, finder: Finder): void;
@@ -275,8 +280,8 @@ const RULES: Rule[] = [
       for (const c of genericMasks(f, 'resources.res[xw]')) yield { ...c, template: c.filemask.replace('*', 'en') };
     },
   },
-  { format: 'xliff', templateWithoutCode: true, masks: (f) => genericMasks(f, '*.xliff') },
-  { format: 'xliff', templateWithoutCode: true, masks: (f) => genericMasks(f, '*.xlf') },
+  { format: 'xliff', templateWithoutCode: true, templateAsNewBase: true, masks: (f) => genericMasks(f, '*.xliff') },
+  { format: 'xliff', templateWithoutCode: true, templateAsNewBase: true, masks: (f) => genericMasks(f, '*.xlf') },
   { format: 'webextension', masks: (f) => genericMasks(f, 'messages.json') },
   // beyond the translation finder 1.0: the formats tms reads that it does not look for
   { format: 'stringsdict', masks: (f) => lprojMasks(f, '*.stringsdict') },
@@ -335,6 +340,7 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
         else if (rule.templateWithoutCode && withoutCode !== candidate.filemask && finder.has(withoutCode)) candidate.template = withoutCode;
       }
       if (rule.newBaseMask) fillNewBase(candidate, finder, rule.newBaseMask);
+      if (rule.templateAsNewBase && candidate.template && !candidate.new_base) candidate.new_base = candidate.template;
       if (rule.format === 'json' && candidate.template) candidate.file_format = jsonVariant(files.read(candidate.template));
       const format = candidate.file_format ?? (candidate.template && rule.monoFormat ? rule.monoFormat : rule.format);
       seen.add(candidate.filemask);

@@ -70,6 +70,11 @@ export interface ParsedStore {
   readonly internal?: unknown;
   /** Units the format left out of `units`, each with its line and why (a duplicate identity: the first one wins). */
   skipped?: Array<{ line: number; reason: string }>;
+  /**
+   * The plural rule the file itself states, as written (PO's `Plural-Forms` header value: `nplurals=4; plural=…;`);
+   * absent where the format has no such statement or the file leaves it out.
+   */
+  pluralForms?: string;
 }
 
 /**
@@ -102,12 +107,6 @@ export interface Format {
    * `language_format`): `posix` (pt_BR, the default), `bcp` (pt-BR) or `android` (pt-rBR, b+sr+Latn).
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
-  /**
-   * The number of plural forms a translation holds, where the format decides it rather than the language's plural
-   * (Weblate picks a plural per format: Android's CLDR tags, .stringsdict's CLDR tags with `zero`).
-   * @example getFormat('stringsdict').pluralCount?.('cs', 3) // 4: zero, one, few, other
-   */
-  pluralCount?(language: string, plurals: number): number;
   /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.

@@ -1,6 +1,7 @@
 // Webhook notifications accepted: delivery ids already handled, so a redelivered notification does not queue a second
 // update, and (kept in the store) the updates they asked for until those have run, so a restart runs them.
 import type { Config } from '../config/config.js';
+import { acceptHookDelivery, finishRequestedUpdate, requestedUpdateMark, requestedUpdates } from '../store/hook-deliveries.repo.js';
 import type { ComponentKey, Store } from '../store/index.js';
 import type { UpdateFn, UpdateQueue } from './queue.js';
 
@@ -40,7 +41,7 @@ export function createDeliveryLog(limit = 10_000): DeliveryLog & { readonly size
  */
 export function createStoredDeliveryLog(store: Store, limit = 10_000): DeliveryLog {
   return {
-    accept: (id, updates) => store.acceptHookDelivery(id ?? null, new Date().toISOString(), limit, updates),
+    accept: (id, updates) => store.write((tx) => acceptHookDelivery(tx, id ?? null, new Date().toISOString(), limit, updates)),
   };
 }
 
@@ -50,11 +51,11 @@ export function createStoredDeliveryLog(store: Store, limit = 10_000): DeliveryL
  */
 export function finishingRequests(store: Store, update: UpdateFn): UpdateFn {
   return async (project, component) => {
-    const mark = await store.requestedUpdateMark({ project, component });
+    const mark = await store.read((tx) => requestedUpdateMark(tx, { project, component }));
     try {
       return await update(project, component);
     } finally {
-      await store.finishRequestedUpdate({ project, component }, mark);
+      await store.write((tx) => finishRequestedUpdate(tx, { project, component }, mark));
     }
   };
 }
@@ -65,10 +66,10 @@ export function finishingRequests(store: Store, update: UpdateFn): UpdateFn {
  */
 export async function resumeRequestedUpdates(store: Store, config: Config, queue: UpdateQueue): Promise<ComponentKey[]> {
   const resumed: ComponentKey[] = [];
-  for (const u of await store.requestedUpdates()) {
+  for (const u of await store.read((tx) => requestedUpdates(tx))) {
     const configured = config.projects.find((p) => p.slug === u.project)?.components.some((c) => c.slug === u.component);
     if (!configured) {
-      await store.finishRequestedUpdate(u, Number.MAX_SAFE_INTEGER);
+      await store.write((tx) => finishRequestedUpdate(tx, u, Number.MAX_SAFE_INTEGER));
       continue;
     }
     queue.enqueue(u.project, u.component);

@@ -6,6 +6,7 @@ import { type RequestHandler, answerError, sendError, sendJson } from '../api/re
 import type { Config } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { type Store, now } from '../store/index.js';
+import { recordComponentChanges } from '../store/projects.repo.js';
 import { type DeliveryLog, createDeliveryLog } from './deliveries.js';
 import { type ComponentTarget, matchComponents } from './match.js';
 import { decodePayload } from './payload.js';
@@ -47,7 +48,7 @@ function configuredSecrets(config: Config): string[] {
 /** Records change 53 for each component (the store learns components added since it last saw the config). */
 async function recordNotifications(store: Store, config: Config, targets: ComponentTarget[], details: Record<string, unknown>): Promise<void> {
   const components = targets.map((t) => ({ project: t.project.slug, component: t.component.slug }));
-  await store.recordComponentChanges(config, components, { action: Action.HOOK, timestamp: now(), details });
+  await store.write((tx) => recordComponentChanges(tx, config, components, { action: Action.HOOK, timestamp: now(), details }));
 }
 
 /**

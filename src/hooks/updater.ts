@@ -5,6 +5,7 @@ import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import { type RepositoryResult, pullComponent } from '../repository/index.js';
 import type { Store } from '../store/index.js';
+import { applyConfig, findComponent } from '../store/projects.repo.js';
 import { type ComponentSyncResult, syncComponent } from '../sync/index.js';
 import type { UpdateFn } from './queue.js';
 
@@ -73,7 +74,7 @@ export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn 
       return { project: projectSlug, component: componentSlug, ok: true, kind: 'skipped', detail: 'no longer configured' };
     }
     // a component added to the configuration since the store last saw it
-    if (!(await opts.store.findComponent(project.slug, component.slug))) await opts.store.applyConfig(config);
+    if (!(await opts.store.read((tx) => findComponent(tx, project.slug, component.slug)))) await opts.store.write((tx) => applyConfig(tx, config));
     return pull(await openComponent(opts.store, config, project, component));
   };
 }

@@ -8,6 +8,7 @@ export {
   parsePluralForms,
   samePluralFormula,
 } from './plural-formula.js';
+export { type PluralRule, type TranslationPlural, filePluralRule, translationPlural } from './translation-plural.js';
 export { PLURAL_TYPE_CATEGORIES, PluralType, knownFormulas, normalizeFormula, pluralType } from './plural-type.js';
 export {
   type AlternativePlural,

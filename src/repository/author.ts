@@ -1,11 +1,12 @@
 // Commits tms makes for one user's request (a replaced file, a new language): the user as author, the configured committer.
 import type { Actor, ComponentHandle } from '../component/handle.js';
+import { findAuthor } from '../store/users.repo.js';
 import * as vcs from '../vcs/index.js';
 import { commitValues, renderTemplate } from './message.js';
 
 /** The commit author for `user`: name and e-mail (a no-reply address without one), else the committer. */
 export async function authorSignature(h: ComponentHandle, user: Actor | undefined): Promise<vcs.Signature> {
-  const row = user ? await h.store.findAuthor(user.id) : undefined;
+  const row = user ? await h.store.read((tx) => findAuthor(tx, user.id)) : undefined;
   if (!row) return { ...h.config.committer };
   const domain = h.config.committer.email.split('@')[1] || 'localhost';
   return { name: row.full_name || row.username, email: row.email || `noreply+${row.id}@${domain}` };

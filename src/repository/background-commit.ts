@@ -1,6 +1,7 @@
 // Background commits: pending edits older than their component's `commit_pending_age` hours are committed (and pushed with `push_on_commit`).
 import { configuredComponent, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
+import { pendingAgesOf } from '../store/edits.repo.js';
 import type { Store } from '../store/index.js';
 import type { CommitResult } from './commit.js';
 import { commitPending } from './operations.js';
@@ -54,7 +55,7 @@ export function startBackgroundCommits(opts: BackgroundCommitOptions): Backgroun
   async function passOnce(): Promise<BackgroundCommit[]> {
     const config = opts.getConfig();
     const done: BackgroundCommit[] = [];
-    for (const pending of await opts.store.pendingAges()) {
+    for (const pending of await opts.store.read((tx) => pendingAgesOf(tx))) {
       if (closed) break;
       const found = configuredComponent(config, pending.project, pending.component);
       if (!found) continue;

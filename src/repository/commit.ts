@@ -7,6 +7,8 @@ import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
 import { moPath, poToMo } from '../formats/po/mo.js';
+import { recordChanges } from '../store/changes.repo.js';
+import { pendingUnits, recordCommit } from '../store/edits.repo.js';
 import {
   type ChangeInput,
   type CommittedTranslation,
@@ -16,6 +18,11 @@ import {
   type TranslationInfo,
   now,
 } from '../store/index.js';
+import { syncedCommitOf } from '../store/projects.repo.js';
+import { pendingRemovals } from '../store/removals.repo.js';
+import { componentTranslations } from '../store/translations.repo.js';
+import { clearRemovals } from '../store/units.repo.js';
+import { findAuthor } from '../store/users.repo.js';
 import { blobId } from '../sync/working-copy.js';
 import * as vcs from '../vcs/index.js';
 import { gitWork } from './git-work.js';
@@ -86,7 +93,10 @@ export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {})
       if (!(e instanceof UpstreamMovedError)) throw e;
       if (attempt === PUBLISH_ATTEMPTS) {
         const detail = `Could not push: upstream kept moving (${PUBLISH_ATTEMPTS} attempts); every edit stays pending.`;
-        return { result: { result: false, commits: [], units: 0, failed: [], detail }, undo: emptyUndo(await h.store.syncedCommit(h.row.id)) };
+        return {
+          result: { result: false, commits: [], units: 0, failed: [], detail },
+          undo: emptyUndo(await h.store.read((tx) => syncedCommitOf(tx, h.row.id))),
+        };
       }
       await followUpstream(h);
     }
@@ -102,17 +112,17 @@ function emptyUndo(syncedCommit: string | null): CommitUndo {
 
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   // Removals (strings deleted in tms) are written with the edits, by their author.
-  const all: PendingUnit[] = [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))];
+  const all: PendingUnit[] = [...(await h.store.read((tx) => pendingUnits(tx, h.row.id))), ...(await h.store.read((tx) => pendingRemovals(tx, h.row.id)))];
   const only = opts.translations === undefined ? undefined : new Set(opts.translations);
   const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
-  const syncedCommit = await h.store.syncedCommit(h.row.id);
+  const syncedCommit = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
   const undo = emptyUndo(syncedCommit);
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
   if (pending.length === 0) return { result, undo };
   if (!hasWorkingCopy(h)) {
     return { result: { ...result, result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` }, undo };
   }
-  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.id, t]));
+  const translations = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((t) => [t.id, t]));
   const headBefore = h.git ? ((await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null) : null;
   undo.head = headBefore;
 
@@ -193,9 +203,9 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
     // A new template changes what every translation of a monolingual component lists: leave synced_commit
     // behind so the next sync re-parses them (their revisions embed the template's old blob).
     const templateWritten = writes.some((w) => w.translation.is_template === 1);
-    const recorded = await h.store.recordCommit(h.row.id, written, committed, { parent, head: templateWritten ? null : oid });
+    const recorded = await h.store.write((tx) => recordCommit(tx, h.row.id, written, committed, { parent, head: templateWritten ? null : oid }));
     if (oid) parent = oid;
-    await h.store.clearRemovals(removed);
+    await h.store.write((tx) => clearRemovals(tx, removed));
     undo.changeIds.push(...recorded.changeIds);
     undo.removals?.push(...removed);
     for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
@@ -341,7 +351,7 @@ async function applyEdits(
       });
     }
   }
-  if (failures.length > 0) await h.store.recordChanges(failures);
+  if (failures.length > 0) await h.store.write((tx) => recordChanges(tx, failures));
   return writes;
 }
 
@@ -402,7 +412,7 @@ export function nextRevision(revision: string, before: string, after: string): s
 
 /** The commit author: the editor's name and e-mail (a no-reply address without one), else the committer. */
 async function signatureOf(h: ComponentHandle, authorId: number | null, units: readonly PendingUnit[]): Promise<vcs.Signature> {
-  const user = authorId === null ? undefined : await h.store.findAuthor(authorId);
+  const user = authorId === null ? undefined : await h.store.read((tx) => findAuthor(tx, authorId));
   if (!user) return { ...h.config.committer };
   // The author date is the newest edit's time; units marked pending without an editor carry no edit time.
   const newest = units.reduce((t, u) => (u.pending_author_id === authorId && u.timestamp > t ? u.timestamp : t), '');

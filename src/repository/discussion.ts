@@ -3,8 +3,12 @@
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, unwritableCharacter } from '../domain/unit.js';
+import * as comments from '../store/comments.repo.js';
+import { findEditableUnit } from '../store/edits.repo.js';
 import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
 import { now } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import * as suggestions from '../store/suggestions.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -12,7 +16,7 @@ import { pluralForms } from './plural-forms.js';
 export type DiscussionActor = { id: number } | null;
 
 async function unitOf(store: Store, unitId: number): Promise<EditableUnit> {
-  const unit = await store.findEditableUnit(unitId);
+  const unit = await store.read((tx) => findEditableUnit(tx, unitId));
   if (!unit) throw new NotFoundError('unit', String(unitId));
   return unit;
 }
@@ -53,17 +57,19 @@ export async function suggest(store: Store, input: { unitId: number; target: rea
   const unit = await unitOf(store, input.unitId);
   if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
   const target = suggestionText(unit, input.target);
-  if ((target === unit.target && unit.state >= State.TRANSLATED) || (await store.hasSuggestion(unit.id, target))) return null;
+  if ((target === unit.target && unit.state >= State.TRANSLATED) || (await store.read((tx) => suggestions.hasSuggestion(tx, unit.id, target)))) return null;
   const timestamp = now();
-  const [id] = await store.addSuggestions([
-    { unitId: unit.id, target, userId: input.user?.id ?? null, timestamp, change: changeOf(unit, Action.SUGGESTION, input.user, { target, timestamp }) },
-  ]);
+  const [id] = await store.write((tx) =>
+    suggestions.addSuggestions(tx, [
+      { unitId: unit.id, target, userId: input.user?.id ?? null, timestamp, change: changeOf(unit, Action.SUGGESTION, input.user, { target, timestamp }) },
+    ]),
+  );
   return id!;
 }
 
 /** A suggestion with its unit; NotFoundError when either is gone. */
 export async function suggestionOf(store: Store, suggestionId: number) {
-  const suggestion = await store.findSuggestion(suggestionId);
+  const suggestion = await store.read((tx) => suggestions.findSuggestion(tx, suggestionId));
   if (!suggestion) throw new NotFoundError('suggestion', String(suggestionId));
   return { suggestion, unit: await unitOf(store, suggestion.unit_id) };
 }
@@ -74,30 +80,32 @@ export async function suggestionOf(store: Store, suggestionId: number) {
  */
 export async function acceptSuggestion(store: Store, suggestionId: number, user: { id: number }): Promise<{ changeId: number; state: number }> {
   const { suggestion, unit } = await suggestionOf(store, suggestionId);
-  if (await store.isComponentLocked(unit.component_id)) throw forbidden(COMPONENT_LOCKED);
+  if (await store.read((tx) => isComponentLocked(tx, unit.component_id))) throw forbidden(COMPONENT_LOCKED);
   if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
   const timestamp = now();
   const author = suggestion.user_id ?? user.id;
   const state = unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
-  return store.acceptSuggestion(suggestion.id, unit, {
-    target: suggestion.target,
-    state,
-    authorId: author,
-    timestamp,
-    change: changeOf(unit, Action.ACCEPT, user, {
-      authorId: author,
+  return store.write((tx) =>
+    suggestions.acceptSuggestion(tx, suggestion.id, unit, {
       target: suggestion.target,
-      old: unit.target,
+      state,
+      authorId: author,
       timestamp,
-      details: { state, old_state: unit.state, source: unit.source },
+      change: changeOf(unit, Action.ACCEPT, user, {
+        authorId: author,
+        target: suggestion.target,
+        old: unit.target,
+        timestamp,
+        details: { state, old_state: unit.state, source: unit.source },
+      }),
     }),
-  });
+  );
 }
 
 /** Deletes a suggestion (change 26). */
 export async function deleteSuggestion(store: Store, suggestionId: number, user: DiscussionActor): Promise<void> {
   const { suggestion, unit } = await suggestionOf(store, suggestionId);
-  await store.deleteSuggestion(suggestion.id, changeOf(unit, Action.SUGGESTION_DELETE, user, { target: suggestion.target }));
+  await store.write((tx) => suggestions.deleteSuggestion(tx, suggestion.id, changeOf(unit, Action.SUGGESTION_DELETE, user, { target: suggestion.target })));
 }
 
 /**
@@ -113,7 +121,7 @@ export async function voteSuggestion(
 ): Promise<{ votes: number; accepted: boolean }> {
   if (![1, 0, -1].includes(value)) throw invalid('vote', 'A vote is 1, -1 or 0.');
   await suggestionOf(store, suggestionId);
-  const votes = (await store.voteSuggestion(suggestionId, user.id, value)) ?? 0;
+  const votes = (await store.write((tx) => suggestions.voteSuggestion(tx, suggestionId, user.id, value))) ?? 0;
   if (autoaccept > 0 && votes >= autoaccept) {
     await acceptSuggestion(store, suggestionId, user);
     return { votes, accepted: true };
@@ -129,20 +137,22 @@ export async function addComment(store: Store, input: { unitId: number; comment:
   const bad = unwritableCharacter(text.replace(/[\n\t]/g, ' '));
   if (bad !== null) throw invalid('comment', `Comment contains control character: ${describeCharacter(bad)}`);
   const timestamp = now();
-  const id = await store.addComment({
-    unitId: unit.id,
-    comment: text,
-    userId: input.user?.id ?? null,
-    timestamp,
-    change: changeOf(unit, Action.COMMENT, input.user, { target: text, timestamp }),
-  });
+  const id = await store.write((tx) =>
+    comments.addComment(tx, {
+      unitId: unit.id,
+      comment: text,
+      userId: input.user?.id ?? null,
+      timestamp,
+      change: changeOf(unit, Action.COMMENT, input.user, { target: text, timestamp }),
+    }),
+  );
   if (id === undefined) throw new NotFoundError('unit', String(input.unitId));
   return id;
 }
 
 /** A comment with the unit it was written on; NotFoundError when either is gone. */
 export async function commentOf(store: Store, commentId: number) {
-  const comment = await store.findComment(commentId);
+  const comment = await store.read((tx) => comments.findComment(tx, commentId));
   if (!comment) throw new NotFoundError('comment', String(commentId));
   return { comment, unit: await unitOf(store, comment.unit_id) };
 }
@@ -151,11 +161,11 @@ export async function commentOf(store: Store, commentId: number) {
 export async function resolveComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
   const { comment, unit } = await commentOf(store, commentId);
   if (comment.resolved === 1) return;
-  await store.resolveComment(comment.id, changeOf(unit, Action.COMMENT_RESOLVE, user, { target: comment.comment }));
+  await store.write((tx) => comments.resolveComment(tx, comment.id, changeOf(unit, Action.COMMENT_RESOLVE, user, { target: comment.comment })));
 }
 
 /** Deletes a comment (change 64). */
 export async function deleteComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
   const { comment, unit } = await commentOf(store, commentId);
-  await store.deleteComment(comment.id, changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment }));
+  await store.write((tx) => comments.deleteComment(tx, comment.id, changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment })));
 }

@@ -4,7 +4,9 @@ import type { Actor } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
+import { findEditableUnit, saveUnitEdit } from '../store/edits.repo.js';
 import { type Store, now } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -55,10 +57,10 @@ export function editAction(oldState: number, newState: number): number {
  * @example await editUnit(store, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
  */
 export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditResult> {
-  const unit = await store.findEditableUnit(edit.unitId);
+  const unit = await store.read((tx) => findEditableUnit(tx, edit.unitId));
   if (!unit) throw new NotFoundError('unit', String(edit.unitId));
 
-  if (await store.isComponentLocked(unit.component_id)) throw forbidden(COMPONENT_LOCKED);
+  if (await store.read((tx) => isComponentLocked(tx, unit.component_id))) throw forbidden(COMPONENT_LOCKED);
   if (unit.is_source && !unit.monolingual) throw forbidden('Source strings of a bilingual component cannot be translated.');
   if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
   if (!Array.isArray(edit.target) || edit.target.some((t) => typeof t !== 'string')) throw invalid('target', 'Not a valid list of strings.');
@@ -88,25 +90,27 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   }
   const action = editAction(unit.state, edit.state);
   const timestamp = now();
-  const saved = await store.saveUnitEdit(unit, {
-    target,
-    state: edit.state,
-    authorId: edit.user.id,
-    timestamp,
-    change: {
-      action,
-      timestamp,
-      projectId: unit.project_id,
-      componentId: unit.component_id,
-      translationId: unit.translation_id,
-      unitId: unit.id,
-      languageId: unit.language_id,
-      userId: edit.user.id,
-      authorId: edit.user.id,
+  const saved = await store.write((tx) =>
+    saveUnitEdit(tx, unit, {
       target,
-      old: unit.target,
-      details: { state: edit.state, old_state: unit.state, source: unit.source },
-    },
-  });
+      state: edit.state,
+      authorId: edit.user.id,
+      timestamp,
+      change: {
+        action,
+        timestamp,
+        projectId: unit.project_id,
+        componentId: unit.component_id,
+        translationId: unit.translation_id,
+        unitId: unit.id,
+        languageId: unit.language_id,
+        userId: edit.user.id,
+        authorId: edit.user.id,
+        target,
+        old: unit.target,
+        details: { state: edit.state, old_state: unit.state, source: unit.source },
+      },
+    }),
+  );
   return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true };
 }

@@ -5,9 +5,14 @@ import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError, invalid } from '../domain/errors.js';
 import { hashToChecksum } from '../domain/hash.js';
 import { type UnitState, splitPlural } from '../domain/unit.js';
-import { EXPORTERS, type ExportUnit } from '../formats/export/index.js';
+import { EXPORTERS, type ExportContext, type ExportUnit } from '../formats/export/index.js';
 import type { ParsedStore } from '../formats/format.js';
+import { pendingUnits } from '../store/edits.repo.js';
 import type { PendingUnit, Store, TranslationInfo, UnitFilter } from '../store/index.js';
+import { pendingRemovals } from '../store/removals.repo.js';
+import { getStats } from '../store/stats.repo.js';
+import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
+import { translationUnitRecords } from '../store/units.query.js';
 import { withMutex } from './exclusive.js';
 import { fileContext, readAtHead, templateAtHead, unitWrites } from './pending-write.js';
 import { type ZipEntry, zipStore } from './zip.js';
@@ -30,7 +35,7 @@ export interface DownloadedFile {
 async function filesWithPending(h: ComponentHandle, translations: readonly TranslationInfo[]): Promise<Map<number, Uint8Array>> {
   const wanted = new Set(translations.map((t) => t.id));
   const rows = new Map<number, PendingUnit[]>();
-  for (const u of [...(await h.store.pendingUnits(h.row.id)), ...(await h.store.pendingRemovals(h.row.id))]) {
+  for (const u of [...(await h.store.read((tx) => pendingUnits(tx, h.row.id))), ...(await h.store.read((tx) => pendingRemovals(tx, h.row.id)))]) {
     if (!wanted.has(u.translation_id)) continue;
     let list = rows.get(u.translation_id);
     if (!list) rows.set(u.translation_id, (list = []));
@@ -65,12 +70,12 @@ function extensionOf(h: ComponentHandle, file: string): string {
  * @example const { bytes, filename } = await downloadTranslation(h, 'de');
  */
 export async function downloadTranslation(h: ComponentHandle, language: string): Promise<DownloadedFile> {
-  const t = await h.store.findTranslationByCode(h.row.id, language);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   if (t.filename === '') throw new NotFoundError('translation file', `${h.key}/${language}`);
   const bytes = await withMutex(h, async () => (hasWorkingCopy(h) ? (await filesWithPending(h, [t])).get(t.id) : undefined));
   if (!bytes) throw new NotFoundError('translation file', `${h.key}/${t.filename}`);
-  const lastChange = (await h.store.translationStats(t.id))?.last_change;
+  const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
   return {
     bytes,
     filename: `${h.project.slug}-${h.component.slug}-${t.code}${extensionOf(h, t.filename)}`,
@@ -82,19 +87,36 @@ export async function downloadTranslation(h: ComponentHandle, language: string):
 /**
  * Weblate's `GET …/translations/<p>/<c>/<lang>/file/?format=<exporter>`: the translation's units (position order,
  * those matching `filter` when given, pending edits included) written by one of Weblate's exporters (`xliff`,
- * `xliff11`, `tmx`, `csv`, `json`), named `<project>-<component>-<language>.<ext>`. ValidationError on `format` for an
- * exporter tms does not have or one that does not fit the component (`json` needs a template).
- * @example const { bytes } = await exportTranslation(h, 'de', 'xliff', null);
+ * `xliff11`, `tmx`, `csv`, `json`, `po`, `mo`), named `<project>-<component>-<language>.<ext>`; `plural` is the
+ * translation's (plural units get its forms, PO and MO its Plural-Forms). ValidationError on `format` for an
+ * exporter tms does not have or one that does not fit the component (`json` needs a template, `mo` gettext PO).
+ * @example const { bytes } = await exportTranslation(h, 'de', 'po', null, catalogPlural(catalog, translation));
  */
-export async function exportTranslation(h: ComponentHandle, language: string, format: string, filter: UnitFilter | null): Promise<DownloadedFile> {
+export async function exportTranslation(
+  h: ComponentHandle,
+  language: string,
+  format: string,
+  filter: UnitFilter | null,
+  plural: { number: number; formula: string },
+): Promise<DownloadedFile> {
   const exporter = EXPORTERS.get(format);
   if (!exporter) throw invalid('format', `Conversion to ${format} is not supported`);
-  const t = await h.store.findTranslationByCode(h.row.id, language);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
-  const ctx = { sourceLanguage: h.component.source_language, language: t.code, monolingual: h.component.template !== '' };
+  const ctx: ExportContext = {
+    sourceLanguage: h.component.source_language,
+    language: t.code,
+    monolingual: h.component.template !== '',
+    fileFormat: h.component.file_format,
+    plural: { number: plural.number, formula: plural.formula },
+    languageName: t.language_name,
+    projectName: h.project.name,
+    url: `${h.config.site_url.replace(/\/+$/, '')}/projects/${h.project.slug}/${h.component.slug}/${t.code}/`,
+    date: new Date(),
+  };
   if (!exporter.supports(ctx)) throw invalid('format', 'File format is not compatible with this translation');
-  const source = (await h.store.componentTranslations(h.row.id)).find((x) => x.is_source);
-  const rows = await h.store.units.ofTranslation(t.id, source?.id ?? null, filter, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  const source = (await h.store.read((tx) => componentTranslations(tx, h.row.id))).find((x) => x.is_source);
+  const rows = await h.store.read((tx) => translationUnitRecords(tx, t.id, source?.id ?? null, filter, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }));
   const units: ExportUnit[] = rows.map((u) => ({
     context: u.context,
     source: splitPlural(u.source),
@@ -105,7 +127,7 @@ export async function exportTranslation(h: ComponentHandle, language: string, fo
     state: u.state as UnitState,
     checksum: hashToChecksum(u.id_hash),
   }));
-  const lastChange = (await h.store.translationStats(t.id))?.last_change;
+  const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
   return {
     bytes: exporter.write(units, ctx),
     filename: `${h.project.slug}-${h.component.slug}-${t.code}.${exporter.extension}`,
@@ -116,7 +138,7 @@ export async function exportTranslation(h: ComponentHandle, language: string, fo
 
 /** The component's translation files (pending edits applied) as ZIP entries under `prefix`, by path. */
 async function componentEntries(h: ComponentHandle, prefix: string): Promise<ZipEntry[]> {
-  const translations = (await h.store.componentTranslations(h.row.id))
+  const translations = (await h.store.read((tx) => componentTranslations(tx, h.row.id)))
     .filter((t) => t.filename !== '')
     .sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
   const files = await withMutex(h, async () => (hasWorkingCopy(h) ? filesWithPending(h, translations) : new Map<number, Uint8Array>()));

@@ -10,6 +10,7 @@ export type { ConflictReport } from './integrate.js';
 export type { AddLanguageResult } from './language.js';
 export { addLanguage } from './language.js';
 export { COMPONENT_LOCKED, isLocked, setLock } from './lock.js';
+export { catalogPlural } from './plural-forms.js';
 export type { UnitConflict, UnitMerge } from './merge-units.js';
 export { mergeUnits } from './merge-units.js';
 export { renderTemplate } from './message.js';

@@ -3,7 +3,12 @@ import { type Actor, type ComponentHandle, errorLine } from '../component/handle
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedStore } from '../formats/format.js';
+import { addParseError } from '../store/alerts.repo.js';
+import { mergeFailure, recordChanges } from '../store/changes.repo.js';
+import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
 import { type ChangeInput, type RependUnit, now } from '../store/index.js';
+import { componentTranslations } from '../store/translations.repo.js';
+import { restoreRemovals } from '../store/units.repo.js';
 import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
 import { gitWork } from './git-work.js';
@@ -41,17 +46,19 @@ function actions(h: ComponentHandle): { done: number; failed: number } {
 
 /** Records a failed update (22 or 23) with its error as the change's target, which `merge_failure` shows. */
 export async function recordUpdateFailure(h: ComponentHandle, error: string, user?: Actor): Promise<void> {
-  await h.store.recordChanges([
-    {
-      action: actions(h).failed,
-      timestamp: now(),
-      projectId: h.row.project_id,
-      componentId: h.row.id,
-      userId: user?.id ?? null,
-      target: error,
-      details: { error },
-    },
-  ]);
+  await h.store.write((tx) =>
+    recordChanges(tx, [
+      {
+        action: actions(h).failed,
+        timestamp: now(),
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        userId: user?.id ?? null,
+        target: error,
+        details: { error },
+      },
+    ]),
+  );
 }
 
 /**
@@ -71,7 +78,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
       template: h.component.template,
       sourceLanguage: h.component.source_language,
       branch: h.branch,
-      translations: await h.store.componentTranslations(h.row.id),
+      translations: await h.store.read((tx) => componentTranslations(tx, h.row.id)),
     };
     if (h.component.merge_style === 'rebase') {
       ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
@@ -112,7 +119,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
       error = `${error}; the commits made before could not be taken back: ${errorLine(undoError, h)}`;
     }
     // The same failure as the last one (a retry, another webhook) is not recorded again.
-    if ((await h.store.mergeFailure(h.row.id)) !== error) await recordUpdateFailure(h, error, user);
+    if ((await h.store.read((tx) => mergeFailure(tx, h.row.id))) !== error) await recordUpdateFailure(h, error, user);
     await alertBrokenFile(h, e);
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
     return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error, takenBack };
@@ -127,7 +134,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     userId: user?.id ?? null,
     details: { previous_head: previousHead, new_head: update.head, conflicts: conflicts.length },
   };
-  if (update.result !== 'up-to-date') await h.store.recordChanges([change]);
+  if (update.result !== 'up-to-date') await h.store.write((tx) => recordChanges(tx, [change]));
   return { ok: true, update: update.result, previousHead, head: update.head, conflicts };
 }
 
@@ -139,7 +146,8 @@ async function alertBrokenFile(h: ComponentHandle, e: unknown): Promise<void> {
   // thrown in the git worker thread: a FormatParseError by its code and data, not its class
   const broken = e as { code?: unknown; data?: { filename?: unknown } } | null;
   if (broken?.code !== 'FormatParseError' || typeof broken.data?.filename !== 'string') return;
-  await h.store.addParseError(h.row.id, { filename: broken.data.filename, error: errorLine(e, h) }, now());
+  const file = { filename: broken.data.filename, error: errorLine(e, h) };
+  await h.store.write((tx) => addParseError(tx, h.row.id, file, now()));
 }
 
 /** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */
@@ -147,14 +155,14 @@ async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
   if (undo.units.length === 0 && !undo.removals?.length) return;
   const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   if (undo.head !== null && head !== undo.head) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: undo.head });
-  await h.store.undoCommit(h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds);
-  await h.store.restoreRemovals(undo.removals ?? []);
+  await h.store.write((tx) => undoCommit(tx, h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds));
+  await h.store.write((tx) => restoreRemovals(tx, undo.removals ?? []));
 }
 
 /** Makes each conflicting local edit pending again (unless a newer edit is pending already) and reports it. */
 async function keepConflicts(h: ComponentHandle, conflicts: readonly FileConflict[]): Promise<ConflictReport[]> {
   if (conflicts.length === 0) return [];
-  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.filename, t]));
+  const translations = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((t) => [t.filename, t]));
   const units: RependUnit[] = [];
   const reports: ConflictReport[] = [];
   for (const c of conflicts) {
@@ -162,15 +170,15 @@ async function keepConflicts(h: ComponentHandle, conflicts: readonly FileConflic
     const report: ConflictReport = { path: c.path, language: t.language_code, context: c.context, local: c.local, upstream: c.upstream, kept: false };
     reports.push(report);
     if (c.upstream === null) continue;
-    const unit = await h.store.findUnitByHash(t.id, c.idHash);
+    const unit = await h.store.read((tx) => findUnitByHash(tx, t.id, c.idHash));
     if (!unit) continue;
     report.kept = true;
     if (unit.pending) continue;
     const local = joinPlural(c.local);
     // The store holds what tms committed; it knows states the file cannot say (approved), so it wins when the text agrees.
     const keep = unit.target === local ? { target: unit.target, state: unit.state } : { target: local, state: c.localState as UnitState };
-    units.push({ id: unit.id, ...keep, authorId: await h.store.lastContentAuthor(unit.id) });
+    units.push({ id: unit.id, ...keep, authorId: await h.store.read((tx) => lastContentAuthor(tx, unit.id)) });
   }
-  await h.store.repend(units);
+  await h.store.write((tx) => repend(tx, units));
   return reports;
 }

@@ -6,10 +6,14 @@ import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/h
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import { formatLanguageCode } from '../languages/code-style.js';
+import { recordChanges } from '../store/changes.repo.js';
 import { now } from '../store/index.js';
+import { findLanguageByCode } from '../store/languages.repo.js';
+import { findTranslationByCode } from '../store/translations.repo.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { withMutex } from './exclusive.js';
+import { pushAfterCommit } from './operations.js';
 import { readAtHead } from './pending-write.js';
 
 export interface AddLanguageResult {
@@ -31,19 +35,20 @@ export const FILE_EXISTS = 'Translation file already exists!';
  * Adds a language to a component, as Weblate's `POST …/translations/` with `{"language_code": code}`: `code` must be
  * exactly a `Language.code`; the component's `new_lang` must be `add`. The file is the file mask with every `*`
  * replaced by the code in the component's `language_code_style` (project aliases applied in reverse), made by the
- * format from `new_base` (every target emptied) or its own skeleton, committed with `add_message` as `user`, and the
- * component re-synced so the translation appears; 48 "Language added" is recorded.
+ * format from `new_base` (every target emptied) or its own skeleton, committed with `add_message` as `user` (and pushed
+ * with `push_on_commit`, as Weblate pushes after the commit), and the component re-synced so the translation appears;
+ * 48 "Language added" is recorded.
  * Errors: ValidationError on `languge_code` (sic, as Weblate) when missing, `language_code` when unknown, filtered
  * or present already; ForbiddenError when the component does not take new languages or the format cannot make the file.
  * @example const { translationId, filename } = await addLanguage(h, 'fr', user);
  */
 export async function addLanguage(h: ComponentHandle, languageCode: string | undefined, user: Actor): Promise<AddLanguageResult> {
   if (typeof languageCode !== 'string' || languageCode === '') throw invalid('languge_code', "Missing 'language_code' parameter");
-  const language = await h.store.findLanguage(languageCode);
+  const language = await h.store.read((tx) => findLanguageByCode(tx, languageCode));
   if (!language) throw invalid('language_code', `No language code '${languageCode}' found!`);
   if (h.component.new_lang === 'none') throw forbidden(NEW_LANGUAGE_OFF);
   if (h.component.new_lang !== 'add') throw forbidden(NEW_LANGUAGE_RESTRICTED);
-  if (await h.store.findTranslationByCode(h.row.id, language.code)) throw invalid('language_code', FILE_EXISTS);
+  if (await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language.code))) throw invalid('language_code', FILE_EXISTS);
   const code = formatLanguageCode(language.code, h.component.language_code_style as Parameters<typeof formatLanguageCode>[1], {
     defaultStyle: h.format.languageCodeStyle ?? 'posix',
     aliases: h.project.language_aliases,
@@ -84,21 +89,24 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
       throw e;
     }
     const sync = await syncLocked(h);
-    const translation = await h.store.findTranslationByCode(h.row.id, language.code);
+    if (commit) await pushAfterCommit(h, { user });
+    const translation = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language.code));
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
-    await h.store.recordChanges([
-      {
-        action: Action.ADDED_LANGUAGE,
-        timestamp: now(),
-        projectId: h.row.project_id,
-        componentId: h.row.id,
-        translationId: translation.id,
-        languageId: language.id,
-        userId: user.id,
-        authorId: user.id,
-        details: { language: language.code, filename },
-      },
-    ]);
+    await h.store.write((tx) =>
+      recordChanges(tx, [
+        {
+          action: Action.ADDED_LANGUAGE,
+          timestamp: now(),
+          projectId: h.row.project_id,
+          componentId: h.row.id,
+          translationId: translation.id,
+          languageId: language.id,
+          userId: user.id,
+          authorId: user.id,
+          details: { language: language.code, filename },
+        },
+      ]),
+    );
     return { translationId: translation.id, filename, commit, sync };
   });
 }

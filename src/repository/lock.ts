@@ -3,13 +3,14 @@
 import type { Actor } from '../component/handle.js';
 import { NotFoundError } from '../domain/errors.js';
 import { type Store, now } from '../store/index.js';
+import { isComponentLocked, setComponentLocked } from '../store/projects.repo.js';
 
 /** Weblate's text for edits, added strings and uploads on a locked component. */
 export const COMPONENT_LOCKED = 'The component is locked.';
 
 /** Whether the component is locked. */
 export function isLocked(store: Store, component: { id: number }): Promise<boolean> {
-  return store.isComponentLocked(component.id);
+  return store.read((tx) => isComponentLocked(tx, component.id));
 }
 
 /**
@@ -19,7 +20,7 @@ export function isLocked(store: Store, component: { id: number }): Promise<boole
  * @example await setLock(store, componentRow, true, { id: 3 }) // { locked: true, changed: true }
  */
 export async function setLock(store: Store, component: { id: number }, locked: boolean, user?: Actor): Promise<{ locked: boolean; changed: boolean }> {
-  const changed = await store.setComponentLocked(component.id, locked, user?.id ?? null, now());
+  const changed = await store.write((tx) => setComponentLocked(tx, component.id, locked, user?.id ?? null, now()));
   if (changed === undefined) throw new NotFoundError('component', String(component.id));
   return { locked, changed };
 }

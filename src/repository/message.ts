@@ -2,6 +2,7 @@
 import type { ComponentHandle } from '../component/handle.js';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { percent } from '../domain/percent.js';
+import { getStats } from '../store/stats.repo.js';
 
 export { type TemplateValues, renderTemplate } from '../domain/template.js';
 import type { TemplateValues } from '../domain/template.js';
@@ -37,7 +38,7 @@ export async function commitValues(h: ComponentHandle, translations: readonly Me
     translated_chars: 0,
   };
   for (const t of translations) {
-    const s = await h.store.translationStats(t.id);
+    const s = await h.store.read((tx) => getStats(tx, t.id));
     if (!s) continue;
     sum.all += s.total;
     sum.translated += s.translated;

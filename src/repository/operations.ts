@@ -4,6 +4,8 @@ import path from 'node:path';
 import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
+import { recordChanges } from '../store/changes.repo.js';
+import { markAllPending } from '../store/edits.repo.js';
 import { now } from '../store/index.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
@@ -98,6 +100,23 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
   });
 }
 
+/**
+ * The push `push_on_commit` asks for after a commit tms made of one file outside `commitPending` (a new language, a
+ * replaced file), as Weblate pushes after each commit of its files; call holding the component's mutex. Pending edits
+ * are not committed first (Weblate's push after a commit does not), upstream is brought in first when it moved. A
+ * failed push is recorded (28) and returned; the commit stays and the next push takes it.
+ * @example await pushAfterCommit(h, { user }); // null: push_on_commit is off
+ */
+export async function pushAfterCommit(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult | null> {
+  if (!pushesOnCommit(h)) return null;
+  const nothing: CommitResult = { result: true, commits: [], units: 0, failed: [] };
+  const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit: null, changeIds: [] };
+  const { resync, ...pushed } = await pushLocked(h, opts, { result: nothing, undo });
+  // Upstream had moved and was brought in first: load what it brought.
+  if (resync) await syncLocked(h, { offline: true });
+  return pushed;
+}
+
 /** Whether commits of this component are pushed as soon as they are made. */
 function pushesOnCommit(h: ComponentHandle): boolean {
   return h.git && h.component.push_on_commit;
@@ -174,9 +193,11 @@ async function pushLocked(
   let { result: commit, undo } = committed;
   const failed = async (error: string, action: number | null, kept?: string): Promise<RepositoryResult & { resync: boolean }> => {
     if (action !== null) {
-      await h.store.recordChanges([
-        { action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } },
-      ]);
+      await h.store.write((tx) =>
+        recordChanges(tx, [
+          { action, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null, target: error, details: { error } },
+        ]),
+      );
     }
     // after a failed update the commits were taken back: `kept` says so in place of what they had committed
     const done = kept === undefined ? commit.detail : kept;
@@ -228,7 +249,9 @@ async function pushLocked(
   } catch (e) {
     return failed(errorLine(e, h), Action.FAILED_PUSH);
   }
-  await h.store.recordChanges([{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null }]);
+  await h.store.write((tx) =>
+    recordChanges(tx, [{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId: opts.user?.id ?? null }]),
+  );
   return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts)), commit, conflicts, resync };
 }
 
@@ -249,16 +272,18 @@ export async function resetComponent(h: ComponentHandle, opts: OperationOptions 
     } catch (e) {
       return { result: false, detail: `Could not reset the repository: ${errorLine(e, h)}` };
     }
-    await h.store.recordChanges([
-      {
-        action: Action.RESET,
-        timestamp: now(),
-        projectId: h.row.project_id,
-        componentId: h.row.id,
-        userId: opts.user?.id ?? null,
-        details: { new_head: head, previous_head: previous },
-      },
-    ]);
+    await h.store.write((tx) =>
+      recordChanges(tx, [
+        {
+          action: Action.RESET,
+          timestamp: now(),
+          projectId: h.row.project_id,
+          componentId: h.row.id,
+          userId: opts.user?.id ?? null,
+          details: { new_head: head, previous_head: previous },
+        },
+      ]),
+    );
     return { result: true, resync: true };
   });
 }
@@ -295,7 +320,7 @@ async function removeUntracked(root: string, rel: string, tracked: ReadonlySet<s
 /** file-sync: marks every unit of every translation (not the source) pending and commits, rewriting the files from the store. */
 export async function fileSync(h: ComponentHandle, opts: OperationOptions = {}): Promise<RepositoryResult> {
   return operate(h, async (h) => {
-    await h.store.markAllPending(h.row.id);
+    await h.store.write((tx) => markAllPending(tx, h.row.id));
     const { result: commit } = await commitLocked(h, opts);
     return { result: commit.result, detail: commit.detail, commit };
   });

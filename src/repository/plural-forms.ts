@@ -1,13 +1,30 @@
-import { getFormat, isFormatId } from '../formats/registry.js';
-// How many plural forms an edit of a unit must give: the language's plural, or the format's own where it decides.
-import type { EditableUnit } from '../store/index.js';
+// The plural a translation uses, for edits, the API and the editor: the format's CLDR forms, the file's own rule, else the language's.
+import { formatPluralTags } from '../formats/plural-tags.js';
+import { type TranslationPlural, translationPlural } from '../languages/translation-plural.js';
+import type { Catalog, CatalogTranslation, EditableUnit } from '../store/index.js';
 
 /**
  * The forms a plural unit's translation holds: the file format's count for the file's language where the format
- * decides it (Android's CLDR tags, .stringsdict's tags with `zero`), else the language's plural number.
+ * decides it (Android's CLDR tags, .stringsdict's tags with `zero`), else the translation's plural number (its PO
+ * file's own Plural-Forms, else its language's).
  * @example pluralForms({ file_format: 'stringsdict', language_code: 'cs', plural_number: 3 }) // 4
  */
 export function pluralForms(unit: Pick<EditableUnit, 'file_format' | 'language_code' | 'plural_number'>): number {
-  if (!isFormatId(unit.file_format)) return unit.plural_number;
-  return getFormat(unit.file_format).pluralCount?.(unit.language_code, unit.plural_number) ?? unit.plural_number;
+  return formatPluralTags(unit.file_format, unit.language_code)?.length ?? unit.plural_number;
+}
+
+/**
+ * A translation's plural as Weblate gives it to the translation (`Translation.plural`): the number of forms the API
+ * shows and takes, and the editor's fields and their labels.
+ * @example catalogPlural(catalog, translation).number // 4 for a ru PO file whose Plural-Forms says nplurals=4
+ */
+export function catalogPlural(catalog: Pick<Catalog, 'componentsById' | 'languages'>, translation: CatalogTranslation): TranslationPlural {
+  const language = catalog.languages.get(translation.languageId)!;
+  const format = catalog.componentsById.get(translation.componentId)?.settings.file_format ?? '';
+  return translationPlural(
+    translation.languageCode,
+    { number: language.pluralNumber, formula: language.pluralFormula },
+    translation.plural,
+    formatPluralTags(format, translation.languageCode),
+  );
 }

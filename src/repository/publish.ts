@@ -4,6 +4,7 @@ import { type ComponentHandle, pushBranch, pushUrl } from '../component/handle.j
 import { confirmNodeLock } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { TmsError } from '../domain/errors.js';
+import { recordChanges } from '../store/changes.repo.js';
 import { now } from '../store/index.js';
 import { syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
@@ -25,7 +26,7 @@ export async function publishCommits(h: ComponentHandle, headBefore: string | nu
     if (status.needsMerge) throw new UpstreamMovedError(`${h.key}: upstream moved on`, { key: h.key });
     if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) return;
     // another node may have the component by now if this node's lock session was lost: no push then
-    confirmNodeLock(h.key);
+    await confirmNodeLock(h.key);
     try {
       await gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
     } catch (e) {
@@ -36,7 +37,7 @@ export async function publishCommits(h: ComponentHandle, headBefore: string | nu
     if (headBefore !== null) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: headBefore });
     throw e;
   }
-  await h.store.recordChanges([{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId }]);
+  await h.store.write((tx) => recordChanges(tx, [{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId }]));
 }
 
 /** After UpstreamMovedError: the working copy moved to upstream (already fetched) and the store re-reads it, edits kept pending. */

@@ -1,5 +1,8 @@
 // Repository status as Weblate's `GET …/repository/` shows it: pending edits, commits to merge and push, the last commits.
 import { type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
+import { mergeFailure } from '../store/changes.repo.js';
+import { hasPendingUnits } from '../store/edits.repo.js';
+import { hasPendingRemovals } from '../store/removals.repo.js';
 import * as vcs from '../vcs/index.js';
 
 /** A commit as Weblate describes it (`git log -1 --format=fuller`): dates in RFC 2822. */
@@ -92,13 +95,13 @@ export function statusText(s: vcs.RepoStatus): string {
  */
 export async function repositoryStatus(h: ComponentHandle): Promise<RepositoryStatus> {
   const out: RepositoryStatus = {
-    needs_commit: (await h.store.hasPendingUnits(h.row.id)) || (await h.store.hasPendingRemovals(h.row.id)),
+    needs_commit: (await h.store.read((tx) => hasPendingUnits(tx, h.row.id))) || (await h.store.read((tx) => hasPendingRemovals(tx, h.row.id))),
     needs_merge: false,
     needs_push: false,
     remote_commit: null,
     weblate_commit: null,
     status: '',
-    merge_failure: await h.store.mergeFailure(h.row.id),
+    merge_failure: await h.store.read((tx) => mergeFailure(tx, h.row.id)),
     ahead: 0,
     behind: 0,
   };

@@ -8,6 +8,9 @@ import { State, joinPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { FormatId } from '../formats/format.js';
 import { type ChangeInput, type NewUnit, type TranslationInfo, type TranslationRef, now } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
+import { componentUnitsByHash, findUnitBrief, hasUnitHash, insertUnits, maxUnitPosition, removeUnits } from '../store/units.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 
 /** The body of Weblate's add-string request: `key` + `value` (monolingual) or `context` + `source` + `target` (bilingual). */
@@ -96,7 +99,7 @@ function text(field: string, value: unknown, required: boolean): string | undefi
 }
 
 async function translationOf(h: ComponentHandle, language: string): Promise<TranslationRef> {
-  const t = await h.store.findTranslationByCode(h.row.id, language);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   return t;
 }
@@ -108,7 +111,7 @@ export function reviewEnabled(project: ProjectConfig, t: Pick<TranslationInfo, '
 
 /** Why strings cannot be added to this translation, or null (used by add-string and the `add` upload). */
 export async function addRefusal(h: ComponentHandle, t: Pick<TranslationInfo, 'is_source'>): Promise<string | null> {
-  if (await h.store.isComponentLocked(h.row.id)) return COMPONENT_LOCKED;
+  if (await h.store.read((tx) => isComponentLocked(tx, h.row.id))) return COMPONENT_LOCKED;
   if (!h.component.manage_units) return ADDING_DISABLED;
   if (h.component.template && !t.is_source) return ADD_TO_SOURCE;
   return null;
@@ -152,9 +155,9 @@ export async function newUnits(
 ): Promise<NewUnit[] | null> {
   const monolingual = Boolean(h.component.template);
   const idHash = unitIdHash(monolingual, s.source, s.context);
-  const all = await h.store.componentTranslations(h.row.id);
+  const all = await h.store.read((tx) => componentTranslations(tx, h.row.id));
   const source = all.find((x) => x.is_source === 1);
-  if ((await h.store.hasUnitHash(t.id, idHash)) || (source && (await h.store.hasUnitHash(source.id, idHash)))) return null;
+  if ((await h.store.read((tx) => hasUnitHash(tx, t.id, idHash))) || (source && (await h.store.read((tx) => hasUnitHash(tx, source.id, idHash))))) return null;
   const targets = t.is_source ? all : all.filter((x) => x.id === t.id || x.is_source === 1);
   const joinedSource = joinPlural(s.source);
   const base = {
@@ -168,8 +171,8 @@ export async function newUnits(
   };
   const units: NewUnit[] = [];
   for (const x of targets) {
-    if (x.id !== t.id && (await h.store.hasUnitHash(x.id, idHash))) continue;
-    const position = (positions.get(x.id) ?? (await h.store.maxUnitPosition(x.id))) + 1;
+    if (x.id !== t.id && (await h.store.read((tx) => hasUnitHash(tx, x.id, idHash)))) continue;
+    const position = (positions.get(x.id) ?? (await h.store.read((tx) => maxUnitPosition(tx, x.id)))) + 1;
     positions.set(x.id, position);
     let unit: Pick<NewUnit, 'target' | 'state' | 'pending'>;
     if (monolingual) {
@@ -238,8 +241,8 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
   const timestamp = now();
   const units = await newUnits(h, t, s, state, input.user.id, timestamp, new Map());
   if (!units) throw invalid('non_field_errors', 'This string seems to already exist.');
-  const languages = new Map((await h.store.componentTranslations(h.row.id)).map((x) => [x.id, x.language_id]));
-  const ids = await h.store.insertUnits(units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id));
+  const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
+  const ids = await h.store.write((tx) => insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id)));
   // the addressed translation always gets a unit (newUnits puts it first among the targets it creates)
   return { unitId: ids[units.findIndex((u) => u.translationId === t.id)]!, unitIds: ids };
 }
@@ -253,12 +256,12 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
  * @example await deleteUnit(h, 42, user)
  */
 export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor): Promise<DeleteUnitResult> {
-  const unit = await h.store.findUnitBrief(unitId);
+  const unit = await h.store.read((tx) => findUnitBrief(tx, unitId));
   if (!unit || unit.component_id !== h.row.id) throw new NotFoundError('unit', String(unitId));
-  if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
+  if (await h.store.read((tx) => isComponentLocked(tx, h.row.id))) throw forbidden(COMPONENT_LOCKED);
   if (!h.component.manage_units) throw forbidden(REMOVING_DISABLED);
-  const units = await h.store.componentUnitsByHash(h.row.id, unit.id_hash);
-  const translations = new Map((await h.store.componentTranslations(h.row.id)).map((t) => [t.id, t]));
+  const units = await h.store.read((tx) => componentUnitsByHash(tx, h.row.id, unit.id_hash));
+  const translations = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((t) => [t.id, t]));
   const withFile = new Set([...translations.values()].filter((t) => t.filename !== '').map((t) => t.id));
   const timestamp = now();
   const changes: ChangeInput[] = units.map((u) => ({
@@ -275,6 +278,6 @@ export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor
     old: u.target,
     details: { source: u.source, target: u.target },
   }));
-  const changeIds = await h.store.removeUnits(units, withFile, { id: user.id, timestamp }, changes);
+  const changeIds = await h.store.write((tx) => removeUnits(tx, units, withFile, { id: user.id, timestamp }, changes));
   return { removed: units.length, changeIds };
 }

@@ -7,12 +7,19 @@ import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedStore } from '../formats/format.js';
+import { recordChanges } from '../store/changes.repo.js';
+import { saveUploadedTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import { addSuggestions, hasSuggestion } from '../store/suggestions.repo.js';
+import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
+import { insertUnits, translationUnits } from '../store/units.repo.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
 import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
 
@@ -67,7 +74,7 @@ async function checkRequest(h: ComponentHandle, t: TranslationRef, input: Upload
   const method = choice('method', input.method || undefined, UPLOAD_METHODS, 'translate');
   const conflicts = choice('conflicts', input.conflicts, UPLOAD_CONFLICTS, '');
   const fuzzy = choice('fuzzy', input.fuzzy, UPLOAD_FUZZY, '');
-  if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
+  if (await h.store.read((tx) => isComponentLocked(tx, h.row.id))) throw forbidden(COMPONENT_LOCKED);
   const review = reviewEnabled(h.project, t);
   if (conflicts === 'replace-approved' && !review) throw invalid('conflicts', APPROVED_NEEDS_REVIEW);
   switch (method) {
@@ -151,7 +158,7 @@ async function mergeTranslations(
   fuzzy: string,
   input: UploadInput,
 ): Promise<Counts> {
-  const find = matcher(await h.store.translationUnits(t.id));
+  const find = matcher(await h.store.read((tx) => translationUnits(tx, t.id)));
   const author = input.author ?? input.user;
   const timestamp = now();
   const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
@@ -196,7 +203,7 @@ async function mergeTranslations(
     });
   }
   changes.push(fileUploaded(h, t, method, counts, input));
-  await h.store.saveUploadedTargets(t.id, edits, changes);
+  await h.store.write((tx) => saveUploadedTargets(tx, t.id, edits, changes));
   return counts;
 }
 
@@ -209,7 +216,7 @@ async function suggestFromUpload(
   fuzzy: string,
   input: UploadInput,
 ): Promise<Counts> {
-  const find = matcher(await h.store.translationUnits(t.id));
+  const find = matcher(await h.store.read((tx) => translationUnits(tx, t.id)));
   const author = input.author ?? input.user;
   const timestamp = now();
   const counts: Counts = { not_found: 0, skipped: 0, accepted: 0, total: store.units.length };
@@ -223,7 +230,12 @@ async function suggestFromUpload(
     }
     const target = joinPlural(p.target);
     const key = `${u.id}\0${target}`;
-    if (u.state === State.READONLY || (u.target === target && u.state >= State.TRANSLATED) || taken.has(key) || (await h.store.hasSuggestion(u.id, target))) {
+    if (
+      u.state === State.READONLY ||
+      (u.target === target && u.state >= State.TRANSLATED) ||
+      taken.has(key) ||
+      (await h.store.read((tx) => hasSuggestion(tx, u.id, target)))
+    ) {
       counts.skipped++;
       continue;
     }
@@ -237,8 +249,8 @@ async function suggestFromUpload(
       change: { ...uploadChange(h, t, input), action: Action.SUGGESTION, unitId: u.id, target, timestamp },
     });
   }
-  await h.store.addSuggestions(items);
-  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
+  await h.store.write((tx) => addSuggestions(tx, items));
+  await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }
 
@@ -272,13 +284,16 @@ async function addFromUpload(
     counts.accepted++;
     units.push(...created);
   }
-  const languages = new Map((await h.store.componentTranslations(h.row.id)).map((x) => [x.id, x.language_id]));
-  await h.store.insertUnits(units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id));
-  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
+  const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
+  await h.store.write((tx) => insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id)));
+  await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }
 
-/** replace: pending edits of the translation are committed, the file is replaced and committed (54), the component re-synced. */
+/**
+ * replace: pending edits of the translation are committed, the file is replaced and committed (54), the component
+ * re-synced; with `push_on_commit` the commits are pushed.
+ */
 async function replaceFile(
   h: ComponentHandle,
   t: TranslationRef,
@@ -291,10 +306,11 @@ async function replaceFile(
   await commitLocked(h, { translations: [t.id], user: input.user });
   await writeFile(path.join(h.dir, t.filename), bytes);
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
-  await h.store.recordChanges([{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]);
+  await h.store.write((tx) => recordChanges(tx, [{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]));
   await syncLocked(h);
-  const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.translationUnits(t.id)).length, total: store.units.length };
-  await h.store.recordChanges([fileUploaded(h, t, method, counts, input)]);
+  await pushAfterCommit(h, { user: input.user });
+  const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.read((tx) => translationUnits(tx, t.id))).length, total: store.units.length };
+  await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }
 
@@ -330,14 +346,14 @@ function fileUploaded(h: ComponentHandle, t: TranslationRef, method: UploadMetho
  * @example await uploadTranslation(h, 'de', { bytes, method: 'translate', user })
  */
 export async function uploadTranslation(h: ComponentHandle, language: string, input: UploadInput): Promise<UploadResult> {
-  const t = await h.store.findTranslationByCode(h.row.id, language);
+  const t = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language));
   if (!t) throw new NotFoundError('translation', `${h.key}/${language}`);
   const { method, conflicts, fuzzy } = await checkRequest(h, t, input);
   const bytes = input.bytes!;
   const counts = await withMutex(h, async () => {
     const needsRepository = method === 'replace' || (Boolean(h.component.template) && !(method === 'add' && t.is_source));
     if (needsRepository && !hasWorkingCopy(h)) throw forbidden(`${h.key}: the repository has not been cloned yet (sync the component first)`);
-    if (await h.store.isComponentLocked(h.row.id)) throw forbidden(COMPONENT_LOCKED);
+    if (await h.store.read((tx) => isComponentLocked(tx, h.row.id))) throw forbidden(COMPONENT_LOCKED);
     const asTemplate = method === 'add' && Boolean(h.component.template);
     const template = h.component.template && !asTemplate ? await templateAtHead(h) : null;
     const store = parseUpload(h, t, bytes, template, asTemplate);

@@ -38,7 +38,10 @@ export interface HealthDetails {
   [key: string]: unknown;
 }
 
-/** `GET /healthz`: 200 when the database answers, else 503; both with the report as JSON. */
+/** How long `/healthz` waits for the database: a server that stopped answering is reported, not waited for. */
+export const HEALTH_TIMEOUT_MS = 2000;
+
+/** `GET /healthz`: 200 when the database answers (within HEALTH_TIMEOUT_MS), else 503; both with the report as JSON. */
 async function answerHealth(
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -52,10 +55,21 @@ async function answerHealth(
     return;
   }
   let database = 'ok';
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await store.ping();
+    const ping = store.ping();
+    // a late answer or failure after the timeout is nobody's
+    ping.catch(() => {});
+    await Promise.race([
+      ping,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
+      }),
+    ]);
   } catch (e) {
     database = `error: ${(e as Error).message}`;
+  } finally {
+    clearTimeout(timer);
   }
   const ok = database === 'ok';
   const body = { status: ok ? 'ok' : 'error', database, uptime_s: Math.round((performance.now() - started) / 1000), ...details?.() };

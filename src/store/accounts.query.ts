@@ -1,6 +1,6 @@
 // Read queries for who is asking and for the account records the API shows: users, teams (groups), roles.
-import type { Db } from './db.js';
-import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
+import type { Tx } from './db.js';
+import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 import { type UserRow, hashToken } from './users.repo.js';
 
 /** A user as the API needs it: the users row without its dates. */
@@ -65,149 +65,169 @@ function groupBy<T>(rows: (T & { group_id: number })[]): Map<number, T[]> {
 
 export const USER_COLUMNS = 'id, username, full_name, email, is_superuser, is_active, is_bot, is_anonymous';
 
-/**
- * Prepares the account read queries once per connection (cached: every call with the same connection returns the same object).
- * @example const accounts = accountQueries(db); accounts.byToken('wlu_…')
- */
-export const accountQueries = preparedOnce((db: Db) => {
-  const byTokenHash = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`);
-  const byId = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
-  const byUsername = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ? AND is_anonymous = 0`);
-  const anonymous = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE is_anonymous = 1 ORDER BY id LIMIT 1`);
-  const groupsOfUser = db.prepare(
+const groupIds = 'SELECT value FROM json_each(?)';
+const groupColumns = `g.id, g.name, p.slug AS defining_project, g.project_selection, g.language_selection
+   FROM groups g LEFT JOIN projects p ON p.id = g.defining_project_id`;
+
+const sql = preparedOnce((tx: Tx) => ({
+  byTokenHash: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`),
+  byId: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
+  byUsername: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ? AND is_anonymous = 0`),
+  anonymous: tx.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE is_anonymous = 1 ORDER BY id LIMIT 1`),
+  groupsOfUser: tx.prepare(
     `SELECT g.id, g.name, g.project_selection, g.language_selection, g.enforced_2fa
      FROM user_groups ug JOIN groups g ON g.id = ug.group_id WHERE ug.user_id = ? ORDER BY g.id`,
-  );
-  const groupIds = 'SELECT value FROM json_each(?)';
-  const rolesOf = db.prepare(
+  ),
+  rolesOf: tx.prepare(
     `SELECT gr.group_id, r.id, r.name, r.permissions FROM group_roles gr JOIN roles r ON r.id = gr.role_id
      WHERE gr.group_id IN (${groupIds}) ORDER BY r.id`,
-  );
-  const projectsOf = db.prepare(
+  ),
+  projectsOf: tx.prepare(
     `SELECT gp.group_id, p.id, p.slug FROM group_projects gp JOIN projects p ON p.id = gp.project_id
      WHERE gp.group_id IN (${groupIds}) ORDER BY p.id`,
-  );
-  const languagesOf = db.prepare(
+  ),
+  languagesOf: tx.prepare(
     `SELECT gl.group_id, l.code FROM group_languages gl JOIN languages l ON l.id = gl.language_id
      WHERE gl.group_id IN (${groupIds}) ORDER BY l.id`,
-  );
-  const componentsOf = db.prepare(
+  ),
+  componentsOf: tx.prepare(
     `SELECT gc.group_id, c.id, c.project_id, c.slug, p.slug AS project_slug FROM group_components gc
      JOIN components c ON c.id = gc.component_id JOIN projects p ON p.id = c.project_id
      WHERE gc.group_id IN (${groupIds}) ORDER BY c.id`,
-  );
-  const groupColumns = `g.id, g.name, p.slug AS defining_project, g.project_selection, g.language_selection
-     FROM groups g LEFT JOIN projects p ON p.id = g.defining_project_id`;
-  const allGroups = db.prepare(`SELECT ${groupColumns} ORDER BY g.id`);
-  const userGroups = db.prepare(`SELECT ${groupColumns} WHERE g.id IN (SELECT group_id FROM user_groups WHERE user_id = ?) ORDER BY g.id`);
-  const allRoles = db.prepare('SELECT id, name, permissions FROM roles ORDER BY id');
-  const userRoles = db.prepare(
+  ),
+  allGroups: tx.prepare(`SELECT ${groupColumns} ORDER BY g.id`),
+  userGroups: tx.prepare(`SELECT ${groupColumns} WHERE g.id IN (SELECT group_id FROM user_groups WHERE user_id = ?) ORDER BY g.id`),
+  allRoles: tx.prepare('SELECT id, name, permissions FROM roles ORDER BY id'),
+  userRoles: tx.prepare(
     `SELECT id, name, permissions FROM roles WHERE id IN (
        SELECT gr.role_id FROM group_roles gr JOIN user_groups ug ON ug.group_id = gr.group_id WHERE ug.user_id = ?)
      ORDER BY id`,
+  ),
+  statement: statementCache(tx, 20),
+}));
+
+type GroupRow = Omit<GroupRecordRow, 'roles' | 'languages' | 'projects' | 'components'>;
+
+async function withRelations(tx: Tx, rows: GroupRow[]): Promise<GroupRecordRow[]> {
+  const s = sql(tx);
+  const ids = JSON.stringify(rows.map((g) => g.id));
+  const [roleRows, projectRows, languageRows, componentRows] = await Promise.all([
+    s.rolesOf.all(ids),
+    s.projectsOf.all(ids),
+    s.languagesOf.all(ids),
+    s.componentsOf.all(ids),
+  ]);
+  const roles = groupBy(roleRows as { group_id: number; id: number }[]);
+  const projects = groupBy(projectRows as { group_id: number; slug: string }[]);
+  const languages = groupBy(languageRows as { group_id: number; code: string }[]);
+  const components = groupBy(componentRows as { group_id: number; slug: string; project_slug: string }[]);
+  return rows.map((g) => ({
+    ...g,
+    roles: (roles.get(g.id) ?? []).map((r) => r.id),
+    languages: (languages.get(g.id) ?? []).map((l) => l.code),
+    projects: (projects.get(g.id) ?? []).map((p) => p.slug),
+    components: (components.get(g.id) ?? []).map((c) => ({ project: c.project_slug, component: c.slug })),
+  }));
+}
+
+function userWhere(filter: UserFilter): { sql: string; params: unknown[] } {
+  const clauses = ['is_anonymous = 0'];
+  const params: unknown[] = [];
+  if (filter.username !== undefined) {
+    clauses.push("username LIKE ? ESCAPE '\\'");
+    params.push(`${filter.username.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.id !== undefined) {
+    clauses.push('id = ?');
+    params.push(filter.id);
+  }
+  return { sql: `WHERE ${clauses.join(' AND ')}`, params };
+}
+
+/** The user owning this API token (active or not), or undefined. */
+export async function accountByToken(tx: Tx, token: string): Promise<AccountRow | undefined> {
+  return (await sql(tx).byTokenHash.get(hashToken(token))) as AccountRow | undefined;
+}
+
+export async function accountById(tx: Tx, id: number): Promise<AccountRow | undefined> {
+  return (await sql(tx).byId.get(id)) as AccountRow | undefined;
+}
+
+/** A real (non-anonymous) user by username. */
+export async function accountByUsername(tx: Tx, username: string): Promise<AccountRow | undefined> {
+  return (await sql(tx).byUsername.get(username)) as AccountRow | undefined;
+}
+
+/** The user that stands for unauthenticated requests. */
+export async function anonymousAccount(tx: Tx): Promise<AccountRow | undefined> {
+  return (await sql(tx).anonymous.get()) as AccountRow | undefined;
+}
+
+/** The user's team memberships with roles, projects, languages and components. */
+export async function memberships(tx: Tx, userId: number): Promise<MembershipRow[]> {
+  const s = sql(tx);
+  const groups = (await s.groupsOfUser.all(userId)) as {
+    id: number;
+    name: string;
+    project_selection: number;
+    language_selection: number;
+    enforced_2fa: number;
+  }[];
+  if (groups.length === 0) return [];
+  const ids = JSON.stringify(groups.map((g) => g.id));
+  const [roleRows, projectRows, languageRows, componentRows] = await Promise.all([
+    s.rolesOf.all(ids),
+    s.projectsOf.all(ids),
+    s.languagesOf.all(ids),
+    s.componentsOf.all(ids),
+  ]);
+  const roles = groupBy(roleRows as { group_id: number; name: string; permissions: string }[]);
+  const projects = groupBy(projectRows as { group_id: number; id: number }[]);
+  const languages = groupBy(languageRows as { group_id: number; code: string }[]);
+  const components = groupBy(componentRows as { group_id: number; id: number; project_id: number }[]);
+  return groups.map((g) => ({
+    groupId: g.id,
+    name: g.name,
+    projectSelection: g.project_selection,
+    languageSelection: g.language_selection,
+    enforced2fa: g.enforced_2fa !== 0,
+    roles: (roles.get(g.id) ?? []).map((r) => ({ name: r.name, permissions: parseList(r.permissions) })),
+    projects: (projects.get(g.id) ?? []).map((p) => p.id),
+    languages: (languages.get(g.id) ?? []).map((l) => l.code),
+    components: (components.get(g.id) ?? []).map((c) => ({ id: c.id, project: c.project_id })),
+  }));
+}
+
+/** Real users by id. */
+export async function accounts(tx: Tx, filter: UserFilter, slice: Slice): Promise<AccountRow[]> {
+  const w = userWhere(filter);
+  return (await sql(tx)
+    .statement(`SELECT ${USER_COLUMNS} FROM users ${w.sql} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...w.params, slice.limit, slice.offset)) as AccountRow[];
+}
+
+/** How many users `accounts` lists (remembered until the data changes). */
+export function countAccounts(tx: Tx, filter: UserFilter): Promise<number> {
+  const w = userWhere(filter);
+  const text = `SELECT count(*) FROM users ${w.sql}`;
+  return counted(tx, text + JSON.stringify(w.params), () =>
+    sql(tx)
+      .statement(text)
+      .pluck()
+      .get(...w.params),
   );
-  const statement = statementCache(db, 20);
-  const counted = countCache(versionOf(db));
+}
 
-  type GroupRow = Omit<GroupRecordRow, 'roles' | 'languages' | 'projects' | 'components'>;
+/** Every team, or only the teams of this user. */
+export async function groupRecords(tx: Tx, memberOf?: number): Promise<GroupRecordRow[]> {
+  const s = sql(tx);
+  const rows = (await (memberOf === undefined ? s.allGroups.all() : s.userGroups.all(memberOf))) as GroupRow[];
+  return withRelations(tx, rows);
+}
 
-  function withRelations(rows: GroupRow[]): GroupRecordRow[] {
-    const ids = JSON.stringify(rows.map((g) => g.id));
-    const roles = groupBy(rolesOf.all(ids) as { group_id: number; id: number }[]);
-    const projects = groupBy(projectsOf.all(ids) as { group_id: number; slug: string }[]);
-    const languages = groupBy(languagesOf.all(ids) as { group_id: number; code: string }[]);
-    const components = groupBy(componentsOf.all(ids) as { group_id: number; slug: string; project_slug: string }[]);
-    return rows.map((g) => ({
-      ...g,
-      roles: (roles.get(g.id) ?? []).map((r) => r.id),
-      languages: (languages.get(g.id) ?? []).map((l) => l.code),
-      projects: (projects.get(g.id) ?? []).map((p) => p.slug),
-      components: (components.get(g.id) ?? []).map((c) => ({ project: c.project_slug, component: c.slug })),
-    }));
-  }
-
-  function userWhere(filter: UserFilter): { sql: string; params: unknown[] } {
-    const clauses = ['is_anonymous = 0'];
-    const params: unknown[] = [];
-    if (filter.username !== undefined) {
-      clauses.push("username LIKE ? ESCAPE '\\'");
-      params.push(`${filter.username.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
-    if (filter.id !== undefined) {
-      clauses.push('id = ?');
-      params.push(filter.id);
-    }
-    return { sql: `WHERE ${clauses.join(' AND ')}`, params };
-  }
-
-  return {
-    /** The user owning this API token (active or not), or undefined. */
-    byToken(token: string): AccountRow | undefined {
-      return byTokenHash.get(hashToken(token)) as AccountRow | undefined;
-    },
-    byId(id: number): AccountRow | undefined {
-      return byId.get(id) as AccountRow | undefined;
-    },
-    /** A real (non-anonymous) user by username. */
-    byUsername(username: string): AccountRow | undefined {
-      return byUsername.get(username) as AccountRow | undefined;
-    },
-    /** The user that stands for unauthenticated requests. */
-    anonymous(): AccountRow | undefined {
-      return anonymous.get() as AccountRow | undefined;
-    },
-
-    /** The user's team memberships with roles, projects, languages and components. */
-    memberships(userId: number): MembershipRow[] {
-      const groups = groupsOfUser.all(userId) as { id: number; name: string; project_selection: number; language_selection: number; enforced_2fa: number }[];
-      if (groups.length === 0) return [];
-      const ids = JSON.stringify(groups.map((g) => g.id));
-      const roles = groupBy(rolesOf.all(ids) as { group_id: number; name: string; permissions: string }[]);
-      const projects = groupBy(projectsOf.all(ids) as { group_id: number; id: number }[]);
-      const languages = groupBy(languagesOf.all(ids) as { group_id: number; code: string }[]);
-      const components = groupBy(componentsOf.all(ids) as { group_id: number; id: number; project_id: number }[]);
-      return groups.map((g) => ({
-        groupId: g.id,
-        name: g.name,
-        projectSelection: g.project_selection,
-        languageSelection: g.language_selection,
-        enforced2fa: g.enforced_2fa !== 0,
-        roles: (roles.get(g.id) ?? []).map((r) => ({ name: r.name, permissions: parseList(r.permissions) })),
-        projects: (projects.get(g.id) ?? []).map((p) => p.id),
-        languages: (languages.get(g.id) ?? []).map((l) => l.code),
-        components: (components.get(g.id) ?? []).map((c) => ({ id: c.id, project: c.project_id })),
-      }));
-    },
-
-    /** Real users by id. */
-    users(filter: UserFilter, slice: Slice): AccountRow[] {
-      const w = userWhere(filter);
-      return statement(`SELECT ${USER_COLUMNS} FROM users ${w.sql} ORDER BY id LIMIT ? OFFSET ?`).all(...w.params, slice.limit, slice.offset) as AccountRow[];
-    },
-    countUsers(filter: UserFilter): number {
-      const w = userWhere(filter);
-      const sql = `SELECT count(*) FROM users ${w.sql}`;
-      return counted(
-        sql + JSON.stringify(w.params),
-        () =>
-          statement(sql)
-            .pluck()
-            .get(...w.params) as number,
-      );
-    },
-
-    /** Every team, or only the teams of this user. */
-    groups(memberOf?: number): GroupRecordRow[] {
-      const rows = (memberOf === undefined ? allGroups.all() : userGroups.all(memberOf)) as GroupRow[];
-      return withRelations(rows);
-    },
-
-    /** Every role, or only the roles this user's teams grant. */
-    roles(grantedTo?: number): RoleRecordRow[] {
-      const rows = (grantedTo === undefined ? allRoles.all() : userRoles.all(grantedTo)) as { id: number; name: string; permissions: string }[];
-      return rows.map((r) => ({ id: r.id, name: r.name, permissions: parseList(r.permissions) }));
-    },
-  };
-});
-
-export type AccountQueries = ReturnType<typeof accountQueries>;
+/** Every role, or only the roles this user's teams grant. */
+export async function roleRecords(tx: Tx, grantedTo?: number): Promise<RoleRecordRow[]> {
+  const s = sql(tx);
+  const rows = (await (grantedTo === undefined ? s.allRoles.all() : s.userRoles.all(grantedTo))) as { id: number; name: string; permissions: string }[];
+  return rows.map((r) => ({ id: r.id, name: r.name, permissions: parseList(r.permissions) }));
+}

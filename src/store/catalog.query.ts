@@ -1,5 +1,5 @@
 // Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
-import type { Db } from './db.js';
+import type { Tx } from './db.js';
 import type { LanguageRow } from './languages.repo.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
@@ -44,6 +44,8 @@ export interface CatalogTranslation {
   revision: string;
   isSource: boolean;
   isTemplate: boolean;
+  /** The plural its file states where not its language's (PO's Plural-Forms); null follows the language. */
+  plural: { number: number; formula: string } | null;
 }
 
 /** An add-on, with its configuration parsed. */
@@ -99,114 +101,121 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+const sql = preparedOnce((tx: Tx) => ({
+  languages: tx.prepare('SELECT * FROM languages ORDER BY id'),
+  projects: tx.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id'),
+  components: tx.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id'),
+  translations: tx.prepare(
+    `SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula
+     FROM translations ORDER BY id`,
+  ),
+  stats: tx.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`),
+  addons: tx.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id'),
+}));
+
 /**
- * Prepares the catalog statements once; `load()` reads a fresh snapshot.
- * @example const catalog = catalogQueries(db).load(); catalog.projectsBySlug.get('hello')
+ * Reads a fresh catalog: everything the API needs to describe objects.
+ * @example const catalog = await store.read(loadCatalog); catalog.projectsBySlug.get('hello')
  */
-export const catalogQueries = preparedOnce((db: Db) => {
-  const languages = db.prepare('SELECT * FROM languages ORDER BY id');
-  const projects = db.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id');
-  const components = db.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id');
-  const translations = db.prepare(
-    'SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template FROM translations ORDER BY id',
-  );
-  const stats = db.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`);
-  const addons = db.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id');
-
-  return {
-    load(): Catalog {
-      const catalog: Catalog = {
-        languages: new Map(),
-        languagesByCode: new Map(),
-        projects: [],
-        projectsById: new Map(),
-        projectsBySlug: new Map(),
-        components: [],
-        componentsById: new Map(),
-        componentsByPath: new Map(),
-        translations: [],
-        translationsById: new Map(),
-        translationsByKey: new Map(),
-        translationsByComponent: new Map(),
-        stats: new Map(),
-        addons: [],
-        addonsById: new Map(),
-      };
-      for (const r of languages.all() as LanguageRow[]) {
-        const language: CatalogLanguage = {
-          id: r.id,
-          code: r.code,
-          name: r.name,
-          direction: r.direction,
-          population: r.population,
-          pluralNumber: r.plural_number,
-          pluralFormula: r.plural_formula,
-          pluralType: r.plural_type,
-          pluralSource: r.plural_source,
-          aliases: parseJson<string[]>(r.aliases, []),
-        };
-        catalog.languages.set(language.id, language);
-        catalog.languagesByCode.set(language.code, language);
-      }
-      for (const r of projects.all() as { id: number; slug: string; name: string; settings: string }[]) {
-        const project: CatalogProject = { id: r.id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}) };
-        catalog.projects.push(project);
-        catalog.projectsById.set(project.id, project);
-        catalog.projectsBySlug.set(project.slug, project);
-      }
-      for (const r of components.all() as { id: number; project_id: number; slug: string; name: string; settings: string; locked: number }[]) {
-        const project = catalog.projectsById.get(r.project_id);
-        if (!project) continue;
-        const component: CatalogComponent = {
-          id: r.id,
-          projectId: r.project_id,
-          slug: r.slug,
-          name: r.name,
-          settings: parseJson(r.settings, {}),
-          locked: r.locked !== 0,
-        };
-        catalog.components.push(component);
-        catalog.componentsById.set(component.id, component);
-        catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
-      }
-      for (const r of translations.all() as Omit<TranslationRow, 'parse_error'>[]) {
-        const language = catalog.languages.get(r.language_id);
-        if (!language || !catalog.componentsById.has(r.component_id)) continue;
-        const translation: CatalogTranslation = {
-          id: r.id,
-          componentId: r.component_id,
-          languageId: r.language_id,
-          languageCode: r.language_code,
-          filename: r.filename,
-          revision: r.revision,
-          isSource: r.is_source !== 0,
-          isTemplate: r.is_template !== 0,
-        };
-        catalog.translations.push(translation);
-        catalog.translationsById.set(translation.id, translation);
-        catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
-        push(catalog.translationsByComponent, translation.componentId, translation);
-      }
-      for (const r of stats.all() as (TranslationStatsRow & { last_author: string | null })[]) {
-        const { translation_id, last_author_id: _author, ...rest } = r;
-        catalog.stats.set(translation_id, rest);
-      }
-      type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
-      for (const r of addons.all() as ARow[]) {
-        const configuration = parseJson<unknown>(r.configuration, {});
-        const addon: CatalogAddon = {
-          id: r.id,
-          componentId: r.component_id,
-          projectId: r.project_id,
-          name: r.name,
-          configuration: configuration && typeof configuration === 'object' && !Array.isArray(configuration) ? (configuration as Record<string, unknown>) : {},
-        };
-        catalog.addons.push(addon);
-        catalog.addonsById.set(addon.id, addon);
-      }
-      return catalog;
-    },
+export async function loadCatalog(tx: Tx): Promise<Catalog> {
+  const s = sql(tx);
+  const [languages, projects, components, translations, stats, addons] = await Promise.all([
+    s.languages.all(),
+    s.projects.all(),
+    s.components.all(),
+    s.translations.all(),
+    s.stats.all(),
+    s.addons.all(),
+  ]);
+  const catalog: Catalog = {
+    languages: new Map(),
+    languagesByCode: new Map(),
+    projects: [],
+    projectsById: new Map(),
+    projectsBySlug: new Map(),
+    components: [],
+    componentsById: new Map(),
+    componentsByPath: new Map(),
+    translations: [],
+    translationsById: new Map(),
+    translationsByKey: new Map(),
+    translationsByComponent: new Map(),
+    stats: new Map(),
+    addons: [],
+    addonsById: new Map(),
   };
-});
-
-export type CatalogQueries = ReturnType<typeof catalogQueries>;
+  for (const r of languages as LanguageRow[]) {
+    const language: CatalogLanguage = {
+      id: r.id,
+      code: r.code,
+      name: r.name,
+      direction: r.direction,
+      population: r.population,
+      pluralNumber: r.plural_number,
+      pluralFormula: r.plural_formula,
+      pluralType: r.plural_type,
+      pluralSource: r.plural_source,
+      aliases: parseJson<string[]>(r.aliases, []),
+    };
+    catalog.languages.set(language.id, language);
+    catalog.languagesByCode.set(language.code, language);
+  }
+  for (const r of projects as { id: number; slug: string; name: string; settings: string }[]) {
+    const project: CatalogProject = { id: r.id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}) };
+    catalog.projects.push(project);
+    catalog.projectsById.set(project.id, project);
+    catalog.projectsBySlug.set(project.slug, project);
+  }
+  for (const r of components as { id: number; project_id: number; slug: string; name: string; settings: string; locked: number }[]) {
+    const project = catalog.projectsById.get(r.project_id);
+    if (!project) continue;
+    const component: CatalogComponent = {
+      id: r.id,
+      projectId: r.project_id,
+      slug: r.slug,
+      name: r.name,
+      settings: parseJson(r.settings, {}),
+      locked: r.locked !== 0,
+    };
+    catalog.components.push(component);
+    catalog.componentsById.set(component.id, component);
+    catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
+  }
+  for (const r of translations as Omit<TranslationRow, 'parse_error'>[]) {
+    const language = catalog.languages.get(r.language_id);
+    if (!language || !catalog.componentsById.has(r.component_id)) continue;
+    const translation: CatalogTranslation = {
+      id: r.id,
+      componentId: r.component_id,
+      languageId: r.language_id,
+      languageCode: r.language_code,
+      filename: r.filename,
+      revision: r.revision,
+      isSource: r.is_source !== 0,
+      isTemplate: r.is_template !== 0,
+      plural: r.plural_number !== null && r.plural_formula !== null ? { number: Number(r.plural_number), formula: r.plural_formula } : null,
+    };
+    catalog.translations.push(translation);
+    catalog.translationsById.set(translation.id, translation);
+    catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
+    push(catalog.translationsByComponent, translation.componentId, translation);
+  }
+  for (const r of stats as (TranslationStatsRow & { last_author: string | null })[]) {
+    const { translation_id, last_author_id: _author, ...rest } = r;
+    catalog.stats.set(translation_id, rest);
+  }
+  type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
+  for (const r of addons as ARow[]) {
+    const configuration = parseJson<unknown>(r.configuration, {});
+    const addon: CatalogAddon = {
+      id: r.id,
+      componentId: r.component_id,
+      projectId: r.project_id,
+      name: r.name,
+      configuration: configuration && typeof configuration === 'object' && !Array.isArray(configuration) ? (configuration as Record<string, unknown>) : {},
+    };
+    catalog.addons.push(addon);
+    catalog.addonsById.set(addon.id, addon);
+  }
+  return catalog;
+}

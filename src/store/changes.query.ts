@@ -1,6 +1,6 @@
 // Read queries for the change history as the API lists it: newest first, scoped and filtered.
-import type { Db } from './db.js';
-import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
+import type { Tx } from './db.js';
+import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 
 /** A change with the usernames of its user and author resolved. */
 export interface ChangeRecordRow {
@@ -90,39 +90,31 @@ function where(filter: ChangeFilter): { sql: string; params: unknown[] } {
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-/**
- * Prepares the change read queries once per connection (cached: every call with the same connection returns the same object).
- * @example changeQueries(db).list({ visibleProjects: null }, { limit: 50, offset: 0 })
- */
-export const changeQueries = preparedOnce((db: Db) => {
-  const byId = db.prepare(`${SELECT} WHERE c.id = ?`);
-  const statement = statementCache(db);
-  const counted = countCache(versionOf(db));
-  return {
-    byId(id: number): ChangeRecordRow | undefined {
-      return byId.get(id) as ChangeRecordRow | undefined;
-    },
-    /** Newest first: descending timestamp, then id. */
-    list(filter: ChangeFilter, slice: Slice): ChangeRecordRow[] {
-      const w = where(filter);
-      return statement(`${SELECT} ${w.sql} ORDER BY c.timestamp DESC, c.id DESC LIMIT ? OFFSET ?`).all(
-        ...w.params,
-        slice.limit,
-        slice.offset,
-      ) as ChangeRecordRow[];
-    },
-    count(filter: ChangeFilter): number {
-      const w = where(filter);
-      const sql = `SELECT count(*) FROM changes c ${w.sql}`;
-      return counted(
-        sql + JSON.stringify(w.params),
-        () =>
-          statement(sql)
-            .pluck()
-            .get(...w.params) as number,
-      );
-    },
-  };
-});
+const sql = preparedOnce((tx: Tx) => ({
+  byId: tx.prepare(`${SELECT} WHERE c.id = ?`),
+  statement: statementCache(tx),
+}));
 
-export type ChangeQueries = ReturnType<typeof changeQueries>;
+export async function changeRecord(tx: Tx, id: number): Promise<ChangeRecordRow | undefined> {
+  return (await sql(tx).byId.get(id)) as ChangeRecordRow | undefined;
+}
+
+/** Changes newest first: descending timestamp, then id. */
+export async function changeRecords(tx: Tx, filter: ChangeFilter, slice: Slice): Promise<ChangeRecordRow[]> {
+  const w = where(filter);
+  return (await sql(tx)
+    .statement(`${SELECT} ${w.sql} ORDER BY c.timestamp DESC, c.id DESC LIMIT ? OFFSET ?`)
+    .all(...w.params, slice.limit, slice.offset)) as ChangeRecordRow[];
+}
+
+/** How many changes `changeRecords` lists (remembered until the data changes). */
+export function countChangeRecords(tx: Tx, filter: ChangeFilter): Promise<number> {
+  const w = where(filter);
+  const text = `SELECT count(*) FROM changes c ${w.sql}`;
+  return counted(tx, text + JSON.stringify(w.params), () =>
+    sql(tx)
+      .statement(text)
+      .pluck()
+      .get(...w.params),
+  );
+}

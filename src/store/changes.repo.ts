@@ -1,6 +1,6 @@
 // The change log: one row per event (action codes as Weblate's), newest first when read.
 import { ACTIONS_MERGE_FAILURE, ACTIONS_REPOSITORY } from '../domain/actions.js';
-import { type Db, isPostgres } from './db.js';
+import { type Tx, isPostgres } from './db.js';
 import { type BulkColumn, insertMany } from './pg/bulk.js';
 import { preparedOnce } from './statements.js';
 
@@ -35,17 +35,17 @@ export interface ChangeRow {
   details: string;
 }
 
-const sql = preparedOnce((db: Db) => ({
-  insert: db.prepare(
+const sql = preparedOnce((tx: Tx) => ({
+  insert: tx.prepare(
     `INSERT INTO changes (timestamp, action, project_id, component_id, translation_id, unit_id, language_id, user_id, author_id, target, old, details)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  ofComponent: db.prepare('SELECT * FROM changes WHERE component_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?'),
-  lastRepository: db.prepare(
+  ofComponent: tx.prepare('SELECT * FROM changes WHERE component_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?'),
+  lastRepository: tx.prepare(
     `SELECT action, target FROM changes WHERE component_id = ? AND action IN (${[...ACTIONS_REPOSITORY].join(',')})
      ORDER BY timestamp DESC, id DESC LIMIT 1`,
   ),
-  remove: db.prepare('DELETE FROM changes WHERE id = ?'),
+  remove: tx.prepare('DELETE FROM changes WHERE id = ?'),
 }));
 
 const changeValues = (c: ChangeInput): unknown[] => [
@@ -79,32 +79,39 @@ const CHANGE_COLUMNS: readonly BulkColumn[] = [
 ];
 
 /** Records one change; returns its id. */
-export function recordChangeRow(db: Db, c: ChangeInput): number {
-  return Number(sql(db).insert.run(...changeValues(c)).lastInsertRowid);
+export async function recordChangeRow(tx: Tx, c: ChangeInput): Promise<number> {
+  return Number((await sql(tx).insert.run(...changeValues(c))).lastInsertRowid);
+}
+
+/** Records changes one after another; returns their ids in order. */
+export async function recordChanges(tx: Tx, changes: readonly ChangeInput[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const c of changes) ids.push(await recordChangeRow(tx, c));
+  return ids;
 }
 
 /** Records many changes (PostgreSQL: in a few statements, not one round trip each; ids in a bulk insert's order are not kept). */
-export function recordChangeRows(db: Db, changes: readonly ChangeInput[]): void {
-  if (!isPostgres(db)) {
-    for (const c of changes) recordChangeRow(db, c);
+export async function recordChangeRows(tx: Tx, changes: readonly ChangeInput[]): Promise<void> {
+  if (!isPostgres(tx)) {
+    for (const c of changes) await recordChangeRow(tx, c);
     return;
   }
-  insertMany(db, 'changes', CHANGE_COLUMNS, changes.map(changeValues), 'RETURNING id');
+  await insertMany(tx, 'changes', CHANGE_COLUMNS, changes.map(changeValues), 'RETURNING id');
 }
 
 /** Deletes change records (a commit taken back). */
-export function deleteChanges(db: Db, ids: readonly number[]): void {
-  const { remove } = sql(db);
-  for (const id of ids) remove.run(id);
+export async function deleteChanges(tx: Tx, ids: readonly number[]): Promise<void> {
+  const { remove } = sql(tx);
+  for (const id of ids) await remove.run(id);
 }
 
 /** Changes of a component, newest first. */
-export function componentChanges(db: Db, componentId: number, limit = 100): ChangeRow[] {
-  return sql(db).ofComponent.all(componentId, limit) as ChangeRow[];
+export async function componentChanges(tx: Tx, componentId: number, limit = 100): Promise<ChangeRow[]> {
+  return (await sql(tx).ofComponent.all(componentId, limit)) as ChangeRow[];
 }
 
 /** The text of the newest repository change when it is a failure (22, 23, 28), else null. */
-export function mergeFailure(db: Db, componentId: number): string | null {
-  const row = sql(db).lastRepository.get(componentId) as { action: number; target: string } | undefined;
+export async function mergeFailure(tx: Tx, componentId: number): Promise<string | null> {
+  const row = (await sql(tx).lastRepository.get(componentId)) as { action: number; target: string } | undefined;
   return row && ACTIONS_MERGE_FAILURE.has(row.action) ? row.target : null;
 }

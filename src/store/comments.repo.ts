@@ -1,7 +1,7 @@
 // Comments per string (Weblate's Comment): added, resolved, deleted; a source string's comments show in every translation.
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
-import type { Db } from './db.js';
+import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 import { withUnitStats } from './suggestions.repo.js';
 
@@ -30,27 +30,27 @@ export interface NewComment {
 
 const COLUMNS = 'm.id, m.unit_id, m.component_id, m.id_hash, m.source, m.comment, m.user_id, us.username, us.full_name, m.timestamp, m.resolved';
 
-const sql = preparedOnce((db: Db) => ({
-  unitKey: db
+const sql = preparedOnce((tx: Tx) => ({
+  unitKey: tx
     .prepare('SELECT t.component_id, u.id_hash, t.is_source FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?')
     .safeIntegers(true),
-  insert: db.prepare('INSERT INTO comments (unit_id, component_id, id_hash, source, comment, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  insert: tx.prepare('INSERT INTO comments (unit_id, component_id, id_hash, source, comment, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)'),
   // the unit's own comments and those on its source string, oldest first
-  ofUnit: db
+  ofUnit: tx
     .prepare(
       `SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id
        WHERE m.unit_id = @unit OR (m.source = 1 AND m.component_id = @component AND m.id_hash = @hash)
        ORDER BY m.timestamp, m.id`,
     )
     .safeIntegers(true),
-  byId: db.prepare(`SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id WHERE m.id = ?`).safeIntegers(true),
+  byId: tx.prepare(`SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id WHERE m.id = ?`).safeIntegers(true),
   // the units a comment shows on: its own, or every unit of the string in the component for a source comment
-  shownOn: db
+  shownOn: tx
     .prepare('SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ?')
     .pluck()
     .safeIntegers(false),
-  resolve: db.prepare('UPDATE comments SET resolved = 1 WHERE id = ? AND resolved = 0'),
-  remove: db.prepare('DELETE FROM comments WHERE id = ?'),
+  resolve: tx.prepare('UPDATE comments SET resolved = 1 WHERE id = ? AND resolved = 0'),
+  remove: tx.prepare('DELETE FROM comments WHERE id = ?'),
 }));
 
 function toComment(r: Record<string, unknown>): CommentRow {
@@ -70,50 +70,50 @@ function toComment(r: Record<string, unknown>): CommentRow {
   };
 }
 
-function shownOn(db: Db, c: { unit_id: number; source: number; component_id: number; id_hash: bigint }): number[] {
-  return c.source === 1 ? (sql(db).shownOn.all(c.component_id, c.id_hash) as number[]) : [c.unit_id];
+async function shownOn(tx: Tx, c: { unit_id: number; source: number; component_id: number; id_hash: bigint }): Promise<number[]> {
+  return c.source === 1 ? ((await sql(tx).shownOn.all(c.component_id, c.id_hash)) as number[]) : [c.unit_id];
 }
 
 /** Adds a comment with its change (3) (call inside a transaction); undefined for an unknown unit. */
-export function addComment(db: Db, input: NewComment): number | undefined {
-  const s = sql(db);
-  const key = s.unitKey.get(input.unitId) as { component_id: bigint; id_hash: bigint; is_source: bigint } | undefined;
+export async function addComment(tx: Tx, input: NewComment): Promise<number | undefined> {
+  const s = sql(tx);
+  const key = (await s.unitKey.get(input.unitId)) as { component_id: bigint; id_hash: bigint; is_source: bigint } | undefined;
   if (!key) return undefined;
   const c = { unit_id: input.unitId, source: Number(key.is_source), component_id: Number(key.component_id), id_hash: key.id_hash };
-  return withUnitStats(db, shownOn(db, c), () => {
-    const id = Number(s.insert.run(input.unitId, c.component_id, c.id_hash, c.source, input.comment, input.userId, input.timestamp).lastInsertRowid);
-    recordChangeRow(db, input.change);
+  return await withUnitStats(tx, await shownOn(tx, c), async () => {
+    const id = Number((await s.insert.run(input.unitId, c.component_id, c.id_hash, c.source, input.comment, input.userId, input.timestamp)).lastInsertRowid);
+    await recordChangeRow(tx, input.change);
     return id;
   });
 }
 
 /** The comments shown on a unit: its own and its source string's, oldest first. */
-export function unitComments(db: Db, unitId: number): CommentRow[] {
-  const s = sql(db);
-  const key = s.unitKey.get(unitId) as { component_id: bigint; id_hash: bigint } | undefined;
+export async function unitComments(tx: Tx, unitId: number): Promise<CommentRow[]> {
+  const s = sql(tx);
+  const key = (await s.unitKey.get(unitId)) as { component_id: bigint; id_hash: bigint } | undefined;
   if (!key) return [];
-  return (s.ofUnit.all({ unit: unitId, component: key.component_id, hash: key.id_hash }) as Record<string, unknown>[]).map(toComment);
+  return ((await s.ofUnit.all({ unit: unitId, component: key.component_id, hash: key.id_hash })) as Record<string, unknown>[]).map(toComment);
 }
 
-export function findComment(db: Db, id: number): CommentRow | undefined {
-  const r = sql(db).byId.get(id) as Record<string, unknown> | undefined;
+export async function findComment(tx: Tx, id: number): Promise<CommentRow | undefined> {
+  const r = (await sql(tx).byId.get(id)) as Record<string, unknown> | undefined;
   return r && toComment(r);
 }
 
 /** Resolves a comment (65); false when it is unknown or resolved already. */
-export function resolveComment(db: Db, id: number, change: ChangeInput): boolean {
-  const c = findComment(db, id);
+export async function resolveComment(tx: Tx, id: number, change: ChangeInput): Promise<boolean> {
+  const c = await findComment(tx, id);
   if (!c || c.resolved === 1) return false;
-  withUnitStats(db, shownOn(db, c), () => sql(db).resolve.run(id));
-  recordChangeRow(db, change);
+  await withUnitStats(tx, await shownOn(tx, c), () => sql(tx).resolve.run(id));
+  await recordChangeRow(tx, change);
   return true;
 }
 
 /** Deletes a comment (64); false when it is unknown. */
-export function deleteComment(db: Db, id: number, change: ChangeInput): boolean {
-  const c = findComment(db, id);
+export async function deleteComment(tx: Tx, id: number, change: ChangeInput): Promise<boolean> {
+  const c = await findComment(tx, id);
   if (!c) return false;
-  withUnitStats(db, shownOn(db, c), () => sql(db).remove.run(id));
-  recordChangeRow(db, change);
+  await withUnitStats(tx, await shownOn(tx, c), () => sql(tx).remove.run(id));
+  await recordChangeRow(tx, change);
   return true;
 }

@@ -48,6 +48,24 @@ describe('openDb', () => {
     db.close();
   });
 
+  it('forgets the revision of PO files when translations gain their own plural (11), so the next sync reads them again', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 10));
+    db.prepare("INSERT INTO languages (id, code, name, plural_number, plural_formula, plural_type) VALUES (1, 'ru', 'Russian', 3, 'n', 2)").run();
+    db.prepare("INSERT INTO projects (id, slug, name, created) VALUES (1, 'p', 'P', 'x')").run();
+    const component = db.prepare("INSERT INTO components (id, project_id, slug, name, settings, created) VALUES (?, 1, ?, ?, ?, 'x')");
+    component.run(1, 'po', 'PO', JSON.stringify({ file_format: 'po' }));
+    component.run(2, 'ts', 'TS', JSON.stringify({ file_format: 'ts' }));
+    const translation = db.prepare('INSERT INTO translations (component_id, language_id, language_code, filename, revision) VALUES (?, 1, ?, ?, ?)');
+    translation.run(1, 'ru', 'po/ru.po', 'blob-po');
+    translation.run(2, 'ru', 'app_ru.ts', 'blob-ts');
+    migrate(db, MIGRATIONS);
+    expect(db.prepare('SELECT filename, revision, plural_number, plural_formula FROM translations ORDER BY id').all()).toEqual([
+      { filename: 'po/ru.po', revision: '', plural_number: null, plural_formula: null },
+      { filename: 'app_ru.ts', revision: 'blob-ts', plural_number: null, plural_formula: null },
+    ]);
+  });
+
   it('rolls a failing migration back and leaves the version alone', () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);

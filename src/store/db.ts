@@ -44,7 +44,6 @@ export interface SqlStatement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): RunResult;
-  iterate(...params: unknown[]): IterableIterator<unknown>;
   /** Rows as their first column's value. */
   pluck(toggle?: boolean): this;
   /** 64-bit integers as bigint. */
@@ -57,10 +56,12 @@ export interface SqlStatement {
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's own signature
 export type DbTransaction<F extends (...args: any[]) => unknown> = Database.Transaction<F>;
 
+/** The engine a connection belongs to. */
+export type Engine = 'sqlite' | 'postgresql';
+
 /**
- * A connection the store's SQL runs on: SQLite's, or a PostgreSQL session answering alike (synchronously, the same
- * shapes). The SQL is SQLite's; the PostgreSQL engine rewrites placeholders and a few idioms (pg/translate.ts), and
- * the repositories branch on `isPostgres(db)` where the two differ more.
+ * A synchronous connection: SQLite's, or a PostgreSQL session answering alike (the same shapes). Tools and tests use
+ * it; repositories get a `Tx`.
  */
 export interface Db {
   readonly name: string;
@@ -72,17 +73,56 @@ export interface Db {
   close(): unknown;
 }
 
+/**
+ * A prepared statement as repository functions run it: every answer is awaited. SQLite answers at once (the value
+ * itself, which `await` takes as it takes a promise: never call `.then` on an answer), PostgreSQL over the network.
+ */
+export interface Statement {
+  get(...params: unknown[]): Promise<unknown>;
+  all(...params: unknown[]): Promise<unknown[]>;
+  run(...params: unknown[]): Promise<RunResult>;
+  /** Rows as their first column's value. */
+  pluck(toggle?: boolean): this;
+  /** 64-bit integers as bigint. */
+  safeIntegers(toggle?: boolean): this;
+  /** Rows as arrays of their values, in column order. */
+  raw(toggle?: boolean): this;
+}
+
+/**
+ * The connection one unit of work runs on (`Store.read` / `Store.write` hand it to their function): repository
+ * functions take it first and prepare their statements on it once (`preparedOnce`).
+ * @example await store.read((tx) => findComponent(tx, 'hello', 'app'))
+ */
+export interface Tx {
+  readonly engine: Engine;
+  /** What every connection of one store shares (caches that follow its data key on it). */
+  readonly shared: TxShared;
+  prepare(sql: string): Statement;
+}
+
+/** What the connections of one store share. */
+export interface TxShared {
+  /** The change token as last read, without a round trip (it moves whenever the data changed). */
+  version(): string;
+}
+
+/** A synchronous connection as a `Tx` (its statements answer at once). */
+export function txOf(db: Db, engine: Engine, shared: TxShared): Tx {
+  return { engine, shared, prepare: (sql) => db.prepare(sql) as unknown as Statement };
+}
+
 /** True for a PostgreSQL session (the engine is decided by the configuration's `database`). */
-export function isPostgres(db: Db): boolean {
+export function isPostgres(db: Db | Tx): boolean {
   return (db as { engine?: string }).engine === 'postgresql';
 }
 
 /**
  * A field of a JSON text column in SQL: `text` as SQLite's json_extract gives strings (and arrays as JSON text),
  * `flag` as it gives booleans (1/0).
- * @example jsonField(db, 'c.settings', 'source_language') // "json_extract(c.settings, '$.source_language')" on SQLite
+ * @example jsonField(tx, 'c.settings', 'source_language') // "json_extract(c.settings, '$.source_language')" on SQLite
  */
-export function jsonField(db: Db, column: string, key: string, as: 'text' | 'flag' = 'text'): string {
+export function jsonField(db: Db | Tx, column: string, key: string, as: 'text' | 'flag' = 'text'): string {
   if (!isPostgres(db)) return `json_extract(${column}, '$.${key}')`;
   return as === 'flag' ? `((${column}::jsonb ->> '${key}')::boolean::int)` : `(${column}::jsonb ->> '${key}')`;
 }

@@ -2,9 +2,9 @@
 import { ACTIONS_CONTENT, Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
-import { deleteChanges, recordChangeRow } from './changes.repo.js';
+import { deleteChanges, recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
-import { type Db, jsonField } from './db.js';
+import { type Tx, jsonField } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
@@ -22,6 +22,7 @@ export interface EditableUnit extends Pick<UnitRow, 'id' | 'translation_id' | 's
   /** The translation's language code as its file names it, and the component's file format. */
   language_code: string;
   file_format: string;
+  /** The translation's number of plural forms: its file's own where it states one (PO), else its language's. */
   plural_number: number;
   /** The component has a template (monolingual). */
   monolingual: number;
@@ -68,13 +69,13 @@ export interface CommittedTranslation {
   changes: ChangeInput[];
 }
 
-const unitForEdit = (db: Db) => `
+const unitForEdit = (tx: Tx) => `
   SELECT u.id, u.translation_id, t.component_id, c.project_id, t.language_id, u.source, u.target, u.state, u.pending,
-    u.pending_author_id, t.is_source, t.is_template, t.filename, t.language_code, l.plural_number,
-    coalesce(${jsonField(db, 'c.settings', 'file_format')}, '') AS file_format,
-    coalesce(${jsonField(db, 'c.settings', 'template')}, '') <> '' AS monolingual,
-    coalesce(CASE WHEN t.is_source = 1 THEN ${jsonField(db, 'p.settings', 'source_review', 'flag')}
-                  ELSE ${jsonField(db, 'p.settings', 'translation_review', 'flag')} END, 0) AS review
+    u.pending_author_id, t.is_source, t.is_template, t.filename, t.language_code, coalesce(t.plural_number, l.plural_number) AS plural_number,
+    coalesce(${jsonField(tx, 'c.settings', 'file_format')}, '') AS file_format,
+    coalesce(${jsonField(tx, 'c.settings', 'template')}, '') <> '' AS monolingual,
+    coalesce(CASE WHEN t.is_source = 1 THEN ${jsonField(tx, 'p.settings', 'source_review', 'flag')}
+                  ELSE ${jsonField(tx, 'p.settings', 'translation_review', 'flag')} END, 0) AS review
   FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
   JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
   WHERE u.id = ?`;
@@ -83,39 +84,39 @@ const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_h
   u.pending_author_id, u.timestamp, t.filename, t.language_code, t.language_id, l.name AS language_name, l.plural_number,
   t.revision, t.is_template`;
 
-const sql = preparedOnce((db: Db) => ({
-  unitForEdit: db.prepare(unitForEdit(db)),
-  setState: db.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
-  stringOf: db.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
-  setPending: db.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
-  pending: db.prepare(
+const sql = preparedOnce((tx: Tx) => ({
+  unitForEdit: tx.prepare(unitForEdit(tx)),
+  setState: tx.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
+  stringOf: tx.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
+  setPending: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
+  pending: tx.prepare(
     `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
      JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id, u.position`,
   ),
-  hasPending: db
+  hasPending: tx
     .prepare(`SELECT EXISTS (SELECT 1 FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1 WHERE t.component_id = ?)`)
     .pluck(),
-  clear: db.prepare(
+  clear: tx.prepare(
     `UPDATE units SET pending = 0, pending_author_id = NULL
      WHERE id = ? AND pending = 1 AND target = ? AND state = ? AND pending_author_id IS ?`,
   ),
-  repend: db.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ? WHERE id = ?'),
-  unitByHash: db.prepare('SELECT id, target, state, pending FROM units WHERE translation_id = ? AND id_hash = ?'),
-  lastContentAuthor: db
+  repend: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ? WHERE id = ?'),
+  unitByHash: tx.prepare('SELECT id, target, state, pending FROM units WHERE translation_id = ? AND id_hash = ?'),
+  lastContentAuthor: tx
     .prepare(
       `SELECT author_id FROM changes WHERE unit_id = ? AND action IN (${[...ACTIONS_CONTENT].join(',')})
        ORDER BY timestamp DESC, id DESC LIMIT 1`,
     )
     .pluck(),
-  markAll: db.prepare(
+  markAll: tx.prepare(
     `UPDATE units SET pending = 1 WHERE pending = 0 AND state <> ${State.READONLY}
      AND translation_id IN (SELECT id FROM translations WHERE component_id = ? AND is_source = 0 AND filename <> '')`,
   ),
 }));
 
 /** The unit with its translation, language and review setting, or undefined. */
-export function findEditableUnit(db: Db, unitId: number): EditableUnit | undefined {
-  return sql(db).unitForEdit.get(unitId) as EditableUnit | undefined;
+export async function findEditableUnit(tx: Tx, unitId: number): Promise<EditableUnit | undefined> {
+  return (await sql(tx).unitForEdit.get(unitId)) as EditableUnit | undefined;
 }
 
 /**
@@ -123,20 +124,20 @@ export function findEditableUnit(db: Db, unitId: number): EditableUnit | undefin
  * A translated string failing a check the component enforces is saved as needing editing (change 76), as Weblate
  * does. Returns the change id and the state stored.
  */
-export function saveUnitEdit(
-  db: Db,
+export async function saveUnitEdit(
+  tx: Tx,
   unit: Pick<EditableUnit, 'id' | 'translation_id'>,
   edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
-): { changeId: number; state: number } {
-  const s = sql(db);
+): Promise<{ changeId: number; state: number }> {
+  const s = sql(tx);
   // one unit changed: its translation's statistics move by its share instead of being counted again
-  const before = unitStatsFacts(db, unit.id);
-  s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
-  const changeId = recordChangeRow(db, edit.change);
-  const state = enforceChecks(db, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id]).get(unit.id) ?? edit.state;
-  const after = unitStatsFacts(db, unit.id);
-  if (before && after) applyUnitStats(db, unit.translation_id, before, after);
-  else refreshStats(db, [unit.translation_id]);
+  const before = await unitStatsFacts(tx, unit.id);
+  await s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
+  const changeId = await recordChangeRow(tx, edit.change);
+  const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
+  const after = await unitStatsFacts(tx, unit.id);
+  if (before && after) await applyUnitStats(tx, unit.translation_id, before, after);
+  else await refreshStats(tx, [unit.translation_id]);
   return { changeId, state };
 }
 
@@ -144,46 +145,46 @@ export function saveUnitEdit(
  * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
  * change 76 (Applied enforced check). The source strings' cross-language checks follow. Returns the new states.
  */
-function enforceChecks(
-  db: Db,
+async function enforceChecks(
+  tx: Tx,
   units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
   translations: readonly number[],
-): Map<number, number> {
-  const s = sql(db);
-  const enforced = recheckUnits(
-    db,
+): Promise<Map<number, number>> {
+  const s = sql(tx);
+  const enforced = await recheckUnits(
+    tx,
     units.map((u) => u.id),
   );
   const states = new Map<number, number>();
   for (const u of units) {
     const failing = enforced.get(u.id);
     if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
-    s.setState.run(State.FUZZY, State.FUZZY, u.id);
+    await s.setState.run(State.FUZZY, State.FUZZY, u.id);
     states.set(u.id, State.FUZZY);
     if (u.change) {
-      recordChangeRow(db, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
+      await recordChangeRow(tx, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
     }
   }
   // the same strings elsewhere in the project: their inconsistent check, source checks and statistics
-  const inconsistent = refreshInconsistent(
-    db,
+  const inconsistent = await refreshInconsistent(
+    tx,
     units.map((u) => u.id),
     new Set(translations),
   );
-  for (const [componentId, hashes] of stringsOf(
-    db,
+  for (const [componentId, hashes] of await stringsOf(
+    tx,
     units.map((u) => u.id),
   ))
-    refreshSourceChecks(db, componentId, hashes);
+    await refreshSourceChecks(tx, componentId, hashes);
   for (const u of units) inconsistent.delete(u.id);
-  settleInconsistent(db, inconsistent);
+  await settleInconsistent(tx, inconsistent);
   return states;
 }
 
-function stringsOf(db: Db, unitIds: readonly number[]): Map<number, Set<bigint>> {
+async function stringsOf(tx: Tx, unitIds: readonly number[]): Promise<Map<number, Set<bigint>>> {
   const out = new Map<number, Set<bigint>>();
   for (const id of unitIds) {
-    const r = sql(db).stringOf.get(id) as { component_id: number; id_hash: bigint } | undefined;
+    const r = (await sql(tx).stringOf.get(id)) as { component_id: number; id_hash: bigint } | undefined;
     if (!r) continue;
     let set = out.get(r.component_id);
     if (!set) out.set(r.component_id, (set = new Set()));
@@ -196,50 +197,50 @@ function stringsOf(db: Db, unitIds: readonly number[]): Map<number, Set<bigint>>
  * Sets uploaded targets as pending edits, records `changes`, runs the checks (enforced ones mark the string as
  * needing editing), refreshes statistics (call inside a transaction).
  */
-export function saveUploadedTargets(db: Db, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): number[] {
-  const { setPending } = sql(db);
-  for (const e of edits) setPending.run(e.target, e.state, e.state, e.authorId, e.timestamp, e.id);
-  const ids = changes.map((c) => recordChangeRow(db, c));
+export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
+  const { setPending } = sql(tx);
+  for (const e of edits) await setPending.run(e.target, e.state, e.state, e.authorId, e.timestamp, e.id);
+  const ids = await recordChanges(tx, changes);
   const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));
-  enforceChecks(
-    db,
+  await enforceChecks(
+    tx,
     edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
     [translationId],
   );
-  refreshStats(db, [translationId]);
+  await refreshStats(tx, [translationId]);
   return ids;
 }
 
 /** Every pending unit of a component, by translation then position. */
-export function pendingUnits(db: Db, componentId: number): PendingUnit[] {
-  const rows = sql(db).pending.all(componentId) as (Omit<PendingUnit, 'id_hash'> & { id_hash: string })[];
+export async function pendingUnits(tx: Tx, componentId: number): Promise<PendingUnit[]> {
+  const rows = (await sql(tx).pending.all(componentId)) as (Omit<PendingUnit, 'id_hash'> & { id_hash: string })[];
   return rows.map((r) => ({ ...r, id_hash: BigInt(r.id_hash) }));
 }
 
 /** Whether the component has edits not yet committed. */
-export function hasPendingUnits(db: Db, componentId: number): boolean {
-  return sql(db).hasPending.get(componentId) === 1;
+export async function hasPendingUnits(tx: Tx, componentId: number): Promise<boolean> {
+  return (await sql(tx).hasPending.get(componentId)) === 1;
 }
 
 /** The stored unit of a translation with this id_hash, or undefined. */
-export function findUnitByHash(db: Db, translationId: number, idHash: bigint): Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined {
-  return sql(db).unitByHash.get(translationId, idHash) as Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined;
+export async function findUnitByHash(tx: Tx, translationId: number, idHash: bigint): Promise<Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined> {
+  return (await sql(tx).unitByHash.get(translationId, idHash)) as Pick<UnitRow, 'id' | 'target' | 'state' | 'pending'> | undefined;
 }
 
 /** The author of the newest content change of a unit (null when none or anonymous). */
-export function lastContentAuthor(db: Db, unitId: number): number | null {
-  return (sql(db).lastContentAuthor.get(unitId) as number | null | undefined) ?? null;
+export async function lastContentAuthor(tx: Tx, unitId: number): Promise<number | null> {
+  return ((await sql(tx).lastContentAuthor.get(unitId)) as number | null | undefined) ?? null;
 }
 
 /** Makes units pending again with the given target, state and author. */
-export function repend(db: Db, units: readonly RependUnit[]): void {
-  const { repend } = sql(db);
-  for (const u of units) repend.run(u.target, u.state, u.state, u.authorId, u.id);
+export async function repend(tx: Tx, units: readonly RependUnit[]): Promise<void> {
+  const { repend } = sql(tx);
+  for (const u of units) await repend.run(u.target, u.state, u.state, u.authorId, u.id);
 }
 
 /** file-sync: marks every unit of the component's non-source translations pending (read-only units aside). */
-export function markAllPending(db: Db, componentId: number): number {
-  return sql(db).markAll.run(componentId).changes;
+export async function markAllPending(tx: Tx, componentId: number): Promise<number> {
+  return (await sql(tx).markAll.run(componentId)).changes;
 }
 
 /**
@@ -247,22 +248,22 @@ export function markAllPending(db: Db, componentId: number): number {
  * stores the translations' new revisions, records the changes, and moves `synced_commit` from `parent` to `head`
  * when the store was in step with the parent. Returns the ids of the recorded changes.
  */
-export function recordCommit(
-  db: Db,
+export async function recordCommit(
+  tx: Tx,
   componentId: number,
   written: readonly WrittenUnit[],
   translations: readonly CommittedTranslation[],
   heads: { parent: string | null; head: string | null },
-): { changeIds: number[]; cleared: number } {
-  const { clear } = sql(db);
+): Promise<{ changeIds: number[]; cleared: number }> {
+  const { clear } = sql(tx);
   let cleared = 0;
-  for (const u of written) cleared += clear.run(u.id, u.target, u.state, u.pending_author_id).changes;
+  for (const u of written) cleared += (await clear.run(u.id, u.target, u.state, u.pending_author_id)).changes;
   const changeIds: number[] = [];
   for (const t of translations) {
-    if (t.revision !== null) setCommittedRevision(db, t.translationId, t.revision);
-    for (const c of t.changes) changeIds.push(recordChangeRow(db, c));
+    if (t.revision !== null) await setCommittedRevision(tx, t.translationId, t.revision);
+    for (const c of t.changes) changeIds.push(await recordChangeRow(tx, c));
   }
-  if (heads.head !== null && syncedCommitOf(db, componentId) === heads.parent) setSyncedCommit(db, componentId, heads.head);
+  if (heads.head !== null && (await syncedCommitOf(tx, componentId)) === heads.parent) await setSyncedCommit(tx, componentId, heads.head);
   return { changeIds, cleared };
 }
 
@@ -270,22 +271,22 @@ export function recordCommit(
  * Undoes `recordCommit` after the commit itself was taken back (call inside a transaction): the units are pending
  * again with their authors, revisions and `synced_commit` are restored, the commit's change records removed.
  */
-export function undoCommit(
-  db: Db,
+export async function undoCommit(
+  tx: Tx,
   componentId: number,
   units: readonly RependUnit[],
   revisions: ReadonlyMap<number, string>,
   syncedCommit: string | null,
   changeIds: readonly number[],
-): void {
-  repend(db, units);
-  for (const [id, revision] of revisions) setCommittedRevision(db, id, revision);
-  setSyncedCommit(db, componentId, syncedCommit);
-  deleteChanges(db, changeIds);
+): Promise<void> {
+  await repend(tx, units);
+  for (const [id, revision] of revisions) await setCommittedRevision(tx, id, revision);
+  await setSyncedCommit(tx, componentId, syncedCommit);
+  await deleteChanges(tx, changeIds);
 }
 
-const anyPending = preparedOnce((db) =>
-  db
+const anyPending = preparedOnce((tx) =>
+  tx
     .prepare(
       `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
        WHERE t.component_id IN (SELECT value FROM json_each(?)) AND u.pending = 1)`,
@@ -294,8 +295,8 @@ const anyPending = preparedOnce((db) =>
 );
 
 /** Whether any unit of these components has an edit not yet written and committed. */
-export function hasPendingInComponents(db: Db, componentIds: readonly number[]): boolean {
-  return componentIds.length > 0 && anyPending(db).get(JSON.stringify(componentIds)) === 1;
+export async function hasPendingInComponents(tx: Tx, componentIds: readonly number[]): Promise<boolean> {
+  return componentIds.length > 0 && (await anyPending(tx).get(JSON.stringify(componentIds))) === 1;
 }
 
 /** A component holding edits not yet committed, and when the oldest of them was made. */
@@ -307,8 +308,8 @@ export interface PendingAge {
   oldest: string;
 }
 
-const pendingAges = preparedOnce((db: Db) =>
-  db.prepare(
+const pendingAges = preparedOnce((tx: Tx) =>
+  tx.prepare(
     `SELECT c.id AS componentId, p.slug AS project, c.slug AS component, MIN(x.ts) AS oldest FROM (
        SELECT t.component_id AS cid, MIN(u.timestamp) AS ts FROM units u JOIN translations t ON t.id = u.translation_id
        WHERE u.pending = 1 GROUP BY t.component_id
@@ -321,6 +322,6 @@ const pendingAges = preparedOnce((db: Db) =>
 );
 
 /** Every component with pending edits or removals, with the time of its oldest one. */
-export function pendingAgesOf(db: Db): PendingAge[] {
-  return pendingAges(db).all() as PendingAge[];
+export async function pendingAgesOf(tx: Tx): Promise<PendingAge[]> {
+  return (await pendingAges(tx).all()) as PendingAge[];
 }

@@ -1,6 +1,6 @@
 // Languages in the store: seeded from the language database, plus generated ones for unknown codes.
 import type { LanguageDefinition } from '../languages/languages.js';
-import type { Db } from './db.js';
+import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 
 export interface LanguageRow {
@@ -20,17 +20,17 @@ export interface LanguageRow {
 const INSERT = `INSERT INTO languages (code, name, direction, population, plural_number, plural_formula, plural_type, plural_source, aliases, generated)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-const sql = preparedOnce((db: Db) => ({
-  codes: db.prepare('SELECT code FROM languages').pluck(),
-  insert: db.prepare(INSERT),
-  byCode: db.prepare('SELECT * FROM languages WHERE code = ?'),
-  byId: db.prepare('SELECT * FROM languages WHERE id = ?'),
-  seededFrom: db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck(),
-  setMeta: db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+const sql = preparedOnce((tx: Tx) => ({
+  codes: tx.prepare('SELECT code FROM languages').pluck(),
+  insert: tx.prepare(INSERT),
+  byCode: tx.prepare('SELECT * FROM languages WHERE code = ?'),
+  byId: tx.prepare('SELECT * FROM languages WHERE id = ?'),
+  seededFrom: tx.prepare('SELECT value FROM store_meta WHERE key = ?').pluck(),
+  setMeta: tx.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
 }));
 
-function insertLanguage(db: Db, d: LanguageDefinition, generated: boolean): void {
-  sql(db).insert.run(
+async function insertLanguage(tx: Tx, d: LanguageDefinition, generated: boolean): Promise<void> {
+  await sql(tx).insert.run(
     d.code,
     d.name,
     d.direction,
@@ -45,12 +45,12 @@ function insertLanguage(db: Db, d: LanguageDefinition, generated: boolean): void
 }
 
 /** Inserts the languages the store does not have yet (by code); existing rows keep their ids (call inside a transaction). */
-export function seedLanguages(db: Db, definitions: Iterable<LanguageDefinition>): number {
-  const known = new Set(sql(db).codes.all() as string[]);
+export async function seedLanguages(tx: Tx, definitions: Iterable<LanguageDefinition>): Promise<number> {
+  const known = new Set((await sql(tx).codes.all()) as string[]);
   let added = 0;
   for (const d of definitions) {
     if (known.has(d.code)) continue;
-    insertLanguage(db, d, false);
+    await insertLanguage(tx, d, false);
     added++;
   }
   return added;
@@ -65,26 +65,26 @@ const SEEDED_FROM = 'languages_seeded_from';
  * `languageDataFingerprint`); `definitions` is only called when seeding runs (call inside a transaction).
  * Language rows are never deleted, so a store seeded from the same data still holds every one of its codes.
  */
-export function seedLanguagesOnce(db: Db, fingerprint: string, definitions: () => Iterable<LanguageDefinition>): number {
+export async function seedLanguagesOnce(tx: Tx, fingerprint: string, definitions: () => Iterable<LanguageDefinition>): Promise<number> {
   const stamp = `${SEED_VERSION}:${fingerprint}`;
-  if (sql(db).seededFrom.get(SEEDED_FROM) === stamp) return 0;
-  const added = seedLanguages(db, definitions());
-  sql(db).setMeta.run(SEEDED_FROM, stamp);
+  if ((await sql(tx).seededFrom.get(SEEDED_FROM)) === stamp) return 0;
+  const added = await seedLanguages(tx, definitions());
+  await sql(tx).setMeta.run(SEEDED_FROM, stamp);
   return added;
 }
 
 /** The stored language for a definition, inserting it (as generated when asked) if missing. */
-export function ensureLanguage(db: Db, d: LanguageDefinition, generated = false): LanguageRow {
-  const existing = findLanguageByCode(db, d.code);
+export async function ensureLanguage(tx: Tx, d: LanguageDefinition, generated = false): Promise<LanguageRow> {
+  const existing = await findLanguageByCode(tx, d.code);
   if (existing) return existing;
-  insertLanguage(db, d, generated);
-  return findLanguageByCode(db, d.code)!;
+  await insertLanguage(tx, d, generated);
+  return (await findLanguageByCode(tx, d.code))!;
 }
 
-export function findLanguageByCode(db: Db, code: string): LanguageRow | undefined {
-  return sql(db).byCode.get(code) as LanguageRow | undefined;
+export async function findLanguageByCode(tx: Tx, code: string): Promise<LanguageRow | undefined> {
+  return (await sql(tx).byCode.get(code)) as LanguageRow | undefined;
 }
 
-export function findLanguageById(db: Db, id: number): LanguageRow | undefined {
-  return sql(db).byId.get(id) as LanguageRow | undefined;
+export async function findLanguageById(tx: Tx, id: number): Promise<LanguageRow | undefined> {
+  return (await sql(tx).byId.get(id)) as LanguageRow | undefined;
 }

@@ -7,7 +7,7 @@
 // record hides that translation (memory_hidden) until the unit's target changes, as a new translation in Weblate is
 // a new memory entry.
 import { MEMORY_THRESHOLD, similarity } from '../domain/similarity.js';
-import { type Db, isPostgres } from './db.js';
+import { type Tx, isPostgres } from './db.js';
 import { type Slice, preparedOnce } from './statements.js';
 
 /** A memory entry as the API lists it (languages by id, as Weblate's MemorySerializer). */
@@ -108,51 +108,51 @@ const IMPORTED = `${MEMORY_ID_BASE} + m.id AS id, ms.text AS source, m.target, m
 const FROM = `memory m JOIN memory_sources ms ON ms.id = m.source_id JOIN languages sl ON sl.id = m.source_language_id
   JOIN languages tl ON tl.id = m.target_language_id`;
 
-const sql = preparedOnce((db: Db) => ({
+const sql = preparedOnce((tx: Tx) => ({
   // PostgreSQL computes a row's select list before OFFSET skips it (a deep page evaluated every skipped row's
   // subqueries: ~1 s at 64k records): the page's ids first, then their records
-  unitList: isPostgres(db)
-    ? db.prepare(
+  unitList: isPostgres(tx)
+    ? tx.prepare(
         `SELECT ${UNIT_RECORD} FROM (SELECT u.id FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?) page
          JOIN units u ON u.id = page.id JOIN translations t ON t.id = u.translation_id ORDER BY u.id`,
       )
-    : db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?`),
-  unitCount: db.prepare(`SELECT count(*) FROM ${UNITS} WHERE ${UNIT_WHERE}`).pluck(),
-  unitById: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE u.id = ? AND ${UNIT_WHERE}`),
-  unitsOfProject: db.prepare(
+    : tx.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id LIMIT ? OFFSET ?`),
+  unitCount: tx.prepare(`SELECT count(*) FROM ${UNITS} WHERE ${UNIT_WHERE}`).pluck(),
+  unitById: tx.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE u.id = ? AND ${UNIT_WHERE}`),
+  unitsOfProject: tx.prepare(
     `SELECT ${UNIT_RECORD} FROM components c JOIN translations t ON t.component_id = c.id JOIN units u ON u.translation_id = t.id
      WHERE c.project_id = ? AND ${UNIT_WHERE} ORDER BY u.id`,
   ),
-  unitsAll: db.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id`),
-  importedAll: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id`),
-  hide: db.prepare(
+  unitsAll: tx.prepare(`SELECT ${UNIT_RECORD} FROM ${UNITS} WHERE ${UNIT_WHERE} ORDER BY u.id`),
+  importedAll: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id`),
+  hide: tx.prepare(
     'INSERT INTO memory_hidden (unit_id, target) SELECT id, target FROM units WHERE id = ? ON CONFLICT (unit_id) DO UPDATE SET target = excluded.target',
   ),
-  list: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
-  count: db.prepare('SELECT count(*) FROM memory').pluck(),
-  byId: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.id = ?`),
-  remove: db.prepare('DELETE FROM memory WHERE id = ?'),
+  list: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} ORDER BY m.id LIMIT ? OFFSET ?`),
+  count: tx.prepare('SELECT count(*) FROM memory').pluck(),
+  byId: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.id = ?`),
+  remove: tx.prepare('DELETE FROM memory WHERE id = ?'),
   // ASCII case only, as SQLite's NOCASE
-  language: db.prepare('SELECT id FROM languages WHERE lower(code) = lower(?)').pluck(),
-  addSource: db.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
-  addSourcesOf: db.prepare(
+  language: tx.prepare('SELECT id FROM languages WHERE lower(code) = lower(?)').pluck(),
+  addSource: tx.prepare('INSERT OR IGNORE INTO memory_sources (text, length) VALUES (?, ?)'),
+  addSourcesOf: tx.prepare(
     "INSERT OR IGNORE INTO memory_sources (text, length) SELECT DISTINCT source, length(source) FROM units WHERE translation_id = ? AND source <> ''",
   ),
-  sourceId: db.prepare('SELECT id FROM memory_sources WHERE text = ?').pluck(),
-  duplicate: db
+  sourceId: tx.prepare('SELECT id FROM memory_sources WHERE text = ?').pluck(),
+  duplicate: tx
     .prepare(
       `SELECT 1 FROM memory WHERE source_id = ? AND source_language_id = ? AND target_language_id = ? AND target = ?
        AND project_id IS ? AND user_id IS ? AND shared = ?`,
     )
     .pluck(),
-  insert: db.prepare(
+  insert: tx.prepare(
     `INSERT INTO memory (source_id, source_language_id, target_language_id, target, origin, project_id, user_id, from_file, shared)
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
   ),
-  ofScope: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
-  importedOfProject: db.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
+  ofScope: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS @project AND user_id IS @user AND shared = @shared ORDER BY m.id`),
+  importedOfProject: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
   // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
-  unitEntriesOf: db.prepare(
+  unitEntriesOf: tx.prepare(
     `SELECT u.id, u.target, c.project_id, p.slug || '/' || c.slug AS origin
      FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id
@@ -160,24 +160,24 @@ const sql = preparedOnce((db: Db) => ({
        AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = t.component_id AND st.language_id = ? AND st.is_source = 1)
      ORDER BY u.id`,
   ),
-  importedEntriesOf: db.prepare(
+  importedEntriesOf: tx.prepare(
     `SELECT m.id, m.target, m.origin, m.project_id, m.user_id, m.shared FROM memory m
      WHERE m.source_id = ? AND m.source_language_id = ? AND m.target_language_id = ? ORDER BY m.id`,
   ),
   // the candidates sharing trigrams with the text (SQLite: FTS5's trigram index, the FTS query and a limit;
   // PostgreSQL: pg_trgm's index, the text twice and a limit)
-  trigram: isPostgres(db)
-    ? db.prepare('SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?')
-    : db.prepare(
+  trigram: isPostgres(tx)
+    ? tx.prepare('SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?')
+    : tx.prepare(
         `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
          WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,
       ),
-  scan: db.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
-  prune: db.prepare(
+  scan: tx.prepare('SELECT id, text FROM memory_sources WHERE length BETWEEN ? AND ?'),
+  prune: tx.prepare(
     `DELETE FROM memory_sources WHERE NOT EXISTS (SELECT 1 FROM memory m WHERE m.source_id = memory_sources.id)
      AND NOT EXISTS (SELECT 1 FROM units u WHERE u.source = memory_sources.text)`,
   ),
-  clearScope: db.prepare('DELETE FROM memory WHERE project_id IS @project AND user_id IS @user AND shared = @shared'),
+  clearScope: tx.prepare('DELETE FROM memory WHERE project_id IS @project AND user_id IS @user AND shared = @shared'),
 }));
 
 function scopeParams(scope: MemoryScope): { project: number | null; user: number | null; shared: number } {
@@ -187,58 +187,58 @@ function scopeParams(scope: MemoryScope): { project: number | null; user: number
 }
 
 /** Every record by id: the units' translations first (ids below MEMORY_ID_BASE), then the imported entries. */
-export function listMemory(db: Db, slice: Slice): MemoryRow[] {
-  const s = sql(db);
-  const units = s.unitList.all(slice.limit, slice.offset) as MemoryRow[];
+export async function listMemory(tx: Tx, slice: Slice): Promise<MemoryRow[]> {
+  const s = sql(tx);
+  const units = (await s.unitList.all(slice.limit, slice.offset)) as MemoryRow[];
   if (units.length === slice.limit) return units;
-  const skipped = units.length > 0 ? 0 : slice.offset - (s.unitCount.get() as number);
-  return [...units, ...(s.list.all(slice.limit - units.length, Math.max(0, skipped)) as MemoryRow[])];
+  const skipped = units.length > 0 ? 0 : slice.offset - ((await s.unitCount.get()) as number);
+  return [...units, ...((await s.list.all(slice.limit - units.length, Math.max(0, skipped))) as MemoryRow[])];
 }
 
-export function countMemory(db: Db): number {
-  const s = sql(db);
-  return (s.unitCount.get() as number) + (s.count.get() as number);
+export async function countMemory(tx: Tx): Promise<number> {
+  const s = sql(tx);
+  return ((await s.unitCount.get()) as number) + ((await s.count.get()) as number);
 }
 
-export function findMemory(db: Db, id: number): MemoryRow | undefined {
-  const s = sql(db);
-  if (id >= MEMORY_ID_BASE) return s.byId.get(id - MEMORY_ID_BASE) as MemoryRow | undefined;
-  return s.unitById.get(id) as MemoryRow | undefined;
+export async function findMemory(tx: Tx, id: number): Promise<MemoryRow | undefined> {
+  const s = sql(tx);
+  if (id >= MEMORY_ID_BASE) return (await s.byId.get(id - MEMORY_ID_BASE)) as MemoryRow | undefined;
+  return (await s.unitById.get(id)) as MemoryRow | undefined;
 }
 
 /** Deletes one record (an imported entry, or hides a unit's current translation); false when there was none. */
-export function deleteMemory(db: Db, id: number): boolean {
-  const s = sql(db);
-  if (id >= MEMORY_ID_BASE) return s.remove.run(id - MEMORY_ID_BASE).changes > 0;
-  if (s.unitById.get(id) === undefined) return false;
-  s.hide.run(id);
+export async function deleteMemory(tx: Tx, id: number): Promise<boolean> {
+  const s = sql(tx);
+  if (id >= MEMORY_ID_BASE) return (await s.remove.run(id - MEMORY_ID_BASE)).changes > 0;
+  if ((await s.unitById.get(id)) === undefined) return false;
+  await s.hide.run(id);
   return true;
 }
 
 /** Adds a translation's source texts to the pre-filter index (the source translation after a sync; a few thousand rows). */
-export function indexMemorySources(db: Db, translationId: number): number {
-  return sql(db).addSourcesOf.run(translationId).changes;
+export async function indexMemorySources(tx: Tx, translationId: number): Promise<number> {
+  return (await sql(tx).addSourcesOf.run(translationId)).changes;
 }
 
 /** Adds one source text to the pre-filter index (a string added through the API). */
-export function indexMemorySource(db: Db, text: string): void {
-  if (text !== '') sql(db).addSource.run(text, text.length);
+export async function indexMemorySource(tx: Tx, text: string): Promise<void> {
+  if (text !== '') await sql(tx).addSource.run(text, text.length);
 }
 
 /**
  * Imports entries into a scope (call inside a transaction); entries in unknown languages, empty ones, those from a
  * language to itself and those the scope holds already are skipped, and counted by reason.
  */
-export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scope: MemoryScope): MemoryImportResult {
-  const s = sql(db);
+export async function importMemory(tx: Tx, entries: readonly MemoryImportEntry[], scope: MemoryScope): Promise<MemoryImportResult> {
+  const s = sql(tx);
   const p = scopeParams(scope);
   const languages = new Map<string, number | undefined>();
   // a regional code the instance does not know (de-DE) falls back to its base language (de)
-  const language = (code: string) => {
+  const language = async (code: string) => {
     const key = code.replace(/-/g, '_');
     if (!languages.has(key)) {
       const base = key.split('_')[0]!;
-      languages.set(key, (s.language.get(key) ?? (base !== key ? s.language.get(base) : undefined)) as number | undefined);
+      languages.set(key, ((await s.language.get(key)) ?? (base !== key ? await s.language.get(base) : undefined)) as number | undefined);
     }
     return languages.get(key);
   };
@@ -251,8 +251,8 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
     if (!result.unknownLanguages.includes(code)) result.unknownLanguages.push(code);
   };
   for (const e of entries) {
-    const from = language(e.sourceLanguage);
-    const to = language(e.targetLanguage);
+    const from = await language(e.sourceLanguage);
+    const to = await language(e.targetLanguage);
     if (from === undefined || to === undefined) {
       if (from === undefined) unknown(e.sourceLanguage);
       if (to === undefined) unknown(e.targetLanguage);
@@ -267,13 +267,13 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
       skip('same-language');
       continue;
     }
-    s.addSource.run(e.source, e.source.length);
-    const sourceId = s.sourceId.get(e.source) as number;
-    if (s.duplicate.get(sourceId, from, to, e.target, p.project, p.user, p.shared) !== undefined) {
+    await s.addSource.run(e.source, e.source.length);
+    const sourceId = (await s.sourceId.get(e.source)) as number;
+    if ((await s.duplicate.get(sourceId, from, to, e.target, p.project, p.user, p.shared)) !== undefined) {
       skip('duplicate');
       continue;
     }
-    s.insert.run(sourceId, from, to, e.target, e.origin ?? '', p.project, p.user, p.shared);
+    await s.insert.run(sourceId, from, to, e.target, e.origin ?? '', p.project, p.user, p.shared);
     result.imported++;
   }
   return result;
@@ -283,23 +283,23 @@ export function importMemory(db: Db, entries: readonly MemoryImportEntry[], scop
  * The records of a scope for export: a user's or the shared imported ones; a project's: its strings' translations,
  * then its imported ones; all: every record, as `/api/memory/` lists them.
  */
-export function exportMemory(db: Db, scope: MemoryExportScope): MemoryRow[] {
-  const s = sql(db);
-  if (scope.kind === 'all') return [...(s.unitsAll.all() as MemoryRow[]), ...(s.importedAll.all() as MemoryRow[])];
+export async function exportMemory(tx: Tx, scope: MemoryExportScope): Promise<MemoryRow[]> {
+  const s = sql(tx);
+  if (scope.kind === 'all') return [...((await s.unitsAll.all()) as MemoryRow[]), ...((await s.importedAll.all()) as MemoryRow[])];
   if (scope.kind === 'project') {
-    return [...(s.unitsOfProject.all(scope.projectId) as MemoryRow[]), ...(s.importedOfProject.all(scope.projectId) as MemoryRow[])];
+    return [...((await s.unitsOfProject.all(scope.projectId)) as MemoryRow[]), ...((await s.importedOfProject.all(scope.projectId)) as MemoryRow[])];
   }
-  return s.ofScope.all(scopeParams(scope)) as MemoryRow[];
+  return (await s.ofScope.all(scopeParams(scope))) as MemoryRow[];
 }
 
 /** Deletes the imported entries of a scope; returns how many. */
-export function clearMemoryScope(db: Db, scope: MemoryScope): number {
-  return sql(db).clearScope.run(scopeParams(scope)).changes;
+export async function clearMemoryScope(tx: Tx, scope: MemoryScope): Promise<number> {
+  return (await sql(tx).clearScope.run(scopeParams(scope))).changes;
 }
 
 /** Removes source texts that neither an imported entry nor any unit uses any more (their index rows go with them). */
-export function pruneMemorySources(db: Db): number {
-  return sql(db).prune.run().changes;
+export async function pruneMemorySources(tx: Tx): Promise<number> {
+  return (await sql(tx).prune.run()).changes;
 }
 
 /** The FTS5 query for the trigrams of a text: any of them, each quoted (a `"` doubled). */
@@ -323,15 +323,15 @@ function visible(entry: { project_id: number | null; user_id: number | null; sha
  * (or a scan of every source of a length that could reach the threshold), then the exact similarity, then the
  * visible entries of the sources that reach `threshold`. One result per distinct target, with its best origin.
  */
-export function lookupMemory(
-  db: Db,
+export async function lookupMemory(
+  tx: Tx,
   text: string,
   sourceLanguageId: number,
   targetLanguageId: number,
   v: MemoryVisibility,
   opts: LookupOptions = {},
-): MemoryMatch[] {
-  const s = sql(db);
+): Promise<MemoryMatch[]> {
+  const s = sql(tx);
   const threshold = opts.threshold ?? MEMORY_THRESHOLD;
   const limit = opts.limit ?? 10;
   const minLength = Math.ceil((text.length * threshold) / 100);
@@ -346,13 +346,13 @@ export function lookupMemory(
     if (score >= threshold) scored.push({ id, text: source, similarity: score });
   };
   // the exact text first, indexed or not (a unit's source missing from the source strings is still found)
-  consider((s.sourceId.get(text) as number | undefined) ?? null, text);
+  consider(((await s.sourceId.get(text)) as number | undefined) ?? null, text);
   if ((opts.strategy ?? 'trigram') === 'scan') {
-    for (const r of s.scan.iterate(minLength, maxLength) as Iterable<{ id: number; text: string }>) consider(r.id, r.text);
+    for (const r of (await s.scan.all(minLength, maxLength)) as { id: number; text: string }[]) consider(r.id, r.text);
   } else {
     const candidates = opts.candidates ?? 200;
     const query = trigramQuery(text);
-    const rows = !query ? [] : isPostgres(db) ? s.trigram.all(text, text, candidates) : s.trigram.all(query, candidates);
+    const rows = !query ? [] : isPostgres(tx) ? await s.trigram.all(text, text, candidates) : await s.trigram.all(query, candidates);
     for (const r of rows as { id: number; text: string }[]) consider(r.id, r.text);
   }
   scored.sort((a, b) => b.similarity - a.similarity || a.text.length - b.text.length);
@@ -361,7 +361,7 @@ export function lookupMemory(
   const targets = new Set<string>();
   for (const c of scored) {
     type UnitEntry = { id: number; target: string; origin: string; project_id: number };
-    for (const e of s.unitEntriesOf.all(c.text, targetLanguageId, sourceLanguageId) as UnitEntry[]) {
+    for (const e of (await s.unitEntriesOf.all(c.text, targetLanguageId, sourceLanguageId)) as UnitEntry[]) {
       if (e.id === opts.excludeUnit || (projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
       targets.add(e.target);
       out.push({ id: e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
@@ -369,7 +369,7 @@ export function lookupMemory(
     }
     if (c.id === null) continue;
     type Entry = { id: number; target: string; origin: string; project_id: number | null; user_id: number | null; shared: number };
-    for (const e of s.importedEntriesOf.all(c.id, sourceLanguageId, targetLanguageId) as Entry[]) {
+    for (const e of (await s.importedEntriesOf.all(c.id, sourceLanguageId, targetLanguageId)) as Entry[]) {
       if (!visible(e, v, projects) || targets.has(e.target)) continue;
       targets.add(e.target);
       out.push({ id: MEMORY_ID_BASE + e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });

@@ -1,5 +1,5 @@
 // Instance-wide counts for the metrics endpoint (Weblate's GlobalStats as its MetricsSerializer shows them).
-import type { Db } from './db.js';
+import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 
 export interface MetricsRow {
@@ -16,8 +16,8 @@ export interface MetricsRow {
   suggestions: number;
 }
 
-const sql = preparedOnce((db: Db) => ({
-  all: db.prepare(`SELECT
+const sql = preparedOnce((tx: Tx) => ({
+  all: tx.prepare(`SELECT
     (SELECT coalesce(sum(total), 0) FROM translation_stats) AS units,
     (SELECT coalesce(sum(translated), 0) FROM translation_stats) AS units_translated,
     (SELECT count(*) FROM users WHERE is_anonymous = 0 AND is_active = 1) AS users,
@@ -31,6 +31,7 @@ const sql = preparedOnce((db: Db) => ({
     (SELECT count(*) FROM suggestions) AS suggestions`),
 }));
 
-export function metrics(db: Db): MetricsRow {
-  return sql(db).all.get() as MetricsRow;
+/** Instance-wide counts. */
+export async function metrics(tx: Tx): Promise<MetricsRow> {
+  return (await sql(tx).all.get()) as MetricsRow;
 }

@@ -336,4 +336,12 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 11: a translation's own plural where its file states one other than its language's (PO's Plural-Forms); NULL
+  // follows the language. PO files read before are read again by the next sync (their revision forgotten).
+  `
+  ALTER TABLE translations ADD COLUMN plural_number INTEGER;
+  ALTER TABLE translations ADD COLUMN plural_formula TEXT;
+  UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
+    (SELECT id FROM components WHERE json_extract(settings, '$.file_format') IN ('po', 'po-mono'));
+  `,
 ];

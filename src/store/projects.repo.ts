@@ -2,9 +2,9 @@ import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
 import { setComponentAddons } from './addons.repo.js';
-import { recordChangeRow } from './changes.repo.js';
+import { type ChangeInput, recordChangeRow } from './changes.repo.js';
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
-import { type Db, now } from './db.js';
+import { type Tx, now } from './db.js';
 // Projects and components in the store, kept in step with the configuration file.
 import { pruneMemorySources } from './memory.repo.js';
 import { preparedOnce } from './statements.js';
@@ -52,39 +52,39 @@ export interface ApplyConfigResult {
   keptComponents: ComponentRow[];
 }
 
-const sql = preparedOnce((db: Db) => ({
-  upsertProject: db.prepare(
+const sql = preparedOnce((tx: Tx) => ({
+  upsertProject: tx.prepare(
     `INSERT INTO projects (slug, name, settings, created) VALUES (?, ?, ?, ?)
      ON CONFLICT (slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
      WHERE projects.name IS NOT excluded.name OR projects.settings IS NOT excluded.settings`,
   ),
-  upsertComponent: db.prepare(
+  upsertComponent: tx.prepare(
     `INSERT INTO components (project_id, slug, name, settings, created) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (project_id, slug) DO UPDATE SET name = excluded.name, settings = excluded.settings
      WHERE components.name IS NOT excluded.name OR components.settings IS NOT excluded.settings`,
   ),
-  projectId: db.prepare('SELECT id FROM projects WHERE slug = ?').pluck(),
-  rescanComponent: db.prepare('UPDATE components SET synced_commit = NULL WHERE id = ?'),
-  rescanTranslations: db.prepare("UPDATE translations SET revision = '' WHERE component_id = ?"),
-  allProjects: db.prepare('SELECT * FROM projects ORDER BY id'),
-  allComponents: db.prepare('SELECT * FROM components ORDER BY id'),
-  componentsOf: db.prepare('SELECT * FROM components WHERE project_id = ? ORDER BY id'),
-  hasEdits: db
+  projectId: tx.prepare('SELECT id FROM projects WHERE slug = ?').pluck(),
+  rescanComponent: tx.prepare('UPDATE components SET synced_commit = NULL WHERE id = ?'),
+  rescanTranslations: tx.prepare("UPDATE translations SET revision = '' WHERE component_id = ?"),
+  allProjects: tx.prepare('SELECT * FROM projects ORDER BY id'),
+  allComponents: tx.prepare('SELECT * FROM components ORDER BY id'),
+  componentsOf: tx.prepare('SELECT * FROM components WHERE project_id = ? ORDER BY id'),
+  hasEdits: tx
     .prepare(
       `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.pending = 1)
            OR EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)`,
     )
     .pluck(),
-  deleteComponent: db.prepare('DELETE FROM components WHERE id = ?'),
-  projectUsed: db.prepare('SELECT 1 FROM components WHERE project_id = ? LIMIT 1').pluck(),
-  deleteProject: db.prepare('DELETE FROM projects WHERE id = ?'),
-  projectBySlug: db.prepare('SELECT * FROM projects WHERE slug = ?'),
-  component: db.prepare('SELECT c.* FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?'),
-  componentById: db.prepare('SELECT * FROM components WHERE id = ?'),
-  syncedCommit: db.prepare('SELECT synced_commit FROM components WHERE id = ?').pluck(),
-  setSyncedCommit: db.prepare('UPDATE components SET synced_commit = ? WHERE id = ?'),
-  locked: db.prepare('SELECT locked FROM components WHERE id = ?').pluck(),
-  setLocked: db.prepare('UPDATE components SET locked = ? WHERE id = ?'),
+  deleteComponent: tx.prepare('DELETE FROM components WHERE id = ?'),
+  projectUsed: tx.prepare('SELECT 1 FROM components WHERE project_id = ? LIMIT 1').pluck(),
+  deleteProject: tx.prepare('DELETE FROM projects WHERE id = ?'),
+  projectBySlug: tx.prepare('SELECT * FROM projects WHERE slug = ?'),
+  component: tx.prepare('SELECT c.* FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?'),
+  componentById: tx.prepare('SELECT * FROM components WHERE id = ?'),
+  syncedCommit: tx.prepare('SELECT synced_commit FROM components WHERE id = ?').pluck(),
+  setSyncedCommit: tx.prepare('UPDATE components SET synced_commit = ? WHERE id = ?'),
+  locked: tx.prepare('SELECT locked FROM components WHERE id = ?').pluck(),
+  setLocked: tx.prepare('UPDATE components SET locked = ? WHERE id = ?'),
 }));
 
 function checkSettingsChanged(before: string, after: string): boolean {
@@ -100,96 +100,124 @@ function checkSettingsChanged(before: string, after: string): boolean {
  * no longer configured are deleted with their translations, units and history — except those holding edits not
  * committed yet, which are kept (and reported) so no user's edit is lost — and projects left empty go too.
  */
-export function applyConfig(db: Db, config: Config, opts: { prune?: boolean } = {}): ApplyConfigResult {
-  const s = sql(db);
+export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolean } = {}): Promise<ApplyConfigResult> {
+  const s = sql(tx);
   // Changed settings (mask, format, template, language rules, aliases …) can change what the files mean:
   // the next sync of such a component reads every file again instead of trusting blob ids.
-  const rescan = (componentId: number) => {
-    s.rescanComponent.run(componentId);
-    s.rescanTranslations.run(componentId);
+  const rescan = async (componentId: number) => {
+    await s.rescanComponent.run(componentId);
+    await s.rescanTranslations.run(componentId);
   };
   const keptProjects = new Set<number>();
   const keptComponents = new Set<number>();
   for (const p of config.projects) {
-    const projectBefore = findProjectBySlug(db, p.slug);
+    const projectBefore = await findProjectBySlug(tx, p.slug);
     const projectJson = JSON.stringify(projectSettings(p));
-    s.upsertProject.run(p.slug, p.name, projectJson, now());
-    const pid = s.projectId.get(p.slug) as number;
+    await s.upsertProject.run(p.slug, p.name, projectJson, now());
+    const pid = (await s.projectId.get(p.slug)) as number;
     keptProjects.add(pid);
     const projectChanged = projectBefore !== undefined && projectBefore.settings !== projectJson;
     for (const c of p.components) {
-      const before = findComponent(db, p.slug, c.slug);
+      const before = await findComponent(tx, p.slug, c.slug);
       const json = JSON.stringify(componentSettings(c));
-      s.upsertComponent.run(pid, c.slug, c.name, json, now());
-      const id = before?.id ?? findComponent(db, p.slug, c.slug)!.id;
+      await s.upsertComponent.run(pid, c.slug, c.name, json, now());
+      const id = before?.id ?? (await findComponent(tx, p.slug, c.slug))!.id;
       if (before && (projectChanged || before.settings !== json)) {
-        rescan(id);
+        await rescan(id);
         // check flags, enforced checks or the format may have changed: the stored checks follow at once
         if (checkSettingsChanged(before.settings, json) || (projectChanged && checkSettingsChanged(projectBefore.settings, projectJson))) {
-          recheckComponent(db, id);
+          await recheckComponent(tx, id);
         }
       }
-      setComponentAddons(db, id, c.addons ?? []);
+      await setComponentAddons(tx, id, c.addons ?? []);
       keptComponents.add(id);
     }
   }
-  const removedProjects = (s.allProjects.all() as ProjectRow[]).filter((r) => !keptProjects.has(r.id));
-  const removedComponents = (s.allComponents.all() as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
+  const removedProjects = ((await s.allProjects.all()) as ProjectRow[]).filter((r) => !keptProjects.has(r.id));
+  const removedComponents = ((await s.allComponents.all()) as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
   const kept: ComponentRow[] = [];
   if (opts.prune) {
     const projects = new Set<number>();
     for (const c of removedComponents) {
-      if (s.hasEdits.get(c.id, c.id)) kept.push(c);
+      if (await s.hasEdits.get(c.id, c.id)) kept.push(c);
       else {
-        s.deleteComponent.run(c.id);
+        await s.deleteComponent.run(c.id);
         projects.add(c.project_id);
       }
     }
     // strings of the project flagged inconsistent with a deleted component's translations only
-    for (const p of projects) settleInconsistent(db, refreshInconsistentOfProject(db, p));
-    for (const p of removedProjects) if (s.projectUsed.get(p.id) === undefined) s.deleteProject.run(p.id);
-    if (projects.size > 0) pruneMemorySources(db);
+    for (const p of projects) await settleInconsistent(tx, await refreshInconsistentOfProject(tx, p));
+    for (const p of removedProjects) if ((await s.projectUsed.get(p.id)) === undefined) await s.deleteProject.run(p.id);
+    if (projects.size > 0) await pruneMemorySources(tx);
   }
   return { removedProjects, removedComponents, keptComponents: kept };
 }
 
-export function findProjectBySlug(db: Db, slug: string): ProjectRow | undefined {
-  return sql(db).projectBySlug.get(slug) as ProjectRow | undefined;
+export async function findProjectBySlug(tx: Tx, slug: string): Promise<ProjectRow | undefined> {
+  return (await sql(tx).projectBySlug.get(slug)) as ProjectRow | undefined;
 }
 
-export function findComponent(db: Db, projectSlug: string, componentSlug: string): ComponentRow | undefined {
-  return sql(db).component.get(projectSlug, componentSlug) as ComponentRow | undefined;
+export async function findComponent(tx: Tx, projectSlug: string, componentSlug: string): Promise<ComponentRow | undefined> {
+  return (await sql(tx).component.get(projectSlug, componentSlug)) as ComponentRow | undefined;
 }
 
-export function listComponents(db: Db, projectId?: number): ComponentRow[] {
-  const s = sql(db);
-  return (projectId === undefined ? s.allComponents.all() : s.componentsOf.all(projectId)) as ComponentRow[];
+export async function listComponents(tx: Tx, projectId?: number): Promise<ComponentRow[]> {
+  const s = sql(tx);
+  return (projectId === undefined ? await s.allComponents.all() : await s.componentsOf.all(projectId)) as ComponentRow[];
 }
 
 /** The commit of the working copy the store was last synced from (or moved to by a commit). */
-export function syncedCommitOf(db: Db, componentId: number): string | null {
-  return (sql(db).syncedCommit.get(componentId) as string | null | undefined) ?? null;
+export async function syncedCommitOf(tx: Tx, componentId: number): Promise<string | null> {
+  return ((await sql(tx).syncedCommit.get(componentId)) as string | null | undefined) ?? null;
 }
 
-export function setSyncedCommit(db: Db, componentId: number, commit: string | null): void {
-  sql(db).setSyncedCommit.run(commit, componentId);
+export async function setSyncedCommit(tx: Tx, componentId: number, commit: string | null): Promise<void> {
+  await sql(tx).setSyncedCommit.run(commit, componentId);
 }
 
 /** Whether the component is locked (Weblate's component lock: no edits, added strings or uploads). */
-export function isComponentLocked(db: Db, componentId: number): boolean {
-  return sql(db).locked.get(componentId) === 1;
+export async function isComponentLocked(tx: Tx, componentId: number): Promise<boolean> {
+  return (await sql(tx).locked.get(componentId)) === 1;
+}
+
+/**
+ * Records one change per component named, for a configuration the store may not have seen yet (it is applied first
+ * when a component is missing), e.g. change 53 for a webhook (call inside a transaction); returns the change ids.
+ */
+export async function recordComponentChanges(
+  tx: Tx,
+  config: Config,
+  components: readonly { project: string; component: string }[],
+  change: Omit<ChangeInput, 'projectId' | 'componentId'>,
+): Promise<number[]> {
+  let missing = false;
+  for (const c of components) if (!(await findComponent(tx, c.project, c.component))) missing = true;
+  if (missing) await applyConfig(tx, config);
+  const ids: number[] = [];
+  for (const c of components) {
+    const row = (await findComponent(tx, c.project, c.component))!;
+    ids.push(await recordChangeRow(tx, { ...change, projectId: row.project_id, componentId: row.id }));
+  }
+  return ids;
 }
 
 /**
  * Locks or unlocks a component and records 14/15 (`details.auto` false) (call inside a transaction). Nothing is
  * recorded when the component already was so. Returns whether anything changed; undefined for an unknown component.
  */
-export function setComponentLocked(db: Db, componentId: number, locked: boolean, userId: number | null, timestamp: string): boolean | undefined {
-  const s = sql(db);
-  const row = s.componentById.get(componentId) as ComponentRow | undefined;
+export async function setComponentLocked(tx: Tx, componentId: number, locked: boolean, userId: number | null, timestamp: string): Promise<boolean | undefined> {
+  const s = sql(tx);
+  const row = (await s.componentById.get(componentId)) as ComponentRow | undefined;
   if (!row) return undefined;
   if ((row.locked === 1) === locked) return false;
-  s.setLocked.run(locked ? 1 : 0, componentId);
-  recordChangeRow(db, { action: locked ? Action.LOCK : Action.UNLOCK, timestamp, projectId: row.project_id, componentId, userId, details: { auto: false } });
+  await s.setLocked.run(locked ? 1 : 0, componentId);
+  await recordChangeRow(tx, {
+    action: locked ? Action.LOCK : Action.UNLOCK,
+    timestamp,
+    projectId: row.project_id,
+    componentId,
+    userId,
+    details: { auto: false },
+  });
   return true;
 }

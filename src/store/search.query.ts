@@ -1,6 +1,6 @@
 // Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
 import { type UserRegex, compileUserRegex } from '../domain/regex.js';
-import { type Db, isPostgres, sqliteOf } from './db.js';
+import type { SqliteDb } from './db.js';
 
 /** Text fields of a unit that `field:value` searches. */
 export type UnitTextField = 'source' | 'target' | 'context' | 'note' | 'location' | 'explanation' | 'flags';
@@ -98,10 +98,8 @@ const SCOPES: Record<UnitScopeField, string> = {
     'u.translation_id IN (SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id WHERE p.slug = ?)',
 };
 
-/** The SQL functions the compiled filters call; registered once per connection (PostgreSQL's are in its schema). */
-export function registerSearchFunctions(db: Db): void {
-  if (isPostgres(db)) return;
-  const sqlite = sqliteOf(db);
+/** The SQL functions the compiled filters call, on a SQLite connection (PostgreSQL's are in its schema). */
+export function registerSearchFunctions(sqlite: SqliteDb): void {
   sqlite.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
     typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
   );

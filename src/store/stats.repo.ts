@@ -1,6 +1,6 @@
 // Per-translation statistics: counts from units, last change from content changes; read by the API.
 import { ACTIONS_CONTENT } from '../domain/actions.js';
-import type { Db } from './db.js';
+import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 
 export interface TranslationStatsRow {
@@ -39,8 +39,8 @@ const hasComment = (component: string) =>
   `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = units.id OR (m.source = 1 AND m.component_id = ${component} AND m.id_hash = units.id_hash)))`;
 const SIX_HOURS_MS = 6 * 3600 * 1000;
 
-const sql = preparedOnce((db: Db) => ({
-  counts: db.prepare(`
+const sql = preparedOnce((tx: Tx) => ({
+  counts: tx.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
       translated, translated_words, translated_chars, fuzzy, fuzzy_words, fuzzy_chars,
       approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars, failing, failing_words, suggestions, comments)
@@ -60,15 +60,15 @@ const sql = preparedOnce((db: Db) => ({
       readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars,
       failing = excluded.failing, failing_words = excluded.failing_words,
       suggestions = excluded.suggestions, comments = excluded.comments`),
-  last: db.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
-  recent: db.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
-  setLast: db.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
-  get: db.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
-  unitFacts: db.prepare(
+  last: tx.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
+  recent: tx.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
+  setLast: tx.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
+  get: tx.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
+  unitFacts: tx.prepare(
     `SELECT state, num_words, num_chars, ${FAILING} AS failing, ${HAS_SUGGESTION} AS suggestion, ${hasComment('t.component_id')} AS comment
      FROM units JOIN translations t ON t.id = units.translation_id WHERE units.id = ?`,
   ),
-  delta: db.prepare(`UPDATE translation_stats SET
+  delta: tx.prepare(`UPDATE translation_stats SET
       translated = translated + @translated, translated_words = translated_words + @translated_words, translated_chars = translated_chars + @translated_chars,
       fuzzy = fuzzy + @fuzzy, fuzzy_words = fuzzy_words + @fuzzy_words, fuzzy_chars = fuzzy_chars + @fuzzy_chars,
       approved = approved + @approved, approved_words = approved_words + @approved_words, approved_chars = approved_chars + @approved_chars,
@@ -91,8 +91,8 @@ export interface UnitStatsFacts {
 }
 
 /** The unit's share of its translation's statistics (read it before and after changing the unit). */
-export function unitStatsFacts(db: Db, unitId: number): UnitStatsFacts | undefined {
-  return sql(db).unitFacts.get(unitId) as UnitStatsFacts | undefined;
+export async function unitStatsFacts(tx: Tx, unitId: number): Promise<UnitStatsFacts | undefined> {
+  return (await sql(tx).unitFacts.get(unitId)) as UnitStatsFacts | undefined;
 }
 
 /**
@@ -101,7 +101,13 @@ export function unitStatsFacts(db: Db, unitId: number): UnitStatsFacts | undefin
  * `lastChange: false`: a check that changed is no change of the translation's).
  * Falls back to refreshStats when the translation has no statistics yet.
  */
-export function applyUnitStats(db: Db, translationId: number, before: UnitStatsFacts, after: UnitStatsFacts, opts: { lastChange?: boolean } = {}): void {
+export async function applyUnitStats(
+  tx: Tx,
+  translationId: number,
+  before: UnitStatsFacts,
+  after: UnitStatsFacts,
+  opts: { lastChange?: boolean } = {},
+): Promise<void> {
   const bucket = (f: UnitStatsFacts, on: boolean) => (on ? [1, f.num_words, f.num_chars] : [0, 0, 0]);
   const params: Record<string, number> = { id: translationId };
   const buckets: [string, (f: UnitStatsFacts) => boolean][] = [
@@ -121,33 +127,33 @@ export function applyUnitStats(db: Db, translationId: number, before: UnitStatsF
   params.failing_words = (after.failing ? after.num_words : 0) - (before.failing ? before.num_words : 0);
   params.suggestions = after.suggestion - before.suggestion;
   params.comments = after.comment - before.comment;
-  if (sql(db).delta.run(params).changes === 0) {
-    refreshStats(db, [translationId]);
+  if ((await sql(tx).delta.run(params)).changes === 0) {
+    await refreshStats(tx, [translationId]);
     return;
   }
-  if (opts.lastChange !== false) refreshLastChange(db, translationId);
+  if (opts.lastChange !== false) await refreshLastChange(tx, translationId);
 }
 
-function refreshLastChange(db: Db, id: number): void {
-  const { last, recent, setLast } = sql(db);
-  const row = last.get(id) as { timestamp: string; author_id: number | null } | undefined;
+async function refreshLastChange(tx: Tx, id: number): Promise<void> {
+  const { last, recent, setLast } = sql(tx);
+  const row = (await last.get(id)) as { timestamp: string; author_id: number | null } | undefined;
   if (row) {
     const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
-    setLast.run(row.timestamp, row.author_id, recent.get(id, since), id);
+    await setLast.run(row.timestamp, row.author_id, await recent.get(id, since), id);
   } else {
-    setLast.run(null, null, 0, id);
+    await setLast.run(null, null, 0, id);
   }
 }
 
 /** Recomputes the statistics of these translations from their units and changes (call inside a transaction). */
-export function refreshStats(db: Db, translationIds: Iterable<number>): void {
-  const { counts } = sql(db);
+export async function refreshStats(tx: Tx, translationIds: Iterable<number>): Promise<void> {
+  const { counts } = sql(tx);
   for (const id of translationIds) {
-    counts.run({ id });
-    refreshLastChange(db, id);
+    await counts.run({ id });
+    await refreshLastChange(tx, id);
   }
 }
 
-export function getStats(db: Db, translationId: number): TranslationStatsRow | undefined {
-  return sql(db).get.get(translationId) as TranslationStatsRow | undefined;
+export async function getStats(tx: Tx, translationId: number): Promise<TranslationStatsRow | undefined> {
+  return (await sql(tx).get.get(translationId)) as TranslationStatsRow | undefined;
 }

@@ -13,13 +13,13 @@ import {
   storeFreshChecks,
   translationChecking,
 } from './checks.repo.js';
-import { type Db, isPostgres, now } from './db.js';
+import { type Tx, isPostgres, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
 // The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
 import { refreshStats } from './stats.repo.js';
-import { deleteTranslation, listTranslations, setTranslationRevision, upsertTranslation } from './translations.repo.js';
+import { deleteTranslation, listTranslations, setTranslationPlural, setTranslationRevision, upsertTranslation } from './translations.repo.js';
 import {
   type WrittenUnitValues,
   appendSourceUnits,
@@ -35,19 +35,19 @@ import {
  * Runs the checks of each unit a sync writes, in the context of its translation. On PostgreSQL the checks of inserted
  * units wait for `flush` (one bulk insert instead of a round trip each).
  */
-function checksWriter(db: Db, translationId: number): { write: (u: WrittenUnitValues) => void; flush: () => void } {
+function checksWriter(tx: Tx, translationId: number): { write: (u: WrittenUnitValues) => Promise<void>; flush: () => Promise<void> } {
   let checking: TranslationChecking | undefined | null = null;
-  const fresh: [number, string][] | undefined = isPostgres(db) ? [] : undefined;
+  const fresh: [number, string][] | undefined = isPostgres(tx) ? [] : undefined;
   return {
-    write: (u) => {
-      if (checking === null) checking = translationChecking(db, translationId);
+    write: async (u) => {
+      if (checking === null) checking = await translationChecking(tx, translationId);
       if (!checking) return;
       const failing = computeChecks(checking, { source: u.source, target: u.target, state: u.state, flags: u.flags, extraFlags: u.extraFlags });
       if (fresh && u.inserted) for (const name of failing) fresh.push([u.id, name]);
-      else if (failing.length > 0 || !u.inserted) storeChecks(db, u.id, failing, u.inserted);
+      else if (failing.length > 0 || !u.inserted) await storeChecks(tx, u.id, failing, u.inserted);
     },
-    flush: () => {
-      if (fresh && fresh.length > 0) storeFreshChecks(db, fresh.splice(0));
+    flush: async () => {
+      if (fresh && fresh.length > 0) await storeFreshChecks(tx, fresh.splice(0));
     },
   };
 }
@@ -75,7 +75,11 @@ export interface ApplyResult {
 }
 
 /** What reading one file gave: nothing new (same blob), its units, or the parse error. */
-export type FileOutcome = { status: 'unchanged' } | { status: 'parsed'; store: { units: readonly ParsedUnit[] } } | { status: 'failed'; error: string };
+export type FileOutcome =
+  | { status: 'unchanged' }
+  /** `plural`: the file's own plural where it states one other than its language's (PO's Plural-Forms). */
+  | { status: 'parsed'; store: { units: readonly ParsedUnit[] }; plural?: { number: number; formula: string } | null }
+  | { status: 'failed'; error: string };
 
 /** One translation file found in the working copy. */
 export interface ScannedFile {
@@ -109,21 +113,21 @@ export interface ScanInput {
 }
 
 /** Applies a scan to the store (call inside one transaction): translations, units, source strings, changes, statistics. */
-export function applyScan(db: Db, input: ScanInput): ApplyResult {
+export async function applyScan(tx: Tx, input: ScanInput): Promise<ApplyResult> {
   const { component, plan, outcomes, componentId, projectId } = input;
   const timestamp = now();
-  const record = (change: Parameters<typeof recordChangeRow>[1]) => recordChangeRow(db, change);
-  const units = unitWriter(db);
+  const record = (change: Parameters<typeof recordChangeRow>[1]) => recordChangeRow(tx, change);
+  const units = unitWriter(tx);
   const result: ApplyResult = { files: [], added: 0, changed: 0, removed: 0, pendingKept: [], pendingDropped: [] };
   const touched = new Set<number>();
   const bilingual = !component.template;
-  const existing = listTranslations(db, componentId);
+  const existing = await listTranslations(tx, componentId);
   const kept = new Set<number>();
 
-  const sourceLanguage = ensureLanguage(db, plan.sourceLanguage);
+  const sourceLanguage = await ensureLanguage(tx, plan.sourceLanguage);
   let sourceTranslationId: number | undefined;
   if (bilingual) {
-    sourceTranslationId = upsertTranslation(db, {
+    sourceTranslationId = await upsertTranslation(tx, {
       component_id: componentId,
       language_id: sourceLanguage.id,
       language_code: component.source_language,
@@ -137,8 +141,8 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   const parsedInOrder: (readonly ParsedUnit[])[] = [];
   const removedHashes: bigint[] = [];
   for (const file of plan.files) {
-    const language = ensureLanguage(db, file.language, file.generated);
-    const translationId = upsertTranslation(db, {
+    const language = await ensureLanguage(tx, file.language, file.generated);
+    const translationId = await upsertTranslation(tx, {
       component_id: componentId,
       language_id: language.id,
       language_code: file.code,
@@ -162,7 +166,7 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
       fileResult.error = outcome.error;
       const before = existing.find((t) => t.id === translationId);
       if (before?.revision !== file.revision || before?.parse_error !== outcome.error) {
-        record({
+        await record({
           action: Action.PARSE_ERROR,
           timestamp,
           projectId,
@@ -173,20 +177,22 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
           details: { error: outcome.error, filename: file.path },
         });
       }
-      setTranslationRevision(db, translationId, file.revision, outcome.error);
+      await setTranslationRevision(tx, translationId, file.revision, outcome.error);
       continue;
     }
     const readonlyTemplate = file.isTemplate && !component.edit_template;
-    const checks = checksWriter(db, translationId);
-    const diff = units.apply(
+    // before the checks, which read the translation's plural
+    await setTranslationPlural(tx, translationId, outcome.plural ?? null);
+    const checks = checksWriter(tx, translationId);
+    const diff = await units.apply(
       translationId,
       outcome.store.units,
       timestamp,
       readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
       checks.write,
     );
-    checks.flush();
-    setTranslationRevision(db, translationId, file.revision, null);
+    await checks.flush();
+    await setTranslationRevision(tx, translationId, file.revision, null);
     Object.assign(fileResult, { added: diff.added, changed: diff.changed, removed: diff.removed });
     result.added += diff.added;
     result.changed += diff.changed;
@@ -194,8 +200,8 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
     for (const p of diff.pendingKept) result.pendingKept.push({ translation: file.path, context: p.context, fileTarget: p.fileTarget });
     for (const p of diff.pendingDropped) result.pendingDropped.push({ translation: file.path, context: p.context, target: p.target });
     if (file.isTemplate) {
-      recordChangeRows(
-        db,
+      await recordChangeRows(
+        tx,
         diff.addedIds.map((id) => ({ action: Action.NEW_SOURCE, timestamp, projectId, componentId, translationId, unitId: id, languageId: language.id })),
       );
     } else {
@@ -207,17 +213,17 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   // Files gone from the mask: their translations go, except the source translation of a bilingual component.
   for (const t of existing) {
     if (kept.has(t.id)) continue;
-    for (const p of pendingOfTranslation(db, t.id)) result.pendingDropped.push({ translation: t.filename, context: p.context, target: p.target });
-    const removed = countUnits(db, t.id);
+    for (const p of await pendingOfTranslation(tx, t.id)) result.pendingDropped.push({ translation: t.filename, context: p.context, target: p.target });
+    const removed = await countUnits(tx, t.id);
     result.removed += removed;
     result.files.push({ path: t.filename, language: t.language_code, status: 'removed', added: 0, changed: 0, removed });
-    for (const u of storedUnits(db, t.id).keys()) removedHashes.push(u);
-    deleteTranslation(db, t.id);
+    for (const u of (await storedUnits(tx, t.id)).keys()) removedHashes.push(u);
+    await deleteTranslation(tx, t.id);
   }
 
   if (bilingual && sourceTranslationId !== undefined) {
-    const added = updateBilingualSource(
-      db,
+    const added = await updateBilingualSource(
+      tx,
       sourceTranslationId,
       componentId,
       parsedInOrder,
@@ -225,8 +231,8 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
       timestamp,
       plan.files.length === parsedInOrder.length,
     );
-    recordChangeRows(
-      db,
+    await recordChangeRows(
+      tx,
       added.map((id) => ({
         action: Action.NEW_SOURCE,
         timestamp,
@@ -245,23 +251,23 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
   // string flagged now; then other components' statistics and source checks follow.
   let inconsistent: Map<number, number> | undefined;
   if (result.added > 0 || result.changed > 0 || result.removed > 0) {
-    inconsistent = refreshInconsistentOfComponent(db, componentId, touched, result.removed > 0, touched);
-    const sourceId = refreshSourceChecks(db, componentId);
+    inconsistent = await refreshInconsistentOfComponent(tx, componentId, touched, result.removed > 0, touched);
+    const sourceId = await refreshSourceChecks(tx, componentId);
     if (sourceId !== undefined) touched.add(sourceId);
   }
-  refreshStats(db, touched);
-  if (inconsistent) settleInconsistent(db, inconsistent);
+  await refreshStats(tx, touched);
+  if (inconsistent) await settleInconsistent(tx, inconsistent);
   // the memory's pre-filter index follows the source strings (a few thousand rows, not every translation's units);
   // source texts no unit or imported entry uses any more leave it
   if (sourceTranslationId !== undefined && touched.has(sourceTranslationId)) {
-    indexMemorySources(db, sourceTranslationId);
-    if (result.removed > 0 || result.changed > 0) pruneMemorySources(db);
+    await indexMemorySources(tx, sourceTranslationId);
+    if (result.removed > 0 || result.changed > 0) await pruneMemorySources(tx);
   }
-  setAlert(db, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
+  await setAlert(tx, componentId, 'DuplicateLanguage', plan.duplicates.length > 0 ? { files: plan.duplicates } : null, timestamp);
   const broken = result.files.filter((f) => f.status === 'failed').map((f) => ({ filename: f.path, error: f.error }));
-  setAlert(db, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);
-  setAlert(db, componentId, 'NoMaskMatches', input.maskMatches === 0 ? { filemask: input.filemask } : null, timestamp);
-  setSyncedCommit(db, componentId, input.head);
+  await setAlert(tx, componentId, 'ParseError', broken.length > 0 ? { files: broken } : null, timestamp);
+  await setAlert(tx, componentId, 'NoMaskMatches', input.maskMatches === 0 ? { filemask: input.filemask } : null, timestamp);
+  await setSyncedCommit(tx, componentId, input.head);
   return result;
 }
 
@@ -270,21 +276,21 @@ export function applyScan(db: Db, input: ScanInput): ApplyResult {
  * read-only. With every file parsed it is rebuilt in file order; otherwise new strings are appended and
  * strings no file has any more are removed. Returns the ids of added source units.
  */
-function updateBilingualSource(
-  db: Db,
+async function updateBilingualSource(
+  tx: Tx,
   sourceTranslationId: number,
   componentId: number,
   parsedInOrder: readonly (readonly ParsedUnit[])[],
   removedHashes: readonly bigint[],
   timestamp: string,
   complete: boolean,
-): number[] {
-  if (complete) return unitWriter(db).apply(sourceTranslationId, distinctUnits(parsedInOrder), timestamp, readonlySource).addedIds;
+): Promise<number[]> {
+  if (complete) return (await unitWriter(tx).apply(sourceTranslationId, distinctUnits(parsedInOrder), timestamp, readonlySource)).addedIds;
   // appended source units get their checks from refreshSourceChecks at the end of the sync
-  const stored = storedUnits(db, sourceTranslationId);
+  const stored = await storedUnits(tx, sourceTranslationId);
   const position = Math.max(0, ...[...stored.values()].map((s) => s.position));
-  const added = appendSourceUnits(db, sourceTranslationId, distinctUnits(parsedInOrder, new Set(stored.keys())), position, timestamp);
-  removeUnusedSourceUnits(db, componentId, sourceTranslationId, new Set(removedHashes));
+  const added = await appendSourceUnits(tx, sourceTranslationId, distinctUnits(parsedInOrder, new Set(stored.keys())), position, timestamp);
+  await removeUnusedSourceUnits(tx, componentId, sourceTranslationId, new Set(removedHashes));
   return added;
 }
 

@@ -1,7 +1,7 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
-import type { Db } from './db.js';
-import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from './search.query.js';
-import { type Slice, countCache, preparedOnce, statementCache, versionOf } from './statements.js';
+import type { Tx } from './db.js';
+import { type UnitFilter, compileUnitFilter } from './search.query.js';
+import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 import type { UnitRow } from './units.repo.js';
 
 /** A unit with what its API record needs; hashes exact (BigInt). */
@@ -85,94 +85,93 @@ function toRecord(a: unknown[]): UnitRecordRow {
 /** Which units a caller may see: `null` for all, else these translation ids. */
 export type VisibleTranslations = readonly number[] | null;
 
-/**
- * Prepares the unit read queries once per connection (cached: every call with the same connection returns the same object).
- * @example const units = unitQueries(db); units.byId(42)
- */
-export const unitQueries = preparedOnce((db: Db) => {
-  registerSearchFunctions(db);
-  const byId = db.prepare(`SELECT ${COLUMNS}, ${SOURCE_UNIT} FROM units u WHERE u.id = ?`).raw(true);
-  const statement = statementCache(db);
-  const counted = countCache(versionOf(db));
+const sql = preparedOnce((tx: Tx) => ({
+  byId: tx.prepare(`SELECT ${COLUMNS}, ${SOURCE_UNIT} FROM units u WHERE u.id = ?`).raw(true),
+  statement: statementCache(tx),
+}));
 
-  function where(base: string[], baseParams: unknown[], filter: UnitFilter | null) {
-    const clauses = [...base];
-    const params = [...baseParams];
-    if (filter) {
-      const compiled = compileUnitFilter(filter);
-      clauses.push(compiled.sql);
-      params.push(...compiled.params);
-    }
-    return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+function where(base: string[], baseParams: unknown[], filter: UnitFilter | null) {
+  const clauses = [...base];
+  const params = [...baseParams];
+  if (filter) {
+    const compiled = compileUnitFilter(filter);
+    clauses.push(compiled.sql);
+    params.push(...compiled.params);
   }
+  return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
 
-  function visibility(visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
-    return visible === null
-      ? { clauses: [], params: [] }
-      : { clauses: ['u.translation_id IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(visible)] };
-  }
+function visibility(visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
+  return visible === null
+    ? { clauses: [], params: [] }
+    : { clauses: ['u.translation_id IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(visible)] };
+}
 
-  return {
-    byId(id: number): UnitRecordRow | undefined {
-      const row = byId.get(id) as unknown[] | undefined;
-      return row && toRecord(row);
-    },
+/** One unit as the API shows it, or undefined. */
+export async function unitRecord(tx: Tx, id: number): Promise<UnitRecordRow | undefined> {
+  const row = (await sql(tx).byId.get(id)) as unknown[] | undefined;
+  return row && toRecord(row);
+}
 
-    /** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
-    ofTranslation(translationId: number, sourceTranslationId: number | null, filter: UnitFilter | null, slice: Slice): UnitRecordRow[] {
-      const w = where(['u.translation_id = ?'], [translationId], filter);
-      // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
-      const rows = statement(
-        `SELECT ${COLUMNS}, s.id AS source_unit_id
-         FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ? OFFSET ?) page
-         JOIN units u ON u.id = page.id
-         LEFT JOIN units s ON s.translation_id = ? AND s.id_hash = u.id_hash
-         ORDER BY u.position, u.id`,
-      )
-        .raw(true)
-        .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1) as unknown[][];
-      return rows.map(toRecord);
-    },
+/** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
+export async function translationUnitRecords(
+  tx: Tx,
+  translationId: number,
+  sourceTranslationId: number | null,
+  filter: UnitFilter | null,
+  slice: Slice,
+): Promise<UnitRecordRow[]> {
+  const w = where(['u.translation_id = ?'], [translationId], filter);
+  // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
+  const rows = (await sql(tx)
+    .statement(
+      `SELECT ${COLUMNS}, s.id AS source_unit_id
+       FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ? OFFSET ?) page
+       JOIN units u ON u.id = page.id
+       LEFT JOIN units s ON s.translation_id = ? AND s.id_hash = u.id_hash
+       ORDER BY u.position, u.id`,
+    )
+    .raw(true)
+    .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1)) as unknown[][];
+  return rows.map(toRecord);
+}
 
-    countOfTranslation(translationId: number, filter: UnitFilter | null): number {
-      const w = where(['u.translation_id = ?'], [translationId], filter);
-      const sql = `SELECT count(*) FROM units u ${w.sql}`;
-      return counted(
-        sql + JSON.stringify(w.params),
-        () =>
-          statement(sql)
-            .pluck()
-            .get(...w.params) as number,
-      );
-    },
+/** How many units `translationUnitRecords` lists (remembered until the data changes). */
+export function countTranslationUnitRecords(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<number> {
+  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const text = `SELECT count(*) FROM units u ${w.sql}`;
+  return counted(tx, text + JSON.stringify(w.params), () =>
+    sql(tx)
+      .statement(text)
+      .pluck()
+      .get(...w.params),
+  );
+}
 
-    /** Units of the visible translations, by id. */
-    all(visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): UnitRecordRow[] {
-      const v = visibility(visible);
-      const w = where(v.clauses, v.params, filter);
-      const rows = statement(
-        `SELECT ${COLUMNS}, ${SOURCE_UNIT}
-         FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
-         JOIN units u ON u.id = page.id ORDER BY u.id`,
-      )
-        .raw(true)
-        .all(...w.params, slice.limit, slice.offset) as unknown[][];
-      return rows.map(toRecord);
-    },
+/** Units of the visible translations, by id. */
+export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecordRow[]> {
+  const v = visibility(visible);
+  const w = where(v.clauses, v.params, filter);
+  const rows = (await sql(tx)
+    .statement(
+      `SELECT ${COLUMNS}, ${SOURCE_UNIT}
+       FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
+       JOIN units u ON u.id = page.id ORDER BY u.id`,
+    )
+    .raw(true)
+    .all(...w.params, slice.limit, slice.offset)) as unknown[][];
+  return rows.map(toRecord);
+}
 
-    countAll(visible: VisibleTranslations, filter: UnitFilter | null): number {
-      const v = visibility(visible);
-      const w = where(v.clauses, v.params, filter);
-      const sql = `SELECT count(*) FROM units u ${w.sql}`;
-      return counted(
-        sql + JSON.stringify(w.params),
-        () =>
-          statement(sql)
-            .pluck()
-            .get(...w.params) as number,
-      );
-    },
-  };
-});
-
-export type UnitQueries = ReturnType<typeof unitQueries>;
+/** How many units `unitRecords` lists (remembered until the data changes). */
+export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
+  const v = visibility(visible);
+  const w = where(v.clauses, v.params, filter);
+  const text = `SELECT count(*) FROM units u ${w.sql}`;
+  return counted(tx, text + JSON.stringify(w.params), () =>
+    sql(tx)
+      .statement(text)
+      .pluck()
+      .get(...w.params),
+  );
+}

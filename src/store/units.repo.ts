@@ -2,9 +2,9 @@ import { Action } from '../domain/actions.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
-import { recordChangeRow } from './changes.repo.js';
+import { recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
-import { type Db, isPostgres } from './db.js';
+import { type Tx, isPostgres } from './db.js';
 // The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { indexMemorySource } from './memory.repo.js';
 import { type BulkColumn, insertMany } from './pg/bulk.js';
@@ -70,52 +70,52 @@ const COLUMNS =
   'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, extra_flags, explanation, source_explanation, state, position, num_words, pending';
 const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
 
-const sql = preparedOnce((db: Db) => ({
-  stored: db.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
+const sql = preparedOnce((tx: Tx) => ({
+  stored: tx.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
   // positional parameters: binding by name costs a property lookup per column on the hottest path
-  insertParsed: db.prepare(
+  insertParsed: tx.prepare(
     `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
        explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  updateParsed: db.prepare(
+  updateParsed: tx.prepare(
     `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
        previous_source = @previous_source, location = @location, note = @note, flags = @flags, explanation = @explanation,
        source_explanation = @source_explanation, state = @state, original_state = @state, position = @position,
        num_words = @num_words, num_chars = @num_chars, timestamp = @timestamp
      WHERE id = @id`,
   ),
-  remove: db.prepare('DELETE FROM units WHERE id = ?'),
-  removeByHash: db.prepare('DELETE FROM units WHERE translation_id = ? AND id_hash = ?'),
-  hasUnits: db.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck(),
-  addedInTms: db.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck(),
-  countOf: db.prepare('SELECT count(*) FROM units WHERE translation_id = ?').pluck(),
-  pendingOf: db.prepare('SELECT context, target FROM units WHERE translation_id = ? AND pending = 1'),
-  unitsOf: db.prepare(`SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.translation_id = ? ORDER BY u.position`),
-  unitsByHash: db.prepare(
+  remove: tx.prepare('DELETE FROM units WHERE id = ?'),
+  removeByHash: tx.prepare('DELETE FROM units WHERE translation_id = ? AND id_hash = ?'),
+  hasUnits: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck(),
+  addedInTms: tx.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck(),
+  countOf: tx.prepare('SELECT count(*) FROM units WHERE translation_id = ?').pluck(),
+  pendingOf: tx.prepare('SELECT context, target FROM units WHERE translation_id = ? AND pending = 1'),
+  unitsOf: tx.prepare(`SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.translation_id = ? ORDER BY u.position`),
+  unitsByHash: tx.prepare(
     `SELECT ${BRIEF_COLUMNS} FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ? ORDER BY t.id`,
   ),
-  unitComponent: db.prepare(`SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`),
-  hasHash: db.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
-  maxPosition: db.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
-  insertNew: db.prepare(
+  unitComponent: tx.prepare(`SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`),
+  hasHash: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
+  maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
+  insertNew: tx.prepare(
     `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
        num_words, num_chars, pending, pending_author_id, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  insertSource: db.prepare(
+  insertSource: tx.prepare(
     `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
        explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ${State.READONLY}, ${State.READONLY}, ?, ?, ?, ?)`,
   ),
-  sourceStillUsed: db
+  sourceStillUsed: tx
     .prepare(
       `SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
        WHERE t.component_id = ? AND t.is_source = 0 AND u.id_hash = ? LIMIT 1`,
     )
     .pluck(),
   // the fileless source unit of a bilingual component, once no translation of it holds the string
-  orphanSource: db.prepare(
+  orphanSource: tx.prepare(
     `SELECT u.id, u.translation_id FROM units u JOIN translations s ON s.id = u.translation_id
      JOIN translations t ON t.component_id = s.component_id AND t.id = ?
      WHERE s.is_source = 1 AND s.filename = '' AND u.id_hash = ?
@@ -128,8 +128,8 @@ type RawBrief = Omit<UnitBrief, 'id_hash'> & { id_hash: string };
 const brief = (r: RawBrief): UnitBrief => ({ ...r, id_hash: BigInt(r.id_hash) });
 
 /** The stored units of a translation keyed by id_hash. */
-export function storedUnits(db: Db, translationId: number): Map<bigint, StoredUnit> {
-  const rows = sql(db).stored.all(translationId) as Record<string, unknown>[];
+export async function storedUnits(tx: Tx, translationId: number): Promise<Map<bigint, StoredUnit>> {
+  const rows = (await sql(tx).stored.all(translationId)) as Record<string, unknown>[];
   const out = new Map<bigint, StoredUnit>();
   for (const r of rows) {
     out.set(r.id_hash as bigint, {
@@ -249,10 +249,10 @@ const parsedRow = (translationId: number, v: UnitValues, timestamp: string): unk
  * Inserts units in a few statements (PostgreSQL: a round trip per row is what a sync of thousands of units would wait
  * on); returns their ids in the order of `values` (matched by id_hash, unique in a translation).
  */
-function insertParsedMany(db: Db, translationId: number, values: readonly UnitValues[], timestamp: string): number[] {
+async function insertParsedMany(tx: Tx, translationId: number, values: readonly UnitValues[], timestamp: string): Promise<number[]> {
   const rows = values.map((v) => parsedRow(translationId, v, timestamp));
   const ids = new Map<bigint, number>();
-  for (const r of insertMany(db, 'units', PARSED_COLUMNS, rows, 'RETURNING id, id_hash')) ids.set(r.id_hash as bigint, Number(r.id));
+  for (const r of await insertMany(tx, 'units', PARSED_COLUMNS, rows, 'RETURNING id, id_hash')) ids.set(r.id_hash as bigint, Number(r.id));
   return values.map((v) => {
     const id = ids.get(v.id_hash);
     if (id === undefined) throw new Error(`the insert of unit ${v.id_hash} returned no id`);
@@ -261,10 +261,10 @@ function insertParsedMany(db: Db, translationId: number, values: readonly UnitVa
 }
 
 /** Applies unit diffs (call inside a transaction). */
-export function unitWriter(db: Db) {
-  const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(db);
+export function unitWriter(tx: Tx) {
+  const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(tx);
   // PostgreSQL: new units are inserted together after the diff (their ids, checks and changes follow in file order)
-  const bulk = isPostgres(db);
+  const bulk = isPostgres(tx);
   // the same columns, in the same order, as the bulk insert's (parsedRow)
   const insertValues = (translationId: number, v: UnitValues, timestamp: string) => insert.run(...parsedRow(translationId, v, timestamp));
   return {
@@ -272,14 +272,14 @@ export function unitWriter(db: Db) {
      * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
      * written, pending edits keep their target and state. `override` decides target/state (e.g. read-only sources).
      */
-    apply(
+    async apply(
       translationId: number,
       parsed: readonly ParsedUnit[],
       timestamp: string,
       override?: (u: ParsedUnit) => { target: string[]; state: number },
-      onWrite?: (unit: WrittenUnitValues) => void,
-    ): UnitDiff {
-      const stored = hasUnits.get(translationId) === undefined ? new Map<bigint, StoredUnit>() : storedUnits(db, translationId);
+      onWrite?: (unit: WrittenUnitValues) => Promise<void>,
+    ): Promise<UnitDiff> {
+      const stored = (await hasUnits.get(translationId)) === undefined ? new Map<bigint, StoredUnit>() : await storedUnits(tx, translationId);
       const diff: UnitDiff = { added: 0, changed: 0, removed: 0, addedIds: [], removedHashes: [], pendingKept: [], pendingDropped: [] };
       const seen = new Set<bigint>();
       const queued: UnitValues[] = [];
@@ -295,11 +295,11 @@ export function unitWriter(db: Db) {
           continue;
         }
         if (!existing) {
-          const info = insertValues(translationId, values, timestamp);
+          const info = await insertValues(translationId, values, timestamp);
           const id = Number(info.lastInsertRowid);
           diff.added++;
           diff.addedIds.push(id);
-          onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
+          await onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
           continue;
         }
         if (existing.pending) {
@@ -308,9 +308,9 @@ export function unitWriter(db: Db) {
           values.state = existing.state;
         }
         if (sameValues(existing, values)) continue;
-        update.run({ ...values, id: existing.id, timestamp });
+        await update.run({ ...values, id: existing.id, timestamp });
         diff.changed++;
-        onWrite?.({
+        await onWrite?.({
           id: existing.id,
           source: values.source,
           target: values.target,
@@ -321,21 +321,21 @@ export function unitWriter(db: Db) {
         });
       }
       if (queued.length > 0) {
-        const ids = insertParsedMany(db, translationId, queued, timestamp);
+        const ids = await insertParsedMany(tx, translationId, queued, timestamp);
         for (let i = 0; i < queued.length; i++) {
           const values = queued[i]!;
           const id = ids[i]!;
           diff.added++;
           diff.addedIds.push(id);
-          onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
+          await onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
         }
       }
       for (const [hash, s] of stored) {
         if (seen.has(hash)) continue;
         // A string added in tms is not in the file until its commit: keep it, it is not a removal upstream.
-        if (s.pending && addedInTms.get(s.id) !== undefined) continue;
+        if (s.pending && (await addedInTms.get(s.id)) !== undefined) continue;
         if (s.pending) diff.pendingDropped.push({ id: s.id, context: s.context, target: s.target });
-        remove.run(s.id);
+        await remove.run(s.id);
         diff.removed++;
         diff.removedHashes.push(hash);
       }
@@ -350,39 +350,39 @@ export function readonlySource(u: ParsedUnit): { target: string[]; state: number
 }
 
 /** How many units a translation has. */
-export function countUnits(db: Db, translationId: number): number {
-  return sql(db).countOf.get(translationId) as number;
+export async function countUnits(tx: Tx, translationId: number): Promise<number> {
+  return (await sql(tx).countOf.get(translationId)) as number;
 }
 
 /** The pending edits of a translation (context and target), e.g. to report them before it is deleted. */
-export function pendingOfTranslation(db: Db, translationId: number): { context: string; target: string }[] {
-  return sql(db).pendingOf.all(translationId) as { context: string; target: string }[];
+export async function pendingOfTranslation(tx: Tx, translationId: number): Promise<{ context: string; target: string }[]> {
+  return (await sql(tx).pendingOf.all(translationId)) as { context: string; target: string }[];
 }
 
 /** Every unit of a translation, in position order. */
-export function translationUnits(db: Db, translationId: number): UnitBrief[] {
-  return (sql(db).unitsOf.all(translationId) as RawBrief[]).map(brief);
+export async function translationUnits(tx: Tx, translationId: number): Promise<UnitBrief[]> {
+  return ((await sql(tx).unitsOf.all(translationId)) as RawBrief[]).map(brief);
 }
 
 /** A unit with its component id, or undefined. */
-export function findUnitBrief(db: Db, unitId: number): (UnitBrief & { component_id: number }) | undefined {
-  const row = sql(db).unitComponent.get(unitId) as (RawBrief & { component_id: number }) | undefined;
+export async function findUnitBrief(tx: Tx, unitId: number): Promise<(UnitBrief & { component_id: number }) | undefined> {
+  const row = (await sql(tx).unitComponent.get(unitId)) as (RawBrief & { component_id: number }) | undefined;
   return row ? { ...brief(row), component_id: row.component_id } : undefined;
 }
 
 /** The units of a string in every translation of a component (the same id_hash), by translation. */
-export function componentUnitsByHash(db: Db, componentId: number, idHash: bigint): UnitBrief[] {
-  return (sql(db).unitsByHash.all(componentId, idHash) as RawBrief[]).map(brief);
+export async function componentUnitsByHash(tx: Tx, componentId: number, idHash: bigint): Promise<UnitBrief[]> {
+  return ((await sql(tx).unitsByHash.all(componentId, idHash)) as RawBrief[]).map(brief);
 }
 
 /** Whether a translation has a unit with this id_hash. */
-export function hasUnitHash(db: Db, translationId: number, idHash: bigint): boolean {
-  return sql(db).hasHash.get(translationId, idHash) !== undefined;
+export async function hasUnitHash(tx: Tx, translationId: number, idHash: bigint): Promise<boolean> {
+  return (await sql(tx).hasHash.get(translationId, idHash)) !== undefined;
 }
 
 /** The highest position in a translation (0 when it has no units). */
-export function maxUnitPosition(db: Db, translationId: number): number {
-  return sql(db).maxPosition.get(translationId) as number;
+export async function maxUnitPosition(tx: Tx, translationId: number): Promise<number> {
+  return (await sql(tx).maxPosition.get(translationId)) as number;
 }
 
 /** A unit to create (add string, add upload). */
@@ -406,12 +406,12 @@ export interface NewUnit {
  * Creates units (call inside a transaction): a pending removal of the same string is dropped (the string is back),
  * each unit's change comes from `changeOf`, statistics of the touched translations are refreshed. Returns the ids.
  */
-export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): number[] {
-  const s = sql(db);
+export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]> {
+  const s = sql(tx);
   const ids: number[] = [];
   for (const u of units) {
-    deletePendingRemoval(db, u.translationId, u.idHash);
-    const info = s.insertNew.run(
+    await deletePendingRemoval(tx, u.translationId, u.idHash);
+    const info = await s.insertNew.run(
       u.translationId,
       u.idHash,
       u.contentHash,
@@ -429,27 +429,33 @@ export function insertUnits(db: Db, units: readonly NewUnit[], changeOf: (unit: 
     );
     const id = Number(info.lastInsertRowid);
     ids.push(id);
-    indexMemorySource(db, u.source);
+    await indexMemorySource(tx, u.source);
     const change = changeOf(u, id);
-    if (change) recordChangeRow(db, change);
+    if (change) await recordChangeRow(tx, change);
   }
-  recheckUnits(db, ids);
+  await recheckUnits(tx, ids);
   const translations = new Set(units.map((u) => u.translationId));
-  const inconsistent = refreshInconsistent(db, ids, translations);
-  refreshStats(db, translations);
-  settleInconsistent(db, inconsistent);
+  const inconsistent = await refreshInconsistent(tx, ids, translations);
+  await refreshStats(tx, translations);
+  await settleInconsistent(tx, inconsistent);
   return ids;
 }
 
 /** Appends read-only source units (a bilingual component's source translation); returns the new ids. */
-export function appendSourceUnits(db: Db, translationId: number, units: readonly ParsedUnit[], startPosition: number, timestamp: string): number[] {
-  const s = sql(db);
+export async function appendSourceUnits(
+  tx: Tx,
+  translationId: number,
+  units: readonly ParsedUnit[],
+  startPosition: number,
+  timestamp: string,
+): Promise<number[]> {
+  const s = sql(tx);
   let position = startPosition;
   const added: number[] = [];
   for (const u of units) {
     const source = joinPlural(u.source);
     position++;
-    const info = s.insertSource.run(
+    const info = await s.insertSource.run(
       translationId,
       u.idHash,
       u.contentHash,
@@ -472,28 +478,28 @@ export function appendSourceUnits(db: Db, translationId: number, units: readonly
 }
 
 /** Removes source units of strings no translation of the component holds any more. */
-export function removeUnusedSourceUnits(db: Db, componentId: number, sourceTranslationId: number, hashes: Iterable<bigint>): void {
-  const s = sql(db);
+export async function removeUnusedSourceUnits(tx: Tx, componentId: number, sourceTranslationId: number, hashes: Iterable<bigint>): Promise<void> {
+  const s = sql(tx);
   for (const hash of hashes) {
-    if (s.sourceStillUsed.get(componentId, hash) === undefined) s.removeByHash.run(sourceTranslationId, hash);
+    if ((await s.sourceStillUsed.get(componentId, hash)) === undefined) await s.removeByHash.run(sourceTranslationId, hash);
   }
 }
 
 /** Deletes a unit by id. */
-export function deleteUnitRow(db: Db, unitId: number): void {
-  sql(db).remove.run(unitId);
+export async function deleteUnitRow(tx: Tx, unitId: number): Promise<void> {
+  await sql(tx).remove.run(unitId);
 }
 
 /**
  * Deletes the unit of a string a commit removed from the file, with the bilingual source unit no translation
  * holds any more; returns the translations touched (none when the unit was already gone).
  */
-export function deleteRemovedString(db: Db, translationId: number, idHash: bigint): number[] {
-  const s = sql(db);
-  if (s.removeByHash.run(translationId, idHash).changes === 0) return [];
-  const orphan = s.orphanSource.get(translationId, idHash) as { id: number; translation_id: number } | undefined;
+export async function deleteRemovedString(tx: Tx, translationId: number, idHash: bigint): Promise<number[]> {
+  const s = sql(tx);
+  if ((await s.removeByHash.run(translationId, idHash)).changes === 0) return [];
+  const orphan = (await s.orphanSource.get(translationId, idHash)) as { id: number; translation_id: number } | undefined;
   if (!orphan) return [translationId];
-  s.remove.run(orphan.id);
+  await s.remove.run(orphan.id);
   return [translationId, orphan.translation_id];
 }
 
@@ -501,30 +507,30 @@ export function deleteRemovedString(db: Db, translationId: number, idHash: bigin
  * Deletes units (call inside a transaction): their changes are recorded first, a pending removal is stored for each
  * translation that has a file (`withFile`), statistics are refreshed. Returns the change ids.
  */
-export function removeUnits(
-  db: Db,
+export async function removeUnits(
+  tx: Tx,
   units: readonly UnitBrief[],
   withFile: ReadonlySet<number>,
   author: { id: number | null; timestamp: string },
   changes: readonly ChangeInput[],
-): number[] {
-  const ids = changes.map((c) => recordChangeRow(db, c));
+): Promise<number[]> {
+  const ids = await recordChanges(tx, changes);
   // the same strings elsewhere in the project may have been inconsistent only with these
   const translations = new Set(units.map((u) => u.translation_id));
-  const groups = stringGroups(
-    db,
+  const groups = await stringGroups(
+    tx,
     units.map((u) => u.id),
     undefined,
     translations,
   );
   for (const u of units) {
-    deleteUnitRow(db, u.id);
+    await deleteUnitRow(tx, u.id);
     if (withFile.has(u.translation_id)) {
-      addPendingRemoval(db, { ...u, author_id: author.id, timestamp: author.timestamp });
+      await addPendingRemoval(tx, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  refreshStats(db, translations);
-  settleInconsistent(db, refreshInconsistentGroups(db, groups, undefined, translations));
+  await refreshStats(tx, translations);
+  await settleInconsistent(tx, await refreshInconsistentGroups(tx, groups, undefined, translations));
   return ids;
 }
 
@@ -533,16 +539,16 @@ export function removeUnits(
  * string a sync brought back from the file meanwhile (with a bilingual source unit no translation holds any
  * more), refreshing those statistics.
  */
-export function clearRemovals(db: Db, removals: readonly PendingRemoval[]): void {
+export async function clearRemovals(tx: Tx, removals: readonly PendingRemoval[]): Promise<void> {
   const touched = new Set<number>();
   for (const r of removals) {
-    deletePendingRemovalById(db, r.id);
-    for (const id of deleteRemovedString(db, r.translation_id, r.id_hash)) touched.add(id);
+    await deletePendingRemovalById(tx, r.id);
+    for (const id of await deleteRemovedString(tx, r.translation_id, r.id_hash)) touched.add(id);
   }
-  if (touched.size > 0) refreshStats(db, touched);
+  if (touched.size > 0) await refreshStats(tx, touched);
 }
 
 /** Stores removals again after their commit was taken back (a failed pull). */
-export function restoreRemovals(db: Db, removals: readonly PendingRemoval[]): void {
-  for (const r of removals) addPendingRemoval(db, { ...r, author_id: r.pending_author_id });
+export async function restoreRemovals(tx: Tx, removals: readonly PendingRemoval[]): Promise<void> {
+  for (const r of removals) await addPendingRemoval(tx, { ...r, author_id: r.pending_author_id });
 }

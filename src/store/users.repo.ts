@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TmsError } from '../domain/errors.js';
 import { joinNewUserTeams } from './auth.repo.js';
-import { type Db, now } from './db.js';
+import { type Tx, now } from './db.js';
 import { preparedOnce } from './statements.js';
 
 export interface UserRow {
@@ -24,22 +24,22 @@ export class UserNotFoundError extends TmsError<{ username: string }> {}
 /** What a commit author is made of. */
 export type Author = Pick<UserRow, 'id' | 'username' | 'full_name' | 'email'>;
 
-const sql = preparedOnce((db: Db) => ({
-  insert: db.prepare('INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)'),
-  setToken: db.prepare('UPDATE users SET token_hash = ? WHERE username = ?'),
-  byUsername: db.prepare('SELECT * FROM users WHERE username = ?'),
-  byId: db.prepare('SELECT * FROM users WHERE id = ?'),
-  byToken: db.prepare('SELECT * FROM users WHERE token_hash = ? AND is_active = 1'),
-  list: db.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id'),
-  author: db.prepare('SELECT id, username, full_name, email FROM users WHERE id = ?'),
-  setActive: db.prepare('UPDATE users SET is_active = ? WHERE username = ? AND is_anonymous = 0'),
-  pendingBy: db
+const sql = preparedOnce((tx: Tx) => ({
+  insert: tx.prepare('INSERT INTO users (username, full_name, email, is_superuser, token_hash, date_joined) VALUES (?, ?, ?, ?, ?, ?)'),
+  setToken: tx.prepare('UPDATE users SET token_hash = ? WHERE username = ?'),
+  byUsername: tx.prepare('SELECT * FROM users WHERE username = ?'),
+  byId: tx.prepare('SELECT * FROM users WHERE id = ?'),
+  byToken: tx.prepare('SELECT * FROM users WHERE token_hash = ? AND is_active = 1'),
+  list: tx.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id'),
+  author: tx.prepare('SELECT id, username, full_name, email FROM users WHERE id = ?'),
+  setActive: tx.prepare('UPDATE users SET is_active = ? WHERE username = ? AND is_anonymous = 0'),
+  pendingBy: tx
     .prepare(
       `SELECT (SELECT count(*) FROM units WHERE pending_author_id = u.id) + (SELECT count(*) FROM pending_removals WHERE author_id = u.id)
        FROM users u WHERE u.username = ?`,
     )
     .pluck(),
-  remove: db.prepare('DELETE FROM users WHERE username = ? AND is_anonymous = 0'),
+  remove: tx.prepare('DELETE FROM users WHERE username = ? AND is_anonymous = 0'),
 }));
 
 const USERNAME = /^[\w.@+-]{1,150}$/u;
@@ -63,64 +63,67 @@ export function validUsername(username: string): boolean {
 
 /**
  * Creates a user and returns it with a fresh API token (call inside a transaction).
- * @example const { user, token } = createUser(db, { username: 'jane', fullName: 'Jane', admin: true });
+ * @example const { user, token } = await createUser(tx, { username: 'jane', fullName: 'Jane', admin: true });
  */
-export function createUser(db: Db, input: { username: string; fullName?: string; email?: string; admin?: boolean }): { user: UserRow; token: string } {
+export async function createUser(
+  tx: Tx,
+  input: { username: string; fullName?: string; email?: string; admin?: boolean },
+): Promise<{ user: UserRow; token: string }> {
   if (!validUsername(input.username)) {
     throw new TmsError(`invalid username "${input.username}": use letters, digits and @ . + - _ (at most 150)`);
   }
-  if (findUserByUsername(db, input.username)) {
+  if (await findUserByUsername(tx, input.username)) {
     throw new UserExistsError(`user "${input.username}" already exists`, { username: input.username });
   }
   const token = newToken();
-  const info = sql(db).insert.run(input.username, input.fullName ?? input.username, input.email ?? '', input.admin ? 1 : 0, hashToken(token), now());
+  const info = await sql(tx).insert.run(input.username, input.fullName ?? input.username, input.email ?? '', input.admin ? 1 : 0, hashToken(token), now());
   const id = Number(info.lastInsertRowid);
-  joinNewUserTeams(db, id);
-  return { user: findUserById(db, id)!, token };
+  await joinNewUserTeams(tx, id);
+  return { user: (await findUserById(tx, id))!, token };
 }
 
 /** Replaces a user's API token; the old one stops working at once. */
-export function rotateToken(db: Db, username: string): string {
+export async function rotateToken(tx: Tx, username: string): Promise<string> {
   const token = newToken();
-  const info = sql(db).setToken.run(hashToken(token), username);
+  const info = await sql(tx).setToken.run(hashToken(token), username);
   if (info.changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
   return token;
 }
 
-export function findUserByUsername(db: Db, username: string): UserRow | undefined {
-  return sql(db).byUsername.get(username) as UserRow | undefined;
+export async function findUserByUsername(tx: Tx, username: string): Promise<UserRow | undefined> {
+  return (await sql(tx).byUsername.get(username)) as UserRow | undefined;
 }
 
-export function findUserById(db: Db, id: number): UserRow | undefined {
-  return sql(db).byId.get(id) as UserRow | undefined;
+export async function findUserById(tx: Tx, id: number): Promise<UserRow | undefined> {
+  return (await sql(tx).byId.get(id)) as UserRow | undefined;
 }
 
 /** The active user owning this token, or undefined. */
-export function findUserByToken(db: Db, token: string): UserRow | undefined {
-  return sql(db).byToken.get(hashToken(token)) as UserRow | undefined;
+export async function findUserByToken(tx: Tx, token: string): Promise<UserRow | undefined> {
+  return (await sql(tx).byToken.get(hashToken(token))) as UserRow | undefined;
 }
 
-export function listUsers(db: Db): UserRow[] {
-  return sql(db).list.all() as UserRow[];
+export async function listUsers(tx: Tx): Promise<UserRow[]> {
+  return (await sql(tx).list.all()) as UserRow[];
 }
 
 /** The user a commit is attributed to, or undefined. */
-export function findAuthor(db: Db, userId: number): Author | undefined {
-  return sql(db).author.get(userId) as Author | undefined;
+export async function findAuthor(tx: Tx, userId: number): Promise<Author | undefined> {
+  return (await sql(tx).author.get(userId)) as Author | undefined;
 }
 
 /** Lets a user's token authenticate again, or stops it (the user and their history stay). */
-export function setUserActive(db: Db, username: string, active: boolean): void {
-  if (sql(db).setActive.run(active ? 1 : 0, username).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+export async function setUserActive(tx: Tx, username: string, active: boolean): Promise<void> {
+  if ((await sql(tx).setActive.run(active ? 1 : 0, username)).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
 }
 
 /**
  * Deletes a user (call inside a transaction). Their changes stay in the history without a user, their pending
  * edits stay pending without an author (a commit attributes them to the committer); returns how many those are.
  */
-export function deleteUser(db: Db, username: string): { pendingEdits: number } {
-  const s = sql(db);
-  const pendingEdits = s.pendingBy.get(username) as number | undefined;
-  if (pendingEdits === undefined || s.remove.run(username).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
+export async function deleteUser(tx: Tx, username: string): Promise<{ pendingEdits: number }> {
+  const s = sql(tx);
+  const pendingEdits = (await s.pendingBy.get(username)) as number | undefined;
+  if (pendingEdits === undefined || (await s.remove.run(username)).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
   return { pendingEdits };
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { multiNode } from '../component/mutex.js';
 import type { ComponentTarget } from '../component/resolve.js';
+import { syncedCommitOf } from '../store/projects.repo.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
 
 /** What `alignWorkingCopy` did. */
@@ -33,7 +34,7 @@ export async function alignWorkingCopy(h: ComponentTarget, opts: SyncOptions = {
   const vcs = await import('../vcs/index.js');
   const git = { dir: h.dir, cache: h.cache };
   const head = await vcs.headOid(git);
-  const synced = await h.store.syncedCommit(h.row.id);
+  const synced = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
   if (head !== null && head === synced) return { alignment: 'in-step' };
   await vcs.fetch({ ...git, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
   if (synced !== null && (await vcs.hasCommit(git, synced))) {

@@ -5,6 +5,7 @@ import { type ComponentTarget, resolveComponent } from '../component/resolve.js'
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
+import { applyConfig } from '../store/projects.repo.js';
 import { alignWorkingCopy } from './align.js';
 import { collectGarbage } from './gc.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
@@ -47,7 +48,7 @@ export async function syncProject(
   if (componentSlug && components.length === 0) {
     throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
   }
-  await store.applyConfig(config);
+  await store.write((tx) => applyConfig(tx, config));
   const results: ComponentSyncResult[] = [];
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
   for (const component of components) {

@@ -9,6 +9,7 @@ import type { FormatContext, ParsedStore } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import { findLanguage } from '../languages/find.js';
 import type { LanguageDefinition } from '../languages/languages.js';
+import { filePluralRule } from '../languages/translation-plural.js';
 import type { FileOutcome, ScannedFile } from '../store/index.js';
 import { selectMaskMatches } from './filemask.js';
 
@@ -17,7 +18,7 @@ export class FileMaskError extends TmsError<{ filemask: string; path?: string }>
 export type { ScannedFile };
 
 /** What reading one file gave (the store's FileOutcome, with the parsed store as the format returned it). */
-export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | { status: 'parsed'; store: ParsedStore };
+export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | (Extract<FileOutcome, { status: 'parsed' }> & { store: ParsedStore });
 
 export interface ScanPlan {
   files: ScannedFile[];
@@ -126,6 +127,11 @@ function contextFor(file: ScannedFile, component: ComponentConfig, template: Par
   };
 }
 
+/** A parsed file's outcome, with the plural its file states where that is not its language's (Weblate's `get_plural`). */
+function parsed(file: ScannedFile, store: ParsedStore): ParseOutcome {
+  return { status: 'parsed', store, plural: filePluralRule(store.pluralForms, file.language.plural) };
+}
+
 function describeError(e: unknown): string {
   if (e instanceof FormatParseError) return e.message;
   if (e instanceof TmsError) return e.message;
@@ -172,7 +178,7 @@ export async function parseChanged(
       const ctx = contextFor(templateFile, component, null);
       template = format.parse(bytes, ctx);
       // The template read as a translation of itself: key identities, template text as target.
-      if (changed.includes(templateFile)) out.set(templateFile.path, { status: 'parsed', store: format.parse(bytes, { ...ctx, template }) });
+      if (changed.includes(templateFile)) out.set(templateFile.path, parsed(templateFile, format.parse(bytes, { ...ctx, template })));
     } catch (e) {
       templateError = `template ${describeError(e)}`;
       out.set(templateFile.path, { status: 'failed', error: describeError(e) });
@@ -201,7 +207,7 @@ export async function parseChanged(
       out.set(file.path, { status: 'failed', error: bytes instanceof FileTooLargeError ? bytes.message : `${file.path}: cannot read: ${bytes.message}` });
     } else {
       try {
-        out.set(file.path, { status: 'parsed', store: format.parse(bytes, contextFor(file, component, template)) });
+        out.set(file.path, parsed(file, format.parse(bytes, contextFor(file, component, template))));
       } catch (e) {
         out.set(file.path, { status: 'failed', error: describeError(e) });
       }

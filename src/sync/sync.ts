@@ -5,7 +5,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ComponentTarget } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
+import { componentAlerts } from '../store/alerts.repo.js';
 import type { ApplyResult, FileResult } from '../store/index.js';
+import { syncedCommitOf } from '../store/projects.repo.js';
+import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -103,8 +106,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const state = opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache)));
     result.update = state.update;
     result.commit = state.head;
-    const translations = await store.listTranslations(h.row.id);
-    const synced = await store.syncedCommit(h.row.id);
+    const [translations, synced] = await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
     if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
       // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
       // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
@@ -113,7 +115,9 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       for (const e of merged?.errors ?? []) result.warnings.push(e);
       if (merged?.commit) result.commit = state.head = merged.commit;
     }
-    if (!opts.force && state.head !== null && state.head === synced && translations.length > 0) {
+    // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
+    const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
+    if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
         .filter((t) => t.filename !== '')
@@ -126,7 +130,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
           removed: 0,
           ...(t.parse_error === null ? {} : { error: t.parse_error }),
         }));
-      if ((await store.componentAlerts(h.row.id)).some((a) => a.name === 'NoMaskMatches')) result.warnings.push(noMatches(component.filemask));
+      if ((await store.read((tx) => componentAlerts(tx, h.row.id))).some((a) => a.name === 'NoMaskMatches'))
+        result.warnings.push(noMatches(component.filemask));
       return failures(result);
     }
     emit('scan');
@@ -175,16 +180,20 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
     }
     emit('store');
-    const applied = await store.applyScan({
-      projectId: h.row.project_id,
-      componentId: h.row.id,
-      component,
-      plan,
-      outcomes,
-      head: state.head,
-      maskMatches: paths.length,
-      filemask: component.filemask,
-    });
+    // the store's sync procedure brings the checks and the formats' plural names: a no-change sync loads neither
+    const { applyScan } = await import('../store/sync.repo.js');
+    const applied = await store.write((tx) =>
+      applyScan(tx, {
+        projectId: h.row.project_id,
+        componentId: h.row.id,
+        component,
+        plan,
+        outcomes,
+        head: state.head,
+        maskMatches: paths.length,
+        filemask: component.filemask,
+      }),
+    );
     Object.assign(result, {
       files: applied.files,
       added: applied.added,

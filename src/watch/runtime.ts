@@ -1,7 +1,8 @@
 // A running tms keeping itself in step: configuration edits applied live, local components re-scanned when they change.
 import type { Config } from '../config/config.js';
 import type { UpdateQueue } from '../hooks/queue.js';
-import type { Store } from '../store/index.js';
+import type { ApplyConfigResult, Store } from '../store/index.js';
+import { applyConfig } from '../store/projects.repo.js';
 import { type ConfigDiff, watchConfig } from './config-watch.js';
 import { watchLocalComponents } from './local-watch.js';
 
@@ -78,9 +79,9 @@ export function startWatching(opts: WatchRuntimeOptions): WatchRuntime {
         // Reloads apply in order; the queue gets the added and changed components once the store has them.
         applying = applying
           .then(async () => {
-            let applied: Awaited<ReturnType<typeof opts.store.applyConfig>>;
+            let applied: ApplyConfigResult;
             try {
-              applied = await opts.store.applyConfig(next, { prune: true });
+              applied = await opts.store.write((tx) => applyConfig(tx, next, { prune: true }));
             } finally {
               // the serving workers follow the configuration this process now uses, applied to the store or not
               if (!closed) opts.onConfig?.(next);

@@ -6,6 +6,7 @@ import { originOf } from '../api/app.js';
 import { MAX_BODY_BYTES, RequestAbortedError, isMultipart, parseBody, readBody } from '../api/body.js';
 import { headerReader } from '../api/context.js';
 import { notFound, toApiError } from '../api/errors.js';
+import { requestUsers } from '../api/request-log.js';
 import { createRouter } from '../api/router.js';
 import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, cookie, cookiesOf, csrfMatches, randomToken, secureSite, sentFromSite, sessionOf } from '../api/session.js';
 import { Urls } from '../api/urls.js';
@@ -70,6 +71,7 @@ export function createWebApp(options: WebAppOptions) {
     const session = await sessionOf(store, req);
     const user = session?.user.is_active ? session.user : await services.anonymous();
     if (!user) throw new Error('the store has no anonymous user');
+    requestUsers.set(req, user.is_anonymous ? '' : user.username);
     const config = options.getConfig();
     const catalog = await services.catalog();
     let csrf = session?.user.is_active ? session.csrf : cookiesOf(req).get(CSRF_COOKIE);

@@ -1,6 +1,7 @@
-// Small display helpers shared by the pages: numbers, percentages, dates and web paths.
+// Small display helpers shared by the pages: numbers, percentages, dates, plural texts and web paths.
 
 import { seg } from '../api/urls.js';
+import { PLURAL_SEPARATOR } from '../domain/unit.js';
 import type { Catalog, CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
 
 const NUMBER = new Intl.NumberFormat('en');
@@ -21,6 +22,11 @@ export function when(timestamp: string | null): string {
   const ms = Date.parse(timestamp);
   if (Number.isNaN(ms)) return timestamp;
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** A stored text with its plural forms apart: `file\x1e\x1efiles` → `file | files` (the separator is no character to show). */
+export function pluralText(text: string): string {
+  return text.split(PLURAL_SEPARATOR).join(' | ');
 }
 
 export const paths = {

@@ -5,6 +5,7 @@ import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
 import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
+import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
 import { uploadTranslationFile } from './pages/upload.js';
@@ -33,6 +34,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },
   { path: '/repository/{project}/{component}/', methods: { GET: repositoryPage, POST: repositoryOperation }, signedIn: true },
+  { path: '/new-lang/{project}/{component}/', methods: { GET: newLanguagePage, POST: addNewLanguage }, signedIn: true },
   { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },
   { path: '/languages/', methods: { GET: languagesPage } },
   { path: '/languages/{language}/', methods: { GET: languagePage } },

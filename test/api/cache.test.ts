@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/api/response-cache.js';
 import { type ApiHarness, startApi } from '../helpers/api-client.js';
+import { sqlOn } from '../helpers/store.js';
 // Answers are cached only while the store is unchanged: a write through any connection shows at once.
 import { openDatabaseOf } from '../helpers/store.js';
 
@@ -33,7 +34,7 @@ describe('cached answers follow the store', () => {
   it("shows a write made through the server's own connection", async () => {
     const before = await firstUnit();
     expect((await firstUnit()).target).toEqual(before.target);
-    api.fixture.db.prepare('UPDATE units SET target = ? WHERE id = ?').run('Neu (same connection)', before.id);
+    await sqlOn(api.fixture.store).run('UPDATE units SET target = ? WHERE id = ?', 'Neu (same connection)', before.id);
     expect((await firstUnit()).target).toEqual(['Neu (same connection)']);
   });
 

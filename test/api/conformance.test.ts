@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksumToHash } from '../../src/domain/hash.js';
 import { type ApiHarness, type Json, allPages, startApi } from '../helpers/api-client.js';
+import { sqlOn } from '../helpers/store.js';
 
 // Field lists and orders exactly as spec/api.md gives them.
 const LANGUAGE = ['id', 'code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'];
@@ -427,9 +428,10 @@ describe('records', () => {
     expect(Object.keys(r.json)).toEqual(UNIT);
     expect(r.json.source).toEqual(['%n file selected', '%n files selected']);
     expect(r.json.target).toEqual(['%n Datei ausgewählt', '%n Dateien ausgewählt']);
-    const row = api.fixture.db
-      .prepare('SELECT CAST(id_hash AS TEXT) AS id_hash, CAST(content_hash AS TEXT) AS content_hash FROM units WHERE id = ?')
-      .get(r.json.id) as { id_hash: string; content_hash: string };
+    const row = (await sqlOn(api.fixture.store).row(
+      'SELECT CAST(id_hash AS TEXT) AS id_hash, CAST(content_hash AS TEXT) AS content_hash FROM units WHERE id = ?',
+      r.json.id,
+    )) as { id_hash: string; content_hash: string };
     expect(r.text).toContain(`"id_hash":${row.id_hash},`);
     expect(r.text).toContain(`"content_hash":${row.content_hash},`);
     // web_url carries Weblate's checksum of id_hash
@@ -789,9 +791,9 @@ describe('HTTP behaviour', () => {
     expect(r.headers.get('last-modified')).toBeTruthy();
     const again = await api.request('/api/translations/hello/app/de/file/', { headers: { 'If-Modified-Since': r.headers.get('last-modified')! } });
     expect(again.status).toBe(304);
-    const convert = await api.get('/api/translations/hello/app/de/file/?format=po');
+    const convert = await api.get('/api/translations/hello/app/de/file/?format=xlsx');
     expect(convert.status).toBe(400);
-    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to po is not supported' });
+    expect(convert.json.errors[0]).toMatchObject({ attr: 'format', detail: 'Conversion to xlsx is not supported' });
     expect((await api.get('/api/translations/hello/app/en/file/')).status).toBe(404);
   });
 
@@ -824,7 +826,7 @@ describe('HTTP behaviour', () => {
     const local: string[] = [];
     const broken = await startApi({ errors: local });
     try {
-      broken.fixture.db.exec('DROP TABLE changes');
+      await sqlOn(broken.fixture.store).run('DROP TABLE changes');
       const r = await broken.get('/api/changes/');
       expect(r.status).toBe(500);
       expect(r.json).toEqual({ type: 'server_error', errors: [{ code: 'error', detail: 'A server error occurred.', attr: null }] });

@@ -1,11 +1,14 @@
-// Downloads in another format (`…/file/?format=xliff|xliff11|tmx|csv|json`): the files Weblate's exporters make, read back by Translate Toolkit.
+// Downloads in another format (`…/file/?format=xliff|xliff11|tmx|csv|json|po|mo`): the files Weblate's exporters make, read back by Translate Toolkit (and GNU msgfmt).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { State } from '../../src/domain/unit.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { gettextAvailable, msgfmtCheck } from '../helpers/gettext.js';
 import { describeToolkit, toolkitUnits } from '../helpers/toolkit.js';
+
+if (!gettextAvailable) console.warn('[skip] msgfmt checks of PO downloads: GNU gettext is not installed (Debian package gettext)');
 
 interface ApiUnit {
   id: number;
@@ -52,6 +55,7 @@ describe('translation downloads converted by format', () => {
       ['xliff11', 'xlf', 'application/x-xliff+xml'],
       ['tmx', 'tmx', 'application/x-tmx'],
       ['csv', 'csv', 'text/csv'],
+      ['po', 'po', 'text/x-po'],
     ]) {
       const { answer } = await download('app/de', format!);
       expect(answer.headers.get('content-disposition')).toBe(`attachment; filename=hello-app-de.${ext}`);
@@ -66,6 +70,10 @@ describe('translation downloads converted by format', () => {
     const json = await env.request('GET', '/api/translations/hello/app/de/file/?format=json');
     expect(json.status).toBe(400);
     expect(json.json.errors[0]).toMatchObject({ attr: 'format', detail: 'File format is not compatible with this translation' });
+    // MO only from gettext PO components
+    const mo = await env.request('GET', '/api/translations/hello/app/de/file/?format=mo');
+    expect(mo.status).toBe(400);
+    expect(mo.json.errors[0]).toMatchObject({ attr: 'format', detail: 'File format is not compatible with this translation' });
     const badQuery = await env.request('GET', '/api/translations/hello/app/de/file/?format=csv&q=state:%3E');
     expect(badQuery.status).toBe(400);
     expect(badQuery.json.errors[0].attr).toBe('q');
@@ -111,6 +119,30 @@ describe('translation downloads converted by format', () => {
       const read = (await toolkitUnits(file, 'csvl10n.csvfile')).units;
       const quoted = (s: string) => (/^[=+\-@|%]/.test(s) ? `'${s}'` : s);
       expect(read.map((u) => [u.context, u.source[0], u.target[0]])).toEqual(app.map((u) => [u.context, quoted(u.source[0]!), quoted(u.target[0]!)]));
+    });
+
+    it('po: every unit with its context, plural forms, fuzzy flag, notes and locations; the header names the translation and its plural', async () => {
+      const { file, text } = await download('app/de', 'po');
+      const read = (await toolkitUnits(file, 'po')).units;
+      const header = read.find((u) => u.header)!;
+      expect(header.target[0]).toContain('Plural-Forms: nplurals=2; plural=n != 1;\n');
+      expect(header.target[0]).toContain(`Language-Team: German <${env.config.site_url.replace(/\/+$/, '')}/projects/hello/app/de/>\n`);
+      expect(header.target[0]).toMatch(/Project-Id-Version: German \(Hello\)\n/);
+      expect(header.target[0]).toMatch(/\nLanguage: de\n/);
+      const units = read.filter((u) => !u.header);
+      expect(units.map((u) => [u.context, ...forms(u)])).toEqual(app.map((u) => [u.context, u.source, u.target]));
+      expect(units.map((u) => u.fuzzy)).toEqual(app.map((u) => u.state === State.FUZZY));
+      expect(units.map((u) => u.locations)).toEqual(app.map((u) => u.location.split(', ').filter(Boolean)));
+      expect(units.map((u) => u.notes)).toEqual(app.map((u) => u.note));
+      expect(text).toContain('msgctxt "MainWindow"\nmsgid "Quit"\nmsgstr "=Beenden & <raus>"\n');
+      // GNU gettext takes it: header, plural formula and forms, format strings
+      if (gettextAvailable) expect(msgfmtCheck(file)).toEqual([]);
+    });
+
+    it('po of a monolingual component: the key as msgctxt, the template text as msgid', async () => {
+      const { file } = await download('web/de', 'po');
+      const units = (await toolkitUnits(file, 'po')).units.filter((u) => !u.header);
+      expect(units.map((u) => [u.context, u.source[0], u.target[0]])).toEqual(web.map((u) => [u.context, u.source[0], u.target[0]]));
     });
 
     it('json of a monolingual component: key and target of every unit', async () => {

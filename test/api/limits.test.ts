@@ -108,7 +108,7 @@ describe('max_file_bytes in a sync', () => {
   afterAll(() => env.close());
 
   it('fails only the file over the limit, with its size, and loads the others', async () => {
-    const store = env.openStore();
+    const store = await env.openStore();
     const config = env.config(
       [
         {

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
@@ -31,7 +33,7 @@ async function changedLines(upstream: string): Promise<string[]> {
 describe('Android and Apple projects end to end', () => {
   let env: SyncEnv;
   let config: Config;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let jane: string;
   let mike: string;
@@ -80,15 +82,15 @@ describe('Android and Apple projects end to end', () => {
       ],
       { committer: { name: 'tms test', email: 'tms@test.invalid' } },
     );
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const slug of ['android', 'ios', 'ios-plurals']) {
       const [result] = await syncProject(store, config, 'mobile', slug);
       if (!result?.ok) throw new Error(`sync of mobile/${slug} failed: ${result?.error}`);
     }
-    jane = (await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' })).token;
-    const manager = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, manager.user.id, ['Managers']);
+    jane = (await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }))).token;
+    const manager = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, manager.user.id, ['Managers']));
     mike = manager.token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   });
@@ -119,6 +121,19 @@ describe('Android and Apple projects end to end', () => {
     expect(cs.results.find((u: { context: string }) => u.context === 'nontrans').state).toBe(100);
     const dict = (await request('GET', '/api/translations/mobile/ios-plurals/cs/units/')).json.results;
     expect(dict.map((u: { context: string }) => u.context)).toEqual(['files.count', 'files.count:files', 'people', 'people:people']);
+  });
+
+  it('a .stringsdict plural shows the forms an edit takes (zero first): the API takes back what it lists, the editor has a field for each', async () => {
+    const units = (await request('GET', '/api/translations/mobile/ios-plurals/cs/units/?q=context:"files.count:files"')).json.results;
+    const files = units.find((u: { context: string }) => u.context === 'files.count:files');
+    expect(files.target).toEqual(['', '%ld soubor', '%ld soubory', '%ld souborů']);
+    const r = await request('PATCH', `/api/units/${files.id}/`, { token: jane, json: { target: files.target, state: 20 } });
+    expect(r.status, r.text).toBe(200);
+    const editor = await request('GET', `/translate/mobile/ios-plurals/cs/?q=${encodeURIComponent('context:"files.count:files"')}`);
+    expect(editor.status).toBe(200);
+    const labels = [...editor.text.matchAll(/<label for="target_\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['zero: 0', 'one: 1', 'few: 2, 3, 4', 'other: 5, 6, 7…']);
+    expect([...editor.text.matchAll(/<textarea id="target_\d+"[^>]*>([^<]*)<\/textarea>/g)].map((m) => m[1])).toEqual(files.target);
   });
 
   it('Android: an edited string and an edited plural form reach upstream as those lines only (BOM and CRLF kept)', async () => {
@@ -166,6 +181,28 @@ describe('Android and Apple projects end to end', () => {
         /^[-+]/.test(l),
       ),
     );
+  });
+
+  it('checks Android strings as Java printf format (the format’s java-printf-format flag), a plural form of 0 and 1 strictly', async () => {
+    const failing = async (translation: string) =>
+      (
+        (await request('GET', `/api/translations/mobile/${translation}/units/?q=${encodeURIComponent('check:java_printf_format')}`)).json.results as {
+          context: string;
+        }[]
+      ).map((u) => u.context);
+    await edit('android/de', 'files', ['%d Datei', '%s Dateien']);
+    expect(await failing('android/de')).toEqual(['files']);
+    // German's `one` is 1 alone: its form may leave the number out
+    await edit('android/de', 'files', ['Eine Datei', '%d Dateien']);
+    expect(await failing('android/de')).toEqual([]);
+    // Portuguese's `one` is 0 and 1: Weblate lets a gettext file leave the number out there, not an Android one
+    await edit('android/pt_BR', 'files', ['Um arquivo', '%d de arquivos', '%d arquivos']);
+    expect(await failing('android/pt_BR')).toEqual(['files']);
+    await edit('android/pt_BR', 'files', ['%d arquivo', '%d de arquivos', '%d arquivos']);
+    expect(await failing('android/pt_BR')).toEqual([]);
+    // the flag is the format's, as in Weblate: the string's own flags stay empty
+    const unit = (await request('GET', '/api/translations/mobile/android/de/units/?q=context:files')).json.results[0];
+    expect(unit.flags).toBe('');
   });
 
   (wlcVersion ? describe : describe.skip)(`wlc (${wlcVersion ?? 'not installed'})`, () => {

@@ -2,6 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
+import { createComponentList, setComponentListMember } from '../../src/store/component-lists.repo.js';
 import { type ApiHarness, type Json, startApi } from '../helpers/api-client.js';
 
 let api: ApiHarness;
@@ -11,8 +12,8 @@ beforeAll(async () => {
   api = await startApi();
   doc = (await api.get('/api/schema/')).json;
   // a component list to read through /api/component-lists/<slug>/
-  const list = await api.fixture.store.createComponentList({ name: 'All', slug: 'lists-all', showDashboard: true });
-  await api.fixture.store.setComponentListMember(list!.id, 1, true);
+  const list = await api.fixture.store.write((tx) => createComponentList(tx, { name: 'All', slug: 'lists-all', showDashboard: true }));
+  await api.fixture.store.write((tx) => setComponentListMember(tx, list!.id, 1, true));
 });
 afterAll(() => api.close());
 

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { findComponent, syncedCommitOf } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
@@ -21,7 +23,7 @@ if (!gettext) console.warn('[skip] gettext add-ons: msgmerge/msgunfmt are not in
 (gettext ? describe : describe.skip)('gettext add-ons (weblate.gettext.msgmerge, weblate.gettext.mo)', () => {
   let env: SyncEnv;
   let config: Config;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let manager: string;
   const errors: string[] = [];
@@ -48,9 +50,9 @@ if (!gettext) console.warn('[skip] gettext add-ons: msgmerge/msgunfmt are not in
         ],
       },
     ]);
-    store = env.openStore();
-    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, mike.user.id, ['Managers']);
+    store = await env.openStore();
+    const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
     manager = mike.token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   });
@@ -82,7 +84,8 @@ if (!gettext) console.warn('[skip] gettext add-ons: msgmerge/msgunfmt are not in
     const cs = (await readUpstreamFile(upstream, 'main', 'po/cs.po'))!.toString('utf8');
     expect(cs).toBe(msgmerge(fixture('cs.po'), fixture('messages.pot')));
     // the store read the merged file (the working copy's head is the add-on's commit)
-    expect(await store.syncedCommit((await store.findComponent('hello', 'po'))!.id)).toBe(await gitCli(upstream, ['rev-parse', 'main']));
+    const po = (await store.read((tx) => findComponent(tx, 'hello', 'po')))!;
+    expect(await store.read((tx) => syncedCommitOf(tx, po.id))).toBe(await gitCli(upstream, ['rev-parse', 'main']));
   });
 
   it('/api/addons/ lists both add-ons of the component with their configuration', async () => {

@@ -10,7 +10,7 @@ import { repoRoot } from '../helpers/corpus.js';
 let fixture: ApiFixture;
 beforeAll(async () => {
   fixture = await createApiFixture();
-  fixture.db.close();
+  await fixture.store.close();
 });
 afterAll(() => fixture.close());
 

@@ -13,11 +13,14 @@ import { FormatParseError } from '../../src/domain/errors.js';
 import { similarity } from '../../src/domain/similarity.js';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
 import { acceptSuggestion, addComment, commitPending, resolveComment, suggest, voteSuggestion } from '../../src/repository/index.js';
+import { exportMemory, importMemory, lookupMemory } from '../../src/store/memory.repo.js';
+import { unitSuggestions } from '../../src/store/suggestions.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { thrownBy } from '../helpers/errors.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
+import { type DirectSql, sqlOn } from '../helpers/store.js';
 
 const run = promisify(execFile);
 const wlcVersion = spawnSync('wlc', ['--version'], { encoding: 'utf8' }).stdout?.trim() || null;
@@ -141,8 +144,8 @@ describe('suggestions, comments and memory over HTTP', () => {
     return r.json.results.find((u: { source: string[] }) => u.source[0] === source);
   };
   const stats = async (lang: string) => (await env.request('GET', `/api/translations/hello/app/${lang}/statistics/`)).json;
-  const userId = (name: string) => env.store.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(name) as number;
-  const changes = (action: number) => env.store.db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(action) as number;
+  const userId = async (name: string) => (await sqlOn(env.store).value('SELECT id FROM users WHERE username = ?', name)) as number;
+  const changes = async (action: number) => (await sqlOn(env.store).value('SELECT count(*) FROM changes WHERE action = ?', action)) as number;
 
   beforeAll(async () => {
     env = await createWriteEnv();
@@ -160,7 +163,7 @@ describe('suggestions, comments and memory over HTTP', () => {
         file,
         original.replace('<translation type="unfinished"></translation>', '<translation>Beenden</translation>').replace('&amp;Datei<', '&amp;Ablage<'),
       );
-      const before = changes(Action.SUGGESTION);
+      const before = await changes(Action.SUGGESTION);
       const { stdout, stderr } = await run(
         'wlc',
         ['--config', path.join(env.root, 'wlc.ini'), 'upload', 'hello/app/de', '--input', file, '--method', 'suggest'],
@@ -172,7 +175,7 @@ describe('suggestions, comments and memory over HTTP', () => {
       );
       expect(stderr).toBe('');
       expect(stdout).toBe('');
-      expect(changes(Action.SUGGESTION) - before).toBe(2);
+      expect((await changes(Action.SUGGESTION)) - before).toBe(2);
       const quit = await unitOf('de', 'Quit');
       expect(quit).toMatchObject({ has_suggestion: true, target: [''] });
       expect((await unitOf('de', 'Open a file')).has_suggestion).toBe(false);
@@ -188,18 +191,18 @@ describe('suggestions, comments and memory over HTTP', () => {
 
   it('accepts a suggestion (7) with its author as the commit author; votes auto-accept', async () => {
     const quit = await unitOf('de', 'Quit');
-    const jane = { id: userId('jane') };
-    const admin = { id: userId('admin') };
-    const mike = { id: userId('mike') };
-    let [s] = await env.store.unitSuggestions(quit.id);
+    const jane = { id: await userId('jane') };
+    const admin = { id: await userId('admin') };
+    const mike = { id: await userId('mike') };
+    let [s] = await env.store.read((tx) => unitSuggestions(tx, quit.id));
     if (!s) {
       await suggest(env.store, { unitId: quit.id, target: ['Beenden'], user: jane });
-      [s] = await env.store.unitSuggestions(quit.id);
+      [s] = await env.store.read((tx) => unitSuggestions(tx, quit.id));
     }
     expect(await suggest(env.store, { unitId: quit.id, target: [s!.target], user: jane })).toBeNull();
-    const accepts = changes(Action.ACCEPT);
+    const accepts = await changes(Action.ACCEPT);
     await acceptSuggestion(env.store, s!.id, admin);
-    expect(changes(Action.ACCEPT) - accepts).toBe(1);
+    expect((await changes(Action.ACCEPT)) - accepts).toBe(1);
     const after = await unitOf('de', 'Quit');
     expect(after).toMatchObject({ target: [s!.target], has_suggestion: false, pending: true, state: 20 });
     // a suggestion equal to the translation now is skipped
@@ -221,13 +224,13 @@ describe('suggestions, comments and memory over HTTP', () => {
   });
 
   it('comments: a source comment shows in every language; resolve and counts at every level', async () => {
-    const jane = { id: userId('jane') };
+    const jane = { id: await userId('jane') };
     const sourceUnit = await unitOf('en', 'Open a file');
     const project0 = (await env.request('GET', '/api/projects/hello/statistics/')).json.comments;
     const [de0, cs0] = [(await stats('de')).comments, (await stats('cs')).comments];
     const id = await addComment(env.store, { unitId: sourceUnit.id, comment: 'Is "a" needed here?', user: jane });
     const own = await addComment(env.store, { unitId: (await unitOf('cs', 'Quit')).id, comment: 'Check the accelerator', user: jane });
-    expect(changes(Action.COMMENT)).toBe(2);
+    expect(await changes(Action.COMMENT)).toBe(2);
     expect((await unitOf('de', 'Open a file')).has_comment).toBe(true);
     expect((await unitOf('cs', 'Open a file')).has_comment).toBe(true);
     expect((await unitOf('de', 'Quit')).has_comment).toBe(false);
@@ -242,7 +245,7 @@ describe('suggestions, comments and memory over HTTP', () => {
     expect(await search('de', 'comment:needed')).toBe(1);
     expect(await search('cs', 'comment_author:jane')).toBe(2);
     await resolveComment(env.store, id, jane);
-    expect(changes(Action.COMMENT_RESOLVE)).toBe(1);
+    expect(await changes(Action.COMMENT_RESOLVE)).toBe(1);
     expect((await stats('de')).comments).toBe(de0);
     expect(await search('de', 'resolved_comment:needed')).toBe(1);
     expect(await search('de', 'comment:needed')).toBe(0);
@@ -251,52 +254,52 @@ describe('suggestions, comments and memory over HTTP', () => {
   });
 
   it('the memory holds every translated string and follows upstream edits', async () => {
-    const en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
-    const de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
+    const en = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'en'")) as number;
+    const de = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'de'")) as number;
     const all = { projects: null, userId: null };
-    const exact = await env.store.lookupMemory('Open a file', en, de, all);
+    const exact = await env.store.read((tx) => lookupMemory(tx, 'Open a file', en, de, all));
     expect(exact[0]).toMatchObject({ source: 'Open a file', target: 'Eine Datei öffnen', similarity: 100, origin: 'hello/app' });
-    const fuzzy = await env.store.lookupMemory('Open a files', en, de, all);
+    const fuzzy = await env.store.read((tx) => lookupMemory(tx, 'Open a files', en, de, all));
     expect(fuzzy[0]).toMatchObject({ target: 'Eine Datei öffnen', similarity: 91 });
-    expect(await env.store.lookupMemory('Something else entirely', en, de, all)).toEqual([]);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Something else entirely', en, de, all))).toEqual([]);
     // upstream changes a German translation (web: nothing pending there): after the sync the memory has the new text only
-    expect((await env.store.lookupMemory('Save', en, de, all)).map((m) => m.target)).toEqual(['Speichern']);
+    expect((await env.store.read((tx) => lookupMemory(tx, 'Save', en, de, all))).map((m) => m.target)).toEqual(['Speichern']);
     const file = 'locales/de.json';
     const current = await gitCli(env.upstream('web'), ['show', `main:${file}`]);
     await commitToUpstream(env.upstream('web'), { [file]: current.replace('"Speichern"', '"Sichern"') });
     const [synced] = await syncProject(env.store, env.config, 'hello', 'web');
     expect(synced?.ok, synced?.error).toBe(true);
-    const targets = (await env.store.lookupMemory('Save', en, de, all)).map((m) => m.target);
+    const targets = (await env.store.read((tx) => lookupMemory(tx, 'Save', en, de, all))).map((m) => m.target);
     expect(targets).toEqual(['Sichern']);
   });
 
   it('imports and exports TMX and JSON memory per scope; lookups see personal, project and shared entries', async () => {
-    const en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
-    const de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
-    const jane = userId('jane');
-    const r = await env.store.importMemory(
-      [
-        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
-        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
-        { source: 'x', target: 'y', sourceLanguage: 'en', targetLanguage: 'zz_unknown' },
-      ],
-      { kind: 'user', userId: jane },
+    const en = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'en'")) as number;
+    const de = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'de'")) as number;
+    const jane = await userId('jane');
+    const r = await env.store.write((tx) =>
+      importMemory(
+        tx,
+        [
+          { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+          { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+          { source: 'x', target: 'y', sourceLanguage: 'en', targetLanguage: 'zz_unknown' },
+        ],
+        { kind: 'user', userId: jane },
+      ),
     );
     expect(r).toEqual({ imported: 1, skipped: 2, reasons: { duplicate: 1, 'unknown-language': 1 }, unknownLanguages: ['zz_unknown'] });
-    expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: jane })).toHaveLength(1);
-    expect(await env.store.lookupMemory('Preferences', en, de, { projects: null, userId: null })).toHaveLength(0);
-    expect((await env.store.exportMemory({ kind: 'user', userId: jane })).map((m) => m.target)).toEqual(['Einstellungen']);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: jane }))).toHaveLength(1);
+    expect(await env.store.read((tx) => lookupMemory(tx, 'Preferences', en, de, { projects: null, userId: null }))).toHaveLength(0);
+    expect((await env.store.read((tx) => exportMemory(tx, { kind: 'user', userId: jane }))).map((m) => m.target)).toEqual(['Einstellungen']);
   });
 
   it('/api/memory/: superusers list it by id with pagination; delete per memory.delete; others 403, anonymous 401', async () => {
-    const db = env.store.db;
-    const translated = db
-      .prepare(
-        "SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''",
-      )
-      .pluck()
-      .get() as number;
-    const total = translated + (db.prepare('SELECT count(*) FROM memory').pluck().get() as number);
+    const sql = sqlOn(env.store);
+    const translated = (await sql.value(
+      "SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.is_source = 0 AND u.state >= 20 AND u.state < 100 AND u.target <> ''",
+    )) as number;
+    const total = translated + ((await sql.value('SELECT count(*) FROM memory')) as number);
     const list = await env.request('GET', '/api/memory/', { token: env.tokens.admin });
     expect(list.status, list.text).toBe(200);
     expect(list.json.count).toBe(total);
@@ -327,10 +330,14 @@ describe('suggestions, comments and memory over HTTP', () => {
     // hidden from lookups and the count, an imported one follows the last unit record
     const deleted = list.json.results[0] as { source: string; target: string; source_language: number; target_language: number };
     const visibleTargets = async () =>
-      (await env.store.lookupMemory(deleted.source, deleted.source_language, deleted.target_language, { projects: null, userId: null })).map((m) => m.target);
+      (await env.store.read((tx) => lookupMemory(tx, deleted.source, deleted.source_language, deleted.target_language, { projects: null, userId: null }))).map(
+        (m) => m.target,
+      );
     expect(await visibleTargets()).not.toContain(deleted.target);
     expect((await env.request('GET', '/api/memory/', { token: env.tokens.admin })).json.count).toBe(total - 1);
-    await env.store.importMemory([{ source: 'Imported only', target: 'Nur importiert', sourceLanguage: 'en', targetLanguage: 'de' }], { kind: 'shared' });
+    await env.store.write((tx) =>
+      importMemory(tx, [{ source: 'Imported only', target: 'Nur importiert', sourceLanguage: 'en', targetLanguage: 'de' }], { kind: 'shared' }),
+    );
     const all = await env.request('GET', `/api/memory/?page_size=1000`, { token: env.tokens.admin });
     expect(all.json.count).toBe(total);
     const last = all.json.results.at(-1);
@@ -375,7 +382,7 @@ describe('suggestions, comments and memory over HTTP', () => {
       'name',
     ]);
     expect(m.json.projects).toBe(1);
-    expect(m.json.suggestions).toBe(env.store.db.prepare('SELECT count(*) FROM suggestions').pluck().get());
+    expect(m.json.suggestions).toBe(await sqlOn(env.store).value('SELECT count(*) FROM suggestions'));
     const om = await env.request('GET', '/api/metrics/?format=openmetrics', { token: env.tokens.jane });
     expect(om.headers.get('content-type')).toContain('application/openmetrics-text');
     expect(om.text).toContain(`# TYPE units gauge\nunits ${m.json.units}\n`);

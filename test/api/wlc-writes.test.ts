@@ -30,7 +30,7 @@ const DE_FILE = 'translations/app_de.ts';
     expect(added.code, added.stderr.join('\n')).toBe(0);
     token = added.stdout.filter((l) => l !== '').at(-1)!;
     expect(token).toMatch(/^wlu_/);
-    joinTeams(env.store.db, findUserByUsername(env.store.db, 'ops')!.id, ['Managers']);
+    await env.store.write(async (tx) => joinTeams(tx, (await findUserByUsername(tx, 'ops'))!.id, ['Managers']));
     home = env.root;
     writeFileSync(path.join(home, 'wlc.ini'), `[weblate]\nurl = ${env.origin}/api/\nkey = ${token}\n`);
   });

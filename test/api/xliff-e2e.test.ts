@@ -8,7 +8,9 @@ import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { FIXTURES } from '../formats/conformance.js';
 import { gitCli, readUpstreamFile } from '../helpers/git-repo.js';
@@ -26,7 +28,7 @@ const SYM_DE = 'translations/messages.de.xlf';
 
 describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, monolingual, reviews on)', () => {
   let env: SyncEnv;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let config: Config;
   let token: string;
@@ -70,8 +72,8 @@ describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, 
       ],
       { committer: { name: 'tms test', email: 'tms@test.invalid' } },
     );
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const [project, slug] of [
       ['ghost', 'ng'],
       ['kimai', 'sym'],
@@ -79,8 +81,8 @@ describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, 
       const [result] = await syncProject(store, config, project, slug);
       expect(result?.ok, result?.error).toBe(true);
     }
-    const user = await store.createUser({ username: 'ops', fullName: 'Ops Person', email: 'ops@example.org' });
-    joinTeams(store.db, user.user.id, ['Managers']);
+    const user = await store.write((tx) => createUser(tx, { username: 'ops', fullName: 'Ops Person', email: 'ops@example.org' }));
+    await store.write((tx) => joinTeams(tx, user.user.id, ['Managers']));
     token = user.token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   });

@@ -3,8 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
+import { setCheckDismissed, unitChecks } from '../../src/store/checks.repo.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { sqlOn } from '../helpers/store.js';
 
 describe('quality checks through the API', () => {
   let w: WriteEnv;
@@ -16,20 +19,21 @@ describe('quality checks through the API', () => {
     return answer.json as Record<string, unknown>;
   };
   const count = async (q: string, scope = 'translations/hello/app/de/units/') => (await get(`/api/${scope}?q=${encodeURIComponent(q)}`)).count as number;
-  const failingUnits = () =>
-    w.store.db
-      .prepare(
-        `SELECT u.translation_id, t.component_id, l.code, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
-         JOIN languages l ON l.id = t.language_id WHERE EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)`,
-      )
-      .all() as { translation_id: number; component_id: number; code: string; num_words: number }[];
+  const failingUnits = async () =>
+    (await sqlOn(w.store).rows(`SELECT u.translation_id, t.component_id, l.code, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
+         JOIN languages l ON l.id = t.language_id WHERE EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)`)) as {
+      translation_id: number;
+      component_id: number;
+      code: string;
+      num_words: number;
+    }[];
 
   beforeAll(async () => {
     w = await createWriteEnv();
     about = (
-      w.store.db
-        .prepare(`SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source = 'About %1'`)
-        .get() as { id: number }
+      (await sqlOn(w.store).row(
+        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.language_code = 'de' AND u.source = 'About %1'`,
+      )) as { id: number }
     ).id;
   });
   afterAll(() => w?.close());
@@ -39,7 +43,7 @@ describe('quality checks through the API', () => {
     const app = w.config.projects[0]!.components.find((c) => c.slug === 'app')!;
     app.check_flags = 'qt-format';
     app.enforced_checks = ['qt_format'];
-    await w.store.applyConfig(w.config);
+    await w.store.write((tx) => applyConfig(tx, w.config));
     const patch = await w.request('PATCH', `/api/units/${about}/`, { ...auth(), json: { target: ['Über'], state: State.TRANSLATED } });
     expect(patch.status, patch.text).toBe(200);
     const unit = await get(`/api/units/${about}/`);
@@ -54,7 +58,7 @@ describe('quality checks through the API', () => {
   });
 
   it('counts failing checks exactly at every statistics level', async () => {
-    const failing = failingUnits();
+    const failing = await failingUnits();
     expect(failing.length).toBeGreaterThan(0);
     const de = failing.filter((f) => f.code === 'de');
     const tr = await get('/api/translations/hello/app/de/');
@@ -79,7 +83,7 @@ describe('quality checks through the API', () => {
     expect(await count('has:check AND source:"About"')).toBe(1);
     expect(await count('dismissed_check:qt_format')).toBe(0);
     expect(await count('NOT has:check')).toBe(
-      ((await get('/api/translations/hello/app/de/')).total as number) - failingUnits().filter((f) => f.code === 'de' && f.component_id === 1).length,
+      ((await get('/api/translations/hello/app/de/')).total as number) - (await failingUnits()).filter((f) => f.code === 'de' && f.component_id === 1).length,
     );
     const bad = await w.request('GET', `/api/units/?q=${encodeURIComponent('check:no_such_check')}`, auth());
     expect(bad.status).toBe(400);
@@ -87,8 +91,8 @@ describe('quality checks through the API', () => {
 
   it('keeps a dismissal across re-syncs and re-checks, counted apart from failing checks', async () => {
     const before = (await get('/api/translations/hello/app/de/')).failing_checks as number;
-    expect(await w.store.setCheckDismissed(about, 'qt_format', true)).toBe(true);
-    expect(await w.store.setCheckDismissed(about, 'no_such_check', true)).toBe(false);
+    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'qt_format', true))).toBe(true);
+    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'no_such_check', true))).toBe(false);
     expect(await get(`/api/units/${about}/`)).toMatchObject({ has_failing_check: false });
     expect((await get('/api/translations/hello/app/de/')).failing_checks).toBe(before - 1);
     expect(await count('has:dismissed-check')).toBe(1);
@@ -97,8 +101,8 @@ describe('quality checks through the API', () => {
     expect(result?.ok).toBe(true);
     const app = w.config.projects[0]!.components.find((c) => c.slug === 'app')!;
     app.check_flags = 'qt-format, ignore-end-stop';
-    await w.store.applyConfig(w.config);
-    expect(await w.store.unitChecks(about)).toEqual([{ name: 'qt_format', dismissed: true }]);
+    await w.store.write((tx) => applyConfig(tx, w.config));
+    expect(await w.store.read((tx) => unitChecks(tx, about))).toEqual([{ name: 'qt_format', dismissed: true }]);
     expect(await count('check:qt_format')).toBe(0);
   });
 });

@@ -5,15 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
+import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('the inconsistent check across components', () => {
   let env: SyncEnv;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let config: Config;
   let token: string;
@@ -38,17 +41,17 @@ describe('the inconsistent check across components', () => {
     expect(answer.status, answer.text).toBe(200);
     return answer.json as Record<string, unknown>;
   };
-  const unitId = (component: string, source: string) =>
+  const unitId = async (component: string, source: string) =>
     (
-      store.db
-        .prepare(
-          `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+      (await sqlOn(store).row(
+        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
            WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
-        )
-        .get(component, source) as { id: number }
+        component,
+        source,
+      )) as { id: number }
     ).id;
   const edit = async (component: string, source: string, target: string, state: number = State.TRANSLATED) => {
-    const answer = await request('PATCH', `/api/units/${unitId(component, source)}/`, { target: [target], state });
+    const answer = await request('PATCH', `/api/units/${await unitId(component, source)}/`, { target: [target], state });
     expect(answer.status, answer.text).toBe(200);
   };
   /** What the API says of one side: units found by check:inconsistent, and the translation's failing count. */
@@ -60,14 +63,13 @@ describe('the inconsistent check across components', () => {
     return { inconsistent: found.map((u) => u.source[0]).sort(), failing: translation.failing_checks as number };
   };
   /** The failing units of a translation, counted straight from the checks table. */
-  const failingInDb = (component: string) =>
+  const failingInDb = async (component: string) =>
     (
-      store.db
-        .prepare(
-          `SELECT count(*) AS n FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+      (await sqlOn(store).row(
+        `SELECT count(*) AS n FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
            WHERE c.slug = ? AND t.language_code = 'de' AND EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0)`,
-        )
-        .get(component) as { n: number }
+        component,
+      )) as { n: number }
     ).n;
   let baseline: { app: number; copy: number };
 
@@ -76,15 +78,15 @@ describe('the inconsistent check across components', () => {
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('copy', { fixture: path.join(DEMO, 'app') });
     config = env.config([{ name: 'Hello', slug: 'hello', components: components() }], { committer: { name: 'tms test', email: 'tms@test.invalid' } });
-    store = env.openStore();
-    await store.applyConfig(config);
+    store = await env.openStore();
+    await store.write((tx) => applyConfig(tx, config));
     for (const slug of ['app', 'copy']) {
       const [result] = await syncProject(store, config, 'hello', slug);
       if (!result?.ok) throw new Error(`sync of hello/${slug} failed: ${result?.error}`);
     }
-    token = (await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }))).token;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
-    baseline = { app: failingInDb('app'), copy: failingInDb('copy') };
+    baseline = { app: await failingInDb('app'), copy: await failingInDb('copy') };
   });
   afterAll(async () => {
     await server?.close();
@@ -102,10 +104,10 @@ describe('the inconsistent check across components', () => {
     await edit('app', '&File', '&Ablage');
     expect(await side('app')).toEqual({ inconsistent: ['&File'], failing: baseline.app + 1 });
     expect(await side('copy')).toEqual({ inconsistent: ['&File'], failing: baseline.copy + 1 });
-    expect(failingInDb('copy')).toBe(baseline.copy + 1);
+    expect(await failingInDb('copy')).toBe(baseline.copy + 1);
     expect((await get('/api/projects/hello/statistics/')).failing).toBe(project + 2);
     expect((await get('/api/languages/de/statistics/')).failing).toBe(project + 2);
-    const unit = await get(`/api/units/${unitId('copy', '&File')}/`);
+    const unit = await get(`/api/units/${await unitId('copy', '&File')}/`);
     expect(unit.has_failing_check).toBe(true);
 
     await edit('copy', '&File', '&Ablage');
@@ -113,10 +115,10 @@ describe('the inconsistent check across components', () => {
     expect(await side('copy')).toEqual({ inconsistent: [], failing: baseline.copy });
     expect((await get('/api/projects/hello/statistics/')).failing).toBe(project);
     // statistics an edit moved by one unit's share equal a full count of every translation (source ones too)
-    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
-    const kept = rows();
-    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
-    expect(rows()).toEqual(kept);
+    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const kept = await rows();
+    await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await rows()).toEqual(kept);
   });
 
   it('flags a string translated in one component and untranslated in the other; needing editing is not translated', async () => {
@@ -131,12 +133,12 @@ describe('the inconsistent check across components', () => {
     // "About %1" needs editing in both: different texts alone do not make it inconsistent
     await edit('copy', 'About %1', 'Info zu %1', State.FUZZY);
     expect((await side('app')).inconsistent).toEqual([]);
-    expect(await side('copy')).toEqual({ inconsistent: [], failing: failingInDb('copy') });
+    expect(await side('copy')).toEqual({ inconsistent: [], failing: await failingInDb('copy') });
     // the other side's statistics moved by each unit's share as its check came and went: equal to a full count
-    const rows = () => store.db.prepare('SELECT * FROM translation_stats ORDER BY translation_id').all();
-    const kept = rows();
-    store.db.transaction(() => refreshStats(store.db, store.db.prepare('SELECT id FROM translations').pluck().all() as number[]))();
-    expect(rows()).toEqual(kept);
+    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const kept = await rows();
+    await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await rows()).toEqual(kept);
   });
 
   it('respects ignore-inconsistent on one component: the other side still fails', async () => {
@@ -145,17 +147,17 @@ describe('the inconsistent check across components', () => {
     config = env.config([{ name: 'Hello', slug: 'hello', components: components({ copy: { check_flags: 'ignore-inconsistent' } }) }], {
       committer: { name: 'tms test', email: 'tms@test.invalid' },
     });
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     expect((await side('copy')).inconsistent).toEqual([]);
-    expect((await side('copy')).failing).toBe(failingInDb('copy'));
+    expect((await side('copy')).failing).toBe(await failingInDb('copy'));
     expect((await side('app')).inconsistent).toEqual(['&File']);
     // a component that does not propagate translations takes no part: the other side is alone again
     config = env.config([{ name: 'Hello', slug: 'hello', components: components({ copy: { allow_translation_propagation: false } }) }], {
       committer: { name: 'tms test', email: 'tms@test.invalid' },
     });
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     expect((await side('app')).inconsistent).toEqual([]);
-    expect((await side('app')).failing).toBe(failingInDb('app'));
+    expect((await side('app')).failing).toBe(await failingInDb('app'));
     expect((await side('copy')).inconsistent).toEqual([]);
   });
 });

@@ -9,12 +9,15 @@ import { addComment, suggest } from '../../src/repository/index.js';
 import { tableSum } from '../../src/store/copy/rows.js';
 import { copyTables } from '../../src/store/copy/tables.js';
 import { openDb } from '../../src/store/db.js';
-import { openPgDb } from '../../src/store/pg/open.js';
+import { findEditableUnit } from '../../src/store/edits.repo.js';
+import { openStore } from '../../src/store/index.js';
+import { importMemory } from '../../src/store/memory.repo.js';
+import { migrateDatabase, openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
-import { findUserByToken } from '../../src/store/users.repo.js';
+import { createUser, findUserByToken, listUsers } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { sqlOn } from '../helpers/store.js';
 
 // the stores here are SQLite files whichever engine the suite runs on: PostgreSQL is only where a test names it
 const pgUrl = process.env.TMS_TEST_POSTGRES;
@@ -85,15 +88,18 @@ describe.skipIf(!built)('tms db copy', () => {
     pendingUnit = quit.id;
     const edit = await env.request('PATCH', `/api/units/${quit.id}/`, { token: janeToken, json: { target: ['Beenden 🚪 – "quoted"'], state: 20 } });
     expect(edit.status, edit.text).toBe(200);
-    const jane = env.store.db.prepare("SELECT id FROM users WHERE username = 'jane'").pluck().get() as number;
+    const jane = (await sqlOn(env.store).value("SELECT id FROM users WHERE username = 'jane'")) as number;
     expect(await suggest(env.store, { unitId: about.id, target: ['Über %1 😀'], user: { id: jane } })).toBeTypeOf('number');
     await addComment(env.store, { unitId: about.id, comment: 'Ist „Über“ richtig?\nZweite Zeile', user: { id: jane } });
-    await env.store.importMemory(
-      [
-        { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
-        { source: 'Save the file 💾', target: 'Datei speichern 💾', sourceLanguage: 'en', targetLanguage: 'de' },
-      ],
-      { kind: 'shared' },
+    await env.store.write((tx) =>
+      importMemory(
+        tx,
+        [
+          { source: 'Preferences', target: 'Einstellungen', sourceLanguage: 'en', targetLanguage: 'de' },
+          { source: 'Save the file 💾', target: 'Datei speichern 💾', sourceLanguage: 'en', targetLanguage: 'de' },
+        ],
+        { kind: 'shared' },
+      ),
     );
     // nothing serves it while it is copied
     await env.server.close();
@@ -207,12 +213,12 @@ describe.skipIf(!built)('tms db copy', () => {
       expect(ftsMatch(back, 'refer')).toEqual(ftsMatch(original, 'refer'));
 
       // the API-level facts on the copy that came back
-      const store = openSqlStore(back);
-      const origin = openSqlStore(original);
+      const store = await openStore(back);
+      const origin = await openStore(original);
       try {
-        expect((await store.listUsers()).map((u) => u.username)).toEqual((await origin.listUsers()).map((u) => u.username));
-        expect(findUserByToken(store.db, janeToken)?.username).toBe('jane');
-        const unit = await store.findEditableUnit(pendingUnit);
+        expect((await store.read((tx) => listUsers(tx))).map((u) => u.username)).toEqual((await origin.read((tx) => listUsers(tx))).map((u) => u.username));
+        expect((await store.read((tx) => findUserByToken(tx, janeToken)))?.username).toBe('jane');
+        const unit = await store.read((tx) => findEditableUnit(tx, pendingUnit));
         expect(unit).toMatchObject({ target: 'Beenden 🚪 – "quoted"', pending: 1 });
       } finally {
         await store.close();
@@ -220,18 +226,18 @@ describe.skipIf(!built)('tms db copy', () => {
       }
 
       // on PostgreSQL, a new row gets an id past the copied ones (the identity sequences were moved)
-      const onPg = openSqlStore(pg);
+      const onPg = await openStore(pg);
       try {
-        const most = onPg.db.prepare('SELECT max(id) FROM users').pluck().get() as number;
-        const created = await onPg.createUser({ username: 'newcomer', fullName: 'New', email: 'new@example.org' });
+        const most = (await sqlOn(onPg).value<number>('SELECT max(id) FROM users'))!;
+        const created = await onPg.write((tx) => createUser(tx, { username: 'newcomer', fullName: 'New', email: 'new@example.org' }));
         expect(created.user.id).toBeGreaterThan(most);
-        expect(findUserByToken(onPg.db, janeToken)?.username).toBe('jane');
+        expect((await onPg.read((tx) => findUserByToken(tx, janeToken)))?.username).toBe('jane');
       } finally {
         await onPg.close();
       }
     });
 
-    it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', () => {
+    it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', async () => {
       const nul = file('nul.sqlite');
       expect(tms('db', 'copy', original, nul).code).toBe(0);
       const db = new Database(nul);
@@ -254,6 +260,7 @@ describe.skipIf(!built)('tms db copy', () => {
       expect(same.stderr).toMatch(/are the same database/);
 
       const newer = pgSchemaUrl('dbcopy_newer');
+      await migrateDatabase(newer);
       const admin = openPgDb(newer);
       admin.exec('UPDATE tms_schema SET version = 99');
       admin.close();

@@ -1,8 +1,7 @@
 // `tms discover`: proposals compared with Debian's translation finder on every corpus project (deliberate differences
 // named and each needed), and the command run on a working tree and on a git upstream it clones.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Proposal, discoverComponents } from '../../src/discover/discover.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusDir, describeCorpus } from '../helpers/corpus.js';
-import { createUpstream, tempDir } from '../helpers/git-repo.js';
+import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 
 const finder = spawnSync('weblate-discover', ['--help'], { encoding: 'utf8' }).status === 0;
 if (!finder) console.warn('[skip] translation finder comparison: weblate-discover is not installed (Debian package python3-translation-finder)');
@@ -88,6 +87,23 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     });
   });
 
+  it('proposes an XLIFF template as the base for new languages too (XLIFF has no empty skeleton)', () => {
+    expect(ours(path.join(corpus, 'kimai-kimai'))).toContainEqual({
+      filemask: 'translations/messages.*.xlf',
+      file_format: 'xliff',
+      template: 'translations/messages.en.xlf',
+      new_base: 'translations/messages.en.xlf',
+    });
+    expect(ours(path.join(corpus, 'ghostfolio-ghostfolio'))).toEqual([
+      {
+        filemask: 'apps/client/src/locales/messages.*.xlf',
+        file_format: 'xliff',
+        template: 'apps/client/src/locales/messages.xlf',
+        new_base: 'apps/client/src/locales/messages.xlf',
+      },
+    ]);
+  });
+
   (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
     const used = new Set<string>();
     for (const project of projects) {
@@ -153,6 +169,29 @@ describe('tms discover (the command)', () => {
     writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
     const check = await runCli(['--config', config, 'check']);
     expect(check.code, check.stderr.join('\n')).toBe(0);
+  });
+
+  it('a working tree’s subfolder: masks named from the repository root, which is the repo to clone', async () => {
+    const tree = path.join(root, 'tree');
+    await gitCli(root, ['clone', '--quiet', upstream, tree]);
+    mkdirSync(path.join(tree, 'po'));
+    writeFileSync(path.join(tree, 'po', 'app.pot'), 'msgid ""\nmsgstr ""\n\nmsgid "A"\nmsgstr ""\n');
+    writeFileSync(path.join(tree, 'po', 'de.po'), 'msgid ""\nmsgstr ""\n\nmsgid "A"\nmsgstr "Ä"\n');
+    const r = await runCli(['discover', path.join(tree, 'po')]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    expect(JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'))).toEqual([
+      { name: 'po', slug: 'po', vcs: 'git', repo: tree, filemask: 'po/*.po', file_format: 'po', new_base: 'po/app.pot' },
+    ]);
+  });
+
+  it('a folder in no repository: the proposals, and a warning that tms sync needs a repository', async () => {
+    const plain = path.join(root, 'plain');
+    mkdirSync(path.join(plain, 'po'), { recursive: true });
+    writeFileSync(path.join(plain, 'po', 'de.po'), 'msgid ""\nmsgstr ""\n\nmsgid "A"\nmsgstr "Ä"\n');
+    const r = await runCli(['discover', plain, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout.join('\n'))).toEqual([{ filemask: 'po/*.po', file_format: 'po', template: '', new_base: '' }]);
+    expect(r.stderr.join('\n')).toContain('not in a git repository');
   });
 
   it('answers a path that is no repository with one error line', async () => {

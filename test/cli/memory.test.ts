@@ -4,8 +4,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
+import { lookupMemory } from '../../src/store/memory.repo.js';
+import { findProjectBySlug } from '../../src/store/projects.repo.js';
+import { findUserByUsername } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { sqlOn } from '../helpers/store.js';
 
 const ENTRY = path.join(repoRoot, 'test', 'watch', 'cli-entry.ts');
 
@@ -34,13 +38,14 @@ describe('tms memory import / export', () => {
   let de: number;
   beforeAll(async () => {
     env = await createWriteEnv();
-    en = env.store.db.prepare("SELECT id FROM languages WHERE code = 'en'").pluck().get() as number;
-    de = env.store.db.prepare("SELECT id FROM languages WHERE code = 'de'").pluck().get() as number;
+    en = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'en'")) as number;
+    de = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'de'")) as number;
   }, 120_000);
   afterAll(async () => {
     await env?.close();
   });
-  const lookup = (text: string, userId: number | null = null, projects: number[] | null = null) => env.store.lookupMemory(text, en, de, { projects, userId });
+  const lookup = (text: string, userId: number | null = null, projects: number[] | null = null) =>
+    env.store.read((tx) => lookupMemory(tx, text, en, de, { projects, userId }));
 
   it('imports TMX into a project: languages matched, unknown ones skipped, the file name as origin, duplicates skipped again', async () => {
     const file = path.join(env.root, 'office.tmx');
@@ -49,7 +54,7 @@ describe('tms memory import / export', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('imported 3 entries into the memory of project hello from office.tmx (tmx); 1 skipped');
-    const project = (await env.store.findProject('hello'))!.id;
+    const project = (await env.store.read((tx) => findProjectBySlug(tx, 'hello')))!.id;
     const [match] = await lookup('Print the documents', null, [project]);
     expect(match).toMatchObject({ target: 'Das Dokument drucken', origin: 'office.tmx', project_id: project, similarity: 94 });
     expect(await lookup('Print the document', null, [])).toEqual([]);
@@ -86,11 +91,11 @@ describe('tms memory import / export', () => {
     const empty = path.join(env.root, 'empty.json');
     await writeFile(empty, JSON.stringify([{ source: 'Blank', target: '', source_language: 'en', target_language: 'cs' }]));
     expect(tms(env, ['memory', 'import', empty, '--user', 'jane']).stdout).toContain('1 skipped: 1 with an empty source or translation');
-    const jane = (await env.store.findUser('jane'))!.id;
-    const count = () => env.store.db.prepare('SELECT count(*) FROM memory WHERE user_id = ?').pluck().get(jane) as number;
-    expect(count()).toBe(12_000);
-    const cs = env.store.db.prepare("SELECT id FROM languages WHERE code = 'cs'").pluck().get() as number;
-    const [hit] = await env.store.lookupMemory('Stream unit 11999', en, cs, { projects: [], userId: jane });
+    const jane = (await env.store.read((tx) => findUserByUsername(tx, 'jane')))!.id;
+    const count = async () => (await sqlOn(env.store).value('SELECT count(*) FROM memory WHERE user_id = ?', jane)) as number;
+    expect(await count()).toBe(12_000);
+    const cs = (await sqlOn(env.store).value("SELECT id FROM languages WHERE code = 'cs'")) as number;
+    const [hit] = await env.store.read((tx) => lookupMemory(tx, 'Stream unit 11999', en, cs, { projects: [], userId: jane }));
     expect(hit).toMatchObject({ target: 'Jednotka 11999 ✓', origin: 'stream.tmx', similarity: 100 });
 
     // broken after 11,000 units: the two batches before the error stay, and the error says so
@@ -101,7 +106,7 @@ describe('tms memory import / export', () => {
     const bad = tms(env, ['memory', 'import', broken, '--user', 'jane']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^tms: half\.tmx:11005:\d+: mismatched end tag: expected <\/seg>, found <\/sag> \(the 10000 entries before it were imported; /);
-    expect(count()).toBe(22_000);
+    expect(await count()).toBe(22_000);
   }, 120_000);
 
   it('imports a Weblate JSON dump into the shared memory (default) or a user; refuses bad input with one line', async () => {
@@ -125,7 +130,11 @@ describe('tms memory import / export', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^tms: broken\.tmx:\d+:\d+: /);
     expect(bad.stderr).not.toContain('    at ');
-    expect(tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]).status).toBe(1);
+    const missing = tms(env, ['memory', 'import', path.join(env.root, 'missing.tmx')]);
+    expect(missing.status).toBe(1);
+    // the reason in words, not an errno code alone
+    expect(missing.stderr).toBe(`tms: cannot read "${path.join(env.root, 'missing.tmx')}": no such file or folder (ENOENT)\n`);
+    expect(tms(env, ['memory', 'import', env.root]).stderr).toBe(`tms: cannot read "${env.root}": a folder, not a file (EISDIR)\n`);
     expect(tms(env, ['memory', 'import', file, '--project', 'nope']).stderr).toContain('project "nope" not found');
     expect(tms(env, ['memory', 'import', file, '--format', 'po']).status).toBe(2);
     const notJson = path.join(env.root, 'list.json');
@@ -143,7 +152,7 @@ describe('tms memory import / export', () => {
     const dump = JSON.parse(await readFile(all, 'utf8')) as Record<string, unknown>[];
     expect(r.stdout).toContain(`exported ${dump.length} entries`);
     expect(Object.keys(dump[0]!)).toEqual(['source', 'target', 'source_language', 'target_language', 'origin', 'category']);
-    const project = (await env.store.findProject('hello'))!.id;
+    const project = (await env.store.read((tx) => findProjectBySlug(tx, 'hello')))!.id;
     expect(dump).toContainEqual({
       source: 'Open a file',
       target: 'Eine Datei öffnen',
@@ -167,10 +176,12 @@ describe('tms memory import / export', () => {
     // what a project exports imports into a user's memory as it was
     const back = tms(env, ['memory', 'import', tmx, '--user', 'mike']);
     expect(back.status).toBe(0);
-    const mike = (await env.store.findUser('mike'))!.id;
+    const mike = (await env.store.read((tx) => findUserByUsername(tx, 'mike')))!.id;
     const own = (await lookup('Open a file', mike, [])).map((m) => m.target);
     expect(own).toEqual(['Eine Datei öffnen']);
     expect(tms(env, ['memory', 'export', path.join(env.root, 'x.po')]).status).toBe(2);
-    expect(tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]).status).toBe(1);
+    const nowhere = tms(env, ['memory', 'export', path.join(env.root, 'no', 'such', 'dir.json')]);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toBe(`tms: cannot write "${path.join(env.root, 'no', 'such', 'dir.json')}": no such file or folder (ENOENT)\n`);
   }, 60_000);
 });

@@ -4,9 +4,13 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
+import { requestedUpdates } from '../../src/store/hook-deliveries.repo.js';
+import { openStore } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
@@ -35,9 +39,11 @@ describe('tms serve as a service', () => {
       log_level: 'info',
     });
     configFile = config.file;
-    const store = openSqlStore(config.database);
+    const store = await openStore(config.database);
     await syncProject(store, config, 'hello');
-    token = (await store.createUser({ username: 'root', email: 'root@example.org', admin: true })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'root', email: 'root@example.org', admin: true }))).token;
+    const rootHash = await hashPassword('root-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'root', rootHash));
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {
@@ -80,6 +86,32 @@ describe('tms serve as a service', () => {
     expect(typeof entry.ms).toBe('number');
     expect(typeof entry.time).toBe('string');
     expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it('logs the signed-in user of web pages too (the sign-in itself included), never the session cookie', async () => {
+    const form = await httpRequest(url, '/accounts/login/');
+    const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const signIn = await httpRequest(url, '/accounts/login/', {
+      method: 'POST',
+      headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'root', password: 'root-password-1', next: '/' }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const session = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('tms_session='))!
+      .split(';')[0]!;
+    expect((await httpRequest(url, '/projects/hello/', { headers: { Cookie: session } })).status).toBe(200);
+    const logged = (path: string, method: string) =>
+      waitFor(`the request log line of ${method} ${path}`, () =>
+        lines
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l))
+          .find((e) => e.event === 'request' && e.path === path && e.method === method),
+      );
+    expect(await logged('/accounts/login/', 'POST')).toMatchObject({ status: 303, user: 'root' });
+    expect(await logged('/projects/hello/', 'GET')).toMatchObject({ status: 200, user: 'root' });
+    expect(lines.join('\n')).not.toContain(session.split('=')[1]);
   });
 
   it('throttles anonymous callers as Weblate does (X-RateLimit-* headers, then 429 JSON), not users', async () => {
@@ -196,12 +228,12 @@ describe('the stored webhook delivery log', () => {
     const env = await createSyncEnv();
     try {
       const { createStoredDeliveryLog } = await import('../../src/hooks/index.js');
-      let store = env.openStore();
+      let store = await env.openStore();
       let log = createStoredDeliveryLog(store, 3);
       expect(await log.accept('github:a', [])).toBe(true);
       expect(await log.accept('github:a', [])).toBe(false);
       await store.close();
-      store = env.openStore();
+      store = await env.openStore();
       log = createStoredDeliveryLog(store, 3);
       expect(await log.accept('github:a', [])).toBe(false);
       for (const id of ['b', 'c', 'd']) expect(await log.accept(`github:${id}`, [])).toBe(true);
@@ -239,7 +271,7 @@ describe('updates webhooks asked for', () => {
       await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
       const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
       const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
-      let store = openSqlStore(config.database);
+      let store = await openStore(config.database);
       await syncProject(store, config, 'hello');
       // upstream moves, a notification is accepted (as the receiver does) and the process is gone before the update ran
       const de = await gitCli(env.upstream('app'), ['show', 'main:translations/app_de.ts']);
@@ -277,11 +309,11 @@ describe('updates webhooks asked for', () => {
       stop();
       expect(await served).toBe(0);
 
-      store = openSqlStore(config.database);
-      expect(await store.requestedUpdates()).toEqual([]);
+      store = await openStore(config.database);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       // the delivery itself stays handled: a redelivery queues nothing
       expect(await createStoredDeliveryLog(store).accept('github:crash-1', [{ project: 'hello', component: 'app' }])).toBe(false);
-      expect(await store.requestedUpdates()).toEqual([]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       await store.close();
     } finally {
       await env.close();
@@ -292,7 +324,7 @@ describe('updates webhooks asked for', () => {
     const env = await createSyncEnv();
     try {
       const { createStoredDeliveryLog, finishingRequests } = await import('../../src/hooks/index.js');
-      const store = env.openStore();
+      const store = await env.openStore();
       const log = createStoredDeliveryLog(store);
       const app = { project: 'hello', component: 'app' };
       let release!: () => void;
@@ -303,9 +335,9 @@ describe('updates webhooks asked for', () => {
       expect(await log.accept('github:during', [app])).toBe(true);
       release();
       await running;
-      expect(await store.requestedUpdates()).toEqual([app]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([app]);
       await finishingRequests(store, async () => {})('hello', 'app');
-      expect(await store.requestedUpdates()).toEqual([]);
+      expect(await store.read((tx) => requestedUpdates(tx))).toEqual([]);
       await store.close();
     } finally {
       await env.close();

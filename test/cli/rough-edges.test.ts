@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { loadConfig } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { createUpstream } from '../helpers/git-repo.js';
 import { httpRequest } from '../helpers/http.js';
+import { sqlOn } from '../helpers/store.js';
 import { DEMO } from '../helpers/sync-env.js';
 
 const bin = path.join(repoRoot, 'bin', 'tms');
@@ -83,12 +86,12 @@ describe('usage and configuration errors', () => {
 describe('tms user', () => {
   let dir: string;
   let config: string;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   beforeAll(async () => {
     config = tempConfig(JSON.stringify({ database: 'tms.sqlite', projects: [] }));
     dir = path.dirname(config);
-    store = openSqlStore(loadConfig(config).database);
+    store = await openStore(loadConfig(config).database);
     server = await startServer({ store, config: loadConfig(config), host: '127.0.0.1', port: 0, log: () => {} });
   });
   afterAll(async () => {
@@ -126,13 +129,13 @@ describe('tms user', () => {
   it('deletes a user: the token is gone, the history keeps the change without a user', async () => {
     const added = await runCli(['--config', config, 'user', 'add', 'bob', '--email', 'bob@example.org']);
     const token = added.stdout.at(-1)!;
-    const bob = store.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get('bob') as number;
-    store.db.prepare("INSERT INTO changes (timestamp, action, user_id, author_id, target) VALUES ('2026-01-01T00:00:00.000Z', 5, ?, ?, 'x')").run(bob, bob);
+    const bob = (await sqlOn(store).value('SELECT id FROM users WHERE username = ?', 'bob')) as number;
+    await sqlOn(store).run("INSERT INTO changes (timestamp, action, user_id, author_id, target) VALUES ('2026-01-01T00:00:00.000Z', 5, ?, ?, 'x')", bob, bob);
     const deleted = await runCli(['--config', config, 'user', 'delete', 'bob']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toEqual(['deleted user bob']);
     expect((await me(token)).status).toBe(401);
-    expect(store.db.prepare("SELECT user_id, author_id FROM changes WHERE target = 'x'").get()).toEqual({ user_id: null, author_id: null });
+    expect(await sqlOn(store).row("SELECT user_id, author_id FROM changes WHERE target = 'x'")).toEqual({ user_id: null, author_id: null });
   });
 
   it('says, when a user is added without a web password, how to set one (the token stays the last line)', async () => {
@@ -152,7 +155,8 @@ describe('tms user', () => {
 
   it('tells a disabled user who gives the right password that the account is disabled (a wrong one learns nothing)', async () => {
     await runCli(['--config', config, 'user', 'add', 'dora', '--email', 'dora@example.org']);
-    await store.setPasswordHash('dora', await hashPassword('dora-password-1'));
+    const hash = await hashPassword('dora-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'dora', hash));
     const signIn = async (password: string) => {
       const form = await httpRequest(server.url, '/accounts/login/');
       const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;

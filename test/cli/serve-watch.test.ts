@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 import { waitFor } from '../helpers/wait.js';
@@ -30,9 +31,9 @@ describe('tms serve with a changing configuration file', () => {
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     write([component('one', env.upstream('glossary'))]);
     const config = env.config([{ name: 'Hello', slug: 'hello', components: [component('one', env.upstream('glossary'))] }]);
-    const store = openSqlStore(config.database);
+    const store = await openStore(config.database);
     await syncProject(store, config, 'hello');
-    token = (await store.createUser({ username: 'root', admin: true })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'root', admin: true }))).token;
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
@@ -89,10 +90,10 @@ beforeAll(async () => {
     ],
     { hooks: { enabled: true, secret: SECRET }, log_level: 'warn', rate_limit: { anonymous: '', user: '' } },
   );
-  const store = env.openStore();
+  const store = await env.openStore();
   const [first] = await syncProject(store, config, 'hello');
   expect(first!.ok).toBe(true);
-  admin = (await store.createUser({ username: 'admin', email: 'admin@example.org', admin: true })).token;
+  admin = (await store.write((tx) => createUser(tx, { username: 'admin', email: 'admin@example.org', admin: true }))).token;
   await store.close();
   // The CLI in its own process, run from the TypeScript sources (the workers are forked from the same runner).
   const runner = path.join(env.root, 'serve.mts');

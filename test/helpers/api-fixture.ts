@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
 import { recordChangeRow } from '../../src/store/changes.repo.js';
-import type { Db } from '../../src/store/db.js';
 import type { ChangeInput } from '../../src/store/index.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig, findComponent } from '../../src/store/projects.repo.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from './corpus.js';
 import { createUpstream } from './git-repo.js';
@@ -17,9 +19,7 @@ const DEMO = path.join(repoRoot, 'fixtures', 'demo');
 export interface ApiFixture {
   dir: string;
   config: Config;
-  store: SqlStore;
-  /** The store's connection: the fixture's own history is written with SQL, and tests read it back. */
-  db: Db;
+  store: Store;
   /** API tokens: a translator (Jane Doe) and a superuser. */
   tokens: { jane: string; admin: string };
   close(): Promise<void>;
@@ -87,9 +87,8 @@ export async function createApiFixture(): Promise<ApiFixture> {
   await createUpstream({ dir: path.join(dir, 'upstream', 'app.git'), fixture: path.join(DEMO, 'app') });
   await createUpstream({ dir: path.join(dir, 'upstream', 'glossary.git'), fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
   const config = fixtureConfig(dir);
-  const store = openSqlStore(config.database);
-  const { db } = store;
-  await store.applyConfig(config);
+  const store = await openStore(config.database);
+  await store.write((tx) => applyConfig(tx, config));
   for (const [project, components] of [
     ['hello', ['app', 'glossary']],
     ['internal', ['tools']],
@@ -99,24 +98,26 @@ export async function createApiFixture(): Promise<ApiFixture> {
       if (!result!.ok) throw new Error(`fixture sync of ${project}/${slug} failed: ${result!.error}`);
     }
   }
-  const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-  const admin = await store.createUser({ username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true });
-  const app = (await store.findComponent('hello', 'app'))!;
-  const tools = (await store.findComponent('internal', 'tools'))!;
+  const jane = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+  const admin = await store.write((tx) => createUser(tx, { username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true }));
+  const app = (await store.read((tx) => findComponent(tx, 'hello', 'app')))!;
+  const tools = (await store.read((tx) => findComponent(tx, 'internal', 'tools')))!;
 
-  const record = (change: ChangeInput) => recordChangeRow(db, change);
-  const translationOf = db.prepare(`SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`).pluck();
-  db.transaction(() => {
-    const de = translationOf.get(app.id, 'de') as number;
-    const unitAt = db.prepare('SELECT id FROM units WHERE translation_id = ? AND position = ?').pluck();
+  await store.write(async (tx) => {
+    const record = (change: ChangeInput) => recordChangeRow(tx, change);
+    const translationOf = tx
+      .prepare(`SELECT t.id FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`)
+      .pluck();
+    const de = (await translationOf.get(app.id, 'de')) as number;
+    const unitAt = tx.prepare('SELECT id FROM units WHERE translation_id = ? AND position = ?').pluck();
     const janeId = jane.user.id;
     for (const [minutes, position, text] of [
       [10, 1, '&Datei!'],
       [12, 4, 'Beenden'],
     ] as const) {
-      const unitId = unitAt.get(de, position) as number;
-      db.prepare('UPDATE units SET target = ?, state = 20 WHERE id = ?').run(text, unitId);
-      record({
+      const unitId = (await unitAt.get(de, position)) as number;
+      await tx.prepare('UPDATE units SET target = ?, state = 20 WHERE id = ?').run(text, unitId);
+      await record({
         action: 2,
         timestamp: at(minutes),
         projectId: app.project_id,
@@ -128,21 +129,21 @@ export async function createApiFixture(): Promise<ApiFixture> {
         target: text,
       });
     }
-    record({ action: 17, timestamp: at(20), projectId: app.project_id, componentId: app.id, translationId: de, userId: janeId });
-    record({ action: 17, timestamp: at(30), projectId: tools.project_id, componentId: tools.id, translationId: translationOf.get(tools.id, 'de') as number });
-    db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(app.id);
-    db.prepare(
-      `INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`,
-    ).run(app.project_id);
-    db.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(tools.id);
-    refreshStats(db, db.prepare('SELECT id FROM translations').pluck().all() as number[]);
-  })();
+    await record({ action: 17, timestamp: at(20), projectId: app.project_id, componentId: app.id, translationId: de, userId: janeId });
+    const toolsDe = (await translationOf.get(tools.id, 'de')) as number;
+    await record({ action: 17, timestamp: at(30), projectId: tools.project_id, componentId: tools.id, translationId: toolsDe });
+    await tx.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(app.id);
+    await tx
+      .prepare(`INSERT INTO addons (project_id, name, configuration) VALUES (?, 'service.json.customize', '{"style":"spaces","indent":2,"sort_keys":false}')`)
+      .run(app.project_id);
+    await tx.prepare("INSERT INTO addons (component_id, name, configuration) VALUES (?, 'service.cleanup.generic', '{}')").run(tools.id);
+    await refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]);
+  });
 
   return {
     dir,
     config,
     store,
-    db,
     tokens: { jane: jane.token, admin: admin.token },
     async close() {
       await store.close();

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from './sync-env.js';
@@ -13,7 +15,7 @@ export interface WriteEnv {
   root: string;
   /** The configuration (also written to `<root>/tms.config.json`, for the CLI). */
   config: Config;
-  store: SqlStore;
+  store: Store;
   server: RunningServer;
   origin: string;
   /** Bare upstream repository of `app` or `web` (read it with the git CLI). */
@@ -70,16 +72,16 @@ export async function createWriteEnv(
     ],
     { committer: { name: 'tms test', email: 'tms@test.invalid' }, ...settings },
   );
-  const store = env.openStore();
-  await store.applyConfig(config);
+  const store = await env.openStore();
+  await store.write((tx) => applyConfig(tx, config));
   for (const slug of ['app', 'web']) {
     const [result] = await syncProject(store, config, 'hello', slug);
     if (!result?.ok) throw new Error(`sync of hello/${slug} failed: ${result?.error}`);
   }
-  const jane = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-  const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-  joinTeams(store.db, mike.user.id, ['Managers']);
-  const admin = await store.createUser({ username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true });
+  const jane = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+  const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+  await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
+  const admin = await store.write((tx) => createUser(tx, { username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true }));
   const errors: string[] = [];
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
   return {

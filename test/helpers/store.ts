@@ -1,15 +1,16 @@
 // What tests ask of the store's connection whichever engine runs the suite (TMS_TEST_POSTGRES selects PostgreSQL).
-import { type Db, isPostgres, openDb, sqliteOf } from '../../src/store/db.js';
+import { type Db, openDb } from '../../src/store/db.js';
 import { openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
-import type { PgDb } from '../../src/store/pg/pg-db.js';
+import { PgStore } from '../../src/store/pg/pg-store.js';
+import type { Store } from '../../src/store/store.js';
 
 /** The suite runs against PostgreSQL (`TMS_TEST_POSTGRES`): tests of SQLite's own files and pragmas skip. */
 export const onPostgres = Boolean(process.env.TMS_TEST_POSTGRES);
 
-/** Rows inserted, updated or deleted through this connection so far (SQLite's total_changes()). */
-export function rowsWritten(db: Db): number {
-  if (isPostgres(db)) return (db as PgDb).totalChanges;
-  return sqliteOf(db).prepare('SELECT total_changes()').pluck().get() as number;
+/** Rows inserted, updated or deleted through this store so far (SQLite's total_changes(), PostgreSQL's own count). */
+export async function rowsWritten(store: Store): Promise<number> {
+  if (store instanceof PgStore) return store.rowsWritten;
+  return Number(await sqlOn(store).value('SELECT total_changes()'));
 }
 
 /**
@@ -19,4 +20,45 @@ export function rowsWritten(db: Db): number {
 export function openDatabaseOf(file: string): Db {
   const url = process.env.TMS_TEST_POSTGRES;
   return url ? openPgDb(url, { schema: testSchemaFor(file) }) : openDb(file);
+}
+
+/** Statements run through a store's own read and write (SQL the tests check the store with, on either engine). */
+export interface DirectSql {
+  /** The first row, or undefined. */
+  row<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T | undefined>;
+  rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** The first column of the first row, or undefined. */
+  value<T = unknown>(sql: string, ...params: unknown[]): Promise<T | undefined>;
+  /** The first column of every row. */
+  values<T = unknown>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** A write in a transaction of its own; rows changed. */
+  run(sql: string, ...params: unknown[]): Promise<number>;
+}
+
+/**
+ * SQL on a store, through `read` and `write` as the store's own work runs.
+ * @example const sql = sqlOn(store); expect(await sql.value('SELECT count(*) FROM units')).toBe(3)
+ */
+export function sqlOn(store: Pick<Store, 'read' | 'write'>): DirectSql {
+  return {
+    row: (sql, ...params) => store.read(async (tx) => (await tx.prepare(sql).get(...params)) as never),
+    rows: (sql, ...params) => store.read(async (tx) => (await tx.prepare(sql).all(...params)) as never),
+    value: (sql, ...params) =>
+      store.read(
+        async (tx) =>
+          (await tx
+            .prepare(sql)
+            .pluck()
+            .get(...params)) as never,
+      ),
+    values: (sql, ...params) =>
+      store.read(
+        async (tx) =>
+          (await tx
+            .prepare(sql)
+            .pluck()
+            .all(...params)) as never,
+      ),
+    run: (sql, ...params) => store.write(async (tx) => (await tx.prepare(sql).run(...params)).changes),
+  };
 }

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type Config, parseConfig } from '../../src/config/config.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { repoRoot } from './corpus.js';
 import { type FileMap, createUpstream, tempDir } from './git-repo.js';
 import { type GitServer, startGitServer } from './git-server.js';
@@ -24,7 +25,7 @@ export interface SyncEnv {
   /** Writes a config (projects as given) to `<root>/tms.config.json` and parses it. */
   config(projects: unknown[], extra?: Record<string, unknown>): Config;
   /** Opens the store of `<root>/tms.sqlite` (closed by `close()`); `.db` is its connection for SQL assertions. */
-  openStore(): SqlStore;
+  openStore(): Promise<Store>;
   close(): Promise<void>;
 }
 
@@ -33,7 +34,7 @@ export const CREDENTIALS = { username: 'translator', password: 's3cr3t-pa55' };
 export async function createSyncEnv(): Promise<SyncEnv> {
   const root = await tempDir('tms-sync-');
   const server = await startGitServer({ root: path.join(root, 'upstream'), auth: CREDENTIALS });
-  const stores: SqlStore[] = [];
+  const stores: Store[] = [];
   const env: SyncEnv = {
     root,
     server,
@@ -50,8 +51,8 @@ export async function createSyncEnv(): Promise<SyncEnv> {
       writeFileSync(file, text);
       return parseConfig(text, file);
     },
-    openStore() {
-      const store = openSqlStore(path.join(root, 'tms.sqlite'));
+    async openStore() {
+      const store = await openStore(path.join(root, 'tms.sqlite'));
       stores.push(store);
       return store;
     },

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
-import type { Db } from '../../src/store/db.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
@@ -20,8 +19,7 @@ function withMessages(messages: [string, string][]): string {
 }
 
 let env: SyncEnv;
-let store: SqlStore;
-let db: Db;
+let store: Store;
 let config: Config;
 let queue: UpdateQueue;
 let server: HookServer;
@@ -70,8 +68,7 @@ beforeAll(async () => {
     ],
     { hooks: { enabled: true, secret: SECRET } },
   );
-  store = env.openStore();
-  db = store.db;
+  store = await env.openStore();
   const [first] = await syncProject(store, config, 'hello');
   expect(first!.ok).toBe(true);
   queue = createUpdateQueue({

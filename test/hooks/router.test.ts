@@ -4,10 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Config, parseConfig } from '../../src/config/config.js';
 import type { Service } from '../../src/hooks/services.js';
-import type { Db } from '../../src/store/db.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { applyConfig } from '../../src/store/projects.repo.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { hmacHex, loadFixture } from './fixtures.js';
 import { type HookServer, recordingQueue, startHookServer } from './helpers.js';
 
@@ -47,8 +48,8 @@ function signed(service: Service, body: string, secret: string): Record<string, 
 }
 
 let root: string;
-let store: SqlStore;
-let db: Db;
+let store: Store;
+let sql: DirectSql;
 let server: HookServer;
 let config: Config;
 const queue = recordingQueue();
@@ -67,8 +68,10 @@ function makeConfig(
   return parseConfig(JSON.stringify({ database: 'tms.sqlite', hooks: extra.hooks ?? {}, projects }), path.join(root, 'tms.config.json'));
 }
 
-function changes53(): { component_id: number; user_id: number | null; unit_id: number | null; translation_id: number | null; details: string }[] {
-  return db.prepare('SELECT component_id, user_id, unit_id, translation_id, details FROM changes WHERE action = 53 ORDER BY id').all() as never;
+async function changes53(): Promise<
+  { component_id: number; user_id: number | null; unit_id: number | null; translation_id: number | null; details: string }[]
+> {
+  return (await sql.rows('SELECT component_id, user_id, unit_id, translation_id, details FROM changes WHERE action = 53 ORDER BY id')) as never;
 }
 
 let deliveries = 0;
@@ -89,9 +92,9 @@ function post(service: string, name: string, opts: { secret?: string; headers?: 
 beforeAll(async () => {
   root = await tempDir('tms-hooks-router-');
   config = makeConfig();
-  store = openSqlStore(path.join(root, 'tms.sqlite'));
-  db = store.db;
-  applyConfig(db, config);
+  store = await openStore(path.join(root, 'tms.sqlite'));
+  sql = sqlOn(store);
+  await store.write((tx) => applyConfig(tx, config));
   server = await startHookServer({ store, getConfig: () => config, queue });
 });
 afterAll(async () => {
@@ -99,10 +102,10 @@ afterAll(async () => {
   await store.close();
   await rm(root, { recursive: true, force: true });
 });
-beforeEach(() => {
+beforeEach(async () => {
   config = makeConfig();
   queue.calls.length = 0;
-  db.prepare('DELETE FROM changes').run();
+  await sql.run('DELETE FROM changes');
 });
 
 describe('receivers without a secret (Weblate behaviour)', () => {
@@ -124,7 +127,7 @@ describe('receivers without a secret (Weblate behaviour)', () => {
       expect(res.body).toEqual({ message: 'Hook working', status: 'success', match_status: null, updated_components: null });
     }
     expect(queue.calls).toEqual([]);
-    expect(changes53()).toEqual([]);
+    expect(await changes53()).toEqual([]);
   });
 
   it('triggers an update for a push from every service, records change 53 and queues the component', async () => {
@@ -139,7 +142,7 @@ describe('receivers without a secret (Weblate behaviour)', () => {
       });
     }
     expect(queue.calls).toEqual(SERVICES.map((s) => `${s}/app`));
-    const recorded = changes53();
+    const recorded = await changes53();
     expect(recorded).toHaveLength(SERVICES.length);
     expect(recorded.every((c) => c.user_id === null && c.unit_id === null && c.translation_id === null && c.component_id !== null)).toBe(true);
     expect(JSON.parse(recorded[0]!.details)).toMatchObject({
@@ -222,7 +225,7 @@ describe('receivers without a secret (Weblate behaviour)', () => {
     expect(again.body.updated_components).toEqual([]);
     expect(again.body.message).toContain('already received');
     expect(queue.calls).toEqual(['github/app']);
-    expect(changes53()).toHaveLength(1);
+    expect(await changes53()).toHaveLength(1);
     // another delivery of the same push is a new notification
     expect((await post('github', 'push')).body.updated_components).toEqual(['github/app']);
     expect(queue.calls).toEqual(['github/app', 'github/app']);
@@ -254,7 +257,7 @@ describe('receivers with a secret', () => {
       expect(good.body.updated_components).toEqual([`${service}/app`]);
     }
     expect(queue.calls).toEqual(SERVICES.map((s) => `${s}/app`));
-    expect(changes53()).toHaveLength(SERVICES.length);
+    expect(await changes53()).toHaveLength(SERVICES.length);
   });
 
   it('checks the signature over the raw bytes: a re-serialised body does not verify', async () => {
@@ -351,7 +354,7 @@ describe('/hooks/update/<project>/[<component>/]', () => {
     expect((await update('gitlab/')).status).toBe(200);
     expect((await update('gitee')).status).toBe(200);
     expect(queue.calls).toEqual(['github/app', 'gitlab/app', 'gitee/app']);
-    expect(changes53()).toEqual([]);
+    expect(await changes53()).toEqual([]);
   });
 
   it('takes POST only (405 with Allow: POST)', async () => {

@@ -29,7 +29,7 @@ describe('a file over max_file_bytes in the repository', () => {
     expect(result!.update).toBe('cloned');
     expect(result!.files.find((f) => f.path === BIG)).toMatchObject({ status: 'failed', error: expect.stringMatching(/more than max_file_bytes/) });
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden'], state: 20, user: r.alice });
     const h = await openComponent(r.store, r.config, r.project, r.component('app'));
     expect((await commitPending(h)).result).toBe(true);
     expect((await pushComponent(h)).result).toBe(true);

@@ -40,7 +40,7 @@ describe('commit under load', () => {
       ['cs', 'Quit', 'Ukončit', r.bob],
       ['de', 'About %1', 'Über %1', r.bob],
     ] as const) {
-      await editUnit(r.store, { unitId: r.unit('app', language, source).id, target: [target], state: State.TRANSLATED, user });
+      await editUnit(r.store, { unitId: (await r.unit('app', language, source)).id, target: [target], state: State.TRANSLATED, user });
     }
     // upstream moved: the commit has to fetch, rebase its two commits, push, and load what upstream brought
     const readme = 'README.md';
@@ -58,8 +58,8 @@ describe('commit under load', () => {
     expect(await r.upstreamGit('app', ['log', '-3', '--format=%an|%s'])).toBe(
       ['Bob Reviewer|Translated using tms (Czech, German)', 'Alice Translator|Translated using tms (German)', 'Upstream Dev|Upstream change'].join('\n'),
     );
-    expect(r.units('app', 'de').filter((u) => u.pending)).toEqual([]);
-    expect(r.changes('app', [Action.PUSH])).toHaveLength(1);
+    expect((await r.units('app', 'de')).filter((u) => u.pending)).toEqual([]);
+    expect(await r.changes('app', [Action.PUSH])).toHaveLength(1);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
   });
 });

@@ -71,9 +71,9 @@ describe('downloads', () => {
   it('includes pending edits and removals, applied in memory: no commit, the working copy untouched, edits still pending', async () => {
     const app = r.component('app');
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
-    const quit = r.unit('app', 'de', 'Quit');
+    const quit = await r.unit('app', 'de', 'Quit');
     await editUnit(r.store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: r.alice });
-    await deleteUnit(await openComponent(r.store, r.config, r.project, app), r.unit('app', 'de', 'About').id, r.alice);
+    await deleteUnit(await openComponent(r.store, r.config, r.project, app), (await r.unit('app', 'de', 'About')).id, r.alice);
 
     const file = await downloadTranslation(await openComponent(r.store, r.config, r.project, app), 'de');
     const text = decoder.decode(file.bytes);
@@ -81,19 +81,14 @@ describe('downloads', () => {
     expect(text).not.toContain('About %1');
     expect(text).toContain('<source>&amp;File</source>');
     expect(file.filename).toBe('hello-app-de.ts');
-    const lastChange = r.db
-      .prepare(
-        `SELECT s.last_change FROM translation_stats s JOIN translations t ON t.id = s.translation_id
-       JOIN components c ON c.id = t.component_id WHERE c.slug = 'app' AND t.language_code = 'de'`,
-      )
-      .pluck()
-      .get() as string;
+    const lastChange = (await r.sql.value(`SELECT s.last_change FROM translation_stats s JOIN translations t ON t.id = s.translation_id
+       JOIN components c ON c.id = t.component_id WHERE c.slug = 'app' AND t.language_code = 'de'`)) as string;
     expect(file.lastModified.toISOString()).toBe(lastChange);
 
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(head);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     expect(await r.workGit('app', ['show', 'HEAD:translations/app_de.ts'])).toContain('About %1');
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 1 });
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 1 });
     // the other translation has no pending edit of its own: as committed
     const cs = await downloadTranslation(await openComponent(r.store, r.config, r.project, app), 'cs');
     expect(decoder.decode(cs.bytes)).not.toContain('About %1');

@@ -25,21 +25,21 @@ describe('addLanguage', () => {
     expect(fr).toContain('<TS version="2.1" language="fr">');
     expect(fr).not.toContain('Datei');
     expect(fr).toContain('<source>Open a file</source>');
-    const units = r.units('app', 'fr');
-    expect(units.map((u) => u.source)).toEqual(r.units('app', 'de').map((u) => u.source));
+    const units = await r.units('app', 'fr');
+    expect(units.map((u) => u.source)).toEqual((await r.units('app', 'de')).map((u) => u.source));
     expect(units.every((u) => u.pending === 0)).toBe(true);
-    expect(statsOf(r, 'app', 'fr')).toMatchObject({ total: units.length, translated: 0 });
-    expect(r.changes('app', [Action.ADDED_LANGUAGE])).toMatchObject([{ translation_id: result.translationId, user_id: r.alice.id }]);
+    expect(await statsOf(r, 'app', 'fr')).toMatchObject({ total: units.length, translated: 0 });
+    expect(await r.changes('app', [Action.ADDED_LANGUAGE])).toMatchObject([{ translation_id: result.translationId, user_id: r.alice.id }]);
   });
 
   it('monolingual JSON from the skeleton, named in the component code style (pt_BR → locales/pt-BR.json)', async () => {
     const result = await addLanguage(await openComponent(r.store, r.config, r.project, r.component('web')), 'pt_BR', r.bob);
     expect(result.filename).toBe('locales/pt-BR.json');
     expect(await r.workGit('web', ['show', 'HEAD:locales/pt-BR.json'])).toBe('{}');
-    const units = r.units('web', 'pt_BR');
-    expect(units.map((u) => u.context)).toEqual(r.units('web', 'en').map((u) => u.context));
+    const units = await r.units('web', 'pt_BR');
+    expect(units.map((u) => u.context)).toEqual((await r.units('web', 'en')).map((u) => u.context));
     expect(units.every((u) => u.target === '' && u.state === 0)).toBe(true);
-    expect(r.db.prepare('SELECT language_code FROM translations WHERE id = ?').pluck().get(result.translationId)).toBe('pt-BR');
+    expect(await r.sql.value('SELECT language_code FROM translations WHERE id = ?', result.translationId)).toBe('pt-BR');
   });
 
   it('refuses with Weblate errors: missing code (languge_code), unknown code, a present language, new_lang, no base for TS', async () => {
@@ -69,6 +69,6 @@ describe('addLanguage', () => {
     );
     expect([filtered.data.field, filtered.message]).toEqual(['language_code', 'The given language is filtered by the language filter.']);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
-    expect(r.units('app', 'it')).toEqual([]);
+    expect(await r.units('app', 'it')).toEqual([]);
   });
 });

@@ -7,18 +7,21 @@ import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
 import type { UserRow } from '../../src/store/index.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, readUpstreamFile, tempDir } from '../helpers/git-repo.js';
+import { sqlOn } from '../helpers/store.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
 
 interface Env {
   root: string;
   upstream: string;
-  store: SqlStore;
+  store: Store;
   user: UserRow;
   handle(): Promise<ComponentHandle>;
-  unitId(language: string, context: string): number;
+  unitId(language: string, context: string): Promise<number>;
 }
 
 const envs: Env[] = [];
@@ -48,10 +51,10 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
     },
     { committer: { name: 'tms test', email: 'tms@test.invalid' } },
   );
-  const store = openSqlStore(config.database);
+  const store = await openStore(config.database);
   const [synced] = await syncProject(store, config, 'hello');
   if (!synced!.ok) throw new Error(synced!.error);
-  const { user } = await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+  const { user } = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
   const project = config.projects[0];
   const env: Env = {
     root,
@@ -59,14 +62,13 @@ async function webEnv(component: Record<string, unknown>): Promise<Env> {
     store,
     user,
     handle: () => openComponent(store, config, project!, project!.components[0]!),
-    unitId: (language, context) =>
-      store.db
-        .prepare(
-          `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+    unitId: async (language, context) =>
+      (await sqlOn(store).value(
+        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
          WHERE l.code = ? AND u.context = ?`,
-        )
-        .pluck()
-        .get(language, context) as number,
+        language,
+        context,
+      )) as number,
   };
   envs.push(env);
   return env;
@@ -77,7 +79,7 @@ const upstreamJson = async (env: Env, file: string) => JSON.parse((await readUps
 describe('push_on_commit is the commit operation’s own policy', () => {
   it('a commit made outside the API (CLI, webhook, UI) pushes at once when the component asks for it', async () => {
     const env = await webEnv({ push_on_commit: true });
-    await editUnit(env.store, { unitId: env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
+    await editUnit(env.store, { unitId: await env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
     const result = await commitPending(await env.handle(), { user: env.user });
     expect(result.result).toBe(true);
     expect(result.commits).toHaveLength(1);
@@ -87,7 +89,7 @@ describe('push_on_commit is the commit operation’s own policy', () => {
 
   it('without push_on_commit the commit stays local until pushed', async () => {
     const env = await webEnv({ push_on_commit: false });
-    await editUnit(env.store, { unitId: env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
+    await editUnit(env.store, { unitId: await env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
     expect((await commitPending(await env.handle(), { user: env.user })).result).toBe(true);
     expect((await upstreamJson(env, 'locales/de.json')).menu.open).not.toBe('Öffnen!');
     expect((await repositoryStatus(await env.handle())).needs_push).toBe(true);
@@ -95,7 +97,7 @@ describe('push_on_commit is the commit operation’s own policy', () => {
 
   it('a pull that rebases tms’s commit over upstream pushes it afterwards (needs_push false)', async () => {
     const env = await webEnv({ push_on_commit: true });
-    await editUnit(env.store, { unitId: env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
+    await editUnit(env.store, { unitId: await env.unitId('de', 'menu.open'), target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
     await commitToUpstream(env.upstream, { 'README.md': 'upstream moved\n' });
     const pulled = await pullComponent(await env.handle(), { user: env.user });
     expect(pulled.result).toBe(true);
@@ -108,7 +110,7 @@ describe('push_on_commit is the commit operation’s own policy', () => {
 describe('a pull blocked by an upstream file that does not parse', () => {
   it('names the file and position, records the failure once, and keeps the edit pending', async () => {
     const env = await webEnv({ push_on_commit: false });
-    const unitId = env.unitId('de', 'menu.open');
+    const unitId = await env.unitId('de', 'menu.open');
     await editUnit(env.store, { unitId, target: ['Öffnen!'], state: State.TRANSLATED, user: env.user });
     // Upstream breaks the template and changes the German file too, so the rebase must merge de.json by units.
     const de = await upstreamJson(env, 'locales/de.json');
@@ -123,12 +125,12 @@ describe('a pull blocked by an upstream file that does not parse', () => {
       expect(pulled.detail).toMatch(/locales\/en\.json:\d+:\d+: .*upstream/);
       expect(pulled.detail).not.toMatch(/conflict replaying/);
     }
-    const failures = env.store.db.prepare('SELECT target FROM changes WHERE action = ?').pluck().all(Action.FAILED_REBASE) as string[];
+    const failures = (await sqlOn(env.store).values('SELECT target FROM changes WHERE action = ?', Action.FAILED_REBASE)) as string[];
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/^locales\/en\.json:\d+:\d+: /);
     const status = await repositoryStatus(await env.handle());
     expect(status.merge_failure).toBe(failures[0]);
     expect(status.needs_commit).toBe(true);
-    expect(env.store.db.prepare('SELECT pending, target FROM units WHERE id = ?').get(unitId)).toEqual({ pending: 1, target: 'Öffnen!' });
+    expect(await sqlOn(env.store).row('SELECT pending, target FROM units WHERE id = ?', unitId)).toEqual({ pending: 1, target: 'Öffnen!' });
   });
 });

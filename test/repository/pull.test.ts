@@ -23,11 +23,11 @@ describe('pull (rebase) with pending edits', () => {
   const app = () => r.component('app');
 
   it('does nothing and commits nothing when upstream has nothing new', async () => {
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden'], state: 20, user: r.alice });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(result).toMatchObject({ result: true, detail: 'Already up to date.' });
-    expect(r.unit('app', 'de', 'Quit').pending).toBe(1);
-    expect(r.changes('app', [Action.COMMIT, Action.REBASE])).toEqual([]);
+    expect((await r.unit('app', 'de', 'Quit')).pending).toBe(1);
+    expect(await r.changes('app', [Action.COMMIT, Action.REBASE])).toEqual([]);
   });
 
   it('edit of another unit: both changes end up in the file, new upstream strings appear, nothing lost (21)', async () => {
@@ -50,10 +50,10 @@ describe('pull (rebase) with pending edits', () => {
     expect(file).toContain('<translation>Beenden</translation>');
     expect(file).toContain('<source>Save</source>');
     expect(await r.workGit('app', ['log', '--format=%an', '-2'])).toBe('Alice Translator\nUpstream Dev');
-    expect(r.unit('app', 'de', '&File').target).toBe('&Datei…');
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 0 });
-    expect(r.unit('app', 'de', 'Save').target).toBe('Speichern');
-    const rebased = r.changes('app', [Action.REBASE]);
+    expect((await r.unit('app', 'de', '&File')).target).toBe('&Datei…');
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 0 });
+    expect((await r.unit('app', 'de', 'Save')).target).toBe('Speichern');
+    const rebased = await r.changes('app', [Action.REBASE]);
     expect(rebased).toHaveLength(1);
     expect(rebased[0]).toMatchObject({ user_id: r.bob.id, details: { conflicts: 0 } });
     expect(rebased[0]!.details.new_head).toBe(await r.workGit('app', ['rev-parse', 'HEAD']));
@@ -61,8 +61,8 @@ describe('pull (rebase) with pending edits', () => {
 
   it('edit of the same unit upstream changed: conflict reported, upstream text in the file, the edit kept pending', async () => {
     await pushComponent(await openComponent(r.store, r.config, r.project, app()));
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'About').id, target: ['Über %1'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Open a file')).id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'About')).id, target: ['Über %1'], state: 20, user: r.alice });
     const current = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), {
       [DE]: current.replace('<translation>Eine Datei öffnen</translation>', '<translation>Datei öffnen…</translation>'),
@@ -78,22 +78,22 @@ describe('pull (rebase) with pending edits', () => {
     expect(file).toContain('<translation>Datei öffnen…</translation>');
     expect(file).toContain('<translation>Über %1</translation>');
     // The local text survived the re-sync as a pending edit by its author.
-    expect(r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1, pending_author_id: r.alice.id });
-    expect(r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1', pending: 0 });
-    expect(r.changes('app', [Action.REBASE]).at(-1)?.details.conflicts).toBe(1);
+    expect(await r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1, pending_author_id: r.alice.id });
+    expect(await r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1', pending: 0 });
+    expect((await r.changes('app', [Action.REBASE])).at(-1)?.details.conflicts).toBe(1);
     expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, app()))).needs_commit).toBe(true);
 
     // The next push writes the kept edit over upstream's text.
     const pushed = await pushComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(pushed.result).toBe(true);
     expect(await r.upstreamFile('app', DE)).toContain('<translation>Öffne eine Datei</translation>');
-    expect(r.unit('app', 'de', 'Open a file').pending).toBe(0);
+    expect((await r.unit('app', 'de', 'Open a file')).pending).toBe(0);
   });
 
   it('a rebase that cannot merge a file fails with 23, git unchanged, every edit pending again, component usable', async () => {
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Verlassen'], state: 20, user: r.bob });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Verlassen'], state: 20, user: r.bob });
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
-    const committedBefore = r.changes('app', [Action.COMMIT]).length;
+    const committedBefore = (await r.changes('app', [Action.COMMIT])).length;
     await commitToUpstream(r.env.upstream('app'), { [DE]: '<?xml version="1.0"?>\n<TS version="2.1">\n<context>\n' });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(false);
@@ -101,15 +101,15 @@ describe('pull (rebase) with pending edits', () => {
     expect(result.detail).toMatch(/Could not update the repository: translations\/app_de\.ts:\d+:\d+: .*upstream's version/);
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(head);
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', pending: 1, pending_author_id: r.bob.id });
-    const failed = r.changes('app', [Action.FAILED_REBASE]);
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', pending: 1, pending_author_id: r.bob.id });
+    const failed = await r.changes('app', [Action.FAILED_REBASE]);
     expect(failed).toHaveLength(1);
     // the detail's first line is the recorded error; the next says the commit made first was taken back
     const [first, ...rest] = (result.detail ?? '').split('\n');
     expect(failed[0]!.target).toBe(first?.replace(/^Could not update the repository: /, ''));
     expect(rest).toEqual(['Nothing was committed: the pending edits stay pending.']);
     // The taken-back commit left no "committed" record behind.
-    expect(r.changes('app', [Action.COMMIT])).toHaveLength(committedBefore);
+    expect(await r.changes('app', [Action.COMMIT])).toHaveLength(committedBefore);
     const status = await repositoryStatus(await openComponent(r.store, r.config, r.project, app()));
     expect(status.merge_failure).toBe(failed[0]!.target);
     expect(status).toMatchObject({ needs_commit: true, needs_merge: true });
@@ -145,39 +145,39 @@ describe('push rejected because upstream moved meanwhile', () => {
 
   it('pulls (rebase) and pushes again once; 21 and 18 recorded, no 28', async () => {
     const component = { ...r.component('app'), push: proxy.url('app.git') };
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden'], state: 20, user: r.alice });
     const result = await pushComponent(await openComponent(r.store, r.config, r.project, component));
     expect(result.result).toBe(true);
     const file = (await r.upstreamFile('app', DE))!;
     expect(file).toContain('<translation>D&amp;atei</translation>');
     expect(file).toContain('<translation>Beenden</translation>');
     expect(await r.upstreamGit('app', ['log', '--format=%an', '-2'])).toBe('Alice Translator\nUpstream Dev');
-    expect(r.changes('app', [Action.REBASE, Action.PUSH, Action.FAILED_PUSH]).map((c) => c.action)).toEqual([Action.REBASE, Action.PUSH]);
+    expect((await r.changes('app', [Action.REBASE, Action.PUSH, Action.FAILED_PUSH])).map((c) => c.action)).toEqual([Action.REBASE, Action.PUSH]);
     expect(result.sync?.ok).toBe(true);
-    expect(r.unit('app', 'de', '&File').target).toBe('D&atei');
+    expect((await r.unit('app', 'de', '&File')).target).toBe('D&atei');
   });
 
   it('records 28 with a credential-free error when the push fails', async () => {
     const component = { ...r.component('app'), push: r.env.server.url('missing.git', CREDENTIALS) };
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Schließen'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Schließen'], state: 20, user: r.alice });
     const result = await pushComponent(await openComponent(r.store, r.config, r.project, component));
     expect(result.result).toBe(false);
-    const failed = r.changes('app', [Action.FAILED_PUSH]);
+    const failed = await r.changes('app', [Action.FAILED_PUSH]);
     expect(failed).toHaveLength(1);
     expect(failed[0]!.target).toMatch(/^push: /);
     expect(failed[0]!.target).not.toContain(CREDENTIALS.password);
     expect(result.detail).not.toContain(CREDENTIALS.password);
     expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, component))).merge_failure).toBe(failed[0]!.target);
     // The edit is committed locally, not lost: a push to the real upstream delivers it.
-    expect(r.unit('app', 'de', 'Quit').pending).toBe(0);
+    expect((await r.unit('app', 'de', 'Quit')).pending).toBe(0);
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, r.component('app')))).result).toBe(true);
     expect(await r.upstreamFile('app', DE)).toContain('<translation>Schließen</translation>');
   });
 
   it('keeps bringing upstream in while it moves between fetch and push (three attempts)', async () => {
     const component = { ...r.component('app'), push: proxy.url('app.git') };
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Verlassen'], state: 20, user: r.alice });
-    const before = r.changes('app').length;
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Verlassen'], state: 20, user: r.alice });
+    const before = (await r.changes('app')).length;
     const result = await pushComponent(await openComponent(r.store, r.config, r.project, component));
     expect(result.result).toBe(true);
     expect(await r.upstreamFile('app', DE)).toContain('<translation>Verlassen</translation>');
@@ -186,10 +186,7 @@ describe('push rejected because upstream moved meanwhile', () => {
     );
     expect(await r.upstreamFile('app', 'README.md')).toBe('moved before push attempt 4\n');
     const repository: number[] = [Action.REBASE, Action.PUSH, Action.FAILED_PUSH];
-    const recorded = r
-      .changes('app')
-      .slice(before)
-      .filter((c) => repository.includes(c.action));
+    const recorded = (await r.changes('app')).slice(before).filter((c) => repository.includes(c.action));
     expect(recorded.map((c) => c.action)).toEqual([Action.REBASE, Action.REBASE, Action.PUSH]);
   });
 });
@@ -203,21 +200,21 @@ describe('pull with merge_style merge', () => {
   const app = () => r.component('app');
 
   it('merges upstream into the commit of pending edits (20) with the merge message', async () => {
-    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'cs', 'Quit')).id, target: ['Ukončit'], state: 20, user: r.alice });
     await commitToUpstream(r.env.upstream('app'), {
       [DE]: deText().replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei…</translation>'),
     });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result.result).toBe(true);
     expect(await r.workGit('app', ['log', '-1', '--format=%p|%s'])).toMatch(/^[0-9a-f]+ [0-9a-f]+\|Merge branch 'origin\/main' into tms$/);
-    expect(r.unit('app', 'de', '&File').target).toBe('&Datei…');
-    expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Ukončit', pending: 0 });
-    expect(r.changes('app', [Action.MERGE])).toHaveLength(1);
+    expect((await r.unit('app', 'de', '&File')).target).toBe('&Datei…');
+    expect(await r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Ukončit', pending: 0 });
+    expect(await r.changes('app', [Action.MERGE])).toHaveLength(1);
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
   });
 
   it('a merge conflict records 22, takes its commit back and keeps the edit pending', async () => {
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Open a file').id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Open a file')).id, target: ['Öffne eine Datei'], state: 20, user: r.alice });
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
     const current = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), {
@@ -225,13 +222,13 @@ describe('pull with merge_style merge', () => {
     });
     const result = await pullComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(result.result).toBe(false);
-    expect(r.changes('app', [Action.FAILED_MERGE])).toHaveLength(1);
+    expect(await r.changes('app', [Action.FAILED_MERGE])).toHaveLength(1);
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(head);
-    expect(r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1, pending_author_id: r.alice.id });
+    expect(await r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1, pending_author_id: r.alice.id });
     // Usable afterwards: a reset brings upstream in and the edit is still pending.
     const reset = await resetComponent(await openComponent(r.store, r.config, r.project, app()));
     expect(reset.result).toBe(true);
-    expect(r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1 });
+    expect(await r.unit('app', 'de', 'Open a file')).toMatchObject({ target: 'Öffne eine Datei', pending: 1 });
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
     expect(await r.upstreamFile('app', DE)).toContain('<translation>Öffne eine Datei</translation>');
   });
@@ -246,21 +243,21 @@ describe('reset and cleanup', () => {
   const app = () => r.component('app');
 
   it('reset drops unpushed commits (19 with both heads) and keeps pending edits pending', async () => {
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden'], state: 20, user: r.alice });
     await commitPending(await openComponent(r.store, r.config, r.project, app()));
     const local = await r.workGit('app', ['rev-parse', 'HEAD']);
-    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Konec'], state: 20, user: r.bob });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'cs', 'Quit')).id, target: ['Konec'], state: 20, user: r.bob });
     const upstreamHead = await commitToUpstream(r.env.upstream('app'), { 'README.md': 'upstream\n' });
 
     const result = await resetComponent(await openComponent(r.store, r.config, r.project, app()), { user: r.bob });
     expect(result.result).toBe(true);
     expect(await r.workGit('app', ['rev-parse', 'HEAD'])).toBe(upstreamHead);
-    const resets = r.changes('app', [Action.RESET]);
+    const resets = await r.changes('app', [Action.RESET]);
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ user_id: r.bob.id, details: { new_head: upstreamHead, previous_head: local } });
-    expect(r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Konec', pending: 1, pending_author_id: r.bob.id });
+    expect(await r.unit('app', 'cs', 'Quit')).toMatchObject({ target: 'Konec', pending: 1, pending_author_id: r.bob.id });
     // The committed-but-unpushed edit went with its commit, as a reset does.
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
     const next = await commitPending(await openComponent(r.store, r.config, r.project, app()));
     expect(next.commits.map((c) => c.files)).toEqual([['translations/app_cs.ts']]);
   });
@@ -289,7 +286,7 @@ describe('a working tree left behind by a process killed during a checkout', () 
 
   it('is put back to HEAD and the pull goes through, nothing lost (found by campaign:kill)', async () => {
     // the edit is in Czech; upstream changes the German file, which a killed checkout left half written
-    await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Konec!'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'cs', 'Quit')).id, target: ['Konec!'], state: 20, user: r.alice });
     const text = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), { [DE]: text.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
     writeFileSync(path.join(r.workDir('app'), DE), text.slice(0, Math.floor(text.length / 2)));
@@ -316,7 +313,7 @@ describe('upstream rewrote its history (force-push) without commits tms had fetc
     const root = await gitCli(upstream, ['rev-list', '--max-parents=0', 'main']);
     await commitToUpstream(upstream, { 'README.md': 'one\n' }, { message: 'upstream one' });
     expect((await pullComponent(await h())).result).toBe(true);
-    await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden!'], state: 20, user: r.alice });
+    await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden!'], state: 20, user: r.alice });
     expect((await commitPending(await h())).result).toBe(true);
     // upstream drops "upstream one" and writes the same file differently
     await gitCli(upstream, ['update-ref', 'refs/heads/main', root]);

@@ -1,21 +1,22 @@
-// A write-path test environment: the demo upstreams on loopback smart HTTP, synced into a fresh store, with two editors.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type ComponentHandle, openComponent } from '../../src/component/handle.js';
 import type { ComponentConfig, Config, ProjectConfig } from '../../src/config/config.js';
-import type { Db } from '../../src/store/db.js';
 import type { TranslationStatsRow, UserRow } from '../../src/store/index.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, gitCli, readUpstreamFile } from '../helpers/git-repo.js';
+// A write-path test environment: the demo upstreams on loopback smart HTTP, synced into a fresh store, with two editors.
+import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 export interface RepoEnv {
   env: SyncEnv;
-  store: SqlStore;
-  /** The store's connection, for SQL assertions. */
-  db: Db;
+  store: Store;
+  /** SQL on the store, for assertions. */
+  sql: DirectSql;
   config: Config;
   project: ProjectConfig;
   component(slug: string): ComponentConfig;
@@ -24,8 +25,8 @@ export interface RepoEnv {
   alice: UserRow;
   bob: UserRow;
   /** The id of a unit by component, language code and (part of) its source. */
-  unit(component: string, language: string, source: string): UnitRow;
-  units(component: string, language: string): UnitRow[];
+  unit(component: string, language: string, source: string): Promise<UnitRow>;
+  units(component: string, language: string): Promise<UnitRow[]>;
   /** A file of the upstream repository at `ref` (default: main), read with the git CLI. */
   upstreamFile(component: string, file: string, ref?: string): Promise<string | null>;
   /** `git` in the upstream (bare) repository. */
@@ -34,7 +35,7 @@ export interface RepoEnv {
   workGit(component: string, args: string[]): Promise<string>;
   workDir(component: string): string;
   /** Changes of the component, oldest first. */
-  changes(component: string, actions?: number[]): ChangeRow[];
+  changes(component: string, actions?: number[]): Promise<ChangeRow[]>;
   close(): Promise<void>;
 }
 
@@ -114,26 +115,26 @@ export async function createRepoEnv(
     committer: COMMITTER,
     site_url: 'https://tms.example.test',
   });
-  const store = env.openStore();
-  const db = store.db;
+  const store = await env.openStore();
+  const sql = sqlOn(store);
   const results = await syncProject(store, config, 'hello');
   for (const r of results) if (!r.ok) throw new Error(`sync of ${r.component} failed: ${r.error}`);
-  const alice = (await store.createUser({ username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' })).user;
-  const bob = (await store.createUser({ username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' })).user;
+  const alice = (await store.write((tx) => createUser(tx, { username: 'alice', fullName: 'Alice Translator', email: 'alice@example.test' }))).user;
+  const bob = (await store.write((tx) => createUser(tx, { username: 'bob', fullName: 'Bob Reviewer', email: 'bob@example.test' }))).user;
   const project = config.projects[0]!;
   const component = (slug: string) => project!.components.find((c) => c.slug === slug)!;
-  const units = (component: string, language: string) =>
-    db
-      .prepare(
-        `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
+  const units = async (component: string, language: string) =>
+    (await sql.rows(
+      `SELECT u.id, u.context, u.source, u.target, u.state, u.pending, u.pending_author_id FROM units u
        JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
        JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ? ORDER BY u.position`,
-      )
-      .all(component, language) as UnitRow[];
+      component,
+      language,
+    )) as UnitRow[];
   return {
     env,
     store,
-    db,
+    sql,
     config,
     project,
     component,
@@ -141,8 +142,8 @@ export async function createRepoEnv(
     alice,
     bob,
     units,
-    unit(component, language, source) {
-      const found = units(component, language).filter((u) => u.source.includes(source));
+    async unit(component, language, source) {
+      const found = (await units(component, language)).filter((u) => u.source.includes(source));
       if (found.length !== 1) throw new Error(`${found.length} units of ${component}/${language} match "${source}"`);
       return found[0]!;
     },
@@ -150,13 +151,12 @@ export async function createRepoEnv(
     upstreamGit: (component, args) => gitCli(env.upstream(component), args),
     workGit: (component, args) => gitCli(path.join(env.root, 'repos', 'hello', component), args),
     workDir: (component) => path.join(env.root, 'repos', 'hello', component),
-    changes(component, actions) {
-      const rows = db
-        .prepare(
-          `SELECT ch.id, ch.action, ch.translation_id, ch.unit_id, ch.language_id, ch.user_id, ch.author_id, ch.target, ch.old, ch.details
+    async changes(component, actions) {
+      const rows = (await sql.rows(
+        `SELECT ch.id, ch.action, ch.translation_id, ch.unit_id, ch.language_id, ch.user_id, ch.author_id, ch.target, ch.old, ch.details
          FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id`,
-        )
-        .all(component) as (Omit<ChangeRow, 'details'> & { details: string })[];
+        component,
+      )) as (Omit<ChangeRow, 'details'> & { details: string })[];
       return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })).filter((r) => !actions || actions.includes(r.action));
     },
     close: () => env.close(),
@@ -201,11 +201,11 @@ export async function startPushRaceProxy(
 }
 
 /** The statistics row of a component's translation in a language. */
-export function statsOf(r: RepoEnv, component: string, language: string): TranslationStatsRow {
-  return r.db
-    .prepare(
-      `SELECT s.* FROM translation_stats s JOIN translations t ON t.id = s.translation_id
+export async function statsOf(r: RepoEnv, component: string, language: string): Promise<TranslationStatsRow> {
+  return (await r.sql.row(
+    `SELECT s.* FROM translation_stats s JOIN translations t ON t.id = s.translation_id
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id WHERE c.slug = ? AND l.code = ?`,
-    )
-    .get(component, language) as TranslationStatsRow;
+    component,
+    language,
+  )) as TranslationStatsRow;
 }

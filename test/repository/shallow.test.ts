@@ -29,8 +29,8 @@ for (const mergeStyle of ['rebase', 'merge'] as const) {
     });
 
     it('upstream moved on while edits are pending: pull and push succeed, every edit upstream', async () => {
-      await editUnit(r.store, { unitId: r.unit('app', 'de', 'Quit').id, target: ['Beenden'], state: 20, user: r.alice });
-      await editUnit(r.store, { unitId: r.unit('app', 'cs', 'Quit').id, target: ['Ukončit'], state: 20, user: r.bob });
+      await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'Quit')).id, target: ['Beenden'], state: 20, user: r.alice });
+      await editUnit(r.store, { unitId: (await r.unit('app', 'cs', 'Quit')).id, target: ['Ukončit'], state: 20, user: r.bob });
       await commitToUpstream(r.env.upstream('app'), {
         [DE]: deText().replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei…</translation>'),
       });
@@ -42,14 +42,14 @@ for (const mergeStyle of ['rebase', 'merge'] as const) {
       expect(de).toContain('<translation>&amp;Datei…</translation>');
       expect(de).toContain('<translation>Beenden</translation>');
       expect(await r.upstreamFile('app', CS)).toContain('<translation>Ukončit</translation>');
-      expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 0 });
-      expect(r.unit('app', 'de', '&File').target).toBe('&Datei…');
+      expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', pending: 0 });
+      expect((await r.unit('app', 'de', '&File')).target).toBe('&Datei…');
       expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     });
 
     it('upstream rewrote its history below the shallow boundary: the history is deepened to the merge base, pull and push succeed', async () => {
       // a commit of tms's own, not pushed yet, on top of the shallow history
-      await editUnit(r.store, { unitId: r.unit('app', 'de', 'About').id, target: ['Über das Programm'], state: 20, user: r.alice });
+      await editUnit(r.store, { unitId: (await r.unit('app', 'de', 'About')).id, target: ['Über das Programm'], state: 20, user: r.alice });
       expect((await commitPending(await h())).result).toBe(true);
       const upstream = r.env.upstream('app');
       // upstream goes back to a commit older than anything the working copy has, and goes on from there
@@ -80,7 +80,7 @@ for (const mergeStyle of ['rebase', 'merge'] as const) {
       expect(await r.upstreamFile('app', DE)).toContain('<translation>Über das Programm</translation>');
       expect(await r.upstreamFile('app', CS)).toContain('<!-- rewritten -->');
       expect(await r.upstreamGit('app', ['log', '--format=%s', 'main'])).toContain('rewritten');
-      expect(r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über das Programm', pending: 0 });
+      expect(await r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über das Programm', pending: 0 });
       expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     });
   });

@@ -32,22 +32,27 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
   const web = () => r.component('web');
 
   it('adds a key to the template: pending source unit, empty units in every translation, 31 each, statistics', async () => {
-    const before = { en: statsOf(r, 'web', 'en').total, de: statsOf(r, 'web', 'de').total, cs: statsOf(r, 'web', 'cs').total };
+    const before = { en: (await statsOf(r, 'web', 'en')).total, de: (await statsOf(r, 'web', 'de')).total, cs: (await statsOf(r, 'web', 'cs')).total };
     const result = await addUnit(await openComponent(r.store, r.config, r.project, web()), 'en', { key: 'menu.help', value: ['Help'], user: r.alice });
     expect(result.unitIds).toHaveLength(3);
-    const en = r.units('web', 'en').find((u) => u.context === 'menu.help')!;
+    const en = (await r.units('web', 'en')).find((u) => u.context === 'menu.help')!;
     expect(en).toMatchObject({ id: result.unitId, source: 'Help', target: 'Help', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
     for (const language of ['de', 'cs']) {
-      expect(r.units('web', language).find((u) => u.context === 'menu.help')).toMatchObject({ source: 'Help', target: '', state: State.EMPTY, pending: 0 });
+      expect((await r.units('web', language)).find((u) => u.context === 'menu.help')).toMatchObject({
+        source: 'Help',
+        target: '',
+        state: State.EMPTY,
+        pending: 0,
+      });
     }
-    expect(r.units('web', 'en').at(-1)?.context).toBe('menu.help');
-    const added = r.changes('web', [Action.NEW_UNIT]);
+    expect((await r.units('web', 'en')).at(-1)?.context).toBe('menu.help');
+    const added = await r.changes('web', [Action.NEW_UNIT]);
     expect(added).toHaveLength(3);
     expect(added.map((c) => c.user_id)).toEqual([r.alice.id, r.alice.id, r.alice.id]);
     expect(added.find((c) => c.unit_id === result.unitId)).toMatchObject({ target: 'Help', details: { source: 'Help', context: 'menu.help' } });
-    expect(statsOf(r, 'web', 'en').total).toBe(before.en + 1);
-    expect(statsOf(r, 'web', 'de').total).toBe(before.de + 1);
-    expect(statsOf(r, 'web', 'cs').total).toBe(before.cs + 1);
+    expect((await statsOf(r, 'web', 'en')).total).toBe(before.en + 1);
+    expect((await statsOf(r, 'web', 'de')).total).toBe(before.de + 1);
+    expect((await statsOf(r, 'web', 'cs')).total).toBe(before.cs + 1);
   });
 
   it('refuses duplicates, a translation other than the source, bad bodies and a component without manage_units', async () => {
@@ -102,13 +107,13 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     await expect(addUnit(await openComponent(r.store, r.config, r.project, web()), 'xx', { key: 'x.y', value: ['Y'], user: r.alice })).rejects.toThrow(
       NotFoundError,
     );
-    expect(r.units('web', 'en').some((u) => u.context === 'x.y')).toBe(false);
+    expect((await r.units('web', 'en')).some((u) => u.context === 'x.y')).toBe(false);
   });
 
   it('a re-parse of the template before the commit keeps the string added in tms', async () => {
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web', { force: true });
     expect(sync!.ok).toBe(true);
-    expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
+    expect((await r.units('web', 'en')).find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
   });
 
   it('commit writes the key into the template file only; push brings it upstream; the next sync keeps the units', async () => {
@@ -121,18 +126,18 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect(JSON.parse((await r.upstreamFile('web', 'locales/de.json'))!).menu.help).toBeUndefined();
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
     expect(sync!.ok).toBe(true);
-    expect(r.units('web', 'de').find((u) => u.context === 'menu.help')).toMatchObject({ target: '', state: State.EMPTY });
-    expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 0 });
+    expect((await r.units('web', 'de')).find((u) => u.context === 'menu.help')).toMatchObject({ target: '', state: State.EMPTY });
+    expect((await r.units('web', 'en')).find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 0 });
   });
 
   it('deletes a key from the template and every translation: 63 per unit, pending removal, then gone upstream', async () => {
-    const save = r.units('web', 'de').find((u) => u.context === 'menu.save')!;
-    const before = statsOf(r, 'web', 'de').total;
+    const save = (await r.units('web', 'de')).find((u) => u.context === 'menu.save')!;
+    const before = (await statsOf(r, 'web', 'de')).total;
     const result = await deleteUnit(await openComponent(r.store, r.config, r.project, web()), save.id, r.bob);
     expect(result.removed).toBe(3);
-    for (const language of ['en', 'de', 'cs']) expect(r.units('web', language).some((u) => u.context === 'menu.save')).toBe(false);
-    expect(statsOf(r, 'web', 'de').total).toBe(before - 1);
-    const removed = r.changes('web', [Action.STRING_REMOVE]);
+    for (const language of ['en', 'de', 'cs']) expect((await r.units('web', language)).some((u) => u.context === 'menu.save')).toBe(false);
+    expect((await statsOf(r, 'web', 'de')).total).toBe(before - 1);
+    const removed = await r.changes('web', [Action.STRING_REMOVE]);
     expect(removed).toHaveLength(3);
     expect(removed.map((c) => c.details.source)).toEqual(['Save', 'Save', 'Save']);
     expect(removed.find((c) => c.details.target === 'Speichern')).toMatchObject({ user_id: r.bob.id });
@@ -149,7 +154,7 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect(de.menu).toEqual({ open: 'Öffnen' });
     const [sync] = await syncProject(r.store, r.config, 'hello', 'web');
     expect(sync!.ok).toBe(true);
-    expect(r.units('web', 'en').some((u) => u.context === 'menu.save')).toBe(false);
+    expect((await r.units('web', 'en')).some((u) => u.context === 'menu.save')).toBe(false);
   });
 
   it('a string added and deleted before any commit leaves the files alone', async () => {
@@ -180,14 +185,14 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
       user: r.alice,
     });
     expect(result.unitIds).toHaveLength(2);
-    expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({
+    expect((await r.units('app', 'de')).find((u) => u.source === 'Save as')).toMatchObject({
       id: result.unitId,
       target: 'Speichern unter',
       state: State.TRANSLATED,
       pending: 1,
     });
-    expect(r.units('app', 'en').find((u) => u.source === 'Save as')).toMatchObject({ target: 'Save as', state: State.READONLY, pending: 0 });
-    expect(r.units('app', 'cs').some((u) => u.source === 'Save as')).toBe(false);
+    expect((await r.units('app', 'en')).find((u) => u.source === 'Save as')).toMatchObject({ target: 'Save as', state: State.READONLY, pending: 0 });
+    expect((await r.units('app', 'cs')).some((u) => u.source === 'Save as')).toBe(false);
     const missingTarget = await rejectedWith(
       RefusedError,
       addUnit(await openComponent(r.store, r.config, r.project, app()), 'de', { source: ['Other'], user: r.alice }),
@@ -206,14 +211,14 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     expect(de).toMatch(/<source>Save as<\/source>\s*<translation>Speichern unter<\/translation>/);
     const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
     expect(sync!.ok).toBe(true);
-    expect(r.units('app', 'de').find((u) => u.source === 'Save as')).toMatchObject({ context: 'MainWindow', target: 'Speichern unter', pending: 0 });
+    expect((await r.units('app', 'de')).find((u) => u.source === 'Save as')).toMatchObject({ context: 'MainWindow', target: 'Speichern unter', pending: 0 });
   });
 
   it('a string added to the source language goes to every translation file, untranslated', async () => {
     const result = await addUnit(await openComponent(r.store, r.config, r.project, app()), 'en', { context: 'MainWindow', source: ['Print'], user: r.bob });
     expect(result.unitIds).toHaveLength(3);
     for (const language of ['de', 'cs']) {
-      expect(r.units('app', language).find((u) => u.source === 'Print')).toMatchObject({ target: '', state: State.EMPTY, pending: 1 });
+      expect((await r.units('app', language)).find((u) => u.source === 'Print')).toMatchObject({ target: '', state: State.EMPTY, pending: 1 });
     }
     expect((await commitPending(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
     for (const file of ['translations/app_de.ts', 'translations/app_cs.ts']) {
@@ -223,9 +228,9 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
   });
 
   it('deletes a string everywhere; the commit removes the message from both files', async () => {
-    const quit = r.unit('app', 'cs', 'Quit');
+    const quit = await r.unit('app', 'cs', 'Quit');
     expect((await deleteUnit(await openComponent(r.store, r.config, r.project, app()), quit.id, r.alice)).removed).toBe(3);
-    expect(r.units('app', 'en').some((u) => u.source === 'Quit')).toBe(false);
+    expect((await r.units('app', 'en')).some((u) => u.source === 'Quit')).toBe(false);
     expect((await commitPending(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
     for (const file of ['translations/app_de.ts', 'translations/app_cs.ts']) {
       expect(await r.workGit('app', ['show', `HEAD:${file}`])).not.toContain('<source>Quit</source>');
@@ -233,7 +238,7 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     expect(await r.workGit('app', ['status', '--porcelain'])).toBe('');
     await expect(deleteUnit(await openComponent(r.store, r.config, r.project, app()), quit.id, r.alice)).rejects.toThrow(NotFoundError);
     // a unit of another component is not this component's
-    const term = r.units('glossary', 'de')[0];
+    const term = (await r.units('glossary', 'de'))[0];
     await expect(deleteUnit(await openComponent(r.store, r.config, r.project, app()), term!.id, r.alice)).rejects.toThrow(NotFoundError);
   });
 
@@ -244,7 +249,7 @@ describe('addUnit and deleteUnit on bilingual components (Qt TS, TBX)', () => {
     for (const file of ['glossary/de.tbx', 'glossary/cs.tbx']) expect(await r.upstreamFile('glossary', file)).toContain('<term>branch</term>');
     const [sync] = await syncProject(r.store, r.config, 'hello', 'glossary');
     expect(sync!.ok).toBe(true);
-    expect(r.units('glossary', 'de').find((u) => u.source === 'branch')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
+    expect((await r.units('glossary', 'de')).find((u) => u.source === 'branch')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
   });
 });
 
@@ -259,21 +264,21 @@ describe('pending removals meet upstream changes', () => {
   const CS = 'translations/app_cs.ts';
 
   it('a sync that brings the string back before the commit: the commit still removes it, from file and store', async () => {
-    await deleteUnit(await openComponent(r.store, r.config, r.project, app()), r.unit('app', 'de', 'Quit').id, r.alice);
+    await deleteUnit(await openComponent(r.store, r.config, r.project, app()), (await r.unit('app', 'de', 'Quit')).id, r.alice);
     const de = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), { [DE]: de.replace('<translation>&amp;Datei</translation>', '<translation>D&amp;atei</translation>') });
     const [sync] = await syncProject(r.store, r.config, 'hello', 'app');
     expect(sync!.ok).toBe(true);
-    expect(r.unit('app', 'de', 'Quit').pending).toBe(0); // parsed from the changed file again
+    expect((await r.unit('app', 'de', 'Quit')).pending).toBe(0); // parsed from the changed file again
     expect((await commitPending(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
     for (const file of [DE, CS]) expect(await r.workGit('app', ['show', `HEAD:${file}`])).not.toContain('<source>Quit</source>');
-    for (const language of ['de', 'cs', 'en']) expect(r.units('app', language).some((u) => u.source === 'Quit')).toBe(false);
+    for (const language of ['de', 'cs', 'en']) expect((await r.units('app', language)).some((u) => u.source === 'Quit')).toBe(false);
     expect(await r.workGit('app', ['show', `HEAD:${DE}`])).toContain('D&amp;atei');
   });
 
   it('a failed pull takes the removal commit back: the removal is pending again and the next pull writes it', async () => {
     expect((await pushComponent(await openComponent(r.store, r.config, r.project, app()))).result).toBe(true);
-    await deleteUnit(await openComponent(r.store, r.config, r.project, app()), r.unit('app', 'cs', 'About').id, r.bob);
+    await deleteUnit(await openComponent(r.store, r.config, r.project, app()), (await r.unit('app', 'cs', 'About')).id, r.bob);
     const head = await r.workGit('app', ['rev-parse', 'HEAD']);
     const good = (await r.upstreamFile('app', DE))!;
     await commitToUpstream(r.env.upstream('app'), { [DE]: '<?xml version="1.0"?>\n<TS version="2.1">\n<context>\n' });
@@ -287,7 +292,7 @@ describe('pending removals meet upstream changes', () => {
     expect(again.result).toBe(true);
     for (const file of [DE, CS]) expect(await r.workGit('app', ['show', `HEAD:${file}`])).not.toContain('About %1');
     expect((await repositoryStatus(await openComponent(r.store, r.config, r.project, app()))).needs_commit).toBe(false);
-    expect(r.units('app', 'cs').some((u) => u.source.startsWith('About'))).toBe(false);
+    expect((await r.units('app', 'cs')).some((u) => u.source.startsWith('About'))).toBe(false);
   });
 });
 
@@ -300,14 +305,14 @@ describe('component lock', () => {
 
   it('locks (14) and unlocks (15) once each; a locked component refuses edits, added and deleted strings and uploads', async () => {
     const web = r.component('web');
-    const row = { id: r.db.prepare("SELECT id FROM components WHERE slug = 'web'").pluck().get() as number };
+    const row = { id: (await r.sql.value("SELECT id FROM components WHERE slug = 'web'")) as number };
     expect(await isLocked(r.store, row)).toBe(false);
     expect(await setLock(r.store, row, true, r.bob)).toEqual({ locked: true, changed: true });
     expect(await setLock(r.store, row, true, r.bob)).toEqual({ locked: true, changed: false });
     expect(await isLocked(r.store, row)).toBe(true);
-    expect(r.changes('web', [Action.LOCK, Action.UNLOCK])).toMatchObject([{ action: Action.LOCK, user_id: r.bob.id, details: { auto: false } }]);
+    expect(await r.changes('web', [Action.LOCK, Action.UNLOCK])).toMatchObject([{ action: Action.LOCK, user_id: r.bob.id, details: { auto: false } }]);
 
-    const title = r.units('web', 'de').find((u) => u.context === 'app.title')!;
+    const title = (await r.units('web', 'de')).find((u) => u.context === 'app.title')!;
     const edit = await rejectedWith(RefusedError, editUnit(r.store, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice }));
     expect([edit.code, edit.message]).toEqual(['ForbiddenError', 'The component is locked.']);
     const add = await rejectedWith(
@@ -323,10 +328,10 @@ describe('component lock', () => {
       uploadTranslation(await openComponent(r.store, r.config, r.project, web), 'de', { bytes: new TextEncoder().encode('{}'), user: r.alice }),
     );
     expect([upload.code, upload.message]).toEqual(['ForbiddenError', 'The component is locked.']);
-    expect(r.units('web', 'de').find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hallo tms', pending: 0 });
+    expect((await r.units('web', 'de')).find((u) => u.context === 'app.title')).toMatchObject({ target: 'Hallo tms', pending: 0 });
 
     expect(await setLock(r.store, row, false, r.bob)).toEqual({ locked: false, changed: true });
-    expect(r.changes('web', [Action.LOCK, Action.UNLOCK]).map((c) => c.action)).toEqual([Action.LOCK, Action.UNLOCK]);
+    expect((await r.changes('web', [Action.LOCK, Action.UNLOCK])).map((c) => c.action)).toEqual([Action.LOCK, Action.UNLOCK]);
     expect((await editUnit(r.store, { unitId: title.id, target: ['Hallo'], state: 20, user: r.alice })).changed).toBe(true);
     await expect(setLock(r.store, { id: 999_999 }, true)).rejects.toThrow(NotFoundError);
   });

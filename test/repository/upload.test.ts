@@ -36,26 +36,26 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     const result = await upload('de', { bytes: encode(germanUpload()) });
     // &File, Open a file and the plural are translated already; About is needs-editing (not taken without `fuzzy`)
     expect(result).toEqual({ not_found: 1, skipped: 3, accepted: 1, total: 6, result: true, count: 6 });
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
-    expect(r.unit('app', 'de', '&File').target).toBe('&Datei');
-    const uploaded = r.changes('app', [Action.UPLOAD]);
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1, pending_author_id: r.alice.id });
+    expect((await r.unit('app', 'de', '&File')).target).toBe('&Datei');
+    const uploaded = await r.changes('app', [Action.UPLOAD]);
     expect(uploaded).toMatchObject([
-      { unit_id: r.unit('app', 'de', 'Quit').id, user_id: r.alice.id, target: 'Beenden', old: '', details: { state: 20, old_state: 0 } },
+      { unit_id: (await r.unit('app', 'de', 'Quit')).id, user_id: r.alice.id, target: 'Beenden', old: '', details: { state: 20, old_state: 0 } },
     ]);
-    expect(r.changes('app', [Action.FILE_UPLOAD]).at(-1)?.details).toEqual({ method: 'translate', not_found: 1, skipped: 3, accepted: 1, total: 6 });
+    expect((await r.changes('app', [Action.FILE_UPLOAD])).at(-1)?.details).toEqual({ method: 'translate', not_found: 1, skipped: 3, accepted: 1, total: 6 });
   });
 
   it('replace-translated overwrites translated strings; fuzzy=process takes needs-editing ones as needs-editing; identical ones are skipped', async () => {
     const result = await upload('de', { bytes: encode(germanUpload()), conflicts: 'replace-translated', fuzzy: 'process', author: r.bob });
     expect(result).toMatchObject({ not_found: 1, skipped: 3, accepted: 2, total: 6 });
-    expect(r.unit('app', 'de', '&File')).toMatchObject({ target: '&Datei!', state: State.TRANSLATED, pending_author_id: r.bob.id });
-    expect(r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1!', state: State.FUZZY });
-    expect(r.changes('app', [Action.UPLOAD]).at(-1)).toMatchObject({ user_id: r.alice.id, author_id: r.bob.id });
+    expect(await r.unit('app', 'de', '&File')).toMatchObject({ target: '&Datei!', state: State.TRANSLATED, pending_author_id: r.bob.id });
+    expect(await r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1!', state: State.FUZZY });
+    expect((await r.changes('app', [Action.UPLOAD])).at(-1)).toMatchObject({ user_id: r.alice.id, author_id: r.bob.id });
   });
 
   it('fuzzy=approve takes needs-editing strings as translated; method fuzzy marks what it takes as needing editing', async () => {
     expect(await upload('de', { bytes: encode(germanUpload()), conflicts: 'replace-translated', fuzzy: 'approve' })).toMatchObject({ accepted: 1, skipped: 4 });
-    expect(r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1!', state: State.TRANSLATED });
+    expect(await r.unit('app', 'de', 'About')).toMatchObject({ target: 'Über %1!', state: State.TRANSLATED });
     const changed = germanUpload().replace('<translation>Beenden</translation>', '<translation>Verlassen</translation>');
     // About is needs-editing in the file: without `fuzzy` it is left out
     expect(await upload('de', { bytes: encode(changed), method: 'fuzzy', conflicts: 'replace-translated' })).toMatchObject({
@@ -63,8 +63,8 @@ describe('uploads on a bilingual component (Qt TS)', () => {
       skipped: 0,
       not_found: 1,
     });
-    expect(r.unit('app', 'de', '&File').state).toBe(State.FUZZY);
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', state: State.FUZZY });
+    expect((await r.unit('app', 'de', '&File')).state).toBe(State.FUZZY);
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', state: State.FUZZY });
   });
 
   it('the commit writes the uploaded strings into the file', async () => {
@@ -81,9 +81,9 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     );
     const result = await upload('de', { bytes: encode(text), method: 'add', fuzzy: 'process' });
     expect(result).toMatchObject({ not_found: 0, skipped: 5, accepted: 1, total: 6 });
-    expect(r.unit('app', 'de', 'Print')).toMatchObject({ context: 'MainWindow', target: 'Drucken', state: State.TRANSLATED, pending: 1 });
-    expect(r.unit('app', 'en', 'Print')).toMatchObject({ state: State.READONLY, pending: 0 });
-    expect(r.changes('app', [Action.NEW_UNIT])).toHaveLength(2);
+    expect(await r.unit('app', 'de', 'Print')).toMatchObject({ context: 'MainWindow', target: 'Drucken', state: State.TRANSLATED, pending: 1 });
+    expect(await r.unit('app', 'en', 'Print')).toMatchObject({ state: State.READONLY, pending: 0 });
+    expect(await r.changes('app', [Action.NEW_UNIT])).toHaveLength(2);
   });
 
   it('refuses bad requests on their fields, with Weblate texts', async () => {
@@ -105,7 +105,7 @@ describe('uploads on a bilingual component (Qt TS)', () => {
     }
     const replaceSource = await rejectedWith(RefusedError, upload('en', { bytes: encode('x'), method: 'replace' }));
     expect(replaceSource.data.field).toBe('method');
-    expect(r.changes('app', [Action.FILE_UPLOAD])).toHaveLength(5);
+    expect(await r.changes('app', [Action.FILE_UPLOAD])).toHaveLength(5);
   });
 });
 
@@ -121,7 +121,7 @@ describe('uploads on a monolingual component (nested JSON)', () => {
   it('translate matches keys through the template; untranslated keys of the file are not counted', async () => {
     const result = await upload('de', { bytes: encode('{"menu": {"quit": "Beenden", "open": "Offen"}, "extra": "x"}') });
     expect(result).toEqual({ not_found: 0, skipped: 1, accepted: 1, total: 6, result: true, count: 6 });
-    expect(r.units('web', 'de').find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1 });
+    expect((await r.units('web', 'de')).find((u) => u.context === 'menu.quit')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1 });
     const bad = await rejectedWith(RefusedError, upload('de', { bytes: encode('{"menu": ') }));
     expect([bad.data.field, bad.message.startsWith('locales/de.json:')]).toEqual(['file', true]);
   });
@@ -129,9 +129,9 @@ describe('uploads on a monolingual component (nested JSON)', () => {
   it('add on the template adds its new keys (31 each: template and every translation); not on a translation', async () => {
     const text = '{"app": {"title": "Hello tms"}, "menu": {"help": "Help"}}';
     expect(await upload('en', { bytes: encode(text), method: 'add' })).toMatchObject({ not_found: 0, skipped: 1, accepted: 1, total: 2 });
-    expect(r.units('web', 'en').find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
-    expect(r.units('web', 'cs').find((u) => u.context === 'menu.help')).toMatchObject({ target: '', pending: 0 });
-    expect(r.changes('web', [Action.NEW_UNIT])).toHaveLength(3);
+    expect((await r.units('web', 'en')).find((u) => u.context === 'menu.help')).toMatchObject({ target: 'Help', pending: 1 });
+    expect((await r.units('web', 'cs')).find((u) => u.context === 'menu.help')).toMatchObject({ target: '', pending: 0 });
+    expect(await r.changes('web', [Action.NEW_UNIT])).toHaveLength(3);
     const hint = await rejectedWith(RefusedError, upload('de', { bytes: encode(text), method: 'add' }));
     expect([hint.data.field, hint.message]).toEqual(['method', 'This method is not available here. Try adding to the source instead of the translation.']);
   });
@@ -140,15 +140,15 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     const bytes = encode('{\n  "app": {\n    "title": "Servus tms"\n  }\n}\n');
     const head = await r.workGit('web', ['rev-parse', 'HEAD']);
     const result = await upload('de', { bytes, method: 'replace' });
-    const units = r.units('web', 'de');
+    const units = await r.units('web', 'de');
     expect(result).toMatchObject({ not_found: 0, skipped: 0, accepted: units.length, total: units.length });
     expect(await r.workGit('web', ['rev-parse', 'HEAD~1'])).not.toBe(head);
     expect(await r.workGit('web', ['show', 'HEAD:locales/de.json'])).toBe(new TextDecoder().decode(bytes).trimEnd());
     expect(await r.workGit('web', ['log', '-1', '--format=%an'])).toBe('Alice Translator');
     expect(units.find((u) => u.context === 'app.title')).toMatchObject({ target: 'Servus tms', pending: 0 });
     expect(units.find((u) => u.context === 'menu.quit')).toMatchObject({ target: '', state: State.EMPTY, pending: 0 });
-    expect(r.changes('web', [Action.REPLACE_UPLOAD])).toHaveLength(1);
-    expect(r.changes('web', [Action.FILE_UPLOAD]).at(-1)?.details).toMatchObject({ method: 'replace' });
+    expect(await r.changes('web', [Action.REPLACE_UPLOAD])).toHaveLength(1);
+    expect((await r.changes('web', [Action.FILE_UPLOAD])).at(-1)?.details).toMatchObject({ method: 'replace' });
   });
 });
 
@@ -163,13 +163,13 @@ describe('uploads with review enabled', () => {
 
   it('approve sets approved; approved strings are replaced only with replace-approved', async () => {
     expect(await upload({ bytes: encode(germanUpload()), method: 'approve' })).toMatchObject({ accepted: 1 });
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.APPROVED });
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Beenden', state: State.APPROVED });
     const changed = encode(germanUpload().replace('<translation>Beenden</translation>', '<translation>Verlassen</translation>'));
     // &File (translated) is replaced; Quit (approved) is skipped with the two identical strings
     expect(await upload({ bytes: changed, conflicts: 'replace-translated' })).toMatchObject({ accepted: 1, skipped: 3 });
-    expect(r.unit('app', 'de', '&File').target).toBe('&Datei!');
-    expect(r.unit('app', 'de', 'Quit').target).toBe('Beenden');
+    expect((await r.unit('app', 'de', '&File')).target).toBe('&Datei!');
+    expect((await r.unit('app', 'de', 'Quit')).target).toBe('Beenden');
     expect(await upload({ bytes: changed, conflicts: 'replace-approved' })).toMatchObject({ accepted: 1 });
-    expect(r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', state: State.TRANSLATED });
+    expect(await r.unit('app', 'de', 'Quit')).toMatchObject({ target: 'Verlassen', state: State.TRANSLATED });
   });
 });

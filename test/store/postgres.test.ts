@@ -10,10 +10,12 @@ import { toApiError } from '../../src/api/errors.js';
 import { isPostgresUrl, shownDatabase } from '../../src/config/database.js';
 import { DatabaseUnavailableError, ValidationError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/index.js';
+import { findLanguageByCode } from '../../src/store/languages.repo.js';
 import { openPgDb, withTimeouts } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
 import { translateSql } from '../../src/store/pg/translate.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
+import { createUser, listUsers } from '../../src/store/users.repo.js';
+import { sqlOn } from '../helpers/store.js';
 
 describe('the store SQL as PostgreSQL reads it', () => {
   it('numbers placeholders outside quotes and comments, and names repeat their number', () => {
@@ -89,13 +91,13 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
     try {
       const store = await openStore(withSchema);
       expect(store.location).not.toContain('password');
-      expect(await store.findLanguage('de')).toMatchObject({ code: 'de', plural_number: 2 });
+      expect(await store.read((tx) => findLanguageByCode(tx, 'de'))).toMatchObject({ code: 'de', plural_number: 2 });
       const before = await store.dataVersion();
-      await store.createUser({ username: 'jane', fullName: 'Jane', email: 'jane@example.org', admin: false });
+      await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane', email: 'jane@example.org', admin: false }));
       expect(await store.dataVersion()).not.toBe(before);
       await store.close();
       const again = await openStore(withSchema);
-      expect((await again.listUsers()).map((u) => u.username)).toContain('jane');
+      expect((await again.read((tx) => listUsers(tx))).map((u) => u.username)).toContain('jane');
       await again.close();
     } finally {
       admin.exec(`DROP SCHEMA ${schema} CASCADE`);
@@ -103,42 +105,44 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
   });
 
   it('refuses text with U+0000 as bad input and stores nothing of the transaction', async () => {
-    const store = openSqlStore(file);
-    const users = (await store.listUsers()).length;
-    const error = await store.createUser({ username: 'nuluser', fullName: 'a\u0000b', email: '', admin: false }).then(
-      () => null,
-      (e: Error) => e,
-    );
+    const store = await openStore(file);
+    const users = (await store.read((tx) => listUsers(tx))).length;
+    const error = await store
+      .write((tx) => createUser(tx, { username: 'nuluser', fullName: 'a\u0000b', email: '', admin: false }))
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     expect(error).toBeInstanceOf(ValidationError);
     expect(toApiError(error)?.status).toBe(400);
-    expect((await store.listUsers()).length).toBe(users);
+    expect((await store.read((tx) => listUsers(tx))).length).toBe(users);
     await store.close();
   });
 
   it('reconnects by itself when the server ended its session', async () => {
-    const store = openSqlStore(file);
+    const store = await openStore(file);
     await store.ping();
-    const pid = store.db.prepare('SELECT pg_backend_pid()').pluck().get() as number;
+    const pid = (await sqlOn(store).value<number>('SELECT pg_backend_pid()'))!;
     admin.prepare('SELECT pg_terminate_backend(?)').get(pid);
-    // the statement that meets the closed session fails as unavailable (503), the next one reconnects
+    // a read that meets the closed session runs again on a new one; were it a write half-way, it fails as unavailable
     const first = await store.ping().then(
       () => null,
       (e: Error) => e,
     );
     if (first) expect(first).toBeInstanceOf(DatabaseUnavailableError);
     await store.ping();
-    expect(store.db.prepare('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
+    expect(await sqlOn(store).value('SELECT pg_backend_pid()')).not.toBe(pid);
     await store.close();
   });
 
   it('survives sessions closed and collected at once (the socket watcher of the binding outlives its object)', () => {
     // a process that opens, closes and garbage-collects sessions in a loop; node aborted (uv__finish_close) before
-    const module = pathToFileURL(path.resolve('dist/store/pg/pg-db.js')).href;
-    const script = `import { PgDb } from ${JSON.stringify(module)};
+    const module = pathToFileURL(path.resolve('dist/store/pg/session.js')).href;
+    const script = `import { PgSession } from ${JSON.stringify(module)};
       for (let i = 0; i < 100; i++) {
-        const db = new PgDb(process.env.TMS_TEST_POSTGRES, 'x');
-        db.prepare('SELECT 1').get();
-        db.close();
+        const session = await PgSession.open(process.env.TMS_TEST_POSTGRES, 'x', { version: () => '' });
+        await session.prepare('SELECT 1').get();
+        session.close();
         globalThis.gc();
         await new Promise((r) => setImmediate(r));
       }
@@ -150,12 +154,11 @@ describe.skipIf(!url)('a PostgreSQL store', () => {
   });
 
   it('keeps the write token moving for writes made by another session', async () => {
-    const store = openSqlStore(file);
-    const other = openPgDb(url!, { schema: (store.db.name.split('#')[1] ?? '') || undefined });
+    const store = await openStore(file);
+    const other = openPgDb(url!, { schema: (store.location.split('#')[1] ?? '') || undefined });
     const before = await store.dataVersion();
     other.prepare("UPDATE users SET full_name = 'Changed elsewhere' WHERE username = 'anonymous'").run();
-    // the token is read once per turn of the event loop (requests of one turn arrived before it): the next turn sees it
-    await new Promise((r) => setImmediate(r));
+    // a caller after the commit reads the counter anew (or shares a read sent after it asked)
     expect(await store.dataVersion()).not.toBe(before);
     other.close();
     await store.close();

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/sync.js';
 import { parseConfig } from '../../src/config/config.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { componentAlerts } from '../../src/store/alerts.repo.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { findComponent } from '../../src/store/projects.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
@@ -14,7 +17,7 @@ const BROKEN_DE = '<?xml version="1.0" encoding="utf-8"?>\n<TS version="2.1" lan
 
 describe('a file that does not parse', () => {
   let root: string;
-  let store: SqlStore;
+  let store: Store;
   let upstream: string;
   let configFile: string;
   const raw = () =>
@@ -40,7 +43,7 @@ describe('a file that does not parse', () => {
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app'), files: { 'translations/app_de.ts': BROKEN_DE } });
     configFile = path.join(root, 'tms.config.json');
     await writeFile(configFile, raw());
-    store = openSqlStore(config().database);
+    store = await openStore(config().database);
   });
   afterAll(async () => {
     await store.close();
@@ -48,8 +51,8 @@ describe('a file that does not parse', () => {
   });
 
   const alerts = async (slug: string) => {
-    const row = await store.findComponent('hello', slug);
-    return (await store.componentAlerts(row!.id)).map((a) => ({ name: a.name, details: JSON.parse(a.details) as Record<string, unknown> }));
+    const row = await store.read((tx) => findComponent(tx, 'hello', slug));
+    return (await store.read((tx) => componentAlerts(tx, row!.id))).map((a) => ({ name: a.name, details: JSON.parse(a.details) as Record<string, unknown> }));
   };
 
   it('fails the first sync with file, line and column, and records the ParseError alert', async () => {

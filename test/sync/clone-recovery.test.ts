@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
@@ -11,7 +12,7 @@ import { DEMO, helloConfig } from '../helpers/sync-env.js';
 describe('a clone cut short', () => {
   let root: string;
   let upstream: string;
-  let store: SqlStore;
+  let store: Store;
   const config = (repo: string) => helloConfig(root, { repo });
   const work = () => path.join(root, 'repos', 'hello', 'app');
 
@@ -19,7 +20,7 @@ describe('a clone cut short', () => {
     root = await tempDir('tms-clone-');
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app') });
-    store = openSqlStore(path.join(root, 'tms.sqlite'));
+    store = await openStore(path.join(root, 'tms.sqlite'));
   });
   afterAll(async () => {
     await store.close();

@@ -3,9 +3,11 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
+import { sqlOn } from '../helpers/store.js';
 import { DEMO, demoFile, helloConfig } from '../helpers/sync-env.js';
 
 const DE = 'translations/app_de.ts';
@@ -14,20 +16,20 @@ const NEW_STRING = '<message>\n        <source>Brand new</source>\n        <tran
 describe('syncs after one that was killed', () => {
   let root: string;
   let upstream: string;
-  let store: SqlStore;
+  let store: Store;
   const config = () => helloConfig(root, { repo: upstream });
   const work = () => path.join(root, 'repos', 'hello', 'app');
-  const targets = () =>
-    store.db
-      .prepare('SELECT u.target FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.filename = ? ORDER BY u.position')
-      .pluck()
-      .all(DE) as string[];
+  const targets = async () =>
+    (await sqlOn(store).values(
+      'SELECT u.target FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.filename = ? ORDER BY u.position',
+      DE,
+    )) as string[];
 
   beforeEach(async () => {
     root = await tempDir('tms-crash-');
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: path.join(DEMO, 'app') });
-    store = openSqlStore(path.join(root, 'tms.sqlite'));
+    store = await openStore(path.join(root, 'tms.sqlite'));
     const [first] = await syncProject(store, config(), 'hello');
     expect(first?.ok).toBe(true);
   });
@@ -46,7 +48,7 @@ describe('syncs after one that was killed', () => {
     const [r] = await syncProject(store, config(), 'hello');
     expect(r?.error).toBeUndefined();
     expect(r?.commit).toBe(moved);
-    expect(targets()).toContain('Ganz neu');
+    expect(await targets()).toContain('Ganz neu');
     await gitCli(work(), ['fsck', '--no-dangling']);
   });
 
@@ -60,7 +62,7 @@ describe('syncs after one that was killed', () => {
     const [r] = await syncProject(store, config(), 'hello');
     expect(r?.error).toBeUndefined();
     expect(r?.ok).toBe(true);
-    expect(targets()).toContain('Ganz neu');
+    expect(await targets()).toContain('Ganz neu');
     // the working copy is whole again: git sees no difference from HEAD
     expect(readFileSync(path.join(work(), DE), 'utf8')).toContain('Ganz neu');
     expect(await gitCli(work(), ['status', '--porcelain'])).toBe('');
@@ -76,7 +78,7 @@ describe('syncs after one that was killed', () => {
     const [r] = await syncProject(store, config(), 'hello');
     expect(r?.error).toBeUndefined();
     expect(r?.ok).toBe(true);
-    expect(targets()).toContain('Ganz neu');
+    expect(await targets()).toContain('Ganz neu');
     expect(await gitCli(work(), ['status', '--porcelain'])).toBe('');
   });
 });

@@ -8,15 +8,20 @@ import { contentDisposition } from '../../src/api/handlers/files.js';
 import { openComponent } from '../../src/component/handle.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit } from '../../src/repository/index.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { findComponent } from '../../src/store/projects.repo.js';
+import { listTranslations } from '../../src/store/translations.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { gitCli, tempDir } from '../helpers/git-repo.js';
+import { sqlOn } from '../helpers/store.js';
 import { DEMO, helloConfig } from '../helpers/sync-env.js';
 
 describe('hostile file names in the mask', () => {
   let root: string;
   let upstream: string;
-  let store: SqlStore;
+  let store: Store;
   const config = () =>
     helloConfig(root, { repo: upstream, filemask: 'translations/*.ts', push_on_commit: true }, { committer: { name: 'tms test', email: 'tms@test.invalid' } });
 
@@ -36,7 +41,7 @@ describe('hostile file names in the mask', () => {
     await gitCli(work, ['commit', '-q', '-m', 'hostile names']);
     upstream = path.join(root, 'upstream.git');
     await gitCli(root, ['clone', '-q', '--bare', work, upstream]);
-    store = openSqlStore(path.join(root, 'tms.sqlite'));
+    store = await openStore(path.join(root, 'tms.sqlite'));
   });
   afterAll(async () => {
     await store.close();
@@ -53,16 +58,16 @@ describe('hostile file names in the mask', () => {
       'its name is not valid UTF-8 (tms would not write it back under the same name)',
     ]);
     expect(r?.warnings).toHaveLength(3);
-    expect((await store.listTranslations((await store.findComponent('hello', 'app'))!.id)).map((t) => t.language_code).sort()).toEqual(['de', 'en']);
+    const app = (await store.read((tx) => findComponent(tx, 'hello', 'app')))!;
+    expect((await store.read((tx) => listTranslations(tx, app.id))).map((t) => t.language_code).sort()).toEqual(['de', 'en']);
   });
 
   it('commits an edit without renaming or touching the refused files upstream', async () => {
     const before = await gitCli(upstream, ['ls-tree', '-r', '-z', '--name-only', 'main']);
-    const unit = store.db
-      .prepare("SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.filename = 'translations/de.ts' AND u.source = 'Quit'")
-      .pluck()
-      .get() as number;
-    const user = (await store.createUser({ username: 'jane', email: 'jane@example.org' })).user;
+    const unit = (await sqlOn(store).value(
+      "SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.filename = 'translations/de.ts' AND u.source = 'Quit'",
+    )) as number;
+    const user = (await store.write((tx) => createUser(tx, { username: 'jane', email: 'jane@example.org' }))).user;
     await editUnit(store, { unitId: unit, target: ['Beenden'], state: State.TRANSLATED, user });
     const project = config().projects[0]!;
     const result = await commitPending(await openComponent(store, config(), project, project.components[0]!), { user });

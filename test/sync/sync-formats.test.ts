@@ -2,36 +2,35 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import type { Db } from '../../src/store/db.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
+import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
-function units(db: Db, component: string, language: string) {
-  return db
-    .prepare(
-      `SELECT u.context, u.source, u.target, u.state, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
+async function units(sql: DirectSql, component: string, language: string) {
+  return (await sql.rows(
+    `SELECT u.context, u.source, u.target, u.state, u.num_words FROM units u JOIN translations t ON t.id = u.translation_id
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      WHERE c.slug = ? AND l.code = ? ORDER BY u.position`,
-    )
-    .all(component, language) as { context: string; source: string; target: string; state: number; num_words: number }[];
+    component,
+    language,
+  )) as { context: string; source: string; target: string; state: number; num_words: number }[];
 }
 
-function translations(db: Db, component: string) {
-  return db
-    .prepare(
-      `SELECT l.code, t.language_code, t.filename, t.is_source, t.is_template, s.total, s.translated FROM translations t
+async function translations(sql: DirectSql, component: string) {
+  return await sql.rows(
+    `SELECT l.code, t.language_code, t.filename, t.is_source, t.is_template, s.total, s.translated FROM translations t
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      JOIN translation_stats s ON s.translation_id = t.id WHERE c.slug = ? ORDER BY t.is_source DESC, l.code`,
-    )
-    .all(component);
+    component,
+  );
 }
 
 describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', () => {
   let env: SyncEnv;
-  let store: SqlStore;
-  let db: Db;
+  let store: Store;
+  let sql: DirectSql;
   const config = () =>
     env.config([
       {
@@ -55,8 +54,8 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     env = await createSyncEnv();
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
-    store = env.openStore();
-    db = store.db;
+    store = await env.openStore();
+    sql = sqlOn(store);
   });
   afterAll(() => env.close());
 
@@ -66,12 +65,12 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
       ['app', true, undefined],
       ['web', true, undefined],
     ]);
-    expect(translations(db, 'app')).toEqual([
+    expect(await translations(sql, 'app')).toEqual([
       { code: 'en', language_code: 'en', filename: '', is_source: 1, is_template: 0, total: 5, translated: 5 },
       { code: 'cs', language_code: 'cs', filename: 'translations/app_cs.ts', is_source: 0, is_template: 0, total: 5, translated: 3 },
       { code: 'de', language_code: 'de', filename: 'translations/app_de.ts', is_source: 0, is_template: 0, total: 5, translated: 3 },
     ]);
-    const cs = units(db, 'app', 'cs');
+    const cs = await units(sql, 'app', 'cs');
     expect(cs.map((u) => u.context)).toEqual(['MainWindow', 'MainWindow\ntooltip', 'MainWindow', 'MainWindow', 'AboutDialog']);
     expect(cs[2]).toMatchObject({
       source: '%n file selected\x1e\x1e%n files selected',
@@ -80,16 +79,16 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     });
     expect(cs[3]).toMatchObject({ source: 'Quit', target: '', state: State.EMPTY });
     expect(cs[4]).toMatchObject({ target: 'O aplikaci %1', state: State.FUZZY });
-    expect(units(db, 'app', 'en').every((u) => u.state === State.READONLY && u.target === u.source)).toBe(true);
+    expect((await units(sql, 'app', 'en')).every((u) => u.state === State.READONLY && u.target === u.source)).toBe(true);
   });
 
-  it('loads a monolingual component in template order, with missing keys empty', () => {
-    expect(translations(db, 'web')).toEqual([
+  it('loads a monolingual component in template order, with missing keys empty', async () => {
+    expect(await translations(sql, 'web')).toEqual([
       { code: 'en', language_code: 'en', filename: 'locales/en.json', is_source: 1, is_template: 1, total: 6, translated: 6 },
       { code: 'cs', language_code: 'cs', filename: 'locales/cs.json', is_source: 0, is_template: 0, total: 6, translated: 1 },
       { code: 'de', language_code: 'de', filename: 'locales/de.json', is_source: 0, is_template: 0, total: 6, translated: 4 },
     ]);
-    expect(units(db, 'web', 'de').map((u) => [u.context, u.source, u.target, u.state])).toEqual([
+    expect((await units(sql, 'web', 'de')).map((u) => [u.context, u.source, u.target, u.state])).toEqual([
       ['app.title', 'Hello tms', 'Hallo tms', State.TRANSLATED],
       ['app.greeting', 'Hello, {name}!', 'Hallo, {name}!', State.TRANSLATED],
       ['menu.open', 'Open', 'Öffnen', State.TRANSLATED],
@@ -97,11 +96,11 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
       ['menu.quit', 'Quit', '', State.EMPTY],
       ['status.ready', 'Ready', '', State.EMPTY],
     ]);
-    expect(units(db, 'web', 'en').every((u) => u.state === State.TRANSLATED && u.target === u.source)).toBe(true);
-    const sourceAdded = db
-      .prepare(`SELECT count(*) FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = 'web' AND ch.action = ?`)
-      .pluck()
-      .get(Action.NEW_SOURCE);
+    expect((await units(sql, 'web', 'en')).every((u) => u.state === State.TRANSLATED && u.target === u.source)).toBe(true);
+    const sourceAdded = await sql.value(
+      `SELECT count(*) FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = 'web' AND ch.action = ?`,
+      Action.NEW_SOURCE,
+    );
     expect(sourceAdded).toBe(6);
   });
 
@@ -111,8 +110,8 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
     const [r] = await syncProject(store, config(), 'hello', 'web');
     expect(r!.ok).toBe(true);
     expect(r!.parsed).toBe(3);
-    expect(units(db, 'web', 'de').map((u) => u.context)).toContain('menu.close');
-    expect(units(db, 'web', 'cs').find((u) => u.context === 'menu.close')).toMatchObject({ source: 'Close', target: '', state: State.EMPTY });
+    expect((await units(sql, 'web', 'de')).map((u) => u.context)).toContain('menu.close');
+    expect((await units(sql, 'web', 'cs')).find((u) => u.context === 'menu.close')).toMatchObject({ source: 'Close', target: '', state: State.EMPTY });
 
     await commitToUpstream(env.upstream('web'), { 'locales/cs.json': '{\n  "app": {\n    "title": "Ahoj tms",\n    "greeting": "Ahoj, {name}!"\n  }\n}\n' });
     const [one] = await syncProject(store, config(), 'hello', 'web');
@@ -140,15 +139,12 @@ describe('sync of the demo project (Qt TS bilingual, nested JSON monolingual)', 
       },
     ]);
     await syncProject(store, cfg, 'hello', 'web', { force: true });
-    expect(units(db, 'web', 'en').every((u) => u.state === State.READONLY)).toBe(true);
-    const stats = translations(db, 'web')[0] as { total: number };
+    expect((await units(sql, 'web', 'en')).every((u) => u.state === State.READONLY)).toBe(true);
+    const stats = (await translations(sql, 'web'))[0] as { total: number };
     expect(
-      db
-        .prepare(
-          `SELECT readonly FROM translation_stats s JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'web' AND t.is_source = 1`,
-        )
-        .pluck()
-        .get(),
+      await sql.value(
+        `SELECT readonly FROM translation_stats s JOIN translations t ON t.id = s.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'web' AND t.is_source = 1`,
+      ),
     ).toBe(stats.total);
   });
 });

@@ -3,12 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import type { Db } from '../../src/store/db.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { runCli } from '../helpers/cli.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { rowsWritten } from '../helpers/store.js';
+import { type DirectSql, rowsWritten, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
 const glossaryComponent = (repo: string, extra: Record<string, unknown> = {}) => ({
@@ -21,38 +20,38 @@ const glossaryComponent = (repo: string, extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
-function unitsOf(db: Db, project: string, component: string, language: string) {
-  return db
-    .prepare(
-      `SELECT u.id, u.context, u.source, u.target, u.state, u.position, u.pending FROM units u
+async function unitsOf(sql: DirectSql, project: string, component: string, language: string) {
+  return (await sql.rows(
+    `SELECT u.id, u.context, u.source, u.target, u.state, u.position, u.pending FROM units u
      JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
      WHERE p.slug = ? AND c.slug = ? AND l.code = ? ORDER BY u.position`,
-    )
-    .all(project, component, language) as { id: number; context: string; source: string; target: string; state: number; position: number; pending: number }[];
+    project,
+    component,
+    language,
+  )) as { id: number; context: string; source: string; target: string; state: number; position: number; pending: number }[];
 }
 
-function translationsOf(db: Db, component: string) {
-  return db
-    .prepare(
-      `SELECT l.code, t.filename, t.is_source, t.parse_error, s.total, s.translated, s.readonly FROM translations t
+async function translationsOf(sql: DirectSql, component: string) {
+  return await sql.rows(
+    `SELECT l.code, t.filename, t.is_source, t.parse_error, s.total, s.translated, s.readonly FROM translations t
      JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
      LEFT JOIN translation_stats s ON s.translation_id = t.id WHERE c.slug = ? ORDER BY l.code`,
-    )
-    .all(component);
+    component,
+  );
 }
 
 describe('sync over smart HTTP (with credentials in the URL)', () => {
   let env: SyncEnv;
-  let store: SqlStore;
-  let db: Db;
+  let store: Store;
+  let sql: DirectSql;
   let url: string;
   beforeAll(async () => {
     env = await createSyncEnv();
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary'), into: 'glossary' }).then(() => undefined);
     url = env.server.url('glossary.git', CREDENTIALS);
-    store = env.openStore();
-    db = store.db;
+    store = await env.openStore();
+    sql = sqlOn(store);
   });
   afterAll(() => env.close());
 
@@ -68,47 +67,48 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
       ['glossary/cs.tbx', 'cs', 'parsed'],
       ['glossary/de.tbx', 'de', 'parsed'],
     ]);
-    expect(translationsOf(db, 'glossary')).toEqual([
+    expect(await translationsOf(sql, 'glossary')).toEqual([
       { code: 'cs', filename: 'glossary/cs.tbx', is_source: 0, parse_error: null, total: 3, translated: 2, readonly: 0 },
       { code: 'de', filename: 'glossary/de.tbx', is_source: 0, parse_error: null, total: 3, translated: 2, readonly: 0 },
       { code: 'en', filename: '', is_source: 1, parse_error: null, total: 3, translated: 3, readonly: 3 },
     ]);
-    const de = unitsOf(db, 'hello', 'glossary', 'de');
+    const de = await unitsOf(sql, 'hello', 'glossary', 'de');
     expect(de.map((u) => [u.source, u.target, u.state, u.position])).toEqual([
       ['file', 'Datei', State.TRANSLATED, 1],
       ['folder', 'Ordner', State.TRANSLATED, 2],
       ['repository', '', State.EMPTY, 3],
     ]);
-    const en = unitsOf(db, 'hello', 'glossary', 'en');
+    const en = await unitsOf(sql, 'hello', 'glossary', 'en');
     expect(en.map((u) => [u.source, u.target, u.state])).toEqual([
       ['file', 'file', State.READONLY],
       ['folder', 'folder', State.READONLY],
       ['repository', 'repository', State.READONLY],
     ]);
-    const added = db
-      .prepare('SELECT unit_id, translation_id, user_id, author_id, target FROM changes WHERE action = ? ORDER BY id')
-      .all(Action.NEW_SOURCE) as Record<string, unknown>[];
+    const added = (await sql.rows(
+      'SELECT unit_id, translation_id, user_id, author_id, target FROM changes WHERE action = ? ORDER BY id',
+      Action.NEW_SOURCE,
+    )) as Record<string, unknown>[];
     expect(added).toHaveLength(3);
     expect(added.map((c) => c.unit_id)).toEqual(en.map((u) => u.id));
     expect(added.every((c) => c.user_id === null && c.author_id === null && c.target === '')).toBe(true);
   });
 
   it('does no parsing and writes nothing when upstream did not change', async () => {
-    const before = rowsWritten(db);
-    const snapshot = db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all();
+    const before = await rowsWritten(store);
+    const snapshot = await sql.rows('SELECT id, target, timestamp FROM units ORDER BY id');
     const [r] = await syncProject(store, config(), 'hello');
     expect(r!.ok).toBe(true);
     expect(r!.update).toBe('up-to-date');
     expect(r!.parsed).toBe(0);
     expect(r!.files.every((f) => f.status === 'unchanged')).toBe(true);
-    expect(db.prepare('SELECT id, target, timestamp FROM units ORDER BY id').all()).toEqual(snapshot);
-    expect(rowsWritten(db) - before).toBe(0);
-    expect(db.prepare('SELECT count(*) FROM changes').pluck().get()).toBe(3);
+    expect(await sql.rows('SELECT id, target, timestamp FROM units ORDER BY id')).toEqual(snapshot);
+    expect((await rowsWritten(store)) - before).toBe(0);
+    expect(await sql.value('SELECT count(*) FROM changes')).toBe(3);
   });
 
   it('re-parses only the changed file and keeps untouched unit rows', async () => {
-    const deBefore = unitsOf(db, 'hello', 'glossary', 'de');
-    const csBefore = unitsOf(db, 'hello', 'glossary', 'cs');
+    const deBefore = await unitsOf(sql, 'hello', 'glossary', 'de');
+    const csBefore = await unitsOf(sql, 'hello', 'glossary', 'cs');
     await commitToUpstream(env.upstream('glossary'), {
       'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>'),
     });
@@ -118,10 +118,10 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(r!.parsed).toBe(1);
     expect(r!.files.find((f) => f.path === 'glossary/de.tbx')).toMatchObject({ status: 'parsed', added: 0, changed: 1, removed: 0 });
     expect(r!.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'unchanged' });
-    const deAfter = unitsOf(db, 'hello', 'glossary', 'de');
+    const deAfter = await unitsOf(sql, 'hello', 'glossary', 'de');
     expect(deAfter.map((u) => u.id)).toEqual(deBefore.map((u) => u.id));
     expect(deAfter[1]!.target).toBe('Verzeichnis');
-    expect(unitsOf(db, 'hello', 'glossary', 'cs')).toEqual(csBefore);
+    expect(await unitsOf(sql, 'hello', 'glossary', 'cs')).toEqual(csBefore);
   });
 
   it('adds a language when a file appears and removes it when the file goes', async () => {
@@ -134,13 +134,13 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const [added] = await syncProject(store, config(), 'hello');
     expect(added!.ok).toBe(true);
     expect(added!.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ language: 'fr', status: 'parsed', added: 3 });
-    expect(unitsOf(db, 'hello', 'glossary', 'fr').map((u) => u.target)).toEqual(['fichier', '', '']);
+    expect((await unitsOf(sql, 'hello', 'glossary', 'fr')).map((u) => u.target)).toEqual(['fichier', '', '']);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/fr.tbx': null });
     const [removed] = await syncProject(store, config(), 'hello');
     expect(removed!.files.find((f) => f.path === 'glossary/fr.tbx')).toMatchObject({ status: 'removed', removed: 3 });
-    expect(unitsOf(db, 'hello', 'glossary', 'fr')).toEqual([]);
-    expect(unitsOf(db, 'hello', 'glossary', 'en')).toHaveLength(3);
+    expect(await unitsOf(sql, 'hello', 'glossary', 'fr')).toEqual([]);
+    expect(await unitsOf(sql, 'hello', 'glossary', 'en')).toHaveLength(3);
   });
 
   it('adds and removes source strings as the files change', async () => {
@@ -150,16 +150,16 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': de.replace('    </body>', entry) });
     const [r] = await syncProject(store, config(), 'hello');
     expect(r!.added).toBe(1);
-    expect(unitsOf(db, 'hello', 'glossary', 'en').map((u) => u.source)).toEqual(['file', 'folder', 'repository', 'branch']);
-    expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.NEW_SOURCE)).toBe(4);
+    expect((await unitsOf(sql, 'hello', 'glossary', 'en')).map((u) => u.source)).toEqual(['file', 'folder', 'repository', 'branch']);
+    expect(await sql.value('SELECT count(*) FROM changes WHERE action = ?', Action.NEW_SOURCE)).toBe(4);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': de });
     await syncProject(store, config(), 'hello');
-    expect(unitsOf(db, 'hello', 'glossary', 'en').map((u) => u.source)).toEqual(['file', 'folder', 'repository']);
+    expect((await unitsOf(sql, 'hello', 'glossary', 'en')).map((u) => u.source)).toEqual(['file', 'folder', 'repository']);
   });
 
   it('records a parse error for one broken file, keeps its units and syncs the others', async () => {
-    const deBefore = unitsOf(db, 'hello', 'glossary', 'de');
+    const deBefore = await unitsOf(sql, 'hello', 'glossary', 'de');
     await commitToUpstream(env.upstream('glossary'), {
       'glossary/de.tbx': '<?xml version="1.0"?>\n<martif type="TBX">\n  <text><body>\n',
       'glossary/cs.tbx': demoFile('glossary/cs.tbx').replace('<term>Složka</term>', '<term>Adresář</term>'),
@@ -170,25 +170,25 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(de.status).toBe('failed');
     expect(de.error).toMatch(/^glossary\/de\.tbx:\d+:\d+: /);
     expect(r!.files.find((f) => f.path === 'glossary/cs.tbx')).toMatchObject({ status: 'parsed', changed: 1 });
-    expect(unitsOf(db, 'hello', 'glossary', 'de')).toEqual(deBefore);
-    const failure = db.prepare('SELECT target, details FROM changes WHERE action = ?').get(Action.PARSE_ERROR) as { target: string; details: string };
+    expect(await unitsOf(sql, 'hello', 'glossary', 'de')).toEqual(deBefore);
+    const failure = (await sql.row('SELECT target, details FROM changes WHERE action = ?', Action.PARSE_ERROR)) as { target: string; details: string };
     expect(failure.target).toBe(de.error);
-    expect(translationsOf(db, 'glossary').find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: de.error });
+    expect((await translationsOf(sql, 'glossary')).find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: de.error });
 
     // the same broken blob again: no second change record
     const [again] = await syncProject(store, config(), 'hello', undefined, { force: true });
     expect(again!.ok).toBe(false);
-    expect(db.prepare('SELECT count(*) FROM changes WHERE action = ?').pluck().get(Action.PARSE_ERROR)).toBe(1);
+    expect(await sql.value('SELECT count(*) FROM changes WHERE action = ?', Action.PARSE_ERROR)).toBe(1);
 
     await commitToUpstream(env.upstream('glossary'), { 'glossary/de.tbx': demoFile('glossary/de.tbx') });
     const [fixed] = await syncProject(store, config(), 'hello');
     expect(fixed!.ok).toBe(true);
-    expect(translationsOf(db, 'glossary').find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: null });
+    expect((await translationsOf(sql, 'glossary')).find((t) => (t as { code: string }).code === 'de')).toMatchObject({ parse_error: null });
   });
 
   it('keeps a pending edit when upstream changes the same unit, and reports it', async () => {
-    const folder = unitsOf(db, 'hello', 'glossary', 'de').find((u) => u.source === 'folder')!;
-    db.prepare('UPDATE units SET target = ?, pending = 1 WHERE id = ?').run('Mappe', folder.id);
+    const folder = (await unitsOf(sql, 'hello', 'glossary', 'de')).find((u) => u.source === 'folder')!;
+    await sql.run('UPDATE units SET target = ?, pending = 1 WHERE id = ?', 'Mappe', folder.id);
     await commitToUpstream(env.upstream('glossary'), {
       'glossary/de.tbx': demoFile('glossary/de.tbx')
         .replace('<term>Ordner</term>', '<term>Katalog</term>')
@@ -197,7 +197,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     const [r] = await syncProject(store, config(), 'hello');
     expect(r!.ok).toBe(true);
     expect(r!.pendingKept).toEqual([{ translation: 'glossary/de.tbx', context: folder.context, fileTarget: 'Katalog' }]);
-    const after = unitsOf(db, 'hello', 'glossary', 'de');
+    const after = await unitsOf(sql, 'hello', 'glossary', 'de');
     expect(after.find((u) => u.id === folder.id)).toMatchObject({ target: 'Mappe', pending: 1 });
     expect(after.find((u) => u.source === 'file')?.target).toBe('Die Datei');
   });
@@ -210,7 +210,7 @@ describe('sync over smart HTTP (with credentials in the URL)', () => {
     expect(r!.error).toMatch(/auth/i);
     expect(JSON.stringify(r)).not.toContain('wrong-Pa55word');
     expect(JSON.stringify(r)).not.toContain(CREDENTIALS.password);
-    const settings = db.prepare('SELECT settings FROM components').pluck().all().join('\n');
+    const settings = (await sql.values('SELECT settings FROM components')).join('\n');
     expect(settings).not.toContain(CREDENTIALS.password);
     expect(settings).not.toContain('wrong-Pa55word');
     const gitConfig = readFileSync(path.join(env.root, 'repos', 'hello', 'glossary', '.git', 'config'), 'utf8');
@@ -276,8 +276,8 @@ describe('sync from a local-path upstream', () => {
     const { createUpstream } = await import('../helpers/git-repo.js');
     await createUpstream({ dir: env.upstream('trunk'), branch: 'trunk', fixture: path.join(DEMO, 'glossary'), into: 'glossary' });
     const cfg = env.config([{ name: 'T', slug: 'trunk', components: [glossaryComponent(env.upstream('trunk'), { branch: '' })] }]);
-    const store = env.openStore();
-    const db = store.db;
+    const store = await env.openStore();
+    const sql = sqlOn(store);
     const [r] = await syncProject(store, cfg, 'trunk');
     expect(r!.error).toBeUndefined();
     expect(r!.files.map((f) => f.status)).toEqual(['parsed', 'parsed']);
@@ -288,7 +288,7 @@ describe('sync from a local-path upstream', () => {
     );
     const [again] = await syncProject(store, cfg, 'trunk');
     expect(again!.update).toBe('fast-forward');
-    expect(unitsOf(db, 'trunk', 'glossary', 'de').map((u) => u.target)).toContain('Mappe');
+    expect((await unitsOf(sql, 'trunk', 'glossary', 'de')).map((u) => u.target)).toContain('Mappe');
   });
 
   it('skips a second file of one language with a DuplicateLanguage alert, cleared when it goes', async () => {
@@ -296,8 +296,8 @@ describe('sync from a local-path upstream', () => {
     const { findComponent } = await import('../../src/store/projects.repo.js');
     await createUpstreamCopy('dups');
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': demoFile('glossary/de.tbx'), 'glossary/de_DE.tbx': demoFile('glossary/de.tbx') });
-    const store = env.openStore();
-    const db = store.db;
+    const store = await env.openStore();
+    const sql = sqlOn(store);
     const cfg = env.config([{ name: 'D', slug: 'dups', components: [glossaryComponent(env.upstream('dups'))] }]);
     const [r] = await syncProject(store, cfg, 'dups');
     expect(r!.ok).toBe(true);
@@ -306,19 +306,19 @@ describe('sync from a local-path upstream', () => {
       { path: 'glossary/de_DE.tbx', reason: 'duplicate language de (already glossary/de.tbx)' },
       { path: 'glossary/en.tbx', reason: 'duplicate language en (already (the source language))' },
     ]);
-    const id = findComponent(db, 'dups', 'glossary')!.id;
-    const [alert] = componentAlerts(db, id);
+    const id = (await store.read((tx) => findComponent(tx, 'dups', 'glossary')))!.id;
+    const [alert] = await store.read((tx) => componentAlerts(tx, id));
     expect(alert!.name).toBe('DuplicateLanguage');
     expect(JSON.parse(alert!.details).files.map((f: { path: string }) => f.path)).toEqual(['glossary/de_DE.tbx', 'glossary/en.tbx']);
 
     await commitToUpstream(env.upstream('dups'), { 'glossary/en.tbx': null, 'glossary/de_DE.tbx': null });
     await syncProject(store, cfg, 'dups');
-    expect(componentAlerts(db, id)).toEqual([]);
+    expect(await store.read((tx) => componentAlerts(tx, id))).toEqual([]);
   });
 
   it('reads every file again when the component settings change, without an upstream change', async () => {
-    const store = env.openStore();
-    const db = store.db;
+    const store = await env.openStore();
+    const sql = sqlOn(store);
     const only = env.config([{ name: 'R', slug: 'regex', components: [glossaryComponent(env.upstream('glossary'), { language_regex: '^de$' })] }]);
     const [first] = await syncProject(store, only, 'regex');
     expect(first!.files.map((f) => f.language)).toEqual(['de']);

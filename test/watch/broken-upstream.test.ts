@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runServe } from '../../src/cli/serve.js';
-import { openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, readUpstreamFile } from '../helpers/git-repo.js';
 import { httpRequest } from '../helpers/http.js';
@@ -27,9 +28,9 @@ describe('a broken file in a watched upstream with an edit pending in it', () =>
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     const app = { name: 'App', slug: 'app', repo: env.upstream('app'), branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' };
     const config = env.config([{ name: 'Hello', slug: 'hello', components: [app] }]);
-    const store = openSqlStore(config.database);
+    const store = await openStore(config.database);
     expect((await syncProject(store, config, 'hello')).every((r) => r.ok)).toBe(true);
-    token = (await store.createUser({ username: 'root', email: 'root@example.org', admin: true })).token;
+    token = (await store.write((tx) => createUser(tx, { username: 'root', email: 'root@example.org', admin: true }))).token;
     await store.close();
     const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l), isTty: false };
     served = runServe(config, io, {

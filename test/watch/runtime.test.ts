@@ -6,11 +6,12 @@ import { loadConfig } from '../../src/config/config.js';
 import { Action } from '../../src/domain/actions.js';
 import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { createComponentUpdater } from '../../src/hooks/updater.js';
-import type { Db } from '../../src/store/db.js';
-import { type SqlStore, openSqlStore } from '../../src/store/sql-store.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WatchRuntime, startWatching } from '../../src/watch/runtime.js';
 import { commitToUpstream, createUpstream, tempDir } from '../helpers/git-repo.js';
+import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { DEMO, demoFile } from '../helpers/sync-env.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 
@@ -28,8 +29,8 @@ function withMessage(source: string, translation: string): string {
 
 let root: string;
 let file: string;
-let store: SqlStore;
-let db: Db;
+let store: Store;
+let sql: DirectSql;
 let queue: UpdateQueue;
 let runtime: WatchRuntime;
 const lines: string[] = [];
@@ -38,19 +39,19 @@ function writeConfig(components: unknown[], raw?: string): void {
   writeFileSync(file, raw ?? JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Hello', slug: 'hello', components }] }, null, 2));
 }
 
-function targets(component: string, language: string): Record<string, string> {
-  const rows = db
-    .prepare(
-      `SELECT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+async function targets(component: string, language: string): Promise<Record<string, string>> {
+  const rows = (await sql.rows(
+    `SELECT u.source, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      WHERE c.slug = ? AND t.language_code = ? ORDER BY u.position`,
-    )
-    .all(component, language) as { source: string; target: string }[];
+    component,
+    language,
+  )) as { source: string; target: string }[];
   return Object.fromEntries(rows.map((r) => [r.source, r.target]));
 }
 
-function actions(component: string): number[] {
+async function actions(component: string): Promise<number[]> {
   return (
-    db.prepare('SELECT action FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id').all(component) as {
+    (await sql.rows('SELECT action FROM changes ch JOIN components c ON c.id = ch.component_id WHERE c.slug = ? ORDER BY ch.id', component)) as {
       action: number;
     }[]
   ).map((r) => r.action);
@@ -65,8 +66,8 @@ beforeAll(async () => {
   cpSync(path.join(DEMO, 'app'), path.join(root, 'repos', 'hello', 'local'), { recursive: true });
   writeConfig([APP, LOCAL]);
   const config = loadConfig(file);
-  store = openSqlStore(config.database);
-  db = store.db;
+  store = await openStore(config.database);
+  sql = sqlOn(store);
   const first = await syncProject(store, config, 'hello');
   expect(first.every((r) => r.ok)).toBe(true);
   queue = createUpdateQueue({
@@ -86,29 +87,29 @@ afterAll(async () => {
 
 describe('watching a running tms', () => {
   it('pulls a commit made in a local upstream repository and records change 21', async () => {
-    expect(targets('app', 'de')['Save']).toBeUndefined();
+    expect((await targets('app', 'de'))['Save']).toBeUndefined();
     await commitToUpstream(path.join(root, 'upstream', 'app.git'), { 'translations/app_de.ts': withMessage('Save', 'Speichern') });
-    await waitFor('the new string', () => targets('app', 'de')['Save'] === 'Speichern');
+    await waitFor('the new string', async () => (await targets('app', 'de'))['Save'] === 'Speichern');
     await queue.idle();
-    expect(actions('app')).toContain(Action.REBASE);
+    expect(await actions('app')).toContain(Action.REBASE);
     expect(lines).toContain('watch: hello/app changed on disk; re-scanning');
   });
 
   it('re-scans a local component edited from outside', async () => {
-    expect(targets('local', 'de')['Open a file']).toBe('Eine Datei öffnen');
+    expect((await targets('local', 'de'))['Open a file']).toBe('Eine Datei öffnen');
     writeFileSync(
       path.join(root, 'repos', 'hello', 'local', 'translations', 'app_de.ts'),
       demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Datei öffnen'),
     );
-    await waitFor('the edited string', () => targets('local', 'de')['Open a file'] === 'Datei öffnen');
+    await waitFor('the edited string', async () => (await targets('local', 'de'))['Open a file'] === 'Datei öffnen');
     await queue.idle();
     // nothing was pulled: no repository change
-    expect(actions('local')).not.toContain(Action.REBASE);
+    expect(await actions('local')).not.toContain(Action.REBASE);
   });
 
   it('applies a component added to the configuration, keeps the running one on an invalid edit, and stops watching a removed one', async () => {
     writeConfig([APP, LOCAL, GLOSSARY]);
-    await waitFor('the added component', () => targets('glossary', 'de')['folder'] === 'Ordner');
+    await waitFor('the added component', async () => (await targets('glossary', 'de'))['folder'] === 'Ordner');
     expect(runtime.getConfig().projects[0]!.components.map((c) => c.slug)).toEqual(['app', 'local', 'glossary']);
     expect(lines).toContain('watch: configuration reloaded: added hello/glossary');
 
@@ -120,19 +121,19 @@ describe('watching a running tms', () => {
     await commitToUpstream(path.join(root, 'upstream', 'glossary.git'), {
       'glossary/de.tbx': demoFile('glossary/de.tbx').replace('<term>Ordner</term>', '<term>Verzeichnis</term>'),
     });
-    await waitFor('the glossary commit', () => targets('glossary', 'de')['folder'] === 'Verzeichnis');
+    await waitFor('the glossary commit', async () => (await targets('glossary', 'de'))['folder'] === 'Verzeichnis');
 
     writeConfig([APP, LOCAL]);
     await waitFor('the removal', () => lines.includes('watch: configuration reloaded: removed hello/glossary'));
     await queue.idle();
     await runtime.ready();
     // no uncommitted edits: the component left the store with its strings and history
-    expect(actions('glossary')).toHaveLength(0);
-    expect(targets('glossary', 'de')).toEqual({});
+    expect(await actions('glossary')).toHaveLength(0);
+    expect(await targets('glossary', 'de')).toEqual({});
     await commitToUpstream(path.join(root, 'upstream', 'glossary.git'), { 'glossary/de.tbx': demoFile('glossary/de.tbx') });
     await sleep(600);
     await queue.idle();
-    expect(actions('glossary')).toHaveLength(0);
-    expect(targets('glossary', 'de')).toEqual({});
+    expect(await actions('glossary')).toHaveLength(0);
+    expect(await targets('glossary', 'de')).toEqual({});
   });
 });

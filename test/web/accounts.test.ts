@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/auth/password.js';
+import { findCredentials } from '../../src/store/sessions.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
 
@@ -44,7 +45,7 @@ describe('web sign-in', () => {
     const add = tms(env, ['user', 'add', 'rita', '--email', 'rita@example.org', '--password-stdin'], 'rita-secret-1\nignored line\n');
     expect(add.status).toBe(0);
     expect(add.stdout + add.stderr).not.toContain('rita-secret-1');
-    const stored = await env.store.findCredentials('rita');
+    const stored = await env.store.read((tx) => findCredentials(tx, 'rita'));
     expect(stored?.passwordHash).toMatch(/^scrypt\$/);
     expect(await verifyPassword('rita-secret-1', stored!.passwordHash!)).toBe(true);
     expect((await signIn(env, 'rita', 'rita-secret-1')).status).toBe(303);

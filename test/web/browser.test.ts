@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -29,7 +30,10 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
   beforeAll(async () => {
     await ensureAssets();
     env = await createWriteEnv();
-    for (const [name, password] of Object.entries(PASSWORDS)) await env.store.setPasswordHash(name, await hashPassword(password));
+    for (const [name, password] of Object.entries(PASSWORDS)) {
+      const hash = await hashPassword(password);
+      await env.store.write((tx) => setPasswordHash(tx, name, hash));
+    }
     // An Arabic translation of `web`, for right-to-left.
     const added = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: 'ar' } });
     expect(added.status).toBeLessThan(300);
@@ -193,6 +197,25 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     await shot(page, 'editor-rtl-360px');
   });
 
+  it('fits the overview pages in 360 px (wide tables scroll inside themselves) and asks for nothing missing', async () => {
+    // a visitor in a fresh browser: the browser asks for an icon once, on its first page of the site
+    const page = await signedIn(null, { width: 360, height: 780 });
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+    });
+    // the browser's own request for an icon is no page response: its 404 shows as a console error
+    page.on('console', (m) => {
+      if (m.type() === 'error') missing.push(m.text());
+    });
+    for (const url of ['/', '/projects/hello/', '/projects/hello/app/', '/languages/']) {
+      await page.goto(`${env.origin}${url}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, url).toBeLessThanOrEqual(0);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('has no serious or critical axe violation on the main pages', async () => {
     const page = await signedIn('mike');
     const failures: string[] = [];
@@ -216,6 +239,35 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     for (const v of await axeViolations(anonymous)) failures.push(`/accounts/login/: ${v}`);
     await shot(anonymous, 'login');
     expect(failures).toEqual([]);
+  });
+
+  it('starts a new translation from the component page: the language picked, its file committed upstream, its page opened', async () => {
+    const anonymous = await signedIn(null);
+    await anonymous.goto(`${env.origin}/projects/hello/web/`);
+    await expect(anonymous.locator('a[href="/new-lang/hello/web/"]').count()).resolves.toBe(0);
+    const page = await signedIn('mike');
+    await page.goto(`${env.origin}/projects/hello/web/`);
+    await Promise.all([page.waitForURL(`${env.origin}/new-lang/hello/web/`), page.click('a[href="/new-lang/hello/web/"]')]);
+    // languages the component has are not offered
+    await expect(page.locator('#language_code option[value="de"]').count()).resolves.toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.selectOption('#language_code', 'fr');
+    await Promise.all([page.waitForURL(`${env.origin}/projects/hello/web/fr/`), page.click('form.new-language button[type="submit"]')]);
+    await expect(page.locator('h1').textContent()).resolves.toContain('French');
+    const log = execFileSync('git', ['--git-dir', env.upstream('web'), 'log', '-1', '--name-only', '--format=%s'], { encoding: 'utf8' });
+    expect(log).toContain('Added translation using tms (French)');
+    expect(log).toContain('locales/fr.json');
+    // a language it has now: refused with the reason, and a way back to the component
+    await page.goto(`${env.origin}/new-lang/hello/web/`);
+    await page.evaluate(() => {
+      const option = document.createElement('option');
+      option.value = 'fr';
+      document.querySelector('#language_code').append(option);
+      document.querySelector('#language_code').value = 'fr';
+    });
+    await page.click('form.new-language button[type="submit"]');
+    await expect(page.locator('.error-detail').textContent()).resolves.toContain('already exists');
+    await expect(page.locator('a[href="/projects/hello/web/"]').last().textContent()).resolves.toBe('Back to the component');
   });
 
   it('answers 200 for every web URL in every API answer', async () => {

@@ -2,6 +2,8 @@
 // dismissed and restored with Weblate's permission, counted per check on the translation page with links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
@@ -27,7 +29,8 @@ describe('checks in the web interface', () => {
 
   beforeAll(async () => {
     env = await createWriteEnv();
-    await env.store.setPasswordHash('jane', await hashPassword('jane-password-1'));
+    const hash = await hashPassword('jane-password-1');
+    await env.store.write((tx) => setPasswordHash(tx, 'jane', hash));
     const login = await env.request('GET', '/accounts/login/');
     const token = /tms_csrf=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
     const signed = await env.request('POST', '/accounts/login/', {
@@ -136,7 +139,7 @@ describe('checks in the web interface', () => {
     // a check the component enforces cannot be dismissed (Weblate's rule for unit.check)
     const app = env.config.projects[0]!.components.find((c) => c.slug === 'app')!;
     app.enforced_checks = ['end_stop'];
-    await env.store.applyConfig(env.config);
+    await env.store.write((tx) => applyConfig(tx, env.config));
     const enforced = await env.request(
       'POST',
       '/translate/hello/app/de/dismiss/',
@@ -148,7 +151,7 @@ describe('checks in the web interface', () => {
     expect(editor.text).toContain('enforced');
     expect(editor.text).not.toContain('name="dismiss"');
     app.enforced_checks = [];
-    await env.store.applyConfig(env.config);
+    await env.store.write((tx) => applyConfig(tx, env.config));
   });
 
   it.skipIf(!chromiumPath)(

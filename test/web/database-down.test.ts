@@ -7,6 +7,7 @@ import { parseConfig } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
+import { applyConfig } from '../../src/store/projects.repo.js';
 import { httpRequest } from '../helpers/http.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres-server.js';
 
@@ -28,7 +29,7 @@ describe.skipIf(!enabled)('pages while the database does not answer', () => {
       path.join(dir, 'tms.config.json'),
     );
     store = await openStore(config.database);
-    await store.applyConfig(config);
+    await store.write((tx) => applyConfig(tx, config));
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => logged.push(m) });
   }, 60_000);
   afterAll(async () => {

@@ -4,6 +4,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
+import { importMemory } from '../../src/store/memory.repo.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
@@ -35,10 +38,15 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
     await ensureAssets();
     env = await createWriteEnv();
     // sam may only suggest: the Guests team (Add suggestion, Access repository) instead of the new users' teams
-    const { user } = await env.store.createUser({ username: 'sam', fullName: 'Sam Suggester', email: 'sam@example.org' });
-    env.store.db.prepare('DELETE FROM user_groups WHERE user_id = ?').run(user.id);
-    joinTeams(env.store.db, user.id, ['Guests']);
-    for (const [name, password] of Object.entries(PASSWORDS)) await env.store.setPasswordHash(name, await hashPassword(password));
+    const { user } = await env.store.write((tx) => createUser(tx, { username: 'sam', fullName: 'Sam Suggester', email: 'sam@example.org' }));
+    await env.store.write(async (tx) => {
+      await tx.prepare('DELETE FROM user_groups WHERE user_id = ?').run(user.id);
+      await joinTeams(tx, user.id, ['Guests']);
+    });
+    for (const [name, password] of Object.entries(PASSWORDS)) {
+      const hash = await hashPassword(password);
+      await env.store.write((tx) => setPasswordHash(tx, name, hash));
+    }
     browser = await launchBrowser(chromiumPath!);
   }, 120_000);
 
@@ -133,9 +141,11 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
     const own = await env.request('PATCH', `/api/units/${target.id}/`, { token: env.tokens.admin, json: { target: ['Beenden (eigene)'], state: 20 } });
     expect(own.status).toBe(200);
     // a shared entry whose source is close to the string's: it shows among the matches
-    await env.store.importMemory([{ source: `${target.source[0]}!`, target: 'Programm beenden', sourceLanguage: 'en', targetLanguage: 'de' }], {
-      kind: 'shared',
-    });
+    await env.store.write((tx) =>
+      importMemory(tx, [{ source: `${target.source[0]}!`, target: 'Programm beenden', sourceLanguage: 'en', targetLanguage: 'de' }], {
+        kind: 'shared',
+      }),
+    );
     const jane = await signedIn('jane');
     await jane.goto(target.web_url);
     const matches = jane.locator('.memory li[data-memory]');
@@ -158,5 +168,42 @@ describe.skipIf(!chromiumPath)('editor panes in a real browser', () => {
       await jane.keyboard.press('Alt+2');
       await expect(jane.locator('#target_0').inputValue()).resolves.toBe(second);
     }
+  });
+
+  it('shows a plural memory match with its forms apart and copies it form by form into a plural string’s fields', async () => {
+    const found = (await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.admin })).json.results as ApiUnit[];
+    const plural = found.find((u) => u.source.length > 1)!;
+    expect(plural).toBeDefined();
+    // a plural string of another project's memory: its forms are stored joined, as a plural unit's are
+    const source = plural.source.map((s) => `${s}!`).join('\x1e\x1e');
+    await env.store.write((tx) =>
+      importMemory(tx, [{ source, target: '%n Datei markiert\x1e\x1e%n Dateien markiert', sourceLanguage: 'en', targetLanguage: 'de' }], {
+        kind: 'shared',
+      }),
+    );
+    const jane = await signedIn('jane');
+    await jane.goto(plural.web_url);
+    await expect(jane.locator('.memory [data-memory-target]').allTextContents()).resolves.toContain('%n Datei markiert | %n Dateien markiert');
+    const item = jane.locator('.memory li[data-memory]', { hasText: 'markiert' });
+    await item.locator('button[data-copy]').click();
+    await expect(jane.locator('#target_0').inputValue()).resolves.toBe('%n Datei markiert');
+    await expect(jane.locator('#target_1').inputValue()).resolves.toBe('%n Dateien markiert');
+  });
+
+  it('keeps the history beside the string readable: its text a column of words, no column naming the string again', async () => {
+    const target = await germanUnit('Open a file');
+    const r = await env.request('PATCH', `/api/units/${target.id}/`, {
+      token: env.tokens.admin,
+      json: { target: ['Eine Datei öffnen, die auf dem Rechner liegt'], state: 20 },
+    });
+    expect(r.status).toBe(200);
+    const jane = await signedIn('jane');
+    await jane.goto(target.web_url);
+    await expect(jane.locator('.side .changes th').allTextContents()).resolves.toEqual(['When', 'User', 'Action', 'Text']);
+    const width = await jane
+      .locator('.side .changes td.text')
+      .first()
+      .evaluate((td) => td.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(120);
   });
 });

@@ -6,14 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import type { SqlStore } from '../../src/store/sql-store.js';
+import type { Store } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpRequest, httpRequest } from '../helpers/http.js';
+import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('glossary pane and file upload in the web interface', () => {
   let env: SyncEnv;
-  let store: SqlStore;
+  let store: Store;
   let server: RunningServer;
   let session: { cookie: string; csrf: string };
   const request = (method: string, url: string, opts: Omit<HttpRequest, 'method'> = {}) => httpRequest(server.url, url, { ...opts, method });
@@ -41,13 +44,15 @@ describe('glossary pane and file upload in the web interface', () => {
         ],
       },
     ]);
-    store = env.openStore();
+    store = await env.openStore();
     for (const r of await syncProject(store, config, 'hello')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
-    await store.createUser({ username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
-    await store.setPasswordHash('jane', await hashPassword('jane-password-1'));
-    const mike = await store.createUser({ username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' });
-    joinTeams(store.db, mike.user.id, ['Managers']);
-    await store.setPasswordHash('mike', await hashPassword('mike-password-1'));
+    await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+    const janeHash = await hashPassword('jane-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'jane', janeHash));
+    const mike = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.user.id, ['Managers']));
+    const mikeHash = await hashPassword('mike-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'mike', mikeHash));
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: () => {} });
     session = await signIn('jane', 'jane-password-1');
   }, 120_000);
@@ -111,7 +116,7 @@ describe('glossary pane and file upload in the web interface', () => {
     const anonymous = await request('POST', '/upload/hello/app/de/', { headers: { Cookie: `tms_csrf=${token}` }, body });
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get('location')).toContain('/accounts/login/');
-    expect(store.db.prepare("SELECT count(*) FROM units WHERE target = 'Anonym'").pluck().get()).toBe(0);
+    expect(await sqlOn(store).value("SELECT count(*) FROM units WHERE target = 'Anonym'")).toBe(0);
   });
 
   it('shows on the repository page how many commits are pending, to push and to pull', async () => {
@@ -133,5 +138,36 @@ describe('glossary pane and file upload in the web interface', () => {
     });
     expect(committed.status).toBeLessThan(400);
     expect(await facts()).toEqual({ pending: '0', ahead: ['1', '1 commit to push'], behind: '0' });
+  });
+
+  it('lets an upload change translated strings when the form says so, and says why strings were skipped', async () => {
+    const translationPage = await request('GET', '/projects/hello/app/de/', { headers: { Cookie: session.cookie } });
+    const choice = /<select id="conflicts" name="conflicts">([\s\S]*?)<\/select>/.exec(translationPage.text)?.[1] ?? '';
+    // Weblate's three choices; the third needs reviews, which this project does not have
+    expect([...choice.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1])).toEqual(['ignore', 'replace-translated']);
+    // "&File" is translated ("&Datei"); "Quit" as the upload above left it
+    const file = readFileSync(path.join(DEMO, 'app', 'translations', 'app_de.ts'), 'utf8')
+      .replace(/(<source>Quit<\/source>\s*<translation)[^>]*>[^<]*</, '$1>Programm beenden<')
+      .replace('<translation>&amp;Datei</translation>', '<translation>&amp;Datei (neu)</translation>');
+    const upload = (conflicts: string) => {
+      const body = new FormData();
+      body.set('csrfmiddlewaretoken', session.csrf);
+      body.set('method', 'translate');
+      body.set('conflicts', conflicts);
+      body.set('file', new Blob([file], { type: 'application/xml' }), 'app_de.ts');
+      return request('POST', '/upload/hello/app/de/', { headers: { Cookie: session.cookie }, body });
+    };
+    const target = async () =>
+      ((await request('GET', '/api/translations/hello/app/de/units/')).json.results as { source: string[]; target: string[] }[]).find(
+        (u) => u.source[0] === '&File',
+      )!.target;
+    const kept = await upload('ignore');
+    expect(kept.text).toMatch(
+      /The file was processed: 0 of \d+ strings updated, \d+ skipped \(unchanged, read-only or already translated: “Existing strings” lets/,
+    );
+    expect(await target()).toEqual(['&Datei']);
+    const changed = await upload('replace-translated');
+    expect(changed.text).toMatch(/The file was processed: 1 of \d+ strings updated/);
+    expect(await target()).toEqual(['&Datei (neu)']);
   });
 });

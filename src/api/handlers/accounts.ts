@@ -1,5 +1,5 @@
 // Handlers for users, groups (teams) and roles, limited as Weblate limits them for non-admins.
-
+import { accountByUsername, accounts, countAccounts, groupRecords, roleRecords } from '../../store/accounts.query.js';
 import type { UserFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';
@@ -15,26 +15,26 @@ export async function listUsers(ctx: RequestContext): Promise<Answer> {
   if (username) filter.username = username;
   const id = queryValue(ctx, 'id');
   if (id) filter.id = /^\d{1,15}$/.test(id) ? Number(id) : -1;
-  const { accounts } = ctx.services;
+  const { store } = ctx.services;
   return json(
     await paginate(
       ctx,
       'standard',
-      await accounts.countUsers(filter),
-      (slice) => accounts.users(filter, slice),
+      await store.read((tx) => countAccounts(tx, filter)),
+      (slice) => store.read((tx) => accounts(tx, filter, slice)),
       (u) => userSerializer.write(u, ctx),
     ),
   );
 }
 
 export async function getUser(ctx: RequestContext): Promise<Answer> {
-  const user = await ctx.services.accounts.byUsername(ctx.params.username!);
+  const user = await ctx.services.store.read((tx) => accountByUsername(tx, ctx.params.username!));
   if (!user) throw notFound();
   return json(userSerializer.write(user, ctx));
 }
 
 function visibleGroups(ctx: RequestContext) {
-  return ctx.services.accounts.groups(ctx.access.can('group.edit') ? undefined : ctx.user.id);
+  return ctx.services.store.read((tx) => groupRecords(tx, ctx.access.can('group.edit') ? undefined : ctx.user.id));
 }
 
 export async function listGroups(ctx: RequestContext): Promise<Answer> {
@@ -49,7 +49,7 @@ export async function getGroup(ctx: RequestContext): Promise<Answer> {
 }
 
 function visibleRoles(ctx: RequestContext) {
-  return ctx.services.accounts.roles(ctx.access.can('role.edit') ? undefined : ctx.user.id);
+  return ctx.services.store.read((tx) => roleRecords(tx, ctx.access.can('role.edit') ? undefined : ctx.user.id));
 }
 
 export async function listRoles(ctx: RequestContext): Promise<Answer> {

@@ -1,5 +1,6 @@
 // Handlers for the change history: all, per project, component or translation; filters user, action, time range.
 import { ACTION_NAMES } from '../../domain/actions.js';
+import { changeRecord, changeRecords, countChangeRecords } from '../../store/changes.query.js';
 import type { ChangeFilter } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue, queryValues } from '../context.js';
@@ -59,13 +60,13 @@ function filterOf(ctx: RequestContext, scope: Partial<ChangeFilter>): ChangeFilt
 
 async function list(ctx: RequestContext, scope: Partial<ChangeFilter>): Promise<Answer> {
   const filter = filterOf(ctx, scope);
-  const { changes } = ctx.services;
+  const { store } = ctx.services;
   return json(
     await paginate(
       ctx,
       'standard',
-      await changes.count(filter),
-      (slice) => changes.list(filter, slice),
+      await store.read((tx) => countChangeRecords(tx, filter)),
+      (slice) => store.read((tx) => changeRecords(tx, filter, slice)),
       (c) => changeSerializer.write(c, ctx),
     ),
   );
@@ -88,7 +89,7 @@ export function listTranslationChanges(ctx: RequestContext): Promise<Answer> {
 }
 
 export async function getChange(ctx: RequestContext): Promise<Answer> {
-  const change = await ctx.services.changes.byId(idOf(ctx));
+  const change = await ctx.services.store.read((tx) => changeRecord(tx, idOf(ctx)));
   if (!change) throw notFound();
   const project = change.project_id === null ? undefined : ctx.catalog.projectsById.get(change.project_id);
   const component = change.component_id === null ? undefined : ctx.catalog.componentsById.get(change.component_id);

@@ -2,6 +2,7 @@
 import {
   type DownloadedFile,
   addLanguage,
+  catalogPlural,
   downloadComponentZip,
   downloadProjectZip,
   downloadTranslation,
@@ -43,7 +44,7 @@ function fileAnswer(ctx: RequestContext, file: DownloadedFile, conditional: bool
 /**
  * `GET /api/translations/<p>/<c>/<lang>/file/`: the file as HEAD has it with the pending edits applied in memory
  * (reads never commit). `?format=` converts the translation's units (those `?q=` finds) with one of Weblate's
- * exporters (`xliff`, `xliff11`, `tmx`, `csv`, `json`; 400 on `format` for others).
+ * exporters (`xliff`, `xliff11`, `tmx`, `csv`, `json`, `po`, `mo`; 400 on `format` for others).
  */
 export async function translationFile(ctx: RequestContext): Promise<Answer> {
   const translation = translationOf(ctx);
@@ -52,7 +53,13 @@ export async function translationFile(ctx: RequestContext): Promise<Answer> {
   if (!ctx.access.can('translation.download', { project, component })) throw permissionDenied();
   const conversion = queryValue(ctx, 'format');
   if (conversion !== undefined && conversion !== '') {
-    const file = await exportTranslation(await handleOf(ctx, project, component), ctx.params.language!, conversion, unitFilterOf(ctx));
+    const file = await exportTranslation(
+      await handleOf(ctx, project, component),
+      ctx.params.language!,
+      conversion,
+      unitFilterOf(ctx),
+      catalogPlural(ctx.catalog, translation),
+    );
     return fileAnswer(ctx, file, true);
   }
   if (queryValue(ctx, 'q') !== undefined) throw validationError('q', 'Query string is ignored without format');

@@ -1,3 +1,7 @@
+import { accounts } from '../../store/accounts.query.js';
+import * as lists from '../../store/component-lists.repo.js';
+import * as memory from '../../store/memory.repo.js';
+import { metrics } from '../../store/metrics.query.js';
 // Handlers for the translation memory (`/api/memory/`), component lists (`/api/component-lists/`), the site search
 // (`/api/search/`) and the metrics (`/api/metrics/`), as Weblate's views answer them.
 import { type Answer, json } from '../answer.js';
@@ -20,8 +24,8 @@ export async function listMemory(ctx: RequestContext): Promise<Answer> {
     await paginate(
       ctx,
       'standard',
-      await store.countMemory(),
-      (slice) => store.listMemory(slice),
+      await store.read((tx) => memory.countMemory(tx)),
+      (slice) => store.read((tx) => memory.listMemory(tx, slice)),
       (m) => memorySerializer.write(m, ctx),
     ),
   );
@@ -30,7 +34,7 @@ export async function listMemory(ctx: RequestContext): Promise<Answer> {
 async function memoryOf(ctx: RequestContext) {
   if (ctx.user.is_anonymous) throw notAuthenticated();
   if (!ctx.access.principal.superuser) throw permissionDenied('Access not allowed');
-  const entry = await ctx.services.store.findMemory(idOf(ctx));
+  const entry = await ctx.services.store.read((tx) => memory.findMemory(tx, idOf(ctx)));
   if (!entry) throw notFound();
   return entry;
 }
@@ -49,13 +53,13 @@ export async function deleteMemory(ctx: WriteContext): Promise<Answer> {
   const own = entry.user_id !== null && entry.user_id === ctx.user.id;
   const allowed = own || (project ? ctx.access.can('memory.delete', { project }) : ctx.access.can('memory.manage'));
   if (!allowed) throw permissionDenied('Can not delete memory entry');
-  await ctx.services.store.deleteMemory(entry.id);
+  await ctx.services.store.write((tx) => memory.deleteMemory(tx, entry.id));
   return { status: 204, bytes: new Uint8Array(), contentType: '' };
 }
 
 /** Component lists with a visible component, or none at all (Weblate's filter), by id. */
 async function visibleLists(ctx: RequestContext) {
-  return (await ctx.services.store.componentLists()).filter(
+  return (await ctx.services.store.read((tx) => lists.componentLists(tx))).filter(
     (l) =>
       l.components.length === 0 ||
       l.components.some((id) => {
@@ -96,7 +100,9 @@ export async function createComponentList(ctx: WriteContext): Promise<Answer> {
   if (!/^[-a-zA-Z0-9_]+$/.test(slug) || slug.length > 100)
     throw validationError('slug', 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.');
   if (name.length > 100) throw validationError('name', 'Ensure this field has no more than 100 characters.', 'max_length');
-  const created = await ctx.services.store.createComponentList({ name, slug, showDashboard: booleanField(ctx.body, 'show_dashboard') ?? true });
+  const created = await ctx.services.store.write((tx) =>
+    lists.createComponentList(tx, { name, slug, showDashboard: booleanField(ctx.body, 'show_dashboard') ?? true }),
+  );
   if (!created) throw validationError('slug', 'Component list with this name or slug already exists.', 'unique');
   const fresh = await ctx.reload();
   const url = fresh.urls.api(`component-lists/${encodeURIComponent(slug)}/`);
@@ -106,7 +112,7 @@ export async function createComponentList(ctx: WriteContext): Promise<Answer> {
 export async function deleteComponentList(ctx: WriteContext): Promise<Answer> {
   const list = await componentListOf(ctx);
   requireListEdit(ctx);
-  await ctx.services.store.deleteComponentList(list.slug);
+  await ctx.services.store.write((tx) => lists.deleteComponentList(tx, list.slug));
   return { status: 204, bytes: new Uint8Array(), contentType: '' };
 }
 
@@ -129,9 +135,9 @@ export async function addComponentListComponent(ctx: WriteContext): Promise<Answ
   const id = typeof raw === 'number' ? raw : /^\d{1,15}$/.test(String(raw)) ? Number(raw) : Number.NaN;
   const component = Number.isInteger(id) ? ctx.catalog.componentsById.get(id) : undefined;
   if (!component || !ctx.access.component(component)) throw validationError('component_id', 'Component matching query does not exist.');
-  await ctx.services.store.setComponentListMember(list.id, component.id, true);
+  await ctx.services.store.write((tx) => lists.setComponentListMember(tx, list.id, component.id, true));
   const fresh = await ctx.reload();
-  const updated = await fresh.services.store.findComponentList(list.slug);
+  const updated = await fresh.services.store.read((tx) => lists.findComponentList(tx, list.slug));
   return json(componentListSerializer.write(updated!, fresh));
 }
 
@@ -141,7 +147,7 @@ export async function removeComponentListComponent(ctx: WriteContext): Promise<A
   requireListEdit(ctx);
   const component = list.components.map((id) => ctx.catalog.componentsById.get(id)).find((c) => c?.slug === ctx.params.component);
   if (!component) throw notFound();
-  await ctx.services.store.setComponentListMember(list.id, component.id, false);
+  await ctx.services.store.write((tx) => lists.setComponentListMember(tx, list.id, component.id, false));
   return { status: 204, bytes: new Uint8Array(), contentType: '' };
 }
 
@@ -162,7 +168,7 @@ export async function siteSearch(ctx: RequestContext): Promise<Answer> {
       const p = ctx.catalog.projectsById.get(c.projectId)!;
       out.push({ url: `/projects/${encodeURIComponent(p.slug)}/${encodeURIComponent(c.slug)}/`, name: `${p.name}/${c.name}`, category: 'Component' });
     }
-    const users = await ctx.services.accounts.users({}, { limit: 10000, offset: 0 });
+    const users = await ctx.services.store.read((tx) => accounts(tx, {}, { limit: 10000, offset: 0 }));
     for (const u of users
       .filter((u) => has(u.username, u.full_name))
       .sort((a, b) => a.username.localeCompare(b.username))
@@ -197,7 +203,7 @@ const METRIC_HELP: readonly [string, string][] = [
  */
 export async function serverMetrics(ctx: RequestContext): Promise<Answer> {
   if (ctx.user.is_anonymous) throw notAuthenticated();
-  const m = await ctx.services.store.metrics();
+  const m = await ctx.services.store.read((tx) => metrics(tx));
   const format = queryValue(ctx, 'format') ?? '';
   if (format === 'openmetrics') {
     const lines: string[] = [];

@@ -2,6 +2,7 @@
 import { State } from '../../domain/unit.js';
 import { addUnit, deleteUnit, editUnit } from '../../repository/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
+import { unitRecord } from '../../store/units.query.js';
 import { type Answer, json } from '../answer.js';
 import { hasField, integerField, listField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';
@@ -18,7 +19,7 @@ const SOURCE_PROPERTIES = 'Source strings properties can be set only on source s
 async function unitOf(ctx: RequestContext) {
   const raw = ctx.params.id;
   if (!/^\d{1,15}$/.test(raw!)) throw notFound();
-  const unit = await ctx.services.units.byId(Number.parseInt(raw!, 10));
+  const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number.parseInt(raw!, 10)));
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
@@ -81,7 +82,7 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
     const result = await editUnit(ctx.services.store, { unitId: unit.id, target, state, user: ctx.user, maxChars: ctx.services.config.max_string_chars });
     target = result.target;
   }
-  const after = (await ctx.services.units.byId(unit.id)) ?? unit;
+  const after = (await ctx.services.store.read((tx) => unitRecord(tx, unit.id))) ?? unit;
   return json(writeView(after, target));
 }
 
@@ -106,7 +107,7 @@ export async function addTranslationUnit(ctx: WriteContext): Promise<Answer> {
     user: ctx.user,
   });
   const fresh = await ctx.reload();
-  const unit = await fresh.services.units.byId(result.unitId);
+  const unit = await fresh.services.store.read((tx) => unitRecord(tx, result.unitId));
   if (!unit) throw notFound();
   return json(unitSerializer.write(unit, fresh));
 }

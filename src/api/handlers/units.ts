@@ -1,5 +1,6 @@
 // Handlers for units: a translation's units (position order, ?q=), all units (id order), one unit.
 import type { UnitFilter } from '../../store/index.js';
+import { countTranslationUnitRecords, countUnitRecords, translationUnitRecords, unitRecord, unitRecords } from '../../store/units.query.js';
 import { type Answer, json } from '../answer.js';
 import { type RequestContext, queryValue } from '../context.js';
 import { notFound, validationError } from '../errors.js';
@@ -24,13 +25,13 @@ export async function listTranslationUnits(ctx: RequestContext): Promise<Answer>
   const translation = translationOf(ctx);
   const filter = unitFilterOf(ctx);
   const source = (ctx.catalog.translationsByComponent.get(translation.componentId) ?? []).find((tr) => tr.isSource);
-  const { units } = ctx.services;
+  const { store } = ctx.services;
   return json(
     await paginate(
       ctx,
       'standard',
-      await units.countOfTranslation(translation.id, filter),
-      (slice) => units.ofTranslation(translation.id, source?.id ?? null, filter, slice),
+      await store.read((tx) => countTranslationUnitRecords(tx, translation.id, filter)),
+      (slice) => store.read((tx) => translationUnitRecords(tx, translation.id, source?.id ?? null, filter, slice)),
       (u) => unitSerializer.write(u, ctx),
     ),
   );
@@ -39,20 +40,20 @@ export async function listTranslationUnits(ctx: RequestContext): Promise<Answer>
 export async function listUnits(ctx: RequestContext): Promise<Answer> {
   const filter = unitFilterOf(ctx);
   const visible = ctx.access.translationIds();
-  const { units } = ctx.services;
+  const { store } = ctx.services;
   return json(
     await paginate(
       ctx,
       'large',
-      await units.countAll(visible, filter),
-      (slice) => units.all(visible, filter, slice),
+      await store.read((tx) => countUnitRecords(tx, visible, filter)),
+      (slice) => store.read((tx) => unitRecords(tx, visible, filter, slice)),
       (u) => unitSerializer.write(u, ctx),
     ),
   );
 }
 
 export async function getUnit(ctx: RequestContext): Promise<Answer> {
-  const unit = await ctx.services.units.byId(idOf(ctx));
+  const unit = await ctx.services.store.read((tx) => unitRecord(tx, idOf(ctx)));
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   return json(unitSerializer.write(unit, ctx));

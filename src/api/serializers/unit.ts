@@ -2,6 +2,7 @@
 
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
+import { catalogPlural } from '../../repository/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, iso } from './common.js';
@@ -10,12 +11,11 @@ import { pathOf } from './translation.js';
 /** Weblate's `?checksum=` of a unit. */
 export const checksumOf = hashToChecksum;
 
-/** Target forms: a plural unit shows exactly the translation's number of plural forms. */
+/** Target forms: a plural unit shows exactly the translation's number of plural forms (its file's or format's, else its language's). */
 function targetOf(u: UnitRecordRow, ctx: Ctx): string[] {
   const forms = u.target.split(PLURAL_SEPARATOR);
   if (!u.source.includes(PLURAL_SEPARATOR)) return forms.length === 1 ? forms : [u.target];
-  const translation = ctx.catalog.translationsById.get(u.translation_id)!;
-  const plurals = ctx.catalog.languages.get(translation.languageId)!.pluralNumber;
+  const plurals = catalogPlural(ctx.catalog, ctx.catalog.translationsById.get(u.translation_id)!).number;
   if (forms.length > plurals) return forms.slice(0, plurals);
   while (forms.length < plurals) forms.push('');
   return forms;

@@ -1,50 +1,17 @@
-// Downloads in another format (Weblate's exporters, `…/file/?format=`): a translation's units written as XLIFF, TMX, CSV or JSON.
+// Downloads in another format (Weblate's exporters, `…/file/?format=`): a translation's units written as XLIFF, TMX, CSV, JSON, PO or MO.
+export type { ExportContext, ExportUnit, Exporter } from './types.js';
 import { State, type UnitState } from '../../domain/unit.js';
 import { writeTmx } from '../memory/tmx.js';
 import { targetContent } from '../xliff/write.js';
 import { escapeAttribute, escapeText, stripInvalidXmlChars } from '../xml/escape.js';
-
-/** One unit as the exporters read it (the store's unit, plural forms split). */
-export interface ExportUnit {
-  context: string;
-  source: string[];
-  target: string[];
-  note: string;
-  /** Comma+space separated locations. */
-  location: string;
-  flags: string;
-  state: UnitState;
-  /** Weblate's checksum: the id of a unit without context. */
-  checksum: string;
-}
-
-/** The translation being exported. */
-export interface ExportContext {
-  sourceLanguage: string;
-  language: string;
-  /** The component has a template (Weblate's monolingual exporters need one). */
-  monolingual: boolean;
-}
-
-export interface Exporter {
-  /** Weblate's exporter id: the `?format=` value. */
-  id: string;
-  extension: string;
-  mimeType: string;
-  /** Whether this translation can be exported so (Weblate's `supports`). */
-  supports(ctx: ExportContext): boolean;
-  write(units: readonly ExportUnit[], ctx: ExportContext): Uint8Array;
-}
+import { writeMoExport, writePoExport } from './po.js';
+import { type ExportContext, type ExportUnit, type Exporter, unitLocations } from './types.js';
 
 const encoder = new TextEncoder();
 
 /** Weblate's XML exporters drop control characters other than tab, line feed and carriage return. */
 function xmlSafe(s: string): string {
   return stripInvalidXmlChars(s);
-}
-
-function locations(location: string): string[] {
-  return location.split(/,\s*|\s+/).filter((l) => l !== '');
 }
 
 /** `file:line` → the two contexts of a location group; a location without a line number is the file alone. */
@@ -82,7 +49,7 @@ function transUnit(id: string, source: string, target: string, u: ExportUnit, ex
   out += `${indent}  <source>${xliffText(source)}</source>\n`;
   const state = targetState(u.state);
   if (target !== '') out += `${indent}  <target${state ? ` state="${state}"` : ''}>${xliffText(target)}</target>\n`;
-  for (const location of locations(u.location)) out += `${indent}  <context-group ${locationGroup}>${locationContexts(location)}</context-group>\n`;
+  for (const location of unitLocations(u.location)) out += `${indent}  <context-group ${locationGroup}>${locationContexts(location)}</context-group>\n`;
   if (u.note !== '') out += `${indent}  <note from="developer">${escapeText(xmlSafe(u.note))}</note>\n`;
   return `${out}${indent}</trans-unit>\n`;
 }
@@ -186,6 +153,15 @@ const exporters: Exporter[] = [
   { id: 'csv', extension: 'csv', mimeType: 'text/csv', supports: always, write: (units) => writeCsv(units) },
   // Weblate's JSON exporter is monolingual: keys are the units' contexts
   { id: 'json', extension: 'json', mimeType: 'application/json', supports: (ctx) => ctx.monolingual, write: (units) => writeJson(units) },
+  { id: 'po', extension: 'po', mimeType: 'text/x-po', supports: always, write: writePoExport },
+  // Weblate's MO exporter takes gettext PO components only (monolingual ones too since a 2024 fix)
+  {
+    id: 'mo',
+    extension: 'mo',
+    mimeType: 'application/x-gettext-catalog',
+    supports: (ctx) => ctx.fileFormat === 'po' || ctx.fileFormat === 'po-mono',
+    write: writeMoExport,
+  },
 ];
 
 /** Weblate's exporters that tms offers, by `?format=` id. */

@@ -4,7 +4,7 @@ import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js
 import { decodePo, encodePo } from './charset.js';
 import { type HeaderUpdate, headerLines, headerText, parseHeader, revisionDate } from './header.js';
 import { DEFAULT_WIDTH } from './quote.js';
-import { type PoDocument, parsePoText } from './syntax.js';
+import { type PoDocument, type PoEntry, parsePoText } from './syntax.js';
 import { BilingualUnits, type SkippedEntry, bilingualUnits, isHeader, monolingualUnits } from './units.js';
 import { writePoText } from './write.js';
 
@@ -72,17 +72,32 @@ export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
   const template = templateOf(ctx);
   if (template) {
     const internal = read(bytes, ctx);
-    return { units: monolingualUnits(internal.po, template, ctx.filename, skipped), monolingual: true, internal, skipped };
+    const units = monolingualUnits(internal.po, template, ctx.filename, skipped);
+    return withPluralForms({ units, monolingual: true, internal, skipped }, pluralFormsOf(internal.po.entries[0]));
   }
   // units are made as entries are read, so no entry outlives its turn (the parse then allocates little that lasts)
   const { text, bom, charset } = decodePo(bytes, ctx.filename);
   let collect: BilingualUnits | undefined;
+  let pluralForms: string | undefined;
   parsePoText(text, bom, ctx.filename, (entry, newline) => {
+    // the header is read in its own turn: the parser hands each entry over once and reuses it after
+    if (collect === undefined) pluralForms = pluralFormsOf(entry);
     // about one unit in 128 characters (Audacity's files: 150, Midnight Commander's: 70)
     collect ??= new BilingualUnits(newline, ctx.filename, skipped, text.length >> 7);
     collect.add(entry);
   });
-  return { units: collect?.units ?? [], monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped };
+  const units = collect?.units ?? [];
+  return withPluralForms({ units, monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped }, pluralForms);
+}
+
+/** The header's `Plural-Forms` value when `first` (a file's first entry) is the header (the toolkit's `parseheader`). */
+function pluralFormsOf(first: PoEntry | undefined): string | undefined {
+  return first && isHeader(first) ? parseHeader(headerText(first)).get('Plural-Forms') : undefined;
+}
+
+/** The store with the header's `Plural-Forms` value, when the file has one. */
+function withPluralForms(store: ParsedStore, value: string | undefined): ParsedStore {
+  return value === undefined ? store : { ...store, pluralForms: value };
 }
 
 /**

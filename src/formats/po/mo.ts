@@ -42,7 +42,15 @@ export function poToMo(bytes: Uint8Array, ctx: FormatContext): Uint8Array {
     const value = header ? entryTarget(e)[0]!.replace(/^POT-Creation-Date:.*\n/m, '') : entryTarget(e).join('\0');
     pairs.push([encode(key), encode(value)]);
   }
-  pairs.sort((a, b) => compare(a[0], b[0]));
+  return writeMo(pairs);
+}
+
+/**
+ * An MO file of these messages (original, translation: `msgctxt\x04msgid\0msgid_plural` and the forms `\0`-joined,
+ * encoded), sorted by their bytes as msgfmt sorts them, without a hash table.
+ */
+export function writeMo(messages: ReadonlyArray<readonly [Uint8Array, Uint8Array]>): Uint8Array {
+  const pairs = [...messages].sort((a, b) => compare(a[0], b[0]));
   const n = pairs.length;
   const originals = 28;
   const translations = originals + n * 8;

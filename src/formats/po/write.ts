@@ -27,7 +27,7 @@ export interface PoWriteOptions {
 }
 
 /** `keyword` followed by quoted lines as the toolkit writes a message part (`msgstr ""` then the lines). */
-function part(keyword: string, quotedLines: readonly string[]): string[] {
+export function part(keyword: string, quotedLines: readonly string[]): string[] {
   const lines = quotedLines.length === 0 ? ['""'] : quotedLines;
   const out = [`${keyword} ${lines[0]}`];
   let previous: string | null = null;

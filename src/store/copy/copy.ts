@@ -5,7 +5,7 @@ import path from 'node:path';
 import { isPostgresUrl, shownDatabase } from '../../config/database.js';
 import { TmsError } from '../../domain/errors.js';
 import { type Db, StoreError, inspectDatabase, isPostgres, openDb, sqliteOf } from '../db.js';
-import { openPgDb } from '../pg/open.js';
+import { migrateDatabase, openPgDb } from '../pg/open.js';
 import { PgDb } from '../pg/pg-db.js';
 import { advanceIdentity, insertRows, readRows, tableEmpty, tableSum } from './rows.js';
 import { type CopyTable, copyTables } from './tables.js';
@@ -41,9 +41,9 @@ function named(shown: string, e: unknown): Error {
 /**
  * Opens the database to copy from, migrated to this tms's schema if older; refuses one that is missing, newer than
  * this tms, or not a tms database.
- * @example const source = openCopySource('tms.sqlite')
+ * @example const source = await openCopySource('tms.sqlite')
  */
-export function openCopySource(database: string): CopyEnd {
+export async function openCopySource(database: string): Promise<CopyEnd> {
   const shown = shownDatabase(database);
   if (isPostgresUrl(database)) {
     const probe = new PgDb(database, shown);
@@ -63,8 +63,15 @@ export function openCopySource(database: string): CopyEnd {
     }
     if (version === 0) throw new CopyError(`${shown}: not a tms database (no schema)`, { database: shown });
   }
+  return openEnd(database, shown);
+}
+
+/** A SQLite file, or a PostgreSQL database whose schema was brought up to date first. */
+async function openEnd(database: string, shown: string): Promise<CopyEnd> {
   try {
-    return { db: isPostgresUrl(database) ? openPgDb(database) : openDb(database), shown };
+    if (!isPostgresUrl(database)) return { db: openDb(database), shown };
+    await migrateDatabase(database);
+    return { db: openPgDb(database), shown };
   } catch (e) {
     throw named(shown, e);
   }
@@ -73,15 +80,10 @@ export function openCopySource(database: string): CopyEnd {
 /**
  * Opens (creating if needed) the database to copy into, at this tms's schema, without seeding anything; refuses one
  * newer than this tms. Whether it is empty is `refuseNonEmpty`'s to say (after telling it from the source).
- * @example const target = openCopyTarget('postgresql://db.example/tms')
+ * @example const target = await openCopyTarget('postgresql://db.example/tms')
  */
-export function openCopyTarget(database: string): CopyEnd {
-  const shown = shownDatabase(database);
-  try {
-    return { db: isPostgresUrl(database) ? openPgDb(database) : openDb(database), shown };
-  } catch (e) {
-    throw named(shown, e);
-  }
+export function openCopyTarget(database: string): Promise<CopyEnd> {
+  return openEnd(database, shownDatabase(database));
 }
 
 /** Refuses a target holding any row of any table: a copy only fills an empty database. */

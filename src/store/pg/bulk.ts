@@ -1,8 +1,8 @@
 // Many rows in one statement on PostgreSQL: each column's values as one array parameter, the rows made by unnest().
 // A round trip per row (the synchronous session waits for each answer) is what makes a sync's thousands of inserts
 // slow there; SQLite's per-row statements cost no round trip and keep their own path.
-import type { Db, SqlStatement } from '../db.js';
-import { toParam } from './pg-db.js';
+import type { Statement, Tx } from '../db.js';
+import { toParam } from './values.js';
 
 /** A column of a bulk insert: its name and PostgreSQL type (`bigint`, `integer`, `text`). */
 export type BulkColumn = readonly [name: string, type: string];
@@ -27,14 +27,14 @@ export function arrayLiteral(values: readonly unknown[]): string {
   return `${out}}`;
 }
 
-const statements = new WeakMap<Db, Map<string, SqlStatement>>();
+const statements = new WeakMap<Tx, Map<string, Statement>>();
 
-function statement(db: Db, text: string): SqlStatement {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+function statement(tx: Tx, text: string): Statement {
+  let cache = statements.get(tx);
+  if (!cache) statements.set(tx, (cache = new Map()));
   let s = cache.get(text);
   if (!s) {
-    s = db.prepare(text).safeIntegers(true);
+    s = tx.prepare(text).safeIntegers(true);
     cache.set(text, s);
   }
   return s;
@@ -44,19 +44,25 @@ function statement(db: Db, text: string): SqlStatement {
  * Inserts `rows` (values in `columns` order) in statements of BULK_ROWS rows: `INSERT INTO table (…) SELECT * FROM
  * unnest($1::type[], …) <tail>`. `tail` may hold `ON CONFLICT …` and `RETURNING …`; the returned rows of every
  * statement are given back in one list (integers as bigint). PostgreSQL only.
- * @example insertMany(db, 'checks', [['unit_id', 'bigint'], ['name', 'text']], [[1, 'same']], 'ON CONFLICT DO NOTHING')
+ * @example await insertMany(tx, 'checks', [['unit_id', 'bigint'], ['name', 'text']], [[1, 'same']], 'ON CONFLICT DO NOTHING')
  */
-export function insertMany(db: Db, table: string, columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[], tail = ''): Record<string, unknown>[] {
+export async function insertMany(
+  tx: Tx,
+  table: string,
+  columns: readonly BulkColumn[],
+  rows: readonly (readonly unknown[])[],
+  tail = '',
+): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const names = columns.map(([name]) => name).join(', ');
   const arrays = columns.map(([, type]) => `?::${type}[]`).join(', ');
   // without a RETURNING in `tail`, a table with ids returns them (as every insert's translation does)
-  const s = statement(db, `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ${tail}`.trimEnd());
+  const s = statement(tx, `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ${tail}`.trimEnd());
   const out: Record<string, unknown>[] = [];
   for (let start = 0; start < rows.length; start += BULK_ROWS) {
     const part = rows.slice(start, start + BULK_ROWS);
     const params = columns.map((_, c) => arrayLiteral(part.map((r) => r[c])));
-    for (const r of s.all(...params) as Record<string, unknown>[]) out.push(r);
+    for (const r of (await s.all(...params)) as Record<string, unknown>[]) out.push(r);
   }
   return out;
 }

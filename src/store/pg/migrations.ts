@@ -338,4 +338,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TABLE data_version (id integer PRIMARY KEY CHECK (id = 1), n bigint NOT NULL);
   INSERT INTO data_version VALUES (1, 0);
   `,
+  // 2 (SQLite's 11): a translation's own plural where its file states one other than its language's; NULL follows the
+  // language. PO files read before are read again by the next sync (their revision forgotten).
+  `
+  ALTER TABLE translations ADD COLUMN plural_number bigint;
+  ALTER TABLE translations ADD COLUMN plural_formula text COLLATE "C";
+  UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
+    (SELECT id FROM components WHERE (settings::jsonb ->> 'file_format') IN ('po', 'po-mono'));
+  `,
 ];

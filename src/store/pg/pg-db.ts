@@ -1,9 +1,10 @@
 // A PostgreSQL connection that answers like the store's SQLite connection: synchronous statements (libpq), the
 // same result shapes (integers as numbers, booleans as 0/1), transactions that run to their end without yielding.
 import { createRequire } from 'node:module';
-import { DatabaseUnavailableError, TmsError, invalid } from '../../domain/errors.js';
+import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
 import type { Db, DbTransaction, RunResult, SqlStatement } from '../db.js';
 import { type TranslatedSql, translateSql } from './translate.js';
+import { toParam } from './values.js';
 
 /** The part of the libpq binding used here. */
 interface Pq {
@@ -47,19 +48,6 @@ function loadBinding(): new () => Pq {
 }
 
 const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
-
-/** A statement parameter as libpq takes it: text, or null (U+0000, which libpq would cut, refused as bad input). */
-export function toParam(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') {
-    // libpq would cut the text there: refused as bad input (the API answers 400), nothing stored
-    if (value.includes('\0')) throw invalid(null, 'text with a NUL character (U+0000) cannot be stored in PostgreSQL');
-    return value;
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  throw new TypeError(`a statement parameter cannot be a ${typeof value}`);
-}
 
 /** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
 function bindValues(sql: TranslatedSql, params: unknown[]): (string | null)[] {
@@ -280,6 +268,41 @@ export class PgDb implements Db {
     } catch (e) {
       if (!(e instanceof DatabaseUnavailableError) || !retry) throw e;
       this.exec('BEGIN');
+    }
+  }
+
+  /**
+   * Opens a transaction that stays open across awaits (the store's turns keep others off this session meanwhile):
+   * `write` takes the write lock and raises data_version, as `transaction(…).immediate()` does.
+   */
+  openTransaction(write: boolean): void {
+    const had = this.pq !== null;
+    this.connect();
+    if (this.depth > 0) throw new Error(`${this.name}: a transaction is already open`);
+    this.begin(had);
+    this.depth++;
+    try {
+      if (write) this.exec(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})${this.versioned ? '; UPDATE data_version SET n = n + 1 WHERE id = 1' : ''}`);
+    } catch (e) {
+      this.rollbackTransaction();
+      throw e;
+    }
+  }
+
+  /** Commits the transaction `openTransaction` opened. */
+  commitTransaction(): void {
+    this.depth--;
+    this.exec('COMMIT');
+  }
+
+  /** Rolls back the transaction `openTransaction` opened (a lost session has rolled back by itself). */
+  rollbackTransaction(): void {
+    this.depth--;
+    if (!this.pq) return;
+    try {
+      this.run1('ROLLBACK');
+    } catch {
+      // the connection is gone: the server rolled back
     }
   }
 

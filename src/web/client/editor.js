@@ -109,13 +109,20 @@ document.addEventListener('submit', (event) => {
   submit(form, event.submitter?.name === 'save_next');
 });
 
-/** Copies a memory match into the first translation field. */
+/** Copies a memory match into the translation fields: its plural forms (a JSON list) one per field, in order. */
 function copyMatch(button) {
-  const field = document.querySelector('.translate-form textarea:not([readonly])');
-  if (!field || !button) return;
-  field.value = button.dataset.copy ?? '';
-  field.dispatchEvent(new Event('input', { bubbles: true }));
-  field.focus();
+  const fields = [...document.querySelectorAll('.translate-form textarea:not([readonly])')];
+  if (fields.length === 0 || !button) return;
+  let forms;
+  try {
+    forms = JSON.parse(button.dataset.copy ?? '[]');
+  } catch {
+    forms = [];
+  }
+  // a singular match fills the first field only
+  for (const [i, form] of forms.slice(0, fields.length).entries()) fields[i].value = form;
+  fields[0].dispatchEvent(new Event('input', { bubbles: true }));
+  fields[0].focus();
 }
 
 document.addEventListener('click', (event) => {

@@ -2,8 +2,11 @@
 import { createSignInLimiter } from '../../api/auth-limit.js';
 import { queryValue } from '../../api/context.js';
 import { clientAddress } from '../../api/forward.js';
+import { requestUsers } from '../../api/request-log.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, cookiesOf, openSession, secureSite } from '../../api/session.js';
 import { decoyHash, verifyPassword } from '../../auth/password.js';
+import { deleteSession, findCredentials } from '../../store/sessions.repo.js';
+import { rotateToken } from '../../store/users.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn, toSignIn } from '../context.js';
 import { html } from '../html.js';
@@ -86,7 +89,7 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
   }
   const slowed = limits.delay(username);
   if (slowed > 0) await sleep(slowed);
-  const credentials = username ? await ctx.services.store.findCredentials(username) : undefined;
+  const credentials = username ? await ctx.services.store.read((tx) => findCredentials(tx, username)) : undefined;
   // A missing user or password costs the same as a wrong one.
   const ok = await verifyPassword(password, credentials?.passwordHash ?? (await decoyHash()));
   // only the right password learns that the account exists and is disabled
@@ -100,8 +103,9 @@ export async function login(ctx: WebContext): Promise<WebAnswer> {
   }
   // a sign-in replaces the session the browser had (whoever it was): an old cookie never outlives it
   const previous = cookiesOf(ctx.req).get(SESSION_COOKIE);
-  if (previous && previous.length <= 200) await ctx.services.store.deleteSession(previous);
+  if (previous && previous.length <= 200) await ctx.services.store.write((tx) => deleteSession(tx, previous));
   const { token, csrf } = await openSession(ctx.services.store, credentials.user.id);
+  requestUsers.set(ctx.req, credentials.user.username);
   const secure = secureSite(ctx.services.config.site_url, ctx.req);
   ctx.cookies.push(cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }));
   ctx.cookies.push(cookie(CSRF_COOKIE, csrf, { secure }));
@@ -121,7 +125,8 @@ export function logoutPage(ctx: WebContext): WebAnswer {
 
 /** `POST /accounts/logout/`: ends the session and clears its cookie. */
 export async function logout(ctx: WebContext): Promise<WebAnswer> {
-  if (ctx.sessionToken) await ctx.services.store.deleteSession(ctx.sessionToken);
+  const token = ctx.sessionToken;
+  if (token) await ctx.services.store.write((tx) => deleteSession(tx, token));
   const secure = secureSite(ctx.services.config.site_url, ctx.req);
   ctx.cookies.push(cookie(SESSION_COOKIE, '', { secure, maxAgeSeconds: 0 }));
   return { redirect: '/' };
@@ -161,6 +166,6 @@ export function profilePage(ctx: WebContext): WebAnswer {
 /** `POST /accounts/profile/`: regenerates the API token and shows it once. */
 export async function regenerateToken(ctx: WebContext): Promise<WebAnswer> {
   if (!signedIn(ctx)) return toSignIn(ctx.path);
-  const token = await ctx.services.store.rotateToken(ctx.user.username);
+  const token = await ctx.services.store.write((tx) => rotateToken(tx, ctx.user.username));
   return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: profileBody(ctx, token) }) };
 }

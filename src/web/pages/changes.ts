@@ -3,25 +3,26 @@
 import { queryValue } from '../../api/context.js';
 import { notFound } from '../../api/errors.js';
 import { actionName } from '../../domain/actions.js';
+import { changeRecords } from '../../store/changes.query.js';
 import type { ChangeFilter, ChangeRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
-import { paths, when } from '../format.js';
+import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { page } from './layout.js';
 
 /** The newest changes the caller may see within a scope. */
 export function recentChanges(ctx: WebContext, scope: Omit<ChangeFilter, 'visibleProjects' | 'hiddenComponents'>, limit: number): Promise<ChangeRecordRow[]> {
-  return ctx.services.changes.list(
-    { ...scope, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
-    { limit, offset: 0 },
+  return ctx.services.store.read((tx) =>
+    changeRecords(tx, { ...scope, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() }, { limit, offset: 0 }),
   );
 }
 
-/** A table of changes: when, who, what, where. */
-export function changeList(ctx: WebContext, changes: ChangeRecordRow[]): Html {
+/** A table of changes: when, who, what, where (left out where every change is of one string: `where: false`). */
+export function changeList(ctx: WebContext, changes: ChangeRecordRow[], opts: { where?: boolean } = {}): Html {
   if (changes.length === 0) return html`<p>No changes yet.</p>`;
+  const withWhere = opts.where !== false;
   return html`<table class="changes">
-    <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th><th scope="col">Where</th><th scope="col">Text</th></tr></thead>
+    <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th>${withWhere && html`<th scope="col">Where</th>`}<th scope="col">Text</th></tr></thead>
     <tbody>
       ${changes.map((c) => {
         const translation = c.translation_id === null ? undefined : ctx.catalog.translationsById.get(c.translation_id);
@@ -35,8 +36,8 @@ export function changeList(ctx: WebContext, changes: ChangeRecordRow[]): Html {
           <td><time datetime=${c.timestamp}>${when(c.timestamp)}</time></td>
           <td>${c.user ?? 'tms'}</td>
           <td>${actionName(c.action)}</td>
-          <td>${where}</td>
-          <td class="text">${c.target}</td>
+          ${withWhere && html`<td>${where}</td>`}
+          <td class="text">${pluralText(c.target)}</td>
         </tr>`;
       })}
     </tbody>
@@ -69,9 +70,12 @@ export async function changesPage(ctx: WebContext): Promise<WebAnswer> {
   }
   if (user) filter.user = user;
   const pageNumber = Math.max(1, Math.min(10_000, Number.parseInt(queryValue(ctx, 'page') ?? '1', 10) || 1));
-  const changes = await ctx.services.changes.list(
-    { ...filter, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
-    { limit: PAGE + 1, offset: (pageNumber - 1) * PAGE },
+  const changes = await ctx.services.store.read((tx) =>
+    changeRecords(
+      tx,
+      { ...filter, visibleProjects: ctx.access.projectIds(), hiddenComponents: ctx.access.hiddenComponentIds() },
+      { limit: PAGE + 1, offset: (pageNumber - 1) * PAGE },
+    ),
   );
   const more = changes.length > PAGE;
   const keep = (extra: Record<string, string>) => {

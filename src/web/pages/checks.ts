@@ -5,6 +5,7 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { findCheck } from '../../checks/index.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR } from '../../domain/unit.js';
+import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
 import type { CatalogComponent, CatalogTranslation, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
@@ -75,7 +76,7 @@ export function checksSection(ctx: WebContext, translation: CatalogTranslation, 
 
 /** The stored checks of a unit, as the editor shows them. */
 export async function unitChecksShown(ctx: WebContext, unit: UnitRecordRow): Promise<ShownCheck[]> {
-  return (await ctx.services.store.unitChecks(unit.id)).map((c) => shown(c.name, c.dismissed));
+  return (await ctx.services.store.read((tx) => unitChecks(tx, unit.id))).map((c) => shown(c.name, c.dismissed));
 }
 
 /**
@@ -86,8 +87,8 @@ export async function previewChecksFragment(ctx: WebContext): Promise<WebAnswer>
   const translation = translationOf(ctx);
   const unit = await unitOfForm(ctx, translation);
   const targets = targetsOfForm(ctx);
-  const failing = await ctx.services.store.previewChecks(unit.id, targets.join(PLURAL_SEPARATOR));
-  const stored = new Map((await ctx.services.store.unitChecks(unit.id)).map((c) => [c.name, c.dismissed]));
+  const failing = await ctx.services.store.read((tx) => previewChecks(tx, unit.id, targets.join(PLURAL_SEPARATOR)));
+  const stored = new Map((await ctx.services.store.read((tx) => unitChecks(tx, unit.id))).map((c) => [c.name, c.dismissed]));
   const checks = failing.map((name) => shown(name, stored.get(name) ?? false));
   return { html: renderFragment(checksSection(ctx, translation, unit, checks, true)) };
 }
@@ -102,13 +103,14 @@ export async function dismissCheck(ctx: WebContext): Promise<WebAnswer> {
     return { status: 403, html: renderFragment(html`<p>You may not dismiss this check${enforced(component, name) ? ': the component enforces it' : ''}.</p>`) };
   }
   const dismiss = formValue(ctx, 'restore') === undefined;
-  if (!(await ctx.services.store.setCheckDismissed(unit.id, name, dismiss))) throw validationError('check', `The string does not fail the check "${name}".`);
+  if (!(await ctx.services.store.write((tx) => setCheckDismissed(tx, unit.id, name, dismiss))))
+    throw validationError('check', `The string does not fail the check "${name}".`);
   return { redirect: `${paths.translate(ctx.catalog, translation)}?checksum=${hashToChecksum(unit.id_hash)}`, status: 303 };
 }
 
 /** The translation page's list of failing checks, each with its count and a link to its strings in the editor. */
 export async function checkCountsList(ctx: WebContext, translation: CatalogTranslation): Promise<Html> {
-  const counts = (await ctx.services.store.checkCounts(translation.id)).filter((c) => c.active > 0);
+  const counts = (await ctx.services.store.read((tx) => checkCounts(tx, translation.id))).filter((c) => c.active > 0);
   if (counts.length === 0) return html``;
   const translate = paths.translate(ctx.catalog, translation);
   return html`<section aria-labelledby="checks-list"><h2 id="checks-list">Failing checks</h2>

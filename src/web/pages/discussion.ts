@@ -6,12 +6,16 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { type Permission, refusal, refusalText, targetOf } from '../../api/write.js';
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
-import { PLURAL_SEPARATOR } from '../../domain/unit.js';
+import { splitPlural } from '../../domain/unit.js';
 import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../repository/index.js';
+import { unitComments } from '../../store/comments.repo.js';
 import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
+import { lookupMemory } from '../../store/memory.repo.js';
+import { findSuggestion, unitSuggestions, userVote } from '../../store/suggestions.repo.js';
+import { unitRecord } from '../../store/units.query.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
-import { paths, when } from '../format.js';
+import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
 
 /** What the editor shows beside a string: its suggestions, comments and memory matches, and what the user may do. */
@@ -36,20 +40,24 @@ export async function discussionOf(ctx: WebContext, translation: CatalogTranslat
   const target = targetFor(ctx, translation, unit);
   const source = (ctx.catalog.translationsByComponent.get(component.id) ?? []).find((t) => t.isSource);
   const [suggestions, comments, memory] = await Promise.all([
-    store.unitSuggestions(unit.id),
-    store.unitComments(unit.id),
+    store.read((tx) => unitSuggestions(tx, unit.id)),
+    store.read((tx) => unitComments(tx, unit.id)),
     source && !translation.isSource && refusal(ctx, 'machinery.view', target) === null
-      ? store.lookupMemory(
-          unit.source,
-          source.languageId,
-          translation.languageId,
-          { projects: ctx.access.projectIds(), userId: signedIn(ctx) ? ctx.user.id : null },
-          { excludeUnit: unit.id },
+      ? store.read((tx) =>
+          lookupMemory(
+            tx,
+            unit.source,
+            source.languageId,
+            translation.languageId,
+            { projects: ctx.access.projectIds(), userId: signedIn(ctx) ? ctx.user.id : null },
+            { excludeUnit: unit.id },
+          ),
         )
       : Promise.resolve([] as MemoryMatch[]),
   ]);
   const votes = new Map<number, number>();
-  if (signedIn(ctx) && component.settings.suggestion_voting) for (const s of suggestions) votes.set(s.id, await store.userVote(s.id, ctx.user.id));
+  if (signedIn(ctx) && component.settings.suggestion_voting)
+    for (const s of suggestions) votes.set(s.id, await store.read((tx) => userVote(tx, s.id, ctx.user.id)));
   return {
     suggestions,
     comments,
@@ -76,7 +84,7 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           ? html`<p>No suggestions.</p>`
           : html`<ul>${d.suggestions.map(
               (s) => html`<li data-suggestion=${s.id}>
-                <span lang=${lang.code} dir=${lang.dir}>${s.target.split(PLURAL_SEPARATOR).join(' | ')}</span>
+                <span lang=${lang.code} dir=${lang.dir}>${pluralText(s.target)}</span>
                 <small> — ${s.full_name || s.username || 'Anonymous'}, ${when(s.timestamp)}${d.voting ? `, ${s.votes} vote${s.votes === 1 ? '' : 's'}` : ''}</small>
                 ${form([
                   d.can('suggestion.accept') ? button('accept', s.id, 'Accept') : '',
@@ -129,9 +137,9 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           : html`<ol>${d.memory.map(
               (m, i) => html`<li data-memory=${m.id}>
                 <span class="similarity">${m.similarity} %</span>
-                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${m.target}</span>
-                <small> — ${m.source}${m.origin ? ` (${m.origin})` : ''}</small>
-                <button type="button" data-copy=${m.target} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
+                <span lang=${lang.code} dir=${lang.dir} data-memory-target>${pluralText(m.target)}</span>
+                <small> — ${pluralText(m.source)}${m.origin ? ` (${m.origin})` : ''}</small>
+                <button type="button" data-copy=${JSON.stringify(splitPlural(m.target))} aria-keyshortcuts=${i < 9 ? `Alt+${i + 1}` : undefined} title=${i < 9 ? `Alt+${i + 1}` : ''}>Copy</button>
               </li>`,
             )}</ol>`
       }
@@ -159,19 +167,19 @@ function id(value: string | undefined, field: string): number {
 export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
   const unitId = id(formValue(ctx, 'unit'), 'unit');
-  const unit = await ctx.services.units.byId(unitId);
+  const unit = await ctx.services.store.read((tx) => unitRecord(tx, unitId));
   if (!unit || unit.translation_id !== translation.id) throw notFound();
   const target = targetFor(ctx, translation, unit);
   const { store } = ctx.services;
   const user = { id: ctx.user.id };
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const suggestionOfUnit = async (field: string) => {
-    const s = await store.findSuggestion(id(formValue(ctx, field)?.split(':')[0], field));
+    const s = await store.read((tx) => findSuggestion(tx, id(formValue(ctx, field)?.split(':')[0], field)));
     if (!s || s.unit_id !== unit.id) throw notFound();
     return s;
   };
   const commentOfUnit = async (field: string) => {
-    const c = (await store.unitComments(unit.id)).find((x) => x.id === id(formValue(ctx, field), field));
+    const c = (await store.read((tx) => unitComments(tx, unit.id))).find((x) => x.id === id(formValue(ctx, field), field));
     if (!c) throw notFound();
     return c;
   };

@@ -8,8 +8,12 @@ import { SearchSyntaxError, parseUnitQuery } from '../../api/search.js';
 import type { WriteContext } from '../../api/write.js';
 import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import { compilePluralFormula } from '../../languages/plural-formula.js';
-import type { CatalogLanguage, CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { TranslationPlural } from '../../languages/translation-plural.js';
+import { catalogPlural } from '../../repository/index.js';
+import { findUnitByHash } from '../../store/edits.repo.js';
+import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/units.query.js';
+import { componentUnitsByHash, translationUnits } from '../../store/units.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths, when } from '../format.js';
@@ -52,31 +56,39 @@ function editorQuery(q: string, extra: Record<string, string | number>): string 
   return s ? `?${s}` : '';
 }
 
-/** CLDR-style names and example numbers of a language's plural forms: `one: 1, 21, 31…`. */
-export function pluralLabels(language: CatalogLanguage): string[] {
-  let formula: (n: number) => number;
-  try {
-    formula = compilePluralFormula(language.pluralFormula);
-  } catch {
-    return Array.from({ length: language.pluralNumber }, (_, i) => `Form ${i}`);
-  }
-  const examples: number[][] = Array.from({ length: language.pluralNumber }, () => []);
-  for (let n = 0; n <= 1000 && examples.some((e) => e.length < 3); n++) {
-    const form = formula(n);
-    if (form >= 0 && form < examples.length && examples[form]!.length < 3) examples[form]!.push(n);
+// Whole numbers the labels' examples are looked for in: 0…1000, then the millions that reach CLDR's integer `many`
+// (French, Spanish, Italian, Portuguese)
+const EXAMPLE_NUMBERS: number[] = [];
+for (let n = 0; n <= 1000; n++) EXAMPLE_NUMBERS.push(n);
+for (let k = 4; k <= 9; k++) for (const m of [1, 2, 3, 5, 11]) EXAMPLE_NUMBERS.push(m * 10 ** k);
+
+/**
+ * Names and example numbers of a translation's plural forms, `one: 1, 21, 31…` (the ellipsis only when the form has
+ * more numbers than shown: German's `one: 1`, Czech's `few: 2, 3, 4`): the format's CLDR names where it gives them
+ * (Android, .stringsdict), else CLDR's name for the form's first example in the file's language.
+ */
+export function pluralLabels(code: string, plural: TranslationPlural): string[] {
+  const examples: number[][] = Array.from({ length: plural.number }, () => []);
+  // a fourth example, never shown, tells whether the form goes on
+  for (const n of EXAMPLE_NUMBERS) {
+    if (examples.every((e) => e.length >= 4)) break;
+    const form = plural.formOf(n);
+    if (form >= 0 && form < examples.length && examples[form]!.length < 4) examples[form]!.push(n);
   }
   let rules: Intl.PluralRules | undefined;
   try {
-    rules = new Intl.PluralRules(language.code.replace(/_/g, '-').replace(/@.*/, ''));
+    rules = new Intl.PluralRules(code.replace(/_/g, '-').replace(/@.*/, ''));
   } catch {
     rules = undefined;
   }
+  const names = examples.map((list, i) => plural.tags?.[i] ?? (list.length > 0 && rules ? rules.select(list[0]!) : null));
+  // a form no whole number takes is CLDR's `other` (fractions) unless another form has that name
   const seen = new Set<string>();
   return examples.map((list, i) => {
-    let name = list.length > 0 && rules ? rules.select(list[0]!) : `form ${i}`;
+    let name = names[i] ?? (names.includes('other') ? `form ${i}` : 'other');
     if (seen.has(name)) name = `${name} (${i})`;
     seen.add(name);
-    return list.length > 0 ? `${name}: ${list.join(', ')}…` : name;
+    return list.length > 0 ? `${name}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? '…' : ''}` : name;
   });
 }
 
@@ -109,7 +121,7 @@ interface Located {
 
 /** The unit the request names (`checksum`, `after` a position, or the 1-based `offset`), with its offset in the filter. */
 async function locate(ctx: WebContext, translation: CatalogTranslation, sourceId: number | null, filter: UnitFilter | null): Promise<Located | null> {
-  const { units } = ctx.services;
+  const { store } = ctx.services;
   const checksum = queryValue(ctx, 'checksum');
   const after = queryValue(ctx, 'after');
   let unit: UnitRecordRow | undefined;
@@ -120,23 +132,24 @@ async function locate(ctx: WebContext, translation: CatalogTranslation, sourceId
     } catch {
       throw notFound();
     }
-    const found = await ctx.services.store.findUnitByHash(translation.id, hash);
-    unit = found && (await units.byId(found.id));
+    unit = await store.read(async (tx) => {
+      const found = await findUnitByHash(tx, translation.id, hash);
+      return found && unitRecord(tx, found.id);
+    });
     if (!unit) throw notFound();
   } else if (after !== undefined && /^\d{1,9}$/.test(after)) {
-    [unit] = await units.ofTranslation(translation.id, sourceId, and(filter, { kind: 'number', field: 'position', op: '>', value: Number(after) }), {
-      limit: 1,
-      offset: 0,
-    });
+    const next = and(filter, { kind: 'number', field: 'position', op: '>', value: Number(after) });
+    [unit] = await store.read((tx) => translationUnitRecords(tx, translation.id, sourceId, next, { limit: 1, offset: 0 }));
     if (!unit) return null;
   } else {
     const raw = queryValue(ctx, 'offset') ?? '1';
     const offset = /^\d{1,9}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
-    [unit] = await units.ofTranslation(translation.id, sourceId, filter, { limit: 1, offset: offset - 1 });
+    [unit] = await store.read((tx) => translationUnitRecords(tx, translation.id, sourceId, filter, { limit: 1, offset: offset - 1 }));
     if (!unit) return null;
     return { unit, offset };
   }
-  const before = await units.countOfTranslation(translation.id, and(filter, { kind: 'number', field: 'position', op: '<', value: unit.position }));
+  const earlier = and(filter, { kind: 'number', field: 'position', op: '<', value: unit.position });
+  const before = await store.read((tx) => countTranslationUnitRecords(tx, translation.id, earlier));
   return { unit, offset: before + 1 };
 }
 
@@ -151,7 +164,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const source = siblings.find((t) => t.isSource);
   const q = queryValue(ctx, 'q') ?? '';
   const filter = filterOf(q);
-  const total = await ctx.services.units.countOfTranslation(translation.id, filter);
+  const total = await ctx.services.store.read((tx) => countTranslationUnitRecords(tx, translation.id, filter));
   const located = await locate(ctx, translation, source?.id ?? null, filter);
   const base = paths.translate(ctx.catalog, translation);
   const title = `${component.name} — ${language.name}`;
@@ -176,7 +189,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
-  const labels = plural ? pluralLabels(language) : [''];
+  const labels = plural ? pluralLabels(language.code, catalogPlural(ctx.catalog, translation)) : [''];
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
@@ -269,13 +282,16 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               ? html`<p>No other translations.</p>`
               : html`<ul class="others">${others.map(
                   (o) =>
-                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target.split(PLURAL_SEPARATOR)[0] || '—'}</span></li>`,
+                    html`<li><a href=${o.href}>${o.language.name}</a>: <span lang=${o.language.code} dir=${o.language.direction === 'rtl' ? 'rtl' : 'ltr'}>${o.target
+                      .split(PLURAL_SEPARATOR)
+                      .filter((f) => f !== '')
+                      .join(' | ')}</span></li>`,
                 )}</ul>`
           }
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history)}
+          ${changeList(ctx, history, { where: false })}
         </section>
       </aside>
     </div>
@@ -296,11 +312,12 @@ function stateName(state: number): string {
 }
 
 async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow) {
-  const units = await ctx.services.store.componentUnitsByHash(translation.componentId, unit.id_hash);
+  const units = await ctx.services.store.read((tx) => componentUnitsByHash(tx, translation.componentId, unit.id_hash));
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
-    if (!t || t.id === translation.id || t.isSource || u.target === '') continue;
+    // an untranslated plural is its empty forms joined: no more a translation than an empty string
+    if (!t || t.id === translation.id || t.isSource || u.target.split(PLURAL_SEPARATOR).every((f) => f === '')) continue;
     out.push({
       language: ctx.catalog.languages.get(t.languageId)!,
       target: u.target,
@@ -319,7 +336,7 @@ async function glossaryTerms(ctx: WebContext, translation: CatalogTranslation, u
   for (const g of glossaries) {
     const gt = ctx.catalog.translationsByKey.get(`${g.id}/${ctx.catalog.languages.get(translation.languageId)!.code}`);
     if (!gt) continue;
-    for (const term of await ctx.services.store.translationUnits(gt.id)) {
+    for (const term of await ctx.services.store.read((tx) => translationUnits(tx, gt.id))) {
       const word = term.source.split(PLURAL_SEPARATOR)[0]!.toLocaleLowerCase().trim();
       if (!word) continue;
       const at = text.indexOf(word);

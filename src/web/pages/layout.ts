@@ -22,6 +22,7 @@ export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: 
   const css = ctx.assets.url('style.css');
   const js = opts.script ? ctx.assets.url('editor.js') : undefined;
   const user = ctx.user && ctx.user.is_anonymous === 0 ? ctx.user : null;
+  // the empty icon: without one the browser asks for /favicon.ico on every page and logs its 404
   return renderDocument(html`
     <html lang="en">
       <head>
@@ -29,6 +30,7 @@ export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content=${ctx.csrf} />
         <title>${opts.title} — tms</title>
+        <link rel="icon" href="data:," />
         ${css && html`<link rel="stylesheet" href=${css} />`}
         ${js && html`<script defer src=${js}></script>`}
       </head>

@@ -7,6 +7,7 @@ import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../repository/index.js';
+import { componentAlerts } from '../../store/alerts.repo.js';
 import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
@@ -14,6 +15,7 @@ import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
 import { type StatsRow, page, percents, progress, statsTable, sumStats } from './layout.js';
+import { canStartTranslation } from './new-language.js';
 
 function visibleProjects(ctx: WebContext): CatalogProject[] {
   return ctx.catalog.projects.filter((p) => ctx.access.project(p));
@@ -81,11 +83,11 @@ export function projectPage(ctx: WebContext): WebAnswer {
 
 function summary(c: ReturnType<typeof sumStats>): Html {
   const p = percents(c);
+  // one line: htm drops the whitespace around a line break at a text's edge, and with it the space before a number
   return html`<div class="summary">
     ${progress(c)}
     <p>
-      <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved ·
-      ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
+      <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved · ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
     </p>
   </div>`;
 }
@@ -130,7 +132,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
   }));
   const canStatus = ctx.access.can('meta:vcs.status', { project });
   const status = canStatus ? await statusOf(ctx, project, component) : null;
-  const alerts = await ctx.services.store.componentAlerts(component.id);
+  const alerts = await ctx.services.store.read((tx) => componentAlerts(tx, component.id));
   const ops = repositoryOperations(ctx, project, component);
   const zip = ctx.urls.api(`components/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/file/`);
   const body = html`<h1>${component.name}</h1>
@@ -144,6 +146,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
         </ul></section>`
     }
     ${statsTable('Translations', 'Language', rows)}
+    ${canStartTranslation(ctx, project, component) && html`<p><a href=${`/new-lang/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/`}>Start new translation</a></p>`}
     ${
       status &&
       html`<section aria-labelledby="repo"><h2 id="repo">Repository</h2>
@@ -198,6 +201,9 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   const counts = countsOf(translation, ctx);
   const translate = paths.translate(ctx.catalog, translation);
   const canUpload = ctx.access.can('upload.perform', { project, component });
+  // without a choice here an upload changes only untranslated strings: the correction of a translated one is skipped
+  const canOverwrite = ctx.access.can('upload.overwrite', { project, component });
+  const canOverwriteApproved = canOverwrite && ctx.access.can('unit.review', { project, component });
   const file = ctx.urls.api(
     `translations/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/${encodeURIComponent(language.code)}/file/`,
   );
@@ -227,14 +233,29 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         canUpload &&
         html`<form method="post" action=${`/upload${translate.slice('/translate'.length)}`} enctype="multipart/form-data" class="upload">
           <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
-          <label for="file">Translation file to upload</label>
-          <input id="file" name="file" type="file" required />
-          <label for="method">Upload method</label>
-          <select id="method" name="method">
-            <option value="translate">Add as translation</option>
-            <option value="fuzzy">Add as needing edit</option>
-            <option value="replace">Replace existing file</option>
-          </select>
+          <span class="pair">
+            <label for="file">Translation file to upload</label>
+            <input id="file" name="file" type="file" required />
+          </span>
+          <span class="pair">
+            <label for="method">Upload method</label>
+            <select id="method" name="method">
+              <option value="translate">Add as translation</option>
+              <option value="fuzzy">Add as needing edit</option>
+              <option value="replace">Replace existing file</option>
+            </select>
+          </span>
+          ${
+            canOverwrite &&
+            html`<span class="pair">
+              <label for="conflicts">Existing strings</label>
+              <select id="conflicts" name="conflicts">
+                <option value="ignore">Change only untranslated strings</option>
+                <option value="replace-translated">Change translated strings</option>
+                ${canOverwriteApproved && html`<option value="replace-approved">Change translated and approved strings</option>`}
+              </select>
+            </span>`
+          }
           <button type="submit">Upload</button>
         </form>`
       }

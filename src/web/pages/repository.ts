@@ -7,6 +7,7 @@ import type { WriteContext } from '../../api/write.js';
 import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { repositoryStatus } from '../../repository/index.js';
+import { pendingUnits } from '../../store/edits.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, refreshed, signedIn, toSignIn } from '../context.js';
 import { paths, when } from '../format.js';
@@ -33,7 +34,7 @@ async function render(ctx: WebContext, result?: { ok: boolean; text: string }): 
   if (!ctx.access.can('meta:vcs.status', { project })) throw permissionDenied();
   const config = configOf(ctx, project, component);
   const status = await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
-  const pending = (await ctx.services.store.pendingUnits(component.id)).length;
+  const pending = (await ctx.services.store.read((tx) => pendingUnits(tx, component.id))).length;
   const body = html`<h1>Repository of ${component.name}</h1>
     ${result && html`<p role=${result.ok ? 'status' : 'alert'} class=${result.ok ? 'notice' : 'error'} data-result=${result.ok ? 'ok' : 'failed'}>${result.text}</p>`}
     <dl class="facts repo-status">

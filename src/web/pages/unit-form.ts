@@ -1,6 +1,7 @@
 // The string and the text a translation form sends (the editor's save, the checks preview, a dismissal).
 import { notFound, validationError } from '../../api/errors.js';
 import type { CatalogTranslation, UnitRecordRow } from '../../store/index.js';
+import { unitRecord } from '../../store/units.query.js';
 import type { WebContext } from '../context.js';
 import { formValue } from '../context.js';
 
@@ -8,7 +9,7 @@ import { formValue } from '../context.js';
 export async function unitOfForm(ctx: WebContext, translation: CatalogTranslation): Promise<UnitRecordRow> {
   const raw = formValue(ctx, 'unit') ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw validationError('unit', 'No string was named.');
-  const unit = await ctx.services.units.byId(Number(raw));
+  const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number(raw)));
   if (!unit || unit.translation_id !== translation.id) throw notFound();
   return unit;
 }

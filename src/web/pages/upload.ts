@@ -3,7 +3,7 @@ import { uploadFile } from '../../api/handlers/files.js';
 import { translationOf } from '../../api/lookup.js';
 import type { WriteContext } from '../../api/write.js';
 import type { WebAnswer, WebContext } from '../context.js';
-import { refreshed } from '../context.js';
+import { formValue, refreshed } from '../context.js';
 import { paths } from '../format.js';
 import { html } from '../html.js';
 import { page } from './layout.js';
@@ -17,9 +17,15 @@ export async function uploadTranslationFile(ctx: WebContext): Promise<WebAnswer>
     'json' in answer ? (JSON.parse(answer.json) as { accepted?: number; total?: number; not_found?: number; skipped?: number; count?: number }) : {};
   const after = await refreshed(ctx);
   const back = paths.translation(after.catalog, translation);
+  const conflicts = formValue(ctx, 'conflicts') ?? '';
+  // a skipped string has a reason the counter does not say: the likeliest one is a choice of the form
+  const why =
+    conflicts === '' || conflicts === 'ignore'
+      ? 'unchanged, read-only or already translated: “Existing strings” lets an upload change translated ones'
+      : 'unchanged or read-only';
   const body = html`<h1>Upload</h1>
     <p role="status" class="notice" data-result="ok">
-      The file was processed: ${result.accepted ?? 0} of ${result.total ?? result.count ?? 0} strings updated${result.skipped ? `, ${result.skipped} skipped` : ''}${result.not_found ? `, ${result.not_found} not found` : ''}.
+      The file was processed: ${result.accepted ?? 0} of ${result.total ?? result.count ?? 0} strings updated${result.skipped ? `, ${result.skipped} skipped (${why})` : ''}${result.not_found ? `, ${result.not_found} not found` : ''}.
     </p>
     <p><a href=${back}>Back to the translation</a></p>`;
   return { html: page(after, { title: 'Upload', body }) };

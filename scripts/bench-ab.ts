@@ -1,0 +1,163 @@
+// `npm run bench:ab -- <another tms checkout, built>`: this tms against another build on SQLite, in turns, so that a
+// shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
+//   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating;
+//   - one `tms serve --workers 1` of each build on a copy of one synced database, and per request kind short loads
+//     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
+//     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
+//     request its own URL (nothing answered from the response cache), and single units asked again (cached).
+// Printed: each build's median and the median of the per-round ratios (this / other), the figure to read on a noisy
+// machine. The load generator runs in this process.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+import { type LoadResult, autocannon, keepassxcFiles, keepassxcProjects, root, serveUrl } from './bench-lib.js';
+
+const other = process.argv[2];
+if (!other || !existsSync(path.join(other, 'bin', 'tms'))) {
+  console.error('usage: npm run bench:ab -- <another tms checkout, built (npm run build)>');
+  process.exit(2);
+}
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+const files = keepassxcFiles('bench:ab');
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const work = await tempDir('tms-bench-ab-');
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+await createUpstream({ dir: path.join(work, 'upstream', 'one.git'), files });
+execFileSync('git', ['repack', '-adfq'], { cwd: path.join(work, 'upstream', 'one.git') });
+const gitServer = await startGitServer({ root: path.join(work, 'upstream') });
+const builds = [
+  { name: 'this', checkout: root },
+  { name: 'other', checkout: path.resolve(other) },
+];
+
+function config(name: string, database = 'tms.sqlite'): string {
+  const dir = path.join(work, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'tms.config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ database, repos_dir: 'repos', rate_limit: { anonymous: '', user: '' }, projects: keepassxcProjects(gitServer.url('one.git')) }),
+  );
+  return file;
+}
+
+async function tmsRun(checkout: string, configFile: string, ...args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d));
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (status !== 0) throw new Error(`tms ${args.join(' ')} failed (${status}): ${stderr}`);
+  return (performance.now() - started) / 1000;
+}
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
+
+// --- cold sync, alternating
+const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+for (let i = 0; i < RUNS; i++) {
+  for (const b of i % 2 === 0 ? builds : [...builds].reverse())
+    cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc'));
+}
+const coldRatios = cold.get('this')!.map((t, i) => t / cold.get('other')![i]!);
+console.log(
+  `cold tms sync (whole process), median of ${RUNS}: this ${median(cold.get('this')!).toFixed(2)} s, other ${median(cold.get('other')!).toFixed(2)} s; ` +
+    `time this / other: median ×${median(coldRatios).toFixed(3)} (runs: ${coldRatios.map((r) => r.toFixed(2)).join(', ')})`,
+);
+
+// --- serving: one synced database, a copy for each build
+const synced = config('served');
+await tmsRun(root, synced, 'sync', 'keepassxc');
+const servedDb = path.join(work, 'served', 'tms.sqlite');
+const nodes = new Map<string, { base: string; child: ChildProcess }>();
+for (const b of builds) {
+  const dir = path.join(work, `serve-${b.name}`);
+  mkdirSync(dir, { recursive: true });
+  for (const suffix of ['', '-wal']) if (existsSync(servedDb + suffix)) copyFileSync(servedDb + suffix, path.join(dir, `tms.sqlite${suffix}`));
+  const file = path.join(dir, 'tms.config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      database: 'tms.sqlite',
+      repos_dir: 'repos',
+      rate_limit: { anonymous: '', user: '' },
+      projects: keepassxcProjects(gitServer.url('one.git')),
+    }),
+  );
+  const child = spawn(process.execPath, [path.join(b.checkout, 'bin', 'tms'), '--config', file, 'serve', '--port', '0', '--workers', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  nodes.set(b.name, { base: await serveUrl(child), child });
+}
+const base = nodes.get('this')!.base;
+const translations = ((await (await fetch(`${base}/api/translations/?page_size=1000`)).json()) as { results: { url: string; total: number }[] }).results;
+const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
+const pages: string[] = [];
+for (const t of translations) {
+  const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
+  for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${units}?page_size=100&page=${p}`);
+}
+let asked = 0;
+/** Requests cycling through `paths`, each its own URL when `distinct` (the response cache never answers). */
+const cycling = (paths: string[], distinct: boolean) => [
+  {
+    setupRequest: (r: { path: string }) => {
+      const p = paths[asked % paths.length]!;
+      asked++;
+      return { ...r, path: distinct ? `${p}${p.includes('?') ? '&' : '?'}n=${asked}` : p };
+    },
+  },
+];
+const kinds: { name: string; paths: string[]; distinct: boolean }[] = [
+  { name: 'GET /api/units/<id>/, uncached', paths: unitIds.map((id) => `/api/units/${id}/`), distinct: true },
+  { name: '100-unit page of a translation, uncached', paths: pages, distinct: true },
+  { name: 'component statistics, uncached', paths: ['/api/components/keepassxc/keepassxc/statistics/'], distinct: true },
+  { name: 'GET /api/changes/, uncached', paths: ['/api/changes/'], distinct: true },
+  { name: 'GET /api/units/<id>/, cached', paths: unitIds.slice(0, 2000).map((id) => `/api/units/${id}/`), distinct: false },
+];
+console.log(`serving: one \`tms serve --workers 1\` per build, ${CONNECTIONS} connections, ${DURATION} s a load, ${ROUNDS} rounds, req/s:`);
+for (const kind of kinds) {
+  const rps = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+  // warm both (code paths, caches of the catalog and the counts)
+  for (const b of builds) await autocannon({ url: nodes.get(b.name)!.base, connections: 4, amount: 200, requests: cycling(kind.paths, kind.distinct) });
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+      const r: LoadResult = await autocannon({
+        url: nodes.get(b.name)!.base,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: cycling(kind.paths, kind.distinct),
+      });
+      if (r.errors + r.non2xx + r.timeouts > 0) throw new Error(`${b.name}: ${kind.name}: ${r.errors + r.non2xx + r.timeouts} failed`);
+      rps.get(b.name)!.push(r.requests.average);
+    }
+  }
+  const ratios = rps.get('this')!.map((x, i) => x / rps.get('other')![i]!);
+  console.log(
+    `  ${kind.name}: this ${fmt(median(rps.get('this')!))}, other ${fmt(median(rps.get('other')!))}; this / other: median ×${median(ratios).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+}
+await gitServer.close();
+console.log(
+  `\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+process.exit(0);
