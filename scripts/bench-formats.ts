@@ -1,6 +1,7 @@
 // Formats benchmark: parse and one-edit write throughput per format over the shared corpus, plus Translate Toolkit for scale.
 //
-// Run: npm run bench:formats   (BENCH_RUNS=n to change the number of timed runs; BENCH_FORMATS=aresource,strings-utf8
+// Each set is measured in a process of its own (this script again, with BENCH_SET). Run: npm run bench:formats
+// (BENCH_RUNS=n to change the number of timed runs; BENCH_FORMATS=aresource,strings-utf8
 // to time some format ids only; TMS_CORPUS to point at the corpus; TMS_PYTHON to choose the Python that has Translate Toolkit).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +15,10 @@ import { getFormat } from '../src/formats/registry.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
-const WARMUP = 3;
+/** Timed passes of the CPU-time measurement: a median of 7 moved by half from run to run on a shared machine, of 31 by a tenth. */
+const CPU_RUNS = Math.max(RUNS, 31);
+/** Untimed passes before each timed section: with 3, the JIT was still compiling during the small sets' timed passes. */
+const WARMUP = 15;
 
 interface BenchSet {
   format: string;
@@ -123,11 +127,11 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Median CPU seconds (user + system) of `RUNS` passes after `warmup` untimed ones: steadier than wall time on a busy machine. */
+/** Median CPU seconds (user + system) of `CPU_RUNS` passes after `warmup` untimed ones: steadier than wall time on a busy machine. */
 function cpuTime(pass: () => void, warmup = WARMUP): number {
   for (let i = 0; i < warmup; i++) pass();
   const runs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < CPU_RUNS; i++) {
     const before = process.cpuUsage();
     pass();
     const used = process.cpuUsage(before);
@@ -196,13 +200,16 @@ def read(d):
     return n
 for d in data: read(d)
 times = []
+cpu = []
 units = 0
 for _ in range(runs):
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     units = sum(read(d) for d in data)
     times.append(time.perf_counter() - t0)
+    cpu.append(time.process_time() - c0)
 times.sort()
-print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
+cpu.sort()
+print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
 `;
 
 // Translate Toolkit reading XLIFF as Weblate's wrappers use it: getid, source, target (rich: the placeables round trip
@@ -251,21 +258,16 @@ times.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
 `;
 
-/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files, both in CPU time. */
-function xliffAnchor(python: string, corpus: string, set: BenchSet): void {
+/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files (`cpu`), both in CPU time. */
+function xliffAnchor(python: string, corpus: string, set: BenchSet, cpu: number): void {
   const files = load(corpus, set);
   const paths = files.map((f) => path.join(corpus, set.project, f.name));
   const mode = set.format === 'xliff' ? 'rich' : 'plain';
   const out = execFileSync(python, ['-c', TT_XLIFF_SNIPPET, String(RUNS), mode, ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
   const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
-  const format = getFormat(set.format);
-  // a longer warm-up: the JIT settles on these files after more passes than on the others
-  const ours = cpuTime(() => {
-    for (const f of files) format.parse(f.bytes, f.ctx);
-  }, WARMUP * 5);
   const bytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
   console.log(
-    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / ours)} MB/s   ${(tt.seconds / ours).toFixed(1)}x`,
+    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / cpu)} MB/s   ${(tt.seconds / cpu).toFixed(1)}x`,
   );
 }
 
@@ -302,6 +304,66 @@ cpu.sort()
 print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
 `;
 
+/** What one set's own process measured. */
+interface SetResult {
+  /** The table's row, or why the set was skipped. */
+  row: string;
+  bytes: number;
+  /** Median wall seconds of a parse of every file (the table), and median CPU seconds after a longer warm-up (the anchors). */
+  seconds: number;
+  cpu: number;
+}
+
+/**
+ * Measures one set: the parse in CPU time, then the table's parse and write in wall time. Each set runs in a process of its
+ * own: in one process, what earlier sets left behind (their garbage, V8's decisions about where to allocate) made a
+ * later set's passes alternate between fast and twice as slow.
+ */
+function measureSet(corpus: string, set: BenchSet): SetResult {
+  const format = getFormat(set.format);
+  const files = load(corpus, set);
+  const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
+  if (files.length === 0) return { row: `${label}no files`, bytes: 0, seconds: 0, cpu: 0 };
+  let units = 0;
+  let edits: Array<UnitWrite | null>;
+  try {
+    for (const f of files) units += format.parse(f.bytes, f.ctx).units.length;
+    edits = files.map((f) => editFor(format, f));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { row: `${label}skipped: ${message.split('\n')[0]}`, bytes: 0, seconds: 0, cpu: 0 };
+  }
+  const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  const parse = () => {
+    for (const f of files) format.parse(f.bytes, f.ctx);
+  };
+  // the parse in CPU time first, before the writes' garbage is in the heap; then the table's wall times
+  const cpu = cpuTime(parse);
+  const seconds = time(parse);
+  const writeSeconds = time(() => {
+    files.forEach((f, i) => {
+      const edit = edits[i];
+      if (edit) format.write(f.bytes, [edit], f.ctx);
+    });
+  });
+  const written = edits.filter((e) => e !== null).length;
+  const row =
+    `${label}${String(files.length).padStart(6)}${fmt(mb(bytes), 2)}${String(units).padStart(9)}` +
+    `${fmt(mb(bytes) / seconds).padStart(12)}${fmt(units / seconds, 0).padStart(11)}` +
+    `${fmt(mb(bytes) / writeSeconds).padStart(12)}${fmt(written / writeSeconds, 0).padStart(10)}`;
+  return { row, bytes, seconds, cpu };
+}
+
+/** Runs `measureSet` for SETS[index] in a child process (this script again, with BENCH_SET). */
+function measureInChild(index: number): SetResult {
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_SET: String(index) },
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as SetResult;
+}
+
 async function main(): Promise<void> {
   const corpus = corpusDir();
   if (!corpus) {
@@ -310,50 +372,18 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`Formats benchmark: node ${process.version}, ${cpuModel()}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up passes; MB = 10^6 bytes\n`);
+  console.log(`median of ${RUNS} runs (CPU time: of ${CPU_RUNS}) after ${WARMUP} warm-up passes, each set in a process of its own; MB = 10^6 bytes\n`);
   const header = `${'format'.padEnd(12)}${'project'.padEnd(36)}${'files'.padStart(6)}${'MB'.padStart(8)}${'units'.padStart(9)}`;
   console.log(`${header}${'parse MB/s'.padStart(12)}${'units/s'.padStart(11)}${'write MB/s'.padStart(12)}${'writes/s'.padStart(10)}`);
 
-  const results: Record<string, { seconds: number; bytes: number }> = {};
+  const results: Record<string, SetResult> = {};
   const only = process.env.BENCH_FORMATS ? new Set(process.env.BENCH_FORMATS.split(',')) : null;
-  for (const set of SETS) {
-    if (only && !only.has(set.format)) continue;
-    const format = getFormat(set.format);
-    const files = load(corpus, set);
-    const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
-    if (files.length === 0) {
-      console.log(`${label}no files`);
-      continue;
-    }
-    let units = 0;
-    let edits: Array<UnitWrite | null>;
-    try {
-      for (const f of files) units += format.parse(f.bytes, f.ctx).units.length;
-      edits = files.map((f) => editFor(format, f));
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      if (message.includes('not yet available')) console.log(`${label}skipped: the ${set.format} format is not yet available`);
-      else console.log(`${label}skipped: ${message.split('\n')[0]}`);
-      continue;
-    }
-    const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
-    const parseSeconds = time(() => {
-      for (const f of files) format.parse(f.bytes, f.ctx);
-    });
-    const writeSeconds = time(() => {
-      files.forEach((f, i) => {
-        const edit = edits[i];
-        if (edit) format.write(f.bytes, [edit], f.ctx);
-      });
-    });
-    const written = edits.filter((e) => e !== null).length;
-    results[`${set.format}/${set.project}`] = { seconds: parseSeconds, bytes };
-    console.log(
-      `${label}${String(files.length).padStart(6)}${fmt(mb(bytes), 2)}${String(units).padStart(9)}` +
-        `${fmt(mb(bytes) / parseSeconds).padStart(12)}${fmt(units / parseSeconds, 0).padStart(11)}` +
-        `${fmt(mb(bytes) / writeSeconds).padStart(12)}${fmt(written / writeSeconds, 0).padStart(10)}`,
-    );
-  }
+  SETS.forEach((set, index) => {
+    if (only && !only.has(set.format)) return;
+    const result = measureInChild(index);
+    console.log(result.row);
+    if (result.bytes > 0) results[`${set.format}/${set.project}`] = result;
+  });
 
   console.log('');
   const python = findPython();
@@ -365,13 +395,19 @@ async function main(): Promise<void> {
   const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
   if (keepass.length > 0) {
     const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
+    const tt = JSON.parse(out) as { seconds: number; cpu: number; units: number; version: string };
     const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
     const ours = results[`ts/${SETS[0]!.project}`];
     const ttRate = mb(bytes) / tt.seconds;
     console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
     console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
-    if (ours) console.log(`tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files`);
+    if (ours) {
+      const cpu = ours.cpu;
+      console.log(
+        `tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files; ` +
+          `CPU time: toolkit ${(mb(bytes) / tt.cpu).toFixed(2)} MB/s, tms ${(mb(bytes) / cpu).toFixed(1)} MB/s = ${(tt.cpu / cpu).toFixed(1)}x`,
+      );
+    }
   }
 
   for (const set of SETS) {
@@ -381,10 +417,7 @@ async function main(): Promise<void> {
     const args = files.map((f) => `${f.ctx.language}=${path.join(corpus, set.project, f.name)}`);
     const answer = execFileSync(python, ['-c', TT_STORE_SNIPPET, String(Math.min(RUNS, 3)), set.toolkit, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
     const store = JSON.parse(answer) as { seconds: number; cpu: number; units: number };
-    const format = getFormat(set.format);
-    const cpu = cpuTime(() => {
-      for (const f of files) format.parse(f.bytes, f.ctx);
-    });
+    const cpu = mine.cpu;
     const rate = mb(mine.bytes) / store.seconds;
     console.log(
       `${set.format} (${set.project}): Translate Toolkit ${set.toolkit} ${rate.toFixed(2)} MB/s, ${(store.units / store.seconds).toFixed(0)} units/s; ` +
@@ -399,7 +432,17 @@ async function main(): Promise<void> {
 
   const xliffSets = SETS.filter((set) => (set.format === 'xliff' || set.format === 'plainxliff') && (!only || only.has(set.format)));
   if (xliffSets.length > 0) console.log('\nXLIFF parse against Translate Toolkit reading the same files as Weblate does (CPU time):');
-  for (const set of xliffSets) xliffAnchor(python, corpus, set);
+  for (const set of xliffSets) {
+    const mine = results[`${set.format}/${set.project}`];
+    if (mine) xliffAnchor(python, corpus, set, mine.cpu);
+  }
 }
 
-await main();
+if (process.env.BENCH_SET !== undefined) {
+  const corpus = corpusDir();
+  const set = SETS[Number(process.env.BENCH_SET)];
+  if (!corpus || !set) throw new Error(`no set ${process.env.BENCH_SET} or no corpus`);
+  console.log(JSON.stringify(measureSet(corpus, set)));
+} else {
+  await main();
+}

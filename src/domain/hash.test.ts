@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash } from './hash.js';
-import { countChars, countWords } from './words.js';
+import { IdHashTable, calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash, wordsOfLastHashed } from './hash.js';
+import { countChars, countWords, countWordsUtf8 } from './words.js';
 
 describe('calculateHash (Weblate test vectors)', () => {
   it.each([
@@ -40,6 +40,66 @@ describe('countWords / countChars', () => {
     expect(countWords(['<unused singular (hash=abc)>', '%d files'])).toBe(2);
     expect(countWords(['  '])).toBe(0);
   });
+  it('counts the words of UTF-8 bytes (and of the text last hashed) as countWords counts a string', () => {
+    // every whitespace character of the rule, and characters next to them or that look like them
+    const spaces = [
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      ' ',
+      '\x1c',
+      '\x1f',
+      '\x85',
+      '\xa0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+    ];
+    const others = [
+      'a',
+      '%d',
+      'é',
+      'ž',
+      '中',
+      '😀',
+      '\u200b',
+      '\u180e',
+      '\ud800',
+      '\udc00',
+      '\x00',
+      '\x7f',
+      '\x84',
+      '\x86',
+      '\u2027',
+      '\u200b',
+      '\u3001',
+      '\ufffd',
+    ];
+    const pieces = [...spaces, ...others];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let k = next() % 12; k > 0; k--) text += pieces[next() % pieces.length];
+      calculateHash(text);
+      expect(wordsOfLastHashed()).toBe(countWords([text]));
+      const bytes = encoder.encode(`xx ${text}`);
+      expect(countWordsUtf8(bytes, 3, bytes.length)).toBe(countWords([text]));
+    }
+  });
+
   it('counts code points including plural separators', () => {
     expect(countChars(['ab', 'cd'])).toBe(6);
     expect(countChars(['😀'])).toBe(1);
@@ -47,14 +107,42 @@ describe('countWords / countChars', () => {
 });
 
 describe('calculateHash on long and non-ASCII input', () => {
-  it("agrees with the package's pure-JavaScript SipHash for inputs past the reused buffer", async () => {
+  it("agrees with the package's pure-JavaScript SipHash for inputs past the WebAssembly memory's first size", async () => {
     const { default: fallback } = await import('siphash24/fallback.js');
     const key = new TextEncoder().encode('Weblate Sip Hash');
-    for (const text of ['ž'.repeat(5000), 'a'.repeat(20000) + '😀', 'short again']) {
+    for (const text of ['ž'.repeat(5000), 'a'.repeat(20000) + '😀', 'short again', 'ü'.repeat(250_000), 'x', 'lone \ud800 surrogate']) {
       const out = new Uint8Array(8);
       fallback(out, new TextEncoder().encode(text), key);
       const expected = new DataView(out.buffer).getBigUint64(0, true) - (1n << 63n);
       expect(calculateHash(text)).toBe(expected);
     }
+  });
+});
+
+describe('IdHashTable', () => {
+  it('gives each text its calculateHash and the number kept with the first of the same hash, past its first size', () => {
+    const table = new IdHashTable();
+    for (let i = 0; i < 5000; i++) {
+      expect(table.add(`unit ${i}`, i % 3 === 0 ? '' : 'ctx', i)).toBe(calculateHash(`unit ${i}`, i % 3 === 0 ? '' : 'ctx'));
+      expect(table.earlier).toBe(-1);
+    }
+    expect(table.add('unit 1', 'ctx', 9999)).toBe(calculateHash('unit 1ctx'));
+    expect(table.earlier).toBe(1);
+    // source + context is one text, as Weblate hashes it
+    table.add('unit 4', '1ctx', 9999);
+    expect(table.earlier).toBe(41);
+    expect(table.add('unit 0', '', 9999)).toBe(calculateHash('unit 0'));
+    expect(table.earlier).toBe(0);
+  });
+
+  it('tells apart hashes whose upper halves are equal', () => {
+    // these two share bits 32-63 of their hash (found by search)
+    expect(calculateHash('unit 50048') >> 32n).toBe(calculateHash('unit 72194') >> 32n);
+    const table = new IdHashTable();
+    table.add('unit 50048', '', 1);
+    table.add('unit 72194', '', 2);
+    expect(table.earlier).toBe(-1);
+    table.add('unit 72194', '', 3);
+    expect(table.earlier).toBe(2);
   });
 });

@@ -1,26 +1,52 @@
 // Weblate's identities: SipHash-2-4 keyed "Weblate Sip Hash", shifted into the signed 64-bit range.
-import siphash24 from 'siphash24';
+import instantiateSiphash from 'siphash24/siphash24.js';
 import { joinPlural } from './unit.js';
+import { countWordsUtf8 } from './words.js';
 
-const KEY = new TextEncoder().encode('Weblate Sip Hash');
 const OFFSET = 1n << 63n;
 const encoder = new TextEncoder();
-// siphash24 runs in WebAssembly; reusing the input and output buffers keeps hashing allocation-free
-let input = new Uint8Array(4096);
-const output = new Uint8Array(8);
-const outputView = new DataView(output.buffer);
+// The siphash24 package's WebAssembly module, an instance of our own: its memory holds the result (bytes 0-7), the
+// key (8-23, written once) and the input (from 24), which is encoded there directly. Its JavaScript wrapper copied
+// the key and the input in and the result out on every call, allocating views: hashing took twice as long.
+const wasm = instantiateSiphash();
+let memory = new Uint8Array(wasm.memory.buffer);
+let result = new DataView(wasm.memory.buffer);
+let input = memory.subarray(24);
+memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 
-function rawHash(text: string): bigint {
+// bytes of the text last hashed (from offset 24 of the memory)
+let hashedLength = 0;
+
+/**
+ * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace),
+ * counted on the UTF-8 bytes the hash read: a reader that hashes each source counts its words without reading the
+ * string again.
+ */
+export function wordsOfLastHashed(): number {
+  return countWordsUtf8(memory, 24, 24 + hashedLength);
+}
+
+/** SipHash-2-4 of the UTF-8 text, minus 2^63. */
+function signedHash(text: string): bigint {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit
-  if (text.length * 3 > input.length) input = new Uint8Array(text.length * 3 + 1024);
+  if (text.length * 3 > input.length) {
+    wasm.memory.grow(Math.ceil((text.length * 3 - input.length) / 65536));
+    memory = new Uint8Array(wasm.memory.buffer);
+    result = new DataView(wasm.memory.buffer);
+    input = memory.subarray(24);
+  }
   const { written } = encoder.encodeInto(text, input);
-  siphash24(input.subarray(0, written), KEY, output, true);
-  return outputView.getBigUint64(0, true);
+  hashedLength = written;
+  wasm.siphash(24, written);
+  // the unsigned value minus 2^63 is its top bit flipped, read as signed
+  memory[7]! ^= 0x80;
+  return result.getBigInt64(0, true);
 }
 
 /** Hash of the plain concatenation of `parts`, minus 2^63: `calculateHash('Message') === 8445691827737211251n`. */
 export function calculateHash(...parts: string[]): bigint {
-  return rawHash(parts.length === 1 ? parts[0]! : parts.join('')) - OFFSET;
+  if (parts.length === 1 || (parts.length === 2 && parts[1] === '')) return signedHash(parts[0]!);
+  return signedHash(parts.join(''));
 }
 
 /** Weblate's `?checksum=`: the unsigned value as 16 lower-case hex digits (`format(h + 2**63, "016x")`). */
@@ -40,4 +66,67 @@ export function unitIdHash(monolingual: boolean, source: readonly string[], cont
 /** content_hash: `hash(source + context)` for every unit. */
 export function unitContentHash(source: readonly string[], context: string): bigint {
   return calculateHash(joinPlural(source), context);
+}
+
+/**
+ * The id_hash of each unit of a file as it is read, and the number (a line) kept with the first unit of each. A
+ * Map keyed by the BigInt cost more than the hashing itself (V8 hashes a BigInt key, and converts one to a Number,
+ * by a call out of its generated code); this table keeps the hash's two 32-bit halves, read where the hash is made.
+ */
+export class IdHashTable {
+  /** After `add`: the number kept with an earlier unit of the same id_hash, or -1 (this one's was kept). */
+  earlier = -1;
+  private size = 0;
+  private high: Int32Array;
+  private low: Int32Array;
+  // the number kept plus one (0: a free slot)
+  private kept: Int32Array;
+
+  /** A table made for about `expected` hashes (it grows past them). */
+  constructor(expected = 0) {
+    let slots = 1024;
+    while (slots < expected * 2) slots *= 2;
+    this.high = new Int32Array(slots);
+    this.low = new Int32Array(slots);
+    this.kept = new Int32Array(slots);
+  }
+
+  /** `calculateHash(text, context)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash. */
+  add(text: string, context: string, value: number): bigint {
+    const hash = signedHash(context === '' ? text : text + context);
+    const high = result.getInt32(4, true);
+    const low = result.getInt32(0, true);
+    const mask = this.kept.length - 1;
+    let at = high & mask;
+    for (; this.kept[at] !== 0; at = (at + 1) & mask) {
+      if (this.high[at] === high && this.low[at] === low) {
+        this.earlier = this.kept[at]! - 1;
+        return hash;
+      }
+    }
+    this.earlier = -1;
+    this.place(at, high, low, value + 1);
+    if (++this.size * 2 > this.kept.length) this.grow();
+    return hash;
+  }
+
+  private place(at: number, high: number, low: number, kept: number): void {
+    this.high[at] = high;
+    this.low[at] = low;
+    this.kept[at] = kept;
+  }
+
+  private grow(): void {
+    const { high, low, kept } = this;
+    const slots = kept.length * 2;
+    this.high = new Int32Array(slots);
+    this.low = new Int32Array(slots);
+    this.kept = new Int32Array(slots);
+    for (let i = 0; i < kept.length; i++) {
+      if (kept[i] === 0) continue;
+      let at = high[i]! & (slots - 1);
+      while (this.kept[at] !== 0) at = (at + 1) & (slots - 1);
+      this.place(at, high[i]!, low[i]!, kept[i]!);
+    }
+  }
 }

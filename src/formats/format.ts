@@ -108,13 +108,6 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
-   * The plural forms a translation's file holds, by their CLDR names in file order, where the format decides them
-   * rather than the language's plural (Weblate picks a plural per format: Android's CLDR categories, .stringsdict's
-   * with `zero`). `language` is the code as written in the file name.
-   * @example getFormat('stringsdict').pluralTags?.('cs') // ['zero', 'one', 'few', 'other']
-   */
-  pluralTags?(language: string): readonly string[];
-  /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });

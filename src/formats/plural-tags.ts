@@ -59,3 +59,26 @@ export function baseLanguageTags(code: string): readonly string[] {
   const base = code.replace(/^b\+/, '').replace(/[_+]/g, '-').split('-')[0]!;
   return pluralTags(base);
 }
+
+/** The categories of a .stringsdict file's variables: the language's CLDR tags with `zero` first (Translate Toolkit). */
+export function stringsdictTags(language: string): string[] {
+  const tags = [...baseLanguageTags(language)];
+  if (!tags.includes('zero')) tags.unshift('zero');
+  return tags;
+}
+
+/** The formats whose files name their own plural forms (Weblate picks a plural per format), by Weblate's format id. */
+const FORMAT_TAGS: Readonly<Record<string, (language: string) => readonly string[]>> = {
+  aresource: baseLanguageTags,
+  stringsdict: stringsdictTags,
+};
+
+/**
+ * The plural forms a file of `format` holds for a language (the code as written in the file name), by their CLDR
+ * names in file order, where the format decides them (Android, .stringsdict), else null: the translation then follows
+ * its file's or its language's plural. Light: the sync's checks read it without loading every format's parser.
+ * @example formatPluralTags('aresource', 'pt-rBR') // ['one', 'many', 'other']
+ */
+export function formatPluralTags(format: string, language: string): readonly string[] | null {
+  return FORMAT_TAGS[format]?.(language) ?? null;
+}

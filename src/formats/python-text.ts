@@ -7,9 +7,10 @@ export const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000
 export function isPySpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
   if (c < 0x85) return false;
-  return (
-    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
-  );
+  if (c <= 0xa0) return c === 0x85 || c === 0xa0;
+  // most letters of other scripts fall outside U+1680–U+3000: two tests
+  if (c < 0x1680 || c > 0x3000) return false;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
 /** Python's `str.lstrip()`: `pyLstrip('\u00a0 a ') === 'a '`. */

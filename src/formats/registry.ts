@@ -38,12 +38,3 @@ export function getFormat(id: string): Format {
 export function isFormatId(id: string): id is FormatId {
   return (FORMAT_IDS as readonly string[]).includes(id);
 }
-
-/**
- * The CLDR names of the plural forms a file of `format` holds for a language (file-name code), where the format
- * decides them (Android, .stringsdict), else null: the translation then follows its file's or its language's plural.
- * @example formatPluralTags('aresource', 'pt-rBR') // ['one', 'many', 'other']
- */
-export function formatPluralTags(format: string, language: string): readonly string[] | null {
-  return formats.get(format)?.pluralTags?.(language) ?? null;
-}

@@ -1,5 +1,5 @@
 // The plural a translation uses, for edits, the API and the editor: the format's CLDR forms, the file's own rule, else the language's.
-import { formatPluralTags } from '../formats/registry.js';
+import { formatPluralTags } from '../formats/plural-tags.js';
 import { type TranslationPlural, translationPlural } from '../languages/translation-plural.js';
 import type { Catalog, CatalogTranslation, EditableUnit } from '../store/index.js';
 

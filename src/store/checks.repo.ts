@@ -10,7 +10,7 @@ import {
   translationChecks,
 } from '../checks/index.js';
 import { State } from '../domain/unit.js';
-import { formatPluralTags } from '../formats/registry.js';
+import { formatPluralTags } from '../formats/plural-tags.js';
 import { translationPlural } from '../languages/translation-plural.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './dialect.js';

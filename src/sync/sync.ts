@@ -8,7 +8,6 @@ import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
 import type { ApplyResult, FileResult } from '../store/index.js';
 import { syncedCommitOf } from '../store/projects.repo.js';
-import { applyScan } from '../store/sync.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { WorkingCopyState } from './working-copy.js';
@@ -181,6 +180,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
     }
     emit('store');
+    // the store's sync procedure brings the checks and the formats' plural names: a no-change sync loads neither
+    const { applyScan } = await import('../store/sync.repo.js');
     const applied = await store.write((tx) =>
       applyScan(tx, {
         projectId: h.row.project_id,

@@ -10,3 +10,9 @@ declare module 'siphash24/fallback.js' {
   function fallback(out: Uint8Array, data: Uint8Array, key: Uint8Array): void;
   export default fallback;
 }
+
+declare module 'siphash24/siphash24.js' {
+  /** The package's WebAssembly SipHash-2-4: `siphash(ptr, len)` hashes memory[ptr, ptr + len) with the key at 8-23 into 0-7. */
+  function instantiate(): { memory: WebAssembly.Memory; siphash(ptr: number, len: number): void };
+  export default instantiate;
+}

@@ -8,7 +8,7 @@ import { State } from '../../src/domain/unit.js';
 import type { FormatContext, ParsedStore, UnitWrite } from '../../src/formats/format.js';
 import { decodePo } from '../../src/formats/po/charset.js';
 import { quoteLines } from '../../src/formats/po/quote.js';
-import { parsePoText, unquote } from '../../src/formats/po/syntax.js';
+import { parsePoText, quotedParts, unquote } from '../../src/formats/po/syntax.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { changedLines, fixture, runConformance } from './conformance.js';
@@ -230,6 +230,17 @@ describe('format po: writes as Weblate saves them', () => {
     expect(out[out.length - 3]).toBe(0xfc);
   });
 
+  it("finds the header's charset past the first 4 KiB (a long comment before the header)", () => {
+    const comment = `# ${'x'.repeat(70)}\n`.repeat(80);
+    const latin = new Uint8Array([
+      ...encoder.encode(`${comment}msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "a"\nmsgstr "`),
+      0xe9,
+      ...encoder.encode('"\n'),
+    ]);
+    expect(latin.indexOf(0x3d)).toBeGreaterThan(4096);
+    expect(po.parse(latin, ctxFor('l.po')).units[0]!.target).toEqual(['é']);
+  });
+
   it('removes an obsolete entry with the same id when a string comes back', () => {
     const out = writeText(cs, [{ context: '', source: ['Old'], target: ['Starý'], state: State.TRANSLATED }]);
     expect(out).not.toContain('#~');
@@ -266,6 +277,11 @@ describe('format po: input the toolkit accepts and Weblate lists', () => {
     expect(parseText('#: a+b.c:1 d%20e.c:2\nmsgid "x"\nmsgstr ""\n').units[0]!.location).toBe('a, b.c:1, d, e.c:2');
   });
 
+  it("Sphinx's docstring references lose their `:docstring of name:line` part, as Weblate removes it from the joined list", () => {
+    const text = '#: ../../api.py:docstring of pkg.mod.func:12 guide.rst:3\n#: x.py:docstring of a.b:1\nmsgid "x"\nmsgstr ""\n';
+    expect(parseText(text).units[0]!.location).toBe('../../api.py, guide.rst:3, x.py');
+  });
+
   it('errors name the file, line and column', () => {
     const e = parseError('msgid "a"\nmsgstr "b\n');
     expect(e.data).toMatchObject({ filename: 'bad.po', line: 2, column: 8 });
@@ -287,8 +303,8 @@ describe.skipIf(!corpus)('format po: wrapping as gettext does (Midnight Commande
         for (const parts of [e.msgid, e.msgstr ?? [], ...(e.msgstrPlural ?? []).map((f) => f.parts)]) {
           if (parts.length === 0) continue;
           strings++;
-          const again = quoteLines(unquote(parts), 77);
-          if (JSON.stringify(again.length === 0 ? ['""'] : again) !== JSON.stringify(parts)) differ.push(unquote(parts));
+          const again = quoteLines(unquote(text, parts), 77);
+          if (JSON.stringify(again.length === 0 ? ['""'] : again) !== JSON.stringify(quotedParts(text, parts))) differ.push(unquote(text, parts));
         }
       }
     }

@@ -139,6 +139,8 @@ function decodeContent(c: ContentCollector, raw: string): { value: string; mode:
   return { value: decodeMarkup(c.segments ?? []), mode: c.children ? 'xml' : 'cdata' };
 }
 
+const NO_NOTES: string[] = [];
+
 /**
  * Reads a decoded Android resource file. Throws FormatParseError on malformed XML (entity declarations that
  * nest are refused by the scanner) or a root other than `<resources>`.
@@ -150,7 +152,8 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
   let rootStartTagEnd = -1;
   let rootCloseStart = -1;
   let rootSelfClosing = false;
-  let notes: string[] = [];
+  // shared by every element without comments before it (most of them) until a comment starts a list of its own
+  let notes: string[] = NO_NOTES;
   let notesStart = -1;
 
   let entry: AndroidEntry | null = null;
@@ -220,6 +223,7 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
     if (levelBefore !== 1) continue;
     if (kind === XmlToken.Comment) {
       if (notesStart < 0) notesStart = s.start;
+      if (notes === NO_NOTES) notes = [];
       notes.push(s.text.slice(s.contentStart, s.contentEnd).replace(/\r\n?/g, '\n'));
       continue;
     }
@@ -244,7 +248,7 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
       }
     }
     // any element or processing instruction ends a run of comments
-    notes = [];
+    notes = NO_NOTES;
     notesStart = -1;
   }
   if (rootStartTagEnd < 0) throw new FormatParseError(filename, 1, 1, 'no <resources> element');

@@ -3,20 +3,18 @@
 // Reading collapses whitespace outside "…" quotes, drops the quotes, decodes \uXXXX, \n, \t, \\ and the plain
 // escapes (\' \" \@ \? and backslash-space) and drops every other backslash escape with its character. Writing
 // escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
-import { PY_SPACE, isPySpace, pyLstrip, pyRstrip } from '../python-text.js';
+import { PY_SPACE, pyLstrip, pyRstrip } from '../python-text.js';
 
 const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
+/** Whitespace that collapses: any of Python's but the plain space, or two plain spaces in a row. */
+const COLLAPSING_SPACE = new RegExp(`[${PY_SPACE.replace(' ', '')}]| {2}`);
+
 /** Whether text's whitespace is single plain spaces (nothing to collapse). */
 function isSimpleText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 ? text.charCodeAt(i + 1) === 0x20 : isPySpace(c)) return false;
-  }
-  return true;
+  return !COLLAPSING_SPACE.test(text);
 }
 const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
 const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;
-const CHAR_ESCAPE = /\\([^\n])/g;
 const PLAIN_ESCAPES = new Set([' ', '"', "'", '@', '?', '\\']);
 
 function decodeUnicode(text: string): string {
@@ -33,7 +31,29 @@ function decodeChar(_m: string, c: string): string {
 /** Decodes `\uXXXX` first and then the one-character escapes, in two passes as Translate Toolkit does. */
 export function decodeEscapes(text: string): string {
   const unicode = decodeUnicode(text);
-  return unicode.indexOf('\\') < 0 ? unicode : unicode.replace(CHAR_ESCAPE, decodeChar);
+  return unicode.indexOf('\\') < 0 ? unicode : decodeCharEscapes(unicode);
+}
+
+/** `text.replace(/\\([^\n])/g, decodeChar)` without a callback per escape: a backslash before a line feed or at the end stays. */
+function decodeCharEscapes(text: string): string {
+  let out = '';
+  let last = 0;
+  for (let i = text.indexOf('\\'); i >= 0; ) {
+    if (i + 1 < text.length && text.charCodeAt(i + 1) !== 0x0a) {
+      out += text.slice(last, i) + decodeChar('', text[i + 1]!);
+      last = i + 2;
+      i = text.indexOf('\\', last);
+    } else {
+      i = text.indexOf('\\', i + 1);
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** Whether decoding changed the first (`end` 0) or last (`end` 1) character: an escape stood there. */
+function changedAt(raw: string, decoded: string, end: 0 | 1): boolean {
+  if (raw === '' || decoded === '') return false;
+  return end === 0 ? raw.charCodeAt(0) !== decoded.charCodeAt(0) : raw.charCodeAt(raw.length - 1) !== decoded.charCodeAt(decoded.length - 1);
 }
 
 /** What one run of character data decodes to, and whether its edges may be trimmed. */
@@ -71,10 +91,10 @@ export class AndroidDecoder {
     if (!this.insideQuoted && content.indexOf('"') < 0) {
       // one unquoted part: whitespace collapses, then the escapes
       const joined = isSimpleText(content) ? content : content.replace(SPACE_RUN, ' ');
-      const text = joined.indexOf('\\') < 0 ? joined : decodeEscapes(joined);
-      const keepStart = joined !== '' && text !== '' && joined[0] !== text[0];
-      const keepEnd = joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1];
-      return { text, cleanupStart: !keepStart, cleanupEnd: !keepEnd };
+      // most values hold no escape: nothing decoded, both edges may be trimmed
+      if (joined.indexOf('\\') < 0) return { text: joined, cleanupStart: true, cleanupEnd: true };
+      const text = decodeEscapes(joined);
+      return { text, cleanupStart: !changedAt(joined, text, 0), cleanupEnd: !changedAt(joined, text, 1) };
     }
     const parts = content.split(QUOTED_PART).filter((p) => p !== '');
     let cleanupStart = false;
@@ -88,8 +108,8 @@ export class AndroidDecoder {
     }
     const text = decodeEscapes(joined);
     // an escaped space at an edge is kept
-    if (joined !== '' && text !== '' && joined[0] !== text[0]) cleanupStart = false;
-    if (joined !== '' && text !== '' && joined[joined.length - 1] !== text[text.length - 1]) cleanupEnd = false;
+    if (changedAt(joined, text, 0)) cleanupStart = false;
+    if (changedAt(joined, text, 1)) cleanupEnd = false;
     return { text, cleanupStart, cleanupEnd };
   }
 }

@@ -41,7 +41,6 @@ export const androidFormat: Format = {
   extension: 'xml',
   mimeType: 'application/xml',
   languageCodeStyle: 'android',
-  pluralTags: baseLanguageTags,
   parse: parseAndroid,
   write: (bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext) => writeAndroid(bytes, edits, ctx),
   create: (base: Uint8Array | null, ctx: FormatContext) => createAndroid(base, ctx),

@@ -2,6 +2,7 @@
 import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
+import { TemplateKeys } from '../template-keys.js';
 import type { AndroidDocument, AndroidEntry } from './document.js';
 
 /** The forms of an entry: one for `<string>`, one per CLDR tag of the language for `<plurals>` ("" when missing). */
@@ -14,7 +15,8 @@ export function entryForms(entry: AndroidEntry, tags: readonly string[]): string
 
 /** The comments before the element, joined by newlines (Translate Toolkit's `getnotes()`). */
 export function entryNote(entry: AndroidEntry | undefined): string {
-  return entry ? entry.notes.join('\n') : '';
+  if (!entry || entry.notes.length === 0) return '';
+  return entry.notes.length === 1 ? entry.notes[0]! : entry.notes.join('\n');
 }
 
 /** Entries Weblate lists: those with a name (an element without one is blank). */
@@ -41,22 +43,44 @@ interface Identity {
   numWords: number;
 }
 
-// A template's entries are listed against every translation file: their identities are worked out once per tag set.
-const identities = new WeakMap<AndroidEntry, Map<readonly string[], Identity>>();
+/** A template's listed entries (the first of each name) and their notes, with their identities per tag set. */
+interface TemplateListing {
+  entries: Array<AndroidEntry & { name: string }>;
+  notes: string[];
+  identities: Map<readonly string[], Identity[]>;
+  /** The entries' names and their places. */
+  keys: TemplateKeys;
+}
 
-function identityOf(t: AndroidEntry & { name: string }, tags: readonly string[]): Identity {
-  let byTags = identities.get(t);
-  if (!byTags) {
-    byTags = new Map();
-    identities.set(t, byTags);
+// A template is listed against every translation file: its entries, notes and identities are worked out once.
+const listings = new WeakMap<AndroidDocument, TemplateListing>();
+
+function listingOf(doc: AndroidDocument): TemplateListing {
+  let listing = listings.get(doc);
+  if (!listing) {
+    const seen = new Set<string>();
+    const entries: Array<AndroidEntry & { name: string }> = [];
+    for (const e of doc.entries) {
+      if (!isListed(e) || seen.has(e.name)) continue;
+      seen.add(e.name);
+      entries.push(e);
+    }
+    listing = { entries, notes: entries.map(entryNote), identities: new Map(), keys: new TemplateKeys(entries.map((e) => e.name)) };
+    listings.set(doc, listing);
   }
-  let identity = byTags.get(tags);
-  if (!identity) {
-    const source = entryForms(t, tags);
-    identity = { source, idHash: calculateHash(t.name), contentHash: unitContentHash(source, t.name), numWords: countWords(source) };
-    byTags.set(tags, identity);
+  return listing;
+}
+
+function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identity[] {
+  let identities = listing.identities.get(tags);
+  if (!identities) {
+    identities = listing.entries.map((t) => {
+      const source = entryForms(t, tags);
+      return { source, idHash: calculateHash(t.name), contentHash: unitContentHash(source, t.name), numWords: countWords(source) };
+    });
+    listing.identities.set(tags, identities);
   }
-  return identity;
+  return identities;
 }
 
 function unit(context: string, target: string[], note: string, state: UnitState, position: number, identity: Identity): ParsedUnit {
@@ -89,31 +113,36 @@ export function monolingualUnits(
   template: AndroidDocument,
   tags: { source: readonly string[]; target: readonly string[] },
 ): ParsedUnit[] {
-  const index = indexByName(doc);
-  const seen = new Set<string>();
+  const listing = listingOf(template);
+  const identities = identitiesOf(listing, tags.source);
+  // each template name's entry in this file: the last of that name (a lookup of the file's names in the template's)
+  const found = new Array<AndroidEntry | undefined>(listing.entries.length);
+  let previous = -1;
+  for (const e of doc.entries) {
+    const k = e.name === null ? undefined : listing.keys.placeOf(e.name, previous);
+    if (k === undefined) continue;
+    found[k] = e;
+    previous = k;
+  }
   const units: ParsedUnit[] = [];
-  for (const t of template.entries) {
-    if (!isListed(t) || seen.has(t.name)) continue;
-    seen.add(t.name);
-    const e = index.get(t.name);
+  for (let k = 0; k < listing.entries.length; k++) {
+    const t = listing.entries[k]!;
+    const e = found[k];
     const target = e ? entryForms(e, tags.target) : [''];
     let note = entryNote(e);
-    const templateNote = entryNote(t);
+    const templateNote = listing.notes[k]!;
     if (templateNote !== note) note = `${templateNote}\n${note}`;
-    units.push(unit(t.name, target, note, stateOf(t, target), units.length + 1, identityOf(t, tags.source)));
+    units.push(unit(t.name, target, note, stateOf(t, target), k + 1, identities[k]!));
   }
   return units;
 }
 
 /** A file read without a template (the template itself): each named entry with its value as source and target. */
 export function templateUnits(doc: AndroidDocument, tags: readonly string[]): ParsedUnit[] {
-  const seen = new Set<string>();
-  const units: ParsedUnit[] = [];
-  for (const e of doc.entries) {
-    if (!isListed(e) || seen.has(e.name)) continue;
-    seen.add(e.name);
-    const identity = identityOf(e, tags);
-    units.push(unit(e.name, identity.source.slice(), entryNote(e), stateOf(e, identity.source), units.length + 1, identity));
-  }
-  return units;
+  const listing = listingOf(doc);
+  const identities = identitiesOf(listing, tags);
+  return listing.entries.map((e, k) => {
+    const identity = identities[k]!;
+    return unit(e.name, identity.source.slice(), listing.notes[k]!, stateOf(e, identity.source), k + 1, identity);
+  });
 }

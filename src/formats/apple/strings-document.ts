@@ -28,6 +28,11 @@ export interface StringsDocument {
   entries: StringsEntry[];
 }
 
+const QUOTE = 0x22;
+const SEMICOLON = 0x3b;
+const BACKSLASH = 0x5c;
+const EQUALS = 0x3d;
+
 function pyStrip(s: string): string {
   return pyRstrip(pyLstrip(s));
 }
@@ -79,9 +84,11 @@ export function commentNotes(comments: readonly string[]): string {
   return out.join('\n');
 }
 
+const NO_COMMENTS: string[] = [];
+
 /** `/* … *\/` comments outside quotes taken out of an entry line, with the spaces around them (the newer toolkit's reading). */
 function stripInlineComments(line: string): { line: string; comments: string[] } {
-  if (!line.includes('/*')) return { line, comments: [] };
+  if (!line.includes('/*')) return { line, comments: NO_COMMENTS };
   const comments: string[] = [];
   let result = '';
   let inQuote = false;
@@ -121,35 +128,55 @@ function stripInlineComments(line: string): { line: string; comments: string[] }
   return { line: result, comments };
 }
 
-/** Position of the `=` after the (quoted) key, or -1; a quoted key that never closes is an error. */
-function findDelimiter(line: string, fail: (column: number, reason: string) => never): number {
+/** Position of the `=` after the (quoted) key, or -1; a quoted key that never closes is an error (`fail` with its column). */
+function findDelimiter<L>(line: string, at: L, fail: (at: L, column: number, reason: string) => never): number {
   let start = 0;
   while (start < line.length && isPySpace(line.charCodeAt(start))) start++;
-  if (start < line.length && line[start] === '"') {
-    start++;
-    while (line[start] !== '"' || line[start - 1] === '\\') {
-      if (start >= line.length) fail(start, 'the quoted key is not closed');
-      start++;
-    }
+  if (start < line.length && line.charCodeAt(start) === QUOTE) {
+    // the key ends at the first quote after it that no backslash precedes
+    let close = line.indexOf('"', start + 1);
+    while (close >= 0 && line.charCodeAt(close - 1) === BACKSLASH) close = line.indexOf('"', close + 1);
+    if (close < 0) fail(at, line.length, 'the quoted key is not closed');
+    start = close;
   }
-  for (let pos = line.indexOf('=', start); pos !== -1; pos = line.indexOf('=', pos + 1)) {
+  // a loop, not indexOf: the line is a slice of a two-byte text, where V8's indexOf can be slow
+  for (let pos = start; pos < line.length; pos++) {
+    if (line.charCodeAt(pos) !== EQUALS) continue;
     // the toolkit reads the character before an `=` at the start of a line as the line's last one
-    const before = pos === 0 ? line[line.length - 1] : line[pos - 1];
-    if (before !== '\\') return pos;
+    const before = pos === 0 ? line.charCodeAt(line.length - 1) : line.charCodeAt(pos - 1);
+    if (before !== BACKSLASH) return pos;
   }
   return -1;
 }
 
-function keyStrip(key: string): string {
-  let newkey = stripChars(pyRstrip(key), '"', 'end');
-  if (newkey.endsWith('\\')) newkey += key.slice(newkey.length, newkey.length + 1);
-  return stripChars(pyLstrip(newkey), '"', 'start').replaceAll('\\"', '"');
+/** End of `s` after stripping trailing Python whitespace, then each of `chars` in turn (every trailing one). */
+function strippedEnd(s: string, first: number, second: number): number {
+  let e = s.length;
+  while (e > 0 && isPySpace(s.charCodeAt(e - 1))) e--;
+  while (e > 0 && s.charCodeAt(e - 1) === first) e--;
+  while (e > 0 && s.charCodeAt(e - 1) === second) e--;
+  // the toolkit keeps the character after a trailing backslash (an escaped quote stays escaped)
+  if (e > 0 && s.charCodeAt(e - 1) === BACKSLASH && e < s.length) e++;
+  return e;
 }
 
-function valueStrip(value: string): string {
-  let newvalue = stripChars(stripChars(pyRstrip(value), ';', 'end'), '"', 'end');
-  if (newvalue.endsWith('\\')) newvalue += value.slice(newvalue.length, newvalue.length + 1);
-  return stripChars(pyLstrip(newvalue), '"', 'start').replaceAll('\\"', '"');
+/** `s.slice(0, e)` with leading Python whitespace and then leading `"` stripped, and `\"` read as `"`. */
+function strippedFrom(s: string, e: number): string {
+  let b = 0;
+  while (b < e && isPySpace(s.charCodeAt(b))) b++;
+  while (b < e && s.charCodeAt(b) === QUOTE) b++;
+  const out = b === 0 && e === s.length ? s : s.slice(b, e);
+  return out.includes('\\"') ? out.replaceAll('\\"', '"') : out;
+}
+
+/** The toolkit's key: spaces, then quotes stripped at both ends (a quote after a backslash kept), `\"` read as `"`. */
+export function keyStrip(key: string): string {
+  return strippedFrom(key, strippedEnd(key, QUOTE, QUOTE));
+}
+
+/** The toolkit's value: as a key, with the `;` stripped first at the end. */
+export function valueStrip(value: string): string {
+  return strippedFrom(value, strippedEnd(value, SEMICOLON, QUOTE));
 }
 
 function isContinuation(value: string): boolean {
@@ -250,11 +277,11 @@ export function readStringsDocument(text: string, filename: string): StringsDocu
       continue;
     }
     const inline = stripInlineComments(raw);
-    const delimiter = findDelimiter(inline.line, (column, reason) => fail(line, column, reason));
+    const delimiter = findDelimiter(inline.line, line, fail);
     const entry: StringsEntry = {
       name: '',
       value: '',
-      comments: [...comments, ...inline.comments],
+      comments: comments.length === 0 && inline.comments.length === 0 ? [] : [...comments, ...inline.comments],
       hasDelimiter: delimiter >= 0,
       lineStart: line.start,
       attachedStart: attachedStart < 0 ? line.start : attachedStart,
@@ -269,7 +296,7 @@ export function readStringsDocument(text: string, filename: string): StringsDocu
     }
     entry.name = keyStrip(inline.line.slice(0, delimiter));
     const valuePart = inline.line.slice(delimiter + 1);
-    const rawDelimiter = inline.comments.length === 0 ? delimiter : findDelimiter(raw, (column, reason) => fail(line, column, reason));
+    const rawDelimiter = inline.comments.length === 0 ? delimiter : findDelimiter(raw, line, fail);
     entry.valueStart = line.start + valueStartIn(raw, rawDelimiter < 0 ? delimiter : rawDelimiter);
     const stripped = pyLstrip(valuePart);
     if (isContinuation(stripped)) {

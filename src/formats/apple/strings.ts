@@ -4,6 +4,7 @@ import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, FormatId, ParsedStore, UnitWrite } from '../format.js';
+import { TemplateKeys } from '../template-keys.js';
 import { lineEnding } from '../xml/position.js';
 import { type TextEncoding, UTF8, UTF16, decodeStringsUtf8, decodeStringsUtf16, encodeText } from './encoding.js';
 import { type StringsDocument, type StringsEntry, commentNotes, readStringsDocument } from './strings-document.js';
@@ -76,23 +77,41 @@ interface Identity {
   numWords: number;
 }
 
-// A template's entries are listed against every translation file: their identities are worked out once.
-const identities = new WeakMap<StringsEntry, Identity>();
+/** A template's listing: each key once (the first), with its identity. */
+interface TemplateListing {
+  entries: StringsEntry[];
+  identities: Identity[];
+  /** The entries' keys and their places. */
+  keys: TemplateKeys;
+}
 
-function templateIdentity(t: StringsEntry): Identity {
-  let identity = identities.get(t);
-  if (!identity) {
-    const source = [decodeStringsValue(t.value)];
-    identity = {
-      source,
-      note: commentNotes(t.comments),
-      idHash: calculateHash(t.name),
-      contentHash: unitContentHash(source, t.name),
-      numWords: countWords(source),
-    };
-    identities.set(t, identity);
+// A template is listed against every translation file: its listing and identities are worked out once.
+const listings = new WeakMap<StringsDocument, TemplateListing>();
+
+function templateListing(template: StringsDocument): TemplateListing {
+  let listing = listings.get(template);
+  if (!listing) {
+    const seen = new Set<string>();
+    const entries: StringsEntry[] = [];
+    for (const t of listed(template)) {
+      if (seen.has(t.name)) continue;
+      seen.add(t.name);
+      entries.push(t);
+    }
+    const identities = entries.map((t) => {
+      const source = [decodeStringsValue(t.value)];
+      return {
+        source,
+        note: commentNotes(t.comments),
+        idHash: calculateHash(t.name),
+        contentHash: unitContentHash(source, t.name),
+        numWords: countWords(source),
+      };
+    });
+    listing = { entries, identities, keys: new TemplateKeys(entries.map((t) => t.name)) };
+    listings.set(template, listing);
   }
-  return identity;
+  return listing;
 }
 
 function unit(context: string, source: string[], target: string[], note: string, idHash: bigint, position: number, identity?: Identity): ParsedUnit {
@@ -121,19 +140,25 @@ function listed(doc: StringsDocument): StringsEntry[] {
 
 /** Template listing: each key once (the first), source from the template, target from this file's last entry of the key. */
 function monolingualUnits(doc: StringsDocument, template: StringsDocument): ParsedUnit[] {
-  const index = new Map<string, StringsEntry>();
-  for (const e of doc.entries) index.set(e.name, e);
-  const seen = new Set<string>();
+  const listing = templateListing(template);
+  // each template key's entry in this file: the last of that key (a lookup of the file's keys in the template's)
+  const found = new Array<StringsEntry | undefined>(listing.entries.length);
+  let previous = -1;
+  for (const e of doc.entries) {
+    const k = listing.keys.placeOf(e.name, previous);
+    if (k === undefined) continue;
+    found[k] = e;
+    previous = k;
+  }
   const units: ParsedUnit[] = [];
-  for (const t of listed(template)) {
-    if (seen.has(t.name)) continue;
-    seen.add(t.name);
-    const e = index.get(t.name);
-    const identity = templateIdentity(t);
+  for (let k = 0; k < listing.entries.length; k++) {
+    const t = listing.entries[k]!;
+    const e = found[k];
+    const identity = listing.identities[k]!;
     let note = e && e.comments.length > 0 ? commentNotes(e.comments) : '';
     if (identity.note !== note) note = `${identity.note}\n${note}`;
     const target = e ? [decodeStringsValue(e.value)] : [''];
-    units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, units.length + 1, identity));
+    units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, k + 1, identity));
   }
   return units;
 }

@@ -5,8 +5,9 @@ import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
-import { CLDR_CATEGORIES, baseLanguageTags } from '../plural-tags.js';
+import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
+import { TemplateKeys } from '../template-keys.js';
 import { lineColumn } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { indentAt, lineEnding, lineStart } from '../xml/position.js';
@@ -110,13 +111,6 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
   return { xml, root: top, entries };
 }
 
-/** The categories of a file's variables: the language's CLDR tags with `zero` first (Translate Toolkit). */
-export function stringsdictTags(language: string): string[] {
-  const tags = [...baseLanguageTags(language)];
-  if (!tags.includes('zero')) tags.unshift('zero');
-  return tags;
-}
-
 function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
   if (!entry.plural) return [scalarText(entry.value)];
   return tags.map((tag) => {
@@ -125,23 +119,46 @@ function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
   });
 }
 
-// A template's entries are listed against every translation file: their identities are worked out once per tag set.
-const identities = new WeakMap<DictEntry, Map<string, Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>>>();
+type Identity = Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>;
 
-function identityOf(t: DictEntry, tags: readonly string[]): Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'> {
-  let byTags = identities.get(t);
-  if (!byTags) {
-    byTags = new Map();
-    identities.set(t, byTags);
+/** A template's listing: each id once (the first), their places, and their identities per tag set. */
+interface TemplateListing {
+  entries: DictEntry[];
+  /** The entries' ids and their places. */
+  keys: TemplateKeys;
+  identities: Map<string, Identity[]>;
+}
+
+// A template is listed against every translation file: its listing and identities are worked out once.
+const listings = new WeakMap<StringsdictDocument, TemplateListing>();
+
+function templateListing(template: StringsdictDocument): TemplateListing {
+  let listing = listings.get(template);
+  if (!listing) {
+    const positions = new Map<string, number>();
+    const entries: DictEntry[] = [];
+    for (const t of template.entries) {
+      if (positions.has(t.id)) continue;
+      positions.set(t.id, entries.length);
+      entries.push(t);
+    }
+    listing = { entries, keys: new TemplateKeys(entries.map((t) => t.id)), identities: new Map() };
+    listings.set(template, listing);
   }
+  return listing;
+}
+
+function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identity[] {
   const key = tags.join();
-  let identity = byTags.get(key);
-  if (!identity) {
-    const source = entryForms(t, tags);
-    identity = { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
-    byTags.set(key, identity);
+  let identities = listing.identities.get(key);
+  if (!identities) {
+    identities = listing.entries.map((t) => {
+      const source = entryForms(t, tags);
+      return { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
+    });
+    listing.identities.set(key, identities);
   }
-  return identity;
+  return identities;
 }
 
 function unit(
@@ -186,15 +203,21 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedS
   if (ctx.template) {
     const template = (ctx.template.internal as StringsdictInternal | undefined)?.stringsdict;
     if (!template) throw new FormatParseError(ctx.filename, 1, 1, 'the template store was not read by the stringsdict format');
-    const sourceTags = stringsdictTags(ctx.sourceLanguage);
-    const index = new Map<string, DictEntry>();
-    for (const e of doc.entries) index.set(e.id, e);
-    for (const t of template.entries) {
-      if (seen.has(t.id)) continue;
-      seen.add(t.id);
-      const e = index.get(t.id);
-      const identity = identityOf(t, sourceTags);
-      units.push(unit(t.id, identity.source.slice(), e ? entryForms(e, tags) : [''], units.length + 1, identity));
+    const listing = templateListing(template);
+    const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
+    // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
+    const found = new Array<DictEntry | undefined>(listing.entries.length);
+    let previous = -1;
+    for (const e of doc.entries) {
+      const k = listing.keys.placeOf(e.id, previous);
+      if (k === undefined) continue;
+      found[k] = e;
+      previous = k;
+    }
+    for (let k = 0; k < listing.entries.length; k++) {
+      const e = found[k];
+      const identity = identities[k]!;
+      units.push(unit(listing.entries[k]!.id, identity.source.slice(), e ? entryForms(e, tags) : [''], k + 1, identity));
     }
     return { units, monolingual: true, internal };
   }
@@ -390,7 +413,6 @@ export const stringsdictFormat: Format = {
   monolingual: null,
   extension: 'stringsdict',
   mimeType: 'application/xml',
-  pluralTags: stringsdictTags,
   parse: parseStringsdict,
   write: writeStringsdict,
   create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {

@@ -1,5 +1,5 @@
 // A PO file's bytes as text and back: the header's charset, a UTF-8 BOM kept aside, single-byte charsets written back.
-import { Buffer, isUtf8 } from 'node:buffer';
+import { Buffer, isUtf8, transcode } from 'node:buffer';
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { decodeUtf8, lineColumn } from '../text.js';
 
@@ -14,13 +14,27 @@ const latin1 = new TextDecoder('latin1');
 
 /** The charset the header declares (`charset=…` in the first entry), or null. */
 function declaredCharset(bytes: Uint8Array): { name: string; offset: number } | null {
-  const head = latin1.decode(bytes.subarray(0, Math.min(bytes.length, 65536)));
-  // only the header entry counts: stop at the second msgid
-  const first = head.search(/(^|[\r\n])msgid[ \t]/);
-  const second = first < 0 ? -1 : head.slice(first + 6).search(/[\r\n]msgid[ \t]/);
-  const scope = second < 0 ? head : head.slice(0, first + 6 + second);
-  const m = /charset=([^\s"\\]+)/.exec(scope);
-  return m ? { name: m[1]!, offset: m.index + 8 } : null;
+  // the header is in the first 64 KiB; most end within the first 4 KiB, which are read first
+  for (const size of [4096, 65536]) {
+    const head = latin1.decode(bytes.subarray(0, Math.min(bytes.length, size)));
+    // only the header entry counts: stop at the second msgid
+    const first = head.search(/(^|[\r\n])msgid[ \t]/);
+    const second = first < 0 ? -1 : head.slice(first + 6).search(/[\r\n]msgid[ \t]/);
+    if (second < 0 && size < 65536 && bytes.length > size) continue;
+    const scope = second < 0 ? head : head.slice(0, first + 6 + second);
+    const m = /charset=([^\s"\\]+)/.exec(scope);
+    return m ? { name: m[1]!, offset: m.index + 8 } : null;
+  }
+  return null;
+}
+
+/**
+ * Text of valid UTF-8 (Node's check, simdutf, is several times faster than a fatal TextDecoder). Converted to UTF-16
+ * by `transcode` (simdutf too) and taken as a string, it is read about twice as fast as by V8's UTF-8 decoder
+ * (`toString('utf8')`), which is then only the fallback for a Node built without `transcode` (no ICU).
+ */
+function validUtf8(bytes: Buffer): string {
+  return typeof transcode === 'function' ? transcode(bytes, 'utf8', 'utf16le').toString('utf16le') : bytes.toString('utf8');
 }
 
 /**
@@ -34,8 +48,7 @@ export function decodePo(bytes: Uint8Array, filename: string): PoText {
   const declared = declaredCharset(body);
   const name = declared?.name.toLowerCase() ?? 'utf-8';
   if (['utf-8', 'utf8', 'charset', 'ascii', 'us-ascii', 'ansi_x3.4-1968'].includes(name)) {
-    // Node's UTF-8 check and decoding (simdutf) are several times faster than a fatal TextDecoder
-    if (isUtf8(body)) return { text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), bom, charset: 'utf-8' };
+    if (isUtf8(body)) return { text: validUtf8(Buffer.from(body.buffer, body.byteOffset, body.byteLength)), bom, charset: 'utf-8' };
     return { text: decodeUtf8(body, filename), bom, charset: 'utf-8' };
   }
   let decoder: InstanceType<typeof TextDecoder>;

@@ -14,7 +14,7 @@ export function parseHeader(text: string): Map<string, string> {
 }
 
 export function headerText(entry: PoEntry): string {
-  return unquote(entry.msgstr ?? []);
+  return unquote(entry.text, entry.msgstr ?? []);
 }
 
 /** Translate Toolkit's order for header fields it adds. */

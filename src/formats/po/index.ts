@@ -73,24 +73,30 @@ export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
   if (template) {
     const internal = read(bytes, ctx);
     const units = monolingualUnits(internal.po, template, ctx.filename, skipped);
-    return withPluralForms({ units, monolingual: true, internal, skipped }, internal.po.entries[0]);
+    return withPluralForms({ units, monolingual: true, internal, skipped }, pluralFormsOf(internal.po.entries[0]));
   }
   // units are made as entries are read, so no entry outlives its turn (the parse then allocates little that lasts)
   const { text, bom, charset } = decodePo(bytes, ctx.filename);
   let collect: BilingualUnits | undefined;
-  let first: PoEntry | undefined;
+  let pluralForms: string | undefined;
   parsePoText(text, bom, ctx.filename, (entry, newline) => {
-    first ??= entry;
-    collect ??= new BilingualUnits(newline, ctx.filename, skipped);
+    // the header is read in its own turn: the parser hands each entry over once and reuses it after
+    if (collect === undefined) pluralForms = pluralFormsOf(entry);
+    // about one unit in 128 characters (Audacity's files: 150, Midnight Commander's: 70)
+    collect ??= new BilingualUnits(newline, ctx.filename, skipped, text.length >> 7);
     collect.add(entry);
   });
   const units = collect?.units ?? [];
-  return withPluralForms({ units, monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped }, first);
+  return withPluralForms({ units, monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped }, pluralForms);
 }
 
-/** The store with the header's `Plural-Forms` value, read from the first entry when it is the header (the toolkit's `parseheader`). */
-function withPluralForms(store: ParsedStore, first: PoEntry | undefined): ParsedStore {
-  const value = first && isHeader(first) ? parseHeader(headerText(first)).get('Plural-Forms') : undefined;
+/** The header's `Plural-Forms` value when `first` (a file's first entry) is the header (the toolkit's `parseheader`). */
+function pluralFormsOf(first: PoEntry | undefined): string | undefined {
+  return first && isHeader(first) ? parseHeader(headerText(first)).get('Plural-Forms') : undefined;
+}
+
+/** The store with the header's `Plural-Forms` value, when the file has one. */
+function withPluralForms(store: ParsedStore, value: string | undefined): ParsedStore {
   return value === undefined ? store : { ...store, pluralForms: value };
 }
 

@@ -1,9 +1,9 @@
 // Weblate's units from PO entries (`po` and `po-mono`): identities, states, flags, notes, locations, previous source.
 import { FormatParseError } from '../../domain/errors.js';
-import { calculateHash } from '../../domain/hash.js';
+import { IdHashTable, calculateHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
-import { FlagSyntaxError, formatFlags, readFlagLine, typeComments } from './flags.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
+import { FlagSyntaxError, formatFlags, readFlagLine } from './flags.js';
 import { type PoDocument, type PoEntry, isNull, unquote } from './syntax.js';
 
 /** A unit the format left out, and why (a duplicate of an earlier one). */
@@ -33,29 +33,29 @@ export function isContent(e: PoEntry): boolean {
 /** The KDE `_:` comment: the first line of the msgid comment, `_: ` taken off once. */
 function kdeComment(e: PoEntry, newline: string): string {
   if (e.msgidComments.length === 0) return '';
-  return unquote(e.msgidComments).split(newline)[0]!.replace('_: ', '');
+  return unquote(e.text, e.msgidComments).split(newline)[0]!.replace('_: ', '');
 }
 
 /** The toolkit's `getcontext()`: msgctxt followed by the KDE comment. */
 export function entryContext(e: PoEntry, newline: string): string {
-  return (e.msgctxt ? unquote(e.msgctxt) : '') + kdeComment(e, newline);
+  return (e.msgctxt ? unquote(e.text, e.msgctxt) : '') + kdeComment(e, newline);
 }
 
 /** msgid, and msgid_plural for a plural entry. */
 export function entrySource(e: PoEntry): string[] {
-  return e.hasPlural ? [unquote(e.msgid), unquote(e.msgidPlural)] : [unquote(e.msgid)];
+  return e.hasPlural ? [unquote(e.text, e.msgid), unquote(e.text, e.msgidPlural)] : [unquote(e.text, e.msgid)];
 }
 
 /** msgstr, or the msgstr[n] forms in file order. */
 export function entryTarget(e: PoEntry): string[] {
-  if (e.msgstrPlural) return e.msgstrPlural.map((f) => unquote(f.parts));
-  return [unquote(e.msgstr ?? [])];
+  if (e.msgstrPlural) return e.msgstrPlural.map((f) => unquote(e.text, f.parts));
+  return [unquote(e.text, e.msgstr ?? [])];
 }
 
 /** The toolkit's `getid()`: the key a monolingual PO looks translations up by. */
 export function entryId(e: PoEntry, newline: string): string {
   const context = entryContext(e, newline);
-  const id = unquote(e.msgid);
+  const id = unquote(e.text, e.msgid);
   if (e.msgidComments.length > 0) return `_: ${context}\n${id}`;
   return context ? `${context}\x04${id}` : id;
 }
@@ -68,8 +68,17 @@ function hasText(forms: readonly string[]): boolean {
 /** `fuzzy` as the toolkit keeps it: dropped when the entry has no translation. */
 function isFuzzy(e: PoEntry, target: readonly string[]): boolean {
   if (e.flags.length === 0 || !hasText(target)) return false;
-  // most `#,` lines are `#, c-format` or `#, fuzzy`: the split only when the word is there at all
-  return e.flags.some((l) => l.includes('fuzzy')) && typeComments(e.flags).includes('fuzzy');
+  for (const line of e.flags) if (hasTypeComment(line, 'fuzzy')) return true;
+  return false;
+}
+
+/** Whether `word` is one of the words of a `#,` line (see typeComments), found without splitting the line. */
+function hasTypeComment(line: string, word: string): boolean {
+  for (let at = line.indexOf(word); at >= 0; at = line.indexOf(word, at + 1)) {
+    const end = line.indexOf(',', at);
+    if (line.slice(line.lastIndexOf(',', at) + 1, end < 0 ? line.length : end).trim() === word) return true;
+  }
+  return false;
 }
 
 function entryState(e: PoEntry, target: readonly string[]): UnitState {
@@ -108,11 +117,13 @@ function readFlags(e: PoEntry, filename: string): string {
 
 /** The toolkit's `getnotes()`: translator comments, then extracted ones, each line's text after its marker. */
 function entryNotes(e: PoEntry, newline: string): string {
-  if (e.translator.length === 0 && e.extracted.length === 0) return '';
-  let notes = '';
-  for (const c of e.translator) notes += c.slice(2) + newline;
-  for (const c of e.extracted) notes += c.slice(3) + newline;
-  return notes.slice(0, -1);
+  let notes: string | null = null;
+  // each line ends with the newline, and the last one loses its last character (`\r` stays of `\r\n`): joined as
+  // the lines are read, not built whole and cut (which copies the text)
+  for (const c of e.translator) notes = notes === null ? c.slice(2) : notes + newline + c.slice(2);
+  for (const c of e.extracted) notes = notes === null ? c.slice(3) : notes + newline + c.slice(3);
+  if (notes === null) return '';
+  return newline.length === 1 ? notes : notes + newline.slice(0, -1);
 }
 
 /** Python's `unquote_plus` with strict UTF-8: `+` is a space, `%XX` bytes decoded; undecodable text is kept as is. */
@@ -132,24 +143,52 @@ export function unquotePlus(text: string): string {
 }
 
 const DOCSTRING_LOCATION = /:docstring of [a-zA-Z0-9._]+:[0-9]+/g;
+// printable ASCII and tabs, but `+` and `%` (which unquote): a line whose tokens are read as they are
+const PLAIN_REFERENCES = /^[\t -$&-*,-~]*$/;
+const ONE_PLAIN_REFERENCE = /^#: [!-$&-*,-~]*$/;
 const SPACES = /\s+/;
-const SPACE = /\s/;
 
-/** `#:` references as Weblate shows them: unquoted, Sphinx docstring parts removed, comma+space separated. */
+/**
+ * `#:` references as Weblate shows them: the toolkit's tokens (each line split on whitespace, each token unquoted as
+ * a URL), joined with spaces, Sphinx's `:docstring of name:line` parts removed, split again and comma+space separated.
+ */
 function entryLocations(e: PoEntry): string {
-  if (e.references.length === 0) return '';
-  const tokens: string[] = [];
-  let rare = false;
-  for (const line of e.references) {
-    for (const t of line.slice(3).split(SPACES)) {
-      if (t === '') continue;
-      const u = unquotePlus(t);
-      // an unquoted space splits a token again; Sphinx's docstring references are dropped
-      if (u !== t && SPACE.test(u)) rare = true;
-      tokens.push(u);
-    }
+  const refs = e.references;
+  if (refs.length === 0) return '';
+  let out = '';
+  for (let k = 0; k < refs.length; k++) {
+    const line = refs[k]!;
+    let tokens: string | null;
+    // most lines are `#: ` and one path (printable ASCII without `+`, `%` or a blank): that path
+    if (ONE_PLAIN_REFERENCE.test(line)) tokens = line.includes(':docstring') ? null : line.slice(3);
+    else tokens = plainReferences(line);
+    if (tokens === null) return weblateLocations(refs);
+    if (tokens !== '') out = out === '' ? tokens : `${out}, ${tokens}`;
   }
-  if (!rare && !tokens.some((t) => t.includes(':docstring of '))) return tokens.join(', ');
+  return out;
+}
+
+/**
+ * The tokens of a `#:` line of plain paths between blanks (nothing to unquote, no Sphinx part), comma+space
+ * separated; null for any other line (Weblate's whole path then).
+ */
+function plainReferences(line: string): string | null {
+  if (!PLAIN_REFERENCES.test(line) || line.includes(':docstring')) return null;
+  let out = '';
+  let i = 3;
+  for (;;) {
+    while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    if (i >= line.length) return out;
+    let j = i + 1;
+    while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+    out = out === '' ? line.slice(i, j) : `${out}, ${line.slice(i, j)}`;
+    i = j;
+  }
+}
+
+function weblateLocations(refs: readonly string[]): string {
+  const tokens: string[] = [];
+  for (const line of refs) for (const t of line.slice(3).split(SPACES)) if (t !== '') tokens.push(unquotePlus(t));
   return tokens
     .join(' ')
     .replace(DOCSTRING_LOCATION, '')
@@ -161,8 +200,8 @@ function entryLocations(e: PoEntry): string {
 /** The `#|` source of a fuzzy entry (Weblate shows it only then). */
 function previousSource(e: PoEntry, fuzzy: boolean): string {
   if (!fuzzy) return '';
-  const singular = unquote(e.prevMsgid);
-  return e.prevMsgidPlural.length > 0 ? singular + PLURAL_SEPARATOR + unquote(e.prevMsgidPlural) : singular;
+  const singular = unquote(e.text, e.prevMsgid);
+  return e.prevMsgidPlural.length > 0 ? singular + PLURAL_SEPARATOR + unquote(e.text, e.prevMsgidPlural) : singular;
 }
 
 /**
@@ -172,13 +211,17 @@ function previousSource(e: PoEntry, fuzzy: boolean): string {
  */
 export class BilingualUnits {
   readonly units: ParsedUnit[] = [];
-  // identities by the text Weblate hashes (source then context, nothing between): a cheaper key than its hash
-  private readonly seen = new Map<string, number>();
+  // the line of each identity's first entry, by id_hash (Weblate's identity of a unit)
+  private readonly seen: IdHashTable;
   constructor(
     private readonly newline: string,
     private readonly filename: string,
     private readonly skipped: SkippedEntry[],
-  ) {}
+    /** About how many units to expect (the table of identities is made that big). */
+    expected = 0,
+  ) {
+    this.seen = new IdHashTable(expected);
+  }
 
   add(e: PoEntry): void {
     if (e.obsolete || isHeader(e)) return;
@@ -186,15 +229,16 @@ export class BilingualUnits {
     const target = entryTarget(e);
     if (isBlankEntry(e, source, target)) return;
     const context = entryContext(e, this.newline);
-    const joined = joinPlural(source);
-    const identity = joined + context;
-    const first = this.seen.get(identity);
-    if (first !== undefined) {
-      this.skipped.push({ line: e.msgidLine + 1, reason: `duplicate of the entry on line ${first} (same msgctxt and msgid): the first one is used` });
+    const idHash = this.seen.add(source.length === 1 ? source[0]! : joinPlural(source), context, e.msgidLine + 1);
+    // the words of what was hashed, when that was the source alone (no context, no unused form to leave out)
+    const numWords = context === '' && !hasUnusedForm(source) ? wordsOfLastHashed() : countWords(source);
+    if (this.seen.earlier >= 0) {
+      this.skipped.push({
+        line: e.msgidLine + 1,
+        reason: `duplicate of the entry on line ${this.seen.earlier} (same msgctxt and msgid): the first one is used`,
+      });
       return;
     }
-    this.seen.set(identity, e.msgidLine + 1);
-    const idHash = calculateHash(joined, context);
     const state = entryState(e, target);
     this.units.push({
       context,
@@ -210,14 +254,19 @@ export class BilingualUnits {
       position: this.units.length + 1,
       idHash,
       contentHash: idHash,
-      numWords: countWords(source),
+      numWords,
     });
   }
 }
 
+function hasUnusedForm(source: readonly string[]): boolean {
+  for (const form of source) if (form.startsWith(UNUSED_PLURAL)) return true;
+  return false;
+}
+
 /** The units of a parsed document (see BilingualUnits). */
 export function bilingualUnits(doc: PoDocument, filename: string, skipped: SkippedEntry[]): ParsedUnit[] {
-  const collect = new BilingualUnits(doc.newline, filename, skipped);
+  const collect = new BilingualUnits(doc.newline, filename, skipped, doc.entries.length);
   for (const e of doc.entries) collect.add(e);
   return collect.units;
 }
@@ -225,7 +274,7 @@ export function bilingualUnits(doc: PoDocument, filename: string, skipped: Skipp
 /** Weblate's `po-mono` key of a template entry: `msgctxt.msgid`, or whichever of the two is set. */
 export function monolingualKey(e: PoEntry, newline: string): string {
   const context = entryContext(e, newline);
-  const source = unquote(e.msgid);
+  const source = unquote(e.text, e.msgid);
   if (source && context) return `${context}.${source}`;
   return source || context;
 }
@@ -243,7 +292,7 @@ function monoNotes(template: PoEntry, unit: PoEntry | undefined, newline: string
   let notes = tpl === own ? own : `${tpl}\n${own}`;
   // the template's msgctxt is a note when the msgid is the key
   const context = entryContext(template, newline);
-  if (unquote(template.msgid) && context) notes = notes ? `${notes}\n${context}` : context;
+  if (unquote(template.text, template.msgid) && context) notes = notes ? `${notes}\n${context}` : context;
   return notes;
 }
 

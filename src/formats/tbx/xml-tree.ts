@@ -30,6 +30,9 @@ export interface XmlDocument {
   root: XmlElement;
 }
 
+/** Shared by every element without attributes (most plist and many TBX elements): never written to. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Decodes strict UTF-8 (the formats' one decoder); a leading BOM is taken off the text and remembered for writing. */
 function decodeTbx(bytes: Uint8Array, filename: string): { text: string; bom: boolean } {
   const text = decodeUtf8(bytes, filename);
@@ -48,8 +51,11 @@ export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: 
   let current: XmlElement | null = null;
   for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
     if (kind === XmlToken.StartTag) {
-      const attrs: Record<string, string> = {};
-      for (let i = 0; i < s.attrCount; i++) attrs[s.attrNames[i]!] = s.attrValues[i]!;
+      let attrs = NO_ATTRIBUTES;
+      if (s.attrCount > 0) {
+        attrs = {};
+        for (let i = 0; i < s.attrCount; i++) attrs[s.attrNames[i]!] = s.attrValues[i]!;
+      }
       const element: XmlElement = {
         name: s.name,
         attrs,

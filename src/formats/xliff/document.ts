@@ -42,6 +42,26 @@ export type XliffDialect = 'xliff' | 'poxliff';
 
 /** The elements whose text Translate Toolkit reads (their inline children included): all other text is layout. */
 const TEXT_ELEMENTS: ReadonlySet<string> = new Set(['source', 'target', 'note', 'context']);
+/**
+ * The elements an XLIFF reading lists while the tree is built (trans-units anywhere, gettext plural groups, and what
+ * units read from inside them: notes, context groups and contexts), so that no subtree is walked to find them.
+ */
+const LISTED_ELEMENTS: ReadonlySet<string> = new Set(['trans-unit', 'group', 'note', 'context-group', 'context']);
+
+/**
+ * Index of the first of the listed elements (`doc.found`, in document order) that starts after `el` starts: `el`'s
+ * listed descendants follow from there, up to the first that starts at or after `el.closeStart`.
+ */
+export function firstListedInside(listed: readonly XElement[], el: XElement): number {
+  let lo = 0;
+  let hi = listed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (listed[mid]!.start <= el.start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 function fail(doc: XDocument, filename: string, offset: number, reason: string): never {
   const { line, column } = lineColumn(doc.text, offset);
@@ -96,7 +116,7 @@ function fileOf(el: XElement, ns: string): XElement | null {
  * @example readXliff(bytes, 'messages.de.xlf', 'xliff').entries.length
  */
 export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDialect): XliffDocument {
-  const doc = buildTree(decodeUtf8(bytes, filename), filename, TEXT_ELEMENTS);
+  const doc = buildTree(decodeUtf8(bytes, filename), filename, TEXT_ELEMENTS, LISTED_ELEMENTS);
   const root = doc.root;
   const version = attr(root, 'version') ?? '';
   const ns = xliffNamespace(root);
@@ -112,14 +132,15 @@ export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDia
     const file = fileOf(element, ns);
     return { element, parts, plural, file, id: parsedId(element, file, ns, dialect) };
   };
-  const units = descendants(root, ns, 'trans-unit');
+  const units = doc.found.filter((el) => el.local === 'trans-unit' && el.ns === ns);
   if (dialect === 'xliff') {
     for (const unit of units) entries.push(entry(unit, [part(unit, ns)], false));
     return { doc, ns, files, entries };
   }
   // poxliff: a plural group stands where its first trans-unit child is; its other trans-units are not entries.
   const groupOf = new Map<XElement, XElement>();
-  for (const group of descendants(root, ns, 'group')) {
+  for (const group of doc.found) {
+    if (group.local !== 'group' || group.ns !== ns) continue;
     if (!isPluralGroup(group)) continue;
     const first = childElements(group).find((c) => c.local === 'trans-unit' && c.ns === ns);
     if (first) groupOf.set(first, group);

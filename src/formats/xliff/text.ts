@@ -9,6 +9,7 @@ import { escapeAttribute, escapeText } from '../xml/escape.js';
 import { type XElement, attr, stringValue } from './tree.js';
 
 const XML_WHITESPACE_RUN = /[\t\n\r ]+/g;
+
 /** Whether normalize-space() changes a string: a tab or line end, two spaces in a row, or a space at either end. */
 const NEEDS_NORMALIZING = /[\t\n\r]| {2}|^ | $/;
 

@@ -1,6 +1,6 @@
 // XLIFF's element tree over the formats' XML scanner: namespaces resolved, comments kept in place, offsets for splicing.
 import { FormatParseError } from '../../domain/errors.js';
-import { XmlScanner, XmlToken } from '../xml/scanner.js';
+import { XmlScanner, XmlToken, internalized } from '../xml/scanner.js';
 
 /** A comment or processing instruction: kept as a child because Translate Toolkit's rich text treats it apart. */
 export interface XMarker {
@@ -41,6 +41,8 @@ export interface XDocument {
   text: string;
   bom: boolean;
   root: XElement;
+  /** The elements of the local names `buildTree` was asked to collect, in document order. */
+  found: XElement[];
 }
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -76,52 +78,85 @@ function append(parent: XElement, child: XChild): void {
   else parent.children.push(child);
 }
 
+/** What the tree needs of a tag name, worked out once per name. */
+interface NameInfo {
+  prefix: string;
+  local: string;
+  /** Text inside it is kept (`textIn`). */
+  keeps: boolean;
+  /** It is listed in `found` (`collect`). */
+  collected: boolean;
+}
+
 /**
  * Builds the tree of UTF-8-decoded XML `text` (a leading U+FEFF is dropped and reported), refusing anything not
  * well-formed or using an undeclared prefix with FormatParseError (file, line, column). With `textIn`, text is kept
- * only inside elements of those local names (the rest, mostly indentation, is never read).
+ * only inside elements of those local names (the rest, mostly indentation, is never read). Elements of the local
+ * names in `collect` are listed in `found`, in document order.
  * @example const doc = buildTree('<xliff version="1.2"/>', 'de.xlf'); doc.root.local // 'xliff'
  */
-export function buildTree(decoded: string, filename: string, textIn?: ReadonlySet<string>): XDocument {
+export function buildTree(decoded: string, filename: string, textIn?: ReadonlySet<string>, collect?: ReadonlySet<string>): XDocument {
   const bom = decoded.charCodeAt(0) === 0xfeff;
   const text = bom ? decoded.slice(1) : decoded;
   const s = new XmlScanner(text, filename);
+  const names = new Map<string, NameInfo>();
+  const found: XElement[] = [];
   let root: XElement | null = null;
   let current: XElement | null = null;
-  // How many open elements keep their text (all of them without `textIn`).
-  let keeping = textIn ? 0 : 1;
-  const opened: boolean[] = [];
+  // Depth of the outermost open element that keeps its text (0: none; every element keeps it without `textIn`).
+  let keepFrom = textIn ? 0 : -1;
+  // The default namespace of the last scope seen (most elements share their parent's scope).
+  let lastScope: ReadonlyMap<string, string> | null = null;
+  let lastDefault = '';
   // Text and CDATA tokens in a row become one string child.
   let pending = '';
-  const flush = () => {
-    if (pending !== '' && current) append(current, pending);
-    pending = '';
-  };
   for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
     if (kind === XmlToken.Text || kind === XmlToken.CData) {
-      if (current && keeping > 0) pending += s.textValue();
+      if (keepFrom !== 0 && current) pending += s.textValue();
       continue;
     }
-    flush();
+    if (pending !== '') {
+      if (current) append(current, pending);
+      pending = '';
+    }
     if (kind === XmlToken.StartTag) {
+      const name = s.name;
+      let info = names.get(name);
+      if (info === undefined) {
+        const colon = name.indexOf(':');
+        const local = colon < 0 ? name : internalized(name.slice(colon + 1));
+        info = { prefix: colon < 0 ? '' : name.slice(0, colon), local, keeps: textIn?.has(local) === true, collected: collect?.has(local) === true };
+        names.set(name, info);
+      }
+      const count = s.attrCount;
       let attrs = NO_ATTRIBUTES;
-      if (s.attrCount > 0) {
-        attrs = new Array<string>(s.attrCount * 2);
-        for (let i = 0; i < s.attrCount; i++) {
+      const parentScope = current ? current.scope : ROOT_SCOPE;
+      let scope = parentScope;
+      if (count > 0) {
+        attrs = new Array<string>(count * 2);
+        for (let i = 0; i < count; i++) {
           attrs[2 * i] = s.attrNames[i]!;
           attrs[2 * i + 1] = s.attrValues[i]!;
         }
+        scope = scopeOf(parentScope, attrs);
       }
-      const scope = attrs === NO_ATTRIBUTES ? (current ? current.scope : ROOT_SCOPE) : scopeOf(current ? current.scope : ROOT_SCOPE, attrs);
-      const colon = s.name.indexOf(':');
-      const prefix = colon < 0 ? '' : s.name.slice(0, colon);
-      const ns = scope.get(prefix);
-      if (ns === undefined && prefix !== '') s.fail(s.start, `namespace prefix "${prefix}" of <${s.name}> is not declared`);
+      let ns: string;
+      if (info.prefix === '') {
+        if (scope !== lastScope) {
+          lastScope = scope;
+          lastDefault = scope.get('') ?? '';
+        }
+        ns = lastDefault;
+      } else {
+        const bound = scope.get(info.prefix);
+        if (bound === undefined) s.fail(s.start, `namespace prefix "${info.prefix}" of <${name}> is not declared`);
+        ns = bound ?? '';
+      }
       const element: XElement = {
         kind: 'element',
-        name: s.name,
-        local: colon < 0 ? s.name : s.name.slice(colon + 1),
-        ns: ns ?? '',
+        name,
+        local: info.local,
+        ns,
         attrs,
         parent: current,
         children: NO_CHILDREN,
@@ -135,12 +170,11 @@ export function buildTree(decoded: string, filename: string, textIn?: ReadonlySe
       if (current) append(current, element);
       else root = element;
       current = element;
-      const keeps = textIn?.has(element.local) === true;
-      opened.push(keeps);
-      if (keeps) keeping++;
+      if (keepFrom === 0 && info.keeps) keepFrom = s.depth;
+      if (info.collected) found.push(element);
     } else if (kind === XmlToken.EndTag) {
       if (!current) continue;
-      if (opened.pop()) keeping--;
+      if (s.depth === keepFrom) keepFrom = 0;
       if (!current.selfClosing) {
         current.closeStart = s.start;
         current.end = s.end;
@@ -151,7 +185,7 @@ export function buildTree(decoded: string, filename: string, textIn?: ReadonlySe
     }
   }
   if (!root) throw new FormatParseError(filename, 1, 1, 'no root element');
-  return { text, bom, root };
+  return { text, bom, root, found };
 }
 
 /** Element children, in order. */

@@ -3,9 +3,9 @@ import { calculateHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
-import type { XliffDocument, XliffEntry, XliffPart } from './document.js';
+import { type XliffDocument, type XliffEntry, type XliffPart, firstListedInside } from './document.js';
 import { plainText, richText } from './text.js';
-import { type XElement, attr, descendants } from './tree.js';
+import { type XElement, attr } from './tree.js';
 
 /** `<target state>` values Weblate reads as "needs editing" (when the target has text). */
 export const XLIFF_FUZZY_STATES: ReadonlySet<string> = new Set(['new', 'needs-translation', 'needs-adaptation', 'needs-l10n']);
@@ -45,6 +45,9 @@ function ttId(entry: XliffEntry): string {
 export function entryContext(entry: XliffEntry): string {
   const resname = attr(entry.element, 'resname');
   if (resname) return resname;
+  const original = entry.file ? attr(entry.file, 'original') : null;
+  // most ids and file names hold no U+0004: joined as they are
+  if (original && !original.includes('\x04') && !entry.id.includes('\x04')) return `${original}///${entry.id}`;
   return ttId(entry).replaceAll('\x04', '///');
 }
 
@@ -59,7 +62,9 @@ function nodeText(node: XElement | null, part: XliffPart, rich: boolean): string
 
 /** Source forms of an entry (plain text decides emptiness the way Translate Toolkit's `source` does). */
 export function sourceForms(entry: XliffEntry, rich: boolean): string[] {
-  return entry.parts.map((p) => nodeText(p.source, p, rich) ?? '');
+  const parts = entry.parts;
+  if (parts.length === 1) return [nodeText(parts[0]!.source, parts[0]!, rich) ?? ''];
+  return parts.map((p) => nodeText(p.source, p, rich) ?? '');
 }
 
 /** Target forms, or null when the (single) trans-unit has no <target>; plural forms without one are ''. */
@@ -87,20 +92,33 @@ export function hasText(forms: readonly string[]): boolean {
   return false;
 }
 
-/** The `<note>` and `<context-group>` elements of an entry, in document order (alt-trans ones included, as the toolkit reads them). */
+/**
+ * The `<note>` and `<context-group>` elements of an entry, in document order (alt-trans ones included, as the toolkit
+ * reads them), found among the document's listed elements (`groupAt`: each group's index there).
+ */
 interface EntryExtras {
   notes: XElement[];
   groups: XElement[];
+  groupAt: number[];
 }
 
-function extrasOf(el: XElement, ns: string, out: EntryExtras = { notes: [], groups: [] }): EntryExtras {
-  for (const c of el.children) {
-    if (typeof c === 'string' || c.kind !== 'element') continue;
-    if (c.ns === ns) {
-      if (c.local === 'note') out.notes.push(c);
-      else if (c.local === 'context-group') out.groups.push(c);
+const NO_EXTRAS: EntryExtras = { notes: [], groups: [], groupAt: [] };
+
+function extrasOf(doc: XliffDocument, el: XElement): EntryExtras {
+  const listed = doc.doc.found;
+  let out = NO_EXTRAS;
+  for (let i = firstListedInside(listed, el); i < listed.length; i++) {
+    const c = listed[i]!;
+    if (c.start >= el.closeStart) break;
+    if (c.ns !== doc.ns) continue;
+    if (c.local === 'note') {
+      if (out === NO_EXTRAS) out = { notes: [], groups: [], groupAt: [] };
+      out.notes.push(c);
+    } else if (c.local === 'context-group') {
+      if (out === NO_EXTRAS) out = { notes: [], groups: [], groupAt: [] };
+      out.groups.push(c);
+      out.groupAt.push(i);
     }
-    if (c.children.length > 0) extrasOf(c, ns, out);
   }
   return out;
 }
@@ -117,48 +135,50 @@ function notesOf(entry: XliffEntry, extras: EntryExtras): string {
   return seen.join('\n');
 }
 
-/** The first `<context>` of each given type inside a context group (Translate Toolkit takes the first of each). */
-function firstContexts(group: XElement, ns: string, space: string, found: { file: string | null; line: string | null }): void {
-  for (const c of group.children) {
-    if (typeof c === 'string' || c.kind !== 'element') continue;
-    if (c.local === 'context' && c.ns === ns) {
-      const type = attr(c, 'context-type');
-      if (type === 'sourcefile' && found.file === null) found.file = plainText(c, space);
-      else if (type === 'linenumber' && found.line === null) found.line = plainText(c, space);
-    }
-    if (c.children.length > 1 || (c.children.length === 1 && typeof c.children[0] !== 'string')) firstContexts(c, ns, space, found);
-  }
-}
-
-/** The last `<context>` of each given type inside a context group (the toolkit's po-reference reading keeps the last). */
-function lastContexts(group: XElement, ns: string, space: string, found: { file: string; line: string }): void {
-  for (const c of descendants(group, ns, 'context')) {
+/**
+ * The `<context>` elements inside the context group at `at` in the listed elements, in document order, as
+ * file/line pairs: the first of each type (Translate Toolkit's location reading) or, with `last`, the last (its
+ * po-reference reading).
+ */
+function contextsOf(doc: XliffDocument, at: number, space: string, last: boolean): { file: string | null; line: string | null } {
+  const listed = doc.doc.found;
+  const group = listed[at]!;
+  let file: string | null = null;
+  let line: string | null = null;
+  for (let i = at + 1; i < listed.length; i++) {
+    const c = listed[i]!;
+    if (c.start >= group.closeStart) break;
+    if (c.local !== 'context' || c.ns !== doc.ns) continue;
     const type = attr(c, 'context-type');
-    if (type === 'sourcefile') found.file = plainText(c, space);
-    else if (type === 'linenumber') found.line = plainText(c, space);
+    if (type === 'sourcefile') {
+      if (last || file === null) file = plainText(c, space);
+    } else if (type === 'linenumber') {
+      if (last || line === null) line = plainText(c, space);
+    }
   }
+  return { file, line };
 }
 
 /** Translate Toolkit's getlocations(): `purpose="location"` context groups (poxliff: `name="po-reference"`). */
-function locationsOf(entry: XliffEntry, extras: EntryExtras, ns: string, reading: XliffReading): string {
+function locationsOf(doc: XliffDocument, entry: XliffEntry, extras: EntryExtras, reading: XliffReading): string {
   if (extras.groups.length === 0) return '';
   const space = unitSpace(entry.element);
   let out = '';
-  const add = (location: string) => {
-    out = out === '' ? location : `${out}, ${location}`;
-  };
-  for (const group of extras.groups) {
+  for (let g = 0; g < extras.groups.length; g++) {
+    const group = extras.groups[g]!;
+    let location: string;
     if (reading.po) {
       if (attr(group, 'name') !== 'po-reference') continue;
-      const found = { file: '', line: '' };
-      lastContexts(group, ns, space, found);
-      if (found.file) add(found.line ? `${found.file}:${found.line}` : found.file);
-      continue;
+      const { file, line } = contextsOf(doc, extras.groupAt[g]!, space, true);
+      if (!file) continue;
+      location = line ? `${file}:${line}` : file;
+    } else {
+      if (attr(group, 'purpose') !== 'location') continue;
+      const { file, line } = contextsOf(doc, extras.groupAt[g]!, space, false);
+      if (file === null) continue;
+      location = line !== null ? `${file}:${line}` : file;
     }
-    if (attr(group, 'purpose') !== 'location') continue;
-    const found: { file: string | null; line: string | null } = { file: null, line: null };
-    firstContexts(group, ns, space, found);
-    if (found.file !== null) add(found.line !== null ? `${found.file}:${found.line}` : found.file);
+    out = out === '' ? location : `${out}, ${location}`;
   }
   return out;
 }
@@ -185,10 +205,20 @@ function unitState(entry: XliffEntry | null, main: XliffEntry, target: readonly 
 }
 
 function unitFlags(entry: XliffEntry | null, template: XliffEntry | null, reading: XliffReading): string {
+  const extra = reading.rich ? RICH_FLAGS : NO_FLAGS;
+  // most units carry no flag attribute: no readers to build
+  if ((!entry || !hasFlagAttributes(entry.element)) && (!template || !hasFlagAttributes(template.element))) return xmlFlags([], extra);
   const readers = [];
   if (entry) readers.push((name: string) => attr(entry.element, name));
   if (template) readers.push((name: string) => attr(template.element, name));
-  return xmlFlags(readers, reading.rich ? ['xml-text'] : []);
+  return xmlFlags(readers, extra);
+}
+
+const RICH_FLAGS: readonly string[] = ['xml-text'];
+const NO_FLAGS: readonly string[] = [];
+
+function hasFlagAttributes(el: XElement): boolean {
+  return attr(el, 'maxwidth') !== null || attr(el, 'font') !== null || attr(el, 'weblate-flags') !== null;
 }
 
 /**
@@ -207,13 +237,13 @@ export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemp
     if (sites.has(idHash)) continue;
     const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
     const flags = unitFlags(entry, null, reading);
-    const extras = extrasOf(entry.element, doc.ns);
+    const extras = extrasOf(doc, entry.element);
     sites.set(idHash, { entry, template: null });
     units.push({
       context,
       source,
       target,
-      location: locationsOf(entry, extras, doc.ns, reading),
+      location: locationsOf(doc, entry, extras, reading),
       note: notesOf(entry, extras),
       flags,
       explanation: '',
@@ -264,15 +294,15 @@ export function monolingualUnits(doc: XliffDocument, template: XliffDocument, re
     let target: string[] = [''];
     if (entry) target = targetForms(entry, reading.rich) ?? (isTemplate ? sourceForms(entry, reading.rich) : ['']);
     const flags = unitFlags(entry, te, reading);
-    const templateExtras = extrasOf(te.element, template.ns);
+    const templateExtras = extrasOf(template, te.element);
     const templateNote = notesOf(te, templateExtras);
-    const ownNote = entry ? notesOf(entry, extrasOf(entry.element, doc.ns)) : '';
+    const ownNote = entry ? notesOf(entry, extrasOf(doc, entry.element)) : '';
     sites.set(idHash, { entry, template: te });
     units.push({
       context,
       source,
       target,
-      location: locationsOf(te, templateExtras, template.ns, reading),
+      location: locationsOf(template, te, templateExtras, reading),
       note: templateNote === ownNote ? ownNote : `${templateNote}\n${ownNote}`,
       flags,
       explanation: '',

@@ -69,6 +69,16 @@ describe('XmlScanner', () => {
     const s = new XmlScanner('<r a="x\r\ny\tz&#10;w"/>', 'x.xml');
     s.next();
     expect(s.attr('a')).toBe('x y z\nw');
+    const t = new XmlScanner(`<r a='x\ny' b='p\tq' c='u\rv' d='"' e="'"/>`, 'x.xml');
+    t.next();
+    expect([t.attr('a'), t.attr('b'), t.attr('c'), t.attr('d'), t.attr('e')]).toEqual(['x y', 'p q', 'u v', '"', "'"]);
+  });
+
+  it('gives repeated tag and attribute names as the same strings, and tells apart names that share a slot', () => {
+    const names: string[] = [];
+    const s = new XmlScanner(`<r>${'<ab cd="1"/><ba dc="2"/>'.repeat(3)}<a${'b'.repeat(600)}/></r>`, 'x.xml');
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) if (k === XmlToken.StartTag) names.push(s.name, ...s.attrNames.slice(0, s.attrCount));
+    expect(names).toEqual(['r', ...Array(3).fill(['ab', 'cd', 'ba', 'dc']).flat(), `a${'b'.repeat(600)}`]);
   });
 
   it('skips a byte order mark before the declaration', () => {
@@ -80,6 +90,12 @@ describe('XmlScanner', () => {
     ['<r>\n<a></b></r>', 2, 4, 'mismatched end tag: expected </a>, found </b>'],
     ['<r>\n<a>', 2, 4, 'unexpected end of file: <a> is not closed'],
     ['<r a="1" a="2"/>', 1, 10, 'attribute a is repeated in <r>'],
+    ['<r>\n <a b="x<y"/></r>', 2, 9, "'<' is not allowed in the value of attribute b"],
+    ['<r a="1" b="x', 1, 13, 'unterminated value of attribute b in <r>'],
+    ['<r a=1/>', 1, 6, 'attribute a in <r> needs a quoted value'],
+    ['<r a "1"/>', 1, 6, "expected '=' after attribute a in <r>"],
+    ['<r a="1" -b="2"/>', 1, 10, "invalid character '-' in <r>"],
+    ['<r a="&bogus;"/>', 1, 7, 'undefined entity &bogus;'],
     ['<r a="1"b="2"/>', 1, 9, 'expected whitespace before an attribute in <r>'],
     ['<r>&#xD800;</r>', 1, 4, 'character reference &#xD800; is not a valid XML character'],
     ['<r>a & b</r>', 1, 6, "'&' must start an entity reference (write &amp;)"],

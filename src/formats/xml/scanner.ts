@@ -66,9 +66,30 @@ function isNameChar(c: number): boolean {
   return isNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || (c >= 0xdc00 && c <= 0xdfff);
 }
 
+/** Whether `text` holds `name` at `at` (a loop: faster than startsWith for short names in a long two-byte text). */
+function holdsAt(text: string, name: string, at: number): boolean {
+  const n = name.length;
+  if (at + n > text.length) return false;
+  for (let k = 0; k < n; k++) if (text.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The engine's one copy of `name` (V8 keeps one per distinct property name): comparing two such copies is one
+ * pointer test, so the readers' `name === 'trans-unit'` tests against literals stay cheap. Names cannot be array
+ * indices (they start with a letter, `_` or `:`), and the object has no prototype, so `__proto__` is a name too.
+ */
+export function internalized(name: string): string {
+  const holder: Record<string, true> = Object.create(null);
+  holder[name] = true;
+  return Object.keys(holder)[0] ?? name;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
+
+const AMPERSAND = /&/g;
 
 /** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
@@ -87,6 +108,23 @@ const ENTITY_DECL = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
 const EXTERNAL_ENTITY_DECL = /<!ENTITY\s+(%\s+)?([^\s"'>]+)\s+(SYSTEM|PUBLIC)\b/;
 /** Characters that references to declared entities may add to a document beyond its own size (quadratic blow-up). */
 const ENTITY_EXPANSION_BUDGET = 1_000_000;
+/** What an attribute value's characters up to '<' say about it: a '<' (refused), a reference, whitespace to normalize. */
+const HAS_LT = 1;
+const HAS_AMP = 2;
+const HAS_SPACE = 4;
+const VALUE_SPECIAL = new Uint8Array(LT + 1);
+VALUE_SPECIAL[LT] = HAS_LT;
+VALUE_SPECIAL[0x26] = HAS_AMP;
+VALUE_SPECIAL[0x09] = VALUE_SPECIAL[0x0a] = VALUE_SPECIAL[0x0d] = HAS_SPACE;
+/**
+ * Names seen by any scanner (tags and attributes), by hash, so repeated names are not sliced again: shared, since
+ * the same few dozen names recur in every file of a format. A slot keeps the first name that lands in it (a name
+ * whose slot is taken is sliced each time: slower, never wrong); long names are not kept.
+ */
+const NAME_TABLE_SIZE = 4096;
+const NAME_TABLE_MAX_LENGTH = 64;
+const nameTable: string[] = new Array<string>(NAME_TABLE_SIZE).fill('');
+const nameHashes = new Int32Array(NAME_TABLE_SIZE);
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -135,8 +173,12 @@ export class XmlScanner {
   private doctypeSeen = false;
   private pendingEnd = false;
   private decoded: string | null = null;
+  // Positions of the next '&' and ']]>' at or after the last search (-1: search again), so each is looked for once
+  // per occurrence rather than once per token.
   private nextAmp = -1;
   private nextCdataEnd = -1;
+  /** Hash of the name `scanName` last read, for `intern`. */
+  private nameHash = 0;
   private referenceEnd = 0;
   private hasCR: boolean;
   private bomOffset: number;
@@ -316,8 +358,10 @@ export class XmlScanner {
       return this.kind;
     }
     if (this.nextAmp < p) {
-      this.nextAmp = t.indexOf('&', p);
-      if (this.nextAmp < 0) this.nextAmp = this.length;
+      // a regular expression, not indexOf: V8's indexOf of one character in a two-byte string sometimes takes a slow
+      // path for the whole process (seen as 2.5x slower scans of XLIFF files in about half the runs)
+      AMPERSAND.lastIndex = p;
+      this.nextAmp = AMPERSAND.exec(t)?.index ?? this.length;
     }
     if (this.nextAmp < e) {
       this.decoded = this.decodeReferences(p, e);
@@ -392,30 +436,39 @@ export class XmlScanner {
     return value;
   }
 
-  /** Names seen so far, by first character and length, so repeated tag and attribute names are not re-allocated. */
-  private readonly names = new Map<number, string[]>();
-
-  private nameAt(start: number, end: number): string {
-    const t = this.text;
-    const key = t.charCodeAt(start) * 64 + Math.min(end - start, 63);
-    const known = this.names.get(key);
-    if (known) {
-      for (const n of known) if (n.length === end - start && t.startsWith(n, start)) return n;
-    }
-    const name = t.slice(start, end);
-    if (known) known.push(name);
-    else this.names.set(key, [name]);
-    return name;
+  /** The name text[start, end) that `scanName` just read, the same string each time it recurs. */
+  private intern(start: number, end: number): string {
+    const h = this.nameHash;
+    const slot = h & (NAME_TABLE_SIZE - 1);
+    const known = nameTable[slot]!;
+    if (nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
+    const name = this.text.slice(start, end);
+    if (known !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
+    const unique = internalized(name);
+    nameTable[slot] = unique;
+    nameHashes[slot] = h;
+    return unique;
   }
 
-  private scanName(i: number, what: string): number {
+  /**
+   * Reads a name from `i` (setting `nameHash`) and returns where it ends; anything else there fails as `what` (or,
+   * given `element`, as `<element>`: the message is built only when it is needed).
+   */
+  private scanName(i: number, what: string, element?: string): number {
     const t = this.text;
-    if (!isNameStart(t.charCodeAt(i))) {
-      if (i >= this.length) this.fail(i, `unexpected end of file in ${what}`);
-      this.fail(i, `invalid character '${t[i]}' in ${what}`);
+    let c = t.charCodeAt(i);
+    if (!(c < 128 ? NAME_START[c] === 1 : isNameStart(c))) {
+      const where = element === undefined ? what : `<${element}>`;
+      if (i >= this.length) this.fail(i, `unexpected end of file in ${where}`);
+      this.fail(i, `invalid character '${t[i]}' in ${where}`);
     }
-    i++;
-    while (isNameChar(t.charCodeAt(i))) i++;
+    let h = c;
+    c = t.charCodeAt(++i);
+    while (c < 128 ? NAME_CHAR[c] === 1 : isNameChar(c)) {
+      h = (Math.imul(h, 31) + c) | 0;
+      c = t.charCodeAt(++i);
+    }
+    this.nameHash = h;
     return i;
   }
 
@@ -423,7 +476,7 @@ export class XmlScanner {
     const t = this.text;
     if (this.open === 0 && this.rootSeen) this.fail(p, 'extra content after the root element');
     let i = this.scanName(p + 1, 'a start tag');
-    const name = this.nameAt(p + 1, i);
+    const name = this.intern(p + 1, i);
     let count = 0;
     for (;;) {
       let c = t.charCodeAt(i);
@@ -442,24 +495,33 @@ export class XmlScanner {
       if (i >= this.length) this.fail(i, `unexpected end of file inside <${name}>`);
       if (!spaced) this.fail(i, `expected whitespace before an attribute in <${name}>`);
       const nameStart = i;
-      i = this.scanName(i, `<${name}>`);
-      const attrName = this.nameAt(nameStart, i);
+      i = this.scanName(i, '', name);
+      const attrName = this.intern(nameStart, i);
       c = t.charCodeAt(i);
       while (isSpace(c)) c = t.charCodeAt(++i);
       if (c !== EQ) this.fail(i, `expected '=' after attribute ${attrName} in <${name}>`);
       c = t.charCodeAt(++i);
       while (isSpace(c)) c = t.charCodeAt(++i);
       if (c !== DQUOTE && c !== SQUOTE) this.fail(i, `attribute ${attrName} in <${name}> needs a quoted value`);
+      // one pass over the value finds its end and whether it holds '<', a reference or whitespace to normalize
+      const quote = c;
       const vs = i + 1;
-      const ve = t.indexOf(c === DQUOTE ? '"' : "'", vs);
-      if (ve < 0) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
-      const lt = t.indexOf('<', vs);
-      if (lt >= 0 && lt < ve) this.fail(lt, `'<' is not allowed in the value of attribute ${attrName}`);
+      let ve = vs;
+      let special = 0;
+      for (; ve < this.length; ve++) {
+        const d = t.charCodeAt(ve);
+        if (d === quote) break;
+        if (d <= LT) special |= VALUE_SPECIAL[d]!;
+      }
+      if (ve >= this.length) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
+      if ((special & HAS_LT) !== 0) this.fail(t.indexOf('<', vs), `'<' is not allowed in the value of attribute ${attrName}`);
       for (let k = 0; k < count; k++) {
         if (this.attrNames[k] === attrName) this.fail(nameStart, `attribute ${attrName} is repeated in <${name}>`);
       }
       this.attrNames[count] = attrName;
-      this.attrValues[count] = this.attributeValue(vs, ve);
+      if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
+      else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
+      else this.attrValues[count] = t.slice(vs, ve);
       this.attrValueStart[count] = vs;
       this.attrValueEnd[count] = ve;
       count++;
@@ -475,19 +537,6 @@ export class XmlScanner {
     this.end = this.pos = i;
     if (this.selfClosing) this.pendingEnd = true;
     return this.kind;
-  }
-
-  private attributeValue(vs: number, ve: number): string {
-    const t = this.text;
-    // the next '&' is remembered, as for text: searching from every attribute to the end of a file without one was
-    // quadratic (a 300k-unit TMX never finished)
-    if (this.nextAmp < vs) {
-      this.nextAmp = t.indexOf('&', vs);
-      if (this.nextAmp < 0) this.nextAmp = this.length;
-    }
-    if (this.nextAmp >= ve) return normalizeAttributeSpace(t.slice(vs, ve));
-    this.nextAmp = -1;
-    return this.decodeAttributeReferences(vs, ve);
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
@@ -510,7 +559,7 @@ export class XmlScanner {
     const t = this.text;
     const expected = this.open > 0 ? (this.stack[this.open - 1] ?? null) : null;
     let i: number;
-    if (expected !== null && t.startsWith(expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
+    if (expected !== null && holdsAt(t, expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
       i = p + 2 + expected.length;
     } else {
       i = this.scanName(p + 2, 'an end tag');
