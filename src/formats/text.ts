@@ -77,9 +77,10 @@ export function decodeUtf8(bytes: Uint8Array, filename: string): string {
   // in a file of the usual size is converted to UTF-16 by transcode (simdutf too) and taken as it is: two to three
   // times faster on the corpus's translations than V8's UTF-8 decoder (a fatal TextDecoder); on files of half a
   // megabyte and more (KeePassXC, Ghostfolio) the two copies it makes outside the heap cost as much as they save.
-  if (isAscii(buffer)) return buffer.toString('latin1');
-  if (buffer.length < TRANSCODE_LIMIT && typeof transcode === 'function' && isUtf8(buffer)) {
-    return transcode(buffer, 'utf8', 'utf16le').toString('utf16le');
+  // (Node hands strings of a megabyte and more to V8 as external ones, which read more slowly: large files all go to V8.)
+  if (buffer.length < TRANSCODE_LIMIT) {
+    if (isAscii(buffer)) return buffer.toString('latin1');
+    if (typeof transcode === 'function' && isUtf8(buffer)) return transcode(buffer, 'utf8', 'utf16le').toString('utf16le');
   }
   try {
     return strict.decode(bytes);
