@@ -526,8 +526,8 @@ function obsoleteLines(c: Cursor): number[] {
   return out;
 }
 
-/** One entry (read into `reuse` when given), or null when nothing more parses. */
-function entryAt(c: Cursor, reuse: PoEntry | null): PoEntry | null {
+/** One entry (read into `reuse` when given, an obsolete one's own lines into `reuseInner`), or null when nothing more parses. */
+function entryAt(c: Cursor, reuse: PoEntry | null, reuseInner: PoEntry | null): PoEntry | null {
   const first = c.fileIndex(c.index);
   const entry = reuse ? resetEntry(reuse, first) : newEntry(c.text, first);
   const hadComments = comments(c, entry);
@@ -537,7 +537,7 @@ function entryAt(c: Cursor, reuse: PoEntry | null): PoEntry | null {
     if (lines.length > 0) {
       // an obsolete entry is parsed from its lines with the `#~` taken off; only its presence matters here
       const sub = new Cursor(c.text, '', lines, at, true, c.tail);
-      const inner = newEntry(c.text, entry.first);
+      const inner = reuseInner ? resetEntry(reuseInner, entry.first) : newEntry(c.text, entry.first);
       const innerComments = comments(sub, inner);
       const innerMessages = messages(sub, inner);
       if (innerComments || innerMessages) {
@@ -573,9 +573,10 @@ export function parsePoText(text: string, bom: boolean, filename: string, onEntr
   const cursor = new Cursor(text, newline, null, 0, false, newline.slice(0, -1));
   const entries: PoEntry[] = [];
   const reuse = onEntry ? newEntry(text, 0) : null;
+  const reuseInner = onEntry ? newEntry(text, 0) : null;
   try {
     for (;;) {
-      const entry = entryAt(cursor, reuse);
+      const entry = entryAt(cursor, reuse, reuseInner);
       if (!entry) break;
       if (onEntry) onEntry(entry, newline);
       else entries.push(entry);
