@@ -1,7 +1,7 @@
 // The change log: one row per event (action codes as Weblate's), newest first when read.
 import { ACTIONS_MERGE_FAILURE, ACTIONS_REPOSITORY } from '../domain/actions.js';
 import type { Tx } from './db.js';
-import type { BulkColumn } from './dialect.js';
+import type { BulkColumn } from './db.js';
 import { preparedOnce } from './statements.js';
 
 export interface ChangeInput {

@@ -13,7 +13,7 @@ import { State } from '../domain/unit.js';
 import { formatPluralTags } from '../formats/plural-tags.js';
 import { translationPlural } from '../languages/translation-plural.js';
 import type { Tx } from './db.js';
-import type { BulkColumn } from './dialect.js';
+import type { BulkColumn } from './db.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 

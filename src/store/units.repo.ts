@@ -5,7 +5,7 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Tx } from './db.js';
-import type { BulkColumn } from './dialect.js';
+import type { BulkColumn } from './db.js';
 // The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';

@@ -1,8 +1,8 @@
 // PostgreSQL's dialect: JSON fields by ->>, inserts that return their id, pg_trgm's candidates, deep pages by their ids
 // first, many rows a statement (each statement costs a round trip), and parameters numbered `$n`.
 import type { CopyTable } from '../copy/tables.js';
-import type { Db, Tx } from '../db.js';
-import { type BulkColumn, type Dialect, sqliteDialect, trigramQuery } from '../dialect.js';
+import type { BulkColumn, Db, Dialect, Tx } from '../db.js';
+import { sqliteDialect, trigramQuery } from '../dialect.js';
 import { toParam } from './values.js';
 
 /** A statement ready for PostgreSQL: `$n` parameters, and how the caller's parameters fill them. */
