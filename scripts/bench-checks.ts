@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
-import { editUnit } from '../src/repository/index.js';
+import { editUnit } from '../src/operations/index.js';
 import { openStore } from '../src/store/index.js';
 import { applyConfig } from '../src/store/projects.repo.js';
 import type { SqliteStore } from '../src/store/sqlite-store.js';

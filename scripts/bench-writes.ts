@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openComponent } from '../src/component/handle.js';
 import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
-import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/repository/index.js';
+import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/operations/index.js';
 import { openStore } from '../src/store/index.js';
 import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';

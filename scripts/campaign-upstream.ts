@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { openComponent } from '../src/component/handle.js';
 import { loadConfig } from '../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../src/domain/unit.js';
-import { commitPending, editUnit, pullComponent, pushComponent, repositoryStatus } from '../src/repository/index.js';
+import { commitPending, editUnit, pullComponent, pushComponent, repositoryStatus } from '../src/operations/index.js';
 import { findEditableUnit } from '../src/store/edits.repo.js';
 import { type Store, openStore } from '../src/store/index.js';
 import { applyConfig } from '../src/store/projects.repo.js';

@@ -5,7 +5,7 @@ import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth
 import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
 import { State } from '../domain/unit.js';
-import { COMPONENT_LOCKED } from '../repository/index.js';
+import { COMPONENT_LOCKED } from '../operations/index.js';
 import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
 import { componentScope, projectScope } from './access.js';
 import type { RequestBody } from './body.js';

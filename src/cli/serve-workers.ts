@@ -4,7 +4,7 @@
 // and unit edits from their own connection to the same SQLite database.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config/config.js';
-import { stopGitWorker } from '../repository/index.js';
+import { stopGitWorker } from '../operations/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';

@@ -13,8 +13,8 @@ import {
   finishingRequests,
   resumeRequestedUpdates,
 } from '../hooks/index.js';
-import { startBackgroundCommits } from '../repository/background-commit.js';
-import { startGitWorker, stopGitWorker } from '../repository/index.js';
+import { startBackgroundCommits } from '../operations/background-commit.js';
+import { startGitWorker, stopGitWorker } from '../operations/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { applyConfig } from '../store/projects.repo.js';

@@ -45,7 +45,7 @@ export interface FormatContext {
    * Monolingual components: the parsed template. Units are then listed in template order,
    * identities come from the template, and keys only in the translation file are not listed.
    */
-  template?: ParsedStore | null;
+  template?: ParsedFile | null;
 }
 
 /** Who saved a file and when, with the fields Weblate writes into a PO header on every save. */
@@ -62,7 +62,7 @@ export interface FileRevision {
 }
 
 /** A parsed file: its units plus whatever the format keeps to write the file back. */
-export interface ParsedStore {
+export interface ParsedFile {
   units: ParsedUnit[];
   /** True when `units` came from a template (monolingual listing). */
   monolingual: boolean;
@@ -112,7 +112,7 @@ export interface Format {
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });
    */
-  parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore;
+  parse(bytes: Uint8Array, ctx: FormatContext): ParsedFile;
   /**
    * Applies edits and returns the new bytes. Only the edited units' text spans change;
    * everything else (BOM, indentation, key order, entities, comments) is kept byte for byte.

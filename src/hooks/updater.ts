@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
-import { type RepositoryResult, pullComponent } from '../repository/index.js';
+import { type RepositoryResult, pullComponent } from '../operations/index.js';
 import type { Store } from '../store/index.js';
 import { applyConfig, findComponent } from '../store/projects.repo.js';
 import { type ComponentSyncResult, syncComponent } from '../sync/index.js';

@@ -18,7 +18,7 @@ export class UnknownProjectError extends TmsError<{ project: string; component?:
  * @example const r = await syncComponent(await openComponent(store, config, project, component));
  */
 export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}): Promise<ComponentSyncResult> {
-  // not repository/exclusive.ts's withMutex, whose handle carries a format (the registry loads every parser)
+  // not operations/exclusive.ts's withMutex, whose handle carries a format (the registry loads every parser)
   return withComponentMutex(
     h.key,
     async () => {

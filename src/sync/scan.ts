@@ -5,7 +5,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
 import { FormatParseError, TmsError } from '../domain/errors.js';
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FormatContext, ParsedFile } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import { findLanguage } from '../languages/find.js';
 import type { LanguageDefinition } from '../languages/languages.js';
@@ -18,7 +18,7 @@ export class FileMaskError extends TmsError<{ filemask: string; path?: string }>
 export type { ScannedFile };
 
 /** What reading one file gave (the store's FileOutcome, with the parsed store as the format returned it). */
-export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | (Extract<FileOutcome, { status: 'parsed' }> & { store: ParsedStore });
+export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | (Extract<FileOutcome, { status: 'parsed' }> & { store: ParsedFile });
 
 export interface ScanPlan {
   files: ScannedFile[];
@@ -117,7 +117,7 @@ export function planFiles(paths: readonly string[], component: ComponentConfig, 
   return { files, skipped, duplicates, sourceLanguage: source.language };
 }
 
-function contextFor(file: ScannedFile, component: ComponentConfig, template: ParsedStore | null): FormatContext {
+function contextFor(file: ScannedFile, component: ComponentConfig, template: ParsedFile | null): FormatContext {
   return {
     filename: file.path,
     language: file.code,
@@ -128,7 +128,7 @@ function contextFor(file: ScannedFile, component: ComponentConfig, template: Par
 }
 
 /** A parsed file's outcome, with the plural its file states where that is not its language's (Weblate's `get_plural`). */
-function parsed(file: ScannedFile, store: ParsedStore): ParseOutcome {
+function parsed(file: ScannedFile, store: ParsedFile): ParseOutcome {
   return { status: 'parsed', store, plural: filePluralRule(store.pluralForms, file.language.plural) };
 }
 
@@ -169,7 +169,7 @@ export async function parseChanged(
     for (const f of plan.files) out.set(f.path, { status: 'unchanged' });
     return out;
   }
-  let template: ParsedStore | null = null;
+  let template: ParsedFile | null = null;
   let templateError: string | null = null;
   const templateFile = plan.files.find((f) => f.isTemplate);
   if (templateFile) {

@@ -12,7 +12,7 @@ import { Action } from '../../src/domain/actions.js';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { similarity } from '../../src/domain/similarity.js';
 import { parseTmx } from '../../src/formats/memory/tmx.js';
-import { acceptSuggestion, addComment, commitPending, resolveComment, suggest, voteSuggestion } from '../../src/repository/index.js';
+import { acceptSuggestion, addComment, commitPending, resolveComment, suggest, voteSuggestion } from '../../src/operations/index.js';
 import { exportMemory, importMemory, lookupMemory } from '../../src/store/memory.repo.js';
 import { unitSuggestions } from '../../src/store/suggestions.repo.js';
 import { syncProject } from '../../src/sync/index.js';

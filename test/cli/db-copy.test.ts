@@ -5,7 +5,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addComment, suggest } from '../../src/repository/index.js';
+import { addComment, suggest } from '../../src/operations/index.js';
 import { tableSum } from '../../src/store/copy/rows.js';
 import { copyTables } from '../../src/store/copy/tables.js';
 import { openDb } from '../../src/store/db.js';

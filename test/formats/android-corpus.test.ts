@@ -5,7 +5,7 @@ import fg from 'fast-glob';
 import { beforeAll, expect, it } from 'vitest';
 import { calculateHash } from '../../src/domain/hash.js';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
-import type { FormatContext, ParsedStore } from '../../src/formats/format.js';
+import type { FormatContext, ParsedFile } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { type ToolkitResult, describeToolkit, toolkitStores } from '../helpers/toolkit.js';
@@ -93,7 +93,7 @@ describeCorpus('format aresource: corpus', (corpus) => {
   const files = fg.sync('values*/strings.xml', { cwd: dir }).sort();
   const templateBytes = readFileSync(path.join(dir, TEMPLATE));
   const template = aresource.parse(templateBytes, { filename: TEMPLATE, language: 'en', sourceLanguage: 'en' });
-  const stores = new Map<string, { bytes: Uint8Array; ctx: FormatContext; store: ParsedStore }>();
+  const stores = new Map<string, { bytes: Uint8Array; ctx: FormatContext; store: ParsedFile }>();
   for (const file of files) {
     const bytes = readFileSync(path.join(dir, file));
     const ctx: FormatContext = { filename: file, language: folderCode(file), sourceLanguage: 'en', template };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, expect, it } from 'vitest';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
-import type { FormatContext, FormatId, ParsedStore } from '../../src/formats/format.js';
+import type { FormatContext, FormatId, ParsedFile } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { type ToolkitResult, describeToolkit, toolkitStores } from '../helpers/toolkit.js';
@@ -54,7 +54,7 @@ function theirs(result: ToolkitResult): Compared[] {
 
 describeCorpus('formats strings, stringsdict: corpus', (corpus) => {
   const dir = path.join(corpus, ROOT);
-  const cases: { component: number; file: string; format: FormatId; template: string | null; bytes: Uint8Array; ctx: FormatContext; store: ParsedStore }[] = [];
+  const cases: { component: number; file: string; format: FormatId; template: string | null; bytes: Uint8Array; ctx: FormatContext; store: ParsedFile }[] = [];
   for (const [component, c] of COMPONENTS.entries()) {
     const format = getFormat(c.format);
     const template = c.template ? format.parse(readFileSync(path.join(dir, c.template)), { filename: c.template, language: 'en', sourceLanguage: 'en' }) : null;

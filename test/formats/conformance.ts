@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
-import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
+import type { FormatContext, FormatId, ParsedFile, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { repoRoot } from '../helpers/corpus.js';
 
@@ -81,7 +81,7 @@ function comparable(u: ParsedUnit) {
   return { context: u.context, source: u.source, target: u.target, state: u.state, idHash: u.idHash };
 }
 
-function unitsExcept(store: ParsedStore, idHash: bigint) {
+function unitsExcept(store: ParsedFile, idHash: bigint) {
   return store.units.filter((u) => u.idHash !== idHash).map(comparable);
 }
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
-import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
+import type { FormatContext, FormatId, ParsedFile, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { changedLines } from './conformance.js';
@@ -70,7 +70,7 @@ const COMPONENTS: Component[] = [
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-function sameTargetEdits(store: ParsedStore): UnitWrite[] {
+function sameTargetEdits(store: ParsedFile): UnitWrite[] {
   return store.units.map((u) => ({ context: u.context, source: u.source, target: u.target, state: u.state }));
 }
 

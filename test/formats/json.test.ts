@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatParseError, FormatWriteError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
-import type { FormatContext, FormatId, ParsedStore, UnitWrite } from '../../src/formats/format.js';
+import type { FormatContext, FormatId, ParsedFile, UnitWrite } from '../../src/formats/format.js';
 import { pythonFloat } from '../../src/formats/json/scalars.js';
 import { pluralTags } from '../../src/formats/plural-tags.js';
 import { getFormat } from '../../src/formats/registry.js';
@@ -653,7 +653,7 @@ describe('json: create', () => {
     const out = decode(f.create(fixture('json/app_en.arb'), { filename: 'app_pt_BR.arb', language: 'pt_BR', sourceLanguage: 'en' }));
     expect(out).toContain('"@@locale": "pt_BR"');
     expect(out).toContain('"description": "The title of the application"');
-    const store: ParsedStore = f.parse(encoder.encode(out), { filename: 'x.arb', language: 'pt_BR', sourceLanguage: 'en' });
+    const store: ParsedFile = f.parse(encoder.encode(out), { filename: 'x.arb', language: 'pt_BR', sourceLanguage: 'en' });
     expect(store.units.every((u) => u.state === State.EMPTY)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { FormatParseError, FormatWriteError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
-import type { FormatContext, ParsedStore, UnitWrite } from '../../src/formats/format.js';
+import type { FormatContext, ParsedFile, UnitWrite } from '../../src/formats/format.js';
 import { decodePo } from '../../src/formats/po/charset.js';
 import { quoteLines } from '../../src/formats/po/quote.js';
 import { parsePoText, quotedParts, unquote } from '../../src/formats/po/syntax.js';
@@ -29,7 +29,7 @@ function ctxFor(filename = 'cs.po', extra: Partial<FormatContext> = {}): FormatC
   return { filename, language: 'cs', sourceLanguage: 'en', ...extra };
 }
 
-function parseText(text: string, ctx = ctxFor()): ParsedStore {
+function parseText(text: string, ctx = ctxFor()): ParsedFile {
   return po.parse(encoder.encode(text), ctx);
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatParseError, FormatWriteError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
-import type { FormatContext, ParsedStore, UnitWrite } from '../../src/formats/format.js';
+import type { FormatContext, ParsedFile, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { escapeTsText } from '../../src/formats/ts/escape.js';
 import { changedLines, fixture, runConformance } from './conformance.js';
@@ -19,7 +19,7 @@ function ctxFor(filename: string, language = 'de', template?: string): FormatCon
   return ctx;
 }
 
-function parseText(text: string, ctx: FormatContext = ctxFor('t.ts')): ParsedStore {
+function parseText(text: string, ctx: FormatContext = ctxFor('t.ts')): ParsedFile {
   return ts.parse(encoder.encode(text), ctx);
 }
 
@@ -258,7 +258,7 @@ describe('format ts: errors', () => {
   });
 
   it('refuses a template store that this format did not read', () => {
-    const template: ParsedStore = { units: [], monolingual: false };
+    const template: ParsedFile = { units: [], monolingual: false };
     expect(() => ts.parse(fixture('ts/app_de.ts'), { ...ctxFor('app_de.ts'), template })).toThrow(FormatParseError);
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
-import type { FormatContext, ParsedStore } from '../../src/formats/format.js';
+import type { FormatContext, ParsedFile } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { corpusDir, describeCorpus } from '../helpers/corpus.js';
 import { type ToolkitRequest, type ToolkitResult, describeToolkit, toolkitStores, toolkitVersion } from '../helpers/toolkit.js';
@@ -88,7 +88,7 @@ const ADJUSTED: Record<string, string[]> = {
   'fixtures/plurals.poxliff as poxliff': ['messages.po///3', 'messages.po///4'],
 };
 
-function tmsStore(c: Case): ParsedStore {
+function tmsStore(c: Case): ParsedFile {
   const format = getFormat(c.format);
   const ctx: FormatContext = { filename: c.name, language: 'xx', sourceLanguage: 'en' };
   if (c.template) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentDisposition } from '../../src/api/handlers/files.js';
 import { openComponent } from '../../src/component/handle.js';
 import { State } from '../../src/domain/unit.js';
-import { commitPending, editUnit } from '../../src/repository/index.js';
+import { commitPending, editUnit } from '../../src/operations/index.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { findComponent } from '../../src/store/projects.repo.js';

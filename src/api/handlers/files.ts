@@ -8,8 +8,8 @@ import {
   downloadTranslation,
   exportTranslation,
   uploadTranslation,
-} from '../../repository/index.js';
-import { ADD_HINT, METHOD_UNAVAILABLE } from '../../repository/upload.js';
+} from '../../operations/index.js';
+import { ADD_HINT, METHOD_UNAVAILABLE } from '../../operations/upload.js';
 import { type Answer, json } from '../answer.js';
 import { field, stringField } from '../body.js';
 import { type RequestContext, queryValue } from '../context.js';

@@ -15,7 +15,7 @@ import {
   repositoryStatus,
   resetComponent,
   setLock,
-} from '../../repository/index.js';
+} from '../../operations/index.js';
 import type { CatalogComponent, CatalogProject } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { booleanField, stringField } from '../body.js';

@@ -1,6 +1,6 @@
 // Handlers that change strings: translate a unit (PATCH/PUT), add a string to a translation (POST …/units/), delete a string.
 import { State } from '../../domain/unit.js';
-import { addUnit, deleteUnit, editUnit } from '../../repository/index.js';
+import { addUnit, deleteUnit, editUnit } from '../../operations/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type Answer, json } from '../answer.js';

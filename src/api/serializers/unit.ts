@@ -2,7 +2,7 @@
 
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import { catalogPlural } from '../../repository/index.js';
+import { catalogPlural } from '../../operations/index.js';
 import type { UnitRecordRow } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, iso } from './common.js';

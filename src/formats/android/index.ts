@@ -1,6 +1,6 @@
 // Android string resources (`aresource`): Weblate's units from strings.xml, minimal-diff writing, new files.
 import { FormatParseError } from '../../domain/errors.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { baseLanguageTags } from '../plural-tags.js';
 import { type AndroidDocument, readAndroidBytes } from './document.js';
 import { monolingualUnits, templateUnits } from './units.js';
@@ -22,7 +22,7 @@ export function templateDocument(ctx: FormatContext): AndroidDocument | null {
  * units are the template's keys with this file's translations; without it, the file's own entries.
  * @example parseAndroid(bytes, { filename: 'res/values-de/strings.xml', language: 'de', sourceLanguage: 'en', template })
  */
-export function parseAndroid(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+export function parseAndroid(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   const doc = readAndroidBytes(bytes, ctx.filename);
   const internal: AndroidInternal = { androidDocument: doc };
   if (ctx.template) {

@@ -3,7 +3,7 @@ import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
-import type { Format, FormatContext, FormatId, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { TemplateKeys } from '../template-keys.js';
 import { lineEnding } from '../xml/position.js';
 import { type TextEncoding, UTF8, UTF16, decodeStringsUtf8, decodeStringsUtf16, encodeText } from './encoding.js';
@@ -201,7 +201,7 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
     extension: 'strings',
     mimeType: 'text/plain',
     languageCodeStyle: 'bcp',
-    parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+    parse(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
       const { doc } = load(bytes, ctx.filename);
       const internal: StringsInternal = { stringsDocument: doc };
       const template = ctx.template ? templateDocument(ctx) : null;

@@ -4,7 +4,7 @@ import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
 import { TemplateKeys } from '../template-keys.js';
@@ -194,7 +194,7 @@ export interface StringsdictInternal {
  * Reads a .stringsdict. With a template, the template's entries keyed by id (`key`, `key:variable`), source in
  * the source language's categories, target in this file's; without one, each entry with its id as source.
  */
-export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   const doc = readStringsdict(bytes, ctx.filename);
   const internal: StringsdictInternal = { stringsdict: doc };
   const tags = stringsdictTags(ctx.language);

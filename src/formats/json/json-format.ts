@@ -1,7 +1,7 @@
 // One Format per JSON variant: parse (entries → Weblate units), minimal-diff write and new-file creation.
 import { FormatWriteError } from '../../domain/errors.js';
 import { joinPlural } from '../../domain/unit.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { pluralTags } from '../plural-tags.js';
 import { decodeUtf8 } from '../text.js';
 import { type Entry, type Variant, readEntries } from './entries.js';
@@ -103,7 +103,7 @@ export function makeJsonFormat(spec: VariantSpec): Format {
     extension: spec.extension,
     mimeType: 'application/json',
     languageCodeStyle: spec.languageCodeStyle,
-    parse(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+    parse(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
       const { entries } = load(spec, bytes, ctx.filename, ctx.language, ctx.plurals);
       const internal: JsonInternal = { family: 'json', variant: spec.id, entries };
       if (ctx.template) {

@@ -2,11 +2,11 @@
 import { unitContentHash, unitIdHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, joinPlural } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
-import type { ParsedStore } from '../format.js';
+import type { ParsedFile } from '../format.js';
 import type { Entry, Variant } from './entries.js';
 import { keyToSteps } from './entries.js';
 
-/** What a JSON ParsedStore keeps in `internal`: the entries, so the store can serve as a template. */
+/** What a JSON ParsedFile keeps in `internal`: the entries, so the store can serve as a template. */
 export interface JsonInternal {
   family: 'json';
   variant: Variant;
@@ -35,7 +35,7 @@ export function placeholderFlags(names: readonly string[]): string {
  * The template's entries: from a JSON store's internal state, or rebuilt from its units when
  * the store came from elsewhere (paths are then read from the contexts).
  */
-export function templateEntries(template: ParsedStore, variant: Variant): Entry[] {
+export function templateEntries(template: ParsedFile, variant: Variant): Entry[] {
   if (isJsonInternal(template.internal)) return template.internal.entries;
   return template.units.map((u) => {
     const context = u.context !== '' ? u.context : joinPlural(u.source);

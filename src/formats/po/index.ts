@@ -1,6 +1,6 @@
 // gettext PO (`po`, bilingual; `po-mono`, msgid as key): Weblate's units, minimal-diff writes, new files from a POT.
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { decodePo, encodePo } from './charset.js';
 import { type HeaderUpdate, headerLines, headerText, parseHeader, revisionDate } from './header.js';
 import { DEFAULT_WIDTH } from './quote.js';
@@ -67,7 +67,7 @@ function headerUpdate(ctx: FormatContext): HeaderUpdate | null {
  * Duplicate identities are left out with a reason in `skipped` (the first one wins).
  * @example parsePo(bytes, { filename: 'po/cs.po', language: 'cs', sourceLanguage: 'en' }).units[0].source
  */
-export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   const skipped: SkippedEntry[] = [];
   const template = templateOf(ctx);
   if (template) {
@@ -96,7 +96,7 @@ function pluralFormsOf(first: PoEntry | undefined): string | undefined {
 }
 
 /** The store with the header's `Plural-Forms` value, when the file has one. */
-function withPluralForms(store: ParsedStore, value: string | undefined): ParsedStore {
+function withPluralForms(store: ParsedFile, value: string | undefined): ParsedFile {
   return value === undefined ? store : { ...store, pluralForms: value };
 }
 

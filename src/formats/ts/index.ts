@@ -1,6 +1,6 @@
 // The Qt Linguist TS format (`ts`): Weblate's units from TS files, minimal-diff writing, new files from a base.
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { decodeUtf8 } from '../xml/index.js';
 import { type TsDocument, readTsDocument } from './document.js';
 import { bilingualUnits, monolingualUnits } from './units.js';
@@ -22,7 +22,7 @@ function read(bytes: Uint8Array, ctx: FormatContext): TsDocument {
  * parsed by this format) the units follow the template and are keyed by its `getid()`.
  * @example parseTs(bytes, { filename: 'i18n/app_de.ts', language: 'de', sourceLanguage: 'en' }).units[0].context
  */
-export function parseTs(bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+export function parseTs(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   const doc = read(bytes, ctx);
   const internal: TsInternal = { tsDocument: doc };
   if (ctx.template) {

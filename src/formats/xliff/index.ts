@@ -1,6 +1,6 @@
 // The XLIFF 1.2 formats (`xliff` with placeables, `plainxliff`, `poxliff`): Weblate's units, minimal-diff writes, new files.
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
-import type { Format, FormatContext, FormatId, ParsedStore, UnitWrite } from '../format.js';
+import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { type XliffDialect, type XliffDocument, readXliff } from './document.js';
 import { type XliffListing, type XliffReading, bilingualUnits, hasText, isContentEntry, monolingualUnits, targetForms } from './units.js';
 import { type WriteModel, untranslate, writeEdits } from './write.js';
@@ -44,7 +44,7 @@ function bcp(code: string): string {
 }
 
 function makeFormat(v: Variant): Format {
-  const parse = (bytes: Uint8Array, ctx: FormatContext): ParsedStore => {
+  const parse = (bytes: Uint8Array, ctx: FormatContext): ParsedFile => {
     const doc = readXliff(bytes, ctx.filename, v.dialect);
     const template = templateDocument(ctx);
     const internal: XliffInternal = { xliff: doc };

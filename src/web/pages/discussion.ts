@@ -7,7 +7,7 @@ import { type Permission, refusal, refusalText, targetOf } from '../../api/write
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { splitPlural } from '../../domain/unit.js';
-import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../repository/index.js';
+import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../operations/index.js';
 import { unitComments } from '../../store/comments.repo.js';
 import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
 import { lookupMemory } from '../../store/memory.repo.js';

@@ -9,7 +9,7 @@ import type { WriteContext } from '../../api/write.js';
 import { checksumToHash, hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { TranslationPlural } from '../../languages/translation-plural.js';
-import { catalogPlural } from '../../repository/index.js';
+import { catalogPlural } from '../../operations/index.js';
 import { findUnitByHash } from '../../store/edits.repo.js';
 import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/unit-records.repo.js';

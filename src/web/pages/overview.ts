@@ -6,7 +6,7 @@ import { countsOf } from '../../api/serializers/translation.js';
 import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
-import { type RepositoryStatus, repositoryStatus } from '../../repository/index.js';
+import { type RepositoryStatus, repositoryStatus } from '../../operations/index.js';
 import { componentAlerts } from '../../store/alerts.repo.js';
 import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';

@@ -6,7 +6,7 @@ import { componentOf, projectOfComponent } from '../../api/lookup.js';
 import type { WriteContext } from '../../api/write.js';
 import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
-import { repositoryStatus } from '../../repository/index.js';
+import { repositoryStatus } from '../../operations/index.js';
 import { pendingUnits } from '../../store/edits.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, refreshed, signedIn, toSignIn } from '../context.js';

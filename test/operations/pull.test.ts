@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { cleanupComponent, commitPending, editUnit, pullComponent, pushComponent, repositoryStatus, resetComponent } from '../../src/repository/index.js';
+import { cleanupComponent, commitPending, editUnit, pullComponent, pushComponent, repositoryStatus, resetComponent } from '../../src/operations/index.js';
 import * as vcs from '../../src/vcs/index.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { CREDENTIALS, demoFile } from '../helpers/sync-env.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
-import { addLanguage, pushComponent } from '../../src/repository/index.js';
+import { addLanguage, pushComponent } from '../../src/operations/index.js';
 import { rejectedWith } from '../helpers/errors.js';
 import { type RepoEnv, createRepoEnv, statsOf } from './repo-env.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 // The unit-aware three-way merge, the message templates and the RFC 2822 dates, without git.
 import { FormatParseError } from '../../src/domain/errors.js';
 import { getFormat } from '../../src/formats/registry.js';
-import { mergeUnits, renderTemplate, rfc2822 } from '../../src/repository/index.js';
+import { mergeUnits, renderTemplate, rfc2822 } from '../../src/operations/index.js';
 import { demoFile } from '../helpers/sync-env.js';
 
 const ts = getFormat('ts');

@@ -15,7 +15,7 @@ import {
   repositoryStatus,
   setLock,
   uploadTranslation,
-} from '../../src/repository/index.js';
+} from '../../src/operations/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { rejectedWith, thrownBy } from '../helpers/errors.js';
 import { commitToUpstream } from '../helpers/git-repo.js';

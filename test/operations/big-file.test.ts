@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
-import { commitPending, editUnit, pushComponent } from '../../src/repository/index.js';
+import { commitPending, editUnit, pushComponent } from '../../src/operations/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';

@@ -3,7 +3,7 @@ import { createHook } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { commitPending, editUnit } from '../../src/repository/index.js';
+import { commitPending, editUnit } from '../../src/operations/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ComponentHandle, openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/repository/index.js';
+import { commitPending, editUnit, pullComponent, repositoryStatus } from '../../src/operations/index.js';
 import type { UserRow } from '../../src/store/index.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';

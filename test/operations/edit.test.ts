@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { NotFoundError, RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
-import { editUnit } from '../../src/repository/index.js';
+import { editUnit } from '../../src/operations/index.js';
 import { rejectedWith, thrownBy } from '../helpers/errors.js';
 import { type RepoEnv, createRepoEnv, statsOf } from './repo-env.js';
 

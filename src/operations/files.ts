@@ -6,7 +6,7 @@ import { NotFoundError, invalid } from '../domain/errors.js';
 import { hashToChecksum } from '../domain/hash.js';
 import { type UnitState, splitPlural } from '../domain/unit.js';
 import { EXPORTERS, type ExportContext, type ExportUnit } from '../formats/export/index.js';
-import type { ParsedStore } from '../formats/format.js';
+import type { ParsedFile } from '../formats/format.js';
 import { pendingUnits } from '../store/edits.repo.js';
 import type { PendingUnit, Store, TranslationInfo, UnitFilter } from '../store/index.js';
 import { pendingRemovals } from '../store/removals.repo.js';
@@ -41,7 +41,7 @@ async function filesWithPending(h: ComponentHandle, translations: readonly Trans
     if (!list) rows.set(u.translation_id, (list = []));
     list.push(u);
   }
-  let template: ParsedStore | null | undefined;
+  let template: ParsedFile | null | undefined;
   const out = new Map<number, Uint8Array>();
   for (const t of translations) {
     const before = await readAtHead(h, t.filename);

@@ -6,7 +6,7 @@ import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
-import type { ParsedStore } from '../formats/format.js';
+import type { ParsedFile } from '../formats/format.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { saveUploadedTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
@@ -97,7 +97,7 @@ async function checkRequest(h: ComponentHandle, t: TranslationRef, input: Upload
 }
 
 /** The uploaded file parsed as the translation's own file would be; any failure is an error on `file`. */
-function parseUpload(h: ComponentHandle, t: TranslationRef, bytes: Uint8Array, template: ParsedStore | null, asTemplate: boolean): ParsedStore {
+function parseUpload(h: ComponentHandle, t: TranslationRef, bytes: Uint8Array, template: ParsedFile | null, asTemplate: boolean): ParsedFile {
   const ctx = fileContext(h, { ...t, filename: t.filename || `${t.code}.${h.format.extension}` }, template);
   try {
     if (!asTemplate) return h.format.parse(bytes, ctx);
@@ -152,7 +152,7 @@ function* mergeable(units: readonly ParsedUnit[], fuzzy: string, onlyTranslated:
 async function mergeTranslations(
   h: ComponentHandle,
   t: TranslationRef,
-  store: ParsedStore,
+  store: ParsedFile,
   method: UploadMethod,
   conflicts: string,
   fuzzy: string,
@@ -211,7 +211,7 @@ async function mergeTranslations(
 async function suggestFromUpload(
   h: ComponentHandle,
   t: TranslationRef,
-  store: ParsedStore,
+  store: ParsedFile,
   method: UploadMethod,
   fuzzy: string,
   input: UploadInput,
@@ -258,7 +258,7 @@ async function suggestFromUpload(
 async function addFromUpload(
   h: ComponentHandle,
   t: TranslationRef,
-  store: ParsedStore,
+  store: ParsedFile,
   method: UploadMethod,
   fuzzy: string,
   input: UploadInput,
@@ -298,7 +298,7 @@ async function replaceFile(
   h: ComponentHandle,
   t: TranslationRef,
   bytes: Uint8Array,
-  store: ParsedStore,
+  store: ParsedFile,
   method: UploadMethod,
   input: UploadInput,
 ): Promise<Counts> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
-import { deleteUnit, downloadComponentZip, downloadProjectZip, downloadTranslation, editUnit, zipStore } from '../../src/repository/index.js';
+import { deleteUnit, downloadComponentZip, downloadProjectZip, downloadTranslation, editUnit, zipStore } from '../../src/operations/index.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';
 
 const decoder = new TextDecoder();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { commitPending, editUnit, fileScan, fileSync, pushComponent, repositoryStatus } from '../../src/repository/index.js';
+import { commitPending, editUnit, fileScan, fileSync, pushComponent, repositoryStatus } from '../../src/operations/index.js';
 import { syncProject } from '../../src/sync/index.js';
 import { COMMITTER, type RepoEnv, createRepoEnv, lastCommitDiff } from './repo-env.js';
 

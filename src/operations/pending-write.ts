@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ComponentHandle } from '../component/handle.js';
 import { FormatWriteError } from '../domain/errors.js';
 import { splitPlural } from '../domain/unit.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../formats/format.js';
 import type { PendingRemoval, PendingUnit, TranslationInfo } from '../store/index.js';
 import * as vcs from '../vcs/index.js';
 
@@ -38,7 +38,7 @@ export async function readAtHead(h: ComponentHandle, file: string): Promise<Uint
 }
 
 /** The component's template at HEAD parsed as the sync parses it; null for a bilingual component. */
-export async function templateAtHead(h: ComponentHandle): Promise<ParsedStore | null> {
+export async function templateAtHead(h: ComponentHandle): Promise<ParsedFile | null> {
   const file = h.component.template;
   if (!file) return null;
   const bytes = await readAtHead(h, file);
@@ -50,7 +50,7 @@ export async function templateAtHead(h: ComponentHandle): Promise<ParsedStore | 
 export function fileContext(
   h: ComponentHandle,
   t: Pick<TranslationInfo, 'filename' | 'language_code' | 'plural_number'>,
-  template: ParsedStore | null,
+  template: ParsedFile | null,
 ): FormatContext {
   return { filename: t.filename, language: t.language_code, sourceLanguage: h.component.source_language, plurals: t.plural_number, template };
 }

@@ -1,7 +1,7 @@
 // A three-way merge of one translation file by units: each unit takes the side that changed it; both sides → upstream.
 import { FormatParseError } from '../domain/errors.js';
 import { type ParsedUnit, joinPlural } from '../domain/unit.js';
-import type { Format, FormatContext, ParsedStore, UnitWrite } from '../formats/format.js';
+import type { Format, FormatContext, ParsedFile, UnitWrite } from '../formats/format.js';
 
 /** A unit both sides changed to different text: upstream's text is in the merged file, the local text is here. */
 export interface UnitConflict {
@@ -49,7 +49,7 @@ function write(u: ParsedUnit): UnitWrite {
  * @example mergeUnits(tsFormat, ctx, base, upstream, local)?.conflicts
  */
 /** Parses upstream's version of a file; a parse error says whose file it is. */
-export function parseUpstream(format: Format, bytes: Uint8Array, ctx: FormatContext): ParsedStore {
+export function parseUpstream(format: Format, bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   try {
     return format.parse(bytes, ctx);
   } catch (e) {

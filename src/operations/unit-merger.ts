@@ -1,5 +1,5 @@
 // The unit-aware file merge a rebase uses, built from plain data so that it runs wherever the git work runs.
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FormatContext, ParsedFile } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import * as vcs from '../vcs/index.js';
 import { type UnitConflict, mergeUnits, parseUpstream } from './merge-units.js';
@@ -25,8 +25,8 @@ export function createUnitMerger(repo: vcs.RepoOptions, spec: MergerSpec): { mer
   const format = getFormat(spec.format);
   const translations = new Map(spec.translations.filter((t) => t.filename !== '').map((t) => [t.filename, t]));
   const found = new Map<string, FileConflict>();
-  let template: ParsedStore | null | undefined;
-  const templateStore = async (): Promise<ParsedStore | null> => {
+  let template: ParsedFile | null | undefined;
+  const templateStore = async (): Promise<ParsedFile | null> => {
     if (template !== undefined) return template;
     const file = spec.template;
     const bytes = file ? await vcs.readBlobAt({ ...repo, ref: `refs/remotes/${vcs.REMOTE}/${spec.branch}`, path: file }) : null;

@@ -4,7 +4,7 @@ import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
-import { type UploadInput, commitPending, uploadTranslation } from '../../src/repository/index.js';
+import { type UploadInput, commitPending, uploadTranslation } from '../../src/operations/index.js';
 import { rejectedWith } from '../helpers/errors.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';

@@ -5,7 +5,7 @@ import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasW
 import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
-import type { FileRevision, FormatContext, ParsedStore } from '../formats/format.js';
+import type { FileRevision, FormatContext, ParsedFile } from '../formats/format.js';
 import { moPath, poToMo } from '../formats/po/mo.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { pendingUnits, recordCommit } from '../store/edits.repo.js';
@@ -129,7 +129,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
   // Every author's edits are applied in memory, each file read once at HEAD and carried from author to author;
   // then the commits are made in one go and the working tree written once: the cost is the edits', not the authors'.
   const contents = new Map<number, Uint8Array>();
-  const template: { store?: ParsedStore | null } = {};
+  const template: { store?: ParsedFile | null } = {};
   const heads = await readHeads(h, [
     ...new Set([...pending.map((u) => translations.get(u.translation_id)?.filename ?? ''), h.component.template].filter((f) => f !== '')),
   ]);
@@ -305,7 +305,7 @@ async function applyEdits(
   translations: ReadonlyMap<number, TranslationInfo>,
   heads: ReadonlyMap<string, Uint8Array | null>,
   contents: Map<number, Uint8Array>,
-  template: { store?: ParsedStore | null },
+  template: { store?: ParsedFile | null },
   result: CommitResult,
   author: vcs.Signature,
 ): Promise<FileWrite[]> {
@@ -389,7 +389,7 @@ function headOf(heads: ReadonlyMap<string, Uint8Array | null>, file: string): Ui
 }
 
 /** The component's template parsed as the sync parses it (the identities of a monolingual component). */
-function readTemplate(h: ComponentHandle, heads: ReadonlyMap<string, Uint8Array | null>): ParsedStore {
+function readTemplate(h: ComponentHandle, heads: ReadonlyMap<string, Uint8Array | null>): ParsedFile {
   const file = h.component.template;
   return h.format.parse(headOf(heads, file), {
     filename: file,

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
-import { commitPending, editUnit, pullComponent, pushComponent } from '../../src/repository/index.js';
+import { commitPending, editUnit, pullComponent, pushComponent } from '../../src/operations/index.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';

@@ -2,7 +2,7 @@
 import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
-import type { FormatContext, ParsedStore } from '../formats/format.js';
+import type { FormatContext, ParsedFile } from '../formats/format.js';
 import { addParseError } from '../store/alerts.repo.js';
 import { mergeFailure, recordChanges } from '../store/changes.repo.js';
 import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
