@@ -193,3 +193,23 @@ describe('loadConfig / configPath', () => {
     expect(configPath(undefined, {})).toBe(path.resolve('tms.config.json'));
   });
 });
+
+describe('machinery', () => {
+  it('takes engines by Weblate id with their defaults, and reads a secret from the environment', () => {
+    const config = parseConfig(
+      JSON.stringify({ machinery: { 'apertium-apy': { url: 'http://127.0.0.1:2737' }, deepl: { key: { env: 'DEEPL_KEY' } } } }),
+      FILE,
+      { DEEPL_KEY: 'k-123:fx' },
+    );
+    expect(config.machinery['apertium-apy']).toEqual({ url: 'http://127.0.0.1:2737', timeout_ms: 10_000, max_in_flight: 4 });
+    expect(config.machinery.deepl).toMatchObject({ key: 'k-123:fx', url: 'https://api.deepl.com/v2/', formality: 'default' });
+    expect(parseConfig('{}', FILE).machinery).toEqual({});
+  });
+
+  it('names an unknown engine, a missing URL and an environment variable that is not set', () => {
+    expect(problemsOf({ machinery: { google: {} } })).toEqual(['machinery.google: is not a known key']);
+    expect(problemsOf({ machinery: { libretranslate: {} } })).toEqual(['machinery.libretranslate.url: is required']);
+    const e = thrownBy(ConfigError, () => parseConfig(JSON.stringify({ machinery: { deepl: { key: { env: 'NO_SUCH_VAR' } } } }), FILE, {}));
+    expect(e.data.problems).toEqual(['machinery.deepl.key: the environment variable NO_SUCH_VAR is not set']);
+  });
+});

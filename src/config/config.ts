@@ -9,7 +9,7 @@ import { isPostgresUrl } from './database.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
 /** The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO files. */
-export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] as const;
+export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate'] as const;
 export type AddonName = (typeof ADDON_NAMES)[number];
 
 export interface ComponentConfig {
@@ -92,6 +92,24 @@ export interface ProjectConfig {
   components: ComponentConfig[];
 }
 
+/** What every machine translation engine takes: the longest a call may last, and how many may run at once. */
+export interface EngineLimits {
+  timeout_ms: number;
+  max_in_flight: number;
+}
+
+/** The engines configured, by Weblate's ids; secrets (`key`) are resolved from the environment when written so. */
+export interface MachineryConfig {
+  'apertium-apy'?: EngineLimits & { url: string };
+  libretranslate?: EngineLimits & { url: string; key?: string };
+  deepl?: EngineLimits & { url: string; key: string; formality: string };
+  openai?: EngineLimits & { base_url: string; key?: string; model: string; persona: string; style: string };
+  weblate?: EngineLimits;
+  'weblate-translation-memory'?: EngineLimits;
+}
+
+export type EngineId = keyof MachineryConfig;
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
@@ -123,6 +141,8 @@ export interface Config {
   commit_pending_check_seconds: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
+  /** Machine translation engines (Weblate's machinery), by engine id. */
+  machinery: MachineryConfig;
   projects: ProjectConfig[];
 }
 
@@ -254,6 +274,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (problems.length > 0) {
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
+  const secrets = resolveSecrets(config.machinery as Record<string, Record<string, unknown>>, env);
+  if (secrets.length > 0) throw new ConfigError(`${file}: invalid configuration:\n  ${secrets.join('\n  ')}`, { file, problems: secrets });
   const dir = path.dirname(file);
   for (const project of config.projects) {
     for (const c of project.components) {
@@ -269,6 +291,21 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     repos_dir: env.TMS_REPOS_DIR ? path.resolve(env.TMS_REPOS_DIR) : path.resolve(dir, config.repos_dir),
     lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };
+}
+
+/** Replaces each engine's `{"env": "NAME"}` secret by the variable's value; the problems of variables that are not set. */
+function resolveSecrets(machinery: Record<string, Record<string, unknown>>, env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  for (const [id, settings] of Object.entries(machinery)) {
+    for (const [key, value] of Object.entries(settings)) {
+      if (typeof value !== 'object' || value === null || !('env' in value)) continue;
+      const name = String((value as { env: unknown }).env);
+      const resolved = env[name];
+      if (resolved === undefined || resolved === '') problems.push(`machinery.${id}.${key}: the environment variable ${name} is not set`);
+      else settings[key] = resolved;
+    }
+  }
+  return problems;
 }
 
 /** `TMS_LOCK_TIMEOUT_MS` when it is a positive number (read once, with the configuration). */
