@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
 import { workingCopyDir } from '../component/handle.js';
 import type { Config } from '../config/config.js';
+import { Machinery, Tasks } from '../machinery/index.js';
 import { anonymousAccount, memberships } from '../store/accounts.repo.js';
 import { loadCatalog } from '../store/catalog.repo.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
@@ -59,8 +60,15 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
   const listeners: (() => void)[] = [];
+  let machinery: { config: Config['machinery']; machinery: Machinery } | undefined;
   return {
     store,
+    tasks: new Tasks(),
+    machinery() {
+      const config = getConfig().machinery ?? {};
+      if (machinery?.config !== config) machinery = { config, machinery: new Machinery(store, config) };
+      return machinery.machinery;
+    },
     get config() {
       return getConfig();
     },

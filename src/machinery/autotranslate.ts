@@ -1,0 +1,144 @@
+// Automatic translation of a translation (Weblate's "Automatic translation"): the strings a filter selects, filled
+// from other components or from engines, stored in chunks of short transactions as suggestions, translations or
+// strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
+import type { EngineId } from '../config/config.js';
+import { PLURAL_SEPARATOR, State } from '../domain/unit.js';
+import { type AutoMode, type AutoResult, applyAutomaticResults, otherTranslations } from '../store/autotranslate.repo.js';
+import type { UnitFilter } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import type { Store } from '../store/store.js';
+import { translationUnitRecords } from '../store/unit-records.repo.js';
+import { EngineError, type LanguagePair } from './engine.js';
+import type { Machinery } from './machinery.js';
+import type { TaskReporter } from './tasks.js';
+
+export type { AutoMode } from '../store/autotranslate.repo.js';
+
+/** What to translate, from where and how (the API's `autotranslate` body, resolved). */
+export interface AutoTranslateJob {
+  translationId: number;
+  componentId: number;
+  pair: LanguagePair;
+  mode: AutoMode;
+  /** The strings to fill (Weblate's filter_type and q, parsed); null: every string. */
+  filter: UnitFilter | null;
+  /** Translated strings may be replaced (`translate` with a filter that includes them). */
+  overwrite: boolean;
+  source: { kind: 'others'; components: readonly number[] } | { kind: 'mt'; engines: readonly EngineId[]; threshold: number };
+  /** Who asked (recorded as the changes' user; null for the add-on). */
+  userId: number | null;
+  /** The projects the asker may see (the memory engines' visibility); null: all. */
+  projects: readonly number[] | null;
+}
+
+export interface AutoTranslateOutcome {
+  /** Strings changed (suggestions added, or translations stored). */
+  updated: number;
+  /** Strings the filter selected. */
+  considered: number;
+  /** The strings a source had an answer for. */
+  found: number;
+  /** Why it stopped early (the component was locked), else null. */
+  stopped: string | null;
+  message: string;
+}
+
+const CHUNK = 1000;
+
+/**
+ * Runs a job: reads the selected strings once, then per chunk finds results (no transaction open while engines are
+ * asked) and stores them in one short write, which leaves alone any string changed meanwhile. Engine failures are
+ * logged and the other engines still answer.
+ * @example await autoTranslate(store, machinery, job, reporter)
+ */
+export async function autoTranslate(store: Store, machinery: Machinery, job: AutoTranslateJob, report: TaskReporter): Promise<AutoTranslateOutcome> {
+  const units = (await store.read((tx) => translationUnitRecords(tx, job.translationId, null, job.filter, { limit: 1_000_000_000, offset: 0 }))).filter(
+    (u) => u.state !== State.READONLY && (job.overwrite || job.mode === 'suggest' || u.state < State.TRANSLATED),
+  );
+  let updated = 0;
+  let found = 0;
+  let stopped: string | null = null;
+  const failed = new Set<string>();
+  report.progress(0, units.length);
+  for (let start = 0; start < units.length; start += CHUNK) {
+    const chunk = units.slice(start, start + CHUNK);
+    const results = job.source.kind === 'others' ? await fromOthers(store, job, chunk) : await fromEngines(machinery, job, chunk, report, failed);
+    found += results.length;
+    if (await store.read((tx) => isComponentLocked(tx, job.componentId))) {
+      stopped = 'The component is locked.';
+      report.log(`stopped: ${stopped}`);
+      break;
+    }
+    if (results.length > 0) updated += await store.write((tx) => applyAutomaticResults(tx, results, job.mode, job.userId, job.overwrite));
+    report.progress(start + chunk.length, units.length);
+  }
+  const message =
+    updated === 0 ? 'Automatic translation completed, no strings were updated.' : `Automatic translation completed, ${updated} strings were updated.`;
+  report.log(message);
+  return { updated, considered: units.length, found, stopped, message };
+}
+
+type Candidate = { id: number; source: string; context: string; target: string; state: number };
+
+/** The same source translated in the allowed components (same context first, then approved, then oldest). */
+async function fromOthers(store: Store, job: AutoTranslateJob, chunk: readonly Candidate[]): Promise<AutoResult[]> {
+  if (job.source.kind !== 'others') return [];
+  const allowed = new Set(job.source.components);
+  allowed.delete(job.componentId);
+  return store.read(async (tx) => {
+    const out: AutoResult[] = [];
+    for (const u of chunk) {
+      const others = (await otherTranslations(tx, u.source, job.pair.targetId, job.pair.sourceId)).filter((o) => allowed.has(o.component_id));
+      const best = others.find((o) => o.context === u.context) ?? others[0];
+      if (best && best.target !== u.target) out.push({ unitId: u.id, target: best.target, seenTarget: u.target, seenState: u.state });
+    }
+    return out;
+  });
+}
+
+/** Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. */
+async function fromEngines(
+  machinery: Machinery,
+  job: AutoTranslateJob,
+  chunk: readonly Candidate[],
+  report: TaskReporter,
+  failed: Set<string>,
+): Promise<AutoResult[]> {
+  if (job.source.kind !== 'mt') return [];
+  const { engines, threshold } = job.source;
+  const best = new Map<number, { text: string; quality: number }>();
+  // plural strings need one text per form: engines translate one text, so they are left to people
+  const singular = chunk.filter((u) => !u.source.includes(PLURAL_SEPARATOR));
+  for (const engine of engines) {
+    if (failed.has(engine)) continue;
+    const open = singular.filter((u) => (best.get(u.id)?.quality ?? -1) < 100);
+    if (open.length === 0) break;
+    try {
+      if (!(await machinery.supports(engine, job.pair))) {
+        report.log(`${machinery.nameOf(engine)}: not available for this language`);
+        failed.add(engine);
+        continue;
+      }
+      const answers = await machinery.translate(
+        engine,
+        open.map((u) => u.source),
+        job.pair,
+        { projects: job.projects, userId: job.userId, componentId: job.componentId },
+      );
+      open.forEach((u, i) => {
+        for (const s of answers[i] ?? []) {
+          if (s.quality < threshold || s.text === '') continue;
+          if ((best.get(u.id)?.quality ?? -1) < s.quality) best.set(u.id, { text: s.text, quality: s.quality });
+        }
+      });
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      report.log(`${e.data.engine}: ${e.data.reason}`);
+      failed.add(engine);
+    }
+  }
+  return chunk.flatMap((u) => {
+    const b = best.get(u.id);
+    return b && b.text !== u.target ? [{ unitId: u.id, target: b.text, seenTarget: u.target, seenState: u.state }] : [];
+  });
+}

@@ -1,0 +1,155 @@
+// Automatic translation's store work: the same strings translated in other components (the source "others"), the
+// bot author of automatic changes, and applying a chunk of results (suggestions, or pending translations) without
+// overwriting what was translated meanwhile.
+import { Action } from '../domain/actions.js';
+import { State } from '../domain/unit.js';
+import type { ChangeInput } from './changes.repo.js';
+import { type Tx, now } from './db.js';
+import { saveUploadedTargets } from './edits.repo.js';
+import { preparedOnce } from './statements.js';
+import { addSuggestions, hasSuggestion } from './suggestions.repo.js';
+
+/** The bot every automatic change is authored by (Weblate's automatic translation is shown by this name). */
+export const AUTOMATIC_TRANSLATION_USER = {
+  username: 'automatic-translation',
+  fullName: 'Automatic translation',
+  email: 'noreply-automatic-translation@tms.invalid',
+};
+
+/** A string to fill: its unit, what it holds now and where it lives. */
+export interface AutoUnit {
+  id: number;
+  source: string;
+  context: string;
+  target: string;
+  state: number;
+}
+
+/** A translation of one source text found in another component. */
+export interface OtherTranslation {
+  target: string;
+  context: string;
+  component_id: number;
+  state: number;
+}
+
+/** What to store for one unit: the text found and how sure the source of it is. */
+export interface AutoResult {
+  unitId: number;
+  target: string;
+  /** What the unit held when the job read it: a unit changed since is left alone. */
+  seenTarget: string;
+  seenState: number;
+}
+
+/** How results are stored: as suggestions, as translated strings or as strings needing editing. */
+export type AutoMode = 'suggest' | 'translate' | 'fuzzy';
+
+const sql = preparedOnce((tx: Tx) => ({
+  bot: tx.prepare('SELECT id FROM users WHERE username = ?').pluck(),
+  insertBot: tx.prepare(
+    'INSERT INTO users (username, full_name, email, is_bot, is_active, date_joined) VALUES (?, ?, ?, 1, 1, ?) ON CONFLICT (username) DO NOTHING',
+  ),
+  others: tx.prepare(
+    `SELECT o.target, o.context, ot.component_id, o.state FROM units o JOIN translations ot ON ot.id = o.translation_id
+     WHERE o.source = ? AND ot.language_id = ? AND ot.is_source = 0 AND o.state >= ${State.TRANSLATED} AND o.state < ${State.READONLY}
+       AND o.target <> ''
+       AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = ot.component_id AND st.is_source = 1 AND st.language_id = ?)
+     ORDER BY o.state DESC, o.id LIMIT 50`,
+  ),
+  unitNow: tx.prepare(
+    `SELECT u.id, u.translation_id, u.target, u.state, u.source, t.component_id, c.project_id, t.language_id
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
+  ),
+}));
+
+/** The bot user of automatic changes, made on first use. */
+export async function automaticTranslationUser(tx: Tx): Promise<number> {
+  const s = sql(tx);
+  const u = AUTOMATIC_TRANSLATION_USER;
+  const found = (await s.bot.get(u.username)) as number | undefined;
+  if (found !== undefined) return found;
+  await s.insertBot.run(u.username, u.fullName, u.email, now());
+  return (await s.bot.get(u.username)) as number;
+}
+
+/**
+ * Translated strings with this source text in `languageId`, in components whose source language is
+ * `sourceLanguageId` (approved first, then oldest); the caller picks among the components it may use.
+ */
+export async function otherTranslations(tx: Tx, source: string, languageId: number, sourceLanguageId: number): Promise<OtherTranslation[]> {
+  return (await sql(tx).others.all(source, languageId, sourceLanguageId)) as OtherTranslation[];
+}
+
+/**
+ * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
+ * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot. Each change is
+ * recorded as Weblate's "Automatically translated" (6), by `userId` (who asked; null for an add-on). A unit whose
+ * target or state moved since the job read it is skipped, and so is a translated unit unless `overwrite` is set
+ * (`translate` with a filter that includes translated strings). Returns how many units were changed.
+ */
+export async function applyAutomaticResults(
+  tx: Tx,
+  results: readonly AutoResult[],
+  mode: AutoMode,
+  userId: number | null,
+  overwrite: boolean,
+): Promise<number> {
+  const s = sql(tx);
+  const bot = await automaticTranslationUser(tx);
+  const timestamp = now();
+  type Now = {
+    id: number;
+    translation_id: number;
+    target: string;
+    state: number;
+    source: string;
+    component_id: number;
+    project_id: number;
+    language_id: number;
+  };
+  const byTranslation = new Map<number, { edits: Parameters<typeof saveUploadedTargets>[2][number][]; changes: ChangeInput[] }>();
+  const suggestions: Parameters<typeof addSuggestions>[1][number][] = [];
+  for (const r of results) {
+    const u = (await s.unitNow.get(r.unitId)) as Now | undefined;
+    if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
+    const change: ChangeInput = {
+      action: Action.AUTO,
+      timestamp,
+      projectId: u.project_id,
+      componentId: u.component_id,
+      translationId: u.translation_id,
+      unitId: u.id,
+      languageId: u.language_id,
+      userId,
+      authorId: bot,
+      target: r.target,
+      old: u.target,
+      details: { source: u.source, mode, old_state: u.state },
+    };
+    if (mode === 'suggest') {
+      if (await hasSuggestion(tx, u.id, r.target)) continue;
+      suggestions.push({
+        unitId: u.id,
+        target: r.target,
+        userId: bot,
+        timestamp,
+        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
+      });
+      continue;
+    }
+    if (u.state >= State.TRANSLATED && !overwrite) continue;
+    const state = mode === 'translate' ? State.TRANSLATED : State.FUZZY;
+    let group = byTranslation.get(u.translation_id);
+    if (!group) byTranslation.set(u.translation_id, (group = { edits: [], changes: [] }));
+    group.edits.push({ id: u.id, target: r.target, state, authorId: bot, timestamp });
+    group.changes.push({ ...change, details: { ...change.details, state } });
+  }
+  if (suggestions.length > 0) await addSuggestions(tx, suggestions);
+  let changed = suggestions.length;
+  for (const [translationId, group] of byTranslation) {
+    await saveUploadedTargets(tx, translationId, group.edits, group.changes);
+    changed += group.edits.length;
+  }
+  return changed;
+}
