@@ -48,7 +48,8 @@ export function leaderOnly(method: string | undefined, url: string): boolean {
     return true;
   }
   if (path.startsWith('/repository/')) return true;
-  return !read && path.startsWith('/upload/');
+  // uploads work on a working copy; automatic translation runs as a task of the leader, where its progress is followed
+  return !read && (path.startsWith('/upload/') || path.startsWith('/auto-translate/'));
 }
 
 /**
