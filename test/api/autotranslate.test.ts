@@ -23,7 +23,10 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     apy = await startApertium();
     // a new TS file is made from new_base (its translations emptied)
     const base = { new_base: 'translations/app_de.ts' };
-    env = await createWriteEnv({ machinery: { 'apertium-apy': { url: apy.url } } }, { app: base }, [{ slug: 'app2', settings: base }]);
+    // app2 does not take propagated edits: what it gets comes from automatic translation
+    env = await createWriteEnv({ machinery: { 'apertium-apy': { url: apy.url } } }, { app: base }, [
+      { slug: 'app2', settings: { ...base, allow_translation_propagation: false } },
+    ]);
     for (const c of ['app', 'app2']) {
       const r = await env.request('POST', `/api/components/hello/${c}/translations/`, { token: env.tokens.mike, json: { language_code: 'es' } });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
