@@ -231,10 +231,15 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       if (c.file_format === 'po-mono' && c.template === '') problems.push(`${cat}.template: is required for the po-mono format`);
       c.addons.forEach((a, ai) => {
         const where = `${cat}.addons[${ai}]`;
-        if (c.file_format !== 'po' && c.file_format !== 'po-mono') problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
+        if (a.name.startsWith('weblate.gettext.') && c.file_format !== 'po' && c.file_format !== 'po-mono')
+          problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
         if (a.name === 'weblate.gettext.msgmerge' && c.new_base === '') problems.push(`${where}: ${a.name} needs new_base (the POT)`);
         if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
       });
+      for (const [ai, a] of c.addons.entries()) {
+        if (a.name === 'weblate.autotranslate.autotranslate')
+          problems.push(...autoTranslateProblems(a.configuration ?? {}, `${cat}.addons[${ai}].configuration`, config.machinery));
+      }
       if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
       try {
         new RegExp(c.language_regex);
@@ -291,6 +296,35 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     repos_dir: env.TMS_REPOS_DIR ? path.resolve(env.TMS_REPOS_DIR) : path.resolve(dir, config.repos_dir),
     lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };
+}
+
+const AUTOTRANSLATE_CHOICES: Record<string, readonly string[]> = {
+  mode: ['suggest', 'translate', 'fuzzy'],
+  filter_type: ['todo', 'nottranslated', 'fuzzy', 'all'],
+  auto_source: ['others', 'mt'],
+};
+const AUTOTRANSLATE_SETTINGS = ['mode', 'filter_type', 'auto_source', 'component', 'engines', 'threshold'];
+
+/** The problems of an automatic translation add-on's configuration (Weblate's settings), each with its JSON path. */
+function autoTranslateProblems(configuration: Record<string, unknown>, at: string, machinery: MachineryConfig | undefined): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(configuration)) {
+    if (!AUTOTRANSLATE_SETTINGS.includes(key)) problems.push(`${at}.${key}: is not a setting of weblate.autotranslate.autotranslate`);
+    else if (AUTOTRANSLATE_CHOICES[key] && !AUTOTRANSLATE_CHOICES[key].includes(String(value)))
+      problems.push(`${at}.${key}: must be one of ${AUTOTRANSLATE_CHOICES[key].map((v) => JSON.stringify(v)).join(', ')}`);
+  }
+  const { threshold, engines, component } = configuration;
+  if (threshold !== undefined && !(Number.isInteger(threshold) && (threshold as number) >= 1 && (threshold as number) <= 100))
+    problems.push(`${at}.threshold: must be an integer from 1 to 100`);
+  if (component !== undefined && typeof component !== 'string') problems.push(`${at}.component: must be a component slug of the project`);
+  if (engines !== undefined && !Array.isArray(engines)) problems.push(`${at}.engines: must be a list of engine ids`);
+  for (const e of Array.isArray(engines) ? engines : []) {
+    const own = e === 'weblate' || e === 'weblate-translation-memory';
+    if (!own && !(typeof e === 'string' && machinery && Object.hasOwn(machinery, e))) problems.push(`${at}.engines: "${String(e)}" is not a configured engine`);
+  }
+  if (configuration.auto_source === 'mt' && (!Array.isArray(engines) || engines.length === 0))
+    problems.push(`${at}.engines: machine translation needs at least one engine`);
+  return problems;
 }
 
 /** Replaces each engine's `{"env": "NAME"}` secret by the variable's value; the problems of variables that are not set. */

@@ -73,7 +73,9 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
     report.progress(start + chunk.length, units.length);
   }
   const message =
-    updated === 0 ? 'Automatic translation completed, no strings were updated.' : `Automatic translation completed, ${updated} strings were updated.`;
+    updated === 0
+      ? 'Automatic translation completed, no strings were updated.'
+      : `Automatic translation completed, ${updated} ${updated === 1 ? 'string was' : 'strings were'} updated.`;
   report.log(message);
   return { updated, considered: units.length, found, stopped, message };
 }
