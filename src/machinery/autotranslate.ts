@@ -125,7 +125,7 @@ async function fromEngines(
         engine,
         open.map((u) => u.source),
         job.pair,
-        { projects: job.projects, userId: job.userId, componentId: job.componentId },
+        { projects: job.projects, userId: job.userId, componentId: job.componentId, threshold },
       );
       open.forEach((u, i) => {
         for (const s of answers[i] ?? []) {

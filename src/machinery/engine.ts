@@ -31,6 +31,8 @@ export interface CallContext {
   unitId?: number;
   /** The component of that string (the `weblate` engine looks at the others). */
   componentId?: number;
+  /** The least quality wanted (automatic translation's threshold): a memory need not look for matches below it. */
+  threshold?: number;
   signal: AbortSignal;
 }
 

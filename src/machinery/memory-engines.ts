@@ -1,5 +1,6 @@
 // tms's own data as engines: the translation memory (`weblate-translation-memory`, fuzzy, scored by similarity) and
 // the same string translated in other components (`weblate`, exact source, scored 100).
+import { MEMORY_THRESHOLD } from '../domain/similarity.js';
 import { lookupMemory, sameSourceMatches } from '../store/memory.repo.js';
 import type { Store } from '../store/store.js';
 import type { CallContext, Engine, EngineSuggestion, LanguagePair } from './engine.js';
@@ -21,7 +22,11 @@ export class MemoryEngine implements Engine {
     return this.store.read(async (tx) => {
       const out: EngineSuggestion[][] = [];
       for (const text of texts) {
-        const matches = await lookupMemory(tx, text, pair.sourceId, pair.targetId, v, { excludeUnit: ctx.unitId, limit: 5 });
+        const matches = await lookupMemory(tx, text, pair.sourceId, pair.targetId, v, {
+          excludeUnit: ctx.unitId,
+          limit: 5,
+          threshold: Math.max(MEMORY_THRESHOLD, ctx.threshold ?? 0),
+        });
         out.push(matches.map((m) => ({ text: m.target, quality: m.similarity, source: m.source, origin: m.origin })));
       }
       return out;

@@ -7,7 +7,7 @@ import type { ChangeInput } from './changes.repo.js';
 import { type Tx, now } from './db.js';
 import { saveUploadedTargets } from './edits.repo.js';
 import { preparedOnce } from './statements.js';
-import { addSuggestions, hasSuggestion } from './suggestions.repo.js';
+import { addSuggestionsInBulk, hasSuggestion } from './suggestions.repo.js';
 
 /** The bot every automatic change is authored by (Weblate's automatic translation is shown by this name). */
 export const AUTOMATIC_TRANSLATION_USER = {
@@ -109,7 +109,7 @@ export async function applyAutomaticResults(
     language_id: number;
   };
   const byTranslation = new Map<number, { edits: Parameters<typeof saveUploadedTargets>[2][number][]; changes: ChangeInput[] }>();
-  const suggestions: Parameters<typeof addSuggestions>[1][number][] = [];
+  const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
   for (const r of results) {
     const u = (await s.unitNow.get(r.unitId)) as Now | undefined;
     if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
@@ -145,7 +145,7 @@ export async function applyAutomaticResults(
     group.edits.push({ id: u.id, target: r.target, state, authorId: bot, timestamp });
     group.changes.push({ ...change, details: { ...change.details, state } });
   }
-  if (suggestions.length > 0) await addSuggestions(tx, suggestions);
+  if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
     await saveUploadedTargets(tx, translationId, group.edits, group.changes);

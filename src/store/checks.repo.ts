@@ -99,6 +99,13 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM units u JOIN translations t ON t.id = u.translation_id
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
+  // one language of one string (the edits of one translation): the other languages' rows are never built
+  groupOfLanguage: tx.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
+       EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
+     FROM units u JOIN translations t ON t.id = u.translation_id
+     WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND t.language_id = ?`,
+  ),
   addInconsistent: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0) ON CONFLICT DO NOTHING`),
   removeInconsistent: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
   flaggedInProject: tx
@@ -330,7 +337,9 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     const before = only ? await unitStatsFacts(tx, id) : undefined;
     if (!(await storeChecks(tx, id, failing))) return;
     const after = before ? await unitStatsFacts(tx, id) : undefined;
-    if (before && after) await applyUnitStats(tx, sourceId, before, after);
+    // a check that changed is no change of the translation: its last change stays (reading it again for each
+    // string cost a count over the source translation's changes, most of an automatic translation's time)
+    if (before && after) await applyUnitStats(tx, sourceId, before, after, { lastChange: false });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
   let relatedAll: Map<bigint, number> | null = null;
@@ -514,7 +523,8 @@ export async function refreshInconsistentGroups(
   }
   for (const { group: g, languages } of strings.values()) {
     const byLanguage = new Map<number, GroupRow[]>();
-    for (const row of (await s.group.all(g.source, g.context)) as GroupRow[]) {
+    const rows = languages.size === 1 ? await s.groupOfLanguage.all(g.source, g.context, [...languages][0]) : await s.group.all(g.source, g.context);
+    for (const row of rows as GroupRow[]) {
       if (!languages.has(row.language_id)) continue;
       const c = traits.get(row.component_id);
       if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;

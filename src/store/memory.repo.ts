@@ -334,9 +334,10 @@ export async function lookupMemory(
   };
   // the exact text first, indexed or not (a unit's source missing from the source strings is still found)
   consider(((await s.sourceId.get(text)) as number | undefined) ?? null, text);
-  if ((opts.strategy ?? 'trigram') === 'scan') {
+  // only the exact text can reach 100 %: no candidates to look for
+  if (threshold < 100 && (opts.strategy ?? 'trigram') === 'scan') {
     for (const r of (await s.scan.all(minLength, maxLength)) as { id: number; text: string }[]) consider(r.id, r.text);
-  } else {
+  } else if (threshold < 100) {
     const candidates = opts.candidates ?? 200;
     const params = tx.dialect.trigram.params(text, candidates);
     const rows = params === null ? [] : await s.trigram.all(...params);
