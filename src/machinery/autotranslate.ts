@@ -3,7 +3,7 @@
 // strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
 import type { EngineId } from '../config/config.js';
 import { PLURAL_SEPARATOR, State } from '../domain/unit.js';
-import { type AutoMode, type AutoResult, applyAutomaticResults, otherTranslations } from '../store/autotranslate.repo.js';
+import { type AutoMode, type AutoResult, type OtherTranslation, applyAutomaticResults, otherTranslations } from '../store/autotranslate.repo.js';
 import type { UnitFilter } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import type { Store } from '../store/store.js';
@@ -55,6 +55,16 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   const units = (await store.read((tx) => translationUnitRecords(tx, job.translationId, null, job.filter, { limit: 1_000_000_000, offset: 0 }))).filter(
     (u) => u.state !== State.READONLY && (job.overwrite || job.mode === 'suggest' || u.state < State.TRANSLATED),
   );
+  // the other components' translations of every string, read once
+  const others = new Map<number, OtherTranslation[]>();
+  if (job.source.kind === 'others') {
+    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, job.pair.targetId, job.pair.sourceId));
+    for (const r of rows) {
+      const list = others.get(r.unit_id);
+      if (list) list.push(r);
+      else others.set(r.unit_id, [r]);
+    }
+  }
   let updated = 0;
   let found = 0;
   let stopped: string | null = null;
@@ -62,7 +72,7 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   report.progress(0, units.length);
   for (let start = 0; start < units.length; start += CHUNK) {
     const chunk = units.slice(start, start + CHUNK);
-    const results = job.source.kind === 'others' ? await fromOthers(store, job, chunk) : await fromEngines(machinery, job, chunk, report, failed);
+    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, report, failed);
     found += results.length;
     if (await store.read((tx) => isComponentLocked(tx, job.componentId))) {
       stopped = 'The component is locked.';
@@ -83,19 +93,16 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
 type Candidate = { id: number; source: string; context: string; target: string; state: number };
 
 /** The same source translated in the allowed components (same context first, then approved, then oldest). */
-async function fromOthers(store: Store, job: AutoTranslateJob, chunk: readonly Candidate[]): Promise<AutoResult[]> {
+function fromOthers(job: AutoTranslateJob, chunk: readonly Candidate[], found: Map<number, OtherTranslation[]>): AutoResult[] {
   if (job.source.kind !== 'others') return [];
   const allowed = new Set(job.source.components);
-  allowed.delete(job.componentId);
-  return store.read(async (tx) => {
-    const out: AutoResult[] = [];
-    for (const u of chunk) {
-      const others = (await otherTranslations(tx, u.source, job.pair.targetId, job.pair.sourceId)).filter((o) => allowed.has(o.component_id));
-      const best = others.find((o) => o.context === u.context) ?? others[0];
-      if (best && best.target !== u.target) out.push({ unitId: u.id, target: best.target, seenTarget: u.target, seenState: u.state });
-    }
-    return out;
-  });
+  const out: AutoResult[] = [];
+  for (const u of chunk) {
+    const others = (found.get(u.id) ?? []).filter((o) => allowed.has(o.component_id));
+    const best = others.find((o) => o.same_context === 1) ?? others[0];
+    if (best && best.target !== u.target) out.push({ unitId: u.id, target: best.target, seenTarget: u.target, seenState: u.state });
+  }
+  return out;
 }
 
 /** Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. */

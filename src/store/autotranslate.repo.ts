@@ -25,10 +25,13 @@ export interface AutoUnit {
   state: number;
 }
 
-/** A translation of one source text found in another component. */
+/** A translation of one of a translation's strings found in another component (same source text). */
 export interface OtherTranslation {
+  /** The unit of the translation being filled. */
+  unit_id: number;
   target: string;
-  context: string;
+  /** 1 when the other string has the same context too. */
+  same_context: number;
   component_id: number;
   state: number;
 }
@@ -50,12 +53,15 @@ const sql = preparedOnce((tx: Tx) => ({
   insertBot: tx.prepare(
     'INSERT INTO users (username, full_name, email, is_bot, is_active, date_joined) VALUES (?, ?, ?, 1, 1, ?) ON CONFLICT (username) DO NOTHING',
   ),
+  // every string of the translation at once: one pass over the (source, context) index, no statement per string
   others: tx.prepare(
-    `SELECT o.target, o.context, ot.component_id, o.state FROM units o JOIN translations ot ON ot.id = o.translation_id
-     WHERE o.source = ? AND ot.language_id = ? AND ot.is_source = 0 AND o.state >= ${State.TRANSLATED} AND o.state < ${State.READONLY}
-       AND o.target <> ''
+    `SELECT u.id AS unit_id, o.target, CASE WHEN o.context = u.context THEN 1 ELSE 0 END AS same_context, ot.component_id, o.state
+     FROM units u JOIN units o ON o.source = u.source AND o.id <> u.id
+     JOIN translations ot ON ot.id = o.translation_id
+     WHERE u.translation_id = ? AND ot.language_id = ? AND ot.is_source = 0 AND ot.component_id <> ?
+       AND o.state >= ${State.TRANSLATED} AND o.state < ${State.READONLY} AND o.target <> ''
        AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = ot.component_id AND st.is_source = 1 AND st.language_id = ?)
-     ORDER BY o.state DESC, o.id LIMIT 50`,
+     ORDER BY u.id, o.state DESC, o.id`,
   ),
   unitNow: tx.prepare(
     `SELECT u.id, u.translation_id, u.target, u.state, u.source, t.component_id, c.project_id, t.language_id
@@ -74,11 +80,18 @@ export async function automaticTranslationUser(tx: Tx): Promise<number> {
 }
 
 /**
- * Translated strings with this source text in `languageId`, in components whose source language is
- * `sourceLanguageId` (approved first, then oldest); the caller picks among the components it may use.
+ * For every string of a translation, the translated strings with the same source text in the same language in other
+ * components whose source language is `sourceLanguageId` (per string: approved first, then oldest); the caller picks
+ * among the components it may use.
  */
-export async function otherTranslations(tx: Tx, source: string, languageId: number, sourceLanguageId: number): Promise<OtherTranslation[]> {
-  return (await sql(tx).others.all(source, languageId, sourceLanguageId)) as OtherTranslation[];
+export async function otherTranslations(
+  tx: Tx,
+  translationId: number,
+  componentId: number,
+  languageId: number,
+  sourceLanguageId: number,
+): Promise<OtherTranslation[]> {
+  return (await sql(tx).others.all(translationId, languageId, componentId, sourceLanguageId)) as OtherTranslation[];
 }
 
 /**
