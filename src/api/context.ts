@@ -20,8 +20,11 @@ export interface ApiServices {
   principal(user: AccountRow): Promise<Principal>;
   /** Where a component's working copy lives (translation files are served from it). */
   workingCopy(projectSlug: string, componentSlug: string): string;
-  /** The machine translation engines of the configuration in force (built again when it changes). */
-  machinery(): Machinery;
+  /**
+   * The machine translation engines of the configuration in force (built again when it changes): a project's (the
+   * site's, less those it excludes, with its own), or the site's.
+   */
+  machinery(projectSlug?: string): Machinery;
   /** This process's background tasks (automatic translation), followed at `/api/tasks/<uuid>/`. */
   tasks: Tasks;
 }

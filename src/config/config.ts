@@ -89,6 +89,10 @@ export interface ProjectConfig {
   enforced_2fa: boolean;
   access_control: 0 | 1 | 100 | 200;
   hook_secret: string;
+  /** Engines of the project's own, added to the site's (or replacing a site engine's settings). */
+  machinery: MachineryConfig;
+  /** Site engines this project does not use. */
+  machinery_exclude: EngineId[];
   components: ComponentConfig[];
 }
 
@@ -238,7 +242,7 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       });
       for (const [ai, a] of c.addons.entries()) {
         if (a.name === 'weblate.autotranslate.autotranslate')
-          problems.push(...autoTranslateProblems(a.configuration ?? {}, `${cat}.addons[${ai}].configuration`, config.machinery));
+          problems.push(...autoTranslateProblems(a.configuration ?? {}, `${cat}.addons[${ai}].configuration`, projectMachinery(config, project)));
       }
       if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
       try {
@@ -279,7 +283,10 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (problems.length > 0) {
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
-  const secrets = resolveSecrets(config.machinery as Record<string, Record<string, unknown>>, env);
+  const secrets = [
+    ...resolveSecrets(config.machinery as Record<string, Record<string, unknown>>, env, 'machinery'),
+    ...config.projects.flatMap((p, i) => resolveSecrets((p.machinery ?? {}) as Record<string, Record<string, unknown>>, env, `projects[${i}].machinery`)),
+  ];
   if (secrets.length > 0) throw new ConfigError(`${file}: invalid configuration:\n  ${secrets.join('\n  ')}`, { file, problems: secrets });
   const dir = path.dirname(file);
   for (const project of config.projects) {
@@ -328,14 +335,14 @@ function autoTranslateProblems(configuration: Record<string, unknown>, at: strin
 }
 
 /** Replaces each engine's `{"env": "NAME"}` secret by the variable's value; the problems of variables that are not set. */
-function resolveSecrets(machinery: Record<string, Record<string, unknown>>, env: NodeJS.ProcessEnv): string[] {
+function resolveSecrets(machinery: Record<string, Record<string, unknown>>, env: NodeJS.ProcessEnv, at: string): string[] {
   const problems: string[] = [];
   for (const [id, settings] of Object.entries(machinery)) {
     for (const [key, value] of Object.entries(settings)) {
       if (typeof value !== 'object' || value === null || !('env' in value)) continue;
       const name = String((value as { env: unknown }).env);
       const resolved = env[name];
-      if (resolved === undefined || resolved === '') problems.push(`machinery.${id}.${key}: the environment variable ${name} is not set`);
+      if (resolved === undefined || resolved === '') problems.push(`${at}.${id}.${key}: the environment variable ${name} is not set`);
       else settings[key] = resolved;
     }
   }
@@ -364,6 +371,20 @@ export function loadConfig(file: string): Config {
     throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
   return parseConfig(text, file);
+}
+
+/**
+ * The engines a project uses: the site's, less those it excludes, with its own added (a project's settings of an
+ * engine the site has too replace the site's).
+ * @example projectMachinery(config, project) // { 'apertium-apy': {…}, libretranslate: {…} }
+ */
+export function projectMachinery(
+  config: Pick<Config, 'machinery'>,
+  project: Pick<ProjectConfig, 'machinery' | 'machinery_exclude'> | undefined,
+): MachineryConfig {
+  const merged: Record<string, unknown> = { ...(config.machinery ?? {}) };
+  for (const id of project?.machinery_exclude ?? []) delete merged[id];
+  return { ...merged, ...(project?.machinery ?? {}) } as MachineryConfig;
 }
 
 /** The project with this slug, or undefined. */

@@ -201,6 +201,13 @@ export const projectSchema = {
     access_control: { type: 'integer', enum: [0, 1, 100, 200], default: 0 },
     // tms extension: a per-project webhook secret
     hook_secret: str(),
+    // engines of this project's own, beside (or instead of) the site's; site engines the project leaves out
+    machinery: machinerySchema,
+    machinery_exclude: {
+      type: 'array',
+      default: [],
+      items: { type: 'string', enum: ['apertium-apy', 'libretranslate', 'deepl', 'openai', 'weblate', 'weblate-translation-memory'] },
+    },
     components: { type: 'array', items: componentSchema, default: [] },
   },
 } as const;

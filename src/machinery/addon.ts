@@ -1,6 +1,6 @@
 // Weblate's automatic translation add-on (`weblate.autotranslate.autotranslate`): after a sync or pull that brought
 // new strings, every translation of the component is filled as its configuration says.
-import type { Config, EngineId, ProjectConfig } from '../config/config.js';
+import { type Config, type EngineId, type ProjectConfig, projectMachinery } from '../config/config.js';
 import { State } from '../domain/unit.js';
 import { type Catalog, loadCatalog } from '../store/catalog.repo.js';
 import type { Store } from '../store/store.js';
@@ -42,7 +42,7 @@ export async function runAutoTranslateAddon(store: Store, config: Config, projec
   if (!source) return [];
   const inProject = catalog.components.filter((c) => c.projectId === row.projectId && c.id !== row.id);
   const others = settings.component === '' ? inProject : inProject.filter((c) => c.slug === settings.component);
-  const machinery = new Machinery(store, config.machinery ?? {});
+  const machinery = new Machinery(store, projectMachinery(config, project));
   const lines: string[] = [];
   for (const t of translations.filter((x) => !x.isSource)) {
     const code = (id: number, fallback: string) => catalog.languages.get(id)?.code ?? fallback;

@@ -2,7 +2,8 @@
 // chat endpoint as contract tests against local stand-ins (test/helpers/mt-stand-ins.ts), and what the machinery
 // adds to every engine (timeout, calls in flight, cache, batches, placeables, failures per engine).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MachineryConfig } from '../../src/config/config.js';
+import { createServices } from '../../src/api/app.js';
+import type { Config, MachineryConfig } from '../../src/config/config.js';
 import { EngineError, Machinery } from '../../src/machinery/index.js';
 import type { Store } from '../../src/store/store.js';
 import { type Apertium, apertiumMissing, startApertium } from '../helpers/apertium.js';
@@ -186,5 +187,20 @@ describe('what the machinery adds to every engine', () => {
     } finally {
       await chat.close();
     }
+  });
+});
+
+describe("a project's engines", () => {
+  it("are the site's less those it excludes, with its own, and follow the configuration in force", () => {
+    const site = { 'apertium-apy': { url: 'http://127.0.0.1:1', ...LIMITS }, deepl: { url: 'http://127.0.0.1:2/', key: 'k', formality: 'default', ...LIMITS } };
+    const project = { slug: 'h', machinery: { libretranslate: { url: 'http://127.0.0.1:3', ...LIMITS } }, machinery_exclude: ['deepl'] };
+    let config = { machinery: site, projects: [project] } as unknown as Config;
+    const services = createServices({} as Store, () => config, 'test');
+    expect(services.machinery('h').configured()).toEqual(['apertium-apy', 'libretranslate']);
+    expect(services.machinery().configured()).toEqual(['apertium-apy', 'deepl']);
+    expect(services.machinery('h')).toBe(services.machinery('h'));
+    // a configuration read again (a watched file) gives the project the engines it now says
+    config = { machinery: site, projects: [{ ...project, machinery_exclude: [] }] } as unknown as Config;
+    expect(services.machinery('h').configured()).toEqual(['apertium-apy', 'libretranslate', 'deepl']);
   });
 });

@@ -37,8 +37,9 @@ export async function unitMachinery(ctx: RequestContext): Promise<Answer> {
   const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
-  requirePermission(ctx, 'machinery.view', targetOf(ctx, projectOfComponent(ctx, component), component, translation, unit));
-  const machinery = ctx.services.machinery();
+  const project = projectOfComponent(ctx, component);
+  requirePermission(ctx, 'machinery.view', targetOf(ctx, project, component, translation, unit));
+  const machinery = ctx.services.machinery(project.slug);
   const engine = ctx.params.engine!;
   if (!machinery.configured().some((id) => id === engine)) throw notFound(`No engine "${engine}" is configured.`);
   const pair = pairOf(ctx, translation);
@@ -106,7 +107,7 @@ export async function autoTranslateTranslation(ctx: WriteContext): Promise<Answe
     throw e;
   }
   const autoSource = choice(ctx, 'auto_source', ['others', 'mt'] as const, 'others');
-  const machinery = ctx.services.machinery();
+  const machinery = ctx.services.machinery(project.slug);
   let source: AutoTranslateJob['source'];
   if (autoSource === 'others') {
     const chosen = field(ctx.body, 'component');

@@ -16,7 +16,7 @@ export function autoTranslateForm(ctx: WebContext, translation: CatalogTranslati
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);
   if (refusal(ctx, 'translation.auto', targetOf(ctx, project, component, translation)) !== null) return '';
-  const machinery = ctx.services.machinery();
+  const machinery = ctx.services.machinery(project.slug);
   const engines = ENGINE_IDS.filter((id) => machinery.usable(id));
   const others = ctx.catalog.components.filter((c) => c.projectId === project.id && c.id !== component.id && ctx.access.component(c));
   const action = `/auto-translate${paths.translate(ctx.catalog, translation).slice('/translate'.length)}`;

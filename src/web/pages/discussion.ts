@@ -41,7 +41,7 @@ export async function discussionOf(ctx: WebContext, translation: CatalogTranslat
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetFor(ctx, translation, unit);
   const source = (ctx.catalog.translationsByComponent.get(component.id) ?? []).find((t) => t.isSource);
-  const machinery = ctx.services.machinery();
+  const machinery = ctx.services.machinery(projectOfComponent(ctx, component).slug);
   const mayUseMachinery = source !== undefined && !translation.isSource && refusal(ctx, 'machinery.view', target) === null;
   const engines = mayUseMachinery ? machinery.configured().map((id) => ({ id, name: machinery.nameOf(id) })) : [];
   const [suggestions, comments, memory] = await Promise.all([
