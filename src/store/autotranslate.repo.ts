@@ -9,11 +9,11 @@ import { saveUploadedTargets } from './edits.repo.js';
 import { preparedOnce } from './statements.js';
 import { addSuggestionsInBulk, hasSuggestion } from './suggestions.repo.js';
 
-/** The bot every automatic change is authored by (Weblate's automatic translation is shown by this name). */
+/** The bot every automatic change is authored by; without an e-mail address its commits use a no-reply one. */
 export const AUTOMATIC_TRANSLATION_USER = {
   username: 'automatic-translation',
   fullName: 'Automatic translation',
-  email: 'noreply-automatic-translation@tms.invalid',
+  email: '',
 };
 
 /** A string to fill: its unit, what it holds now and where it lives. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 // Machine translation through the API: a new Spanish translation filled by automatic translation from Debian's
 // Apertium (suggestions, then "needs editing"), from another component, nothing translated overwritten unless
 // asked, every change Weblate's "Automatically translated" by the automatic translation bot; one engine's
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { type Apertium, apertiumMissing, startApertium } from '../helpers/apertium.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { gitCli } from '../helpers/git-repo.js';
 import { sqlOn } from '../helpers/store.js';
 
 type Unit = { id: number; source: string[]; target: string[]; state: number; context: string };
@@ -109,6 +111,10 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     }
     const bot = (await env.request('GET', '/api/users/automatic-translation/', { token: env.tokens.admin })).json;
     expect(bot.full_name).toBe('Automatic translation');
+    // the commit of the automatic translations is authored by the bot (no e-mail address: a no-reply one)
+    expect((await env.request('POST', '/api/components/hello/app/repository/', { token: env.tokens.mike, json: { operation: 'commit' } })).status).toBe(200);
+    const authors = await gitCli(path.join(env.config.repos_dir, 'hello', 'app'), ['log', '--format=%an <%ae>']);
+    expect(authors).toMatch(/^Automatic translation <noreply\+\d+@test\.invalid>$/m);
 
     // asked for: translate with a filter that includes translated strings replaces "Salir"
     const overwrite = await auto('app/es', {
