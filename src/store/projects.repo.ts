@@ -1,3 +1,5 @@
+// Projects and components in the store, kept in step with the configuration file.
+
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
@@ -5,7 +7,6 @@ import { setComponentAddons } from './addons.repo.js';
 import { type ChangeInput, recordChangeRow } from './changes.repo.js';
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Tx, now } from './db.js';
-// Projects and components in the store, kept in step with the configuration file.
 import { pruneMemorySources } from './memory.repo.js';
 import { preparedOnce } from './statements.js';
 

@@ -1,3 +1,5 @@
+// The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
+
 import { Action } from '../domain/actions.js';
 import { type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
@@ -15,7 +17,6 @@ import {
 } from './checks.repo.js';
 import { type Tx, now } from './db.js';
 import { ensureLanguage } from './languages.repo.js';
-// The store half of a sync: everything the scan found, applied to one component (call inside one transaction).
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
 import { refreshStats } from './stats.repo.js';

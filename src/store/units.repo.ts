@@ -1,3 +1,5 @@
+// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
+
 import { Action } from '../domain/actions.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
@@ -6,7 +8,6 @@ import { recordChangeRow, recordChanges } from './changes.repo.js';
 import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
-// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
 import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
