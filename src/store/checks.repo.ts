@@ -1,28 +1,19 @@
 // The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
 import {
-  type CheckContext,
-  type CheckedUnit,
+  type CheckingFacts,
+  type TranslationChecking,
   checkApplies,
+  computeChecks,
   inconsistentMembers,
-  oneNumberForms,
   sourceChecks,
-  strictFormatPlurals,
+  translationCheckingOf,
   translationChecks,
 } from '../checks/index.js';
 import { State } from '../domain/unit.js';
-import { formatPluralTags } from '../formats/plural-tags.js';
-import { translationPlural } from '../languages/translation-plural.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
 import { preparedOnce } from './statements.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
-
-/** How the checks of one translation run: its context, whether it holds source strings, enforced checks. */
-export interface TranslationChecking {
-  ctx: CheckContext;
-  isSource: boolean;
-  enforced: ReadonlySet<string>;
-}
 
 const DAY_MS = 24 * 3600 * 1000;
 const INCONSISTENT = 'inconsistent';
@@ -38,6 +29,14 @@ const sql = preparedOnce((tx: Tx) => ({
        coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
      FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
+  ),
+  componentContext: tx.prepare(
+    `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
+     FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`,
   ),
   existing: tx.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
   // PostgreSQL's bulk path: a translation's checks at once, and pairs (unit_id, name) deleted by two array parameters
@@ -128,53 +127,23 @@ const sql = preparedOnce((tx: Tx) => ({
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
 }));
 
-const formsCache = new Map<string, boolean[]>();
-/** Which of a translation's plural forms cover a single number: its format's CLDR forms, else its (file's or language's) formula. */
-function formsOf(format: string, code: string, count: number, formula: string): boolean[] {
-  const tags = formatPluralTags(format, code);
-  const strict = strictFormatPlurals(format);
-  const key = `${strict};${tags ? `${code};${tags.join(' ')}` : `${count};${formula}`}`;
-  let forms = formsCache.get(key);
-  if (!forms) {
-    const plural = translationPlural(code, { number: count, formula }, null, tags);
-    forms = oneNumberForms(plural.number, plural.formOf, strict);
-    formsCache.set(key, forms);
-  }
-  return forms;
+/** What the store keeps that decides a translation's checks (undefined for an unknown translation). */
+export async function checkingFacts(tx: Tx, translationId: number): Promise<CheckingFacts | undefined> {
+  return (await sql(tx).context.get(translationId)) as CheckingFacts | undefined;
+}
+
+/** What a component's settings say about its checks (the translation's part of CheckingFacts left out). */
+export type ComponentCheckingFacts = Omit<CheckingFacts, 'is_source' | 'language' | 'language_code' | 'plural_number' | 'plural_formula'>;
+
+/** The checking facts of a component (undefined for an unknown one). */
+export async function componentCheckingFacts(tx: Tx, componentId: number): Promise<ComponentCheckingFacts | undefined> {
+  return (await sql(tx).componentContext.get(componentId)) as ComponentCheckingFacts | undefined;
 }
 
 /** The checking context of a translation (undefined for an unknown one). */
 export async function translationChecking(tx: Tx, translationId: number): Promise<TranslationChecking | undefined> {
-  const r = (await sql(tx).context.get(translationId)) as
-    | {
-        is_source: number;
-        language: string;
-        language_code: string;
-        plural_number: number;
-        plural_formula: string;
-        format: string;
-        source_language: string;
-        component_flags: string;
-        enforced: string;
-        project_flags: string;
-      }
-    | undefined;
-  if (!r) return undefined;
-  let enforced: string[] = [];
-  try {
-    enforced = JSON.parse(r.enforced) as string[];
-  } catch {}
-  return {
-    isSource: r.is_source === 1,
-    enforced: new Set(enforced),
-    ctx: {
-      format: r.format,
-      sourceLanguage: r.source_language,
-      language: r.language,
-      oneNumberForms: formsOf(r.format, r.language_code, Number(r.plural_number), r.plural_formula),
-      flags: r.project_flags && r.component_flags ? `${r.project_flags},${r.component_flags}` : r.project_flags || r.component_flags,
-    },
-  };
+  const r = await checkingFacts(tx, translationId);
+  return r && translationCheckingOf(r);
 }
 
 /**
@@ -238,11 +207,6 @@ async function storeChecksOfTranslation(
   }
   await bulk.delete(tx, 'checks', CHECK_KEY, gone);
   await storeFreshChecks(tx, added);
-}
-
-/** The failing translation (or source) checks of a unit as stored values describe it. */
-export function computeChecks(checking: TranslationChecking, unit: CheckedUnit): string[] {
-  return checking.isSource ? sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }) : translationChecks(checking.ctx, unit);
 }
 
 /**
