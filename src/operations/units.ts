@@ -1,4 +1,5 @@
 // Adding and deleting strings (Weblate's `POST …/units/` and `DELETE /api/units/<id>/`): store first, files at the next commit.
+import { checkAddedUnits, removingUnits } from '../checks/refresh.js';
 import type { Actor, ComponentHandle } from '../component/handle.js';
 import type { ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
@@ -242,7 +243,11 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
   const units = await newUnits(h, t, s, state, input.user.id, timestamp, new Map());
   if (!units) throw invalid('non_field_errors', 'This string seems to already exist.');
   const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
-  const ids = await h.store.write((tx) => insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id)));
+  const ids = await h.store.write(async (tx) => {
+    const added = await insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id));
+    await checkAddedUnits(tx, added, new Set(units.map((u) => u.translationId)));
+    return added;
+  });
   // the addressed translation always gets a unit (newUnits puts it first among the targets it creates)
   return { unitId: ids[units.findIndex((u) => u.translationId === t.id)]!, unitIds: ids };
 }
@@ -278,6 +283,13 @@ export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor
     old: u.target,
     details: { source: u.source, target: u.target },
   }));
-  const changeIds = await h.store.write((tx) => removeUnits(tx, units, withFile, { id: user.id, timestamp }, changes));
+  const changeIds = await h.store.write((tx) =>
+    removingUnits(
+      tx,
+      units.map((u) => u.id),
+      new Set(units.map((u) => u.translation_id)),
+      () => removeUnits(tx, units, withFile, { id: user.id, timestamp }, changes),
+    ),
+  );
   return { removed: units.length, changeIds };
 }

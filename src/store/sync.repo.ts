@@ -3,20 +3,11 @@ import { Action } from '../domain/actions.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { setAlert } from './alerts.repo.js';
 import { type ChangeInput, recordChangeRow, recordChangeRows } from './changes.repo.js';
-import {
-  type ComponentCheckingFacts,
-  componentCheckingFacts,
-  refreshInconsistentOfComponent,
-  refreshSourceChecks,
-  settleInconsistent,
-  storeChecks,
-  storeFreshChecks,
-} from './checks.repo.js';
+import { type ComponentCheckingFacts, componentCheckingFacts, storeChecks, storeFreshChecks } from './checks.repo.js';
 import type { Tx } from './db.js';
 import { type LanguageRow, ensureLanguage, findLanguageByCode } from './languages.repo.js';
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
 import { setSyncedCommit } from './projects.repo.js';
-import { refreshStats } from './stats.repo.js';
 import {
   type TranslationRow,
   deleteTranslation,
@@ -149,10 +140,12 @@ export interface SyncPlan {
 }
 
 /**
- * Writes a sync plan (call inside one transaction, with the state the plan was made from read in it).
+ * Writes a sync plan (call inside one transaction, with the state the plan was made from read in it); returns the
+ * ids of the plan's translations (by index). The checks across languages and the statistics follow
+ * (`checksAcross`, `stats`: checks/refresh.ts decides those checks, in the same transaction).
  * @example await store.write(async (tx) => applySyncPlan(tx, planSync(scan, await readSyncState(tx, id, codes), …)))
  */
-export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<void> {
+export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<number[]> {
   const { projectId, componentId, timestamp } = plan;
   const ids: number[] = [];
   const languageIds: number[] = [];
@@ -184,20 +177,13 @@ export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<void> {
     await writeUnits(tx, plan, ids[index]!, languageIds[index]!, plan.source.units);
     await removeUnusedSourceUnits(tx, componentId, ids[index]!, plan.source.removeUnused);
   }
-  let inconsistent: Map<number, number> | undefined;
-  if (plan.checksAcross) {
-    const touched = new Set(plan.checksAcross.translations.map((i) => ids[i]!));
-    inconsistent = await refreshInconsistentOfComponent(tx, componentId, touched, plan.checksAcross.swept, touched);
-    await refreshSourceChecks(tx, componentId);
-  }
-  await refreshStats(tx, new Set(plan.stats.map((i) => ids[i]!)));
-  if (inconsistent) await settleInconsistent(tx, inconsistent);
   if (plan.memory) {
     await indexMemorySources(tx, ids[plan.memory.translation]!);
     if (plan.memory.prune) await pruneMemorySources(tx);
   }
   for (const a of plan.alerts) await setAlert(tx, componentId, a.name, a.details, timestamp);
   await setSyncedCommit(tx, componentId, plan.head);
+  return ids;
 }
 
 /** One translation's planned units: updates, inserts, their check rows, NEW_SOURCE changes, then deletions. */

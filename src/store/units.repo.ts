@@ -2,7 +2,6 @@
 import { Action } from '../domain/actions.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
-import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
 import { indexMemorySource } from './memory.repo.js';
@@ -263,7 +262,8 @@ export interface NewUnit {
 
 /**
  * Creates units (call inside a transaction): a pending removal of the same string is dropped (the string is back),
- * each unit's change comes from `changeOf`, statistics of the touched translations are refreshed. Returns the ids.
+ * each unit's source is indexed for the memory, its change comes from `changeOf`. Returns the ids (their checks and
+ * statistics follow: checks/refresh.ts checkAddedUnits).
  */
 export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]> {
   const s = sql(tx);
@@ -292,11 +292,6 @@ export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (
     const change = changeOf(u, id);
     if (change) await recordChangeRow(tx, change);
   }
-  await recheckUnits(tx, ids);
-  const translations = new Set(units.map((u) => u.translationId));
-  const inconsistent = await refreshInconsistent(tx, ids, translations);
-  await refreshStats(tx, translations);
-  await settleInconsistent(tx, inconsistent);
   return ids;
 }
 
@@ -328,7 +323,7 @@ export async function deleteRemovedString(tx: Tx, translationId: number, idHash:
 
 /**
  * Deletes units (call inside a transaction): their changes are recorded first, a pending removal is stored for each
- * translation that has a file (`withFile`), statistics are refreshed. Returns the change ids.
+ * translation that has a file (`withFile`). Returns the change ids (checks and statistics: checks/refresh.ts removingUnits).
  */
 export async function removeUnits(
   tx: Tx,
@@ -338,22 +333,12 @@ export async function removeUnits(
   changes: readonly ChangeInput[],
 ): Promise<number[]> {
   const ids = await recordChanges(tx, changes);
-  // the same strings elsewhere in the project may have been inconsistent only with these
-  const translations = new Set(units.map((u) => u.translation_id));
-  const groups = await stringGroups(
-    tx,
-    units.map((u) => u.id),
-    undefined,
-    translations,
-  );
   for (const u of units) {
     await deleteUnitRow(tx, u.id);
     if (withFile.has(u.translation_id)) {
       await addPendingRemoval(tx, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  await refreshStats(tx, translations);
-  await settleInconsistent(tx, await refreshInconsistentGroups(tx, groups, undefined, translations));
   return ids;
 }
 

@@ -181,9 +181,11 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     }
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
-    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }] = await Promise.all([
+    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }] = await Promise.all([
       import('./plan.js'),
       import('../store/sync.repo.js'),
+      import('../checks/refresh.js'),
+      import('../store/stats.repo.js'),
     ]);
     const scan: ScanInput = {
       projectId: h.row.project_id,
@@ -200,7 +202,18 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const applied = await store.write(async (tx) => {
       const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
       const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
-      await applySyncPlan(tx, syncPlan);
+      const ids = await applySyncPlan(tx, syncPlan);
+      // inconsistent looks across the project's components (the strings this sync touched, and after a removal every
+      // string flagged now), the source checks across languages; the statistics follow, then the strings whose
+      // inconsistent changed elsewhere
+      let inconsistent: Map<number, number> | undefined;
+      if (syncPlan.checksAcross) {
+        const touched = new Set(syncPlan.checksAcross.translations.map((i) => ids[i]!));
+        inconsistent = await checks.refreshInconsistentOfComponent(tx, h.row.id, touched, syncPlan.checksAcross.swept, touched);
+        await checks.refreshSourceChecks(tx, h.row.id);
+      }
+      await refreshStats(tx, new Set(syncPlan.stats.map((i) => ids[i]!)));
+      if (inconsistent) await checks.settleInconsistent(tx, inconsistent);
       return planned;
     });
     Object.assign(result, {
