@@ -92,6 +92,19 @@ describe('the house', () => {
     expect(mutual).toEqual([]);
   });
 
+  it('opens every module with a line on what it owns (a comment on line 1, not pushed below the imports)', () => {
+    const without = [...graph.keys()].filter((file) => !/^(\/\/|\/\*)/.test(readFileSync(file, 'utf8'))).map((file) => path.relative(SRC, file));
+    expect(without).toEqual([]);
+  });
+
+  it('keeps SQL in the store: no statement text outside src/store/', () => {
+    const statement = /[`'"]\s*(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\s/;
+    const outside = [...graph.keys()]
+      .filter((file) => folderOf(file) !== 'store' && statement.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(SRC, file));
+    expect(outside).toEqual([]);
+  });
+
   it('finds a loop where there is one', () => {
     const a = path.join(SRC, 'a.ts');
     const b = path.join(SRC, 'b.ts');

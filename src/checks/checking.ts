@@ -1,4 +1,5 @@
 // How the checks of one translation run (its context from the stored settings and plural) and a unit's failing checks. Pure.
+
 import { formatPluralTags } from '../formats/plural-tags.js';
 import { translationPlural } from '../languages/translation-plural.js';
 import { strictFormatPlurals } from './registry.js';

@@ -1,4 +1,5 @@
 // Keeping the stored checks true: which units' checks run again after a change, with what facts, and the results written (store/checks.repo.ts reads and writes).
+
 import { Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';

@@ -2,7 +2,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { workingCopyDir } from '../component/handle.js';
-import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import {
   type ComponentUpdate,
@@ -41,7 +40,6 @@ export async function runServe(
   const release = claimServeLock(config.database);
   const store = await openStore(config.database);
   store.checkpointInBackground();
-  const leave = joinNodes(store, config.database);
   const logger = createLogger(config.log_level ?? 'info', (line) => io.out(line));
   try {
     for (const c of (await store.write((tx) => applyConfig(tx, config, { prune: true }))).keptComponents) {
@@ -141,7 +139,6 @@ export async function runServe(
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {
-    leave();
     await store.close();
     release();
   }

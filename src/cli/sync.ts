@@ -1,6 +1,5 @@
 // `tms sync`: sync a project's components (or all) with a progress display and one summary line each.
 
-import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/index.js';
 import { type ComponentSyncResult, type SyncEvent, syncAll, syncProject } from '../sync/index.js';
@@ -65,7 +64,6 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     return 0;
   }
   const store = await openStore(config.database);
-  const leave = joinNodes(store, config.database);
   try {
     const onEvent = await progress(io);
     const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
@@ -78,7 +76,6 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
     if (results.length === 0) io.out('nothing to sync');
     return failed === 0 ? 0 : 1;
   } finally {
-    leave();
     await store.close();
   }
 }

@@ -2,8 +2,9 @@
 // file format, whose registry loads every format's parser (a no-change sync reads no file and needs none of them).
 import path from 'node:path';
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
+import { isPostgresUrl } from '../config/database.js';
 import { NotFoundError } from '../domain/errors.js';
-import type { ComponentRow, Store } from '../store/index.js';
+import type { ComponentLocks, ComponentRow, Store } from '../store/index.js';
 import { findComponent } from '../store/projects.repo.js';
 import type * as vcs from '../vcs/index.js';
 
@@ -25,6 +26,11 @@ export interface ComponentTarget {
   remoteTimeoutMs: number;
   /** isomorphic-git object cache for this operation. */
   cache: object;
+  /**
+   * With several nodes on one PostgreSQL database (the configuration names a PostgreSQL URL): the database's component
+   * locks, which the component's mutex takes too, and whose holder pushes its commits at once. Undefined on one node.
+   */
+  nodes: ComponentLocks | undefined;
 }
 
 /** `<repos_dir>/<project>/<component>` */
@@ -54,5 +60,6 @@ export async function resolveComponent(store: Store, config: Config, project: Pr
     auth: credentialsOf(component),
     remoteTimeoutMs: config.remote_timeout_s * 1000,
     cache: {},
+    nodes: isPostgresUrl(config.database) ? store.componentLocks() : undefined,
   };
 }

@@ -2,7 +2,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy } from '../component/handle.js';
-import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FileRevision, FormatContext, ParsedFile } from '../formats/format.js';
@@ -80,11 +79,11 @@ interface FileWrite {
  * `pending` is cleared and the translations' revisions moved to the new blobs so the next sync does not parse
  * tms's own write; change 17 is recorded per translation. Nothing pending: no commit. A file the writer refuses
  * keeps its units pending and is listed in `failed` (change 70 records why). `undo` takes the commits back.
- * With several nodes (`multiNode()`) the commits are pushed before the store records them; when upstream moved on, the
+ * With several nodes (`h.nodes`) the commits are pushed before the store records them; when upstream moved on, the
  * working copy follows it and the commit is made again on top (three attempts); a failed push keeps every edit pending.
  */
 export async function commitLocked(h: ComponentHandle, opts: CommitOptions = {}): Promise<{ result: CommitResult; undo: CommitUndo }> {
-  if (!multiNode() || !h.git) return commitOnce(h, opts);
+  if (!h.nodes || !h.git) return commitOnce(h, opts);
   // Several nodes: commits are pushed before they are recorded; when upstream moved on, follow it and commit again.
   for (let attempt = 1; ; attempt++) {
     try {
@@ -160,7 +159,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
       }));
       oids = await gitWork('commitSeries', { dir: h.dir, commits: series });
       // several nodes: upstream has the commits before the store records them (else they are taken back)
-      if (multiNode()) await publishCommits(h, headBefore, opts.user?.id ?? null);
+      if (h.nodes) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
       for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
       for (const p of planned) for (const w of p.writes) for (const [file, bytes] of addonFiles(h, w)) await writeFile(path.join(h.dir, file), bytes);

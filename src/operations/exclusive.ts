@@ -16,5 +16,6 @@ export function withMutex<T>(h: ComponentHandle, work: () => Promise<T>): Promis
       return work();
     },
     h.config.lock_timeout_ms,
+    h.nodes,
   );
 }

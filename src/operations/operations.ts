@@ -2,7 +2,6 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
-import { multiNode } from '../component/mutex.js';
 import { Action } from '../domain/actions.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { markAllPending } from '../store/edits.repo.js';
@@ -92,7 +91,7 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
   return withMutex(h, async () => {
     const { result: commit, undo } = await commitLocked(h, opts);
     // several nodes: the commit pushed its commits already
-    if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h) || multiNode()) return commit;
+    if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h) || h.nodes) return commit;
     const pushed = await pushLocked(h, opts, { result: commit, undo });
     // Upstream had moved and was brought in first: load what it brought.
     if (pushed.resync) await syncLocked(h, { offline: true });

@@ -26,7 +26,7 @@ export async function publishCommits(h: ComponentHandle, headBefore: string | nu
     if (status.needsMerge) throw new UpstreamMovedError(`${h.key}: upstream moved on`, { key: h.key });
     if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) return;
     // another node may have the component by now if this node's lock session was lost: no push then
-    await confirmNodeLock(h.key);
+    await confirmNodeLock(h.key, h.nodes);
     try {
       await gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
     } catch (e) {

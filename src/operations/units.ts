@@ -1,4 +1,5 @@
 // Adding and deleting strings (Weblate's `POST …/units/` and `DELETE /api/units/<id>/`): store first, files at the next commit.
+
 import { checkAddedUnits, removingUnits } from '../checks/refresh.js';
 import type { Actor, ComponentHandle } from '../component/handle.js';
 import type { ProjectConfig } from '../config/config.js';

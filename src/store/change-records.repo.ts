@@ -1,19 +1,13 @@
 // Read queries for the change history as the API lists it: newest first, scoped and filtered.
+import type { ChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 
 /** A change with the usernames of its user and author resolved. */
-export interface ChangeRecordRow {
-  id: number;
-  timestamp: string;
-  action: number;
-  project_id: number | null;
-  component_id: number | null;
-  translation_id: number | null;
-  unit_id: number | null;
+export interface ChangeRecordRow
+  extends Pick<ChangeRow, 'id' | 'timestamp' | 'action' | 'project_id' | 'component_id' | 'translation_id' | 'unit_id' | 'target'> {
   user: string | null;
   author: string | null;
-  target: string;
 }
 
 export interface ChangeFilter {

@@ -1,4 +1,5 @@
 // Projects and components in the store, kept in step with the configuration file.
+
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';

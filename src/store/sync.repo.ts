@@ -1,4 +1,5 @@
 // The store half of a sync: what a sync plan is read from, and applySyncPlan, which writes what the plan says (sync/plan.ts decides it).
+
 import { Action } from '../domain/actions.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { setAlert } from './alerts.repo.js';

@@ -25,8 +25,9 @@ describe('Turns', () => {
 
   it('hands the connection on after a unit of work that throws', async () => {
     const turns = new Turns();
-    await expect(turns.write(() => Promise.reject(new Error('no')))).rejects.toThrow('no');
-    await expect(turns.read(() => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    const failure = new Error('no');
+    await expect(turns.write(() => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(turns.read(() => Promise.reject(failure))).rejects.toBe(failure);
     expect(await turns.write(async () => 'after')).toBe('after');
     expect(turns.writer).toBe(false);
   });

@@ -1,4 +1,5 @@
 // The units table: its row, what a sync's plan inserts, updates and removes (untouched rows and their ids stay), and unit writes.
+
 import { Action } from '../domain/actions.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';

@@ -2,7 +2,6 @@
 // says before the node does git work on the component (another node may have committed, pushed and moved on).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { multiNode } from '../component/mutex.js';
 import type { ComponentTarget } from '../component/resolve.js';
 import { syncedCommitOf } from '../store/projects.repo.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
@@ -17,7 +16,7 @@ export interface AlignResult {
 }
 
 /**
- * Call holding the component's lock. With several nodes (`multiNode()`): a missing working copy is cloned and loaded;
+ * Call holding the component's lock. With several nodes (`h.nodes`): a missing working copy is cloned and loaded;
  * one whose HEAD is not the store's synced commit is fetched and reset to it (what was checked out here is only a
  * cache: commits are recorded in the store once upstream has them, pending edits live in the store). When the store
  * names no commit this node can find (none, or one upstream no longer has), the working copy follows upstream and the
@@ -25,7 +24,7 @@ export interface AlignResult {
  * @example (await alignWorkingCopy(h)).alignment // 'moved': another node had moved the component on
  */
 export async function alignWorkingCopy(h: ComponentTarget, opts: SyncOptions = {}): Promise<AlignResult> {
-  if (!multiNode() || !h.git) return { alignment: 'single-node' };
+  if (!h.nodes || !h.git) return { alignment: 'single-node' };
   if (!existsSync(path.join(h.dir, '.git'))) {
     const synced = await syncLocked(h, opts);
     if (!synced.ok && synced.error && !existsSync(path.join(h.dir, '.git'))) throw new Error(`${h.key}: cannot clone the repository: ${synced.error}`);

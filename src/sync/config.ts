@@ -1,4 +1,5 @@
 // The configuration brought into the store: projects and components written, and the checks and memory index that follow.
+
 import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from '../checks/refresh.js';
 import type { Config } from '../config/config.js';
 import type { ApplyConfigResult, Tx } from '../store/index.js';

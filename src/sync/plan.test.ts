@@ -1,4 +1,5 @@
 // The sync's plan, decided without a store: new, changed, pending, removed and duplicate units, plurals, files gone.
+
 import { describe, expect, it } from 'vitest';
 import { PLURAL_SEPARATOR, type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';

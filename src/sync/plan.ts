@@ -1,4 +1,5 @@
 // The sync's decisions, pure: from the parsed files and the stored translations and units, the plan the store writes (applySyncPlan).
+
 import { type CheckingFacts, type TranslationChecking, computeChecks, translationCheckingOf } from '../checks/index.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';

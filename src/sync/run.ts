@@ -28,6 +28,7 @@ export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}):
       return aligned?.synced ?? syncLocked(h, opts);
     },
     h.config.lock_timeout_ms,
+    h.nodes,
   );
 }
 

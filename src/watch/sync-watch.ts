@@ -1,6 +1,5 @@
 // `tms sync --watch`: after the first sync, keep the store in step with the configuration and local components until stopped.
 
-import { joinNodes } from '../component/nodes.js';
 import type { Config } from '../config/config.js';
 import { createUpdateQueue } from '../hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../hooks/updater.js';
@@ -28,8 +27,6 @@ export interface SyncWatchOptions {
  */
 export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
   const store = await openStore(opts.config.database);
-  // one of several nodes on PostgreSQL: the same database locks as tms serve and tms sync
-  const leave = joinNodes(store, opts.config.database);
   let runtime: WatchRuntime | undefined;
   const queue = createUpdateQueue({
     update: createComponentUpdater({ store, getConfig: () => runtime?.getConfig() ?? opts.config }),
@@ -52,7 +49,6 @@ export async function runSyncWatch(opts: SyncWatchOptions): Promise<void> {
   } finally {
     await runtime?.close();
     await queue.close();
-    leave();
     await store.close();
   }
 }

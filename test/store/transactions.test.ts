@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Store, openStore } from '../../src/store/index.js';
 import { onPostgres, sqlOn } from '../helpers/store.js';
+import { waitFor } from '../helpers/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,7 +32,7 @@ describe('units of work', () => {
       await sleep(50);
       await tx.prepare('INSERT INTO tx_probe (n) VALUES (2)').run();
     });
-    while (!inside) await sleep(1);
+    await waitFor('the write to be inside its transaction', () => inside);
     // PostgreSQL reads beside the write (what was committed before it); SQLite's one connection waits for the write's
     // commit, so that no read runs inside another caller's transaction
     expect(await count()).toBe(onPostgres ? before : before + 2);

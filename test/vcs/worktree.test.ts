@@ -113,7 +113,7 @@ describe('a full disk during a commit', () => {
       throw enospc;
     });
     try {
-      await expect(commit({ dir: work, files: ['po/de.po'], message: 'Full', author: TMS })).rejects.toThrow(/ENOSPC/);
+      await expect(commit({ dir: work, files: ['po/de.po'], message: 'Full', author: TMS })).rejects.toMatchObject({ code: 'ENOSPC' });
     } finally {
       spy.mockRestore();
     }

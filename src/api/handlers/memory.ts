@@ -1,9 +1,10 @@
+// Handlers for the translation memory (`/api/memory/`), component lists (`/api/component-lists/`), the site search
+// (`/api/search/`) and the metrics (`/api/metrics/`), as Weblate's views answer them.
+
 import { accounts } from '../../store/accounts.repo.js';
 import * as lists from '../../store/component-lists.repo.js';
 import * as memory from '../../store/memory.repo.js';
 import { metrics } from '../../store/metrics.repo.js';
-// Handlers for the translation memory (`/api/memory/`), component lists (`/api/component-lists/`), the site search
-// (`/api/search/`) and the metrics (`/api/metrics/`), as Weblate's views answer them.
 import { type Answer, json } from '../answer.js';
 import { booleanField, field, stringField } from '../body.js';
 import { type RequestContext, queryValue } from '../context.js';

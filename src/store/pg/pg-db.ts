@@ -1,124 +1,43 @@
 // A PostgreSQL connection that answers like the store's SQLite connection: synchronous statements (libpq), the
 // same result shapes (integers as numbers, booleans as 0/1), transactions that run to their end without yielding.
-import { createRequire } from 'node:module';
-import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
+import { DatabaseUnavailableError } from '../../domain/errors.js';
 import type { Db, DbTransaction, RunResult, SqlStatement } from '../db.js';
-import { type NumberedSql, numberParameters } from './dialect.js';
-import { toParam } from './values.js';
-
-/** The part of the libpq binding used here. */
-interface Pq {
-  connectSync(conninfo: string): void;
-  finish(): void;
-  exec(text: string): void;
-  execParams(text: string, values: (string | null)[]): void;
-  prepare(name: string, text: string, nParams: number): void;
-  execPrepared(name: string, values: (string | null)[]): void;
-  resultStatus(): string;
-  resultErrorMessage(): string;
-  resultErrorFields(): { sqlState?: string } | undefined;
-  errorMessage(): string;
-  ntuples(): number;
-  nfields(): number;
-  fname(i: number): string;
-  ftype(i: number): number;
-  getvalue(row: number, col: number): string;
-  getisnull(row: number, col: number): boolean;
-  cmdTuples(): string;
-  transactionStatus(): number;
-}
-
-/** PostgreSQL failed a statement (the SQLSTATE in `code`), or could not be reached (`code` undefined). */
-export class PgError extends TmsError<{ code: string | undefined }> {}
-
-let binding: (new () => Pq) | undefined;
-
-/** The libpq binding, loaded on first use (an install without PostgreSQL support still runs SQLite). */
-function loadBinding(): new () => Pq {
-  if (binding) return binding;
-  try {
-    binding = createRequire(import.meta.url)('libpq') as new () => Pq;
-  } catch (e) {
-    throw new TmsError(
-      `PostgreSQL support is not installed (the libpq binding failed to load: ${(e as Error).message.split('\n')[0]}); install libpq-dev and run npm install again`,
-      {},
-    );
-  }
-  return binding;
-}
-
-const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
-
-/** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
-function bindValues(sql: NumberedSql, params: unknown[]): (string | null)[] {
-  if (sql.names.length > 0) {
-    const named = (params[0] ?? {}) as Record<string, unknown>;
-    return sql.names.map((name) => {
-      if (!(name in named)) throw new RangeError(`missing named parameter "${name}"`);
-      return toParam(named[name]);
-    });
-  }
-  const flat = params.flatMap((p) => (Array.isArray(p) ? p : [p]));
-  if (flat.length !== sql.positional) throw new RangeError(`the statement takes ${sql.positional} parameters, got ${flat.length}`);
-  return flat.map(toParam);
-}
-
-interface Result {
-  /** Objects by column name, or arrays in column order (raw). */
-  rows: (Record<string, unknown> | unknown[])[];
-  columns: string[];
-  changes: number;
-}
+import type { NumberedSql } from './dialect.js';
+import {
+  type Answer,
+  PgError,
+  type Pq,
+  ShapedStatement,
+  WRITE_LOCK,
+  bindValues,
+  firstLine,
+  loadBinding,
+  lostSession,
+  readAnswer,
+  shortSql,
+  translated,
+} from './libpq.js';
 
 /** A prepared statement with better-sqlite3's interface (the part the store uses). */
-class PgStatement implements SqlStatement {
-  private plucked = false;
-  private rawRows = false;
-  private safe = false;
-  private translated?: NumberedSql;
-
+class PgStatement extends ShapedStatement implements SqlStatement {
   constructor(
     private readonly db: PgDb,
-    readonly source: string,
-  ) {}
-
-  private get sql(): NumberedSql {
-    this.translated ??= numberParameters(this.source);
-    return this.translated;
+    source: string,
+  ) {
+    super(translated(source));
   }
 
-  pluck(toggle = true): this {
-    this.plucked = toggle;
-    return this;
-  }
-
-  raw(toggle = true): this {
-    this.rawRows = toggle;
-    return this;
-  }
-
-  safeIntegers(toggle = true): this {
-    this.safe = toggle;
-    return this;
-  }
-
-  private execute(params: unknown[]): Result {
-    return this.db.execute(this.sql, bindValues(this.sql, params), this.safe, this.rawRows || this.plucked);
-  }
-
-  private shape(row: Record<string, unknown> | unknown[]): unknown {
-    return this.plucked ? (row as unknown[])[0] : row;
+  private execute(params: unknown[]): Answer {
+    const { safeIntegers, arrays } = this.shape;
+    return this.db.execute(this.sql, bindValues(this.sql, params), safeIntegers, arrays);
   }
 
   get(...params: unknown[]): unknown {
-    const result = this.execute(params);
-    const row = result.rows[0];
-    return row === undefined ? undefined : this.shape(row);
+    return this.first(this.execute(params));
   }
 
   all(...params: unknown[]): unknown[] {
-    const result = this.execute(params);
-    return this.plucked ? result.rows.map((r) => this.shape(r)) : result.rows;
+    return this.every(this.execute(params));
   }
 
   iterate(...params: unknown[]): IterableIterator<unknown> {
@@ -126,14 +45,9 @@ class PgStatement implements SqlStatement {
   }
 
   run(...params: unknown[]): RunResult {
-    const result = this.execute(params);
-    const id = (result.rows[0] as Record<string, unknown> | undefined)?.id;
-    return { changes: result.changes, lastInsertRowid: typeof id === 'number' || typeof id === 'bigint' ? id : 0 };
+    return this.outcome(this.execute(params));
   }
 }
-
-/** The lock every writing transaction takes first: writers one at a time across all nodes, as SQLite has them. */
-const WRITE_LOCK = 0x746d7300; // 'tms\0'
 
 /**
  * One PostgreSQL session, synchronous like better-sqlite3: each statement waits for its answer, so a transaction
@@ -203,11 +117,11 @@ export class PgDb implements Db {
     if (status === 'PGRES_TUPLES_OK' || status === 'PGRES_COMMAND_OK') return;
     const code = pq.resultErrorFields()?.sqlState;
     const message = firstLine(pq.resultErrorMessage() || pq.errorMessage());
-    if (!code || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') {
+    if (lostSession(code)) {
       this.drop();
       throw new DatabaseUnavailableError(`${this.name}: PostgreSQL is unavailable: ${message}`, { engine: 'postgresql' });
     }
-    throw new PgError(`${message} (SQLSTATE ${code}) in: ${text.replace(/\s+/g, ' ').slice(0, 300)}`, { code });
+    throw new PgError(`${message} (SQLSTATE ${code}) in: ${shortSql(text)}`, { code });
   }
 
   private drop(): void {
@@ -231,7 +145,7 @@ export class PgDb implements Db {
    * restarted while it was idle) is replaced once, and a read outside a transaction tried again on the new one: only
    * the first statement after a restart would otherwise fail.
    */
-  execute(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+  execute(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Answer {
     const had = this.pq !== null;
     try {
       return this.executeOnce(sql, values, safeIntegers, arrays);
@@ -241,7 +155,7 @@ export class PgDb implements Db {
     }
   }
 
-  private executeOnce(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Result {
+  private executeOnce(sql: NumberedSql, values: (string | null)[], safeIntegers: boolean, arrays: boolean): Answer {
     const pq = this.connect();
     let name = this.prepared.get(sql.text);
     if (name === undefined) {
@@ -252,7 +166,7 @@ export class PgDb implements Db {
     }
     pq.execPrepared(name, values);
     this.check(pq, sql.text);
-    const result = readResult(pq, safeIntegers, arrays);
+    const result = readAnswer(pq, { safeIntegers, arrays });
     if (sql.writes && result.changes > 0) {
       this.totalChanges += result.changes;
       // a write outside a writing transaction (those raise it at their start) still tells the caches
@@ -360,65 +274,5 @@ export class PgDb implements Db {
     this.closed = true;
     this.drop();
     return this;
-  }
-}
-
-function firstLine(message: string): string {
-  return message.trim().split('\n')[0] ?? '';
-}
-
-function readResult(pq: Pq, safeIntegers: boolean, arrays: boolean): Result {
-  const changes = Number.parseInt(pq.cmdTuples(), 10) || 0;
-  const nfields = pq.nfields();
-  const columns: string[] = [];
-  const parsers: ((text: string) => unknown)[] = [];
-  for (let c = 0; c < nfields; c++) {
-    columns.push(pq.fname(c));
-    parsers.push(parserFor(pq.ftype(c), safeIntegers));
-  }
-  const n = pq.ntuples();
-  const rows: (Record<string, unknown> | unknown[])[] = new Array(n);
-  for (let r = 0; r < n; r++) {
-    if (arrays) {
-      const row: unknown[] = new Array(nfields);
-      for (let c = 0; c < nfields; c++) {
-        const text = pq.getvalue(r, c);
-        row[c] = text === '' && pq.getisnull(r, c) ? null : parsers[c]!(text);
-      }
-      rows[r] = row;
-    } else {
-      const row: Record<string, unknown> = {};
-      for (let c = 0; c < nfields; c++) {
-        const text = pq.getvalue(r, c);
-        row[columns[c]!] = text === '' && pq.getisnull(r, c) ? null : parsers[c]!(text);
-      }
-      rows[r] = row;
-    }
-  }
-  return { rows, columns, changes };
-}
-
-const asText = (text: string) => text;
-const asNumber = (text: string) => Number(text);
-const asBigInt = (text: string) => BigInt(text);
-const asFlag = (text: string) => (text === 't' ? 1 : 0);
-
-/** SQLite's shapes: integers and reals as numbers (int8 as bigint when asked), booleans as 0/1, the rest text. */
-function parserFor(oid: number, safeIntegers: boolean): (text: string) => unknown {
-  switch (oid) {
-    case OID.int8:
-      return safeIntegers ? asBigInt : asNumber;
-    case OID.int2:
-    case OID.int4:
-    case OID.oid:
-      return safeIntegers ? asBigInt : asNumber;
-    case OID.float4:
-    case OID.float8:
-    case OID.numeric:
-      return asNumber;
-    case OID.bool:
-      return asFlag;
-    default:
-      return asText;
   }
 }

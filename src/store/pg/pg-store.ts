@@ -5,11 +5,10 @@ import { StoreError, type Tx, type TxShared } from '../db.js';
 import type { ComponentLocks, Store } from '../store.js';
 import { Turns } from '../turns.js';
 import { PgComponentLocks } from './component-locks.js';
+import { WRITE_LOCK } from './libpq.js';
 import { connectionInfo, migrateDatabase, shownName } from './open.js';
 import { PgSession } from './session.js';
 
-/** The lock every writing transaction takes first: writers one at a time across all nodes, as SQLite has them. */
-const WRITE_LOCK = 0x746d7300; // 'tms\0'
 /** Sessions a store opens at most (per process: `--workers N` has N pools). */
 export const POOL_SIZE = 10;
 

@@ -1,77 +1,23 @@
 // One PostgreSQL session that never blocks the event loop: libpq in pipeline mode (a statement is sent without waiting
 // for the answers before it; answers are read in order as the socket has them), statements prepared once per session,
 // rows in the shapes the SQLite engine gives (integers as numbers, or bigint when asked; booleans as 0/1).
-import { createRequire } from 'node:module';
 import { DatabaseUnavailableError, TmsError } from '../../domain/errors.js';
 import type { RunResult, Statement, Tx, TxShared } from '../db.js';
-import { type NumberedSql, numberParameters, postgresDialect } from './dialect.js';
-import { toParam } from './values.js';
-
-/** The part of the libpq binding used here (its asynchronous calls). */
-interface Pq {
-  connect(conninfo: string, done: (error?: Error) => void): void;
-  finish(): void;
-  setNonBlocking(on: boolean): boolean;
-  enterPipelineMode(): boolean;
-  pipelineModeSupported(): boolean;
-  pipelineSync(): boolean;
-  sendQuery(text: string): boolean;
-  sendQueryParams(text: string, values: (string | null)[]): boolean;
-  sendPrepare(name: string, text: string, nParams: number): boolean;
-  sendQueryPrepared(name: string, values: (string | null)[]): boolean;
-  flush(): number;
-  startReader(): void;
-  stopReader(): void;
-  consumeInput(): boolean;
-  isBusy(): boolean;
-  getResult(): boolean;
-  resultStatus(): string;
-  resultErrorMessage(): string;
-  resultErrorFields(): { sqlState?: string } | undefined;
-  errorMessage(): string;
-  ntuples(): number;
-  nfields(): number;
-  fname(i: number): string;
-  ftype(i: number): number;
-  getvalue(row: number, col: number): string;
-  getisnull(row: number, col: number): boolean;
-  cmdTuples(): string;
-  on(event: 'readable', listener: () => void): void;
-  removeAllListeners(event: 'readable'): void;
-}
-
-/** PostgreSQL failed a statement (the SQLSTATE in `code`). */
-export class PgError extends TmsError<{ code: string | undefined }> {}
-
-let binding: (new () => Pq) | undefined;
-
-/** The libpq binding, loaded on first use (an install without PostgreSQL support still runs SQLite). */
-export function loadBinding(): new () => Pq {
-  if (binding) return binding;
-  try {
-    binding = createRequire(import.meta.url)('libpq') as new () => Pq;
-  } catch (e) {
-    throw new TmsError(
-      `PostgreSQL support is not installed (the libpq binding failed to load: ${firstLine((e as Error).message)}); install libpq-dev and run npm install again`,
-      {},
-    );
-  }
-  return binding;
-}
-
-/** Rows as objects by column name, or arrays in column order. */
-type Row = Record<string, unknown> | unknown[];
-
-interface Answer {
-  rows: Row[];
-  changes: number;
-}
-
-/** How a statement wants its rows. */
-interface Shape {
-  safeIntegers: boolean;
-  arrays: boolean;
-}
+import { type NumberedSql, postgresDialect } from './dialect.js';
+import {
+  type Answer,
+  PgError,
+  type Pq,
+  type Shape,
+  ShapedStatement,
+  bindValues,
+  firstLine,
+  loadBinding,
+  lostSession,
+  readAnswer,
+  shortSql,
+  translated,
+} from './libpq.js';
 
 /** A command sent and not yet answered, in the order sent. */
 type Command =
@@ -79,56 +25,13 @@ type Command =
   | { kind: 'query'; text: string; shape: Shape; writes: boolean; resolve: (a: Answer) => void; reject: (e: Error) => void; answer?: Answer; error?: Error }
   | { kind: 'sync' };
 
-const SQL_CACHE = new Map<string, NumberedSql>();
-
-/** A statement's text with its parameters numbered, once per text. */
-function translated(source: string): NumberedSql {
-  let sql = SQL_CACHE.get(source);
-  if (!sql) {
-    sql = numberParameters(source);
-    SQL_CACHE.set(source, sql);
-  }
-  return sql;
-}
-
-/** Parameters as better-sqlite3 takes them: positional values (arrays flattened) or one object of named ones. */
-function bindValues(sql: NumberedSql, params: unknown[]): (string | null)[] {
-  if (sql.names.length > 0) {
-    const named = (params[0] ?? {}) as Record<string, unknown>;
-    return sql.names.map((name) => {
-      if (!(name in named)) throw new RangeError(`missing named parameter "${name}"`);
-      return toParam(named[name]);
-    });
-  }
-  const flat = params.flatMap((p) => (Array.isArray(p) ? p : [p]));
-  if (flat.length !== sql.positional) throw new RangeError(`the statement takes ${sql.positional} parameters, got ${flat.length}`);
-  return flat.map(toParam);
-}
-
 /** A prepared statement of one session, with the store's statement interface. */
-class PgStatement implements Statement {
-  private plucked = false;
-  private rawRows = false;
-  private safe = false;
-
+class PgStatement extends ShapedStatement implements Statement {
   constructor(
     private readonly session: PgSession,
-    private readonly sql: NumberedSql,
-  ) {}
-
-  pluck(toggle = true): this {
-    this.plucked = toggle;
-    return this;
-  }
-
-  raw(toggle = true): this {
-    this.rawRows = toggle;
-    return this;
-  }
-
-  safeIntegers(toggle = true): this {
-    this.safe = toggle;
-    return this;
+    sql: NumberedSql,
+  ) {
+    super(sql);
   }
 
   private execute(params: unknown[]): Promise<Answer> {
@@ -138,24 +41,19 @@ class PgStatement implements Statement {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.session.send(this.sql, values, { safeIntegers: this.safe, arrays: this.rawRows || this.plucked });
+    return this.session.send(this.sql, values, this.shape);
   }
 
   async get(...params: unknown[]): Promise<unknown> {
-    const row = (await this.execute(params)).rows[0];
-    return row === undefined ? undefined : this.plucked ? (row as unknown[])[0] : row;
+    return this.first(await this.execute(params));
   }
 
   async all(...params: unknown[]): Promise<unknown[]> {
-    const { rows } = await this.execute(params);
-    return this.plucked ? rows.map((r) => (r as unknown[])[0]) : rows;
+    return this.every(await this.execute(params));
   }
 
   async run(...params: unknown[]): Promise<RunResult> {
-    const answer = await this.execute(params);
-    const first = answer.rows[0];
-    const id = first === undefined ? undefined : Array.isArray(first) ? first[0] : first.id;
-    return { changes: answer.changes, lastInsertRowid: typeof id === 'number' || typeof id === 'bigint' ? id : 0 };
+    return this.outcome(await this.execute(params));
   }
 }
 
@@ -180,11 +78,6 @@ function watch(session: PgSession): void {
     }
   }, WATCH_MS);
   watchdog.unref();
-}
-
-/** SQLSTATEs of a server that went away (connection exceptions, shutdown): the session is lost. */
-function lost(code: string | undefined): boolean {
-  return !code || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
 }
 
 /**
@@ -442,7 +335,7 @@ export class PgSession implements Tx {
     const code = pq.resultErrorFields()?.sqlState;
     const message = firstLine(pq.resultErrorMessage() || pq.errorMessage());
     let error: Error;
-    if (lost(code)) {
+    if (lostSession(code)) {
       error = new DatabaseUnavailableError(`${this.name}: PostgreSQL is unavailable: ${message}`, { engine: 'postgresql' });
       this.broken ??= error;
     } else {
@@ -490,68 +383,4 @@ export class PgSession implements Tx {
     // (uv__finish_close). Held a moment longer, it is collected after.
     setTimeout(() => void pq, 1000).unref();
   }
-}
-
-function readAnswer(pq: Pq, shape: Shape): Answer {
-  const changes = Number.parseInt(pq.cmdTuples(), 10) || 0;
-  const nfields = pq.nfields();
-  const columns: string[] = [];
-  const parsers: ((text: string) => unknown)[] = [];
-  for (let c = 0; c < nfields; c++) {
-    columns.push(pq.fname(c));
-    parsers.push(parserFor(pq.ftype(c), shape.safeIntegers));
-  }
-  const n = pq.ntuples();
-  const rows: Row[] = new Array(n);
-  for (let r = 0; r < n; r++) {
-    if (shape.arrays) {
-      const row: unknown[] = new Array(nfields);
-      for (let c = 0; c < nfields; c++) {
-        const text = pq.getvalue(r, c);
-        row[c] = text === '' && pq.getisnull(r, c) ? null : parsers[c]!(text);
-      }
-      rows[r] = row;
-    } else {
-      const row: Record<string, unknown> = {};
-      for (let c = 0; c < nfields; c++) {
-        const text = pq.getvalue(r, c);
-        row[columns[c]!] = text === '' && pq.getisnull(r, c) ? null : parsers[c]!(text);
-      }
-      rows[r] = row;
-    }
-  }
-  return { rows, changes };
-}
-
-const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
-const asText = (text: string) => text;
-const asNumber = (text: string) => Number(text);
-const asBigInt = (text: string) => BigInt(text);
-const asFlag = (text: string) => (text === 't' ? 1 : 0);
-
-/** SQLite's shapes: integers and reals as numbers (integers as bigint when asked), booleans as 0/1, the rest text. */
-export function parserFor(oid: number, safeIntegers: boolean): (text: string) => unknown {
-  switch (oid) {
-    case OID.int8:
-    case OID.int2:
-    case OID.int4:
-    case OID.oid:
-      return safeIntegers ? asBigInt : asNumber;
-    case OID.float4:
-    case OID.float8:
-    case OID.numeric:
-      return asNumber;
-    case OID.bool:
-      return asFlag;
-    default:
-      return asText;
-  }
-}
-
-function shortSql(text: string): string {
-  return text.replace(/\s+/g, ' ').slice(0, 300);
-}
-
-function firstLine(message: string): string {
-  return message.trim().split('\n')[0] ?? '';
 }

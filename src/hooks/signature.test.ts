@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDeliveryLog } from '../../src/hooks/deliveries.js';
-import { checkSignature, safeEqual } from '../../src/hooks/signature.js';
-import { hmacHex } from './fixtures.js';
+import { createDeliveryLog } from './deliveries.js';
+import { checkSignature, safeEqual } from './signature.js';
 
 const body = Buffer.from('{"ref":"refs/heads/main"}');
 const secret = 'It5-a-s3cret';
+
+/** Hex HMAC-SHA256 of a body, as the forges sign it. */
+const hmacHex = (key: string, data: Buffer): string => createHmac('sha256', key).update(data).digest('hex');
 
 describe('checkSignature', () => {
   it('GitHub: sha256= HMAC of the raw body, hex in either case; SHA-1 X-Hub-Signature alone is not enough', () => {

@@ -1,6 +1,7 @@
+// The update queue on its own: one update a component at a time, coalesced, closed cleanly.
 import { describe, expect, it } from 'vitest';
-import { withComponentMutex } from '../../src/component/mutex.js';
-import { QueueClosedError, createUpdateQueue } from '../../src/hooks/queue.js';
+import { withComponentMutex } from '../component/mutex.js';
+import { QueueClosedError, createUpdateQueue } from './queue.js';
 
 /** An update function whose calls wait until the test releases them. */
 function gatedUpdate() {

@@ -1,6 +1,6 @@
 // Which requests a serving worker of `tms serve --workers N` hands to the leader.
 import { describe, expect, it } from 'vitest';
-import { leaderOnly } from '../../src/api/forward.js';
+import { leaderOnly } from './forward.js';
 
 describe('leaderOnly', () => {
   it('keeps reads, pages and unit edits on the worker', () => {

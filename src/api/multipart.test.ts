@@ -1,8 +1,8 @@
 // The multipart/form-data parser against bodies built by hand and by a real client (undici's FormData).
 import { describe, expect, it } from 'vitest';
-import { parseBody } from '../../src/api/body.js';
-import { ApiError } from '../../src/api/errors.js';
-import { MultipartError, boundaryOf, parseMultipart } from '../../src/api/multipart.js';
+import { parseBody } from './body.js';
+import { ApiError } from './errors.js';
+import { MultipartError, boundaryOf, parseMultipart } from './multipart.js';
 
 const CRLF = '\r\n';
 

@@ -1,12 +1,12 @@
 // The API's building blocks on their own: the JSON writer, URL encoding, the path router, timestamps.
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp } from '../../src/api/handlers/changes.js';
-import { OneDecimal, RawJson, toJson } from '../../src/api/json.js';
-import { createRouter } from '../../src/api/router.js';
-import { iso } from '../../src/api/serializers/common.js';
-import { checksumOf } from '../../src/api/serializers/unit.js';
-import { Urls, encodeQuery, quotePlus, seg } from '../../src/api/urls.js';
-import { calculateHash, checksumToHash } from '../../src/domain/hash.js';
+import { calculateHash, checksumToHash } from '../domain/hash.js';
+import { parseTimestamp } from './handlers/changes.js';
+import { OneDecimal, RawJson, toJson } from './json.js';
+import { createRouter } from './router.js';
+import { iso } from './serializers/common.js';
+import { checksumOf } from './serializers/unit.js';
+import { Urls, encodeQuery, quotePlus, seg } from './urls.js';
 
 describe('toJson', () => {
   it('writes BigInt exactly, where JSON.stringify cannot', () => {
