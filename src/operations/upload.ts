@@ -1,7 +1,7 @@
 // Uploading a translation file (Weblate's `POST …/translations/<p>/<c>/<lang>/file/`): merged unit by unit, added, or replacing the file.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkAddedUnits, enforceChecks } from '../checks/refresh.js';
+import { enforceChecks } from '../checks/refresh.js';
 import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
@@ -15,7 +15,7 @@ import { isComponentLocked } from '../store/projects.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { addSuggestions, hasSuggestion } from '../store/suggestions.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
-import { insertUnits, translationUnits } from '../store/units.repo.js';
+import { translationUnits } from '../store/units.repo.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
@@ -23,7 +23,7 @@ import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
-import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
+import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, storeNewUnits, stringAddedChange } from './units.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 export type UploadMethod = (typeof UPLOAD_METHODS)[number];
@@ -287,10 +287,7 @@ async function addFromUpload(
     units.push(...created);
   }
   const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
-  await h.store.write(async (tx) => {
-    const ids = await insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id));
-    await checkAddedUnits(tx, ids, new Set(units.map((u) => u.translationId)));
-  });
+  await h.store.write((tx) => storeNewUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id)));
   await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }

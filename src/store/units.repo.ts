@@ -5,7 +5,6 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
-import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
@@ -263,8 +262,8 @@ export interface NewUnit {
 
 /**
  * Creates units (call inside a transaction): a pending removal of the same string is dropped (the string is back),
- * each unit's source is indexed for the memory, its change comes from `changeOf`. Returns the ids (their checks and
- * statistics follow: checks/refresh.ts checkAddedUnits).
+ * each unit's change comes from `changeOf`. Returns the ids (the memory's index, their checks and statistics follow:
+ * operations/units.ts storeNewUnits).
  */
 export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]> {
   const s = sql(tx);
@@ -289,7 +288,6 @@ export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (
     );
     const id = Number(info.lastInsertRowid);
     ids.push(id);
-    await indexMemorySource(tx, u.source);
     const change = changeOf(u, id);
     if (change) await recordChangeRow(tx, change);
   }
