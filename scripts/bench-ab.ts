@@ -1,7 +1,7 @@
 // `npm run bench:ab -- <another tms checkout, built>`: this tms against another build on SQLite, in turns, so that a
 // shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
 //   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating;
-//   - one `tms serve --workers 1` of each build on a copy of one synced database, and per request kind short loads
+//   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
 //     request its own URL (nothing answered from the response cache), and single units asked again (cached).
@@ -103,9 +103,10 @@ if (RUNS > 0)
       `time this / other: median ×${median(coldRatios).toFixed(3)} (runs: ${coldRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
 
-// --- serving: one synced database, a copy for each build
+// --- serving: one synced database, a copy for each build; synced by the other build, whose schema this one migrates
+// on open when it is older (an older tms refuses a newer schema)
 const synced = config('served');
-await tmsRun(root, synced, 'sync', 'keepassxc');
+await tmsRun(other, synced, 'sync', 'keepassxc');
 const servedDb = path.join(work, 'served', 'tms.sqlite');
 const nodes = new Map<string, { base: string; child: ChildProcess }>();
 for (const b of builds) {
