@@ -244,7 +244,7 @@ export async function stringKeyOf(
 }
 
 /** A unit of a string in any component, as `inconsistent` compares it. */
-export interface GroupRow {
+export interface StringUnitRow {
   id: number;
   translation_id: number;
   source: string;
@@ -259,8 +259,8 @@ export interface GroupRow {
 }
 
 /** Every translated (non-source) unit of a string, in every language and component. */
-export async function stringUnits(tx: Tx, source: string, context: string): Promise<GroupRow[]> {
-  return (await sql(tx).group.all(source, context)) as GroupRow[];
+export async function stringUnits(tx: Tx, source: string, context: string): Promise<StringUnitRow[]> {
+  return (await sql(tx).group.all(source, context)) as StringUnitRow[];
 }
 
 /** Adds or removes a unit's `inconsistent`; true when that changed a row. */
