@@ -1,12 +1,28 @@
 // Automatic translation of a translation (Weblate's "Automatic translation"): the strings a filter selects, filled
 // from other components or from engines, stored in chunks of short transactions as suggestions, translations or
 // strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
+
+import { enforceChecks } from '../checks/refresh.js';
 import type { EngineId } from '../config/config.js';
+import { Action } from '../domain/actions.js';
 import { PLURAL_SEPARATOR, State } from '../domain/unit.js';
-import { type AutoMode, type AutoResult, type OtherTranslation, applyAutomaticResults, otherTranslations } from '../store/autotranslate.repo.js';
+import {
+  type AutoMode,
+  type AutoResult,
+  type OtherTranslation,
+  autoUnitNow,
+  automaticTranslationUser,
+  otherTranslations,
+} from '../store/autotranslate.repo.js';
+import { type ChangeInput, recordChanges } from '../store/changes.repo.js';
+import { setPendingTarget } from '../store/edits.repo.js';
+import type { Tx } from '../store/index.js';
+import { now } from '../store/index.js';
 import type { UnitFilter } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
+import { refreshStats } from '../store/stats.repo.js';
 import type { Store } from '../store/store.js';
+import { addSuggestionsInBulk, hasSuggestion } from '../store/suggestions.repo.js';
 import { translationUnitRecords } from '../store/unit-records.repo.js';
 import { EngineError, type LanguagePair } from './engine.js';
 import type { Machinery } from './machinery.js';
@@ -150,4 +166,75 @@ async function fromEngines(
     const b = best.get(u.id);
     return b && b.text !== u.target ? [{ unitId: u.id, target: b.text, seenTarget: u.target, seenState: u.state }] : [];
   });
+}
+
+/**
+ * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
+ * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot, their checks run
+ * as an upload's are (an enforced one makes a string "needs editing"). Each change is Weblate's "Automatically
+ * translated" (6), by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
+ * read it is skipped, and so is a translated unit unless `overwrite` is set (`translate` with a filter that includes
+ * translated strings). Returns how many units were changed.
+ */
+export async function applyAutomaticResults(
+  tx: Tx,
+  results: readonly AutoResult[],
+  mode: AutoMode,
+  userId: number | null,
+  overwrite: boolean,
+): Promise<number> {
+  const bot = await automaticTranslationUser(tx);
+  const timestamp = now();
+  const byTranslation = new Map<number, { edits: { id: number; target: string; state: number }[]; changes: ChangeInput[] }>();
+  const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
+  for (const r of results) {
+    const u = await autoUnitNow(tx, r.unitId);
+    if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
+    const change: ChangeInput = {
+      action: Action.AUTO,
+      timestamp,
+      projectId: u.project_id,
+      componentId: u.component_id,
+      translationId: u.translation_id,
+      unitId: u.id,
+      languageId: u.language_id,
+      userId,
+      authorId: bot,
+      target: r.target,
+      old: u.target,
+      details: { source: u.source, mode, old_state: u.state },
+    };
+    if (mode === 'suggest') {
+      if (await hasSuggestion(tx, u.id, r.target)) continue;
+      suggestions.push({
+        unitId: u.id,
+        target: r.target,
+        userId: bot,
+        timestamp,
+        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
+      });
+      continue;
+    }
+    if (u.state >= State.TRANSLATED && !overwrite) continue;
+    const state = mode === 'translate' ? State.TRANSLATED : State.FUZZY;
+    let group = byTranslation.get(u.translation_id);
+    if (!group) byTranslation.set(u.translation_id, (group = { edits: [], changes: [] }));
+    group.edits.push({ id: u.id, target: r.target, state });
+    group.changes.push({ ...change, details: { ...change.details, state } });
+  }
+  if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
+  let changed = suggestions.length;
+  for (const [translationId, group] of byTranslation) {
+    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });
+    await recordChanges(tx, group.changes);
+    const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
+    await enforceChecks(
+      tx,
+      group.edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
+      [translationId],
+    );
+    await refreshStats(tx, [translationId]);
+    changed += group.edits.length;
+  }
+  return changed;
 }

@@ -1,13 +1,8 @@
 // Automatic translation's store work: the same strings translated in other components (the source "others"), the
-// bot author of automatic changes, and applying a chunk of results (suggestions, or pending translations) without
-// overwriting what was translated meanwhile.
-import { Action } from '../domain/actions.js';
+// bot author of automatic changes, and the units as they are when a result is stored on them.
 import { State } from '../domain/unit.js';
-import type { ChangeInput } from './changes.repo.js';
 import { type Tx, now } from './db.js';
-import { saveUploadedTargets } from './edits.repo.js';
 import { preparedOnce } from './statements.js';
-import { addSuggestionsInBulk, hasSuggestion } from './suggestions.repo.js';
 
 /** The bot every automatic change is authored by; without an e-mail address its commits use a no-reply one. */
 export const AUTOMATIC_TRANSLATION_USER = {
@@ -94,75 +89,19 @@ export async function otherTranslations(
   return (await sql(tx).others.all(translationId, languageId, componentId, sourceLanguageId)) as OtherTranslation[];
 }
 
-/**
- * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
- * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot. Each change is
- * recorded as Weblate's "Automatically translated" (6), by `userId` (who asked; null for an add-on). A unit whose
- * target or state moved since the job read it is skipped, and so is a translated unit unless `overwrite` is set
- * (`translate` with a filter that includes translated strings). Returns how many units were changed.
- */
-export async function applyAutomaticResults(
-  tx: Tx,
-  results: readonly AutoResult[],
-  mode: AutoMode,
-  userId: number | null,
-  overwrite: boolean,
-): Promise<number> {
-  const s = sql(tx);
-  const bot = await automaticTranslationUser(tx);
-  const timestamp = now();
-  type Now = {
-    id: number;
-    translation_id: number;
-    target: string;
-    state: number;
-    source: string;
-    component_id: number;
-    project_id: number;
-    language_id: number;
-  };
-  const byTranslation = new Map<number, { edits: Parameters<typeof saveUploadedTargets>[2][number][]; changes: ChangeInput[] }>();
-  const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
-  for (const r of results) {
-    const u = (await s.unitNow.get(r.unitId)) as Now | undefined;
-    if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
-    const change: ChangeInput = {
-      action: Action.AUTO,
-      timestamp,
-      projectId: u.project_id,
-      componentId: u.component_id,
-      translationId: u.translation_id,
-      unitId: u.id,
-      languageId: u.language_id,
-      userId,
-      authorId: bot,
-      target: r.target,
-      old: u.target,
-      details: { source: u.source, mode, old_state: u.state },
-    };
-    if (mode === 'suggest') {
-      if (await hasSuggestion(tx, u.id, r.target)) continue;
-      suggestions.push({
-        unitId: u.id,
-        target: r.target,
-        userId: bot,
-        timestamp,
-        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
-      });
-      continue;
-    }
-    if (u.state >= State.TRANSLATED && !overwrite) continue;
-    const state = mode === 'translate' ? State.TRANSLATED : State.FUZZY;
-    let group = byTranslation.get(u.translation_id);
-    if (!group) byTranslation.set(u.translation_id, (group = { edits: [], changes: [] }));
-    group.edits.push({ id: u.id, target: r.target, state, authorId: bot, timestamp });
-    group.changes.push({ ...change, details: { ...change.details, state } });
-  }
-  if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
-  let changed = suggestions.length;
-  for (const [translationId, group] of byTranslation) {
-    await saveUploadedTargets(tx, translationId, group.edits, group.changes);
-    changed += group.edits.length;
-  }
-  return changed;
+/** A unit as an automatic result is stored on it: what it holds now and where it lives. */
+export interface AutoUnitNow {
+  id: number;
+  translation_id: number;
+  target: string;
+  state: number;
+  source: string;
+  component_id: number;
+  project_id: number;
+  language_id: number;
+}
+
+/** The unit as it is now (read in the transaction that stores a result on it), or undefined. */
+export async function autoUnitNow(tx: Tx, unitId: number): Promise<AutoUnitNow | undefined> {
+  return (await sql(tx).unitNow.get(unitId)) as AutoUnitNow | undefined;
 }
