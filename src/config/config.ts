@@ -72,6 +72,12 @@ export interface ComponentConfig {
   depth: number;
   /** tms: the repository location resolved: an absolute path for local repositories, the URL otherwise. */
   repoResolved: string;
+  /**
+   * tms: the component whose repository this one shares (`repo: "weblate://<project>/<component>"`, Weblate's
+   * repository link), or null. A linked component uses that component's working copy, remote, branch and push
+   * settings: one clone, one fetch and one push for all of them.
+   */
+  linkedTo: { project: string; component: string } | null;
 }
 
 export interface ProjectConfig {
@@ -177,6 +183,53 @@ function describe(error: ErrorObject): string {
   }
 }
 
+/** Weblate's repository link: `weblate://<project>/<component>`. */
+const LINK_URL = /^weblate:\/\/([^/]+)\/([^/]+)\/?$/;
+
+/** The component a `weblate://project/component` repository names, or null for any other repository. */
+export function repositoryLink(repo: string): { project: string; component: string } | null {
+  const m = LINK_URL.exec(repo);
+  return m ? { project: m[1]!, component: m[2]! } : null;
+}
+
+/** What a linked component takes from the component it links to: where and how its repository is reached. */
+const SHARED_KEYS = ['vcs', 'branch', 'push', 'push_branch', 'username', 'password', 'depth'] as const;
+
+/**
+ * Problems of `weblate://` repository links, as Weblate refuses them: a link to a component that does not exist, to
+ * itself, or to a component that is linked itself (no chains, hence no loops); a link that also sets what the
+ * linked repository decides (branch, push, credentials, depth).
+ */
+function linkProblems(config: Omit<Config, 'file'>): string[] {
+  const problems: string[] = [];
+  const find = (project: string, component: string) => config.projects.find((p) => p.slug === project)?.components.find((c) => c.slug === component);
+  config.projects.forEach((project, pi) => {
+    project.components.forEach((c, ci) => {
+      const at = `projects[${pi}].components[${ci}]`;
+      if (c.repo.startsWith('weblate:') && !repositoryLink(c.repo)) {
+        problems.push(`${at}.repo: a repository link must be "weblate://<project>/<component>"`);
+        return;
+      }
+      const link = repositoryLink(c.repo);
+      if (!link) return;
+      const target = find(link.project, link.component);
+      if (link.project === project.slug && link.component === c.slug) problems.push(`${at}.repo: links the component to itself`);
+      else if (!target) problems.push(`${at}.repo: links to "${link.project}/${link.component}", which is not a configured component`);
+      else if (repositoryLink(target.repo)) {
+        problems.push(
+          `${at}.repo: links to "${link.project}/${link.component}", which is linked itself (to "${target.repo}"); link to a component with its own repository`,
+        );
+      } else if (target.vcs !== 'git') problems.push(`${at}.repo: links to "${link.project}/${link.component}", which has no git repository (vcs "local")`);
+      for (const key of SHARED_KEYS) {
+        if (key === 'vcs' ? c.vcs !== 'git' : c[key] !== (key === 'depth' ? 0 : '')) {
+          problems.push(`${at}.${key}: a linked component takes it from the component it links to; leave it out`);
+        }
+      }
+    });
+  });
+  return problems;
+}
+
 function isUrl(repo: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\\]+@[^/\\]+:/.test(repo);
 }
@@ -201,7 +254,8 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       const cat = `${at}.components[${ci}]`;
       if (componentSlugs.has(c.slug)) problems.push(`${cat}.slug: duplicate component slug "${c.slug}" in project "${project.slug}"`);
       componentSlugs.add(c.slug);
-      if (c.vcs === 'local' && c.repo !== '' && c.repo !== 'local:') problems.push(`${cat}.repo: must be "local:" when vcs is "local"`);
+      if (c.vcs === 'local' && c.repo !== '' && c.repo !== 'local:' && !repositoryLink(c.repo))
+        problems.push(`${cat}.repo: must be "local:" when vcs is "local"`);
       if (c.vcs === 'git' && (c.repo === '' || c.repo === 'local:')) problems.push(`${cat}.repo: is required when vcs is "git"`);
       if (c.file_format === 'tbx' && c.template !== '') problems.push(`${cat}.template: must be empty for the tbx format (always bilingual)`);
       if (c.file_format === 'webextension' && c.template === '') problems.push(`${cat}.template: is required for the webextension format`);
@@ -250,15 +304,26 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
   const config = raw as unknown as Omit<Config, 'file'>;
-  const problems = semanticProblems(config);
+  const problems = [...semanticProblems(config), ...linkProblems(config)];
   if (problems.length > 0) {
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
   const dir = path.dirname(file);
   for (const project of config.projects) {
     for (const c of project.components) {
+      c.linkedTo = repositoryLink(c.repo);
+      if (c.linkedTo) continue;
       if (c.vcs === 'local') c.repo = 'local:';
       c.repoResolved = resolveRepo(c.repo, dir);
+    }
+  }
+  // a linked component reaches its repository as the component it links to does
+  for (const project of config.projects) {
+    for (const c of project.components) {
+      if (!c.linkedTo) continue;
+      const target = findComponentConfig(config, c.linkedTo.project, c.linkedTo.component)!;
+      for (const key of SHARED_KEYS) (c as unknown as Record<string, unknown>)[key] = target[key];
+      c.repoResolved = target.repoResolved;
     }
   }
   return {
@@ -293,6 +358,11 @@ export function loadConfig(file: string): Config {
     throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
   return parseConfig(text, file);
+}
+
+/** The configured component with these slugs, or undefined. */
+export function findComponentConfig(config: Pick<Config, 'projects'>, projectSlug: string, componentSlug: string): ComponentConfig | undefined {
+  return config.projects.find((p) => p.slug === projectSlug)?.components.find((c) => c.slug === componentSlug);
 }
 
 /** The project with this slug, or undefined. */

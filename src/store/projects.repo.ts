@@ -30,7 +30,7 @@ export interface ComponentRow {
 /** Project settings as stored: the configuration without its components. */
 export type ProjectSettings = Omit<ProjectConfig, 'components'>;
 /** Component settings as stored: the configuration with credentials removed. */
-export type ComponentSettings = Omit<ComponentConfig, 'password' | 'repoResolved'>;
+export type ComponentSettings = Omit<ComponentConfig, 'password' | 'repoResolved' | 'linkedTo'>;
 
 function projectSettings(p: ProjectConfig): ProjectSettings {
   const { components: _components, ...rest } = p;
@@ -38,7 +38,7 @@ function projectSettings(p: ProjectConfig): ProjectSettings {
 }
 
 function componentSettings(c: ComponentConfig): ComponentSettings {
-  const { password: _password, repoResolved: _resolved, ...rest } = c;
+  const { password: _password, repoResolved: _resolved, linkedTo: _linked, ...rest } = c;
   return { ...rest, repo: redactUrl(c.repo), push: redactUrl(c.push) };
 }
 
