@@ -70,6 +70,26 @@ export function sharingRepository(config: Pick<Config, 'projects'>, owner: Confi
   return out;
 }
 
+/**
+ * The other components sharing `h`'s working copy (weblate:// links), resolved with `h`'s object cache; a component
+ * the store has not seen yet is left out (it holds nothing).
+ */
+export async function sharersOf(h: ComponentTarget): Promise<ComponentTarget[]> {
+  if (!h.git) return [];
+  const members = sharingRepository(h.config, repositoryOwner(h.config, h.project, h.component));
+  if (members.length === 1) return [];
+  const out: ComponentTarget[] = [];
+  for (const c of members) {
+    if (c.project.slug === h.project.slug && c.component.slug === h.component.slug) continue;
+    try {
+      out.push({ ...(await resolveComponent(h.store, h.config, c.project, c.component)), cache: h.cache });
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+    }
+  }
+  return out;
+}
+
 /** Credentials for http(s) repositories given in the configuration rather than the URL. */
 export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
   return component.username ? { username: component.username, password: component.password } : undefined;

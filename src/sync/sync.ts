@@ -25,6 +25,11 @@ export interface ComponentSyncResult {
   skipped: { path: string; reason: string }[];
   /** Files read and parsed this time. */
   parsed: number;
+  /**
+   * Whether the working copy's files were listed and compared with the store; false when nothing the component reads
+   * changed (same commit, or commits that touch only other components' files of a shared repository).
+   */
+  scanned: boolean;
   added: number;
   changed: number;
   removed: number;
@@ -68,6 +73,7 @@ export function emptyResult(project: string, component: string): ComponentSyncRe
     files: [],
     skipped: [],
     parsed: 0,
+    scanned: false,
     added: 0,
     changed: 0,
     removed: 0,
@@ -151,6 +157,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       return failures(result);
     }
     emit('scan');
+    result.scanned = true;
     const [{ expandFileMask, parseChanged, planFiles }, { blobIdsOf, verifiedBytes }] = await Promise.all([import('./scan.js'), import('./working-copy.js')]);
     const { paths, refused } = await expandFileMask(dir, component.filemask);
     if (paths.length === 0 && refused.length === 0) result.warnings.push(noMatches(component.filemask));
