@@ -1,12 +1,15 @@
 // Components sharing one repository end to end: one commit carrying two components' edits pushed once, and a webhook
 // for the repository that re-reads only the component whose file changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password.js';
 import { openComponent } from '../../src/component/handle.js';
 import type { Config } from '../../src/config/config.js';
 import { type UpdateQueue, createUpdateQueue } from '../../src/hooks/queue.js';
 import { type ComponentUpdate, createComponentUpdater } from '../../src/hooks/updater.js';
 import { commitPending, editUnit } from '../../src/operations/index.js';
+import { joinTeams } from '../../src/store/auth.repo.js';
 import type { Store } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
@@ -147,5 +150,34 @@ describe('components sharing a repository', () => {
     ]);
     expect(await unitOf('delta', 'Open a file')).toMatchObject({ target: 'Datei öffnen' });
     expect(await unitOf('gamma', 'Open a file')).toMatchObject({ target: 'Eine Datei öffnen' });
+  });
+
+  it('shows the link as Weblate does: linked_component in the API, "shared with" on the repository page', async () => {
+    const component = async (slug: string) => (await (await fetch(`${server.url}/api/components/hello/${slug}/`)).json()) as Record<string, unknown>;
+    expect((await component('alpha')).linked_component).toBeNull();
+    expect(await component('beta')).toMatchObject({ repo: 'weblate://hello/alpha', linked_component: `${server.url}/api/components/hello/alpha/` });
+    const list = (await (await fetch(`${server.url}/api/components/`)).json()) as { results: { slug: string; linked_component: string | null }[] };
+    expect(list.results.map((c) => [c.slug, c.linked_component !== null])).toEqual(SLUGS.map((s, i) => [s, i > 0]));
+
+    const { user: mike } = await store.write((tx) => createUser(tx, { username: 'mike', fullName: 'Mike Manager', email: 'mike@example.org' }));
+    await store.write((tx) => joinTeams(tx, mike.id, ['Managers']));
+    const hash = await hashPassword('mike-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'mike', hash));
+    const form = await fetch(`${server.url}/accounts/login/`);
+    const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+    const signed = await fetch(`${server.url}/accounts/login/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfmiddlewaretoken: token, username: 'mike', password: 'mike-password-1', next: '/' }).toString(),
+    });
+    const session = signed.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('tms_session='))!
+      .split(';')[0]!;
+    const page = await (await fetch(`${server.url}/repository/hello/beta/`, { headers: { Cookie: session } })).text();
+    const shared = /<dt>Repository<\/dt><dd data-shared="?3"?>([\s\S]*?)<\/dd>/.exec(page)?.[1] ?? '';
+    expect(shared).toMatch(/^shared with /);
+    expect([...shared.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/projects/hello/alpha/', '/projects/hello/gamma/', '/projects/hello/delta/']);
   });
 });
