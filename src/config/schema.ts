@@ -83,7 +83,7 @@ export const componentSchema = {
         additionalProperties: false,
         required: ['name'],
         properties: {
-          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] },
+          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.discovery.discovery'] },
           configuration: { type: 'object', default: {} },
         },
       },

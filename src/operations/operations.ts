@@ -6,6 +6,7 @@ import { Action } from '../domain/actions.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { markAllPending } from '../store/edits.repo.js';
 import { now } from '../store/index.js';
+import { runDiscovery } from '../sync/discovery.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { type CommitOptions, type CommitResult, type CommitUndo, commitAgain, commitLocked } from './commit.js';
@@ -55,6 +56,12 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
         const synced = await syncLocked(other, { force, offline: true });
         result.shared = [...(result.shared ?? []), synced];
         if (!synced.ok && synced.error) result.detail = joinLines(result.detail, `Re-scan of ${other.project.slug}/${other.component.slug}: ${synced.error}`);
+      }
+      // Weblate's discovery add-on: the components the repository's files make after the update
+      if (h.git && result.sync.commit !== null) {
+        const discovered = await runDiscovery(h, { dir: h.dir, head: result.sync.commit, update: 'up-to-date' });
+        if (discovered.synced.length > 0) result.shared = [...(result.shared ?? []), ...discovered.synced];
+        if (discovered.warnings.length > 0) result.detail = joinLines(result.detail, ...discovered.warnings);
       }
     }
     return result;

@@ -7,6 +7,7 @@ import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { alignWorkingCopy } from './align.js';
 import { applyConfig } from './config.js';
+import { runDiscovery } from './discovery.js';
 import { collectGarbage } from './gc.js';
 import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
@@ -42,24 +43,31 @@ export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}):
 export async function syncShared(targets: readonly ComponentTarget[], opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
   const [first, ...rest] = targets;
   if (!first) return [];
-  if (rest.length === 0) return [await syncComponent(first, opts)];
   return withComponentMutex(
     first.key,
     async () => {
+      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
+      // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
       const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
       const done = aligned?.synced ?? (await syncLocked(first, opts));
       const results = [done];
+      const state: WorkingCopyState | undefined =
+        done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
       for (const h of rest) {
-        if (done.commit === null && !done.ok) {
+        if (!state && !done.ok) {
           // the working copy could not be brought up to date: what the first met is what every sharer meets
           const failed = { ...emptyResult(h.project.slug, h.component.slug), ok: false, error: done.error };
           opts.onEvent?.({ type: 'component-done', result: failed });
           results.push(failed);
           continue;
         }
-        results.push(
-          await syncLocked(h, { ...opts, updated: { dir: h.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] } }),
-        );
+        results.push(await syncLocked(h, { ...opts, ...(state ? { updated: state } : { offline: true }) }));
+      }
+      // Weblate's discovery add-on: the components the repository's files make now
+      if (state && first.git) {
+        const discovered = await runDiscovery(first, state, opts);
+        done.warnings.push(...discovered.warnings);
+        results.push(...discovered.synced);
       }
       return results;
     },
