@@ -161,7 +161,9 @@ report(`anchor: git clone of the ${M} repositories: ${cloneSeconds.toFixed(2)} s
 
 let change = 0;
 const rows: string[] = [];
-for (const linked of [false, true]) {
+/** `SITE_ONLY=linked` or `separate` measures one of the two configurations. */
+const variants = [false, true].filter((linked) => !process.env.SITE_ONLY || process.env.SITE_ONLY === (linked ? 'linked' : 'separate'));
+for (const linked of variants) {
   const dir = path.join(work, linked ? 'linked' : 'separate');
   const config = writeConfig(dir, linked);
   const cold = await timed(tms, ['--config', config, 'sync', 'site'], dir);
@@ -188,4 +190,5 @@ report('| components | working copies | cold `tms sync` | no-change `tms sync` |
 report('|---|---|---|---|---|');
 for (const r of rows) report(r);
 await server.close();
-rmSync(work, { recursive: true, force: true });
+if (process.env.SITE_KEEP) console.log(`kept: ${work}`);
+else rmSync(work, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js';
 import { alignWorkingCopy } from './align.js';
 import { applyConfig } from './config.js';
 import { runDiscovery } from './discovery.js';
-import { collectGarbage } from './gc.js';
+import { collectGarbageIfGrown } from './gc.js';
 import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -61,7 +61,8 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
           results.push(failed);
           continue;
         }
-        results.push(await syncLocked(h, { ...opts, ...(state ? { updated: state } : { offline: true }) }));
+        // one object cache for the working copy they share: its trees and pack are read once, not once per component
+        results.push(await syncLocked(h, { cache: first.cache, ...opts, ...(state ? { updated: state } : { offline: true }) }));
       }
       // Weblate's discovery add-on: the components the repository's files make now
       if (state && first.git) {
@@ -119,7 +120,7 @@ async function syncConfigured(store: Store, config: Config, components: readonly
   for (const group of groups.values()) {
     for (const result of await syncShared(group, opts)) {
       results.push(result);
-      if (components.length > 1 && result.parsed > 0) collectGarbage();
+      if (components.length > 1 && result.parsed > 0) collectGarbageIfGrown();
     }
   }
   return results;

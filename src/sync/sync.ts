@@ -261,6 +261,27 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
 /** Patterns a file mask may hold that `maskRegex` does not read as fast-glob does (a `**`, a class, a brace list). */
 const GLOB_SPECIALS = /\*\*|[?[\]{}!()+@]/;
 
+/** Changed paths by object cache and commits: components sharing a working copy (and its cache) diff it once. */
+const diffs = new WeakMap<object, Map<string, Promise<string[] | null>>>();
+
+function changedPathsOnce(
+  changedPaths: (opts: { dir: string; cache: object }, from: string, to: string) => Promise<string[] | null>,
+  dir: string,
+  from: string,
+  to: string,
+  cache: object,
+): Promise<string[] | null> {
+  let byCommits = diffs.get(cache);
+  if (!byCommits) diffs.set(cache, (byCommits = new Map()));
+  const key = `${dir}\0${from}\0${to}`;
+  let found = byCommits.get(key);
+  if (!found) {
+    found = changedPaths({ dir, cache }, from, to);
+    byCommits.set(key, found);
+  }
+  return found;
+}
+
 /**
  * Whether the commits from `from` to `to` change any file of the component (a mask match, the template, the
  * intermediate file, the base of new translations); true when that cannot be told (a commit missing, a mask whose
@@ -270,7 +291,7 @@ async function touchesComponent(h: ComponentTarget, from: string, to: string, ca
   const { filemask, template, intermediate, new_base } = h.component;
   if (GLOB_SPECIALS.test(filemask)) return true;
   const [vcs, { maskRegex }] = await Promise.all([import('../vcs/index.js'), import('./filemask.js')]);
-  const changed = await vcs.changedPaths({ dir: h.dir, cache }, from, to);
+  const changed = await changedPathsOnce(vcs.changedPaths, h.dir, from, to, cache);
   if (changed === null) return true;
   const mask = maskRegex(filemask);
   const own = new Set([template, intermediate, new_base].filter((f) => f !== ''));
