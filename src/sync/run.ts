@@ -119,6 +119,13 @@ async function syncConfigured(store: Store, config: Config, components: readonly
   const results: ComponentSyncResult[] = [];
   for (const group of groups.values()) {
     for (const result of await syncShared(group, opts)) {
+      // Weblate's automatic translation add-on, once the new strings are in (outside the repository's mutex)
+      const project = config.projects.find((p) => p.slug === result.project);
+      const component = project?.components.find((c) => c.slug === result.component);
+      if (project && component && result.added > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
+        const { runAutoTranslateAddon } = await import('../machinery/addon.js');
+        result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
+      }
       results.push(result);
       if (components.length > 1 && result.parsed > 0) collectGarbageIfGrown();
     }
