@@ -1,5 +1,6 @@
-import { ACTIONS_CONTENT } from '../domain/actions.js';
 // Per-translation statistics: counts from units, last change from content changes; read by the API.
+
+import { ACTIONS_CONTENT } from '../domain/actions.js';
 import type { StatsDelta, UnitStatsFacts } from '../domain/statistics.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';

@@ -1,5 +1,6 @@
-import { type UnitStatsFacts, statsDelta } from '../domain/statistics.js';
 // Suggestions per string (Weblate's Suggestion) with their votes; the translation's `suggestions` count follows each change.
+
+import { type UnitStatsFacts, statsDelta } from '../domain/statistics.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
