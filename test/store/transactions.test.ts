@@ -8,9 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Store, openStore } from '../../src/store/index.js';
 import { onPostgres, sqlOn } from '../helpers/store.js';
-import { waitFor } from '../helpers/wait.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../helpers/wait.js';
 
 describe('units of work', () => {
   let store: Store;
@@ -24,19 +22,25 @@ describe('units of work', () => {
 
   it('keeps a write to itself across its awaits: a read meanwhile never sees half of it', async () => {
     const before = await count();
-    let inside = false;
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const writing = store.write(async (tx) => {
       await tx.prepare('INSERT INTO tx_probe (n) VALUES (1)').run();
-      inside = true;
+      entered();
       // work that yields in the middle of the transaction (on SQLite the same connection serves the read below)
-      await sleep(50);
+      await gate;
       await tx.prepare('INSERT INTO tx_probe (n) VALUES (2)').run();
     });
-    await waitFor('the write to be inside its transaction', () => inside);
+    await inside;
+    const reading = count();
     // PostgreSQL reads beside the write (what was committed before it); SQLite's one connection waits for the write's
     // commit, so that no read runs inside another caller's transaction
-    expect(await count()).toBe(onPostgres ? before : before + 2);
+    if (onPostgres) expect(await reading).toBe(before);
+    release();
     await writing;
+    if (!onPostgres) expect(await reading).toBe(before + 2);
     expect(await count()).toBe(before + 2);
   });
 
