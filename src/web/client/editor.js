@@ -54,13 +54,20 @@ function message(text) {
   box.textContent = text;
 }
 
+/** The state a save asks for, as the server's stateOfForm: Approve / Unapprove, else "needs editing", else approval kept. */
+function stateOf(form, targets, action) {
+  if (targets.every((t) => t === '')) return 0;
+  if (action === 'approve') return 30;
+  if (action === 'unapprove') return 20;
+  if (form.querySelector('input[name="fuzzy"]')?.checked) return 10;
+  return Number(form.querySelector('[data-state]')?.dataset.state ?? 0) === 30 ? 30 : 20;
+}
+
 /** Saves the shown string through `PATCH /api/units/<id>/`; true when saved. */
-async function save(form) {
+async function save(form, action) {
   const e = editor();
   const targets = [...form.querySelectorAll('textarea[name^="target_"]')].map((t) => t.value);
-  const fuzzy = form.querySelector('input[name="fuzzy"]')?.checked;
-  const current = Number(form.querySelector('[data-state]')?.dataset.state ?? 0);
-  const state = targets.every((t) => t === '') ? 0 : fuzzy ? 10 : current === 30 ? 30 : 20;
+  const state = stateOf(form, targets, action);
   const response = await fetch(`/api/units/${e.dataset.unit}/`, {
     method: 'PATCH',
     credentials: 'same-origin',
@@ -86,13 +93,15 @@ function editorUrl(extra) {
 }
 
 let busy = false;
-async function submit(form, next) {
+/** Saves (`action`: save, save_next, approve, unapprove), then shows the next string (save_next, approve) or this one again. */
+async function submit(form, action) {
   if (busy) return;
   busy = true;
   try {
     const e = editor();
     const checksum = form.querySelector('input[name="checksum"]').value;
-    if (await save(form)) await show(next ? editorUrl({ after: e.dataset.position }) : editorUrl({ checksum }), next);
+    const next = action === 'save_next' || action === 'approve';
+    if (await save(form, action)) await show(next ? editorUrl({ after: e.dataset.position }) : editorUrl({ checksum }), next);
   } catch (error) {
     message(`Not saved: ${error.message}`);
   } finally {
@@ -106,7 +115,7 @@ document.addEventListener('submit', (event) => {
   // a suggestion is posted as the form is (the server stores it and shows the string again)
   if (event.submitter?.name === 'suggest') return;
   event.preventDefault();
-  submit(form, event.submitter?.name === 'save_next');
+  submit(form, event.submitter?.name ?? 'save');
 });
 
 /** Copies a memory match into the translation fields: its plural forms (a JSON list) one per field, in order. */
@@ -143,7 +152,16 @@ document.addEventListener('keydown', (event) => {
     const form = document.querySelector('.translate-form');
     if (form?.querySelector('button[name="save_next"]')) {
       event.preventDefault();
-      submit(form, true);
+      submit(form, 'save_next');
+    }
+    return;
+  }
+  // Alt+Enter suggests the text as typed (Weblate's shortcut): the form is posted as the Suggest button would
+  if (event.key === 'Enter' && event.altKey) {
+    const suggest = document.querySelector('.translate-form button[name="suggest"]');
+    if (suggest) {
+      event.preventDefault();
+      suggest.click();
     }
     return;
   }

@@ -21,15 +21,17 @@ import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
+import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
 
 const FILTER_NAMES: Record<string, string> = {
   '': 'All strings',
-  'state:<translated': 'Untranslated strings',
+  'state:<translated': 'Unfinished strings',
   'state:empty': 'Untranslated strings',
   'state:needs-editing': 'Strings needing editing',
+  'state:translated': 'Strings waiting for review',
   'state:approved': 'Approved strings',
   'has:check': 'Strings with failing checks',
 };
@@ -182,11 +184,8 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
     return { html: page(ctx, { title, crumbs, body, script: true }) };
   }
   const { unit, offset } = located;
-  const on = { project, component };
-  const canEdit = signedIn(ctx) && ctx.access.can('unit.edit', on) && unit.state !== State.READONLY && !component.locked;
   const discussion = await discussionOf(ctx, translation, unit);
-  // Weblate's rule: who may not edit but may suggest gets the suggest button instead of saving
-  const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
+  const can = abilitiesOf(ctx, translation, unit);
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
   const labels = plural ? pluralLabels(language.code, catalogPlural(ctx.catalog, translation)) : [''];
@@ -238,34 +237,30 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
         </section>
         <section class="target" aria-labelledby="target-h">
           <h2 id="target-h">Translation (${language.name})</h2>
+          ${readOnlyNotice(can)}
           ${targets.map(
             (t, i) => html`<div class="field">
               <label for=${`target_${i}`}>${plural ? labels[i] : language.name}</label>
-              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit && !canSuggest} autofocus=${(canEdit || canSuggest) && i === 0} aria-describedby="shortcuts">${t}</textarea>
+              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!can.edit && !can.suggest} autofocus=${(can.edit || can.suggest) && i === 0} aria-describedby="shortcuts">${t}</textarea>
             </div>`,
           )}
           ${
-            canEdit
-              ? html`<div class="field check">
-                    <input type="checkbox" id="fuzzy" name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
-                    <label for="fuzzy">Needs editing</label>
-                  </div>
-                  <div class="buttons">
-                    <button type="submit" name="save" value="1" class="primary">Save</button>
-                    <button type="submit" name="save_next" value="1">Save and continue</button>
-                  </div>
-                  <p id="shortcuts" class="hint">Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match.</p>`
-              : canSuggest
-                ? html`<div class="buttons"><button type="submit" name="suggest" value="1" class="primary">Suggest</button></div>
-                    <p id="shortcuts" class="hint">You may suggest a translation here; someone who may edit it accepts it.</p>`
-                : html`<p id="shortcuts" class="hint">${
-                    signedIn(ctx)
-                      ? component.locked
-                        ? 'The component is locked.'
-                        : 'You may not edit this string.'
-                      : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
-                  }</p>`
+            can.edit &&
+            html`<div class="field check">
+              <input type="checkbox" id="fuzzy" name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
+              <label for="fuzzy">Needs editing</label>
+            </div>`
           }
+          ${actionButtons(can, unit)}
+          <p id="shortcuts" class="hint">${
+            can.edit
+              ? 'Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match.'
+              : can.suggest
+                ? 'You may suggest a translation here; someone who may edit it accepts it.'
+                : signedIn(ctx)
+                  ? 'You may not edit this string.'
+                  : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
+          }</p>
         </section>
       </form>
       <aside class="side">
@@ -291,7 +286,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history, { where: false })}
+          ${changeList(ctx, history, { where: false, list: true })}
         </section>
       </aside>
     </div>
@@ -359,8 +354,7 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
   const unit = await unitOfForm(ctx, translation);
   const targets = targetsOfForm(ctx);
-  const fuzzy = formValue(ctx, 'fuzzy') !== undefined;
-  const state = targets.every((t) => t === '') ? State.EMPTY : fuzzy ? State.FUZZY : unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
+  const state = stateOfForm(ctx, targets, unit.state);
   const write: WriteContext = {
     ...ctx,
     params: { ...ctx.params, id: String(unit.id) },
@@ -370,6 +364,7 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   await updateUnit(write, false);
   const q = queryValue(ctx, 'q') ?? '';
   const base = paths.translate(ctx.catalog, translation);
-  if (formValue(ctx, 'save_next') !== undefined) return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
+  if (formValue(ctx, 'save_next') !== undefined || formValue(ctx, 'approve') !== undefined)
+    return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
   return { redirect: `${base}${editorQuery(q, { checksum: hashToChecksum(unit.id_hash) })}` };
 }
