@@ -100,6 +100,14 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   unitComponent: tx.prepare(`SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`),
   hasHash: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
+  before: tx.prepare(
+    `SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position < ? ORDER BY u.position DESC, u.id DESC LIMIT ?`,
+  ),
+  after: tx.prepare(`SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position > ? ORDER BY u.position, u.id LIMIT ?`),
+  sameSource: tx.prepare(
+    `SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     WHERE u.source = ? AND t.language_id = ? AND c.project_id = ? AND u.id <> ? ORDER BY c.id, u.position LIMIT ?`,
+  ),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
     tx.dialect.returningId(
@@ -380,6 +388,44 @@ export async function findUnitBrief(tx: Tx, unitId: number): Promise<(UnitBrief 
 /** The units of a string in every translation of a component (the same id_hash), by translation. */
 export async function componentUnitsByHash(tx: Tx, componentId: number, idHash: bigint): Promise<UnitBrief[]> {
   return ((await sql(tx).unitsByHash.all(componentId, idHash)) as RawBrief[]).map(brief);
+}
+
+/** A unit of the file with its position (the nearby strings). */
+export type PositionedUnit = UnitBrief & { position: number };
+
+/**
+ * The `around` units before and after a position in a translation, in file order (Weblate's "Nearby strings").
+ * @example await nearbyUnits(tx, 7, 120, 5) // up to 5 units before position 120 and 5 after it
+ */
+export async function nearbyUnits(
+  tx: Tx,
+  translationId: number,
+  position: number,
+  around: number,
+): Promise<{ before: PositionedUnit[]; after: PositionedUnit[] }> {
+  const s = sql(tx);
+  const read = async (statement: typeof s.before) =>
+    ((await statement.all(translationId, position, around)) as (RawBrief & { position: number })[]).map((r) => ({ ...brief(r), position: r.position }));
+  return { before: (await read(s.before)).reverse(), after: await read(s.after) };
+}
+
+/** A unit elsewhere in a project with the same source text (the other occurrences), with its component. */
+export type OccurrenceUnit = UnitBrief & { component_id: number };
+
+/**
+ * Units with this exact source in one language across a project's components, other than `excludeUnitId`, by component
+ * (Weblate's "Other occurrences"); found through the source index.
+ */
+export async function sameSourceUnits(
+  tx: Tx,
+  source: string,
+  languageId: number,
+  projectId: number,
+  excludeUnitId: number,
+  limit: number,
+): Promise<OccurrenceUnit[]> {
+  const rows = (await sql(tx).sameSource.all(source, languageId, projectId, excludeUnitId, limit)) as (RawBrief & { component_id: number })[];
+  return rows.map((r) => ({ ...brief(r), component_id: r.component_id }));
 }
 
 /** Whether a translation has a unit with this id_hash. */

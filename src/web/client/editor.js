@@ -173,8 +173,25 @@ document.addEventListener('keydown', (event) => {
     }
     return;
   }
-  if (event.altKey && (event.key === 'PageDown' || event.key === 'PageUp')) {
-    const link = document.querySelector(`a[data-nav="${event.key === 'PageDown' ? 'next' : 'prev'}"]`);
+  // `?` outside a text field opens (or closes) the keyboard help
+  if (
+    event.key === '?' &&
+    !event.altKey &&
+    !event.ctrlKey &&
+    !event.metaKey &&
+    !(event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement)
+  ) {
+    const help = document.querySelector('details.keys');
+    if (help) {
+      event.preventDefault();
+      help.open = !help.open;
+      help.querySelector('summary')?.focus();
+    }
+    return;
+  }
+  const move = { PageDown: 'next', PageUp: 'prev', Home: 'first', End: 'last' }[event.key];
+  if (event.altKey && move) {
+    const link = document.querySelector(`a[data-nav="${move}"]`);
     if (link) {
       event.preventDefault();
       show(link.href).catch(() => window.location.assign(link.href));

@@ -60,8 +60,8 @@ export function readOnlyNotice(a: Abilities): Html {
   return a.reason ? html`<p class="notice readonly" role="status" data-readonly=${a.code}>${a.reason}</p>` : null;
 }
 
-/** The form's buttons: Save / Save and continue, Approve or Unapprove for reviewers, Suggest for those who may suggest. */
-export function actionButtons(a: Abilities, unit: UnitRecordRow): Html {
+/** The form's buttons: Save / Save and continue, Approve or Unapprove for reviewers, Suggest for those who may suggest, Skip. */
+export function actionButtons(a: Abilities, unit: UnitRecordRow, skip: string | null): Html {
   const approved = unit.state === State.APPROVED;
   return html`<div class="buttons">
     ${a.edit && html`<button type="submit" name="save" value="1" class="primary">Save</button>`}
@@ -73,5 +73,6 @@ export function actionButtons(a: Abilities, unit: UnitRecordRow): Html {
         : html`<button type="submit" name="approve" value="1" class=${a.edit ? '' : 'primary'} title="Save the text as approved and open the next string">Approve</button>`)
     }
     ${a.suggest && html`<button type="submit" name="suggest" value="1" class=${a.edit ? '' : 'primary'} aria-keyshortcuts="Alt+Enter">Suggest</button>`}
+    ${skip && html`<a href=${skip} class="button secondary" data-nav="skip" title="Leave this string as it is and open the next one">Skip</a>`}
   </div>`;
 }

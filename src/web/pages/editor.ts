@@ -1,4 +1,4 @@
-// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
+// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, the strings around it, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
 
 import { queryValue } from '../../api/context.js';
 import { notFound, validationError } from '../../api/errors.js';
@@ -22,6 +22,7 @@ import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
 import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
+import { ageFacts, keyboardHelp, locations, surroundingsOf, surroundingsSections } from './editor-context.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
@@ -192,11 +193,12 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
-  const [others, glossary, history, checks] = await Promise.all([
+  const [others, glossary, history, checks, around] = await Promise.all([
     otherLanguages(ctx, translation, unit),
     glossaryTerms(ctx, translation, unit),
     recentChanges(ctx, { unitId: unit.id }, 20),
     unitChecksShown(ctx, unit),
+    surroundingsOf(ctx, translation, unit),
   ]);
   const prev = offset > 1 ? `${base}${editorQuery(q, { offset: offset - 1 })}` : null;
   const next = offset < total ? `${base}${editorQuery(q, { offset: offset + 1 })}` : null;
@@ -211,9 +213,11 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
     <nav aria-label="Strings" class="unit-nav">
       ${prev ? html`<a href=${prev} rel="prev" data-nav="prev" aria-keyshortcuts="Alt+PageUp">← Previous</a>` : html`<span class="disabled">← Previous</span>`}
       ${next ? html`<a href=${next} rel="next" data-nav="next" aria-keyshortcuts="Alt+PageDown">Next →</a>` : html`<span class="disabled">Next →</span>`}
-      ${next && html`<a href=${next} data-nav="skip">Skip</a>`}
+      ${offset > 1 && html`<a href=${`${base}${editorQuery(q, { offset: 1 })}`} data-nav="first" aria-keyshortcuts="Alt+Home">First</a>`}
+      ${offset < total && html`<a href=${`${base}${editorQuery(q, { offset: total })}`} data-nav="last" aria-keyshortcuts="Alt+End">Last</a>`}
     </nav>
     <div class="editor-grid">
+      <div class="editor-main">
       <form method="post" action=${`${base}${editorQuery(q, { offset })}`} class="translate-form" id="translate-form">
         <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
         <input type="hidden" name="unit" value=${unit.id} />
@@ -230,9 +234,10 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${unit.context && html`<dt>Context</dt><dd><code>${unit.context}</code></dd>`}
             ${unit.note && html`<dt>Developer comment</dt><dd>${unit.note}</dd>`}
             ${unit.explanation && html`<dt>Explanation</dt><dd>${unit.explanation}</dd>`}
-            ${unit.location && html`<dt>Location</dt><dd><code>${unit.location}</code></dd>`}
+            ${unit.location && html`<dt>Location</dt><dd>${locations(component, translation, unit)}</dd>`}
             ${(unit.flags || unit.extra_flags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extra_flags].filter(Boolean).join(', ')}</code></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
+            ${ageFacts(unit, around, history)}
           </dl>
         </section>
         <section class="target" aria-labelledby="target-h">
@@ -251,10 +256,10 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
               <label for="fuzzy">Needs editing</label>
             </div>`
           }
-          ${actionButtons(can, unit)}
+          ${actionButtons(can, unit, next)}
           <p id="shortcuts" class="hint">${
             can.edit
-              ? 'Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match.'
+              ? 'Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match; ? (outside a field) lists every shortcut.'
               : can.suggest
                 ? 'You may suggest a translation here; someone who may edit it accepts it.'
                 : signedIn(ctx)
@@ -263,6 +268,9 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
           }</p>
         </section>
       </form>
+      ${surroundingsSections(ctx, translation, unit, around, { code: language.code, dir })}
+      ${keyboardHelp()}
+      </div>
       <aside class="side">
         ${checksSection(ctx, translation, unit, checks)}
         ${discussionPanes(ctx, discussion, unit, `${base}${editorQuery(q, { offset })}`, { code: language.code, dir })}
