@@ -11,7 +11,7 @@ import type { BulkColumn } from './db.js';
 import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
-import { preparedOnce } from './statements.js';
+import { preparedOnce, statementCache } from './statements.js';
 import { refreshStats } from './stats.repo.js';
 
 export type { UnitRow } from './rows.js';
@@ -104,10 +104,7 @@ const sql = preparedOnce((tx: Tx) => ({
     `SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position < ? ORDER BY u.position DESC, u.id DESC LIMIT ?`,
   ),
   after: tx.prepare(`SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position > ? ORDER BY u.position, u.id LIMIT ?`),
-  sameSource: tx.prepare(
-    `SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-     WHERE u.source = ? AND t.language_id = ? AND c.project_id = ? AND u.id <> ? ORDER BY c.id, u.position LIMIT ?`,
-  ),
+  statement: statementCache(tx),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
     tx.dialect.returningId(
@@ -409,23 +406,24 @@ export async function nearbyUnits(
   return { before: (await read(s.before)).reverse(), after: await read(s.after) };
 }
 
-/** A unit elsewhere in a project with the same source text (the other occurrences), with its component. */
-export type OccurrenceUnit = UnitBrief & { component_id: number };
-
 /**
- * Units with this exact source in one language across a project's components, other than `excludeUnitId`, by component
- * (Weblate's "Other occurrences"); found through the source index.
+ * The units of one string (its id_hash: source and context, or key) in these translations, in their order: the other
+ * occurrences of a string across a project's components (Weblate's `Unit.objects.same`). One point lookup per
+ * translation on the (translation_id, id_hash) key, whatever the number of strings with that text.
+ * @example await unitsByHashIn(tx, [12, 40], unit.id_hash)
  */
-export async function sameSourceUnits(
-  tx: Tx,
-  source: string,
-  languageId: number,
-  projectId: number,
-  excludeUnitId: number,
-  limit: number,
-): Promise<OccurrenceUnit[]> {
-  const rows = (await sql(tx).sameSource.all(source, languageId, projectId, excludeUnitId, limit)) as (RawBrief & { component_id: number })[];
-  return rows.map((r) => ({ ...brief(r), component_id: r.component_id }));
+export async function unitsByHashIn(tx: Tx, translationIds: readonly number[], idHash: bigint): Promise<UnitBrief[]> {
+  const out: UnitBrief[] = [];
+  for (let i = 0; i < translationIds.length; i += 500) {
+    const ids = translationIds.slice(i, i + 500);
+    const text = `SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.id_hash = ? AND u.translation_id IN (${ids.map(() => '?').join(', ')})`;
+    const rows = (await sql(tx)
+      .statement(text)
+      .all(idHash, ...ids)) as RawBrief[];
+    const order = new Map(ids.map((id, n) => [id, n]));
+    out.push(...rows.map(brief).sort((a, b) => order.get(a.translation_id)! - order.get(b.translation_id)!));
+  }
+  return out;
 }
 
 /** Whether a translation has a unit with this id_hash. */

@@ -9,6 +9,7 @@ import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
 import { uploadTranslationFile } from './pages/upload.js';
+import { zenPage } from './pages/zen.js';
 
 type Handler = (ctx: WebContext) => WebAnswer | Promise<WebAnswer>;
 
@@ -30,6 +31,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     methods: { GET: (ctx) => editorPage(ctx), POST: (ctx) => (isDiscussionAction(ctx) ? discussionAction(ctx) : saveTranslation(ctx)) },
     signedIn: true,
   },
+  { path: '/zen/{project}/{component}/{language}/', methods: { GET: zenPage } },
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },

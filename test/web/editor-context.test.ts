@@ -2,6 +2,8 @@
 // project (each a link to its editor), locations linked to the repository browser, the source's age and the last
 // change with its author, Suggest and Skip beside Save, the notice of a locked component, and the keyboard help.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyConfig } from '../../src/store/projects.repo.js';
+import { syncProject } from '../../src/sync/index.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
 const DE = '/api/translations/hello/app/de/';
@@ -25,6 +27,13 @@ describe('the editor around its string', () => {
 
   beforeAll(async () => {
     env = await createWriteEnv({}, { app: { repoweb: REPOWEB } });
+    // a second component from the same repository: every string of app occurs there too
+    const [project] = env.config.projects;
+    const copy = { ...project!.components[0]!, name: 'App copy', slug: 'app-copy' };
+    const config = { ...env.config, projects: [{ ...project!, components: [...project!.components, copy] }] };
+    await env.store.write((tx) => applyConfig(tx, config));
+    const [synced] = await syncProject(env.store, config, 'hello', 'app-copy');
+    expect(synced?.ok, synced?.error).toBe(true);
     jane = await env.signIn('jane', 'jane-password-1');
     units = (await env.request('GET', `${DE}units/`, { token: env.tokens.jane })).json.results as Unit[];
     units.sort((a, b) => a.position - b.position);
@@ -45,17 +54,18 @@ describe('the editor around its string', () => {
     }
   });
 
-  it('lists other occurrences of the same source in the project, linked to their editor', async () => {
+  it('lists other occurrences of the string in the project (its source and context elsewhere), linked to their editor', async () => {
     const quit = unit('Quit');
     const text = (await editorOf(quit)).text;
     const section = text.slice(text.indexOf('id="occurrences-h"'), text.indexOf('</section>', text.indexOf('id="occurrences-h"')));
-    // web's menu.quit has the source "Quit" too
+    const checksum = new URL(quit.web_url).searchParams.get('checksum');
+    expect(section).toContain('App copy:');
+    expect(section).toContain(`href="/translate/hello/app-copy/de/?checksum=${checksum}"`);
+    // web's menu.quit has the text "Quit" under another key: another string, as in Weblate
+    expect(section).not.toContain('/translate/hello/web/');
     const web = (await env.request('GET', `/api/translations/hello/web/de/units/?q=${encodeURIComponent('source:Quit')}`, { token: env.tokens.jane })).json
       .results[0] as Unit;
-    expect(section).toContain('Web:');
-    expect(section).toContain(`href="/translate/hello/web/de/?checksum=${new URL(web.web_url).searchParams.get('checksum')}"`);
-    const open = (await editorOf(unit('Open a file'))).text;
-    expect(open).toContain('occurs nowhere else in this project');
+    expect((await editorOf(web)).text).toContain('The string occurs nowhere else in this project.');
   });
 
   it('links locations to the repository browser (relative paths resolved against the file), and says the age and the last change', async () => {

@@ -1,11 +1,11 @@
-// What the editor shows around its string: the nearby strings of the file, other occurrences of its source in the project, source information (locations linked to the repository browser, age, last change) and the keyboard help.
+// What the editor shows around its string: the nearby strings of the file, other occurrences of the string in the project, source information (locations linked to the repository browser, age, last change) and the keyboard help.
 import path from 'node:path';
 import { ACTIONS_CONTENT } from '../../domain/actions.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { CatalogComponent, CatalogTranslation, ChangeRecordRow, UnitRecordRow } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
-import { type OccurrenceUnit, type PositionedUnit, nearbyUnits, sameSourceUnits } from '../../store/units.repo.js';
+import { type PositionedUnit, type UnitBrief, nearbyUnits, unitsByHashIn } from '../../store/units.repo.js';
 import type { WebContext } from '../context.js';
 import { paths, pluralText, when } from '../format.js';
 import { type Html, html } from '../html.js';
@@ -18,25 +18,34 @@ const OCCURRENCES = 20;
 /** The data of the panes around one string, read in one go. */
 export interface UnitSurroundings {
   nearby: { before: PositionedUnit[]; after: PositionedUnit[] };
-  occurrences: OccurrenceUnit[];
+  /** The same string (source and context, or key) in the project's other components, in this language. */
+  occurrences: UnitBrief[];
   /** The source language's unit (its timestamp is the source string's age), when it is another unit. */
   sourceUnit?: UnitRecordRow;
 }
 
-export async function surroundingsOf(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Promise<UnitSurroundings> {
+/** The translations of this language in the project's other components the user may see (a restricted one stays hidden). */
+function siblingTranslations(ctx: WebContext, translation: CatalogTranslation): number[] {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
+  const code = ctx.catalog.languages.get(translation.languageId)!.code;
+  const ids: number[] = [];
+  for (const c of ctx.catalog.components) {
+    if (c.projectId !== component.projectId || c.id === component.id || !ctx.access.component(c)) continue;
+    const t = ctx.catalog.translationsByKey.get(`${c.id}/${code}`);
+    if (t) ids.push(t.id);
+  }
+  return ids;
+}
+
+export async function surroundingsOf(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Promise<UnitSurroundings> {
+  const siblings = siblingTranslations(ctx, translation);
   return ctx.services.store.read(async (tx) => {
     const [nearby, occurrences, sourceUnit] = await Promise.all([
       nearbyUnits(tx, translation.id, unit.position, NEARBY),
-      sameSourceUnits(tx, unit.source, translation.languageId, component.projectId, unit.id, OCCURRENCES),
+      siblings.length === 0 ? Promise.resolve([]) : unitsByHashIn(tx, siblings, unit.id_hash),
       unit.source_unit_id !== null && unit.source_unit_id !== unit.id ? unitRecord(tx, unit.source_unit_id) : Promise.resolve(undefined),
     ]);
-    // a restricted component's strings stay with those who may see it
-    const visible = occurrences.filter((o) => {
-      const c = ctx.catalog.componentsById.get(o.component_id);
-      return c !== undefined && ctx.access.component(c);
-    });
-    return { nearby, occurrences: visible, sourceUnit };
+    return { nearby, occurrences: occurrences.slice(0, OCCURRENCES), sourceUnit };
   });
 }
 
@@ -88,11 +97,11 @@ export function surroundingsSections(
       <h2 id="occurrences-h">Other occurrences</h2>
       ${
         s.occurrences.length === 0
-          ? html`<p>The source string occurs nowhere else in this project.</p>`
+          ? html`<p>The string occurs nowhere else in this project.</p>`
           : html`<ul>
             ${s.occurrences.map((o) => {
               const t = ctx.catalog.translationsById.get(o.translation_id);
-              const component = ctx.catalog.componentsById.get(o.component_id);
+              const component = t && ctx.catalog.componentsById.get(t.componentId);
               if (!t || !component) return null;
               return html`<li data-occurrence=${o.id}><span class="where">${component.name}:</span> ${stringLine(
                 `${paths.translate(ctx.catalog, t)}?checksum=${hashToChecksum(o.id_hash)}`,
@@ -160,6 +169,7 @@ export function keyboardHelp(): Html {
     ['Alt+PageDown / Alt+PageUp', 'next / previous string'],
     ['Alt+Home / Alt+End', 'first / last string of the list'],
     ['Alt+1 … Alt+9', 'copy a translation memory match'],
+    ['Alt+Z', 'zen mode (the strings as one list, saved as you leave a field) and back'],
     ['?', 'this help (outside a text field)'],
     ['Tab / Shift+Tab', 'every button and link in order'],
   ];

@@ -27,7 +27,7 @@ import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
 
-const FILTER_NAMES: Record<string, string> = {
+export const FILTER_NAMES: Record<string, string> = {
   '': 'All strings',
   'state:<translated': 'Unfinished strings',
   'state:empty': 'Untranslated strings',
@@ -37,7 +37,8 @@ const FILTER_NAMES: Record<string, string> = {
   'has:check': 'Strings with failing checks',
 };
 
-function filterOf(q: string): UnitFilter | null {
+/** The editor's search parsed (a 400 naming the error when it does not parse). */
+export function filterOf(q: string): UnitFilter | null {
   try {
     return parseUnitQuery(q);
   } catch (e) {
@@ -51,7 +52,7 @@ function and(filter: UnitFilter | null, extra: UnitFilter): UnitFilter {
 }
 
 /** A query string for the editor that keeps the search. */
-function editorQuery(q: string, extra: Record<string, string | number>): string {
+export function editorQuery(q: string, extra: Record<string, string | number>): string {
   const params = new URLSearchParams();
   if (q) params.set('q', q);
   for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
@@ -215,6 +216,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
       ${next ? html`<a href=${next} rel="next" data-nav="next" aria-keyshortcuts="Alt+PageDown">Next →</a>` : html`<span class="disabled">Next →</span>`}
       ${offset > 1 && html`<a href=${`${base}${editorQuery(q, { offset: 1 })}`} data-nav="first" aria-keyshortcuts="Alt+Home">First</a>`}
       ${offset < total && html`<a href=${`${base}${editorQuery(q, { offset: total })}`} data-nav="last" aria-keyshortcuts="Alt+End">Last</a>`}
+      <a href=${`${paths.zen(ctx.catalog, translation)}${editorQuery(q, { offset })}`} data-mode="zen" aria-keyshortcuts="Alt+Z">Zen mode</a>
     </nav>
     <div class="editor-grid">
       <div class="editor-main">
@@ -372,6 +374,10 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   await updateUnit(write, false);
   const q = queryValue(ctx, 'q') ?? '';
   const base = paths.translate(ctx.catalog, translation);
+  // a zen mode row saved without script: back to its place in the list
+  const zen = formValue(ctx, 'zen');
+  if (zen !== undefined && /^\d{1,9}$/.test(zen))
+    return { redirect: `${paths.zen(ctx.catalog, translation)}${editorQuery(q, { offset: zen })}#unit-${unit.id}` };
   if (formValue(ctx, 'save_next') !== undefined || formValue(ctx, 'approve') !== undefined)
     return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
   return { redirect: `${base}${editorQuery(q, { checksum: hashToChecksum(unit.id_hash) })}` };
