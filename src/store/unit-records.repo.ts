@@ -134,6 +134,26 @@ export async function translationUnitRecords(
   return rows.map(toRecord);
 }
 
+/** A unit's text and state, as a change to many strings reads them. */
+export interface UnitTextRow {
+  id: number;
+  source: string;
+  target: string;
+  state: number;
+  position: number;
+}
+
+/**
+ * Every unit of a translation a search selects, in position order, with its text and state only (bulk edit, search
+ * and replace: thousands of rows, none of the record's joins).
+ */
+export async function translationUnitTexts(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<UnitTextRow[]> {
+  const w = where(['u.translation_id = ?'], [translationId], filter);
+  return (await sql(tx)
+    .statement(`SELECT u.id, u.source, u.target, u.state, u.position FROM units u ${w.sql} ORDER BY u.position, u.id`)
+    .all(...w.params)) as UnitTextRow[];
+}
+
 /** How many units `translationUnitRecords` lists (remembered until the data changes). */
 export function countTranslationUnitRecords(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<number> {
   const w = where(['u.translation_id = ?'], [translationId], filter);

@@ -1,6 +1,7 @@
 // The web interface's pages: Weblate's addresses (those the API's web_url, translate_url and share_url name) and their handlers.
 import type { WebAnswer, WebContext } from './context.js';
 import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
+import { bulkEdit, bulkEditPage } from './pages/bulk-edit.js';
 import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
 import { discussionAction, isDiscussionAction } from './pages/discussion.js';
@@ -32,6 +33,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     signedIn: true,
   },
   { path: '/zen/{project}/{component}/{language}/', methods: { GET: zenPage } },
+  { path: '/bulk-edit/{project}/{component}/{language}/', methods: { GET: bulkEditPage, POST: bulkEdit }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },

@@ -266,6 +266,10 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         <input id="q" name="q" type="search" placeholder="e.g. source:file state:<translated" />
         <button type="submit">Search</button>
       </form>
+      <p class="tools"><a href=${paths.zen(ctx.catalog, translation)}>Zen mode</a>${
+        refusal(ctx, 'unit.bulk_edit', targetOf(ctx, project, component, translation)) === null &&
+        html` · <a href=${paths.bulkEdit(ctx.catalog, translation)}>Bulk edit</a>`
+      }</p>
     </section>
     ${await checkCountsList(ctx, translation)}
     <section aria-labelledby="files"><h2 id="files">File</h2>

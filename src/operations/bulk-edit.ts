@@ -1,0 +1,93 @@
+// Changes to many strings of a translation at once: Weblate's bulk edit of their state, and search and replace in their translations, each applied in one transaction and recorded per string.
+import { Action } from '../domain/actions.js';
+import { forbidden } from '../domain/errors.js';
+import { State } from '../domain/unit.js';
+import { saveUploadedTargets } from '../store/edits.repo.js';
+import { type ChangeInput, type UnitTargetEdit, now } from '../store/index.js';
+import type { Store, UnitFilter } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import { type UnitTextRow, translationUnitTexts } from '../store/unit-records.repo.js';
+import { COMPONENT_LOCKED } from './lock.js';
+
+/** The translation a change to many strings applies to, with the ids its change records name. */
+export interface BulkTarget {
+  projectId: number;
+  componentId: number;
+  translationId: number;
+  languageId: number;
+}
+
+/** What the user may do beyond translating: approve (reviews on, `unit.review`), which also lets them change approved strings. */
+export interface BulkRights {
+  review: boolean;
+}
+
+export interface BulkResult {
+  /** Strings changed. */
+  changed: number;
+  /** Strings the search selected but that were left as they were (read-only, approved without review rights, empty). */
+  skipped: number;
+}
+
+/** Why a selected string is left alone, or null when it may change. */
+function leftAlone(unit: UnitTextRow, rights: BulkRights): string | null {
+  if (unit.state === State.READONLY) return 'read-only';
+  if (unit.state === State.APPROVED && !rights.review) return 'approved';
+  return null;
+}
+
+async function apply(store: Store, to: BulkTarget, edits: UnitTargetEdit[], changes: ChangeInput[]): Promise<void> {
+  if (edits.length === 0) return;
+  await store.write(async (tx) => {
+    if (await isComponentLocked(tx, to.componentId)) throw forbidden(COMPONENT_LOCKED);
+    await saveUploadedTargets(tx, to.translationId, edits, changes);
+  });
+}
+
+function change(to: BulkTarget, user: { id: number }, unit: UnitTextRow, action: number, target: string, state: number, timestamp: string): ChangeInput {
+  return {
+    action,
+    timestamp,
+    projectId: to.projectId,
+    componentId: to.componentId,
+    translationId: to.translationId,
+    unitId: unit.id,
+    languageId: to.languageId,
+    userId: user.id,
+    authorId: user.id,
+    target,
+    old: unit.target,
+    details: { state, old_state: unit.state, source: unit.source },
+  };
+}
+
+/**
+ * Sets the state of every string a search selects (Weblate's bulk edit): needs editing, translated (waiting for
+ * review) or approved (`rights.review` needed). Read-only and empty strings, and approved ones without review rights,
+ * are skipped; each change is recorded as 32 (Bulk status changed) and the strings become pending, all in one
+ * transaction with the checks and statistics. Throws ForbiddenError while the component is locked.
+ * @example await bulkEditState(store, target, { state: State.FUZZY, filter, user, rights: { review: false } })
+ */
+export async function bulkEditState(
+  store: Store,
+  to: BulkTarget,
+  edit: { state: number; filter: UnitFilter | null; user: { id: number }; rights: BulkRights },
+): Promise<BulkResult> {
+  if (await store.read((tx) => isComponentLocked(tx, to.componentId))) throw forbidden(COMPONENT_LOCKED);
+  const units = await store.read((tx) => translationUnitTexts(tx, to.translationId, edit.filter));
+  const timestamp = now();
+  const edits: UnitTargetEdit[] = [];
+  const changes: ChangeInput[] = [];
+  let skipped = 0;
+  for (const u of units) {
+    if (u.state === edit.state) continue;
+    if (leftAlone(u, edit.rights) !== null || u.state === State.EMPTY) {
+      skipped++;
+      continue;
+    }
+    edits.push({ id: u.id, target: u.target, state: edit.state, authorId: edit.user.id, timestamp });
+    changes.push(change(to, edit.user, u, Action.BULK_EDIT, u.target, edit.state, timestamp));
+  }
+  await apply(store, to, edits, changes);
+  return { changed: edits.length, skipped };
+}
