@@ -23,3 +23,21 @@ export function compileUserRegex(pattern: string): UserRegex {
     throw new SyntaxError((e as Error).message.replace(/^Invalid regular expression: /, ''));
   }
 }
+
+/** A compiled pattern that replaces every match in a text (`$1`, `$2` … in the replacement name its groups). */
+export interface UserReplacer {
+  replace(text: string, replacement: string): string;
+}
+
+/**
+ * Compiles a pattern as compileUserRegex does, to replace every match (search and replace).
+ * @example compileUserReplacer('(\\w+)e').replace('Datei', '[$1]') === '[Dat]i'
+ */
+export function compileUserReplacer(pattern: string): UserReplacer {
+  RE2 ??= (require('re2-wasm') as typeof import('re2-wasm')).RE2;
+  try {
+    return new RE2(pattern, 'gu');
+  } catch (e) {
+    throw new SyntaxError((e as Error).message.replace(/^Invalid regular expression: /, ''));
+  }
+}

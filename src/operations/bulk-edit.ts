@@ -1,7 +1,8 @@
 // Changes to many strings of a translation at once: Weblate's bulk edit of their state, and search and replace in their translations, each applied in one transaction and recorded per string.
 import { Action } from '../domain/actions.js';
-import { forbidden } from '../domain/errors.js';
-import { State } from '../domain/unit.js';
+import { forbidden, invalid } from '../domain/errors.js';
+import { compileUserReplacer } from '../domain/regex.js';
+import { PLURAL_SEPARATOR, State, describeCharacter, unwritableCharacter } from '../domain/unit.js';
 import { saveUploadedTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type UnitTargetEdit, now } from '../store/index.js';
 import type { Store, UnitFilter } from '../store/index.js';
@@ -90,4 +91,80 @@ export async function bulkEditState(
   }
   await apply(store, to, edits, changes);
   return { changed: edits.length, skipped };
+}
+
+/** What to replace: a text, or an RE2 pattern (`regex`) whose replacement may name its groups (`$1`). */
+export interface ReplaceSpec {
+  search: string;
+  replacement: string;
+  regex: boolean;
+  filter: UnitFilter | null;
+}
+
+/** One string's translation before and after a replacement. */
+export interface PlannedReplacement {
+  unit: UnitTextRow;
+  target: string;
+}
+
+/**
+ * The strings a replacement changes, with their new translations (the preview): each plural form apart, read-only
+ * and empty strings and approved ones without review rights left out (counted in `skipped`). Throws ValidationError
+ * on an empty search, a pattern RE2 does not take, or a result no file can hold.
+ */
+export async function planReplace(
+  store: Store,
+  to: BulkTarget,
+  spec: ReplaceSpec,
+  rights: BulkRights,
+): Promise<{ planned: PlannedReplacement[]; skipped: number }> {
+  if (spec.search === '') throw invalid('search', 'Say what to search for.');
+  let replace: (text: string) => string;
+  if (spec.regex) {
+    let pattern: ReturnType<typeof compileUserReplacer>;
+    try {
+      pattern = compileUserReplacer(spec.search);
+    } catch (e) {
+      throw invalid('search', `Not a regular expression RE2 takes: ${(e as Error).message}`);
+    }
+    replace = (text) => pattern.replace(text, spec.replacement);
+  } else {
+    replace = (text) => text.split(spec.search).join(spec.replacement);
+  }
+  const units = await store.read((tx) => translationUnitTexts(tx, to.translationId, spec.filter));
+  const planned: PlannedReplacement[] = [];
+  let skipped = 0;
+  for (const u of units) {
+    if (u.target === '' || u.state === State.EMPTY) continue;
+    const target = u.target
+      .split(PLURAL_SEPARATOR)
+      .map((form) => replace(form))
+      .join(PLURAL_SEPARATOR);
+    if (target === u.target) continue;
+    if (leftAlone(u, rights) !== null) {
+      skipped++;
+      continue;
+    }
+    for (const form of target.split(PLURAL_SEPARATOR)) {
+      const bad = unwritableCharacter(form);
+      if (bad !== null) throw invalid('replacement', `The replacement puts a control character or unpaired surrogate into a string: ${describeCharacter(bad)}`);
+    }
+    planned.push({ unit: u, target });
+  }
+  return { planned, skipped };
+}
+
+/**
+ * Search and replace in a translation: the planned replacements applied in one transaction, each string keeping its
+ * state (the checks may mark it as needing editing), recorded as 27 (Search and replace) and pending.
+ * @example await replaceInTranslation(store, target, { search: 'Datei', replacement: 'File', regex: false, filter: null }, user, rights)
+ */
+export async function replaceInTranslation(store: Store, to: BulkTarget, spec: ReplaceSpec, user: { id: number }, rights: BulkRights): Promise<BulkResult> {
+  if (await store.read((tx) => isComponentLocked(tx, to.componentId))) throw forbidden(COMPONENT_LOCKED);
+  const { planned, skipped } = await planReplace(store, to, spec, rights);
+  const timestamp = now();
+  const edits = planned.map((p) => ({ id: p.unit.id, target: p.target, state: p.unit.state, authorId: user.id, timestamp }));
+  const changes = planned.map((p) => change(to, user, p.unit, Action.REPLACE, p.target, p.unit.state, timestamp));
+  await apply(store, to, edits, changes);
+  return { changed: planned.length, skipped };
 }

@@ -41,6 +41,7 @@ export const paths = {
     return `/translate/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/${seg(catalog.languages.get(t.languageId)!.code)}/`;
   },
   zen: (catalog: Catalog, t: CatalogTranslation) => `/zen${paths.translate(catalog, t).slice('/translate'.length)}`,
+  replace: (catalog: Catalog, t: CatalogTranslation) => `/replace${paths.translate(catalog, t).slice('/translate'.length)}`,
   bulkEdit: (catalog: Catalog, t: CatalogTranslation) => `/bulk-edit${paths.translate(catalog, t).slice('/translate'.length)}`,
   projectLanguage: (p: CatalogProject, l: CatalogLanguage) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
   language: (l: CatalogLanguage) => `/languages/${seg(l.code)}/`,

@@ -8,6 +8,7 @@ import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
 import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
+import { replacePage, replaceStrings } from './pages/replace.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
 import { uploadTranslationFile } from './pages/upload.js';
 import { zenPage } from './pages/zen.js';
@@ -34,6 +35,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   },
   { path: '/zen/{project}/{component}/{language}/', methods: { GET: zenPage } },
   { path: '/bulk-edit/{project}/{component}/{language}/', methods: { GET: bulkEditPage, POST: bulkEdit }, signedIn: true },
+  { path: '/replace/{project}/{component}/{language}/', methods: { GET: replacePage, POST: replaceStrings }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },

@@ -144,6 +144,16 @@ describe('review workflow with translation review on', () => {
     expect((await env.request('GET', `/api/units/${quit.id}/`, { token: ritaToken })).json.target).toEqual(['Beenden']);
   });
 
+  it('leaves approved strings out of a translator’s search and replace, not out of a reviewer’s', async () => {
+    const quit = await unitOf(env, DE, 'Quit');
+    expect(quit.state).toBe(30);
+    const path = `/replace/hello/app/de/?${new URLSearchParams({ search: 'Beenden', replacement: 'Schließen' })}`;
+    const byJane = await pageOf(env, jane, path);
+    expect(byJane.text).toContain('data-planned="0"');
+    expect(byJane.text).toContain('1 more match but are left as they are');
+    expect((await pageOf(env, rita, path)).text).toContain(`data-unit="${quit.id}"`);
+  });
+
   it('names the source language string read-only with its reason', async () => {
     const quit = await unitOf(env, '/api/translations/hello/app/en/', 'Quit');
     const page = await pageOf(env, jane, `/translate/hello/app/en/?checksum=${checksumOf(quit)}`);

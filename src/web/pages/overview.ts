@@ -267,6 +267,9 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         <button type="submit">Search</button>
       </form>
       <p class="tools"><a href=${paths.zen(ctx.catalog, translation)}>Zen mode</a>${
+        refusal(ctx, 'unit.edit', targetOf(ctx, project, component, translation)) === null &&
+        html` · <a href=${paths.replace(ctx.catalog, translation)}>Search and replace</a>`
+      }${
         refusal(ctx, 'unit.bulk_edit', targetOf(ctx, project, component, translation)) === null &&
         html` · <a href=${paths.bulkEdit(ctx.catalog, translation)}>Bulk edit</a>`
       }</p>
