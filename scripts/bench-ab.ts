@@ -1,7 +1,7 @@
 // `npm run bench:ab -- <another tms checkout, built>`: this tms against another build on SQLite, in turns, so that a
 // shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
-//   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating;
-//   - one `tms serve --workers 1` of each build on a copy of one synced database, and per request kind short loads
+//   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time);
+//   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
 //     request its own URL (nothing answered from the response cache), and single units asked again (cached).
@@ -58,13 +58,25 @@ function config(name: string, database = 'tms.sqlite'): string {
   return file;
 }
 
+/** CPU seconds of this process's waited-for children so far (cutime + cstime of /proc/self/stat, Linux). */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** The CPU seconds (user + system, its threads and children included) of the last `tmsRun`. */
+let lastRunCpu = 0;
+
 async function tmsRun(checkout: string, configFile: string, ...args: string[]): Promise<number> {
+  const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d));
   const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (status !== 0) throw new Error(`tms ${args.join(' ')} failed (${status}): ${stderr}`);
+  lastRunCpu = childrenCpuSeconds() - cpuBefore;
   return (performance.now() - started) / 1000;
 }
 
@@ -92,20 +104,30 @@ const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 
 // --- cold sync, alternating
 const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+const coldCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 for (let i = 0; i < RUNS; i++) {
-  for (const b of i % 2 === 0 ? builds : [...builds].reverse())
+  for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
     cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc'));
+    coldCpu.get(b.name)!.push(lastRunCpu);
+  }
 }
 const coldRatios = cold.get('this')!.map((t, i) => t / cold.get('other')![i]!);
+const coldCpuRatios = coldCpu.get('this')!.map((t, i) => t / coldCpu.get('other')![i]!);
 if (RUNS > 0)
   console.log(
     `cold tms sync (whole process), median of ${RUNS}: this ${median(cold.get('this')!).toFixed(2)} s, other ${median(cold.get('other')!).toFixed(2)} s; ` +
       `time this / other: median ×${median(coldRatios).toFixed(3)} (runs: ${coldRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
+if (RUNS > 0)
+  console.log(
+    `  its CPU time (user + system, git's included): this ${median(coldCpu.get('this')!).toFixed(2)} s, other ${median(coldCpu.get('other')!).toFixed(2)} s; ` +
+      `this / other: median ×${median(coldCpuRatios).toFixed(3)} (runs: ${coldCpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
 
-// --- serving: one synced database, a copy for each build
+// --- serving: one synced database, a copy for each build; synced by the other build, whose schema this one migrates
+// on open when it is older (an older tms refuses a newer schema)
 const synced = config('served');
-await tmsRun(root, synced, 'sync', 'keepassxc');
+await tmsRun(other, synced, 'sync', 'keepassxc');
 const servedDb = path.join(work, 'served', 'tms.sqlite');
 const nodes = new Map<string, { base: string; child: ChildProcess }>();
 for (const b of builds) {

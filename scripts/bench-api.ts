@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Config, loadConfig, parseConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
 import { openStore } from '../src/store/index.js';
-import { applyConfig } from '../src/store/projects.repo.js';
+import { applyConfig } from '../src/sync/config.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { sqlOn } from '../test/helpers/store.js';

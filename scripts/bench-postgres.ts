@@ -68,8 +68,13 @@ function config(name: string, database: string): string {
 
 /** Wall seconds of one `tms` process (asynchronous: the git server answering it runs in this process). */
 async function tmsRun(configFile: string, ...args: string[]): Promise<number> {
+  return tmsRunOf(root, configFile, ...args);
+}
+
+/** `tms …` of the tms in `checkout` (this one or BENCH_BASELINE's) as a whole process: its wall time in seconds. */
+async function tmsRunOf(checkout: string, configFile: string, ...args: string[]): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [tms, '--config', configFile, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -154,11 +159,16 @@ async function latency(): Promise<void> {
     writeFileSync(file, JSON.stringify({ database, repos_dir: 'repos', rate_limit: { anonymous: '', user: '' }, projects }));
     return file;
   };
-  const direct = createDatabase(pg!, 'tms_latency');
-  await tmsRun(configOf('latency-sync', direct), 'sync', 'flameshot');
-  const name = new URL(direct).pathname.slice(1);
+  const builds = [{ label: 'this tms', checkout: root }, ...(BASELINE ? [{ label: `baseline (${BASELINE})`, checkout: BASELINE }] : [])];
+  // a database for each build, synced by it (a build refuses a schema newer than its own)
+  const databases = new Map<string, string>();
+  for (const [i, build] of builds.entries()) {
+    const direct = createDatabase(pg!, `tms_latency_${i}`);
+    await tmsRunOf(build.checkout, configOf(`latency-sync-${i}`, direct), 'sync', 'flameshot');
+    databases.set(build.label, new URL(direct).pathname.slice(1));
+  }
   // every distinct 5-unit page of every translation
-  const listing = await serveWith(root, configOf('latency-list', direct));
+  const listing = await serveWith(root, configOf('latency-list', pg!.url(databases.get('this tms')!)));
   const translations = (await (await fetch(`${listing.base}/api/components/flameshot/flameshot/translations/?page_size=1000`)).json()) as {
     results: { url: string; total: number }[];
   };
@@ -172,13 +182,15 @@ async function latency(): Promise<void> {
   // every request its own URL (a cycle through the pages, numbered): the response cache never answers
   let asked = 0;
   const distinct = [{ setupRequest: (r: { path: string }) => ({ ...r, path: `${pages[asked % pages.length]}&n=${asked++}` }) }];
-  const builds = [{ label: 'this tms', checkout: root }, ...(BASELINE ? [{ label: `baseline (${BASELINE})`, checkout: BASELINE }] : [])];
   const results = new Map<string, { delay: number; rps: number; p99: number; failed: number }[]>();
   for (let run = 0; run < RUNS; run++) {
     for (const build of builds) {
       for (const delay of [0, 0.5]) {
         const proxy = await startProxy(delay);
-        const node = await serveWith(build.checkout, configOf(`latency-${run}-${delay}`, `postgresql://postgres@127.0.0.1:${proxy.port}/${name}`));
+        const node = await serveWith(
+          build.checkout,
+          configOf(`latency-${run}-${delay}`, `postgresql://postgres@127.0.0.1:${proxy.port}/${databases.get(build.label)}`),
+        );
         // the node's first requests (catalog, accounts) are not measured
         for (let i = 0; i < 5; i++) await fetch(`${node.base}${pages[i]}&warm=${i}`);
         const r = await autocannon({ url: node.base, connections: CONNECTIONS, duration: DURATION, requests: distinct });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, parseConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/index.js';
-import { applyConfig } from '../src/store/projects.repo.js';
+import { applyConfig } from '../src/sync/config.js';
 import { type ComponentSyncResult, syncProject } from '../src/sync/index.js';
 import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';

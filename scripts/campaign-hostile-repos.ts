@@ -13,9 +13,10 @@ import { openComponent } from '../src/component/handle.js';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
 import { openStore } from '../src/store/index.js';
-import { applyConfig, findComponent } from '../src/store/projects.repo.js';
+import { findComponent } from '../src/store/projects.repo.js';
 import { componentTranslations } from '../src/store/translations.repo.js';
 import { translationUnits } from '../src/store/units.repo.js';
+import { applyConfig } from '../src/sync/config.js';
 import { syncComponent } from '../src/sync/index.js';
 import { Campaign, MIB, envNumber, percentile, rssOf } from './campaign/lib.js';
 

@@ -16,7 +16,7 @@ import { startBackgroundCommits } from '../operations/background-commit.js';
 import { startGitWorker, stopGitWorker } from '../operations/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
-import { applyConfig } from '../store/projects.repo.js';
+import { applyConfig } from '../sync/config.js';
 import { removeStaleTemporaries } from '../vcs/index.js';
 import { startWatching } from '../watch/index.js';
 import { CliFailure, type CliIo } from './io.js';

@@ -5,7 +5,8 @@ import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import { type RepositoryResult, pullComponent } from '../operations/index.js';
 import type { Store } from '../store/index.js';
-import { applyConfig, findComponent } from '../store/projects.repo.js';
+import { findComponent } from '../store/projects.repo.js';
+import { applyConfig } from '../sync/config.js';
 import { type ComponentSyncResult, syncComponent } from '../sync/index.js';
 import type { UpdateFn } from './queue.js';
 

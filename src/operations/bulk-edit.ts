@@ -3,12 +3,12 @@ import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import { compileUserReplacer } from '../domain/regex.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, unwritableCharacter } from '../domain/unit.js';
-import { saveUploadedTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type UnitTargetEdit, now } from '../store/index.js';
 import type { Store, UnitFilter } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { type UnitTextRow, translationUnitTexts } from '../store/unit-records.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { saveUploadedTargets } from './upload.js';
 
 /** The translation a change to many strings applies to, with the ids its change records name. */
 export interface BulkTarget {

@@ -9,6 +9,7 @@ import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
 import { now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import * as suggestions from '../store/suggestions.repo.js';
+import { saveUnitEdit } from './edit.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -85,8 +86,8 @@ export async function acceptSuggestion(store: Store, suggestionId: number, user:
   const timestamp = now();
   const author = suggestion.user_id ?? user.id;
   const state = unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
-  return store.write((tx) =>
-    suggestions.acceptSuggestion(tx, suggestion.id, unit, {
+  return store.write(async (tx) => {
+    const saved = await saveUnitEdit(tx, unit, {
       target: suggestion.target,
       state,
       authorId: author,
@@ -98,8 +99,10 @@ export async function acceptSuggestion(store: Store, suggestionId: number, user:
         timestamp,
         details: { state, old_state: unit.state, source: unit.source },
       }),
-    }),
-  );
+    });
+    await suggestions.removeAcceptedSuggestion(tx, suggestion.id, unit.id);
+    return saved;
+  });
 }
 
 /** Deletes a suggestion (change 26). */

@@ -1,12 +1,15 @@
 // Translating a unit: Weblate's validation, the pending mark with its author, the change record and statistics at once.
 
+import { enforceChecks } from '../checks/refresh.js';
 import type { Actor } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
-import { findEditableUnit, saveUnitEdit } from '../store/edits.repo.js';
-import { type Store, now } from '../store/index.js';
+import { recordChangeRow } from '../store/changes.repo.js';
+import { findEditableUnit, setPendingTarget } from '../store/edits.repo.js';
+import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -113,4 +116,25 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
     }),
   );
   return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true };
+}
+
+/**
+ * Stores an edit as pending with its change record, its checks and the statistics (call inside a transaction).
+ * A translated string failing a check the component enforces is saved as needing editing (change 76), as Weblate
+ * does. Returns the change id and the state stored.
+ */
+export async function saveUnitEdit(
+  tx: Tx,
+  unit: Pick<EditableUnit, 'id' | 'translation_id'>,
+  edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
+): Promise<{ changeId: number; state: number }> {
+  // one unit changed: its translation's statistics move by its share instead of being counted again
+  const before = await unitStatsFacts(tx, unit.id);
+  await setPendingTarget(tx, unit.id, edit);
+  const changeId = await recordChangeRow(tx, edit.change);
+  const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
+  const after = await unitStatsFacts(tx, unit.id);
+  if (before && after) await applyUnitStats(tx, unit.translation_id, before, after);
+  else await refreshStats(tx, [unit.translation_id]);
+  return { changeId, state };
 }

@@ -3,7 +3,7 @@ import { type Actor, type ComponentHandle, errorLine } from '../component/handle
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedFile } from '../formats/format.js';
-import { addParseError } from '../store/alerts.repo.js';
+import { componentAlerts, setAlert } from '../store/alerts.repo.js';
 import { mergeFailure, recordChanges } from '../store/changes.repo.js';
 import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
 import { type ChangeInput, type RependUnit, now } from '../store/index.js';
@@ -147,7 +147,13 @@ async function alertBrokenFile(h: ComponentHandle, e: unknown): Promise<void> {
   const broken = e as { code?: unknown; data?: { filename?: unknown } } | null;
   if (broken?.code !== 'FormatParseError' || typeof broken.data?.filename !== 'string') return;
   const file = { filename: broken.data.filename, error: errorLine(e, h) };
-  await h.store.write((tx) => addParseError(tx, h.row.id, file, now()));
+  await h.store.write(async (tx) => {
+    // the file's entry replaced when listed; the next sync sets the alert from what it parses, clearing it once the
+    // file parses
+    const current = (await componentAlerts(tx, h.row.id)).find((a) => a.name === 'ParseError');
+    const listed = current ? ((JSON.parse(current.details) as { files?: { filename: string; error: string }[] }).files ?? []) : [];
+    await setAlert(tx, h.row.id, 'ParseError', { files: [...listed.filter((f) => f.filename !== file.filename), file] }, now());
+  });
 }
 
 /** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */

@@ -1,4 +1,6 @@
 // Adding and deleting strings (Weblate's `POST …/units/` and `DELETE /api/units/<id>/`): store first, files at the next commit.
+
+import { checkAddedUnits, removingUnits } from '../checks/refresh.js';
 import type { Actor, ComponentHandle } from '../component/handle.js';
 import type { ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
@@ -7,7 +9,8 @@ import { unitContentHash, unitIdHash } from '../domain/hash.js';
 import { State, joinPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { FormatId } from '../formats/format.js';
-import { type ChangeInput, type NewUnit, type TranslationInfo, type TranslationRef, now } from '../store/index.js';
+import { type ChangeInput, type NewUnit, type TranslationInfo, type TranslationRef, type Tx, now } from '../store/index.js';
+import { indexMemorySource } from '../store/memory.repo.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
 import { componentUnitsByHash, findUnitBrief, hasUnitHash, insertUnits, maxUnitPosition, removeUnits } from '../store/units.repo.js';
@@ -242,7 +245,7 @@ export async function addUnit(h: ComponentHandle, language: string, input: AddUn
   const units = await newUnits(h, t, s, state, input.user.id, timestamp, new Map());
   if (!units) throw invalid('non_field_errors', 'This string seems to already exist.');
   const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
-  const ids = await h.store.write((tx) => insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id)));
+  const ids = await h.store.write((tx) => storeNewUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, input.user, u, id)));
   // the addressed translation always gets a unit (newUnits puts it first among the targets it creates)
   return { unitId: ids[units.findIndex((u) => u.translationId === t.id)]!, unitIds: ids };
 }
@@ -278,6 +281,24 @@ export async function deleteUnit(h: ComponentHandle, unitId: number, user: Actor
     old: u.target,
     details: { source: u.source, target: u.target },
   }));
-  const changeIds = await h.store.write((tx) => removeUnits(tx, units, withFile, { id: user.id, timestamp }, changes));
+  const changeIds = await h.store.write((tx) =>
+    removingUnits(
+      tx,
+      units.map((u) => u.id),
+      new Set(units.map((u) => u.translation_id)),
+      () => removeUnits(tx, units, withFile, { id: user.id, timestamp }, changes),
+    ),
+  );
   return { removed: units.length, changeIds };
+}
+
+/**
+ * Stores new strings (call inside a transaction): the units with their changes, their sources in the memory's index,
+ * their checks and their strings' `inconsistent`, and the statistics. Returns the ids in the order of `units`.
+ */
+export async function storeNewUnits(tx: Tx, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]> {
+  const ids = await insertUnits(tx, units, changeOf);
+  for (const u of units) await indexMemorySource(tx, u.source);
+  await checkAddedUnits(tx, ids, new Set(units.map((u) => u.translationId)));
+  return ids;
 }

@@ -1,6 +1,7 @@
 // Uploading a translation file (Weblate's `POST …/translations/<p>/<c>/<lang>/file/`): merged unit by unit, added, or replacing the file.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { enforceChecks } from '../checks/refresh.js';
 import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
@@ -8,12 +9,13 @@ import { unitIdHash } from '../domain/hash.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedFile } from '../formats/format.js';
 import { recordChanges } from '../store/changes.repo.js';
-import { saveUploadedTargets } from '../store/edits.repo.js';
-import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
+import { setPendingTarget } from '../store/edits.repo.js';
+import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type Tx, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
+import { refreshStats } from '../store/stats.repo.js';
 import { addSuggestions, hasSuggestion } from '../store/suggestions.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
-import { insertUnits, translationUnits } from '../store/units.repo.js';
+import { translationUnits } from '../store/units.repo.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
@@ -21,7 +23,7 @@ import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
-import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, stringAddedChange } from './units.js';
+import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, storeNewUnits, stringAddedChange } from './units.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 export type UploadMethod = (typeof UPLOAD_METHODS)[number];
@@ -285,7 +287,7 @@ async function addFromUpload(
     units.push(...created);
   }
   const languages = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((x) => [x.id, x.language_id]));
-  await h.store.write((tx) => insertUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id)));
+  await h.store.write((tx) => storeNewUnits(tx, units, (u, id) => stringAddedChange(h, languages, input.user, author, u, id)));
   await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }
@@ -363,4 +365,21 @@ export async function uploadTranslation(h: ComponentHandle, language: string, in
     return mergeTranslations(h, t, store, method, conflicts, fuzzy, input);
   });
   return { ...counts, result: counts.accepted > 0, count: counts.total };
+}
+
+/**
+ * Sets uploaded targets as pending edits, records `changes`, runs the checks (enforced ones mark the string as
+ * needing editing), refreshes statistics (call inside a transaction); bulk edit and search and replace save so too.
+ */
+export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
+  for (const e of edits) await setPendingTarget(tx, e.id, e);
+  const ids = await recordChanges(tx, changes);
+  const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));
+  await enforceChecks(
+    tx,
+    edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
+    [translationId],
+  );
+  await refreshStats(tx, [translationId]);
+  return ids;
 }

@@ -32,14 +32,3 @@ export async function setAlert(tx: Tx, componentId: number, name: string, detail
 export async function componentAlerts(tx: Tx, componentId: number): Promise<AlertRow[]> {
   return (await sql(tx).ofComponent.all(componentId)) as AlertRow[];
 }
-
-/**
- * Adds a file to the component's ParseError alert (its entry replaced when listed), the alert a sync sets for the
- * files it could not parse; the next sync sets the alert from what it parses, clearing it once the file parses.
- */
-export async function addParseError(tx: Tx, componentId: number, file: { filename: string; error: string }, timestamp: string): Promise<void> {
-  const current = (await componentAlerts(tx, componentId)).find((a) => a.name === 'ParseError');
-  const listed = current ? ((JSON.parse(current.details) as { files?: { filename: string; error: string }[] }).files ?? []) : [];
-  const files = [...listed.filter((f) => f.filename !== file.filename), file];
-  await setAlert(tx, componentId, 'ParseError', { files }, timestamp);
-}

@@ -1,31 +1,25 @@
-// The checks table: failing quality checks per unit (dismissed ones kept apart), written wherever a unit changes.
-import {
-  type CheckContext,
-  type CheckedUnit,
-  checkApplies,
-  inconsistentMembers,
-  oneNumberForms,
-  sourceChecks,
-  strictFormatPlurals,
-  translationChecks,
-} from '../checks/index.js';
+// The checks table: failing quality checks per unit (dismissed ones kept apart), and what deciding them reads (checks/refresh.ts decides). SQL only.
 import { State } from '../domain/unit.js';
-import { formatPluralTags } from '../formats/plural-tags.js';
-import { translationPlural } from '../languages/translation-plural.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
 import { preparedOnce } from './statements.js';
-import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
+import { refreshStats } from './stats.repo.js';
 
-/** How the checks of one translation run: its context, whether it holds source strings, enforced checks. */
-export interface TranslationChecking {
-  ctx: CheckContext;
-  isSource: boolean;
-  enforced: ReadonlySet<string>;
-}
-
-const DAY_MS = 24 * 3600 * 1000;
 const INCONSISTENT = 'inconsistent';
+
+/** What the store keeps that decides a translation's checks (the checks' CheckingFacts; settings as stored text). */
+export interface CheckingRow {
+  is_source: number;
+  language: string;
+  language_code: string;
+  plural_number: number;
+  plural_formula: string;
+  format: string;
+  source_language: string;
+  component_flags: string;
+  enforced: string;
+  project_flags: string;
+}
 
 const sql = preparedOnce((tx: Tx) => ({
   context: tx.prepare(
@@ -38,6 +32,14 @@ const sql = preparedOnce((tx: Tx) => ({
        coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
      FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
+  ),
+  componentContext: tx.prepare(
+    `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
+     FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`,
   ),
   existing: tx.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ?'),
   // PostgreSQL's bulk path: a translation's checks at once, and pairs (unit_id, name) deleted by two array parameters
@@ -128,53 +130,178 @@ const sql = preparedOnce((tx: Tx) => ({
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
 }));
 
-const formsCache = new Map<string, boolean[]>();
-/** Which of a translation's plural forms cover a single number: its format's CLDR forms, else its (file's or language's) formula. */
-function formsOf(format: string, code: string, count: number, formula: string): boolean[] {
-  const tags = formatPluralTags(format, code);
-  const strict = strictFormatPlurals(format);
-  const key = `${strict};${tags ? `${code};${tags.join(' ')}` : `${count};${formula}`}`;
-  let forms = formsCache.get(key);
-  if (!forms) {
-    const plural = translationPlural(code, { number: count, formula }, null, tags);
-    forms = oneNumberForms(plural.number, plural.formOf, strict);
-    formsCache.set(key, forms);
-  }
-  return forms;
+/** What the store keeps that decides a translation's checks (undefined for an unknown translation). */
+export async function checkingFacts(tx: Tx, translationId: number): Promise<CheckingRow | undefined> {
+  return (await sql(tx).context.get(translationId)) as CheckingRow | undefined;
 }
 
-/** The checking context of a translation (undefined for an unknown one). */
-export async function translationChecking(tx: Tx, translationId: number): Promise<TranslationChecking | undefined> {
-  const r = (await sql(tx).context.get(translationId)) as
-    | {
-        is_source: number;
-        language: string;
-        language_code: string;
-        plural_number: number;
-        plural_formula: string;
-        format: string;
-        source_language: string;
-        component_flags: string;
-        enforced: string;
-        project_flags: string;
-      }
+/** What a component's settings say about its checks (the translation's part of CheckingRow left out). */
+export type ComponentCheckingFacts = Omit<CheckingRow, 'is_source' | 'language' | 'language_code' | 'plural_number' | 'plural_formula'>;
+
+/** The checking facts of a component (undefined for an unknown one). */
+export async function componentCheckingFacts(tx: Tx, componentId: number): Promise<ComponentCheckingFacts | undefined> {
+  return (await sql(tx).componentContext.get(componentId)) as ComponentCheckingFacts | undefined;
+}
+
+/** A unit as its checks read it. */
+export interface CheckedUnitRow {
+  id: number;
+  translation_id: number;
+  source: string;
+  target: string;
+  state: number;
+  flags: string;
+  extra_flags: string;
+  id_hash: number;
+  timestamp: string;
+}
+
+export async function checkedUnit(tx: Tx, unitId: number): Promise<CheckedUnitRow | undefined> {
+  return (await sql(tx).unit.get(unitId)) as CheckedUnitRow | undefined;
+}
+
+/** The ids of a translation's units. */
+export async function unitIdsOf(tx: Tx, translationId: number): Promise<number[]> {
+  return (await sql(tx).unitsOf.all(translationId)) as number[];
+}
+
+/** The ids of a component's translations, the source last. */
+export async function translationIdsOf(tx: Tx, componentId: number): Promise<number[]> {
+  return (await sql(tx).translationsOf.all(componentId)) as number[];
+}
+
+/** The id of a component's source translation, or undefined. */
+export async function sourceTranslationOf(tx: Tx, componentId: number): Promise<number | undefined> {
+  return (await sql(tx).sourceTranslation.get(componentId)) as number | undefined;
+}
+
+/** Translated and total strings of a component, from its statistics. */
+export async function componentTranslated(tx: Tx, componentId: number): Promise<{ translated: number; total: number }> {
+  return (await sql(tx).componentTranslated.get(componentId)) as { translated: number; total: number };
+}
+
+/** A unit of a source translation as the source checks read it (64-bit integers as bigint). */
+export interface SourceUnitRow {
+  id: bigint;
+  source: string;
+  target: string;
+  state: bigint;
+  flags: string;
+  extra_flags: string;
+  id_hash: bigint;
+  timestamp: string;
+}
+
+/** The units of a source translation; with `hashes`, those strings only. */
+export async function sourceUnitRows(tx: Tx, sourceId: number, hashes?: Iterable<bigint>): Promise<SourceUnitRow[]> {
+  const s = sql(tx);
+  if (!hashes) return (await s.sourceUnits.all(sourceId)) as SourceUnitRow[];
+  const rows: SourceUnitRow[] = [];
+  for (const h of hashes) {
+    const row = (await s.sourceUnit.get(sourceId, h)) as SourceUnitRow | undefined;
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+/** Per string (id_hash), the checks of its units in the component's translations other than `sourceId` (dismissed ones too). */
+export async function relatedChecksOfComponent(tx: Tx, componentId: number, sourceId: number): Promise<Map<bigint, number>> {
+  const out = new Map<bigint, number>();
+  for (const r of (await sql(tx).relatedAll.all(componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) out.set(r.id_hash, Number(r.n));
+  return out;
+}
+
+/** The checks of one string's units in the component's translations other than `sourceId` (dismissed ones too). */
+export async function relatedChecks(tx: Tx, idHash: bigint, componentId: number, sourceId: number): Promise<number> {
+  return Number(await sql(tx).related.get(idHash, componentId, sourceId));
+}
+
+/** How many units of a string the component has, and how many are translated. */
+export async function stringStates(tx: Tx, idHash: bigint, componentId: number): Promise<{ total: number; translated: number }> {
+  return (await sql(tx).states.get(idHash, componentId)) as { total: number; translated: number };
+}
+
+/** What `inconsistent` needs of a component: its project, whether it propagates translations, its source language. */
+export interface ComponentTraits {
+  project_id: number;
+  propagates: number;
+  source_language: string;
+}
+
+/** Every component's traits, by id. */
+export async function componentTraits(tx: Tx): Promise<Map<number, ComponentTraits>> {
+  return new Map(((await sql(tx).componentTraits.all()) as (ComponentTraits & { id: number })[]).map((c) => [c.id, c]));
+}
+
+/** A unit's string: its source and context, its translation's language and component. */
+export async function stringKeyOf(
+  tx: Tx,
+  unitId: number,
+): Promise<{ translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number } | undefined> {
+  return (await sql(tx).stringKey.get(unitId)) as
+    | { translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number }
     | undefined;
-  if (!r) return undefined;
-  let enforced: string[] = [];
-  try {
-    enforced = JSON.parse(r.enforced) as string[];
-  } catch {}
-  return {
-    isSource: r.is_source === 1,
-    enforced: new Set(enforced),
-    ctx: {
-      format: r.format,
-      sourceLanguage: r.source_language,
-      language: r.language,
-      oneNumberForms: formsOf(r.format, r.language_code, Number(r.plural_number), r.plural_formula),
-      flags: r.project_flags && r.component_flags ? `${r.project_flags},${r.component_flags}` : r.project_flags || r.component_flags,
-    },
-  };
+}
+
+/** A unit of a string in any component, as `inconsistent` compares it. */
+export interface StringUnitRow {
+  id: number;
+  translation_id: number;
+  source: string;
+  target: string;
+  state: number;
+  flags: string;
+  extra_flags: string;
+  language_id: number;
+  component_id: number;
+  /** 1 when the unit has `inconsistent` stored now. */
+  flagged: number;
+}
+
+/** Every translated (non-source) unit of a string, in every language and component. */
+export async function stringUnits(tx: Tx, source: string, context: string): Promise<StringUnitRow[]> {
+  return (await sql(tx).group.all(source, context)) as StringUnitRow[];
+}
+
+/** Adds or removes a unit's `inconsistent`; true when that changed a row. */
+export async function storeInconsistent(tx: Tx, unitId: number, failing: boolean): Promise<boolean> {
+  const s = sql(tx);
+  return (failing ? await s.addInconsistent.run(unitId) : await s.removeInconsistent.run(unitId)).changes > 0;
+}
+
+/** The units flagged `inconsistent` in a project. */
+export async function inconsistentOfProject(tx: Tx, projectId: number): Promise<number[]> {
+  return (await sql(tx).flaggedInProject.all(projectId)) as number[];
+}
+
+/** The units flagged `inconsistent` in a component. */
+export async function inconsistentOfComponent(tx: Tx, componentId: number): Promise<number[]> {
+  return (await sql(tx).flaggedInComponent.all(componentId)) as number[];
+}
+
+/** A unit's component and id_hash (64-bit integers as bigint). */
+export async function stringOfUnit(tx: Tx, unitId: number): Promise<{ component_id: bigint; id_hash: bigint } | undefined> {
+  return (await sql(tx).stringOf.get(unitId)) as { component_id: bigint; id_hash: bigint } | undefined;
+}
+
+/** A component's project and how many components that project has. */
+export async function componentProject(tx: Tx, componentId: number): Promise<{ project_id: number; components: number } | undefined> {
+  return (await sql(tx).componentOf.get(componentId)) as { project_id: number; components: number } | undefined;
+}
+
+/** The language of a translation that is not a source translation. */
+export async function translationLanguage(tx: Tx, translationId: number): Promise<number | undefined> {
+  return (await sql(tx).languageOf.get(translationId)) as number | undefined;
+}
+
+/** The strings (source, context) other components of the project have in a language. */
+export async function othersStrings(tx: Tx, languageId: number, componentId: number, projectId: number): Promise<{ source: string; context: string }[]> {
+  return (await sql(tx).othersStrings.all(languageId, componentId, projectId)) as { source: string; context: string }[];
+}
+
+/** Every unit's string (source, context) of a translation. */
+export async function unitStrings(tx: Tx, translationId: number): Promise<{ id: number; source: string; context: string }[]> {
+  return (await sql(tx).unitStrings.all(translationId)) as { id: number; source: string; context: string }[];
 }
 
 /**
@@ -213,15 +340,15 @@ export async function storeFreshChecks(tx: Tx, rows: readonly (readonly [unitId:
 }
 
 /**
- * storeChecks for many units of one translation at once, in bulk (one read, one delete and one insert instead of
- * statements per unit); `failing` holds every unit to make equal, `inconsistent` is kept as storeChecks keeps it.
+ * storeChecks for many units of one translation at once, in bulk where a statement costs a round trip (one read, one
+ * delete and one insert instead of statements per unit); `failing` holds every unit to make equal, `inconsistent` is kept as storeChecks keeps it.
  */
-async function storeChecksOfTranslation(
-  tx: Tx,
-  bulk: NonNullable<Tx['dialect']['bulk']>,
-  translationId: number,
-  failing: ReadonlyMap<number, readonly string[]>,
-): Promise<void> {
+export async function storeChecksOfTranslation(tx: Tx, translationId: number, failing: ReadonlyMap<number, readonly string[]>): Promise<void> {
+  const { bulk } = tx.dialect;
+  if (!bulk) {
+    for (const [id, names] of failing) await storeChecks(tx, id, names);
+    return;
+  }
   const s = sql(tx);
   const stored = new Map<number, string[]>();
   for (const r of (await s.existingOfTranslation.all(translationId)) as { unit_id: number; name: string }[]) {
@@ -238,132 +365,6 @@ async function storeChecksOfTranslation(
   }
   await bulk.delete(tx, 'checks', CHECK_KEY, gone);
   await storeFreshChecks(tx, added);
-}
-
-/** The failing translation (or source) checks of a unit as stored values describe it. */
-export function computeChecks(checking: TranslationChecking, unit: CheckedUnit): string[] {
-  return checking.isSource ? sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }) : translationChecks(checking.ctx, unit);
-}
-
-/**
- * Runs the checks of units by id and stores them (call inside a transaction). Returns, per unit, the failing
- * checks the component enforces (empty for most).
- */
-export async function recheckUnits(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, string[]>> {
-  const s = sql(tx);
-  const traits = await componentTraits(tx);
-  const contexts = new Map<number, TranslationChecking | undefined>();
-  const enforced = new Map<number, string[]>();
-  for (const id of unitIds) {
-    const u = (await s.unit.get(id)) as
-      | {
-          id: number;
-          translation_id: number;
-          source: string;
-          target: string;
-          state: number;
-          flags: string;
-          extra_flags: string;
-          id_hash: number;
-          timestamp: string;
-        }
-      | undefined;
-    if (!u) continue;
-    if (!contexts.has(u.translation_id)) contexts.set(u.translation_id, await translationChecking(tx, u.translation_id));
-    const checking = contexts.get(u.translation_id);
-    if (!checking) continue;
-    const failing = computeChecks(checking, { ...u, extraFlags: u.extra_flags });
-    await storeChecks(tx, u.id, failing);
-    if (checking.enforced.size > 0)
-      enforced.set(
-        u.id,
-        failing.filter((f) => checking.enforced.has(f)),
-      );
-  }
-  return enforced;
-}
-
-/** Runs every unit's checks of a component again (its flags changed), then its source checks. */
-export async function recheckComponent(tx: Tx, componentId: number): Promise<void> {
-  const s = sql(tx);
-  const translations = (await s.translationsOf.all(componentId)) as number[];
-  for (const t of translations) await recheckUnits(tx, (await s.unitsOf.all(t)) as number[]);
-  const changed = await refreshInconsistentOfComponent(tx, componentId, translations, false, new Set(translations));
-  await refreshSourceChecks(tx, componentId);
-  await refreshStats(tx, translations);
-  await settleInconsistent(tx, changed);
-}
-
-/**
- * Recomputes the source checks of a component's source strings, including the ones that look across languages
- * (`multiple_failures`, `long_untranslated`); call after translation checks changed (inside a transaction).
- */
-export async function refreshSourceChecks(tx: Tx, componentId: number, only?: ReadonlySet<bigint>): Promise<number | undefined> {
-  const s = sql(tx);
-  const sourceId = (await s.sourceTranslation.get(componentId)) as number | undefined;
-  if (sourceId === undefined) return undefined;
-  const checking = await translationChecking(tx, sourceId);
-  if (!checking) return undefined;
-  const stats = (await s.componentTranslated.get(componentId)) as { translated: number; total: number };
-  const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
-  const old = Date.now() - 90 * DAY_MS;
-  type Row = { id: bigint; source: string; target: string; state: bigint; flags: string; extra_flags: string; id_hash: bigint; timestamp: string };
-  let unitRows: Row[];
-  if (only) {
-    unitRows = [];
-    for (const h of only) {
-      const row = (await s.sourceUnit.get(sourceId, h)) as Row | undefined;
-      if (row) unitRows.push(row);
-    }
-  } else {
-    unitRows = (await s.sourceUnits.all(sourceId)) as Row[];
-  }
-  // a whole component on PostgreSQL: stored together at the end
-  const { bulk } = tx.dialect;
-  const together = !only && bulk ? new Map<number, readonly string[]>() : undefined;
-  // a few strings (an edit): the source translation's statistics move by each changed string's share
-  const store = async (id: number, failing: readonly string[]) => {
-    if (together) {
-      together.set(id, failing);
-      return;
-    }
-    const before = only ? await unitStatsFacts(tx, id) : undefined;
-    if (!(await storeChecks(tx, id, failing))) return;
-    const after = before ? await unitStatsFacts(tx, id) : undefined;
-    if (before && after) await applyUnitStats(tx, sourceId, before, after);
-  };
-  // a whole component at once: the related counts of every string in one pass over its checks
-  let relatedAll: Map<bigint, number> | null = null;
-  if (!only) {
-    relatedAll = new Map();
-    for (const r of (await s.relatedAll.all(componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) relatedAll.set(r.id_hash, Number(r.n));
-  }
-  for (const u of unitRows) {
-    const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
-    // the cross-language facts cost two queries: only when a check that needs them is on for this string
-    const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
-    if (!wanted.includes('multiple_failures') && !wanted.includes('long_untranslated')) {
-      await store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
-      continue;
-    }
-    const relatedChecks = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : Number(await s.related.get(u.id_hash, componentId, sourceId));
-    let longUntranslated = false;
-    if (Date.parse(u.timestamp) < old) {
-      const st = (await s.states.get(u.id_hash, componentId)) as { total: number; translated: number };
-      longUntranslated = st.total > 0 && 2 * ((100 * st.translated) / st.total) < componentPercent;
-    }
-    const failing = sourceChecks(
-      checking.ctx,
-      { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags },
-      {
-        relatedChecks,
-        longUntranslated,
-      },
-    );
-    await store(Number(u.id), failing);
-  }
-  if (together) await storeChecksOfTranslation(tx, bulk!, sourceId, together);
-  return sourceId;
 }
 
 /**
@@ -388,223 +389,7 @@ export async function activeChecks(tx: Tx, unitId: number): Promise<string[]> {
   return (await sql(tx).names.all(unitId)) as string[];
 }
 
-/**
- * The checks a unit would fail with `target` (plural forms joined) in place of its text, as an editor shows them
- * while typing; `inconsistent` is left out (it compares other components' strings, not this text).
- */
-export async function previewChecks(tx: Tx, unitId: number, target: string): Promise<string[]> {
-  const s = sql(tx);
-  const u = (await s.unit.get(unitId)) as { translation_id: number; source: string; state: number; flags: string; extra_flags: string } | undefined;
-  if (!u) return [];
-  const checking = await translationChecking(tx, u.translation_id);
-  if (!checking || checking.isSource) return [];
-  // text typed into an empty string makes it translated (checks skip empty strings)
-  const state = target === '' ? State.EMPTY : u.state === State.EMPTY ? State.TRANSLATED : u.state;
-  return translationChecks(checking.ctx, { source: u.source, target, state, flags: u.flags, extraFlags: u.extra_flags });
-}
-
 /** Per check, how many strings of a translation fail it (active) and how many dismissed it. */
 export async function checkCounts(tx: Tx, translationId: number): Promise<{ name: string; active: number; dismissed: number }[]> {
   return (await sql(tx).counts.all(translationId)) as { name: string; active: number; dismissed: number }[];
-}
-
-/** One string of a project in one language: the group `inconsistent` compares. */
-export interface StringGroup {
-  projectId: number;
-  languageId: number;
-  sourceLanguage: string;
-  source: string;
-  context: string;
-}
-
-type GroupRow = {
-  id: number;
-  translation_id: number;
-  source: string;
-  target: string;
-  state: number;
-  flags: string;
-  extra_flags: string;
-  language_id: number;
-  component_id: number;
-  /** 1 when the unit has `inconsistent` stored now. */
-  flagged: number;
-};
-
-/**
- * Adds or removes a unit's `inconsistent`; true when that changed anything. Its translation's statistics move by the
- * unit's share, unless the caller counts that translation itself (`accounted`: recounted, or moved by the caller's
- * own before/after of the unit) — counting a whole translation again for one check cost milliseconds an edit.
- */
-async function setInconsistent(tx: Tx, unitId: number, translationId: number, failing: boolean, accounted: ReadonlySet<number>): Promise<boolean> {
-  const s = sql(tx);
-  const before = accounted.has(translationId) ? undefined : await unitStatsFacts(tx, unitId);
-  const info = failing ? await s.addInconsistent.run(unitId) : await s.removeInconsistent.run(unitId);
-  if (info.changes === 0) return false;
-  if (!accounted.has(translationId)) {
-    const after = await unitStatsFacts(tx, unitId);
-    if (before && after) await applyUnitStats(tx, translationId, before, after, { lastChange: false });
-    else await refreshStats(tx, [translationId]);
-  }
-  return true;
-}
-
-/** What `inconsistent` needs of a component: its project, whether it propagates translations, its source language. */
-interface ComponentTraits {
-  project_id: number;
-  propagates: number;
-  source_language: string;
-}
-
-async function componentTraits(tx: Tx): Promise<Map<number, ComponentTraits>> {
-  return new Map(((await sql(tx).componentTraits.all()) as (ComponentTraits & { id: number })[]).map((c) => [c.id, c]));
-}
-
-/**
- * The string groups of units (read them before the units are deleted); units of a source translation have none.
- * A unit of a component that does not propagate translations loses its `inconsistent` here (the translations
- * touched are added to `changed`).
- */
-export async function stringGroups(
-  tx: Tx,
-  unitIds: Iterable<number>,
-  changed?: Map<number, number>,
-  accounted: ReadonlySet<number> = new Set(),
-): Promise<StringGroup[]> {
-  const s = sql(tx);
-  const traits = await componentTraits(tx);
-  const out = new Map<string, StringGroup>();
-  for (const id of unitIds) {
-    const k = (await s.stringKey.get(id)) as
-      | { translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number }
-      | undefined;
-    const c = k && traits.get(k.component_id);
-    if (!k || !c || k.is_source === 1) continue;
-    if (!c.propagates && (await setInconsistent(tx, id, k.translation_id, false, accounted))) changed?.set(id, k.translation_id);
-    const key = `${c.project_id}\0${k.language_id}\0${c.source_language}\0${k.context}\0${k.source}`;
-    if (!out.has(key)) {
-      out.set(key, { projectId: c.project_id, languageId: k.language_id, sourceLanguage: c.source_language, source: k.source, context: k.context });
-    }
-  }
-  return [...out.values()];
-}
-
-/**
- * Recomputes `inconsistent` for each unit of these string groups (call inside a transaction): Weblate's rule
- * (inconsistentMembers) among the translations in components that propagate translations, for units the check
- * applies to (`ignore-inconsistent` and read-only strings never fail). Returns the units whose stored checks changed
- * (unit id → translation id), so their statistics and source checks can be refreshed.
- */
-export async function refreshInconsistentGroups(
-  tx: Tx,
-  groups: Iterable<StringGroup>,
-  changed = new Map<number, number>(),
-  accounted: ReadonlySet<number> = new Set(),
-): Promise<Map<number, number>> {
-  const s = sql(tx);
-  const traits = await componentTraits(tx);
-  const contexts = new Map<number, TranslationChecking | undefined>();
-  // the groups of one string (all its languages) are read together
-  const strings = new Map<string, { group: StringGroup; languages: Set<number> }>();
-  for (const g of groups) {
-    const key = `${g.projectId}\0${g.sourceLanguage}\0${g.context}\0${g.source}`;
-    let entry = strings.get(key);
-    if (!entry) strings.set(key, (entry = { group: g, languages: new Set() }));
-    entry.languages.add(g.languageId);
-  }
-  for (const { group: g, languages } of strings.values()) {
-    const byLanguage = new Map<number, GroupRow[]>();
-    for (const row of (await s.group.all(g.source, g.context)) as GroupRow[]) {
-      if (!languages.has(row.language_id)) continue;
-      const c = traits.get(row.component_id);
-      if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;
-      let list = byLanguage.get(row.language_id);
-      if (!list) byLanguage.set(row.language_id, (list = []));
-      list.push(row);
-    }
-    for (const members of byLanguage.values()) {
-      const fails = members.length < 2 ? null : inconsistentMembers(members);
-      for (let i = 0; i < members.length; i++) {
-        const m = members[i]!;
-        let failing = fails?.[i] === true;
-        if (failing) {
-          if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, await translationChecking(tx, m.translation_id));
-          const checking = contexts.get(m.translation_id);
-          failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
-        }
-        // written only where it changes: a string shared by many components is mostly consistent, and deleting a
-        // check that is not there cost a statement per member of every group (most of a sync of the tenth copy)
-        if (failing === (m.flagged === 1)) continue;
-        if (await setInconsistent(tx, m.id, m.translation_id, failing, accounted)) changed.set(m.id, m.translation_id);
-      }
-    }
-  }
-  return changed;
-}
-
-/** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
-export async function refreshInconsistent(tx: Tx, unitIds: Iterable<number>, accounted: ReadonlySet<number> = new Set()): Promise<Map<number, number>> {
-  const changed = new Map<number, number>();
-  return await refreshInconsistentGroups(tx, await stringGroups(tx, unitIds, changed, accounted), changed, accounted);
-}
-
-/**
- * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
- * translations that another component of the project also has, and, when `swept`, every string of the project
- * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
- */
-export async function refreshInconsistentOfComponent(
-  tx: Tx,
-  componentId: number,
-  translationIds: Iterable<number>,
-  swept: boolean,
-  accounted: ReadonlySet<number> = new Set(),
-): Promise<Map<number, number>> {
-  const s = sql(tx);
-  const c = (await s.componentOf.get(componentId)) as { project_id: number; components: number } | undefined;
-  if (!c) return new Map();
-  const units = new Set<number>(
-    swept ? ((await s.flaggedInProject.all(c.project_id)) as number[]) : ((await s.flaggedInComponent.all(componentId)) as number[]),
-  );
-  if (c.components > 1) {
-    for (const t of translationIds) {
-      const language = (await s.languageOf.get(t)) as number | undefined;
-      if (language === undefined) continue;
-      const others = new Set(
-        ((await s.othersStrings.all(language, componentId, c.project_id)) as { source: string; context: string }[]).map((o) => `${o.context}\0${o.source}`),
-      );
-      if (others.size === 0) continue;
-      for (const u of (await s.unitStrings.all(t)) as { id: number; source: string; context: string }[])
-        if (others.has(`${u.context}\0${u.source}`)) units.add(u.id);
-    }
-  }
-  return await refreshInconsistent(tx, units, accounted);
-}
-
-/** `inconsistent` again across a project after components were deleted from it; returns the units changed (id → translation id). */
-export async function refreshInconsistentOfProject(tx: Tx, projectId: number): Promise<Map<number, number>> {
-  return await refreshInconsistent(tx, (await sql(tx).flaggedInProject.all(projectId)) as number[]);
-}
-
-/**
- * After `inconsistent` changed on units (call inside a transaction): the source checks of their strings follow
- * (multiple_failures counts them), and with them the source translations' statistics (the units' own translations
- * moved when their check was written).
- */
-export async function settleInconsistent(tx: Tx, changed: ReadonlyMap<number, number>): Promise<void> {
-  if (changed.size === 0) return;
-  const s = sql(tx);
-  const byComponent = new Map<number, Set<bigint>>();
-  for (const id of changed.keys()) {
-    const r = (await s.stringOf.get(id)) as { component_id: bigint; id_hash: bigint } | undefined;
-    if (!r) continue;
-    const c = Number(r.component_id);
-    let set = byComponent.get(c);
-    if (!set) byComponent.set(c, (set = new Set()));
-    set.add(r.id_hash);
-  }
-  for (const [componentId, hashes] of byComponent) {
-    // the source translation's statistics follow each string refreshSourceChecks changes
-    await refreshSourceChecks(tx, componentId, hashes);
-  }
 }

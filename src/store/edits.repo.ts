@@ -3,7 +3,6 @@ import { ACTIONS_CONTENT, Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow, recordChanges } from './changes.repo.js';
-import { recheckUnits, refreshInconsistent, refreshSourceChecks, settleInconsistent } from './checks.repo.js';
 import type { Tx } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import type { UnitRow } from './rows.js';
@@ -87,7 +86,6 @@ const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_h
 const sql = preparedOnce((tx: Tx) => ({
   unitForEdit: tx.prepare(unitForEdit(tx)),
   setState: tx.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
-  stringOf: tx.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
   setPending: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
   pending: tx.prepare(
     `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
@@ -119,96 +117,18 @@ export async function findEditableUnit(tx: Tx, unitId: number): Promise<Editable
   return (await sql(tx).unitForEdit.get(unitId)) as EditableUnit | undefined;
 }
 
-/**
- * Stores an edit as pending with its change record, its checks and the statistics (call inside a transaction).
- * A translated string failing a check the component enforces is saved as needing editing (change 76), as Weblate
- * does. Returns the change id and the state stored.
- */
-export async function saveUnitEdit(
+/** Stores an edit's target and state as pending (its original state follows), by its author at `timestamp`. */
+export async function setPendingTarget(
   tx: Tx,
-  unit: Pick<EditableUnit, 'id' | 'translation_id'>,
-  edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
-): Promise<{ changeId: number; state: number }> {
-  const s = sql(tx);
-  // one unit changed: its translation's statistics move by its share instead of being counted again
-  const before = await unitStatsFacts(tx, unit.id);
-  await s.setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unit.id);
-  const changeId = await recordChangeRow(tx, edit.change);
-  const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
-  const after = await unitStatsFacts(tx, unit.id);
-  if (before && after) await applyUnitStats(tx, unit.translation_id, before, after);
-  else await refreshStats(tx, [unit.translation_id]);
-  return { changeId, state };
+  unitId: number,
+  edit: { target: string; state: number; authorId: number | null; timestamp: string },
+): Promise<void> {
+  await sql(tx).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unitId);
 }
 
-/**
- * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
- * change 76 (Applied enforced check). The source strings' cross-language checks follow. Returns the new states.
- */
-async function enforceChecks(
-  tx: Tx,
-  units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
-  translations: readonly number[],
-): Promise<Map<number, number>> {
-  const s = sql(tx);
-  const enforced = await recheckUnits(
-    tx,
-    units.map((u) => u.id),
-  );
-  const states = new Map<number, number>();
-  for (const u of units) {
-    const failing = enforced.get(u.id);
-    if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
-    await s.setState.run(State.FUZZY, State.FUZZY, u.id);
-    states.set(u.id, State.FUZZY);
-    if (u.change) {
-      await recordChangeRow(tx, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
-    }
-  }
-  // the same strings elsewhere in the project: their inconsistent check, source checks and statistics
-  const inconsistent = await refreshInconsistent(
-    tx,
-    units.map((u) => u.id),
-    new Set(translations),
-  );
-  for (const [componentId, hashes] of await stringsOf(
-    tx,
-    units.map((u) => u.id),
-  ))
-    await refreshSourceChecks(tx, componentId, hashes);
-  for (const u of units) inconsistent.delete(u.id);
-  await settleInconsistent(tx, inconsistent);
-  return states;
-}
-
-async function stringsOf(tx: Tx, unitIds: readonly number[]): Promise<Map<number, Set<bigint>>> {
-  const out = new Map<number, Set<bigint>>();
-  for (const id of unitIds) {
-    const r = (await sql(tx).stringOf.get(id)) as { component_id: number; id_hash: bigint } | undefined;
-    if (!r) continue;
-    let set = out.get(r.component_id);
-    if (!set) out.set(r.component_id, (set = new Set()));
-    set.add(r.id_hash);
-  }
-  return out;
-}
-
-/**
- * Sets uploaded targets as pending edits, records `changes`, runs the checks (enforced ones mark the string as
- * needing editing), refreshes statistics (call inside a transaction).
- */
-export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
-  const { setPending } = sql(tx);
-  for (const e of edits) await setPending.run(e.target, e.state, e.state, e.authorId, e.timestamp, e.id);
-  const ids = await recordChanges(tx, changes);
-  const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));
-  await enforceChecks(
-    tx,
-    edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
-    [translationId],
-  );
-  await refreshStats(tx, [translationId]);
-  return ids;
+/** Sets a unit's state (and its original state). */
+export async function setUnitState(tx: Tx, unitId: number, state: number): Promise<void> {
+  await sql(tx).setState.run(state, state, unitId);
 }
 
 /** Every pending unit of a component, by translation then position. */

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sqlOn } from '../../test/helpers/store.js';
 import { parseConfig } from '../config/config.js';
+import { applyConfig } from '../sync/config.js';
 import { openStore } from './index.js';
-import { applyConfig, findComponent, findProjectBySlug } from './projects.repo.js';
+import { findComponent, findProjectBySlug } from './projects.repo.js';
 
 const config = (components: Record<string, unknown>[], name = 'Hello') =>
   parseConfig(JSON.stringify({ projects: [{ name, slug: 'hello', components }] }), '/srv/tms.config.json');

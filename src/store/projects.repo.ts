@@ -5,9 +5,7 @@ import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
 import { setComponentAddons } from './addons.repo.js';
 import { type ChangeInput, recordChangeRow } from './changes.repo.js';
-import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } from './checks.repo.js';
 import { type Tx, now } from './db.js';
-import { pruneMemorySources } from './memory.repo.js';
 import { preparedOnce } from './statements.js';
 
 export interface ProjectRow {
@@ -51,6 +49,14 @@ export interface ApplyConfigResult {
   removedComponents: ComponentRow[];
   /** Components no longer configured that were kept because they hold uncommitted edits. */
   keptComponents: ComponentRow[];
+}
+
+/** What writeConfig did, with what follows it (sync/config.ts applyConfig runs that in the same transaction). */
+export interface WrittenConfig extends ApplyConfigResult {
+  /** Components whose check settings changed: their checks run again. */
+  recheck: number[];
+  /** Projects that lost components: their `inconsistent` checks and the memory's index follow. */
+  pruned: number[];
 }
 
 const sql = preparedOnce((tx: Tx) => ({
@@ -101,7 +107,7 @@ function checkSettingsChanged(before: string, after: string): boolean {
  * no longer configured are deleted with their translations, units and history — except those holding edits not
  * committed yet, which are kept (and reported) so no user's edit is lost — and projects left empty go too.
  */
-export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolean } = {}): Promise<ApplyConfigResult> {
+export async function writeConfig(tx: Tx, config: Config, opts: { prune?: boolean } = {}): Promise<WrittenConfig> {
   const s = sql(tx);
   // Changed settings (mask, format, template, language rules, aliases …) can change what the files mean:
   // the next sync of such a component reads every file again instead of trusting blob ids.
@@ -111,6 +117,8 @@ export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolea
   };
   const keptProjects = new Set<number>();
   const keptComponents = new Set<number>();
+  const recheck: number[] = [];
+  const pruned: number[] = [];
   for (const p of config.projects) {
     const projectBefore = await findProjectBySlug(tx, p.slug);
     const projectJson = JSON.stringify(projectSettings(p));
@@ -125,9 +133,9 @@ export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolea
       const id = before?.id ?? (await findComponent(tx, p.slug, c.slug))!.id;
       if (before && (projectChanged || before.settings !== json)) {
         await rescan(id);
-        // check flags, enforced checks or the format may have changed: the stored checks follow at once
+        // check flags, enforced checks or the format may have changed: the stored checks follow
         if (checkSettingsChanged(before.settings, json) || (projectChanged && checkSettingsChanged(projectBefore.settings, projectJson))) {
-          await recheckComponent(tx, id);
+          recheck.push(id);
         }
       }
       await setComponentAddons(tx, id, c.addons ?? []);
@@ -146,12 +154,10 @@ export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolea
         projects.add(c.project_id);
       }
     }
-    // strings of the project flagged inconsistent with a deleted component's translations only
-    for (const p of projects) await settleInconsistent(tx, await refreshInconsistentOfProject(tx, p));
     for (const p of removedProjects) if ((await s.projectUsed.get(p.id)) === undefined) await s.deleteProject.run(p.id);
-    if (projects.size > 0) await pruneMemorySources(tx);
+    for (const p of projects) pruned.push(p);
   }
-  return { removedProjects, removedComponents, keptComponents: kept };
+  return { removedProjects, removedComponents, keptComponents: kept, recheck, pruned };
 }
 
 export async function findProjectBySlug(tx: Tx, slug: string): Promise<ProjectRow | undefined> {
@@ -193,7 +199,8 @@ export async function recordComponentChanges(
 ): Promise<number[]> {
   let missing = false;
   for (const c of components) if (!(await findComponent(tx, c.project, c.component))) missing = true;
-  if (missing) await applyConfig(tx, config);
+  // components only created (no prune, no settings changed): nothing for the checks to follow
+  if (missing) await writeConfig(tx, config);
   const ids: number[] = [];
   for (const c of components) {
     const row = (await findComponent(tx, c.project, c.component))!;

@@ -24,6 +24,8 @@ export class SqliteStore implements Store {
   /** The connection as repository functions take it. */
   private readonly tx: Tx;
   private readonly control: { begin: SqlStatement; commit: SqlStatement; rollback: SqlStatement };
+  /** The change token as read in this turn of the event loop (dataVersion), until the turn ends or this store writes. */
+  private turnVersion: string | undefined;
 
   constructor(readonly db: SqliteDb) {
     // another connection's commit (data_version) or a write through this one (total_changes)
@@ -54,8 +56,11 @@ export class SqliteStore implements Store {
       } catch (e) {
         if (this.db.inTransaction) this.control.rollback.run();
         throw e;
+      } finally {
+        this.turnVersion = undefined;
       }
       this.control.commit.run();
+      this.turnVersion = undefined;
       return result;
     });
   }
@@ -113,9 +118,19 @@ export class SqliteStore implements Store {
     return { pages: totalPages };
   }
 
-  /** Another connection's commit (data_version) or a write through this one (total_changes), read at every call. */
+  /**
+   * Another connection's commit (data_version) or a write through this one (total_changes), read once per turn of
+   * the event loop (the requests of a turn arrived before that read, so it is as new as each of them asks: as the
+   * PostgreSQL store does) and again after each write through this store.
+   */
   async dataVersion(): Promise<string> {
-    return this.version();
+    if (this.turnVersion === undefined) {
+      this.turnVersion = this.version();
+      setImmediate(() => {
+        this.turnVersion = undefined;
+      });
+    }
+    return this.turnVersion;
   }
 }
 

@@ -32,7 +32,18 @@ export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelated
 export type { Slice } from './statements.js';
 export type { Statement, Tx } from './db.js';
 export type { TranslationStatsRow } from './stats.repo.js';
-export type { ApplyResult, FileOutcome, FileResult, ScanInput, ScannedFile } from './sync.repo.js';
+export type {
+  PlannedInsert,
+  PlannedTranslation,
+  PlannedUnits,
+  PlannedUpdate,
+  StoredUnit,
+  StoredUnits,
+  SyncPlan,
+  SyncState,
+  TranslationIndex,
+  UnitValues,
+} from './sync.repo.js';
 export type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
 export type { UnitRecordRow, VisibleTranslations } from './unit-records.repo.js';
 export type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
@@ -72,7 +83,7 @@ export interface Store {
   /**
    * Runs `fn` in one writing transaction: committed when it returns, rolled back when it throws; writers take turns
    * (across all processes on one database). Do the git and file work first, then write what it gave.
-   * @example await store.write((tx) => applyScan(tx, input))
+   * @example await store.write((tx) => applySyncPlan(tx, plan))
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;

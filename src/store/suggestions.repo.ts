@@ -2,8 +2,6 @@
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
-import type { EditableUnit } from './edits.repo.js';
-import { saveUnitEdit } from './edits.repo.js';
 import { preparedOnce } from './statements.js';
 import { type UnitStatsFacts, applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 
@@ -119,19 +117,9 @@ export async function userVote(tx: Tx, id: number, userId: number): Promise<numb
   return ((await sql(tx).userVote.get(id, userId)) as number | undefined) ?? 0;
 }
 
-/**
- * Accepts a suggestion (call inside a transaction): the unit takes its text as a pending edit whose author is the
- * suggestion's (change 7 through `edit.change`), and the suggestion is removed. Returns the edit's change id and state.
- */
-export async function acceptSuggestion(
-  tx: Tx,
-  id: number,
-  unit: Pick<EditableUnit, 'id' | 'translation_id'>,
-  edit: Parameters<typeof saveUnitEdit>[2],
-): Promise<{ changeId: number; state: number }> {
-  const result = await saveUnitEdit(tx, unit, edit);
-  await withUnitStats(tx, [unit.id], () => sql(tx).remove.run(id));
-  return result;
+/** Removes a suggestion its unit took (call inside a transaction); the unit's statistics follow. */
+export async function removeAcceptedSuggestion(tx: Tx, id: number, unitId: number): Promise<void> {
+  await withUnitStats(tx, [unitId], () => sql(tx).remove.run(id));
 }
 
 /** Every suggestion of the instance (the metrics). */

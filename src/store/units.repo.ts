@@ -1,14 +1,10 @@
-// The units table: its row, the diff that applies parsed files (untouched rows and their ids stay), and unit writes.
+// The units table: its row, what a sync's plan inserts, updates and removes (untouched rows and their ids stay), and unit writes.
 
 import { Action } from '../domain/actions.js';
-import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
-import { codePoints } from '../domain/words.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
-import { recheckUnits, refreshInconsistent, refreshInconsistentGroups, refreshSourceChecks, settleInconsistent, stringGroups } from './checks.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
-import { indexMemorySource } from './memory.repo.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce, statementCache } from './statements.js';
@@ -38,34 +34,8 @@ export type StoredUnit = Pick<
   | 'pending'
 >;
 
-/** A unit the sync wrote (inserted or changed), as the checks look at it. */
-export interface WrittenUnitValues {
-  id: number;
-  source: string;
-  target: string;
-  state: number;
-  flags: string;
-  extraFlags: string;
-  /** Inserted: it has no stored checks yet. */
-  inserted: boolean;
-}
-
 /** A unit as uploads, deletions and merges look at it. */
 export type UnitBrief = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'source' | 'target' | 'state' | 'pending'>;
-
-export interface UnitDiff {
-  added: number;
-  changed: number;
-  removed: number;
-  /** Ids of inserted units, in file order. */
-  addedIds: number[];
-  /** id_hash of every removed unit. */
-  removedHashes: bigint[];
-  /** Units with a pending edit whose file text changed too: the edit was kept. */
-  pendingKept: { id: number; context: string; fileTarget: string }[];
-  /** Units with a pending edit that vanished from the file. */
-  pendingDropped: { id: number; context: string; target: string }[];
-}
 
 const COLUMNS =
   'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, extra_flags, explanation, source_explanation, state, position, num_words, pending';
@@ -90,10 +60,12 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   remove: tx.prepare('DELETE FROM units WHERE id = ?'),
   removeByHash: tx.prepare('DELETE FROM units WHERE translation_id = ? AND id_hash = ?'),
-  hasUnits: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? LIMIT 1').pluck(),
-  addedInTms: tx.prepare(`SELECT 1 FROM changes WHERE unit_id = ? AND action = ${Action.NEW_UNIT} LIMIT 1`).pluck(),
-  countOf: tx.prepare('SELECT count(*) FROM units WHERE translation_id = ?').pluck(),
-  pendingOf: tx.prepare('SELECT context, target FROM units WHERE translation_id = ? AND pending = 1'),
+  pendingAdded: tx
+    .prepare(
+      `SELECT u.id FROM units u WHERE u.translation_id = ? AND u.pending = 1
+       AND EXISTS (SELECT 1 FROM changes c WHERE c.unit_id = u.id AND c.action = ${Action.NEW_UNIT})`,
+    )
+    .pluck(),
   unitsOf: tx.prepare(`SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.translation_id = ? ORDER BY u.position`),
   unitsByHash: tx.prepare(
     `SELECT ${BRIEF_COLUMNS} FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ? ORDER BY t.id`,
@@ -111,13 +83,6 @@ const sql = preparedOnce((tx: Tx) => ({
       `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
        num_words, num_chars, pending, pending_author_id, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  ),
-  insertSource: tx.prepare(
-    tx.dialect.returningId(
-      `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, previous_source, location, note, flags,
-       explanation, source_explanation, state, original_state, position, num_words, num_chars, timestamp)
-     VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ${State.READONLY}, ${State.READONLY}, ?, ?, ?, ?)`,
     ),
   ),
   sourceStillUsed: tx
@@ -156,8 +121,8 @@ export async function storedUnits(tx: Tx, translationId: number): Promise<Map<bi
   return out;
 }
 
-/** What a unit row holds for a parsed unit (targets already decided). */
-interface UnitValues {
+/** What a unit row holds for a parsed unit (targets already decided): what a sync inserts or updates. */
+export interface UnitValues {
   id_hash: bigint;
   content_hash: bigint;
   context: string;
@@ -173,45 +138,6 @@ interface UnitValues {
   position: number;
   num_words: number;
   num_chars: number;
-}
-
-function valuesOf(u: ParsedUnit, position: number, override?: { target: string[]; state: number }): UnitValues {
-  const source = joinPlural(u.source);
-  return {
-    id_hash: u.idHash,
-    content_hash: u.contentHash,
-    context: u.context,
-    source,
-    target: joinPlural(override?.target ?? u.target),
-    previous_source: u.previousSource,
-    location: u.location,
-    note: u.note,
-    flags: u.flags,
-    explanation: u.explanation,
-    source_explanation: u.sourceExplanation,
-    state: override?.state ?? u.state,
-    position,
-    num_words: u.numWords,
-    num_chars: codePoints(source),
-  };
-}
-
-function sameValues(s: StoredUnit, v: UnitValues): boolean {
-  return (
-    s.content_hash === v.content_hash &&
-    s.context === v.context &&
-    s.source === v.source &&
-    s.target === v.target &&
-    s.previous_source === v.previous_source &&
-    s.location === v.location &&
-    s.note === v.note &&
-    s.flags === v.flags &&
-    s.explanation === v.explanation &&
-    s.source_explanation === v.source_explanation &&
-    s.state === v.state &&
-    s.position === v.position &&
-    s.num_words === v.num_words
-  );
 }
 
 /** The columns insertParsed writes, for PostgreSQL's bulk insert (the same values in the same order). */
@@ -272,103 +198,28 @@ async function insertParsedMany(tx: Tx, translationId: number, values: readonly 
   });
 }
 
-/** Applies unit diffs (call inside a transaction). */
-export function unitWriter(tx: Tx) {
-  const { insertParsed: insert, updateParsed: update, remove, hasUnits, addedInTms } = sql(tx);
-  // PostgreSQL: new units are inserted together after the diff (their ids, checks and changes follow in file order)
-  const bulk = tx.dialect.bulk !== undefined;
+/**
+ * Inserts a sync's new units of a translation (SQLite: a statement each; PostgreSQL: a few bulk statements, a round
+ * trip per row being what a sync of thousands of units would wait on); returns their ids in the order of `values`.
+ */
+export async function insertParsedUnits(tx: Tx, translationId: number, values: readonly UnitValues[], timestamp: string): Promise<number[]> {
+  if (values.length === 0) return [];
+  if (tx.dialect.bulk) return await insertParsedMany(tx, translationId, values, timestamp);
+  const { insertParsed } = sql(tx);
+  const ids: number[] = [];
   // the same columns, in the same order, as the bulk insert's (parsedRow)
-  const insertValues = (translationId: number, v: UnitValues, timestamp: string) => insert.run(...parsedRow(translationId, v, timestamp));
-  return {
-    /**
-     * Makes the translation's units equal to `parsed` (position = listing order): unchanged rows are not
-     * written, pending edits keep their target and state. `override` decides target/state (e.g. read-only sources).
-     */
-    async apply(
-      translationId: number,
-      parsed: readonly ParsedUnit[],
-      timestamp: string,
-      override?: (u: ParsedUnit) => { target: string[]; state: number },
-      onWrite?: (unit: WrittenUnitValues) => Promise<void>,
-    ): Promise<UnitDiff> {
-      const stored = (await hasUnits.get(translationId)) === undefined ? new Map<bigint, StoredUnit>() : await storedUnits(tx, translationId);
-      const diff: UnitDiff = { added: 0, changed: 0, removed: 0, addedIds: [], removedHashes: [], pendingKept: [], pendingDropped: [] };
-      const seen = new Set<bigint>();
-      const queued: UnitValues[] = [];
-      let position = 0;
-      for (const u of parsed) {
-        if (seen.has(u.idHash)) continue;
-        seen.add(u.idHash);
-        position++;
-        const values = valuesOf(u, position, override?.(u));
-        const existing = stored.get(u.idHash);
-        if (!existing && bulk) {
-          queued.push(values);
-          continue;
-        }
-        if (!existing) {
-          const info = await insertValues(translationId, values, timestamp);
-          const id = Number(info.lastInsertRowid);
-          diff.added++;
-          diff.addedIds.push(id);
-          await onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
-          continue;
-        }
-        if (existing.pending) {
-          if (values.target !== existing.target) diff.pendingKept.push({ id: existing.id, context: existing.context, fileTarget: values.target });
-          values.target = existing.target;
-          values.state = existing.state;
-        }
-        if (sameValues(existing, values)) continue;
-        await update.run({ ...values, id: existing.id, timestamp });
-        diff.changed++;
-        await onWrite?.({
-          id: existing.id,
-          source: values.source,
-          target: values.target,
-          state: values.state,
-          flags: values.flags,
-          extraFlags: existing.extra_flags,
-          inserted: false,
-        });
-      }
-      if (queued.length > 0) {
-        const ids = await insertParsedMany(tx, translationId, queued, timestamp);
-        for (let i = 0; i < queued.length; i++) {
-          const values = queued[i]!;
-          const id = ids[i]!;
-          diff.added++;
-          diff.addedIds.push(id);
-          await onWrite?.({ id, source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '', inserted: true });
-        }
-      }
-      for (const [hash, s] of stored) {
-        if (seen.has(hash)) continue;
-        // A string added in tms is not in the file until its commit: keep it, it is not a removal upstream.
-        if (s.pending && (await addedInTms.get(s.id)) !== undefined) continue;
-        if (s.pending) diff.pendingDropped.push({ id: s.id, context: s.context, target: s.target });
-        await remove.run(s.id);
-        diff.removed++;
-        diff.removedHashes.push(hash);
-      }
-      return diff;
-    },
-  };
+  for (const v of values) ids.push(Number((await insertParsed.run(...parsedRow(translationId, v, timestamp))).lastInsertRowid));
+  return ids;
 }
 
-/** Read-only source text of a bilingual component: the source itself, state read-only. */
-export function readonlySource(u: ParsedUnit): { target: string[]; state: number } {
-  return { target: u.source, state: State.READONLY };
+/** Writes a sync's new values of a unit (its original state follows). */
+export async function updateParsedUnit(tx: Tx, unitId: number, values: UnitValues, timestamp: string): Promise<void> {
+  await sql(tx).updateParsed.run({ ...values, id: unitId, timestamp });
 }
 
-/** How many units a translation has. */
-export async function countUnits(tx: Tx, translationId: number): Promise<number> {
-  return (await sql(tx).countOf.get(translationId)) as number;
-}
-
-/** The pending edits of a translation (context and target), e.g. to report them before it is deleted. */
-export async function pendingOfTranslation(tx: Tx, translationId: number): Promise<{ context: string; target: string }[]> {
-  return (await sql(tx).pendingOf.all(translationId)) as { context: string; target: string }[];
+/** The ids of a translation's pending units that were added in tms (a NEW_UNIT change): not in the file until their commit. */
+export async function pendingAddedInTms(tx: Tx, translationId: number): Promise<number[]> {
+  return (await sql(tx).pendingAdded.all(translationId)) as number[];
 }
 
 /** Every unit of a translation, in position order. */
@@ -455,7 +306,8 @@ export interface NewUnit {
 
 /**
  * Creates units (call inside a transaction): a pending removal of the same string is dropped (the string is back),
- * each unit's change comes from `changeOf`, statistics of the touched translations are refreshed. Returns the ids.
+ * each unit's change comes from `changeOf`. Returns the ids (the memory's index, their checks and statistics follow:
+ * operations/units.ts storeNewUnits).
  */
 export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (unit: NewUnit, id: number) => ChangeInput | null): Promise<number[]> {
   const s = sql(tx);
@@ -480,52 +332,10 @@ export async function insertUnits(tx: Tx, units: readonly NewUnit[], changeOf: (
     );
     const id = Number(info.lastInsertRowid);
     ids.push(id);
-    await indexMemorySource(tx, u.source);
     const change = changeOf(u, id);
     if (change) await recordChangeRow(tx, change);
   }
-  await recheckUnits(tx, ids);
-  const translations = new Set(units.map((u) => u.translationId));
-  const inconsistent = await refreshInconsistent(tx, ids, translations);
-  await refreshStats(tx, translations);
-  await settleInconsistent(tx, inconsistent);
   return ids;
-}
-
-/** Appends read-only source units (a bilingual component's source translation); returns the new ids. */
-export async function appendSourceUnits(
-  tx: Tx,
-  translationId: number,
-  units: readonly ParsedUnit[],
-  startPosition: number,
-  timestamp: string,
-): Promise<number[]> {
-  const s = sql(tx);
-  let position = startPosition;
-  const added: number[] = [];
-  for (const u of units) {
-    const source = joinPlural(u.source);
-    position++;
-    const info = await s.insertSource.run(
-      translationId,
-      u.idHash,
-      u.contentHash,
-      u.context,
-      source,
-      source,
-      u.location,
-      u.note,
-      u.flags,
-      u.explanation,
-      u.sourceExplanation,
-      position,
-      u.numWords,
-      codePoints(source),
-      timestamp,
-    );
-    added.push(Number(info.lastInsertRowid));
-  }
-  return added;
 }
 
 /** Removes source units of strings no translation of the component holds any more. */
@@ -556,7 +366,7 @@ export async function deleteRemovedString(tx: Tx, translationId: number, idHash:
 
 /**
  * Deletes units (call inside a transaction): their changes are recorded first, a pending removal is stored for each
- * translation that has a file (`withFile`), statistics are refreshed. Returns the change ids.
+ * translation that has a file (`withFile`). Returns the change ids (checks and statistics: checks/refresh.ts removingUnits).
  */
 export async function removeUnits(
   tx: Tx,
@@ -566,22 +376,12 @@ export async function removeUnits(
   changes: readonly ChangeInput[],
 ): Promise<number[]> {
   const ids = await recordChanges(tx, changes);
-  // the same strings elsewhere in the project may have been inconsistent only with these
-  const translations = new Set(units.map((u) => u.translation_id));
-  const groups = await stringGroups(
-    tx,
-    units.map((u) => u.id),
-    undefined,
-    translations,
-  );
   for (const u of units) {
     await deleteUnitRow(tx, u.id);
     if (withFile.has(u.translation_id)) {
       await addPendingRemoval(tx, { ...u, author_id: author.id, timestamp: author.timestamp });
     }
   }
-  await refreshStats(tx, translations);
-  await settleInconsistent(tx, await refreshInconsistentGroups(tx, groups, undefined, translations));
   return ids;
 }
 

@@ -1,5 +1,5 @@
 // The sync worker's public surface.
-export type { ApplyResult, FileResult } from '../store/index.js';
+export type { ApplyResult, FileResult } from './plan.js';
 export { languageCodeOf, maskRegex, selectMaskMatches } from './filemask.js';
 export type { ComponentSyncResult, SyncEvent, SyncOptions } from './sync.js';
 export { syncAll, syncComponent, syncProject, UnknownProjectError } from './run.js';

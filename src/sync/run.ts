@@ -5,8 +5,8 @@ import { type ComponentTarget, resolveComponent } from '../component/resolve.js'
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
-import { applyConfig } from '../store/projects.repo.js';
 import { alignWorkingCopy } from './align.js';
+import { applyConfig } from './config.js';
 import { collectGarbage } from './gc.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
 

@@ -10,14 +10,14 @@ import { getFormat } from '../formats/registry.js';
 import { findLanguage } from '../languages/find.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { filePluralRule } from '../languages/translation-plural.js';
-import type { FileOutcome, ScannedFile } from '../store/index.js';
 import { selectMaskMatches } from './filemask.js';
+import type { FileOutcome, ScannedFile } from './plan.js';
 
 export class FileMaskError extends TmsError<{ filemask: string; path?: string }> {}
 
 export type { ScannedFile };
 
-/** What reading one file gave (the store's FileOutcome, with the parsed store as the format returned it). */
+/** What reading one file gave (the plan's FileOutcome, with the parsed store as the format returned it). */
 export type ParseOutcome = Exclude<FileOutcome, { status: 'parsed' }> | (Extract<FileOutcome, { status: 'parsed' }> & { store: ParsedFile });
 
 export interface ScanPlan {

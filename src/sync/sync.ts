@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { ComponentTarget } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
-import type { ApplyResult, FileResult } from '../store/index.js';
 import { syncedCommitOf } from '../store/projects.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
+import type { ApplyResult, FileResult, ScanInput } from './plan.js';
 import type { WorkingCopyState } from './working-copy.js';
 
 export interface ComponentSyncResult {
@@ -180,20 +180,42 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
     }
     emit('store');
-    // the store's sync procedure brings the checks and the formats' plural names: a no-change sync loads neither
-    const { applyScan } = await import('../store/sync.repo.js');
-    const applied = await store.write((tx) =>
-      applyScan(tx, {
-        projectId: h.row.project_id,
-        componentId: h.row.id,
-        component,
-        plan,
-        outcomes,
-        head: state.head,
-        maskMatches: paths.length,
-        filemask: component.filemask,
-      }),
-    );
+    // the plan brings the checks and the formats' plural names: a no-change sync loads neither
+    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }] = await Promise.all([
+      import('./plan.js'),
+      import('../store/sync.repo.js'),
+      import('../checks/refresh.js'),
+      import('../store/stats.repo.js'),
+    ]);
+    const scan: ScanInput = {
+      projectId: h.row.project_id,
+      componentId: h.row.id,
+      component,
+      plan,
+      outcomes,
+      head: state.head,
+      maskMatches: paths.length,
+      filemask: component.filemask,
+    };
+    // what the plan starts from is read in the same transaction as it is written: a user's edit that lands between
+    // a read and the write would otherwise be planned over (a pending edit is never overwritten by a sync)
+    const applied = await store.write(async (tx) => {
+      const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
+      const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
+      const ids = await applySyncPlan(tx, syncPlan);
+      // inconsistent looks across the project's components (the strings this sync touched, and after a removal every
+      // string flagged now), the source checks across languages; the statistics follow, then the strings whose
+      // inconsistent changed elsewhere
+      let inconsistent: Map<number, number> | undefined;
+      if (syncPlan.checksAcross) {
+        const touched = new Set(syncPlan.checksAcross.translations.map((i) => ids[i]!));
+        inconsistent = await checks.refreshInconsistentOfComponent(tx, h.row.id, touched, syncPlan.checksAcross.swept, touched);
+        await checks.refreshSourceChecks(tx, h.row.id);
+      }
+      await refreshStats(tx, new Set(syncPlan.stats.map((i) => ids[i]!)));
+      if (inconsistent) await checks.settleInconsistent(tx, inconsistent);
+      return planned;
+    });
     Object.assign(result, {
       files: applied.files,
       added: applied.added,

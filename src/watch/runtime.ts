@@ -2,7 +2,7 @@
 import type { Config } from '../config/config.js';
 import type { UpdateQueue } from '../hooks/queue.js';
 import type { ApplyConfigResult, Store } from '../store/index.js';
-import { applyConfig } from '../store/projects.repo.js';
+import { applyConfig } from '../sync/config.js';
 import { type ConfigDiff, watchConfig } from './config-watch.js';
 import { watchLocalComponents } from './local-watch.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { setCheckDismissed, unitChecks } from '../../src/store/checks.repo.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { sqlOn } from '../helpers/store.js';

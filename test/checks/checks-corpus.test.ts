@@ -8,7 +8,7 @@ import { parseConfig } from '../../src/config/config.js';
 import { PLURAL_SEPARATOR } from '../../src/domain/unit.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { createUpstream, tempDir } from '../helpers/git-repo.js';

@@ -6,7 +6,7 @@ import { type Config, parseConfig } from '../../src/config/config.js';
 import type { Service } from '../../src/hooks/services.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { hmacHex, loadFixture } from './fixtures.js';

@@ -53,6 +53,8 @@ describe('addUnit and deleteUnit on a monolingual component (nested JSON)', () =
     expect((await statsOf(r, 'web', 'en')).total).toBe(before.en + 1);
     expect((await statsOf(r, 'web', 'de')).total).toBe(before.de + 1);
     expect((await statsOf(r, 'web', 'cs')).total).toBe(before.cs + 1);
+    // the new source is in the memory's lookup index at once (not at the next sync)
+    expect(await r.sql.value('SELECT count(*) FROM memory_sources WHERE text = ?', 'Help')).toBe(1);
   });
 
   it('refuses duplicates, a translation other than the source, bad bodies and a component without manage_units', async () => {

@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from '../../src/server/server.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { migrateDatabase, testSchemaFor } from '../../src/store/pg/open.js';
 import { PgStore } from '../../src/store/pg/pg-store.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { httpRequest } from '../helpers/http.js';
 import { startLatencyProxy } from '../helpers/latency-proxy.js';
 

@@ -2,8 +2,8 @@
 // dismissed and restored with Weblate's permission, counted per check on the translation page with links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
 import { setPasswordHash } from '../../src/store/sessions.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 

@@ -7,7 +7,7 @@ import { parseConfig } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { httpRequest } from '../helpers/http.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres-server.js';
 

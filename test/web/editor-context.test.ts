@@ -2,7 +2,7 @@
 // project (each a link to its editor), locations linked to the repository browser, the source's age and the last
 // change with its author, Suggest and Skip beside Save, the notice of a locked component, and the keyboard help.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyConfig } from '../../src/store/projects.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 

@@ -22,8 +22,15 @@ export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
+const NO_FORMS: readonly Pair[] = [];
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
 const encoder = new TextEncoder();
+
+/**
+ * The plist elements whose text is read (`<key>` and the scalars): `<plist>`, `<dict>` and `<array>` hold elements
+ * only, and text among them (indentation) is dropped unread, as plistlib drops it.
+ */
+const PLIST_TEXT: ReadonlySet<string> = new Set(['key', 'string', 'integer', 'real', 'date', 'data', 'true', 'false']);
 
 /** One `<key>`/value pair of a plist `<dict>`. */
 interface Pair {
@@ -40,8 +47,8 @@ export interface DictEntry {
   /** The format string's <string>, or the variable's <dict>. */
   value: XmlElement;
   plural: boolean;
-  /** Plural variables: their category pairs by category. */
-  forms: Map<string, Pair>;
+  /** Plural variables: the variable dict's pairs, categories among them (none for a format string); see `pairOf`. */
+  forms: readonly Pair[];
   format: string;
 }
 
@@ -82,7 +89,7 @@ function scalarText(element: XmlElement): string {
  * variables (dicts of spec type `NSStringPluralRuleType`), as Translate Toolkit requires.
  */
 export function readStringsdict(bytes: Uint8Array, filename: string): StringsdictDocument {
-  const xml = parseXml(bytes, filename, (root) => (root.name === 'plist' ? null : `the root element must be <plist>, not <${root.name}>`));
+  const xml = parseXml(bytes, filename, (root) => (root.name === 'plist' ? null : `the root element must be <plist>, not <${root.name}>`), PLIST_TEXT);
   const top = elementChildren(xml.root)[0];
   const entries: DictEntry[] = [];
   if (!top) return { xml, root: xml.root, entries };
@@ -91,18 +98,15 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
     if (outer.name !== 'dict') fail(xml, filename, keyElement, `${key} is not a dict`);
     for (const { key: inner, keyElement: innerKey, value } of pairs(xml, filename, outer)) {
       if (inner === FORMAT_KEY) {
-        entries.push({ id: key, outer, value, plural: false, forms: new Map(), format: '' });
+        entries.push({ id: key, outer, value, plural: false, forms: NO_FORMS, format: '' });
       } else if (value.name === 'dict') {
         const variable = pairs(xml, filename, value);
         const spec = variable.find((p) => p.key === SPEC_TYPE_KEY);
         if (spec && textOf(spec.value) !== '' && textOf(spec.value) !== 'NSStringPluralRuleType') {
           fail(xml, filename, innerKey, `${inner} in ${key} is not of NSStringPluralRuleType`);
         }
-        const forms = new Map<string, Pair>();
-        // a repeated key: the later one, as plistlib reads it
-        for (const p of variable) forms.set(p.key, p);
         const format = variable.find((p) => p.key === 'NSStringFormatValueTypeKey');
-        entries.push({ id: `${key}:${inner}`, outer, value, plural: true, forms, format: format ? textOf(format.value) : '' });
+        entries.push({ id: `${key}:${inner}`, outer, value, plural: true, forms: variable, format: format ? textOf(format.value) : '' });
       } else {
         fail(xml, filename, innerKey, `unexpected key ${inner} in ${key}`);
       }
@@ -111,10 +115,19 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
   return { xml, root: top, entries };
 }
 
+/**
+ * The pair of `key` in a dict's pairs, the last when it is repeated (as plistlib reads it), or undefined. A search:
+ * a variable holds a handful of pairs, and a map of them (its keys fresh strings, hashed in full) cost more.
+ */
+function pairOf(pairs: readonly Pair[], key: string): Pair | undefined {
+  for (let i = pairs.length - 1; i >= 0; i--) if (pairs[i]!.key === key) return pairs[i];
+  return undefined;
+}
+
 function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
   if (!entry.plural) return [scalarText(entry.value)];
   return tags.map((tag) => {
-    const pair = entry.forms.get(tag);
+    const pair = pairOf(entry.forms, tag);
     return pair ? scalarText(pair.value) : '';
   });
 }
@@ -292,7 +305,7 @@ function pairSpan(text: string, pair: Pair): { start: number; end: number } {
 function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly string[], tags: readonly string[], layout: Layout): void {
   const indent = childIndent(text, entry.value, layout);
   const order = (tag: string) => (CLDR_CATEGORIES as readonly string[]).indexOf(tag);
-  let anchor: Pair | null = entry.forms.get('NSStringFormatValueTypeKey') ?? entry.forms.get(SPEC_TYPE_KEY) ?? null;
+  let anchor: Pair | null = pairOf(entry.forms, 'NSStringFormatValueTypeKey') ?? pairOf(entry.forms, SPEC_TYPE_KEY) ?? null;
   const pending: string[] = [];
   const flush = () => {
     if (pending.length === 0) return;
@@ -309,7 +322,7 @@ function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly
   };
   const sorted = tags.map((tag, i) => ({ tag, form: forms[i] ?? '' })).sort((a, b) => order(a.tag) - order(b.tag));
   for (const { tag, form } of sorted) {
-    const pair = entry.forms.get(tag);
+    const pair = pairOf(entry.forms, tag);
     if (pair) {
       flush();
       if (form === '') edits.push({ ...pairSpan(text, pair), text: '' });

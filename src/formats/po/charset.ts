@@ -1,5 +1,4 @@
 // A PO file's bytes as text and back: the header's charset, a UTF-8 BOM kept aside, single-byte charsets written back.
-import { Buffer, isUtf8, transcode } from 'node:buffer';
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { decodeUtf8, lineColumn } from '../text.js';
 
@@ -29,15 +28,6 @@ function declaredCharset(bytes: Uint8Array): { name: string; offset: number } | 
 }
 
 /**
- * Text of valid UTF-8 (Node's check, simdutf, is several times faster than a fatal TextDecoder). Converted to UTF-16
- * by `transcode` (simdutf too) and taken as a string, it is read about twice as fast as by V8's UTF-8 decoder
- * (`toString('utf8')`), which is then only the fallback for a Node built without `transcode` (no ICU).
- */
-function validUtf8(bytes: Buffer): string {
-  return typeof transcode === 'function' ? transcode(bytes, 'utf8', 'utf16le').toString('utf16le') : bytes.toString('utf8');
-}
-
-/**
  * Decodes a PO file: a UTF-8 BOM is set aside (gettext would refuse it; the toolkit and Weblate accept it), the text
  * is decoded with the header's charset (UTF-8 when it names none, `CHARSET` or ASCII). An unknown charset or bytes
  * that are not valid in it raise FormatParseError with the line and column.
@@ -48,7 +38,6 @@ export function decodePo(bytes: Uint8Array, filename: string): PoText {
   const declared = declaredCharset(body);
   const name = declared?.name.toLowerCase() ?? 'utf-8';
   if (['utf-8', 'utf8', 'charset', 'ascii', 'us-ascii', 'ansi_x3.4-1968'].includes(name)) {
-    if (isUtf8(body)) return { text: validUtf8(Buffer.from(body.buffer, body.byteOffset, body.byteLength)), bom, charset: 'utf-8' };
     return { text: decodeUtf8(body, filename), bom, charset: 'utf-8' };
   }
   let decoder: InstanceType<typeof TextDecoder>;

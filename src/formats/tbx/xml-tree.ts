@@ -41,16 +41,20 @@ function decodeTbx(bytes: Uint8Array, filename: string): { text: string; bom: bo
 
 /**
  * Parses UTF-8 XML into an element tree through the formats' one XML scanner, refusing anything not well-formed.
- * `checkRoot` may reject the root element by returning a reason.
+ * `checkRoot` may reject the root element by returning a reason. With `textIn`, text is kept only inside elements
+ * of those names (and their descendants): the rest, indentation in a format without mixed content, is never sliced.
  * @example const doc = parseXml(bytes, 'glossary/cs.tbx', (root) => root.name === 'martif' ? null : 'not TBX');
  */
-export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: XmlElement) => string | null): XmlDocument {
+export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: XmlElement) => string | null, textIn?: ReadonlySet<string>): XmlDocument {
   const { text, bom } = decodeTbx(bytes, filename);
   const s = new XmlScanner(text, filename);
   let root: XmlElement | null = null;
   let current: XmlElement | null = null;
+  // Depth of the outermost open element whose text is kept (0: none open; -1: text is kept everywhere).
+  let keepFrom = textIn ? 0 : -1;
   for (let kind = s.next(); kind !== XmlToken.Eof; kind = s.next()) {
     if (kind === XmlToken.StartTag) {
+      if (keepFrom === 0 && textIn!.has(s.name)) keepFrom = s.depth;
       let attrs = NO_ATTRIBUTES;
       if (s.attrCount > 0) {
         attrs = {};
@@ -77,12 +81,13 @@ export function parseXml(bytes: Uint8Array, filename: string, checkRoot: (root: 
       current = element;
     } else if (kind === XmlToken.EndTag) {
       if (!current) continue;
+      if (s.depth === keepFrom) keepFrom = 0;
       if (!current.selfClosing) {
         current.closeStart = s.start;
         current.end = s.end;
       }
       current = current.parent;
-    } else if ((kind === XmlToken.Text || kind === XmlToken.CData) && current) {
+    } else if ((kind === XmlToken.Text || kind === XmlToken.CData) && current && keepFrom !== 0) {
       current.children.push(s.textValue());
     }
   }

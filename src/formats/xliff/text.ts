@@ -5,7 +5,7 @@
 // normalized in two passes (xml_helpers.normalize_xml_space, quirks included), comments dropped with the text after
 // them, <x>/<bx>/<ex>/<g> rebuilt with `id` (then `xid`, `rid`) first, other elements kept with their attributes, and
 // the result serialized the way lxml does (`&amp; &lt; &gt;` in text, double-quoted attributes).
-import { escapeAttribute, escapeText } from '../xml/escape.js';
+import { escapeParsedAttribute, escapeParsedText } from '../xml/escape.js';
 import { type XElement, attr, stringValue } from './tree.js';
 
 const XML_WHITESPACE_RUN = /[\t\n\r ]+/g;
@@ -153,23 +153,16 @@ function richParts(node: LNode, xmlSpace: string, nested = true): RichPart[] {
   return parts;
 }
 
-const TEXT_SPECIAL = /[&<>\r]/;
-
-/** lxml's escaping of text read from a parsed document (which cannot hold characters XML forbids). */
-function escapeParsed(s: string): string {
-  return TEXT_SPECIAL.test(s) ? escapeText(s) : s;
-}
-
 function serialize(parts: readonly RichPart[]): string {
   let out = '';
   for (const p of parts) {
     if (typeof p === 'string') {
-      out += escapeParsed(p);
+      out += escapeParsedText(p);
       continue;
     }
     out += `<${p.tag}`;
-    if (p.xmlns) out += ` ${p.xmlns[0]}="${escapeAttribute(p.xmlns[1])}"`;
-    for (const [name, value] of p.attrs) out += ` ${name}="${escapeAttribute(value)}"`;
+    if (p.xmlns) out += ` ${p.xmlns[0]}="${escapeParsedAttribute(p.xmlns[1])}"`;
+    for (const [name, value] of p.attrs) out += ` ${name}="${escapeParsedAttribute(value)}"`;
     const inner = serialize(p.sub);
     out += inner === '' ? '/>' : `>${inner}</${p.tag}>`;
   }
@@ -186,11 +179,11 @@ export function richText(node: XElement, unitSpace: string): string {
   // Text alone (most units): collapsed, trimmed as normalize_xml_space trims a node without children, escaped.
   if (children.length <= 1 && (children.length === 0 || typeof children[0] === 'string')) {
     const text = (children[0] as string | undefined) ?? '';
-    if ((attr(node, 'xml:space') ?? unitSpace) === 'preserve' || text === '') return escapeParsed(text);
-    if (!NEEDS_NORMALIZING.test(text) && !PY_SPACE.includes(text[text.length - 1]!)) return escapeParsed(text);
+    if ((attr(node, 'xml:space') ?? unitSpace) === 'preserve' || text === '') return escapeParsedText(text);
+    if (!NEEDS_NORMALIZING.test(text) && !PY_SPACE.includes(text[text.length - 1]!)) return escapeParsedText(text);
     let t = collapse(text);
     if (t[0] === ' ') t = pyLstrip(t);
-    return escapeParsed(pyRstrip(t));
+    return escapeParsedText(pyRstrip(t));
   }
   // Only the outermost inline elements are "top level"; the ones below them are nested.
   return serialize(richParts(lift(node), unitSpace, false));

@@ -33,14 +33,22 @@ export function charRef(ch: string): string {
  * return as `&#13;` (so it survives line-end normalization). Invalid characters are dropped.
  */
 export function escapeText(s: string): string {
-  const clean = stripInvalidXmlChars(s);
-  return TEXT_SPECIAL.test(clean) ? clean.replace(/[&<>\r]/g, (c) => ENTITY[c]!) : clean;
+  return escapeParsedText(stripInvalidXmlChars(s));
 }
 
 /** Escapes a double-quoted attribute value (`&`, `<`, `>`, `"` and whitespace that normalization would eat). */
 export function escapeAttribute(s: string): string {
-  const clean = stripInvalidXmlChars(s);
-  return ATTR_SPECIAL.test(clean) ? clean.replace(/[&<>"\t\n\r]/g, (c) => ENTITY[c]!) : clean;
+  return escapeParsedAttribute(stripInvalidXmlChars(s));
+}
+
+/** escapeText for text read from a parsed document, which cannot hold characters XML forbids (nothing to strip). */
+export function escapeParsedText(s: string): string {
+  return TEXT_SPECIAL.test(s) ? s.replace(/[&<>\r]/g, (c) => ENTITY[c]!) : s;
+}
+
+/** escapeAttribute for a value read from a parsed document (nothing to strip). */
+export function escapeParsedAttribute(s: string): string {
+  return ATTR_SPECIAL.test(s) ? s.replace(/[&<>"\t\n\r]/g, (c) => ENTITY[c]!) : s;
 }
 
 /** The entity for one of the five predefined characters or a whitespace control character. */

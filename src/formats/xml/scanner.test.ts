@@ -86,6 +86,27 @@ describe('XmlScanner', () => {
   });
 
   it.each([
+    ['text', '<r>\nab\u0001</r>', 2, 3],
+    ['text before the root', ' \u000b<r/>', 1, 2],
+    ['text after the root', '<r/>\n\u0000', 2, 1],
+    ['text with a reference', '<r>&amp;\uffff</r>', 1, 9],
+    ['an attribute value', '<r a="x\u0002y"/>', 1, 8],
+    ['an attribute value with a reference', '<r a="&lt;\ufffe"/>', 1, 11],
+    ['a tag name', '<r\u0003/>', 1, 3],
+    ['between attributes', '<r a="1"\u0004b="2"/>', 1, 9],
+    ['an end tag', '<r></r\u0005>', 1, 7],
+    ['a comment', '<r><!-- \u0006 --></r>', 1, 9],
+    ['a CDATA section', '<r><![CDATA[\u0007]]></r>', 1, 13],
+    ['a processing instruction', '<r><?pi \u0008?></r>', 1, 9],
+    ['a DOCTYPE', '<!DOCTYPE r [\u000c]><r/>', 1, 14],
+    ['the XML declaration', '<?xml version="1.0"\u000e?><r/>', 1, 20],
+  ])('refuses a character XML forbids in %s, where it is', (_where, text, line, column) => {
+    const err = failure(text);
+    expect([err.data.line, err.data.column]).toEqual([line, column]);
+    expect(err.data.reason).toMatch(/^character U\+[0-9a-f]{4} is not allowed in XML$/);
+  });
+
+  it.each([
     ['<r>&nbsp;</r>', 1, 4, 'undefined entity &nbsp;'],
     ['<r>\n<a></b></r>', 2, 4, 'mismatched end tag: expected </a>, found </b>'],
     ['<r>\n<a>', 2, 4, 'unexpected end of file: <a> is not closed'],

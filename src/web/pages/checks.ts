@@ -3,9 +3,10 @@
 import { validationError } from '../../api/errors.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { findCheck } from '../../checks/index.js';
+import { previewChecks } from '../../checks/refresh.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR } from '../../domain/unit.js';
-import { checkCounts, previewChecks, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
+import { checkCounts, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
 import type { CatalogComponent, CatalogTranslation, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';

@@ -1,0 +1,370 @@
+// Keeping the stored checks true: which units' checks run again after a change, with what facts, and the results written (store/checks.repo.ts reads and writes).
+
+import { Action } from '../domain/actions.js';
+import { State } from '../domain/unit.js';
+import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';
+import {
+  type ComponentTraits,
+  checkedUnit,
+  checkingFacts,
+  componentProject,
+  componentTraits,
+  componentTranslated,
+  inconsistentOfComponent,
+  inconsistentOfProject,
+  othersStrings,
+  relatedChecks,
+  relatedChecksOfComponent,
+  sourceTranslationOf,
+  sourceUnitRows,
+  storeChecks,
+  storeChecksOfTranslation,
+  storeInconsistent,
+  stringKeyOf,
+  stringOfUnit,
+  stringStates,
+  stringUnits,
+  translationIdsOf,
+  translationLanguage,
+  unitIdsOf,
+  unitStrings,
+} from '../store/checks.repo.js';
+import type { Tx } from '../store/db.js';
+import { setUnitState } from '../store/edits.repo.js';
+import { applyUnitStats, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
+import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
+import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+const INCONSISTENT = 'inconsistent';
+
+/** The checking context of a translation (undefined for an unknown one). */
+export async function translationChecking(tx: Tx, translationId: number): Promise<TranslationChecking | undefined> {
+  const r = await checkingFacts(tx, translationId);
+  return r && translationCheckingOf(r);
+}
+
+/**
+ * Runs the checks of units by id and stores them (call inside a transaction). Returns, per unit, the failing
+ * checks the component enforces (empty for most).
+ */
+export async function recheckUnits(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, string[]>> {
+  const contexts = new Map<number, TranslationChecking | undefined>();
+  const enforced = new Map<number, string[]>();
+  for (const id of unitIds) {
+    const u = await checkedUnit(tx, id);
+    if (!u) continue;
+    if (!contexts.has(u.translation_id)) contexts.set(u.translation_id, await translationChecking(tx, u.translation_id));
+    const checking = contexts.get(u.translation_id);
+    if (!checking) continue;
+    const failing = computeChecks(checking, { ...u, extraFlags: u.extra_flags });
+    await storeChecks(tx, u.id, failing);
+    if (checking.enforced.size > 0)
+      enforced.set(
+        u.id,
+        failing.filter((f) => checking.enforced.has(f)),
+      );
+  }
+  return enforced;
+}
+
+/** Runs every unit's checks of a component again (its flags changed), then its source checks. */
+export async function recheckComponent(tx: Tx, componentId: number): Promise<void> {
+  const translations = await translationIdsOf(tx, componentId);
+  for (const t of translations) await recheckUnits(tx, await unitIdsOf(tx, t));
+  const changed = await refreshInconsistentOfComponent(tx, componentId, translations, false, new Set(translations));
+  await refreshSourceChecks(tx, componentId);
+  await refreshStats(tx, translations);
+  await settleInconsistent(tx, changed);
+}
+
+/**
+ * Recomputes the source checks of a component's source strings, including the ones that look across languages
+ * (`multiple_failures`, `long_untranslated`); call after translation checks changed (inside a transaction).
+ * Returns the source translation's id (undefined when the component has none).
+ */
+export async function refreshSourceChecks(tx: Tx, componentId: number, only?: ReadonlySet<bigint>): Promise<number | undefined> {
+  const sourceId = await sourceTranslationOf(tx, componentId);
+  if (sourceId === undefined) return undefined;
+  const checking = await translationChecking(tx, sourceId);
+  if (!checking) return undefined;
+  const stats = await componentTranslated(tx, componentId);
+  const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
+  const old = Date.now() - 90 * DAY_MS;
+  const unitRows = await sourceUnitRows(tx, sourceId, only);
+  // a whole component: stored together at the end (in bulk where that is cheaper)
+  const together = !only ? new Map<number, readonly string[]>() : undefined;
+  // a few strings (an edit): the source translation's statistics move by each changed string's share
+  const store = async (id: number, failing: readonly string[]) => {
+    if (together) {
+      together.set(id, failing);
+      return;
+    }
+    const before = await unitStatsFacts(tx, id);
+    if (!(await storeChecks(tx, id, failing))) return;
+    const after = before ? await unitStatsFacts(tx, id) : undefined;
+    if (before && after) await applyUnitStats(tx, sourceId, before, after);
+  };
+  // a whole component at once: the related counts of every string in one pass over its checks
+  const relatedAll = only ? null : await relatedChecksOfComponent(tx, componentId, sourceId);
+  for (const u of unitRows) {
+    const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
+    // the cross-language facts cost two queries: only when a check that needs them is on for this string
+    const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
+    if (!wanted.includes('multiple_failures') && !wanted.includes('long_untranslated')) {
+      await store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
+      continue;
+    }
+    const related = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : await relatedChecks(tx, u.id_hash, componentId, sourceId);
+    let longUntranslated = false;
+    if (Date.parse(u.timestamp) < old) {
+      const st = await stringStates(tx, u.id_hash, componentId);
+      longUntranslated = st.total > 0 && 2 * ((100 * st.translated) / st.total) < componentPercent;
+    }
+    await store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: related, longUntranslated }));
+  }
+  if (together) await storeChecksOfTranslation(tx, sourceId, together);
+  return sourceId;
+}
+
+/**
+ * The checks a unit would fail with `target` (plural forms joined) in place of its text, as an editor shows them
+ * while typing; `inconsistent` is left out (it compares other components' strings, not this text).
+ */
+export async function previewChecks(tx: Tx, unitId: number, target: string): Promise<string[]> {
+  const u = await checkedUnit(tx, unitId);
+  if (!u) return [];
+  const checking = await translationChecking(tx, u.translation_id);
+  if (!checking || checking.isSource) return [];
+  // text typed into an empty string makes it translated (checks skip empty strings)
+  const state = target === '' ? State.EMPTY : u.state === State.EMPTY ? State.TRANSLATED : u.state;
+  return translationChecks(checking.ctx, { source: u.source, target, state, flags: u.flags, extraFlags: u.extra_flags });
+}
+
+/** One string of a project in one language: the group `inconsistent` compares. */
+export interface StringGroup {
+  projectId: number;
+  languageId: number;
+  sourceLanguage: string;
+  source: string;
+  context: string;
+}
+
+/**
+ * Adds or removes a unit's `inconsistent`; true when that changed anything. Its translation's statistics move by the
+ * unit's share, unless the caller counts that translation itself (`accounted`: recounted, or moved by the caller's
+ * own before/after of the unit) — counting a whole translation again for one check cost milliseconds an edit.
+ */
+async function setInconsistent(tx: Tx, unitId: number, translationId: number, failing: boolean, accounted: ReadonlySet<number>): Promise<boolean> {
+  const before = accounted.has(translationId) ? undefined : await unitStatsFacts(tx, unitId);
+  if (!(await storeInconsistent(tx, unitId, failing))) return false;
+  if (!accounted.has(translationId)) {
+    const after = await unitStatsFacts(tx, unitId);
+    if (before && after) await applyUnitStats(tx, translationId, before, after, { lastChange: false });
+    else await refreshStats(tx, [translationId]);
+  }
+  return true;
+}
+
+/**
+ * The string groups of units (read them before the units are deleted); units of a source translation have none.
+ * A unit of a component that does not propagate translations loses its `inconsistent` here (the translations
+ * touched are added to `changed`).
+ */
+export async function stringGroups(
+  tx: Tx,
+  unitIds: Iterable<number>,
+  changed?: Map<number, number>,
+  accounted: ReadonlySet<number> = new Set(),
+): Promise<StringGroup[]> {
+  const traits = await componentTraits(tx);
+  const out = new Map<string, StringGroup>();
+  for (const id of unitIds) {
+    const k = await stringKeyOf(tx, id);
+    const c: ComponentTraits | undefined = k && traits.get(k.component_id);
+    if (!k || !c || k.is_source === 1) continue;
+    if (!c.propagates && (await setInconsistent(tx, id, k.translation_id, false, accounted))) changed?.set(id, k.translation_id);
+    const key = `${c.project_id}\0${k.language_id}\0${c.source_language}\0${k.context}\0${k.source}`;
+    if (!out.has(key)) {
+      out.set(key, { projectId: c.project_id, languageId: k.language_id, sourceLanguage: c.source_language, source: k.source, context: k.context });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Recomputes `inconsistent` for each unit of these string groups (call inside a transaction): Weblate's rule
+ * (inconsistentMembers) among the translations in components that propagate translations, for units the check
+ * applies to (`ignore-inconsistent` and read-only strings never fail). Returns the units whose stored checks changed
+ * (unit id → translation id), so their statistics and source checks can be refreshed.
+ */
+export async function refreshInconsistentGroups(
+  tx: Tx,
+  groups: Iterable<StringGroup>,
+  changed = new Map<number, number>(),
+  accounted: ReadonlySet<number> = new Set(),
+): Promise<Map<number, number>> {
+  const traits = await componentTraits(tx);
+  const contexts = new Map<number, TranslationChecking | undefined>();
+  // the groups of one string (all its languages) are read together
+  const strings = new Map<string, { group: StringGroup; languages: Set<number> }>();
+  for (const g of groups) {
+    const key = `${g.projectId}\0${g.sourceLanguage}\0${g.context}\0${g.source}`;
+    let entry = strings.get(key);
+    if (!entry) strings.set(key, (entry = { group: g, languages: new Set() }));
+    entry.languages.add(g.languageId);
+  }
+  for (const { group: g, languages } of strings.values()) {
+    const byLanguage = new Map<number, Awaited<ReturnType<typeof stringUnits>>>();
+    for (const row of await stringUnits(tx, g.source, g.context)) {
+      if (!languages.has(row.language_id)) continue;
+      const c = traits.get(row.component_id);
+      if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;
+      let list = byLanguage.get(row.language_id);
+      if (!list) byLanguage.set(row.language_id, (list = []));
+      list.push(row);
+    }
+    for (const members of byLanguage.values()) {
+      const fails = members.length < 2 ? null : inconsistentMembers(members);
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i]!;
+        let failing = fails?.[i] === true;
+        if (failing) {
+          if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, await translationChecking(tx, m.translation_id));
+          const checking = contexts.get(m.translation_id);
+          failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
+        }
+        // written only where it changes: a string shared by many components is mostly consistent, and deleting a
+        // check that is not there cost a statement per member of every group (most of a sync of the tenth copy)
+        if (failing === (m.flagged === 1)) continue;
+        if (await setInconsistent(tx, m.id, m.translation_id, failing, accounted)) changed.set(m.id, m.translation_id);
+      }
+    }
+  }
+  return changed;
+}
+
+/** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
+export async function refreshInconsistent(tx: Tx, unitIds: Iterable<number>, accounted: ReadonlySet<number> = new Set()): Promise<Map<number, number>> {
+  const changed = new Map<number, number>();
+  return await refreshInconsistentGroups(tx, await stringGroups(tx, unitIds, changed, accounted), changed, accounted);
+}
+
+/**
+ * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
+ * translations that another component of the project also has, and, when `swept`, every string of the project
+ * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
+ */
+export async function refreshInconsistentOfComponent(
+  tx: Tx,
+  componentId: number,
+  translationIds: Iterable<number>,
+  swept: boolean,
+  accounted: ReadonlySet<number> = new Set(),
+): Promise<Map<number, number>> {
+  const c = await componentProject(tx, componentId);
+  if (!c) return new Map();
+  const units = new Set<number>(swept ? await inconsistentOfProject(tx, c.project_id) : await inconsistentOfComponent(tx, componentId));
+  if (c.components > 1) {
+    for (const t of translationIds) {
+      const language = await translationLanguage(tx, t);
+      if (language === undefined) continue;
+      const others = new Set((await othersStrings(tx, language, componentId, c.project_id)).map((o) => `${o.context}\0${o.source}`));
+      if (others.size === 0) continue;
+      for (const u of await unitStrings(tx, t)) if (others.has(`${u.context}\0${u.source}`)) units.add(u.id);
+    }
+  }
+  return await refreshInconsistent(tx, units, accounted);
+}
+
+/** `inconsistent` again across a project after components were deleted from it; returns the units changed (id → translation id). */
+export async function refreshInconsistentOfProject(tx: Tx, projectId: number): Promise<Map<number, number>> {
+  return await refreshInconsistent(tx, await inconsistentOfProject(tx, projectId));
+}
+
+/**
+ * After `inconsistent` changed on units (call inside a transaction): the source checks of their strings follow
+ * (multiple_failures counts them), and with them the source translations' statistics (the units' own translations
+ * moved when their check was written).
+ */
+export async function settleInconsistent(tx: Tx, changed: ReadonlyMap<number, number>): Promise<void> {
+  if (changed.size === 0) return;
+  const byComponent = await stringsOf(tx, changed.keys());
+  // the source translation's statistics follow each string refreshSourceChecks changes
+  for (const [componentId, hashes] of byComponent) await refreshSourceChecks(tx, componentId, hashes);
+}
+
+/** The strings (id_hash) of units, by component. */
+async function stringsOf(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, Set<bigint>>> {
+  const out = new Map<number, Set<bigint>>();
+  for (const id of unitIds) {
+    const r = await stringOfUnit(tx, id);
+    if (!r) continue;
+    const c = Number(r.component_id);
+    let set = out.get(c);
+    if (!set) out.set(c, (set = new Set()));
+    set.add(r.id_hash);
+  }
+  return out;
+}
+
+/**
+ * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
+ * change 76 (Applied enforced check), as Weblate does. The same strings elsewhere in the project follow (their
+ * `inconsistent`, source checks and statistics; the edited units' own translations are the caller's to count).
+ * Returns the states changed.
+ */
+export async function enforceChecks(
+  tx: Tx,
+  units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
+  translations: readonly number[],
+): Promise<Map<number, number>> {
+  const enforced = await recheckUnits(
+    tx,
+    units.map((u) => u.id),
+  );
+  const states = new Map<number, number>();
+  for (const u of units) {
+    const failing = enforced.get(u.id);
+    if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
+    await setUnitState(tx, u.id, State.FUZZY);
+    states.set(u.id, State.FUZZY);
+    if (u.change) {
+      await recordChangeRow(tx, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
+    }
+  }
+  const inconsistent = await refreshInconsistent(
+    tx,
+    units.map((u) => u.id),
+    new Set(translations),
+  );
+  for (const [componentId, hashes] of await stringsOf(
+    tx,
+    units.map((u) => u.id),
+  ))
+    await refreshSourceChecks(tx, componentId, hashes);
+  for (const u of units) inconsistent.delete(u.id);
+  await settleInconsistent(tx, inconsistent);
+  return states;
+}
+
+/** After units were added (call inside the same transaction): their checks, their strings' `inconsistent`, the statistics. */
+export async function checkAddedUnits(tx: Tx, unitIds: readonly number[], translations: ReadonlySet<number>): Promise<void> {
+  await recheckUnits(tx, unitIds);
+  const inconsistent = await refreshInconsistent(tx, unitIds, translations);
+  await refreshStats(tx, translations);
+  await settleInconsistent(tx, inconsistent);
+}
+
+/**
+ * Removes units by `remove` (call inside a transaction) with their checks kept true: the same strings elsewhere in
+ * the project may have been inconsistent only with these (their groups are read before the units go), and the
+ * statistics of `translations` are counted again.
+ */
+export async function removingUnits<T>(tx: Tx, unitIds: readonly number[], translations: ReadonlySet<number>, remove: () => Promise<T>): Promise<T> {
+  const groups = await stringGroups(tx, unitIds, undefined, translations);
+  const out = await remove();
+  await refreshStats(tx, translations);
+  await settleInconsistent(tx, await refreshInconsistentGroups(tx, groups, undefined, translations));
+  return out;
+}
