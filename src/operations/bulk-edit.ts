@@ -1,3 +1,5 @@
+import { flagsText, parseFlags } from '../checks/flags.js';
+import { recheckUnits } from '../checks/refresh.js';
 // Changes to many strings of a translation at once: Weblate's bulk edit of their state, and search and replace in their translations, each applied in one transaction and recorded per string.
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
@@ -6,7 +8,9 @@ import { PLURAL_SEPARATOR, State, describeCharacter, unwritableCharacter } from 
 import { type ChangeInput, type UnitTargetEdit, now } from '../store/index.js';
 import type { Store, UnitFilter } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
+import { refreshStats } from '../store/stats.repo.js';
 import { type UnitTextRow, translationUnitTexts } from '../store/unit-records.repo.js';
+import { componentUnitsByHash, setExtraFlags } from '../store/units.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { saveUploadedTargets } from './upload.js';
 
@@ -62,35 +66,74 @@ function change(to: BulkTarget, user: { id: number }, unit: UnitTextRow, action:
   };
 }
 
+/** The flags of a string with `add` set (a flag of the same name replaced) and the names in `remove` taken out. */
+export function editedFlags(current: string, add: string, remove: string): string {
+  const flags = parseFlags(current);
+  parseFlags(add, flags);
+  for (const name of parseFlags(remove).keys()) flags.delete(name);
+  return flagsText(flags);
+}
+
 /**
- * Sets the state of every string a search selects (Weblate's bulk edit): needs editing, translated (waiting for
- * review) or approved (`rights.review` needed). Read-only and empty strings, and approved ones without review rights,
- * are skipped; each change is recorded as 32 (Bulk status changed) and the strings become pending, all in one
- * transaction with the checks and statistics. Throws ForbiddenError while the component is locked.
- * @example await bulkEditState(store, target, { state: State.FUZZY, filter, user, rights: { review: false } })
+ * Weblate's bulk edit of the strings a search selects: their state set to needs editing, translated (waiting for
+ * review) or approved (`rights.review` needed), and flags added or removed (`addFlags`, `removeFlags`: Weblate's flag
+ * lists; a string's flags are its source's, so the string changes in every language of the component and its checks
+ * run again). Read-only and empty strings, and approved ones without review rights, keep their state; each state
+ * change is recorded as 32 (Bulk status changed) and the strings become pending, all in one transaction with the
+ * checks and statistics. Throws ForbiddenError while the component is locked.
+ * @example await bulkEdit(store, target, { state: State.FUZZY, addFlags: '', removeFlags: '', filter, user, rights })
  */
-export async function bulkEditState(
+export async function bulkEdit(
   store: Store,
   to: BulkTarget,
-  edit: { state: number; filter: UnitFilter | null; user: { id: number }; rights: BulkRights },
-): Promise<BulkResult> {
+  edit: { state: number | null; addFlags: string; removeFlags: string; filter: UnitFilter | null; user: { id: number }; rights: BulkRights },
+): Promise<BulkResult & { flagged: number }> {
   if (await store.read((tx) => isComponentLocked(tx, to.componentId))) throw forbidden(COMPONENT_LOCKED);
   const units = await store.read((tx) => translationUnitTexts(tx, to.translationId, edit.filter));
   const timestamp = now();
   const edits: UnitTargetEdit[] = [];
   const changes: ChangeInput[] = [];
   let skipped = 0;
-  for (const u of units) {
-    if (u.state === edit.state) continue;
-    if (leftAlone(u, edit.rights) !== null || u.state === State.EMPTY) {
-      skipped++;
-      continue;
+  if (edit.state !== null) {
+    for (const u of units) {
+      if (u.state === edit.state) continue;
+      if (leftAlone(u, edit.rights) !== null || u.state === State.EMPTY) {
+        skipped++;
+        continue;
+      }
+      edits.push({ id: u.id, target: u.target, state: edit.state, authorId: edit.user.id, timestamp });
+      changes.push(change(to, edit.user, u, Action.BULK_EDIT, u.target, edit.state, timestamp));
     }
-    edits.push({ id: u.id, target: u.target, state: edit.state, authorId: edit.user.id, timestamp });
-    changes.push(change(to, edit.user, u, Action.BULK_EDIT, u.target, edit.state, timestamp));
   }
-  await apply(store, to, edits, changes);
-  return { changed: edits.length, skipped };
+  const flagged = new Map<bigint, string>();
+  if (edit.addFlags.trim() !== '' || edit.removeFlags.trim() !== '') {
+    for (const u of units) {
+      const flags = editedFlags(u.extra_flags, edit.addFlags, edit.removeFlags);
+      if (flags !== u.extra_flags) flagged.set(u.id_hash, flags);
+    }
+  }
+  if (edits.length === 0 && flagged.size === 0) return { changed: 0, skipped, flagged: 0 };
+  await store.write(async (tx) => {
+    if (await isComponentLocked(tx, to.componentId)) throw forbidden(COMPONENT_LOCKED);
+    if (flagged.size > 0) {
+      const updates: { id: number; extraFlags: string }[] = [];
+      const translations = new Set<number>();
+      for (const [hash, flags] of flagged) {
+        for (const u of await componentUnitsByHash(tx, to.componentId, hash)) {
+          updates.push({ id: u.id, extraFlags: flags });
+          translations.add(u.translation_id);
+        }
+      }
+      await setExtraFlags(tx, updates);
+      await recheckUnits(
+        tx,
+        updates.map((u) => u.id),
+      );
+      await refreshStats(tx, translations);
+    }
+    if (edits.length > 0) await saveUploadedTargets(tx, to.translationId, edits, changes);
+  });
+  return { changed: edits.length, skipped, flagged: flagged.size };
 }
 
 /** What to replace: a text, or an RE2 pattern (`regex`) whose replacement may name its groups (`$1`). */

@@ -77,6 +77,7 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   after: tx.prepare(`SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position > ? ORDER BY u.position, u.id LIMIT ?`),
   statement: statementCache(tx),
+  setExtraFlags: tx.prepare('UPDATE units SET extra_flags = ? WHERE id = ?'),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
     tx.dialect.returningId(
@@ -275,6 +276,12 @@ export async function unitsByHashIn(tx: Tx, translationIds: readonly number[], i
     out.push(...rows.map(brief).sort((a, b) => order.get(a.translation_id)! - order.get(b.translation_id)!));
   }
   return out;
+}
+
+/** Sets the flags kept in tms (`extra_flags`) of units by id (their checks are the caller's to run again). */
+export async function setExtraFlags(tx: Tx, updates: readonly { id: number; extraFlags: string }[]): Promise<void> {
+  const { setExtraFlags } = sql(tx);
+  for (const u of updates) await setExtraFlags.run(u.extraFlags, u.id);
 }
 
 /** Whether a translation has a unit with this id_hash. */

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editedFlags } from '../../src/operations/index.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -71,6 +72,34 @@ describe('bulk edit', () => {
     expect(changes.filter((c) => c.action === 32)).toHaveLength(translated.length);
     const approve = await post(mike, { q: 'state:needs-editing', state: '30' });
     expect(approve.status).toBe(400);
+  });
+
+  it('adds and removes flags as Weblate lists them: a flag of the same name replaced, values quoted where needed', () => {
+    expect(editedFlags('', 'max-length:80', '')).toBe('max-length:80');
+    expect(editedFlags('max-length:80, ignore-same', 'max-length:40, placeholders:"a,b"', 'ignore-same')).toBe('max-length:40, placeholders:"a,b"');
+    expect(editedFlags('max-length:80', '', 'max-length')).toBe('');
+  });
+
+  it('sets the flags of a search’s strings in every language of the component, their checks run again', async () => {
+    const quit = (await search('source:Quit'))[0]!;
+    const saved = await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.mike, json: { target: ['Beenden'], state: 20 } });
+    expect(saved.status).toBe(200);
+    expect(saved.json.state).toBe(20);
+    const done = await post(mike, { q: 'source:Quit', state: '', add_flags: 'max-length:3' });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toContain('flagged=1');
+    const string = (await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.mike })).json;
+    expect(string.extra_flags).toBe('max-length:3');
+    // "Beenden" is longer than three characters: the check the flag asks for fails now
+    expect(string.has_failing_check).toBe(true);
+    const cs = (await env.request('GET', `/api/translations/hello/app/cs/units/?q=${encodeURIComponent('source:Quit')}`, { token: env.tokens.mike })).json
+      .results[0];
+    expect(cs.extra_flags).toBe('max-length:3');
+    const removed = await post(mike, { q: 'source:Quit', state: '', remove_flags: 'max-length' });
+    expect(removed.headers.get('location')).toContain('flagged=1');
+    expect((await env.request('GET', `/api/units/${cs.id}/`, { token: env.tokens.mike })).json.extra_flags).toBe('');
+    expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.mike })).json.has_failing_check).toBe(false);
+    expect((await post(mike, { q: 'source:Quit', state: '' })).status).toBe(400);
   });
 
   it.skipIf(!chromiumPath)('changes the state of a search’s strings from the translation page in a real browser', async () => {
