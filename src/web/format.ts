@@ -11,6 +11,11 @@ export function num(n: number): string {
   return NUMBER.format(n);
 }
 
+/** `1` → `1 string`, `2180` → `2,180 strings`. */
+export function strings(n: number): string {
+  return `${num(n)} string${n === 1 ? '' : 's'}`;
+}
+
 /** `33.3` → `33.3%`. */
 export function pct(p: number): string {
   return `${p}%`;

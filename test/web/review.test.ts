@@ -150,7 +150,7 @@ describe('review workflow with translation review on', () => {
     const path = `/replace/hello/app/de/?${new URLSearchParams({ search: 'Beenden', replacement: 'Schließen' })}`;
     const byJane = await pageOf(env, jane, path);
     expect(byJane.text).toContain('data-planned="0"');
-    expect(byJane.text).toContain('1 more match but are left as they are');
+    expect(byJane.text).toContain('left as they are (read-only, or approved: only reviewers change them): 1 string.');
     expect((await pageOf(env, rita, path)).text).toContain(`data-unit="${quit.id}"`);
   });
 

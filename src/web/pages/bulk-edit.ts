@@ -9,7 +9,7 @@ import type { CatalogTranslation } from '../../store/index.js';
 import { countTranslationUnitRecords } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue } from '../context.js';
-import { num, paths } from '../format.js';
+import { paths, strings } from '../format.js';
 import { html } from '../html.js';
 import { filterOf } from './editor.js';
 import { page } from './layout.js';
@@ -42,13 +42,13 @@ export async function bulkEditPage(ctx: WebContext): Promise<WebAnswer> {
   const flagged = queryValue(ctx, 'flagged');
   const action = paths.bulkEdit(ctx.catalog, translation);
   const body = html`<h1>Bulk edit — ${component.name} — ${language.name}</h1>
-    ${done !== undefined && html`<p class="notice" role="status" data-changed=${done} data-flagged=${flagged ?? '0'}>${num(Number(done))} strings changed state${skipped && Number(skipped) > 0 ? `, ${num(Number(skipped))} kept theirs (read-only, empty or approved)` : ''}${flagged && Number(flagged) > 0 ? `; the flags of ${num(Number(flagged))} strings changed` : ''}.</p>`}
+    ${done !== undefined && html`<p class="notice" role="status" data-changed=${done} data-flagged=${flagged ?? '0'}>${strings(Number(done))} changed state${skipped && Number(skipped) > 0 ? `, ${strings(Number(skipped))} kept theirs (read-only, empty or approved)` : ''}${flagged && Number(flagged) > 0 ? `; the flags of ${strings(Number(flagged))} changed` : ''}.</p>`}
     <form method="get" action=${action} class="search" role="search">
       <label for="q">Strings to change (search)</label>
       <input id="q" name="q" type="search" value=${q} placeholder="e.g. state:needs-editing source:file" />
       <button type="submit">Search</button>
     </form>
-    <p data-count=${count}>${num(count)} strings match${q ? '' : ' (every string of the translation)'}.</p>
+    <p data-count=${count}>${strings(count)} match${q ? '' : ' (every string of the translation)'}.</p>
     <form method="post" action=${`${action}${q ? `?q=${encodeURIComponent(q)}` : ''}`} class="bulk-form">
       <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
       <input type="hidden" name="q" value=${q} />
@@ -65,7 +65,7 @@ export async function bulkEditPage(ctx: WebContext): Promise<WebAnswer> {
           <div class="field"><label for="remove_flags">Remove flags</label><input id="remove_flags" name="remove_flags" placeholder="e.g. ignore-end-stop" /></div>`
       }
       <p class="hint">${flags ? 'Flags belong to the source string: they change in every language of the component, and its checks run again. ' : ''}Read-only and untranslated strings keep their state${review ? '' : ', and so do approved ones: only reviewers change them'}. Every change is recorded and committed as edits are.</p>
-      <button type="submit" class="primary" disabled=${count === 0}>Change ${num(count)} strings</button>
+      <button type="submit" class="primary" disabled=${count === 0}>Change ${strings(count)}</button>
     </form>
     <p><a href=${paths.translation(ctx.catalog, translation)}>Back to ${language.name}</a></p>`;
   const crumbs = [

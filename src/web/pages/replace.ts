@@ -6,7 +6,7 @@ import { type BulkTarget, type ReplaceSpec, planReplace, replaceInTranslation } 
 import type { CatalogTranslation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue } from '../context.js';
-import { num, paths, pluralText } from '../format.js';
+import { num, paths, pluralText, strings } from '../format.js';
 import { html } from '../html.js';
 import { filterOf } from './editor.js';
 import { page } from './layout.js';
@@ -39,7 +39,7 @@ export async function replacePage(ctx: WebContext): Promise<WebAnswer> {
   const action = paths.replace(ctx.catalog, translation);
   const dir = language.direction === 'rtl' ? 'rtl' : 'ltr';
   const body = html`<h1>Search and replace — ${component.name} — ${language.name}</h1>
-    ${done !== undefined && html`<p class="notice" role="status" data-changed=${done}>${num(Number(done))} strings changed.</p>`}
+    ${done !== undefined && html`<p class="notice" role="status" data-changed=${done}>${strings(Number(done))} changed.</p>`}
     <form method="get" action=${action} class="replace-form">
       <div class="field"><label for="search">Search for</label><input id="search" name="search" value=${spec.search} required /></div>
       <div class="field"><label for="replacement">Replace with</label><input id="replacement" name="replacement" value=${spec.replacement} /></div>
@@ -51,7 +51,7 @@ export async function replacePage(ctx: WebContext): Promise<WebAnswer> {
       preview &&
       html`<section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
-        <p data-planned=${preview.planned.length}>${num(preview.planned.length)} strings change${preview.skipped > 0 ? `; ${num(preview.skipped)} more match but are left as they are (read-only, or approved: only reviewers change them)` : ''}.</p>
+        <p data-planned=${preview.planned.length}>${strings(preview.planned.length)} to change${preview.skipped > 0 ? `; left as they are (read-only, or approved: only reviewers change them): ${strings(preview.skipped)}` : ''}.</p>
         ${
           preview.planned.length > 0 &&
           html`<table class="changes replace-preview">
@@ -73,7 +73,7 @@ export async function replacePage(ctx: WebContext): Promise<WebAnswer> {
             <input type="hidden" name="search" value=${spec.search} />
             <input type="hidden" name="replacement" value=${spec.replacement} />
             ${spec.regex && html`<input type="hidden" name="regex" value="1" />`}
-            <button type="submit" class="primary">Replace in ${num(preview.planned.length)} strings</button>
+            <button type="submit" class="primary">Replace in ${strings(preview.planned.length)}</button>
           </form>`
         }
       </section>`
