@@ -1,6 +1,7 @@
+// Changes to many strings of a translation at once: Weblate's bulk edit of their state and flags, and search and replace in their translations, each applied in one transaction and recorded per string.
+
 import { flagsText, parseFlags } from '../checks/flags.js';
 import { recheckUnits } from '../checks/refresh.js';
-// Changes to many strings of a translation at once: Weblate's bulk edit of their state, and search and replace in their translations, each applied in one transaction and recorded per string.
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import { compileUserReplacer } from '../domain/regex.js';
