@@ -138,7 +138,9 @@ async function main(): Promise<void> {
   console.log(
     `bench:bulk on one translation of ${units.toLocaleString('en')} strings (KeePassXC German × ${COPIES}), ${SAMPLES} runs each, signed in, loopback`,
   );
-  console.log(`replace previews: ${planned} strings change ("Datei"), ${plannedRegex} (RE2); bulk edit change records: ${changed} over ${SAMPLES} runs of 10,000 selected strings (the untranslated among them keep their state)`);
+  console.log(
+    `replace previews: ${planned} strings change ("Datei"), ${plannedRegex} (RE2); bulk edit change records: ${changed} over ${SAMPLES} runs of 10,000 selected strings (the untranslated among them keep their state)`,
+  );
   console.log('\n| what | median ms | max ms |\n|---|---|---|');
   for (const row of rows) console.log(row);
 }

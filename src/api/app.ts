@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
 import { workingCopyDir } from '../component/handle.js';
-import type { Config } from '../config/config.js';
+import { type Config, type ProjectConfig, projectMachinery } from '../config/config.js';
+import { Machinery, Tasks } from '../machinery/index.js';
 import { anonymousAccount, memberships } from '../store/accounts.repo.js';
 import { loadCatalog } from '../store/catalog.repo.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
@@ -59,8 +60,21 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
   const listeners: (() => void)[] = [];
+  // per project (and '' for the site): rebuilt when the configuration's objects behind it change
+  const machineries = new Map<string, { site: Config['machinery']; project: ProjectConfig | undefined; machinery: Machinery }>();
   return {
     store,
+    tasks: new Tasks(),
+    machinery(projectSlug = '') {
+      const config = getConfig();
+      const project = projectSlug === '' ? undefined : config.projects.find((p) => p.slug === projectSlug);
+      let kept = machineries.get(projectSlug);
+      if (kept?.site !== config.machinery || kept.project !== project) {
+        kept = { site: config.machinery, project, machinery: new Machinery(store, projectMachinery(config, project)) };
+        machineries.set(projectSlug, kept);
+      }
+      return kept.machinery;
+    },
     get config() {
       return getConfig();
     },

@@ -1,6 +1,7 @@
 // What handlers and serializers receive: the app's services (built once) and the per-request context.
 import type { Principal } from '../auth/check.js';
 import type { Config } from '../config/config.js';
+import type { Machinery, Tasks } from '../machinery/index.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import type { Access } from './access.js';
 import type { MemoContext } from './serializer.js';
@@ -19,6 +20,13 @@ export interface ApiServices {
   principal(user: AccountRow): Promise<Principal>;
   /** Where a component's working copy lives (translation files are served from it). */
   workingCopy(projectSlug: string, componentSlug: string): string;
+  /**
+   * The machine translation engines of the configuration in force (built again when it changes): a project's (the
+   * site's, less those it excludes, with its own), or the site's.
+   */
+  machinery(projectSlug?: string): Machinery;
+  /** This process's background tasks (automatic translation), followed at `/api/tasks/<uuid>/`. */
+  tasks: Tasks;
 }
 
 /** One request as handlers and serializers see it. */

@@ -41,13 +41,15 @@ export function leaderOnly(method: string | undefined, url: string): boolean {
   const read = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
   if (path === '/api' || path.startsWith('/api/')) {
     // file downloads read working copies under the component mutex; repository status asks git, where commits run
-    if (read) return /^\/api\/(?:projects|components|translations)\/.+\/(?:file|repository)\/?$/.test(path);
+    // … and background tasks live in the leader, which runs them
+    if (read) return /^\/api\/(?:projects|components|translations)\/.+\/(?:file|repository)\/?$/.test(path) || path.startsWith('/api/tasks/');
     // PATCH/PUT of one unit: the edit is one transaction; the file is written later, by the leader's commit.
     if ((method === 'PATCH' || method === 'PUT') && /^\/api\/units\/\d+\/?$/.test(path)) return false;
     return true;
   }
   if (path.startsWith('/repository/')) return true;
-  return !read && path.startsWith('/upload/');
+  // uploads work on a working copy; automatic translation runs as a task of the leader, where its progress is followed
+  return !read && (path.startsWith('/upload/') || path.startsWith('/auto-translate/'));
 }
 
 /**

@@ -1,12 +1,13 @@
 // The route table: every served path with its allowed methods, GET handler and response shape (Allow, 405s, OPTIONS and OpenAPI come from here).
 import { type Answer, json } from './answer.js';
 import type { RequestContext } from './context.js';
-import { notFound } from './errors.js';
+import { methodNotAllowed, notFound } from './errors.js';
 import * as accounts from './handlers/accounts.js';
 import * as addons from './handlers/addons.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
 import * as files from './handlers/files.js';
+import * as machinery from './handlers/machinery.js';
 import * as memory from './handlers/memory.js';
 import * as repository from './handlers/repository.js';
 import * as statistics from './handlers/statistics.js';
@@ -53,6 +54,24 @@ const metricsSerializer = new Serializer<Record<string, unknown>, MemoContext>('
   ].map((name) => ({ name, type: t.integer, get: (r: Record<string, unknown>) => r[name] })),
   { name: 'celery_queues', type: t.object, get: (r) => r.celery_queues },
   { name: 'name', type: t.string, get: (r) => r.name },
+]);
+
+const machineryAnswerSerializer = new Serializer<Record<string, unknown>, MemoContext>('MachineryAnswer', [
+  { name: 'engine', type: t.string, get: (r) => r.engine },
+  { name: 'name', type: t.string, get: (r) => r.name },
+  { name: 'status', type: t.string, get: (r) => r.status },
+  { name: 'suggestions', type: t.array(t.object), get: (r) => r.suggestions },
+  { name: 'error', type: t.nullable(t.string), get: (r) => r.error },
+]);
+const taskSerializer = new Serializer<Record<string, unknown>, MemoContext>('Task', [
+  { name: 'completed', type: t.boolean, get: (r) => r.completed },
+  { name: 'progress', type: t.integer, get: (r) => r.progress },
+  { name: 'result', type: t.nullable(t.object), get: (r) => r.result },
+  { name: 'log', type: t.string, get: (r) => r.log },
+]);
+const taskAnswerSerializer = new Serializer<Record<string, unknown>, MemoContext>('AutotranslateAnswer', [
+  { name: 'details', type: t.string, get: (r) => r.details },
+  { name: 'task_url', type: t.url, get: (r) => r.task_url },
 ]);
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -469,6 +488,39 @@ export const ROUTES: readonly Route[] = [
   },
 
   {
+    path: `${T}autotranslate/`,
+    name: 'Autotranslate',
+    description: 'Automatic translation of the translation, as a background task.',
+    allow: ['POST', 'OPTIONS'],
+    get: () => {
+      throw methodNotAllowed('GET', 'POST, OPTIONS');
+    },
+    response: record(taskAnswerSerializer),
+    tags: 'translations',
+    write: {
+      POST: {
+        handler: machinery.autoTranslateTranslation,
+        summary:
+          'Fills strings from other components (auto_source=others) or engines (auto_source=mt) as suggestions, translations or strings needing editing; translated strings are replaced only by mode=translate with filter_type=all.',
+        status: 200,
+        answer: { type: 'object', properties: { details: { type: 'string' }, task_url: { type: 'string', format: 'uri' } }, required: ['details'] },
+        request: {
+          type: 'object',
+          properties: {
+            mode: { type: 'string', enum: ['suggest', 'translate', 'fuzzy'], default: 'suggest' },
+            filter_type: { type: 'string', enum: ['all', 'nottranslated', 'todo', 'fuzzy'], default: 'todo' },
+            q: { type: 'string' },
+            auto_source: { type: 'string', enum: ['others', 'mt'], default: 'others' },
+            component: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+            engines: STRINGS,
+            threshold: { type: 'integer', minimum: 1, maximum: 100, default: 80 },
+          },
+        },
+      },
+    },
+  },
+
+  {
     path: '/api/units/',
     name: 'Unit List',
     description: 'Visible units by id.',
@@ -503,6 +555,27 @@ export const ROUTES: readonly Route[] = [
       },
       DELETE: { handler: unitWrites.removeUnit, summary: 'Deletes the string from every translation of the component.', status: 204 },
     },
+  },
+
+  {
+    path: '/api/units/{id}/machinery/{engine}/',
+    name: 'Machinery',
+    description: "One configured engine's suggestions for the unit's source (tms: the editor's machine translation panel).",
+    allow: READ,
+    get: machinery.unitMachinery,
+    response: record(machineryAnswerSerializer),
+    live: true,
+    tags: 'units',
+  },
+  {
+    path: '/api/tasks/{uuid}/',
+    name: 'Task',
+    description: 'A background task of this server (automatic translation).',
+    allow: READ,
+    get: machinery.getTask,
+    response: record(taskSerializer),
+    live: true,
+    tags: 'tasks',
   },
 
   {

@@ -103,7 +103,9 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     const before = await unitStatsFacts(tx, id);
     if (!(await storeChecks(tx, id, failing))) return;
     const after = before ? await unitStatsFacts(tx, id) : undefined;
-    if (before && after) await applyUnitStats(tx, sourceId, before, after);
+    // a check that changed is no change of the translation: its last change stays (reading it again for each
+    // string cost a count over the source translation's changes, most of an automatic translation's time)
+    if (before && after) await applyUnitStats(tx, sourceId, before, after, { lastChange: false });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
   const relatedAll = only ? null : await relatedChecksOfComponent(tx, componentId, sourceId);
@@ -216,7 +218,8 @@ export async function refreshInconsistentGroups(
   }
   for (const { group: g, languages } of strings.values()) {
     const byLanguage = new Map<number, Awaited<ReturnType<typeof stringUnits>>>();
-    for (const row of await stringUnits(tx, g.source, g.context)) {
+    // one language edited (a translation's strings): only its rows are read
+    for (const row of await stringUnits(tx, g.source, g.context, languages.size === 1 ? [...languages][0] : undefined)) {
       if (!languages.has(row.language_id)) continue;
       const c = traits.get(row.component_id);
       if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;

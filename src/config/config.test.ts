@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { thrownBy } from '../../test/helpers/errors.js';
 import { ConfigError } from '../domain/errors.js';
 import { FORMAT_IDS } from '../formats/format.js';
-import { configPath, loadConfig, parseConfig } from './config.js';
+import { configPath, loadConfig, parseConfig, projectMachinery } from './config.js';
 
 const FILE = '/srv/tms/tms.config.json';
 
@@ -191,5 +191,66 @@ describe('loadConfig / configPath', () => {
     expect(configPath('/a/b.json', { TMS_CONFIG: '/c/d.json' })).toBe('/a/b.json');
     expect(configPath(undefined, { TMS_CONFIG: '/c/d.json' })).toBe('/c/d.json');
     expect(configPath(undefined, {})).toBe(path.resolve('tms.config.json'));
+  });
+});
+
+describe('machinery', () => {
+  it('takes engines by Weblate id with their defaults, and reads a secret from the environment', () => {
+    const config = parseConfig(
+      JSON.stringify({ machinery: { 'apertium-apy': { url: 'http://127.0.0.1:2737' }, deepl: { key: { env: 'DEEPL_KEY' } } } }),
+      FILE,
+      { DEEPL_KEY: 'k-123:fx' },
+    );
+    expect(config.machinery['apertium-apy']).toEqual({ url: 'http://127.0.0.1:2737', timeout_ms: 10_000, max_in_flight: 4 });
+    expect(config.machinery.deepl).toMatchObject({ key: 'k-123:fx', url: 'https://api.deepl.com/v2/', formality: 'default' });
+    expect(parseConfig('{}', FILE).machinery).toEqual({});
+  });
+
+  it('names an unknown engine, a missing URL and an environment variable that is not set', () => {
+    expect(problemsOf({ machinery: { google: {} } })).toEqual(['machinery.google: is not a known key']);
+    expect(problemsOf({ machinery: { libretranslate: {} } })).toEqual(['machinery.libretranslate.url: is required']);
+    const e = thrownBy(ConfigError, () => parseConfig(JSON.stringify({ machinery: { deepl: { key: { env: 'NO_SUCH_VAR' } } } }), FILE, {}));
+    expect(e.data.problems).toEqual(['machinery.deepl.key: the environment variable NO_SUCH_VAR is not set']);
+  });
+});
+
+describe('machinery of a project', () => {
+  const text = JSON.stringify({
+    machinery: { 'apertium-apy': { url: 'http://127.0.0.1:2737' }, deepl: { key: 'site-key' } },
+    projects: [
+      {
+        name: 'H',
+        slug: 'h',
+        machinery: { libretranslate: { url: 'http://127.0.0.1:5000', key: { env: 'LT_KEY' } } },
+        machinery_exclude: ['deepl'],
+        components: [
+          {
+            name: 'A',
+            slug: 'a',
+            repo: 'https://example.org/a.git',
+            filemask: '*.ts',
+            file_format: 'ts',
+            addons: [{ name: 'weblate.autotranslate.autotranslate', configuration: { auto_source: 'mt', engines: ['libretranslate'] } }],
+          },
+        ],
+      },
+      { name: 'O', slug: 'o' },
+    ],
+  });
+
+  it("is the site's engines less those it excludes, with its own (secrets from the environment too)", () => {
+    const config = parseConfig(text, FILE, { LT_KEY: 'lt-123' });
+    expect(Object.keys(projectMachinery(config, config.projects[0]))).toEqual(['apertium-apy', 'libretranslate']);
+    expect(projectMachinery(config, config.projects[0]).libretranslate).toMatchObject({ key: 'lt-123', timeout_ms: 10_000 });
+    expect(Object.keys(projectMachinery(config, config.projects[1]))).toEqual(['apertium-apy', 'deepl']);
+  });
+
+  it("checks an add-on's engines against its project's engines", () => {
+    const other = text.replace('"engines":["libretranslate"]', '"engines":["deepl"]');
+    const e = thrownBy(ConfigError, () => parseConfig(other, FILE, { LT_KEY: 'x' }));
+    expect(e.data.problems).toEqual(['projects[0].components[0].addons[0].configuration.engines: "deepl" is not a configured engine']);
+    expect(thrownBy(ConfigError, () => parseConfig(text, FILE, {})).data.problems).toEqual([
+      'projects[0].machinery.libretranslate.key: the environment variable LT_KEY is not set',
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import { isPostgresUrl } from './database.js';
 import { type ErrorObject, configValidator } from './validator.js';
 
 /** The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO files. */
-export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] as const;
+export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate'] as const;
 export type AddonName = (typeof ADDON_NAMES)[number];
 
 export interface ComponentConfig {
@@ -89,8 +89,30 @@ export interface ProjectConfig {
   enforced_2fa: boolean;
   access_control: 0 | 1 | 100 | 200;
   hook_secret: string;
+  /** Engines of the project's own, added to the site's (or replacing a site engine's settings). */
+  machinery: MachineryConfig;
+  /** Site engines this project does not use. */
+  machinery_exclude: EngineId[];
   components: ComponentConfig[];
 }
+
+/** What every machine translation engine takes: the longest a call may last, and how many may run at once. */
+export interface EngineLimits {
+  timeout_ms: number;
+  max_in_flight: number;
+}
+
+/** The engines configured, by Weblate's ids; secrets (`key`) are resolved from the environment when written so. */
+export interface MachineryConfig {
+  'apertium-apy'?: EngineLimits & { url: string };
+  libretranslate?: EngineLimits & { url: string; key?: string };
+  deepl?: EngineLimits & { url: string; key: string; formality: string };
+  openai?: EngineLimits & { base_url: string; key?: string; model: string; persona: string; style: string };
+  weblate?: EngineLimits;
+  'weblate-translation-memory'?: EngineLimits;
+}
+
+export type EngineId = keyof MachineryConfig;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -123,6 +145,8 @@ export interface Config {
   commit_pending_check_seconds: number;
   committer: { name: string; email: string };
   hooks: { enabled: boolean; secret: string };
+  /** Machine translation engines (Weblate's machinery), by engine id. */
+  machinery: MachineryConfig;
   projects: ProjectConfig[];
 }
 
@@ -211,10 +235,15 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       if (c.file_format === 'po-mono' && c.template === '') problems.push(`${cat}.template: is required for the po-mono format`);
       c.addons.forEach((a, ai) => {
         const where = `${cat}.addons[${ai}]`;
-        if (c.file_format !== 'po' && c.file_format !== 'po-mono') problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
+        if (a.name.startsWith('weblate.gettext.') && c.file_format !== 'po' && c.file_format !== 'po-mono')
+          problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
         if (a.name === 'weblate.gettext.msgmerge' && c.new_base === '') problems.push(`${where}: ${a.name} needs new_base (the POT)`);
         if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
       });
+      for (const [ai, a] of c.addons.entries()) {
+        if (a.name === 'weblate.autotranslate.autotranslate')
+          problems.push(...autoTranslateProblems(a.configuration ?? {}, `${cat}.addons[${ai}].configuration`, projectMachinery(config, project)));
+      }
       if (c.intermediate !== '' && c.template === '') problems.push(`${cat}.intermediate: needs a template`);
       try {
         new RegExp(c.language_regex);
@@ -254,6 +283,11 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (problems.length > 0) {
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
+  const secrets = [
+    ...resolveSecrets(config.machinery as Record<string, Record<string, unknown>>, env, 'machinery'),
+    ...config.projects.flatMap((p, i) => resolveSecrets((p.machinery ?? {}) as Record<string, Record<string, unknown>>, env, `projects[${i}].machinery`)),
+  ];
+  if (secrets.length > 0) throw new ConfigError(`${file}: invalid configuration:\n  ${secrets.join('\n  ')}`, { file, problems: secrets });
   const dir = path.dirname(file);
   for (const project of config.projects) {
     for (const c of project.components) {
@@ -269,6 +303,50 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     repos_dir: env.TMS_REPOS_DIR ? path.resolve(env.TMS_REPOS_DIR) : path.resolve(dir, config.repos_dir),
     lock_timeout_ms: lockTimeout(env) ?? config.lock_timeout_ms,
   };
+}
+
+const AUTOTRANSLATE_CHOICES: Record<string, readonly string[]> = {
+  mode: ['suggest', 'translate', 'fuzzy'],
+  filter_type: ['todo', 'nottranslated', 'fuzzy', 'all'],
+  auto_source: ['others', 'mt'],
+};
+const AUTOTRANSLATE_SETTINGS = ['mode', 'filter_type', 'auto_source', 'component', 'engines', 'threshold'];
+
+/** The problems of an automatic translation add-on's configuration (Weblate's settings), each with its JSON path. */
+function autoTranslateProblems(configuration: Record<string, unknown>, at: string, machinery: MachineryConfig | undefined): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(configuration)) {
+    if (!AUTOTRANSLATE_SETTINGS.includes(key)) problems.push(`${at}.${key}: is not a setting of weblate.autotranslate.autotranslate`);
+    else if (AUTOTRANSLATE_CHOICES[key] && !AUTOTRANSLATE_CHOICES[key].includes(String(value)))
+      problems.push(`${at}.${key}: must be one of ${AUTOTRANSLATE_CHOICES[key].map((v) => JSON.stringify(v)).join(', ')}`);
+  }
+  const { threshold, engines, component } = configuration;
+  if (threshold !== undefined && !(Number.isInteger(threshold) && (threshold as number) >= 1 && (threshold as number) <= 100))
+    problems.push(`${at}.threshold: must be an integer from 1 to 100`);
+  if (component !== undefined && typeof component !== 'string') problems.push(`${at}.component: must be a component slug of the project`);
+  if (engines !== undefined && !Array.isArray(engines)) problems.push(`${at}.engines: must be a list of engine ids`);
+  for (const e of Array.isArray(engines) ? engines : []) {
+    const own = e === 'weblate' || e === 'weblate-translation-memory';
+    if (!own && !(typeof e === 'string' && machinery && Object.hasOwn(machinery, e))) problems.push(`${at}.engines: "${String(e)}" is not a configured engine`);
+  }
+  if (configuration.auto_source === 'mt' && (!Array.isArray(engines) || engines.length === 0))
+    problems.push(`${at}.engines: machine translation needs at least one engine`);
+  return problems;
+}
+
+/** Replaces each engine's `{"env": "NAME"}` secret by the variable's value; the problems of variables that are not set. */
+function resolveSecrets(machinery: Record<string, Record<string, unknown>>, env: NodeJS.ProcessEnv, at: string): string[] {
+  const problems: string[] = [];
+  for (const [id, settings] of Object.entries(machinery)) {
+    for (const [key, value] of Object.entries(settings)) {
+      if (typeof value !== 'object' || value === null || !('env' in value)) continue;
+      const name = String((value as { env: unknown }).env);
+      const resolved = env[name];
+      if (resolved === undefined || resolved === '') problems.push(`${at}.${id}.${key}: the environment variable ${name} is not set`);
+      else settings[key] = resolved;
+    }
+  }
+  return problems;
 }
 
 /** `TMS_LOCK_TIMEOUT_MS` when it is a positive number (read once, with the configuration). */
@@ -293,6 +371,20 @@ export function loadConfig(file: string): Config {
     throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
   return parseConfig(text, file);
+}
+
+/**
+ * The engines a project uses: the site's, less those it excludes, with its own added (a project's settings of an
+ * engine the site has too replace the site's).
+ * @example projectMachinery(config, project) // { 'apertium-apy': {…}, libretranslate: {…} }
+ */
+export function projectMachinery(
+  config: Pick<Config, 'machinery'>,
+  project: Pick<ProjectConfig, 'machinery' | 'machinery_exclude'> | undefined,
+): MachineryConfig {
+  const merged: Record<string, unknown> = { ...(config.machinery ?? {}) };
+  for (const id of project?.machinery_exclude ?? []) delete merged[id];
+  return { ...merged, ...(project?.machinery ?? {}) } as MachineryConfig;
 }
 
 /** The project with this slug, or undefined. */

@@ -43,6 +43,57 @@ export const DEFAULT_PULL_MESSAGE =
   'Translations update from {{ site_title }}\n\nTranslations update from [{{ site_title }}]({{ site_url }}) for ' +
   '[{{ project_name }}/{{ component_name }}]({{url}}).\n';
 
+/** A secret: written as is, or `{"env": "NAME"}` to read it from the environment when the file is read. */
+const SECRET = {
+  oneOf: [
+    { type: 'string' },
+    { type: 'object', additionalProperties: false, required: ['env'], properties: { env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } } },
+  ],
+  'x-message': 'must be a string or {"env": "VARIABLE"}',
+} as const;
+
+const ENGINE_URL = { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', 'x-message': 'must be an http:// or https:// URL' } as const;
+
+/** What every machine translation engine takes: how long a call may last and how many may run at once. */
+const ENGINE_LIMITS = {
+  timeout_ms: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
+  max_in_flight: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
+} as const;
+
+const engine = (properties: Record<string, unknown>, required: string[] = []) =>
+  ({ type: 'object', additionalProperties: false, required, properties: { ...ENGINE_LIMITS, ...properties } }) as const;
+
+/** Machine translation engines by Weblate's engine ids, with their settings (tms's memory and components need none). */
+export const machinerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  default: {},
+  properties: {
+    'apertium-apy': engine({ url: ENGINE_URL }, ['url']),
+    libretranslate: engine({ url: ENGINE_URL, key: SECRET }, ['url']),
+    deepl: engine(
+      {
+        url: { ...ENGINE_URL, default: 'https://api.deepl.com/v2/' },
+        key: SECRET,
+        formality: { type: 'string', enum: ['default', 'more', 'less', 'prefer_more', 'prefer_less'], default: 'default' },
+      },
+      ['key'],
+    ),
+    openai: engine(
+      {
+        base_url: { ...ENGINE_URL, default: 'https://api.openai.com/v1' },
+        key: SECRET,
+        model: { type: 'string', minLength: 1, default: 'gpt-4o-mini' },
+        persona: str(),
+        style: str(),
+      },
+      [],
+    ),
+    weblate: engine({}),
+    'weblate-translation-memory': engine({}),
+  },
+} as const;
+
 export const componentSchema = {
   type: 'object',
   additionalProperties: false,
@@ -83,7 +134,7 @@ export const componentSchema = {
         additionalProperties: false,
         required: ['name'],
         properties: {
-          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo'] },
+          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate'] },
           configuration: { type: 'object', default: {} },
         },
       },
@@ -150,6 +201,13 @@ export const projectSchema = {
     access_control: { type: 'integer', enum: [0, 1, 100, 200], default: 0 },
     // tms extension: a per-project webhook secret
     hook_secret: str(),
+    // engines of this project's own, beside (or instead of) the site's; site engines the project leaves out
+    machinery: machinerySchema,
+    machinery_exclude: {
+      type: 'array',
+      default: [],
+      items: { type: 'string', enum: ['apertium-apy', 'libretranslate', 'deepl', 'openai', 'weblate', 'weblate-translation-memory'] },
+    },
     components: { type: 'array', items: componentSchema, default: [] },
   },
 } as const;
@@ -198,6 +256,7 @@ export const configSchema = {
       properties: { enabled: bool(true), secret: str() },
       default: { enabled: true, secret: '' },
     },
+    machinery: machinerySchema,
     projects: { type: 'array', items: projectSchema, default: [] },
   },
 } as const;

@@ -76,6 +76,12 @@ export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn 
     }
     // a component added to the configuration since the store last saw it
     if (!(await opts.store.read((tx) => findComponent(tx, project.slug, component.slug)))) await opts.store.write((tx) => applyConfig(tx, config));
-    return pull(await openComponent(opts.store, config, project, component));
+    const update = await pull(await openComponent(opts.store, config, project, component));
+    // Weblate's automatic translation add-on, once new strings are in (outside the component's mutex)
+    if ((update.sync?.added ?? 0) > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
+      const { runAutoTranslateAddon } = await import('../machinery/addon.js');
+      update.sync!.warnings.push(...(await runAutoTranslateAddon(opts.store, config, project, component.slug)));
+    }
+    return update;
   };
 }

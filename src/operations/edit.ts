@@ -6,7 +6,7 @@ import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { recordChangeRow } from '../store/changes.repo.js';
-import { findEditableUnit, setPendingTarget } from '../store/edits.repo.js';
+import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { applyUnitStats, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
@@ -27,6 +27,11 @@ export interface UnitEdit {
   user: Actor;
   /** The longest text a plural form may have (the configuration's `max_string_chars`); unlimited when absent. */
   maxChars?: number;
+  /**
+   * Whether the user may edit a unit the edit propagates to (the same string in another component of the project);
+   * absent: the edit is not propagated.
+   */
+  mayPropagateTo?: (target: { projectId: number; componentId: number; translationId: number; state: number }) => boolean;
 }
 
 export interface UnitEditResult {
@@ -39,6 +44,8 @@ export interface UnitEditResult {
   target: string[];
   state: number;
   pending: boolean;
+  /** The units of other components the edit was propagated to (change 77 each). */
+  propagated: number[];
 }
 
 const EDITABLE_STATES: ReadonlySet<number> = new Set([State.EMPTY, State.FUZZY, State.TRANSLATED, State.APPROVED]);
@@ -54,7 +61,9 @@ export function editAction(oldState: number, newState: number): number {
  * Translates a unit: validates as Weblate's unit PATCH does, stores target and state as a pending edit by
  * `user`, records the change (5 added, 2 changed, 36 approved, 37 marked for edit), runs the quality checks (a
  * failing check the component enforces makes a translated string "needs editing", change 76) and refreshes the
- * translation's statistics, all in one transaction. The file is written later, by `commitPending`.
+ * translation's statistics, all in one transaction; a translated edit fills the same string (source, context,
+ * language) in the project's other components that allow propagation and `mayPropagateTo` allows, each an edit of its
+ * own (change 77, checked as any edit). The file is written later, by `commitPending`.
  * Throws NotFoundError for an unknown unit, ValidationError (on `target` or `state`) for an edit that cannot be
  * applied, and ForbiddenError for a string that cannot be edited.
  * @example await editUnit(store, { unitId: 42, target: ['Datei öffnen'], state: 20, user: { id: 3 } })
@@ -89,33 +98,56 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
 
   const target = joinPlural(edit.target);
   if (target === unit.target && edit.state === unit.state) {
-    return { unitId: unit.id, changed: false, action: null, changeId: null, target: splitPlural(unit.target), state: unit.state, pending: unit.pending === 1 };
+    return {
+      unitId: unit.id,
+      changed: false,
+      action: null,
+      changeId: null,
+      target: splitPlural(unit.target),
+      state: unit.state,
+      pending: unit.pending === 1,
+      propagated: [],
+    };
   }
   const action = editAction(unit.state, edit.state);
   const timestamp = now();
-  const saved = await store.write((tx) =>
-    saveUnitEdit(tx, unit, {
-      target,
-      state: edit.state,
-      authorId: edit.user.id,
-      timestamp,
-      change: {
-        action,
-        timestamp,
-        projectId: unit.project_id,
-        componentId: unit.component_id,
-        translationId: unit.translation_id,
-        unitId: unit.id,
-        languageId: unit.language_id,
-        userId: edit.user.id,
-        authorId: edit.user.id,
-        target,
-        old: unit.target,
-        details: { state: edit.state, old_state: unit.state, source: unit.source },
-      },
-    }),
-  );
-  return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true };
+  const change = (
+    u: { id: number; project_id: number; component_id: number; translation_id: number; language_id: number; target: string; state: number; source: string },
+    action: number,
+    state: number,
+  ): ChangeInput => ({
+    action,
+    timestamp,
+    projectId: u.project_id,
+    componentId: u.component_id,
+    translationId: u.translation_id,
+    unitId: u.id,
+    languageId: u.language_id,
+    userId: edit.user.id,
+    authorId: edit.user.id,
+    target,
+    old: u.target,
+    details: { state, old_state: u.state, source: u.source },
+  });
+  const propagated: number[] = [];
+  const saved = await store.write(async (tx) => {
+    const saved = await saveUnitEdit(tx, unit, { target, state: edit.state, authorId: edit.user.id, timestamp, change: change(unit, action, edit.state) });
+    // a translated string fills the same string of the project's other components, each an edit of its own
+    if (edit.mayPropagateTo && saved.state >= State.TRANSLATED) {
+      for (const other of await propagationTargets(tx, unit.id)) {
+        const state = State.TRANSLATED;
+        if (other.state === State.READONLY || other.state === State.APPROVED || (other.target === target && other.state === state)) continue;
+        if (splitPlural(other.source).length !== splitPlural(unit.source).length || (plural && other.plural_number !== expected)) continue;
+        if (await isComponentLocked(tx, other.component_id)) continue;
+        const scope = { projectId: other.project_id, componentId: other.component_id, translationId: other.translation_id, state: other.state };
+        if (!edit.mayPropagateTo(scope)) continue;
+        await saveUnitEdit(tx, other, { target, state, authorId: edit.user.id, timestamp, change: change(other, Action.PROPAGATED_EDIT, state) });
+        propagated.push(other.id);
+      }
+    }
+    return saved;
+  });
+  return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true, propagated };
 }
 
 /**

@@ -101,6 +101,13 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM units u JOIN translations t ON t.id = u.translation_id
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
+  // one language of one string (the edits of one translation): the other languages' rows are never built
+  groupOfLanguage: tx.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
+       EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
+     FROM units u JOIN translations t ON t.id = u.translation_id
+     WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND t.language_id = ?`,
+  ),
   addInconsistent: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0) ON CONFLICT DO NOTHING`),
   removeInconsistent: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
   flaggedInProject: tx
@@ -258,9 +265,10 @@ export interface StringUnitRow {
   flagged: number;
 }
 
-/** Every translated (non-source) unit of a string, in every language and component. */
-export async function stringUnits(tx: Tx, source: string, context: string): Promise<StringUnitRow[]> {
-  return (await sql(tx).group.all(source, context)) as StringUnitRow[];
+/** Every translated (non-source) unit of a string, in every language and component (or in `languageId` only). */
+export async function stringUnits(tx: Tx, source: string, context: string, languageId?: number): Promise<StringUnitRow[]> {
+  const s = sql(tx);
+  return (await (languageId === undefined ? s.group.all(source, context) : s.groupOfLanguage.all(source, context, languageId))) as StringUnitRow[];
 }
 
 /** Adds or removes a unit's `inconsistent`; true when that changed a row. */

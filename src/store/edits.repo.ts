@@ -83,8 +83,32 @@ const PENDING_COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_h
   u.pending_author_id, u.timestamp, t.filename, t.language_code, t.language_id, l.name AS language_name, l.plural_number,
   t.revision, t.is_template`;
 
+/** A unit an edit propagates to: the same string in the same language in another component of the project. */
+export interface PropagationTarget extends Pick<UnitRow, 'id' | 'translation_id' | 'source' | 'target' | 'state'> {
+  component_id: number;
+  project_id: number;
+  language_id: number;
+  plural_number: number;
+}
+
+const sameString = (tx: Tx) => {
+  const propagates = (c: string) => `coalesce(${tx.dialect.jsonFlag(`${c}.settings`, 'allow_translation_propagation')}, 1) = 1`;
+  const sourceLanguage = (c: string) => `coalesce(${tx.dialect.jsonText(`${c}.settings`, 'source_language')}, 'en')`;
+  return `
+  SELECT o.id, o.translation_id, o.source, o.target, o.state, ot.component_id, oc.project_id, ot.language_id,
+    coalesce(ot.plural_number, l.plural_number) AS plural_number
+  FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+  JOIN units o ON o.source = u.source AND o.context = u.context AND o.id <> u.id
+  JOIN translations ot ON ot.id = o.translation_id AND ot.language_id = t.language_id AND ot.is_source = 0
+  JOIN components oc ON oc.id = ot.component_id AND oc.project_id = c.project_id AND oc.id <> c.id
+  JOIN languages l ON l.id = ot.language_id
+  WHERE u.id = ? AND t.is_source = 0 AND ${propagates('c')} AND ${propagates('oc')} AND ${sourceLanguage('c')} = ${sourceLanguage('oc')}
+  ORDER BY o.id`;
+};
+
 const sql = preparedOnce((tx: Tx) => ({
   unitForEdit: tx.prepare(unitForEdit(tx)),
+  sameString: tx.prepare(sameString(tx)),
   setState: tx.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
   setPending: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
   pending: tx.prepare(
@@ -111,6 +135,15 @@ const sql = preparedOnce((tx: Tx) => ({
      AND translation_id IN (SELECT id FROM translations WHERE component_id = ? AND is_source = 0 AND filename <> '')`,
   ),
 }));
+
+/**
+ * The units an edit of this unit propagates to (Weblate's translation propagation): the same source and context in
+ * the same language in the project's other components, when both components allow propagation and share the source
+ * language.
+ */
+export async function propagationTargets(tx: Tx, unitId: number): Promise<PropagationTarget[]> {
+  return (await sql(tx).sameString.all(unitId)) as PropagationTarget[];
+}
 
 /** The unit with its translation, language and review setting, or undefined. */
 export async function findEditableUnit(tx: Tx, unitId: number): Promise<EditableUnit | undefined> {

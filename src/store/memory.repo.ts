@@ -155,7 +155,7 @@ const sql = preparedOnce((tx: Tx, UNITS = unitsJoined(tx)) => ({
   importedOfProject: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
   // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
   unitEntriesOf: tx.prepare(
-    `SELECT u.id, u.target, c.project_id, p.slug || '/' || c.slug AS origin
+    `SELECT u.id, u.target, c.project_id, c.id AS component_id, p.slug || '/' || c.slug AS origin
      FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id
      WHERE u.source = ? AND t.language_id = ? AND ${UNIT_WHERE}
@@ -334,9 +334,10 @@ export async function lookupMemory(
   };
   // the exact text first, indexed or not (a unit's source missing from the source strings is still found)
   consider(((await s.sourceId.get(text)) as number | undefined) ?? null, text);
-  if ((opts.strategy ?? 'trigram') === 'scan') {
+  // only the exact text can reach 100 %: no candidates to look for
+  if (threshold < 100 && (opts.strategy ?? 'trigram') === 'scan') {
     for (const r of (await s.scan.all(minLength, maxLength)) as { id: number; text: string }[]) consider(r.id, r.text);
-  } else {
+  } else if (threshold < 100) {
     const candidates = opts.candidates ?? 200;
     const params = tx.dialect.trigram.params(text, candidates);
     const rows = params === null ? [] : await s.trigram.all(...params);
@@ -362,6 +363,41 @@ export async function lookupMemory(
       out.push({ id: MEMORY_ID_BASE + e.id, source: c.text, target: e.target, origin: e.origin, similarity: c.similarity, project_id: e.project_id });
       if (out.length >= limit) return out;
     }
+  }
+  return out;
+}
+
+/** A translation of the same source text in another component (the `weblate` engine): unit, target and origin. */
+export interface SameSourceMatch {
+  id: number;
+  target: string;
+  origin: string;
+  project_id: number;
+  component_id: number;
+}
+
+/**
+ * The translated strings with exactly this source text in a language pair, in components other than `componentId`,
+ * in visible projects, one per distinct target (oldest unit first).
+ */
+export async function sameSourceMatches(
+  tx: Tx,
+  text: string,
+  sourceLanguageId: number,
+  targetLanguageId: number,
+  v: MemoryVisibility,
+  componentId: number | null,
+  limit = 10,
+): Promise<SameSourceMatch[]> {
+  const projects = v.projects === null ? null : new Set(v.projects);
+  const out: SameSourceMatch[] = [];
+  const targets = new Set<string>();
+  type UnitEntry = { id: number; target: string; origin: string; project_id: number; component_id: number };
+  for (const e of (await sql(tx).unitEntriesOf.all(text, targetLanguageId, sourceLanguageId)) as UnitEntry[]) {
+    if (e.component_id === componentId || (projects !== null && !projects.has(e.project_id)) || targets.has(e.target)) continue;
+    targets.add(e.target);
+    out.push(e);
+    if (out.length >= limit) break;
   }
   return out;
 }

@@ -85,6 +85,23 @@ export async function addSuggestions(tx: Tx, items: readonly NewSuggestion[]): P
   return ids;
 }
 
+/**
+ * Stores many suggestions with their changes (call inside a transaction), their translations' statistics counted
+ * once at the end (an automatic translation's batch: moving them unit by unit read the last change each time).
+ */
+export async function addSuggestionsInBulk(tx: Tx, items: readonly NewSuggestion[]): Promise<number> {
+  const s = sql(tx);
+  const translations = new Set<number>();
+  for (const item of items) {
+    await s.insert.run(item.unitId, item.target, item.userId, item.timestamp);
+    await recordChangeRow(tx, item.change);
+    const t = (await s.translationOf.get(item.unitId)) as number | undefined;
+    if (t !== undefined) translations.add(t);
+  }
+  await refreshStats(tx, translations);
+  return items.length;
+}
+
 /** The suggestions of a unit, oldest first. */
 export async function unitSuggestions(tx: Tx, unitId: number): Promise<SuggestionRow[]> {
   return (await sql(tx).ofUnit.all(unitId)) as SuggestionRow[];

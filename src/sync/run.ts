@@ -54,6 +54,11 @@ export async function syncProject(
   // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
   for (const component of components) {
     const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
+    // Weblate's automatic translation add-on, once the new strings are in (outside the component's mutex)
+    if (result.added > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
+      const { runAutoTranslateAddon } = await import('../machinery/addon.js');
+      result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
+    }
     results.push(result);
     if (components.length > 1 && result.parsed > 0) collectGarbage();
   }

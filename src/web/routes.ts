@@ -1,6 +1,7 @@
 // The web interface's pages: Weblate's addresses (those the API's web_url, translate_url and share_url name) and their handlers.
 import type { WebAnswer, WebContext } from './context.js';
 import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
+import { startAutoTranslation } from './pages/autotranslate.js';
 import { bulkEdit, bulkEditPage } from './pages/bulk-edit.js';
 import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
@@ -39,6 +40,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },
+  { path: '/auto-translate/{project}/{component}/{language}/', methods: { POST: startAutoTranslation }, signedIn: true },
   { path: '/repository/{project}/{component}/', methods: { GET: repositoryPage, POST: repositoryOperation }, signedIn: true },
   { path: '/new-lang/{project}/{component}/', methods: { GET: newLanguagePage, POST: addNewLanguage }, signedIn: true },
   { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },

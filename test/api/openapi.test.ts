@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
 import { createComponentList, setComponentListMember } from '../../src/store/component-lists.repo.js';
 import { type ApiHarness, type Json, startApi } from '../helpers/api-client.js';
+import { httpRequest } from '../helpers/http.js';
 
 let api: ApiHarness;
 let doc: Json;
 
 beforeAll(async () => {
-  api = await startApi();
+  // tms's memory as an engine: the machinery path answers
+  api = await startApi({ settings: { machinery: { 'weblate-translation-memory': { timeout_ms: 10_000, max_in_flight: 4 } } } });
   doc = (await api.get('/api/schema/')).json;
   // a component list to read through /api/component-lists/<slug>/
   const list = await api.fixture.store.write((tx) => createComponentList(tx, { name: 'All', slug: 'lists-all', showDashboard: true }));
@@ -23,6 +25,7 @@ async function concrete(template: string): Promise<string> {
   const first = async (list: string) => (await api.get(list)).json.results[0].id;
   const ids: Record<string, () => Promise<number>> = {
     '/api/units/{id}/': () => first('/api/units/'),
+    '/api/units/{id}/machinery/{engine}/': async () => (await api.get('/api/translations/hello/app/de/units/')).json.results[0].id,
     '/api/changes/{id}/': () => first('/api/changes/'),
     '/api/groups/{id}/': () => first('/api/groups/'),
     '/api/roles/{id}/': () => first('/api/roles/'),
@@ -30,7 +33,16 @@ async function concrete(template: string): Promise<string> {
     '/api/memory/{id}/': async () => (await api.get('/api/memory/', api.fixture.tokens.admin)).json.results[0].id,
   };
   const id = ids[template] ? await ids[template]() : 0;
+  if (template === '/api/tasks/{uuid}/') {
+    const started = await httpRequest(api.origin, '/api/translations/hello/app/de/autotranslate/', {
+      method: 'POST',
+      token: api.fixture.tokens.admin,
+      json: {},
+    });
+    return new URL(started.json.task_url).pathname;
+  }
   return template
+    .replace('{engine}', 'weblate-translation-memory')
     .replace('{project}', 'hello')
     .replace('{component}', 'app')
     .replace('{language}', 'de')
@@ -78,7 +90,13 @@ describe('OpenAPI document', () => {
       const resolved = schema.$ref ? { $ref: `tms${schema.$ref}` } : JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"tms#/components'));
       const validate = ajv.compile(resolved);
       // Repository status needs a VCS permission, the memory a superuser, metrics a signed-in user: the admin.
-      const adminOnly = route.path.endsWith('/repository/') || route.path.startsWith('/api/memory/') || route.path === '/api/metrics/';
+      // … and machinery a translator, a task its starter
+      const adminOnly =
+        route.path.endsWith('/repository/') ||
+        route.path.startsWith('/api/memory/') ||
+        route.path === '/api/metrics/' ||
+        route.path.includes('/machinery/') ||
+        route.path.startsWith('/api/tasks/');
       const tokens = adminOnly ? [api.fixture.tokens.admin] : [undefined, api.fixture.tokens.admin];
       for (const token of tokens) {
         for (const suffix of ['', route.response.kind === 'page' ? '?page_size=2' : '']) {

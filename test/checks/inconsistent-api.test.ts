@@ -1,9 +1,12 @@
-// `inconsistent` across a project: two components with the same strings, edits through the API making and ending
-// an inconsistency, with the statistics and `check:inconsistent` searches of both sides exact after each step.
+// `inconsistent` across a project: two components with the same strings, edits making and ending an inconsistency
+// (made as the edit operation without propagation, as an upload or a user who may not edit the other component
+// would: an API edit would fill the other component), with the statistics and `check:inconsistent` searches of both
+// sides, read through the API, exact after each step.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { State } from '../../src/domain/unit.js';
+import { editUnit } from '../../src/operations/index.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/store/index.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
@@ -20,6 +23,7 @@ describe('the inconsistent check across components', () => {
   let server: RunningServer;
   let config: Config;
   let token: string;
+  let userId: number;
   const errors: string[] = [];
   const components = (extra: Record<string, Record<string, unknown>> = {}) =>
     ['app', 'copy'].map((slug) => ({
@@ -51,8 +55,8 @@ describe('the inconsistent check across components', () => {
       )) as { id: number }
     ).id;
   const edit = async (component: string, source: string, target: string, state: number = State.TRANSLATED) => {
-    const answer = await request('PATCH', `/api/units/${await unitId(component, source)}/`, { target: [target], state });
-    expect(answer.status, answer.text).toBe(200);
+    const result = await editUnit(store, { unitId: await unitId(component, source), target: [target], state, user: { id: userId } });
+    expect(result.propagated).toEqual([]);
   };
   /** What the API says of one side: units found by check:inconsistent, and the translation's failing count. */
   const side = async (component: string) => {
@@ -84,7 +88,9 @@ describe('the inconsistent check across components', () => {
       const [result] = await syncProject(store, config, 'hello', slug);
       if (!result?.ok) throw new Error(`sync of hello/${slug} failed: ${result?.error}`);
     }
-    token = (await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }))).token;
+    const jane = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+    token = jane.token;
+    userId = jane.user.id;
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
     baseline = { app: await failingInDb('app'), copy: await failingInDb('copy') };
   });

@@ -18,10 +18,10 @@ export interface ApiHarness {
 }
 
 /** Builds the fixture store and serves it (`errors` collects what the server logs). */
-export async function startApi(options: { siteUrl?: string; errors?: string[] } = {}): Promise<ApiHarness> {
+export async function startApi(options: { siteUrl?: string; errors?: string[]; settings?: Record<string, unknown> } = {}): Promise<ApiHarness> {
   const fixture = await createApiFixture();
   // The conformance runs make hundreds of anonymous requests: Weblate's 100/day would throttle them.
-  const base = { ...fixture.config, rate_limit: { anonymous: '', user: '' } };
+  const base = { ...fixture.config, rate_limit: { anonymous: '', user: '' }, ...options.settings };
   const config = options.siteUrl === undefined ? base : { ...base, site_url: options.siteUrl };
   const server = await startServer({
     store: fixture.store,

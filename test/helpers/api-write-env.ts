@@ -41,11 +41,14 @@ export interface WriteEnv {
  * Project `hello` (public): `app` (Qt TS, bilingual: en, cs, de), `web` (nested JSON, monolingual with template
  * `locales/en.json`, strings managed, new languages from `new_base`). Both served by `git http-backend`.
  * `settings` are added to the configuration's top level (e.g. `lock_timeout_ms`), `components` to a component's
- * (e.g. `{ app: { push_on_commit: true } }`), `project` to the project's (e.g. `{ translation_review: true }`).
+ * (e.g. `{ app: { push_on_commit: true } }`). `copies` adds components over the `app` upstream under other slugs
+ * (the same strings in several components of the project); `project` is added to the project's (e.g.
+ * `{ translation_review: true }`).
  */
 export async function createWriteEnv(
   settings: Record<string, unknown> = {},
   components: { app?: Record<string, unknown>; web?: Record<string, unknown> } = {},
+  copies: { slug: string; settings?: Record<string, unknown> }[] = [],
   project: Record<string, unknown> = {},
 ): Promise<WriteEnv> {
   const env = await createSyncEnv();
@@ -79,6 +82,15 @@ export async function createWriteEnv(
             new_lang: 'add',
             ...components.web,
           }),
+          ...copies.map((c) =>
+            component(c.slug, {
+              repo: env.server.url('app.git', CREDENTIALS),
+              filemask: 'translations/app_*.ts',
+              file_format: 'ts',
+              push_on_commit: false,
+              ...c.settings,
+            }),
+          ),
         ],
       },
     ],
@@ -86,7 +98,7 @@ export async function createWriteEnv(
   );
   const store = await env.openStore();
   await store.write((tx) => applyConfig(tx, config));
-  for (const slug of ['app', 'web']) {
+  for (const slug of ['app', 'web', ...copies.map((c) => c.slug)]) {
     const [result] = await syncProject(store, config, 'hello', slug);
     if (!result?.ok) throw new Error(`sync of hello/${slug} failed: ${result?.error}`);
   }

@@ -2,8 +2,6 @@
 // project (each a link to its editor), locations linked to the repository browser, the source's age and the last
 // change with its author, Suggest and Skip beside Save, the notice of a locked component, and the keyboard help.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyConfig } from '../../src/sync/config.js';
-import { syncProject } from '../../src/sync/index.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
 const DE = '/api/translations/hello/app/de/';
@@ -26,14 +24,8 @@ describe('the editor around its string', () => {
   const unit = (source: string) => units.find((u) => u.source[0] === source)!;
 
   beforeAll(async () => {
-    env = await createWriteEnv({}, { app: { repoweb: REPOWEB } });
     // a second component from the same repository: every string of app occurs there too
-    const [project] = env.config.projects;
-    const copy = { ...project!.components[0]!, name: 'App copy', slug: 'app-copy' };
-    const config = { ...env.config, projects: [{ ...project!, components: [...project!.components, copy] }] };
-    await env.store.write((tx) => applyConfig(tx, config));
-    const [synced] = await syncProject(env.store, config, 'hello', 'app-copy');
-    expect(synced?.ok, synced?.error).toBe(true);
+    env = await createWriteEnv({}, { app: { repoweb: REPOWEB } }, [{ slug: 'app-copy', settings: { name: 'App copy' } }]);
     jane = await env.signIn('jane', 'jane-password-1');
     units = (await env.request('GET', `${DE}units/`, { token: env.tokens.jane })).json.results as Unit[];
     units.sort((a, b) => a.position - b.position);

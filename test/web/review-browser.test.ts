@@ -26,7 +26,7 @@ describe.skipIf(!chromiumPath)('review workflow in a real browser', () => {
 
   beforeAll(async () => {
     await ensureAssets();
-    env = await createWriteEnv({}, {}, { translation_review: true });
+    env = await createWriteEnv({}, {}, [], { translation_review: true });
     const rita = await env.store.write((tx) => createUser(tx, { username: 'rita', fullName: 'Rita Reviewer', email: 'rita@example.org' }));
     await env.store.write((tx) => joinTeams(tx, rita.user.id, ['Reviewers']));
     for (const [name, password] of Object.entries(PASSWORDS)) await env.signIn(name, password);

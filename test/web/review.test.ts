@@ -50,7 +50,7 @@ describe('review workflow with translation review on', () => {
   let jane: WebSession;
 
   beforeAll(async () => {
-    env = await createWriteEnv({}, {}, { translation_review: true });
+    env = await createWriteEnv({}, {}, [], { translation_review: true });
     ritaToken = await addReviewer(env);
     rita = await env.signIn('rita', 'rita-password-1');
     jane = await env.signIn('jane', 'jane-password-1');
@@ -214,7 +214,7 @@ describe('review workflow without reviews, and source review', () => {
   let mike: WebSession;
 
   beforeAll(async () => {
-    env = await createWriteEnv({}, {}, { source_review: true });
+    env = await createWriteEnv({}, {}, [], { source_review: true });
     ritaToken = await addReviewer(env);
     rita = await env.signIn('rita', 'rita-password-1');
     mike = await env.signIn('mike', 'mike-password-1');

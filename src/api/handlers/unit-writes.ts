@@ -79,7 +79,20 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
       const reason = refusal(ctx, 'unit.review', on);
       if (reason !== null) throw validationError('state', refusalText(reason) ?? 'You do not have permission to approve translations.');
     }
-    const result = await editUnit(ctx.services.store, { unitId: unit.id, target, state, user: ctx.user, maxChars: ctx.services.config.max_string_chars });
+    const result = await editUnit(ctx.services.store, {
+      unitId: unit.id,
+      target,
+      state,
+      user: ctx.user,
+      maxChars: ctx.services.config.max_string_chars,
+      // the same string elsewhere in the project is filled when the user may edit it there (as an edit of its own)
+      mayPropagateTo: (other) => {
+        const t = ctx.catalog.translationsById.get(other.translationId);
+        const c = ctx.catalog.componentsById.get(other.componentId);
+        const p = ctx.catalog.projectsById.get(other.projectId);
+        return t !== undefined && c !== undefined && p !== undefined && refusal(ctx, 'unit.edit', targetOf(ctx, p, c, t, { state: other.state })) === null;
+      },
+    });
     target = result.target;
   }
   const after = (await ctx.services.store.read((tx) => unitRecord(tx, unit.id))) ?? unit;

@@ -1,7 +1,8 @@
 // The editor's progressive enhancement: save through the public API (session + CSRF header), then show the next
 // string without a full page load; Ctrl+Enter saves and continues, Alt+PageDown / Alt+PageUp move between strings;
-// zen mode saves each string as its field is left. Without this script every form and link still works (the server
-// saves and redirects).
+// each machine translation engine's suggestions fetched after the page (Alt+M copies the first); an automatic
+// translation task's progress followed; zen mode saves each string as its field is left. Without this script every
+// form and link still works (the server saves and redirects).
 document.documentElement.classList.add('js');
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
@@ -32,6 +33,69 @@ async function show(url, push = true) {
   if (push) history.pushState({}, '', shown);
   else history.replaceState({}, '', shown);
   focusFirst();
+  loadMachinery();
+}
+
+/** The Alt+N shortcuts of the copy buttons, in page order (memory matches first, then the engines' suggestions). */
+function numberCopyButtons() {
+  for (const [i, button] of [...document.querySelectorAll('button[data-copy]')].entries()) {
+    if (i < 9) {
+      button.setAttribute('aria-keyshortcuts', `Alt+${i + 1}${button.dataset.machine !== undefined && i === firstMachine() ? ' Alt+M' : ''}`);
+      button.title = button.getAttribute('aria-keyshortcuts');
+    }
+  }
+}
+
+function firstMachine() {
+  return [...document.querySelectorAll('button[data-copy]')].findIndex((b) => b.dataset.machine !== undefined);
+}
+
+/** Asks each engine of the machinery pane for the shown string's suggestions; each list fills in as its answer arrives. */
+function loadMachinery() {
+  const pane = document.querySelector('section[data-machinery]');
+  if (!pane) return;
+  const unit = pane.dataset.machinery;
+  for (const box of pane.querySelectorAll('[data-engine]')) {
+    const status = box.querySelector('[data-engine-status]');
+    const list = box.querySelector('ol');
+    fetch(`/api/units/${unit}/machinery/${encodeURIComponent(box.dataset.engine)}/`, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(async (response) => {
+        const body = await response.json();
+        if (!response.ok) throw new Error(body.errors?.map((x) => x.detail).join(' ') || `${response.status}`);
+        return body;
+      })
+      .then((answer) => {
+        // the editor moved on to another string meanwhile
+        if (!box.isConnected) return;
+        if (answer.status === 'unavailable') status.textContent = 'Not available for this language.';
+        else if (answer.status === 'error') status.textContent = `Failed: ${answer.error}`;
+        else status.textContent = answer.suggestions.length === 0 ? 'No suggestions.' : '';
+        for (const s of answer.suggestions) {
+          const item = document.createElement('li');
+          const quality = document.createElement('span');
+          quality.className = 'similarity';
+          quality.textContent = `${s.quality} %`;
+          const text = document.createElement('span');
+          text.lang = box.dataset.lang;
+          text.dir = box.dataset.dir;
+          text.dataset.machineTarget = '';
+          text.textContent = s.text;
+          const from = document.createElement('small');
+          from.textContent = s.origin ? ` — ${s.origin}` : '';
+          const copy = document.createElement('button');
+          copy.type = 'button';
+          copy.textContent = 'Copy';
+          copy.dataset.copy = JSON.stringify([s.text]);
+          copy.dataset.machine = box.dataset.engine;
+          item.append(quality, ' ', text, from, ' ', copy);
+          list.append(item);
+        }
+        numberCopyButtons();
+      })
+      .catch((error) => {
+        if (box.isConnected) status.textContent = `Failed: ${error.message}`;
+      });
+  }
 }
 
 function focusFirst() {
@@ -174,6 +238,14 @@ document.addEventListener('keydown', (event) => {
     }
     return;
   }
+  if (event.altKey && (event.key === 'm' || event.key === 'M' || event.code === 'KeyM')) {
+    const first = document.querySelector('button[data-copy][data-machine]');
+    if (first) {
+      event.preventDefault();
+      copyMatch(first);
+    }
+    return;
+  }
   if (event.altKey && /^[1-9]$/.test(event.key)) {
     const match = document.querySelectorAll('button[data-copy]')[Number(event.key) - 1];
     if (match) {
@@ -207,6 +279,30 @@ document.addEventListener('keydown', (event) => {
     }
   }
 });
+
+/** Follows automatic translation tasks shown on the page (`data-task`: the task's API address) until they end. */
+function followTasks() {
+  for (const box of document.querySelectorAll('[data-task]')) {
+    const bar = box.querySelector('progress');
+    const text = box.querySelector('[data-task-status]');
+    const poll = async () => {
+      const response = await fetch(box.dataset.task, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      if (!response.ok) return;
+      const task = await response.json();
+      if (bar) bar.value = task.progress;
+      if (task.completed) {
+        if (text) text.textContent = task.result?.message ?? task.result?.error ?? 'Done.';
+        box.dataset.taskDone = '';
+        return;
+      }
+      setTimeout(() => poll().catch(() => {}), 500);
+    };
+    if (box.dataset.taskDone === undefined) poll().catch(() => {});
+  }
+}
+
+loadMachinery();
+followTasks();
 
 window.addEventListener('popstate', () => {
   if (editor()) show(window.location.href, false).catch(() => window.location.reload());

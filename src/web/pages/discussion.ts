@@ -26,6 +26,8 @@ export interface Discussion {
   votes: Map<number, number>;
   can: (permission: Permission, own?: boolean) => boolean;
   voting: boolean;
+  /** The configured machine translation engines whose suggestions the page fetches after loading (none without machinery.view). */
+  engines: { id: string; name: string }[];
 }
 
 function targetFor(ctx: WebContext, translation: CatalogTranslation, unit: { state: number }): PermissionTarget {
@@ -39,10 +41,13 @@ export async function discussionOf(ctx: WebContext, translation: CatalogTranslat
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetFor(ctx, translation, unit);
   const source = (ctx.catalog.translationsByComponent.get(component.id) ?? []).find((t) => t.isSource);
+  const machinery = ctx.services.machinery(projectOfComponent(ctx, component).slug);
+  const mayUseMachinery = source !== undefined && !translation.isSource && refusal(ctx, 'machinery.view', target) === null;
+  const engines = mayUseMachinery ? machinery.configured().map((id) => ({ id, name: machinery.nameOf(id) })) : [];
   const [suggestions, comments, memory] = await Promise.all([
     store.read((tx) => unitSuggestions(tx, unit.id)),
     store.read((tx) => unitComments(tx, unit.id)),
-    source && !translation.isSource && refusal(ctx, 'machinery.view', target) === null
+    mayUseMachinery
       ? store.read((tx) =>
           lookupMemory(
             tx,
@@ -65,6 +70,7 @@ export async function discussionOf(ctx: WebContext, translation: CatalogTranslat
     votes,
     can: (permission, own = false) => signedIn(ctx) && refusal(ctx, permission, { ...target, ownItem: own }) === null,
     voting: Boolean(component.settings.suggestion_voting),
+    engines,
   };
 }
 
@@ -143,7 +149,21 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
               </li>`,
             )}</ol>`
       }
-    </section>`;
+    </section>
+    ${
+      d.engines.length > 0 &&
+      html`<section aria-labelledby="machinery-h" class="machinery" data-machinery=${unit.id}>
+        <h2 id="machinery-h">Automatic suggestions</h2>
+        <p class="hint">Each engine's suggestions appear as they arrive; Alt+M copies the first.</p>
+        ${d.engines.map(
+          (e) => html`<div data-engine=${e.id} data-lang=${lang.code} data-dir=${lang.dir} aria-live="polite">
+            <h3>${e.name}</h3>
+            <p data-engine-status>Loading…</p>
+            <ol></ol>
+          </div>`,
+        )}
+      </section>`
+    }`;
 }
 
 const ACTIONS = ['suggest', 'accept', 'delete_suggestion', 'vote', 'add_comment', 'resolve_comment', 'delete_comment'] as const;

@@ -13,6 +13,7 @@ import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslat
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
 import { type Html, html } from '../html.js';
+import { autoTranslateForm } from './autotranslate.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
 import { type StatsRow, WAITING_FOR_REVIEW, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
@@ -308,6 +309,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         </form>`
       }
     </section>
+    ${autoTranslateForm(ctx, translation)}
     <section aria-labelledby="recent"><h2 id="recent">Recent changes</h2>${changeList(ctx, await recentChanges(ctx, { translationId: translation.id }, 10))}</section>`;
   return {
     html: page(ctx, {

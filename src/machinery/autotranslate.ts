@@ -1,0 +1,240 @@
+// Automatic translation of a translation (Weblate's "Automatic translation"): the strings a filter selects, filled
+// from other components or from engines, stored in chunks of short transactions as suggestions, translations or
+// strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
+
+import { enforceChecks } from '../checks/refresh.js';
+import type { EngineId } from '../config/config.js';
+import { Action } from '../domain/actions.js';
+import { PLURAL_SEPARATOR, State } from '../domain/unit.js';
+import {
+  type AutoMode,
+  type AutoResult,
+  type OtherTranslation,
+  autoUnitNow,
+  automaticTranslationUser,
+  otherTranslations,
+} from '../store/autotranslate.repo.js';
+import { type ChangeInput, recordChanges } from '../store/changes.repo.js';
+import { setPendingTarget } from '../store/edits.repo.js';
+import type { Tx } from '../store/index.js';
+import { now } from '../store/index.js';
+import type { UnitFilter } from '../store/index.js';
+import { isComponentLocked } from '../store/projects.repo.js';
+import { refreshStats } from '../store/stats.repo.js';
+import type { Store } from '../store/store.js';
+import { addSuggestionsInBulk, hasSuggestion } from '../store/suggestions.repo.js';
+import { translationUnitRecords } from '../store/unit-records.repo.js';
+import { EngineError, type LanguagePair } from './engine.js';
+import type { Machinery } from './machinery.js';
+import type { TaskReporter } from './tasks.js';
+
+export type { AutoMode } from '../store/autotranslate.repo.js';
+
+/** What to translate, from where and how (the API's `autotranslate` body, resolved). */
+export interface AutoTranslateJob {
+  translationId: number;
+  componentId: number;
+  pair: LanguagePair;
+  mode: AutoMode;
+  /** The strings to fill (Weblate's filter_type and q, parsed); null: every string. */
+  filter: UnitFilter | null;
+  /** Translated strings may be replaced (`translate` with a filter that includes them). */
+  overwrite: boolean;
+  source: { kind: 'others'; components: readonly number[] } | { kind: 'mt'; engines: readonly EngineId[]; threshold: number };
+  /** Who asked (recorded as the changes' user; null for the add-on). */
+  userId: number | null;
+  /** The projects the asker may see (the memory engines' visibility); null: all. */
+  projects: readonly number[] | null;
+}
+
+export interface AutoTranslateOutcome {
+  /** Strings changed (suggestions added, or translations stored). */
+  updated: number;
+  /** Strings the filter selected. */
+  considered: number;
+  /** The strings a source had an answer for. */
+  found: number;
+  /** Why it stopped early (the component was locked), else null. */
+  stopped: string | null;
+  message: string;
+}
+
+const CHUNK = 1000;
+
+/**
+ * Runs a job: reads the selected strings once, then per chunk finds results (no transaction open while engines are
+ * asked) and stores them in one short write, which leaves alone any string changed meanwhile. Engine failures are
+ * logged and the other engines still answer.
+ * @example await autoTranslate(store, machinery, job, reporter)
+ */
+export async function autoTranslate(store: Store, machinery: Machinery, job: AutoTranslateJob, report: TaskReporter): Promise<AutoTranslateOutcome> {
+  const units = (await store.read((tx) => translationUnitRecords(tx, job.translationId, null, job.filter, { limit: 1_000_000_000, offset: 0 }))).filter(
+    (u) => u.state !== State.READONLY && (job.overwrite || job.mode === 'suggest' || u.state < State.TRANSLATED),
+  );
+  // the other components' translations of every string, read once
+  const others = new Map<number, OtherTranslation[]>();
+  if (job.source.kind === 'others') {
+    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, job.pair.targetId, job.pair.sourceId));
+    for (const r of rows) {
+      const list = others.get(r.unit_id);
+      if (list) list.push(r);
+      else others.set(r.unit_id, [r]);
+    }
+  }
+  let updated = 0;
+  let found = 0;
+  let stopped: string | null = null;
+  const failed = new Set<string>();
+  report.progress(0, units.length);
+  for (let start = 0; start < units.length; start += CHUNK) {
+    const chunk = units.slice(start, start + CHUNK);
+    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, report, failed);
+    found += results.length;
+    if (await store.read((tx) => isComponentLocked(tx, job.componentId))) {
+      stopped = 'The component is locked.';
+      report.log(`stopped: ${stopped}`);
+      break;
+    }
+    if (results.length > 0) updated += await store.write((tx) => applyAutomaticResults(tx, results, job.mode, job.userId, job.overwrite));
+    report.progress(start + chunk.length, units.length);
+  }
+  const message =
+    updated === 0
+      ? 'Automatic translation completed, no strings were updated.'
+      : `Automatic translation completed, ${updated} ${updated === 1 ? 'string was' : 'strings were'} updated.`;
+  report.log(message);
+  return { updated, considered: units.length, found, stopped, message };
+}
+
+type Candidate = { id: number; source: string; context: string; target: string; state: number };
+
+/** The same source translated in the allowed components (same context first, then approved, then oldest). */
+function fromOthers(job: AutoTranslateJob, chunk: readonly Candidate[], found: Map<number, OtherTranslation[]>): AutoResult[] {
+  if (job.source.kind !== 'others') return [];
+  const allowed = new Set(job.source.components);
+  const out: AutoResult[] = [];
+  for (const u of chunk) {
+    const others = (found.get(u.id) ?? []).filter((o) => allowed.has(o.component_id));
+    const best = others.find((o) => o.same_context === 1) ?? others[0];
+    if (best && best.target !== u.target) out.push({ unitId: u.id, target: best.target, seenTarget: u.target, seenState: u.state });
+  }
+  return out;
+}
+
+/** Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. */
+async function fromEngines(
+  machinery: Machinery,
+  job: AutoTranslateJob,
+  chunk: readonly Candidate[],
+  report: TaskReporter,
+  failed: Set<string>,
+): Promise<AutoResult[]> {
+  if (job.source.kind !== 'mt') return [];
+  const { engines, threshold } = job.source;
+  const best = new Map<number, { text: string; quality: number }>();
+  // plural strings need one text per form: engines translate one text, so they are left to people
+  const singular = chunk.filter((u) => !u.source.includes(PLURAL_SEPARATOR));
+  for (const engine of engines) {
+    if (failed.has(engine)) continue;
+    const open = singular.filter((u) => (best.get(u.id)?.quality ?? -1) < 100);
+    if (open.length === 0) break;
+    try {
+      if (!(await machinery.supports(engine, job.pair))) {
+        report.log(`${machinery.nameOf(engine)}: not available for this language`);
+        failed.add(engine);
+        continue;
+      }
+      const answers = await machinery.translate(
+        engine,
+        open.map((u) => u.source),
+        job.pair,
+        { projects: job.projects, userId: job.userId, componentId: job.componentId, threshold },
+      );
+      open.forEach((u, i) => {
+        for (const s of answers[i] ?? []) {
+          if (s.quality < threshold || s.text === '') continue;
+          if ((best.get(u.id)?.quality ?? -1) < s.quality) best.set(u.id, { text: s.text, quality: s.quality });
+        }
+      });
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      report.log(`${e.data.engine}: ${e.data.reason}`);
+      failed.add(engine);
+    }
+  }
+  return chunk.flatMap((u) => {
+    const b = best.get(u.id);
+    return b && b.text !== u.target ? [{ unitId: u.id, target: b.text, seenTarget: u.target, seenState: u.state }] : [];
+  });
+}
+
+/**
+ * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
+ * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot, their checks run
+ * as an upload's are (an enforced one makes a string "needs editing"). Each change is Weblate's "Automatically
+ * translated" (6), by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
+ * read it is skipped, and so is a translated unit unless `overwrite` is set (`translate` with a filter that includes
+ * translated strings). Returns how many units were changed.
+ */
+export async function applyAutomaticResults(
+  tx: Tx,
+  results: readonly AutoResult[],
+  mode: AutoMode,
+  userId: number | null,
+  overwrite: boolean,
+): Promise<number> {
+  const bot = await automaticTranslationUser(tx);
+  const timestamp = now();
+  const byTranslation = new Map<number, { edits: { id: number; target: string; state: number }[]; changes: ChangeInput[] }>();
+  const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
+  for (const r of results) {
+    const u = await autoUnitNow(tx, r.unitId);
+    if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
+    const change: ChangeInput = {
+      action: Action.AUTO,
+      timestamp,
+      projectId: u.project_id,
+      componentId: u.component_id,
+      translationId: u.translation_id,
+      unitId: u.id,
+      languageId: u.language_id,
+      userId,
+      authorId: bot,
+      target: r.target,
+      old: u.target,
+      details: { source: u.source, mode, old_state: u.state },
+    };
+    if (mode === 'suggest') {
+      if (await hasSuggestion(tx, u.id, r.target)) continue;
+      suggestions.push({
+        unitId: u.id,
+        target: r.target,
+        userId: bot,
+        timestamp,
+        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
+      });
+      continue;
+    }
+    if (u.state >= State.TRANSLATED && !overwrite) continue;
+    const state = mode === 'translate' ? State.TRANSLATED : State.FUZZY;
+    let group = byTranslation.get(u.translation_id);
+    if (!group) byTranslation.set(u.translation_id, (group = { edits: [], changes: [] }));
+    group.edits.push({ id: u.id, target: r.target, state });
+    group.changes.push({ ...change, details: { ...change.details, state } });
+  }
+  if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
+  let changed = suggestions.length;
+  for (const [translationId, group] of byTranslation) {
+    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });
+    await recordChanges(tx, group.changes);
+    const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
+    await enforceChecks(
+      tx,
+      group.edits.map((e) => ({ id: e.id, state: e.state, change: changeOf.get(e.id) })),
+      [translationId],
+    );
+    await refreshStats(tx, [translationId]);
+    changed += group.edits.length;
+  }
+  return changed;
+}
