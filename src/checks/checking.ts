@@ -2,6 +2,7 @@
 
 import { formatPluralTags } from '../formats/plural-tags.js';
 import { translationPlural } from '../languages/translation-plural.js';
+import type { CheckingRow } from '../store/index.js';
 import { strictFormatPlurals } from './registry.js';
 import { type CheckContext, type CheckedUnit, oneNumberForms, sourceChecks, translationChecks } from './run.js';
 
@@ -10,23 +11,6 @@ export interface TranslationChecking {
   ctx: CheckContext;
   isSource: boolean;
   enforced: ReadonlySet<string>;
-}
-
-/** What the store keeps that decides a translation's checks (settings as stored: flags and enforced checks as text). */
-export interface CheckingFacts {
-  is_source: number;
-  /** The language's code (`Language.code`) and the code as written in the file name. */
-  language: string;
-  language_code: string;
-  /** The translation's plural: its file's own, else its language's. */
-  plural_number: number;
-  plural_formula: string;
-  format: string;
-  source_language: string;
-  component_flags: string;
-  /** The component's enforced checks, a JSON array. */
-  enforced: string;
-  project_flags: string;
 }
 
 const formsCache = new Map<string, boolean[]>();
@@ -49,7 +33,7 @@ export function formsOf(format: string, code: string, count: number, formula: st
  * The checking context of a translation from what the store keeps of it.
  * @example translationCheckingOf({ is_source: 0, language: 'de', language_code: 'de', plural_number: 2, … }).ctx.language // 'de'
  */
-export function translationCheckingOf(r: CheckingFacts): TranslationChecking {
+export function translationCheckingOf(r: CheckingRow): TranslationChecking {
   let enforced: string[] = [];
   try {
     enforced = JSON.parse(r.enforced) as string[];

@@ -12,4 +12,4 @@ export {
   sourceChecks,
   translationChecks,
 } from './run.js';
-export { type CheckingFacts, type TranslationChecking, computeChecks, formsOf, translationCheckingOf } from './checking.js';
+export { type TranslationChecking, computeChecks, formsOf, translationCheckingOf } from './checking.js';

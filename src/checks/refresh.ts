@@ -1,6 +1,7 @@
 // Keeping the stored checks true: which units' checks run again after a change, with what facts, and the results written (store/checks.repo.ts reads and writes).
 
 import { Action } from '../domain/actions.js';
+import { statsDelta } from '../domain/statistics.js';
 import { State } from '../domain/unit.js';
 import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';
 import {
@@ -31,7 +32,7 @@ import {
 } from '../store/checks.repo.js';
 import type { Tx } from '../store/db.js';
 import { setUnitState } from '../store/edits.repo.js';
-import { applyUnitStats, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
+import { addStatsDelta, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
 
@@ -105,7 +106,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     const after = before ? await unitStatsFacts(tx, id) : undefined;
     // a check that changed is no change of the translation: its last change stays (reading it again for each
     // string cost a count over the source translation's changes, most of an automatic translation's time)
-    if (before && after) await applyUnitStats(tx, sourceId, before, after, { lastChange: false });
+    if (before && after) await addStatsDelta(tx, sourceId, statsDelta(before, after), { lastChange: false });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
   const relatedAll = only ? null : await relatedChecksOfComponent(tx, componentId, sourceId);
@@ -162,7 +163,7 @@ async function setInconsistent(tx: Tx, unitId: number, translationId: number, fa
   if (!(await storeInconsistent(tx, unitId, failing))) return false;
   if (!accounted.has(translationId)) {
     const after = await unitStatsFacts(tx, unitId);
-    if (before && after) await applyUnitStats(tx, translationId, before, after, { lastChange: false });
+    if (before && after) await addStatsDelta(tx, translationId, statsDelta(before, after), { lastChange: false });
     else await refreshStats(tx, [translationId]);
   }
   return true;

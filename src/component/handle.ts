@@ -6,7 +6,7 @@ import { resolveRepo } from '../config/config.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import type { Store } from '../store/index.js';
-import { type ComponentTarget, resolveComponent } from './resolve.js';
+import { type ComponentTarget, resolveComponent, sharersOf } from './resolve.js';
 
 export { credentialsOf, workingCopyDir } from './resolve.js';
 
@@ -34,6 +34,11 @@ export interface ComponentHandle extends ComponentTarget {
 export async function openComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentHandle> {
   const target = await resolveComponent(store, config, project, component);
   return { ...target, format: getFormat(component.file_format) };
+}
+
+/** The other components sharing `h`'s working copy (weblate:// links), each with its format. */
+export async function openSharers(h: ComponentHandle): Promise<ComponentHandle[]> {
+  return (await sharersOf(h)).map((t) => ({ ...t, format: getFormat(t.component.file_format) }));
 }
 
 /** The configured project and component with these slugs, or undefined. */

@@ -15,8 +15,12 @@ export interface ComponentTarget {
   project: ProjectConfig;
   component: ComponentConfig;
   row: ComponentRow;
-  /** `project/component`: the key of the component's mutex. */
+  /**
+   * `project/component` of the component that owns the working copy (this one, or the one its `weblate://` repository
+   * link names): the key of the mutex, which is the repository's (linked components serialise on the working copy).
+   */
   key: string;
+  /** The working copy: the repository owner's. */
   dir: string;
   branch: string;
   /** False for `vcs: local` components: files are written, nothing is committed. */
@@ -38,6 +42,54 @@ export function workingCopyDir(reposDir: string, projectSlug: string, componentS
   return path.join(reposDir, projectSlug, componentSlug);
 }
 
+/** A configured component with its project. */
+export interface Configured {
+  project: ProjectConfig;
+  component: ComponentConfig;
+}
+
+/** The component whose working copy `component` uses: the one its `weblate://` link names, else itself. */
+export function repositoryOwner(config: Pick<Config, 'projects'>, project: ProjectConfig, component: ComponentConfig): Configured {
+  const link = component.linkedTo;
+  if (!link) return { project, component };
+  const owner = config.projects.find((p) => p.slug === link.project);
+  const target = owner?.components.find((c) => c.slug === link.component);
+  // the configuration refuses links to nothing: a missing target here is a configuration built by hand
+  if (!owner || !target) throw new NotFoundError('linked component', `${link.project}/${link.component}`);
+  return { project: owner, component: target };
+}
+
+/** Every component sharing the working copy of `owner` (a component with its own repository): it first, then those linking to it. */
+export function sharingRepository(config: Pick<Config, 'projects'>, owner: Configured): Configured[] {
+  const out: Configured[] = [owner];
+  for (const project of config.projects) {
+    for (const component of project.components) {
+      if (component.linkedTo?.project === owner.project.slug && component.linkedTo.component === owner.component.slug) out.push({ project, component });
+    }
+  }
+  return out;
+}
+
+/**
+ * The other components sharing `h`'s working copy (weblate:// links), resolved with `h`'s object cache; a component
+ * the store has not seen yet is left out (it holds nothing).
+ */
+export async function sharersOf(h: ComponentTarget): Promise<ComponentTarget[]> {
+  if (!h.git) return [];
+  const members = sharingRepository(h.config, repositoryOwner(h.config, h.project, h.component));
+  if (members.length === 1) return [];
+  const out: ComponentTarget[] = [];
+  for (const c of members) {
+    if (c.project.slug === h.project.slug && c.component.slug === h.component.slug) continue;
+    try {
+      out.push({ ...(await resolveComponent(h.store, h.config, c.project, c.component)), cache: h.cache });
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+    }
+  }
+  return out;
+}
+
 /** Credentials for http(s) repositories given in the configuration rather than the URL. */
 export function credentialsOf(component: ComponentConfig): vcs.Credentials | undefined {
   return component.username ? { username: component.username, password: component.password } : undefined;
@@ -47,14 +99,15 @@ export function credentialsOf(component: ComponentConfig): vcs.Credentials | und
 export async function resolveComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentTarget> {
   const row = await store.read((tx) => findComponent(tx, project.slug, component.slug));
   if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
+  const owner = repositoryOwner(config, project, component);
   return {
     store,
     config,
     project,
     component,
     row,
-    key: `${project.slug}/${component.slug}`,
-    dir: workingCopyDir(config.repos_dir, project.slug, component.slug),
+    key: `${owner.project.slug}/${owner.component.slug}`,
+    dir: workingCopyDir(config.repos_dir, owner.project.slug, owner.component.slug),
     branch: component.branch || 'main',
     git: component.vcs !== 'local',
     auth: credentialsOf(component),

@@ -1,15 +1,21 @@
 // Loads, validates and resolves the tms configuration file (tms.config.json).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ConfigError, FormatParseError } from '../domain/errors.js';
 import type { FormatId } from '../formats/format.js';
 import { parseJsonText } from '../formats/json/syntax.js';
 import { isPostgresUrl } from './database.js';
+import { DISCOVERY_ADDON, type Discovered, discover, readRule, repositoryFiles } from './discovery.js';
+
+export type { Discovered };
 import { type ErrorObject, configValidator } from './validator.js';
 
-/** The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO files. */
-export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate'] as const;
+/**
+ * The add-ons tms runs (Weblate's names): PO files updated from the POT after a sync, MO files beside committed PO
+ * files, automatic translation, components discovered from the repository's files.
+ */
+export const ADDON_NAMES = ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate', 'weblate.discovery.discovery'] as const;
 export type AddonName = (typeof ADDON_NAMES)[number];
 
 export interface ComponentConfig {
@@ -72,6 +78,17 @@ export interface ComponentConfig {
   depth: number;
   /** tms: the repository location resolved: an absolute path for local repositories, the URL otherwise. */
   repoResolved: string;
+  /**
+   * tms: the component whose repository this one shares (`repo: "weblate://<project>/<component>"`, Weblate's
+   * repository link), or null. A linked component uses that component's working copy, remote, branch and push
+   * settings: one clone, one fetch and one push for all of them.
+   */
+  linkedTo: { project: string; component: string } | null;
+  /**
+   * tms: `<project>/<component>` of the component whose discovery add-on made this one (it is in no configuration
+   * file), or null.
+   */
+  discoveredBy: string | null;
 }
 
 export interface ProjectConfig {
@@ -201,6 +218,53 @@ function describe(error: ErrorObject): string {
   }
 }
 
+/** Weblate's repository link: `weblate://<project>/<component>`. */
+const LINK_URL = /^weblate:\/\/([^/]+)\/([^/]+)\/?$/;
+
+/** The component a `weblate://project/component` repository names, or null for any other repository. */
+export function repositoryLink(repo: string): { project: string; component: string } | null {
+  const m = LINK_URL.exec(repo);
+  return m ? { project: m[1]!, component: m[2]! } : null;
+}
+
+/** What a linked component takes from the component it links to: where and how its repository is reached. */
+const SHARED_KEYS = ['vcs', 'branch', 'push', 'push_branch', 'username', 'password', 'depth'] as const;
+
+/**
+ * Problems of `weblate://` repository links, as Weblate refuses them: a link to a component that does not exist, to
+ * itself, or to a component that is linked itself (no chains, hence no loops); a link that also sets what the
+ * linked repository decides (branch, push, credentials, depth).
+ */
+function linkProblems(config: Omit<Config, 'file'>): string[] {
+  const problems: string[] = [];
+  const find = (project: string, component: string) => config.projects.find((p) => p.slug === project)?.components.find((c) => c.slug === component);
+  config.projects.forEach((project, pi) => {
+    project.components.forEach((c, ci) => {
+      const at = `projects[${pi}].components[${ci}]`;
+      if (c.repo.startsWith('weblate:') && !repositoryLink(c.repo)) {
+        problems.push(`${at}.repo: a repository link must be "weblate://<project>/<component>"`);
+        return;
+      }
+      const link = repositoryLink(c.repo);
+      if (!link) return;
+      const target = find(link.project, link.component);
+      if (link.project === project.slug && link.component === c.slug) problems.push(`${at}.repo: links the component to itself`);
+      else if (!target) problems.push(`${at}.repo: links to "${link.project}/${link.component}", which is not a configured component`);
+      else if (repositoryLink(target.repo)) {
+        problems.push(
+          `${at}.repo: links to "${link.project}/${link.component}", which is linked itself (to "${target.repo}"); link to a component with its own repository`,
+        );
+      } else if (target.vcs !== 'git') problems.push(`${at}.repo: links to "${link.project}/${link.component}", which has no git repository (vcs "local")`);
+      for (const key of SHARED_KEYS) {
+        if (key === 'vcs' ? c.vcs !== 'git' : c[key] !== (key === 'depth' ? 0 : '')) {
+          problems.push(`${at}.${key}: a linked component takes it from the component it links to; leave it out`);
+        }
+      }
+    });
+  });
+  return problems;
+}
+
 function isUrl(repo: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\\]+@[^/\\]+:/.test(repo);
 }
@@ -225,7 +289,8 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       const cat = `${at}.components[${ci}]`;
       if (componentSlugs.has(c.slug)) problems.push(`${cat}.slug: duplicate component slug "${c.slug}" in project "${project.slug}"`);
       componentSlugs.add(c.slug);
-      if (c.vcs === 'local' && c.repo !== '' && c.repo !== 'local:') problems.push(`${cat}.repo: must be "local:" when vcs is "local"`);
+      if (c.vcs === 'local' && c.repo !== '' && c.repo !== 'local:' && !repositoryLink(c.repo))
+        problems.push(`${cat}.repo: must be "local:" when vcs is "local"`);
       if (c.vcs === 'git' && (c.repo === '' || c.repo === 'local:')) problems.push(`${cat}.repo: is required when vcs is "git"`);
       if (c.file_format === 'tbx' && c.template !== '') problems.push(`${cat}.template: must be empty for the tbx format (always bilingual)`);
       if (c.file_format === 'webextension' && c.template === '') problems.push(`${cat}.template: is required for the webextension format`);
@@ -235,6 +300,13 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
       if (c.file_format === 'po-mono' && c.template === '') problems.push(`${cat}.template: is required for the po-mono format`);
       c.addons.forEach((a, ai) => {
         const where = `${cat}.addons[${ai}]`;
+        if (a.name === DISCOVERY_ADDON) {
+          const { problems: wrong } = readRule(a.configuration);
+          for (const p of wrong) problems.push(`${where}.configuration.${p}`);
+          if (repositoryLink(c.repo) || c.vcs !== 'git') problems.push(`${where}: ${a.name} needs a component with its own git repository`);
+          if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
+          return;
+        }
         if (a.name.startsWith('weblate.gettext.') && c.file_format !== 'po' && c.file_format !== 'po-mono')
           problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
         if (a.name === 'weblate.gettext.msgmerge' && c.new_base === '') problems.push(`${where}: ${a.name} needs new_base (the POT)`);
@@ -279,7 +351,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
   const config = raw as unknown as Omit<Config, 'file'>;
-  const problems = semanticProblems(config);
+  const problems = [...semanticProblems(config), ...linkProblems(config)];
   if (problems.length > 0) {
     throw new ConfigError(`${file}: invalid configuration:\n  ${problems.join('\n  ')}`, { file, problems });
   }
@@ -291,8 +363,20 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   const dir = path.dirname(file);
   for (const project of config.projects) {
     for (const c of project.components) {
+      c.discoveredBy = null;
+      c.linkedTo = repositoryLink(c.repo);
+      if (c.linkedTo) continue;
       if (c.vcs === 'local') c.repo = 'local:';
       c.repoResolved = resolveRepo(c.repo, dir);
+    }
+  }
+  // a linked component reaches its repository as the component it links to does
+  for (const project of config.projects) {
+    for (const c of project.components) {
+      if (!c.linkedTo) continue;
+      const target = findComponentConfig(config, c.linkedTo.project, c.linkedTo.component)!;
+      for (const key of SHARED_KEYS) (c as unknown as Record<string, unknown>)[key] = target[key];
+      c.repoResolved = target.repoResolved;
     }
   }
   return {
@@ -370,7 +454,130 @@ export function loadConfig(file: string): Config {
     const reason = missing ? 'file not found' : (e as Error).message;
     throw new ConfigError(`${file}: ${reason}`, { file, problems: [reason], ...(missing ? { missing } : {}) });
   }
-  return parseConfig(text, file);
+  return withDiscovered(parseConfig(text, file));
+}
+
+/** The components whose discovery add-on found other components, with their rule. */
+function discoveryMains(config: Config): { project: ProjectConfig; component: ComponentConfig; configuration: Record<string, unknown> }[] {
+  return config.projects.flatMap((project) =>
+    project.components.flatMap((component) =>
+      component.addons.filter((a) => a.name === DISCOVERY_ADDON).map((a) => ({ project, component, configuration: a.configuration })),
+    ),
+  );
+}
+
+/**
+ * The configuration with the components the discovery add-ons find in the working copies already cloned (a
+ * component not cloned yet finds nothing until its first sync, which runs `applyDiscovery`).
+ */
+export function withDiscovered(config: Config): Config {
+  for (const main of discoveryMains(config)) {
+    // the main component's working copy (component/resolve.ts workingCopyDir: `<repos_dir>/<project>/<component>`)
+    const dir = path.join(config.repos_dir, main.project.slug, main.component.slug);
+    if (existsSync(path.join(dir, '.git'))) applyDiscovery(config, main.project.slug, main.component.slug, repositoryFiles(dir));
+  }
+  return config;
+}
+
+/** What `applyDiscovery` changed in a project's components. */
+export interface DiscoveryChange {
+  added: string[];
+  updated: string[];
+  removed: string[];
+  /** Found by the rule but not added: a configured component has the slug or the mask. */
+  refused: { slug: string; reason: string }[];
+  /** No longer found, but kept (configured) while they hold pending edits (`holding`). */
+  kept: string[];
+}
+
+/**
+ * Brings the components that `<project>/<component>`'s discovery add-on makes from `paths` (the repository's files)
+ * into the configuration object: each linked to that component (`weblate://`), with the rule's format, mask,
+ * template and new base and the defaults of any component. Components it made before and no longer finds leave the
+ * configuration when the rule says `remove`, except those in `holding` (the ones with pending edits: they stay until
+ * the edits are committed); `previous` are the ones it made before as the store keeps them.
+ * @example applyDiscovery(config, 'hello', 'main', repositoryFiles(dir)).added // ['lib']
+ */
+export function applyDiscovery(
+  config: Config,
+  projectSlug: string,
+  componentSlug: string,
+  paths: readonly string[],
+  holding: ReadonlySet<string> = new Set(),
+  previous: readonly Discovered[] = [],
+): DiscoveryChange {
+  const change: DiscoveryChange = { added: [], updated: [], removed: [], refused: [], kept: [] };
+  const project = config.projects.find((p) => p.slug === projectSlug);
+  const main = project?.components.find((c) => c.slug === componentSlug);
+  const addon = main?.addons.find((a) => a.name === DISCOVERY_ADDON);
+  const rule = addon && readRule(addon.configuration).rule;
+  if (!project || !main || !rule) return change;
+  const key = `${projectSlug}/${componentSlug}`;
+  const found = discover(rule, paths).filter((d) => d.filemask !== main.filemask);
+  const before = new Map(project.components.filter((c) => c.discoveredBy === key).map((c) => [c.slug, c]));
+  // what the store holds from earlier runs (a configuration just loaded names only what the working copy holds now)
+  for (const d of previous) if (!before.has(d.slug)) before.set(d.slug, discoveredComponent(main, projectSlug, d, key));
+  const configured = project.components.filter((c) => c.discoveredBy !== key);
+  const next: ComponentConfig[] = [];
+  const taken = new Set(configured.map((c) => c.slug));
+  const masks = new Set(configured.filter((c) => c.linkedTo?.component === componentSlug || c === main).map((c) => c.filemask));
+  for (const d of found) {
+    if (taken.has(d.slug)) {
+      change.refused.push({ slug: d.slug, reason: `a configured component has the slug "${d.slug}"` });
+      continue;
+    }
+    if (masks.has(d.filemask)) {
+      change.refused.push({ slug: d.slug, reason: `a configured component has the file mask "${d.filemask}"` });
+      continue;
+    }
+    taken.add(d.slug);
+    const made = discoveredComponent(main, projectSlug, d, key);
+    const old = before.get(d.slug);
+    if (!old) change.added.push(d.slug);
+    else if (JSON.stringify({ ...old, repoResolved: '' }) !== JSON.stringify({ ...made, repoResolved: '' })) change.updated.push(d.slug);
+    next.push(old && !change.updated.includes(d.slug) ? old : made);
+  }
+  for (const slug of before.keys()) {
+    if (next.some((c) => c.slug === slug)) continue;
+    if (!rule.remove) next.push(before.get(slug)!);
+    else if (holding.has(slug)) {
+      // its pending edits stay committable: it goes once they are committed
+      change.kept.push(slug);
+      next.push(before.get(slug)!);
+    } else change.removed.push(slug);
+  }
+  project.components = [...configured, ...next];
+  return change;
+}
+
+/** A discovered component's configuration: the defaults of any component, the rule's findings, the link to its main. */
+function discoveredComponent(main: ComponentConfig, projectSlug: string, d: Discovered, key: string): ComponentConfig {
+  const raw = {
+    name: d.name,
+    slug: d.slug,
+    repo: `weblate://${projectSlug}/${main.slug}`,
+    filemask: d.filemask,
+    file_format: d.file_format,
+    template: d.template,
+    new_base: d.new_base,
+    intermediate: d.intermediate,
+    language_regex: d.language_regex,
+    source_language: main.source_language,
+  };
+  // the schema's defaults, filled as for a component of the file
+  const wrapper = { projects: [{ name: 'x', slug: 'x', components: [raw] }] };
+  configValidator()(wrapper);
+  const c = wrapper.projects[0]!.components[0] as unknown as ComponentConfig;
+  c.linkedTo = { project: projectSlug, component: main.slug };
+  c.discoveredBy = key;
+  for (const k of SHARED_KEYS) (c as unknown as Record<string, unknown>)[k] = main[k];
+  c.repoResolved = main.repoResolved;
+  return c;
+}
+
+/** The configured component with these slugs, or undefined. */
+export function findComponentConfig(config: Pick<Config, 'projects'>, projectSlug: string, componentSlug: string): ComponentConfig | undefined {
+  return config.projects.find((p) => p.slug === projectSlug)?.components.find((c) => c.slug === componentSlug);
 }
 
 /**

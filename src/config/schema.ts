@@ -134,7 +134,10 @@ export const componentSchema = {
         additionalProperties: false,
         required: ['name'],
         properties: {
-          name: { type: 'string', enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate'] },
+          name: {
+            type: 'string',
+            enum: ['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.autotranslate.autotranslate', 'weblate.discovery.discovery'],
+          },
           configuration: { type: 'object', default: {} },
         },
       },

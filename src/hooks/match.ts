@@ -52,7 +52,8 @@ export function matchComponents(config: Config, hook: HookData): MatchResult {
   const all: (ComponentTarget & { key: string })[] = [];
   for (const project of config.projects) {
     for (const component of project.components) {
-      const key = component.vcs === 'git' ? normalizeRepoUrl(component.repo) : null;
+      // a linked component (weblate://) is updated with the component whose repository it shares, as in Weblate
+      const key = component.vcs === 'git' && !component.linkedTo ? normalizeRepoUrl(component.repo) : null;
       if (key !== null) all.push({ project, component, key });
     }
   }

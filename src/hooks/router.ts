@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../api/body.js';
 import { ApiError, methodNotAllowed as notAllowed, notFound } from '../api/errors.js';
 import { type RequestHandler, answerError, sendError, sendJson } from '../api/respond.js';
+import { repositoryOwner } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { type Store, now } from '../store/index.js';
@@ -95,7 +96,15 @@ export function createHookHandler(opts: HookHandlerOptions): RequestHandler {
       undefined,
       components.map((c) => ({ project: project.slug, component: c.slug })),
     );
-    for (const c of components) opts.queue.enqueue(project.slug, c.slug);
+    // components sharing a working copy (weblate:// links) are updated together, by one update of the first of them
+    const queued = new Set<string>();
+    for (const c of components) {
+      const owner = repositoryOwner(config, project, c);
+      const key = `${owner.project.slug}/${owner.component.slug}`;
+      if (queued.has(key)) continue;
+      queued.add(key);
+      opts.queue.enqueue(project.slug, c.slug);
+    }
     log(`hooks: update of ${components.map((c) => `${project.slug}/${c.slug}`).join(', ') || project.slug} requested`);
     sendJson(res, req, 200, { status: 'success', message: 'Update triggered' });
   };

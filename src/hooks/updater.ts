@@ -2,12 +2,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ComponentHandle, openComponent } from '../component/handle.js';
+import { sharersOf } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { type RepositoryResult, pullComponent } from '../operations/index.js';
 import type { Store } from '../store/index.js';
 import { findComponent } from '../store/projects.repo.js';
 import { applyConfig } from '../sync/config.js';
-import { type ComponentSyncResult, syncComponent } from '../sync/index.js';
+import { type ComponentSyncResult, syncShared } from '../sync/index.js';
 import type { UpdateFn } from './queue.js';
 
 /** What one queued update did. */
@@ -21,6 +22,8 @@ export interface ComponentUpdate {
   detail: string;
   /** The sync that brought the store up to date, when one ran. */
   sync?: ComponentSyncResult;
+  /** The syncs of the components sharing the working copy (weblate:// links) that followed. */
+  shared?: ComponentSyncResult[];
 }
 
 /** Brings one configured component up to date. */
@@ -47,7 +50,15 @@ function fromSync(kind: 'scan', result: ComponentSyncResult): ComponentUpdate {
 
 function fromPull(project: string, component: string, result: RepositoryResult): ComponentUpdate {
   const ok = result.result && (result.sync?.ok ?? true);
-  return { project, component, ok, kind: 'pull', sync: result.sync, detail: result.detail ?? (result.sync ? 'updated' : 'Already up to date.') };
+  return {
+    project,
+    component,
+    ok,
+    kind: 'pull',
+    sync: result.sync,
+    ...(result.shared ? { shared: result.shared } : {}),
+    detail: result.detail ?? (result.sync ? 'updated' : 'Already up to date.'),
+  };
 }
 
 /**
@@ -56,7 +67,11 @@ function fromPull(project: string, component: string, result: RepositoryResult):
  * cloned and loaded by `syncComponent`, and a `vcs: local` component, which has no upstream, is re-scanned.
  */
 export async function pullOrScan(h: ComponentHandle): Promise<ComponentUpdate> {
-  if (!h.git || !existsSync(path.join(h.dir, '.git'))) return fromSync('scan', await syncComponent(h));
+  if (!h.git || !existsSync(path.join(h.dir, '.git'))) {
+    // the components sharing the working copy are cloned and loaded with it
+    const [own, ...shared] = await syncShared([h, ...(await sharersOf(h))]);
+    return { ...fromSync('scan', own!), ...(shared.length > 0 ? { shared } : {}) };
+  }
   return fromPull(h.project.slug, h.component.slug, await pullComponent(h));
 }
 

@@ -3,11 +3,11 @@
 import { MEMORY_THRESHOLD } from '../domain/similarity.js';
 import { lookupMemory, sameSourceMatches } from '../store/memory.repo.js';
 import type { Store } from '../store/store.js';
+import type { Tx } from '../store/store.js';
 import type { CallContext, Engine, EngineSuggestion, LanguagePair } from './engine.js';
 
-export class MemoryEngine implements Engine {
-  readonly id = 'weblate-translation-memory' as const;
-  readonly name = 'tms translation memory';
+/** The site's own data as an engine: always available, one text a call, its suggestions read in one unit of work. */
+abstract class StoreEngine {
   readonly batchSize = 1;
   readonly protects = false;
   readonly local = true;
@@ -18,43 +18,45 @@ export class MemoryEngine implements Engine {
   }
 
   async translate(texts: readonly string[], pair: LanguagePair, ctx: CallContext): Promise<EngineSuggestion[][]> {
-    const v = { projects: ctx.projects, userId: ctx.userId };
     return this.store.read(async (tx) => {
       const out: EngineSuggestion[][] = [];
-      for (const text of texts) {
-        const matches = await lookupMemory(tx, text, pair.sourceId, pair.targetId, v, {
-          excludeUnit: ctx.unitId,
-          limit: 5,
-          threshold: Math.max(MEMORY_THRESHOLD, ctx.threshold ?? 0),
-        });
-        out.push(matches.map((m) => ({ text: m.target, quality: m.similarity, source: m.source, origin: m.origin })));
-      }
+      for (const text of texts) out.push(await this.suggest(tx, text, pair, ctx));
       return out;
     });
+  }
+
+  /** The suggestions for one text. */
+  protected abstract suggest(tx: Tx, text: string, pair: LanguagePair, ctx: CallContext): Promise<EngineSuggestion[]>;
+}
+
+export class MemoryEngine extends StoreEngine implements Engine {
+  readonly id = 'weblate-translation-memory' as const;
+  readonly name = 'tms translation memory';
+
+  protected async suggest(tx: Tx, text: string, pair: LanguagePair, ctx: CallContext): Promise<EngineSuggestion[]> {
+    const matches = await lookupMemory(
+      tx,
+      text,
+      pair.sourceId,
+      pair.targetId,
+      { projects: ctx.projects, userId: ctx.userId },
+      {
+        excludeUnit: ctx.unitId,
+        limit: 5,
+        threshold: Math.max(MEMORY_THRESHOLD, ctx.threshold ?? 0),
+      },
+    );
+    return matches.map((m) => ({ text: m.target, quality: m.similarity, source: m.source, origin: m.origin }));
   }
 }
 
-export class ComponentsEngine implements Engine {
+export class ComponentsEngine extends StoreEngine implements Engine {
   readonly id = 'weblate' as const;
   readonly name = 'tms (other components)';
-  readonly batchSize = 1;
-  readonly protects = false;
-  readonly local = true;
-  constructor(private readonly store: Store) {}
 
-  async supports(): Promise<boolean> {
-    return true;
-  }
-
-  async translate(texts: readonly string[], pair: LanguagePair, ctx: CallContext): Promise<EngineSuggestion[][]> {
+  protected async suggest(tx: Tx, text: string, pair: LanguagePair, ctx: CallContext): Promise<EngineSuggestion[]> {
     const v = { projects: ctx.projects, userId: ctx.userId };
-    return this.store.read(async (tx) => {
-      const out: EngineSuggestion[][] = [];
-      for (const text of texts) {
-        const matches = await sameSourceMatches(tx, text, pair.sourceId, pair.targetId, v, ctx.componentId ?? null, 5);
-        out.push(matches.map((m) => ({ text: m.target, quality: 100, source: text, origin: m.origin })));
-      }
-      return out;
-    });
+    const matches = await sameSourceMatches(tx, text, pair.sourceId, pair.targetId, v, ctx.componentId ?? null, 5);
+    return matches.map((m) => ({ text: m.target, quality: 100, source: text, origin: m.origin }));
   }
 }

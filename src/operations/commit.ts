@@ -1,7 +1,7 @@
 // Committing pending edits: files rewritten from HEAD by the format's minimal-diff writer, one commit per author.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, openSharers } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { FormatWriteError } from '../domain/errors.js';
 import type { FileRevision, FormatContext, ParsedFile } from '../formats/format.js';
@@ -63,6 +63,8 @@ export interface CommitUndo {
   changeIds: number[];
   /** Removals the commits wrote (stored again when the commits are taken back). */
   removals?: PendingRemoval[];
+  /** The same for each other component whose edits the commits carried (components sharing the working copy). */
+  linked?: (Omit<CommitUndo, 'head' | 'linked'> & { componentId: number })[];
 }
 
 interface FileWrite {
@@ -109,50 +111,99 @@ function emptyUndo(syncedCommit: string | null): CommitUndo {
   return { head: null, units: [], revisions: new Map(), syncedCommit, changeIds: [], removals: [] };
 }
 
+/** One component's share of a commit: the files it writes. */
+interface Part {
+  m: ComponentHandle;
+  writes: FileWrite[];
+}
+
+/** What one component of a shared working copy brings to a commit: its pending edits and what they are written from. */
+interface Member {
+  m: ComponentHandle;
+  pending: PendingUnit[];
+  translations: Map<number, TranslationInfo>;
+  heads: Map<string, Uint8Array | null>;
+  contents: Map<number, Uint8Array>;
+  template: { store?: ParsedFile | null };
+  undo: CommitUndo;
+}
+
+/**
+ * The components whose pending edits a commit of `h` writes: `h`, and when it shares its working copy with others
+ * (weblate:// links), theirs too, as Weblate commits linked components together. A translation-level commit
+ * (`opts.translations`) writes only those translations.
+ */
+async function committing(h: ComponentHandle, opts: CommitOptions): Promise<ComponentHandle[]> {
+  return opts.translations === undefined ? [h, ...(await openSharers(h))] : [h];
+}
+
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
-  // Removals (strings deleted in tms) are written with the edits, by their author.
-  const all: PendingUnit[] = [...(await h.store.read((tx) => pendingUnits(tx, h.row.id))), ...(await h.store.read((tx) => pendingRemovals(tx, h.row.id)))];
   const only = opts.translations === undefined ? undefined : new Set(opts.translations);
-  const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
-  const syncedCommit = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
-  const undo = emptyUndo(syncedCommit);
+  const members: Member[] = [];
+  for (const m of await committing(h, opts)) {
+    // Removals (strings deleted in tms) are written with the edits, by their author.
+    const all: PendingUnit[] = [...(await m.store.read((tx) => pendingUnits(tx, m.row.id))), ...(await m.store.read((tx) => pendingRemovals(tx, m.row.id)))];
+    const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
+    const syncedCommit = await m.store.read((tx) => syncedCommitOf(tx, m.row.id));
+    if (m !== h && pending.length === 0) continue;
+    members.push({ m, pending, translations: new Map(), heads: new Map(), contents: new Map(), template: {}, undo: emptyUndo(syncedCommit) });
+  }
+  const undo = members[0]!.undo;
   const result: CommitResult = { result: true, commits: [], units: 0, failed: [] };
-  if (pending.length === 0) return { result, undo };
+  if (members.every((x) => x.pending.length === 0)) return { result, undo };
   if (!hasWorkingCopy(h)) {
     return { result: { ...result, result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` }, undo };
   }
-  const translations = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((t) => [t.id, t]));
   const headBefore = h.git ? ((await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null) : null;
   undo.head = headBefore;
+  const linked = members.slice(1);
 
   // Every author's edits are applied in memory, each file read once at HEAD and carried from author to author;
   // then the commits are made in one go and the working tree written once: the cost is the edits', not the authors'.
-  const contents = new Map<number, Uint8Array>();
-  const template: { store?: ParsedFile | null } = {};
-  const heads = await readHeads(h, [
-    ...new Set([...pending.map((u) => translations.get(u.translation_id)?.filename ?? ''), h.component.template].filter((f) => f !== '')),
-  ]);
-  const planned: { authorId: number | null; writes: FileWrite[]; author: vcs.Signature; message: string }[] = [];
-  for (const [authorId, units] of byAuthor(pending, opts.user?.id ?? null)) {
-    const author = await signatureOf(h, authorId, units);
-    const writes = await applyEdits(h, units, translations, heads, contents, template, result, author);
-    if (writes.length === 0) continue;
-    const message = h.git
-      ? renderTemplate(
-          h.component.commit_message,
+  // Components sharing the working copy go into the same commits, one per author.
+  const authors = new Map<number | null, { units: PendingUnit[]; parts: Part[]; messages: string[] }>();
+  for (const x of members) {
+    if (x.pending.length === 0) continue;
+    x.translations = new Map((await x.m.store.read((tx) => componentTranslations(tx, x.m.row.id))).map((t) => [t.id, t]));
+    x.heads = await readHeads(x.m, [
+      ...new Set([...x.pending.map((u) => x.translations.get(u.translation_id)?.filename ?? ''), x.m.component.template].filter((f) => f !== '')),
+    ]);
+    for (const [authorId, units] of byAuthor(x.pending, opts.user?.id ?? null)) {
+      let entry = authors.get(authorId);
+      if (!entry) authors.set(authorId, (entry = { units: [], parts: [], messages: [] }));
+      entry.units.push(...units);
+    }
+  }
+  const planned: { authorId: number | null; parts: Part[]; author: vcs.Signature; message: string }[] = [];
+  for (const authorId of [...authors.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b))) {
+    const entry = authors.get(authorId)!;
+    const author = await signatureOf(h, authorId, entry.units);
+    const parts: Part[] = [];
+    const messages: string[] = [];
+    for (const x of members) {
+      const units = x.pending.filter((u) => (u.pending_author_id ?? opts.user?.id ?? null) === authorId);
+      if (units.length === 0) continue;
+      const writes = await applyEdits(x.m, units, x.translations, x.heads, x.contents, x.template, result, author);
+      if (writes.length === 0) continue;
+      parts.push({ m: x.m, writes });
+      if (x.m.git) {
+        const message = renderTemplate(
+          x.m.component.commit_message,
           await commitValues(
-            h,
+            x.m,
             writes.map((w) => w.translation),
           ),
-        )
-      : '';
-    planned.push({ authorId, writes, author, message });
+        );
+        if (!messages.includes(message)) messages.push(message);
+      }
+    }
+    if (parts.length > 0) planned.push({ authorId, parts, author, message: messages.join('\n\n') });
   }
   let oids: (string | null)[] = planned.map(() => null);
   try {
     if (h.git && planned.length > 0) {
       const series = planned.map((p) => ({
-        files: new Map(p.writes.flatMap((w) => [[w.translation.filename, w.after] as const, ...addonFiles(h, w)])),
+        files: new Map(p.parts.flatMap(({ m, writes }) => writes.flatMap((w) => [[w.translation.filename, w.after] as const, ...addonFiles(m, w)]))),
         message: p.message,
         author: p.author,
         committer: h.config.committer,
@@ -161,61 +212,72 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
       // several nodes: upstream has the commits before the store records them (else they are taken back)
       if (h.nodes) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
-      for (const [translationId, bytes] of contents) await writeFile(path.join(h.dir, translations.get(translationId)!.filename), bytes);
-      for (const p of planned) for (const w of p.writes) for (const [file, bytes] of addonFiles(h, w)) await writeFile(path.join(h.dir, file), bytes);
+      for (const x of members)
+        for (const [translationId, bytes] of x.contents) await writeFile(path.join(h.dir, x.translations.get(translationId)!.filename), bytes);
+      for (const p of planned)
+        for (const { m, writes } of p.parts)
+          for (const w of writes) for (const [file, bytes] of addonFiles(m, w)) await writeFile(path.join(h.dir, file), bytes);
     }
   } catch (e) {
     if (e instanceof UpstreamMovedError) throw e;
     // Nothing was committed (the branch moves last, or was put back): every edit stays pending.
     const error = errorLine(e, h);
-    const files = new Map(planned.flatMap((p) => p.writes.map((w) => [w.translation.id, w.translation] as const)));
+    const files = new Map(planned.flatMap((p) => p.parts.flatMap(({ writes }) => writes.map((w) => [w.translation.id, w.translation] as const))));
     for (const t of files.values()) result.failed.push({ path: t.filename, language: t.language_code, translationId: t.id, error });
     planned.length = 0;
   }
 
-  let parent = headBefore;
-  for (const [i, { authorId, writes, author }] of planned.entries()) {
+  // each component's store moves with the commits that carry its files, from the commit it last knew
+  const parents = new Map(members.map((x) => [x.m.row.id, headBefore]));
+  const undoOf = new Map(members.map((x) => [x.m.row.id, x.undo]));
+  for (const [i, { authorId, parts, author }] of planned.entries()) {
     const oid = oids[i] ?? null;
     const timestamp = now();
-    const committed: CommittedTranslation[] = writes.map((w) => {
-      if (!undo.revisions.has(w.translation.id)) undo.revisions.set(w.translation.id, w.translation.revision);
-      const revision = nextRevision(w.translation.revision, blobId(w.before), blobId(w.after));
-      if (revision !== null) w.translation.revision = revision;
-      const change: ChangeInput = {
-        action: Action.COMMIT,
-        timestamp,
-        projectId: h.row.project_id,
-        componentId: h.row.id,
-        translationId: w.translation.id,
-        languageId: w.translation.language_id,
-        userId: opts.user?.id ?? null,
-        authorId,
-        details: oid ? { commit: oid } : {},
-      };
-      // No commit (a local component, or the files held the edits already): nothing to record as committed.
-      return { translationId: w.translation.id, revision, changes: oid ? [change] : [] };
-    });
-    const written = writes.flatMap((w) =>
-      w.units.filter((u) => !isRemoval(u)).map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })),
-    );
-    const removed = writes.flatMap((w) => w.units.filter(isRemoval));
-    // A new template changes what every translation of a monolingual component lists: leave synced_commit
-    // behind so the next sync re-parses them (their revisions embed the template's old blob).
-    const templateWritten = writes.some((w) => w.translation.is_template === 1);
-    const recorded = await h.store.write((tx) => recordCommit(tx, h.row.id, written, committed, { parent, head: templateWritten ? null : oid }));
-    if (oid) parent = oid;
-    await h.store.write((tx) => clearRemovals(tx, removed));
-    undo.changeIds.push(...recorded.changeIds);
-    undo.removals?.push(...removed);
-    for (const u of written) undo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
-    result.units += recorded.cleared + removed.length;
+    for (const { m, writes } of parts) {
+      const partUndo = undoOf.get(m.row.id)!;
+      const committed: CommittedTranslation[] = writes.map((w) => {
+        if (!partUndo.revisions.has(w.translation.id)) partUndo.revisions.set(w.translation.id, w.translation.revision);
+        const revision = nextRevision(w.translation.revision, blobId(w.before), blobId(w.after));
+        if (revision !== null) w.translation.revision = revision;
+        const change: ChangeInput = {
+          action: Action.COMMIT,
+          timestamp,
+          projectId: m.row.project_id,
+          componentId: m.row.id,
+          translationId: w.translation.id,
+          languageId: w.translation.language_id,
+          userId: opts.user?.id ?? null,
+          authorId,
+          details: oid ? { commit: oid } : {},
+        };
+        // No commit (a local component, or the files held the edits already): nothing to record as committed.
+        return { translationId: w.translation.id, revision, changes: oid ? [change] : [] };
+      });
+      const written = writes.flatMap((w) =>
+        w.units.filter((u) => !isRemoval(u)).map((u) => ({ id: u.id, target: u.target, state: u.state, pending_author_id: u.pending_author_id })),
+      );
+      const removed = writes.flatMap((w) => w.units.filter(isRemoval));
+      // A new template changes what every translation of a monolingual component lists: leave synced_commit
+      // behind so the next sync re-parses them (their revisions embed the template's old blob).
+      const templateWritten = writes.some((w) => w.translation.is_template === 1);
+      const parent = parents.get(m.row.id) ?? null;
+      const recorded = await h.store.write((tx) => recordCommit(tx, m.row.id, written, committed, { parent, head: templateWritten ? null : oid }));
+      if (oid) parents.set(m.row.id, oid);
+      await h.store.write((tx) => clearRemovals(tx, removed));
+      partUndo.changeIds.push(...recorded.changeIds);
+      partUndo.removals?.push(...removed);
+      for (const u of written) partUndo.units.push({ id: u.id, target: u.target, state: u.state, authorId: u.pending_author_id });
+      result.units += recorded.cleared + removed.length;
+    }
+    const units = parts.reduce((n, { writes }) => n + writes.reduce((k, w) => k + w.units.length, 0), 0);
     result.commits.push({
       oid,
       author: { name: author.name, email: author.email },
-      files: writes.map((w) => w.translation.filename),
-      units: written.length + removed.length,
+      files: parts.flatMap(({ writes }) => writes.map((w) => w.translation.filename)),
+      units,
     });
   }
+  if (linked.length > 0) undo.linked = linked.map((x) => ({ componentId: x.m.row.id, ...x.undo }));
 
   result.result = result.failed.length === 0;
   result.detail = commitDetail(result);
@@ -265,6 +327,7 @@ export async function commitAgain(
     syncedCommit: first.undo.syncedCommit,
     changeIds: [...first.undo.changeIds, ...second.undo.changeIds],
     removals: [...(first.undo.removals ?? []), ...(second.undo.removals ?? [])],
+    linked: [...(first.undo.linked ?? []), ...(second.undo.linked ?? [])],
   };
   return { result, undo };
 }

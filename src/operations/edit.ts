@@ -4,12 +4,13 @@ import { enforceChecks } from '../checks/refresh.js';
 import type { Actor } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
+import { statsDelta } from '../domain/statistics.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { recordChangeRow } from '../store/changes.repo.js';
 import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
-import { applyUnitStats, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
+import { addStatsDelta, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -166,7 +167,7 @@ export async function saveUnitEdit(
   const changeId = await recordChangeRow(tx, edit.change);
   const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
   const after = await unitStatsFacts(tx, unit.id);
-  if (before && after) await applyUnitStats(tx, unit.translation_id, before, after);
+  if (before && after) await addStatsDelta(tx, unit.translation_id, statsDelta(before, after));
   else await refreshStats(tx, [unit.translation_id]);
   return { changeId, state };
 }

@@ -1,12 +1,12 @@
 // Bringing upstream in under the component's mutex: rebase with a unit-aware file merge (or merge), conflicts kept as pending edits.
-import { type Actor, type ComponentHandle, errorLine } from '../component/handle.js';
+import { type Actor, type ComponentHandle, errorLine, openSharers } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { type UnitState, joinPlural } from '../domain/unit.js';
 import type { FormatContext, ParsedFile } from '../formats/format.js';
 import { componentAlerts, setAlert } from '../store/alerts.repo.js';
 import { mergeFailure, recordChanges } from '../store/changes.repo.js';
 import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
-import { type ChangeInput, type RependUnit, now } from '../store/index.js';
+import { type ChangeInput, type RependUnit, type TranslationInfo, now } from '../store/index.js';
 import { componentTranslations } from '../store/translations.repo.js';
 import { restoreRemovals } from '../store/units.repo.js';
 import * as vcs from '../vcs/index.js';
@@ -72,14 +72,17 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   let update!: vcs.UpdateResult;
   let found: FileConflict[] = [];
+  const sharers = await openSharers(h);
+  const specOf = async (m: ComponentHandle): Promise<MergerSpec> => ({
+    format: m.format.id,
+    template: m.component.template,
+    sourceLanguage: m.component.source_language,
+    branch: m.branch,
+    translations: await m.store.read((tx) => componentTranslations(tx, m.row.id)),
+  });
   const integrate = async () => {
-    const spec: MergerSpec = {
-      format: h.format.id,
-      template: h.component.template,
-      sourceLanguage: h.component.source_language,
-      branch: h.branch,
-      translations: await h.store.read((tx) => componentTranslations(tx, h.row.id)),
-    };
+    const spec: MergerSpec = await specOf(h);
+    if (sharers.length > 0) spec.linked = await Promise.all(sharers.map(specOf));
     if (h.component.merge_style === 'rebase') {
       ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
     } else {
@@ -124,7 +127,8 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
     return { ok: false, update: 'up-to-date', previousHead, head, conflicts: [], error, takenBack };
   }
-  const conflicts = await keepConflicts(h, found);
+  // a conflict is kept by the component whose file it is in (components sharing the working copy)
+  const conflicts = await keepConflicts(h, found, sharers);
   const timestamp = now();
   const change: ChangeInput = {
     action: actions(h).done,
@@ -158,17 +162,24 @@ async function alertBrokenFile(h: ComponentHandle, e: unknown): Promise<void> {
 
 /** Takes back the commits a failed operation made first, so their edits are pending again and git is as before. */
 async function takeBack(h: ComponentHandle, undo: CommitUndo): Promise<void> {
-  if (undo.units.length === 0 && !undo.removals?.length) return;
+  const parts = [{ componentId: h.row.id, ...undo }, ...(undo.linked ?? [])];
+  if (parts.every((p) => p.units.length === 0 && !p.removals?.length)) return;
   const head = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   if (undo.head !== null && head !== undo.head) await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: undo.head });
-  await h.store.write((tx) => undoCommit(tx, h.row.id, undo.units, undo.revisions, undo.syncedCommit, undo.changeIds));
-  await h.store.write((tx) => restoreRemovals(tx, undo.removals ?? []));
+  // the components sharing the working copy whose edits the commits carried are taken back with it
+  for (const p of parts) {
+    if (p.units.length === 0 && !p.removals?.length) continue;
+    await h.store.write((tx) => undoCommit(tx, p.componentId, p.units, p.revisions, p.syncedCommit, p.changeIds));
+    await h.store.write((tx) => restoreRemovals(tx, p.removals ?? []));
+  }
 }
 
 /** Makes each conflicting local edit pending again (unless a newer edit is pending already) and reports it. */
-async function keepConflicts(h: ComponentHandle, conflicts: readonly FileConflict[]): Promise<ConflictReport[]> {
+async function keepConflicts(h: ComponentHandle, conflicts: readonly FileConflict[], sharers: readonly ComponentHandle[] = []): Promise<ConflictReport[]> {
   if (conflicts.length === 0) return [];
-  const translations = new Map((await h.store.read((tx) => componentTranslations(tx, h.row.id))).map((t) => [t.filename, t]));
+  const translations = new Map<string, TranslationInfo>();
+  for (const m of [...sharers].reverse().concat(h))
+    for (const t of await m.store.read((tx) => componentTranslations(tx, m.row.id))) translations.set(t.filename, t);
   const units: RependUnit[] = [];
   const reports: ConflictReport[] = [];
   for (const c of conflicts) {

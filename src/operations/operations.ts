@@ -1,11 +1,12 @@
 // The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, openSharers, pushBranch, pushUrl } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { markAllPending } from '../store/edits.repo.js';
 import { now } from '../store/index.js';
+import { runDiscovery } from '../sync/discovery.js';
 import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { type CommitOptions, type CommitResult, type CommitUndo, commitAgain, commitLocked } from './commit.js';
@@ -26,6 +27,8 @@ export interface RepositoryResult extends OperationResult {
   conflicts?: ConflictReport[];
   /** The re-sync that followed, when there was one. */
   sync?: ComponentSyncResult;
+  /** The re-syncs of the other components sharing the working copy (weblate:// links) that followed. */
+  shared?: ComponentSyncResult[];
 }
 
 type Locked = (h: ComponentHandle) => Promise<RepositoryResult & { resync?: boolean; force?: boolean }>;
@@ -47,9 +50,28 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
       result.sync = await syncLocked(h, { force, offline: true });
       if (!result.sync.ok && result.sync.error) result.detail = joinLines(result.detail, `Re-scan: ${result.sync.error}`);
       if (force) result.result = result.result && result.sync.ok;
+      // the components sharing the working copy read what it holds now too (those whose files did not change only
+      // move their commit)
+      for (const other of await openSharers(h)) {
+        const synced = await syncLocked(other, { force, offline: true });
+        result.shared = [...(result.shared ?? []), synced];
+        if (!synced.ok && synced.error) result.detail = joinLines(result.detail, `Re-scan of ${other.project.slug}/${other.component.slug}: ${synced.error}`);
+      }
+      // Weblate's discovery add-on: the components the repository's files make after the update
+      if (h.git && result.sync.commit !== null) {
+        const discovered = await runDiscovery(h, { dir: h.dir, head: result.sync.commit, update: 'up-to-date' });
+        if (discovered.synced.length > 0) result.shared = [...(result.shared ?? []), ...discovered.synced];
+        if (discovered.warnings.length > 0) result.detail = joinLines(result.detail, ...discovered.warnings);
+      }
     }
     return result;
   });
+}
+
+/** Re-reads the working copy (upstream was brought in) for the component and those sharing its working copy. */
+async function resyncWithSharers(h: ComponentHandle): Promise<void> {
+  await syncLocked(h, { offline: true });
+  for (const other of await openSharers(h)) await syncLocked(other, { offline: true });
 }
 
 function joinLines(...lines: (string | undefined)[]): string | undefined {
@@ -94,7 +116,7 @@ export async function commitPending(h: ComponentHandle, opts: CommitOptions = {}
     if (!commit.result || commit.commits.length === 0 || !pushesOnCommit(h) || h.nodes) return commit;
     const pushed = await pushLocked(h, opts, { result: commit, undo });
     // Upstream had moved and was brought in first: load what it brought.
-    if (pushed.resync) await syncLocked(h, { offline: true });
+    if (pushed.resync) await resyncWithSharers(h);
     return { ...commit, result: pushed.result, ...(pushed.detail ? { detail: pushed.detail } : {}) };
   });
 }
@@ -112,7 +134,7 @@ export async function pushAfterCommit(h: ComponentHandle, opts: OperationOptions
   const undo: CommitUndo = { head: null, units: [], revisions: new Map(), syncedCommit: null, changeIds: [] };
   const { resync, ...pushed } = await pushLocked(h, opts, { result: nothing, undo });
   // Upstream had moved and was brought in first: load what it brought.
-  if (resync) await syncLocked(h, { offline: true });
+  if (resync) await resyncWithSharers(h);
   return pushed;
 }
 

@@ -12,6 +12,8 @@ export interface MergerSpec {
   sourceLanguage: string;
   branch: string;
   translations: { filename: string; is_template: number; language_code: string; plural_number: number }[];
+  /** The components sharing the working copy (weblate:// links): their files are merged by their own format. */
+  linked?: MergerSpec[];
 }
 
 export type FileConflict = UnitConflict & { path: string };
@@ -22,6 +24,19 @@ export type FileConflict = UnitConflict & { path: string };
  * default whole-file rule. Conflicts are collected, the last replayed commit's text winning.
  */
 export function createUnitMerger(repo: vcs.RepoOptions, spec: MergerSpec): { mergeFile: vcs.MergeFile; conflicts: () => FileConflict[] } {
+  if (!spec.linked?.length) return componentMerger(repo, spec);
+  // each file is merged by the component it belongs to
+  const mergers = [spec, ...spec.linked].map((s) => ({
+    files: new Set(s.translations.map((t) => t.filename).filter((f) => f !== '')),
+    merger: componentMerger(repo, { ...s, linked: undefined }),
+  }));
+  return {
+    mergeFile: (input) => (mergers.find((m) => m.files.has(input.path))?.merger ?? mergers[0]!.merger).mergeFile(input),
+    conflicts: () => mergers.flatMap((m) => m.merger.conflicts()),
+  };
+}
+
+function componentMerger(repo: vcs.RepoOptions, spec: MergerSpec): { mergeFile: vcs.MergeFile; conflicts: () => FileConflict[] } {
   const format = getFormat(spec.format);
   const translations = new Map(spec.translations.filter((t) => t.filename !== '').map((t) => [t.filename, t]));
   const found = new Map<string, FileConflict>();

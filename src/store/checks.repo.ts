@@ -7,7 +7,7 @@ import { refreshStats } from './stats.repo.js';
 
 const INCONSISTENT = 'inconsistent';
 
-/** What the store keeps that decides a translation's checks (the checks' CheckingFacts; settings as stored text). */
+/** What the store keeps that decides a translation's checks (settings as stored: flags and enforced checks as text). */
 export interface CheckingRow {
   is_source: number;
   language: string;

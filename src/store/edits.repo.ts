@@ -7,7 +7,6 @@ import type { Tx } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
-import { applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
 import { setCommittedRevision } from './translations.repo.js';
 
 /** A unit with everything an edit needs to validate it and to record it. */

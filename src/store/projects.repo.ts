@@ -30,7 +30,10 @@ export interface ComponentRow {
 /** Project settings as stored: the configuration without its components. */
 export type ProjectSettings = Omit<ProjectConfig, 'components'>;
 /** Component settings as stored: the configuration with credentials removed. */
-export type ComponentSettings = Omit<ComponentConfig, 'password' | 'repoResolved'>;
+export type ComponentSettings = Omit<ComponentConfig, 'password' | 'repoResolved' | 'linkedTo' | 'discoveredBy'> & {
+  /** `<project>/<component>` whose discovery add-on made the component (absent for configured components). */
+  discovered_by?: string;
+};
 
 function projectSettings(p: ProjectConfig): ProjectSettings {
   const { components: _components, ...rest } = p;
@@ -38,8 +41,8 @@ function projectSettings(p: ProjectConfig): ProjectSettings {
 }
 
 function componentSettings(c: ComponentConfig): ComponentSettings {
-  const { password: _password, repoResolved: _resolved, ...rest } = c;
-  return { ...rest, repo: redactUrl(c.repo), push: redactUrl(c.push) };
+  const { password: _password, repoResolved: _resolved, linkedTo: _linked, discoveredBy, ...rest } = c;
+  return { ...rest, repo: redactUrl(c.repo), push: redactUrl(c.push), ...(discoveredBy ? { discovered_by: discoveredBy } : {}) };
 }
 
 export interface ApplyConfigResult {
@@ -102,12 +105,25 @@ function checkSettingsChanged(before: string, after: string): boolean {
   return pick(before) !== pick(after);
 }
 
+/** Which components no longer configured are deleted: all (`true`), or those a filter picks (a discovery's own). */
+export type Prune = true | ((row: ComponentRow) => boolean);
+
+/** Whether the component holds edits not committed yet (pending strings or removals). */
+export async function hasPendingEdits(tx: Tx, componentId: number): Promise<boolean> {
+  return Boolean(await sql(tx).hasEdits.get(componentId, componentId));
+}
+
+/** Whether the stored component was made by the discovery add-on of `key` (`<project>/<component>`). */
+export function discoveredBy(row: ComponentRow, key: string): boolean {
+  return (JSON.parse(row.settings) as ComponentSettings).discovered_by === key;
+}
+
 /**
  * Creates or updates the configured projects and components (by slug); ids stay stable. With `prune`, components
  * no longer configured are deleted with their translations, units and history — except those holding edits not
  * committed yet, which are kept (and reported) so no user's edit is lost — and projects left empty go too.
  */
-export async function writeConfig(tx: Tx, config: Config, opts: { prune?: boolean } = {}): Promise<WrittenConfig> {
+export async function writeConfig(tx: Tx, config: Config, opts: { prune?: Prune } = {}): Promise<WrittenConfig> {
   const s = sql(tx);
   // Changed settings (mask, format, template, language rules, aliases …) can change what the files mean:
   // the next sync of such a component reads every file again instead of trusting blob ids.
@@ -148,13 +164,14 @@ export async function writeConfig(tx: Tx, config: Config, opts: { prune?: boolea
   if (opts.prune) {
     const projects = new Set<number>();
     for (const c of removedComponents) {
+      if (opts.prune !== true && !opts.prune(c)) continue;
       if (await s.hasEdits.get(c.id, c.id)) kept.push(c);
       else {
         await s.deleteComponent.run(c.id);
         projects.add(c.project_id);
       }
     }
-    for (const p of removedProjects) if ((await s.projectUsed.get(p.id)) === undefined) await s.deleteProject.run(p.id);
+    if (opts.prune === true) for (const p of removedProjects) if ((await s.projectUsed.get(p.id)) === undefined) await s.deleteProject.run(p.id);
     for (const p of projects) pruned.push(p);
   }
   return { removedProjects, removedComponents, keptComponents: kept, recheck, pruned };

@@ -1,5 +1,7 @@
 // Per-translation statistics: counts from units, last change from content changes; read by the API.
+
 import { ACTIONS_CONTENT } from '../domain/actions.js';
+import type { StatsDelta, UnitStatsFacts } from '../domain/statistics.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 
@@ -78,56 +80,19 @@ const sql = preparedOnce((tx: Tx) => ({
     WHERE translation_id = @id`),
 }));
 
-/** What one unit adds to its translation's statistics. */
-export interface UnitStatsFacts {
-  state: number;
-  num_words: number;
-  num_chars: number;
-  failing: number;
-  /** 1 when the unit has a suggestion. */
-  suggestion: number;
-  /** 1 when the unit (or its source string) has an unresolved comment. */
-  comment: number;
-}
-
 /** The unit's share of its translation's statistics (read it before and after changing the unit). */
 export async function unitStatsFacts(tx: Tx, unitId: number): Promise<UnitStatsFacts | undefined> {
   return (await sql(tx).unitFacts.get(unitId)) as UnitStatsFacts | undefined;
 }
 
 /**
- * Updates a translation's statistics for one unit that changed from `before` to `after` (call inside a
- * transaction), instead of counting every unit again as refreshStats does; the last change is read again (unless
- * `lastChange: false`: a check that changed is no change of the translation's).
- * Falls back to refreshStats when the translation has no statistics yet.
+ * Moves a translation's statistics by `delta` (`statsDelta` of one unit's facts before and after its change; call
+ * inside a transaction) instead of counting every unit again as refreshStats does; the last change is read again
+ * (unless `lastChange: false`: a check that changed is no change of the translation's). Falls back to refreshStats
+ * when the translation has no statistics yet.
  */
-export async function applyUnitStats(
-  tx: Tx,
-  translationId: number,
-  before: UnitStatsFacts,
-  after: UnitStatsFacts,
-  opts: { lastChange?: boolean } = {},
-): Promise<void> {
-  const bucket = (f: UnitStatsFacts, on: boolean) => (on ? [1, f.num_words, f.num_chars] : [0, 0, 0]);
-  const params: Record<string, number> = { id: translationId };
-  const buckets: [string, (f: UnitStatsFacts) => boolean][] = [
-    ['translated', (f) => f.state >= 20],
-    ['fuzzy', (f) => f.state === 10],
-    ['approved', (f) => f.state === 30],
-    ['readonly', (f) => f.state === 100],
-  ];
-  for (const [name, test] of buckets) {
-    const [n0, w0, c0] = bucket(before, test(before));
-    const [n1, w1, c1] = bucket(after, test(after));
-    params[name] = n1! - n0!;
-    params[`${name}_words`] = w1! - w0!;
-    params[`${name}_chars`] = c1! - c0!;
-  }
-  params.failing = after.failing - before.failing;
-  params.failing_words = (after.failing ? after.num_words : 0) - (before.failing ? before.num_words : 0);
-  params.suggestions = after.suggestion - before.suggestion;
-  params.comments = after.comment - before.comment;
-  if ((await sql(tx).delta.run(params)).changes === 0) {
+export async function addStatsDelta(tx: Tx, translationId: number, delta: StatsDelta, opts: { lastChange?: boolean } = {}): Promise<void> {
+  if ((await sql(tx).delta.run({ ...delta, id: translationId })).changes === 0) {
     await refreshStats(tx, [translationId]);
     return;
   }

@@ -1,9 +1,11 @@
 // Suggestions per string (Weblate's Suggestion) with their votes; the translation's `suggestions` count follows each change.
+
+import { type UnitStatsFacts, statsDelta } from '../domain/statistics.js';
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
-import { type UnitStatsFacts, applyUnitStats, refreshStats, unitStatsFacts } from './stats.repo.js';
+import { addStatsDelta, refreshStats, unitStatsFacts } from './stats.repo.js';
 
 /** A suggestion with its author and the sum of its votes. */
 export interface SuggestionRow {
@@ -58,7 +60,7 @@ export async function withUnitStats<T>(tx: Tx, unitIds: readonly number[], work:
   for (const b of before) {
     if (b.translation === undefined) continue;
     const after = await unitStatsFacts(tx, b.id);
-    if (b.facts && after) await applyUnitStats(tx, b.translation, b.facts, after);
+    if (b.facts && after) await addStatsDelta(tx, b.translation, statsDelta(b.facts, after));
     else await refreshStats(tx, [b.translation]);
   }
   return result;

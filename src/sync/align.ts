@@ -2,7 +2,7 @@
 // says before the node does git work on the component (another node may have committed, pushed and moved on).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ComponentTarget } from '../component/resolve.js';
+import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { syncedCommitOf } from '../store/projects.repo.js';
 import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
 
@@ -35,6 +35,11 @@ export async function alignWorkingCopy(h: ComponentTarget, opts: SyncOptions = {
   const head = await vcs.headOid(git);
   const synced = await h.store.read((tx) => syncedCommitOf(tx, h.row.id));
   if (head !== null && head === synced) return { alignment: 'in-step' };
+  // a working copy shared with other components (weblate:// links) is in step when it is where any of them is: the
+  // others move their commit on without reading when their files did not change, never the working copy back
+  if (head !== null) {
+    for (const other of await sharersOf(h)) if ((await h.store.read((tx) => syncedCommitOf(tx, other.row.id))) === head) return { alignment: 'in-step' };
+  }
   await vcs.fetch({ ...git, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
   if (synced !== null && (await vcs.hasCommit(git, synced))) {
     await vcs.resetHard({ ...git, ref: synced });

@@ -4,7 +4,7 @@ import { recheckComponent, refreshInconsistentOfProject, settleInconsistent } fr
 import type { Config } from '../config/config.js';
 import type { ApplyConfigResult, Tx } from '../store/index.js';
 import { pruneMemorySources } from '../store/memory.repo.js';
-import { writeConfig } from '../store/projects.repo.js';
+import { type Prune, writeConfig } from '../store/projects.repo.js';
 
 /**
  * Creates or updates the configured projects and components (by slug; ids stay stable), in the caller's
@@ -14,7 +14,7 @@ import { writeConfig } from '../store/projects.repo.js';
  * strings of their projects flagged inconsistent with a deleted component only are checked again.
  * @example await store.write((tx) => applyConfig(tx, config, { prune: true }))
  */
-export async function applyConfig(tx: Tx, config: Config, opts: { prune?: boolean } = {}): Promise<ApplyConfigResult> {
+export async function applyConfig(tx: Tx, config: Config, opts: { prune?: Prune } = {}): Promise<ApplyConfigResult> {
   const { recheck, pruned, ...result } = await writeConfig(tx, config, opts);
   for (const id of recheck) await recheckComponent(tx, id);
   for (const p of pruned) await settleInconsistent(tx, await refreshInconsistentOfProject(tx, p));

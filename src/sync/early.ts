@@ -17,7 +17,7 @@ export async function askUpstreamsEarly(config: Config, select: { project?: stri
   for (const project of projects) {
     for (const component of project.components) {
       if (asked.length >= EARLY_COMPONENTS) break;
-      if (component.vcs === 'local' || (!select.all && select.component && component.slug !== select.component)) continue;
+      if (component.vcs === 'local' || component.linkedTo || (!select.all && select.component && component.slug !== select.component)) continue;
       const dir = workingCopyDir(config.repos_dir, project.slug, component.slug);
       asked.push(askEarly(dir, component.repoResolved, credentialsOf(component), config.remote_timeout_s * 1000));
     }

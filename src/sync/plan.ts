@@ -1,10 +1,11 @@
 // The sync's decisions, pure: from the parsed files and the stored translations and units, the plan the store writes (applySyncPlan).
 
-import { type CheckingFacts, type TranslationChecking, computeChecks, translationCheckingOf } from '../checks/index.js';
+import { type TranslationChecking, computeChecks, translationCheckingOf } from '../checks/index.js';
 import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import { codePoints } from '../domain/words.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import type {
+  CheckingRow,
   PlannedInsert,
   PlannedTranslation,
   PlannedUnits,
@@ -179,7 +180,7 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
         language_code: file.code,
         plural_number: planned.plural?.number ?? language?.plural_number ?? file.language.plural.number,
         plural_formula: planned.plural?.formula ?? language?.plural_formula ?? file.language.plural.formula,
-      } satisfies CheckingFacts);
+      } satisfies CheckingRow);
     const readonlyTemplate = file.isTemplate && !component.edit_template;
     const diff = planUnits(unitsOf(before), outcome.store.units, {
       override: readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,

@@ -1,14 +1,16 @@
 // Running syncs: one component under its mutex (with several nodes, its working copy aligned first), a project's
 // components, every project.
 import { withComponentMutex } from '../component/mutex.js';
-import { type ComponentTarget, resolveComponent } from '../component/resolve.js';
+import { type ComponentTarget, type Configured, resolveComponent } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { alignWorkingCopy } from './align.js';
 import { applyConfig } from './config.js';
-import { collectGarbage } from './gc.js';
-import { type ComponentSyncResult, type SyncOptions, syncLocked } from './sync.js';
+import { runDiscovery } from './discovery.js';
+import { collectGarbageIfGrown } from './gc.js';
+import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
+import type { WorkingCopyState } from './working-copy.js';
 
 export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
 
@@ -33,6 +35,49 @@ export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}):
 }
 
 /**
+ * Syncs components that share one working copy (the first owns it, or links to its owner like the others): the
+ * working copy is brought up to date once, by the first, and each component then reads what it holds; a component
+ * whose files the fetched commits did not touch is not scanned. One mutex, the repository's, for all of them.
+ * @example await syncShared([owner, ...linked]) // one fetch, then each component's files
+ */
+export async function syncShared(targets: readonly ComponentTarget[], opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
+  const [first, ...rest] = targets;
+  if (!first) return [];
+  return withComponentMutex(
+    first.key,
+    async () => {
+      // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
+      // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
+      const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
+      const done = aligned?.synced ?? (await syncLocked(first, opts));
+      const results = [done];
+      const state: WorkingCopyState | undefined =
+        done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
+      for (const h of rest) {
+        if (!state && !done.ok) {
+          // the working copy could not be brought up to date: what the first met is what every sharer meets
+          const failed = { ...emptyResult(h.project.slug, h.component.slug), ok: false, error: done.error };
+          opts.onEvent?.({ type: 'component-done', result: failed });
+          results.push(failed);
+          continue;
+        }
+        // one object cache for the working copy they share: its trees and pack are read once, not once per component
+        results.push(await syncLocked(h, { cache: first.cache, ...opts, ...(state ? { updated: state } : { offline: true }) }));
+      }
+      // Weblate's discovery add-on: the components the repository's files make now
+      if (state && first.git) {
+        const discovered = await runDiscovery(first, state, opts);
+        done.warnings.push(...discovered.warnings);
+        results.push(...discovered.synced);
+      }
+      return results;
+    },
+    first.config.lock_timeout_ms,
+    first.nodes,
+  );
+}
+
+/**
  * Syncs every component of a project (or just one); one component's failure does not stop the others.
  * Applies the configuration to the store first, so new projects and components appear.
  */
@@ -49,25 +94,47 @@ export async function syncProject(
   if (componentSlug && components.length === 0) {
     throw new UnknownProjectError(`unknown component "${projectSlug}/${componentSlug}"`, { project: projectSlug, component: componentSlug });
   }
+  return syncConfigured(
+    store,
+    config,
+    components.map((component) => ({ project, component })),
+    opts,
+  );
+}
+
+/**
+ * Applies the configuration, then syncs the components given; components sharing a working copy (weblate:// links)
+ * are synced together, in the order the first of them appears: one fetch for all. Each component gets its own
+ * isomorphic-git cache (unless one is given), so pack data is freed between components.
+ */
+async function syncConfigured(store: Store, config: Config, components: readonly Configured[], opts: SyncOptions): Promise<ComponentSyncResult[]> {
   await store.write((tx) => applyConfig(tx, config));
+  const groups = new Map<string, ComponentTarget[]>();
+  for (const { project, component } of components) {
+    const target = await resolveComponent(store, config, project, component);
+    const group = groups.get(target.key);
+    if (group) group.push(target);
+    else groups.set(target.key, [target]);
+  }
   const results: ComponentSyncResult[] = [];
-  // each component gets its own isomorphic-git cache (unless one is given), so pack data is freed between components
-  for (const component of components) {
-    const result = await syncComponent(await resolveComponent(store, config, project, component), opts);
-    // Weblate's automatic translation add-on, once the new strings are in (outside the component's mutex)
-    if (result.added > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
-      const { runAutoTranslateAddon } = await import('../machinery/addon.js');
-      result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
+  for (const group of groups.values()) {
+    for (const result of await syncShared(group, opts)) {
+      // Weblate's automatic translation add-on, once the new strings are in (outside the repository's mutex)
+      const project = config.projects.find((p) => p.slug === result.project);
+      const component = project?.components.find((c) => c.slug === result.component);
+      if (project && component && result.added > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
+        const { runAutoTranslateAddon } = await import('../machinery/addon.js');
+        result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
+      }
+      results.push(result);
+      if (components.length > 1 && result.parsed > 0) collectGarbageIfGrown();
     }
-    results.push(result);
-    if (components.length > 1 && result.parsed > 0) collectGarbage();
   }
   return results;
 }
 
 /** Syncs every configured project. */
 export async function syncAll(store: Store, config: Config, opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
-  const results: ComponentSyncResult[] = [];
-  for (const project of config.projects) results.push(...(await syncProject(store, config, project.slug, undefined, opts)));
-  return results;
+  const all = config.projects.flatMap((project) => project.components.map((component) => ({ project, component })));
+  return syncConfigured(store, config, all, opts);
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ComponentTarget } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
-import { syncedCommitOf } from '../store/projects.repo.js';
+import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { ApplyResult, FileResult, ScanInput } from './plan.js';
@@ -25,6 +25,11 @@ export interface ComponentSyncResult {
   skipped: { path: string; reason: string }[];
   /** Files read and parsed this time. */
   parsed: number;
+  /**
+   * Whether the working copy's files were listed and compared with the store; false when nothing the component reads
+   * changed (same commit, or commits that touch only other components' files of a shared repository).
+   */
+  scanned: boolean;
   added: number;
   changed: number;
   removed: number;
@@ -52,9 +57,14 @@ export interface SyncOptions {
    * fetched and integrated upstream (or had no reason to).
    */
   offline?: boolean;
+  /**
+   * The working copy as another component sharing it (a `weblate://` link) has just brought it up to date in this
+   * run: read, not fetched again.
+   */
+  updated?: WorkingCopyState;
 }
 
-function emptyResult(project: string, component: string): ComponentSyncResult {
+export function emptyResult(project: string, component: string): ComponentSyncResult {
   return {
     project,
     component,
@@ -63,6 +73,7 @@ function emptyResult(project: string, component: string): ComponentSyncResult {
     files: [],
     skipped: [],
     parsed: 0,
+    scanned: false,
     added: 0,
     changed: 0,
     removed: 0,
@@ -103,10 +114,12 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
   const cache = opts.cache ?? h.cache;
   try {
     emit('update');
-    const state = opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache)));
+    const state = opts.updated ?? (opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache))));
     result.update = state.update;
     result.commit = state.head;
-    const [translations, synced] = await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
+    const read = await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
+    const translations = read[0];
+    let synced = read[1];
     if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
       // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
       // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
@@ -117,6 +130,15 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     }
     // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
     const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
+    if (!opts.force && !forgotten && h.git && state.head !== null && synced !== null && state.head !== synced && translations.length > 0) {
+      // the commits since the store's read touch none of the component's files (another component's files in a shared
+      // repository): the store moves to the new commit without a scan
+      if (!(await touchesComponent(h, synced, state.head, cache))) {
+        const head = state.head;
+        await store.write((tx) => setSyncedCommit(tx, h.row.id, head));
+        synced = head;
+      }
+    }
     if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
       result.files = translations
@@ -135,6 +157,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       return failures(result);
     }
     emit('scan');
+    result.scanned = true;
     const [{ expandFileMask, parseChanged, planFiles }, { blobIdsOf, verifiedBytes }] = await Promise.all([import('./scan.js'), import('./working-copy.js')]);
     const { paths, refused } = await expandFileMask(dir, component.filemask);
     if (paths.length === 0 && refused.length === 0) result.warnings.push(noMatches(component.filemask));
@@ -233,6 +256,46 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     opts.onEvent?.({ type: 'component-done', result });
   }
   return result;
+}
+
+/** Patterns a file mask may hold that `maskRegex` does not read as fast-glob does (a `**`, a class, a brace list). */
+const GLOB_SPECIALS = /\*\*|[?[\]{}!()+@]/;
+
+/** Changed paths by object cache and commits: components sharing a working copy (and its cache) diff it once. */
+const diffs = new WeakMap<object, Map<string, Promise<string[] | null>>>();
+
+function changedPathsOnce(
+  changedPaths: (opts: { dir: string; cache: object }, from: string, to: string) => Promise<string[] | null>,
+  dir: string,
+  from: string,
+  to: string,
+  cache: object,
+): Promise<string[] | null> {
+  let byCommits = diffs.get(cache);
+  if (!byCommits) diffs.set(cache, (byCommits = new Map()));
+  const key = `${dir}\0${from}\0${to}`;
+  let found = byCommits.get(key);
+  if (!found) {
+    found = changedPaths({ dir, cache }, from, to);
+    byCommits.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * Whether the commits from `from` to `to` change any file of the component (a mask match, the template, the
+ * intermediate file, the base of new translations); true when that cannot be told (a commit missing, a mask whose
+ * glob syntax goes beyond `*`).
+ */
+async function touchesComponent(h: ComponentTarget, from: string, to: string, cache: object): Promise<boolean> {
+  const { filemask, template, intermediate, new_base } = h.component;
+  if (GLOB_SPECIALS.test(filemask)) return true;
+  const [vcs, { maskRegex }] = await Promise.all([import('../vcs/index.js'), import('./filemask.js')]);
+  const changed = await changedPathsOnce(vcs.changedPaths, h.dir, from, to, cache);
+  if (changed === null) return true;
+  const mask = maskRegex(filemask);
+  const own = new Set([template, intermediate, new_base].filter((f) => f !== ''));
+  return changed.some((p) => mask.test(p) || own.has(p));
 }
 
 /**

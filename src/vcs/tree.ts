@@ -237,3 +237,22 @@ export async function readBlobAt(opts: RepoOptions & { ref: string; path: string
   const { blob } = await git.readBlob({ fs: fsOf(opts), dir: opts.dir, oid: entry.oid, cache: opts.cache });
   return blob;
 }
+
+/**
+ * The paths of the files that differ between two commits (added, removed or changed), identical subtrees skipped by
+ * object id; null when either commit is not in the repository (a shallow boundary, a rewritten history).
+ * `await changedPaths({ dir }, syncedCommit, head)` → `['po/de.po']`.
+ */
+export async function changedPaths(opts: RepoOptions, from: string, to: string): Promise<string[] | null> {
+  let before: string;
+  let after: string;
+  try {
+    before = await treeOf(opts, from, 'changedPaths');
+    after = await treeOf(opts, to, 'changedPaths');
+  } catch (e) {
+    if (e instanceof VcsError || (e as { code?: string }).code === 'NotFoundError') return null;
+    throw e;
+  }
+  const reader = new TreeReader({ ...opts, cache: opts.cache ?? {} });
+  return [...(await reader.diff(before, after)).keys()];
+}

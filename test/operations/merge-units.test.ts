@@ -81,9 +81,11 @@ describe('mergeUnits', () => {
 });
 
 describe('renderTemplate and rfc2822', () => {
-  it('fills nested names, blanks unknown ones, ignores filters', () => {
+  it('fills nested names, blanks unknown ones, applies Django text filters and ignores the others', () => {
     const values = { language_name: 'German', stats: { translated_percent: 80 } };
-    expect(renderTemplate('{{ language_name }} {{stats.translated_percent}}% {{ nope }}|{{ language_name|upper }}', values)).toBe('German 80% |German');
+    expect(renderTemplate('{{ language_name }} {{stats.translated_percent}}% {{ nope }}|{{ language_name|upper }}|{{ language_name|safe }}', values)).toBe(
+      'German 80% |GERMAN|German',
+    );
   });
 
   it('prints git dates in their own zone', () => {

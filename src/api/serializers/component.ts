@@ -1,5 +1,6 @@
 // The Component record, as Weblate's ComponentSerializer (the spec's fields, in its order; credentials never shown).
-import type { CatalogComponent, CatalogLanguage } from '../../store/index.js';
+import { repositoryLink } from '../../config/config.js';
+import type { Catalog, CatalogComponent, CatalogLanguage } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import { type Ctx, componentPath } from './common.js';
@@ -25,6 +26,24 @@ const s =
   <K extends keyof CatalogComponent['settings']>(key: K, fallback: NonNullable<CatalogComponent['settings'][K]>) =>
   (c: CatalogComponent) =>
     c.settings[key] ?? fallback;
+
+/** The component whose repository `c` shares (`repo: "weblate://<project>/<component>"`), or undefined. */
+export function linkedTo(catalog: Catalog, c: CatalogComponent): CatalogComponent | undefined {
+  const link = repositoryLink(c.settings.repo ?? '');
+  return link ? catalog.componentsByPath.get(`${link.project}/${link.component}`) : undefined;
+}
+
+/** The other components sharing `c`'s repository: the one it links to and those linking to the same (or to `c`). */
+export function sharingWith(catalog: Catalog, c: CatalogComponent): CatalogComponent[] {
+  const owner = linkedTo(catalog, c) ?? c;
+  return catalog.components.filter((o) => o.id !== c.id && (o.id === owner.id || linkedTo(catalog, o)?.id === owner.id));
+}
+
+/** Weblate's `linked_component`: the API URL of the component whose repository this one shares, null otherwise. */
+function linkedComponent(c: CatalogComponent, ctx: Ctx): string | null {
+  const target = linkedTo(ctx.catalog, c);
+  return target ? api(target, ctx) : null;
+}
 
 /** `/api/components/<project>/<component>/` */
 export const componentSerializer = new Serializer<CatalogComponent, Ctx>(
@@ -93,9 +112,9 @@ export const componentSerializer = new Serializer<CatalogComponent, Ctx>(
     },
     { name: 'is_glossary', type: t.boolean, get: s('is_glossary', false) },
     { name: 'glossary_color', type: t.string, get: s('glossary_color', 'silver') },
-    // tms has no categories nor linked components.
+    // tms has no categories.
     { name: 'category', type: t.nullable(t.url), get: () => null },
-    { name: 'linked_component', type: t.nullable(t.url), get: () => null },
+    { name: 'linked_component', type: t.nullable(t.url), get: (c, ctx) => linkedComponent(c, ctx) },
   ],
   { key: (c) => c.id },
 );

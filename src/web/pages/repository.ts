@@ -3,6 +3,7 @@
 import { notFound, permissionDenied } from '../../api/errors.js';
 import { componentOperation, setComponentLock } from '../../api/handlers/repository.js';
 import { componentOf, projectOfComponent } from '../../api/lookup.js';
+import { sharingWith } from '../../api/serializers/component.js';
 import type { WriteContext } from '../../api/write.js';
 import { configOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
@@ -35,9 +36,17 @@ async function render(ctx: WebContext, result?: { ok: boolean; text: string }): 
   const config = configOf(ctx, project, component);
   const status = await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
   const pending = (await ctx.services.store.read((tx) => pendingUnits(tx, component.id))).length;
+  // components sharing the repository (weblate:// links): their edits are committed and pushed with this one's
+  const shared = sharingWith(ctx.catalog, component);
   const body = html`<h1>Repository of ${component.name}</h1>
     ${result && html`<p role=${result.ok ? 'status' : 'alert'} class=${result.ok ? 'notice' : 'error'} data-result=${result.ok ? 'ok' : 'failed'}>${result.text}</p>`}
     <dl class="facts repo-status">
+      ${
+        shared.length > 0 &&
+        html`<dt>Repository</dt><dd data-shared=${shared.length}>shared with ${shared.map(
+          (c, i) => html`${i > 0 ? ', ' : ''}<a href=${paths.component(ctx.catalog, c)}>${ctx.catalog.projectsById.get(c.projectId)?.name} / ${c.name}</a>`,
+        )}</dd>`
+      }
       <dt>Pending strings</dt><dd data-pending=${pending}>${pending}</dd>
       <dt>Ahead of upstream</dt><dd data-ahead=${status.ahead}>${status.ahead === 0 ? 'no' : `${status.ahead} commit${status.ahead === 1 ? '' : 's'} to push`}</dd>
       <dt>Behind upstream</dt><dd data-behind=${status.behind}>${status.behind === 0 ? 'no' : `${status.behind} upstream commit${status.behind === 1 ? '' : 's'} to pull`}</dd>

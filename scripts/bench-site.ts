@@ -1,0 +1,194 @@
+// `npm run bench:site`: a generated site of N small components over M repositories (from the corpus), synced by whole
+// `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+if (!existsSync(corpus)) {
+  console.log(`bench:site: the corpus is not at ${corpus}; set TMS_CORPUS. Nothing measured.`);
+  process.exit(0);
+}
+/** Components, repositories, languages per component, commits of history per repository, contexts per file. */
+const N = Number(process.env.SITE_COMPONENTS ?? 200);
+const M = Number(process.env.SITE_REPOS ?? 1);
+const LANGS = Number(process.env.SITE_LANGS ?? 2);
+const HISTORY = Number(process.env.SITE_HISTORY ?? 5);
+const CONTEXTS = Number(process.env.SITE_CONTEXTS ?? 3);
+const tms = path.join(root, 'bin', 'tms');
+
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+
+/** Every Qt TS file of the corpus, in path order: its language code (from the name) and its contexts. */
+function corpusFiles(): { code: string; header: string; contexts: string[] }[] {
+  const out: { code: string; header: string; contexts: string[] }[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.ts')) {
+        const text = readFileSync(full, 'utf8');
+        const start = text.indexOf('<context>');
+        if (start < 0) continue;
+        const contexts = [...text.matchAll(/<context>[\s\S]*?<\/context>\n?/g)].map((m) => m[0]);
+        const code = /_([A-Za-z]{2,3}(?:[_@][A-Za-z]+)?)\.ts$/.exec(e.name)?.[1];
+        if (code && contexts.length > 0) out.push({ code, header: text.slice(0, start), contexts });
+      }
+    }
+  };
+  walk(corpus);
+  return out;
+}
+
+const pool = corpusFiles();
+if (pool.length < LANGS) {
+  console.log('bench:site: the corpus holds too few Qt TS files. Nothing measured.');
+  process.exit(0);
+}
+const WORDS = ['core', 'ui', 'cli', 'daemon', 'web', 'docs', 'plugins', 'setup', 'tools', 'server', 'client', 'editor', 'viewer', 'sync', 'net'];
+
+/**
+ * Component `i`'s files: `LANGS` corpus files of different languages (the pool walked with a stride, so languages
+ * vary), each cut to `CONTEXTS` of its contexts from an offset that depends on `i`: small, distinct components.
+ */
+function componentFiles(i: number, dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const used = new Set<string>();
+  for (let k = 0, j = 0; k < LANGS && j < pool.length * 2; j++) {
+    const f = pool[(i * 7 + j * 3) % pool.length]!;
+    if (used.has(f.code)) continue;
+    used.add(f.code);
+    const offset = (i * 13 + k * 5) % Math.max(1, f.contexts.length - CONTEXTS);
+    files[`${dir}/${WORDS[i % WORDS.length]}_${f.code}.ts`] = `${f.header}${f.contexts.slice(offset, offset + CONTEXTS).join('')}</TS>\n`;
+    k++;
+  }
+  return files;
+}
+
+const slugOf = (i: number) => `${WORDS[i % WORDS.length]}-${i}`;
+const dirOf = (i: number) => `modules/${slugOf(i)}/i18n`;
+const repoOf = (i: number) => i % M;
+
+const work = await tempDir('tms-bench-site-');
+const upstreams = path.join(work, 'upstream');
+const started = performance.now();
+// the repositories, with some history: a first commit, then HISTORY commits each changing a few components' files
+const contents = new Map<string, string>();
+for (let r = 0; r < M; r++) {
+  const files: Record<string, string> = {};
+  for (let i = r; i < N; i += M) Object.assign(files, componentFiles(i, dirOf(i)));
+  for (const [p, t] of Object.entries(files)) contents.set(`${r}:${p}`, t);
+  const dir = path.join(upstreams, `site-${r}.git`);
+  await createUpstream({ dir, files });
+  for (let h = 0; h < HISTORY; h++) {
+    const changed: Record<string, string> = {};
+    for (const [key, text] of contents) {
+      const [repo, p] = key.split(/:(.*)/s) as [string, string];
+      if (Number(repo) !== r || p.length % (HISTORY + 1) !== h) continue;
+      changed[p] = text.replace('</TS>', `<!-- revision ${h} -->\n</TS>`);
+    }
+    if (Object.keys(changed).length > 0) await commitToUpstream(dir, changed, { message: `History ${h}` });
+  }
+  execFileSync('git', ['gc', '-q'], { cwd: dir });
+}
+const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
+const generated = (performance.now() - started) / 1000;
+
+/** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
+let lastParsed = 0;
+
+/** Runs a command to its end without blocking this process (the git server answers meanwhile); its wall time in s. */
+function timed(file: string, args: string[], cwd: string): Promise<number> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      lastParsed = [...out.matchAll(/\((\d+) parsed\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+      if (code === 0) resolve((performance.now() - t) / 1000);
+      else reject(new Error(`${file} ${args.join(' ')}: exit ${code}\n${err.slice(-2000)}`));
+    });
+  });
+}
+
+/** The site's configuration: every component its own repository URL (`linked: false`), or linked to its repository's first. */
+function writeConfig(dir: string, linked: boolean): string {
+  const components = Array.from({ length: N }, (_, i) => {
+    const first = repoOf(i) === i;
+    return {
+      name: `${WORDS[i % WORDS.length]} ${i}`,
+      slug: slugOf(i),
+      repo: !linked || first ? server.url(`site-${repoOf(i)}.git`) : `weblate://site/${slugOf(repoOf(i))}`,
+      ...(!linked || first ? { branch: 'main' } : {}),
+      filemask: `${dirOf(i)}/${WORDS[i % WORDS.length]}_*.ts`,
+      file_format: 'ts',
+    };
+  });
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'tms.config.json');
+  writeFileSync(file, JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Site', slug: 'site', components }] }, null, 1));
+  return file;
+}
+
+const lines: string[] = [];
+const report = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+const bytes = [...contents.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
+report(
+  `site: ${N} components over ${M} repositories, ${LANGS} Qt TS files each (${(bytes / 1048576).toFixed(1)} MiB, ${new Set(pool.map((f) => f.code)).size} corpus languages), ${HISTORY} commits of history; generated in ${generated.toFixed(1)} s`,
+);
+
+// the anchor: git itself cloning every repository once
+const anchorDir = path.join(work, 'anchor');
+mkdirSync(anchorDir);
+let cloneSeconds = 0;
+for (let r = 0; r < M; r++) cloneSeconds += await timed('git', ['clone', '-q', server.url(`site-${r}.git`), path.join(anchorDir, `site-${r}`)], work);
+report(`anchor: git clone of the ${M} repositories: ${cloneSeconds.toFixed(2)} s`);
+
+let change = 0;
+const rows: string[] = [];
+/** `SITE_ONLY=linked` or `separate` measures one of the two configurations. */
+const variants = [false, true].filter((linked) => !process.env.SITE_ONLY || process.env.SITE_ONLY === (linked ? 'linked' : 'separate'));
+for (const linked of variants) {
+  const dir = path.join(work, linked ? 'linked' : 'separate');
+  const config = writeConfig(dir, linked);
+  const cold = await timed(tms, ['--config', config, 'sync', 'site'], dir);
+  const noChange = await timed(tms, ['--config', config, 'sync', 'site'], dir);
+  // one upstream file changed: a component in the middle of the site
+  const i = Math.floor(N / 2);
+  const key = [...contents.keys()].find((k) => k.startsWith(`${repoOf(i)}:${dirOf(i)}/`))!;
+  const [, file] = key.split(/:(.*)/s) as [string, string];
+  await commitToUpstream(path.join(upstreams, `site-${repoOf(i)}.git`), {
+    [file]: contents
+      .get(key)!
+      .replace('</TS>', `<!-- change ${++change} -->\n</TS>`)
+      .replace(/<translation>[^<]*<\/translation>/, '<translation>changed</translation>'),
+  });
+  const oneFile = await timed(tms, ['--config', config, 'sync', 'site'], dir);
+  if (lastParsed !== 1) throw new Error(`the one-file re-sync parsed ${lastParsed} files, not 1`);
+  const clones = readdirSync(path.join(dir, 'repos', 'site')).length;
+  rows.push(
+    `| ${linked ? 'linked (one per repository)' : 'each its own repository URL'} | ${clones} | ${cold.toFixed(1)} s (${(cold / cloneSeconds).toFixed(0)}× git clone) | ${noChange.toFixed(1)} s | ${oneFile.toFixed(1)} s |`,
+  );
+}
+report('');
+report('| components | working copies | cold `tms sync` | no-change `tms sync` | one file changed upstream |');
+report('|---|---|---|---|---|');
+for (const r of rows) report(r);
+await server.close();
+if (process.env.SITE_KEEP) console.log(`kept: ${work}`);
+else rmSync(work, { recursive: true, force: true });
