@@ -1,5 +1,5 @@
 // `npm run bench:web`: server time of the web pages (p50/p95 over loopback, signed in) on the KeePassXC corpus synced
-// ten times (720k units), a save-and-next round trip (API PATCH + next editor page), and the assets' compressed size.
+// ten times (720k units), zen mode's list, a save-and-next round trip (API PATCH + next editor page), and the assets' compressed size.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     ['translation', () => `/projects/keepassxc/keepassxc-${pick(copies)}/de/`],
     ['editor ?offset=N', () => `/translate/keepassxc/keepassxc-${pick(copies)}/de/?offset=${1 + pick(totalDe)}`],
     ['editor untranslated ?q=', () => `/translate/keepassxc/keepassxc-${pick(copies)}/de/?q=${encodeURIComponent('state:<translated')}&offset=${1 + pick(20)}`],
+    ['zen mode, 50 strings at offset N', () => `/zen/keepassxc/keepassxc-${pick(copies)}/de/?offset=${1 + pick(totalDe - 50)}`],
+    ['zen mode, 500 strings (?count=500)', () => `/zen/keepassxc/keepassxc-${pick(copies)}/de/?count=500&offset=${1 + pick(totalDe - 500)}`],
     ['languages', () => '/languages/'],
     ['language', () => '/languages/de/'],
     ['changes', () => '/changes/'],

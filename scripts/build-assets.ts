@@ -1,6 +1,6 @@
-// Builds the web interface's assets into build/web/: the editor script and the style sheet, minified, names fingerprinted by content.
+// Builds the web interface's assets into build/web/: the editor script and the style sheet, minified, and the site's icon, names fingerprinted by content.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -8,6 +8,14 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build', 'web');
 const entries = { 'editor.js': 'src/web/client/editor.js', 'style.css': 'src/web/client/style.css' };
+/** Files copied as they are. */
+const copies = { 'favicon.ico': 'src/web/client/favicon.ico' };
+
+function fingerprinted(name: string, bytes: Uint8Array): string {
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+  const ext = path.extname(name);
+  return `${path.basename(name, ext)}-${hash}${ext}`;
+}
 
 /** Builds every entry and writes `manifest.json` (logical name → file name); returns the manifest. */
 export async function buildAssets(): Promise<Record<string, string>> {
@@ -25,9 +33,13 @@ export async function buildAssets(): Promise<Record<string, string>> {
       logLevel: 'warning',
     });
     const bytes = result.outputFiles[0]!.contents;
-    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
-    const ext = path.extname(name);
-    const file = `${path.basename(name, ext)}-${hash}${ext}`;
+    const file = fingerprinted(name, bytes);
+    writeFileSync(path.join(out, file), bytes);
+    manifest[name] = file;
+  }
+  for (const [name, source] of Object.entries(copies)) {
+    const bytes = readFileSync(path.join(root, source));
+    const file = fingerprinted(name, bytes);
     writeFileSync(path.join(out, file), bytes);
     manifest[name] = file;
   }

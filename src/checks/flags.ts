@@ -68,3 +68,17 @@ export function flagText(flags: Flags, name: string): string | undefined {
   const v = flags.get(name)?.[0];
   return typeof v === 'string' ? v : undefined;
 }
+
+/** A value as parseFlags reads it back: plain, quoted when it holds a separator or quote, `r"…"` for a pattern. */
+function valueText(v: FlagValue): string {
+  if (typeof v !== 'string') return `r"${v.regex.replace(/"/g, '\\"')}"`;
+  return /^[^,:"\\\s]*$/.test(v) ? v : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Writes flags as Weblate lists them, so that parseFlags reads the same flags back.
+ * @example flagsText(parseFlags('max-length:80, ignore-same')) === 'max-length:80, ignore-same'
+ */
+export function flagsText(flags: Flags): string {
+  return [...flags].map(([name, values]) => [name, ...values.map(valueText)].join(':')).join(', ');
+}

@@ -1,5 +1,7 @@
 // The repository module's public surface: unit edits, added and deleted strings, locks, downloads, uploads, new languages, commits and Weblate's repository operations.
 export type { Actor, OperationResult } from '../component/handle.js';
+export type { BulkResult, BulkRights, BulkTarget, PlannedReplacement, ReplaceSpec } from './bulk-edit.js';
+export { bulkEdit, editedFlags, planReplace, replaceInTranslation } from './bulk-edit.js';
 export type { CommitMade, CommitOptions, CommitResult } from './commit.js';
 export type { UnitEdit, UnitEditResult } from './edit.js';
 export { editAction, editUnit } from './edit.js';

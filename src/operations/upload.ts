@@ -369,9 +369,9 @@ export async function uploadTranslation(h: ComponentHandle, language: string, in
 
 /**
  * Sets uploaded targets as pending edits, records `changes`, runs the checks (enforced ones mark the string as
- * needing editing), refreshes statistics (call inside a transaction).
+ * needing editing), refreshes statistics (call inside a transaction); bulk edit and search and replace save so too.
  */
-async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
+export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
   for (const e of edits) await setPendingTarget(tx, e.id, e);
   const ids = await recordChanges(tx, changes);
   const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));

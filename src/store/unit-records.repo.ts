@@ -134,6 +134,31 @@ export async function translationUnitRecords(
   return rows.map(toRecord);
 }
 
+/** A unit's text and state, as a change to many strings reads them. */
+export interface UnitTextRow {
+  id: number;
+  id_hash: bigint;
+  source: string;
+  target: string;
+  state: number;
+  position: number;
+  extra_flags: string;
+}
+
+/**
+ * Every unit of a translation a search selects, in position order, with its text and state only (bulk edit, search
+ * and replace: thousands of rows, none of the record's joins).
+ */
+export async function translationUnitTexts(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<UnitTextRow[]> {
+  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const rows = (await sql(tx)
+    .statement(
+      `SELECT u.id, CAST(u.id_hash AS TEXT) AS id_hash, u.source, u.target, u.state, u.position, u.extra_flags FROM units u ${w.sql} ORDER BY u.position, u.id`,
+    )
+    .all(...w.params)) as (Omit<UnitTextRow, 'id_hash'> & { id_hash: string })[];
+  return rows.map((r) => ({ ...r, id_hash: BigInt(r.id_hash) }));
+}
+
 /** How many units `translationUnitRecords` lists (remembered until the data changes). */
 export function countTranslationUnitRecords(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<number> {
   const w = where(['u.translation_id = ?'], [translationId], filter);

@@ -7,7 +7,7 @@ import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
-import { preparedOnce } from './statements.js';
+import { preparedOnce, statementCache } from './statements.js';
 import { refreshStats } from './stats.repo.js';
 
 export type { UnitRow } from './rows.js';
@@ -72,6 +72,12 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   unitComponent: tx.prepare(`SELECT ${BRIEF_COLUMNS}, t.component_id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`),
   hasHash: tx.prepare('SELECT 1 FROM units WHERE translation_id = ? AND id_hash = ?').pluck(),
+  before: tx.prepare(
+    `SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position < ? ORDER BY u.position DESC, u.id DESC LIMIT ?`,
+  ),
+  after: tx.prepare(`SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position > ? ORDER BY u.position, u.id LIMIT ?`),
+  statement: statementCache(tx),
+  setExtraFlags: tx.prepare('UPDATE units SET extra_flags = ? WHERE id = ?'),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
     tx.dialect.returningId(
@@ -231,6 +237,51 @@ export async function findUnitBrief(tx: Tx, unitId: number): Promise<(UnitBrief 
 /** The units of a string in every translation of a component (the same id_hash), by translation. */
 export async function componentUnitsByHash(tx: Tx, componentId: number, idHash: bigint): Promise<UnitBrief[]> {
   return ((await sql(tx).unitsByHash.all(componentId, idHash)) as RawBrief[]).map(brief);
+}
+
+/** A unit of the file with its position (the nearby strings). */
+export type PositionedUnit = UnitBrief & { position: number };
+
+/**
+ * The `around` units before and after a position in a translation, in file order (Weblate's "Nearby strings").
+ * @example await nearbyUnits(tx, 7, 120, 5) // up to 5 units before position 120 and 5 after it
+ */
+export async function nearbyUnits(
+  tx: Tx,
+  translationId: number,
+  position: number,
+  around: number,
+): Promise<{ before: PositionedUnit[]; after: PositionedUnit[] }> {
+  const s = sql(tx);
+  const read = async (statement: typeof s.before) =>
+    ((await statement.all(translationId, position, around)) as (RawBrief & { position: number })[]).map((r) => ({ ...brief(r), position: r.position }));
+  return { before: (await read(s.before)).reverse(), after: await read(s.after) };
+}
+
+/**
+ * The units of one string (its id_hash: source and context, or key) in these translations, in their order: the other
+ * occurrences of a string across a project's components (Weblate's `Unit.objects.same`). One point lookup per
+ * translation on the (translation_id, id_hash) key, whatever the number of strings with that text.
+ * @example await unitsByHashIn(tx, [12, 40], unit.id_hash)
+ */
+export async function unitsByHashIn(tx: Tx, translationIds: readonly number[], idHash: bigint): Promise<UnitBrief[]> {
+  const out: UnitBrief[] = [];
+  for (let i = 0; i < translationIds.length; i += 500) {
+    const ids = translationIds.slice(i, i + 500);
+    const text = `SELECT ${BRIEF_COLUMNS} FROM units u WHERE u.id_hash = ? AND u.translation_id IN (${ids.map(() => '?').join(', ')})`;
+    const rows = (await sql(tx)
+      .statement(text)
+      .all(idHash, ...ids)) as RawBrief[];
+    const order = new Map(ids.map((id, n) => [id, n]));
+    out.push(...rows.map(brief).sort((a, b) => order.get(a.translation_id)! - order.get(b.translation_id)!));
+  }
+  return out;
+}
+
+/** Sets the flags kept in tms (`extra_flags`) of units by id (their checks are the caller's to run again). */
+export async function setExtraFlags(tx: Tx, updates: readonly { id: number; extraFlags: string }[]): Promise<void> {
+  const { setExtraFlags } = sql(tx);
+  for (const u of updates) await setExtraFlags.run(u.extraFlags, u.id);
 }
 
 /** Whether a translation has a unit with this id_hash. */

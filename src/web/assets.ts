@@ -1,4 +1,4 @@
-// The web interface's built assets (script and style): fingerprinted names from the build's manifest, served with long caching.
+// The web interface's built assets (script, style, icon): fingerprinted names from the build's manifest, served with long caching; the icon also at /favicon.ico.
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -22,7 +22,9 @@ export interface Assets {
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ico': 'image/x-icon' };
+/** Where browsers and tools ask for a site's icon whatever the page names. */
+const FAVICON_PATH = '/favicon.ico';
 
 /**
  * Loads the manifest and files once (they are small); a missing build is reported through `log` and pages go without.
@@ -44,8 +46,10 @@ export function loadAssets(dir: string = ASSETS_DIR, log: (message: string) => v
   return {
     url: (name) => urls.get(name),
     serve(req, res, urlPath) {
-      if (!urlPath.startsWith(ASSETS_PREFIX)) return false;
-      const asset = files.get(urlPath.slice(ASSETS_PREFIX.length));
+      const icon = urlPath === FAVICON_PATH;
+      if (!icon && !urlPath.startsWith(ASSETS_PREFIX)) return false;
+      const name = icon ? urls.get('favicon.ico')?.slice(ASSETS_PREFIX.length) : urlPath.slice(ASSETS_PREFIX.length);
+      const asset = name === undefined ? undefined : files.get(name);
       if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
         return true;
@@ -55,8 +59,8 @@ export function loadAssets(dir: string = ASSETS_DIR, log: (message: string) => v
       res.writeHead(200, {
         'Content-Type': asset.type,
         'Content-Length': body.length,
-        // The name changes with the content: a browser may keep it forever.
-        'Cache-Control': 'public, max-age=31536000, immutable',
+        // The name changes with the content: a browser may keep it forever (the icon's fixed address, a day).
+        'Cache-Control': icon ? 'public, max-age=86400' : 'public, max-age=31536000, immutable',
         Vary: 'Accept-Encoding',
         ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
       });

@@ -11,6 +11,11 @@ export function num(n: number): string {
   return NUMBER.format(n);
 }
 
+/** `1` → `1 string`, `2180` → `2,180 strings`. */
+export function strings(n: number): string {
+  return `${num(n)} string${n === 1 ? '' : 's'}`;
+}
+
 /** `33.3` → `33.3%`. */
 export function pct(p: number): string {
   return `${p}%`;
@@ -40,6 +45,9 @@ export const paths = {
     const c = catalog.componentsById.get(t.componentId)!;
     return `/translate/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/${seg(catalog.languages.get(t.languageId)!.code)}/`;
   },
+  zen: (catalog: Catalog, t: CatalogTranslation) => `/zen${paths.translate(catalog, t).slice('/translate'.length)}`,
+  replace: (catalog: Catalog, t: CatalogTranslation) => `/replace${paths.translate(catalog, t).slice('/translate'.length)}`,
+  bulkEdit: (catalog: Catalog, t: CatalogTranslation) => `/bulk-edit${paths.translate(catalog, t).slice('/translate'.length)}`,
   projectLanguage: (p: CatalogProject, l: CatalogLanguage) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
   language: (l: CatalogLanguage) => `/languages/${seg(l.code)}/`,
   repository: (catalog: Catalog, c: CatalogComponent) => `/repository/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,

@@ -2,14 +2,17 @@
 import type { WebAnswer, WebContext } from './context.js';
 import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
 import { startAutoTranslation } from './pages/autotranslate.js';
+import { bulkEdit, bulkEditPage } from './pages/bulk-edit.js';
 import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
 import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
 import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
+import { replacePage, replaceStrings } from './pages/replace.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
 import { uploadTranslationFile } from './pages/upload.js';
+import { zenPage } from './pages/zen.js';
 
 type Handler = (ctx: WebContext) => WebAnswer | Promise<WebAnswer>;
 
@@ -31,6 +34,9 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     methods: { GET: (ctx) => editorPage(ctx), POST: (ctx) => (isDiscussionAction(ctx) ? discussionAction(ctx) : saveTranslation(ctx)) },
     signedIn: true,
   },
+  { path: '/zen/{project}/{component}/{language}/', methods: { GET: zenPage } },
+  { path: '/bulk-edit/{project}/{component}/{language}/', methods: { GET: bulkEditPage, POST: bulkEdit }, signedIn: true },
+  { path: '/replace/{project}/{component}/{language}/', methods: { GET: replacePage, POST: replaceStrings }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/checks/', methods: { POST: previewChecksFragment }, signedIn: true },
   { path: '/translate/{project}/{component}/{language}/dismiss/', methods: { POST: dismissCheck }, signedIn: true },
   { path: '/upload/{project}/{component}/{language}/', methods: { POST: uploadTranslationFile }, signedIn: true },

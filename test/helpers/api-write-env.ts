@@ -1,14 +1,22 @@
 // A write-path API environment: the demo upstreams over smart HTTP on loopback, synced, served, with a translator, a manager and an admin.
 import path from 'node:path';
+import { hashPassword } from '../../src/auth/password.js';
 import type { Config } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import type { Store } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from './sync-env.js';
+
+/** A browser's signed-in session for requests to the pages: its cookies and the CSRF token its forms carry. */
+export interface WebSession {
+  cookie: string;
+  csrf: string;
+}
 
 export interface WriteEnv {
   env: SyncEnv;
@@ -24,6 +32,8 @@ export interface WriteEnv {
   tokens: { jane: string; mike: string; admin: string };
   /** A request to the server; a `json` body is sent as JSON. */
   request(method: string, pathOrUrl: string, opts?: Omit<HttpRequest, 'method'>): Promise<HttpAnswer>;
+  /** Gives `username` the web password `password` and signs in through the sign-in form, as a browser does. */
+  signIn(username: string, password: string): Promise<WebSession>;
   close(): Promise<void>;
 }
 
@@ -32,12 +42,14 @@ export interface WriteEnv {
  * `locales/en.json`, strings managed, new languages from `new_base`). Both served by `git http-backend`.
  * `settings` are added to the configuration's top level (e.g. `lock_timeout_ms`), `components` to a component's
  * (e.g. `{ app: { push_on_commit: true } }`). `copies` adds components over the `app` upstream under other slugs
- * (the same strings in several components of the project).
+ * (the same strings in several components of the project); `project` is added to the project's (e.g.
+ * `{ translation_review: true }`).
  */
 export async function createWriteEnv(
   settings: Record<string, unknown> = {},
   components: { app?: Record<string, unknown>; web?: Record<string, unknown> } = {},
   copies: { slug: string; settings?: Record<string, unknown> }[] = [],
+  project: Record<string, unknown> = {},
 ): Promise<WriteEnv> {
   const env = await createSyncEnv();
   await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
@@ -57,6 +69,7 @@ export async function createWriteEnv(
       {
         name: 'Hello',
         slug: 'hello',
+        ...project,
         components: [
           // `app` commits without pushing (explicit push tested); `web` keeps Weblate's default push_on_commit
           component('app', { filemask: 'translations/app_*.ts', file_format: 'ts', merge_style: 'rebase', push_on_commit: false, ...components.app }),
@@ -95,6 +108,7 @@ export async function createWriteEnv(
   const admin = await store.write((tx) => createUser(tx, { username: 'admin', fullName: 'Site Admin', email: 'admin@example.org', admin: true }));
   const errors: string[] = [];
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
+  const request = (method: string, pathOrUrl: string, opts: Omit<HttpRequest, 'method'> = {}) => httpRequest(server.url, pathOrUrl, { ...opts, method });
   return {
     env,
     root: env.root,
@@ -104,7 +118,22 @@ export async function createWriteEnv(
     origin: server.url,
     upstream: (name) => env.upstream(name),
     tokens: { jane: jane.token, mike: mike.token, admin: admin.token },
-    request: (method, pathOrUrl, opts = {}) => httpRequest(server.url, pathOrUrl, { ...opts, method }),
+    request,
+    async signIn(username, password) {
+      const hash = await hashPassword(password);
+      await store.write((tx) => setPasswordHash(tx, username, hash));
+      const form = await request('GET', '/accounts/login/');
+      const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
+      const signed = await request('POST', '/accounts/login/', {
+        headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrfmiddlewaretoken: token, username, password, next: '/' }).toString(),
+      });
+      const cookies = signed.headers.getSetCookie();
+      const session = cookies.find((c) => c.startsWith('tms_session='));
+      if (!session) throw new Error(`${username} could not sign in: ${signed.status}`);
+      const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
+      return { cookie: `${session.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+    },
     async close() {
       await server.close();
       await env.close();

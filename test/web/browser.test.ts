@@ -197,7 +197,7 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     await shot(page, 'editor-rtl-360px');
   });
 
-  it('fits the overview pages in 360 px (wide tables scroll inside themselves) and asks for nothing missing', async () => {
+  it('fits the overview pages in 360 px and asks for nothing missing', async () => {
     // a visitor in a fresh browser: the browser asks for an icon once, on its first page of the site
     const page = await signedIn(null, { width: 360, height: 780 });
     const missing: string[] = [];

@@ -1,7 +1,9 @@
 // The editor's progressive enhancement: save through the public API (session + CSRF header), then show the next
 // string without a full page load; Ctrl+Enter saves and continues, Alt+PageDown / Alt+PageUp move between strings;
 // each machine translation engine's suggestions fetched after the page (Alt+M copies the first); an automatic
-// translation task's progress followed. Without this script every form and link still works.
+// translation task's progress followed; zen mode saves each string as its field is left. Without this script every
+// form and link still works (the server saves and redirects).
+document.documentElement.classList.add('js');
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
 const editor = () => document.querySelector('.editor');
@@ -118,27 +120,41 @@ function message(text) {
   box.textContent = text;
 }
 
-/** Saves the shown string through `PATCH /api/units/<id>/`; true when saved. */
-async function save(form) {
-  const e = editor();
-  const targets = [...form.querySelectorAll('textarea[name^="target_"]')].map((t) => t.value);
-  const fuzzy = form.querySelector('input[name="fuzzy"]')?.checked;
-  const current = Number(form.querySelector('[data-state]')?.dataset.state ?? 0);
-  const state = targets.every((t) => t === '') ? 0 : fuzzy ? 10 : current === 30 ? 30 : 20;
-  const response = await fetch(`/api/units/${e.dataset.unit}/`, {
+/** The state a save asks for, as the server's stateOfForm: Approve / Unapprove, else "needs editing", else approval kept. */
+function stateOf(form, targets, action) {
+  if (targets.every((t) => t === '')) return 0;
+  if (action === 'approve') return 30;
+  if (action === 'unapprove') return 20;
+  if (form.querySelector('input[name="fuzzy"]')?.checked) return 10;
+  return Number(form.querySelector('[data-state]')?.dataset.state ?? 0) === 30 ? 30 : 20;
+}
+
+const targetsOf = (form) => [...form.querySelectorAll('textarea[name^="target_"]')].map((t) => t.value);
+
+/** Saves a form's string (its `unit` field) through `PATCH /api/units/<id>/`; null when saved, else why not. */
+async function patchUnit(form, action) {
+  const unit = form.querySelector('input[name="unit"]').value;
+  const targets = targetsOf(form);
+  const response = await fetch(`/api/units/${unit}/`, {
     method: 'PATCH',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRFToken': csrf() },
-    body: JSON.stringify({ target: targets, state }),
+    body: JSON.stringify({ target: targets, state: stateOf(form, targets, action) }),
   });
-  if (response.ok) return true;
+  if (response.ok) return null;
   let detail = `${response.status} ${response.statusText}`;
   try {
     const body = await response.json();
     detail = body.errors?.map((x) => x.detail).join(' ') || detail;
   } catch {}
-  message(`Not saved: ${detail}`);
-  return false;
+  return detail;
+}
+
+/** Saves the shown string; true when saved, else the reason is shown above it. */
+async function save(form, action) {
+  const failed = await patchUnit(form, action);
+  if (failed !== null) message(`Not saved: ${failed}`);
+  return failed === null;
 }
 
 function editorUrl(extra) {
@@ -150,13 +166,15 @@ function editorUrl(extra) {
 }
 
 let busy = false;
-async function submit(form, next) {
+/** Saves (`action`: save, save_next, approve, unapprove), then shows the next string (save_next, approve) or this one again. */
+async function submit(form, action) {
   if (busy) return;
   busy = true;
   try {
     const e = editor();
     const checksum = form.querySelector('input[name="checksum"]').value;
-    if (await save(form)) await show(next ? editorUrl({ after: e.dataset.position }) : editorUrl({ checksum }), next);
+    const next = action === 'save_next' || action === 'approve';
+    if (await save(form, action)) await show(next ? editorUrl({ after: e.dataset.position }) : editorUrl({ checksum }), next);
   } catch (error) {
     message(`Not saved: ${error.message}`);
   } finally {
@@ -170,7 +188,7 @@ document.addEventListener('submit', (event) => {
   // a suggestion is posted as the form is (the server stores it and shows the string again)
   if (event.submitter?.name === 'suggest') return;
   event.preventDefault();
-  submit(form, event.submitter?.name === 'save_next');
+  submit(form, event.submitter?.name ?? 'save');
 });
 
 /** Copies a memory match into the translation fields: its plural forms (a JSON list) one per field, in order. */
@@ -207,7 +225,16 @@ document.addEventListener('keydown', (event) => {
     const form = document.querySelector('.translate-form');
     if (form?.querySelector('button[name="save_next"]')) {
       event.preventDefault();
-      submit(form, true);
+      submit(form, 'save_next');
+    }
+    return;
+  }
+  // Alt+Enter suggests the text as typed (Weblate's shortcut): the form is posted as the Suggest button would
+  if (event.key === 'Enter' && event.altKey) {
+    const suggest = document.querySelector('.translate-form button[name="suggest"]');
+    if (suggest) {
+      event.preventDefault();
+      suggest.click();
     }
     return;
   }
@@ -227,8 +254,25 @@ document.addEventListener('keydown', (event) => {
     }
     return;
   }
-  if (event.altKey && (event.key === 'PageDown' || event.key === 'PageUp')) {
-    const link = document.querySelector(`a[data-nav="${event.key === 'PageDown' ? 'next' : 'prev'}"]`);
+  // `?` outside a text field opens (or closes) the keyboard help
+  if (
+    event.key === '?' &&
+    !event.altKey &&
+    !event.ctrlKey &&
+    !event.metaKey &&
+    !(event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement)
+  ) {
+    const help = document.querySelector('details.keys');
+    if (help) {
+      event.preventDefault();
+      help.open = !help.open;
+      help.querySelector('summary')?.focus();
+    }
+    return;
+  }
+  const move = { PageDown: 'next', PageUp: 'prev', Home: 'first', End: 'last' }[event.key];
+  if (event.altKey && move) {
+    const link = document.querySelector(`a[data-nav="${move}"]`);
     if (link) {
       event.preventDefault();
       show(link.href).catch(() => window.location.assign(link.href));
@@ -293,4 +337,138 @@ document.addEventListener('input', (event) => {
   if (!(field instanceof HTMLTextAreaElement) || !field.name.startsWith('target_') || field.readOnly) return;
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => previewChecks(field.form).catch(() => {}), 250);
+});
+
+// Zen mode: every string of the list is a form; leaving a changed field (or ticking "Needs editing") saves it through
+// the API, its status line says so, and a failed save keeps the text and says why. The next page of strings is
+// appended as the list's end comes into view (or its "More strings" link is followed).
+const STATE_TEXT = { 0: 'Untranslated', 10: 'Needs editing', 20: 'Translated', 30: 'Approved' };
+const saving = new Set();
+const dirty = new Set();
+
+function zenStatus(form, text, error = false) {
+  const line = form.querySelector('.zen-status');
+  if (!line) return;
+  line.setAttribute('role', error ? 'alert' : 'status');
+  line.classList.toggle('error', error);
+  line.textContent = text;
+}
+
+async function saveZen(form) {
+  if (saving.has(form)) {
+    form.dataset.again = '1';
+    return;
+  }
+  saving.add(form);
+  zenStatus(form, 'Saving…');
+  try {
+    const failed = await patchUnit(form);
+    if (failed !== null) {
+      zenStatus(form, `Not saved: ${failed}`, true);
+      return;
+    }
+    dirty.delete(form);
+    const shown = form.querySelector('[data-state]');
+    const state = stateOf(form, targetsOf(form));
+    if (shown) {
+      shown.dataset.state = String(state);
+      shown.textContent = STATE_TEXT[state] ?? shown.textContent;
+    }
+    zenStatus(form, 'Saved');
+  } catch (error) {
+    zenStatus(form, `Not saved: ${error.message}`, true);
+  } finally {
+    saving.delete(form);
+    if (form.dataset.again) {
+      delete form.dataset.again;
+      saveZen(form);
+    }
+  }
+}
+
+const zenForm = (target) => (target instanceof Element ? target.closest('.zen-form') : null);
+
+document.addEventListener('input', (event) => {
+  const form = zenForm(event.target);
+  if (form) dirty.add(form);
+});
+
+document.addEventListener('change', (event) => {
+  const form = zenForm(event.target);
+  if (form && !event.target.readOnly && (dirty.has(form) || event.target.type === 'checkbox')) saveZen(form);
+});
+
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.classList.contains('zen-form')) return;
+  event.preventDefault();
+  saveZen(form);
+});
+
+/** Appends the next page of the list; focuses its first field when asked (a keyboard user followed the link). */
+let loading = false;
+async function loadMore(link, focus) {
+  if (loading) return;
+  loading = true;
+  try {
+    const response = await fetch(link.href, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const list = document.querySelector('.zen-list');
+    const rows = [...doc.querySelectorAll('.zen-list > li')];
+    list.append(...rows);
+    link.closest('p').replaceWith(doc.querySelector('.zen-more')?.closest('p') ?? doc.querySelector('.zen-end') ?? '');
+    if (focus) rows[0]?.querySelector('textarea:not([readonly])')?.focus();
+    watchEnd();
+  } catch {
+    window.location.assign(link.href);
+  } finally {
+    loading = false;
+  }
+}
+
+const observer =
+  'IntersectionObserver' in window
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) if (e.isIntersecting) loadMore(e.target, false);
+        },
+        { rootMargin: '400px' },
+      )
+    : null;
+
+function watchEnd() {
+  const more = document.querySelector('.zen-more');
+  if (observer && more) observer.observe(more);
+}
+watchEnd();
+
+document.addEventListener('click', (event) => {
+  const more = event.target instanceof Element ? event.target.closest('a.zen-more') : null;
+  if (!more || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  loadMore(more, true);
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.altKey && (event.key === 'z' || event.key === 'Z')) {
+    const other = document.querySelector('a[data-mode]');
+    if (other) {
+      event.preventDefault();
+      window.location.assign(other.href);
+    }
+    return;
+  }
+  const form = zenForm(event.target);
+  if (!form || event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
+  event.preventDefault();
+  if (dirty.has(form)) saveZen(form);
+  const next = form.closest('li')?.nextElementSibling?.querySelector('textarea:not([readonly])');
+  if (next) next.focus();
+  else document.querySelector('.zen-more')?.focus();
+});
+
+window.addEventListener('beforeunload', (event) => {
+  // a change not saved yet (or refused) is not left behind without a question
+  if (saving.size > 0 || dirty.size > 0) event.preventDefault();
 });

@@ -17,9 +17,22 @@ export function recentChanges(ctx: WebContext, scope: Omit<ChangeFilter, 'visibl
   );
 }
 
-/** A table of changes: when, who, what, where (left out where every change is of one string: `where: false`). */
-export function changeList(ctx: WebContext, changes: ChangeRecordRow[], opts: { where?: boolean } = {}): Html {
+/**
+ * A table of changes: when, who, what, where (left out where every change is of one string: `where: false`); a
+ * narrow pane gets a list instead (`list: true`), whose texts keep their whole width and break between words.
+ */
+export function changeList(ctx: WebContext, changes: ChangeRecordRow[], opts: { where?: boolean; list?: boolean } = {}): Html {
   if (changes.length === 0) return html`<p>No changes yet.</p>`;
+  if (opts.list) {
+    return html`<ol class="history">
+      ${changes.map(
+        (c) => html`<li data-action=${c.action}>
+          <span class="what">${actionName(c.action)}</span> <small>${c.user ?? 'tms'}, <time datetime=${c.timestamp}>${when(c.timestamp)}</time></small>
+          ${c.target && html`<p class="text">${pluralText(c.target)}</p>`}
+        </li>`,
+      )}
+    </ol>`;
+  }
   const withWhere = opts.where !== false;
   return html`<table class="changes">
     <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th>${withWhere && html`<th scope="col">Where</th>`}<th scope="col">Text</th></tr></thead>
@@ -33,10 +46,10 @@ export function changeList(ctx: WebContext, changes: ChangeRecordRow[], opts: { 
             ? html`<a href=${paths.component(ctx.catalog, component)}>${component.name}</a>`
             : '';
         return html`<tr data-action=${c.action}>
-          <td><time datetime=${c.timestamp}>${when(c.timestamp)}</time></td>
-          <td>${c.user ?? 'tms'}</td>
-          <td>${actionName(c.action)}</td>
-          ${withWhere && html`<td>${where}</td>`}
+          <td data-label="When"><time datetime=${c.timestamp}>${when(c.timestamp)}</time></td>
+          <td data-label="User">${c.user ?? 'tms'}</td>
+          <td data-label="Action">${actionName(c.action)}</td>
+          ${withWhere && html`<td data-label="Where">${where}</td>`}
           <td class="text">${pluralText(c.target)}</td>
         </tr>`;
       })}

@@ -1,4 +1,4 @@
-// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
+// The translation editor (/translate/<p>/<c>/<lang>/): one string at a time, its context, plural forms, the strings around it, neighbours in other languages, glossary and history; saving goes through the API's own unit update.
 
 import { queryValue } from '../../api/context.js';
 import { notFound, validationError } from '../../api/errors.js';
@@ -21,20 +21,24 @@ import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
+import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
+import { ageFacts, keyboardHelp, locations, surroundingsOf, surroundingsSections } from './editor-context.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
 
-const FILTER_NAMES: Record<string, string> = {
+export const FILTER_NAMES: Record<string, string> = {
   '': 'All strings',
-  'state:<translated': 'Untranslated strings',
+  'state:<translated': 'Unfinished strings',
   'state:empty': 'Untranslated strings',
   'state:needs-editing': 'Strings needing editing',
+  'state:translated': 'Strings waiting for review',
   'state:approved': 'Approved strings',
   'has:check': 'Strings with failing checks',
 };
 
-function filterOf(q: string): UnitFilter | null {
+/** The editor's search parsed (a 400 naming the error when it does not parse). */
+export function filterOf(q: string): UnitFilter | null {
   try {
     return parseUnitQuery(q);
   } catch (e) {
@@ -48,7 +52,7 @@ function and(filter: UnitFilter | null, extra: UnitFilter): UnitFilter {
 }
 
 /** A query string for the editor that keeps the search. */
-function editorQuery(q: string, extra: Record<string, string | number>): string {
+export function editorQuery(q: string, extra: Record<string, string | number>): string {
   const params = new URLSearchParams();
   if (q) params.set('q', q);
   for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
@@ -182,22 +186,20 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
     return { html: page(ctx, { title, crumbs, body, script: true }) };
   }
   const { unit, offset } = located;
-  const on = { project, component };
-  const canEdit = signedIn(ctx) && ctx.access.can('unit.edit', on) && unit.state !== State.READONLY && !component.locked;
   const discussion = await discussionOf(ctx, translation, unit);
-  // Weblate's rule: who may not edit but may suggest gets the suggest button instead of saving
-  const canSuggest = !canEdit && unit.state !== State.READONLY && !translation.isSource && discussion.can('suggestion.add');
+  const can = abilitiesOf(ctx, translation, unit);
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sourceForms = unit.source.split(PLURAL_SEPARATOR);
   const labels = plural ? pluralLabels(language.code, catalogPlural(ctx.catalog, translation)) : [''];
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const targets = labels.map((_, i) => forms[i] ?? '');
   const sourceLanguage = source ? ctx.catalog.languages.get(source.languageId) : undefined;
-  const [others, glossary, history, checks] = await Promise.all([
+  const [others, glossary, history, checks, around] = await Promise.all([
     otherLanguages(ctx, translation, unit),
     glossaryTerms(ctx, translation, unit),
     recentChanges(ctx, { unitId: unit.id }, 20),
     unitChecksShown(ctx, unit),
+    surroundingsOf(ctx, translation, unit),
   ]);
   const prev = offset > 1 ? `${base}${editorQuery(q, { offset: offset - 1 })}` : null;
   const next = offset < total ? `${base}${editorQuery(q, { offset: offset + 1 })}` : null;
@@ -212,9 +214,12 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
     <nav aria-label="Strings" class="unit-nav">
       ${prev ? html`<a href=${prev} rel="prev" data-nav="prev" aria-keyshortcuts="Alt+PageUp">← Previous</a>` : html`<span class="disabled">← Previous</span>`}
       ${next ? html`<a href=${next} rel="next" data-nav="next" aria-keyshortcuts="Alt+PageDown">Next →</a>` : html`<span class="disabled">Next →</span>`}
-      ${next && html`<a href=${next} data-nav="skip">Skip</a>`}
+      ${offset > 1 && html`<a href=${`${base}${editorQuery(q, { offset: 1 })}`} data-nav="first" aria-keyshortcuts="Alt+Home">First</a>`}
+      ${offset < total && html`<a href=${`${base}${editorQuery(q, { offset: total })}`} data-nav="last" aria-keyshortcuts="Alt+End">Last</a>`}
+      <a href=${`${paths.zen(ctx.catalog, translation)}${editorQuery(q, { offset })}`} data-mode="zen" aria-keyshortcuts="Alt+Z">Zen mode</a>
     </nav>
     <div class="editor-grid">
+      <div class="editor-main">
       <form method="post" action=${`${base}${editorQuery(q, { offset })}`} class="translate-form" id="translate-form">
         <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
         <input type="hidden" name="unit" value=${unit.id} />
@@ -231,43 +236,43 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${unit.context && html`<dt>Context</dt><dd><code>${unit.context}</code></dd>`}
             ${unit.note && html`<dt>Developer comment</dt><dd>${unit.note}</dd>`}
             ${unit.explanation && html`<dt>Explanation</dt><dd>${unit.explanation}</dd>`}
-            ${unit.location && html`<dt>Location</dt><dd><code>${unit.location}</code></dd>`}
+            ${unit.location && html`<dt>Location</dt><dd>${locations(component, translation, unit)}</dd>`}
             ${(unit.flags || unit.extra_flags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extra_flags].filter(Boolean).join(', ')}</code></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
+            ${ageFacts(unit, around, history)}
           </dl>
         </section>
         <section class="target" aria-labelledby="target-h">
           <h2 id="target-h">Translation (${language.name})</h2>
+          ${readOnlyNotice(can)}
           ${targets.map(
             (t, i) => html`<div class="field">
               <label for=${`target_${i}`}>${plural ? labels[i] : language.name}</label>
-              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!canEdit && !canSuggest} autofocus=${(canEdit || canSuggest) && i === 0} aria-describedby="shortcuts">${t}</textarea>
+              <textarea id=${`target_${i}`} name=${`target_${i}`} lang=${language.code} dir=${dir} rows=${Math.min(8, Math.max(2, t.split('\n').length + 1))} readonly=${!can.edit && !can.suggest} autofocus=${(can.edit || can.suggest) && i === 0} aria-describedby="shortcuts">${t}</textarea>
             </div>`,
           )}
           ${
-            canEdit
-              ? html`<div class="field check">
-                    <input type="checkbox" id="fuzzy" name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
-                    <label for="fuzzy">Needs editing</label>
-                  </div>
-                  <div class="buttons">
-                    <button type="submit" name="save" value="1" class="primary">Save</button>
-                    <button type="submit" name="save_next" value="1">Save and continue</button>
-                  </div>
-                  <p id="shortcuts" class="hint">Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match.</p>`
-              : canSuggest
-                ? html`<div class="buttons"><button type="submit" name="suggest" value="1" class="primary">Suggest</button></div>
-                    <p id="shortcuts" class="hint">You may suggest a translation here; someone who may edit it accepts it.</p>`
-                : html`<p id="shortcuts" class="hint">${
-                    signedIn(ctx)
-                      ? component.locked
-                        ? 'The component is locked.'
-                        : 'You may not edit this string.'
-                      : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
-                  }</p>`
+            can.edit &&
+            html`<div class="field check">
+              <input type="checkbox" id="fuzzy" name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
+              <label for="fuzzy">Needs editing</label>
+            </div>`
           }
+          ${actionButtons(can, unit, next)}
+          <p id="shortcuts" class="hint">${
+            can.edit
+              ? 'Ctrl+Enter saves and opens the next string; Alt+PageDown / Alt+PageUp go to the next / previous string; Alt+1…9 copies a memory match; ? (outside a field) lists every shortcut.'
+              : can.suggest
+                ? 'You may suggest a translation here; someone who may edit it accepts it.'
+                : signedIn(ctx)
+                  ? 'You may not edit this string.'
+                  : html`<a href=${`/accounts/login/?next=${encodeURIComponent(`${base}?checksum=${checksum}`)}`}>Sign in</a> to translate.`
+          }</p>
         </section>
       </form>
+      ${surroundingsSections(ctx, translation, unit, around, { code: language.code, dir })}
+      ${keyboardHelp()}
+      </div>
       <aside class="side">
         ${checksSection(ctx, translation, unit, checks)}
         ${discussionPanes(ctx, discussion, unit, `${base}${editorQuery(q, { offset })}`, { code: language.code, dir })}
@@ -291,7 +296,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
         </section>
         <section aria-labelledby="history-h">
           <h2 id="history-h">History</h2>
-          ${changeList(ctx, history, { where: false })}
+          ${changeList(ctx, history, { where: false, list: true })}
         </section>
       </aside>
     </div>
@@ -359,8 +364,7 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
   const unit = await unitOfForm(ctx, translation);
   const targets = targetsOfForm(ctx);
-  const fuzzy = formValue(ctx, 'fuzzy') !== undefined;
-  const state = targets.every((t) => t === '') ? State.EMPTY : fuzzy ? State.FUZZY : unit.state === State.APPROVED ? State.APPROVED : State.TRANSLATED;
+  const state = stateOfForm(ctx, targets, unit.state);
   const write: WriteContext = {
     ...ctx,
     params: { ...ctx.params, id: String(unit.id) },
@@ -370,6 +374,11 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
   await updateUnit(write, false);
   const q = queryValue(ctx, 'q') ?? '';
   const base = paths.translate(ctx.catalog, translation);
-  if (formValue(ctx, 'save_next') !== undefined) return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
+  // a zen mode row saved without script: back to its place in the list
+  const zen = formValue(ctx, 'zen');
+  if (zen !== undefined && /^\d{1,9}$/.test(zen))
+    return { redirect: `${paths.zen(ctx.catalog, translation)}${editorQuery(q, { offset: zen })}#unit-${unit.id}` };
+  if (formValue(ctx, 'save_next') !== undefined || formValue(ctx, 'approve') !== undefined)
+    return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
   return { redirect: `${base}${editorQuery(q, { checksum: hashToChecksum(unit.id_hash) })}` };
 }

@@ -22,7 +22,7 @@ export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: 
   const css = ctx.assets.url('style.css');
   const js = opts.script ? ctx.assets.url('editor.js') : undefined;
   const user = ctx.user && ctx.user.is_anonymous === 0 ? ctx.user : null;
-  // the empty icon: without one the browser asks for /favicon.ico on every page and logs its 404
+  const icon = ctx.assets.url('favicon.ico');
   return renderDocument(html`
     <html lang="en">
       <head>
@@ -30,7 +30,7 @@ export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content=${ctx.csrf} />
         <title>${opts.title} — tms</title>
-        <link rel="icon" href="data:," />
+        <link rel="icon" href=${icon ?? 'data:,'} />
         ${css && html`<link rel="stylesheet" href=${css} />`}
         ${js && html`<script defer src=${js}></script>`}
       </head>
@@ -76,6 +76,24 @@ export function percents(c: Counts): { translated: number; approved: number; fuz
   return { translated: percent(c.translated, c.total), approved: percent(c.approved, c.total), fuzzy: percent(c.fuzzy, c.total) };
 }
 
+/** The search of strings translated and not approved yet: Weblate's "Waiting for review". */
+export const WAITING_FOR_REVIEW = 'state:translated';
+
+/** How many strings wait for review: translated, neither approved nor read-only. */
+export function waitingForReview(c: Counts): number {
+  return Math.max(0, c.translated - c.approved - c.readonly);
+}
+
+/** What the progress bars' colours mean (shown once beside the bars of a page). */
+export function progressLegend(): Html {
+  return html`<ul class="legend" aria-label="Progress bar colours">
+    <li><span class="swatch approved"></span> Approved</li>
+    <li><span class="swatch translated"></span> Translated, waiting for review or without review</li>
+    <li><span class="swatch fuzzy"></span> Needs editing</li>
+    <li><span class="swatch empty"></span> Untranslated</li>
+  </ul>`;
+}
+
 /** A progress bar: approved, translated and needs-editing parts, with the figures as text too. */
 export function progress(c: Counts): Html {
   const p = percents(c);
@@ -113,12 +131,12 @@ export function statsTable(caption: string, first: string, rows: StatsRow[]): Ht
         const p = percents(r.counts);
         return html`<tr>
           <th scope="row">${r.name}</th>
-          <td>${progress(r.counts)}</td>
-          <td class="num" data-stat="translated">${pct(p.translated)}</td>
-          <td class="num" data-stat="fuzzy">${pct(p.fuzzy)}</td>
-          <td class="num" data-stat="approved">${pct(p.approved)}</td>
-          <td class="num"><span data-stat="words">${num(r.counts.translated_words)} / ${num(r.counts.total_words)}</span></td>
-          <td>${r.translate && html`<a href=${r.translate}>Translate</a>`}</td>
+          <td class="bar-cell">${progress(r.counts)}</td>
+          <td class="num" data-label="Translated" data-stat="translated">${pct(p.translated)}</td>
+          <td class="num" data-label="Needs editing" data-stat="fuzzy">${pct(p.fuzzy)}</td>
+          <td class="num" data-label="Approved" data-stat="approved">${pct(p.approved)}</td>
+          <td class="num" data-label="Words"><span data-stat="words">${num(r.counts.translated_words)} / ${num(r.counts.total_words)}</span></td>
+          <td class="actions">${r.translate && html`<a href=${r.translate}>Translate</a>`}</td>
         </tr>`;
       })}
     </tbody>

@@ -2,8 +2,9 @@
 
 import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
-import { countsOf } from '../../api/serializers/translation.js';
-import { configOf } from '../../api/write.js';
+import { countsOf, reviewOf } from '../../api/serializers/translation.js';
+import type { Counts } from '../../api/statistics.js';
+import { configOf, refusal, targetOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../operations/index.js';
@@ -15,7 +16,7 @@ import { type Html, html } from '../html.js';
 import { autoTranslateForm } from './autotranslate.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
-import { type StatsRow, page, percents, progress, statsTable, sumStats } from './layout.js';
+import { type StatsRow, WAITING_FOR_REVIEW, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
 import { canStartTranslation } from './new-language.js';
 
 function visibleProjects(ctx: WebContext): CatalogProject[] {
@@ -56,8 +57,44 @@ export function dashboard(ctx: WebContext): WebAnswer {
     counts: statsOf(ctx, projectTranslations(ctx, p)),
   }));
   const body = html`<h1>Dashboard</h1>
-    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : statsTable('Projects', 'Project', rows)}`;
+    ${reviewQueue(ctx)}
+    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), progressLegend()]}`;
   return { html: page(ctx, { title: 'Dashboard', body }) };
+}
+
+const QUEUE_ROWS = 20;
+
+/** The dashboard's "Waiting for review": translations the user may review with strings translated and not approved, most first. */
+function reviewQueue(ctx: WebContext): Html {
+  if (ctx.user.is_anonymous) return null;
+  const rows: { translation: CatalogTranslation; waiting: number }[] = [];
+  for (const t of ctx.catalog.translations) {
+    const waiting = waitingForReview(countsOf(t, ctx));
+    if (waiting === 0 || !reviewOf(t, ctx) || !ctx.access.translation(t)) continue;
+    const component = ctx.catalog.componentsById.get(t.componentId)!;
+    if (refusal(ctx, 'unit.review', targetOf(ctx, projectOfComponent(ctx, component), component, t)) !== null) continue;
+    rows.push({ translation: t, waiting });
+  }
+  if (rows.length === 0) return null;
+  rows.sort((a, b) => b.waiting - a.waiting);
+  return html`<section aria-labelledby="review-h" class="review-queue">
+    <h2 id="review-h">Waiting for review</h2>
+    <table>
+      <thead><tr><th scope="col">Translation</th><th scope="col" class="num">Strings</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>
+        ${rows.slice(0, QUEUE_ROWS).map(({ translation: t, waiting }) => {
+          const component = ctx.catalog.componentsById.get(t.componentId)!;
+          const project = ctx.catalog.projectsById.get(component.projectId)!;
+          return html`<tr>
+            <th scope="row"><a href=${paths.translation(ctx.catalog, t)}>${project.name} / ${component.name} — ${ctx.catalog.languages.get(t.languageId)!.name}</a></th>
+            <td class="num" data-waiting=${waiting}>${num(waiting)}</td>
+            <td><a href=${`${paths.translate(ctx.catalog, t)}?q=${encodeURIComponent(WAITING_FOR_REVIEW)}`}>Review</a></td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+    ${rows.length > QUEUE_ROWS && html`<p class="hint">${num(rows.length - QUEUE_ROWS)} more translations wait for review.</p>`}
+  </section>`;
 }
 
 /** `/projects/<p>/`: the project's components and languages. */
@@ -90,6 +127,7 @@ function summary(c: ReturnType<typeof sumStats>): Html {
     <p>
       <strong data-stat="translated">${pct(p.translated)}</strong> translated · ${pct(p.fuzzy)} needs editing · ${pct(p.approved)} approved · ${num(c.total)} strings · ${num(c.translated_words)} of ${num(c.total_words)} words translated
     </p>
+    ${progressLegend()}
   </div>`;
 }
 
@@ -185,12 +223,18 @@ function alertDetail(details: string): string {
   }
 }
 
-const FILTERS: [string, string][] = [
-  ['All strings', ''],
-  ['Untranslated', 'state:<translated'],
-  ['Needs editing', 'state:needs-editing'],
-  ['Approved', 'state:approved'],
-];
+/** The translation page's filters into the editor: label, search, count (Weblate's names: "Unfinished" is empty or needing editing). */
+export function stringFilters(counts: Counts, review: boolean): { label: string; q: string; count: number }[] {
+  const filters = [
+    { label: 'All strings', q: '', count: counts.total },
+    { label: 'Unfinished', q: 'state:<translated', count: counts.total - counts.translated },
+    { label: 'Untranslated', q: 'state:empty', count: counts.total - counts.translated - counts.fuzzy },
+    { label: 'Needs editing', q: 'state:needs-editing', count: counts.fuzzy },
+  ];
+  if (review) filters.push({ label: 'Waiting for review', q: WAITING_FOR_REVIEW, count: waitingForReview(counts) });
+  filters.push({ label: 'Approved', q: 'state:approved', count: counts.approved });
+  return filters;
+}
 
 /** `/projects/<p>/<c>/<lang>/`: one translation, its filters into the editor, its file, recent changes. */
 export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
@@ -208,17 +252,14 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   const file = ctx.urls.api(
     `translations/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/${encodeURIComponent(language.code)}/file/`,
   );
-  const counted: Record<string, number> = {
-    '': counts.total,
-    'state:<translated': counts.total - counts.translated - counts.readonly,
-    'state:needs-editing': counts.fuzzy,
-    'state:approved': counts.approved,
-  };
   const body = html`<h1>${component.name} — ${language.name}</h1>
     ${summary(counts)}
     <section aria-labelledby="strings"><h2 id="strings">Strings</h2>
       <ul class="filters">
-        ${FILTERS.map(([label, q]) => html`<li><a href=${q ? `${translate}?q=${encodeURIComponent(q)}` : translate}>${label}</a> <span class="count">${num(Math.max(0, counted[q] ?? 0))}</span></li>`)}
+        ${stringFilters(counts, reviewOf(translation, ctx)).map(
+          (f) =>
+            html`<li><a href=${f.q ? `${translate}?q=${encodeURIComponent(f.q)}` : translate} data-filter=${f.q}>${f.label}</a> <span class="count">${num(Math.max(0, f.count))}</span></li>`,
+        )}
         ${counts.failing > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent('has:check')}`}>Failing checks</a> <span class="count">${num(counts.failing)}</span></li>`}
       </ul>
       <form method="get" action=${translate} class="search" role="search">
@@ -226,6 +267,13 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
         <input id="q" name="q" type="search" placeholder="e.g. source:file state:<translated" />
         <button type="submit">Search</button>
       </form>
+      <p class="tools"><a href=${paths.zen(ctx.catalog, translation)}>Zen mode</a>${
+        refusal(ctx, 'unit.edit', targetOf(ctx, project, component, translation)) === null &&
+        html` · <a href=${paths.replace(ctx.catalog, translation)}>Search and replace</a>`
+      }${
+        refusal(ctx, 'unit.bulk_edit', targetOf(ctx, project, component, translation)) === null &&
+        html` · <a href=${paths.bulkEdit(ctx.catalog, translation)}>Bulk edit</a>`
+      }</p>
     </section>
     ${await checkCountsList(ctx, translation)}
     <section aria-labelledby="files"><h2 id="files">File</h2>
@@ -312,7 +360,11 @@ export function languagesPage(ctx: WebContext): WebAnswer {
     counts: statsOf(ctx, list),
   }));
   return {
-    html: page(ctx, { title: 'Languages', crumbs: [{ label: 'Languages' }], body: html`<h1>Languages</h1>${statsTable('Languages', 'Language', rows)}` }),
+    html: page(ctx, {
+      title: 'Languages',
+      crumbs: [{ label: 'Languages' }],
+      body: html`<h1>Languages</h1>${statsTable('Languages', 'Language', rows)}${progressLegend()}`,
+    }),
   };
 }
 
@@ -330,7 +382,7 @@ export function languagePage(ctx: WebContext): WebAnswer {
       <dt>Text direction</dt><dd>${language.direction === 'rtl' ? 'right to left' : 'left to right'}</dd>
       <dt>Plural forms</dt><dd>${language.pluralNumber}: <code>${language.pluralFormula}</code></dd>
     </dl>
-    ${rows.length > 0 ? statsTable('Projects', 'Project', rows) : html`<p>No project is translated into ${language.name} yet.</p>`}
+    ${rows.length > 0 ? [statsTable('Projects', 'Project', rows), progressLegend()] : html`<p>No project is translated into ${language.name} yet.</p>`}
     <p><a href=${`/changes/?lang=${encodeURIComponent(language.code)}`}>Changes in ${language.name}</a></p>`;
   return { html: page(ctx, { title: language.name, crumbs: [{ label: 'Languages', href: '/languages/' }, { label: language.name }], body }) };
 }
