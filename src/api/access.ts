@@ -11,7 +11,7 @@ import {
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
 import type { AccountRow, MembershipRow } from '../store/index.js';
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
+import type { Catalog, Component, Project, Translation } from '../store/index.js';
 
 /** The permission resolver's view of a user and their teams. */
 export function toPrincipal(user: AccountRow, memberships: readonly MembershipRow[]): Principal {
@@ -35,7 +35,7 @@ export function toPrincipal(user: AccountRow, memberships: readonly MembershipRo
   };
 }
 
-export function projectScope(project: CatalogProject): ProjectScope {
+export function projectScope(project: Project): ProjectScope {
   const s = project.settings;
   return {
     id: project.id,
@@ -46,7 +46,7 @@ export function projectScope(project: CatalogProject): ProjectScope {
   };
 }
 
-export function componentScope(component: CatalogComponent): ComponentScope {
+export function componentScope(component: Component): ComponentScope {
   const s = component.settings;
   return {
     id: component.id,
@@ -78,7 +78,7 @@ export class Access {
     private readonly catalog: Catalog,
   ) {}
 
-  project(project: CatalogProject): boolean {
+  project(project: Project): boolean {
     let seen = this.projects.get(project.id);
     if (seen === undefined) {
       seen = canAccessProject(this.principal, projectScope(project));
@@ -87,7 +87,7 @@ export class Access {
     return seen;
   }
 
-  component(component: CatalogComponent): boolean {
+  component(component: Component): boolean {
     let seen = this.components.get(component.id);
     if (seen === undefined) {
       const project = this.catalog.projectsById.get(component.projectId);
@@ -97,7 +97,7 @@ export class Access {
     return seen;
   }
 
-  translation(translation: CatalogTranslation): boolean {
+  translation(translation: Translation): boolean {
     const component = this.catalog.componentsById.get(translation.componentId);
     return component !== undefined && this.component(component);
   }
@@ -129,7 +129,7 @@ export class Access {
   }
 
   /** A permission on a project or component (or a site-wide one without a target). */
-  can(permission: ObjectPermission | GlobalPermission | MetaPermission, on?: { project: CatalogProject; component?: CatalogComponent }): boolean {
+  can(permission: ObjectPermission | GlobalPermission | MetaPermission, on?: { project: Project; component?: Component }): boolean {
     const target: PermissionTarget | undefined = on && {
       project: projectScope(on.project),
       component: on.component && componentScope(on.component),

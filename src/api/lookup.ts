@@ -1,24 +1,24 @@
 // Finding the object a path names (project, component, translation, language): visible to the caller or a 404.
-import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
+import type { Component, Language, Project, Translation } from '../store/index.js';
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
 
 /** `{project}` of the path. */
-export function projectOf(ctx: RequestContext): CatalogProject {
+export function projectOf(ctx: RequestContext): Project {
   const project = ctx.catalog.projectsBySlug.get(ctx.params.project!);
   if (!project || !ctx.access.project(project)) throw notFound();
   return project;
 }
 
 /** `{project}/{component}` of the path. */
-export function componentOf(ctx: RequestContext): CatalogComponent {
+export function componentOf(ctx: RequestContext): Component {
   const component = ctx.catalog.componentsByPath.get(`${ctx.params.project}/${ctx.params.component}`);
   if (!component || !ctx.access.component(component)) throw notFound();
   return component;
 }
 
 /** `{project}/{component}/{language}` of the path; the language is the Language code, not the file's. */
-export function translationOf(ctx: RequestContext): CatalogTranslation {
+export function translationOf(ctx: RequestContext): Translation {
   const component = componentOf(ctx);
   const translation = ctx.catalog.translationsByKey.get(`${component.id}/${ctx.params.language}`);
   if (!translation) throw notFound();
@@ -26,7 +26,7 @@ export function translationOf(ctx: RequestContext): CatalogTranslation {
 }
 
 /** `{language}` of the path (exact code). */
-export function languageOf(ctx: RequestContext): CatalogLanguage {
+export function languageOf(ctx: RequestContext): Language {
   const language = ctx.catalog.languagesByCode.get(ctx.params.language!);
   if (!language) throw notFound();
   return language;
@@ -39,6 +39,6 @@ export function idOf(ctx: RequestContext, name = 'id'): number {
   return Number.parseInt(raw!, 10);
 }
 
-export function projectOfComponent(ctx: RequestContext, component: CatalogComponent): CatalogProject {
+export function projectOfComponent(ctx: RequestContext, component: Component): Project {
   return ctx.catalog.projectsById.get(component.projectId)!;
 }

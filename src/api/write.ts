@@ -6,7 +6,7 @@ import { type ComponentHandle, openComponent } from '../component/handle.js';
 import type { ComponentConfig, ProjectConfig } from '../config/config.js';
 import { State } from '../domain/unit.js';
 import { COMPONENT_LOCKED } from '../operations/index.js';
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../store/index.js';
+import type { Catalog, Component, Project, Translation } from '../store/index.js';
 import { componentScope, projectScope } from './access.js';
 import type { RequestBody } from './body.js';
 import type { RequestContext } from './context.js';
@@ -44,13 +44,7 @@ export function refusalText(reason: DenyReason): string | undefined {
 }
 
 /** What a permission is checked on, built from catalog objects. */
-export function targetOf(
-  ctx: RequestContext,
-  project: CatalogProject,
-  component?: CatalogComponent,
-  translation?: CatalogTranslation,
-  unit?: { state: number },
-): PermissionTarget {
+export function targetOf(ctx: RequestContext, project: Project, component?: Component, translation?: Translation, unit?: { state: number }): PermissionTarget {
   const t: TranslationScope | undefined = translation && {
     language: ctx.catalog.languages.get(translation.languageId)?.code ?? translation.languageCode,
     isSource: translation.isSource,
@@ -72,7 +66,7 @@ export function requirePermission(ctx: RequestContext, permission: Permission, t
 }
 
 /** The configured project and component behind catalog objects (404 when the configuration no longer has them). */
-export function configOf(ctx: RequestContext, project: CatalogProject, component?: CatalogComponent): { project: ProjectConfig; component: ComponentConfig } {
+export function configOf(ctx: RequestContext, project: Project, component?: Component): { project: ProjectConfig; component: ComponentConfig } {
   const p = ctx.services.config.projects.find((x) => x.slug === project.slug);
   const c = component ? p?.components.find((x) => x.slug === component.slug) : p?.components[0];
   if (!p || (component && !c)) throw notFound();
@@ -80,20 +74,20 @@ export function configOf(ctx: RequestContext, project: CatalogProject, component
 }
 
 /** The component handle behind a catalog component, for the domain's operations (404 when the store lacks it). */
-export async function handleOf(ctx: RequestContext, project: CatalogProject, component: CatalogComponent): Promise<ComponentHandle> {
+export async function handleOf(ctx: RequestContext, project: Project, component: Component): Promise<ComponentHandle> {
   const config = configOf(ctx, project, component);
   return openComponent(ctx.services.store, ctx.services.config, config.project, config.component);
 }
 
 /** The configured project behind a catalog project. */
-export function projectConfigOf(ctx: RequestContext, project: CatalogProject): ProjectConfig {
+export function projectConfigOf(ctx: RequestContext, project: Project): ProjectConfig {
   const p = ctx.services.config.projects.find((x) => x.slug === project.slug);
   if (!p) throw notFound();
   return p;
 }
 
 /** The catalog's component of a configured one, or undefined when the store does not have it. */
-export function catalogComponent(catalog: Catalog, project: ProjectConfig, component: ComponentConfig): CatalogComponent | undefined {
+export function catalogComponent(catalog: Catalog, project: ProjectConfig, component: ComponentConfig): Component | undefined {
   return catalog.componentsByPath.get(`${project.slug}/${component.slug}`);
 }
 

@@ -1,7 +1,7 @@
 // The plural a translation uses, for edits, the API and the editor: the format's CLDR forms, the file's own rule, else the language's.
 import { formatPluralTags } from '../formats/plural-tags.js';
 import { type TranslationPlural, translationPlural } from '../languages/translation-plural.js';
-import type { Catalog, CatalogTranslation, EditableUnit } from '../store/index.js';
+import type { Catalog, EditableUnit, Translation } from '../store/index.js';
 
 /**
  * The forms a plural unit's translation holds: the file format's count for the file's language where the format
@@ -18,7 +18,7 @@ export function pluralForms(unit: Pick<EditableUnit, 'file_format' | 'language_c
  * shows and takes, and the editor's fields and their labels.
  * @example catalogPlural(catalog, translation).number // 4 for a ru PO file whose Plural-Forms says nplurals=4
  */
-export function catalogPlural(catalog: Pick<Catalog, 'componentsById' | 'languages'>, translation: CatalogTranslation): TranslationPlural {
+export function catalogPlural(catalog: Pick<Catalog, 'componentsById' | 'languages'>, translation: Translation): TranslationPlural {
   const language = catalog.languages.get(translation.languageId)!;
   const format = catalog.componentsById.get(translation.componentId)?.settings.file_format ?? '';
   return translationPlural(

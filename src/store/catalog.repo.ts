@@ -1,4 +1,6 @@
-// Read queries for the API's catalog: languages, projects, components, translations and their statistics in one snapshot.
+// The domain's plain types of a language, project, component and translation (camelCase, settings parsed, flags as
+// booleans), beside their stored rows (LanguageRow, ProjectRow, ComponentRow, TranslationRow), and the catalog that
+// reads them with their statistics in one snapshot for the API and the web interface.
 import type { Tx } from './db.js';
 import type { LanguageRow } from './languages.repo.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
@@ -6,7 +8,8 @@ import { preparedOnce } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
 import type { TranslationRow } from './translations.repo.js';
 
-export interface CatalogLanguage {
+/** A language as the domain sees it (its row: LanguageRow). */
+export interface Language {
   id: number;
   code: string;
   name: string;
@@ -19,14 +22,16 @@ export interface CatalogLanguage {
   aliases: string[];
 }
 
-export interface CatalogProject {
+/** A project as the domain sees it (its row: ProjectRow). */
+export interface Project {
   id: number;
   slug: string;
   name: string;
   settings: Partial<ProjectSettings>;
 }
 
-export interface CatalogComponent {
+/** A component as the domain sees it (its row: ComponentRow). */
+export interface Component {
   id: number;
   projectId: number;
   slug: string;
@@ -35,7 +40,8 @@ export interface CatalogComponent {
   locked: boolean;
 }
 
-export interface CatalogTranslation {
+/** A translation as the domain sees it (its row: TranslationRow). */
+export interface Translation {
   id: number;
   componentId: number;
   languageId: number;
@@ -64,23 +70,23 @@ export interface CatalogStats extends Omit<TranslationStatsRow, 'translation_id'
 
 /** Everything the API needs to describe objects, read in one go; small next to the units. */
 export interface Catalog {
-  languages: Map<number, CatalogLanguage>;
-  languagesByCode: Map<string, CatalogLanguage>;
+  languages: Map<number, Language>;
+  languagesByCode: Map<string, Language>;
   /** Projects in id order. */
-  projects: CatalogProject[];
-  projectsById: Map<number, CatalogProject>;
-  projectsBySlug: Map<string, CatalogProject>;
+  projects: Project[];
+  projectsById: Map<number, Project>;
+  projectsBySlug: Map<string, Project>;
   /** Components in id order. */
-  components: CatalogComponent[];
-  componentsById: Map<number, CatalogComponent>;
+  components: Component[];
+  componentsById: Map<number, Component>;
   /** Keyed `<project slug>/<component slug>`. */
-  componentsByPath: Map<string, CatalogComponent>;
+  componentsByPath: Map<string, Component>;
   /** Translations in id order. */
-  translations: CatalogTranslation[];
-  translationsById: Map<number, CatalogTranslation>;
+  translations: Translation[];
+  translationsById: Map<number, Translation>;
   /** Keyed `<component id>/<language code>` (the language's code, not the file's). */
-  translationsByKey: Map<string, CatalogTranslation>;
-  translationsByComponent: Map<number, CatalogTranslation[]>;
+  translationsByKey: Map<string, Translation>;
+  translationsByComponent: Map<number, Translation[]>;
   stats: Map<number, CatalogStats>;
   /** Add-ons in id order. */
   addons: CatalogAddon[];
@@ -145,7 +151,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     addonsById: new Map(),
   };
   for (const r of languages as LanguageRow[]) {
-    const language: CatalogLanguage = {
+    const language: Language = {
       id: r.id,
       code: r.code,
       name: r.name,
@@ -161,7 +167,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.languagesByCode.set(language.code, language);
   }
   for (const r of projects as { id: number; slug: string; name: string; settings: string }[]) {
-    const project: CatalogProject = { id: r.id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}) };
+    const project: Project = { id: r.id, slug: r.slug, name: r.name, settings: parseJson(r.settings, {}) };
     catalog.projects.push(project);
     catalog.projectsById.set(project.id, project);
     catalog.projectsBySlug.set(project.slug, project);
@@ -169,7 +175,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
   for (const r of components as { id: number; project_id: number; slug: string; name: string; settings: string; locked: number }[]) {
     const project = catalog.projectsById.get(r.project_id);
     if (!project) continue;
-    const component: CatalogComponent = {
+    const component: Component = {
       id: r.id,
       projectId: r.project_id,
       slug: r.slug,
@@ -184,7 +190,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
   for (const r of translations as Omit<TranslationRow, 'parse_error'>[]) {
     const language = catalog.languages.get(r.language_id);
     if (!language || !catalog.componentsById.has(r.component_id)) continue;
-    const translation: CatalogTranslation = {
+    const translation: Translation = {
       id: r.id,
       componentId: r.component_id,
       languageId: r.language_id,

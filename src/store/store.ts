@@ -4,7 +4,7 @@ import type { Tx } from './db.js';
 export type { AccountRow, GroupRecordRow, MembershipRow, RoleRecordRow, UserFilter } from './accounts.repo.js';
 export type { AlertRow } from './alerts.repo.js';
 export type { ComponentKey } from './hook-deliveries.repo.js';
-export type { Catalog, CatalogAddon, CatalogComponent, CatalogLanguage, CatalogProject, CatalogStats, CatalogTranslation } from './catalog.repo.js';
+export type { Catalog, CatalogAddon, Component, Language, Project, CatalogStats, Translation } from './catalog.repo.js';
 export type { ChangeFilter, ChangeRecordRow } from './change-records.repo.js';
 export type { ChangeInput, ChangeRow } from './changes.repo.js';
 export type { CommentRow, NewComment } from './comments.repo.js';

@@ -2,7 +2,7 @@
 
 import { seg } from '../api/urls.js';
 import { PLURAL_SEPARATOR } from '../domain/unit.js';
-import type { Catalog, CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../store/index.js';
+import type { Catalog, Component, Language, Project, Translation } from '../store/index.js';
 
 const NUMBER = new Intl.NumberFormat('en');
 
@@ -35,20 +35,20 @@ export function pluralText(text: string): string {
 }
 
 export const paths = {
-  project: (p: CatalogProject) => `/projects/${seg(p.slug)}/`,
-  component: (catalog: Catalog, c: CatalogComponent) => `/projects/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
-  translation: (catalog: Catalog, t: CatalogTranslation) => {
+  project: (p: Project) => `/projects/${seg(p.slug)}/`,
+  component: (catalog: Catalog, c: Component) => `/projects/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+  translation: (catalog: Catalog, t: Translation) => {
     const c = catalog.componentsById.get(t.componentId)!;
     return `${paths.component(catalog, c)}${seg(catalog.languages.get(t.languageId)!.code)}/`;
   },
-  translate: (catalog: Catalog, t: CatalogTranslation) => {
+  translate: (catalog: Catalog, t: Translation) => {
     const c = catalog.componentsById.get(t.componentId)!;
     return `/translate/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/${seg(catalog.languages.get(t.languageId)!.code)}/`;
   },
-  zen: (catalog: Catalog, t: CatalogTranslation) => `/zen${paths.translate(catalog, t).slice('/translate'.length)}`,
-  replace: (catalog: Catalog, t: CatalogTranslation) => `/replace${paths.translate(catalog, t).slice('/translate'.length)}`,
-  bulkEdit: (catalog: Catalog, t: CatalogTranslation) => `/bulk-edit${paths.translate(catalog, t).slice('/translate'.length)}`,
-  projectLanguage: (p: CatalogProject, l: CatalogLanguage) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
-  language: (l: CatalogLanguage) => `/languages/${seg(l.code)}/`,
-  repository: (catalog: Catalog, c: CatalogComponent) => `/repository/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+  zen: (catalog: Catalog, t: Translation) => `/zen${paths.translate(catalog, t).slice('/translate'.length)}`,
+  replace: (catalog: Catalog, t: Translation) => `/replace${paths.translate(catalog, t).slice('/translate'.length)}`,
+  bulkEdit: (catalog: Catalog, t: Translation) => `/bulk-edit${paths.translate(catalog, t).slice('/translate'.length)}`,
+  projectLanguage: (p: Project, l: Language) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
+  language: (l: Language) => `/languages/${seg(l.code)}/`,
+  repository: (catalog: Catalog, c: Component) => `/repository/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
 };

@@ -1,5 +1,5 @@
 // Handlers for languages, projects, components and translations: look up, check visibility, serialize.
-import type { CatalogLanguage } from '../../store/index.js';
+import type { Language } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import type { RequestContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -11,7 +11,7 @@ import { projectSerializer } from '../serializers/project.js';
 import { componentTranslationSerializer, translationSerializer } from '../serializers/translation.js';
 
 /** Languages the caller may list: all with `language.edit`, else those with a visible translation. */
-export function visibleLanguages(ctx: RequestContext): CatalogLanguage[] {
+export function visibleLanguages(ctx: RequestContext): Language[] {
   const all = [...ctx.catalog.languages.values()];
   if (ctx.access.can('language.edit')) return all;
   const used = new Set<number>();
@@ -19,7 +19,7 @@ export function visibleLanguages(ctx: RequestContext): CatalogLanguage[] {
   return all.filter((language) => used.has(language.id));
 }
 
-function visibleLanguage(ctx: RequestContext): CatalogLanguage {
+function visibleLanguage(ctx: RequestContext): Language {
   const language = languageOf(ctx);
   if (!ctx.access.can('language.edit') && !visibleLanguages(ctx).includes(language)) throw notFound();
   return language;

@@ -1,7 +1,7 @@
 // Handlers for machine translation: one engine's suggestions for a unit (the editor's panel), automatic translation
 // of a translation (`POST …/autotranslate/`, a background task) and the tasks (`/api/tasks/<uuid>/`).
 import { type AutoMode, type AutoTranslateJob, type ENGINE_IDS, type LanguagePair, autoTranslate } from '../../machinery/index.js';
-import type { CatalogComponent, CatalogTranslation } from '../../store/index.js';
+import type { Component, Translation } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type Answer, json } from '../answer.js';
 import { field, listField, stringField } from '../body.js';
@@ -13,7 +13,7 @@ import { SearchSyntaxError, parseUnitQuery } from '../search.js';
 import { type WriteContext, requirePermission, targetOf } from '../write.js';
 
 /** The language pair of a translation: its component's source language to its own. */
-export function pairOf(ctx: RequestContext, translation: CatalogTranslation): LanguagePair | undefined {
+export function pairOf(ctx: RequestContext, translation: Translation): LanguagePair | undefined {
   const source = (ctx.catalog.translationsByComponent.get(translation.componentId) ?? []).find((t) => t.isSource);
   if (!source) return undefined;
   const code = (id: number, fallback: string) => ctx.catalog.languages.get(id)?.code ?? fallback;
@@ -70,7 +70,7 @@ function choice<T extends string>(ctx: WriteContext, name: string, allowed: read
 }
 
 /** The `component` of `auto_source=others`: an id, a slug of the project or `project/component`; visible. */
-function componentChoice(ctx: WriteContext, own: CatalogComponent): CatalogComponent {
+function componentChoice(ctx: WriteContext, own: Component): Component {
   const raw = field(ctx.body, 'component');
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
   if (text === undefined) throw validationError('component', 'Not a valid component.');

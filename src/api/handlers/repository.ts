@@ -16,7 +16,7 @@ import {
   resetComponent,
   setLock,
 } from '../../operations/index.js';
-import type { CatalogComponent, CatalogProject } from '../../store/index.js';
+import type { Component, Project } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import { booleanField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';
@@ -40,12 +40,12 @@ export const OPERATIONS = {
 } as const;
 export type Operation = keyof typeof OPERATIONS;
 
-function requireStatus(ctx: RequestContext, project: CatalogProject): void {
+function requireStatus(ctx: RequestContext, project: Project): void {
   if (!ctx.access.can('meta:vcs.status', { project })) throw permissionDenied();
 }
 
 /** The components of a project the caller sees that the configuration and the store both have. */
-function projectComponents(ctx: RequestContext, project: CatalogProject): { catalog: CatalogComponent; project: ProjectConfig; component: ComponentConfig }[] {
+function projectComponents(ctx: RequestContext, project: Project): { catalog: Component; project: ProjectConfig; component: ComponentConfig }[] {
   const out = [];
   for (const c of ctx.catalog.components) {
     if (c.projectId !== project.id || !ctx.access.component(c)) continue;

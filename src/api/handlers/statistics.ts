@@ -1,5 +1,5 @@
 // Handlers for the statistics endpoints of translations, components, projects, languages and project languages.
-import type { CatalogTranslation } from '../../store/index.js';
+import type { Translation } from '../../store/index.js';
 import { type Answer, json } from '../answer.js';
 import type { RequestContext } from '../context.js';
 import { componentOf, projectOf, translationOf } from '../lookup.js';
@@ -15,7 +15,7 @@ import { sumStats } from '../statistics.js';
 import { seg } from '../urls.js';
 import { visibleLanguage } from './catalog.js';
 
-function translationRow(ctx: RequestContext, tr: CatalogTranslation): StatisticsRecord {
+function translationRow(ctx: RequestContext, tr: Translation): StatisticsRecord {
   const language = ctx.catalog.languages.get(tr.languageId)!;
   return {
     counts: countsOf(tr, ctx),
@@ -38,8 +38,8 @@ export function componentStatistics(ctx: RequestContext): Answer {
   return json(paginateArray(ctx, 'large', translations, (tr) => translationStatisticsSerializer.write(translationRow(ctx, tr), ctx)));
 }
 
-function visibleProjectTranslations(ctx: RequestContext, projectId: number): CatalogTranslation[] {
-  const out: CatalogTranslation[] = [];
+function visibleProjectTranslations(ctx: RequestContext, projectId: number): Translation[] {
+  const out: Translation[] = [];
   for (const component of ctx.catalog.components) {
     if (component.projectId !== projectId || !ctx.access.component(component)) continue;
     out.push(...(ctx.catalog.translationsByComponent.get(component.id) ?? []));
@@ -61,7 +61,7 @@ export function projectStatistics(ctx: RequestContext): Answer {
 /** A plain array (not paginated): one record per language used in the project, by language name. */
 export function projectLanguages(ctx: RequestContext): Answer {
   const project = projectOf(ctx);
-  const byLanguage = new Map<number, CatalogTranslation[]>();
+  const byLanguage = new Map<number, Translation[]>();
   for (const tr of visibleProjectTranslations(ctx, project.id)) {
     const list = byLanguage.get(tr.languageId);
     if (list) list.push(tr);

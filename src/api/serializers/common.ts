@@ -1,23 +1,23 @@
 // Helpers every serializer shares: object paths under /api/ and the web site, timestamps with fractional seconds.
-import type { Catalog, CatalogComponent, CatalogProject, CatalogTranslation } from '../../store/index.js';
+import type { Catalog, Component, Project, Translation } from '../../store/index.js';
 import type { RequestContext } from '../context.js';
 import { seg } from '../urls.js';
 
 export type Ctx = RequestContext;
 
 /** `projects/<p>/` */
-export function projectPath(project: CatalogProject): string {
+export function projectPath(project: Project): string {
   return `${seg(project.slug)}/`;
 }
 
 /** `<p>/<c>/` */
-export function componentPath(catalog: Catalog, component: CatalogComponent): string {
+export function componentPath(catalog: Catalog, component: Component): string {
   const project = catalog.projectsById.get(component.projectId)!;
   return `${seg(project.slug)}/${seg(component.slug)}/`;
 }
 
 /** `<p>/<c>/<language code>/` */
-export function translationPath(catalog: Catalog, translation: CatalogTranslation): string {
+export function translationPath(catalog: Catalog, translation: Translation): string {
   const component = catalog.componentsById.get(translation.componentId)!;
   const language = catalog.languages.get(translation.languageId)!;
   return `${componentPath(catalog, component)}${seg(language.code)}/`;

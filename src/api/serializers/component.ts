@@ -1,21 +1,21 @@
 // The Component record, as Weblate's ComponentSerializer (the spec's fields, in its order; credentials never shown).
 import { repositoryLink } from '../../config/config.js';
-import type { Catalog, CatalogComponent, CatalogLanguage } from '../../store/index.js';
+import type { Catalog, Component, Language } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import { type Ctx, componentPath } from './common.js';
 import { languageSerializer } from './language.js';
 import { projectSerializer } from './project.js';
 
-const api = (c: CatalogComponent, ctx: Ctx, sub = '') => ctx.urls.api(`components/${componentPath(ctx.catalog, c)}${sub}`);
+const api = (c: Component, ctx: Ctx, sub = '') => ctx.urls.api(`components/${componentPath(ctx.catalog, c)}${sub}`);
 
-function sourceLanguage(c: CatalogComponent, ctx: Ctx): CatalogLanguage {
+function sourceLanguage(c: Component, ctx: Ctx): Language {
   const code = c.settings.source_language ?? 'en';
   return ctx.catalog.languagesByCode.get(code) ?? ctx.catalog.languagesByCode.get('en')!;
 }
 
 /** Repository fields are hidden (null) from callers without `vcs.view`, as in Weblate. */
-function vcs<T>(value: (c: CatalogComponent) => T): (c: CatalogComponent, ctx: Ctx) => T | null {
+function vcs<T>(value: (c: Component) => T): (c: Component, ctx: Ctx) => T | null {
   return (c, ctx) => {
     const project = ctx.catalog.projectsById.get(c.projectId)!;
     return ctx.access.can('vcs.view', { project, component: c }) ? value(c) : null;
@@ -23,30 +23,30 @@ function vcs<T>(value: (c: CatalogComponent) => T): (c: CatalogComponent, ctx: C
 }
 
 const s =
-  <K extends keyof CatalogComponent['settings']>(key: K, fallback: NonNullable<CatalogComponent['settings'][K]>) =>
-  (c: CatalogComponent) =>
+  <K extends keyof Component['settings']>(key: K, fallback: NonNullable<Component['settings'][K]>) =>
+  (c: Component) =>
     c.settings[key] ?? fallback;
 
 /** The component whose repository `c` shares (`repo: "weblate://<project>/<component>"`), or undefined. */
-export function linkedTo(catalog: Catalog, c: CatalogComponent): CatalogComponent | undefined {
+export function linkedTo(catalog: Catalog, c: Component): Component | undefined {
   const link = repositoryLink(c.settings.repo ?? '');
   return link ? catalog.componentsByPath.get(`${link.project}/${link.component}`) : undefined;
 }
 
 /** The other components sharing `c`'s repository: the one it links to and those linking to the same (or to `c`). */
-export function sharingWith(catalog: Catalog, c: CatalogComponent): CatalogComponent[] {
+export function sharingWith(catalog: Catalog, c: Component): Component[] {
   const owner = linkedTo(catalog, c) ?? c;
   return catalog.components.filter((o) => o.id !== c.id && (o.id === owner.id || linkedTo(catalog, o)?.id === owner.id));
 }
 
 /** Weblate's `linked_component`: the API URL of the component whose repository this one shares, null otherwise. */
-function linkedComponent(c: CatalogComponent, ctx: Ctx): string | null {
+function linkedComponent(c: Component, ctx: Ctx): string | null {
   const target = linkedTo(ctx.catalog, c);
   return target ? api(target, ctx) : null;
 }
 
 /** `/api/components/<project>/<component>/` */
-export const componentSerializer = new Serializer<CatalogComponent, Ctx>(
+export const componentSerializer = new Serializer<Component, Ctx>(
   'Component',
   [
     { name: 'name', type: t.string, get: (c) => c.name },

@@ -1,10 +1,10 @@
 // The Language record (with its nested Plural), as Weblate's LanguageSerializer.
-import type { CatalogLanguage } from '../../store/index.js';
+import type { Language } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { seg } from '../urls.js';
 import type { Ctx } from './common.js';
 
-export const pluralSerializer = new Serializer<CatalogLanguage, Ctx>('Plural', [
+export const pluralSerializer = new Serializer<Language, Ctx>('Plural', [
   // A language has one plural in tms; its id is the language's.
   { name: 'id', type: t.integer, get: (l) => l.id },
   { name: 'source', type: t.integer, get: (l) => l.pluralSource },
@@ -14,7 +14,7 @@ export const pluralSerializer = new Serializer<CatalogLanguage, Ctx>('Plural', [
 ]);
 
 /** `/api/languages/<code>/` */
-export const languageSerializer = new Serializer<CatalogLanguage, Ctx>(
+export const languageSerializer = new Serializer<Language, Ctx>(
   'Language',
   [
     { name: 'id', type: t.integer, get: (l) => l.id },

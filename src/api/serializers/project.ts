@@ -1,12 +1,12 @@
 // The Project record, as Weblate's ProjectSerializer shows it (the fields the spec lists, in its order).
-import type { CatalogProject } from '../../store/index.js';
+import type { Project } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, projectPath } from './common.js';
 
-const api = (p: CatalogProject, ctx: Ctx, sub = '') => ctx.urls.api(`projects/${projectPath(p)}${sub}`);
+const api = (p: Project, ctx: Ctx, sub = '') => ctx.urls.api(`projects/${projectPath(p)}${sub}`);
 
 /** `/api/projects/<slug>/` */
-export const projectSerializer = new Serializer<CatalogProject, Ctx>(
+export const projectSerializer = new Serializer<Project, Ctx>(
   'Project',
   [
     { name: 'name', type: t.string, get: (p) => p.name },

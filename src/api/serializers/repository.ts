@@ -1,5 +1,5 @@
 // Repository records: a project's and a component's repository status, and the component lock.
-import type { CatalogComponent } from '../../store/index.js';
+import type { Component } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import type { Ctx } from './common.js';
 
@@ -33,4 +33,4 @@ export const repositorySerializer = new Serializer<RepositoryRecord, Ctx>('Repos
 ]);
 
 /** `/api/components/<p>/<c>/lock/` */
-export const lockSerializer = new Serializer<CatalogComponent, Ctx>('Lock', [{ name: 'locked', type: t.boolean, get: (c) => c.locked }]);
+export const lockSerializer = new Serializer<Component, Ctx>('Lock', [{ name: 'locked', type: t.boolean, get: (c) => c.locked }]);

@@ -1,7 +1,7 @@
 // The Translation record, as Weblate's TranslationSerializer (language and component nested, statistics inline).
 
 import { percent } from '../../domain/percent.js';
-import type { CatalogTranslation } from '../../store/index.js';
+import type { Translation } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Counts, emptyCounts } from '../statistics.js';
 import { seg } from '../urls.js';
@@ -10,7 +10,7 @@ import { componentSerializer } from './component.js';
 import { languageSerializer } from './language.js';
 
 /** The translation's path `<p>/<c>/<lang>/`, computed once per answer. */
-export function pathOf(tr: CatalogTranslation, ctx: Ctx): string {
+export function pathOf(tr: Translation, ctx: Ctx): string {
   const key = `path:${tr.id}`;
   let path = ctx.memo.get(key);
   if (path === undefined) {
@@ -20,26 +20,26 @@ export function pathOf(tr: CatalogTranslation, ctx: Ctx): string {
   return path;
 }
 
-export function countsOf(tr: CatalogTranslation, ctx: Ctx): Counts {
+export function countsOf(tr: Translation, ctx: Ctx): Counts {
   return ctx.catalog.stats.get(tr.id) ?? emptyCounts();
 }
 
 /** Review is on for the source translation with source review, for others with translation review. */
-export function reviewOf(tr: CatalogTranslation, ctx: Ctx): boolean {
+export function reviewOf(tr: Translation, ctx: Ctx): boolean {
   const component = ctx.catalog.componentsById.get(tr.componentId)!;
   const project = ctx.catalog.projectsById.get(component.projectId)!;
   return Boolean(tr.isSource ? project.settings.source_review : project.settings.translation_review);
 }
 
-const api = (tr: CatalogTranslation, ctx: Ctx, sub = '') => ctx.urls.api(`translations/${pathOf(tr, ctx)}${sub}`);
-const count = (key: keyof Counts) => (tr: CatalogTranslation, ctx: Ctx) => countsOf(tr, ctx)[key];
-const pct = (key: 'translated' | 'fuzzy' | 'failing', zeroComplete: boolean) => (tr: CatalogTranslation, ctx: Ctx) => {
+const api = (tr: Translation, ctx: Ctx, sub = '') => ctx.urls.api(`translations/${pathOf(tr, ctx)}${sub}`);
+const count = (key: keyof Counts) => (tr: Translation, ctx: Ctx) => countsOf(tr, ctx)[key];
+const pct = (key: 'translated' | 'fuzzy' | 'failing', zeroComplete: boolean) => (tr: Translation, ctx: Ctx) => {
   const c = countsOf(tr, ctx);
   return percent(c[key], c.total, zeroComplete && !reviewOf(tr, ctx));
 };
 
 /** `/api/translations/<project>/<component>/<language>/` */
-export const translationSerializer = new Serializer<CatalogTranslation, Ctx>('Translation', [
+export const translationSerializer = new Serializer<Translation, Ctx>('Translation', [
   { name: 'language', type: t.record(languageSerializer), get: (tr, ctx) => ctx.catalog.languages.get(tr.languageId)! },
   { name: 'component', type: t.record(componentSerializer), get: (tr, ctx) => ctx.catalog.componentsById.get(tr.componentId)! },
   { name: 'language_code', type: t.string, get: (tr) => tr.languageCode },

@@ -4,7 +4,7 @@ import { autoTranslateTranslation } from '../../api/handlers/machinery.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { type WriteContext, refusal, targetOf } from '../../api/write.js';
 import { ENGINE_IDS } from '../../machinery/index.js';
-import type { CatalogTranslation } from '../../store/index.js';
+import type { Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { refreshed } from '../context.js';
 import { paths } from '../format.js';
@@ -12,7 +12,7 @@ import { type Html, html } from '../html.js';
 import { page } from './layout.js';
 
 /** The form on a translation's page, for users with `translation.auto`; empty for others. */
-export function autoTranslateForm(ctx: WebContext, translation: CatalogTranslation): Html | '' {
+export function autoTranslateForm(ctx: WebContext, translation: Translation): Html | '' {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);
   if (refusal(ctx, 'translation.auto', targetOf(ctx, project, component, translation)) !== null) return '';

@@ -5,7 +5,7 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { refusal, requirePermission, targetOf } from '../../api/write.js';
 import { State } from '../../domain/unit.js';
 import { bulkEdit as bulkEditStrings } from '../../operations/index.js';
-import type { CatalogTranslation } from '../../store/index.js';
+import type { Translation } from '../../store/index.js';
 import { countTranslationUnitRecords } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue } from '../context.js';
@@ -20,7 +20,7 @@ const STATES: [number, string][] = [
   [State.APPROVED, 'Approved'],
 ];
 
-function scopeOf(ctx: WebContext, translation: CatalogTranslation) {
+function scopeOf(ctx: WebContext, translation: Translation) {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);
   const target = targetOf(ctx, project, component, translation);

@@ -7,7 +7,7 @@ import { previewChecks } from '../../checks/refresh.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR } from '../../domain/unit.js';
 import { checkCounts, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
-import type { CatalogComponent, CatalogTranslation, UnitRecordRow } from '../../store/index.js';
+import type { Component, Translation, UnitRecordRow } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths } from '../format.js';
@@ -26,12 +26,12 @@ function shown(name: string, dismissed: boolean): ShownCheck {
   return { id: name, name: info?.name ?? name, description: info?.description ?? '', dismissed };
 }
 
-function enforced(component: CatalogComponent, name: string): boolean {
+function enforced(component: Component, name: string): boolean {
   return (component.settings.enforced_checks ?? []).includes(name);
 }
 
 /** Whether the visitor may dismiss this check on strings of the component (never an enforced one, as in Weblate). */
-function mayDismiss(ctx: WebContext, component: CatalogComponent, name: string): boolean {
+function mayDismiss(ctx: WebContext, component: Component, name: string): boolean {
   return signedIn(ctx) && ctx.access.can('unit.check', { project: projectOfComponent(ctx, component), component }) && !enforced(component, name);
 }
 
@@ -39,7 +39,7 @@ function mayDismiss(ctx: WebContext, component: CatalogComponent, name: string):
  * The editor's checks section: each failing check with its name and what it means, a button to dismiss it (or to
  * restore a dismissed one). `preview` marks checks computed from text not saved yet (no buttons then).
  */
-export function checksSection(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow, checks: readonly ShownCheck[], preview = false): Html {
+export function checksSection(ctx: WebContext, translation: Translation, unit: UnitRecordRow, checks: readonly ShownCheck[], preview = false): Html {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const active = checks.filter((c) => !c.dismissed);
   const dismissed = checks.filter((c) => c.dismissed);
@@ -110,7 +110,7 @@ export async function dismissCheck(ctx: WebContext): Promise<WebAnswer> {
 }
 
 /** The translation page's list of failing checks, each with its count and a link to its strings in the editor. */
-export async function checkCountsList(ctx: WebContext, translation: CatalogTranslation): Promise<Html> {
+export async function checkCountsList(ctx: WebContext, translation: Translation): Promise<Html> {
   const counts = (await ctx.services.store.read((tx) => checkCounts(tx, translation.id))).filter((c) => c.active > 0);
   if (counts.length === 0) return html``;
   const translate = paths.translate(ctx.catalog, translation);

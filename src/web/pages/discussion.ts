@@ -9,7 +9,7 @@ import { hashToChecksum } from '../../domain/hash.js';
 import { splitPlural } from '../../domain/unit.js';
 import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../operations/index.js';
 import { unitComments } from '../../store/comments.repo.js';
-import type { CatalogTranslation, CommentRow, MemoryMatch, SuggestionRow, UnitRecordRow } from '../../store/index.js';
+import type { CommentRow, MemoryMatch, SuggestionRow, Translation, UnitRecordRow } from '../../store/index.js';
 import { lookupMemory } from '../../store/memory.repo.js';
 import { findSuggestion, unitSuggestions, userVote } from '../../store/suggestions.repo.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
@@ -30,13 +30,13 @@ export interface Discussion {
   engines: { id: string; name: string }[];
 }
 
-function targetFor(ctx: WebContext, translation: CatalogTranslation, unit: { state: number }): PermissionTarget {
+function targetFor(ctx: WebContext, translation: Translation, unit: { state: number }): PermissionTarget {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   return targetOf(ctx, projectOfComponent(ctx, component), component, translation, unit);
 }
 
 /** The side panes' data for one string. */
-export async function discussionOf(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Promise<Discussion> {
+export async function discussionOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<Discussion> {
   const { store } = ctx.services;
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetFor(ctx, translation, unit);

@@ -3,7 +3,7 @@ import { projectOfComponent } from '../../api/lookup.js';
 import { refusal, refusalText, targetOf } from '../../api/write.js';
 import type { DenyReason } from '../../auth/check.js';
 import { State } from '../../domain/unit.js';
-import type { CatalogTranslation, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitRecordRow } from '../../store/index.js';
 import type { WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { type Html, html } from '../html.js';
@@ -23,7 +23,7 @@ export interface Abilities {
 }
 
 /** Why a refused edit is refused, in words a translator can act on. */
-function reasonText(reason: DenyReason, translation: CatalogTranslation, unit: UnitRecordRow): string {
+function reasonText(reason: DenyReason, translation: Translation, unit: UnitRecordRow): string {
   if (reason === 'locked') return 'The component is locked: translating is paused until a manager unlocks it.';
   if (reason === 'review-needed') return 'This string is approved: only reviewers can change it. You can suggest a change instead.';
   if (reason === 'read-only' || unit.state === State.READONLY) {
@@ -35,7 +35,7 @@ function reasonText(reason: DenyReason, translation: CatalogTranslation, unit: U
 }
 
 /** The abilities of the request's user on `unit`. */
-export function abilitiesOf(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Abilities {
+export function abilitiesOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Abilities {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetOf(ctx, projectOfComponent(ctx, component), component, translation, unit);
   if (!signedIn(ctx)) return { edit: false, review: false, suggest: false };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ACTIONS_CONTENT } from '../../domain/actions.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import type { CatalogComponent, CatalogTranslation, ChangeRecordRow, UnitRecordRow } from '../../store/index.js';
+import type { ChangeRecordRow, Component, Translation, UnitRecordRow } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type PositionedUnit, type UnitBrief, nearbyUnits, unitsByHashIn } from '../../store/units.repo.js';
 import type { WebContext } from '../context.js';
@@ -25,7 +25,7 @@ export interface UnitSurroundings {
 }
 
 /** The translations of this language in the project's other components the user may see (a restricted one stays hidden). */
-function siblingTranslations(ctx: WebContext, translation: CatalogTranslation): number[] {
+function siblingTranslations(ctx: WebContext, translation: Translation): number[] {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const code = ctx.catalog.languages.get(translation.languageId)!.code;
   const ids: number[] = [];
@@ -37,7 +37,7 @@ function siblingTranslations(ctx: WebContext, translation: CatalogTranslation): 
   return ids;
 }
 
-export async function surroundingsOf(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Promise<UnitSurroundings> {
+export async function surroundingsOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<UnitSurroundings> {
   const siblings = siblingTranslations(ctx, translation);
   return ctx.services.store.read(async (tx) => {
     const [nearby, occurrences, sourceUnit] = await Promise.all([
@@ -77,7 +77,7 @@ function stringLine(href: string, source: string, target: string, state: number,
 /** "Nearby strings" and "Other occurrences": each string one click (or Tab and Enter) away. */
 export function surroundingsSections(
   ctx: WebContext,
-  translation: CatalogTranslation,
+  translation: Translation,
   unit: UnitRecordRow,
   s: UnitSurroundings,
   lang: { code: string; dir: string },
@@ -121,7 +121,7 @@ export function surroundingsSections(
  * A location's link into the repository browser (`repoweb` with Weblate's `{{filename}}`, `{{line}}`, `{{branch}}`);
  * a path starting `./` or `../` is relative to the translation file (Qt Linguist writes them so).
  */
-export function locationLink(component: CatalogComponent, translation: CatalogTranslation, location: string): string | undefined {
+export function locationLink(component: Component, translation: Translation, location: string): string | undefined {
   const template = component.settings.repoweb;
   if (!template) return undefined;
   const m = /^(.*?)(?::(\d+))?$/.exec(location.trim());
@@ -136,7 +136,7 @@ export function locationLink(component: CatalogComponent, translation: CatalogTr
 }
 
 /** The string's locations, each linked to the repository browser where the component names one. */
-export function locations(component: CatalogComponent, translation: CatalogTranslation, unit: UnitRecordRow): Html {
+export function locations(component: Component, translation: Translation, unit: UnitRecordRow): Html {
   const list = unit.location
     .split(/,\s*|\s+/)
     .map((l) => l.trim())

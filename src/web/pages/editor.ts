@@ -11,7 +11,7 @@ import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { TranslationPlural } from '../../languages/translation-plural.js';
 import { catalogPlural } from '../../operations/index.js';
 import { findUnitByHash } from '../../store/edits.repo.js';
-import type { CatalogTranslation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitFilter, UnitRecordRow } from '../../store/index.js';
 import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/unit-records.repo.js';
 import { componentUnitsByHash, translationUnits } from '../../store/units.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
@@ -124,7 +124,7 @@ interface Located {
 }
 
 /** The unit the request names (`checksum`, `after` a position, or the 1-based `offset`), with its offset in the filter. */
-async function locate(ctx: WebContext, translation: CatalogTranslation, sourceId: number | null, filter: UnitFilter | null): Promise<Located | null> {
+async function locate(ctx: WebContext, translation: Translation, sourceId: number | null, filter: UnitFilter | null): Promise<Located | null> {
   const { store } = ctx.services;
   const checksum = queryValue(ctx, 'checksum');
   const after = queryValue(ctx, 'after');
@@ -316,7 +316,7 @@ function stateName(state: number): string {
           : 'Read-only';
 }
 
-async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow) {
+async function otherLanguages(ctx: WebContext, translation: Translation, unit: UnitRecordRow) {
   const units = await ctx.services.store.read((tx) => componentUnitsByHash(tx, translation.componentId, unit.id_hash));
   const out = [];
   for (const u of units) {
@@ -333,7 +333,7 @@ async function otherLanguages(ctx: WebContext, translation: CatalogTranslation, 
 }
 
 /** Terms of the project's glossaries (in this language) that occur in the unit's source, as whole words. */
-async function glossaryTerms(ctx: WebContext, translation: CatalogTranslation, unit: UnitRecordRow): Promise<{ source: string; target: string }[]> {
+async function glossaryTerms(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<{ source: string; target: string }[]> {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const glossaries = ctx.catalog.components.filter((c) => c.projectId === component.projectId && c.settings.is_glossary && ctx.access.component(c));
   const text = unit.source.toLocaleLowerCase();

@@ -2,7 +2,7 @@
 import { addComponentTranslation } from '../../api/handlers/files.js';
 import { componentOf, projectOfComponent } from '../../api/lookup.js';
 import { refusal, targetOf } from '../../api/write.js';
-import type { CatalogComponent, CatalogProject } from '../../store/index.js';
+import type { Component, Project } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { refreshed, signedIn } from '../context.js';
 import { paths } from '../format.js';
@@ -10,7 +10,7 @@ import { html } from '../html.js';
 import { page } from './layout.js';
 
 /** Whether the visitor may start a new translation of the component here (the link on the component page). */
-export function canStartTranslation(ctx: WebContext, project: CatalogProject, component: CatalogComponent): boolean {
+export function canStartTranslation(ctx: WebContext, project: Project, component: Component): boolean {
   return signedIn(ctx) && (component.settings.new_lang ?? 'add') === 'add' && refusal(ctx, 'translation.add', targetOf(ctx, project, component)) === null;
 }
 

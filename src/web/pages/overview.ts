@@ -9,7 +9,7 @@ import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../operations/index.js';
 import { componentAlerts } from '../../store/alerts.repo.js';
-import type { CatalogComponent, CatalogLanguage, CatalogProject, CatalogTranslation } from '../../store/index.js';
+import type { Component, Language, Project, Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
 import { type Html, html } from '../html.js';
@@ -19,35 +19,33 @@ import { checkCountsList } from './checks.js';
 import { type StatsRow, WAITING_FOR_REVIEW, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
 import { canStartTranslation } from './new-language.js';
 
-function visibleProjects(ctx: WebContext): CatalogProject[] {
+function visibleProjects(ctx: WebContext): Project[] {
   return ctx.catalog.projects.filter((p) => ctx.access.project(p));
 }
 
-function visibleComponents(ctx: WebContext, project: CatalogProject): CatalogComponent[] {
+function visibleComponents(ctx: WebContext, project: Project): Component[] {
   return ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c));
 }
 
-function translationsOf(ctx: WebContext, component: CatalogComponent): CatalogTranslation[] {
+function translationsOf(ctx: WebContext, component: Component): Translation[] {
   return ctx.catalog.translationsByComponent.get(component.id) ?? [];
 }
 
-function projectTranslations(ctx: WebContext, project: CatalogProject): CatalogTranslation[] {
+function projectTranslations(ctx: WebContext, project: Project): Translation[] {
   return visibleComponents(ctx, project).flatMap((c) => translationsOf(ctx, c));
 }
 
-const statsOf = (ctx: WebContext, translations: CatalogTranslation[]) => sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
+const statsOf = (ctx: WebContext, translations: Translation[]) => sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
 
 /** Languages of these translations with their translations, by language name. */
-function byLanguage(ctx: WebContext, translations: CatalogTranslation[]): [CatalogLanguage, CatalogTranslation[]][] {
-  const groups = new Map<number, CatalogTranslation[]>();
+function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Translation[]][] {
+  const groups = new Map<number, Translation[]>();
   for (const t of translations) {
     const list = groups.get(t.languageId);
     if (list) list.push(t);
     else groups.set(t.languageId, [t]);
   }
-  return [...groups]
-    .map(([id, list]): [CatalogLanguage, CatalogTranslation[]] => [ctx.catalog.languages.get(id)!, list])
-    .sort((a, b) => a[0].name.localeCompare(b[0].name));
+  return [...groups].map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list]).sort((a, b) => a[0].name.localeCompare(b[0].name));
 }
 
 /** `/` and `/projects/`: every visible project with its progress. */
@@ -67,7 +65,7 @@ const QUEUE_ROWS = 20;
 /** The dashboard's "Waiting for review": translations the user may review with strings translated and not approved, most first. */
 function reviewQueue(ctx: WebContext): Html {
   if (ctx.user.is_anonymous) return null;
-  const rows: { translation: CatalogTranslation; waiting: number }[] = [];
+  const rows: { translation: Translation; waiting: number }[] = [];
   for (const t of ctx.catalog.translations) {
     const waiting = waitingForReview(countsOf(t, ctx));
     if (waiting === 0 || !reviewOf(t, ctx) || !ctx.access.translation(t)) continue;
@@ -131,7 +129,7 @@ function summary(c: ReturnType<typeof sumStats>): Html {
   </div>`;
 }
 
-async function statusOf(ctx: WebContext, project: CatalogProject, component: CatalogComponent): Promise<RepositoryStatus | null> {
+async function statusOf(ctx: WebContext, project: Project, component: Component): Promise<RepositoryStatus | null> {
   try {
     const config = configOf(ctx, project, component);
     return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
@@ -142,7 +140,7 @@ async function statusOf(ctx: WebContext, project: CatalogProject, component: Cat
 }
 
 /** Which repository operations the caller may run on a component (none for translators). */
-export function repositoryOperations(ctx: WebContext, project: CatalogProject, component: CatalogComponent): string[] {
+export function repositoryOperations(ctx: WebContext, project: Project, component: Component): string[] {
   const on = { project, component };
   const ops: string[] = [];
   if (ctx.access.can('vcs.commit', on)) ops.push('commit');
@@ -324,7 +322,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   };
 }
 
-function languageOfParam(ctx: WebContext): CatalogLanguage {
+function languageOfParam(ctx: WebContext): Language {
   const language = ctx.catalog.languagesByCode.get(ctx.params.language!);
   if (!language) throw notFound();
   return language;

@@ -3,7 +3,7 @@ import { queryValue } from '../../api/context.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { refusal, requirePermission, targetOf } from '../../api/write.js';
 import { type BulkTarget, type ReplaceSpec, planReplace, replaceInTranslation } from '../../operations/index.js';
-import type { CatalogTranslation } from '../../store/index.js';
+import type { Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue } from '../context.js';
 import { num, paths, pluralText, strings } from '../format.js';
@@ -14,7 +14,7 @@ import { page } from './layout.js';
 /** Changes the preview lists at most (the count says how many there are). */
 const PREVIEW_ROWS = 1000;
 
-function scopeOf(ctx: WebContext, translation: CatalogTranslation) {
+function scopeOf(ctx: WebContext, translation: Translation) {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);
   const target = targetOf(ctx, project, component, translation);

@@ -5,7 +5,7 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import { catalogPlural } from '../../operations/index.js';
-import type { CatalogTranslation, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitRecordRow } from '../../store/index.js';
 import { countTranslationUnitRecords, translationUnitRecords } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths } from '../format.js';
@@ -27,7 +27,7 @@ const STATE_TEXT: Record<number, string> = {
 };
 
 interface RowContext {
-  translation: CatalogTranslation;
+  translation: Translation;
   labels: string[];
   lang: { code: string; dir: string; name: string };
   sourceLang: { code: string; dir: string };
