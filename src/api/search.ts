@@ -1,5 +1,6 @@
 // The unit search language of `?q=` (Weblate's): words, phrases, field:value terms, operators, AND/OR/NOT, parentheses.
 import { findCheck } from '../checks/index.js';
+import { actionByName } from '../domain/actions.js';
 import { TmsError } from '../domain/errors.js';
 import { compileUserRegex } from '../domain/regex.js';
 import { State } from '../domain/unit.js';
@@ -84,6 +85,8 @@ const FIELD_NAMES = new Set([
   'has',
   'check',
   'dismissed_check',
+  'change_action',
+  'changed_by',
 ]);
 
 type Token =
@@ -241,6 +244,12 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     if (!check) lexer.fail(`unknown check "${value}" for "${name}:"`, at);
     return { kind: 'check', name: check.id, dismissed: name === 'dismissed_check' };
   }
+  if (name === 'change_action') {
+    const action = actionByName(value);
+    if (action === undefined) lexer.fail(`unknown change action "${value}" for "change_action:"`, at);
+    return { kind: 'change', action };
+  }
+  if (name === 'changed_by') return { kind: 'change', author: value };
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);

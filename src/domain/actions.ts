@@ -178,6 +178,17 @@ export const ACTIONS_REPOSITORY: ReadonlySet<number> = new Set([17, 18, 19, 20, 
 /** Failed repository actions. */
 export const ACTIONS_MERGE_FAILURE: ReadonlySet<number> = new Set([22, 23, 28]);
 
+/**
+ * The action code of an English action name as Weblate's search takes it (`change_action:`): the name in any case,
+ * with spaces or with hyphens for them; undefined for a name no action has.
+ * @example actionByName('automatically-translated') // 6
+ */
+export function actionByName(name: string): number | undefined {
+  const wanted = name.trim().toLowerCase().replace(/-/g, ' ');
+  for (const [code, actionText] of Object.entries(ACTION_NAMES)) if (actionText.toLowerCase().replace(/-/g, ' ') === wanted) return Number(code);
+  return undefined;
+}
+
 /** The name of an action code (`Action 999` for one tms does not know). */
 export function actionName(code: number): string {
   return ACTION_NAMES[code] ?? `Action ${code}`;

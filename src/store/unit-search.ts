@@ -40,7 +40,10 @@ export type UnitFilter =
   | { kind: 'scope'; field: UnitScopeField; value: string }
   | { kind: 'property'; property: UnitProperty }
   /** A failing check by Weblate id: active (`check:`) or dismissed (`dismissed_check:`). */
-  | { kind: 'check'; name: string; dismissed: boolean };
+  | { kind: 'check'; name: string; dismissed: boolean }
+  /** The unit has a change of this action (`change_action:`), or one whose author has this username (`changed_by:`). */
+  | { kind: 'change'; action: number }
+  | { kind: 'change'; author: string };
 
 export interface SqlFragment {
   sql: string;
@@ -177,5 +180,12 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
         sql: 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = ? AND k.dismissed = ?)',
         params: [filter.name, filter.dismissed ? 1 : 0],
       };
+    case 'change':
+      return 'action' in filter
+        ? { sql: 'EXISTS (SELECT 1 FROM changes ch WHERE ch.unit_id = u.id AND ch.action = ?)', params: [filter.action] }
+        : {
+            sql: 'EXISTS (SELECT 1 FROM changes ch JOIN users us ON us.id = ch.author_id WHERE ch.unit_id = u.id AND us.username = ?)',
+            params: [filter.author],
+          };
   }
 }

@@ -109,6 +109,24 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
       expect(c.user).toMatch(/\/api\/users\/mike\/$/);
       expect(c.action_name).toBe('Automatically translated');
     }
+    // a reviewer finds the automatic results with Weblate's change_action: and changed_by: lookups
+    const search = async (q: string) =>
+      (
+        (await env.request('GET', `/api/translations/hello/app/es/units/?q=${encodeURIComponent(q)}`, { token: env.tokens.admin })).json as {
+          results: { source: string[] }[];
+        }
+      ).results
+        .map((u) => u.source[0])
+        .sort();
+    const filled = after
+      .filter((x) => x.state === 10)
+      .map((u) => u.source[0])
+      .sort();
+    expect(await search('change_action:automatically-translated')).toEqual(filled);
+    expect(await search('change_action:"Automatically translated"')).toEqual(filled);
+    expect(await search('changed_by:automatic-translation')).toEqual(filled);
+    expect(await search('changed_by:jane')).toEqual(['Quit']);
+    expect(await search('NOT change_action:automatically-translated AND state:translated')).toEqual(['Quit']);
     const bot = (await env.request('GET', '/api/users/automatic-translation/', { token: env.tokens.admin })).json;
     expect(bot.full_name).toBe('Automatic translation');
     // the commit of the automatic translations is authored by the bot (no e-mail address: a no-reply one)

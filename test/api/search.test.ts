@@ -41,6 +41,9 @@ describe('parseUnitQuery', () => {
     expect(parseUnitQuery('suggestion_author:jane')).toEqual({ kind: 'related', field: 'suggestion_author', match: 'contains', value: 'jane' });
     expect(parseUnitQuery('resolved_comment:="Done"')).toEqual({ kind: 'related', field: 'resolved_comment', match: 'exact', value: 'Done' });
     expect(parseUnitQuery('language:pt_BR')).toEqual({ kind: 'scope', field: 'language', value: 'pt_BR' });
+    expect(parseUnitQuery('change_action:automatically-translated')).toEqual({ kind: 'change', action: 6 });
+    expect(parseUnitQuery('change_action:"Translation approved"')).toEqual({ kind: 'change', action: 36 });
+    expect(parseUnitQuery('changed_by:jane')).toEqual({ kind: 'change', author: 'jane' });
     // An unknown field name is plain text, as in Weblate ("Error: x" searches the words).
     expect(parseUnitQuery('Error:')).toEqual({ kind: 'text', fields: ['source', 'target', 'context'], match: 'contains', value: 'Error:' });
   });
@@ -53,6 +56,7 @@ describe('parseUnitQuery', () => {
     ['state:done', /unknown state/],
     ['has:wings', /unknown value/],
     ['is:blue', /unknown value/],
+    ['change_action:flying', /unknown change action/],
     ['source:r"("', /invalid regular expression/],
     ['position:abc', /needs a number/],
     ['source:>a', /does not take/],
