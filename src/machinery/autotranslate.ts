@@ -14,7 +14,7 @@ import {
   automaticTranslationUser,
   otherTranslations,
 } from '../store/autotranslate.repo.js';
-import { type ChangeInput, recordChanges } from '../store/changes.repo.js';
+import { type ChangeInput, recordChanges, unitChange } from '../store/changes.repo.js';
 import { setPendingTarget } from '../store/edits.repo.js';
 import type { Tx } from '../store/index.js';
 import { now } from '../store/index.js';
@@ -190,20 +190,15 @@ export async function applyAutomaticResults(
   for (const r of results) {
     const u = await autoUnitNow(tx, r.unitId);
     if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
-    const change: ChangeInput = {
+    const change = unitChange(u, {
       action: Action.AUTO,
       timestamp,
-      projectId: u.project_id,
-      componentId: u.component_id,
-      translationId: u.translation_id,
-      unitId: u.id,
-      languageId: u.language_id,
       userId,
       authorId: bot,
       target: r.target,
       old: u.target,
       details: { source: u.source, mode, old_state: u.state },
-    };
+    });
     if (mode === 'suggest') {
       if (await hasSuggestion(tx, u.id, r.target)) continue;
       suggestions.push({

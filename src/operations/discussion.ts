@@ -3,6 +3,7 @@
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, unwritableCharacter } from '../domain/unit.js';
+import { unitChange } from '../store/changes.repo.js';
 import * as comments from '../store/comments.repo.js';
 import { findEditableUnit } from '../store/edits.repo.js';
 import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
@@ -23,18 +24,7 @@ async function unitOf(store: Store, unitId: number): Promise<EditableUnit> {
 }
 
 function changeOf(unit: EditableUnit, action: number, user: DiscussionActor, extra: Partial<ChangeInput> = {}): ChangeInput {
-  return {
-    action,
-    timestamp: now(),
-    projectId: unit.project_id,
-    componentId: unit.component_id,
-    translationId: unit.translation_id,
-    unitId: unit.id,
-    languageId: unit.language_id,
-    userId: user?.id ?? null,
-    authorId: user?.id ?? null,
-    ...extra,
-  };
+  return unitChange(unit, { action, timestamp: now(), userId: user?.id ?? null, authorId: user?.id ?? null, ...extra });
 }
 
 /** The forms of a suggestion, checked as a translation would be, joined as stored. */

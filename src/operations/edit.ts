@@ -6,7 +6,7 @@ import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { statsDelta } from '../domain/statistics.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
-import { recordChangeRow } from '../store/changes.repo.js';
+import { type UnitPlace, recordChangeRow, unitChange } from '../store/changes.repo.js';
 import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
@@ -112,24 +112,16 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   }
   const action = editAction(unit.state, edit.state);
   const timestamp = now();
-  const change = (
-    u: { id: number; project_id: number; component_id: number; translation_id: number; language_id: number; target: string; state: number; source: string },
-    action: number,
-    state: number,
-  ): ChangeInput => ({
-    action,
-    timestamp,
-    projectId: u.project_id,
-    componentId: u.component_id,
-    translationId: u.translation_id,
-    unitId: u.id,
-    languageId: u.language_id,
-    userId: edit.user.id,
-    authorId: edit.user.id,
-    target,
-    old: u.target,
-    details: { state, old_state: u.state, source: u.source },
-  });
+  const change = (u: UnitPlace & { target: string; state: number; source: string }, action: number, state: number): ChangeInput =>
+    unitChange(u, {
+      action,
+      timestamp,
+      userId: edit.user.id,
+      authorId: edit.user.id,
+      target,
+      old: u.target,
+      details: { state, old_state: u.state, source: u.source },
+    });
   const propagated: number[] = [];
   const saved = await store.write(async (tx) => {
     const saved = await saveUnitEdit(tx, unit, { target, state: edit.state, authorId: edit.user.id, timestamp, change: change(unit, action, edit.state) });

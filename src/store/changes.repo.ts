@@ -19,6 +19,23 @@ export interface ChangeInput {
   details?: Record<string, unknown>;
 }
 
+/** Where a unit is, as a change of it records it: its id and those of its translation, component, project, language. */
+export interface UnitPlace {
+  id: number;
+  translation_id: number;
+  component_id: number;
+  project_id: number;
+  language_id: number;
+}
+
+/**
+ * A change of one unit: where it happened from the unit, the rest from `fields`.
+ * @example unitChange(unit, { action: Action.CHANGE, timestamp: now(), userId: 7, authorId: 7, target: 'Hallo' })
+ */
+export function unitChange(u: UnitPlace, fields: Omit<ChangeInput, 'projectId' | 'componentId' | 'translationId' | 'unitId' | 'languageId'>): ChangeInput {
+  return { projectId: u.project_id, componentId: u.component_id, translationId: u.translation_id, unitId: u.id, languageId: u.language_id, ...fields };
+}
+
 export interface ChangeRow {
   id: number;
   timestamp: string;
