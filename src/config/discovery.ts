@@ -1,5 +1,5 @@
 // Weblate's component discovery add-on (`weblate.discovery.discovery`): the components a repository's files make, by a rule.
-import fg from 'fast-glob';
+import { createRequire } from 'node:module';
 import { renderTemplate } from '../domain/template.js';
 import { FORMAT_IDS } from '../formats/format.js';
 
@@ -142,6 +142,8 @@ export function discover(rule: DiscoveryRule, paths: readonly string[]): Discove
 
 /** Every file of a working copy (its `.git` left out), as repository paths. */
 export function repositoryFiles(dir: string): string[] {
-  // synchronous: read once when the configuration is loaded, and after the sync that updated the working copy
+  // synchronous: read once when the configuration is loaded, and after the sync that updated the working copy;
+  // fast-glob loaded here, on a discovery rule's first use: every command reads the configuration, few have rules
+  const fg = createRequire(import.meta.url)('fast-glob') as typeof import('fast-glob');
   return fg.sync('**', { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false, ignore: ['.git/**'] });
 }

@@ -132,8 +132,11 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
     if (!opts.force && !forgotten && h.git && state.head !== null && synced !== null && state.head !== synced && translations.length > 0) {
       // the commits since the store's read touch none of the component's files (another component's files in a shared
-      // repository): the store moves to the new commit without a scan
-      if (!(await touchesComponent(h, synced, state.head, cache))) {
+      // repository): the store moves to the new commit without a scan — unless a file failed to parse, which may have
+      // failed in a working copy the store never read as a whole (a pull that stopped on it): it is read again
+      const failed =
+        translations.some((t) => t.parse_error !== null) || (await store.read((tx) => componentAlerts(tx, h.row.id))).some((a) => a.name === 'ParseError');
+      if (!failed && !(await touchesComponent(h, synced, state.head, cache))) {
         const head = state.head;
         await store.write((tx) => setSyncedCommit(tx, h.row.id, head));
         synced = head;

@@ -19,7 +19,8 @@ it('serves the configured store until SIGTERM', async () => {
   // The fixture's own configuration (projects and components as stored), written out for the CLI.
   const projects = fixture.config.projects.map(({ components, ...p }) => ({
     ...p,
-    components: components.map(({ repoResolved: _resolved, ...c }) => c),
+    // what parsing the configuration derives (the resolved repository, a link, the discovery rule that made it) is not written
+    components: components.map(({ repoResolved: _resolved, linkedTo: _link, discoveredBy: _rule, ...c }) => c),
   }));
   writeFileSync(configFile, JSON.stringify({ database: fixture.config.database, repos_dir: fixture.config.repos_dir, projects }));
   // The CLI in its own process (signals are per process), run from the TypeScript sources.
