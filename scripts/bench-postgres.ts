@@ -28,7 +28,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY_SYNC = process.env.BENCH_ONLY === 'sync';
 const ONLY_LATENCY = process.env.BENCH_ONLY === 'latency';
 const BASELINE = process.env.BENCH_BASELINE;
-const tms = path.join(root, 'bin', 'tms');
 
 const files = keepassxcFiles('bench:postgres');
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
@@ -256,18 +255,7 @@ interface Node {
   stop(): Promise<void>;
 }
 async function serve(configFile: string): Promise<Node> {
-  const child = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0', '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const base = await serveUrl(child);
-  return {
-    base,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      children.delete(child);
-    },
-  };
+  return serveWith(root, configFile);
 }
 
 /** Every unit's path and every distinct 100-unit page, as the API lists them. */
