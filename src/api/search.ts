@@ -72,7 +72,6 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   variant: 'never',
   screenshot: 'never',
   glossary: 'never',
-  label: 'never',
 };
 
 const FIELD_NAMES = new Set([
@@ -87,6 +86,7 @@ const FIELD_NAMES = new Set([
   'dismissed_check',
   'change_action',
   'changed_by',
+  'label',
 ]);
 
 type Token =
@@ -250,11 +250,13 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     return { kind: 'change', action };
   }
   if (name === 'changed_by') return { kind: 'change', author: value };
+  if (name === 'label') return { kind: 'label', name: value };
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);
     return filter;
   }
+  if (value.toLowerCase() === 'label') return { kind: 'label', name: null };
   const property = HAS_VALUES[value.toLowerCase()];
   if (!property) lexer.fail(`unknown value "${value}" for "has:"`, at);
   return { kind: 'property', property };

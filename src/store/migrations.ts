@@ -344,4 +344,21 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
     (SELECT id FROM components WHERE json_extract(settings, '$.file_format') IN ('po', 'po-mono'));
   `,
+  // 12: project labels (Weblate's) and the source strings they are put on (a translation's string shows its source's)
+  `
+  CREATE TABLE labels (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    color TEXT NOT NULL DEFAULT 'navy',
+    UNIQUE (project_id, name)
+  );
+  CREATE TABLE unit_labels (
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    label_id INTEGER NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
+    PRIMARY KEY (unit_id, label_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX unit_labels_label ON unit_labels (label_id);
+  `,
 ];

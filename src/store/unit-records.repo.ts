@@ -1,5 +1,6 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
 import type { Tx } from './db.js';
+import { type LabelRow, labelsOfUnits } from './labels.repo.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 import { type UnitFilter, compileUnitFilter } from './unit-search.js';
 import type { UnitRow } from './units.repo.js';
@@ -36,6 +37,8 @@ export interface UnitRecordRow
   has_suggestion: number;
   /** 1 when the unit, or its source string, has an unresolved comment. */
   has_comment: number;
+  /** The labels of its source string, by name. */
+  labels: LabelRow[];
 }
 
 // Read in this order by toRecord.
@@ -79,7 +82,18 @@ function toRecord(a: unknown[]): UnitRecordRow {
     has_suggestion: a[20] as number,
     has_comment: a[21] as number,
     source_unit_id: a[22] as number | null,
+    labels: [],
   };
+}
+
+/** Records with the labels of their source strings (one indexed read for the lot). */
+async function withLabels(tx: Tx, records: UnitRecordRow[]): Promise<UnitRecordRow[]> {
+  const labels = await labelsOfUnits(
+    tx,
+    records.map((r) => r.source_unit_id ?? r.id),
+  );
+  for (const r of records) r.labels = labels.get(r.source_unit_id ?? r.id) ?? [];
+  return records;
 }
 
 /** Which units a caller may see: `null` for all, else these translation ids. */
@@ -108,7 +122,7 @@ function visibility(tx: Tx, visible: VisibleTranslations): { clauses: string[]; 
 /** One unit as the API shows it, or undefined. */
 export async function unitRecord(tx: Tx, id: number): Promise<UnitRecordRow | undefined> {
   const row = (await sql(tx).byId.get(id)) as unknown[] | undefined;
-  return row && toRecord(row);
+  return row && (await withLabels(tx, [toRecord(row)]))[0];
 }
 
 /** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
@@ -131,7 +145,7 @@ export async function translationUnitRecords(
     )
     .raw(true)
     .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1)) as unknown[][];
-  return rows.map(toRecord);
+  return withLabels(tx, rows.map(toRecord));
 }
 
 /** A unit's text and state, as a change to many strings reads them. */
@@ -183,7 +197,7 @@ export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: 
     )
     .raw(true)
     .all(...w.params, slice.limit, slice.offset)) as unknown[][];
-  return rows.map(toRecord);
+  return withLabels(tx, rows.map(toRecord));
 }
 
 /** How many units `unitRecords` lists (remembered until the data changes). */

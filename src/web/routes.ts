@@ -7,6 +7,7 @@ import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
 import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
+import { editLabels, labelsPage } from './pages/labels.js';
 import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { replacePage, replaceStrings } from './pages/replace.js';
@@ -44,6 +45,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/repository/{project}/{component}/', methods: { GET: repositoryPage, POST: repositoryOperation }, signedIn: true },
   { path: '/new-lang/{project}/{component}/', methods: { GET: newLanguagePage, POST: addNewLanguage }, signedIn: true },
   { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },
+  { path: '/labels/{project}/', methods: { GET: labelsPage, POST: editLabels }, signedIn: true },
   { path: '/languages/', methods: { GET: languagesPage } },
   { path: '/languages/{language}/', methods: { GET: languagePage } },
   { path: '/changes/', methods: { GET: changesPage } },

@@ -16,6 +16,7 @@ import { type Html, html } from '../html.js';
 import { autoTranslateForm } from './autotranslate.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
+import { labelsPath } from './labels.js';
 import { type StatsRow, WAITING_FOR_REVIEW, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
 import { canStartTranslation } from './new-language.js';
 
@@ -113,7 +114,7 @@ export function projectPage(ctx: WebContext): WebAnswer {
     ${summary(total)}
     ${project.settings.instructions && html`<p class="instructions">${String(project.settings.instructions)}</p>`}
     ${statsTable('Components', 'Component', componentRows)} ${statsTable('Languages', 'Language', languageRows)}
-    <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a></p>`;
+    <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a>${ctx.access.can('project.edit', { project }) && html` · <a href=${labelsPath(project)}>Labels</a>`}</p>`;
   return { html: page(ctx, { title: project.name, crumbs: [{ label: project.name }], body }) };
 }
 
