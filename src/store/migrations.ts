@@ -344,7 +344,8 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
     (SELECT id FROM components WHERE json_extract(settings, '$.file_format') IN ('po', 'po-mono'));
   `,
-  // 12: project labels (Weblate's) and the source strings they are put on (a translation's string shows its source's)
+  // 12: project labels (Weblate's) and the source strings they are put on (a translation's string shows its source's);
+  // the languages each user translates
   `
   CREATE TABLE labels (
     id INTEGER PRIMARY KEY,
@@ -360,5 +361,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (unit_id, label_id)
   ) WITHOUT ROWID;
   CREATE INDEX unit_labels_label ON unit_labels (label_id);
+
+  -- the languages a user translates (Weblate's "Translated languages"): their dashboard, and first on project pages
+  CREATE TABLE user_languages (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    language_id INTEGER NOT NULL REFERENCES languages(id) ON DELETE CASCADE,
+    PRIMARY KEY (user_id, language_id)
+  ) WITHOUT ROWID;
+  -- a user's own recent changes (the dashboard)
+  CREATE INDEX changes_user ON changes (user_id, timestamp DESC, id DESC);
   `,
 ];

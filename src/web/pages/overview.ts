@@ -1,4 +1,4 @@
-// Browsing pages: the dashboard, projects, components, translations, project languages, languages, engagement and git export.
+// Browsing pages: projects (the visitor's languages first), components, translations, project languages, languages, engagement and git export.
 
 import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
@@ -11,6 +11,7 @@ import { type RepositoryStatus, repositoryStatus } from '../../operations/index.
 import { componentAlerts } from '../../store/alerts.repo.js';
 import type { Component, Language, Project, Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
+import { languagesOfVisitor } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { autoTranslateForm } from './autotranslate.js';
@@ -38,73 +39,29 @@ function projectTranslations(ctx: WebContext, project: Project): Translation[] {
 
 const statsOf = (ctx: WebContext, translations: Translation[]) => sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
 
-/** Languages of these translations with their translations, by language name. */
-function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Translation[]][] {
+/** Languages of these translations with their translations: the visitor's languages (`first`) first, each part by name. */
+function byLanguage(ctx: WebContext, translations: Translation[], first: ReadonlySet<number> = new Set()): [Language, Translation[]][] {
   const groups = new Map<number, Translation[]>();
   for (const t of translations) {
     const list = groups.get(t.languageId);
     if (list) list.push(t);
     else groups.set(t.languageId, [t]);
   }
-  return [...groups].map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list]).sort((a, b) => a[0].name.localeCompare(b[0].name));
+  return [...groups]
+    .map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list])
+    .sort((a, b) => Number(first.has(b[0].id)) - Number(first.has(a[0].id)) || a[0].name.localeCompare(b[0].name));
 }
 
-/** `/` and `/projects/`: every visible project with its progress. */
-export function dashboard(ctx: WebContext): WebAnswer {
-  const rows: StatsRow[] = visibleProjects(ctx).map((p) => ({
-    name: html`<a href=${paths.project(p)}>${p.name}</a>`,
-    counts: statsOf(ctx, projectTranslations(ctx, p)),
-  }));
-  const body = html`<h1>Dashboard</h1>
-    ${reviewQueue(ctx)}
-    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), progressLegend()]}`;
-  return { html: page(ctx, { title: 'Dashboard', body }) };
-}
-
-const QUEUE_ROWS = 20;
-
-/** The dashboard's "Waiting for review": translations the user may review with strings translated and not approved, most first. */
-function reviewQueue(ctx: WebContext): Html {
-  if (ctx.user.is_anonymous) return null;
-  const rows: { translation: Translation; waiting: number }[] = [];
-  for (const t of ctx.catalog.translations) {
-    const waiting = waitingForReview(countsOf(t, ctx));
-    if (waiting === 0 || !reviewOf(t, ctx) || !ctx.access.translation(t)) continue;
-    const component = ctx.catalog.componentsById.get(t.componentId)!;
-    if (refusal(ctx, 'unit.review', targetOf(ctx, projectOfComponent(ctx, component), component, t)) !== null) continue;
-    rows.push({ translation: t, waiting });
-  }
-  if (rows.length === 0) return null;
-  rows.sort((a, b) => b.waiting - a.waiting);
-  return html`<section aria-labelledby="review-h" class="review-queue">
-    <h2 id="review-h">Waiting for review</h2>
-    <table>
-      <thead><tr><th scope="col">Translation</th><th scope="col" class="num">Strings</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>
-        ${rows.slice(0, QUEUE_ROWS).map(({ translation: t, waiting }) => {
-          const component = ctx.catalog.componentsById.get(t.componentId)!;
-          const project = ctx.catalog.projectsById.get(component.projectId)!;
-          return html`<tr>
-            <th scope="row"><a href=${paths.translation(ctx.catalog, t)}>${project.name} / ${component.name} — ${ctx.catalog.languages.get(t.languageId)!.name}</a></th>
-            <td class="num" data-waiting=${waiting}>${num(waiting)}</td>
-            <td><a href=${`${paths.translate(ctx.catalog, t)}?q=${encodeURIComponent(WAITING_FOR_REVIEW)}`}>Review</a></td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>
-    ${rows.length > QUEUE_ROWS && html`<p class="hint">${num(rows.length - QUEUE_ROWS)} more translations wait for review.</p>`}
-  </section>`;
-}
-
-/** `/projects/<p>/`: the project's components and languages. */
-export function projectPage(ctx: WebContext): WebAnswer {
+/** `/projects/<p>/`: the project's components and languages (the visitor's languages first). */
+export async function projectPage(ctx: WebContext): Promise<WebAnswer> {
   const project = projectOf(ctx);
+  const mine = await languagesOfVisitor(ctx);
   const components = visibleComponents(ctx, project);
   const componentRows: StatsRow[] = components.map((c) => ({
     name: html`<a href=${paths.component(ctx.catalog, c)}>${c.name}</a>${c.settings.is_glossary ? html` <span class="tag">glossary</span>` : ''}`,
     counts: statsOf(ctx, translationsOf(ctx, c)),
   }));
-  const languageRows: StatsRow[] = byLanguage(ctx, projectTranslations(ctx, project)).map(([l, list]) => ({
+  const languageRows: StatsRow[] = byLanguage(ctx, projectTranslations(ctx, project), mine).map(([l, list]) => ({
     name: html`<a href=${paths.projectLanguage(project, l)}>${l.name}</a>`,
     counts: statsOf(ctx, list),
     translate: paths.projectLanguage(project, l),
@@ -158,12 +115,15 @@ const ALERT_TEXT: Record<string, string> = {
   DuplicateLanguage: 'Several files map to the same language',
 };
 
-/** `/projects/<p>/<c>/`: translations, repository status, alerts, recent changes, downloads. */
+/** `/projects/<p>/<c>/`: translations (the visitor's languages first), repository status, alerts, recent changes, downloads. */
 export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
   const component = componentOf(ctx);
   const project = projectOfComponent(ctx, component);
   const translations = translationsOf(ctx, component);
-  const rows: StatsRow[] = translations.map((t) => ({
+  const mine = await languagesOfVisitor(ctx);
+  // the visitor's languages first, the rest as they were
+  const ordered = [...translations].sort((a, b) => Number(mine.has(b.languageId)) - Number(mine.has(a.languageId)));
+  const rows: StatsRow[] = ordered.map((t) => ({
     name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.languages.get(t.languageId)!.name}</a>${t.isSource ? html` <span class="tag">source</span>` : ''}`,
     counts: countsOf(t, ctx),
     translate: paths.translate(ctx.catalog, t),
