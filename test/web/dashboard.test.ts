@@ -14,6 +14,9 @@ import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-w
 import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the page's own global, evaluated in the browser
+declare const document: any;
+
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: dashboard browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
 const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
