@@ -29,6 +29,7 @@ export interface ScreenshotBrief {
 /** A string a screenshot shows, with how far its translations got. */
 export interface ScreenshotString {
   id: number;
+  id_hash: bigint;
   source: string;
   context: string;
   position: number;
@@ -76,11 +77,12 @@ const sql = preparedOnce((tx: Tx) => ({
   remove: tx.prepare('DELETE FROM screenshots WHERE id = ?'),
   link: tx.prepare('INSERT INTO screenshot_units (screenshot_id, unit_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   unlink: tx.prepare('DELETE FROM screenshot_units WHERE screenshot_id = ? AND unit_id = ?'),
-  ofUnit: tx.prepare(
-    'SELECT s.id, s.name, s.width, s.height FROM screenshot_units su JOIN screenshots s ON s.id = su.screenshot_id WHERE su.unit_id = ? ORDER BY s.name, s.id',
+  ofUnits: tx.prepare(
+    `SELECT DISTINCT s.id, s.name, s.width, s.height FROM screenshot_units su JOIN screenshots s ON s.id = su.screenshot_id
+     WHERE su.unit_id IN (?, ?) ORDER BY s.name, s.id`,
   ),
   strings: tx.prepare(
-    `SELECT u.id, u.source, u.context, u.position,
+    `SELECT u.id, CAST(u.id_hash AS TEXT) AS id_hash, u.source, u.context, u.position,
        (SELECT count(*) FROM translations ot JOIN units o ON o.translation_id = ot.id AND o.id_hash = u.id_hash
         WHERE ot.component_id = t.component_id AND ot.is_source = 0 AND o.state >= 20) AS translated,
        (SELECT count(*) FROM translations ot JOIN units o ON o.translation_id = ot.id AND o.id_hash = u.id_hash
@@ -161,15 +163,19 @@ export async function setScreenshotUnit(tx: Tx, screenshotId: number, unitId: nu
   return (await (linked ? s.link.run(screenshotId, unitId) : s.unlink.run(screenshotId, unitId))).changes > 0;
 }
 
-/** The screenshots showing a (source) unit, by name: one indexed lookup. */
-export async function unitScreenshots(tx: Tx, unitId: number): Promise<ScreenshotBrief[]> {
-  return (await sql(tx).ofUnit.all(unitId)) as ScreenshotBrief[];
+/**
+ * The screenshots showing a unit or its source unit (a screenshot usually shows the source language's), by name: one
+ * lookup in the links' unit index.
+ */
+export async function unitScreenshots(tx: Tx, unitId: number, sourceUnitId: number | null): Promise<ScreenshotBrief[]> {
+  return (await sql(tx).ofUnits.all(unitId, sourceUnitId ?? unitId)) as ScreenshotBrief[];
 }
 
 /** The strings a screenshot shows in file order, each with its translated count. */
 export async function screenshotStrings(tx: Tx, screenshotId: number): Promise<ScreenshotString[]> {
-  return ((await sql(tx).strings.all(screenshotId)) as ScreenshotString[]).map((r) => ({
+  return ((await sql(tx).strings.all(screenshotId)) as (Omit<ScreenshotString, 'id_hash'> & { id_hash: string })[]).map((r) => ({
     ...r,
+    id_hash: BigInt(r.id_hash),
     translated: Number(r.translated),
     translations: Number(r.translations),
   }));

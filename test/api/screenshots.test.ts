@@ -227,6 +227,11 @@ describe('the screenshots API', () => {
       expect(list.json.count).toBe(list.json.results.length);
       expect(list.json.results.every((s: Json) => s.translation.includes('/hello/'))).toBe(true);
     }
+    // nor do the web pages show it to an anonymous visitor (who sees hello's)
+    expect((await api.get(`/screenshot/${id}/`)).status).toBe(404);
+    expect((await api.get(`/screenshot/${id}/image/`)).status).toBe(404);
+    expect((await api.get('/screenshots/internal/tools/')).status).toBe(404);
+    expect((await api.get('/screenshots/hello/app/')).status).toBe(200);
     // jane's writes meet the same 404 (not a 403 that would say it exists), and creating there names no translation
     expect((await post(`/api/screenshots/${id}/`, jane, { name: 'x' }, 'PATCH')).status).toBe(404);
     expect((await httpRequest(api.origin, `/api/screenshots/${id}/`, { method: 'DELETE', token: jane })).status).toBe(404);
