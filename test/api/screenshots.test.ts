@@ -127,6 +127,16 @@ describe('the screenshots API', () => {
     const linked = await post(`/api/screenshots/${id}/units/`, admin, { unit_id: sourceUnit.id });
     expect(linked.status).toBe(200);
     expect(linked.json.units).toEqual([sourceUnit.url]);
+    // has:screenshot finds the string in its source language and in its translations
+    const combined = encodeURIComponent(`has:screenshot AND context:"${sourceUnit.context}"`);
+    for (const lang of ['en', 'de']) {
+      const found = await api.get(`/api/translations/hello/app/${lang}/units/?q=has:screenshot`, admin);
+      expect(
+        found.json.results.map((u: Json) => u.id_hash),
+        lang,
+      ).toEqual([sourceUnit.id_hash]);
+    }
+    expect((await api.get(`/api/translations/hello/app/de/units/?q=${combined}`, admin)).json.count).toBe(1);
     // form-encoded too, and linking twice keeps one link
     const again = await post(`/api/screenshots/${id}/units/`, admin, form({ unit_id: String(sourceUnit.id) }));
     expect(again.json.units).toEqual([sourceUnit.url]);
@@ -144,6 +154,7 @@ describe('the screenshots API', () => {
     const unlinked = await httpRequest(api.origin, `/api/screenshots/${id}/units/${sourceUnit.id}/`, { method: 'DELETE', token: admin });
     expect(unlinked.status).toBe(204);
     expect((await api.get(`/api/screenshots/${id}/`)).json.units).toEqual([]);
+    expect((await api.get('/api/translations/hello/app/de/units/?q=has:screenshot', admin)).json.count).toBe(0);
   });
 
   it('replaces the image through /file/, keeping the old one when the new one is refused', async () => {
