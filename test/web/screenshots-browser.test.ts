@@ -132,6 +132,26 @@ describe('screenshots in the web interface', () => {
     const image = await env.request('GET', `${at}image/`);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.bytes.equals(png(8, 8))).toBe(true);
+    // the page's forms: rename, a refused replacement (the old image kept, the reason shown), delete
+    const post = (fields: Record<string, string>, file?: Buffer) => {
+      const f = new FormData();
+      f.append('csrfmiddlewaretoken', mike.csrf);
+      for (const [k, v] of Object.entries(fields)) f.append(k, v);
+      if (file) f.append('image', new Blob([file]), 'x.png');
+      return env.request('POST', at, { headers: { ...headers, Origin: env.origin }, body: f });
+    };
+    const renamed = await post({ action: 'rename', name: 'Settings dialog', q: '' });
+    expect(renamed.status).toBe(303);
+    expect((await env.request('GET', at)).text).toContain('Screenshot: Settings dialog');
+    const replaced = await post({ action: 'replace', q: 'Quit' }, Buffer.from('GIF89a\x0a\x00\x0a\x00'));
+    expect(replaced.status).toBe(400);
+    expect(replaced.text).toMatch(/role="alert"[^>]*>Unsupported image type: gif/);
+    expect(replaced.text).toContain('value="Quit"');
+    expect((await env.request('GET', `${at}image/`)).bytes.equals(png(8, 8))).toBe(true);
+    const deleted = await post({ action: 'delete', q: '' });
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get('location')).toBe('/screenshots/hello/app/');
+    expect((await env.request('GET', at)).status).toBe(404);
     expect((await env.request('GET', '/screenshot/999999/')).status).toBe(404);
     expect((await env.request('GET', '/screenshot/999999/image/')).status).toBe(404);
     // an anonymous form post is sent to sign in, never stored
