@@ -125,7 +125,7 @@ export async function exportTranslation(
     location: u.location,
     flags: u.flags,
     state: u.state as UnitState,
-    checksum: hashToChecksum(u.id_hash),
+    checksum: hashToChecksum(u.idHash),
   }));
   const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
   return {
