@@ -1,5 +1,6 @@
-import { toApiError, validationError } from '../../api/errors.js';
 // Screenshots in the web interface (Weblate's /screenshots/<p>/<c>/ and /screenshot/<id>/): a component's list with an upload form, one screenshot with its strings and a search to link more, its image; every write through the API's handlers.
+
+import { toApiError, validationError } from '../../api/errors.js';
 import * as api from '../../api/handlers/screenshots.js';
 import { componentOf, idOf, projectOfComponent } from '../../api/lookup.js';
 import { type WriteContext, refusal, targetOf } from '../../api/write.js';
