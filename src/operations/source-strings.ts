@@ -3,15 +3,15 @@ import { recheckUnits } from '../checks/refresh.js';
 import { Action } from '../domain/actions.js';
 import { recordChangeRows, unitChange } from '../store/changes.repo.js';
 import type { ChangeInput, Tx } from '../store/index.js';
-import { type LabelRow, editUnitLabels } from '../store/labels.repo.js';
+import { type Label, editUnitLabels } from '../store/labels.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { type SourceString, componentUnitsByHash, setExtraFlags } from '../store/units.repo.js';
 
 /** A change to source strings: their new flags (from the current ones), labels to put on and to take off. */
 export interface SourceEdit {
   flags?: (current: string) => string;
-  addLabels?: readonly LabelRow[];
-  removeLabels?: readonly LabelRow[];
+  addLabels?: readonly Label[];
+  removeLabels?: readonly Label[];
 }
 
 /**

@@ -3,9 +3,9 @@ import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
 
 /** A label of a project. */
-export interface LabelRow {
+export interface Label {
   id: number;
-  project_id: number;
+  projectId: number;
   name: string;
   description: string;
   color: string;
@@ -31,7 +31,7 @@ export const LABEL_COLORS = [
   'silver',
 ] as const;
 
-const COLUMNS = 'l.id, l.project_id, l.name, l.description, l.color';
+const COLUMNS = 'l.id, l.project_id AS "projectId", l.name, l.description, l.color';
 
 const sql = preparedOnce((tx: Tx) => ({
   ofProject: tx.prepare(`SELECT ${COLUMNS} FROM labels l WHERE l.project_id = ? ORDER BY l.name, l.id`),
@@ -49,19 +49,19 @@ const sql = preparedOnce((tx: Tx) => ({
 }));
 
 /** The labels of a project, by name. */
-export async function projectLabels(tx: Tx, projectId: number): Promise<LabelRow[]> {
-  return (await sql(tx).ofProject.all(projectId)) as LabelRow[];
+export async function projectLabels(tx: Tx, projectId: number): Promise<Label[]> {
+  return (await sql(tx).ofProject.all(projectId)) as Label[];
 }
 
-export async function findLabel(tx: Tx, id: number): Promise<LabelRow | undefined> {
-  return (await sql(tx).byId.get(id)) as LabelRow | undefined;
+export async function findLabel(tx: Tx, id: number): Promise<Label | undefined> {
+  return (await sql(tx).byId.get(id)) as Label | undefined;
 }
 
 /**
  * Creates a label of a project; undefined when the project has one of that name.
  * @example await createLabel(tx, { projectId: 1, name: 'UI', description: '', color: 'navy' })
  */
-export async function createLabel(tx: Tx, input: { projectId: number; name: string; description: string; color: string }): Promise<LabelRow | undefined> {
+export async function createLabel(tx: Tx, input: { projectId: number; name: string; description: string; color: string }): Promise<Label | undefined> {
   const s = sql(tx);
   if ((await s.taken.get(input.projectId, input.name)) !== undefined) return undefined;
   const { lastInsertRowid } = await s.insert.run(input.projectId, input.name, input.description, input.color);
@@ -79,10 +79,10 @@ export async function labelledStrings(tx: Tx, labelId: number): Promise<number> 
 }
 
 /** The labels of source units, by unit id (units without labels are absent); one indexed read for any number. */
-export async function labelsOfUnits(tx: Tx, unitIds: readonly number[]): Promise<Map<number, LabelRow[]>> {
-  const out = new Map<number, LabelRow[]>();
+export async function labelsOfUnits(tx: Tx, unitIds: readonly number[]): Promise<Map<number, Label[]>> {
+  const out = new Map<number, Label[]>();
   if (unitIds.length === 0) return out;
-  const rows = (await sql(tx).ofUnits.all(JSON.stringify([...new Set(unitIds)]))) as (LabelRow & { unit_id: number })[];
+  const rows = (await sql(tx).ofUnits.all(JSON.stringify([...new Set(unitIds)]))) as (Label & { unit_id: number })[];
   for (const { unit_id, ...label } of rows) {
     const list = out.get(Number(unit_id));
     if (list) list.push(label);

@@ -1,8 +1,8 @@
 // Handlers that change strings: translate a unit (PATCH/PUT), add a string to a translation (POST …/units/), delete a string.
 import { State } from '../../domain/unit.js';
 import { COMPONENT_LOCKED, addUnit, deleteUnit, editSourceStrings, editUnit, editedFlags } from '../../operations/index.js';
-import { type UnitRecordRow, now } from '../../store/index.js';
-import { type LabelRow, projectLabels } from '../../store/labels.repo.js';
+import { type UnitRecord, now } from '../../store/index.js';
+import { type Label, projectLabels } from '../../store/labels.repo.js';
 import { isComponentLocked } from '../../store/projects.repo.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { sourceStringsOf } from '../../store/units.repo.js';
@@ -23,7 +23,7 @@ async function unitOf(ctx: RequestContext) {
   const raw = ctx.params.id;
   if (!/^\d{1,15}$/.test(raw!)) throw notFound();
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number.parseInt(raw!, 10)));
-  const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
+  const translation = unit && ctx.catalog.translationsById.get(unit.translationId);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   return { unit, translation, component, project: projectOfComponent(ctx, component) };
@@ -42,12 +42,12 @@ function targetList(ctx: WriteContext): string[] {
 }
 
 /** The write serializer's view of a unit: what PATCH and PUT answer. */
-function writeView(unit: UnitRecordRow, target: string[]): string {
-  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: unit.labels.map((l) => l.id) });
+function writeView(unit: UnitRecord, target: string[]): string {
+  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extraFlags, labels: unit.labels.map((l) => l.id) });
 }
 
 /** `labels` of a write: a list of the project's label ids (DRF's "Invalid pk" otherwise). */
-function labelsField(body: WriteContext['body'], projectLabels: readonly LabelRow[]): LabelRow[] | undefined {
+function labelsField(body: WriteContext['body'], projectLabels: readonly Label[]): Label[] | undefined {
   const value = listField(body, 'labels');
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
@@ -76,7 +76,7 @@ async function sourceProperties(ctx: WriteContext, at: Awaited<ReturnType<typeof
   const addLabels = (wanted ?? []).filter((l) => !current.has(l.id));
   const removeLabels = wanted === undefined ? [] : unit.labels.filter((l) => !wanted.some((w) => w.id === l.id));
   const newFlags = flags === undefined ? undefined : editedFlags('', flags, '');
-  const flagsChange = newFlags !== undefined && newFlags !== unit.extra_flags;
+  const flagsChange = newFlags !== undefined && newFlags !== unit.extraFlags;
   const explanationChange = explanation !== undefined && explanation !== unit.explanation;
   if (!flagsChange && !explanationChange && addLabels.length === 0 && removeLabels.length === 0) return;
   if (!translation.isSource) throw permissionDenied(SOURCE_PROPERTIES);

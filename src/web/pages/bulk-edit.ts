@@ -6,7 +6,7 @@ import { refusal, requirePermission, targetOf } from '../../api/write.js';
 import { State } from '../../domain/unit.js';
 import { bulkEdit as bulkEditStrings } from '../../operations/index.js';
 import type { Translation } from '../../store/index.js';
-import { type LabelRow, projectLabels } from '../../store/labels.repo.js';
+import { type Label, projectLabels } from '../../store/labels.repo.js';
 import { countTranslationUnitRecords } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue } from '../context.js';
@@ -31,7 +31,7 @@ function scopeOf(ctx: WebContext, translation: Translation) {
 }
 
 /** A set of checkboxes, one per label of the project. */
-function labelChoice(name: string, legend: string, labels: readonly LabelRow[]): Html {
+function labelChoice(name: string, legend: string, labels: readonly Label[]): Html {
   return html`<fieldset class="field label-choice">
     <legend>${legend}</legend>
     ${labels.map((l) => html`<label class="check"><input type="checkbox" name=${name} value=${l.id} /> ${labelChip(l)}</label>`)}
@@ -39,7 +39,7 @@ function labelChoice(name: string, legend: string, labels: readonly LabelRow[]):
 }
 
 /** The labels of the project that `name` lists (ids), 400 for any other. */
-function chosenLabels(ctx: WebContext, name: string, labels: readonly LabelRow[]): LabelRow[] {
+function chosenLabels(ctx: WebContext, name: string, labels: readonly Label[]): Label[] {
   return (ctx.body?.form.get(name) ?? []).map((id) => {
     const label = labels.find((l) => String(l.id) === id);
     if (!label) throw validationError(name, `No label ${id} in this project.`);

@@ -213,9 +213,9 @@ export async function searchPage(ctx: WebContext): Promise<WebAnswer> {
         : html`<p role="status" data-found=${Math.min(found.length, SEARCH_PAGE)}>${offset > 0 ? `From ${num(offset + 1)}: ` : ''}${strings(Math.min(found.length, SEARCH_PAGE))}${more ? ' (more on the next page)' : ''}.</p>
           <ol class="search-results" start=${offset + 1}>
             ${found.slice(0, SEARCH_PAGE).map((u) => {
-              const t = ctx.catalog.translationsById.get(u.translation_id)!;
+              const t = ctx.catalog.translationsById.get(u.translationId)!;
               return html`<li>
-                <a href=${`${paths.translate(ctx.catalog, t)}?checksum=${checksumOf(u.id_hash)}`}>${pluralText(u.source)}</a>
+                <a href=${`${paths.translate(ctx.catalog, t)}?checksum=${checksumOf(u.idHash)}`}>${pluralText(u.source)}</a>
                 <small>${translationName(ctx, t)}</small>
                 ${u.target && html`<p class="text">${pluralText(u.target)}</p>`}
               </li>`;

@@ -81,7 +81,7 @@ export async function editLabels(ctx: WebContext): Promise<WebAnswer> {
   if (remove !== undefined) {
     await ctx.services.store.write(async (tx) => {
       const label = /^\d{1,15}$/.test(remove) ? await findLabel(tx, Number(remove)) : undefined;
-      if (label?.project_id === project.id) await deleteLabel(tx, label.id);
+      if (label?.projectId === project.id) await deleteLabel(tx, label.id);
     });
   } else {
     await createProjectLabel({ ...ctx, body: ctx.body!, reload: async () => refreshed(ctx) });
