@@ -199,9 +199,11 @@ export async function searchPage(ctx: WebContext): Promise<WebAnswer> {
   const q = (queryValue(ctx, 'q') ?? '').trim();
   const offset = Math.max(0, Number.parseInt(queryValue(ctx, 'offset') ?? '0', 10) || 0);
   const filter = q === '' ? null : filterOf(q);
-  // one page and one row more (is there a next page?), never a count of every match
-  const found =
-    filter === null ? [] : await ctx.services.store.read((tx) => unitRecords(tx, ctx.access.translationIds(), filter, { limit: SEARCH_PAGE + 1, offset }));
+  // one page and one row more (is there a next page?), never a count of every match; read in id order when the
+  // visitor sees most translations, so that a common search stops at the page's end
+  const visible = ctx.access.translationIds();
+  const byId = visible === null || visible.length * 2 >= ctx.catalog.translations.length;
+  const found = filter === null ? [] : await ctx.services.store.read((tx) => unitRecords(tx, visible, filter, { limit: SEARCH_PAGE + 1, offset }, { byId }));
   const more = found.length > SEARCH_PAGE;
   const next = (at: number) => `/search/?${new URLSearchParams({ q, offset: String(at) })}`;
   const body = html`<h1>Search</h1>
