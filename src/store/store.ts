@@ -46,7 +46,7 @@ export type {
   UnitValues,
 } from './sync.repo.js';
 export type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
-export type { UnitRecordRow, VisibleTranslations } from './unit-records.repo.js';
+export type { UnitRecord, VisibleTranslations } from './unit-records.repo.js';
 export type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
 export type { Author, UserRow } from './users.repo.js';
 

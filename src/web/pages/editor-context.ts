@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ACTIONS_CONTENT } from '../../domain/actions.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import type { ChangeRecordRow, Component, Translation, UnitRecordRow } from '../../store/index.js';
+import type { ChangeRecordRow, Component, Translation, UnitRecord } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type PositionedUnit, type UnitBrief, nearbyUnits, unitsByHashIn } from '../../store/units.repo.js';
 import type { WebContext } from '../context.js';
@@ -21,7 +21,7 @@ export interface UnitSurroundings {
   /** The same string (source and context, or key) in the project's other components, in this language. */
   occurrences: UnitBrief[];
   /** The source language's unit (its timestamp is the source string's age), when it is another unit. */
-  sourceUnit?: UnitRecordRow;
+  sourceUnit?: UnitRecord;
 }
 
 /** The translations of this language in the project's other components the user may see (a restricted one stays hidden). */
@@ -37,13 +37,13 @@ function siblingTranslations(ctx: WebContext, translation: Translation): number[
   return ids;
 }
 
-export async function surroundingsOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<UnitSurroundings> {
+export async function surroundingsOf(ctx: WebContext, translation: Translation, unit: UnitRecord): Promise<UnitSurroundings> {
   const siblings = siblingTranslations(ctx, translation);
   return ctx.services.store.read(async (tx) => {
     const [nearby, occurrences, sourceUnit] = await Promise.all([
       nearbyUnits(tx, translation.id, unit.position, NEARBY),
-      siblings.length === 0 ? Promise.resolve([]) : unitsByHashIn(tx, siblings, unit.id_hash),
-      unit.source_unit_id !== null && unit.source_unit_id !== unit.id ? unitRecord(tx, unit.source_unit_id) : Promise.resolve(undefined),
+      siblings.length === 0 ? Promise.resolve([]) : unitsByHashIn(tx, siblings, unit.idHash),
+      unit.sourceUnitId !== null && unit.sourceUnitId !== unit.id ? unitRecord(tx, unit.sourceUnitId) : Promise.resolve(undefined),
     ]);
     return { nearby, occurrences: occurrences.slice(0, OCCURRENCES), sourceUnit };
   });
@@ -78,7 +78,7 @@ function stringLine(href: string, source: string, target: string, state: number,
 export function surroundingsSections(
   ctx: WebContext,
   translation: Translation,
-  unit: UnitRecordRow,
+  unit: UnitRecord,
   s: UnitSurroundings,
   lang: { code: string; dir: string },
 ): Html {
@@ -136,7 +136,7 @@ export function locationLink(component: Component, translation: Translation, loc
 }
 
 /** The string's locations, each linked to the repository browser where the component names one. */
-export function locations(component: Component, translation: Translation, unit: UnitRecordRow): Html {
+export function locations(component: Component, translation: Translation, unit: UnitRecord): Html {
   const list = unit.location
     .split(/,\s*|\s+/)
     .map((l) => l.trim())
@@ -154,7 +154,7 @@ function ageOf(timestamp: string): string {
 }
 
 /** The source string's age and the string's last change (who made it), as facts beside the source. */
-export function ageFacts(unit: UnitRecordRow, s: UnitSurroundings, history: ChangeRecordRow[]): Html {
+export function ageFacts(unit: UnitRecord, s: UnitSurroundings, history: ChangeRecordRow[]): Html {
   const last = history.find((c) => ACTIONS_CONTENT.has(c.action));
   const sourceTime = s.sourceUnit?.timestamp ?? unit.timestamp;
   return html`<dt>Source string age</dt><dd data-source-age><time datetime=${sourceTime}>${ageOf(sourceTime)}</time> (${when(sourceTime)})</dd>

@@ -132,7 +132,7 @@ function summary(c: ReturnType<typeof sumStats>): Html {
 async function statusOf(ctx: WebContext, project: Project, component: Component): Promise<RepositoryStatus | null> {
   try {
     const config = configOf(ctx, project, component);
-    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
+    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component, { git: ctx.services.git }));
   } catch (e) {
     if (e instanceof NotFoundError || (e as { status?: number }).status === 404) return null;
     throw e;
