@@ -132,7 +132,7 @@ function templateListing(template: StringsDocument): TemplateListing {
       entries.push(t);
     }
     const identities = entries.map((t) => {
-      const source = [decodeStringsValue(t.value, valuePlace(template, t))];
+      const source = [decodedValue(template, t)];
       return {
         source,
         note: commentNotes(t.comments),
@@ -166,9 +166,10 @@ function unit(context: string, source: string[], target: string[], note: string,
   };
 }
 
-/** Where an entry's value starts (its line when it has none), for an error about it. */
-function valuePlace(doc: StringsDocument, e: StringsEntry): StringsPlace {
-  return { filename: doc.filename, text: doc.text, offset: e.valueStart >= 0 ? e.valueStart : e.lineStart };
+/** An entry's value decoded; an error about it names where the value starts (its line when it has none). */
+function decodedValue(doc: StringsDocument, e: StringsEntry): string {
+  if (!e.value.includes('\\')) return e.value;
+  return decodeStringsValue(e.value, { filename: doc.filename, text: doc.text, offset: e.valueStart >= 0 ? e.valueStart : e.lineStart });
 }
 
 /** Entries Weblate lists: not comment-only (a key or a value). */
@@ -195,7 +196,7 @@ function monolingualUnits(doc: StringsDocument, template: StringsDocument): Pars
     const identity = listing.identities[k]!;
     let note = e && e.comments.length > 0 ? commentNotes(e.comments) : '';
     if (identity.note !== note) note = `${identity.note}\n${note}`;
-    const target = e ? [decodeStringsValue(e.value, valuePlace(doc, e))] : [''];
+    const target = e ? [decodedValue(doc, e)] : [''];
     units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, k + 1, identity));
   }
   return units;
@@ -206,11 +207,11 @@ function bilingualUnits(doc: StringsDocument): ParsedUnit[] {
   const seen = new Set<bigint>();
   const units: ParsedUnit[] = [];
   for (const e of listed(doc)) {
-    const source = decodeStringsValue(e.name, { filename: doc.filename, text: doc.text, offset: e.lineStart });
+    const source = e.name.includes('\\') ? decodeStringsValue(e.name, { filename: doc.filename, text: doc.text, offset: e.lineStart }) : e.name;
     const idHash = calculateHash(source, e.name);
     if (seen.has(idHash)) continue;
     seen.add(idHash);
-    units.push(unit(e.name, [source], [decodeStringsValue(e.value, valuePlace(doc, e))], commentNotes(e.comments), idHash, units.length + 1));
+    units.push(unit(e.name, [source], [decodedValue(doc, e)], commentNotes(e.comments), idHash, units.length + 1));
   }
   return units;
 }
@@ -264,8 +265,7 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
         if (edit.remove) {
           if (entry) replacements.push({ start: entry.attachedStart, end: entry.end, text: '' });
         } else if (entry && entry.valueStart >= 0) {
-          if (decodeStringsValue(entry.value, valuePlace(doc, entry)) !== value)
-            replacements.push({ start: entry.valueStart, end: entry.valueEnd, text: `"${escapeStringsValue(value)}"` });
+          if (decodedValue(doc, entry) !== value) replacements.push({ start: entry.valueStart, end: entry.valueEnd, text: `"${escapeStringsValue(value)}"` });
         } else if (entry) {
           const nl = text.slice(entry.lineStart, entry.end).match(/\r?\n$/)?.[0] ?? '';
           replacements.push({ start: entry.lineStart, end: entry.end, text: `${writeKey(key)} = "${escapeStringsValue(value)}";${nl}` });
