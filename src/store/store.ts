@@ -22,6 +22,7 @@ export type {
   MemoryVisibility,
 } from './memory.repo.js';
 export type { MetricsRow } from './metrics.repo.js';
+export type { NewScreenshot, ScreenshotBrief, ScreenshotRow, ScreenshotString } from './screenshots.repo.js';
 export type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 export type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 export type { LanguageRow } from './languages.repo.js';

@@ -3,10 +3,10 @@
 import { validationError } from '../../api/errors.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { findCheck } from '../../checks/index.js';
-import { previewChecks } from '../../checks/refresh.js';
+import { dismissFailingCheck, previewChecks } from '../../checks/refresh.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR } from '../../domain/unit.js';
-import { checkCounts, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
+import { checkCounts, unitChecks } from '../../store/checks.repo.js';
 import type { Component, Translation, UnitRecord } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
@@ -104,7 +104,7 @@ export async function dismissCheck(ctx: WebContext): Promise<WebAnswer> {
     return { status: 403, html: renderFragment(html`<p>You may not dismiss this check${enforced(component, name) ? ': the component enforces it' : ''}.</p>`) };
   }
   const dismiss = formValue(ctx, 'restore') === undefined;
-  if (!(await ctx.services.store.write((tx) => setCheckDismissed(tx, unit.id, name, dismiss))))
+  if (!(await ctx.services.store.write((tx) => dismissFailingCheck(tx, unit, name, dismiss))))
     throw validationError('check', `The string does not fail the check "${name}".`);
   return { redirect: `${paths.translate(ctx.catalog, translation)}?checksum=${hashToChecksum(unit.idHash)}`, status: 303 };
 }

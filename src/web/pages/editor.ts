@@ -22,7 +22,7 @@ import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
 import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
-import { ageFacts, keyboardHelp, locations, surroundingsOf, surroundingsSections } from './editor-context.js';
+import { ageFacts, keyboardHelp, locations, screenshotFacts, surroundingsOf, surroundingsSections } from './editor-context.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
@@ -240,6 +240,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${(unit.flags || unit.extraFlags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extraFlags].filter(Boolean).join(', ')}</code></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
             ${ageFacts(unit, around, history)}
+            ${screenshotFacts(around)}
           </dl>
         </section>
         <section class="target" aria-labelledby="target-h">

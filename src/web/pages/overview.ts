@@ -198,6 +198,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
     }
     <section aria-labelledby="files"><h2 id="files">Files</h2>
       <p><a href=${zip} download>Download all translations (ZIP)</a>; each language's page downloads and uploads its file.</p>
+      <p><a href=${paths.screenshots(ctx.catalog, component)}>Screenshots</a> of the component's strings.</p>
     </section>
     <section aria-labelledby="recent"><h2 id="recent">Recent changes</h2>
       ${changeList(ctx, await recentChanges(ctx, { componentId: component.id }, 10))}
