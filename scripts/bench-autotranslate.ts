@@ -12,6 +12,9 @@ import { keepassxcFiles, root, serveUrl } from './bench-lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PAGES = Number(process.env.BENCH_SAMPLES ?? 150);
+// BENCH_KINDS: a regular expression choosing the trials by name; BENCH_PROFILE: a folder for the servers' CPU profiles
+const KINDS = new RegExp(process.env.BENCH_KINDS ?? '');
+const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
 const files = keepassxcFiles('bench:autotranslate');
 const german = files['share/translations/keepassxc_de.ts']!;
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
@@ -75,7 +78,7 @@ async function tms(config: string, args: string[], input?: string): Promise<stri
 }
 
 async function serve(config: string): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'tms'), '--config', config, 'serve', '--port', '0', '--workers', '1'], {
+  const child = spawn(process.execPath, [...PROFILE, path.join(root, 'bin', 'tms'), '--config', config, 'serve', '--port', '0', '--workers', '1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -153,6 +156,7 @@ const kinds: [string, (origin: string) => Promise<{ seconds: number; updated: nu
 const results = new Map<string, number[]>();
 for (let round = 0; round < ROUNDS; round++) {
   for (const [i, [name, run]] of kinds.entries()) {
+    if (i > 0 && !KINDS.test(name)) continue;
     const server = await serve(trial(`r${round}k${i}`));
     try {
       const r = await run(server.origin);
@@ -169,6 +173,7 @@ for (const [name, rates] of results)
   report(`best of ${rates.length}: ${name}: ${Math.max(...rates).toFixed(0)} strings/s (${(Math.max(...rates) / anchor).toFixed(2)} × the upload)`);
 
 // the editor page's server time: no engines against four (a dead one and a hung one among them)
+if (PAGES === 0) process.exit(0);
 async function signIn(origin: string): Promise<string> {
   const form = await fetch(`${origin}/accounts/login/`);
   const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;

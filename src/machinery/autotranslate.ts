@@ -10,11 +10,11 @@ import {
   type AutoMode,
   type AutoResult,
   type OtherTranslation,
-  autoUnitNow,
+  autoUnitsNow,
   automaticTranslationUser,
   otherTranslations,
 } from '../store/autotranslate.repo.js';
-import { type ChangeInput, recordChanges, unitChange } from '../store/changes.repo.js';
+import { type ChangeInput, recordChangeRows, unitChange } from '../store/changes.repo.js';
 import { setPendingTarget } from '../store/edits.repo.js';
 import type { Tx } from '../store/index.js';
 import { now } from '../store/index.js';
@@ -74,7 +74,8 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   // the other components' translations of every string, read once
   const others = new Map<number, OtherTranslation[]>();
   if (job.source.kind === 'others') {
-    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, job.pair.targetId, job.pair.sourceId));
+    const { components } = job.source;
+    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, components, job.pair.targetId, job.pair.sourceId));
     for (const r of rows) {
       const list = others.get(r.unit_id);
       if (list) list.push(r);
@@ -187,8 +188,12 @@ export async function applyAutomaticResults(
   const timestamp = now();
   const byTranslation = new Map<number, { edits: { id: number; target: string; state: number }[]; changes: ChangeInput[] }>();
   const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
+  const current = await autoUnitsNow(
+    tx,
+    results.map((r) => r.unitId),
+  );
   for (const r of results) {
-    const u = await autoUnitNow(tx, r.unitId);
+    const u = current.get(r.unitId);
     if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
     const change = unitChange(u, {
       action: Action.AUTO,
@@ -221,7 +226,7 @@ export async function applyAutomaticResults(
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
     for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });
-    await recordChanges(tx, group.changes);
+    await recordChangeRows(tx, group.changes);
     const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
     await enforceChecks(
       tx,
