@@ -225,7 +225,7 @@ export async function applyAutomaticResults(
   if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
-    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });
+    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp, automatic: true });
     await recordChangeRows(tx, group.changes);
     const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
     await enforceChecks(

@@ -59,6 +59,7 @@ const sql = preparedOnce((tx: Tx) => ({
      ORDER BY o.state DESC, o.id`,
   ),
   strings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ? ORDER BY id'),
+  automatic: tx.prepare('SELECT count(*) FROM units WHERE translation_id = ? AND automatically_translated = 1').pluck(),
   unitsNow: tx.prepare(
     `SELECT u.id, u.translation_id, u.target, u.state, u.source, t.component_id, c.project_id, t.language_id
      FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id IN (${tx.dialect.idsOfJson})`,
@@ -120,4 +121,9 @@ export interface AutoUnitNow {
 export async function autoUnitsNow(tx: Tx, unitIds: readonly number[]): Promise<Map<number, AutoUnitNow>> {
   const rows = (await sql(tx).unitsNow.all(JSON.stringify(unitIds))) as AutoUnitNow[];
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** How many of a translation's strings hold automatic translation's text (nobody changed them since). */
+export async function automaticallyTranslatedCount(tx: Tx, translationId: number): Promise<number> {
+  return Number(await sql(tx).automatic.get(translationId));
 }

@@ -344,4 +344,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
     (SELECT id FROM components WHERE json_extract(settings, '$.file_format') IN ('po', 'po-mono'));
   `,
+  // 12: a unit whose text automatic translation stored (Weblate's "Automatically translated" label, a unit column in
+  // its newer versions); any other change of its text clears it
+  `
+  ALTER TABLE units ADD COLUMN automatically_translated INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX units_automatic ON units (translation_id) WHERE automatically_translated = 1;
+  `,
 ];

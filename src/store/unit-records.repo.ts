@@ -36,6 +36,8 @@ export interface UnitRecordRow
   has_suggestion: number;
   /** 1 when the unit, or its source string, has an unresolved comment. */
   has_comment: number;
+  /** 1 when automatic translation stored its text (and nobody changed it since). */
+  automatically_translated: number;
 }
 
 // Read in this order by toRecord.
@@ -45,7 +47,8 @@ const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAS
   EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check,
   EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id) AS has_suggestion,
   EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
-    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment`;
+    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment,
+  u.automatically_translated`;
 
 // The source unit found through the unit's own translation (for lists that mix translations).
 const SOURCE_UNIT = `(SELECT s.id FROM translations t
@@ -78,7 +81,8 @@ function toRecord(a: unknown[]): UnitRecordRow {
     has_failing_check: a[19] as number,
     has_suggestion: a[20] as number,
     has_comment: a[21] as number,
-    source_unit_id: a[22] as number | null,
+    automatically_translated: a[22] as number,
+    source_unit_id: a[23] as number | null,
   };
 }
 

@@ -25,6 +25,8 @@ export type UnitProperty =
   | 'dismissed-check'
   | 'suggestion'
   | 'comment'
+  /** Its text is automatic translation's (Weblate's "Automatically translated" label). */
+  | 'automatically-translated'
   // tms keeps no labels, screenshots or variants: never true.
   | 'never';
 
@@ -91,6 +93,7 @@ const PROPERTIES: Record<UnitProperty, string> = {
   'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
   suggestion: 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id)',
   comment: `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT})`,
+  'automatically-translated': 'u.automatically_translated = 1',
   never: '1 = 0',
 };
 

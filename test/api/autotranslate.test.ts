@@ -162,4 +162,38 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     expect(filled.find((u) => u.source[0] === 'About %1')).toMatchObject({ target: ['Über %1'], state: 10 });
     expect(r.json.details).toBe('Automatic translation completed, 2 strings were updated.');
   });
+
+  it('marks what automatic translation filled (Weblate\'s "Automatically translated"), finds and counts it; an edit by a person clears the mark', async () => {
+    const search = async (q: string) =>
+      (
+        (await env.request('GET', `/api/translations/hello/app2/es/units/?q=${encodeURIComponent(q)}`, { token: env.tokens.admin })).json as {
+          results: { source: string[] }[];
+        }
+      ).results
+        .map((u) => u.source[0])
+        .sort();
+    const marked = async () =>
+      ((await units('app2/es')) as (Unit & { automatically_translated: boolean })[])
+        .filter((u) => u.automatically_translated)
+        .map((u) => u.source[0])
+        .sort();
+    // the previous test filled these two from app
+    expect(await marked()).toEqual(['Open a file', 'Quit']);
+    expect(await search('label:"Automatically translated"')).toEqual(['Open a file', 'Quit']);
+    expect(await search('has:label')).toEqual(['Open a file', 'Quit']);
+    expect(await search('label:"Something else"')).toEqual([]);
+    const count = async () => {
+      const page = await env.request('GET', '/projects/hello/app2/es/', { token: env.tokens.admin });
+      expect(page.status).toBe(200);
+      return /Automatically translated<\/a> <span class="count">(\d+)<\/span>/.exec(page.text)?.[1];
+    };
+    expect(await count()).toBe('2');
+
+    const open = (await units('app2/es')).find((u) => u.source[0] === 'Open a file')!;
+    const edit = await env.request('PATCH', `/api/units/${open.id}/`, { token: env.tokens.jane, json: { target: ['Abre un archivo'], state: 20 } });
+    expect(edit.status).toBe(200);
+    expect(await marked()).toEqual(['Quit']);
+    expect(await search('label:"Automatically translated"')).toEqual(['Quit']);
+    expect(await count()).toBe('1');
+  });
 });

@@ -346,4 +346,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
     (SELECT id FROM components WHERE (settings::jsonb ->> 'file_format') IN ('po', 'po-mono'));
   `,
+  // 3 (SQLite's 12): a unit whose text automatic translation stored; any other change of its text clears it
+  `
+  ALTER TABLE units ADD COLUMN automatically_translated bigint NOT NULL DEFAULT 0;
+  CREATE INDEX units_automatic ON units (translation_id) WHERE automatically_translated = 1;
+  `,
 ];
