@@ -15,6 +15,7 @@ import {
   otherTranslations,
 } from '../store/autotranslate.repo.js';
 import { type ChangeInput, recordChangeRows, unitChange } from '../store/changes.repo.js';
+import { checkingFacts, sourceTranslationOf } from '../store/checks.repo.js';
 import { setPendingTarget } from '../store/edits.repo.js';
 import type { Tx } from '../store/index.js';
 import { now } from '../store/index.js';
@@ -26,6 +27,7 @@ import { addSuggestionsInBulk, hasSuggestion } from '../store/suggestions.repo.j
 import { translationUnitRecords } from '../store/unit-records.repo.js';
 import { EngineError, type LanguagePair } from './engine.js';
 import type { Machinery } from './machinery.js';
+import { pluralSourceForms } from './plurals.js';
 import type { TaskReporter } from './tasks.js';
 
 export type { AutoMode } from '../store/autotranslate.repo.js';
@@ -82,6 +84,8 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
       else others.set(r.unit_id, [r]);
     }
   }
+  // which source form an engine translates for each of the translation's plural forms
+  const plurals = job.source.kind === 'mt' ? await store.read((tx) => pluralMapOf(tx, job.translationId, job.componentId)) : null;
   let updated = 0;
   let found = 0;
   let stopped: string | null = null;
@@ -89,7 +93,7 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   report.progress(0, units.length);
   for (let start = 0; start < units.length; start += CHUNK) {
     const chunk = units.slice(start, start + CHUNK);
-    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, report, failed);
+    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, plurals!, report, failed);
     found += results.length;
     if (await store.read((tx) => isComponentLocked(tx, job.componentId))) {
       stopped = 'The component is locked.';
@@ -122,22 +126,51 @@ function fromOthers(job: AutoTranslateJob, chunk: readonly Candidate[], found: M
   return out;
 }
 
-/** Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. */
+/** For each plural form of a translation, the source form an engine translates for it (null: none fits). */
+async function pluralMapOf(tx: Tx, translationId: number, componentId: number): Promise<(number | null)[]> {
+  const sourceId = await sourceTranslationOf(tx, componentId);
+  const target = await checkingFacts(tx, translationId);
+  const source = sourceId === undefined ? undefined : await checkingFacts(tx, sourceId);
+  if (!target || !source) return [0];
+  return pluralSourceForms({ number: source.plural_number, formula: source.plural_formula }, { number: target.plural_number, formula: target.plural_formula });
+}
+
+/**
+ * Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. A plural
+ * string is asked form by form (each of the translation's forms from the source form `plurals` names, as Weblate's
+ * engines get the singular or the plural) and filled when every form has a result, its quality the lowest of theirs;
+ * one with a form no source form fits is left to people.
+ */
 async function fromEngines(
   machinery: Machinery,
   job: AutoTranslateJob,
   chunk: readonly Candidate[],
+  plurals: readonly (number | null)[],
   report: TaskReporter,
   failed: Set<string>,
 ): Promise<AutoResult[]> {
   if (job.source.kind !== 'mt') return [];
   const { engines, threshold } = job.source;
-  const best = new Map<number, { text: string; quality: number }>();
-  // plural strings need one text per form: engines translate one text, so they are left to people
-  const singular = chunk.filter((u) => !u.source.includes(PLURAL_SEPARATOR));
+  // the texts to translate of each string: one, or one per plural form
+  const texts = new Map<number, string[]>();
+  for (const u of chunk) {
+    if (!u.source.includes(PLURAL_SEPARATOR)) {
+      texts.set(u.id, [u.source]);
+      continue;
+    }
+    const forms = u.source.split(PLURAL_SEPARATOR);
+    const mapped = plurals.map((i) => (i === null ? null : (forms[Math.min(i, forms.length - 1)] ?? null)));
+    if (mapped.every((t): t is string => t !== null && t !== '')) texts.set(u.id, mapped);
+  }
+  const best = new Map<number, ({ text: string; quality: number } | undefined)[]>();
+  const quality = (id: number): number => {
+    const forms = best.get(id);
+    if (!forms) return -1;
+    return Math.min(...texts.get(id)!.map((_, i) => forms[i]?.quality ?? -1));
+  };
   for (const engine of engines) {
     if (failed.has(engine)) continue;
-    const open = singular.filter((u) => (best.get(u.id)?.quality ?? -1) < 100);
+    const open = chunk.filter((u) => texts.has(u.id) && quality(u.id) < 100);
     if (open.length === 0) break;
     try {
       if (!(await machinery.supports(engine, job.pair))) {
@@ -145,18 +178,25 @@ async function fromEngines(
         failed.add(engine);
         continue;
       }
-      const answers = await machinery.translate(
-        engine,
-        open.map((u) => u.source),
-        job.pair,
-        { projects: job.projects, userId: job.userId, componentId: job.componentId, threshold },
-      );
-      open.forEach((u, i) => {
-        for (const s of answers[i] ?? []) {
-          if (s.quality < threshold || s.text === '') continue;
-          if ((best.get(u.id)?.quality ?? -1) < s.quality) best.set(u.id, { text: s.text, quality: s.quality });
-        }
+      // each text once, however many strings or forms have it
+      const asked = [...new Set(open.flatMap((u) => texts.get(u.id)!))];
+      const answers = await machinery.translate(engine, asked, job.pair, {
+        projects: job.projects,
+        userId: job.userId,
+        componentId: job.componentId,
+        threshold,
       });
+      const answerOf = new Map(asked.map((t, i) => [t, answers[i] ?? []]));
+      for (const u of open) {
+        let forms = best.get(u.id);
+        if (!forms) best.set(u.id, (forms = []));
+        for (const [i, text] of texts.get(u.id)!.entries()) {
+          for (const s of answerOf.get(text) ?? []) {
+            if (s.quality < threshold || s.text === '') continue;
+            if ((forms[i]?.quality ?? -1) < s.quality) forms[i] = { text: s.text, quality: s.quality };
+          }
+        }
+      }
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       report.log(`${e.data.engine}: ${e.data.reason}`);
@@ -164,8 +204,12 @@ async function fromEngines(
     }
   }
   return chunk.flatMap((u) => {
-    const b = best.get(u.id);
-    return b && b.text !== u.target ? [{ unitId: u.id, target: b.text, seenTarget: u.target, seenState: u.state }] : [];
+    if (!texts.has(u.id) || quality(u.id) < 0) return [];
+    const target = best
+      .get(u.id)!
+      .map((f) => f!.text)
+      .join(PLURAL_SEPARATOR);
+    return target !== u.target ? [{ unitId: u.id, target, seenTarget: u.target, seenState: u.state }] : [];
   });
 }
 
