@@ -1,6 +1,7 @@
 // Automatic translation of a translation (Weblate's "Automatic translation"): the strings a filter selects, filled
 // from other components or from engines, stored in chunks of short transactions as suggestions, translations or
-// strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
+// strings needing editing, authored by the automatic translation bot (Weblate's "Suggestion added" and "Automatically
+// translated" changes).
 
 import { enforceChecks } from '../checks/refresh.js';
 import type { EngineId } from '../config/config.js';
@@ -215,9 +216,9 @@ async function fromEngines(
 
 /**
  * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
- * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot, their checks run
- * as an upload's are (an enforced one makes a string "needs editing"). Each change is Weblate's "Automatically
- * translated" (6), by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
+ * not have yet, each change Weblate's "Suggestion added" (4); `translate` and `fuzzy` store pending translations (20
+ * or 10) authored by the bot, their checks run as an upload's are (an enforced one makes a string "needs editing"),
+ * each change Weblate's "Automatically translated" (6). Changes are by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
  * read it is skipped, and so is a translated unit unless `overwrite` is set (`translate` with a filter that includes
  * translated strings). Returns how many units were changed.
  */
@@ -250,13 +251,8 @@ export async function applyAutomaticResults(
     });
     if (mode === 'suggest') {
       if (await hasSuggestion(tx, u.id, r.target)) continue;
-      suggestions.push({
-        unitId: u.id,
-        target: r.target,
-        userId: bot,
-        timestamp,
-        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
-      });
+      // Weblate adds automatic suggestions as any suggestion: "Suggestion added" (4), not "Automatically translated"
+      suggestions.push({ unitId: u.id, target: r.target, userId: bot, timestamp, change: { ...change, action: Action.SUGGESTION, old: '' } });
       continue;
     }
     if (u.state >= State.TRANSLATED && !overwrite) continue;

@@ -114,8 +114,13 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     expect(after.find((u) => u.source[0] === 'Quit')).toMatchObject({ target: ['Salir'], state: 20 });
     expect(after.find((u) => u.source[0]!.includes('%n'))).toMatchObject({ state: 10, target: forms });
 
+    // the suggestions were Weblate's "Suggestion added", the strings filled "Automatically translated"
+    const suggested = (await env.request('GET', `/api/translations/hello/app/es/changes/?action=${Action.SUGGESTION}`, { token: env.tokens.admin })).json;
+    expect(suggested.count).toBe(4);
+    for (const c of suggested.results)
+      expect(c).toMatchObject({ action_name: 'Suggestion added', author: expect.stringMatching(/\/automatic-translation\/$/) });
     const changes = (await env.request('GET', `/api/translations/hello/app/es/changes/?action=${Action.AUTO}`, { token: env.tokens.admin })).json;
-    expect(changes.count).toBe(8);
+    expect(changes.count).toBe(4);
     for (const c of changes.results) {
       expect(c.author).toMatch(/\/api\/users\/automatic-translation\/$/);
       expect(c.user).toMatch(/\/api\/users\/mike\/$/);
