@@ -25,9 +25,11 @@ export type UnitProperty =
   | 'dismissed-check'
   | 'suggestion'
   | 'comment'
+  /** A screenshot shows the string (linked to the unit or to its source unit). */
+  | 'screenshot'
   /** Its text is automatic translation's (Weblate's "Automatically translated" label). */
   | 'automatically-translated'
-  // tms keeps no labels, screenshots or variants: never true.
+  // tms keeps no other labels, no variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -93,6 +95,10 @@ const PROPERTIES: Record<UnitProperty, string> = {
   'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
   suggestion: 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id)',
   comment: `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT})`,
+  screenshot: `(EXISTS (SELECT 1 FROM screenshot_units su WHERE su.unit_id = u.id) OR EXISTS (SELECT 1 FROM translations ut
+    JOIN translations st ON st.component_id = ut.component_id AND st.is_source = 1
+    JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
+    JOIN screenshot_units su ON su.unit_id = s.id WHERE ut.id = u.translation_id))`,
   'automatically-translated': 'u.automatically_translated = 1',
   never: '1 = 0',
 };

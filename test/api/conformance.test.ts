@@ -340,6 +340,7 @@ describe('every endpoint', () => {
       'component-lists',
       'changes',
       'units',
+      'screenshots',
       'addons',
       'categories',
     ]);
