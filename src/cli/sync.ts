@@ -10,6 +10,8 @@ export interface SyncOptions {
   component?: string;
   all: boolean;
   watch: boolean;
+  /** Threads for a sync of many components (default: the configuration's `sync_threads`, else the cores available). */
+  threads?: number;
 }
 
 const STAGES = ['update', 'scan', 'parse', 'store'] as const;
@@ -38,8 +40,22 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
   const { SingleBar } = (await import('cli-progress')).default;
   const bar = new SingleBar({ format: '{name} [{bar}] {value}/{total} {stage}', hideCursor: true, clearOnComplete: true }, undefined);
   let files = 0;
+  // several components (synced side by side with parse workers): one bar of the components done / to do
+  let total = 0;
+  let done = 0;
   return (event) => {
-    if (event.type === 'component-start') {
+    if (event.type === 'components') {
+      total = event.total;
+      if (total > 1) bar.start(total, 0, { name: 'components', stage: '' });
+    } else if (total > 1) {
+      if (event.type === 'component-start') bar.update(done, { stage: `${event.project}/${event.component}` });
+      else if (event.type === 'component-done') {
+        done++;
+        if (done > total) bar.setTotal(done);
+        bar.update(done, { stage: `${event.result.project}/${event.result.component}` });
+        if (done === total) bar.stop();
+      }
+    } else if (event.type === 'component-start') {
       files = 0;
       bar.start(STAGES.length, 0, { name: `${event.project}/${event.component}`, stage: 'starting' });
     } else if (event.type === 'stage') {
@@ -66,7 +82,10 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
   const store = await openStore(config.database);
   try {
     const onEvent = await progress(io);
-    const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
+    const threads = opts.threads ?? (config.sync_threads || (await import('./cores.js')).defaultWorkers());
+    const results = opts.all
+      ? await syncAll(store, config, { onEvent, threads })
+      : await syncProject(store, config, opts.project!, opts.component, { onEvent, threads });
     for (const r of results) {
       io.out(summaryLine(r));
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);
