@@ -1,14 +1,18 @@
 // `npm run bench:parse-transfer`: what handing parsed units from a parse worker to the sync costs, by structured clone
-// (what the parse pool sends) against a columnar encoding (every text in one string, numbers and hashes in typed
-// arrays): the sending thread's encode + serialize, the receiving thread's deserialize + decode, KeePassXC's files.
-import { readFileSync } from 'node:fs';
+// of the unit objects against the columnar encoding the parse pool sends (every text in one string, numbers and hashes
+// in typed arrays): the sending thread's encode + serialize, the receiving thread's deserialize + decode, KeePassXC's
+// files; and what starting a parse worker costs against parsing a small component on the sync's own thread.
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import fg from 'fast-glob';
+import { parseConfig } from '../src/config/config.js';
 import type { ParsedUnit } from '../src/domain/unit.js';
 import { getFormat } from '../src/formats/registry.js';
 import { columnarUnits, unitsFromColumns } from '../src/sync/parse-job.js';
+import { createParsePool } from '../src/sync/parse-pool.js';
+import { parseChanged, planFiles } from '../src/sync/scan.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -60,3 +64,49 @@ console.log('|---|---|---|---|');
 for (const [name, r] of Object.entries(results)) {
   console.log(`| ${name} | ${median(r.send).toFixed(1)} | ${median(r.receive).toFixed(1)} | ${(r.bytes / 1048576).toFixed(1)} MiB |`);
 }
+
+// What a sync pays for its first parse worker: from starting the thread to the first component's outcomes (the
+// thread loads the formats), against parsing the same small component here (the threshold's reason)
+const dir = path.join(corpus, 'keepassxreboot-keepassxc');
+const config = parseConfig(
+  JSON.stringify({
+    projects: [
+      {
+        name: 'K',
+        slug: 'k',
+        components: [{ name: 'K', slug: 'k', vcs: 'local', repo: dir, filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' }],
+      },
+    ],
+  }),
+  path.join(root, 'tms.config.json'),
+);
+const project = config.projects[0]!;
+const component = project.components[0]!;
+// a small component: KeePassXC's two smallest translations
+const small = files
+  .map((f) => f.slice('keepassxreboot-keepassxc/'.length))
+  .sort((a, b) => statSync(path.join(dir, a)).size - statSync(path.join(dir, b)).size)
+  .slice(0, 2);
+const plan = planFiles(small, component, project, new Map());
+const job = { dir, plan, component: { file_format: 'ts' as const, source_language: 'en' }, known: [] as [string, string][], maxBytes: Number.POSITIVE_INFINITY };
+const here = () => parseChanged(dir, plan, component, new Map());
+const first: number[] = [];
+const next: number[] = [];
+const inProcess: number[] = [];
+for (let run = 0; run < RUNS; run++) {
+  const pool = createParsePool(1, 0);
+  let t = performance.now();
+  await pool.parse(job, here);
+  first.push(performance.now() - t);
+  t = performance.now();
+  await pool.parse(job, here);
+  next.push(performance.now() - t);
+  await pool.close();
+  t = performance.now();
+  await here();
+  inProcess.push(performance.now() - t);
+}
+const units = (await here()).values().next().value;
+console.log(
+  `\nA small component (${small.length} files, ${units?.status === 'parsed' ? units.store.units.length : '?'} units a file): first parse on a new worker ${median(first).toFixed(1)} ms (thread start and formats loaded), on a started worker ${median(next).toFixed(1)} ms, on this thread ${median(inProcess).toFixed(1)} ms (medians of ${RUNS})`,
+);

@@ -50,8 +50,8 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
       // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
       const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
-      // the first parses on this thread: nothing would be written while a worker parsed it
-      const done = aligned?.synced ?? (await syncLocked(first, { ...opts, pool: undefined }));
+      // the first parses on a worker only while another group's components are written (nothing to overlap otherwise)
+      const done = aligned?.synced ?? (await syncLocked(first, { ...opts, pool: opts.after ? opts.pool : undefined }));
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
@@ -59,7 +59,8 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       try {
         // with parse workers, the next components are scanned and parsed while one is written (in order); without,
         // one after the other
-        const ahead = pool ? pool.size * 2 + 1 : 1;
+        // (one component parsed ahead per worker: each holds its parsed files until written)
+        const ahead = pool ? pool.size + 1 : 1;
         const running: Promise<ComponentSyncResult>[] = [];
         for (const [i, h] of rest.entries()) {
           if (!state && !done.ok) {
@@ -81,7 +82,7 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       }
       // Weblate's discovery add-on: the components the repository's files make now
       if (state && first.git) {
-        const discovered = await runDiscovery(first, state, opts);
+        const discovered = await runDiscovery(first, state, { ...opts, pool: undefined, after: undefined });
         done.warnings.push(...discovered.warnings);
         results.push(...discovered.synced);
       }
@@ -148,9 +149,8 @@ async function syncGroups(
   count: number,
   opts: SyncOptions,
 ): Promise<ComponentSyncResult[]> {
-  const results: ComponentSyncResult[] = [];
-  for (const group of groups) {
-    for (const result of await syncShared(group, opts)) {
+  const finish = async (results: ComponentSyncResult[]) => {
+    for (const result of results) {
       // Weblate's automatic translation add-on, once the new strings are in (outside the repository's mutex)
       const project = config.projects.find((p) => p.slug === result.project);
       const component = project?.components.find((c) => c.slug === result.component);
@@ -158,11 +158,22 @@ async function syncGroups(
         const { runAutoTranslateAddon } = await import('../machinery/addon.js');
         result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
       }
-      results.push(result);
       if (count > 1 && result.parsed > 0) collectGarbageIfGrown();
     }
+    return results;
+  };
+  // with parse workers, the next groups update their working copy and parse while one is written: each group's
+  // writes wait for the group before it (its add-ons included), as one after the other would write them
+  const ahead = opts.pool ? opts.pool.size + 1 : 1;
+  const running: Promise<ComponentSyncResult[]>[] = [];
+  for (const [i, group] of groups.entries()) {
+    if (i >= ahead) await running[i - ahead];
+    // (a group that failed as a whole, a lock not taken, fails the run when awaited below; the next does not wait on it)
+    const synced = syncShared(group, opts.pool ? { ...opts, after: running[i - 1]?.catch(() => {}) } : opts).then(finish);
+    running.push(synced);
+    if (!opts.pool) await synced;
   }
-  return results;
+  return (await Promise.all(running)).flat();
 }
 
 /** The parse workers of a sync of `threads` threads (none when it is to parse on its own thread). */

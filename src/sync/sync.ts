@@ -286,6 +286,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     result.error = message(e);
   } finally {
     result.seconds = (performance.now() - started) / 1000;
+    // done only after the component before it, whichever way this one ended (the next one's write waits for it)
+    await opts.after;
     opts.onEvent?.({ type: 'component-done', result });
   }
   return result;

@@ -34,20 +34,21 @@ function files(): Record<string, string> {
   return out;
 }
 
-function components(url: string) {
+/** The first component owns the repository and the others link to it; or (`linked` false) each has its own working copy. */
+function components(url: string, linked = true) {
+  const repo = (i: number) => (i === 0 || !linked ? { repo: url, branch: 'main' } : { repo: 'weblate://hello/alpha' });
   return [
     ...TS.map((slug, i) => ({
       name: slug,
       slug,
-      repo: i === 0 ? url : 'weblate://hello/alpha',
-      ...(i === 0 ? { branch: 'main' } : {}),
+      ...repo(i),
       filemask: `${slug}/app_*.ts`,
       file_format: 'ts',
     })),
     ...JSON_COMPONENTS.map((slug) => ({
       name: slug,
       slug,
-      repo: 'weblate://hello/alpha',
+      ...repo(1),
       filemask: `${slug}/*.json`,
       template: `${slug}/en.json`,
       file_format: 'json',
@@ -75,11 +76,13 @@ describe('a sync of many components on parse workers', () => {
   /** One thread, as before the pool: the store and results the worker paths must equal. */
   let expected: { results: ReturnType<typeof shown>; store: Record<string, unknown[]> };
 
-  /** A fresh store and working copy under `name`, synced with `opts`. */
-  async function syncInto(name: string, opts: Parameters<typeof syncProject>[4]) {
+  /** A fresh store and working copy under `name`, synced with `opts` (`separate`: each component its own working copy). */
+  async function syncInto(name: string, opts: Parameters<typeof syncProject>[4], separate = false) {
     const store = await openStore(path.join(env.root, `${name}.sqlite`));
+    const projects = separate ? [{ name: 'Hello', slug: 'hello', components: components(env.server.url('shared.git', CREDENTIALS), false) }] : undefined;
+    const base = projects ? env.config(projects) : config;
     try {
-      const results = await syncProject(store, { ...config, repos_dir: path.join(env.root, `repos-${name}`) }, 'hello', undefined, opts);
+      const results = await syncProject(store, { ...base, repos_dir: path.join(env.root, `repos-${name}`) }, 'hello', undefined, opts);
       return { results: shown(results), store: await contents(store) };
     } finally {
       await store.close();
@@ -122,6 +125,17 @@ describe('a sync of many components on parse workers', () => {
     expect([...parsedHere]).toEqual(TS.slice(0, 1 + PARSE_POOL_THRESHOLD));
     expect(got.results).toEqual(expected.results);
     expect(got.store).toEqual(expected.store);
+  });
+
+  it('components each with its own working copy: the next ones fetched and parsed while one is written, the same store', async () => {
+    const alone = await syncInto('separate-one-thread', { threads: 1 }, true);
+    const pool = createParsePool(1, 0);
+    const got = await syncInto('separate-workers', { pool }, true).finally(() => pool.close());
+    // the first component has nothing to overlap with: parsed on the sync's thread
+    expect(pool.parsed).toEqual({ workers: TS.length + JSON_COMPONENTS.length - 1, here: 0 });
+    expect(got.results).toEqual(alone.results);
+    expect(got.store).toEqual(alone.store);
+    expect(alone.store.units).toEqual(expected.store.units);
   });
 
   it('parses the component of a worker that died on its own thread: nothing lost, the sync ends', async () => {
