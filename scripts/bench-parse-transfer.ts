@@ -2,9 +2,9 @@
 // of the unit objects against the columnar encoding the parse pool sends (every text in one string, numbers and hashes
 // in typed arrays): the sending thread's encode + serialize, the receiving thread's deserialize + decode, KeePassXC's
 // files; and what starting a parse worker costs against parsing a small component on the sync's own thread.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import fg from 'fast-glob';
 import { parseConfig } from '../src/config/config.js';
@@ -65,8 +65,9 @@ for (const [name, r] of Object.entries(results)) {
   console.log(`| ${name} | ${median(r.send).toFixed(1)} | ${median(r.receive).toFixed(1)} | ${(r.bytes / 1048576).toFixed(1)} MiB |`);
 }
 
-// What a sync pays for its first parse worker: from starting the thread to the first component's outcomes (the
-// thread loads the formats), against parsing the same small component here (the threshold's reason)
+// What a sync pays for a parse worker: starting the thread and loading the formats (a job with nothing to parse), its
+// first parse of a small component (a new isolate: nothing compiled yet) and a later one, against this thread's
+// (warm) parse of the same files. The compiled pool and worker when built (what `tms` runs), else the sources via tsx.
 const dir = path.join(corpus, 'keepassxreboot-keepassxc');
 const config = parseConfig(
   JSON.stringify({
@@ -74,7 +75,7 @@ const config = parseConfig(
       {
         name: 'K',
         slug: 'k',
-        components: [{ name: 'K', slug: 'k', vcs: 'local', repo: dir, filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' }],
+        components: [{ name: 'K', slug: 'k', vcs: 'local', repo: 'local:', filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' }],
       },
     ],
   }),
@@ -88,25 +89,40 @@ const small = files
   .sort((a, b) => statSync(path.join(dir, a)).size - statSync(path.join(dir, b)).size)
   .slice(0, 2);
 const plan = planFiles(small, component, project, new Map());
-const job = { dir, plan, component: { file_format: 'ts' as const, source_language: 'en' }, known: [] as [string, string][], maxBytes: Number.POSITIVE_INFINITY };
+const job = {
+  dir,
+  plan,
+  component: { file_format: 'ts' as const, source_language: 'en' },
+  known: [] as [string, string][],
+  maxBytes: Number.POSITIVE_INFINITY,
+};
+const nothing = { ...job, known: plan.files.map((f) => [f.path, f.revision] as [string, string]) };
 const here = () => parseChanged(dir, plan, component, new Map());
+const compiled = path.join(root, 'dist', 'sync', 'parse-pool.js');
+const { createParsePool: create } = (existsSync(compiled) ? await import(pathToFileURL(compiled).href) : { createParsePool }) as {
+  createParsePool: typeof createParsePool;
+};
+const started: number[] = [];
 const first: number[] = [];
-const next: number[] = [];
+const later: number[] = [];
 const inProcess: number[] = [];
+const timedAsync = async (fn: () => Promise<unknown>) => {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+};
 for (let run = 0; run < RUNS; run++) {
-  const pool = createParsePool(1, 0);
-  let t = performance.now();
-  await pool.parse(job, here);
-  first.push(performance.now() - t);
-  t = performance.now();
-  await pool.parse(job, here);
-  next.push(performance.now() - t);
+  const pool = create(1, 0);
+  started.push(await timedAsync(() => pool.parse(nothing, here)));
+  first.push(await timedAsync(() => pool.parse(job, here)));
+  for (let i = 0; i < 3; i++) await pool.parse(job, here);
+  later.push(await timedAsync(() => pool.parse(job, here)));
   await pool.close();
-  t = performance.now();
-  await here();
-  inProcess.push(performance.now() - t);
+  inProcess.push(await timedAsync(here));
 }
-const units = (await here()).values().next().value;
+const units = plan.files.length === 2 ? (await here()).get(plan.files[0]!.path) : undefined;
 console.log(
-  `\nA small component (${small.length} files, ${units?.status === 'parsed' ? units.store.units.length : '?'} units a file): first parse on a new worker ${median(first).toFixed(1)} ms (thread start and formats loaded), on a started worker ${median(next).toFixed(1)} ms, on this thread ${median(inProcess).toFixed(1)} ms (medians of ${RUNS})`,
+  `\nA parse worker (${existsSync(compiled) ? 'compiled' : 'sources via tsx'}), medians of ${RUNS}: started with the formats loaded ${median(started).toFixed(1)} ms; ` +
+    `a small component (${small.length} files, ${units?.status === 'parsed' ? units.store.units.length : '?'} units a file) parsed first ${median(first).toFixed(1)} ms, ` +
+    `the fifth time ${median(later).toFixed(1)} ms; on this thread (warm) ${median(inProcess).toFixed(1)} ms`,
 );

@@ -57,9 +57,8 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
       const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
       try {
-        // with parse workers, the next components are scanned and parsed while one is written (in order); without,
-        // one after the other
-        // (one component parsed ahead per worker: each holds its parsed files until written)
+        // with parse workers, the next components are scanned and parsed while one is written (in order), one ahead
+        // per worker (each holds its parsed files until written); without, one after the other
         const ahead = pool ? pool.size + 1 : 1;
         const running: Promise<ComponentSyncResult>[] = [];
         for (const [i, h] of rest.entries()) {
