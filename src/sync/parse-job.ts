@@ -23,7 +23,7 @@ export type ParseReply = { id: number; outcomes: EncodedOutcomes } | { id: numbe
  * The outcomes as they cross the thread boundary: a parsed file's units columnar (`ColumnarUnits`), the rest (errors,
  * skipped strings, the file's plural) by structured clone. Measured against cloning the units' objects
  * (`npm run bench:parse-transfer`, KeePassXC's 72,000 units): the sync's thread, which also writes the store, rebuilds
- * them in about a fifth of the time it took to deserialize them, and the worker sends them a little faster. The
+ * them in a fifth of the time or less it took to deserialize the objects, and the worker sends them a little faster. The
  * format's private state (`internal`: offsets for writing back) stays behind: a sync does not use it.
  */
 export type EncodedOutcomes = [string, EncodedOutcome][];

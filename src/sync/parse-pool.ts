@@ -7,9 +7,9 @@ import { type ParseJob, type ParseReply, decodeOutcomes } from './parse-job.js';
 import type { ParseOutcome } from './scan.js';
 
 /**
- * Components a sync parses on its own thread before it starts workers: a thread costs ~40–70 ms to start and load
- * the formats (`npm run bench:site` measures the threshold), which a webhook's or one component's sync would pay
- * for nothing.
+ * Components a sync parses on its own thread before it starts workers. A worker takes a few hundred ms of CPU to start
+ * and load the formats, and its first parses run code not yet compiled (`npm run bench:parse-transfer`): a sync of a few
+ * components, or a webhook's that reads one, would pay that for nothing.
  */
 export const PARSE_POOL_THRESHOLD = 4;
 
