@@ -122,7 +122,10 @@ describe('a sync of many components on parse workers', () => {
     // a file's progress event comes from the thread that parses it: the sync's own
     const parsedHere = new Set<string>();
     const got = await syncInto('threads-2', { threads: 2, onEvent: (e) => e.type === 'file' && parsedHere.add(e.component) });
-    expect([...parsedHere]).toEqual(TS.slice(0, 1 + PARSE_POOL_THRESHOLD));
+    // the first component, then the first components to ask the pool (the next ones are scanned side by side: which
+    // asks first may vary), then workers
+    expect(parsedHere.has('alpha')).toBe(true);
+    expect(parsedHere.size).toBe(1 + PARSE_POOL_THRESHOLD);
     expect(got.results).toEqual(expected.results);
     expect(got.store).toEqual(expected.store);
   });
