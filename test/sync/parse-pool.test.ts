@@ -1,13 +1,18 @@
 // A sync of many components on parse workers: the same store as on one thread, errors as on one thread, a worker
 // that dies neither loses its component nor hangs the sync.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { type ComponentSyncResult, syncProject } from '../../src/sync/index.js';
 import { PARSE_POOL_THRESHOLD, createParsePool } from '../../src/sync/parse-pool.js';
+import { repoRoot } from '../helpers/corpus.js';
 import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+
+const bin = path.join(repoRoot, 'bin', 'tms');
 
 const TS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 const JSON_COMPONENTS = ['iota', 'kappa'];
@@ -139,6 +144,33 @@ describe('a sync of many components on parse workers', () => {
     expect(got.results).toEqual(alone.results);
     expect(got.store).toEqual(alone.store);
     expect(alone.store.units).toEqual(expected.store.units);
+  });
+
+  it('tms sync --threads 2 (the built command) prints what --threads 1 prints; --threads 0 is a usage error', async () => {
+    const run = async (name: string, threads: string) => {
+      const file = path.join(env.root, `${name}.config.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          database: `${name}.sqlite`,
+          repos_dir: `repos-${name}`,
+          projects: [{ name: 'Hello', slug: 'hello', components: components(env.server.url('shared.git', CREDENTIALS)) }],
+        }),
+      );
+      // asynchronously: the git server answers from this process
+      return new Promise<{ code: number | null; out: string }>((resolve) => {
+        execFile(process.execPath, [bin, '--config', file, 'sync', 'hello', '--threads', threads], (e, stdout) =>
+          resolve({ code: e ? (e.code as number) : 0, out: stdout }),
+        );
+      });
+    };
+    const [one, two] = [await run('cli-1', '1'), await run('cli-2', '2')];
+    const lines = (out: string) => out.split('\n').map((l) => l.replace(/, [\d.]+ s(?=,|$)/, ''));
+    // delta's broken file: exit 1 either way
+    expect([one.code, two.code]).toEqual([1, 1]);
+    expect(lines(two.out)).toEqual(lines(one.out));
+    expect(lines(one.out).filter((l) => / units \+\d+/.test(l))).toHaveLength(TS.length + JSON_COMPONENTS.length);
+    expect((await run('cli-0', '0')).code).toBe(2);
   });
 
   it('parses the component of a worker that died on its own thread: nothing lost, the sync ends', async () => {
