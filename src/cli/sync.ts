@@ -29,7 +29,10 @@ export function summaryLine(r: ComponentSyncResult): string {
   return `${head}: ${parts.join(', ')}`;
 }
 
-async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
+/** What a sync's events show while it runs; `end` when it is over. */
+type Progress = ((event: SyncEvent) => void) & { end?: () => void };
+
+async function progress(io: CliIo): Promise<Progress> {
   if (!io.isTty) {
     return (event) => {
       if (event.type === 'component-start') io.out(`${event.project}/${event.component}: syncing`);
@@ -43,17 +46,17 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
   // several components (synced side by side with parse workers): one bar of the components done / to do
   let total = 0;
   let done = 0;
-  return (event) => {
+  const show: Progress = (event) => {
     if (event.type === 'components') {
       total = event.total;
       if (total > 1) bar.start(total, 0, { name: 'components', stage: '' });
     } else if (total > 1) {
       if (event.type === 'component-start') bar.update(done, { stage: `${event.project}/${event.component}` });
       else if (event.type === 'component-done') {
+        // (components the discovery add-on found come on top of those configured)
         done++;
         if (done > total) bar.setTotal(done);
         bar.update(done, { stage: `${event.result.project}/${event.result.component}` });
-        if (done === total) bar.stop();
       }
     } else if (event.type === 'component-start') {
       files = 0;
@@ -68,6 +71,10 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
       bar.stop();
     }
   };
+  show.end = () => {
+    if (total > 1) bar.stop();
+  };
+  return show;
 }
 
 export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Promise<number> {
@@ -83,9 +90,10 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
   try {
     const onEvent = await progress(io);
     const threads = opts.threads ?? (config.sync_threads || (await import('./cores.js')).defaultWorkers());
-    const results = opts.all
-      ? await syncAll(store, config, { onEvent, threads })
-      : await syncProject(store, config, opts.project!, opts.component, { onEvent, threads });
+    const results = await (opts.all
+      ? syncAll(store, config, { onEvent, threads })
+      : syncProject(store, config, opts.project!, opts.component, { onEvent, threads })
+    ).finally(() => onEvent.end?.());
     for (const r of results) {
       io.out(summaryLine(r));
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);
