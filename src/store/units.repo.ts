@@ -55,7 +55,8 @@ const sql = preparedOnce((tx: Tx) => ({
     `UPDATE units SET content_hash = @content_hash, context = @context, source = @source, target = @target,
        previous_source = @previous_source, location = @location, note = @note, flags = @flags, explanation = @explanation,
        source_explanation = @source_explanation, state = @state, original_state = @state, position = @position,
-       num_words = @num_words, num_chars = @num_chars, timestamp = @timestamp
+       num_words = @num_words, num_chars = @num_chars, timestamp = @timestamp,
+       automatically_translated = CASE WHEN target = @target THEN automatically_translated ELSE 0 END
      WHERE id = @id`,
   ),
   remove: tx.prepare('DELETE FROM units WHERE id = ?'),

@@ -2,6 +2,7 @@
 
 import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
+import { AUTOMATIC_LABEL } from '../../api/search.js';
 import { countsOf, reviewOf } from '../../api/serializers/translation.js';
 import type { Counts } from '../../api/statistics.js';
 import { configOf, refusal, targetOf } from '../../api/write.js';
@@ -9,6 +10,7 @@ import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../operations/index.js';
 import { componentAlerts } from '../../store/alerts.repo.js';
+import { automaticallyTranslatedCount } from '../../store/autotranslate.repo.js';
 import type { Component, Language, Project, Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
@@ -243,6 +245,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   const project = projectOfComponent(ctx, component);
   const language = ctx.catalog.languages.get(translation.languageId)!;
   const counts = countsOf(translation, ctx);
+  const automatic = await ctx.services.store.read((tx) => automaticallyTranslatedCount(tx, translation.id));
   const translate = paths.translate(ctx.catalog, translation);
   const canUpload = ctx.access.can('upload.perform', { project, component });
   // without a choice here an upload changes only untranslated strings: the correction of a translated one is skipped
@@ -260,6 +263,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
             html`<li><a href=${f.q ? `${translate}?q=${encodeURIComponent(f.q)}` : translate} data-filter=${f.q}>${f.label}</a> <span class="count">${num(Math.max(0, f.count))}</span></li>`,
         )}
         ${counts.failing > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent('has:check')}`}>Failing checks</a> <span class="count">${num(counts.failing)}</span></li>`}
+        ${automatic > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent(`label:"${AUTOMATIC_LABEL}"`)}`}>${AUTOMATIC_LABEL}</a> <span class="count">${num(automatic)}</span></li>`}
       </ul>
       <form method="get" action=${translate} class="search" role="search">
         <label for="q">Search strings</label>
