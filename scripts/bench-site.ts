@@ -2,10 +2,12 @@
 // `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commitToUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { startPostgres } from '../test/helpers/postgres-server.js';
 import { serveUrl } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,7 +24,8 @@ const HISTORY = Number(process.env.SITE_HISTORY ?? 5);
 const CONTEXTS = Number(process.env.SITE_CONTEXTS ?? 3);
 const tms = path.join(root, 'bin', 'tms');
 
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+// SITE_CHECKOUTS names checkouts already built; otherwise this one is built first
+if (!process.env.SITE_CHECKOUTS) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 
 /** Every Qt TS file of the corpus, in path order: its language code (from the name) and its contexts. */
 function corpusFiles(): { code: string; header: string; contexts: string[] }[] {
@@ -98,10 +101,13 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  * page kind asked REQUESTS times in turn, each request its own URL (`n=`), so neither the response cache nor a browser
  * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
  */
-async function measurePages(dir: string, config: string): Promise<void> {
-  const noChangeAll = await timed(tms, ['--config', config, 'sync', '--all'], dir);
-  pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
-  const child = spawn(process.execPath, [tms, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
+  if (sync) {
+    const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
+    pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
+  }
+  pageLines.push(`serving: ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const base = await serveUrl(child);
     const pid = child.pid!;
@@ -196,7 +202,24 @@ for (let r = 0; r < M && !reuse; r++) {
 const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
 const generated = (performance.now() - started) / 1000;
 if (reuse) {
-  await measurePages(path.join(work, 'linked'), writeConfig(path.join(work, 'linked'), true));
+  // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
+  const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
+  const linkedDir = path.join(work, 'linked');
+  let config = path.join(linkedDir, 'tms.config.json');
+  // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
+  const pg = process.env.SITE_POSTGRES ? startPostgres(['site']) : undefined;
+  try {
+    if (pg) {
+      const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url('site')], linkedDir);
+      pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+      const onPg = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
+      config = path.join(linkedDir, 'tms.pg.config.json');
+      writeFileSync(config, JSON.stringify({ ...onPg, database: pg.url('site') }));
+    }
+    for (const bin of bins) await measurePages(linkedDir, config, bin, false);
+  } finally {
+    pg?.remove();
+  }
   for (const l of pageLines) console.log(l);
   await server.close();
   process.exit(0);
