@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openComponent } from '../src/component/handle.js';
 import { parseConfig } from '../src/config/config.js';
 import { State } from '../src/domain/unit.js';
-import { commitPending, editUnit, pushComponent, startGitWorker } from '../src/operations/index.js';
+import { GitWorker, commitPending, editUnit, pushComponent } from '../src/operations/index.js';
 import { openStore } from '../src/store/index.js';
 import { createUser } from '../src/store/users.repo.js';
 import { syncProject } from '../src/sync/index.js';
@@ -93,10 +93,11 @@ function percentile(sorted: number[], p: number): number {
   for (const c of chosen) await editUnit(store, { unitId: c.id, target: [`${c.target} (bench)`], state: State.TRANSLATED, user });
   // the git work runs in a worker thread that `tms serve` starts when it starts
   const tw = performance.now();
-  await startGitWorker();
+  const git = new GitWorker();
+  await git.start();
   report(`git worker start (once per process): ${(performance.now() - tw).toFixed(0)} ms`);
   const t0 = performance.now();
-  const result = await commitPending(await openComponent(store, config, project!, first!));
+  const result = await commitPending(await openComponent(store, config, project!, first!, { git }));
   const commitMs = performance.now() - t0;
   if (!result.result) throw new Error(result.detail);
   const fileCount = new Set(result.commits.flatMap((c) => c.files)).size;
@@ -104,11 +105,11 @@ function percentile(sorted: number[], p: number): number {
 
   await editUnit(store, { unitId: chosen[0]!.id, target: ['one more (bench)'], state: State.TRANSLATED, user });
   const t1 = performance.now();
-  await commitPending(await openComponent(store, config, project!, first!));
+  await commitPending(await openComponent(store, config, project!, first!, { git }));
   report(`commitPending: 1 edit: ${(performance.now() - t1).toFixed(0)} ms`);
 
   const t2 = performance.now();
-  const pushed = await pushComponent(await openComponent(store, config, project!, first!));
+  const pushed = await pushComponent(await openComponent(store, config, project!, first!, { git }));
   if (!pushed.result) throw new Error(pushed.detail);
   report(`pushComponent of those 2 commits over loopback smart HTTP: ${(performance.now() - t2).toFixed(0)} ms`);
 }

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../auth/check.js';
-import { workingCopyDir } from '../component/handle.js';
+import { type GitRunner, workingCopyDir } from '../component/handle.js';
 import { type Config, type ProjectConfig, projectMachinery } from '../config/config.js';
 import { Machinery, Tasks } from '../machinery/index.js';
 import { anonymousAccount, memberships } from '../store/accounts.repo.js';
@@ -54,7 +54,7 @@ export type AppServices = ApiServices & {
 };
 
 /** Services with snapshots that follow the database: `refresh()` once per request. */
-export function createServices(store: Store, getConfig: () => Config, apiVersion: string): AppServices {
+export function createServices(store: Store, getConfig: () => Config, apiVersion: string, git?: GitRunner): AppServices {
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
@@ -64,6 +64,7 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
   const machineries = new Map<string, { site: Config['machinery']; project: ProjectConfig | undefined; machinery: Machinery }>();
   return {
     store,
+    git,
     tasks: new Tasks(),
     machinery(projectSlug = '') {
       const config = getConfig();

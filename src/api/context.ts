@@ -1,5 +1,6 @@
 // What handlers and serializers receive: the app's services (built once) and the per-request context.
 import type { Principal } from '../auth/check.js';
+import type { GitRunner } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import type { Machinery, Tasks } from '../machinery/index.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
@@ -25,6 +26,8 @@ export interface ApiServices {
    * site's, less those it excludes, with its own), or the site's.
    */
   machinery(projectSlug?: string): Machinery;
+  /** Where repository operations' git work runs (`tms serve`'s git worker); undefined: the serving thread. */
+  git: GitRunner | undefined;
   /** This process's background tasks (automatic translation), followed at `/api/tasks/<uuid>/`. */
   tasks: Tasks;
 }

@@ -10,6 +10,7 @@ import * as files from './handlers/files.js';
 import * as machinery from './handlers/machinery.js';
 import * as memory from './handlers/memory.js';
 import * as repository from './handlers/repository.js';
+import * as screenshots from './handlers/screenshots.js';
 import * as statistics from './handlers/statistics.js';
 import * as unitWrites from './handlers/unit-writes.js';
 import * as units from './handlers/units.js';
@@ -28,6 +29,7 @@ import { languageSerializer } from './serializers/language.js';
 import { componentListSerializer, memorySerializer } from './serializers/memory.js';
 import { projectSerializer } from './serializers/project.js';
 import { lockSerializer, projectRepositorySerializer, repositorySerializer } from './serializers/repository.js';
+import { screenshotSerializer } from './serializers/screenshot.js';
 import { projectLanguageStatisticsSerializer, statisticsSerializer, translationStatisticsSerializer } from './serializers/statistics.js';
 import { componentTranslationSerializer, translationSerializer } from './serializers/translation.js';
 import { unitSerializer } from './serializers/unit.js';
@@ -157,6 +159,17 @@ const UPLOAD_ANSWER = {
   required: ['not_found', 'skipped', 'accepted', 'total', 'result', 'count'],
   additionalProperties: false,
 };
+const IMAGE = { type: 'string', contentMediaType: 'application/octet-stream', description: 'A PNG, JPEG or WebP image (judged by its bytes), at most 10 MiB.' };
+const SCREENSHOT_NAME = { type: 'string', maxLength: 200 };
+const screenshotCreate = (handler: WriteOperation['handler'], properties: Record<string, unknown>, required: string[], summary: string): WriteOperation => ({
+  handler,
+  summary,
+  body: 'form',
+  request: { type: 'object', properties: { name: SCREENSHOT_NAME, image: IMAGE, ...properties }, required: ['name', 'image', ...required] },
+  status: 201,
+  answer: 'Screenshot',
+});
+
 const upload: WriteOperation = {
   handler: files.uploadFile,
   summary: 'Uploads a file into the translation per method and conflicts.',
@@ -399,6 +412,24 @@ export const ROUTES: readonly Route[] = [
   },
 
   {
+    path: `${C}screenshots/`,
+    name: 'Screenshots',
+    description: "The component's screenshots.",
+    allow: LIST_CREATE,
+    get: screenshots.listComponentScreenshots,
+    response: page(screenshotSerializer),
+    tags: 'components',
+    write: {
+      POST: screenshotCreate(
+        screenshots.createComponentScreenshot,
+        { language_code: { type: 'string', description: 'The translation it belongs to; the source language by default.' } },
+        [],
+        'Adds a screenshot to the component (screenshot.add).',
+      ),
+    },
+  },
+
+  {
     path: '/api/translations/',
     name: 'Translation List',
     description: 'Visible translations.',
@@ -596,6 +627,101 @@ export const ROUTES: readonly Route[] = [
     get: changes.getChange,
     response: record(changeSerializer),
     tags: 'changes',
+  },
+
+  {
+    path: '/api/screenshots/',
+    name: 'Screenshot List',
+    description: 'Screenshots of the visible components, by id.',
+    allow: LIST_CREATE,
+    get: screenshots.listScreenshots,
+    response: page(screenshotSerializer),
+    tags: 'screenshots',
+    write: {
+      POST: screenshotCreate(
+        screenshots.createScreenshot,
+        { project_slug: { type: 'string' }, component_slug: { type: 'string' }, language_code: { type: 'string' } },
+        ['project_slug', 'component_slug', 'language_code'],
+        'Adds a screenshot to a translation (screenshot.add).',
+      ),
+    },
+  },
+  {
+    path: '/api/screenshots/{id}/',
+    name: 'Screenshot Instance',
+    description: 'One screenshot.',
+    allow: DETAIL,
+    get: screenshots.getScreenshot,
+    response: record(screenshotSerializer),
+    tags: 'screenshots',
+    write: {
+      PUT: {
+        handler: (ctx) => screenshots.updateScreenshot(ctx, false),
+        summary: 'Renames the screenshot (screenshot.edit).',
+        request: { type: 'object', properties: { name: SCREENSHOT_NAME }, required: ['name'] },
+        status: 200,
+        answer: 'Screenshot',
+      },
+      PATCH: {
+        handler: (ctx) => screenshots.updateScreenshot(ctx, true),
+        summary: 'Renames the screenshot (screenshot.edit).',
+        request: { type: 'object', properties: { name: SCREENSHOT_NAME } },
+        status: 200,
+        answer: 'Screenshot',
+      },
+      DELETE: { handler: screenshots.deleteScreenshot, summary: 'Deletes the screenshot (screenshot.delete).', status: 204 },
+    },
+  },
+  {
+    path: '/api/screenshots/{id}/file/',
+    name: 'File',
+    description: 'The screenshot image, in its own media type.',
+    allow: ['GET', 'POST', 'HEAD', 'OPTIONS'],
+    get: screenshots.screenshotFile,
+    response: { kind: 'file' },
+    tags: 'screenshots',
+    write: {
+      POST: {
+        handler: screenshots.replaceScreenshotFile,
+        summary: 'Replaces the image (screenshot.edit).',
+        body: 'form',
+        request: { type: 'object', properties: { image: IMAGE }, required: ['image'] },
+        status: 200,
+        answer: RESULT,
+      },
+    },
+  },
+  {
+    path: '/api/screenshots/{id}/units/',
+    name: 'Units',
+    description: "Links a string of the screenshot's translation to it.",
+    allow: ['POST', 'OPTIONS'],
+    get: () => {
+      throw methodNotAllowed('GET', 'POST, OPTIONS');
+    },
+    response: record(screenshotSerializer),
+    tags: 'screenshots',
+    write: {
+      POST: {
+        handler: screenshots.linkScreenshotUnit,
+        summary: 'Links the unit unit_id (screenshot.edit).',
+        request: { type: 'object', properties: { unit_id: { type: 'integer' } }, required: ['unit_id'] },
+        status: 200,
+        answer: 'Screenshot',
+      },
+    },
+  },
+  {
+    path: '/api/screenshots/{id}/units/{unit_id}/',
+    name: 'Delete Units',
+    description: 'Unlinks a string from the screenshot.',
+    allow: ['DELETE', 'OPTIONS'],
+    get: () => {
+      throw notFound();
+    },
+    response: record(screenshotSerializer),
+    tags: 'screenshots',
+    write: { DELETE: { handler: screenshots.unlinkScreenshotUnit, summary: 'Unlinks the unit (screenshot.edit).', status: 204 } },
   },
 
   {
@@ -820,6 +946,7 @@ export const ROOT_LISTS: readonly [string, string][] = [
   ['component-lists', 'component-lists/'],
   ['changes', 'changes/'],
   ['units', 'units/'],
+  ['screenshots', 'screenshots/'],
   ['addons', 'addons/'],
   ['categories', 'categories/'],
 ];

@@ -68,9 +68,9 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   'dismissed-check': 'dismissed-check',
   suggestion: 'suggestion',
   comment: 'comment',
+  screenshot: 'screenshot',
   // Kept by Weblate, not by tms: nothing has them.
   variant: 'never',
-  screenshot: 'never',
   glossary: 'never',
   label: 'never',
 };

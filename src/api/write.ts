@@ -76,7 +76,7 @@ export function configOf(ctx: RequestContext, project: Project, component?: Comp
 /** The component handle behind a catalog component, for the domain's operations (404 when the store lacks it). */
 export async function handleOf(ctx: RequestContext, project: Project, component: Component): Promise<ComponentHandle> {
   const config = configOf(ctx, project, component);
-  return openComponent(ctx.services.store, ctx.services.config, config.project, config.component);
+  return openComponent(ctx.services.store, ctx.services.config, config.project, config.component, { git: ctx.services.git });
 }
 
 /** The configured project behind a catalog project. */

@@ -1,8 +1,8 @@
 // Keeping the stored checks true: which units' checks run again after a change, with what facts, and the results written (store/checks.repo.ts reads and writes).
 
 import { Action } from '../domain/actions.js';
-import { statsDelta } from '../domain/statistics.js';
 import { State } from '../domain/unit.js';
+import { followUnitStats } from '../statistics/follow.js';
 import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';
 import {
   type ComponentTraits,
@@ -16,6 +16,7 @@ import {
   othersStrings,
   relatedChecks,
   relatedChecksOfComponent,
+  setCheckDismissed,
   sourceTranslationOf,
   sourceUnitRows,
   storeChecks,
@@ -32,7 +33,7 @@ import {
 } from '../store/checks.repo.js';
 import type { Tx } from '../store/db.js';
 import { setUnitState } from '../store/edits.repo.js';
-import { addStatsDelta, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
+import { refreshStats } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
 
@@ -101,12 +102,12 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
       together.set(id, failing);
       return;
     }
-    const before = await unitStatsFacts(tx, id);
-    if (!(await storeChecks(tx, id, failing))) return;
-    const after = before ? await unitStatsFacts(tx, id) : undefined;
     // a check that changed is no change of the translation: its last change stays (reading it again for each
     // string cost a count over the source translation's changes, most of an automatic translation's time)
-    if (before && after) await addStatsDelta(tx, sourceId, statsDelta(before, after), { lastChange: false });
+    await followUnitStats(tx, [{ id, translationId: sourceId }], () => storeChecks(tx, id, failing), {
+      lastChange: false,
+      unchanged: (changed) => !changed,
+    });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
   const relatedAll = only ? null : await relatedChecksOfComponent(tx, componentId, sourceId);
@@ -159,14 +160,17 @@ export interface StringGroup {
  * own before/after of the unit) — counting a whole translation again for one check cost milliseconds an edit.
  */
 async function setInconsistent(tx: Tx, unitId: number, translationId: number, failing: boolean, accounted: ReadonlySet<number>): Promise<boolean> {
-  const before = accounted.has(translationId) ? undefined : await unitStatsFacts(tx, unitId);
-  if (!(await storeInconsistent(tx, unitId, failing))) return false;
-  if (!accounted.has(translationId)) {
-    const after = await unitStatsFacts(tx, unitId);
-    if (before && after) await addStatsDelta(tx, translationId, statsDelta(before, after), { lastChange: false });
-    else await refreshStats(tx, [translationId]);
-  }
-  return true;
+  const store = () => storeInconsistent(tx, unitId, failing);
+  if (accounted.has(translationId)) return store();
+  return followUnitStats(tx, [{ id: unitId, translationId }], store, { lastChange: false, unchanged: (changed) => !changed });
+}
+
+/**
+ * Dismisses (or restores) one failing check of a unit (call inside a transaction), its translation's statistics
+ * following; false when the unit has no such check. A dismissal lasts while the check keeps failing.
+ */
+export async function dismissFailingCheck(tx: Tx, unit: { id: number; translationId: number }, name: string, dismissed: boolean): Promise<boolean> {
+  return followUnitStats(tx, [unit], () => setCheckDismissed(tx, unit.id, name, dismissed), { unchanged: (changed) => !changed });
 }
 
 /**

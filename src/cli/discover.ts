@@ -75,6 +75,8 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       followSymbolicLinks: false,
       ignore: ['**/.git/**'],
     });
+    // a Transifex client's configuration, the one hidden file discovery reads (its paths are from the root)
+    if (prefix === '' && existsSync(path.join(base, '.tx', 'config'))) paths.push('.tx/config');
     const proposals = discoverComponents({
       paths,
       read(file) {

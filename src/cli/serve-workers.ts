@@ -4,7 +4,6 @@
 // and unit edits from their own connection to the same SQLite database.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config/config.js';
-import { stopGitWorker } from '../operations/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { CliFailure, type CliIo } from './io.js';
@@ -62,7 +61,6 @@ export async function runServeWorker(config: Config, io: CliIo, opts: { host: st
       process.once('disconnect', () => resolve());
     });
     await server.close();
-    await stopGitWorker();
     return 0;
   } finally {
     await store.close();

@@ -13,7 +13,7 @@ import {
   resumeRequestedUpdates,
 } from '../hooks/index.js';
 import { startBackgroundCommits } from '../operations/background-commit.js';
-import { startGitWorker, stopGitWorker } from '../operations/index.js';
+import { GitWorker } from '../operations/index.js';
 import { startServer } from '../server/server.js';
 import { openStore } from '../store/index.js';
 import { applyConfig } from '../sync/config.js';
@@ -45,11 +45,13 @@ export async function runServe(
     for (const c of (await store.write((tx) => applyConfig(tx, config, { prune: true }))).keptComponents) {
       io.err(`tms: component ${c.slug} is no longer configured but holds uncommitted edits; kept in the store`);
     }
+    // Repository operations' git work runs on one thread of its own (`TMS_GIT_WORKER=0`: on this one, for debugging)
+    const git = process.env.TMS_GIT_WORKER === '0' ? undefined : new GitWorker();
     // Webhooks and watching: notifications and local edits queue per-component updates (pull, or re-scan)
     let getConfig = () => config;
     const queue = createUpdateQueue({
       // a webhook's request for an update is kept in the store until the update has run (a crash does not lose it)
-      update: finishingRequests(store, createComponentUpdater({ store, getConfig: () => getConfig() })),
+      update: finishingRequests(store, createComponentUpdater({ store, getConfig: () => getConfig(), git })),
       lock: false,
       // a pull or re-scan that failed (a broken file upstream, an unreachable remote) is said, not only recorded
       onDone: (project, component, result) => {
@@ -63,7 +65,7 @@ export async function runServe(
     getConfig = watching.getConfig;
     for (const u of await resumeRequestedUpdates(store, config, queue)) io.err(`tms: resuming the update of ${u.project}/${u.component} a webhook asked for`);
     const hooks = createHookHandler({ store, getConfig, queue, deliveries: createStoredDeliveryLog(store), log: (line) => io.err(`tms: ${line}`) });
-    const committer = startBackgroundCommits({ store, getConfig, now: opts.now, log: (line) => io.err(`tms: ${line}`) });
+    const committer = startBackgroundCommits({ store, getConfig, git, now: opts.now, log: (line) => io.err(`tms: ${line}`) });
     let server: Awaited<ReturnType<typeof startServer>>;
     // With workers, this process is the leader: its server listens on loopback for what the workers forward.
     const key = workers > 1 ? randomBytes(24).toString('base64url') : undefined;
@@ -72,6 +74,7 @@ export async function runServe(
         store,
         config,
         getConfig,
+        git,
         host: key ? '127.0.0.1' : opts.host,
         port: key ? 0 : opts.port,
         log: (message) => io.err(message),
@@ -113,7 +116,7 @@ export async function runServe(
     io.out(`tms: the web interface is at ${url}/`);
     if (pool) io.out(`tms: ${workers} serving workers; process ${process.pid} leads (updates, commits, repository operations)`);
     // loaded now rather than by the first commit
-    void startGitWorker().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
+    void git?.start().catch((e) => io.err(`tms: the git worker did not start: ${(e as Error).message}`));
     // what a killed process left half-way in the working copies' repositories (a write's temporary file)
     const leftovers = config.projects.flatMap((p) =>
       p.components.flatMap((c) => removeStaleTemporaries(path.join(workingCopyDir(config.repos_dir, p.slug, c.slug), '.git'))),
@@ -135,7 +138,7 @@ export async function runServe(
     await committer.close();
     await watching.close();
     await queue.close();
-    await stopGitWorker();
+    await git?.stop();
     io.out(`tms: stopped (${signal})`);
     return 0;
   } finally {

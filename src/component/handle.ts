@@ -6,9 +6,9 @@ import { resolveRepo } from '../config/config.js';
 import type { Format } from '../formats/format.js';
 import { getFormat } from '../formats/registry.js';
 import type { Store } from '../store/index.js';
-import { type ComponentTarget, resolveComponent, sharersOf } from './resolve.js';
+import { type ComponentDeps, type ComponentTarget, resolveComponent, sharersOf } from './resolve.js';
 
-export { credentialsOf, workingCopyDir } from './resolve.js';
+export { type ComponentDeps, type GitRunner, credentialsOf, workingCopyDir } from './resolve.js';
 
 /** The result every repository operation returns (the API sends `result` and `detail`). */
 export interface OperationResult {
@@ -29,10 +29,17 @@ export interface ComponentHandle extends ComponentTarget {
 
 /**
  * Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first).
+ * `deps.git`: where its git work runs (`tms serve`'s git worker); absent, on this thread.
  * @example const h = await openComponent(store, config, project, component); await pushComponent(h, { user })
  */
-export async function openComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentHandle> {
-  const target = await resolveComponent(store, config, project, component);
+export async function openComponent(
+  store: Store,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  deps: ComponentDeps = {},
+): Promise<ComponentHandle> {
+  const target = await resolveComponent(store, config, project, component, deps);
   return { ...target, format: getFormat(component.file_format) };
 }
 

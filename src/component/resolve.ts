@@ -35,6 +35,21 @@ export interface ComponentTarget {
    * locks, which the component's mutex takes too, and whose holder pushes its commits at once. Undefined on one node.
    */
   nodes: ComponentLocks | undefined;
+  /** Where the git work of repository operations runs (`tms serve`'s git worker thread); undefined: this thread. */
+  gitRunner: GitRunner | undefined;
+}
+
+/**
+ * Runs one git operation (a name of `operations/git-ops.ts` and its plain arguments) away from the calling thread and
+ * resolves with its result; `operations/git-work.ts` holds the typed entry and the worker thread.
+ */
+export interface GitRunner {
+  run(op: string, args: unknown): Promise<unknown>;
+}
+
+/** What a component's operations run on besides the store and the configuration: given by the process that owns them. */
+export interface ComponentDeps {
+  git?: GitRunner;
 }
 
 /** `<repos_dir>/<project>/<component>` */
@@ -82,7 +97,7 @@ export async function sharersOf(h: ComponentTarget): Promise<ComponentTarget[]> 
   for (const c of members) {
     if (c.project.slug === h.project.slug && c.component.slug === h.component.slug) continue;
     try {
-      out.push({ ...(await resolveComponent(h.store, h.config, c.project, c.component)), cache: h.cache });
+      out.push({ ...(await resolveComponent(h.store, h.config, c.project, c.component, { git: h.gitRunner })), cache: h.cache });
     } catch (e) {
       if (!(e instanceof NotFoundError)) throw e;
     }
@@ -96,7 +111,13 @@ export function credentialsOf(component: ComponentConfig): vcs.Credentials | und
 }
 
 /** Resolves a configured component; NotFoundError when it is not in the store yet (apply the configuration first). */
-export async function resolveComponent(store: Store, config: Config, project: ProjectConfig, component: ComponentConfig): Promise<ComponentTarget> {
+export async function resolveComponent(
+  store: Store,
+  config: Config,
+  project: ProjectConfig,
+  component: ComponentConfig,
+  deps: ComponentDeps = {},
+): Promise<ComponentTarget> {
   const row = await store.read((tx) => findComponent(tx, project.slug, component.slug));
   if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
   const owner = repositoryOwner(config, project, component);
@@ -114,5 +135,6 @@ export async function resolveComponent(store: Store, config: Config, project: Pr
     remoteTimeoutMs: config.remote_timeout_s * 1000,
     cache: {},
     nodes: isPostgresUrl(config.database) ? store.componentLocks() : undefined,
+    gitRunner: deps.git,
   };
 }

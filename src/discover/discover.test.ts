@@ -14,6 +14,55 @@ function discover(files: Record<string, string | Uint8Array>): Proposal[] {
 }
 
 describe('discoverComponents', () => {
+  it('Transifex: each resource of .tx/config with a file_filter, its type as the format, its source file as template or new base', () => {
+    const config = [
+      '[main]',
+      'host = https://www.transifex.com',
+      '',
+      '# the old section names and the new ones',
+      '[app.django]',
+      'file_filter = locale/<lang>/LC_MESSAGES/django.po',
+      'source_file = locale/django.pot',
+      'type = PO',
+      '',
+      '[o:org:p:app:r:android]',
+      'file_filter: app/res/values-<lang>/strings.xml',
+      'source_file: app/res/values/strings.xml',
+      'type: android',
+      '',
+      '[app.yaml]',
+      'file_filter = config/<lang>.yml',
+      'type = YML',
+      '',
+      '[app.other]',
+      'file_filter = other/<lang>.txt',
+      'type = TXT',
+      '',
+      '[app.gone]',
+      'file_filter = gone/<lang>.po',
+      'source_file = gone/en.po',
+      'type = PO',
+    ].join('\n');
+    expect(
+      discover({
+        '.tx/config': config,
+        'locale/de/LC_MESSAGES/django.po': '',
+        'locale/django.pot': '',
+        'app/res/values/strings.xml': '',
+        'app/res/values-de/strings.xml': '',
+        'config/en.yml': '',
+        'other/de.txt': '',
+      }),
+    ).toEqual([
+      { filemask: 'locale/*/LC_MESSAGES/django.po', file_format: 'po', template: '', new_base: 'locale/django.pot' },
+      { filemask: 'app/res/values-*/strings.xml', file_format: 'aresource', template: 'app/res/values/strings.xml', new_base: '' },
+      // no source_file: the mask with the source language, as for the other rules
+      { filemask: 'config/*.yml', file_format: 'ruby-yaml', template: 'config/en.yml', new_base: '' },
+      { filemask: 'other/*.txt', file_format: 'auto', template: '', new_base: '' },
+      // gone/en.po does not exist: the resource is left out; the files' own rules do not propose Transifex's masks again
+    ]);
+  });
+
   it('gettext: the language part becomes the mask, a .pot beside it the base for new files', () => {
     expect(discover({ 'po/de.po': '', 'po/pt_BR.po': '', 'po/app.pot': '', 'src/main.c': '' })).toEqual([
       { filemask: 'po/*.po', file_format: 'po', template: '', new_base: 'po/app.pot' },

@@ -212,6 +212,7 @@ function jsonVariant(bytes: Uint8Array | null): string {
 }
 
 const RULES: Rule[] = [
+  { format: 'auto', masks: transifexMasks },
   { format: 'po', monoFormat: 'po-mono', newBaseMask: '*.pot', masks: (f) => genericMasks(f, '*.po') },
   { format: 'ts', newBaseMask: '*.ts', masks: (f) => genericMasks(f, '*.ts') },
   {
@@ -298,6 +299,89 @@ const RULES: Rule[] = [
   { format: 'tbx', noTemplate: true, masks: (f) => genericMasks(f, '*.tbx') },
 ];
 
+/** Weblate's format for a Transifex resource `type` (the translation finder's table); `auto` for any other type. */
+const TRANSIFEX_TYPES: Readonly<Record<string, string>> = {
+  ANDROID: 'aresource',
+  STRINGS: 'strings',
+  CHROME: 'webextension',
+  PO: 'po',
+  PROPERTIES: 'properties',
+  UNICODEPROPERTIES: 'properties-utf8',
+  INI: 'joomla',
+  KEYVALUEJSON: 'json-nested',
+  MAGENTO: 'csv',
+  DTD: 'dtd',
+  PHP_ARRAY: 'php',
+  QT: 'ts',
+  RESX: 'resx',
+  XLIFF: 'xliff',
+  XLSX: 'xlsx',
+  YAML_GENERIC: 'yaml',
+  YML: 'ruby-yaml',
+};
+
+/**
+ * The sections of an INI file as Python's RawConfigParser reads them: `key = value` or `key: value` (keys lower
+ * case, both sides stripped), `#` and `;` comment lines, indented lines continuing a value, `[DEFAULT]` under every
+ * section.
+ */
+function readIni(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>();
+  const defaults = new Map<string, string>();
+  let current: Map<string, string> | null = null;
+  let last: string | null = null;
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = raw.replace(/\s+$/, '');
+    if (/^\s*[#;]/.test(line)) continue;
+    if (line === '') {
+      last = null;
+      continue;
+    }
+    if (/^\s/.test(line) && current && last !== null) {
+      current.set(last, `${current.get(last)}\n${line.trim()}`);
+      continue;
+    }
+    const section = /^\[([^\]]+)\]/.exec(line);
+    if (section) {
+      const name = section[1]!;
+      current = name === 'DEFAULT' ? defaults : (sections.get(name) ?? new Map<string, string>());
+      if (name !== 'DEFAULT') sections.set(name, current);
+      last = null;
+      continue;
+    }
+    const option = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line.trim());
+    if (!option || !current) continue;
+    last = option[1]!.toLowerCase();
+    current.set(last, option[2]!);
+  }
+  for (const options of sections.values()) for (const [k, v] of defaults) if (!options.has(k)) options.set(k, v);
+  return sections;
+}
+
+/**
+ * A Transifex client's `.tx/config` at the root: each resource section with a `file_filter` is a component, its
+ * `<lang>` the mask's `*`, its `type` the format, its `source_file` the template (a `.pot` the base for new files).
+ */
+function* transifexMasks(finder: Finder): Generator<Candidate> {
+  for (const path of finder.filter('config', '.tx')) {
+    const bytes = finder.files.read(path);
+    if (!bytes) continue;
+    for (const options of readIni(new TextDecoder().decode(bytes)).values()) {
+      const filter = options.get('file_filter');
+      if (filter === undefined) continue;
+      const type = options.get('type');
+      const candidate: Candidate = { filemask: filter.replaceAll('<lang>', '*'), file_format: 'auto' };
+      if (type !== undefined) candidate.file_format = TRANSIFEX_TYPES[type.toUpperCase()] ?? 'auto';
+      const source = options.get('source_file');
+      if (source !== undefined) {
+        if (source.toLowerCase().endsWith('.pot')) candidate.new_base = source;
+        else candidate.template = source;
+      }
+      yield candidate;
+    }
+  }
+}
+
 function rsplit3(name: string): [string, string, string] {
   const last = name.lastIndexOf('.');
   const middle = name.lastIndexOf('.', last - 1);
@@ -320,8 +404,9 @@ function fillNewBase(candidate: Candidate, finder: Finder, newBaseMask: string):
 }
 
 /**
- * The components a repository holds, in the translation finder's order (gettext, Qt, Android, Apple strings,
- * properties, Joomla, RESX, XLIFF, WebExtension, then stringsdict, JSON, ARB and TBX, which it does not look for).
+ * The components a repository holds, in the translation finder's order (the resources of a Transifex `.tx/config`,
+ * gettext, Qt, Android, Apple strings, properties, Joomla, RESX, XLIFF, WebExtension, then stringsdict, JSON, ARB and
+ * TBX, which it does not look for); a mask is proposed once, by the first rule that finds it.
  * @example discoverComponents({ paths: ['po/de.po', 'po/app.pot'], read: () => null }) // [{ filemask: 'po/*.po', file_format: 'po', template: '', new_base: 'po/app.pot' }]
  */
 export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'): Proposal[] {
@@ -334,7 +419,7 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
       if (candidate.template !== undefined && !finder.has(candidate.template)) continue;
       rule.adjust?.(candidate, finder);
       if (candidate.template === undefined && !rule.noTemplate) {
-        const template = candidate.filemask.replace('*', sourceLanguage);
+        const template = candidate.filemask.replaceAll('*', sourceLanguage);
         const withoutCode = candidate.filemask.replace('.*.', '.');
         if (finder.has(template)) candidate.template = template;
         else if (rule.templateWithoutCode && withoutCode !== candidate.filemask && finder.has(withoutCode)) candidate.template = withoutCode;

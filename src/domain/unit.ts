@@ -23,6 +23,39 @@ export function splitPlural(joined: string): string[] {
 }
 
 /**
+ * A unit as the domain sees it: one string of one translation, as stored (its row: the store's `UnitRow`). Plural
+ * forms are joined (`splitPlural` separates them); flags are the file's and the user's, comma-separated.
+ */
+export interface Unit {
+  id: number;
+  translationId: number;
+  /** Weblate's id hash (exact, 64-bit): the same string in every translation of a component. */
+  idHash: bigint;
+  contentHash: bigint;
+  context: string;
+  source: string;
+  target: string;
+  previousSource: string;
+  location: string;
+  note: string;
+  flags: string;
+  extraFlags: string;
+  explanation: string;
+  sourceExplanation: string;
+  state: UnitState;
+  /** The state the file last gave it. */
+  originalState: UnitState;
+  position: number;
+  numWords: number;
+  numChars: number;
+  priority: number;
+  /** An edit made in tms and not yet written to the file and committed. */
+  pending: boolean;
+  pendingAuthorId: number | null;
+  timestamp: string;
+}
+
+/**
  * One unit as a format reads it from a file, already shaped as Weblate shows it.
  * `source` and `target` hold one element per plural form.
  */

@@ -1,7 +1,7 @@
 // The update a notification queues: resolve the component in the current configuration, then pull it or re-scan it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type ComponentHandle, openComponent } from '../component/handle.js';
+import { type ComponentHandle, type GitRunner, openComponent } from '../component/handle.js';
 import { sharersOf } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { type RepositoryResult, pullComponent } from '../operations/index.js';
@@ -35,6 +35,8 @@ export interface ComponentUpdaterOptions {
   getConfig: () => Config;
   /** Default: `pullOrScan`. */
   pull?: PullFn;
+  /** Where the pulls' git work runs (`tms serve`'s git worker); default: this thread. */
+  git?: GitRunner;
 }
 
 function fromSync(kind: 'scan', result: ComponentSyncResult): ComponentUpdate {
@@ -91,7 +93,7 @@ export function createComponentUpdater(opts: ComponentUpdaterOptions): UpdateFn 
     }
     // a component added to the configuration since the store last saw it
     if (!(await opts.store.read((tx) => findComponent(tx, project.slug, component.slug)))) await opts.store.write((tx) => applyConfig(tx, config));
-    const update = await pull(await openComponent(opts.store, config, project, component));
+    const update = await pull(await openComponent(opts.store, config, project, component, { git: opts.git }));
     // Weblate's automatic translation add-on, once new strings are in (outside the component's mutex)
     if ((update.sync?.added ?? 0) > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
       const { runAutoTranslateAddon } = await import('../machinery/addon.js');

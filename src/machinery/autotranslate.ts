@@ -22,7 +22,7 @@ import type { UnitFilter } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import type { Store } from '../store/store.js';
-import { addSuggestionsInBulk, hasSuggestion } from '../store/suggestions.repo.js';
+import { type NewSuggestion, addSuggestions, hasSuggestion } from '../store/suggestions.repo.js';
 import { translationUnitRecords } from '../store/unit-records.repo.js';
 import { EngineError, type LanguagePair } from './engine.js';
 import type { Machinery } from './machinery.js';
@@ -186,7 +186,8 @@ export async function applyAutomaticResults(
   const bot = await automaticTranslationUser(tx);
   const timestamp = now();
   const byTranslation = new Map<number, { edits: { id: number; target: string; state: number }[]; changes: ChangeInput[] }>();
-  const suggestions: Parameters<typeof addSuggestionsInBulk>[1][number][] = [];
+  const suggestions: NewSuggestion[] = [];
+  const suggested = new Set<number>();
   for (const r of results) {
     const u = await autoUnitNow(tx, r.unitId);
     if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
@@ -201,6 +202,7 @@ export async function applyAutomaticResults(
     });
     if (mode === 'suggest') {
       if (await hasSuggestion(tx, u.id, r.target)) continue;
+      suggested.add(u.translation_id);
       suggestions.push({
         unitId: u.id,
         target: r.target,
@@ -217,7 +219,11 @@ export async function applyAutomaticResults(
     group.edits.push({ id: u.id, target: r.target, state });
     group.changes.push({ ...change, details: { ...change.details, state } });
   }
-  if (suggestions.length > 0) await addSuggestionsInBulk(tx, suggestions);
+  if (suggestions.length > 0) {
+    await addSuggestions(tx, suggestions);
+    // a batch: its translations counted once at the end rather than moved unit by unit
+    await refreshStats(tx, suggested);
+  }
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
     for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });

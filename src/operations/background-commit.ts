@@ -1,5 +1,5 @@
 // Background commits: pending edits older than their component's `commit_pending_age` hours are committed (and pushed with `push_on_commit`).
-import { configuredComponent, openComponent } from '../component/handle.js';
+import { type GitRunner, configuredComponent, openComponent } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import { pendingAgesOf } from '../store/edits.repo.js';
 import type { Store } from '../store/index.js';
@@ -28,6 +28,8 @@ export interface BackgroundCommitOptions {
   store: Store;
   /** The configuration in force (it may change while serving). */
   getConfig: () => Config;
+  /** Where the commits' git work runs (`tms serve`'s git worker); default: this thread. */
+  git?: GitRunner;
   /** Milliseconds between passes (default: the configuration's `commit_pending_check_seconds`); 0 for no timer. */
   intervalMs?: number;
   /** The clock (tests move it forward). */
@@ -63,7 +65,7 @@ export function startBackgroundCommits(opts: BackgroundCommitOptions): Backgroun
       if (!(ageHours >= found.component.commit_pending_age)) continue;
       let result: BackgroundCommit['result'];
       try {
-        const h = await openComponent(opts.store, config, found.project, found.component);
+        const h = await openComponent(opts.store, config, found.project, found.component, { git: opts.git });
         result = await commitPending(h);
       } catch (e) {
         result = { result: false, detail: (e as Error).message };

@@ -208,7 +208,7 @@ async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ re
         author: p.author,
         committer: h.config.committer,
       }));
-      oids = await gitWork('commitSeries', { dir: h.dir, commits: series });
+      oids = await gitWork(h, 'commitSeries', { dir: h.dir, commits: series });
       // several nodes: upstream has the commits before the store records them (else they are taken back)
       if (h.nodes) await publishCommits(h, headBefore, opts.user?.id ?? null);
     } else {
@@ -438,7 +438,7 @@ function fileRevision(h: ComponentHandle, translation: TranslationInfo, author: 
 async function readHeads(h: ComponentHandle, files: string[]): Promise<Map<string, Uint8Array | null>> {
   if (files.length === 0) return new Map();
   const bytes = h.git
-    ? await gitWork('readBlobs', { dir: h.dir, ref: 'HEAD', paths: files })
+    ? await gitWork(h, 'readBlobs', { dir: h.dir, ref: 'HEAD', paths: files })
     : await Promise.all(files.map((f) => readFile(path.join(h.dir, f)).catch(() => null)));
   return new Map(files.map((f, i) => [f, bytes[i] ?? null]));
 }

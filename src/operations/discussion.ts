@@ -3,6 +3,7 @@
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, unwritableCharacter } from '../domain/unit.js';
+import { type CountedUnit, followUnitStats } from '../statistics/follow.js';
 import { unitChange } from '../store/changes.repo.js';
 import * as comments from '../store/comments.repo.js';
 import { findEditableUnit } from '../store/edits.repo.js';
@@ -21,6 +22,11 @@ async function unitOf(store: Store, unitId: number): Promise<EditableUnit> {
   const unit = await store.read((tx) => findEditableUnit(tx, unitId));
   if (!unit) throw new NotFoundError('unit', String(unitId));
   return unit;
+}
+
+/** The unit as the statistics follow it. */
+function counted(unit: EditableUnit): CountedUnit {
+  return { id: unit.id, translationId: unit.translation_id };
 }
 
 function changeOf(unit: EditableUnit, action: number, user: DiscussionActor, extra: Partial<ChangeInput> = {}): ChangeInput {
@@ -51,9 +57,11 @@ export async function suggest(store: Store, input: { unitId: number; target: rea
   if ((target === unit.target && unit.state >= State.TRANSLATED) || (await store.read((tx) => suggestions.hasSuggestion(tx, unit.id, target)))) return null;
   const timestamp = now();
   const [id] = await store.write((tx) =>
-    suggestions.addSuggestions(tx, [
-      { unitId: unit.id, target, userId: input.user?.id ?? null, timestamp, change: changeOf(unit, Action.SUGGESTION, input.user, { target, timestamp }) },
-    ]),
+    followUnitStats(tx, [counted(unit)], () =>
+      suggestions.addSuggestions(tx, [
+        { unitId: unit.id, target, userId: input.user?.id ?? null, timestamp, change: changeOf(unit, Action.SUGGESTION, input.user, { target, timestamp }) },
+      ]),
+    ),
   );
   return id!;
 }
@@ -90,7 +98,7 @@ export async function acceptSuggestion(store: Store, suggestionId: number, user:
         details: { state, old_state: unit.state, source: unit.source },
       }),
     });
-    await suggestions.removeAcceptedSuggestion(tx, suggestion.id, unit.id);
+    await followUnitStats(tx, [counted(unit)], () => suggestions.deleteSuggestion(tx, suggestion.id, null));
     return saved;
   });
 }
@@ -98,7 +106,8 @@ export async function acceptSuggestion(store: Store, suggestionId: number, user:
 /** Deletes a suggestion (change 26). */
 export async function deleteSuggestion(store: Store, suggestionId: number, user: DiscussionActor): Promise<void> {
   const { suggestion, unit } = await suggestionOf(store, suggestionId);
-  await store.write((tx) => suggestions.deleteSuggestion(tx, suggestion.id, changeOf(unit, Action.SUGGESTION_DELETE, user, { target: suggestion.target })));
+  const change = changeOf(unit, Action.SUGGESTION_DELETE, user, { target: suggestion.target });
+  await store.write((tx) => followUnitStats(tx, [counted(unit)], () => suggestions.deleteSuggestion(tx, suggestion.id, change)));
 }
 
 /**
@@ -130,15 +139,17 @@ export async function addComment(store: Store, input: { unitId: number; comment:
   const bad = unwritableCharacter(text.replace(/[\n\t]/g, ' '));
   if (bad !== null) throw invalid('comment', `Comment contains control character: ${describeCharacter(bad)}`);
   const timestamp = now();
-  const id = await store.write((tx) =>
-    comments.addComment(tx, {
-      unitId: unit.id,
-      comment: text,
-      userId: input.user?.id ?? null,
-      timestamp,
-      change: changeOf(unit, Action.COMMENT, input.user, { target: text, timestamp }),
-    }),
-  );
+  const comment = {
+    unitId: unit.id,
+    comment: text,
+    userId: input.user?.id ?? null,
+    timestamp,
+    change: changeOf(unit, Action.COMMENT, input.user, { target: text, timestamp }),
+  };
+  const id = await store.write(async (tx) => {
+    const key = await comments.commentKeyOf(tx, unit.id);
+    return key && followUnitStats(tx, await comments.unitsShowing(tx, key), () => comments.addComment(tx, key, comment));
+  });
   if (id === undefined) throw new NotFoundError('unit', String(input.unitId));
   return id;
 }
@@ -154,11 +165,13 @@ export async function commentOf(store: Store, commentId: number) {
 export async function resolveComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
   const { comment, unit } = await commentOf(store, commentId);
   if (comment.resolved === 1) return;
-  await store.write((tx) => comments.resolveComment(tx, comment.id, changeOf(unit, Action.COMMENT_RESOLVE, user, { target: comment.comment })));
+  const change = changeOf(unit, Action.COMMENT_RESOLVE, user, { target: comment.comment });
+  await store.write(async (tx) => followUnitStats(tx, await comments.unitsShowing(tx, comment), () => comments.resolveComment(tx, comment.id, change)));
 }
 
 /** Deletes a comment (change 64). */
 export async function deleteComment(store: Store, commentId: number, user: DiscussionActor): Promise<void> {
   const { comment, unit } = await commentOf(store, commentId);
-  await store.write((tx) => comments.deleteComment(tx, comment.id, changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment })));
+  const change = changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment });
+  await store.write(async (tx) => followUnitStats(tx, await comments.unitsShowing(tx, comment), () => comments.deleteComment(tx, comment.id, change)));
 }

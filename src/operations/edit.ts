@@ -4,13 +4,12 @@ import { enforceChecks } from '../checks/refresh.js';
 import type { Actor } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
-import { statsDelta } from '../domain/statistics.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
+import { followUnitStats } from '../statistics/follow.js';
 import { type UnitPlace, recordChangeRow, unitChange } from '../store/changes.repo.js';
 import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
-import { addStatsDelta, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -154,12 +153,10 @@ export async function saveUnitEdit(
   edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
 ): Promise<{ changeId: number; state: number }> {
   // one unit changed: its translation's statistics move by its share instead of being counted again
-  const before = await unitStatsFacts(tx, unit.id);
-  await setPendingTarget(tx, unit.id, edit);
-  const changeId = await recordChangeRow(tx, edit.change);
-  const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
-  const after = await unitStatsFacts(tx, unit.id);
-  if (before && after) await addStatsDelta(tx, unit.translation_id, statsDelta(before, after));
-  else await refreshStats(tx, [unit.translation_id]);
-  return { changeId, state };
+  return followUnitStats(tx, [{ id: unit.id, translationId: unit.translation_id }], async () => {
+    await setPendingTarget(tx, unit.id, edit);
+    const changeId = await recordChangeRow(tx, edit.change);
+    const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
+    return { changeId, state };
+  });
 }

@@ -1,6 +1,6 @@
 // Downloads: a translation file as HEAD has it plus pending edits applied in memory, and ZIPs of a component or project.
 import path from 'node:path';
-import { type ComponentHandle, hasWorkingCopy, openComponent } from '../component/handle.js';
+import { type ComponentDeps, type ComponentHandle, hasWorkingCopy, openComponent } from '../component/handle.js';
 import type { Config, ProjectConfig } from '../config/config.js';
 import { NotFoundError, invalid } from '../domain/errors.js';
 import { hashToChecksum } from '../domain/hash.js';
@@ -125,7 +125,7 @@ export async function exportTranslation(
     location: u.location,
     flags: u.flags,
     state: u.state as UnitState,
-    checksum: hashToChecksum(u.id_hash),
+    checksum: hashToChecksum(u.idHash),
   }));
   const lastChange = (await h.store.read((tx) => getStats(tx, t.id)))?.last_change;
   return {
@@ -164,12 +164,12 @@ export async function downloadComponentZip(h: ComponentHandle): Promise<Download
  * Weblate's `GET /api/projects/<p>/file/`: a ZIP of every translation file of every synced component of the project,
  * each under `<component>/<path>`, pending edits applied in memory. Named `<project>.zip`.
  */
-export async function downloadProjectZip(store: Store, config: Config, project: ProjectConfig): Promise<DownloadedFile> {
+export async function downloadProjectZip(store: Store, config: Config, project: ProjectConfig, deps: ComponentDeps = {}): Promise<DownloadedFile> {
   const entries: ZipEntry[] = [];
   for (const component of project.components) {
     let h: ComponentHandle;
     try {
-      h = await openComponent(store, config, project, component);
+      h = await openComponent(store, config, project, component, deps);
     } catch (e) {
       // A component the sync has not reached yet has no files to offer.
       if (e instanceof NotFoundError) continue;

@@ -7,7 +7,7 @@ export type { UnitEdit, UnitEditResult } from './edit.js';
 export { editAction, editUnit } from './edit.js';
 export type { DownloadedFile } from './files.js';
 export { downloadComponentZip, downloadProjectZip, downloadTranslation, exportTranslation } from './files.js';
-export { startGitWorker, stopGitWorker } from './git-work.js';
+export { GitWorker } from './git-work.js';
 export type { ConflictReport } from './integrate.js';
 export type { AddLanguageResult } from './language.js';
 export { addLanguage } from './language.js';

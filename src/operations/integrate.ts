@@ -84,7 +84,7 @@ export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user
     const spec: MergerSpec = await specOf(h);
     if (sharers.length > 0) spec.linked = await Promise.all(sharers.map(specOf));
     if (h.component.merge_style === 'rebase') {
-      ({ update, conflicts: found } = await gitWork('rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
+      ({ update, conflicts: found } = await gitWork(h, 'rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
     } else {
       const message = renderTemplate(h.component.merge_message, baseValues(h.config, h.project, h.component));
       // unit by unit only where isomorphic-git's merge cannot go: a shallow working copy whose merge base upstream dropped

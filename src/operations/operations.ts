@@ -96,11 +96,11 @@ function conflictLines(conflicts: readonly ConflictReport[]): string | undefined
 }
 
 async function fetchRemote(h: ComponentHandle): Promise<void> {
-  await gitWork('fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
+  await gitWork(h, 'fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
 }
 
 function statusOf(h: ComponentHandle): Promise<vcs.RepoStatus> {
-  return gitWork('status', { dir: h.dir, branch: h.branch });
+  return gitWork(h, 'status', { dir: h.dir, branch: h.branch });
 }
 
 /**
@@ -254,7 +254,7 @@ async function pushLocked(
     return { result: true, detail: joinLines(commit.detail, conflictLines(conflicts), 'Nothing to push.'), commit, conflicts, resync };
   }
   const push = () =>
-    gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
+    gitWork(h, 'push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
   try {
     // Upstream moving on between our fetch and our push is a race, not a failure: bring it in and try again.
     for (let attempt = 1; ; attempt++) {

@@ -21,14 +21,14 @@ export class UpstreamMovedError extends TmsError<{ key: string }> {}
  */
 export async function publishCommits(h: ComponentHandle, headBefore: string | null, userId: number | null): Promise<void> {
   try {
-    await gitWork('fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
-    const status = await gitWork('status', { dir: h.dir, branch: h.branch });
+    await gitWork(h, 'fetch', { dir: h.dir, url: h.component.repoResolved, auth: h.auth, branch: h.branch, timeoutMs: h.remoteTimeoutMs });
+    const status = await gitWork(h, 'status', { dir: h.dir, branch: h.branch });
     if (status.needsMerge) throw new UpstreamMovedError(`${h.key}: upstream moved on`, { key: h.key });
     if (!status.needsPush && pushUrl(h) === h.component.repoResolved && pushBranch(h) === h.branch) return;
     // another node may have the component by now if this node's lock session was lost: no push then
     await confirmNodeLock(h.key, h.nodes);
     try {
-      await gitWork('push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
+      await gitWork(h, 'push', { dir: h.dir, url: pushUrl(h), auth: h.auth, branch: h.branch, remoteBranch: pushBranch(h), timeoutMs: h.remoteTimeoutMs });
     } catch (e) {
       if (e instanceof vcs.VcsError && e.data.kind === 'rejected') throw new UpstreamMovedError(`${h.key}: upstream moved on during the push`, { key: h.key });
       throw e;

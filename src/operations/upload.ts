@@ -251,7 +251,11 @@ async function suggestFromUpload(
       change: { ...uploadChange(h, t, input), action: Action.SUGGESTION, unitId: u.id, target, timestamp },
     });
   }
-  await h.store.write((tx) => addSuggestions(tx, items));
+  await h.store.write(async (tx) => {
+    await addSuggestions(tx, items);
+    // many strings at once: the translation counted once
+    await refreshStats(tx, [t.id]);
+  });
   await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));
   return counts;
 }

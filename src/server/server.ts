@@ -8,6 +8,7 @@ import { acceptForwarded, createForwarder, leaderOnly } from '../api/forward.js'
 import { LINGER_BYTES, LINGER_IDLE_MS, LINGER_MS, continueOnRead, lingerOnEarlyAnswer } from '../api/linger.js';
 import { type RequestLogEntry, watchRequest } from '../api/request-log.js';
 import { type RequestHandler, sendError, sendJson } from '../api/respond.js';
+import type { GitRunner } from '../component/handle.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { createWebApp } from '../web/app.js';
@@ -92,6 +93,8 @@ export function startServer(options: {
   hooks?: RequestHandler;
   /** The configuration in force when a watched file can change it. */
   getConfig?: () => Config;
+  /** Where repository operations' git work runs (`tms serve`'s git worker); default: the serving thread. */
+  git?: GitRunner;
   /** The web interface's built script and style (default: the build's, from `build/web/`). */
   assets?: Assets;
   /** Called once per answered request (the structured request log). */
@@ -106,7 +109,7 @@ export function startServer(options: {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const getConfig = options.getConfig ?? (() => options.config);
   // One set of services (catalog snapshot, principals) for the API and the pages: the same permissions from the same code.
-  const services = createServices(options.store, getConfig, '0.1.0');
+  const services = createServices(options.store, getConfig, '0.1.0', options.git);
   const api = createApp({ store: options.store, config: options.config, getConfig, log, cacheBytes: options.cacheBytes, services });
   const web = createWebApp({ store: options.store, services, getConfig, assets: options.assets ?? loadAssets(undefined, log), log });
   const hooks = options.hooks;

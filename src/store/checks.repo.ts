@@ -3,7 +3,6 @@ import { State } from '../domain/unit.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
 import { preparedOnce } from './statements.js';
-import { refreshStats } from './stats.repo.js';
 
 const INCONSISTENT = 'inconsistent';
 
@@ -375,16 +374,9 @@ export async function storeChecksOfTranslation(tx: Tx, translationId: number, fa
   await storeFreshChecks(tx, added);
 }
 
-/**
- * Dismisses (or restores) one failing check of a unit (call inside a transaction), refreshing the statistics;
- * false when the unit has no such check. A dismissal lasts while the check keeps failing.
- */
+/** Marks one failing check of a unit dismissed (or not); false when the unit has no such check. */
 export async function setCheckDismissed(tx: Tx, unitId: number, name: string, dismissed: boolean): Promise<boolean> {
-  const s = sql(tx);
-  if ((await s.dismiss.run(dismissed ? 1 : 0, unitId, name)).changes === 0) return false;
-  const u = (await s.unit.get(unitId)) as { translation_id: number };
-  await refreshStats(tx, [u.translation_id]);
-  return true;
+  return (await sql(tx).dismiss.run(dismissed ? 1 : 0, unitId, name)).changes > 0;
 }
 
 /** The failing checks of a unit, dismissed or not, by name. */

@@ -3,7 +3,6 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
-import { withUnitStats } from './suggestions.repo.js';
 
 export interface CommentRow {
   id: number;
@@ -48,9 +47,11 @@ const sql = preparedOnce((tx: Tx) => ({
   byId: tx.prepare(`SELECT ${COLUMNS} FROM comments m LEFT JOIN users us ON us.id = m.user_id WHERE m.id = ?`).safeIntegers(true),
   // the units a comment shows on: its own, or every unit of the string in the component for a source comment
   shownOn: tx
-    .prepare('SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ?')
-    .pluck()
+    .prepare(
+      'SELECT u.id, u.translation_id AS "translationId" FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = ? AND u.id_hash = ?',
+    )
     .safeIntegers(false),
+  ownUnit: tx.prepare('SELECT id, translation_id AS "translationId" FROM units WHERE id = ?').safeIntegers(false),
   resolve: tx.prepare('UPDATE comments SET resolved = 1 WHERE id = ? AND resolved = 0'),
   remove: tx.prepare('DELETE FROM comments WHERE id = ?'),
 }));
@@ -72,21 +73,35 @@ function toComment(r: Record<string, unknown>): CommentRow {
   };
 }
 
-async function shownOn(tx: Tx, c: { unit_id: number; source: number; component_id: number; id_hash: bigint }): Promise<number[]> {
-  return c.source === 1 ? ((await sql(tx).shownOn.all(c.component_id, c.id_hash)) as number[]) : [c.unit_id];
+/** Where a comment is written: its unit's component and string, and whether on the source string. */
+export interface CommentKey {
+  unit_id: number;
+  component_id: number;
+  id_hash: bigint;
+  /** 1: on the source string (shown in every translation). */
+  source: number;
 }
 
-/** Adds a comment with its change (3) (call inside a transaction); undefined for an unknown unit. */
-export async function addComment(tx: Tx, input: NewComment): Promise<number | undefined> {
+/** Where a comment on this unit is written; undefined for an unknown unit. */
+export async function commentKeyOf(tx: Tx, unitId: number): Promise<CommentKey | undefined> {
+  const key = (await sql(tx).unitKey.get(unitId)) as { component_id: bigint; id_hash: bigint; is_source: bigint } | undefined;
+  return key && { unit_id: unitId, source: Number(key.is_source), component_id: Number(key.component_id), id_hash: key.id_hash };
+}
+
+/** The units a comment shows on, with their translations: its own, or every unit of a source comment's string. */
+export async function unitsShowing(tx: Tx, c: CommentKey): Promise<{ id: number; translationId: number }[]> {
   const s = sql(tx);
-  const key = (await s.unitKey.get(input.unitId)) as { component_id: bigint; id_hash: bigint; is_source: bigint } | undefined;
-  if (!key) return undefined;
-  const c = { unit_id: input.unitId, source: Number(key.is_source), component_id: Number(key.component_id), id_hash: key.id_hash };
-  return await withUnitStats(tx, await shownOn(tx, c), async () => {
-    const id = Number((await s.insert.run(input.unitId, c.component_id, c.id_hash, c.source, input.comment, input.userId, input.timestamp)).lastInsertRowid);
-    await recordChangeRow(tx, input.change);
-    return id;
-  });
+  const rows = c.source === 1 ? await s.shownOn.all(c.component_id, c.id_hash) : [await s.ownUnit.get(c.unit_id)].filter(Boolean);
+  return rows as { id: number; translationId: number }[];
+}
+
+/** Adds a comment where `key` says, with its change (3) (call inside a transaction); returns its id. */
+export async function addComment(tx: Tx, key: CommentKey, input: NewComment): Promise<number> {
+  const id = Number(
+    (await sql(tx).insert.run(input.unitId, key.component_id, key.id_hash, key.source, input.comment, input.userId, input.timestamp)).lastInsertRowid,
+  );
+  await recordChangeRow(tx, input.change);
+  return id;
 }
 
 /** The comments shown on a unit: its own and its source string's, oldest first. */
@@ -102,20 +117,16 @@ export async function findComment(tx: Tx, id: number): Promise<CommentRow | unde
   return r && toComment(r);
 }
 
-/** Resolves a comment (65); false when it is unknown or resolved already. */
+/** Resolves a comment, recording its change (65); false when it is unknown or resolved already. */
 export async function resolveComment(tx: Tx, id: number, change: ChangeInput): Promise<boolean> {
-  const c = await findComment(tx, id);
-  if (!c || c.resolved === 1) return false;
-  await withUnitStats(tx, await shownOn(tx, c), () => sql(tx).resolve.run(id));
+  if ((await sql(tx).resolve.run(id)).changes === 0) return false;
   await recordChangeRow(tx, change);
   return true;
 }
 
-/** Deletes a comment (64); false when it is unknown. */
+/** Deletes a comment, recording its change (64); false when it is unknown. */
 export async function deleteComment(tx: Tx, id: number, change: ChangeInput): Promise<boolean> {
-  const c = await findComment(tx, id);
-  if (!c) return false;
-  await withUnitStats(tx, await shownOn(tx, c), () => sql(tx).remove.run(id));
+  if ((await sql(tx).remove.run(id)).changes === 0) return false;
   await recordChangeRow(tx, change);
   return true;
 }

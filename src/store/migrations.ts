@@ -344,4 +344,28 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE translations SET revision = '' WHERE filename <> '' AND component_id IN
     (SELECT id FROM components WHERE json_extract(settings, '$.file_format') IN ('po', 'po-mono'));
   `,
+  // 12: screenshots (Weblate's): an image kept in the database (so that a backup, a database copy and every node of one
+  // PostgreSQL database have it), the translation it belongs to (the source language's, as Weblate's default), and the
+  // source strings it shows. The image is the row's last column: listing the others does not read it.
+  `
+  CREATE TABLE screenshots (
+    id INTEGER PRIMARY KEY,
+    translation_id INTEGER NOT NULL REFERENCES translations(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    timestamp TEXT NOT NULL,
+    image BLOB NOT NULL
+  );
+  CREATE INDEX screenshots_translation ON screenshots (translation_id);
+  CREATE TABLE screenshot_units (
+    screenshot_id INTEGER NOT NULL REFERENCES screenshots(id) ON DELETE CASCADE,
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    PRIMARY KEY (screenshot_id, unit_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX screenshot_units_unit ON screenshot_units (unit_id);
+  `,
 ];

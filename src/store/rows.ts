@@ -1,6 +1,6 @@
 // Row shapes that several repositories share: a unit's row, which edits, removals and units all read.
 
-/** A row of the units table; hashes exact (BigInt). Other shapes of a unit are `Pick<UnitRow, …>`. */
+/** A row of the units table; hashes exact (BigInt). The domain's view of a unit is `Unit` (domain/unit.ts), which the API and the editor read (`UnitRecord`); the write path and the sync read `Pick<UnitRow, …>`s. */
 export interface UnitRow {
   id: number;
   translation_id: number;

@@ -22,6 +22,7 @@ export type {
   MemoryVisibility,
 } from './memory.repo.js';
 export type { MetricsRow } from './metrics.repo.js';
+export type { NewScreenshot, ScreenshotBrief, ScreenshotRow, ScreenshotString } from './screenshots.repo.js';
 export type { NewSuggestion, SuggestionRow } from './suggestions.repo.js';
 export type { CommittedTranslation, EditableUnit, PendingAge, PendingUnit, RependUnit, UnitTargetEdit, WrittenUnit } from './edits.repo.js';
 export type { LanguageRow } from './languages.repo.js';
@@ -46,7 +47,7 @@ export type {
   UnitValues,
 } from './sync.repo.js';
 export type { TranslationInfo, TranslationRef, TranslationRow } from './translations.repo.js';
-export type { UnitRecordRow, VisibleTranslations } from './unit-records.repo.js';
+export type { UnitRecord, VisibleTranslations } from './unit-records.repo.js';
 export type { NewUnit, UnitBrief, UnitRow } from './units.repo.js';
 export type { Author, UserRow } from './users.repo.js';
 

@@ -1,11 +1,8 @@
-// Suggestions per string (Weblate's Suggestion) with their votes; the translation's `suggestions` count follows each change.
-
-import { type UnitStatsFacts, statsDelta } from '../domain/statistics.js';
+// Suggestions per string (Weblate's Suggestion) with their votes (their translations' counts are kept by statistics/).
 import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow } from './changes.repo.js';
 import type { Tx } from './db.js';
 import { preparedOnce } from './statements.js';
-import { addStatsDelta, refreshStats, unitStatsFacts } from './stats.repo.js';
 
 /** A suggestion with its author and the sum of its votes. */
 export interface SuggestionRow {
@@ -34,7 +31,6 @@ const COLUMNS = `g.id, g.unit_id, u.translation_id, g.target, g.user_id, us.user
 
 const sql = preparedOnce((tx: Tx) => ({
   insert: tx.prepare(tx.dialect.returningId('INSERT INTO suggestions (unit_id, target, user_id, timestamp) VALUES (?, ?, ?, ?)')),
-  translationOf: tx.prepare('SELECT translation_id FROM units WHERE id = ?').pluck(),
   exists: tx.prepare('SELECT 1 FROM suggestions WHERE unit_id = ? AND target = ?').pluck(),
   ofUnit: tx.prepare(
     `SELECT ${COLUMNS} FROM suggestions g JOIN units u ON u.id = g.unit_id LEFT JOIN users us ON us.id = g.user_id
@@ -50,58 +46,23 @@ const sql = preparedOnce((tx: Tx) => ({
   count: tx.prepare('SELECT count(*) FROM suggestions').pluck(),
 }));
 
-/** Runs `work` on a unit and moves its translation's statistics by the unit's change of share. */
-export async function withUnitStats<T>(tx: Tx, unitIds: readonly number[], work: () => Promise<T>): Promise<T> {
-  const before: { id: number; facts: UnitStatsFacts | undefined; translation: number | undefined }[] = [];
-  for (const id of unitIds) {
-    before.push({ id, facts: await unitStatsFacts(tx, id), translation: (await sql(tx).translationOf.get(id)) as number | undefined });
-  }
-  const result = await work();
-  for (const b of before) {
-    if (b.translation === undefined) continue;
-    const after = await unitStatsFacts(tx, b.id);
-    if (b.facts && after) await addStatsDelta(tx, b.translation, statsDelta(b.facts, after));
-    else await refreshStats(tx, [b.translation]);
-  }
-  return result;
-}
-
 /** Whether the unit has a suggestion with exactly this text. */
 export async function hasSuggestion(tx: Tx, unitId: number, target: string): Promise<boolean> {
   return (await sql(tx).exists.get(unitId, target)) !== undefined;
 }
 
-/** Stores suggestions with their changes (call inside a transaction); returns their ids. */
+/**
+ * Stores suggestions with their changes (call inside a transaction; the statistics are the caller's:
+ * statistics/follow.ts); returns their ids.
+ */
 export async function addSuggestions(tx: Tx, items: readonly NewSuggestion[]): Promise<number[]> {
   const s = sql(tx);
   const ids: number[] = [];
   for (const item of items) {
-    ids.push(
-      await withUnitStats(tx, [item.unitId], async () => {
-        const id = Number((await s.insert.run(item.unitId, item.target, item.userId, item.timestamp)).lastInsertRowid);
-        await recordChangeRow(tx, item.change);
-        return id;
-      }),
-    );
+    ids.push(Number((await s.insert.run(item.unitId, item.target, item.userId, item.timestamp)).lastInsertRowid));
+    await recordChangeRow(tx, item.change);
   }
   return ids;
-}
-
-/**
- * Stores many suggestions with their changes (call inside a transaction), their translations' statistics counted
- * once at the end (an automatic translation's batch: moving them unit by unit read the last change each time).
- */
-export async function addSuggestionsInBulk(tx: Tx, items: readonly NewSuggestion[]): Promise<number> {
-  const s = sql(tx);
-  const translations = new Set<number>();
-  for (const item of items) {
-    await s.insert.run(item.unitId, item.target, item.userId, item.timestamp);
-    await recordChangeRow(tx, item.change);
-    const t = (await s.translationOf.get(item.unitId)) as number | undefined;
-    if (t !== undefined) translations.add(t);
-  }
-  await refreshStats(tx, translations);
-  return items.length;
 }
 
 /** The suggestions of a unit, oldest first. */
@@ -113,11 +74,9 @@ export async function findSuggestion(tx: Tx, id: number): Promise<SuggestionRow 
   return (await sql(tx).byId.get(id)) as SuggestionRow | undefined;
 }
 
-/** Deletes a suggestion, recording `change` when given (26); false when there was none. */
+/** Deletes a suggestion, recording `change` when given (26: deleted; none when its unit took it); false when there was none. */
 export async function deleteSuggestion(tx: Tx, id: number, change: ChangeInput | null): Promise<boolean> {
-  const found = await findSuggestion(tx, id);
-  if (!found) return false;
-  await withUnitStats(tx, [found.unit_id], () => sql(tx).remove.run(id));
+  if ((await sql(tx).remove.run(id)).changes === 0) return false;
   if (change) await recordChangeRow(tx, change);
   return true;
 }
@@ -134,11 +93,6 @@ export async function voteSuggestion(tx: Tx, id: number, userId: number, value: 
 /** The user's vote on a suggestion (1, -1) or 0. */
 export async function userVote(tx: Tx, id: number, userId: number): Promise<number> {
   return ((await sql(tx).userVote.get(id, userId)) as number | undefined) ?? 0;
-}
-
-/** Removes a suggestion its unit took (call inside a transaction); the unit's statistics follow. */
-export async function removeAcceptedSuggestion(tx: Tx, id: number, unitId: number): Promise<void> {
-  await withUnitStats(tx, [unitId], () => sql(tx).remove.run(id));
 }
 
 /** Every suggestion of the instance (the metrics). */

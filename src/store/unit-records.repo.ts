@@ -1,47 +1,25 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
+import type { Unit, UnitState } from '../domain/unit.js';
 import type { Tx } from './db.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 import { type UnitFilter, compileUnitFilter } from './unit-search.js';
-import type { UnitRow } from './units.repo.js';
 
-/** A unit with what its API record needs; hashes exact (BigInt). */
-export interface UnitRecordRow
-  extends Pick<
-    UnitRow,
-    | 'id'
-    | 'translation_id'
-    | 'id_hash'
-    | 'content_hash'
-    | 'context'
-    | 'source'
-    | 'target'
-    | 'previous_source'
-    | 'location'
-    | 'note'
-    | 'flags'
-    | 'extra_flags'
-    | 'explanation'
-    | 'state'
-    | 'position'
-    | 'num_words'
-    | 'priority'
-    | 'pending'
-    | 'timestamp'
-  > {
-  /** The unit with the same id_hash in the component's source translation, or null. */
-  source_unit_id: number | null;
-  /** 1 when the unit has a failing check that is not dismissed. */
-  has_failing_check: number;
-  /** 1 when the unit has a suggestion. */
-  has_suggestion: number;
-  /** 1 when the unit, or its source string, has an unresolved comment. */
-  has_comment: number;
+/** A unit with what its API record and the editor show beside it. */
+export interface UnitRecord extends Unit {
+  /** The unit with the same id hash in the component's source translation, or null. */
+  sourceUnitId: number | null;
+  /** A failing check that is not dismissed. */
+  hasFailingCheck: boolean;
+  hasSuggestion: boolean;
+  /** An unresolved comment on the unit or its source string. */
+  hasComment: boolean;
 }
 
 // Read in this order by toRecord.
 const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAST(u.content_hash AS TEXT) AS content_hash,
   u.context, u.source, u.target, u.previous_source, u.location, u.note, u.flags, u.extra_flags, u.explanation,
-  u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp,
+  u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp, u.source_explanation, u.original_state, u.num_chars,
+  u.pending_author_id,
   EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check,
   EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id) AS has_suggestion,
   EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
@@ -54,31 +32,35 @@ const SOURCE_UNIT = `(SELECT s.id FROM translations t
   WHERE t.id = u.translation_id) AS source_unit_id`;
 
 // Rows are read as arrays (raw mode) and shaped here: cheaper than better-sqlite3 building objects.
-function toRecord(a: unknown[]): UnitRecordRow {
+function toRecord(a: unknown[]): UnitRecord {
   return {
     id: a[0] as number,
-    translation_id: a[1] as number,
-    id_hash: BigInt(a[2] as string),
-    content_hash: BigInt(a[3] as string),
+    translationId: a[1] as number,
+    idHash: BigInt(a[2] as string),
+    contentHash: BigInt(a[3] as string),
     context: a[4] as string,
     source: a[5] as string,
     target: a[6] as string,
-    previous_source: a[7] as string,
+    previousSource: a[7] as string,
     location: a[8] as string,
     note: a[9] as string,
     flags: a[10] as string,
-    extra_flags: a[11] as string,
+    extraFlags: a[11] as string,
     explanation: a[12] as string,
-    state: a[13] as number,
+    state: a[13] as UnitState,
     position: a[14] as number,
-    num_words: a[15] as number,
+    numWords: a[15] as number,
     priority: a[16] as number,
-    pending: a[17] as number,
+    pending: Boolean(a[17]),
     timestamp: a[18] as string,
-    has_failing_check: a[19] as number,
-    has_suggestion: a[20] as number,
-    has_comment: a[21] as number,
-    source_unit_id: a[22] as number | null,
+    sourceExplanation: a[19] as string,
+    originalState: a[20] as UnitState,
+    numChars: a[21] as number,
+    pendingAuthorId: a[22] as number | null,
+    hasFailingCheck: Boolean(a[23]),
+    hasSuggestion: Boolean(a[24]),
+    hasComment: Boolean(a[25]),
+    sourceUnitId: a[26] as number | null,
   };
 }
 
@@ -106,19 +88,19 @@ function visibility(tx: Tx, visible: VisibleTranslations): { clauses: string[]; 
 }
 
 /** One unit as the API shows it, or undefined. */
-export async function unitRecord(tx: Tx, id: number): Promise<UnitRecordRow | undefined> {
+export async function unitRecord(tx: Tx, id: number): Promise<UnitRecord | undefined> {
   const row = (await sql(tx).byId.get(id)) as unknown[] | undefined;
   return row && toRecord(row);
 }
 
-/** Units of one translation in position order; `sourceTranslationId` resolves `source_unit_id`. */
+/** Units of one translation in position order; `sourceTranslationId` resolves `sourceUnitId`. */
 export async function translationUnitRecords(
   tx: Tx,
   translationId: number,
   sourceTranslationId: number | null,
   filter: UnitFilter | null,
   slice: Slice,
-): Promise<UnitRecordRow[]> {
+): Promise<UnitRecord[]> {
   const w = where(['u.translation_id = ?'], [translationId], filter);
   // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
   const rows = (await sql(tx)
@@ -172,7 +154,7 @@ export function countTranslationUnitRecords(tx: Tx, translationId: number, filte
 }
 
 /** Units of the visible translations, by id. */
-export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecordRow[]> {
+export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecord[]> {
   const v = visibility(tx, visible);
   const w = where(v.clauses, v.params, filter);
   const rows = (await sql(tx)

@@ -25,7 +25,9 @@ export type UnitProperty =
   | 'dismissed-check'
   | 'suggestion'
   | 'comment'
-  // tms keeps no labels, screenshots or variants: never true.
+  /** A screenshot shows the string (linked to the unit or to its source unit). */
+  | 'screenshot'
+  // tms keeps no labels or variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -91,6 +93,10 @@ const PROPERTIES: Record<UnitProperty, string> = {
   'dismissed-check': 'EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 1)',
   suggestion: 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id)',
   comment: `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND ${COMMENT_OF_UNIT})`,
+  screenshot: `(EXISTS (SELECT 1 FROM screenshot_units su WHERE su.unit_id = u.id) OR EXISTS (SELECT 1 FROM translations ut
+    JOIN translations st ON st.component_id = ut.component_id AND st.is_source = 1
+    JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
+    JOIN screenshot_units su ON su.unit_id = s.id WHERE ut.id = u.translation_id))`,
   never: '1 = 0',
 };
 

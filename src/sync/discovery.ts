@@ -48,7 +48,7 @@ export async function runDiscovery(h: ComponentTarget, state: WorkingCopyState, 
   const project = h.config.projects.find((p) => p.slug === owner.project.slug)!;
   for (const slug of [...change.added, ...change.updated]) {
     const component = project.components.find((c) => c.slug === slug)!;
-    const target = { ...(await resolveComponent(h.store, h.config, project, component)), cache: h.cache };
+    const target = { ...(await resolveComponent(h.store, h.config, project, component, { git: h.gitRunner })), cache: h.cache };
     outcome.synced.push(await syncLocked(target, { ...opts, updated: state }));
   }
   return outcome;

@@ -47,8 +47,8 @@ export function createWebApp(options: WebAppOptions) {
       res.writeHead(answer.status ?? 303, { Location: answer.redirect, 'Content-Length': 0 }).end();
       return;
     }
-    const body = Buffer.from(answer.html);
-    res.writeHead(answer.status ?? 200, { ...answer.headers, 'Content-Type': HTML_TYPE, 'Content-Length': body.length });
+    const [body, type] = 'html' in answer ? [Buffer.from(answer.html), HTML_TYPE] : [answer.bytes, answer.contentType];
+    res.writeHead(answer.status ?? 200, { ...answer.headers, 'Content-Type': type, 'Content-Length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 

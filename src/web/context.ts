@@ -19,8 +19,11 @@ export interface WebContext extends RequestContext {
   cookies: string[];
 }
 
-/** A page (HTML with a status) or a redirect. */
-export type WebAnswer = { status?: number; html: string; headers?: Record<string, string> } | { redirect: string; status?: 301 | 302 | 303 };
+/** A page (HTML with a status), a redirect, or a file the site keeps (a screenshot's image). */
+export type WebAnswer =
+  | { status?: number; html: string; headers?: Record<string, string> }
+  | { redirect: string; status?: 301 | 302 | 303 }
+  | { status?: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> };
 
 /** The first value of a form field, or undefined. */
 export function formValue(ctx: WebContext, name: string): string | undefined {

@@ -51,4 +51,7 @@ export const paths = {
   projectLanguage: (p: Project, l: Language) => `/projects/${seg(p.slug)}/-/${seg(l.code)}/`,
   language: (l: Language) => `/languages/${seg(l.code)}/`,
   repository: (catalog: Catalog, c: Component) => `/repository/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+  screenshots: (catalog: Catalog, c: Component) => `/screenshots/${seg(catalog.projectsById.get(c.projectId)!.slug)}/${seg(c.slug)}/`,
+  screenshot: (id: number) => `/screenshot/${id}/`,
+  screenshotImage: (id: number) => `/screenshot/${id}/image/`,
 };

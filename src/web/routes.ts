@@ -11,6 +11,7 @@ import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
 import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { replacePage, replaceStrings } from './pages/replace.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
+import { screenshotAction, screenshotImagePage, screenshotListPage, screenshotPage, uploadScreenshot } from './pages/screenshots.js';
 import { uploadTranslationFile } from './pages/upload.js';
 import { zenPage } from './pages/zen.js';
 
@@ -43,6 +44,9 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/auto-translate/{project}/{component}/{language}/', methods: { POST: startAutoTranslation }, signedIn: true },
   { path: '/repository/{project}/{component}/', methods: { GET: repositoryPage, POST: repositoryOperation }, signedIn: true },
   { path: '/new-lang/{project}/{component}/', methods: { GET: newLanguagePage, POST: addNewLanguage }, signedIn: true },
+  { path: '/screenshots/{project}/{component}/', methods: { GET: (ctx) => screenshotListPage(ctx), POST: uploadScreenshot }, signedIn: true },
+  { path: '/screenshot/{id}/', methods: { GET: (ctx) => screenshotPage(ctx), POST: screenshotAction }, signedIn: true },
+  { path: '/screenshot/{id}/image/', methods: { GET: screenshotImagePage } },
   { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },
   { path: '/languages/', methods: { GET: languagesPage } },
   { path: '/languages/{language}/', methods: { GET: languagePage } },

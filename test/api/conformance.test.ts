@@ -338,6 +338,7 @@ describe('every endpoint', () => {
       'component-lists',
       'changes',
       'units',
+      'screenshots',
       'addons',
       'categories',
     ]);

@@ -43,6 +43,7 @@ describe('Android and Apple projects end to end', () => {
   beforeAll(async () => {
     env = await createSyncEnv();
     await env.addUpstream('android', { fixture: path.join(FIXTURES, 'android'), into: RES });
+    await env.addUpstream('android-flags', { fixture: path.join(FIXTURES, 'android-flags'), into: RES });
     const apple = (lang: string, file: string) => readFileSync(path.join(FIXTURES, 'apple', `${lang}.lproj`, file));
     await env.addUpstream('ios', {
       'Resources/en.lproj/Localizable.strings': apple('en', 'Localizable.strings'),
@@ -67,6 +68,11 @@ describe('Android and Apple projects end to end', () => {
           slug: 'mobile',
           components: [
             component('android', 'android', { filemask: `${RES}/values-*/strings.xml`, template: `${RES}/values/strings.xml`, file_format: 'aresource' }),
+            component('android-flags', 'android-flags', {
+              filemask: `${RES}/values-*/strings.xml`,
+              template: `${RES}/values/strings.xml`,
+              file_format: 'aresource',
+            }),
             component('ios', 'ios', {
               filemask: 'Resources/*.lproj/Localizable.strings',
               template: 'Resources/en.lproj/Localizable.strings',
@@ -84,7 +90,7 @@ describe('Android and Apple projects end to end', () => {
     );
     store = await env.openStore();
     await store.write((tx) => applyConfig(tx, config));
-    for (const slug of ['android', 'ios', 'ios-plurals']) {
+    for (const slug of ['android', 'android-flags', 'ios', 'ios-plurals']) {
       const [result] = await syncProject(store, config, 'mobile', slug);
       if (!result?.ok) throw new Error(`sync of mobile/${slug} failed: ${result?.error}`);
     }
@@ -121,6 +127,20 @@ describe('Android and Apple projects end to end', () => {
     expect(cs.results.find((u: { context: string }) => u.context === 'nontrans').state).toBe(100);
     const dict = (await request('GET', '/api/translations/mobile/ios-plurals/cs/units/')).json.results;
     expect(dict.map((u: { context: string }) => u.context)).toEqual(['files.count', 'files.count:files', 'people', 'people:people']);
+  });
+
+  it('Android flags from maxwidth and weblate-flags attributes: shown on the unit, read-only applied, max-length checked', async () => {
+    const units = (await request('GET', '/api/translations/mobile/android-flags/cs/units/')).json.results as Array<{
+      context: string;
+      flags: string;
+      state: number;
+    }>;
+    const byKey = new Map(units.map((u) => [u.context, u]));
+    expect(byKey.get('title')?.flags).toBe('max-length:20');
+    expect(byKey.get('both')?.flags).toBe('ignore-end-stop, max-length:10');
+    expect(byKey.get('code')).toMatchObject({ flags: 'read-only', state: 100 });
+    const failing = (await request('GET', '/api/translations/mobile/android-flags/cs/units/?q=check:max-length')).json.results;
+    expect(failing.map((u: { context: string }) => u.context)).toEqual(['title']);
   });
 
   it('a .stringsdict plural shows the forms an edit takes (zero first): the API takes back what it lists, the editor has a field for each', async () => {

@@ -3,8 +3,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
 import { createComponentList, setComponentListMember } from '../../src/store/component-lists.repo.js';
+import { createScreenshot, setScreenshotUnit } from '../../src/store/screenshots.repo.js';
 import { type ApiHarness, type Json, startApi } from '../helpers/api-client.js';
 import { httpRequest } from '../helpers/http.js';
+import { png } from '../helpers/images.js';
 
 let api: ApiHarness;
 let doc: Json;
@@ -16,6 +18,14 @@ beforeAll(async () => {
   // a component list to read through /api/component-lists/<slug>/
   const list = await api.fixture.store.write((tx) => createComponentList(tx, { name: 'All', slug: 'lists-all', showDashboard: true }));
   await api.fixture.store.write((tx) => setComponentListMember(tx, list!.id, 1, true));
+  // a screenshot of hello/app's source strings, showing one of them
+  const source = (await api.get('/api/translations/hello/app/en/units/')).json.results[0];
+  const translation = (await api.get('/api/translations/hello/app/en/')).json.id;
+  await api.fixture.store.write(async (tx) => {
+    const image = { image: png(2, 2), mediaType: 'image/png', width: 2, height: 2 };
+    const id = await createScreenshot(tx, { translationId: translation, name: 'Main window', ...image, userId: null, timestamp: new Date().toISOString() });
+    await setScreenshotUnit(tx, id, source.id, true);
+  });
 });
 afterAll(() => api.close());
 
@@ -30,6 +40,7 @@ async function concrete(template: string): Promise<string> {
     '/api/groups/{id}/': () => first('/api/groups/'),
     '/api/roles/{id}/': () => first('/api/roles/'),
     '/api/addons/{id}/': () => first('/api/addons/'),
+    '/api/screenshots/{id}/': () => first('/api/screenshots/'),
     '/api/memory/{id}/': async () => (await api.get('/api/memory/', api.fixture.tokens.admin)).json.results[0].id,
   };
   const id = ids[template] ? await ids[template]() : 0;

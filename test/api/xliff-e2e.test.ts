@@ -141,6 +141,41 @@ describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, 
     expect((await units('ghost/ng/de'))[0]).toMatchObject({ state: State.TRANSLATED, approved: false });
   });
 
+  it('approving and unapproving through the API writes approved="yes"/"no" and the target state, nothing else', async () => {
+    // continues from the test above: action.close is approved="yes" upstream, api_token_repeat translated
+    const sym = await units('kimai/sym/de');
+    const close = sym.find((u) => u.context === 'action.close')!;
+    const repeat = sym.find((u) => u.context === 'api_token_repeat')!;
+    expect([close.state, repeat.state]).toEqual([State.APPROVED, State.TRANSLATED]);
+    const before = await gitCli(env.upstream('sym'), ['rev-parse', 'main']);
+    // the same text in another state: a review, not a translation
+    for (const [u, state] of [
+      [close, State.TRANSLATED],
+      [repeat, State.APPROVED],
+    ] as const) {
+      const r = await request('PATCH', `/api/units/${u.id}/`, { target: u.target, state });
+      expect(r.status, r.text).toBe(200);
+    }
+    const commit = await request('POST', '/api/components/kimai/sym/repository/', { operation: 'commit' });
+    expect(commit.json, commit.text).toMatchObject({ result: true });
+    const after = await gitCli(env.upstream('sym'), ['rev-parse', 'main']);
+    const diff = await gitCli(env.upstream('sym'), ['diff', '--unified=0', before, after]);
+    expect(diff.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      '-      <trans-unit id="wCazS.X" resname="action.close" approved="yes">',
+      '+      <trans-unit id="wCazS.X" resname="action.close" approved="no">',
+      '-        <target>Schließen</target>',
+      '+        <target state="translated">Schließen</target>',
+      '-      <trans-unit id="aq59Sk8" resname="api_token_repeat">',
+      '+      <trans-unit id="aq59Sk8" resname="api_token_repeat" approved="yes">',
+      '-        <target state="translated">API-Passwort wiederholen</target>',
+      '+        <target state="final">API-Passwort wiederholen</target>',
+    ]);
+    // read back: the states the reviews left
+    const read = await units('kimai/sym/de');
+    expect(read.find((u) => u.context === 'action.close')).toMatchObject({ state: State.TRANSLATED, approved: false });
+    expect(read.find((u) => u.context === 'api_token_repeat')).toMatchObject({ state: State.APPROVED, approved: true });
+  });
+
   it('edits through the API, commit and push: git diff upstream shows only the edited <target> lines', async () => {
     const de = await units('ghost/ng/de');
     const before = await gitCli(env.upstream('ng'), ['rev-parse', 'main']);

@@ -1,9 +1,11 @@
 // Quality checks end to end: flags from the configuration, enforced checks on a PATCH, statistics at every level,
 // the search terms, and a dismissal that outlives re-syncs and re-checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dismissFailingCheck } from '../../src/checks/refresh.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
-import { setCheckDismissed, unitChecks } from '../../src/store/checks.repo.js';
+import { unitChecks } from '../../src/store/checks.repo.js';
+import { unitRecord } from '../../src/store/unit-records.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
@@ -91,8 +93,14 @@ describe('quality checks through the API', () => {
 
   it('keeps a dismissal across re-syncs and re-checks, counted apart from failing checks', async () => {
     const before = (await get('/api/translations/hello/app/de/')).failing_checks as number;
-    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'qt_format', true))).toBe(true);
-    expect(await w.store.write((tx) => setCheckDismissed(tx, about, 'no_such_check', true))).toBe(false);
+    expect(
+      await w.store.write(async (tx) => dismissFailingCheck(tx, { id: about, translationId: (await unitRecord(tx, about))!.translationId }, 'qt_format', true)),
+    ).toBe(true);
+    expect(
+      await w.store.write(async (tx) =>
+        dismissFailingCheck(tx, { id: about, translationId: (await unitRecord(tx, about))!.translationId }, 'no_such_check', true),
+      ),
+    ).toBe(false);
     expect(await get(`/api/units/${about}/`)).toMatchObject({ has_failing_check: false });
     expect((await get('/api/translations/hello/app/de/')).failing_checks).toBe(before - 1);
     expect(await count('has:dismissed-check')).toBe(1);

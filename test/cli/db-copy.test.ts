@@ -14,9 +14,11 @@ import { openStore } from '../../src/store/index.js';
 import { importMemory } from '../../src/store/memory.repo.js';
 import { migrateDatabase, openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
+import { screenshotImage, screenshots } from '../../src/store/screenshots.repo.js';
 import { createUser, findUserByToken, listUsers } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
+import { png } from '../helpers/images.js';
 import { sqlOn } from '../helpers/store.js';
 
 // the stores here are SQLite files whichever engine the suite runs on: PostgreSQL is only where a test names it
@@ -101,6 +103,13 @@ describe.skipIf(!built)('tms db copy', () => {
         { kind: 'shared' },
       ),
     );
+    // a screenshot: its image's bytes (a BLOB, PostgreSQL's bytea) and the string it shows
+    const shot = new FormData();
+    for (const [k, v] of Object.entries({ project_slug: 'hello', component_slug: 'app', language_code: 'de', name: 'Main window 🪟' })) shot.append(k, v);
+    shot.append('image', new Blob([png(3, 2, [0, 255, 0])]), 'main.png');
+    const created = await env.request('POST', '/api/screenshots/', { token: env.tokens.admin, body: shot });
+    expect(created.status, created.text).toBe(201);
+    expect((await env.request('POST', `/api/screenshots/${created.json.id}/units/`, { token: env.tokens.admin, json: { unit_id: quit.id } })).status).toBe(200);
     // nothing serves it while it is copied
     await env.server.close();
   });
@@ -130,6 +139,8 @@ describe.skipIf(!built)('tms db copy', () => {
     const before = dump(original);
     expect(before.units!.length).toBeGreaterThan(10);
     expect(before.memory!.length).toBe(2);
+    expect(before.screenshots!.length).toBe(1);
+    expect(before.screenshot_units!.length).toBe(1);
     expect(dump(copy)).toEqual(before);
     expect(ftsMatch(copy, 'refer')).toEqual(ftsMatch(original, 'refer'));
     expect(ftsMatch(copy, 'file 💾')).toHaveLength(1);
@@ -220,6 +231,9 @@ describe.skipIf(!built)('tms db copy', () => {
         expect((await store.read((tx) => findUserByToken(tx, janeToken)))?.username).toBe('jane');
         const unit = await store.read((tx) => findEditableUnit(tx, pendingUnit));
         expect(unit).toMatchObject({ target: 'Beenden 🚪 – "quoted"', pending: 1 });
+        const [shot] = await store.read((tx) => screenshots(tx, null, { limit: 10, offset: 0 }));
+        expect(shot).toMatchObject({ name: 'Main window 🪟', media_type: 'image/png', width: 3, height: 2, units: [pendingUnit] });
+        expect(Buffer.from((await store.read((tx) => screenshotImage(tx, shot!.id)))!.image).equals(png(3, 2, [0, 255, 0]))).toBe(true);
       } finally {
         await store.close();
         await origin.close();

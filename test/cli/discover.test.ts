@@ -194,6 +194,57 @@ describe('tms discover (the command)', () => {
     expect(r.stderr.join('\n')).toContain('not in a git repository');
   });
 
+  it('a Transifex project: the resources of .tx/config, as the translation finder proposes them', async () => {
+    const tx = path.join(root, 'tx');
+    const files: Record<string, string> = {
+      '.tx/config': [
+        '[main]',
+        'host = https://www.transifex.com',
+        '',
+        '[app.django]',
+        'file_filter = locale/<lang>/LC_MESSAGES/django.po',
+        'source_file = locale/en/LC_MESSAGES/django.po',
+        'source_lang = en',
+        'type = PO',
+        '',
+        '[o:org:p:app:r:ios]',
+        'file_filter = ios/<lang>.lproj/Localizable.strings',
+        'source_file = ios/en.lproj/Localizable.strings',
+        'type = STRINGS',
+        '',
+        '[app.web]',
+        'file_filter = web/<lang>.json',
+        'type = KEYVALUEJSON',
+        '',
+      ].join('\n'),
+      'locale/en/LC_MESSAGES/django.po': 'msgid ""\nmsgstr ""\n',
+      'locale/de/LC_MESSAGES/django.po': 'msgid ""\nmsgstr ""\n',
+      'ios/en.lproj/Localizable.strings': '"a" = "A";\n',
+      'ios/de.lproj/Localizable.strings': '"a" = "Ä";\n',
+      'web/en.json': '{"a": {"b": "B"}}\n',
+      'web/de.json': '{"a": {"b": "Ä"}}\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(tx, file)), { recursive: true });
+      writeFileSync(path.join(tx, file), text);
+    }
+    const r = await runCli(['discover', tx, '--json']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const mine = JSON.parse(r.stdout.join('\n')) as Proposal[];
+    expect(mine.slice(0, 3)).toEqual([
+      { filemask: 'locale/*/LC_MESSAGES/django.po', file_format: 'po', template: 'locale/en/LC_MESSAGES/django.po', new_base: '' },
+      { filemask: 'ios/*.lproj/Localizable.strings', file_format: 'strings', template: 'ios/en.lproj/Localizable.strings', new_base: '' },
+      { filemask: 'web/*.json', file_format: 'json-nested', template: 'web/en.json', new_base: '' },
+    ]);
+    if (!finder) return;
+    // the finder lists a mask again for each of its rules that finds it; tms proposes it once, as .tx/config says
+    const seen = new Set<string>();
+    const theirs = translationFinder(tx).filter((p) => !seen.has(p.filemask) && seen.add(p.filemask));
+    expect(theirs.slice(0, 3)).toEqual(mine.slice(0, 3));
+    // tms's own rules beyond the finder's (here: the JSON family) find nothing more
+    expect(mine.slice(3).filter((p) => !seen.has(p.filemask))).toEqual([]);
+  });
+
   it('answers a path that is no repository with one error line', async () => {
     const r = await runCli(['discover', path.join(root, 'missing')]);
     expect(r.code).toBe(1);

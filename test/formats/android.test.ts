@@ -1,12 +1,17 @@
 // Android string resources (`aresource`): the shared conformance suite, escaping both ways, markup modes, plurals and new keys.
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { translationChecks } from '../../src/checks/index.js';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import { decodeText, escapeAndroid } from '../../src/formats/android/escape.js';
 import type { FormatContext, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
-import { changedLines, runConformance } from './conformance.js';
+import { xmlFlags } from '../../src/formats/xml/flags.js';
+import { type ToolkitResult, describeToolkit, toolkitStores } from '../helpers/toolkit.js';
+import { FIXTURES, changedLines, runConformance } from './conformance.js';
 
 const T = State.TRANSLATED;
 const E = State.EMPTY;
@@ -215,5 +220,71 @@ describe('aresource: writing', () => {
     expect(() => aresource.parse(encoder.encode('<resources>\n<!-- x\n</resources>'), { filename: 'f.xml', language: 'de', sourceLanguage: 'en' })).toThrow(
       FormatParseError,
     );
+  });
+});
+
+describe('aresource: flags from the elements’ attributes, as Weblate reads them (TTKitUnit.flags)', () => {
+  const dir = path.join(FIXTURES, 'android-flags');
+  const read = (file: string) => readFileSync(path.join(dir, file));
+  const template = aresource.parse(read('values/strings.xml'), { filename: 'values/strings.xml', language: 'en', sourceLanguage: 'en' });
+  const cs = aresource.parse(read('values-cs/strings.xml'), { filename: 'values-cs/strings.xml', language: 'cs', sourceLanguage: 'en', template });
+  const flagsOf = (units: typeof cs.units) => Object.fromEntries(units.map((u) => [u.context, u.flags]));
+
+  it('maxwidth with size-unit, font and weblate-flags, the template’s over the translation’s', () => {
+    expect(flagsOf(cs.units)).toEqual({
+      title: 'max-length:20',
+      banner: 'max-size:120',
+      label: 'font-family:Ubuntu_Sans, font-size:12, font-weight:bold',
+      code: 'read-only',
+      files: 'c-format, max-length:12',
+      // the translation's own element counts too
+      plain: 'ignore-same',
+      // both carry maxwidth: the template's wins
+      both: 'ignore-end-stop, max-length:10',
+      bytes: 'ignore-same, max-length:8',
+      // a size-unit Weblate has no flag for
+      lines: '',
+    });
+    expect(flagsOf(template.units)).toMatchObject({ title: 'max-length:20', plain: '', both: 'max-length:10' });
+  });
+
+  it('a read-only flag makes the string read-only, and max-length is checked on the translation', () => {
+    expect(cs.units.find((u) => u.context === 'code')!.state).toBe(State.READONLY);
+    expect(template.units.find((u) => u.context === 'code')!.state).toBe(State.READONLY);
+    const title = cs.units.find((u) => u.context === 'title')!;
+    const check = (target: string) =>
+      translationChecks(
+        { format: 'aresource', sourceLanguage: 'en', language: 'cs', oneNumberForms: [false, true], flags: '' },
+        { source: title.source[0]!, target, state: State.TRANSLATED, flags: title.flags, extraFlags: '' },
+      );
+    expect(check(title.target[0]!)).toContain('max-length');
+    expect(check('Název')).not.toContain('max-length');
+  });
+
+  describeToolkit('aresource flags: the attributes Translate Toolkit’s units carry (Debian’s translate-toolkit)', () => {
+    let result: ToolkitResult;
+    beforeAll(async () => {
+      const [answer] = await toolkitStores([
+        {
+          file: path.join(dir, 'values-cs/strings.xml'),
+          store: 'aresource',
+          template: path.join(dir, 'values/strings.xml'),
+          targetLanguage: 'cs',
+          sourceLanguage: 'en',
+        },
+      ]);
+      if (answer instanceof Error) throw answer;
+      result = answer!;
+    }, 60_000);
+
+    it('every unit’s flags are Weblate’s merge of the translation’s then the template’s element attributes', () => {
+      const reader = (attributes: Record<string, string> | undefined) => (name: string) => attributes?.[name];
+      const expected = Object.fromEntries(
+        result.units.filter((u) => !u.blank).map((u) => [u.weblate.context, xmlFlags([reader(u.translation?.flagAttributes), reader(u.flagAttributes)])]),
+      );
+      expect(flagsOf(cs.units)).toEqual(expected);
+      // the fixture exercises every attribute, on <string> and <plurals>, on both sides
+      expect(Object.values(expected).filter((f) => f !== '')).toHaveLength(8);
+    });
   });
 });

@@ -1,12 +1,15 @@
 // Apple .strings (UTF-16 and UTF-8) and .stringsdict: the shared conformance suite, encodings, escapes, plural categories.
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
 import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
-import { changedLines, fixture, runConformance } from './conformance.js';
+import { lookupUnicodeName } from '../../src/formats/unicode-names.js';
+import { type ToolkitResult, describeToolkit, toolkitUnits } from '../helpers/toolkit.js';
+import { FIXTURES, changedLines, fixture, runConformance } from './conformance.js';
 
 const T = State.TRANSLATED;
 const E = State.EMPTY;
@@ -142,6 +145,28 @@ describe('strings: values and encodings', () => {
     expect(escapeStringsValue('a"b\n\t\\')).toBe('a\\"b\\n\\t\\\\');
   });
 
+  it('decodes \\N{NAME} by Python’s Unicode names, keeps \\N without {…}, and refuses an unknown name with its line', () => {
+    expect(decodeStringsValue('Caf\\N{LATIN SMALL LETTER E WITH ACUTE} \\N{degree sign}')).toBe('Café °');
+    // aliases and corrected names; algorithmic names only in upper case, as Python reads them
+    expect(decodeStringsValue('\\N{BOM}\\N{LATIN CAPITAL LETTER OI}\\N{HANGUL SYLLABLE GAG}\\N{CJK UNIFIED IDEOGRAPH-4E00}')).toBe('\ufeffƢ각一');
+    expect(lookupUnicodeName('hangul syllable gag')).toBeNull();
+    expect(lookupUnicodeName('CJK UNIFIED IDEOGRAPH-4e00')).toBeNull();
+    expect(lookupUnicodeName('TANGUT IDEOGRAPH-17000')).toBeNull();
+    expect(lookupUnicodeName('KHITAN SMALL SCRIPT CHARACTER-18B00')).toBe('\u{18b00}');
+    // no {…}: the toolkit keeps the backslash and N; an unclosed { is dropped
+    expect(decodeStringsValue('a\\Nb \\N{DEGREE SIGN')).toBe('a\\Nb \\NDEGREE SIGN');
+    const bad = encoder.encode('"a" = "ok";\n"b" = "x \\N{NO SUCH CHARACTER}";\n');
+    let error: unknown;
+    try {
+      getFormat('strings-utf8').parse(bad, { filename: 'de.lproj/Localizable.strings', language: 'de', sourceLanguage: 'en' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FormatParseError);
+    expect((error as FormatParseError).data).toMatchObject({ filename: 'de.lproj/Localizable.strings', line: 2, column: 7 });
+    expect(() => decodeStringsValue('x\\N')).toThrow(FormatParseError);
+  });
+
   it('reads UTF-16 with a BOM and CRLF, writes an edit back in UTF-16LE with its BOM and CRLF', () => {
     const bytes = fixture('apple/de.lproj/Localizable.strings');
     const { store, write, f, ctx } = open('strings', bytes, 'de', null);
@@ -208,5 +233,23 @@ describe('stringsdict: writing', () => {
     expect(units.find((u) => u.context === 'people')?.target).toEqual(['%#@people@ a další']);
     expect(units.find((u) => u.context === 'people:people')?.target).toEqual(['', '%ld osoba', '%ld osoby', '%ld osob']);
     expect(new TextDecoder().decode(out)).toContain('\t<key>people</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n');
+  });
+});
+
+describeToolkit('strings: \\N{NAME} escapes as Debian’s Translate Toolkit decodes them', () => {
+  const file = path.join(FIXTURES, 'apple/escapes/Localizable.strings');
+  let result: ToolkitResult;
+  beforeAll(async () => {
+    result = await toolkitUnits(file, 'strings-utf8');
+  }, 60_000);
+
+  it('every key and value of the fixture: context, source, target and id_hash', () => {
+    const { store } = open('strings-utf8', fixture('apple/escapes/Localizable.strings'), 'en', null);
+    const theirs = result.units.filter((u) => !u.blank && !u.header).map((u) => u.weblate);
+    const ours = store.units.map((u) => ({ context: u.context, source: u.source, target: u.target, idHash: u.idHash }));
+    expect(ours).toEqual(theirs.map(({ context, source, target, idHash }) => ({ context, source, target, idHash })));
+    // the fixture decodes something in every entry but the one that keeps its \N
+    expect(ours.filter((u) => u.target[0]!.includes('\\N'))).toHaveLength(1);
+    expect(ours.find((u) => u.context === 'key \\N{DEGREE SIGN}')).toMatchObject({ source: ['key °'], target: ['20 °C'] });
   });
 });

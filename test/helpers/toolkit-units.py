@@ -39,6 +39,7 @@ STORES = {
 }
 XLIFF_STORES = {"xliff", "plainxliff", "poxliff"}
 PO_STORES = {"po", "po-mono", "pot"}
+ANDROID_STORES = {"aresource", "android"}
 # Weblate's PropertiesUnit: the source is the template's source, the target the unit's target or else its source.
 KEY_VALUE_STORES = {"strings", "stringsfile", "strings-utf8"}
 
@@ -141,6 +142,13 @@ def describe(unit, kind):
         result["flags"] = po_flags(unit)
         result["previousSource"] = forms(unit.prev_source)
         result["msgctxt"] = unquotefrompo(unit.msgctxt) if unit.msgctxt else None
+    if kind in ANDROID_STORES:
+        # the attributes Weblate's flag parser reads from the unit's element (parse_flags_xml)
+        result["flagAttributes"] = {
+            name: unit.xmlelement.get(name)
+            for name in ("maxwidth", "size-unit", "font", "weblate-flags")
+            if unit.xmlelement.get(name) is not None
+        }
     if kind in XLIFF_STORES:
         result["xmlState"] = [
             node.get("state")

@@ -39,6 +39,8 @@ export interface ToolkitUnit {
   previousSource?: string[];
   /** PO: the unescaped msgctxt, null when the entry has none. */
   msgctxt?: string | null;
+  /** Android: the element's `maxwidth`, `size-unit`, `font` and `weblate-flags` attributes that are set. */
+  flagAttributes?: Record<string, string>;
   /** XLIFF: the `state` attribute of each `<target>` (null when absent). */
   xmlState?: Array<string | null>;
   /** Read with a template: the translation file's unit with the template unit's id, null when missing. */

@@ -92,7 +92,7 @@ export async function projectFile(ctx: RequestContext): Promise<Answer> {
   // Restricted components the caller cannot see stay out of the archive.
   const visible = new Set(ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c)).map((c) => c.slug));
   const shown = { ...config, components: config.components.filter((c) => visible.has(c.slug)) };
-  return fileAnswer(ctx, await downloadProjectZip(ctx.services.store, ctx.services.config, shown), false);
+  return fileAnswer(ctx, await downloadProjectZip(ctx.services.store, ctx.services.config, shown, { git: ctx.services.git }), false);
 }
 
 // Which permission each upload method needs (Weblate's check_upload_method_permissions).

@@ -34,7 +34,7 @@ export async function unitMachinery(ctx: RequestContext): Promise<Answer> {
   const raw = ctx.params.id!;
   if (!/^\d{1,15}$/.test(raw)) throw notFound();
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number(raw)));
-  const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
+  const translation = unit && ctx.catalog.translationsById.get(unit.translationId);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const project = projectOfComponent(ctx, component);

@@ -58,7 +58,7 @@ function projectComponents(ctx: RequestContext, project: Project): { catalog: Co
 
 async function statusOf(ctx: RequestContext, project: ProjectConfig, component: ComponentConfig): Promise<RepositoryStatus | null> {
   try {
-    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, project, component));
+    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, project, component, { git: ctx.services.git }));
   } catch (e) {
     // A component the store does not have yet has no repository to report.
     if (e instanceof NotFoundError) return null;
@@ -130,7 +130,7 @@ async function runOperation(
   component: ComponentConfig,
   translationId?: number,
 ): Promise<OperationResult> {
-  const h = await openComponent(ctx.services.store, ctx.services.config, project, component);
+  const h = await openComponent(ctx.services.store, ctx.services.config, project, component, { git: ctx.services.git });
   const opts = { user: ctx.user };
   switch (operation) {
     case 'commit':

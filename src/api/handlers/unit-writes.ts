@@ -1,7 +1,7 @@
 // Handlers that change strings: translate a unit (PATCH/PUT), add a string to a translation (POST …/units/), delete a string.
 import { State } from '../../domain/unit.js';
 import { addUnit, deleteUnit, editUnit } from '../../operations/index.js';
-import type { UnitRecordRow } from '../../store/index.js';
+import type { UnitRecord } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type Answer, json } from '../answer.js';
 import { hasField, integerField, listField, stringField } from '../body.js';
@@ -20,7 +20,7 @@ async function unitOf(ctx: RequestContext) {
   const raw = ctx.params.id;
   if (!/^\d{1,15}$/.test(raw!)) throw notFound();
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number.parseInt(raw!, 10)));
-  const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
+  const translation = unit && ctx.catalog.translationsById.get(unit.translationId);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   return { unit, translation, component, project: projectOfComponent(ctx, component) };
@@ -39,8 +39,8 @@ function targetList(ctx: WriteContext): string[] {
 }
 
 /** The write serializer's view of a unit: what PATCH and PUT answer. */
-function writeView(unit: UnitRecordRow, target: string[]): string {
-  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] });
+function writeView(unit: UnitRecord, target: string[]): string {
+  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extraFlags, labels: [] });
 }
 
 /**
@@ -59,10 +59,13 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
   if (labels !== undefined && !(Array.isArray(labels) && labels.length === 0)) {
     throw validationError('labels', 'tms keeps no labels: only an empty list is accepted.');
   }
-  for (const name of ['explanation', 'extra_flags'] as const) {
+  for (const [name, current] of [
+    ['explanation', unit.explanation],
+    ['extra_flags', unit.extraFlags],
+  ] as const) {
     const value = stringField(body, name);
-    if (value === undefined || value === unit[name]) continue;
-    if (!(translation.isSource && unit.source_unit_id === null)) throw permissionDenied(SOURCE_PROPERTIES);
+    if (value === undefined || value === current) continue;
+    if (!(translation.isSource && unit.sourceUnitId === null)) throw permissionDenied(SOURCE_PROPERTIES);
     throw validationError(name, 'tms does not store source string properties yet.');
   }
   const hasTarget = hasField(body, 'target');

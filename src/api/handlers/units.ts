@@ -54,7 +54,7 @@ export async function listUnits(ctx: RequestContext): Promise<Answer> {
 
 export async function getUnit(ctx: RequestContext): Promise<Answer> {
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, idOf(ctx)));
-  const translation = unit && ctx.catalog.translationsById.get(unit.translation_id);
+  const translation = unit && ctx.catalog.translationsById.get(unit.translationId);
   if (!unit || !translation || !ctx.access.translation(translation)) throw notFound();
   return json(unitSerializer.write(unit, ctx));
 }

@@ -3,7 +3,7 @@
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import { catalogPlural } from '../../operations/index.js';
-import type { UnitRecordRow } from '../../store/index.js';
+import type { UnitRecord } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, iso } from './common.js';
 import { pathOf } from './translation.js';
@@ -12,27 +12,27 @@ import { pathOf } from './translation.js';
 export const checksumOf = hashToChecksum;
 
 /** Target forms: a plural unit shows exactly the translation's number of plural forms (its file's or format's, else its language's). */
-function targetOf(u: UnitRecordRow, ctx: Ctx): string[] {
+function targetOf(u: UnitRecord, ctx: Ctx): string[] {
   const forms = u.target.split(PLURAL_SEPARATOR);
   if (!u.source.includes(PLURAL_SEPARATOR)) return forms.length === 1 ? forms : [u.target];
-  const plurals = catalogPlural(ctx.catalog, ctx.catalog.translationsById.get(u.translation_id)!).number;
+  const plurals = catalogPlural(ctx.catalog, ctx.catalog.translationsById.get(u.translationId)!).number;
   if (forms.length > plurals) return forms.slice(0, plurals);
   while (forms.length < plurals) forms.push('');
   return forms;
 }
 
-function translationOf(u: UnitRecordRow, ctx: Ctx) {
-  return ctx.catalog.translationsById.get(u.translation_id)!;
+function translationOf(u: UnitRecord, ctx: Ctx) {
+  return ctx.catalog.translationsById.get(u.translationId)!;
 }
 
 /** `/api/units/<id>/` */
-export const unitSerializer = new Serializer<UnitRecordRow, Ctx>('Unit', [
+export const unitSerializer = new Serializer<UnitRecord, Ctx>('Unit', [
   { name: 'translation', type: t.url, get: (u, ctx) => ctx.urls.api(`translations/${pathOf(translationOf(u, ctx), ctx)}`) },
   { name: 'source', type: t.array(t.string), get: (u) => u.source.split(PLURAL_SEPARATOR) },
-  { name: 'previous_source', type: t.string, get: (u) => u.previous_source },
+  { name: 'previous_source', type: t.string, get: (u) => u.previousSource },
   { name: 'target', type: t.array(t.string), get: targetOf },
-  { name: 'id_hash', type: t.int64, get: (u) => u.id_hash },
-  { name: 'content_hash', type: t.int64, get: (u) => u.content_hash },
+  { name: 'id_hash', type: t.int64, get: (u) => u.idHash },
+  { name: 'content_hash', type: t.int64, get: (u) => u.contentHash },
   { name: 'location', type: t.string, get: (u) => u.location },
   { name: 'context', type: t.string, get: (u) => u.context },
   { name: 'note', type: t.string, get: (u) => u.note },
@@ -44,21 +44,21 @@ export const unitSerializer = new Serializer<UnitRecordRow, Ctx>('Unit', [
   { name: 'translated', type: t.boolean, get: (u) => u.state >= State.TRANSLATED },
   { name: 'approved', type: t.boolean, get: (u) => u.state === State.APPROVED },
   { name: 'position', type: t.integer, get: (u) => u.position },
-  { name: 'has_suggestion', type: t.boolean, get: (u) => u.has_suggestion === 1 },
-  { name: 'has_comment', type: t.boolean, get: (u) => u.has_comment === 1 },
-  { name: 'has_failing_check', type: t.boolean, get: (u) => u.has_failing_check === 1 },
-  { name: 'num_words', type: t.integer, get: (u) => u.num_words },
-  { name: 'source_unit', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.source_unit_id ?? u.id}/`) },
+  { name: 'has_suggestion', type: t.boolean, get: (u) => u.hasSuggestion },
+  { name: 'has_comment', type: t.boolean, get: (u) => u.hasComment },
+  { name: 'has_failing_check', type: t.boolean, get: (u) => u.hasFailingCheck },
+  { name: 'num_words', type: t.integer, get: (u) => u.numWords },
+  { name: 'source_unit', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.sourceUnitId ?? u.id}/`) },
   { name: 'priority', type: t.integer, get: (u) => u.priority },
   { name: 'id', type: t.integer, get: (u) => u.id },
   {
     name: 'web_url',
     type: t.url,
-    get: (u, ctx) => ctx.urls.web(`translate/${pathOf(translationOf(u, ctx), ctx)}`, `checksum=${checksumOf(u.id_hash)}`),
+    get: (u, ctx) => ctx.urls.web(`translate/${pathOf(translationOf(u, ctx), ctx)}`, `checksum=${checksumOf(u.idHash)}`),
   },
   { name: 'url', type: t.url, get: (u, ctx) => ctx.urls.api(`units/${u.id}/`) },
   { name: 'explanation', type: t.string, get: (u) => u.explanation },
-  { name: 'extra_flags', type: t.string, get: (u) => u.extra_flags },
-  { name: 'pending', type: t.boolean, get: (u) => u.pending !== 0 },
+  { name: 'extra_flags', type: t.string, get: (u) => u.extraFlags },
+  { name: 'pending', type: t.boolean, get: (u) => u.pending },
   { name: 'timestamp', type: t.timestamp, get: (u) => iso(u.timestamp) },
 ]);

@@ -47,6 +47,25 @@ export interface AndroidEntry {
   /** Offset of the end of the start tag (`>` included) and of the `translatable` attribute's value, if any. */
   startTagEnd: number;
   translatableValue: { start: number; end: number } | null;
+  /**
+   * The attributes Weblate reads as flags (`maxwidth`, `size-unit`, `font`, `weblate-flags`), null when the element
+   * has none of them (most have none).
+   */
+  flagAttributes: Readonly<Record<string, string>> | null;
+}
+
+const FLAG_ATTRIBUTES = ['maxwidth', 'size-unit', 'font', 'weblate-flags'] as const;
+
+/** The flag attributes of the start tag the scanner is on, or null when it has none. */
+function flagAttributesOf(s: XmlScanner): Record<string, string> | null {
+  let found: Record<string, string> | null = null;
+  for (const name of FLAG_ATTRIBUTES) {
+    const value = s.attr(name);
+    if (value === null) continue;
+    found ??= {};
+    found[name] = value;
+  }
+  return found;
 }
 
 export interface AndroidDocument {
@@ -240,6 +259,7 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
         items: [],
         startTagEnd: s.end,
         translatableValue: t < 0 ? null : { start: s.attrValueStart[t]!, end: s.attrValueEnd[t]! },
+        flagAttributes: s.attrCount > 1 ? flagAttributesOf(s) : null,
       };
       entries.push(entry);
       if (s.name === 'string') {

@@ -3,6 +3,7 @@ import { calculateHash, unitContentHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import { TemplateKeys } from '../template-keys.js';
+import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
 import type { AndroidDocument, AndroidEntry } from './document.js';
 
 /** The forms of an entry: one for `<string>`, one per CLDR tag of the language for `<plurals>` ("" when missing). */
@@ -31,8 +32,8 @@ export function indexByName(doc: AndroidDocument): Map<string, AndroidEntry> {
   return index;
 }
 
-function stateOf(template: AndroidEntry, target: readonly string[]): UnitState {
-  if (!template.translatable) return State.READONLY;
+function stateOf(template: AndroidEntry, target: readonly string[], flags: string): UnitState {
+  if (!template.translatable || hasReadOnlyFlag(flags)) return State.READONLY;
   return target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY;
 }
 
@@ -41,6 +42,20 @@ interface Identity {
   idHash: bigint;
   contentHash: bigint;
   numWords: number;
+}
+
+/**
+ * Weblate's flags of a unit (`TTKitUnit.flags`): the translation's element's `maxwidth`/`size-unit`, `font` and
+ * `weblate-flags` attributes, then the template's over them.
+ */
+export function entryFlags(entry: AndroidEntry | undefined, template: AndroidEntry): string {
+  const own = entry?.flagAttributes ?? null;
+  const base = template.flagAttributes;
+  if (own === null && base === null) return '';
+  const readers = [];
+  if (own !== null) readers.push((name: string) => own[name]);
+  if (base !== null) readers.push((name: string) => base[name]);
+  return xmlFlags(readers);
 }
 
 /** A template's listed entries (the first of each name) and their notes, with their identities per tag set. */
@@ -83,14 +98,14 @@ function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identi
   return identities;
 }
 
-function unit(context: string, target: string[], note: string, state: UnitState, position: number, identity: Identity): ParsedUnit {
+function unit(context: string, target: string[], note: string, flags: string, state: UnitState, position: number, identity: Identity): ParsedUnit {
   return {
     context,
     source: identity.source.slice(),
     target,
     location: '',
     note,
-    flags: '',
+    flags,
     explanation: '',
     sourceExplanation: '',
     previousSource: '',
@@ -106,7 +121,8 @@ function unit(context: string, target: string[], note: string, state: UnitState,
  * The units of a translation file against its template: every named template entry once (the first of a
  * repeated name), keyed by name (`id_hash = hash(name)`), source from the template in the source language's
  * plural tags, target from the file's entry of that name in the file language's tags ("" when it has none);
- * `translatable="false"` in the template makes the unit read-only. Notes: the template's, then the file's.
+ * `translatable="false"` in the template (or a `read-only` flag) makes the unit read-only. Notes: the template's, then
+ * the file's. Flags: see `entryFlags`.
  */
 export function monolingualUnits(
   doc: AndroidDocument,
@@ -132,7 +148,8 @@ export function monolingualUnits(
     let note = entryNote(e);
     const templateNote = listing.notes[k]!;
     if (templateNote !== note) note = `${templateNote}\n${note}`;
-    units.push(unit(t.name, target, note, stateOf(t, target), k + 1, identities[k]!));
+    const flags = entryFlags(e, t);
+    units.push(unit(t.name, target, note, flags, stateOf(t, target, flags), k + 1, identities[k]!));
   }
   return units;
 }
@@ -143,6 +160,7 @@ export function templateUnits(doc: AndroidDocument, tags: readonly string[]): Pa
   const identities = identitiesOf(listing, tags);
   return listing.entries.map((e, k) => {
     const identity = identities[k]!;
-    return unit(e.name, identity.source.slice(), listing.notes[k]!, stateOf(e, identity.source), k + 1, identity);
+    const flags = entryFlags(e, e);
+    return unit(e.name, identity.source.slice(), listing.notes[k]!, flags, stateOf(e, identity.source, flags), k + 1, identity);
   });
 }

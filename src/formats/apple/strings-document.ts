@@ -24,6 +24,7 @@ export interface StringsEntry {
 }
 
 export interface StringsDocument {
+  filename: string;
   text: string;
   entries: StringsEntry[];
 }
@@ -312,5 +313,5 @@ export function readStringsDocument(text: string, filename: string): StringsDocu
     pending.valueEnd = text.length;
     finish(pending, lines[lines.length - 1]!);
   }
-  return { text, entries };
+  return { filename, text, entries };
 }

@@ -5,6 +5,8 @@ import { type ParsedUnit, State } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { TemplateKeys } from '../template-keys.js';
+import { lineColumn } from '../text.js';
+import { lookupUnicodeName } from '../unicode-names.js';
 import { lineEnding } from '../xml/position.js';
 import { type TextEncoding, UTF8, UTF16, decodeStringsUtf8, decodeStringsUtf16, encodeText } from './encoding.js';
 import { type StringsDocument, type StringsEntry, commentNotes, readStringsDocument } from './strings-document.js';
@@ -12,12 +14,26 @@ import { type StringsDocument, type StringsEntry, commentNotes, readStringsDocum
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"', f: '\f', n: '\n', r: '\r', t: '\t' };
 const HEX = /^[0-9a-fA-F]$/;
 
+/** Where a text sits in its file, for an error about it: the file's name and text, the text's offset in it. */
+export interface StringsPlace {
+  filename: string;
+  text: string;
+  offset: number;
+}
+
+function undecodable(at: StringsPlace | undefined, reason: string): FormatParseError {
+  const { line, column } = at ? lineColumn(at.text, at.offset) : { line: 1, column: 1 };
+  return new FormatParseError(at?.filename ?? '', line, column, reason);
+}
+
 /**
  * Decodes a .strings value as Translate Toolkit's properties decoder does: `\n \t \r \f \\ \' \"`, `\uXXXX` and
- * `\UXXXX` (up to four hex digits), and any other backslash dropped before its character.
- * @example decodeStringsValue('a\\"b\\u00e9\\x') // 'a"béx'
+ * `\UXXXX` (up to four hex digits), `\N{NAME}` by the character's Unicode name (`\N` kept where no `{…}` follows),
+ * and any other backslash dropped before its character. Throws FormatParseError (at `at`) for a `\N{…}` that the
+ * toolkit fails on: a name Python does not know, or `\N` ending the text.
+ * @example decodeStringsValue('a\\"b\\u00e9\\x\\N{DEGREE SIGN}') // 'a"béx°'
  */
-export function decodeStringsValue(source: string): string {
+export function decodeStringsValue(source: string, at?: StringsPlace): string {
   if (!source.includes('\\')) return source;
   let out = '';
   let i = 0;
@@ -45,6 +61,23 @@ export function decodeStringsValue(source: string): string {
       }
       i += digits;
       out += String.fromCharCode(x);
+    } else if (e === 'N') {
+      if (i >= source.length) throw undecodable(at, 'a \\N escape ends the text');
+      // the toolkit keeps `\N` without a {…} after it, and drops the `{` that has no `}`
+      if (source[i] !== '{') {
+        out += '\\N';
+        continue;
+      }
+      const close = source.indexOf('}', ++i);
+      if (close < 0) {
+        out += '\\N';
+        continue;
+      }
+      const name = source.slice(i, close);
+      const char = lookupUnicodeName(name);
+      if (char === null) throw undecodable(at, `unknown Unicode character name in \\N{${name}}`);
+      out += char;
+      i = close + 1;
     } else out += e;
   }
   return out;
@@ -99,7 +132,7 @@ function templateListing(template: StringsDocument): TemplateListing {
       entries.push(t);
     }
     const identities = entries.map((t) => {
-      const source = [decodeStringsValue(t.value)];
+      const source = [decodedValue(template, t)];
       return {
         source,
         note: commentNotes(t.comments),
@@ -133,6 +166,12 @@ function unit(context: string, source: string[], target: string[], note: string,
   };
 }
 
+/** An entry's value decoded; an error about it names where the value starts (its line when it has none). */
+function decodedValue(doc: StringsDocument, e: StringsEntry): string {
+  if (!e.value.includes('\\')) return e.value;
+  return decodeStringsValue(e.value, { filename: doc.filename, text: doc.text, offset: e.valueStart >= 0 ? e.valueStart : e.lineStart });
+}
+
 /** Entries Weblate lists: not comment-only (a key or a value). */
 function listed(doc: StringsDocument): StringsEntry[] {
   return doc.entries.filter((e) => e.name !== '' || e.value !== '');
@@ -157,7 +196,7 @@ function monolingualUnits(doc: StringsDocument, template: StringsDocument): Pars
     const identity = listing.identities[k]!;
     let note = e && e.comments.length > 0 ? commentNotes(e.comments) : '';
     if (identity.note !== note) note = `${identity.note}\n${note}`;
-    const target = e ? [decodeStringsValue(e.value)] : [''];
+    const target = e ? [decodedValue(doc, e)] : [''];
     units.push(unit(t.name, identity.source.slice(), target, note, identity.idHash, k + 1, identity));
   }
   return units;
@@ -168,11 +207,11 @@ function bilingualUnits(doc: StringsDocument): ParsedUnit[] {
   const seen = new Set<bigint>();
   const units: ParsedUnit[] = [];
   for (const e of listed(doc)) {
-    const source = decodeStringsValue(e.name);
+    const source = e.name.includes('\\') ? decodeStringsValue(e.name, { filename: doc.filename, text: doc.text, offset: e.lineStart }) : e.name;
     const idHash = calculateHash(source, e.name);
     if (seen.has(idHash)) continue;
     seen.add(idHash);
-    units.push(unit(e.name, [source], [decodeStringsValue(e.value)], commentNotes(e.comments), idHash, units.length + 1));
+    units.push(unit(e.name, [source], [decodedValue(doc, e)], commentNotes(e.comments), idHash, units.length + 1));
   }
   return units;
 }
@@ -226,8 +265,7 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
         if (edit.remove) {
           if (entry) replacements.push({ start: entry.attachedStart, end: entry.end, text: '' });
         } else if (entry && entry.valueStart >= 0) {
-          if (decodeStringsValue(entry.value) !== value)
-            replacements.push({ start: entry.valueStart, end: entry.valueEnd, text: `"${escapeStringsValue(value)}"` });
+          if (decodedValue(doc, entry) !== value) replacements.push({ start: entry.valueStart, end: entry.valueEnd, text: `"${escapeStringsValue(value)}"` });
         } else if (entry) {
           const nl = text.slice(entry.lineStart, entry.end).match(/\r?\n$/)?.[0] ?? '';
           replacements.push({ start: entry.lineStart, end: entry.end, text: `${writeKey(key)} = "${escapeStringsValue(value)}";${nl}` });

@@ -145,13 +145,15 @@ export function readAnswer(pq: Pq, shape: Shape): Answer {
   return { rows, changes };
 }
 
-const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
+const OID = { bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 } as const;
 const asText = (text: string) => text;
 const asNumber = (text: string) => Number(text);
 const asBigInt = (text: string) => BigInt(text);
 const asFlag = (text: string) => (text === 't' ? 1 : 0);
+// bytea arrives in its hex form (`\x…`, PostgreSQL's default bytea_output)
+const asBytes = (text: string) => Buffer.from(text.slice(2), 'hex');
 
-/** SQLite's shapes: integers and reals as numbers (integers as bigint when asked), booleans as 0/1, the rest text. */
+/** SQLite's shapes: integers and reals as numbers (integers as bigint when asked), booleans as 0/1, bytea as a Buffer, the rest text. */
 export function parserFor(oid: number, safeIntegers: boolean): (text: string) => unknown {
   switch (oid) {
     case OID.int8:
@@ -165,6 +167,8 @@ export function parserFor(oid: number, safeIntegers: boolean): (text: string) =>
       return asNumber;
     case OID.bool:
       return asFlag;
+    case OID.bytea:
+      return asBytes;
     default:
       return asText;
   }

@@ -1,7 +1,7 @@
 // Values as PostgreSQL's text protocol takes them: one parameter, or one element of an array parameter.
 import { invalid } from '../../domain/errors.js';
 
-/** A statement parameter as libpq takes it: text, or null (U+0000, which libpq would cut, refused as bad input). */
+/** A statement parameter as libpq takes it: text (bytes as bytea's hex form), or null (U+0000, which libpq would cut, refused as bad input). */
 export function toParam(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
@@ -11,5 +11,7 @@ export function toParam(value: unknown): string | null {
   }
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? '1' : '0';
+  // bytea in its hex text form, as SQLite takes a Buffer for a BLOB
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   throw new TypeError(`a statement parameter cannot be a ${typeof value}`);
 }

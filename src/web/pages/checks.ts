@@ -3,11 +3,11 @@
 import { validationError } from '../../api/errors.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { findCheck } from '../../checks/index.js';
-import { previewChecks } from '../../checks/refresh.js';
+import { dismissFailingCheck, previewChecks } from '../../checks/refresh.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR } from '../../domain/unit.js';
-import { checkCounts, setCheckDismissed, unitChecks } from '../../store/checks.repo.js';
-import type { Component, Translation, UnitRecordRow } from '../../store/index.js';
+import { checkCounts, unitChecks } from '../../store/checks.repo.js';
+import type { Component, Translation, UnitRecord } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { num, paths } from '../format.js';
@@ -39,7 +39,7 @@ function mayDismiss(ctx: WebContext, component: Component, name: string): boolea
  * The editor's checks section: each failing check with its name and what it means, a button to dismiss it (or to
  * restore a dismissed one). `preview` marks checks computed from text not saved yet (no buttons then).
  */
-export function checksSection(ctx: WebContext, translation: Translation, unit: UnitRecordRow, checks: readonly ShownCheck[], preview = false): Html {
+export function checksSection(ctx: WebContext, translation: Translation, unit: UnitRecord, checks: readonly ShownCheck[], preview = false): Html {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const active = checks.filter((c) => !c.dismissed);
   const dismissed = checks.filter((c) => c.dismissed);
@@ -76,7 +76,7 @@ export function checksSection(ctx: WebContext, translation: Translation, unit: U
 }
 
 /** The stored checks of a unit, as the editor shows them. */
-export async function unitChecksShown(ctx: WebContext, unit: UnitRecordRow): Promise<ShownCheck[]> {
+export async function unitChecksShown(ctx: WebContext, unit: UnitRecord): Promise<ShownCheck[]> {
   return (await ctx.services.store.read((tx) => unitChecks(tx, unit.id))).map((c) => shown(c.name, c.dismissed));
 }
 
@@ -104,9 +104,9 @@ export async function dismissCheck(ctx: WebContext): Promise<WebAnswer> {
     return { status: 403, html: renderFragment(html`<p>You may not dismiss this check${enforced(component, name) ? ': the component enforces it' : ''}.</p>`) };
   }
   const dismiss = formValue(ctx, 'restore') === undefined;
-  if (!(await ctx.services.store.write((tx) => setCheckDismissed(tx, unit.id, name, dismiss))))
+  if (!(await ctx.services.store.write((tx) => dismissFailingCheck(tx, unit, name, dismiss))))
     throw validationError('check', `The string does not fail the check "${name}".`);
-  return { redirect: `${paths.translate(ctx.catalog, translation)}?checksum=${hashToChecksum(unit.id_hash)}`, status: 303 };
+  return { redirect: `${paths.translate(ctx.catalog, translation)}?checksum=${hashToChecksum(unit.idHash)}`, status: 303 };
 }
 
 /** The translation page's list of failing checks, each with its count and a link to its strings in the editor. */

@@ -9,7 +9,7 @@ import { hashToChecksum } from '../../domain/hash.js';
 import { splitPlural } from '../../domain/unit.js';
 import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../operations/index.js';
 import { unitComments } from '../../store/comments.repo.js';
-import type { CommentRow, MemoryMatch, SuggestionRow, Translation, UnitRecordRow } from '../../store/index.js';
+import type { CommentRow, MemoryMatch, SuggestionRow, Translation, UnitRecord } from '../../store/index.js';
 import { lookupMemory } from '../../store/memory.repo.js';
 import { findSuggestion, unitSuggestions, userVote } from '../../store/suggestions.repo.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
@@ -36,7 +36,7 @@ function targetFor(ctx: WebContext, translation: Translation, unit: { state: num
 }
 
 /** The side panes' data for one string. */
-export async function discussionOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<Discussion> {
+export async function discussionOf(ctx: WebContext, translation: Translation, unit: UnitRecord): Promise<Discussion> {
   const { store } = ctx.services;
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetFor(ctx, translation, unit);
@@ -79,7 +79,7 @@ function button(name: string, value: string | number, label: string, extra: Reco
 }
 
 /** The three side panes: suggestions (accept, delete, vote), comments (add, resolve, delete), memory matches (copy). */
-export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecordRow, action: string, lang: { code: string; dir: string }): Html {
+export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord, action: string, lang: { code: string; dir: string }): Html {
   const form = (body: Html | Html[]) =>
     html`<form method="post" action=${action} class="inline"><input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} /><input type="hidden" name="unit" value=${unit.id} />${body}</form>`;
   const mine = (userId: number | null) => userId !== null && signedIn(ctx) && userId === ctx.user.id;
@@ -188,7 +188,7 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
   const translation = translationOf(ctx);
   const unitId = id(formValue(ctx, 'unit'), 'unit');
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, unitId));
-  if (!unit || unit.translation_id !== translation.id) throw notFound();
+  if (!unit || unit.translationId !== translation.id) throw notFound();
   const target = targetFor(ctx, translation, unit);
   const { store } = ctx.services;
   const user = { id: ctx.user.id };
@@ -229,7 +229,7 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
   } else if (formValue(ctx, 'add_comment') !== undefined) {
     require(ctx, 'comment.add', target);
     let on = unit.id;
-    if (formValue(ctx, 'scope') === 'source' && unit.source_unit_id !== null) on = unit.source_unit_id;
+    if (formValue(ctx, 'scope') === 'source' && unit.sourceUnitId !== null) on = unit.sourceUnitId;
     await addComment(store, { unitId: on, comment: formValue(ctx, 'comment') ?? '', user });
   } else if (formValue(ctx, 'resolve_comment') !== undefined) {
     const c = await commentOfUnit('resolve_comment');
@@ -243,6 +243,6 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
   const q = queryValue(ctx, 'q') ?? '';
   const params = new URLSearchParams();
   if (q) params.set('q', q);
-  params.set('checksum', hashToChecksum(unit.id_hash));
+  params.set('checksum', hashToChecksum(unit.idHash));
   return { redirect: `${paths.translate(ctx.catalog, translation)}?${params}`, status: 303 };
 }

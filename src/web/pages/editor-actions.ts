@@ -3,7 +3,7 @@ import { projectOfComponent } from '../../api/lookup.js';
 import { refusal, refusalText, targetOf } from '../../api/write.js';
 import type { DenyReason } from '../../auth/check.js';
 import { State } from '../../domain/unit.js';
-import type { Translation, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitRecord } from '../../store/index.js';
 import type { WebContext } from '../context.js';
 import { formValue, signedIn } from '../context.js';
 import { type Html, html } from '../html.js';
@@ -23,19 +23,19 @@ export interface Abilities {
 }
 
 /** Why a refused edit is refused, in words a translator can act on. */
-function reasonText(reason: DenyReason, translation: Translation, unit: UnitRecordRow): string {
+function reasonText(reason: DenyReason, translation: Translation, unit: UnitRecord): string {
   if (reason === 'locked') return 'The component is locked: translating is paused until a manager unlocks it.';
   if (reason === 'review-needed') return 'This string is approved: only reviewers can change it. You can suggest a change instead.';
   if (reason === 'read-only' || unit.state === State.READONLY) {
     if (translation.isSource) return 'This is the source string of a bilingual component: it changes in the repository, not here.';
-    if (/(^|,)\s*read-only\s*(,|$)/.test(`${unit.flags},${unit.extra_flags}`)) return 'This string is read-only: it has the read-only flag.';
+    if (/(^|,)\s*read-only\s*(,|$)/.test(`${unit.flags},${unit.extraFlags}`)) return 'This string is read-only: it has the read-only flag.';
     return 'This string is read-only: its file marks it so.';
   }
   return refusalText(reason) ?? 'You may not edit strings of this component.';
 }
 
 /** The abilities of the request's user on `unit`. */
-export function abilitiesOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Abilities {
+export function abilitiesOf(ctx: WebContext, translation: Translation, unit: UnitRecord): Abilities {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const target = targetOf(ctx, projectOfComponent(ctx, component), component, translation, unit);
   if (!signedIn(ctx)) return { edit: false, review: false, suggest: false };
@@ -61,7 +61,7 @@ export function readOnlyNotice(a: Abilities): Html {
 }
 
 /** The form's buttons: Save / Save and continue, Approve or Unapprove for reviewers, Suggest for those who may suggest, Skip. */
-export function actionButtons(a: Abilities, unit: UnitRecordRow, skip: string | null): Html {
+export function actionButtons(a: Abilities, unit: UnitRecord, skip: string | null): Html {
   const approved = unit.state === State.APPROVED;
   return html`<div class="buttons">
     ${a.edit && html`<button type="submit" name="save" value="1" class="primary">Save</button>`}

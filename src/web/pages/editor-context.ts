@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ACTIONS_CONTENT } from '../../domain/actions.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
-import type { ChangeRecordRow, Component, Translation, UnitRecordRow } from '../../store/index.js';
+import type { ChangeRecordRow, Component, ScreenshotBrief, Translation, UnitRecord } from '../../store/index.js';
+import { unitScreenshots } from '../../store/screenshots.repo.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import { type PositionedUnit, type UnitBrief, nearbyUnits, unitsByHashIn } from '../../store/units.repo.js';
 import type { WebContext } from '../context.js';
@@ -21,7 +22,9 @@ export interface UnitSurroundings {
   /** The same string (source and context, or key) in the project's other components, in this language. */
   occurrences: UnitBrief[];
   /** The source language's unit (its timestamp is the source string's age), when it is another unit. */
-  sourceUnit?: UnitRecordRow;
+  sourceUnit?: UnitRecord;
+  /** The screenshots showing the string (linked to its source unit, or to this one). */
+  screenshots: ScreenshotBrief[];
 }
 
 /** The translations of this language in the project's other components the user may see (a restricted one stays hidden). */
@@ -37,15 +40,16 @@ function siblingTranslations(ctx: WebContext, translation: Translation): number[
   return ids;
 }
 
-export async function surroundingsOf(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<UnitSurroundings> {
+export async function surroundingsOf(ctx: WebContext, translation: Translation, unit: UnitRecord): Promise<UnitSurroundings> {
   const siblings = siblingTranslations(ctx, translation);
   return ctx.services.store.read(async (tx) => {
-    const [nearby, occurrences, sourceUnit] = await Promise.all([
+    const [nearby, occurrences, sourceUnit, screenshots] = await Promise.all([
       nearbyUnits(tx, translation.id, unit.position, NEARBY),
-      siblings.length === 0 ? Promise.resolve([]) : unitsByHashIn(tx, siblings, unit.id_hash),
-      unit.source_unit_id !== null && unit.source_unit_id !== unit.id ? unitRecord(tx, unit.source_unit_id) : Promise.resolve(undefined),
+      siblings.length === 0 ? Promise.resolve([]) : unitsByHashIn(tx, siblings, unit.idHash),
+      unit.sourceUnitId !== null && unit.sourceUnitId !== unit.id ? unitRecord(tx, unit.sourceUnitId) : Promise.resolve(undefined),
+      unitScreenshots(tx, unit.id, unit.sourceUnitId),
     ]);
-    return { nearby, occurrences: occurrences.slice(0, OCCURRENCES), sourceUnit };
+    return { nearby, occurrences: occurrences.slice(0, OCCURRENCES), sourceUnit, screenshots };
   });
 }
 
@@ -78,7 +82,7 @@ function stringLine(href: string, source: string, target: string, state: number,
 export function surroundingsSections(
   ctx: WebContext,
   translation: Translation,
-  unit: UnitRecordRow,
+  unit: UnitRecord,
   s: UnitSurroundings,
   lang: { code: string; dir: string },
 ): Html {
@@ -136,7 +140,7 @@ export function locationLink(component: Component, translation: Translation, loc
 }
 
 /** The string's locations, each linked to the repository browser where the component names one. */
-export function locations(component: Component, translation: Translation, unit: UnitRecordRow): Html {
+export function locations(component: Component, translation: Translation, unit: UnitRecord): Html {
   const list = unit.location
     .split(/,\s*|\s+/)
     .map((l) => l.trim())
@@ -154,11 +158,24 @@ function ageOf(timestamp: string): string {
 }
 
 /** The source string's age and the string's last change (who made it), as facts beside the source. */
-export function ageFacts(unit: UnitRecordRow, s: UnitSurroundings, history: ChangeRecordRow[]): Html {
+export function ageFacts(unit: UnitRecord, s: UnitSurroundings, history: ChangeRecordRow[]): Html {
   const last = history.find((c) => ACTIONS_CONTENT.has(c.action));
   const sourceTime = s.sourceUnit?.timestamp ?? unit.timestamp;
   return html`<dt>Source string age</dt><dd data-source-age><time datetime=${sourceTime}>${ageOf(sourceTime)}</time> (${when(sourceTime)})</dd>
     <dt>Last changed</dt><dd data-last-change>${when(unit.timestamp)}${last ? ` by ${last.user ?? 'tms'}` : ''}</dd>`;
+}
+
+/** The string's screenshots as facts beside the source: each a thumbnail linking to the image, and its page. */
+export function screenshotFacts(s: UnitSurroundings): Html {
+  if (s.screenshots.length === 0) return null;
+  return html`<dt>Screenshots</dt><dd><ul class="thumbs">
+    ${s.screenshots.map(
+      (shot) => html`<li data-screenshot=${shot.id}>
+        <a href=${paths.screenshotImage(shot.id)}><img src=${paths.screenshotImage(shot.id)} alt=${shot.name} width=${shot.width} height=${shot.height} loading="lazy" /></a>
+        <a href=${paths.screenshot(shot.id)}>${shot.name}</a>
+      </li>`,
+    )}
+  </ul></dd>`;
 }
 
 /** The keyboard help: a disclosure that works without script; `?` opens it. */

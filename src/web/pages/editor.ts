@@ -11,7 +11,7 @@ import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import type { TranslationPlural } from '../../languages/translation-plural.js';
 import { catalogPlural } from '../../operations/index.js';
 import { findUnitByHash } from '../../store/edits.repo.js';
-import type { Translation, UnitFilter, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitFilter, UnitRecord } from '../../store/index.js';
 import { countTranslationUnitRecords, translationUnitRecords, unitRecord } from '../../store/unit-records.repo.js';
 import { componentUnitsByHash, translationUnits } from '../../store/units.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
@@ -22,7 +22,7 @@ import { changeList, recentChanges } from './changes.js';
 import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
 import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
-import { ageFacts, keyboardHelp, locations, surroundingsOf, surroundingsSections } from './editor-context.js';
+import { ageFacts, keyboardHelp, locations, screenshotFacts, surroundingsOf, surroundingsSections } from './editor-context.js';
 import { page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
@@ -119,7 +119,7 @@ export function visible(text: string): Html[] {
 }
 
 interface Located {
-  unit: UnitRecordRow;
+  unit: UnitRecord;
   offset: number;
 }
 
@@ -128,7 +128,7 @@ async function locate(ctx: WebContext, translation: Translation, sourceId: numbe
   const { store } = ctx.services;
   const checksum = queryValue(ctx, 'checksum');
   const after = queryValue(ctx, 'after');
-  let unit: UnitRecordRow | undefined;
+  let unit: UnitRecord | undefined;
   if (checksum !== undefined) {
     let hash: bigint;
     try {
@@ -203,7 +203,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
   ]);
   const prev = offset > 1 ? `${base}${editorQuery(q, { offset: offset - 1 })}` : null;
   const next = offset < total ? `${base}${editorQuery(q, { offset: offset + 1 })}` : null;
-  const checksum = hashToChecksum(unit.id_hash);
+  const checksum = hashToChecksum(unit.idHash);
   const dir = language.direction === 'rtl' ? 'rtl' : 'ltr';
   const body = html`<div class="editor" data-unit=${unit.id} data-position=${unit.position} data-offset=${offset} data-total=${total} data-q=${q} data-base=${base}>
     <h1>${title}</h1>
@@ -237,9 +237,10 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${unit.note && html`<dt>Developer comment</dt><dd>${unit.note}</dd>`}
             ${unit.explanation && html`<dt>Explanation</dt><dd>${unit.explanation}</dd>`}
             ${unit.location && html`<dt>Location</dt><dd>${locations(component, translation, unit)}</dd>`}
-            ${(unit.flags || unit.extra_flags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extra_flags].filter(Boolean).join(', ')}</code></dd>`}
+            ${(unit.flags || unit.extraFlags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extraFlags].filter(Boolean).join(', ')}</code></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
             ${ageFacts(unit, around, history)}
+            ${screenshotFacts(around)}
           </dl>
         </section>
         <section class="target" aria-labelledby="target-h">
@@ -316,8 +317,8 @@ function stateName(state: number): string {
           : 'Read-only';
 }
 
-async function otherLanguages(ctx: WebContext, translation: Translation, unit: UnitRecordRow) {
-  const units = await ctx.services.store.read((tx) => componentUnitsByHash(tx, translation.componentId, unit.id_hash));
+async function otherLanguages(ctx: WebContext, translation: Translation, unit: UnitRecord) {
+  const units = await ctx.services.store.read((tx) => componentUnitsByHash(tx, translation.componentId, unit.idHash));
   const out = [];
   for (const u of units) {
     const t = ctx.catalog.translationsById.get(u.translation_id);
@@ -333,7 +334,7 @@ async function otherLanguages(ctx: WebContext, translation: Translation, unit: U
 }
 
 /** Terms of the project's glossaries (in this language) that occur in the unit's source, as whole words. */
-async function glossaryTerms(ctx: WebContext, translation: Translation, unit: UnitRecordRow): Promise<{ source: string; target: string }[]> {
+async function glossaryTerms(ctx: WebContext, translation: Translation, unit: UnitRecord): Promise<{ source: string; target: string }[]> {
   const component = ctx.catalog.componentsById.get(translation.componentId)!;
   const glossaries = ctx.catalog.components.filter((c) => c.projectId === component.projectId && c.settings.is_glossary && ctx.access.component(c));
   const text = unit.source.toLocaleLowerCase();
@@ -380,5 +381,5 @@ export async function saveTranslation(ctx: WebContext): Promise<WebAnswer> {
     return { redirect: `${paths.zen(ctx.catalog, translation)}${editorQuery(q, { offset: zen })}#unit-${unit.id}` };
   if (formValue(ctx, 'save_next') !== undefined || formValue(ctx, 'approve') !== undefined)
     return { redirect: `${base}${editorQuery(q, { after: unit.position })}` };
-  return { redirect: `${base}${editorQuery(q, { checksum: hashToChecksum(unit.id_hash) })}` };
+  return { redirect: `${base}${editorQuery(q, { checksum: hashToChecksum(unit.idHash) })}` };
 }

@@ -173,7 +173,7 @@ function summary(c: ReturnType<typeof sumStats>): Html {
 async function statusOf(ctx: WebContext, project: Project, component: Component): Promise<RepositoryStatus | null> {
   try {
     const config = configOf(ctx, project, component);
-    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
+    return await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component, { git: ctx.services.git }));
   } catch (e) {
     if (e instanceof NotFoundError || (e as { status?: number }).status === 404) return null;
     throw e;
@@ -239,6 +239,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
     }
     <section aria-labelledby="files"><h2 id="files">Files</h2>
       <p><a href=${zip} download>Download all translations (ZIP)</a>; each language's page downloads and uploads its file.</p>
+      <p><a href=${paths.screenshots(ctx.catalog, component)}>Screenshots</a> of the component's strings.</p>
     </section>
     <section aria-labelledby="recent"><h2 id="recent">Recent changes</h2>
       ${changeList(ctx, await recentChanges(ctx, { componentId: component.id }, 10))}

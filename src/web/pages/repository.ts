@@ -34,7 +34,9 @@ async function render(ctx: WebContext, result?: { ok: boolean; text: string }): 
   if (!signedIn(ctx)) return toSignIn(ctx.path);
   if (!ctx.access.can('meta:vcs.status', { project })) throw permissionDenied();
   const config = configOf(ctx, project, component);
-  const status = await repositoryStatus(await openComponent(ctx.services.store, ctx.services.config, config.project, config.component));
+  const status = await repositoryStatus(
+    await openComponent(ctx.services.store, ctx.services.config, config.project, config.component, { git: ctx.services.git }),
+  );
   const pending = (await ctx.services.store.read((tx) => pendingUnits(tx, component.id))).length;
   // components sharing the repository (weblate:// links): their edits are committed and pushed with this one's
   const shared = sharingWith(ctx.catalog, component);

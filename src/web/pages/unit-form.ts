@@ -1,16 +1,16 @@
 // The string and the text a translation form sends (the editor's save, the checks preview, a dismissal).
 import { notFound, validationError } from '../../api/errors.js';
-import type { Translation, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitRecord } from '../../store/index.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
 import type { WebContext } from '../context.js';
 import { formValue } from '../context.js';
 
 /** The string a form names (`unit`), which must belong to `translation`. */
-export async function unitOfForm(ctx: WebContext, translation: Translation): Promise<UnitRecordRow> {
+export async function unitOfForm(ctx: WebContext, translation: Translation): Promise<UnitRecord> {
   const raw = formValue(ctx, 'unit') ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw validationError('unit', 'No string was named.');
   const unit = await ctx.services.store.read((tx) => unitRecord(tx, Number(raw)));
-  if (!unit || unit.translation_id !== translation.id) throw notFound();
+  if (!unit || unit.translationId !== translation.id) throw notFound();
   return unit;
 }
 

@@ -5,7 +5,7 @@ import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { PLURAL_SEPARATOR, State } from '../../domain/unit.js';
 import { catalogPlural } from '../../operations/index.js';
-import type { Translation, UnitRecordRow } from '../../store/index.js';
+import type { Translation, UnitRecord } from '../../store/index.js';
 import { countTranslationUnitRecords, translationUnitRecords } from '../../store/unit-records.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths } from '../format.js';
@@ -36,13 +36,13 @@ interface RowContext {
   editor: string;
 }
 
-function zenRow(ctx: WebContext, r: RowContext, unit: UnitRecordRow): Html {
+function zenRow(ctx: WebContext, r: RowContext, unit: UnitRecord): Html {
   const can = abilitiesOf(ctx, r.translation, unit);
   const plural = unit.source.includes(PLURAL_SEPARATOR);
   const sources = unit.source.split(PLURAL_SEPARATOR);
   const forms = unit.target.split(PLURAL_SEPARATOR);
   const labels = plural ? r.labels : [''];
-  const checksum = hashToChecksum(unit.id_hash);
+  const checksum = hashToChecksum(unit.idHash);
   const id = (i: number) => `zen-${unit.id}-${i}`;
   // the field's name for a screen reader: the source it translates (and the form)
   const sourceId = `zen-${unit.id}-source`;
