@@ -77,6 +77,9 @@ const slugOf = (i: number) => `${WORDS[i % WORDS.length]}-${i}`;
 const dirOf = (i: number) => `modules/${slugOf(i)}/i18n`;
 const repoOf = (i: number) => i % M;
 
+/** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
+let lastParsed = 0;
+
 /** `SITE_PAGES=1`: after the linked syncs, `tms sync --all` with nothing changed and the pages of one `tms serve --workers 1`. */
 const PAGES = Boolean(process.env.SITE_PAGES) || Boolean(process.env.SITE_DIR);
 /** Requests per page kind (sequential, one connection, each its own URL: no response cache answers). */
@@ -224,9 +227,6 @@ if (reuse) {
   await server.close();
   process.exit(0);
 }
-
-/** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
-let lastParsed = 0;
 
 /** Runs a command to its end without blocking this process (the git server answers meanwhile); its wall time in s. */
 function timed(file: string, args: string[], cwd: string): Promise<number> {
