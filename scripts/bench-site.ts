@@ -1,5 +1,6 @@
 // `npm run bench:site`: a generated site of N small components over M repositories (from the corpus), synced by whole
-// `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked.
+// `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked; then
+// cold syncs of the linked site on one thread and on two (`tms sync --threads`), alternating.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -326,6 +327,38 @@ report('');
 report('| components | working copies | cold `tms sync` | no-change `tms sync` | one file changed upstream |');
 report('|---|---|---|---|---|');
 for (const r of rows) report(r);
+
+// every core: cold syncs of the linked site on one thread and on two (`--threads`), alternating, each into a fresh
+// store and working copy; SITE_THREAD_RUNS pairs (0: not measured)
+const THREAD_RUNS = Number(process.env.SITE_THREAD_RUNS ?? 3);
+if (THREAD_RUNS > 0) {
+  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const load = [os.loadavg()[0]!];
+  let parsedFiles: number | undefined;
+  for (let run = 0; run < THREAD_RUNS; run++) {
+    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+      const dir = path.join(work, `threads-${threads}-${run}`);
+      const config = writeConfig(dir, true);
+      times[threads].push(await timed(tms, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
+      // every run reads the whole site: as many files as the first
+      parsedFiles ??= lastParsed;
+      if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
+      rmSync(dir, { recursive: true, force: true });
+      load.push(os.loadavg()[0]!);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  report('');
+  report(
+    `cold \`tms sync\` of the linked site, ${THREAD_RUNS} runs each, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
+  );
+  report('| threads | runs (s) | median |');
+  report('|---|---|---|');
+  for (const t of [1, 2] as const) report(`| ${t} | ${times[t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[t]).toFixed(2)} s |`);
+  report(
+    `one thread / two: ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians); pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
+  );
+}
 await server.close();
 if (process.env.SITE_KEEP) console.log(`kept: ${work}`);
 else rmSync(work, { recursive: true, force: true });
