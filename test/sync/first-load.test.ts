@@ -201,11 +201,13 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
       // killed inside the load's transaction: none of its rows, the indexes as they were, the file whole
       expect(Number(await sql.value('SELECT count(*) FROM units'))).toBe(0);
       if (!onPostgres) {
-        expect(await sql.values("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'units' AND sql IS NOT NULL ORDER BY name")).toEqual([
-          'units_pending',
-          'units_position',
-          'units_string',
-        ]);
+        // the units' indexes of a store that never loaded anything (the schema's own)
+        const indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'units' AND sql IS NOT NULL ORDER BY name";
+        const fresh = await openStore(`${database}.fresh`);
+        const schema = await sqlOn(fresh).values(indexes);
+        await fresh.close();
+        expect(schema).toContain('units_string');
+        expect(await sql.values(indexes)).toEqual(schema);
         expect(await sql.values('PRAGMA integrity_check')).toEqual(['ok']);
       }
 
