@@ -72,7 +72,12 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   // Kept by Weblate, not by tms: nothing has them.
   variant: 'never',
   glossary: 'never',
+  // the one label tms sets: Weblate's "Automatically translated" on a unit automatic translation filled
+  label: 'automatically-translated',
 };
+
+/** Weblate's label of units automatic translation filled (a unit column in tms, `label:` finds it by this name). */
+export const AUTOMATIC_LABEL = 'Automatically translated';
 
 const FIELD_NAMES = new Set([
   ...Object.keys(TEXT_FIELDS),
@@ -250,13 +255,26 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     return { kind: 'change', action };
   }
   if (name === 'changed_by') return { kind: 'change', author: value };
-  if (name === 'label') return { kind: 'label', name: value };
+  if (name === 'label') {
+    // tms's labels, and the one label tms sets itself: Weblate's "Automatically translated" (a unit column)
+    const label: UnitFilter = { kind: 'label', name: value };
+    return value.toLowerCase() === AUTOMATIC_LABEL.toLowerCase()
+      ? { kind: 'or', items: [{ kind: 'property', property: 'automatically-translated' }, label] }
+      : label;
+  }
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);
     return filter;
   }
-  if (value.toLowerCase() === 'label') return { kind: 'label', name: null };
+  if (value.toLowerCase() === 'label')
+    return {
+      kind: 'or',
+      items: [
+        { kind: 'label', name: null },
+        { kind: 'property', property: 'automatically-translated' },
+      ],
+    };
   const property = HAS_VALUES[value.toLowerCase()];
   if (!property) lexer.fail(`unknown value "${value}" for "has:"`, at);
   return { kind: 'property', property };

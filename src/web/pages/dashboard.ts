@@ -13,7 +13,8 @@ import { num, paths, pluralText, strings } from '../format.js';
 import { type Html, html } from '../html.js';
 import { changeList, recentChanges } from './changes.js';
 import { filterOf } from './editor.js';
-import { type StatsRow, WAITING_FOR_REVIEW, page, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
+import { type StatsRow, WAITING_FOR_REVIEW, listPage, page, progressLegend, statsTable, waitingForReview } from './layout.js';
+import { projectStats, visibleProjects } from './overview.js';
 
 /** How many rows each list of the dashboard shows (the rest is counted): the page does not grow with the site. */
 const ROWS = 20;
@@ -21,17 +22,6 @@ const ROWS = 20;
 const ACTIVITY = 10;
 /** The editor's filter of strings that need work (Weblate's "Unfinished": empty or needing editing). */
 const UNFINISHED = 'state:<translated';
-
-function visibleProjects(ctx: WebContext): Project[] {
-  return ctx.catalog.projects.filter((p) => ctx.access.project(p));
-}
-
-function projectStats(ctx: WebContext, project: Project) {
-  const translations = ctx.catalog.components
-    .filter((c) => c.projectId === project.id && ctx.access.component(c))
-    .flatMap((c) => ctx.catalog.translationsByComponent.get(c.id) ?? []);
-  return sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
-}
 
 /** `Project / Component — Language`, linking to the translation's page. */
 function translationName(ctx: WebContext, t: Translation): Html {
@@ -79,8 +69,8 @@ function myWork(ctx: WebContext, mine: Set<number>): Html {
     </section>`;
   }
   const rows: { translation: Translation; n: number }[] = [];
-  for (const t of ctx.catalog.translations) {
-    if (t.isSource || !mine.has(t.languageId) || !ctx.access.translation(t)) continue;
+  for (const t of ctx.access.translationList()) {
+    if (t.isSource || !mine.has(t.languageId)) continue;
     const c = countsOf(t, ctx);
     const unfinished = c.total - c.translated;
     if (unfinished > 0) rows.push({ translation: t, n: unfinished });
@@ -104,18 +94,24 @@ function myWork(ctx: WebContext, mine: Set<number>): Html {
 /** For reviewers: translations with strings waiting for review, and with suggestions to accept (of their languages, when chosen). */
 function reviewQueues(ctx: WebContext, mine: Set<number>): Html {
   if (!signedIn(ctx)) return null;
-  const waiting: { translation: Translation; n: number }[] = [];
-  const suggested: { translation: Translation; n: number }[] = [];
-  for (const t of ctx.catalog.translations) {
-    if (!ctx.access.translation(t) || (mine.size > 0 && !mine.has(t.languageId))) continue;
-    const counts = countsOf(t, ctx);
-    const review = reviewOf(t, ctx) ? waitingForReview(counts) : 0;
-    if (review === 0 && counts.suggestions === 0) continue;
-    const component = ctx.catalog.componentsById.get(t.componentId)!;
-    const on = targetOf(ctx, projectOfComponent(ctx, component), component, t);
-    if (review > 0 && refusal(ctx, 'unit.review', on) === null) waiting.push({ translation: t, n: review });
-    if (counts.suggestions > 0 && refusal(ctx, 'suggestion.accept', on) === null) suggested.push({ translation: t, n: counts.suggestions });
-  }
+  // depends on the catalog and the caller's permissions only: found once per catalog snapshot and caller
+  const queues = ctx.access.remember('dashboardQueues', () => {
+    const waiting: { translation: Translation; n: number }[] = [];
+    const suggested: { translation: Translation; n: number }[] = [];
+    for (const t of ctx.access.translationList()) {
+      const counts = countsOf(t, ctx);
+      const review = reviewOf(t, ctx) ? waitingForReview(counts) : 0;
+      if (review === 0 && counts.suggestions === 0) continue;
+      const component = ctx.catalog.componentsById.get(t.componentId)!;
+      const on = targetOf(ctx, projectOfComponent(ctx, component), component, t);
+      if (review > 0 && refusal(ctx, 'unit.review', on) === null) waiting.push({ translation: t, n: review });
+      if (counts.suggestions > 0 && refusal(ctx, 'suggestion.accept', on) === null) suggested.push({ translation: t, n: counts.suggestions });
+    }
+    return { waiting, suggested };
+  });
+  const ofMine = (rows: { translation: Translation; n: number }[]) => (mine.size === 0 ? [...rows] : rows.filter((r) => mine.has(r.translation.languageId)));
+  const waiting = ofMine(queues.waiting);
+  const suggested = ofMine(queues.suggested);
   return [
     waiting.length > 0 &&
       queueTable(
@@ -166,13 +162,14 @@ export async function dashboard(ctx: WebContext): Promise<WebAnswer> {
     signedIn(ctx) ? recentChanges(ctx, { user: ctx.user.username }, ACTIVITY) : Promise.resolve(null),
     recentChanges(ctx, {}, ACTIVITY),
   ]);
-  const rows: StatsRow[] = visibleProjects(ctx).map((p) => ({ name: html`<a href=${paths.project(p)}>${p.name}</a>`, counts: projectStats(ctx, p) }));
+  const projects = listPage(ctx, visibleProjects(ctx));
+  const rows: StatsRow[] = projects.rows.map((p) => ({ name: html`<a href=${paths.project(p)}>${p.name}</a>`, counts: projectStats(ctx, p) }));
   const body = html`<h1>Dashboard</h1>
     ${searchBox()}
     <div class="dashboard-grid">
       ${myWork(ctx, mine)} ${reviewQueues(ctx, mine)}
     </div>
-    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), progressLegend()]}
+    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), projects.pager, progressLegend()]}
     <div class="dashboard-grid">
       ${
         own &&
