@@ -1,6 +1,6 @@
 // `npm run bench:bulk`: changes to many strings through the web pages, on one translation of 72k strings (KeePassXC's
 // German file with its contexts repeated 33 times): the search and replace preview over all of them, bulk edit of
-// 10,000 strings (one transaction), the replacement applied, against the editor page in the same run.
+// 10,000 strings (one transaction: their state, and a label put on and taken off), the replacement applied, against the editor page in the same run.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { type Config, parseConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
 import { joinTeams } from '../src/store/auth.repo.js';
 import { openStore } from '../src/store/index.js';
+import { createLabel } from '../src/store/labels.repo.js';
 import { setPasswordHash } from '../src/store/sessions.repo.js';
 import { createUser } from '../src/store/users.repo.js';
 import { applyConfig } from '../src/sync/config.js';
@@ -131,6 +132,16 @@ async function main(): Promise<void> {
   });
   void bulk;
   const changed = (await sqlOn(store).value('SELECT count(*) FROM changes WHERE action = 32')) as number;
+  // a label put on 10,000 strings, then taken off again (each recorded on the source string)
+  const projectId = (await sqlOn(store).value("SELECT id FROM projects WHERE slug = 'bench'")) as number;
+  const label = await store.write((tx) => createLabel(tx, { projectId, name: 'Bench', description: '', color: 'navy' }));
+  let labelField = 'add_labels';
+  await measure('bulk edit: a label put on / taken off 10,000 strings (one transaction)', 'POST', '/bulk-edit/bench/big/de/', () => {
+    const b = { q: 'position:<=10000', state: '', [labelField]: String(label!.id) };
+    labelField = labelField === 'add_labels' ? 'remove_labels' : 'add_labels';
+    return b;
+  });
+  const labelled = (await sqlOn(store).value('SELECT count(*) FROM changes WHERE action IN (86, 87)')) as number;
   await measure('replace applied ("Datei" → "Akte")', 'POST', '/replace/bench/big/de/', () => ({ search: 'Datei', replacement: 'Akte' }), 1);
   await server.close();
   await store.close();
@@ -139,7 +150,7 @@ async function main(): Promise<void> {
     `bench:bulk on one translation of ${units.toLocaleString('en')} strings (KeePassXC German × ${COPIES}), ${SAMPLES} runs each, signed in, loopback`,
   );
   console.log(
-    `replace previews: ${planned} strings change ("Datei"), ${plannedRegex} (RE2); bulk edit change records: ${changed} over ${SAMPLES} runs of 10,000 selected strings (the untranslated among them keep their state)`,
+    `replace previews: ${planned} strings change ("Datei"), ${plannedRegex} (RE2); bulk edit change records: ${changed} over ${SAMPLES} runs of 10,000 selected strings (the untranslated among them keep their state); label changes recorded: ${labelled}`,
   );
   console.log('\n| what | median ms | max ms |\n|---|---|---|');
   for (const row of rows) console.log(row);

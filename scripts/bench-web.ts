@@ -1,5 +1,5 @@
 // `npm run bench:web`: server time of the web pages (p50/p95 over loopback, signed in) on the KeePassXC corpus synced
-// ten times (720k units), zen mode's list, a save-and-next round trip (API PATCH + next editor page), and the assets' compressed size.
+// ten times (720k units), zen mode's list, a save-and-next round trip (API PATCH + next editor page), and the assets' compressed size (`BENCH_PAGES=dashboard,search` measures only the pages whose names hold those words).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { type Config, parseConfig } from '../src/config/config.js';
 import { startServer } from '../src/server/server.js';
 import { openStore } from '../src/store/index.js';
 import { setPasswordHash } from '../src/store/sessions.repo.js';
-import { createUser } from '../src/store/users.repo.js';
+import { createUser, setUserLanguages } from '../src/store/users.repo.js';
 import { applyConfig } from '../src/sync/config.js';
 import { syncProject } from '../src/sync/index.js';
 import { ASSETS_DIR } from '../src/web/assets.js';
@@ -66,7 +66,16 @@ async function main(): Promise<void> {
   await store.write((tx) => applyConfig(tx, config));
   for (const r of await syncProject(store, config, 'keepassxc')) if (!r.ok) throw new Error(`${r.component}: ${r.error}`);
   const units = (await sqlOn(store).value('SELECT count(*) FROM units')) as number;
-  await store.write((tx) => createUser(tx, { username: 'bench', email: 'bench@example.org' }));
+  const bench = await store.write((tx) => createUser(tx, { username: 'bench', email: 'bench@example.org' }));
+  // the dashboard lists the work of the user's languages: German and French, in every component
+  const languageIds = (await sqlOn(store).rows("SELECT id FROM languages WHERE code IN ('de', 'fr')")) as { id: number }[];
+  await store.write((tx) =>
+    setUserLanguages(
+      tx,
+      bench.user.id,
+      languageIds.map((l) => l.id),
+    ),
+  );
   const hash = await hashPassword('bench-password');
   await store.write((tx) => setPasswordHash(tx, 'bench', hash));
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
@@ -102,9 +111,13 @@ async function main(): Promise<void> {
     ['languages', () => '/languages/'],
     ['language', () => '/languages/de/'],
     ['changes', () => '/changes/'],
+    ['search, every translation (?q=Title: many matches)', () => `/search/?q=Title&offset=${50 * pick(20)}`],
+    ['search, every translation (?q=source:xyzzy: no match, every string read)', () => `/search/?q=${encodeURIComponent('source:xyzzy')}`],
   ];
+  // BENCH_PAGES: only the pages whose name contains one of these comma-separated words
+  const only = (process.env.BENCH_PAGES ?? '').split(',').filter(Boolean);
   const rows: string[] = [];
-  for (const [name, next] of pages) {
+  for (const [name, next] of pages.filter(([name]) => only.length === 0 || only.some((w) => name.includes(w)))) {
     for (let i = 0; i < 5; i++) await (await fetch(origin + next(), { headers: { Cookie: cookie } })).arrayBuffer();
     const times: number[] = [];
     for (let i = 0; i < samples; i++) {

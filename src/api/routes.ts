@@ -7,6 +7,7 @@ import * as addons from './handlers/addons.js';
 import * as catalog from './handlers/catalog.js';
 import * as changes from './handlers/changes.js';
 import * as files from './handlers/files.js';
+import * as labels from './handlers/labels.js';
 import * as machinery from './handlers/machinery.js';
 import * as memory from './handlers/memory.js';
 import * as repository from './handlers/repository.js';
@@ -300,11 +301,24 @@ export const ROUTES: readonly Route[] = [
   {
     path: `${P}labels/`,
     name: 'Labels',
-    description: 'Labels of the project (tms has none).',
+    description: 'Labels of the project, by name.',
     allow: LIST_CREATE,
-    get: catalog.emptyProjectList,
+    get: labels.listProjectLabels,
     response: page(labelSerializer),
     tags: 'projects',
+    write: {
+      POST: {
+        handler: labels.createProjectLabel,
+        summary: 'Creates a label of the project (project.edit); color is one of Weblate’s colour names (navy by default).',
+        request: {
+          type: 'object',
+          properties: { name: { type: 'string' }, description: { type: 'string' }, color: { type: 'string' } },
+          required: ['name'],
+        },
+        status: 201,
+        answer: 'Label',
+      },
+    },
   },
 
   {

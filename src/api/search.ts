@@ -255,12 +255,26 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     return { kind: 'change', action };
   }
   if (name === 'changed_by') return { kind: 'change', author: value };
-  if (name === 'label') return { kind: 'property', property: value.toLowerCase() === AUTOMATIC_LABEL.toLowerCase() ? 'automatically-translated' : 'never' };
+  if (name === 'label') {
+    // tms's labels, and the one label tms sets itself: Weblate's "Automatically translated" (a unit column)
+    const label: UnitFilter = { kind: 'label', name: value };
+    return value.toLowerCase() === AUTOMATIC_LABEL.toLowerCase()
+      ? { kind: 'or', items: [{ kind: 'property', property: 'automatically-translated' }, label] }
+      : label;
+  }
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);
     return filter;
   }
+  if (value.toLowerCase() === 'label')
+    return {
+      kind: 'or',
+      items: [
+        { kind: 'label', name: null },
+        { kind: 'property', property: 'automatically-translated' },
+      ],
+    };
   const property = HAS_VALUES[value.toLowerCase()];
   if (!property) lexer.fail(`unknown value "${value}" for "has:"`, at);
   return { kind: 'property', property };

@@ -1,18 +1,18 @@
-// Changes to many strings of a translation at once: Weblate's bulk edit of their state and flags, and search and replace in their translations, each applied in one transaction and recorded per string.
+// Changes to many strings of a translation at once: Weblate's bulk edit of their state, flags and labels, and search and replace in their translations, each applied in one transaction and recorded per string.
 
 import { flagsText, parseFlags } from '../checks/flags.js';
-import { recheckUnits } from '../checks/refresh.js';
 import { Action } from '../domain/actions.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import { compileUserReplacer } from '../domain/regex.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, unwritableCharacter } from '../domain/unit.js';
 import { type ChangeInput, type UnitTargetEdit, now } from '../store/index.js';
 import type { Store, UnitFilter } from '../store/index.js';
+import type { Label } from '../store/labels.repo.js';
 import { isComponentLocked } from '../store/projects.repo.js';
-import { refreshStats } from '../store/stats.repo.js';
 import { type UnitTextRow, translationUnitTexts } from '../store/unit-records.repo.js';
-import { componentUnitsByHash, setExtraFlags } from '../store/units.repo.js';
+import { sourceStringsOf } from '../store/units.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
+import { editSourceStrings } from './source-strings.js';
 import { saveUploadedTargets } from './upload.js';
 
 /** The translation a change to many strings applies to, with the ids its change records name. */
@@ -75,20 +75,29 @@ export function editedFlags(current: string, add: string, remove: string): strin
   return flagsText(flags);
 }
 
+/** What a bulk edit changes: the state (null: kept), flags to add and remove (Weblate's flag lists), labels to put on and take off. */
+export interface BulkEdit {
+  state: number | null;
+  addFlags: string;
+  removeFlags: string;
+  addLabels?: readonly Label[];
+  removeLabels?: readonly Label[];
+  filter: UnitFilter | null;
+  user: { id: number };
+  rights: BulkRights;
+}
+
 /**
  * Weblate's bulk edit of the strings a search selects: their state set to needs editing, translated (waiting for
- * review) or approved (`rights.review` needed), and flags added or removed (`addFlags`, `removeFlags`: Weblate's flag
- * lists; a string's flags are its source's, so the string changes in every language of the component and its checks
- * run again). Read-only and empty strings, and approved ones without review rights, keep their state; each state
- * change is recorded as 32 (Bulk status changed) and the strings become pending, all in one transaction with the
- * checks and statistics. Throws ForbiddenError while the component is locked.
+ * review) or approved (`rights.review` needed), flags added or removed and labels put on or taken off (a string's
+ * flags and labels are its source's, so the string changes in every language of the component and its checks run
+ * again). Read-only and empty strings, and approved ones without review rights, keep their state; each state change
+ * is recorded as 32 (Bulk status changed) and the strings become pending; flags and labels are recorded on the source
+ * string (79, 86, 87), all in one transaction with the checks and statistics. Throws ForbiddenError while the
+ * component is locked.
  * @example await bulkEdit(store, target, { state: State.FUZZY, addFlags: '', removeFlags: '', filter, user, rights })
  */
-export async function bulkEdit(
-  store: Store,
-  to: BulkTarget,
-  edit: { state: number | null; addFlags: string; removeFlags: string; filter: UnitFilter | null; user: { id: number }; rights: BulkRights },
-): Promise<BulkResult & { flagged: number }> {
+export async function bulkEdit(store: Store, to: BulkTarget, edit: BulkEdit): Promise<BulkResult & { flagged: number; labelled: number }> {
   if (await store.read((tx) => isComponentLocked(tx, to.componentId))) throw forbidden(COMPONENT_LOCKED);
   const units = await store.read((tx) => translationUnitTexts(tx, to.translationId, edit.filter));
   const timestamp = now();
@@ -106,35 +115,37 @@ export async function bulkEdit(
       changes.push(change(to, edit.user, u, Action.BULK_EDIT, u.target, edit.state, timestamp));
     }
   }
-  const flagged = new Map<bigint, string>();
-  if (edit.addFlags.trim() !== '' || edit.removeFlags.trim() !== '') {
-    for (const u of units) {
-      const flags = editedFlags(u.extra_flags, edit.addFlags, edit.removeFlags);
-      if (flags !== u.extra_flags) flagged.set(u.id_hash, flags);
-    }
-  }
-  if (edits.length === 0 && flagged.size === 0) return { changed: 0, skipped, flagged: 0 };
-  await store.write(async (tx) => {
+  const flags = edit.addFlags.trim() !== '' || edit.removeFlags.trim() !== '';
+  const labels = (edit.addLabels?.length ?? 0) > 0 || (edit.removeLabels?.length ?? 0) > 0;
+  if (edits.length === 0 && !((flags || labels) && units.length > 0)) return { changed: 0, skipped, flagged: 0, labelled: 0 };
+  const source = await store.write(async (tx) => {
     if (await isComponentLocked(tx, to.componentId)) throw forbidden(COMPONENT_LOCKED);
-    if (flagged.size > 0) {
-      const updates: { id: number; extraFlags: string }[] = [];
-      const translations = new Set<number>();
-      for (const [hash, flags] of flagged) {
-        for (const u of await componentUnitsByHash(tx, to.componentId, hash)) {
-          updates.push({ id: u.id, extraFlags: flags });
-          translations.add(u.translation_id);
-        }
-      }
-      await setExtraFlags(tx, updates);
-      await recheckUnits(
+    let done = { flagged: 0, labelled: 0 };
+    if (flags || labels) {
+      const strings = [
+        ...(
+          await sourceStringsOf(
+            tx,
+            units.map((u) => u.id),
+          )
+        ).values(),
+      ];
+      done = await editSourceStrings(
         tx,
-        updates.map((u) => u.id),
+        strings,
+        {
+          flags: flags ? (current) => editedFlags(current, edit.addFlags, edit.removeFlags) : undefined,
+          addLabels: edit.addLabels,
+          removeLabels: edit.removeLabels,
+        },
+        edit.user,
+        timestamp,
       );
-      await refreshStats(tx, translations);
     }
     if (edits.length > 0) await saveUploadedTargets(tx, to.translationId, edits, changes);
+    return done;
   });
-  return { changed: edits.length, skipped, flagged: flagged.size };
+  return { changed: edits.length, skipped, ...source };
 }
 
 /** What to replace: a text, or an RE2 pattern (`regex`) whose replacement may name its groups (`$1`). */

@@ -1,6 +1,8 @@
 // The repository module's public surface: unit edits, added and deleted strings, locks, downloads, uploads, new languages, commits and Weblate's repository operations.
 export type { Actor, OperationResult } from '../component/handle.js';
-export type { BulkResult, BulkRights, BulkTarget, PlannedReplacement, ReplaceSpec } from './bulk-edit.js';
+export type { BulkEdit, BulkResult, BulkRights, BulkTarget, PlannedReplacement, ReplaceSpec } from './bulk-edit.js';
+export type { SourceEdit } from './source-strings.js';
+export { editSourceStrings } from './source-strings.js';
 export { bulkEdit, editedFlags, planReplace, replaceInTranslation } from './bulk-edit.js';
 export type { CommitMade, CommitOptions, CommitResult } from './commit.js';
 export type { UnitEdit, UnitEditResult } from './edit.js';

@@ -21,6 +21,8 @@ export interface ChangeFilter {
   languageId?: number;
   /** Username of the acting user. */
   user?: string;
+  /** Its id, resolved by the list functions (an unknown username matches nothing). */
+  userId?: number | null;
   /** Any of these action codes. */
   actions?: readonly number[];
   /** Inclusive bounds, ISO 8601 (as stored: UTC with `Z`). */
@@ -65,9 +67,10 @@ function where(tx: Tx, filter: ChangeFilter): { sql: string; params: unknown[] }
     clauses.push(`(c.component_id IS NULL OR c.component_id NOT IN (${tx.dialect.idsOfJson}))`);
     params.push(JSON.stringify(filter.hiddenComponents));
   }
-  if (filter.user !== undefined) {
-    clauses.push('c.user_id = (SELECT id FROM users WHERE username = ?)');
-    params.push(filter.user);
+  if (filter.user !== undefined || filter.userId !== undefined) {
+    // the user's id as a value (resolveUser): compared with a subquery, the planner reads every change
+    clauses.push('c.user_id = ?');
+    params.push(filter.userId ?? null);
   }
   if (filter.actions && filter.actions.length > 0) {
     clauses.push(`c.action IN (${filter.actions.map(() => '?').join(', ')})`);
@@ -86,6 +89,7 @@ function where(tx: Tx, filter: ChangeFilter): { sql: string; params: unknown[] }
 
 const sql = preparedOnce((tx: Tx) => ({
   byId: tx.prepare(`${SELECT} WHERE c.id = ?`),
+  userId: tx.prepare('SELECT id FROM users WHERE username = ?').pluck(),
   statement: statementCache(tx),
 }));
 
@@ -93,17 +97,24 @@ export async function changeRecord(tx: Tx, id: number): Promise<ChangeRecordRow 
   return (await sql(tx).byId.get(id)) as ChangeRecordRow | undefined;
 }
 
+/** The filter with its username resolved to the user's id (so that the user's index serves the list). */
+async function resolveUser(tx: Tx, filter: ChangeFilter): Promise<ChangeFilter> {
+  if (filter.user === undefined || filter.userId !== undefined) return filter;
+  const id = (await sql(tx).userId.get(filter.user)) as number | undefined;
+  return { ...filter, userId: id === undefined ? null : Number(id) };
+}
+
 /** Changes newest first: descending timestamp, then id. */
 export async function changeRecords(tx: Tx, filter: ChangeFilter, slice: Slice): Promise<ChangeRecordRow[]> {
-  const w = where(tx, filter);
+  const w = where(tx, await resolveUser(tx, filter));
   return (await sql(tx)
     .statement(`${SELECT} ${w.sql} ORDER BY c.timestamp DESC, c.id DESC LIMIT ? OFFSET ?`)
     .all(...w.params, slice.limit, slice.offset)) as ChangeRecordRow[];
 }
 
 /** How many changes `changeRecords` lists (remembered until the data changes). */
-export function countChangeRecords(tx: Tx, filter: ChangeFilter): Promise<number> {
-  const w = where(tx, filter);
+export async function countChangeRecords(tx: Tx, filter: ChangeFilter): Promise<number> {
+  const w = where(tx, await resolveUser(tx, filter));
   const text = `SELECT count(*) FROM changes c ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)

@@ -374,4 +374,31 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE units ADD COLUMN automatically_translated INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX units_automatic ON units (translation_id) WHERE automatically_translated = 1;
   `,
+  // 14: project labels (Weblate's) and the source strings they are put on (a translation's string shows its source's);
+  // the languages each user translates
+  `
+  CREATE TABLE labels (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    color TEXT NOT NULL DEFAULT 'navy',
+    UNIQUE (project_id, name)
+  );
+  CREATE TABLE unit_labels (
+    unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+    label_id INTEGER NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
+    PRIMARY KEY (unit_id, label_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX unit_labels_label ON unit_labels (label_id);
+
+  -- the languages a user translates (Weblate's "Translated languages"): their dashboard, and first on project pages
+  CREATE TABLE user_languages (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    language_id INTEGER NOT NULL REFERENCES languages(id) ON DELETE CASCADE,
+    PRIMARY KEY (user_id, language_id)
+  ) WITHOUT ROWID;
+  -- a user's own recent changes (the dashboard)
+  CREATE INDEX changes_user ON changes (user_id, timestamp DESC, id DESC);
+  `,
 ];

@@ -1,6 +1,7 @@
 // Read queries for units as the API lists them: one unit, a translation's units in position order, all units by id.
 import type { Unit, UnitState } from '../domain/unit.js';
 import type { Tx } from './db.js';
+import { type Label, labelsOfUnits } from './labels.repo.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
 import { type UnitFilter, compileUnitFilter } from './unit-search.js';
 
@@ -15,6 +16,8 @@ export interface UnitRecord extends Unit {
   hasComment: boolean;
   /** Automatic translation stored its text (and nobody changed it since). */
   automaticallyTranslated: boolean;
+  /** The labels of its source string, by name. */
+  labels: Label[];
 }
 
 // Read in this order by toRecord.
@@ -65,7 +68,18 @@ function toRecord(a: unknown[]): UnitRecord {
     hasComment: Boolean(a[25]),
     automaticallyTranslated: Boolean(a[26]),
     sourceUnitId: a[27] as number | null,
+    labels: [],
   };
+}
+
+/** Records with the labels of their source strings (one indexed read for the lot). */
+async function withLabels(tx: Tx, records: UnitRecord[]): Promise<UnitRecord[]> {
+  const labels = await labelsOfUnits(
+    tx,
+    records.map((r) => r.sourceUnitId ?? r.id),
+  );
+  for (const r of records) r.labels = labels.get(r.sourceUnitId ?? r.id) ?? [];
+  return records;
 }
 
 /** Which units a caller may see: `null` for all, else these translation ids. */
@@ -87,14 +101,16 @@ function where(base: string[], baseParams: unknown[], filter: UnitFilter | null)
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-function visibility(tx: Tx, visible: VisibleTranslations): { clauses: string[]; params: unknown[] } {
-  return visible === null ? { clauses: [], params: [] } : { clauses: [`u.translation_id IN (${tx.dialect.idsOfJson})`], params: [JSON.stringify(visible)] };
+function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { clauses: string[]; params: unknown[] } {
+  if (visible === null) return { clauses: [], params: [] };
+  // `+` keeps the translation index out of the plan: the units are read in id order and the page ends the read
+  return { clauses: [`${byId ? '+' : ''}u.translation_id IN (${tx.dialect.idsOfJson})`], params: [JSON.stringify(visible)] };
 }
 
 /** One unit as the API shows it, or undefined. */
 export async function unitRecord(tx: Tx, id: number): Promise<UnitRecord | undefined> {
   const row = (await sql(tx).byId.get(id)) as unknown[] | undefined;
-  return row && toRecord(row);
+  return row && (await withLabels(tx, [toRecord(row)]))[0];
 }
 
 /** Units of one translation in position order; `sourceTranslationId` resolves `sourceUnitId`. */
@@ -117,7 +133,7 @@ export async function translationUnitRecords(
     )
     .raw(true)
     .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1)) as unknown[][];
-  return rows.map(toRecord);
+  return withLabels(tx, rows.map(toRecord));
 }
 
 /** A unit's text and state, as a change to many strings reads them. */
@@ -157,9 +173,19 @@ export function countTranslationUnitRecords(tx: Tx, translationId: number, filte
   );
 }
 
-/** Units of the visible translations, by id. */
-export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, slice: Slice): Promise<UnitRecord[]> {
-  const v = visibility(tx, visible);
+/**
+ * Units of the visible translations, by id. `byId` reads them in id order whatever the visible translations (for a
+ * caller who sees most of them: a page of a common search then ends the read early, where the translation index would
+ * gather and sort every match first).
+ */
+export async function unitRecords(
+  tx: Tx,
+  visible: VisibleTranslations,
+  filter: UnitFilter | null,
+  slice: Slice,
+  opts: { byId?: boolean } = {},
+): Promise<UnitRecord[]> {
+  const v = visibility(tx, visible, opts.byId);
   const w = where(v.clauses, v.params, filter);
   const rows = (await sql(tx)
     .statement(
@@ -169,7 +195,7 @@ export async function unitRecords(tx: Tx, visible: VisibleTranslations, filter: 
     )
     .raw(true)
     .all(...w.params, slice.limit, slice.offset)) as unknown[][];
-  return rows.map(toRecord);
+  return withLabels(tx, rows.map(toRecord));
 }
 
 /** How many units `unitRecords` lists (remembered until the data changes). */

@@ -29,7 +29,7 @@ export type UnitProperty =
   | 'screenshot'
   /** Its text is automatic translation's (Weblate's "Automatically translated" label). */
   | 'automatically-translated'
-  // tms keeps no other labels, no variants: never true.
+  // tms keeps no variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -47,7 +47,9 @@ export type UnitFilter =
   | { kind: 'check'; name: string; dismissed: boolean }
   /** The unit has a change of this action (`change_action:`), or one whose author has this username (`changed_by:`). */
   | { kind: 'change'; action: number }
-  | { kind: 'change'; author: string };
+  | { kind: 'change'; author: string }
+  /** Its source string carries a label of this name (case aside), or any label (`has:label`, name null). */
+  | { kind: 'label'; name: string | null };
 
 export interface SqlFragment {
   sql: string;
@@ -109,6 +111,13 @@ const SCOPES: Record<UnitScopeField, string> = {
   project:
     'u.translation_id IN (SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id WHERE p.slug = ?)',
 };
+
+// the labels of a unit's source string: from the unit's translation to its component's source translation by id_hash
+const LABELS_OF_UNIT = `translations t
+  JOIN translations st ON st.component_id = t.component_id AND st.is_source = 1
+  JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
+  JOIN unit_labels ul ON ul.unit_id = s.id
+  WHERE t.id = u.translation_id`;
 
 /** The SQL functions the compiled filters call, on a SQLite connection (PostgreSQL's are in its schema). */
 export function registerSearchFunctions(sqlite: SqliteDb): void {
@@ -195,6 +204,13 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
         : {
             sql: 'EXISTS (SELECT 1 FROM changes ch JOIN users us ON us.id = ch.author_id WHERE ch.unit_id = u.id AND us.username = ?)',
             params: [filter.author],
+          };
+    case 'label':
+      return filter.name === null
+        ? { sql: `EXISTS (SELECT 1 FROM ${LABELS_OF_UNIT})`, params: [] }
+        : {
+            sql: `EXISTS (SELECT 1 FROM ${LABELS_OF_UNIT} AND ul.label_id IN (SELECT lb.id FROM labels lb WHERE lower(lb.name) = ?))`,
+            params: [filter.name.toLowerCase()],
           };
   }
 }

@@ -80,6 +80,15 @@ const sql = preparedOnce((tx: Tx) => ({
   after: tx.prepare(`SELECT ${BRIEF_COLUMNS}, u.position FROM units u WHERE u.translation_id = ? AND u.position > ? ORDER BY u.position, u.id LIMIT ?`),
   statement: statementCache(tx),
   setExtraFlags: tx.prepare('UPDATE units SET extra_flags = ? WHERE id = ?'),
+  sourceStrings: tx.prepare(
+    `SELECT u.id AS of_id, s.id, s.translation_id, st.component_id, c.project_id, st.language_id, CAST(s.id_hash AS TEXT) AS id_hash,
+       s.source, s.extra_flags
+     FROM units u JOIN translations t ON t.id = u.translation_id
+     JOIN translations st ON st.component_id = t.component_id AND st.is_source = 1
+     JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
+     JOIN components c ON c.id = st.component_id
+     WHERE u.id IN (${tx.dialect.idsOfJson})`,
+  ),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
   insertNew: tx.prepare(
     tx.dialect.returningId(
@@ -302,6 +311,27 @@ export async function unitsByHashIn(tx: Tx, translationIds: readonly number[], i
     const order = new Map(ids.map((id, n) => [id, n]));
     out.push(...rows.map(brief).sort((a, b) => order.get(a.translation_id)! - order.get(b.translation_id)!));
   }
+  return out;
+}
+
+/** A source string (its unit in the component's source translation) with where it is and its flags kept in tms. */
+export interface SourceString {
+  id: number;
+  translation_id: number;
+  component_id: number;
+  project_id: number;
+  language_id: number;
+  id_hash: bigint;
+  source: string;
+  extra_flags: string;
+}
+
+/** The source strings of units, by unit id (a source unit is its own); one read for any number of units. */
+export async function sourceStringsOf(tx: Tx, unitIds: readonly number[]): Promise<Map<number, SourceString>> {
+  const out = new Map<number, SourceString>();
+  if (unitIds.length === 0) return out;
+  const rows = (await sql(tx).sourceStrings.all(JSON.stringify(unitIds))) as (Omit<SourceString, 'id_hash'> & { of_id: number; id_hash: string })[];
+  for (const { of_id, ...r } of rows) out.set(Number(of_id), { ...r, id_hash: BigInt(r.id_hash) });
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Users and their API tokens (stored as SHA-256 hashes; the token is shown once).
+// Users, their API tokens (stored as SHA-256 hashes; the token is shown once) and the languages they translate.
 import { createHash, randomBytes } from 'node:crypto';
 import { TmsError } from '../domain/errors.js';
 import { joinNewUserTeams } from './auth.repo.js';
@@ -33,6 +33,9 @@ const sql = preparedOnce((tx: Tx) => ({
   list: tx.prepare('SELECT * FROM users WHERE is_anonymous = 0 ORDER BY id'),
   author: tx.prepare('SELECT id, username, full_name, email FROM users WHERE id = ?'),
   setActive: tx.prepare('UPDATE users SET is_active = ? WHERE username = ? AND is_anonymous = 0'),
+  languages: tx.prepare('SELECT language_id FROM user_languages WHERE user_id = ? ORDER BY language_id').pluck(),
+  clearLanguages: tx.prepare('DELETE FROM user_languages WHERE user_id = ?'),
+  addLanguage: tx.prepare('INSERT INTO user_languages (user_id, language_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
   pendingBy: tx
     .prepare(
       `SELECT (SELECT count(*) FROM units WHERE pending_author_id = u.id) + (SELECT count(*) FROM pending_removals WHERE author_id = u.id)
@@ -126,4 +129,19 @@ export async function deleteUser(tx: Tx, username: string): Promise<{ pendingEdi
   const pendingEdits = (await s.pendingBy.get(username)) as number | undefined;
   if (pendingEdits === undefined || (await s.remove.run(username)).changes === 0) throw new UserNotFoundError(`user "${username}" not found`, { username });
   return { pendingEdits };
+}
+
+/** The ids of the languages a user translates (Weblate's "Translated languages"), by id. */
+export async function userLanguages(tx: Tx, userId: number): Promise<number[]> {
+  return ((await sql(tx).languages.all(userId)) as unknown[]).map(Number);
+}
+
+/**
+ * Sets the languages a user translates (replacing those before).
+ * @example await setUserLanguages(tx, 7, [12, 40])
+ */
+export async function setUserLanguages(tx: Tx, userId: number, languageIds: readonly number[]): Promise<void> {
+  const s = sql(tx);
+  await s.clearLanguages.run(userId);
+  for (const id of new Set(languageIds)) await s.addLanguage.run(userId, id);
 }

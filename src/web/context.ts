@@ -4,6 +4,7 @@ import { Access } from '../api/access.js';
 import type { AppServices } from '../api/app.js';
 import type { RequestBody } from '../api/body.js';
 import type { RequestContext } from '../api/context.js';
+import { userLanguages } from '../store/users.repo.js';
 import type { Assets } from './assets.js';
 
 export interface WebContext extends RequestContext {
@@ -45,4 +46,10 @@ export async function refreshed(ctx: WebContext): Promise<WebContext> {
   await (ctx.services as AppServices).refresh();
   const catalog = await ctx.services.catalog();
   return { ...ctx, catalog, memo: new Map(), access: Access.of(ctx.access.principal, catalog) };
+}
+
+/** The languages the visitor translates (chosen in the profile; none for anonymous visitors), by id: one indexed read. */
+export async function languagesOfVisitor(ctx: RequestContext): Promise<Set<number>> {
+  if (!signedIn(ctx)) return new Set();
+  return new Set(await ctx.services.store.read((tx) => userLanguages(tx, ctx.user.id)));
 }

@@ -1,14 +1,16 @@
 // The web interface's pages: Weblate's addresses (those the API's web_url, translate_url and share_url name) and their handlers.
 import type { WebAnswer, WebContext } from './context.js';
-import { login, loginPage, logout, logoutPage, profilePage, regenerateToken } from './pages/accounts.js';
+import { editProfile, login, loginPage, logout, logoutPage, profilePage } from './pages/accounts.js';
 import { startAutoTranslation } from './pages/autotranslate.js';
 import { bulkEdit, bulkEditPage } from './pages/bulk-edit.js';
 import { changesPage } from './pages/changes.js';
 import { dismissCheck, previewChecksFragment } from './pages/checks.js';
+import { dashboard, searchPage } from './pages/dashboard.js';
 import { discussionAction, isDiscussionAction } from './pages/discussion.js';
 import { editorPage, saveTranslation } from './pages/editor.js';
+import { editLabels, labelsPage } from './pages/labels.js';
 import { addNewLanguage, newLanguagePage } from './pages/new-language.js';
-import { componentPage, dashboard, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
+import { componentPage, engagePage, gitExportPage, languagePage, languagesPage, projectPage, translationPage } from './pages/overview.js';
 import { replacePage, replaceStrings } from './pages/replace.js';
 import { repositoryOperation, repositoryPage } from './pages/repository.js';
 import { screenshotAction, screenshotImagePage, screenshotListPage, screenshotPage, uploadScreenshot } from './pages/screenshots.js';
@@ -27,6 +29,7 @@ export interface WebRoute {
 export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/', methods: { GET: dashboard } },
   { path: '/projects/', methods: { GET: dashboard } },
+  { path: '/search/', methods: { GET: searchPage } },
   { path: '/projects/{project}/', methods: { GET: projectPage } },
   { path: '/projects/{project}/{component}/', methods: { GET: componentPage } },
   { path: '/projects/{project}/{component}/{language}/', methods: { GET: translationPage } },
@@ -48,6 +51,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/screenshot/{id}/', methods: { GET: (ctx) => screenshotPage(ctx), POST: screenshotAction }, signedIn: true },
   { path: '/screenshot/{id}/image/', methods: { GET: screenshotImagePage } },
   { path: '/git/{project}/{component}/', methods: { GET: gitExportPage } },
+  { path: '/labels/{project}/', methods: { GET: labelsPage, POST: editLabels }, signedIn: true },
   { path: '/languages/', methods: { GET: languagesPage } },
   { path: '/languages/{language}/', methods: { GET: languagePage } },
   { path: '/changes/', methods: { GET: changesPage } },
@@ -55,5 +59,5 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/engage/{project}/{component}/{language}/', methods: { GET: engagePage } },
   { path: '/accounts/login/', methods: { GET: loginPage, POST: login } },
   { path: '/accounts/logout/', methods: { GET: logoutPage, POST: logout } },
-  { path: '/accounts/profile/', methods: { GET: profilePage, POST: regenerateToken }, signedIn: true },
+  { path: '/accounts/profile/', methods: { GET: profilePage, POST: editProfile }, signedIn: true },
 ];

@@ -97,6 +97,14 @@ describe('bulk edit', () => {
     expect(cs.extra_flags).toBe('max-length:3');
     const removed = await post(mike, { q: 'source:Quit', state: '', remove_flags: 'max-length' });
     expect(removed.headers.get('location')).toContain('flagged=1');
+    // each change of a string's flags is in its history once, on the source string (79, Extra flags updated)
+    const source = (await env.request('GET', `/api/translations/hello/app/en/units/?q=${encodeURIComponent('source:Quit')}`, { token: env.tokens.mike })).json
+      .results[0];
+    const flagChanges = (await env.request('GET', '/api/translations/hello/app/en/changes/?action=79')).json.results as { target: string; unit: string }[];
+    expect(flagChanges.map((c) => [c.target, c.unit])).toEqual([
+      ['', source.url],
+      ['max-length:3', source.url],
+    ]);
     expect((await env.request('GET', `/api/units/${cs.id}/`, { token: env.tokens.mike })).json.extra_flags).toBe('');
     expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.mike })).json.has_failing_check).toBe(false);
     expect((await post(mike, { q: 'source:Quit', state: '' })).status).toBe(400);

@@ -74,7 +74,7 @@ export function getTranslation(ctx: RequestContext): Answer {
   return json(translationSerializer.write(translationOf(ctx), ctx));
 }
 
-/** `/api/projects/<p>/categories/`, `/labels/`, `/api/components/<p>/<c>/links/`: tms has none of these. */
+/** `/api/projects/<p>/categories/`, `/api/components/<p>/<c>/links/`: tms has none of these. */
 export function emptyProjectList(ctx: RequestContext): Answer {
   projectOf(ctx);
   return json(paginateArray(ctx, 'standard', [], () => ''));

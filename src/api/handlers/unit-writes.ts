@@ -1,8 +1,11 @@
 // Handlers that change strings: translate a unit (PATCH/PUT), add a string to a translation (POST …/units/), delete a string.
 import { State } from '../../domain/unit.js';
-import { addUnit, deleteUnit, editUnit } from '../../operations/index.js';
-import type { UnitRecord } from '../../store/index.js';
+import { COMPONENT_LOCKED, addUnit, deleteUnit, editSourceStrings, editUnit, editedFlags } from '../../operations/index.js';
+import { type UnitRecord, now } from '../../store/index.js';
+import { type Label, projectLabels } from '../../store/labels.repo.js';
+import { isComponentLocked } from '../../store/projects.repo.js';
 import { unitRecord } from '../../store/unit-records.repo.js';
+import { sourceStringsOf } from '../../store/units.repo.js';
 import { type Answer, json } from '../answer.js';
 import { hasField, integerField, listField, stringField } from '../body.js';
 import type { RequestContext } from '../context.js';
@@ -40,7 +43,52 @@ function targetList(ctx: WriteContext): string[] {
 
 /** The write serializer's view of a unit: what PATCH and PUT answer. */
 function writeView(unit: UnitRecord, target: string[]): string {
-  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extraFlags, labels: [] });
+  return toJson({ target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extraFlags, labels: unit.labels.map((l) => l.id) });
+}
+
+/** `labels` of a write: a list of the project's label ids (DRF's "Invalid pk" otherwise). */
+function labelsField(body: WriteContext['body'], projectLabels: readonly Label[]): Label[] | undefined {
+  const value = listField(body, 'labels');
+  if (value === undefined) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((v) => {
+    const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isInteger(id))
+      throw validationError('labels', `Incorrect type. Expected pk value, received ${typeof v === 'string' ? 'str' : typeof v}.`, 'incorrect_type');
+    const label = projectLabels.find((l) => l.id === id);
+    if (!label) throw validationError('labels', `Invalid pk "${id}" - object does not exist.`, 'does_not_exist');
+    return label;
+  });
+}
+
+/**
+ * The source string properties of a write (`extra_flags`, `labels`; `explanation` only as it is): changed only on a
+ * source string by whoever may edit sources (403 "Source strings properties can be set only on source strings"
+ * otherwise), as Weblate; a value equal to the current one is no change.
+ */
+async function sourceProperties(ctx: WriteContext, at: Awaited<ReturnType<typeof unitOf>>): Promise<void> {
+  const { unit, translation, component, project } = at;
+  const body = ctx.body;
+  const explanation = stringField(body, 'explanation');
+  const flags = stringField(body, 'extra_flags');
+  const wanted = labelsField(body, hasField(body, 'labels') ? await ctx.services.store.read((tx) => projectLabels(tx, project.id)) : []);
+  const current = new Set(unit.labels.map((l) => l.id));
+  const addLabels = (wanted ?? []).filter((l) => !current.has(l.id));
+  const removeLabels = wanted === undefined ? [] : unit.labels.filter((l) => !wanted.some((w) => w.id === l.id));
+  const newFlags = flags === undefined ? undefined : editedFlags('', flags, '');
+  const flagsChange = newFlags !== undefined && newFlags !== unit.extraFlags;
+  const explanationChange = explanation !== undefined && explanation !== unit.explanation;
+  if (!flagsChange && !explanationChange && addLabels.length === 0 && removeLabels.length === 0) return;
+  if (!translation.isSource) throw permissionDenied(SOURCE_PROPERTIES);
+  requirePermission(ctx, 'source.edit', targetOf(ctx, project, component, translation));
+  if (explanationChange) throw validationError('explanation', 'tms does not store explanations of source strings yet.');
+  const store = ctx.services.store;
+  if (await store.read((tx) => isComponentLocked(tx, component.id))) throw permissionDenied(COMPONENT_LOCKED);
+  await store.write(async (tx) => {
+    const source = (await sourceStringsOf(tx, [unit.id])).get(unit.id);
+    if (!source) throw notFound();
+    await editSourceStrings(tx, [source], { flags: flagsChange ? () => newFlags : undefined, addLabels, removeLabels }, ctx.user, now());
+  });
 }
 
 /**
@@ -54,20 +102,7 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
     const missing = ['target', 'labels'].filter((name) => !hasField(body, name));
     if (missing.length > 0) throw fieldsError(missing, 'This field is required.', 'required');
   }
-  // tms keeps no labels and no source string properties: only what the unit has already is accepted.
-  const labels = listField(body, 'labels');
-  if (labels !== undefined && !(Array.isArray(labels) && labels.length === 0)) {
-    throw validationError('labels', 'tms keeps no labels: only an empty list is accepted.');
-  }
-  for (const [name, current] of [
-    ['explanation', unit.explanation],
-    ['extra_flags', unit.extraFlags],
-  ] as const) {
-    const value = stringField(body, name);
-    if (value === undefined || value === current) continue;
-    if (!(translation.isSource && unit.sourceUnitId === null)) throw permissionDenied(SOURCE_PROPERTIES);
-    throw validationError(name, 'tms does not store source string properties yet.');
-  }
+  await sourceProperties(ctx, { unit, translation, component, project });
   const hasTarget = hasField(body, 'target');
   const hasState = hasField(body, 'state');
   let target = unit.target.split('\u001e\u001e');

@@ -6,6 +6,7 @@ import { catalogPlural } from '../../operations/index.js';
 import type { UnitRecord } from '../../store/index.js';
 import { Serializer, t } from '../serializer.js';
 import { type Ctx, iso } from './common.js';
+import { labelSerializer } from './label.js';
 import { pathOf } from './translation.js';
 
 /** Weblate's `?checksum=` of a unit. */
@@ -37,8 +38,7 @@ export const unitSerializer = new Serializer<UnitRecord, Ctx>('Unit', [
   { name: 'context', type: t.string, get: (u) => u.context },
   { name: 'note', type: t.string, get: (u) => u.note },
   { name: 'flags', type: t.string, get: (u) => u.flags },
-  // tms keeps no labels yet.
-  { name: 'labels', type: t.array(t.object), get: () => [] },
+  { name: 'labels', type: t.array(t.record(labelSerializer)), get: (u) => u.labels },
   { name: 'state', type: t.integer, get: (u) => u.state },
   { name: 'fuzzy', type: t.boolean, get: (u) => u.state === State.FUZZY },
   { name: 'translated', type: t.boolean, get: (u) => u.state >= State.TRANSLATED },

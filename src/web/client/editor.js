@@ -393,16 +393,36 @@ document.addEventListener('input', (event) => {
   if (form) dirty.add(form);
 });
 
+/** Posts a zen row's text as a suggestion (the form as the page would post it); the row says whether it was taken. */
+async function suggestZen(form) {
+  zenStatus(form, 'Suggesting…');
+  try {
+    const body = new URLSearchParams(new FormData(form));
+    body.set('suggest', '1');
+    const response = await fetch(form.action, { method: 'POST', body, credentials: 'same-origin' });
+    if (!response.ok) {
+      zenStatus(form, `Not suggested: ${response.status === 403 ? 'you may not suggest here' : response.statusText || response.status}`, true);
+      return;
+    }
+    dirty.delete(form);
+    zenStatus(form, 'Suggested');
+  } catch (error) {
+    zenStatus(form, `Not suggested: ${error.message}`, true);
+  }
+}
+
 document.addEventListener('change', (event) => {
   const form = zenForm(event.target);
-  if (form && !event.target.readOnly && (dirty.has(form) || event.target.type === 'checkbox')) saveZen(form);
+  // a string the translator may only suggest on is never saved by leaving it
+  if (form && !form.dataset.suggestOnly && !event.target.readOnly && (dirty.has(form) || event.target.type === 'checkbox')) saveZen(form);
 });
 
 document.addEventListener('submit', (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.classList.contains('zen-form')) return;
   event.preventDefault();
-  saveZen(form);
+  if (event.submitter?.name === 'suggest') suggestZen(form);
+  else saveZen(form);
 });
 
 /** Appends the next page of the list; focuses its first field when asked (a keyboard user followed the link). */
@@ -460,9 +480,17 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   const form = zenForm(event.target);
+  if (form && event.key === 'Enter' && event.altKey && form.querySelector('button[name="suggest"]')) {
+    event.preventDefault();
+    suggestZen(form);
+    return;
+  }
   if (!form || event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
   event.preventDefault();
-  if (dirty.has(form)) saveZen(form);
+  if (dirty.has(form)) {
+    if (form.dataset.suggestOnly) suggestZen(form);
+    else saveZen(form);
+  }
   const next = form.closest('li')?.nextElementSibling?.querySelector('textarea:not([readonly])');
   if (next) next.focus();
   else document.querySelector('.zen-more')?.focus();

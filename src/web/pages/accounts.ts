@@ -1,14 +1,16 @@
-// Signing in and out, and the profile page with the API token: sessions over the store, passwords checked with scrypt.
+// Signing in and out, and the profile page with the languages the user translates and the API token: sessions over the store, passwords checked with scrypt.
 import { createSignInLimiter } from '../../api/auth-limit.js';
 import { queryValue } from '../../api/context.js';
+import { validationError } from '../../api/errors.js';
 import { clientAddress } from '../../api/forward.js';
 import { requestUsers } from '../../api/request-log.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_DAYS, cookie, cookiesOf, openSession, secureSite } from '../../api/session.js';
 import { decoyHash, verifyPassword } from '../../auth/password.js';
+import type { Language } from '../../store/index.js';
 import { deleteSession, findCredentials } from '../../store/sessions.repo.js';
-import { rotateToken } from '../../store/users.repo.js';
+import { rotateToken, setUserLanguages } from '../../store/users.repo.js';
 import type { WebAnswer, WebContext } from '../context.js';
-import { formValue, signedIn, toSignIn } from '../context.js';
+import { formValue, languagesOfVisitor, signedIn, toSignIn } from '../context.js';
 import { html } from '../html.js';
 import { page } from './layout.js';
 
@@ -132,8 +134,17 @@ export async function logout(ctx: WebContext): Promise<WebAnswer> {
   return { redirect: '/' };
 }
 
-function profileBody(ctx: WebContext, token?: string) {
+/** The languages a user may choose: those the site translates into (visible to them), and those chosen already; by name. */
+function offeredLanguages(ctx: WebContext, chosen: ReadonlySet<number>): Language[] {
+  const ids = new Set(chosen);
+  for (const t of ctx.catalog.translations) if (!t.isSource && ctx.access.translation(t)) ids.add(t.languageId);
+  return [...ids].flatMap((id) => ctx.catalog.languages.get(id) ?? []).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function profileBody(ctx: WebContext, token?: string, saved = false) {
   const u = ctx.user;
+  const chosen = await languagesOfVisitor(ctx);
+  const offered = offeredLanguages(ctx, chosen);
   return html`<h1>Your profile</h1>
     <dl class="facts">
       <dt>Username</dt><dd>${u.username}</dd>
@@ -141,6 +152,20 @@ function profileBody(ctx: WebContext, token?: string) {
       <dt>E-mail</dt><dd>${u.email || '—'}</dd>
       <dt>Role</dt><dd>${u.is_superuser ? 'Administrator' : 'User'}</dd>
     </dl>
+    <section aria-labelledby="languages-h" id="languages">
+      <h2 id="languages-h">Translated languages</h2>
+      ${saved && html`<p class="notice" role="status">Your languages are saved.</p>`}
+      <form method="post" action="/accounts/profile/">
+        <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
+        <input type="hidden" name="save_languages" value="1" />
+        <fieldset class="field label-choice languages-choice">
+          <legend>The languages you translate: the dashboard lists their strings that need work, and project pages show them first</legend>
+          ${offered.length === 0 && html`<p>No translations on this site yet.</p>`}
+          ${offered.map((l) => html`<label class="check"><input type="checkbox" name="languages" value=${l.code} checked=${chosen.has(l.id)} /> ${l.name}</label>`)}
+        </fieldset>
+        <div class="buttons"><button type="submit" class="primary">Save languages</button></div>
+      </form>
+    </section>
     <section aria-labelledby="token-h">
       <h2 id="token-h">API token</h2>
       ${
@@ -158,14 +183,28 @@ function profileBody(ctx: WebContext, token?: string) {
 }
 
 /** `GET /accounts/profile/` (signed in only). */
-export function profilePage(ctx: WebContext): WebAnswer {
+export async function profilePage(ctx: WebContext): Promise<WebAnswer> {
   if (!signedIn(ctx)) return toSignIn(ctx.path);
-  return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: profileBody(ctx) }) };
+  return {
+    html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: await profileBody(ctx, undefined, queryValue(ctx, 'saved') === '1') }),
+  };
 }
 
-/** `POST /accounts/profile/`: regenerates the API token and shows it once. */
-export async function regenerateToken(ctx: WebContext): Promise<WebAnswer> {
+/**
+ * `POST /accounts/profile/`: saves the languages the user translates (`save_languages`, `languages`: codes of languages
+ * the site has; 400 for another), or regenerates the API token and shows it once.
+ */
+export async function editProfile(ctx: WebContext): Promise<WebAnswer> {
   if (!signedIn(ctx)) return toSignIn(ctx.path);
+  if (formValue(ctx, 'save_languages') !== undefined) {
+    const ids = (ctx.body?.form.get('languages') ?? []).map((code) => {
+      const language = ctx.catalog.languagesByCode.get(code);
+      if (!language) throw validationError('languages', `No language "${code}" on this site.`);
+      return language.id;
+    });
+    await ctx.services.store.write((tx) => setUserLanguages(tx, ctx.user.id, ids));
+    return { redirect: '/accounts/profile/?saved=1#languages', status: 303 };
+  }
   const token = await ctx.services.store.write((tx) => rotateToken(tx, ctx.user.username));
-  return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: profileBody(ctx, token) }) };
+  return { html: page(ctx, { title: 'Your profile', crumbs: [{ label: 'Profile' }], body: await profileBody(ctx, token) }) };
 }

@@ -241,8 +241,14 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
     await deleteComment(store, c.id, user);
   }
   const q = queryValue(ctx, 'q') ?? '';
+  // a suggestion from a zen mode row: back to its place in the list
+  const zen = formValue(ctx, 'zen');
   const params = new URLSearchParams();
   if (q) params.set('q', q);
+  if (zen !== undefined && /^\d{1,9}$/.test(zen)) {
+    params.set('offset', zen);
+    return { redirect: `${paths.zen(ctx.catalog, translation)}?${params}#unit-${unit.id}`, status: 303 };
+  }
   params.set('checksum', hashToChecksum(unit.idHash));
   return { redirect: `${paths.translate(ctx.catalog, translation)}?${params}`, status: 303 };
 }

@@ -23,7 +23,7 @@ import { checksSection, unitChecksShown } from './checks.js';
 import { discussionOf, discussionPanes } from './discussion.js';
 import { abilitiesOf, actionButtons, readOnlyNotice, stateOfForm } from './editor-actions.js';
 import { ageFacts, keyboardHelp, locations, screenshotFacts, surroundingsOf, surroundingsSections } from './editor-context.js';
-import { page } from './layout.js';
+import { labelChip, page } from './layout.js';
 import { projectLanguagePage } from './overview.js';
 import { targetsOfForm, unitOfForm } from './unit-form.js';
 
@@ -238,6 +238,7 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${unit.explanation && html`<dt>Explanation</dt><dd>${unit.explanation}</dd>`}
             ${unit.location && html`<dt>Location</dt><dd>${locations(component, translation, unit)}</dd>`}
             ${(unit.flags || unit.extraFlags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extraFlags].filter(Boolean).join(', ')}</code></dd>`}
+            ${unit.labels.length > 0 && html`<dt>Labels</dt><dd><ul class="labels-list">${unit.labels.map((l) => html`<li>${labelChip(l)}</li>`)}</ul></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
             ${ageFacts(unit, around, history)}
             ${screenshotFacts(around)}

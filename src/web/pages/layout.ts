@@ -72,6 +72,11 @@ export function page(ctx: Frame, opts: { title: string; crumbs?: Crumb[]; body: 
   `);
 }
 
+/** A label as a chip: its colour as a dot beside its name (the name carries the meaning; the colour only helps). */
+export function labelChip(label: { name: string; color: string; description?: string }): Html {
+  return html`<span class="label" title=${label.description || undefined}><span class="swatch" style=${`--swatch: ${label.color}`} aria-hidden="true"></span>${label.name}</span>`;
+}
+
 /** Percentages of a set of strings: approved, translated (approved included), needing editing. */
 export function percents(c: Counts): { translated: number; approved: number; fuzzy: number } {
   return { translated: percent(c.translated, c.total), approved: percent(c.approved, c.total), fuzzy: percent(c.fuzzy, c.total) };

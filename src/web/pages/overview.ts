@@ -1,4 +1,4 @@
-// Browsing pages: the dashboard, projects, components, translations, project languages, languages, engagement and git export.
+// Browsing pages: projects (the visitor's languages first), components, translations, project languages, languages, engagement and git export.
 
 import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
@@ -13,15 +13,17 @@ import { componentAlerts } from '../../store/alerts.repo.js';
 import { automaticallyTranslatedCount } from '../../store/autotranslate.repo.js';
 import type { Component, Language, Project, Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
+import { languagesOfVisitor } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
 import { type Html, html } from '../html.js';
 import { autoTranslateForm } from './autotranslate.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
+import { labelsPath } from './labels.js';
 import { type StatsRow, WAITING_FOR_REVIEW, listPage, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
 import { canStartTranslation } from './new-language.js';
 
-function visibleProjects(ctx: WebContext): readonly Project[] {
+export function visibleProjects(ctx: WebContext): readonly Project[] {
   return ctx.access.projectList();
 }
 
@@ -76,12 +78,14 @@ function siteStats(ctx: WebContext): SiteStats {
   });
 }
 
-const projectStats = (ctx: WebContext, project: Project): Counts => siteStats(ctx).projects.get(project.id) ?? sumStats([]);
+export const projectStats = (ctx: WebContext, project: Project): Counts => siteStats(ctx).projects.get(project.id) ?? sumStats([]);
 
-/** A project's languages with their statistics, by language name. */
-function projectLanguages(ctx: WebContext, project: Project): [Language, Counts][] {
+/** A project's languages with their statistics: the visitor's languages (`first`) first, each part by name. */
+function projectLanguages(ctx: WebContext, project: Project, first: ReadonlySet<number> = new Set()): [Language, Counts][] {
   const languages = siteStats(ctx).projectLanguages.get(project.id) ?? new Map<number, Counts>();
-  return [...languages].map(([id, counts]): [Language, Counts] => [ctx.catalog.languages.get(id)!, counts]).sort((a, b) => a[0].name.localeCompare(b[0].name));
+  return [...languages]
+    .map(([id, counts]): [Language, Counts] => [ctx.catalog.languages.get(id)!, counts])
+    .sort((a, b) => Number(first.has(b[0].id)) - Number(first.has(a[0].id)) || a[0].name.localeCompare(b[0].name));
 }
 
 /** Languages of these translations with their translations, by language name. */
@@ -91,63 +95,16 @@ function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Tr
     .sort((a, b) => a[0].name.localeCompare(b[0].name));
 }
 
-/** `/` and `/projects/`: every visible project with its progress. */
-export function dashboard(ctx: WebContext): WebAnswer {
-  const projects = listPage(ctx, visibleProjects(ctx));
-  const rows: StatsRow[] = projects.rows.map((p) => ({ name: html`<a href=${paths.project(p)}>${p.name}</a>`, counts: projectStats(ctx, p) }));
-  const body = html`<h1>Dashboard</h1>
-    ${reviewQueue(ctx)}
-    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), projects.pager, progressLegend()]}`;
-  return { html: page(ctx, { title: 'Dashboard', body }) };
-}
-
-const QUEUE_ROWS = 20;
-
-/** The dashboard's "Waiting for review": translations the user may review with strings translated and not approved, most first. */
-function reviewQueue(ctx: WebContext): Html {
-  if (ctx.user.is_anonymous) return null;
-  // depends on the catalog and the caller's permissions only: found once per catalog snapshot and caller
-  const rows = ctx.access.remember('reviewQueue', () => {
-    const found: { translation: Translation; waiting: number }[] = [];
-    for (const t of ctx.access.translationList()) {
-      const waiting = waitingForReview(countsOf(t, ctx));
-      if (waiting === 0 || !reviewOf(t, ctx)) continue;
-      const component = ctx.catalog.componentsById.get(t.componentId)!;
-      if (refusal(ctx, 'unit.review', targetOf(ctx, projectOfComponent(ctx, component), component, t)) !== null) continue;
-      found.push({ translation: t, waiting });
-    }
-    return found.sort((a, b) => b.waiting - a.waiting);
-  });
-  if (rows.length === 0) return null;
-  return html`<section aria-labelledby="review-h" class="review-queue">
-    <h2 id="review-h">Waiting for review</h2>
-    <table>
-      <thead><tr><th scope="col">Translation</th><th scope="col" class="num">Strings</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>
-        ${rows.slice(0, QUEUE_ROWS).map(({ translation: t, waiting }) => {
-          const component = ctx.catalog.componentsById.get(t.componentId)!;
-          const project = ctx.catalog.projectsById.get(component.projectId)!;
-          return html`<tr>
-            <th scope="row"><a href=${paths.translation(ctx.catalog, t)}>${project.name} / ${component.name} — ${ctx.catalog.languages.get(t.languageId)!.name}</a></th>
-            <td class="num" data-waiting=${waiting}>${num(waiting)}</td>
-            <td><a href=${`${paths.translate(ctx.catalog, t)}?q=${encodeURIComponent(WAITING_FOR_REVIEW)}`}>Review</a></td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>
-    ${rows.length > QUEUE_ROWS && html`<p class="hint">${num(rows.length - QUEUE_ROWS)} more translations wait for review.</p>`}
-  </section>`;
-}
-
-/** `/projects/<p>/`: the project's components and languages. */
-export function projectPage(ctx: WebContext): WebAnswer {
+/** `/projects/<p>/`: the project's components and languages (the visitor's languages first). */
+export async function projectPage(ctx: WebContext): Promise<WebAnswer> {
   const project = projectOf(ctx);
+  const mine = await languagesOfVisitor(ctx);
   const components = listPage(ctx, visibleComponents(ctx, project));
   const componentRows: StatsRow[] = components.rows.map((c) => ({
     name: html`<a href=${paths.component(ctx.catalog, c)}>${c.name}</a>${c.settings.is_glossary ? html` <span class="tag">glossary</span>` : ''}`,
     counts: statsOf(ctx, translationsOf(ctx, c)),
   }));
-  const languageRows: StatsRow[] = projectLanguages(ctx, project).map(([l, counts]) => ({
+  const languageRows: StatsRow[] = projectLanguages(ctx, project, mine).map(([l, counts]) => ({
     name: html`<a href=${paths.projectLanguage(project, l)}>${l.name}</a>`,
     counts,
     translate: paths.projectLanguage(project, l),
@@ -156,7 +113,7 @@ export function projectPage(ctx: WebContext): WebAnswer {
     ${summary(projectStats(ctx, project))}
     ${project.settings.instructions && html`<p class="instructions">${String(project.settings.instructions)}</p>`}
     ${statsTable('Components', 'Component', componentRows)} ${components.pager} ${statsTable('Languages', 'Language', languageRows)}
-    <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a></p>`;
+    <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a>${ctx.access.can('project.edit', { project }) && html` · <a href=${labelsPath(project)}>Labels</a>`}</p>`;
   return { html: page(ctx, { title: project.name, crumbs: [{ label: project.name }], body }) };
 }
 
@@ -200,12 +157,15 @@ const ALERT_TEXT: Record<string, string> = {
   DuplicateLanguage: 'Several files map to the same language',
 };
 
-/** `/projects/<p>/<c>/`: translations, repository status, alerts, recent changes, downloads. */
+/** `/projects/<p>/<c>/`: translations (the visitor's languages first), repository status, alerts, recent changes, downloads. */
 export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
   const component = componentOf(ctx);
   const project = projectOfComponent(ctx, component);
   const translations = translationsOf(ctx, component);
-  const rows: StatsRow[] = translations.map((t) => ({
+  const mine = await languagesOfVisitor(ctx);
+  // the visitor's languages first, the rest as they were
+  const ordered = [...translations].sort((a, b) => Number(mine.has(b.languageId)) - Number(mine.has(a.languageId)));
+  const rows: StatsRow[] = ordered.map((t) => ({
     name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.languages.get(t.languageId)!.name}</a>${t.isSource ? html` <span class="tag">source</span>` : ''}`,
     counts: countsOf(t, ctx),
     translate: paths.translate(ctx.catalog, t),

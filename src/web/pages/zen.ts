@@ -1,4 +1,4 @@
-// Zen mode (/zen/<p>/<c>/<lang>/, Weblate's address): the strings of a search as one scrolling list, each edited in place; the script saves a string as the translator leaves its field, and without script each row is a form of its own.
+// Zen mode (/zen/<p>/<c>/<lang>/, Weblate's address): the strings of a search as one scrolling list, each edited in place or suggested on; the script saves a string as the translator leaves its field, and without script each row is a form of its own.
 
 import { queryValue } from '../../api/context.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
@@ -47,7 +47,7 @@ function zenRow(ctx: WebContext, r: RowContext, unit: UnitRecord): Html {
   // the field's name for a screen reader: the source it translates (and the form)
   const sourceId = `zen-${unit.id}-source`;
   return html`<li class="zen-unit" id=${`unit-${unit.id}`} data-unit=${unit.id}>
-    <form method="post" action=${r.action} class="zen-form">
+    <form method="post" action=${r.action} class="zen-form" data-suggest-only=${!can.edit && can.suggest ? '1' : undefined}>
       <input type="hidden" name="csrfmiddlewaretoken" value=${ctx.csrf} />
       <input type="hidden" name="unit" value=${unit.id} />
       <input type="hidden" name="checksum" value=${checksum} />
@@ -62,17 +62,21 @@ function zenRow(ctx: WebContext, r: RowContext, unit: UnitRecord): Html {
       ${labels.map(
         (label, i) => html`<div class="field">
           ${plural ? html`<label for=${id(i)}>${label}</label>` : html`<label for=${id(i)} class="sr-only">${r.lang.name}</label>`}
-          <textarea id=${id(i)} name=${`target_${i}`} lang=${r.lang.code} dir=${r.lang.dir} rows="2" readonly=${!can.edit} aria-describedby=${sourceId}>${forms[i] ?? ''}</textarea>
+          <textarea id=${id(i)} name=${`target_${i}`} lang=${r.lang.code} dir=${r.lang.dir} rows="2" readonly=${!can.edit && !can.suggest} aria-describedby=${sourceId}>${forms[i] ?? ''}</textarea>
         </div>`,
       )}
       ${
-        can.edit &&
+        (can.edit || can.suggest) &&
         html`<div class="zen-actions">
-          <span class="field check">
-            <input type="checkbox" id=${`zen-${unit.id}-fuzzy`} name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
-            <label for=${`zen-${unit.id}-fuzzy`}>Needs editing</label>
-          </span>
-          <button type="submit" name="save" value="1" class="zen-save">Save</button>
+          ${
+            can.edit &&
+            html`<span class="field check">
+              <input type="checkbox" id=${`zen-${unit.id}-fuzzy`} name="fuzzy" value="1" checked=${unit.state === State.FUZZY} />
+              <label for=${`zen-${unit.id}-fuzzy`}>Needs editing</label>
+            </span>
+            <button type="submit" name="save" value="1" class="zen-save">Save</button>`
+          }
+          ${can.suggest && html`<button type="submit" name="suggest" value="1" class="zen-suggest" aria-keyshortcuts="Alt+Enter">Suggest</button>`}
         </div>`
       }
       <p class="zen-status" role="status"></p>
@@ -122,7 +126,7 @@ export async function zenPage(ctx: WebContext): Promise<WebAnswer> {
       <a href=${`${editor}${editorQuery(q, { offset })}`} data-mode="editor" aria-keyshortcuts="Alt+Z">Standard editor</a>
       ${offset > 1 && html` · <a href=${`${base}${editorQuery(q, { ...keep, offset: Math.max(1, offset - count) })}`} rel="prev">Previous strings</a>`}
     </p>
-    <p id="zen-help" class="hint">Each string is saved when you leave its field (Tab); Ctrl+Enter saves and moves to the next string.</p>
+    <p id="zen-help" class="hint">Each string is saved when you leave its field (Tab); Ctrl+Enter saves and moves to the next string; Suggest (Alt+Enter) offers the text as a suggestion instead. A string you may only suggest on is never saved by leaving it.</p>
     ${units.length === 0 ? html`<p role="status">No strings match: ${filterName}.</p>` : html`<ol class="zen-list">${units.map((u) => zenRow(ctx, r, u))}</ol>`}
     ${more ? html`<p><a href=${more} class="zen-more" rel="next">More strings</a></p>` : units.length > 0 && html`<p class="zen-end">The end of the list.</p>`}
   </div>`;
