@@ -145,7 +145,8 @@ function readTree(doc: XDocument, filename: string, dialect: XliffDialect): Xlif
     const file = fileOf(element, ns);
     return { element, parts, plural, file, id: parsedId(element, file, ns, dialect) };
   };
-  const units = doc.found.filter((el) => el.local === 'trans-unit' && el.ns === ns);
+  const units: XElement[] = [];
+  for (const el of doc.found) if (el.local === 'trans-unit' && el.ns === ns) units.push(el);
   if (dialect === 'xliff') {
     for (const unit of units) entries.push(entry(unit, [part(unit, ns)], false));
     return { doc, ns, files, entries };

@@ -6,7 +6,7 @@
 // values are read; nothing is fetched, and entity values are never expanded again). Anything malformed
 // raises FormatParseError with a 1-based line and column. Namespaces are not interpreted: names
 // are reported as written (`x:tag`).
-import type { Buffer } from 'node:buffer';
+import { type Buffer, isAscii } from 'node:buffer';
 import { FormatParseError } from '../../domain/errors.js';
 import { lineColumn } from '../text.js';
 
@@ -246,7 +246,10 @@ export class XmlScanner {
    */
   static overBytes(bytes: Buffer, filename: string): XmlScanner {
     const sliced = bytes as SlicedBuffer;
-    return new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
+    const s = new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
+    // an ASCII file has nothing to decode: no byte above 0x7f anywhere
+    if (isAscii(bytes)) s.nextHigh = s.length;
+    return s;
   }
 
   /** Whether text[s, e) holds a non-ASCII byte (over bytes; asked in document order, as tokens come). */
