@@ -17,6 +17,13 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** `BENCH_ONLY=clone` measures only the clone and cold-sync rows (no start-up, Translate Toolkit or page rows). */
 const ONLY = process.env.BENCH_ONLY ?? '';
+/**
+ * `BENCH_ONLY=cold`: only Translate Toolkit's parse and the cold sync of the one-commit upstream, taken in turns
+ * (`BENCH_COLD_RUNS` of each, default 3), each cold sync's ratio to the parse next to it, and the median of those
+ * ratios: the figure the scale issue's target reads, steadier on a loaded machine than two medians taken apart.
+ */
+const COLD = ONLY === 'cold';
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
 /** `BENCH_DEPTH=N` gives the synced component `depth: N` (default: the configuration's default). */
 const DEPTH = process.env.BENCH_DEPTH;
 const CLONE_RUNS = Number(process.env.BENCH_CLONE_RUNS ?? 7);
@@ -43,7 +50,7 @@ const upstreams = path.join(work, 'upstream');
 await createUpstream({ dir: path.join(upstreams, 'one.git'), files });
 execFileSync('git', ['repack', '-adfq'], { cwd: path.join(upstreams, 'one.git') });
 const history = path.join(upstreams, 'history.git');
-if (!SHORT) {
+if (!SHORT && !COLD) {
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', history]);
   execFileSync('git', ['fast-import', '--quiet'], { cwd: history, input: historyStream(HISTORY), maxBuffer: 1 << 30 });
   execFileSync('git', ['repack', '-adfq'], { cwd: history });
@@ -91,13 +98,17 @@ function historyStream(commits: number): Buffer {
 // --- helpers
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 /**
- * Wall seconds and peak RSS (MiB) of one process, through /usr/bin/time when present. Asynchronous: the git server
- * answering it runs in this process.
+ * Wall seconds, peak RSS (MiB) and CPU seconds (user + system, its children's included) of one process, through
+ * /usr/bin/time when present. Asynchronous: the git server answering it runs in this process.
  */
-async function timed(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ seconds: number; rssMiB: number | null; stdout: string }> {
+async function timed(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string } = {},
+): Promise<{ seconds: number; rssMiB: number | null; cpuSeconds: number | null; stdout: string }> {
   const hasTime = existsSync('/usr/bin/time');
   const started = performance.now();
-  const [file, argv] = hasTime ? ['/usr/bin/time', ['-f', '%M', cmd, ...args]] : [cmd, args];
+  const [file, argv] = hasTime ? ['/usr/bin/time', ['-f', '%U %S %M', cmd, ...args]] : [cmd, args];
   const child = spawn(file, argv, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -106,8 +117,8 @@ async function timed(cmd: string, args: string[], opts: { cwd?: string } = {}): 
   const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const seconds = (performance.now() - started) / 1000;
   if (status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${status}): ${stderr}`);
-  const rss = hasTime ? Number(stderr.trim().split('\n').at(-1)) / 1024 : null;
-  return { seconds, rssMiB: rss, stdout };
+  const [user, system, rss] = hasTime ? stderr.trim().split('\n').at(-1)!.split(' ').map(Number) : [];
+  return { seconds, rssMiB: rss === undefined ? null : rss / 1024, cpuSeconds: user === undefined ? null : user + system!, stdout };
 }
 /** The median wall time of `n` runs (and the fastest: on a loaded machine, the steadier figure of the two). */
 async function medianOf(
@@ -175,8 +186,38 @@ print(n, time.perf_counter() - t)
 `;
 let ttSeconds: number | null = null;
 // the first python3 that has Translate Toolkit (Debian's package installs it for the system python)
-const python3 = all ? ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0) : undefined;
-if (python3) {
+const python3 = all || COLD ? ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import translate.storage.ts2']).status === 0) : undefined;
+if (python3 && COLD) {
+  const url = gitServer.url('one.git');
+  const ratios: number[] = [];
+  const cpuRatios: number[] = [];
+  const syncs: { seconds: number; rssMiB: number | null }[] = [];
+  const parses: number[] = [];
+  for (let i = 0; i < COLD_RUNS; i++) {
+    const tt = await timed(python3, ['-c', python, source]);
+    const cold = await tmsRun(config('sync-one.git', url), 'sync', 'keepassxc');
+    parses.push(tt.seconds);
+    syncs.push(cold);
+    ratios.push(tt.seconds / cold.seconds);
+    // CPU time: what the machine's other load disturbs least (the sync's git clone counted, as a child)
+    const cpu = tt.cpuSeconds && cold.cpuSeconds ? tt.cpuSeconds / cold.cpuSeconds : null;
+    if (cpu !== null) cpuRatios.push(cpu);
+    console.log(
+      `turn ${i + 1}: TT parse-only ${s(tt.seconds)} (CPU ${s(tt.cpuSeconds ?? 0)}), cold tms sync ${s(cold.seconds)} (CPU ${s(cold.cpuSeconds ?? 0)}): ×${(tt.seconds / cold.seconds).toFixed(2)}${cpu === null ? '' : `, by CPU ×${cpu.toFixed(2)}`}`,
+    );
+  }
+  if (cpuRatios.length > 0) console.log(`by CPU time: ×${median(cpuRatios).toFixed(2)} (turns ${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`);
+  row(
+    `cold \`tms sync\` over HTTP, one commit, clone+parse+store; ${COLD_RUNS} turns with Translate Toolkit's parse-only`,
+    `${s(median(syncs.map((r) => r.seconds)))} (fastest ${s(Math.min(...syncs.map((r) => r.seconds)))}), peak RSS ${Math.max(...syncs.map((r) => r.rssMiB ?? 0)).toFixed(0)} MiB`,
+    `TT parse-only ${s(median(parses))} (fastest ${s(Math.min(...parses))})`,
+    `×${median(ratios).toFixed(2)} faster than TT (turns ${ratios.map((r) => r.toFixed(2)).join(', ')})${cpuRatios.length > 0 ? `; by CPU time ×${median(cpuRatios).toFixed(2)}` : ''}`,
+    '≥ 1.5× faster than TT',
+  );
+  await gitServer.close();
+  printTable();
+  process.exit(0);
+} else if (python3) {
   ttSeconds = (await medianOf(3, () => timed(python3, ['-c', python, source]))).seconds;
   console.log(`Translate Toolkit parse-only (whole process): ${s(ttSeconds)}`);
 } else if (all) console.log('Translate Toolkit not installed (Debian: translate-toolkit): no anchor for parsing');

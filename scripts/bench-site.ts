@@ -1,11 +1,15 @@
 // `npm run bench:site`: a generated site of N small components over M repositories (from the corpus), synced by whole
-// `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked.
+// `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked; then
+// cold syncs of the linked site on one thread and on two (`tms sync --threads`), alternating.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commitToUpstream, createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { commitToUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { startPostgres } from '../test/helpers/postgres-server.js';
+import { serveUrl } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -21,7 +25,8 @@ const HISTORY = Number(process.env.SITE_HISTORY ?? 5);
 const CONTEXTS = Number(process.env.SITE_CONTEXTS ?? 3);
 const tms = path.join(root, 'bin', 'tms');
 
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+// SITE_CHECKOUTS names checkouts already built; otherwise this one is built first
+if (!process.env.SITE_CHECKOUTS) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 
 /** Every Qt TS file of the corpus, in path order: its language code (from the name) and its contexts. */
 function corpusFiles(): { code: string; header: string; contexts: string[] }[] {
@@ -73,33 +78,156 @@ const slugOf = (i: number) => `${WORDS[i % WORDS.length]}-${i}`;
 const dirOf = (i: number) => `modules/${slugOf(i)}/i18n`;
 const repoOf = (i: number) => i % M;
 
-const work = await tempDir('tms-bench-site-');
+/** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
+let lastParsed = 0;
+
+/** `SITE_PAGES=1`: after the linked syncs, `tms sync --all` with nothing changed and the pages of one `tms serve --workers 1`. */
+const PAGES = Boolean(process.env.SITE_PAGES) || Boolean(process.env.SITE_DIR);
+/** Requests per page kind (sequential, one connection, each its own URL: no response cache answers). */
+const REQUESTS = Number(process.env.SITE_REQUESTS ?? 40);
+const pageLines: string[] = [];
+
+/** CPU seconds used so far by process `pid` (user + system, from /proc, Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+/** A line of /proc/<pid>/status in MiB (VmRSS, VmHWM). */
+function memoryMiB(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))]!;
+
+/**
+ * `tms sync --all` with nothing changed upstream (whole process), then one `tms serve --workers 1` of the synced store: each
+ * page kind asked REQUESTS times in turn, each request its own URL (`n=`), so neither the response cache nor a browser
+ * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
+ */
+async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
+  if (sync) {
+    const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
+    pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
+  }
+  pageLines.push(`serving: ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const base = await serveUrl(child);
+    const pid = child.pid!;
+    const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
+    const components = ((await (await fetch(`${base}/api/components/`)).json()) as { count: number }).count;
+    const translations = ((await (await fetch(`${base}/api/translations/`)).json()) as { count: number }).count;
+    const units = ((await (await fetch(`${base}/api/units/`)).json()) as { count: number }).count;
+    pageLines.push(`served: ${components} components, ${translations} translations, ${units.toLocaleString('en')} units (strings × languages)`);
+    const pagesOf = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
+    const kinds: { name: string; path: (n: number) => string }[] = [
+      { name: 'dashboard `/`', path: (n) => `/?n=${n}` },
+      { name: 'project list `/projects/`', path: (n) => `/projects/?n=${n}` },
+      { name: 'project page `/projects/site/`', path: (n) => `/projects/site/?n=${n}` },
+      { name: `language page \`/languages/${language}/\``, path: (n) => `/languages/${language}/?n=${n}` },
+      { name: 'changes `/changes/`', path: (n) => `/changes/?n=${n}` },
+      { name: 'site-wide search `/api/units/?q=`', path: (n) => `/api/units/?q=${['file', 'password', 'open', 'name', 'error'][n % 5]}&n=${n}` },
+      { name: '`/api/projects/`', path: (n) => `/api/projects/?n=${n}` },
+      { name: '`/api/components/?page=…`', path: (n) => `/api/components/?page=${1 + ((n * 7) % pagesOf(components, 50))}&n=${n}` },
+      { name: '`/api/translations/?page=…`', path: (n) => `/api/translations/?page=${1 + ((n * 7) % pagesOf(translations, 50))}&n=${n}` },
+      { name: '`/api/changes/`', path: (n) => `/api/changes/?n=${n}` },
+    ];
+    pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+    let n = 0;
+    for (const kind of kinds) {
+      for (let w = 0; w < 3; w++) await (await fetch(base + kind.path(++n))).arrayBuffer();
+      const times: number[] = [];
+      const cpuBefore = cpuSeconds(pid);
+      for (let k = 0; k < REQUESTS; k++) {
+        const t = performance.now();
+        const res = await fetch(base + kind.path(++n));
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${kind.path(n)}: ${res.status}`);
+        times.push(performance.now() - t);
+      }
+      const cpu = ((cpuSeconds(pid) - cpuBefore) * 1000) / REQUESTS;
+      pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
+      console.log(pageLines.at(-1));
+    }
+    pageLines.push(
+      '',
+      `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('close', resolve));
+  }
+}
+
+/** `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only). */
+const reuse = process.env.SITE_DIR;
+const work = reuse ?? (await tempDir('tms-bench-site-'));
 const upstreams = path.join(work, 'upstream');
 const started = performance.now();
-// the repositories, with some history: a first commit, then HISTORY commits each changing a few components' files
+/** Runs git in `cwd` with a fixed author and date (the same commits on every run). */
+const git = (cwd: string, args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
+  });
+const writeAll = (dir: string, files: Record<string, string>) => {
+  for (const [p, t] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    writeFileSync(path.join(dir, p), t);
+  }
+};
+// the repositories, with some history: a first commit, then HISTORY commits each changing a few components' files;
+// built in one working tree per repository (no clone per commit), then cloned bare
 const contents = new Map<string, string>();
-for (let r = 0; r < M; r++) {
+for (let r = 0; r < M && !reuse; r++) {
   const files: Record<string, string> = {};
   for (let i = r; i < N; i += M) Object.assign(files, componentFiles(i, dirOf(i)));
   for (const [p, t] of Object.entries(files)) contents.set(`${r}:${p}`, t);
-  const dir = path.join(upstreams, `site-${r}.git`);
-  await createUpstream({ dir, files });
+  const tree = path.join(work, 'build', `site-${r}`);
+  mkdirSync(tree, { recursive: true });
+  git(tree, ['init', '-q', '-b', 'main']);
+  writeAll(tree, files);
+  git(tree, ['add', '-A']);
+  git(tree, ['commit', '-q', '-m', 'Initial commit']);
   for (let h = 0; h < HISTORY; h++) {
     const changed: Record<string, string> = {};
-    for (const [key, text] of contents) {
-      const [repo, p] = key.split(/:(.*)/s) as [string, string];
-      if (Number(repo) !== r || p.length % (HISTORY + 1) !== h) continue;
-      changed[p] = text.replace('</TS>', `<!-- revision ${h} -->\n</TS>`);
-    }
-    if (Object.keys(changed).length > 0) await commitToUpstream(dir, changed, { message: `History ${h}` });
+    for (const [p, text] of Object.entries(files)) if (p.length % (HISTORY + 1) === h) changed[p] = text.replace('</TS>', `<!-- revision ${h} -->\n</TS>`);
+    if (Object.keys(changed).length === 0) continue;
+    writeAll(tree, changed);
+    git(tree, ['commit', '-q', '-am', `History ${h}`]);
   }
-  execFileSync('git', ['gc', '-q'], { cwd: dir });
+  const dir = path.join(upstreams, `site-${r}.git`);
+  git(work, ['clone', '-q', '--bare', tree, dir]);
+  rmSync(tree, { recursive: true, force: true });
+  git(dir, ['gc', '-q']);
 }
 const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
 const generated = (performance.now() - started) / 1000;
-
-/** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
-let lastParsed = 0;
+if (reuse) {
+  // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
+  const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
+  const linkedDir = path.join(work, 'linked');
+  let config = path.join(linkedDir, 'tms.config.json');
+  // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
+  const pg = process.env.SITE_POSTGRES ? startPostgres(['site']) : undefined;
+  try {
+    if (pg) {
+      const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url('site')], linkedDir);
+      pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+      const onPg = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
+      config = path.join(linkedDir, 'tms.pg.config.json');
+      writeFileSync(config, JSON.stringify({ ...onPg, database: pg.url('site') }));
+    }
+    for (const bin of bins) await measurePages(linkedDir, config, bin, false);
+  } finally {
+    pg?.remove();
+  }
+  for (const l of pageLines) console.log(l);
+  await server.close();
+  process.exit(0);
+}
 
 /** Runs a command to its end without blocking this process (the git server answers meanwhile); its wall time in s. */
 function timed(file: string, args: string[], cwd: string): Promise<number> {
@@ -138,7 +266,14 @@ function writeConfig(dir: string, linked: boolean): string {
   });
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'tms.config.json');
-  writeFileSync(file, JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Site', slug: 'site', components }] }, null, 1));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { database: 'tms.sqlite', repos_dir: 'repos', rate_limit: { anonymous: '', user: '' }, projects: [{ name: 'Site', slug: 'site', components }] },
+      null,
+      1,
+    ),
+  );
   return file;
 }
 
@@ -180,15 +315,50 @@ for (const linked of variants) {
   });
   const oneFile = await timed(tms, ['--config', config, 'sync', 'site'], dir);
   if (lastParsed !== 1) throw new Error(`the one-file re-sync parsed ${lastParsed} files, not 1`);
+  if (linked && PAGES) await measurePages(dir, config);
   const clones = readdirSync(path.join(dir, 'repos', 'site')).length;
   rows.push(
     `| ${linked ? 'linked (one per repository)' : 'each its own repository URL'} | ${clones} | ${cold.toFixed(1)} s (${(cold / cloneSeconds).toFixed(0)}× git clone) | ${noChange.toFixed(1)} s | ${oneFile.toFixed(1)} s |`,
   );
 }
 report('');
+for (const l of pageLines) report(l);
+report('');
 report('| components | working copies | cold `tms sync` | no-change `tms sync` | one file changed upstream |');
 report('|---|---|---|---|---|');
 for (const r of rows) report(r);
+
+// every core: cold syncs of the linked site on one thread and on two (`--threads`), alternating, each into a fresh
+// store and working copy; SITE_THREAD_RUNS pairs (0: not measured)
+const THREAD_RUNS = Number(process.env.SITE_THREAD_RUNS ?? 3);
+if (THREAD_RUNS > 0) {
+  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const load = [os.loadavg()[0]!];
+  let parsedFiles: number | undefined;
+  for (let run = 0; run < THREAD_RUNS; run++) {
+    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+      const dir = path.join(work, `threads-${threads}-${run}`);
+      const config = writeConfig(dir, true);
+      times[threads].push(await timed(tms, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
+      // every run reads the whole site: as many files as the first
+      parsedFiles ??= lastParsed;
+      if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
+      rmSync(dir, { recursive: true, force: true });
+      load.push(os.loadavg()[0]!);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  report('');
+  report(
+    `cold \`tms sync\` of the linked site, ${THREAD_RUNS} runs each, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
+  );
+  report('| threads | runs (s) | median |');
+  report('|---|---|---|');
+  for (const t of [1, 2] as const) report(`| ${t} | ${times[t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[t]).toFixed(2)} s |`);
+  report(
+    `one thread / two: ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians); pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
+  );
+}
 await server.close();
 if (process.env.SITE_KEEP) console.log(`kept: ${work}`);
 else rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // `npm run bench:sync`: clone, cold sync, no-change and one-file re-syncs of the KeePassXC corpus over loopback smart HTTP.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,60 @@ const report = (line: string) => {
 };
 
 report(`corpus: ${Object.keys(files).length} files, ${(bytes / 1048576).toFixed(1)} MiB of Qt TS`);
+
+// Every core: BENCH_THREAD_COPIES (4) KeePassXC components linked to one working copy, cold, whole `tms sync`
+// processes (bin/tms: build first) on one thread and on two (`--threads`), alternating, BENCH_THREAD_RUNS (3) each;
+// BENCH_ONLY=threads measures only this
+const THREAD_RUNS = Number(process.env.BENCH_THREAD_RUNS ?? 3);
+if (THREAD_RUNS > 0) {
+  const copies = Number(process.env.BENCH_THREAD_COPIES ?? 4);
+  const runAt = (dir: string, threads: number): Promise<number> => {
+    const components = Array.from({ length: copies }, (_, i) => ({
+      name: `KeePassXC ${i}`,
+      slug: `keepassxc-${i}`,
+      ...(i === 0 ? { repo: server.url('keepassxc.git'), branch: 'main' } : { repo: 'weblate://keepassxc/keepassxc-0' }),
+      filemask: 'share/translations/keepassxc_*.ts',
+      file_format: 'ts',
+      source_language: 'en',
+    }));
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'tms.config.json');
+    writeFileSync(file, JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }] }));
+    const t = performance.now();
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, 'bin', 'tms'), '--config', file, 'sync', 'keepassxc', '--threads', String(threads)], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      child.on('close', (code) => (code === 0 ? resolve((performance.now() - t) / 1000) : reject(new Error(`tms sync: exit ${code}\n${err}`))));
+    });
+  };
+  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const load = [os.loadavg()[0]!];
+  for (let run = 0; run < THREAD_RUNS; run++) {
+    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+      const dir = path.join(work, `threads-${threads}-${run}`);
+      times[threads].push(await runAt(dir, threads));
+      rmSync(dir, { recursive: true, force: true });
+      load.push(os.loadavg()[0]!);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  report(
+    `×${copies} linked components, cold \`tms sync\` processes, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}): ` +
+      `one thread ${times[1].map((x) => x.toFixed(1)).join(', ')} s, two ${times[2].map((x) => x.toFixed(1)).join(', ')} s; ` +
+      `one / two ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians), pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
+  );
+}
+if (process.env.BENCH_ONLY === 'threads') {
+  clearInterval(sampler);
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // One component: clone, cold, no-change, one file changed
 {

@@ -65,18 +65,70 @@ export function componentScope(component: Component): ComponentScope {
   };
 }
 
-/** Visibility for one request: answers are memoized, lists of visible ids computed once. */
+/** The visibility of each principal over each catalog snapshot: both are replaced when the data changes. */
+const shared = new WeakMap<Catalog, WeakMap<Principal, Access>>();
+
+/**
+ * Visibility of one principal over one catalog snapshot: answers are memoized, lists of visible ids computed once.
+ * `Access.of` shares it between the requests of a principal until the data changes (a new catalog), so that nothing
+ * a page needs is recomputed over the whole site per request.
+ */
 export class Access {
   private readonly projects = new Map<number, boolean>();
   private readonly components = new Map<number, boolean>();
   private visibleProjects?: number[] | null;
   private hidden?: number[];
   private visibleTranslations?: number[] | null;
+  private readonly kept = new Map<string, unknown>();
 
   constructor(
     readonly principal: Principal,
     private readonly catalog: Catalog,
   ) {}
+
+  /**
+   * The principal's visibility over this catalog, shared by its requests until the catalog is replaced.
+   * @example const access = Access.of(await services.principal(user), catalog)
+   */
+  static of(principal: Principal, catalog: Catalog): Access {
+    let byPrincipal = shared.get(catalog);
+    if (!byPrincipal) {
+      byPrincipal = new WeakMap();
+      shared.set(catalog, byPrincipal);
+    }
+    let access = byPrincipal.get(principal);
+    if (!access) {
+      access = new Access(principal, catalog);
+      byPrincipal.set(principal, access);
+    }
+    return access;
+  }
+
+  /**
+   * What `make` derives from the catalog and this visibility alone (visible lists, summed statistics), made once per
+   * catalog snapshot and principal: `key` names it.
+   */
+  remember<T>(key: string, make: () => T): T {
+    if (this.kept.has(key)) return this.kept.get(key) as T;
+    const value = make();
+    this.kept.set(key, value);
+    return value;
+  }
+
+  /** The visible projects, in id order. */
+  projectList(): readonly Project[] {
+    return this.remember('projects', () => this.catalog.projects.filter((p) => this.project(p)));
+  }
+
+  /** The visible components, in id order. */
+  componentList(): readonly Component[] {
+    return this.remember('components', () => this.catalog.components.filter((c) => this.component(c)));
+  }
+
+  /** The visible translations, in id order. */
+  translationList(): readonly Translation[] {
+    return this.remember('translations', () => this.catalog.translations.filter((t) => this.translation(t)));
+  }
 
   project(project: Project): boolean {
     let seen = this.projects.get(project.id);

@@ -191,7 +191,7 @@ export function createApp(options: AppOptions): RequestHandler {
       catalog,
       urls: new Urls(originOf(req), getConfig().site_url, format),
       user,
-      access: new Access(await services.principal(user), catalog),
+      access: Access.of(await services.principal(user), catalog),
       params,
       query,
       path,

@@ -72,8 +72,12 @@ const HAS_VALUES: Readonly<Record<string, UnitProperty>> = {
   // Kept by Weblate, not by tms: nothing has them.
   variant: 'never',
   glossary: 'never',
-  label: 'never',
+  // the one label tms sets: Weblate's "Automatically translated" on a unit automatic translation filled
+  label: 'automatically-translated',
 };
+
+/** Weblate's label of units automatic translation filled (a unit column in tms, `label:` finds it by this name). */
+export const AUTOMATIC_LABEL = 'Automatically translated';
 
 const FIELD_NAMES = new Set([
   ...Object.keys(TEXT_FIELDS),
@@ -87,6 +91,7 @@ const FIELD_NAMES = new Set([
   'dismissed_check',
   'change_action',
   'changed_by',
+  'label',
 ]);
 
 type Token =
@@ -250,6 +255,7 @@ function termFilter(token: Extract<Token, { type: 'field' }>, lexer: Lexer): Uni
     return { kind: 'change', action };
   }
   if (name === 'changed_by') return { kind: 'change', author: value };
+  if (name === 'label') return { kind: 'property', property: value.toLowerCase() === AUTOMATIC_LABEL.toLowerCase() ? 'automatically-translated' : 'never' };
   if (name === 'is') {
     const filter = IS_VALUES[value.toLowerCase()];
     if (!filter) lexer.fail(`unknown value "${value}" for "is:"`, at);

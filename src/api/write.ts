@@ -59,6 +59,19 @@ export function refusal(ctx: RequestContext, permission: Permission, target: Per
   return result.allowed ? null : result.reason;
 }
 
+/**
+ * Whether the user may edit the same string in another component of the project (where a translated edit propagates
+ * to): the editor's `unit.edit` there.
+ */
+export function mayEditElsewhere(ctx: RequestContext): (other: { projectId: number; componentId: number; translationId: number; state: number }) => boolean {
+  return (other) => {
+    const t = ctx.catalog.translationsById.get(other.translationId);
+    const c = ctx.catalog.componentsById.get(other.componentId);
+    const p = ctx.catalog.projectsById.get(other.projectId);
+    return t !== undefined && c !== undefined && p !== undefined && refusal(ctx, 'unit.edit', targetOf(ctx, p, c, t, { state: other.state })) === null;
+  };
+}
+
 /** 403 unless allowed; `specific` uses Weblate's reason text where there is one, else the generic one. */
 export function requirePermission(ctx: RequestContext, permission: Permission, target: PermissionTarget, specific = true): void {
   const reason = refusal(ctx, permission, target);

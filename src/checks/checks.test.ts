@@ -98,6 +98,44 @@ describe('translation checks', () => {
     fails('duplicate', 'Remove the entry', 'Eintrag entfernen entfernen');
     passes('duplicate', 'Say bye bye', 'Sag bye bye');
     passes('duplicate', 'Wait 10 10 seconds', 'Warte 10 10 Sekunden');
+    // words are runs of letters, digits (any script) and _; only white space may stand between the two
+    fails('duplicate', 'Open', 'Открыть\u00a0Открыть');
+    fails('duplicate', 'x', 'a 𝐀𝐀 𝐀𝐀');
+    passes('duplicate', 'Open', 'Open, open');
+    passes('duplicate', 'Open', 'files-files');
+    passes('duplicate', 'Open', 'ab abc');
+  });
+  it('duplicate words: the verdict of the plain regular expressions over random texts (the scan that replaced them)', () => {
+    const word = /[\p{L}\p{N}_]+/gu;
+    const repeated = (text: string) => {
+      const out = new Set<string>();
+      let previous = '';
+      let previousEnd = -1;
+      for (const m of text.matchAll(word)) {
+        if (m[0] === previous && /^\s+$/.test(text.slice(previousEnd, m.index)) && !/^\d+$/.test(m[0])) out.add(m[0]);
+        previous = m[0];
+        previousEnd = m.index + m[0].length;
+      }
+      return out;
+    };
+    const pieces = ['a', 'b', 'ab', ' ', '  ', '\u00a0', '\n', '1', '_', 'é', 'Ж', '字', '𝐀', '\ud800', '.', '-', '\u3000', '٣', 'Ⅻ'];
+    let seed = 7;
+    const text = () => {
+      let out = '';
+      for (let n = 1 + (seed % 12); n > 0; n--) out += pieces[(seed = (seed * 16807) % 2147483647) % pieces.length];
+      return out;
+    };
+    let failing = 0;
+    const differing: string[][] = [];
+    for (let n = 0; n < 5000; n++) {
+      const [source, target] = [text(), text()];
+      const inSource = repeated(source);
+      const expected = [...repeated(target)].some((w) => !inSource.has(w));
+      if (expected) failing++;
+      if (run(source, target).includes('duplicate') !== expected) differing.push([source, target]);
+    }
+    expect(differing).toEqual([]);
+    expect(failing).toBeGreaterThan(20);
   });
   it('XML markup', () => {
     fails('xmltags', 'Click <b>here</b>', 'Klicke <i>hier</i>');

@@ -6,8 +6,11 @@ import { followUnitStats } from '../statistics/follow.js';
 import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';
 import {
   type ComponentTraits,
+  type StringUnitRow,
   checkedUnit,
+  checkedUnits,
   checkingFacts,
+  checksOfUnits,
   componentProject,
   componentTraits,
   componentTranslated,
@@ -15,6 +18,7 @@ import {
   inconsistentOfProject,
   othersStrings,
   relatedChecks,
+  relatedChecksOf,
   relatedChecksOfComponent,
   setCheckDismissed,
   sourceTranslationOf,
@@ -22,10 +26,11 @@ import {
   storeChecks,
   storeChecksOfTranslation,
   storeInconsistent,
-  stringKeyOf,
-  stringOfUnit,
+  stringKeysOf,
   stringStates,
   stringUnits,
+  stringUnitsOfLanguage,
+  stringsOfUnits,
   translationIdsOf,
   translationLanguage,
   unitIdsOf,
@@ -39,6 +44,11 @@ import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } fr
 
 const DAY_MS = 24 * 3600 * 1000;
 const INCONSISTENT = 'inconsistent';
+/**
+ * From this many strings of one translation on (an upload, a chunk of automatic translation), what the checks read is
+ * read for the whole translation or language at once rather than string by string.
+ */
+const BULK = 100;
 
 /** The checking context of a translation (undefined for an unknown one). */
 export async function translationChecking(tx: Tx, translationId: number): Promise<TranslationChecking | undefined> {
@@ -53,14 +63,15 @@ export async function translationChecking(tx: Tx, translationId: number): Promis
 export async function recheckUnits(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, string[]>> {
   const contexts = new Map<number, TranslationChecking | undefined>();
   const enforced = new Map<number, string[]>();
-  for (const id of unitIds) {
-    const u = await checkedUnit(tx, id);
-    if (!u) continue;
+  const ids = [...unitIds];
+  // the units and their stored checks read at once; a unit whose checks stay as they are is not written
+  const stored = await checksOfUnits(tx, ids);
+  for (const u of await checkedUnits(tx, ids)) {
     if (!contexts.has(u.translation_id)) contexts.set(u.translation_id, await translationChecking(tx, u.translation_id));
     const checking = contexts.get(u.translation_id);
     if (!checking) continue;
     const failing = computeChecks(checking, { ...u, extraFlags: u.extra_flags });
-    await storeChecks(tx, u.id, failing);
+    if (!sameChecks(stored.get(u.id) ?? [], failing)) await storeChecks(tx, u.id, failing);
     if (checking.enforced.size > 0)
       enforced.set(
         u.id,
@@ -93,7 +104,15 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
   const stats = await componentTranslated(tx, componentId);
   const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
   const old = Date.now() - 90 * DAY_MS;
+  const bulk = only !== undefined && only.size >= BULK;
   const unitRows = await sourceUnitRows(tx, sourceId, only);
+  // many strings: their stored checks read at once, and a string whose checks stay as they are is left alone
+  const stored = bulk
+    ? await checksOfUnits(
+        tx,
+        unitRows.map((u) => Number(u.id)),
+      )
+    : undefined;
   // a whole component: stored together at the end (in bulk where that is cheaper)
   const together = !only ? new Map<number, readonly string[]>() : undefined;
   // a few strings (an edit): the source translation's statistics move by each changed string's share
@@ -102,6 +121,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
       together.set(id, failing);
       return;
     }
+    if (stored && sameChecks(stored.get(id) ?? [], failing)) return;
     // a check that changed is no change of the translation: its last change stays (reading it again for each
     // string cost a count over the source translation's changes, most of an automatic translation's time)
     await followUnitStats(tx, [{ id, translationId: sourceId }], () => storeChecks(tx, id, failing), {
@@ -110,7 +130,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
-  const relatedAll = only ? null : await relatedChecksOfComponent(tx, componentId, sourceId);
+  const relatedAll = !only ? await relatedChecksOfComponent(tx, componentId, sourceId) : bulk ? await relatedChecksOf(tx, only, componentId, sourceId) : null;
   for (const u of unitRows) {
     const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
     // the cross-language facts cost two queries: only when a check that needs them is on for this string
@@ -129,6 +149,11 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
   }
   if (together) await storeChecksOfTranslation(tx, sourceId, together);
   return sourceId;
+}
+
+/** Whether storing `failing` would leave a unit's stored checks (`stored`, dismissed ones and `inconsistent` among them) as they are. */
+function sameChecks(stored: readonly string[], failing: readonly string[]): boolean {
+  return stored.every((name) => name === INCONSISTENT || failing.includes(name)) && failing.every((name) => stored.includes(name));
 }
 
 /**
@@ -186,11 +211,10 @@ export async function stringGroups(
 ): Promise<StringGroup[]> {
   const traits = await componentTraits(tx);
   const out = new Map<string, StringGroup>();
-  for (const id of unitIds) {
-    const k = await stringKeyOf(tx, id);
-    const c: ComponentTraits | undefined = k && traits.get(k.component_id);
-    if (!k || !c || k.is_source === 1) continue;
-    if (!c.propagates && (await setInconsistent(tx, id, k.translation_id, false, accounted))) changed?.set(id, k.translation_id);
+  for (const k of await stringKeysOf(tx, [...unitIds])) {
+    const c: ComponentTraits | undefined = traits.get(k.component_id);
+    if (!c || k.is_source === 1) continue;
+    if (!c.propagates && (await setInconsistent(tx, k.id, k.translation_id, false, accounted))) changed?.set(k.id, k.translation_id);
     const key = `${c.project_id}\0${k.language_id}\0${c.source_language}\0${k.context}\0${k.source}`;
     if (!out.has(key)) {
       out.set(key, { projectId: c.project_id, languageId: k.language_id, sourceLanguage: c.source_language, source: k.source, context: k.context });
@@ -213,6 +237,8 @@ export async function refreshInconsistentGroups(
 ): Promise<Map<number, number>> {
   const traits = await componentTraits(tx);
   const contexts = new Map<number, TranslationChecking | undefined>();
+  // the units whose `inconsistent` comes or goes, written once all groups are decided
+  const flips: { id: number; translationId: number; failing: boolean }[] = [];
   // the groups of one string (all its languages) are read together
   const strings = new Map<string, { group: StringGroup; languages: Set<number> }>();
   for (const g of groups) {
@@ -221,10 +247,27 @@ export async function refreshInconsistentGroups(
     if (!entry) strings.set(key, (entry = { group: g, languages: new Set() }));
     entry.languages.add(g.languageId);
   }
+  // many strings of one language of a project: that language's rows of the project, read once
+  const perLanguage = new Map<string, number>();
   for (const { group: g, languages } of strings.values()) {
-    const byLanguage = new Map<number, Awaited<ReturnType<typeof stringUnits>>>();
+    if (languages.size !== 1) continue;
+    const key = `${g.projectId}\0${g.languageId}`;
+    perLanguage.set(key, (perLanguage.get(key) ?? 0) + 1);
+  }
+  const languageRows = new Map<string, Map<string, StringUnitRow[]>>();
+  for (const [key, n] of perLanguage) {
+    if (n < BULK) continue;
+    const [project, language] = key.split('\0').map(Number) as [number, number];
+    languageRows.set(key, await stringUnitsOfLanguage(tx, project, language));
+  }
+  for (const { group: g, languages } of strings.values()) {
+    const byLanguage = new Map<number, StringUnitRow[]>();
+    const ofLanguage = languages.size === 1 ? languageRows.get(`${g.projectId}\0${g.languageId}`) : undefined;
     // one language edited (a translation's strings): only its rows are read
-    for (const row of await stringUnits(tx, g.source, g.context, languages.size === 1 ? [...languages][0] : undefined)) {
+    const rows = ofLanguage
+      ? (ofLanguage.get(`${g.context}\0${g.source}`) ?? [])
+      : await stringUnits(tx, g.source, g.context, languages.size === 1 ? [...languages][0] : undefined);
+    for (const row of rows) {
       if (!languages.has(row.language_id)) continue;
       const c = traits.get(row.component_id);
       if (!c || c.project_id !== g.projectId || !c.propagates || c.source_language !== g.sourceLanguage) continue;
@@ -244,11 +287,21 @@ export async function refreshInconsistentGroups(
         }
         // written only where it changes: a string shared by many components is mostly consistent, and deleting a
         // check that is not there cost a statement per member of every group (most of a sync of the tenth copy)
-        if (failing === (m.flagged === 1)) continue;
-        if (await setInconsistent(tx, m.id, m.translation_id, failing, accounted)) changed.set(m.id, m.translation_id);
+        if (failing !== (m.flagged === 1)) flips.push({ id: m.id, translationId: m.translation_id, failing });
       }
     }
   }
+  // a translation with many units flipped is counted again once, not moved unit by unit
+  const perTranslation = new Map<number, number>();
+  for (const f of flips) perTranslation.set(f.translationId, (perTranslation.get(f.translationId) ?? 0) + 1);
+  const recount = new Set([...perTranslation].filter(([t, n]) => n >= BULK && !accounted.has(t)).map(([t]) => t));
+  for (const f of flips) {
+    const stored = recount.has(f.translationId)
+      ? await storeInconsistent(tx, f.id, f.failing)
+      : await setInconsistent(tx, f.id, f.translationId, f.failing, accounted);
+    if (stored) changed.set(f.id, f.translationId);
+  }
+  await refreshStats(tx, recount);
   return changed;
 }
 
@@ -305,9 +358,7 @@ export async function settleInconsistent(tx: Tx, changed: ReadonlyMap<number, nu
 /** The strings (id_hash) of units, by component. */
 async function stringsOf(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, Set<bigint>>> {
   const out = new Map<number, Set<bigint>>();
-  for (const id of unitIds) {
-    const r = await stringOfUnit(tx, id);
-    if (!r) continue;
+  for (const r of await stringsOfUnits(tx, [...unitIds])) {
     const c = Number(r.component_id);
     let set = out.get(c);
     if (!set) out.set(c, (set = new Set()));

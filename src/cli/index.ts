@@ -53,15 +53,20 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .argument('[component]', 'component slug (default: every component of the project)')
     .option('--all', 'sync every project')
     .option('--watch', 'keep running and re-sync when local files or the configuration change')
-    .action((project: string | undefined, component: string | undefined, opts: { all?: boolean; watch?: boolean }) =>
+    .option('--threads <n>', 'threads parsing and writing many components (default: sync_threads, else the cores available; 1: one thread)')
+    .action((project: string | undefined, component: string | undefined, opts: { all?: boolean; watch?: boolean; threads?: string }) =>
       run(async () => {
         if (!project && !opts.all) throw new CliFailure('sync needs a project slug or --all', EXIT_USAGE);
+        const threads = opts.threads === undefined ? undefined : Number(opts.threads);
+        if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {
+          throw new CliFailure(`invalid number of threads "${opts.threads}"`, EXIT_USAGE);
+        }
         const cfg = await config();
         // each component's "did upstream move?" request travels while the store's code loads and the database opens
         const { askUpstreamsEarly } = await import('../sync/early.js');
         await askUpstreamsEarly(cfg, { project, component, all: Boolean(opts.all) });
         const { runSync } = await import('./sync.js');
-        return runSync(cfg, io, { project, component, all: Boolean(opts.all), watch: Boolean(opts.watch) });
+        return runSync(cfg, io, { project, component, all: Boolean(opts.all), watch: Boolean(opts.watch), threads });
       }),
     );
 

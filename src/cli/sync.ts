@@ -10,6 +10,8 @@ export interface SyncOptions {
   component?: string;
   all: boolean;
   watch: boolean;
+  /** Threads for a sync of many components (default: the configuration's `sync_threads`, else the cores available). */
+  threads?: number;
 }
 
 const STAGES = ['update', 'scan', 'parse', 'store'] as const;
@@ -27,7 +29,10 @@ export function summaryLine(r: ComponentSyncResult): string {
   return `${head}: ${parts.join(', ')}`;
 }
 
-async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
+/** What a sync's events show while it runs; `end` when it is over. */
+type Progress = ((event: SyncEvent) => void) & { end?: () => void };
+
+async function progress(io: CliIo): Promise<Progress> {
   if (!io.isTty) {
     return (event) => {
       if (event.type === 'component-start') io.out(`${event.project}/${event.component}: syncing`);
@@ -38,8 +43,22 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
   const { SingleBar } = (await import('cli-progress')).default;
   const bar = new SingleBar({ format: '{name} [{bar}] {value}/{total} {stage}', hideCursor: true, clearOnComplete: true }, undefined);
   let files = 0;
-  return (event) => {
-    if (event.type === 'component-start') {
+  // several components (synced side by side with parse workers): one bar of the components done / to do
+  let total = 0;
+  let done = 0;
+  const show: Progress = (event) => {
+    if (event.type === 'components') {
+      total = event.total;
+      if (total > 1) bar.start(total, 0, { name: 'components', stage: '' });
+    } else if (total > 1) {
+      if (event.type === 'component-start') bar.update(done, { stage: `${event.project}/${event.component}` });
+      else if (event.type === 'component-done') {
+        // (components the discovery add-on found come on top of those configured)
+        done++;
+        if (done > total) bar.setTotal(done);
+        bar.update(done, { stage: `${event.result.project}/${event.result.component}` });
+      }
+    } else if (event.type === 'component-start') {
       files = 0;
       bar.start(STAGES.length, 0, { name: `${event.project}/${event.component}`, stage: 'starting' });
     } else if (event.type === 'stage') {
@@ -52,6 +71,10 @@ async function progress(io: CliIo): Promise<(event: SyncEvent) => void> {
       bar.stop();
     }
   };
+  show.end = () => {
+    if (total > 1) bar.stop();
+  };
+  return show;
 }
 
 export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Promise<number> {
@@ -66,7 +89,11 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
   const store = await openStore(config.database);
   try {
     const onEvent = await progress(io);
-    const results = opts.all ? await syncAll(store, config, { onEvent }) : await syncProject(store, config, opts.project!, opts.component, { onEvent });
+    const threads = opts.threads ?? (config.sync_threads || (await import('./cores.js')).defaultWorkers());
+    const results = await (opts.all
+      ? syncAll(store, config, { onEvent, threads })
+      : syncProject(store, config, opts.project!, opts.component, { onEvent, threads })
+    ).finally(() => onEvent.end?.());
     for (const r of results) {
       io.out(summaryLine(r));
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);

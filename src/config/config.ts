@@ -152,6 +152,8 @@ export interface Config {
   max_file_bytes: number;
   /** The longest text (in characters) an edit may store, per plural form (400 beyond). */
   max_string_chars: number;
+  /** Threads a sync of many components uses: 1 parses on the syncing thread, 0 the cores available (`tms sync --threads`). */
+  sync_threads: number;
   /** Failed API authentications one client address may make per minute before it gets 429. */
   auth_failures_per_minute: number;
   /** What `tms serve` logs: request lines are "info". */

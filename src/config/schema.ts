@@ -234,6 +234,8 @@ export const configSchema = {
     // tms extensions: the largest translation file a sync reads, and the longest string an edit may store
     max_file_bytes: { type: 'integer', minimum: 1024, default: 50 * 1024 * 1024 },
     max_string_chars: { type: 'integer', minimum: 1, default: 100_000 },
+    // tms extension: threads a sync of many components uses (1: parse on the syncing thread; 0: the cores available)
+    sync_threads: { type: 'integer', minimum: 0, maximum: 256, default: 0 },
     // failed API authentications one client address may make per minute before it is answered 429
     auth_failures_per_minute: { type: 'integer', minimum: 1, default: 30 },
     // tms extension: what `tms serve` logs (one JSON line per request at "info")

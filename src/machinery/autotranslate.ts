@@ -1,6 +1,7 @@
 // Automatic translation of a translation (Weblate's "Automatic translation"): the strings a filter selects, filled
 // from other components or from engines, stored in chunks of short transactions as suggestions, translations or
-// strings needing editing, each change Weblate's "Automatically translated" by the automatic translation bot.
+// strings needing editing, authored by the automatic translation bot (Weblate's "Suggestion added" and "Automatically
+// translated" changes).
 
 import { enforceChecks } from '../checks/refresh.js';
 import type { EngineId } from '../config/config.js';
@@ -10,11 +11,12 @@ import {
   type AutoMode,
   type AutoResult,
   type OtherTranslation,
-  autoUnitNow,
+  autoUnitsNow,
   automaticTranslationUser,
   otherTranslations,
 } from '../store/autotranslate.repo.js';
-import { type ChangeInput, recordChanges, unitChange } from '../store/changes.repo.js';
+import { type ChangeInput, recordChangeRows, unitChange } from '../store/changes.repo.js';
+import { checkingFacts, sourceTranslationOf } from '../store/checks.repo.js';
 import { setPendingTarget } from '../store/edits.repo.js';
 import type { Tx } from '../store/index.js';
 import { now } from '../store/index.js';
@@ -26,6 +28,7 @@ import { type NewSuggestion, addSuggestions, hasSuggestion } from '../store/sugg
 import { translationUnitRecords } from '../store/unit-records.repo.js';
 import { EngineError, type LanguagePair } from './engine.js';
 import type { Machinery } from './machinery.js';
+import { pluralSourceForms } from './plurals.js';
 import type { TaskReporter } from './tasks.js';
 
 export type { AutoMode } from '../store/autotranslate.repo.js';
@@ -74,13 +77,16 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   // the other components' translations of every string, read once
   const others = new Map<number, OtherTranslation[]>();
   if (job.source.kind === 'others') {
-    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, job.pair.targetId, job.pair.sourceId));
+    const { components } = job.source;
+    const rows = await store.read((tx) => otherTranslations(tx, job.translationId, job.componentId, components, job.pair.targetId, job.pair.sourceId));
     for (const r of rows) {
       const list = others.get(r.unit_id);
       if (list) list.push(r);
       else others.set(r.unit_id, [r]);
     }
   }
+  // which source form an engine translates for each of the translation's plural forms
+  const plurals = job.source.kind === 'mt' ? await store.read((tx) => pluralMapOf(tx, job.translationId, job.componentId)) : null;
   let updated = 0;
   let found = 0;
   let stopped: string | null = null;
@@ -88,7 +94,7 @@ export async function autoTranslate(store: Store, machinery: Machinery, job: Aut
   report.progress(0, units.length);
   for (let start = 0; start < units.length; start += CHUNK) {
     const chunk = units.slice(start, start + CHUNK);
-    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, report, failed);
+    const results = job.source.kind === 'others' ? fromOthers(job, chunk, others) : await fromEngines(machinery, job, chunk, plurals!, report, failed);
     found += results.length;
     if (await store.read((tx) => isComponentLocked(tx, job.componentId))) {
       stopped = 'The component is locked.';
@@ -121,22 +127,51 @@ function fromOthers(job: AutoTranslateJob, chunk: readonly Candidate[], found: M
   return out;
 }
 
-/** Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. */
+/** For each plural form of a translation, the source form an engine translates for it (null: none fits). */
+async function pluralMapOf(tx: Tx, translationId: number, componentId: number): Promise<(number | null)[]> {
+  const sourceId = await sourceTranslationOf(tx, componentId);
+  const target = await checkingFacts(tx, translationId);
+  const source = sourceId === undefined ? undefined : await checkingFacts(tx, sourceId);
+  if (!target || !source) return [0];
+  return pluralSourceForms({ number: source.plural_number, formula: source.plural_formula }, { number: target.plural_number, formula: target.plural_formula });
+}
+
+/**
+ * Each engine in turn for the strings still without a result of at least `threshold`; the best result wins. A plural
+ * string is asked form by form (each of the translation's forms from the source form `plurals` names, as Weblate's
+ * engines get the singular or the plural) and filled when every form has a result, its quality the lowest of theirs;
+ * one with a form no source form fits is left to people.
+ */
 async function fromEngines(
   machinery: Machinery,
   job: AutoTranslateJob,
   chunk: readonly Candidate[],
+  plurals: readonly (number | null)[],
   report: TaskReporter,
   failed: Set<string>,
 ): Promise<AutoResult[]> {
   if (job.source.kind !== 'mt') return [];
   const { engines, threshold } = job.source;
-  const best = new Map<number, { text: string; quality: number }>();
-  // plural strings need one text per form: engines translate one text, so they are left to people
-  const singular = chunk.filter((u) => !u.source.includes(PLURAL_SEPARATOR));
+  // the texts to translate of each string: one, or one per plural form
+  const texts = new Map<number, string[]>();
+  for (const u of chunk) {
+    if (!u.source.includes(PLURAL_SEPARATOR)) {
+      texts.set(u.id, [u.source]);
+      continue;
+    }
+    const forms = u.source.split(PLURAL_SEPARATOR);
+    const mapped = plurals.map((i) => (i === null ? null : (forms[Math.min(i, forms.length - 1)] ?? null)));
+    if (mapped.every((t): t is string => t !== null && t !== '')) texts.set(u.id, mapped);
+  }
+  const best = new Map<number, ({ text: string; quality: number } | undefined)[]>();
+  const quality = (id: number): number => {
+    const forms = best.get(id);
+    if (!forms) return -1;
+    return Math.min(...texts.get(id)!.map((_, i) => forms[i]?.quality ?? -1));
+  };
   for (const engine of engines) {
     if (failed.has(engine)) continue;
-    const open = singular.filter((u) => (best.get(u.id)?.quality ?? -1) < 100);
+    const open = chunk.filter((u) => texts.has(u.id) && quality(u.id) < 100);
     if (open.length === 0) break;
     try {
       if (!(await machinery.supports(engine, job.pair))) {
@@ -144,18 +179,25 @@ async function fromEngines(
         failed.add(engine);
         continue;
       }
-      const answers = await machinery.translate(
-        engine,
-        open.map((u) => u.source),
-        job.pair,
-        { projects: job.projects, userId: job.userId, componentId: job.componentId, threshold },
-      );
-      open.forEach((u, i) => {
-        for (const s of answers[i] ?? []) {
-          if (s.quality < threshold || s.text === '') continue;
-          if ((best.get(u.id)?.quality ?? -1) < s.quality) best.set(u.id, { text: s.text, quality: s.quality });
-        }
+      // each text once, however many strings or forms have it
+      const asked = [...new Set(open.flatMap((u) => texts.get(u.id)!))];
+      const answers = await machinery.translate(engine, asked, job.pair, {
+        projects: job.projects,
+        userId: job.userId,
+        componentId: job.componentId,
+        threshold,
       });
+      const answerOf = new Map(asked.map((t, i) => [t, answers[i] ?? []]));
+      for (const u of open) {
+        let forms = best.get(u.id);
+        if (!forms) best.set(u.id, (forms = []));
+        for (const [i, text] of texts.get(u.id)!.entries()) {
+          for (const s of answerOf.get(text) ?? []) {
+            if (s.quality < threshold || s.text === '') continue;
+            if ((forms[i]?.quality ?? -1) < s.quality) forms[i] = { text: s.text, quality: s.quality };
+          }
+        }
+      }
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       report.log(`${e.data.engine}: ${e.data.reason}`);
@@ -163,16 +205,20 @@ async function fromEngines(
     }
   }
   return chunk.flatMap((u) => {
-    const b = best.get(u.id);
-    return b && b.text !== u.target ? [{ unitId: u.id, target: b.text, seenTarget: u.target, seenState: u.state }] : [];
+    if (!texts.has(u.id) || quality(u.id) < 0) return [];
+    const target = best
+      .get(u.id)!
+      .map((f) => f!.text)
+      .join(PLURAL_SEPARATOR);
+    return target !== u.target ? [{ unitId: u.id, target, seenTarget: u.target, seenState: u.state }] : [];
   });
 }
 
 /**
  * Stores a chunk of automatic results in one transaction (call inside one): `suggest` adds suggestions the unit does
- * not have yet; `translate` and `fuzzy` store pending translations (20 or 10) authored by the bot, their checks run
- * as an upload's are (an enforced one makes a string "needs editing"). Each change is Weblate's "Automatically
- * translated" (6), by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
+ * not have yet, each change Weblate's "Suggestion added" (4); `translate` and `fuzzy` store pending translations (20
+ * or 10) authored by the bot, their checks run as an upload's are (an enforced one makes a string "needs editing"),
+ * each change Weblate's "Automatically translated" (6). Changes are by `userId` (who asked; null for the add-on). A unit whose target or state moved since the job
  * read it is skipped, and so is a translated unit unless `overwrite` is set (`translate` with a filter that includes
  * translated strings). Returns how many units were changed.
  */
@@ -188,8 +234,12 @@ export async function applyAutomaticResults(
   const byTranslation = new Map<number, { edits: { id: number; target: string; state: number }[]; changes: ChangeInput[] }>();
   const suggestions: NewSuggestion[] = [];
   const suggested = new Set<number>();
+  const current = await autoUnitsNow(
+    tx,
+    results.map((r) => r.unitId),
+  );
   for (const r of results) {
-    const u = await autoUnitNow(tx, r.unitId);
+    const u = current.get(r.unitId);
     if (!u || u.target !== r.seenTarget || u.state !== r.seenState || u.state === State.READONLY || u.target === r.target) continue;
     const change = unitChange(u, {
       action: Action.AUTO,
@@ -203,13 +253,8 @@ export async function applyAutomaticResults(
     if (mode === 'suggest') {
       if (await hasSuggestion(tx, u.id, r.target)) continue;
       suggested.add(u.translation_id);
-      suggestions.push({
-        unitId: u.id,
-        target: r.target,
-        userId: bot,
-        timestamp,
-        change: { ...change, old: '', details: { ...change.details, suggestion: true } },
-      });
+      // Weblate adds automatic suggestions as any suggestion: "Suggestion added" (4), not "Automatically translated"
+      suggestions.push({ unitId: u.id, target: r.target, userId: bot, timestamp, change: { ...change, action: Action.SUGGESTION, old: '' } });
       continue;
     }
     if (u.state >= State.TRANSLATED && !overwrite) continue;
@@ -226,8 +271,8 @@ export async function applyAutomaticResults(
   }
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
-    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp });
-    await recordChanges(tx, group.changes);
+    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp, automatic: true });
+    await recordChangeRows(tx, group.changes);
     const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
     await enforceChecks(
       tx,

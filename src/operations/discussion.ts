@@ -11,7 +11,7 @@ import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
 import { now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import * as suggestions from '../store/suggestions.repo.js';
-import { saveUnitEdit } from './edit.js';
+import { type UnitEdit, propagateEdit, saveUnitEdit } from './edit.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 
@@ -75,9 +75,16 @@ export async function suggestionOf(store: Store, suggestionId: number) {
 
 /**
  * Accepts a suggestion: the string takes its text as translated (a pending edit, change 7) with the suggestion's
- * author as the translation's author (the commit's author), and the suggestion is removed.
+ * author as the translation's author (the commit's author), and the suggestion is removed. As any translated edit in
+ * Weblate, the text fills the same string in the project's other components where `mayPropagateTo` allows (change 77
+ * each; absent: not propagated).
  */
-export async function acceptSuggestion(store: Store, suggestionId: number, user: { id: number }): Promise<{ changeId: number; state: number }> {
+export async function acceptSuggestion(
+  store: Store,
+  suggestionId: number,
+  user: { id: number },
+  mayPropagateTo?: UnitEdit['mayPropagateTo'],
+): Promise<{ changeId: number; state: number; propagated: number[] }> {
   const { suggestion, unit } = await suggestionOf(store, suggestionId);
   if (await store.read((tx) => isComponentLocked(tx, unit.component_id))) throw forbidden(COMPONENT_LOCKED);
   if (unit.state === State.READONLY) throw forbidden('The string is read-only.');
@@ -99,7 +106,27 @@ export async function acceptSuggestion(store: Store, suggestionId: number, user:
       }),
     });
     await followUnitStats(tx, [counted(unit)], () => suggestions.deleteSuggestion(tx, suggestion.id, null));
-    return saved;
+    const propagated =
+      mayPropagateTo && saved.state >= State.TRANSLATED
+        ? await propagateEdit(tx, unit, {
+            target: suggestion.target,
+            plurals: unit.source.includes(PLURAL_SEPARATOR) ? pluralForms(unit) : 1,
+            authorId: author,
+            timestamp,
+            mayPropagateTo,
+            change: (other) =>
+              unitChange(other, {
+                action: Action.PROPAGATED_EDIT,
+                timestamp,
+                userId: user.id,
+                authorId: author,
+                target: suggestion.target,
+                old: other.target,
+                details: { state: State.TRANSLATED, old_state: other.state, source: other.source },
+              }),
+          })
+        : [];
+    return { ...saved, propagated };
   });
 }
 
@@ -111,7 +138,8 @@ export async function deleteSuggestion(store: Store, suggestionId: number, user:
 }
 
 /**
- * Votes on a suggestion (+1, −1, or 0 to withdraw); at `autoaccept` votes (when above 0) it is accepted by the voter.
+ * Votes on a suggestion (+1, −1, or 0 to withdraw); at `autoaccept` votes (when above 0) it is accepted by the voter
+ * (propagated as acceptSuggestion does).
  * Returns the vote total and whether it was accepted.
  */
 export async function voteSuggestion(
@@ -120,12 +148,13 @@ export async function voteSuggestion(
   user: { id: number },
   value: number,
   autoaccept: number,
+  mayPropagateTo?: UnitEdit['mayPropagateTo'],
 ): Promise<{ votes: number; accepted: boolean }> {
   if (![1, 0, -1].includes(value)) throw invalid('vote', 'A vote is 1, -1 or 0.');
   await suggestionOf(store, suggestionId);
   const votes = (await store.write((tx) => suggestions.voteSuggestion(tx, suggestionId, user.id, value))) ?? 0;
   if (autoaccept > 0 && votes >= autoaccept) {
-    await acceptSuggestion(store, suggestionId, user);
+    await acceptSuggestion(store, suggestionId, user, mayPropagateTo);
     return { votes, accepted: true };
   }
   return { votes, accepted: false };

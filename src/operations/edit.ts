@@ -7,7 +7,7 @@ import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { followUnitStats } from '../statistics/follow.js';
 import { type UnitPlace, recordChangeRow, unitChange } from '../store/changes.repo.js';
-import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
+import { type PropagationTarget, findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
@@ -121,25 +121,57 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
       old: u.target,
       details: { state, old_state: u.state, source: u.source },
     });
-  const propagated: number[] = [];
+  let propagated: number[] = [];
   const saved = await store.write(async (tx) => {
     const saved = await saveUnitEdit(tx, unit, { target, state: edit.state, authorId: edit.user.id, timestamp, change: change(unit, action, edit.state) });
-    // a translated string fills the same string of the project's other components, each an edit of its own
     if (edit.mayPropagateTo && saved.state >= State.TRANSLATED) {
-      for (const other of await propagationTargets(tx, unit.id)) {
-        const state = State.TRANSLATED;
-        if (other.state === State.READONLY || other.state === State.APPROVED || (other.target === target && other.state === state)) continue;
-        if (splitPlural(other.source).length !== splitPlural(unit.source).length || (plural && other.plural_number !== expected)) continue;
-        if (await isComponentLocked(tx, other.component_id)) continue;
-        const scope = { projectId: other.project_id, componentId: other.component_id, translationId: other.translation_id, state: other.state };
-        if (!edit.mayPropagateTo(scope)) continue;
-        await saveUnitEdit(tx, other, { target, state, authorId: edit.user.id, timestamp, change: change(other, Action.PROPAGATED_EDIT, state) });
-        propagated.push(other.id);
-      }
+      propagated = await propagateEdit(tx, unit, {
+        target,
+        plurals: expected,
+        authorId: edit.user.id,
+        timestamp,
+        mayPropagateTo: edit.mayPropagateTo,
+        change: (other) => change(other, Action.PROPAGATED_EDIT, State.TRANSLATED),
+      });
     }
     return saved;
   });
   return { unitId: unit.id, changed: true, action, changeId: saved.changeId, target: [...edit.target], state: saved.state, pending: true, propagated };
+}
+
+/**
+ * Fills the same string (source, context, language) in the project's other components that allow propagation with a
+ * translated `target` stored on `unit` (call inside the transaction that stored it): each a translated edit of its
+ * own (its `change`, Weblate's 77), checked as any edit, where `mayPropagateTo` allows it; read-only and approved
+ * strings, ones holding this text already, other plural counts and locked components are left alone. Returns the
+ * units filled.
+ */
+export async function propagateEdit(
+  tx: Tx,
+  unit: Pick<EditableUnit, 'id' | 'source'>,
+  edit: {
+    target: string;
+    /** The unit's translation's plural forms (pluralForms). */
+    plurals: number;
+    authorId: number;
+    timestamp: string;
+    mayPropagateTo: NonNullable<UnitEdit['mayPropagateTo']>;
+    change: (other: PropagationTarget) => ChangeInput;
+  },
+): Promise<number[]> {
+  const propagated: number[] = [];
+  const forms = splitPlural(unit.source).length;
+  const state = State.TRANSLATED;
+  for (const other of await propagationTargets(tx, unit.id)) {
+    if (other.state === State.READONLY || other.state === State.APPROVED || (other.target === edit.target && other.state === state)) continue;
+    if (splitPlural(other.source).length !== forms || (forms > 1 && other.plural_number !== edit.plurals)) continue;
+    if (await isComponentLocked(tx, other.component_id)) continue;
+    const scope = { projectId: other.project_id, componentId: other.component_id, translationId: other.translation_id, state: other.state };
+    if (!edit.mayPropagateTo(scope)) continue;
+    await saveUnitEdit(tx, other, { target: edit.target, state, authorId: edit.authorId, timestamp: edit.timestamp, change: edit.change(other) });
+    propagated.push(other.id);
+  }
+  return propagated;
 }
 
 /**

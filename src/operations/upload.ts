@@ -6,10 +6,10 @@ import { type Actor, type ComponentHandle, hasWorkingCopy } from '../component/h
 import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
-import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
+import { PLURAL_SEPARATOR, type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedFile } from '../formats/format.js';
-import { recordChanges } from '../store/changes.repo.js';
-import { setPendingTarget } from '../store/edits.repo.js';
+import { recordChanges, unitChange } from '../store/changes.repo.js';
+import { findEditableUnit, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type Tx, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
@@ -19,10 +19,12 @@ import { translationUnits } from '../store/units.repo.js';
 import { syncLocked } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
+import { type UnitEdit, propagateEdit } from './edit.js';
 import { withMutex } from './exclusive.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
+import { pluralForms } from './plural-forms.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, storeNewUnits, stringAddedChange } from './units.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
@@ -42,6 +44,11 @@ export interface UploadInput {
   /** The author of the uploaded strings (Weblate's `author_name`/`author_email`, with `upload.authorship`); default `user`. */
   author?: Actor;
   user: Actor;
+  /**
+   * Whether the user may edit the same string in another component of the project: uploaded translations propagate
+   * there as edits do (Weblate's upload propagates); absent: not propagated.
+   */
+  mayPropagateTo?: UnitEdit['mayPropagateTo'];
 }
 
 /** Weblate's upload answer; `result` (accepted > 0) and `count` (= total) are kept for compatibility. */
@@ -205,7 +212,34 @@ async function mergeTranslations(
     });
   }
   changes.push(fileUploaded(h, t, method, counts, input));
-  await h.store.write((tx) => saveUploadedTargets(tx, t.id, edits, changes));
+  await h.store.write(async (tx) => {
+    await saveUploadedTargets(tx, t.id, edits, changes);
+    const { mayPropagateTo } = input;
+    if (!mayPropagateTo) return;
+    // a string the upload left translated (an enforced check may have made it "needs editing") fills the same string
+    // in the project's other components, as an edit does
+    for (const e of edits) {
+      const unit = e.state >= State.TRANSLATED ? await findEditableUnit(tx, e.id) : undefined;
+      if (!unit || unit.state < State.TRANSLATED) continue;
+      await propagateEdit(tx, unit, {
+        target: e.target,
+        plurals: unit.source.includes(PLURAL_SEPARATOR) ? pluralForms(unit) : 1,
+        authorId: author.id,
+        timestamp,
+        mayPropagateTo,
+        change: (other) =>
+          unitChange(other, {
+            action: Action.PROPAGATED_EDIT,
+            timestamp,
+            userId: input.user.id,
+            authorId: author.id,
+            target: e.target,
+            old: other.target,
+            details: { state: State.TRANSLATED, old_state: other.state, source: other.source },
+          }),
+      });
+    }
+  });
   return counts;
 }
 

@@ -48,19 +48,21 @@ const sql = preparedOnce((tx: Tx) => ({
   insertBot: tx.prepare(
     'INSERT INTO users (username, full_name, email, is_bot, is_active, date_joined) VALUES (?, ?, ?, 1, 1, ?) ON CONFLICT (username) DO NOTHING',
   ),
-  // every string of the translation at once: one pass over the (source, context) index, no statement per string
+  // the chosen components' translated strings in the language, read once and matched to the translation's strings in
+  // memory: a join on the source text visited every language's copies of every string (a fifth of a job)
   others: tx.prepare(
-    `SELECT u.id AS unit_id, o.target, CASE WHEN o.context = u.context THEN 1 ELSE 0 END AS same_context, ot.component_id, o.state
-     FROM units u JOIN units o ON o.source = u.source AND o.id <> u.id
-     JOIN translations ot ON ot.id = o.translation_id
-     WHERE u.translation_id = ? AND ot.language_id = ? AND ot.is_source = 0 AND ot.component_id <> ?
+    `SELECT o.id, o.source, o.context, o.target, o.state, ot.component_id
+     FROM translations ot JOIN units o ON o.translation_id = ot.id
+     WHERE ot.component_id IN (${tx.dialect.idsOfJson}) AND ot.language_id = ? AND ot.is_source = 0 AND ot.component_id <> ?
        AND o.state >= ${State.TRANSLATED} AND o.state < ${State.READONLY} AND o.target <> ''
        AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = ot.component_id AND st.is_source = 1 AND st.language_id = ?)
-     ORDER BY u.id, o.state DESC, o.id`,
+     ORDER BY o.state DESC, o.id`,
   ),
-  unitNow: tx.prepare(
+  strings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ? ORDER BY id'),
+  automatic: tx.prepare('SELECT count(*) FROM units WHERE translation_id = ? AND automatically_translated = 1').pluck(),
+  unitsNow: tx.prepare(
     `SELECT u.id, u.translation_id, u.target, u.state, u.source, t.component_id, c.project_id, t.language_id
-     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id = ?`,
+     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE u.id IN (${tx.dialect.idsOfJson})`,
   ),
 }));
 
@@ -75,18 +77,32 @@ export async function automaticTranslationUser(tx: Tx): Promise<number> {
 }
 
 /**
- * For every string of a translation, the translated strings with the same source text in the same language in other
- * components whose source language is `sourceLanguageId` (per string: approved first, then oldest); the caller picks
- * among the components it may use.
+ * For every string of a translation, the translated strings with the same source text in the same language in the
+ * components `componentIds` whose source language is `sourceLanguageId` (by unit, then approved first, then oldest).
  */
 export async function otherTranslations(
   tx: Tx,
   translationId: number,
   componentId: number,
+  componentIds: readonly number[],
   languageId: number,
   sourceLanguageId: number,
 ): Promise<OtherTranslation[]> {
-  return (await sql(tx).others.all(translationId, languageId, componentId, sourceLanguageId)) as OtherTranslation[];
+  const s = sql(tx);
+  type Row = { id: number; source: string; context: string; target: string; state: number; component_id: number };
+  const bySource = new Map<string, Row[]>();
+  for (const r of (await s.others.all(JSON.stringify(componentIds), languageId, componentId, sourceLanguageId)) as Row[]) {
+    const list = bySource.get(r.source);
+    if (list) list.push(r);
+    else bySource.set(r.source, [r]);
+  }
+  const out: OtherTranslation[] = [];
+  for (const u of (await s.strings.all(translationId)) as { id: number; source: string; context: string }[]) {
+    for (const o of bySource.get(u.source) ?? []) {
+      out.push({ unit_id: u.id, target: o.target, same_context: o.context === u.context ? 1 : 0, component_id: o.component_id, state: o.state });
+    }
+  }
+  return out;
 }
 
 /** A unit as an automatic result is stored on it: what it holds now and where it lives. */
@@ -101,7 +117,13 @@ export interface AutoUnitNow {
   language_id: number;
 }
 
-/** The unit as it is now (read in the transaction that stores a result on it), or undefined. */
-export async function autoUnitNow(tx: Tx, unitId: number): Promise<AutoUnitNow | undefined> {
-  return (await sql(tx).unitNow.get(unitId)) as AutoUnitNow | undefined;
+/** Units as they are now (read in the transaction that stores results on them), by id. */
+export async function autoUnitsNow(tx: Tx, unitIds: readonly number[]): Promise<Map<number, AutoUnitNow>> {
+  const rows = (await sql(tx).unitsNow.all(JSON.stringify(unitIds))) as AutoUnitNow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** How many of a translation's strings hold automatic translation's text (nobody changed them since). */
+export async function automaticallyTranslatedCount(tx: Tx, translationId: number): Promise<number> {
+  return Number(await sql(tx).automatic.get(translationId));
 }

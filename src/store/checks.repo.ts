@@ -48,6 +48,18 @@ const sql = preparedOnce((tx: Tx) => ({
   removeAll: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name <> '${INCONSISTENT}'`),
   unit: tx.prepare('SELECT id, translation_id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE id = ?').safeIntegers(false),
   unitsOf: tx.prepare('SELECT id FROM units WHERE translation_id = ?').pluck(),
+  // units by id in one statement (a JSON array of ids): a batch of edits read at once
+  unitsById: tx
+    .prepare(`SELECT id, translation_id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE id IN (${tx.dialect.idsOfJson})`)
+    .safeIntegers(false),
+  checksById: tx.prepare(`SELECT unit_id, name FROM checks WHERE unit_id IN (${tx.dialect.idsOfJson})`),
+  stringKeysById: tx.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.context, t.language_id, t.is_source, t.component_id
+     FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id IN (${tx.dialect.idsOfJson})`,
+  ),
+  stringsById: tx
+    .prepare(`SELECT u.id, t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id IN (${tx.dialect.idsOfJson})`)
+    .safeIntegers(true),
   translationsOf: tx.prepare('SELECT id FROM translations WHERE component_id = ? ORDER BY is_source').pluck(),
   dismiss: tx.prepare('UPDATE checks SET dismissed = ? WHERE unit_id = ? AND name = ?'),
   all: tx.prepare('SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name'),
@@ -69,6 +81,13 @@ const sql = preparedOnce((tx: Tx) => ({
        WHERE t.component_id = ? AND t.id <> ? GROUP BY o.id_hash`,
     )
     .safeIntegers(true),
+  // the same for many strings at once (a JSON array of id_hash)
+  relatedOf: tx
+    .prepare(
+      `SELECT o.id_hash, count(*) AS n FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash IN (${tx.dialect.idsOfJson})
+       JOIN checks k ON k.unit_id = o.id WHERE t.component_id = ? AND t.id <> ? GROUP BY o.id_hash`,
+    )
+    .safeIntegers(true),
   states: tx.prepare(
     `SELECT count(*) AS total, count(*) FILTER (WHERE o.state >= ${State.TRANSLATED}) AS translated
      FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ? WHERE t.component_id = ?`,
@@ -78,8 +97,10 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM translation_stats s JOIN translations t ON t.id = s.translation_id WHERE t.component_id = ?`,
   ),
   sourceUnits: tx.prepare('SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ?').safeIntegers(true),
-  sourceUnit: tx
-    .prepare('SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ? AND id_hash = ?')
+  sourceUnitsOf: tx
+    .prepare(
+      `SELECT id, source, target, state, flags, extra_flags, id_hash, timestamp FROM units WHERE translation_id = ? AND id_hash IN (${tx.dialect.idsOfJson})`,
+    )
     .safeIntegers(true),
   sourceTranslation: tx.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
   // inconsistent: a string's translations in one language across the project's components that propagate
@@ -87,10 +108,6 @@ const sql = preparedOnce((tx: Tx) => ({
   componentTraits: tx.prepare(
     `SELECT c.id, c.project_id, coalesce(${tx.dialect.jsonFlag('c.settings', 'allow_translation_propagation')}, 1) AS propagates,
        coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language FROM components c`,
-  ),
-  stringKey: tx.prepare(
-    `SELECT u.translation_id, u.source, u.context, t.language_id, t.is_source, t.component_id
-     FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?`,
   ),
   // every language of one string at once: the (source, context) index finds them all, one language at a time
   // would read them all once per language; the components that take part are picked from componentTraits
@@ -107,6 +124,14 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM units u JOIN translations t ON t.id = u.translation_id
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND t.language_id = ?`,
   ),
+  // one language of a project at once (the strings of a whole upload or automatic translation): the project's rows
+  // of that language once, instead of every language's copies of each string through the (source, context) index
+  groupsOfLanguage: tx.prepare(
+    `SELECT u.id, u.translation_id, u.source, u.context, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
+       EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
+     FROM components c JOIN translations t ON t.component_id = c.id JOIN units u ON u.translation_id = t.id
+     WHERE c.project_id = ? AND t.language_id = ? AND t.is_source = 0`,
+  ),
   addInconsistent: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) VALUES (?, '${INCONSISTENT}', 0) ON CONFLICT DO NOTHING`),
   removeInconsistent: tx.prepare(`DELETE FROM checks WHERE unit_id = ? AND name = '${INCONSISTENT}'`),
   flaggedInProject: tx
@@ -121,7 +146,6 @@ const sql = preparedOnce((tx: Tx) => ({
        WHERE k.name = '${INCONSISTENT}' AND t.component_id = ?`,
     )
     .pluck(),
-  stringOf: tx.prepare('SELECT t.component_id, u.id_hash FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ?').safeIntegers(true),
   componentOf: tx.prepare(
     'SELECT project_id, (SELECT count(*) FROM components o WHERE o.project_id = c.project_id) AS components FROM components c WHERE c.id = ?',
   ),
@@ -166,6 +190,26 @@ export async function checkedUnit(tx: Tx, unitId: number): Promise<CheckedUnitRo
   return (await sql(tx).unit.get(unitId)) as CheckedUnitRow | undefined;
 }
 
+/** Units by id as their checks read them (unknown ids left out; in no particular order). */
+export async function checkedUnits(tx: Tx, unitIds: readonly number[]): Promise<CheckedUnitRow[]> {
+  return (await sql(tx).unitsById.all(JSON.stringify(unitIds))) as CheckedUnitRow[];
+}
+
+/** The stored check names of units by id (dismissed ones and `inconsistent` too). */
+export async function checksOfUnits(tx: Tx, unitIds: readonly number[]): Promise<Map<number, string[]>> {
+  return namesByUnit((await sql(tx).checksById.all(JSON.stringify(unitIds))) as { unit_id: number; name: string }[]);
+}
+
+function namesByUnit(rows: readonly { unit_id: number | bigint; name: string }[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const r of rows) {
+    const names = out.get(Number(r.unit_id));
+    if (names) names.push(r.name);
+    else out.set(Number(r.unit_id), [r.name]);
+  }
+  return out;
+}
+
 /** The ids of a translation's units. */
 export async function unitIdsOf(tx: Tx, translationId: number): Promise<number[]> {
   return (await sql(tx).unitsOf.all(translationId)) as number[];
@@ -202,18 +246,25 @@ export interface SourceUnitRow {
 export async function sourceUnitRows(tx: Tx, sourceId: number, hashes?: Iterable<bigint>): Promise<SourceUnitRow[]> {
   const s = sql(tx);
   if (!hashes) return (await s.sourceUnits.all(sourceId)) as SourceUnitRow[];
-  const rows: SourceUnitRow[] = [];
-  for (const h of hashes) {
-    const row = (await s.sourceUnit.get(sourceId, h)) as SourceUnitRow | undefined;
-    if (row) rows.push(row);
-  }
-  return rows;
+  return (await s.sourceUnitsOf.all(sourceId, hashList(hashes))) as SourceUnitRow[];
+}
+
+/** 64-bit hashes as a JSON array for idsOfJson (bigints written out exactly). */
+function hashList(hashes: Iterable<bigint>): string {
+  return `[${[...hashes].join(',')}]`;
 }
 
 /** Per string (id_hash), the checks of its units in the component's translations other than `sourceId` (dismissed ones too). */
 export async function relatedChecksOfComponent(tx: Tx, componentId: number, sourceId: number): Promise<Map<bigint, number>> {
   const out = new Map<bigint, number>();
   for (const r of (await sql(tx).relatedAll.all(componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) out.set(r.id_hash, Number(r.n));
+  return out;
+}
+
+/** Per string (id_hash) of `hashes`, the checks of its units in the component's translations other than `sourceId` (dismissed ones too). */
+export async function relatedChecksOf(tx: Tx, hashes: Iterable<bigint>, componentId: number, sourceId: number): Promise<Map<bigint, number>> {
+  const out = new Map<bigint, number>();
+  for (const r of (await sql(tx).relatedOf.all(hashList(hashes), componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) out.set(r.id_hash, Number(r.n));
   return out;
 }
 
@@ -240,13 +291,19 @@ export async function componentTraits(tx: Tx): Promise<Map<number, ComponentTrai
 }
 
 /** A unit's string: its source and context, its translation's language and component. */
-export async function stringKeyOf(
-  tx: Tx,
-  unitId: number,
-): Promise<{ translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number } | undefined> {
-  return (await sql(tx).stringKey.get(unitId)) as
-    | { translation_id: number; source: string; context: string; language_id: number; is_source: number; component_id: number }
-    | undefined;
+export interface StringKeyRow {
+  id: number;
+  translation_id: number;
+  source: string;
+  context: string;
+  language_id: number;
+  is_source: number;
+  component_id: number;
+}
+
+/** The strings of units by id (unknown ids left out; in no particular order). */
+export async function stringKeysOf(tx: Tx, unitIds: readonly number[]): Promise<StringKeyRow[]> {
+  return (await sql(tx).stringKeysById.all(JSON.stringify(unitIds))) as StringKeyRow[];
 }
 
 /** A unit of a string in any component, as `inconsistent` compares it. */
@@ -270,6 +327,23 @@ export async function stringUnits(tx: Tx, source: string, context: string, langu
   return (await (languageId === undefined ? s.group.all(source, context) : s.groupOfLanguage.all(source, context, languageId))) as StringUnitRow[];
 }
 
+/** Every translated (non-source) unit of a project in one language, by string (`context\0source`). */
+export async function stringUnitsOfLanguage(tx: Tx, projectId: number, languageId: number): Promise<Map<string, StringUnitRow[]>> {
+  const out = new Map<string, StringUnitRow[]>();
+  for (const r of (await sql(tx).groupsOfLanguage.all(projectId, languageId)) as (StringUnitRow & { context: string })[]) {
+    const key = `${r.context}\0${r.source}`;
+    const list = out.get(key);
+    if (list) list.push(r);
+    else out.set(key, [r]);
+  }
+  return out;
+}
+
+/** The stored check names of every unit of a translation (dismissed ones too), by unit. */
+export async function checksOfTranslation(tx: Tx, translationId: number): Promise<Map<number, string[]>> {
+  return namesByUnit((await sql(tx).existingOfTranslation.all(translationId)) as { unit_id: number; name: string }[]);
+}
+
 /** Adds or removes a unit's `inconsistent`; true when that changed a row. */
 export async function storeInconsistent(tx: Tx, unitId: number, failing: boolean): Promise<boolean> {
   const s = sql(tx);
@@ -286,9 +360,9 @@ export async function inconsistentOfComponent(tx: Tx, componentId: number): Prom
   return (await sql(tx).flaggedInComponent.all(componentId)) as number[];
 }
 
-/** A unit's component and id_hash (64-bit integers as bigint). */
-export async function stringOfUnit(tx: Tx, unitId: number): Promise<{ component_id: bigint; id_hash: bigint } | undefined> {
-  return (await sql(tx).stringOf.get(unitId)) as { component_id: bigint; id_hash: bigint } | undefined;
+/** Units' components and id_hash by id (64-bit integers as bigint; unknown ids left out). */
+export async function stringsOfUnits(tx: Tx, unitIds: readonly number[]): Promise<{ id: bigint; component_id: bigint; id_hash: bigint }[]> {
+  return (await sql(tx).stringsById.all(JSON.stringify(unitIds))) as { id: bigint; component_id: bigint; id_hash: bigint }[];
 }
 
 /** A component's project and how many components that project has. */
@@ -356,13 +430,7 @@ export async function storeChecksOfTranslation(tx: Tx, translationId: number, fa
     for (const [id, names] of failing) await storeChecks(tx, id, names);
     return;
   }
-  const s = sql(tx);
-  const stored = new Map<number, string[]>();
-  for (const r of (await s.existingOfTranslation.all(translationId)) as { unit_id: number; name: string }[]) {
-    let names = stored.get(r.unit_id);
-    if (!names) stored.set(r.unit_id, (names = []));
-    names.push(r.name);
-  }
+  const stored = await checksOfTranslation(tx, translationId);
   const gone: [number, string][] = [];
   const added: [number, string][] = [];
   for (const [id, names] of failing) {

@@ -169,6 +169,12 @@ export interface Dialect {
   readonly idsFirstPages: boolean;
   readonly trigram: TrigramCandidates;
   readonly bulk?: BulkWrites;
+  /**
+   * The indexes of a table (its name the one parameter) that no constraint needs, as `name, sql` (the statement that
+   * creates it): what a first load drops and builds again after its rows (units.repo.ts withIndexesBuiltAfter).
+   * Absent where that does not pay: PostgreSQL, whose DROP INDEX would hold readers of the table until the commit.
+   */
+  readonly deferrableIndexes?: string;
   readonly copy: CopyDialect;
 }
 

@@ -35,6 +35,8 @@ export const sqliteDialect: Dialect = {
       return query === null ? null : [query, limit];
     },
   },
+  // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them
+  deferrableIndexes: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
   copy: {
     identity(db) {
       const file = (db as SqliteDb).name;

@@ -109,7 +109,9 @@ const sql = preparedOnce((tx: Tx) => ({
   unitForEdit: tx.prepare(unitForEdit(tx)),
   sameString: tx.prepare(sameString(tx)),
   setState: tx.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
-  setPending: tx.prepare('UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ? WHERE id = ?'),
+  setPending: tx.prepare(
+    'UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ?, automatically_translated = ? WHERE id = ?',
+  ),
   pending: tx.prepare(
     `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
      JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id, u.position`,
@@ -149,13 +151,16 @@ export async function findEditableUnit(tx: Tx, unitId: number): Promise<Editable
   return (await sql(tx).unitForEdit.get(unitId)) as EditableUnit | undefined;
 }
 
-/** Stores an edit's target and state as pending (its original state follows), by its author at `timestamp`. */
+/**
+ * Stores an edit's target and state as pending (its original state follows), by its author at `timestamp`; the unit
+ * is marked automatically translated when automatic translation stored it (`automatic`), else no longer.
+ */
 export async function setPendingTarget(
   tx: Tx,
   unitId: number,
-  edit: { target: string; state: number; authorId: number | null; timestamp: string },
+  edit: { target: string; state: number; authorId: number | null; timestamp: string; automatic?: boolean },
 ): Promise<void> {
-  await sql(tx).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, unitId);
+  await sql(tx).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, edit.automatic ? 1 : 0, unitId);
 }
 
 /** Sets a unit's state (and its original state). */

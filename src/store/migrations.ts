@@ -368,4 +368,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX screenshot_units_unit ON screenshot_units (unit_id);
   `,
+  // 13: a unit whose text automatic translation stored (Weblate's "Automatically translated" label, a unit column in
+  // its newer versions); any other change of its text clears it
+  `
+  ALTER TABLE units ADD COLUMN automatically_translated INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX units_automatic ON units (translation_id) WHERE automatically_translated = 1;
+  `,
 ];

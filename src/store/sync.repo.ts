@@ -26,6 +26,7 @@ import {
   removeUnusedSourceUnits,
   storedUnits,
   updateParsedUnit,
+  withIndexesBuiltAfter,
 } from './units.repo.js';
 
 export type { StoredUnit, UnitValues } from './units.repo.js';
@@ -150,6 +151,25 @@ export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<number[]> {
   const { projectId, componentId, timestamp } = plan;
   const ids: number[] = [];
   const languageIds: number[] = [];
+  // a first load builds the units' secondary indexes after its rows
+  let inserts = plan.source?.units.insert.length ?? 0;
+  for (const t of plan.translations) inserts += t.units?.insert.length ?? 0;
+  await withIndexesBuiltAfter(tx, inserts, () => writeTranslations(tx, plan, ids, languageIds));
+  if (plan.memory) {
+    await indexMemorySources(tx, ids[plan.memory.translation]!);
+    if (plan.memory.prune) await pruneMemorySources(tx);
+  }
+  for (const a of plan.alerts) await setAlert(tx, componentId, a.name, a.details, timestamp);
+  await setSyncedCommit(tx, componentId, plan.head);
+  return ids;
+}
+
+/**
+ * The plan's translations in order (their ids and language ids pushed onto `ids` and `languageIds`), then the
+ * deletions, then the source translation's units.
+ */
+async function writeTranslations(tx: Tx, plan: SyncPlan, ids: number[], languageIds: number[]): Promise<void> {
+  const { projectId, componentId, timestamp } = plan;
   for (const t of plan.translations) {
     const languageId = 'id' in t.language ? t.language.id : (await ensureLanguage(tx, t.language.define, t.language.generated)).id;
     const id = await upsertTranslation(tx, { component_id: componentId, language_id: languageId, ...t.row });
@@ -178,13 +198,6 @@ export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<number[]> {
     await writeUnits(tx, plan, ids[index]!, languageIds[index]!, plan.source.units);
     await removeUnusedSourceUnits(tx, componentId, ids[index]!, plan.source.removeUnused);
   }
-  if (plan.memory) {
-    await indexMemorySources(tx, ids[plan.memory.translation]!);
-    if (plan.memory.prune) await pruneMemorySources(tx);
-  }
-  for (const a of plan.alerts) await setAlert(tx, componentId, a.name, a.details, timestamp);
-  await setSyncedCommit(tx, componentId, plan.head);
-  return ids;
 }
 
 /** One translation's planned units: updates, inserts, their check rows, NEW_SOURCE changes, then deletions. */

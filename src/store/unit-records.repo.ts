@@ -13,6 +13,8 @@ export interface UnitRecord extends Unit {
   hasSuggestion: boolean;
   /** An unresolved comment on the unit or its source string. */
   hasComment: boolean;
+  /** Automatic translation stored its text (and nobody changed it since). */
+  automaticallyTranslated: boolean;
 }
 
 // Read in this order by toRecord.
@@ -23,7 +25,8 @@ const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAS
   EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check,
   EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id) AS has_suggestion,
   EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
-    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment`;
+    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment,
+  u.automatically_translated`;
 
 // The source unit found through the unit's own translation (for lists that mix translations).
 const SOURCE_UNIT = `(SELECT s.id FROM translations t
@@ -60,7 +63,8 @@ function toRecord(a: unknown[]): UnitRecord {
     hasFailingCheck: Boolean(a[23]),
     hasSuggestion: Boolean(a[24]),
     hasComment: Boolean(a[25]),
-    sourceUnitId: a[26] as number | null,
+    automaticallyTranslated: Boolean(a[26]),
+    sourceUnitId: a[27] as number | null,
   };
 }
 

@@ -27,7 +27,9 @@ export type UnitProperty =
   | 'comment'
   /** A screenshot shows the string (linked to the unit or to its source unit). */
   | 'screenshot'
-  // tms keeps no labels or variants: never true.
+  /** Its text is automatic translation's (Weblate's "Automatically translated" label). */
+  | 'automatically-translated'
+  // tms keeps no other labels, no variants: never true.
   | 'never';
 
 /** A parsed unit search. */
@@ -97,6 +99,7 @@ const PROPERTIES: Record<UnitProperty, string> = {
     JOIN translations st ON st.component_id = ut.component_id AND st.is_source = 1
     JOIN units s ON s.translation_id = st.id AND s.id_hash = u.id_hash
     JOIN screenshot_units su ON su.unit_id = s.id WHERE ut.id = u.translation_id))`,
+  'automatically-translated': 'u.automatically_translated = 1',
   never: '1 = 0',
 };
 

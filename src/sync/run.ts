@@ -9,6 +9,7 @@ import { alignWorkingCopy } from './align.js';
 import { applyConfig } from './config.js';
 import { runDiscovery } from './discovery.js';
 import { collectGarbageIfGrown } from './gc.js';
+import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool, parseWorkers } from './parse-pool.js';
 import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -49,24 +50,38 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
       // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
       const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
-      const done = aligned?.synced ?? (await syncLocked(first, opts));
+      // the first parses on a worker only while another group's components are written (nothing to overlap otherwise)
+      const done = aligned?.synced ?? (await syncLocked(first, { ...opts, pool: opts.after ? opts.pool : undefined }));
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
-      for (const h of rest) {
-        if (!state && !done.ok) {
-          // the working copy could not be brought up to date: what the first met is what every sharer meets
-          const failed = { ...emptyResult(h.project.slug, h.component.slug), ok: false, error: done.error };
-          opts.onEvent?.({ type: 'component-done', result: failed });
-          results.push(failed);
-          continue;
+      const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
+      try {
+        // with parse workers, the next components are scanned and parsed while one is written (in order), one ahead
+        // per worker (each holds its parsed files until written); without, one after the other
+        const ahead = pool ? pool.size + 1 : 1;
+        const running: Promise<ComponentSyncResult>[] = [];
+        for (const [i, h] of rest.entries()) {
+          if (!state && !done.ok) {
+            // the working copy could not be brought up to date: what the first met is what every sharer meets
+            const failed = { ...emptyResult(h.project.slug, h.component.slug), ok: false, error: done.error };
+            opts.onEvent?.({ type: 'component-done', result: failed });
+            running.push(Promise.resolve(failed));
+            continue;
+          }
+          if (i >= ahead) await running[i - ahead];
+          // one object cache for the working copy they share: its trees and pack are read once, not once per component
+          const synced = syncLocked(h, { cache: first.cache, ...opts, pool, after: running[i - 1], ...(state ? { updated: state } : { offline: true }) });
+          running.push(synced);
+          if (!pool) await synced;
         }
-        // one object cache for the working copy they share: its trees and pack are read once, not once per component
-        results.push(await syncLocked(h, { cache: first.cache, ...opts, ...(state ? { updated: state } : { offline: true }) }));
+        results.push(...(await Promise.all(running)));
+      } finally {
+        if (pool && pool !== opts.pool) await pool.close();
       }
       // Weblate's discovery add-on: the components the repository's files make now
       if (state && first.git) {
-        const discovered = await runDiscovery(first, state, opts);
+        const discovered = await runDiscovery(first, state, { ...opts, pool: undefined, after: undefined });
         done.warnings.push(...discovered.warnings);
         results.push(...discovered.synced);
       }
@@ -116,9 +131,25 @@ async function syncConfigured(store: Store, config: Config, components: readonly
     if (group) group.push(target);
     else groups.set(target.key, [target]);
   }
-  const results: ComponentSyncResult[] = [];
-  for (const group of groups.values()) {
-    for (const result of await syncShared(group, opts)) {
+  opts.onEvent?.({ type: 'components', total: components.length });
+  // one pool of parse workers for the whole run (linked components share it)
+  const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
+  try {
+    return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool });
+  } finally {
+    if (pool && pool !== opts.pool) await pool.close();
+  }
+}
+
+async function syncGroups(
+  store: Store,
+  config: Config,
+  groups: readonly ComponentTarget[][],
+  count: number,
+  opts: SyncOptions,
+): Promise<ComponentSyncResult[]> {
+  const finish = async (results: ComponentSyncResult[]) => {
+    for (const result of results) {
       // Weblate's automatic translation add-on, once the new strings are in (outside the repository's mutex)
       const project = config.projects.find((p) => p.slug === result.project);
       const component = project?.components.find((c) => c.slug === result.component);
@@ -126,11 +157,28 @@ async function syncConfigured(store: Store, config: Config, components: readonly
         const { runAutoTranslateAddon } = await import('../machinery/addon.js');
         result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
       }
-      results.push(result);
-      if (components.length > 1 && result.parsed > 0) collectGarbageIfGrown();
+      if (count > 1 && result.parsed > 0) collectGarbageIfGrown();
     }
+    return results;
+  };
+  // with parse workers, the next groups update their working copy and parse while one is written: each group's
+  // writes wait for the group before it (its add-ons included), as one after the other would write them
+  const ahead = opts.pool ? opts.pool.size + 1 : 1;
+  const running: Promise<ComponentSyncResult[]>[] = [];
+  for (const [i, group] of groups.entries()) {
+    if (i >= ahead) await running[i - ahead];
+    // (a group that failed as a whole, a lock not taken, fails the run when awaited below; the next does not wait on it)
+    const synced = syncShared(group, opts.pool ? { ...opts, after: running[i - 1]?.catch(() => {}) } : opts).then(finish);
+    running.push(synced);
+    if (!opts.pool) await synced;
   }
-  return results;
+  return (await Promise.all(running)).flat();
+}
+
+/** The parse workers of a sync of `threads` threads (none when it is to parse on its own thread). */
+function openPool(threads = 1): ParsePool | undefined {
+  const workers = parseWorkers(threads);
+  return workers > 0 ? createParsePool(workers) : undefined;
 }
 
 /** Syncs every configured project. */

@@ -117,7 +117,7 @@ export function planFiles(paths: readonly string[], component: ComponentConfig, 
   return { files, skipped, duplicates, sourceLanguage: source.language };
 }
 
-function contextFor(file: ScannedFile, component: ComponentConfig, template: ParsedFile | null): FormatContext {
+function contextFor(file: ScannedFile, component: Pick<ComponentConfig, 'source_language'>, template: ParsedFile | null): FormatContext {
   return {
     filename: file.path,
     language: file.code,
@@ -156,7 +156,7 @@ export class FileTooLargeError extends TmsError<{ path: string; size: number }> 
 export async function parseChanged(
   dir: string,
   plan: ScanPlan,
-  component: ComponentConfig,
+  component: Pick<ComponentConfig, 'file_format' | 'source_language'>,
   known: ReadonlyMap<string, string>,
   onFile?: (path: string, done: number, total: number) => void,
   maxBytes = Number.POSITIVE_INFINITY,

@@ -9,6 +9,7 @@ import { componentAlerts } from '../store/alerts.repo.js';
 import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
+import type { ParsePool } from './parse-pool.js';
 import type { ApplyResult, FileResult, ScanInput } from './plan.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -44,7 +45,9 @@ export type SyncEvent =
   | { type: 'component-start'; project: string; component: string }
   | { type: 'stage'; project: string; component: string; stage: 'update' | 'scan' | 'parse' | 'store' }
   | { type: 'file'; project: string; component: string; path: string; done: number; total: number }
-  | { type: 'component-done'; result: ComponentSyncResult };
+  | { type: 'component-done'; result: ComponentSyncResult }
+  /** How many components this sync brings up to date (before the first starts): progress counts them done / to do. */
+  | { type: 'components'; total: number };
 
 export interface SyncOptions {
   /** Parse every file even when nothing changed upstream. */
@@ -62,6 +65,15 @@ export interface SyncOptions {
    * run: read, not fetched again.
    */
   updated?: WorkingCopyState;
+  /**
+   * Threads a sync of many components uses: 1 parses on the calling thread, one component after the other; more
+   * parse components' files on worker threads (`threads - 1`, memory permitting) while this thread writes the store.
+   */
+  threads?: number;
+  /** The parse workers of the sync this one is part of (several components synced at once). */
+  pool?: ParsePool;
+  /** What this component's store write waits for: the previous component's sync (results are written in order). */
+  after?: Promise<unknown>;
 }
 
 export function emptyResult(project: string, component: string): ComponentSyncResult {
@@ -173,19 +185,35 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
     let restored = 0;
-    const outcomes = await parseChanged(
-      dir,
-      plan,
-      component,
-      known,
-      (file, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done, total }),
-      h.config.max_file_bytes,
-      async (file, bytes) => {
-        const verified = await verifiedBytes(state, file, bytes, revisions.get(file), cache);
-        if (verified !== bytes) restored++;
-        return verified;
-      },
-    );
+    const parseHere = () =>
+      parseChanged(
+        dir,
+        plan,
+        component,
+        known,
+        (file, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done, total }),
+        h.config.max_file_bytes,
+        async (file, bytes) => {
+          const verified = await verifiedBytes(state, file, bytes, revisions.get(file), cache);
+          if (verified !== bytes) restored++;
+          return verified;
+        },
+      );
+    // on a parse worker when this sync has them (and a file changed): the same function, there
+    const outcomes =
+      opts.pool && plan.files.some((f) => known.get(f.path) !== f.revision)
+        ? await opts.pool.parse(
+            {
+              dir,
+              plan,
+              component: { file_format: component.file_format, source_language: component.source_language },
+              known: [...known],
+              maxBytes: h.config.max_file_bytes,
+              ...(state.head === null ? {} : { revisions: Object.fromEntries(revisions) }),
+            },
+            parseHere,
+          )
+        : await parseHere();
     // A file found damaged means a checkout was cut short: the files not read this time get the same check.
     if (restored > 0) {
       for (const f of plan.files) {
@@ -205,6 +233,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     for (const [file, o] of outcomes) {
       if (o.status === 'parsed') for (const s of o.store.skipped ?? []) result.warnings.push(`${file}:${s.line}: skipped: ${s.reason}`);
     }
+    // several components synced at once: each writes after the one before it, as one after the other would
+    await opts.after;
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
     const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }] = await Promise.all([
@@ -256,6 +286,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     result.error = message(e);
   } finally {
     result.seconds = (performance.now() - started) / 1000;
+    // done only after the component before it, whichever way this one ended (the next one's write waits for it)
+    await opts.after;
     opts.onEvent?.({ type: 'component-done', result });
   }
   return result;

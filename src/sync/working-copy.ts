@@ -1,11 +1,13 @@
 // A component's working copy: cloned on first use, updated from upstream after, and listed with git blob ids.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { credentialsOf } from '../component/resolve.js';
 import type { ComponentConfig } from '../config/config.js';
 import * as vcs from '../vcs/index.js';
+import { blobId } from './blob-id.js';
+
+export { blobId };
 
 export interface WorkingCopyState {
   dir: string;
@@ -122,11 +124,6 @@ export async function verifiedBytes(
   await writeFile(temp, blob);
   await rename(temp, full);
   return blob;
-}
-
-/** git's blob id of some bytes (`git hash-object`). */
-export function blobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /**

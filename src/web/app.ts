@@ -85,7 +85,7 @@ export function createWebApp(options: WebAppOptions) {
       catalog,
       urls: new Urls(originOf(req), config.site_url, null),
       user,
-      access: new Access(await services.principal(user), catalog),
+      access: Access.of(await services.principal(user), catalog),
       params: match.params,
       query,
       path,

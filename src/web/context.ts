@@ -44,5 +44,5 @@ export function toSignIn(next: string): WebAnswer {
 export async function refreshed(ctx: WebContext): Promise<WebContext> {
   await (ctx.services as AppServices).refresh();
   const catalog = await ctx.services.catalog();
-  return { ...ctx, catalog, memo: new Map(), access: new Access(ctx.access.principal, catalog) };
+  return { ...ctx, catalog, memo: new Map(), access: Access.of(ctx.access.principal, catalog) };
 }

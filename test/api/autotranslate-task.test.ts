@@ -52,10 +52,12 @@ describe('automatic translation as a background task (slow LibreTranslate stand-
       await new Promise((r) => setTimeout(r, 100));
       task = (await env.request('GET', started.json.task_url, { token: env.tokens.mike })).json;
     }
-    expect(task).toMatchObject({ completed: true, progress: 100, result: { updated: 3 } });
+    // the singular strings but Quit, and the plural one form by form
+    expect(task).toMatchObject({ completed: true, progress: 100, result: { updated: 4 } });
     const after = await units();
     expect(after.find((u) => u.source[0] === 'Quit')).toMatchObject({ target: ['Salir'], state: 10 });
     expect(after.find((u) => u.source[0] === 'Open a file')).toMatchObject({ target: ['[es] Open a file'], state: 20 });
     expect(after.find((u) => u.source[0] === 'About %1')).toMatchObject({ target: ['[es] About %1'], state: 20 });
+    expect(after.find((u) => u.source[0] === '%n file selected')).toMatchObject({ target: ['[es] %n file selected', '[es] %n files selected'], state: 20 });
   }, 30_000);
 });

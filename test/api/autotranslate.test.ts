@@ -76,16 +76,28 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
 
     const suggest = await auto('app/es', { mode: 'suggest', auto_source: 'mt', engines: ['apertium-apy'], threshold: 50 });
     expect(suggest.status).toBe(200);
-    // three singular strings left untranslated (the plural one is left to people), each given a suggestion
-    expect(suggest.json.details).toBe('Automatic translation completed, 3 strings were updated.');
+    // the four strings left untranslated, the plural one among them, each given a suggestion
+    expect(suggest.json.details).toBe('Automatic translation completed, 4 strings were updated.');
     const task = await env.request('GET', suggest.json.task_url, { token: env.tokens.mike });
-    expect(task.json).toMatchObject({ completed: true, progress: 100, result: { updated: 3 } });
+    expect(task.json).toMatchObject({ completed: true, progress: 100, result: { updated: 4 } });
     expect((await env.request('GET', suggest.json.task_url, { token: env.tokens.jane })).status).toBe(404);
     const sql = sqlOn(env.store);
     const suggestions = await sql.rows<{ target: string; username: string; source: string }>(
       `SELECT g.target, us.username, u.source FROM suggestions g JOIN users us ON us.id = g.user_id JOIN units u ON u.id = g.unit_id ORDER BY u.id`,
     );
-    expect(suggestions.map((s) => s.username)).toEqual(['automatic-translation', 'automatic-translation', 'automatic-translation']);
+    expect(suggestions.map((s) => s.username)).toEqual(['automatic-translation', 'automatic-translation', 'automatic-translation', 'automatic-translation']);
+    // the plural string: Apertium got the source's singular and plural ("%n file selected", "%n files selected", made
+    // from Qt's "(s)") for Spanish's two forms, each a translation keeping its %n
+    const plural = suggestions.find((s) => s.source.includes('%n'))!;
+    expect(plural.source.split('\x1e\x1e')).toHaveLength(2);
+    const forms = plural.target.split('\x1e\x1e');
+    expect(forms).toHaveLength(2);
+    for (const f of forms) {
+      expect(f).toContain('%n');
+    }
+    expect(plural.source.split('\x1e\x1e')).toEqual(['%n file selected', '%n files selected']);
+    expect(forms[0]).toMatch(/lima(?!s)/);
+    expect(forms[1]).toMatch(/limas/);
     expect(suggestions.find((s) => s.source === 'Open a file')!.target).toMatch(/archivo|fichero|lima/i);
     // About %1: the placeable survives Apertium
     expect(suggestions.find((s) => s.source === 'About %1')!.target).toContain('%1');
@@ -93,17 +105,22 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     expect((await units('app/es')).map((u) => [u.source[0], u.state])).toEqual(before.map((u) => [u.source[0], u.source[0] === 'Quit' ? 20 : u.state]));
 
     const fuzzy = await auto('app/es', { mode: 'fuzzy', filter_type: 'all', auto_source: 'mt', engines: ['apertium-apy'], threshold: 50 });
-    expect(fuzzy.json.details).toBe('Automatic translation completed, 3 strings were updated.');
+    expect(fuzzy.json.details).toBe('Automatic translation completed, 4 strings were updated.');
     const after = await units('app/es');
-    for (const u of after.filter((x) => !x.source[0]!.includes('%n') && x.source[0] !== 'Quit')) {
+    for (const u of after.filter((x) => x.source[0] !== 'Quit')) {
       expect(u.state, u.source[0]).toBe(10);
       expect(u.target[0]).not.toBe('');
     }
     expect(after.find((u) => u.source[0] === 'Quit')).toMatchObject({ target: ['Salir'], state: 20 });
-    expect(after.find((u) => u.source[0]!.includes('%n'))!.state).toBe(0);
+    expect(after.find((u) => u.source[0]!.includes('%n'))).toMatchObject({ state: 10, target: forms });
 
+    // the suggestions were Weblate's "Suggestion added", the strings filled "Automatically translated"
+    const suggested = (await env.request('GET', `/api/translations/hello/app/es/changes/?action=${Action.SUGGESTION}`, { token: env.tokens.admin })).json;
+    expect(suggested.count).toBe(4);
+    for (const c of suggested.results)
+      expect(c).toMatchObject({ action_name: 'Suggestion added', author: expect.stringMatching(/\/automatic-translation\/$/) });
     const changes = (await env.request('GET', `/api/translations/hello/app/es/changes/?action=${Action.AUTO}`, { token: env.tokens.admin })).json;
-    expect(changes.count).toBe(6);
+    expect(changes.count).toBe(4);
     for (const c of changes.results) {
       expect(c.author).toMatch(/\/api\/users\/automatic-translation\/$/);
       expect(c.user).toMatch(/\/api\/users\/mike\/$/);
@@ -161,5 +178,39 @@ describe.skipIf(missing !== null)('automatic translation (Debian apertium-apy wi
     // strings app has only as "needs editing" are not a source
     expect(filled.find((u) => u.source[0] === 'About %1')).toMatchObject({ target: ['Über %1'], state: 10 });
     expect(r.json.details).toBe('Automatic translation completed, 2 strings were updated.');
+  });
+
+  it('marks what automatic translation filled (Weblate\'s "Automatically translated"), finds and counts it; an edit by a person clears the mark', async () => {
+    const search = async (q: string) =>
+      (
+        (await env.request('GET', `/api/translations/hello/app2/es/units/?q=${encodeURIComponent(q)}`, { token: env.tokens.admin })).json as {
+          results: { source: string[] }[];
+        }
+      ).results
+        .map((u) => u.source[0])
+        .sort();
+    const marked = async () =>
+      ((await units('app2/es')) as (Unit & { automatically_translated: boolean })[])
+        .filter((u) => u.automatically_translated)
+        .map((u) => u.source[0])
+        .sort();
+    // the previous test filled these two from app
+    expect(await marked()).toEqual(['Open a file', 'Quit']);
+    expect(await search('label:"Automatically translated"')).toEqual(['Open a file', 'Quit']);
+    expect(await search('has:label')).toEqual(['Open a file', 'Quit']);
+    expect(await search('label:"Something else"')).toEqual([]);
+    const count = async () => {
+      const page = await env.request('GET', '/projects/hello/app2/es/', { token: env.tokens.admin });
+      expect(page.status).toBe(200);
+      return /Automatically translated<\/a> <span class="count">(\d+)<\/span>/.exec(page.text)?.[1];
+    };
+    expect(await count()).toBe('2');
+
+    const open = (await units('app2/es')).find((u) => u.source[0] === 'Open a file')!;
+    const edit = await env.request('PATCH', `/api/units/${open.id}/`, { token: env.tokens.jane, json: { target: ['Abre un archivo'], state: 20 } });
+    expect(edit.status).toBe(200);
+    expect(await marked()).toEqual(['Quit']);
+    expect(await search('label:"Automatically translated"')).toEqual(['Quit']);
+    expect(await count()).toBe('1');
   });
 });

@@ -156,6 +156,8 @@ const UNIT = [
   'extra_flags',
   'pending',
   'timestamp',
+  // Weblate's newer versions append it (wlc does not need it)
+  'automatically_translated',
 ];
 const CHANGE = ['unit', 'component', 'translation', 'user', 'author', 'timestamp', 'action', 'target', 'id', 'action_name', 'url'];
 const USER = ['id', 'full_name', 'username'];

@@ -1,9 +1,10 @@
 // Translation propagation: an edit fills the same string (source, context, language) in the project's other
 // components that allow it, each recorded as its own change 77 and checked as any edit (an enforced check applies),
-// never in a component that turned propagation off.
+// never in a component that turned propagation off; an upload's translations propagate too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { demoFile } from '../helpers/sync-env.js';
 
 type Unit = { id: number; source: string[]; target: string[]; state: number; pending: boolean };
 
@@ -61,5 +62,28 @@ describe('translation propagation', () => {
     const open = await unitOf('apart', 'Quit');
     await env.request('PATCH', `/api/units/${open.id}/`, { token: env.tokens.jane, json: { target: ['Schließen'], state: 20 } });
     expect((await unitOf('copy', 'Quit')).target).toEqual(['Beenden']);
+  });
+
+  it("fills the same string from an uploaded file's translations (Weblate's upload propagates)", async () => {
+    expect((await unitOf('copy', '&File')).target).toEqual(['&Datei']);
+    const form = new FormData();
+    form.set('file', new Blob([demoFile('app/translations/app_de.ts').replace('&amp;Datei', '&amp;Ablage')]), 'app_de.ts');
+    form.set('method', 'translate');
+    form.set('conflicts', 'replace-translated');
+    const r = await fetch(`${env.origin}/api/translations/hello/app/de/file/`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${env.tokens.mike}` },
+      body: form,
+    });
+    expect(r.status, await r.clone().text()).toBe(200);
+    expect(((await r.json()) as { accepted: number }).accepted).toBe(1);
+    expect(await unitOf('app', '&File')).toMatchObject({ target: ['&Ablage'], state: 20 });
+    expect(await unitOf('copy', '&File')).toMatchObject({ target: ['&Ablage'], state: 20, pending: true });
+    expect((await unitOf('apart', '&File')).target).toEqual(['&Datei']);
+    const changes = (await env.request('GET', '/api/components/hello/copy/changes/', { token: env.tokens.admin })).json.results as {
+      action: number;
+      target: string;
+    }[];
+    expect(changes.filter((c) => c.action === Action.PROPAGATED_EDIT).map((c) => c.target)).toContain('&Ablage');
   });
 });

@@ -14,9 +14,11 @@ import { componentTranslationSerializer, translationSerializer } from '../serial
 export function visibleLanguages(ctx: RequestContext): Language[] {
   const all = [...ctx.catalog.languages.values()];
   if (ctx.access.can('language.edit')) return all;
-  const used = new Set<number>();
-  for (const translation of ctx.catalog.translations) if (ctx.access.translation(translation)) used.add(translation.languageId);
-  return all.filter((language) => used.has(language.id));
+  return ctx.access.remember('languages', () => {
+    const used = new Set<number>();
+    for (const translation of ctx.access.translationList()) used.add(translation.languageId);
+    return all.filter((language) => used.has(language.id));
+  });
 }
 
 function visibleLanguage(ctx: RequestContext): Language {
@@ -37,8 +39,7 @@ export function getLanguage(ctx: RequestContext): Answer {
 export { visibleLanguage };
 
 export function listProjects(ctx: RequestContext): Answer {
-  const projects = ctx.catalog.projects.filter((p) => ctx.access.project(p));
-  return json(paginateArray(ctx, 'standard', projects, (p) => projectSerializer.write(p, ctx)));
+  return json(paginateArray(ctx, 'standard', ctx.access.projectList(), (p) => projectSerializer.write(p, ctx)));
 }
 
 export function getProject(ctx: RequestContext): Answer {
@@ -52,8 +53,7 @@ export function listProjectComponents(ctx: RequestContext): Answer {
 }
 
 export function listComponents(ctx: RequestContext): Answer {
-  const components = ctx.catalog.components.filter((c) => ctx.access.component(c));
-  return json(paginateArray(ctx, 'standard', components, (c) => componentSerializer.write(c, ctx)));
+  return json(paginateArray(ctx, 'standard', ctx.access.componentList(), (c) => componentSerializer.write(c, ctx)));
 }
 
 export function getComponent(ctx: RequestContext): Answer {
@@ -67,8 +67,7 @@ export function listComponentTranslations(ctx: RequestContext): Answer {
 }
 
 export function listTranslations(ctx: RequestContext): Answer {
-  const translations = ctx.catalog.translations.filter((tr) => ctx.access.translation(tr));
-  return json(paginateArray(ctx, 'standard', translations, (tr) => translationSerializer.write(tr, ctx)));
+  return json(paginateArray(ctx, 'standard', ctx.access.translationList(), (tr) => translationSerializer.write(tr, ctx)));
 }
 
 export function getTranslation(ctx: RequestContext): Answer {

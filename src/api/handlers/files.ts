@@ -17,7 +17,17 @@ import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../lookup.js';
 import { componentTranslationSerializer, pathOf } from '../serializers/translation.js';
-import { type Permission, type WriteContext, handleOf, projectConfigOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
+import {
+  type Permission,
+  type WriteContext,
+  handleOf,
+  mayEditElsewhere,
+  projectConfigOf,
+  refusal,
+  refusalText,
+  requirePermission,
+  targetOf,
+} from '../write.js';
 import { unitFilterOf } from './units.js';
 
 /**
@@ -143,6 +153,8 @@ export async function uploadFile(ctx: WriteContext): Promise<Answer> {
     conflicts,
     fuzzy: stringField(body, 'fuzzy') ?? '',
     user: ctx.user,
+    // uploaded translations fill the same strings where the uploader may edit them, as Weblate's upload does
+    mayPropagateTo: mayEditElsewhere(ctx),
   });
   return json(
     toJson({

@@ -10,7 +10,7 @@ import { notFound, permissionDenied, validationError } from '../errors.js';
 import { toJson } from '../json.js';
 import { projectOfComponent, translationOf } from '../lookup.js';
 import { unitSerializer } from '../serializers/unit.js';
-import { type WriteContext, fieldsError, handleOf, refusal, refusalText, requirePermission, targetOf } from '../write.js';
+import { type WriteContext, fieldsError, handleOf, mayEditElsewhere, refusal, refusalText, requirePermission, targetOf } from '../write.js';
 
 const BOTH = 'Please provide both state and target for a partial update';
 const SOURCE_PROPERTIES = 'Source strings properties can be set only on source strings';
@@ -89,12 +89,7 @@ export async function updateUnit(ctx: WriteContext, full: boolean): Promise<Answ
       user: ctx.user,
       maxChars: ctx.services.config.max_string_chars,
       // the same string elsewhere in the project is filled when the user may edit it there (as an edit of its own)
-      mayPropagateTo: (other) => {
-        const t = ctx.catalog.translationsById.get(other.translationId);
-        const c = ctx.catalog.componentsById.get(other.componentId);
-        const p = ctx.catalog.projectsById.get(other.projectId);
-        return t !== undefined && c !== undefined && p !== undefined && refusal(ctx, 'unit.edit', targetOf(ctx, p, c, t, { state: other.state })) === null;
-      },
+      mayPropagateTo: mayEditElsewhere(ctx),
     });
     target = result.target;
   }

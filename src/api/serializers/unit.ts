@@ -61,4 +61,6 @@ export const unitSerializer = new Serializer<UnitRecord, Ctx>('Unit', [
   { name: 'extra_flags', type: t.string, get: (u) => u.extraFlags },
   { name: 'pending', type: t.boolean, get: (u) => u.pending },
   { name: 'timestamp', type: t.timestamp, get: (u) => iso(u.timestamp) },
+  // Weblate's newer versions: the unit's text is automatic translation's (its "Automatically translated" label before)
+  { name: 'automatically_translated', type: t.boolean, get: (u) => u.automaticallyTranslated },
 ]);

@@ -368,4 +368,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX screenshot_units_unit ON screenshot_units (unit_id);
   `,
+  // 4 (SQLite's 13): a unit whose text automatic translation stored; any other change of its text clears it
+  `
+  ALTER TABLE units ADD COLUMN automatically_translated bigint NOT NULL DEFAULT 0;
+  CREATE INDEX units_automatic ON units (translation_id) WHERE automatically_translated = 1;
+  `,
 ];

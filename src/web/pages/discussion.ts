@@ -3,7 +3,7 @@
 import { queryValue } from '../../api/context.js';
 import { notFound, permissionDenied, validationError } from '../../api/errors.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
-import { type Permission, refusal, refusalText, targetOf } from '../../api/write.js';
+import { type Permission, mayEditElsewhere, refusal, refusalText, targetOf } from '../../api/write.js';
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { splitPlural } from '../../domain/unit.js';
@@ -215,7 +215,7 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
   } else if (formValue(ctx, 'accept') !== undefined) {
     const s = await suggestionOfUnit('accept');
     require(ctx, 'suggestion.accept', target);
-    await acceptSuggestion(store, s.id, user);
+    await acceptSuggestion(store, s.id, user, mayEditElsewhere(ctx));
   } else if (formValue(ctx, 'delete_suggestion') !== undefined) {
     const s = await suggestionOfUnit('delete_suggestion');
     require(ctx, 'suggestion.delete', { ...target, ownItem: s.user_id === ctx.user.id });
@@ -225,7 +225,7 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
     require(ctx, 'suggestion.vote', target);
     const value = Number(formValue(ctx, 'vote')!.split(':')[1] ?? 'x');
     if (![1, 0, -1].includes(value)) throw validationError('vote', 'A vote is 1, -1 or 0.');
-    await voteSuggestion(store, s.id, user, value, Number(component.settings.suggestion_autoaccept ?? 0));
+    await voteSuggestion(store, s.id, user, value, Number(component.settings.suggestion_autoaccept ?? 0), mayEditElsewhere(ctx));
   } else if (formValue(ctx, 'add_comment') !== undefined) {
     require(ctx, 'comment.add', target);
     let on = unit.id;

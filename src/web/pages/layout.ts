@@ -1,4 +1,5 @@
 // The page frame every web page shares (header, navigation, skip link, assets) and the shared pieces: progress bars, statistics tables.
+import { queryValue } from '../../api/context.js';
 import { sumStats } from '../../api/statistics.js';
 import type { Counts } from '../../api/statistics.js';
 import { percent } from '../../domain/percent.js';
@@ -144,3 +145,27 @@ export function statsTable(caption: string, first: string, rows: StatsRow[]): Ht
 }
 
 export { sumStats };
+
+/** Rows a page shows of a list that grows with the site (projects of the dashboard, components of a project). */
+export const LIST_PAGE = 100;
+
+/**
+ * One page (`?page=`, from 1; out of range shows the nearest) of a list that grows with the site, and the pager
+ * under it (nothing when the list fits on one page).
+ * @example const { rows, pager } = listPage(ctx, components); html`${statsTable('Components', 'Component', rows.map(row))}${pager}`
+ */
+export function listPage<T>(ctx: WebContext, items: readonly T[], size = LIST_PAGE): { rows: readonly T[]; pager: Html } {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const n = Math.min(pages, Math.max(1, Number.parseInt(queryValue(ctx, 'page') ?? '1', 10) || 1));
+  const rows = items.slice((n - 1) * size, n * size);
+  if (pages === 1) return { rows, pager: null };
+  const to = (k: number) => `${ctx.path}?page=${k}`;
+  return {
+    rows,
+    pager: html`<nav aria-label="Pages" class="pager">
+      ${n > 1 && html`<a href=${to(n - 1)} rel="prev">Previous</a>`}
+      <span>Page ${num(n)} of ${num(pages)}</span>
+      ${n < pages && html`<a href=${to(n + 1)} rel="next">Next</a>`}
+    </nav>`,
+  };
+}

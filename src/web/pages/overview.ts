@@ -2,6 +2,7 @@
 
 import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
+import { AUTOMATIC_LABEL } from '../../api/search.js';
 import { countsOf, reviewOf } from '../../api/serializers/translation.js';
 import type { Counts } from '../../api/statistics.js';
 import { configOf, refusal, targetOf } from '../../api/write.js';
@@ -9,6 +10,7 @@ import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { type RepositoryStatus, repositoryStatus } from '../../operations/index.js';
 import { componentAlerts } from '../../store/alerts.repo.js';
+import { automaticallyTranslatedCount } from '../../store/autotranslate.repo.js';
 import type { Component, Language, Project, Translation } from '../../store/index.js';
 import type { WebAnswer, WebContext } from '../context.js';
 import { num, paths, pct, when } from '../format.js';
@@ -16,15 +18,16 @@ import { type Html, html } from '../html.js';
 import { autoTranslateForm } from './autotranslate.js';
 import { changeList, recentChanges } from './changes.js';
 import { checkCountsList } from './checks.js';
-import { type StatsRow, WAITING_FOR_REVIEW, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
+import { type StatsRow, WAITING_FOR_REVIEW, listPage, page, percents, progress, progressLegend, statsTable, sumStats, waitingForReview } from './layout.js';
 import { canStartTranslation } from './new-language.js';
 
-function visibleProjects(ctx: WebContext): Project[] {
-  return ctx.catalog.projects.filter((p) => ctx.access.project(p));
+function visibleProjects(ctx: WebContext): readonly Project[] {
+  return ctx.access.projectList();
 }
 
-function visibleComponents(ctx: WebContext, project: Project): Component[] {
-  return ctx.catalog.components.filter((c) => c.projectId === project.id && ctx.access.component(c));
+/** The visible components of each project: grouped once per catalog snapshot and caller. */
+function visibleComponents(ctx: WebContext, project: Project): readonly Component[] {
+  return ctx.access.remember('componentsByProject', () => groupBy(ctx.access.componentList(), (c) => c.projectId)).get(project.id) ?? [];
 }
 
 function translationsOf(ctx: WebContext, component: Component): Translation[] {
@@ -37,26 +40,64 @@ function projectTranslations(ctx: WebContext, project: Project): Translation[] {
 
 const statsOf = (ctx: WebContext, translations: Translation[]) => sumStats(translations.map((t) => ctx.catalog.stats.get(t.id)));
 
+function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/**
+ * The statistics the overview pages show, summed from the catalog's per-translation statistics (which the store
+ * keeps up to date as units change) once per catalog snapshot and caller, so that no page sums the site: per
+ * project, and per project and language.
+ */
+interface SiteStats {
+  projects: Map<number, Counts>;
+  projectLanguages: Map<number, Map<number, Counts>>;
+}
+
+function siteStats(ctx: WebContext): SiteStats {
+  return ctx.access.remember('siteStats', () => {
+    const projects = new Map<number, Counts>();
+    const projectLanguages = new Map<number, Map<number, Counts>>();
+    for (const [projectId, components] of groupBy(ctx.access.componentList(), (c) => c.projectId)) {
+      const translations = components.flatMap((c) => translationsOf(ctx, c));
+      projects.set(projectId, statsOf(ctx, translations));
+      const languages = new Map<number, Counts>();
+      for (const [languageId, list] of groupBy(translations, (t) => t.languageId)) languages.set(languageId, statsOf(ctx, list));
+      projectLanguages.set(projectId, languages);
+    }
+    return { projects, projectLanguages };
+  });
+}
+
+const projectStats = (ctx: WebContext, project: Project): Counts => siteStats(ctx).projects.get(project.id) ?? sumStats([]);
+
+/** A project's languages with their statistics, by language name. */
+function projectLanguages(ctx: WebContext, project: Project): [Language, Counts][] {
+  const languages = siteStats(ctx).projectLanguages.get(project.id) ?? new Map<number, Counts>();
+  return [...languages].map(([id, counts]): [Language, Counts] => [ctx.catalog.languages.get(id)!, counts]).sort((a, b) => a[0].name.localeCompare(b[0].name));
+}
+
 /** Languages of these translations with their translations, by language name. */
 function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Translation[]][] {
-  const groups = new Map<number, Translation[]>();
-  for (const t of translations) {
-    const list = groups.get(t.languageId);
-    if (list) list.push(t);
-    else groups.set(t.languageId, [t]);
-  }
-  return [...groups].map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list]).sort((a, b) => a[0].name.localeCompare(b[0].name));
+  return [...groupBy(translations, (t) => t.languageId)]
+    .map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list])
+    .sort((a, b) => a[0].name.localeCompare(b[0].name));
 }
 
 /** `/` and `/projects/`: every visible project with its progress. */
 export function dashboard(ctx: WebContext): WebAnswer {
-  const rows: StatsRow[] = visibleProjects(ctx).map((p) => ({
-    name: html`<a href=${paths.project(p)}>${p.name}</a>`,
-    counts: statsOf(ctx, projectTranslations(ctx, p)),
-  }));
+  const projects = listPage(ctx, visibleProjects(ctx));
+  const rows: StatsRow[] = projects.rows.map((p) => ({ name: html`<a href=${paths.project(p)}>${p.name}</a>`, counts: projectStats(ctx, p) }));
   const body = html`<h1>Dashboard</h1>
     ${reviewQueue(ctx)}
-    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), progressLegend()]}`;
+    ${rows.length === 0 ? html`<p>No projects to show${ctx.user.is_anonymous ? ' — sign in to see private ones' : ''}.</p>` : [statsTable('Projects', 'Project', rows), projects.pager, progressLegend()]}`;
   return { html: page(ctx, { title: 'Dashboard', body }) };
 }
 
@@ -65,16 +106,19 @@ const QUEUE_ROWS = 20;
 /** The dashboard's "Waiting for review": translations the user may review with strings translated and not approved, most first. */
 function reviewQueue(ctx: WebContext): Html {
   if (ctx.user.is_anonymous) return null;
-  const rows: { translation: Translation; waiting: number }[] = [];
-  for (const t of ctx.catalog.translations) {
-    const waiting = waitingForReview(countsOf(t, ctx));
-    if (waiting === 0 || !reviewOf(t, ctx) || !ctx.access.translation(t)) continue;
-    const component = ctx.catalog.componentsById.get(t.componentId)!;
-    if (refusal(ctx, 'unit.review', targetOf(ctx, projectOfComponent(ctx, component), component, t)) !== null) continue;
-    rows.push({ translation: t, waiting });
-  }
+  // depends on the catalog and the caller's permissions only: found once per catalog snapshot and caller
+  const rows = ctx.access.remember('reviewQueue', () => {
+    const found: { translation: Translation; waiting: number }[] = [];
+    for (const t of ctx.access.translationList()) {
+      const waiting = waitingForReview(countsOf(t, ctx));
+      if (waiting === 0 || !reviewOf(t, ctx)) continue;
+      const component = ctx.catalog.componentsById.get(t.componentId)!;
+      if (refusal(ctx, 'unit.review', targetOf(ctx, projectOfComponent(ctx, component), component, t)) !== null) continue;
+      found.push({ translation: t, waiting });
+    }
+    return found.sort((a, b) => b.waiting - a.waiting);
+  });
   if (rows.length === 0) return null;
-  rows.sort((a, b) => b.waiting - a.waiting);
   return html`<section aria-labelledby="review-h" class="review-queue">
     <h2 id="review-h">Waiting for review</h2>
     <table>
@@ -98,21 +142,20 @@ function reviewQueue(ctx: WebContext): Html {
 /** `/projects/<p>/`: the project's components and languages. */
 export function projectPage(ctx: WebContext): WebAnswer {
   const project = projectOf(ctx);
-  const components = visibleComponents(ctx, project);
-  const componentRows: StatsRow[] = components.map((c) => ({
+  const components = listPage(ctx, visibleComponents(ctx, project));
+  const componentRows: StatsRow[] = components.rows.map((c) => ({
     name: html`<a href=${paths.component(ctx.catalog, c)}>${c.name}</a>${c.settings.is_glossary ? html` <span class="tag">glossary</span>` : ''}`,
     counts: statsOf(ctx, translationsOf(ctx, c)),
   }));
-  const languageRows: StatsRow[] = byLanguage(ctx, projectTranslations(ctx, project)).map(([l, list]) => ({
+  const languageRows: StatsRow[] = projectLanguages(ctx, project).map(([l, counts]) => ({
     name: html`<a href=${paths.projectLanguage(project, l)}>${l.name}</a>`,
-    counts: statsOf(ctx, list),
+    counts,
     translate: paths.projectLanguage(project, l),
   }));
-  const total = statsOf(ctx, projectTranslations(ctx, project));
   const body = html`<h1>${project.name}</h1>
-    ${summary(total)}
+    ${summary(projectStats(ctx, project))}
     ${project.settings.instructions && html`<p class="instructions">${String(project.settings.instructions)}</p>`}
-    ${statsTable('Components', 'Component', componentRows)} ${statsTable('Languages', 'Language', languageRows)}
+    ${statsTable('Components', 'Component', componentRows)} ${components.pager} ${statsTable('Languages', 'Language', languageRows)}
     <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a></p>`;
   return { html: page(ctx, { title: project.name, crumbs: [{ label: project.name }], body }) };
 }
@@ -243,6 +286,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
   const project = projectOfComponent(ctx, component);
   const language = ctx.catalog.languages.get(translation.languageId)!;
   const counts = countsOf(translation, ctx);
+  const automatic = await ctx.services.store.read((tx) => automaticallyTranslatedCount(tx, translation.id));
   const translate = paths.translate(ctx.catalog, translation);
   const canUpload = ctx.access.can('upload.perform', { project, component });
   // without a choice here an upload changes only untranslated strings: the correction of a translated one is skipped
@@ -260,6 +304,7 @@ export async function translationPage(ctx: WebContext): Promise<WebAnswer> {
             html`<li><a href=${f.q ? `${translate}?q=${encodeURIComponent(f.q)}` : translate} data-filter=${f.q}>${f.label}</a> <span class="count">${num(Math.max(0, f.count))}</span></li>`,
         )}
         ${counts.failing > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent('has:check')}`}>Failing checks</a> <span class="count">${num(counts.failing)}</span></li>`}
+        ${automatic > 0 && html`<li><a href=${`${translate}?q=${encodeURIComponent(`label:"${AUTOMATIC_LABEL}"`)}`}>${AUTOMATIC_LABEL}</a> <span class="count">${num(automatic)}</span></li>`}
       </ul>
       <form method="get" action=${translate} class="search" role="search">
         <label for="q">Search strings</label>
@@ -333,15 +378,19 @@ function languageOfParam(ctx: WebContext): Language {
 export function projectLanguagePage(ctx: WebContext): WebAnswer {
   const project = projectOf(ctx);
   const language = languageOfParam(ctx);
-  const translations = projectTranslations(ctx, project).filter((t) => t.languageId === language.id);
-  if (translations.length === 0) throw notFound();
-  const rows: StatsRow[] = translations.map((t) => ({
+  const translations = ctx.access.remember(`projectLanguage:${project.id}/${language.id}`, () =>
+    projectTranslations(ctx, project).filter((t) => t.languageId === language.id),
+  );
+  const counts = siteStats(ctx).projectLanguages.get(project.id)?.get(language.id);
+  if (translations.length === 0 || !counts) throw notFound();
+  const shown = listPage(ctx, translations);
+  const rows: StatsRow[] = shown.rows.map((t) => ({
     name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.componentsById.get(t.componentId)!.name}</a>`,
     counts: countsOf(t, ctx),
     translate: paths.translate(ctx.catalog, t),
   }));
   const body = html`<h1>${project.name} — ${language.name}</h1>
-    ${summary(statsOf(ctx, translations))} ${statsTable('Components', 'Component', rows)}`;
+    ${summary(counts)} ${statsTable('Components', 'Component', rows)} ${shown.pager}`;
   return {
     html: page(ctx, {
       title: `${project.name} — ${language.name}`,
@@ -353,10 +402,12 @@ export function projectLanguagePage(ctx: WebContext): WebAnswer {
 
 /** `/languages/`: every language with visible translations. */
 export function languagesPage(ctx: WebContext): WebAnswer {
-  const visible = ctx.catalog.translations.filter((t) => ctx.access.translation(t));
-  const rows: StatsRow[] = byLanguage(ctx, visible).map(([l, list]) => ({
+  const languages = ctx.access.remember('languageStats', () =>
+    byLanguage(ctx, [...ctx.access.translationList()]).map(([l, list]): [Language, Counts] => [l, statsOf(ctx, list)]),
+  );
+  const rows: StatsRow[] = languages.map(([l, counts]) => ({
     name: html`<a href=${paths.language(l)}>${l.name}</a> <span class="code">${l.code}</span>`,
-    counts: statsOf(ctx, list),
+    counts,
   }));
   return {
     html: page(ctx, {
@@ -370,18 +421,24 @@ export function languagesPage(ctx: WebContext): WebAnswer {
 /** `/languages/<code>/`: one language across the visible projects. */
 export function languagePage(ctx: WebContext): WebAnswer {
   const language = languageOfParam(ctx);
-  const rows: StatsRow[] = [];
-  for (const project of visibleProjects(ctx)) {
-    const list = projectTranslations(ctx, project).filter((t) => t.languageId === language.id);
-    if (list.length > 0) rows.push({ name: html`<a href=${paths.projectLanguage(project, language)}>${project.name}</a>`, counts: statsOf(ctx, list) });
-  }
+  const translated = ctx.access.remember(`languageProjects:${language.id}`, () =>
+    visibleProjects(ctx).flatMap((project): [Project, Counts][] => {
+      const counts = siteStats(ctx).projectLanguages.get(project.id)?.get(language.id);
+      return counts ? [[project, counts]] : [];
+    }),
+  );
+  const projects = listPage(ctx, translated);
+  const rows: StatsRow[] = projects.rows.map(([project, counts]) => ({
+    name: html`<a href=${paths.projectLanguage(project, language)}>${project.name}</a>`,
+    counts,
+  }));
   const body = html`<h1>${language.name}</h1>
     <dl class="facts">
       <dt>Code</dt><dd>${language.code}</dd>
       <dt>Text direction</dt><dd>${language.direction === 'rtl' ? 'right to left' : 'left to right'}</dd>
       <dt>Plural forms</dt><dd>${language.pluralNumber}: <code>${language.pluralFormula}</code></dd>
     </dl>
-    ${rows.length > 0 ? [statsTable('Projects', 'Project', rows), progressLegend()] : html`<p>No project is translated into ${language.name} yet.</p>`}
+    ${rows.length > 0 ? [statsTable('Projects', 'Project', rows), projects.pager, progressLegend()] : html`<p>No project is translated into ${language.name} yet.</p>`}
     <p><a href=${`/changes/?lang=${encodeURIComponent(language.code)}`}>Changes in ${language.name}</a></p>`;
   return { html: page(ctx, { title: language.name, crumbs: [{ label: 'Languages', href: '/languages/' }, { label: language.name }], body }) };
 }
