@@ -14,13 +14,13 @@ let result = new DataView(wasm.memory.buffer);
 let input = memory.subarray(24);
 memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 
-// bytes of the text last hashed (from offset 24 of the memory)
+// bytes of the text last hashed (from offset 24 of the memory): by `IdHashTable.add`, of its text without the context
 let hashedLength = 0;
 
 /**
- * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace),
- * counted on the UTF-8 bytes the hash read: a reader that hashes each source counts its words without reading the
- * string again.
+ * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace), or
+ * after `IdHashTable.add` of its text (the context left out), counted on the UTF-8 bytes the hash read: a reader that
+ * hashes each source counts its words without reading the string again.
  */
 export function wordsOfLastHashed(): number {
   return countWordsUtf8(memory, 24, 24 + hashedLength);
@@ -28,15 +28,34 @@ export function wordsOfLastHashed(): number {
 
 /** SipHash-2-4 of the UTF-8 text, minus 2^63. */
 function signedHash(text: string): bigint {
-  // UTF-8 takes at most 3 bytes per UTF-16 code unit
-  if (text.length * 3 > input.length) {
-    wasm.memory.grow(Math.ceil((text.length * 3 - input.length) / 65536));
+  room(text.length);
+  const { written } = encoder.encodeInto(text, input);
+  hashedLength = written;
+  return hashInput(written);
+}
+
+/** The hash of `text + context` (a context that is not empty encoded after the text: no joined string is made). */
+function signedHashOfPair(text: string, context: string): bigint {
+  // a lone high surrogate at the text's end would pair with the context's first unit in the joined string
+  const last = text.charCodeAt(text.length - 1);
+  if (context === '' || (last >= 0xd800 && last <= 0xdbff)) return signedHash(text + context);
+  room(text.length + context.length);
+  const first = encoder.encodeInto(text, input).written;
+  hashedLength = first;
+  return hashInput(first + encoder.encodeInto(context, memory.subarray(24 + first)).written);
+}
+
+/** Memory for the UTF-8 of `length` UTF-16 code units (at most 3 bytes each). */
+function room(length: number): void {
+  if (length * 3 > input.length) {
+    wasm.memory.grow(Math.ceil((length * 3 - input.length) / 65536));
     memory = new Uint8Array(wasm.memory.buffer);
     result = new DataView(wasm.memory.buffer);
     input = memory.subarray(24);
   }
-  const { written } = encoder.encodeInto(text, input);
-  hashedLength = written;
+}
+
+function hashInput(written: number): bigint {
   wasm.siphash(24, written);
   // the unsigned value minus 2^63 is its top bit flipped, read as signed
   memory[7]! ^= 0x80;
@@ -93,7 +112,7 @@ export class IdHashTable {
 
   /** `calculateHash(text, context)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash. */
   add(text: string, context: string, value: number): bigint {
-    const hash = signedHash(context === '' ? text : text + context);
+    const hash = signedHashOfPair(text, context);
     const high = result.getInt32(4, true);
     const low = result.getInt32(0, true);
     const mask = this.kept.length - 1;

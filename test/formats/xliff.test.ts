@@ -306,3 +306,55 @@ describe('XLIFF writes as Weblate makes them', () => {
     }
   });
 });
+
+describe('XLIFF read over its UTF-8 bytes', () => {
+  const NS = 'xmlns="urn:oasis:names:tc:xliff:document:1.2"';
+
+  it('reads non-ASCII text, attribute values, references, a BOM and CRLF as the decoded text reads them', () => {
+    const text =
+      `\uFEFF<?xml version="1.0" encoding="UTF-8"?>\r\n<xliff version="1.2" ${NS}>\r\n<file original="Grüße.txt" source-language="en">\r\n<body>\r\n` +
+      '<trans-unit id="ü1" resname="Schlüssel &amp; 😀"><source>Börse &lt;&#xe9;&gt;\r\n中文</source><target state="new">Bö<x id="1" ctype="é"/>rse</target>' +
+      '<note>Notiz é</note><context-group purpose="location"><context context-type="sourcefile">pfad/ä.html</context><context context-type="linenumber">7</context></context-group></trans-unit>\r\n' +
+      '<trans-unit id="a2"><source>plain</source></trans-unit>\r\n</body>\r\n</file>\r\n</xliff>\r\n';
+    const rich = xliff.parse(encoder.encode(text), ctx('u.xlf')).units;
+    expect(rich.map((u) => [u.context, u.source, u.target, u.note, u.location, u.state])).toEqual([
+      ['Schlüssel & 😀', ['Börse &lt;é&gt; 中文'], ['Bö<x id="1" ctype="é"/>rse'], 'Notiz é', 'pfad/ä.html:7', State.FUZZY],
+      ['Grüße.txt///a2', ['plain'], [''], '', '', State.EMPTY],
+    ]);
+    expect(plain.parse(encoder.encode(text), ctx('u.xlf')).units.map((u) => u.target)).toEqual([['Börse'], ['']]);
+  });
+
+  it('reports an error after non-ASCII characters at their line and column in characters', () => {
+    for (const [text, line, column] of [
+      [`<xliff version="1.2" ${NS}>\n  <file original="äöü">中文</fil></xliff>`, 2, 26],
+      [`<xliff version="1.2" ${NS}>\n <file>ü\u0001</file></xliff>`, 2, 9],
+      [`<xliff version="1.2" ${NS}>\n <fileé/></xliff>`, 1, 1],
+      [`<?xml version="1.0"?>\n<ü version="1.2" ${NS}>ä</ü>`, 2, 1],
+    ] as const) {
+      try {
+        xliff.parse(encoder.encode(text), ctx('e.xlf'));
+        expect.unreachable(text);
+      } catch (e) {
+        expect(e, text).toBeInstanceOf(FormatParseError);
+        expect((e as FormatParseError).data, text).toMatchObject({ filename: 'e.xlf', line, column });
+      }
+    }
+  });
+
+  it('copies a non-ASCII unit of a template read over its bytes into a translation that lacks it', () => {
+    const template = encoder.encode(
+      `<xliff version="1.2" ${NS}>\n  <file original="m" source-language="en">\n    <body>\n      <trans-unit id="g" resname="grüße">\n        <source>Grüße, 世界</source>\n        <target>Grüße, 世界</target>\n      </trans-unit>\n    </body>\n  </file>\n</xliff>\n`,
+    );
+    const translation = encoder.encode(
+      `<xliff version="1.2" ${NS}>\n  <file original="m" source-language="en" target-language="de">\n    <body>\n    </body>\n  </file>\n</xliff>\n`,
+    );
+    const parsedTemplate = xliff.parse(template, ctx('messages.en.xlf', { language: 'en' }));
+    const mono = ctx('messages.de.xlf', { template: parsedTemplate });
+    const [unit] = xliff.parse(translation, mono).units;
+    expect(unit).toMatchObject({ context: 'grüße', source: ['Grüße, 世界'], target: [''] });
+    const written = edit(translation, xliff, [{ ...unit!, target: ['Hallo, Welt'], state: State.TRANSLATED }], mono);
+    expect(written).toContain('<trans-unit id="g" resname="grüße">');
+    expect(written).toContain('<source>Grüße, 世界</source>');
+    expect(xliff.parse(encoder.encode(written), mono).units[0]).toMatchObject({ source: ['Grüße, 世界'], target: ['Hallo, Welt'] });
+  });
+});

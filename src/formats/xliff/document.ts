@@ -1,7 +1,8 @@
 // An XLIFF 1.x document as Translate Toolkit reads it: the namespace, the <file>s, and the trans-units (or plural groups).
 import { FormatParseError } from '../../domain/errors.js';
 import { decodeUtf8, lineColumn } from '../text.js';
-import { type XDocument, type XElement, attr, buildTree, childElements, descendants, firstChild } from './tree.js';
+import { NeedsDecodedText } from '../xml/scanner.js';
+import { type XDocument, type XElement, attr, buildTree, buildTreeOfBytes, childElements, descendants, firstChild } from './tree.js';
 
 /** Translate Toolkit's unversioned XLIFF namespace prefix (1.1 and 1.2 both start with it). */
 const XLIFF_NS_PREFIX = 'urn:oasis:names:tc:xliff:document:';
@@ -64,6 +65,8 @@ export function firstListedInside(listed: readonly XElement[], el: XElement): nu
 }
 
 function fail(doc: XDocument, filename: string, offset: number, reason: string): never {
+  // byte offsets: the decoded text's reading raises the same error with its line and column
+  if (doc.bytes) throw new NeedsDecodedText();
   const { line, column } = lineColumn(doc.text, offset);
   throw new FormatParseError(filename, line, column, reason);
 }
@@ -112,11 +115,21 @@ function fileOf(el: XElement, ns: string): XElement | null {
 /**
  * Reads an XLIFF 1.x file. `dialect` "poxliff" folds `<group restype="x-gettext-plurals">` into one entry at the
  * place of its first trans-unit (Translate Toolkit's PoXliffFile); "xliff" lists every trans-unit.
- * Throws FormatParseError for malformed XML, XLIFF 2, another root element, or no <file>.
+ * Throws FormatParseError for malformed XML, XLIFF 2, another root element, or no <file>. `overBytes` (parsing):
+ * offsets into the UTF-8 bytes where the file allows it (`doc.bytes`), read faster; writes splice decoded text.
  * @example readXliff(bytes, 'messages.de.xlf', 'xliff').entries.length
  */
-export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDialect): XliffDocument {
-  const doc = buildTree(decodeUtf8(bytes, filename), filename, TEXT_ELEMENTS, LISTED_ELEMENTS);
+export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDialect, overBytes = false): XliffDocument {
+  if (!overBytes) return readTree(buildTree(decodeUtf8(bytes, filename), filename, TEXT_ELEMENTS, LISTED_ELEMENTS), filename, dialect);
+  try {
+    return readTree(buildTreeOfBytes(bytes, filename, TEXT_ELEMENTS, LISTED_ELEMENTS), filename, dialect);
+  } catch (e) {
+    if (!(e instanceof NeedsDecodedText)) throw e;
+    return readXliff(bytes, filename, dialect);
+  }
+}
+
+function readTree(doc: XDocument, filename: string, dialect: XliffDialect): XliffDocument {
   const root = doc.root;
   const version = attr(root, 'version') ?? '';
   const ns = xliffNamespace(root);
@@ -132,7 +145,8 @@ export function readXliff(bytes: Uint8Array, filename: string, dialect: XliffDia
     const file = fileOf(element, ns);
     return { element, parts, plural, file, id: parsedId(element, file, ns, dialect) };
   };
-  const units = doc.found.filter((el) => el.local === 'trans-unit' && el.ns === ns);
+  const units: XElement[] = [];
+  for (const el of doc.found) if (el.local === 'trans-unit' && el.ns === ns) units.push(el);
   if (dialect === 'xliff') {
     for (const unit of units) entries.push(entry(unit, [part(unit, ns)], false));
     return { doc, ns, files, entries };

@@ -2,6 +2,7 @@
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { type XliffDialect, type XliffDocument, readXliff } from './document.js';
+import { sameText } from './tree.js';
 import { type XliffListing, type XliffReading, bilingualUnits, hasText, isContentEntry, monolingualUnits, targetForms } from './units.js';
 import { type WriteModel, untranslate, writeEdits } from './write.js';
 
@@ -30,7 +31,7 @@ function templateDocument(ctx: FormatContext): XliffDocument | null {
 function listing(doc: XliffDocument, template: XliffDocument | null, reading: XliffReading): XliffListing {
   if (!template) return bilingualUnits(doc, reading);
   // The template read as its own translation: a unit without <target> shows its source (Weblate's is_template).
-  const isTemplate = template.doc.text === doc.doc.text;
+  const isTemplate = sameText(template.doc, doc.doc);
   return monolingualUnits(doc, template, reading, isTemplate);
 }
 
@@ -45,7 +46,7 @@ function bcp(code: string): string {
 
 function makeFormat(v: Variant): Format {
   const parse = (bytes: Uint8Array, ctx: FormatContext): ParsedFile => {
-    const doc = readXliff(bytes, ctx.filename, v.dialect);
+    const doc = readXliff(bytes, ctx.filename, v.dialect, true);
     const template = templateDocument(ctx);
     const internal: XliffInternal = { xliff: doc };
     return { units: listing(doc, template, v.reading).units, monolingual: template !== null, internal };

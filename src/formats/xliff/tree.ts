@@ -1,6 +1,8 @@
 // XLIFF's element tree over the formats' XML scanner: namespaces resolved, comments kept in place, offsets for splicing.
+import { Buffer, isUtf8 } from 'node:buffer';
 import { FormatParseError } from '../../domain/errors.js';
-import { XmlScanner, XmlToken, internalized } from '../xml/scanner.js';
+import { decodeUtf8 } from '../text.js';
+import { NeedsDecodedText, XmlScanner, XmlToken, internalized } from '../xml/scanner.js';
 
 /** A comment or processing instruction: kept as a child because Translate Toolkit's rich text treats it apart. */
 export interface XMarker {
@@ -37,8 +39,10 @@ export interface XElement {
 }
 
 export interface XDocument {
-  /** Decoded text without a leading BOM. */
+  /** Decoded text without a leading BOM; with `bytes`, the file's UTF-8 bytes after a BOM, one character a byte. */
   text: string;
+  /** The offsets are byte offsets into the UTF-8 file after its BOM, and `text` holds those bytes. */
+  bytes: boolean;
   bom: boolean;
   root: XElement;
   /** The elements of the local names `buildTree` was asked to collect, in document order. */
@@ -98,7 +102,28 @@ interface NameInfo {
 export function buildTree(decoded: string, filename: string, textIn?: ReadonlySet<string>, collect?: ReadonlySet<string>): XDocument {
   const bom = decoded.charCodeAt(0) === 0xfeff;
   const text = bom ? decoded.slice(1) : decoded;
-  const s = new XmlScanner(text, filename);
+  return treeOf(new XmlScanner(text, filename), bom, false, filename, textIn, collect);
+}
+
+/**
+ * `buildTree` of a UTF-8 file's bytes, the same tree with byte offsets (`bytes`) where the scan over bytes can read
+ * it (the file's markup is not decoded, only the values kept), else over its decoded text (and its errors).
+ * @example const doc = buildTreeOfBytes(bytes, 'de.xlf'); doc.bytes // true for valid UTF-8 without a DOCTYPE
+ */
+export function buildTreeOfBytes(bytes: Uint8Array, filename: string, textIn?: ReadonlySet<string>, collect?: ReadonlySet<string>): XDocument {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) {
+    const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+    try {
+      return treeOf(XmlScanner.overBytes(bom ? buffer.subarray(3) : buffer, filename), bom, true, filename, textIn, collect);
+    } catch (e) {
+      if (!(e instanceof NeedsDecodedText)) throw e;
+    }
+  }
+  return buildTree(decodeUtf8(bytes, filename), filename, textIn, collect);
+}
+
+function treeOf(s: XmlScanner, bom: boolean, overBytes: boolean, filename: string, textIn?: ReadonlySet<string>, collect?: ReadonlySet<string>): XDocument {
   const names = new Map<string, NameInfo>();
   const found: XElement[] = [];
   let root: XElement | null = null;
@@ -184,8 +209,23 @@ export function buildTree(decoded: string, filename: string, textIn?: ReadonlySe
       append(current, kind === XmlToken.Comment ? COMMENT : PI);
     }
   }
-  if (!root) throw new FormatParseError(filename, 1, 1, 'no root element');
-  return { text, bom, root, found };
+  if (!root) {
+    if (overBytes) throw new NeedsDecodedText();
+    throw new FormatParseError(filename, 1, 1, 'no root element');
+  }
+  return { text: s.text, bytes: overBytes, bom, root, found };
+}
+
+/** The source text of `doc` from `start` to `end` (its offsets), decoded. */
+export function sourceSlice(doc: XDocument, start: number, end: number): string {
+  const raw = doc.text.slice(start, end);
+  return doc.bytes ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
+}
+
+/** Whether two documents were read from the same text (one may have been read over its bytes, the other decoded). */
+export function sameText(a: XDocument, b: XDocument): boolean {
+  if (a.bytes === b.bytes) return a.text === b.text;
+  return a.bytes ? sourceSlice(a, 0, a.text.length) === b.text : a.text === sourceSlice(b, 0, b.text.length);
 }
 
 /** Element children, in order. */

@@ -1,7 +1,7 @@
 // Weblate's units from XLIFF entries (XliffUnit / RichXliffUnit over Translate Toolkit): context, texts, states, notes, flags.
-import { calculateHash } from '../../domain/hash.js';
+import { IdHashTable, calculateHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
 import { type XliffDocument, type XliffEntry, type XliffPart, firstListedInside } from './document.js';
 import { plainText, richText } from './text.js';
@@ -26,8 +26,8 @@ export interface UnitSite {
 
 export interface XliffListing {
   units: ParsedUnit[];
-  /** Listed units by id_hash (the first of a duplicate identity). */
-  sites: Map<bigint, UnitSite>;
+  /** Where each listed unit lives (`sites[i]` is `units[i]`'s). */
+  sites: UnitSite[];
 }
 
 /** The xml:space in force for a trans-unit's (or group's) children: its own attribute, else "default". */
@@ -227,18 +227,22 @@ function hasFlagAttributes(el: XElement): boolean {
  */
 export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
   const units: ParsedUnit[] = [];
-  const sites = new Map<bigint, UnitSite>();
+  const sites: UnitSite[] = [];
+  const seen = new IdHashTable(doc.entries.length);
   for (const entry of doc.entries) {
     if (isHeader(entry, reading)) continue;
     const source = sourceForms(entry, reading.rich);
-    if (joinPlural(source) === '') continue;
+    const joined = source.length === 1 ? source[0]! : joinPlural(source);
+    if (joined === '') continue;
     const context = entryContext(entry);
-    const idHash = calculateHash(joinPlural(source), context);
-    if (sites.has(idHash)) continue;
+    const idHash = seen.add(joined, context, 0);
+    if (seen.earlier >= 0) continue;
+    // the words of the source the hash just read (a lone form that is not Weblate's unused-singular placeholder)
+    const numWords = source.length === 1 && !joined.startsWith(UNUSED_PLURAL) ? wordsOfLastHashed() : countWords(source);
     const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
     const flags = unitFlags(entry, null, reading);
     const extras = extrasOf(doc, entry.element);
-    sites.set(idHash, { entry, template: null });
+    sites.push({ entry, template: null });
     units.push({
       context,
       source,
@@ -253,7 +257,7 @@ export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemp
       position: units.length + 1,
       idHash,
       contentHash: idHash,
-      numWords: countWords(source),
+      numWords,
     });
   }
   return { units, sites };
@@ -282,14 +286,15 @@ function templateSource(entry: XliffEntry, reading: XliffReading): string[] {
 export function monolingualUnits(doc: XliffDocument, template: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
   const index = entriesByContext(doc, reading);
   const units: ParsedUnit[] = [];
-  const sites = new Map<bigint, UnitSite>();
+  const sites: UnitSite[] = [];
+  const seen = new IdHashTable(template.entries.length);
   for (const te of template.entries) {
     if (isHeader(te, reading)) continue;
     const source = templateSource(te, reading);
     if (joinPlural(source) === '') continue;
     const context = entryContext(te);
-    const idHash = calculateHash(context);
-    if (sites.has(idHash)) continue;
+    const idHash = seen.add(context, '', 0);
+    if (seen.earlier >= 0) continue;
     const entry = index.get(context) ?? null;
     let target: string[] = [''];
     if (entry) target = targetForms(entry, reading.rich) ?? (isTemplate ? sourceForms(entry, reading.rich) : ['']);
@@ -297,7 +302,7 @@ export function monolingualUnits(doc: XliffDocument, template: XliffDocument, re
     const templateExtras = extrasOf(template, te.element);
     const templateNote = notesOf(te, templateExtras);
     const ownNote = entry ? notesOf(entry, extrasOf(doc, entry.element)) : '';
-    sites.set(idHash, { entry, template: te });
+    sites.push({ entry, template: te });
     units.push({
       context,
       source,

@@ -7,7 +7,7 @@ import { escapeAttribute, escapeText } from '../xml/escape.js';
 import { endOfLineAfter, indentAt, lineEnding } from '../xml/position.js';
 import { type XliffDocument, type XliffEntry, type XliffPart, part as readPart } from './document.js';
 import { plainText, richText } from './text.js';
-import { type XElement, attr, buildTree, childElements, firstChild } from './tree.js';
+import { type XElement, attr, buildTree, childElements, firstChild, sourceSlice } from './tree.js';
 import { type UnitSite, type XliffListing, type XliffReading, stateParts, unitSpace } from './units.js';
 
 export interface Splice {
@@ -278,7 +278,8 @@ function clonedEntry(template: XliffDocument, te: XliffEntry, edit: UnitWrite, r
     .filter(([prefix]) => prefix !== 'xml')
     .map(([prefix, uri]) => ` ${prefix === '' ? 'xmlns' : `xmlns:${prefix}`}="${escapeAttribute(uri)}"`);
   const head = `<w${decls.join('')}>`;
-  const wrapped = `${head}${t.slice(el.start, el.end)}</w>`;
+  // a template parsed over its bytes has byte offsets (its indentation, ASCII, reads the same either way)
+  const wrapped = `${head}${sourceSlice(template.doc, el.start, el.end)}</w>`;
   const tree = buildTree(wrapped, filename);
   const copy = childElements(tree.root)[0]!;
   const ns = template.ns;
@@ -315,12 +316,14 @@ export function writeEdits(model: WriteModel, edits: readonly UnitWrite[], readi
   const { doc, listing, template } = model;
   const w = new XliffWriter(doc, reading, ctx.filename);
   const monolingual = template !== null;
+  const sites = new Map<bigint, UnitSite>();
+  listing.units.forEach((u, i) => sites.set(u.idHash, listing.sites[i]!));
   // Later edits of the same unit win.
   const bySite = new Map<UnitSite, UnitWrite>();
   const added = new Map<bigint, UnitWrite>();
   for (const edit of edits) {
     const idHash = unitIdHash(monolingual, edit.source, edit.context);
-    const site = listing.sites.get(idHash);
+    const site = sites.get(idHash);
     if (site) bySite.set(site, edit);
     else if (!edit.remove) {
       if (monolingual) throw new FormatWriteError(ctx.filename, `no unit "${edit.context}" in the template`);
@@ -358,7 +361,7 @@ function followTemplateSource(w: XliffWriter, entry: XliffEntry, te: XliffEntry,
   const own = read(p, p.source);
   if (own === '' || own === read(tp, tp.source)) return;
   const inner = w.reading.rich
-    ? template.doc.text.slice(tp.source.openEnd, tp.source.selfClosing ? tp.source.openEnd : tp.source.closeStart)
+    ? sourceSlice(template.doc, tp.source.openEnd, tp.source.selfClosing ? tp.source.openEnd : tp.source.closeStart)
     : escapeText(plainText(tp.source, unitSpace(tp.unit)));
   w.setSource(p, inner);
 }

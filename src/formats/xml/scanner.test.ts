@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { thrownBy } from '../../../test/helpers/errors.js';
 import { FormatParseError } from '../../domain/errors.js';
 import { XmlScanner, XmlToken, decodeUtf8, escapeAttribute, escapeText, indentAt, lineColumn } from './index.js';
+import { NeedsDecodedText } from './scanner.js';
 
 function tokens(text: string): Array<[string, string]> {
   const s = new XmlScanner(text, 'x.xml');
@@ -197,5 +198,61 @@ describe('entities of the internal DTD subset', () => {
     const refs = (n: number) => `<!DOCTYPE a [<!ENTITY b "${big}">]><a>${'&b;'.repeat(n)}</a>`;
     expect(texts(refs(90))[0]).toHaveLength(900_000);
     expect(() => texts(refs(200))).toThrow(/entity &b; expands the document beyond 1000000 characters more than its size \(an entity expansion bomb\)/);
+  });
+});
+
+describe('XmlScanner over bytes', () => {
+  /** Every token as kind, name, text or attribute values, and its span as the decoded text's characters. */
+  function reading(s: XmlScanner, spanText: (start: number, end: number) => string): string[] {
+    const out: string[] = [];
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
+      const values = Array.from(
+        { length: s.attrCount },
+        (_, i) => `${s.attrNames[i]}=${s.attrValues[i]}@${spanText(s.attrValueStart[i]!, s.attrValueEnd[i]!)}`,
+      );
+      const value = k === XmlToken.Text || k === XmlToken.CData ? s.textValue() : s.name;
+      out.push(`${k}:${value}:${values.join(',')}:${spanText(s.start, s.end)}`);
+    }
+    return out;
+  }
+
+  function bothWays(text: string): [string[], string[]] {
+    const bytes = Buffer.from(text, 'utf8');
+    const decoded = reading(new XmlScanner(text, 'f.xml'), (a, b) => text.slice(a, b));
+    const overBytes = reading(XmlScanner.overBytes(bytes, 'f.xml'), (a, b) => bytes.toString('utf8', a, b));
+    return [overBytes, decoded];
+  }
+
+  it('reads the same tokens, values and spans as over the decoded text, its offsets being byte offsets', () => {
+    const text =
+      '<?xml version="1.0" encoding="UTF-8"?>\r\n<xliff a="Grüße &amp; 😀" b="x\ty"><!-- é --><source>Börse &lt;&#xe9;&gt; 中文\r\n😀</source>' +
+      '<![CDATA[ü<]]><x id="ä"/>plain</xliff>';
+    const [overBytes, decoded] = bothWays(text);
+    expect(overBytes).toEqual(decoded);
+    expect(overBytes.join('|')).toContain('Börse <é> 中文\n😀');
+    // an ASCII file too
+    const [ascii, asciiDecoded] = bothWays('<a b="c &quot;d&quot;">e &amp; f</a>');
+    expect(ascii).toEqual(asciiDecoded);
+  });
+
+  it('leaves to the decoded text what it cannot answer alike: errors, non-ASCII names, a DOCTYPE, U+FFFE and U+FFFF', () => {
+    for (const text of [
+      '<a>é</b>',
+      '<a>\u0001</a>',
+      '<a>x\ufffe</a>',
+      '<a>x\uffff</a>',
+      '<é/>',
+      '<aé/>',
+      '<a bé="1"/>',
+      '<a>x</aé>',
+      '<a>&é;</a>',
+      '<!DOCTYPE a [<!ENTITY e "é">]><a>&e;</a>',
+    ]) {
+      expect(() => {
+        // the characters XML forbids are refused as the scanner is made
+        const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
+        while (s.next() !== XmlToken.Eof);
+      }, text).toThrow(NeedsDecodedText);
+    }
   });
 });

@@ -6,6 +6,7 @@
 // values are read; nothing is fetched, and entity values are never expanded again). Anything malformed
 // raises FormatParseError with a 1-based line and column. Namespaces are not interpreted: names
 // are reported as written (`x:tag`).
+import { type Buffer, isAscii } from 'node:buffer';
 import { FormatParseError } from '../../domain/errors.js';
 import { lineColumn } from '../text.js';
 
@@ -93,6 +94,29 @@ const AMPERSAND = /&/g;
 
 /** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
+/**
+ * The same characters in UTF-8 bytes read as Latin-1, but for U+FFFE and U+FFFF (EF BF BE and EF BF BF, looked for
+ * by `indexOf`: a class alone is searched several times faster than an alternation).
+ */
+const FORBIDDEN_BYTES = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
+/** A byte of a multi-byte UTF-8 sequence, in bytes read as Latin-1. */
+const HIGH_BYTE = /[\x80-\xff]/g;
+
+/**
+ * Node's Buffer methods behind `toString(encoding, start, end)`, without its checks of the arguments (a measurable
+ * share of the time on short values); the offsets passed are always within the buffer.
+ */
+interface SlicedBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+/**
+ * Raised by a scanner over bytes (`XmlScanner.overBytes`) where it cannot answer as the scanner over decoded text
+ * would: any error (its line and column are counted in characters), a non-ASCII name, a DOCTYPE. The caller reads
+ * the file again as decoded text, which gives the answer (or the error) exactly.
+ */
+export class NeedsDecodedText extends Error {}
 
 const PREDEFINED: ReadonlyMap<string, string> = new Map([
   ['lt', '<'],
@@ -112,6 +136,7 @@ const ENTITY_EXPANSION_BUDGET = 1_000_000;
 const HAS_LT = 1;
 const HAS_AMP = 2;
 const HAS_SPACE = 4;
+const HAS_HIGH = 8;
 const VALUE_SPECIAL = new Uint8Array(LT + 1);
 VALUE_SPECIAL[LT] = HAS_LT;
 VALUE_SPECIAL[0x26] = HAS_AMP;
@@ -193,15 +218,60 @@ export class XmlScanner {
   private dropped = 0;
   private droppedLines = 0;
   private droppedColumns = 0;
+  /**
+   * Over bytes (`overBytes`): the valid UTF-8 the text holds one byte a character (Latin-1), offsets are byte
+   * offsets, and only the values handed out (text, attribute values) are decoded, where they hold a non-ASCII byte.
+   */
+  private readonly bytes: SlicedBuffer | null;
+  /** Over bytes: the first non-ASCII byte at or after `highFrom` (the length when none). */
+  private highFrom = 0;
+  private nextHigh = -1;
 
-  constructor(text: string, filename: string) {
+  constructor(text: string, filename: string, bytes: SlicedBuffer | null = null) {
     this.text = text;
     this.filename = filename;
+    this.bytes = bytes;
     this.length = text.length;
     this.hasCR = text.indexOf('\r') >= 0;
-    this.bomOffset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    this.bomOffset = bytes === null && text.charCodeAt(0) === 0xfeff ? 1 : 0;
     this.pos = this.bomOffset;
     this.checkChars(0);
+  }
+
+  /**
+   * A scanner over valid UTF-8 `bytes` without a BOM (the caller checks both): offsets are byte offsets, names and
+   * values the same strings as over the decoded text. Anything it cannot answer that way (errors included) raises
+   * NeedsDecodedText: read the decoded text then. Faster on files that are mostly ASCII markup: no whole-file decoding,
+   * a one-byte string to search.
+   */
+  static overBytes(bytes: Buffer, filename: string): XmlScanner {
+    const sliced = bytes as SlicedBuffer;
+    const s = new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
+    // an ASCII file has nothing to decode: no byte above 0x7f anywhere
+    if (isAscii(bytes)) s.nextHigh = s.length;
+    return s;
+  }
+
+  /** Whether text[s, e) holds a non-ASCII byte (over bytes; asked in document order, as tokens come). */
+  private hasHigh(s: number, e: number): boolean {
+    if (this.nextHigh < s || this.highFrom > s) {
+      HIGH_BYTE.lastIndex = s;
+      this.highFrom = s;
+      // test, not exec: no match object to make
+      this.nextHigh = HIGH_BYTE.test(this.text) ? HIGH_BYTE.lastIndex - 1 : this.length;
+    }
+    return this.nextHigh < e;
+  }
+
+  /** The characters of text[s, e): a slice, or over bytes the UTF-8 it holds decoded. */
+  private chars(s: number, e: number): string {
+    if (this.bytes !== null && this.hasHigh(s, e)) return this.bytes.utf8Slice(s, e);
+    return this.text.slice(s, e);
+  }
+
+  /** A name character at or above U+0080: over bytes that is a byte of a sequence, which only the decoded text can judge. */
+  private wide(): never {
+    throw new NeedsDecodedText();
   }
 
   /**
@@ -246,13 +316,18 @@ export class XmlScanner {
   }
 
   private checkChars(from: number): void {
-    FORBIDDEN_CHAR.lastIndex = from;
-    const bad = FORBIDDEN_CHAR.exec(this.text);
+    const forbidden = this.bytes === null ? FORBIDDEN_CHAR : FORBIDDEN_BYTES;
+    forbidden.lastIndex = from;
+    const bad = forbidden.exec(this.text);
+    if (this.bytes !== null && (this.text.indexOf('\xef\xbf\xbe', from) >= 0 || this.text.indexOf('\xef\xbf\xbf', from) >= 0)) {
+      throw new NeedsDecodedText();
+    }
     if (bad) this.fail(bad.index, `character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} is not allowed in XML`);
   }
 
   /** Raises FormatParseError at `offset` with a one-line reason. */
   fail(offset: number, reason: string): never {
+    if (this.bytes !== null) throw new NeedsDecodedText();
     const { line, column } = this.lineColumnAt(offset);
     throw new FormatParseError(this.filename, line, column, reason.replace(/[\r\n]+/g, ' '));
   }
@@ -283,7 +358,7 @@ export class XmlScanner {
   /** Decoded character data of the current Text or CData token (entities resolved, line ends normalized). */
   textValue(): string {
     if (this.decoded !== null) return this.decoded;
-    const raw = this.text.slice(this.contentStart, this.contentEnd);
+    const raw = this.chars(this.contentStart, this.contentEnd);
     return this.hasCR ? normalizeLineEnds(raw) : raw;
   }
 
@@ -392,7 +467,7 @@ export class XmlScanner {
   }
 
   private literal(s: number, e: number): string {
-    const raw = this.text.slice(s, e);
+    const raw = this.chars(s, e);
     return this.hasCR ? normalizeLineEnds(raw) : raw;
   }
 
@@ -421,8 +496,10 @@ export class XmlScanner {
       this.referenceEnd = j + 1;
       return String.fromCodePoint(cp);
     }
+    if (this.bytes !== null && t.charCodeAt(j) >= 128) this.wide();
     if (!isNameStart(t.charCodeAt(j))) this.fail(i, "'&' must start an entity reference (write &amp;)");
     while (j < limit && isNameChar(t.charCodeAt(j))) j++;
+    if (this.bytes !== null && j < limit && t.charCodeAt(j) >= 128) this.wide();
     if (j >= limit || t.charCodeAt(j) !== SEMI) this.fail(i, "entity reference is missing its ';'");
     const name = t.slice(i + 1, j);
     const value = this.entities.get(name);
@@ -457,6 +534,7 @@ export class XmlScanner {
   private scanName(i: number, what: string, element?: string): number {
     const t = this.text;
     let c = t.charCodeAt(i);
+    if (c >= 128 && this.bytes !== null) this.wide();
     if (!(c < 128 ? NAME_START[c] === 1 : isNameStart(c))) {
       const where = element === undefined ? what : `<${element}>`;
       if (i >= this.length) this.fail(i, `unexpected end of file in ${where}`);
@@ -468,6 +546,7 @@ export class XmlScanner {
       h = (Math.imul(h, 31) + c) | 0;
       c = t.charCodeAt(++i);
     }
+    if (c >= 128 && this.bytes !== null) this.wide();
     this.nameHash = h;
     return i;
   }
@@ -512,6 +591,7 @@ export class XmlScanner {
         const d = t.charCodeAt(ve);
         if (d === quote) break;
         if (d <= LT) special |= VALUE_SPECIAL[d]!;
+        else if (d > 0x7f) special |= HAS_HIGH;
       }
       if (ve >= this.length) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
       if ((special & HAS_LT) !== 0) this.fail(t.indexOf('<', vs), `'<' is not allowed in the value of attribute ${attrName}`);
@@ -520,6 +600,7 @@ export class XmlScanner {
       }
       this.attrNames[count] = attrName;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
+      else if ((special & HAS_HIGH) !== 0 && this.bytes !== null) this.attrValues[count] = normalizeAttributeSpace(this.bytes.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
       else this.attrValues[count] = t.slice(vs, ve);
       this.attrValueStart[count] = vs;
@@ -546,12 +627,12 @@ export class XmlScanner {
     let last = vs;
     let i = t.indexOf('&', vs);
     while (i >= 0 && i < ve) {
-      if (i > last) out += normalizeAttributeSpace(t.slice(last, i));
+      if (i > last) out += normalizeAttributeSpace(this.chars(last, i));
       out += this.reference(i, ve);
       last = this.referenceEnd;
       i = t.indexOf('&', last);
     }
-    if (last < ve) out += normalizeAttributeSpace(t.slice(last, ve));
+    if (last < ve) out += normalizeAttributeSpace(this.chars(last, ve));
     return out;
   }
 
@@ -559,6 +640,7 @@ export class XmlScanner {
     const t = this.text;
     const expected = this.open > 0 ? (this.stack[this.open - 1] ?? null) : null;
     let i: number;
+    if (this.bytes !== null && t.charCodeAt(p + 2 + (expected?.length ?? 0)) >= 128) this.wide();
     if (expected !== null && holdsAt(t, expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
       i = p + 2 + expected.length;
     } else {
@@ -608,6 +690,8 @@ export class XmlScanner {
       return this.kind;
     }
     if (t.startsWith('<!DOCTYPE', p)) {
+      // its entity values would be bytes: read as decoded text
+      if (this.bytes !== null) throw new NeedsDecodedText();
       if (this.rootSeen) this.fail(p, 'DOCTYPE after the root element');
       if (this.doctypeSeen) this.fail(p, 'second DOCTYPE');
       this.doctypeSeen = true;
