@@ -34,6 +34,8 @@ export interface WriteEnv {
   request(method: string, pathOrUrl: string, opts?: Omit<HttpRequest, 'method'>): Promise<HttpAnswer>;
   /** Gives `username` the web password `password` and signs in through the sign-in form, as a browser does. */
   signIn(username: string, password: string): Promise<WebSession>;
+  /** Posts a web form as `session`'s browser does without script (its CSRF token first; repeated names as pairs). */
+  postForm(session: WebSession, address: string, fields: Record<string, string> | [string, string][]): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,13 @@ export async function createWriteEnv(
       if (!session) throw new Error(`${username} could not sign in: ${signed.status}`);
       const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
       return { cookie: `${session.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+    },
+    postForm(session, address, fields) {
+      const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
+      return request('POST', address, {
+        headers: { Cookie: session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams([['csrfmiddlewaretoken', session.csrf], ...pairs]).toString(),
+      });
     },
     async close() {
       await server.close();

@@ -26,11 +26,7 @@ describe('bulk edit', () => {
       state: number;
       pending: boolean;
     }[];
-  const post = (s: WebSession, fields: Record<string, string>) =>
-    env.request('POST', '/bulk-edit/hello/app/de/', {
-      headers: { Cookie: s.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: s.csrf, ...fields }).toString(),
-    });
+  const post = (s: WebSession, fields: Record<string, string>) => env.postForm(s, '/bulk-edit/hello/app/de/', fields);
 
   beforeAll(async () => {
     await ensureAssets();

@@ -36,11 +36,7 @@ describe('the dashboard of a translator', () => {
   let browser: Browser | undefined;
 
   const get = (address: string, s?: WebSession) => env.request('GET', address, { headers: s ? { Cookie: s.cookie } : {} });
-  const post = (s: WebSession, address: string, fields: [string, string][]) =>
-    env.request('POST', address, {
-      headers: { Cookie: s.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams([['csrfmiddlewaretoken', s.csrf], ...fields]).toString(),
-    });
+  const post = (s: WebSession, address: string, fields: [string, string][]) => env.postForm(s, address, fields);
   const stats = async (component: string, lang: string) => (await env.request('GET', `/api/translations/hello/${component}/${lang}/statistics/`)).json;
 
   beforeAll(async () => {

@@ -80,10 +80,7 @@ describe('the editor around its string', () => {
     expect(text).toContain('<details class="keys" id="keys">');
     // a suggestion by someone who may also save: stored as a suggestion, the string unchanged
     const before = (await env.request('GET', `/api/units/${units[0]!.id}/`, { token: env.tokens.jane })).json.target;
-    const posted = await env.request('POST', '/translate/hello/app/de/', {
-      headers: { Cookie: jane.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: jane.csrf, unit: String(units[0]!.id), target_0: 'Vorschlag', suggest: '1' }).toString(),
-    });
+    const posted = await env.postForm(jane, '/translate/hello/app/de/', { unit: String(units[0]!.id), target_0: 'Vorschlag', suggest: '1' });
     expect(posted.status).toBe(303);
     expect((await env.request('GET', `/api/units/${units[0]!.id}/`, { token: env.tokens.jane })).json.target).toEqual(before);
     expect((await editorOf(units[0]!)).text).toMatch(/data-suggestion="\d+">\s*<span[^>]*>Vorschlag</);

@@ -24,11 +24,7 @@ describe('labels in the web interface', () => {
     (await env.request('GET', `/api/translations/hello/app/${translation}/units/?q=${encodeURIComponent(q)}`, { token: env.tokens.mike })).json
       .results as Json[];
   const labels = async () => (await env.request('GET', '/api/projects/hello/labels/')).json.results as Json[];
-  const form = (s: WebSession, address: string, fields: [string, string][]) =>
-    env.request('POST', address, {
-      headers: { Cookie: s.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams([['csrfmiddlewaretoken', s.csrf], ...fields]).toString(),
-    });
+  const form = (s: WebSession, address: string, fields: [string, string][]) => env.postForm(s, address, fields);
   const signIn = async (page: Page, user: string, password: string) => {
     await page.goto(`${env.origin}/accounts/login/`);
     await page.fill('input[name="username"]', user);

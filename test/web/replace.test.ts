@@ -29,11 +29,7 @@ describe('search and replace', () => {
   const units = async () => (await env.request('GET', `${DE}units/`, { token: env.tokens.jane })).json.results as Unit[];
   const preview = (params: Record<string, string>) =>
     env.request('GET', `/replace/hello/app/de/?${new URLSearchParams(params)}`, { headers: { Cookie: jane.cookie } });
-  const apply = (fields: Record<string, string>) =>
-    env.request('POST', '/replace/hello/app/de/', {
-      headers: { Cookie: jane.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: jane.csrf, ...fields }).toString(),
-    });
+  const apply = (fields: Record<string, string>) => env.postForm(jane, '/replace/hello/app/de/', fields);
 
   beforeAll(async () => {
     await ensureAssets();

@@ -36,13 +36,6 @@ function pageOf(env: WriteEnv, s: WebSession | null, path: string) {
   return env.request('GET', path, { headers: s ? { Cookie: s.cookie } : {} });
 }
 
-function post(env: WriteEnv, s: WebSession, path: string, fields: Record<string, string>) {
-  return env.request('POST', path, {
-    headers: { Cookie: s.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfmiddlewaretoken: s.csrf, ...fields }).toString(),
-  });
-}
-
 describe('review workflow with translation review on', () => {
   let env: WriteEnv;
   let ritaToken: string;
@@ -94,7 +87,7 @@ describe('review workflow with translation review on', () => {
     expect(page.text).toContain('name="approve"');
     expect(page.text).not.toContain('name="unapprove"');
     // the form's Approve saves the text as approved and goes on to the next string
-    const approve = await post(env, rita, '/translate/hello/app/de/', {
+    const approve = await env.postForm(rita, '/translate/hello/app/de/', {
       unit: String(open.id),
       checksum: checksumOf(open),
       target_0: 'Datei öffnen',
@@ -106,7 +99,7 @@ describe('review workflow with translation review on', () => {
     const approvedPage = await pageOf(env, rita, editor);
     expect(approvedPage.text).toContain('name="unapprove"');
     expect(approvedPage.text).toContain('name="save"');
-    const unapprove = await post(env, rita, '/translate/hello/app/de/', {
+    const unapprove = await env.postForm(rita, '/translate/hello/app/de/', {
       unit: String(open.id),
       checksum: checksumOf(open),
       target_0: 'Datei öffnen',
@@ -115,7 +108,7 @@ describe('review workflow with translation review on', () => {
     expect(unapprove.status).toBe(303);
     expect((await env.request('GET', `/api/units/${open.id}/`, { token: ritaToken })).json.state).toBe(20);
     // a translator's forged Approve is refused by the API's own check
-    const forged = await post(env, jane, '/translate/hello/app/de/', {
+    const forged = await env.postForm(jane, '/translate/hello/app/de/', {
       unit: String(open.id),
       checksum: checksumOf(open),
       target_0: 'Datei öffnen',
@@ -137,7 +130,7 @@ describe('review workflow with translation review on', () => {
     expect(page.text).toContain('name="suggest"');
     // the field takes a suggestion (not read-only)
     expect(page.text).not.toMatch(/<textarea[^>]*id="target_0"[^>]*readonly/);
-    const suggested = await post(env, jane, '/translate/hello/app/de/', { unit: String(quit.id), target_0: 'Programm beenden', suggest: '1' });
+    const suggested = await env.postForm(jane, '/translate/hello/app/de/', { unit: String(quit.id), target_0: 'Programm beenden', suggest: '1' });
     expect(suggested.status).toBe(303);
     const after = await pageOf(env, rita, editor);
     expect(after.text).toContain('Programm beenden');
@@ -239,7 +232,7 @@ describe('review workflow without reviews, and source review', () => {
     const unit = units.find((u) => u.state === 20)!;
     const page = await pageOf(env, mike, `/translate/hello/web/en/?checksum=${checksumOf(unit)}`);
     expect(page.text).toContain('name="approve"');
-    const approve = await post(env, mike, '/translate/hello/web/en/', {
+    const approve = await env.postForm(mike, '/translate/hello/web/en/', {
       unit: String(unit.id),
       checksum: checksumOf(unit),
       target_0: unit.target[0]!,

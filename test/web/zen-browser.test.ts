@@ -154,10 +154,7 @@ describe('zen mode and nearby strings', () => {
     expect(zen.status).toBe(200);
     expect(zen.text).toContain('class="zen-list"');
     const unit = units.find((u) => u.source.length === 1 && u.source[0] === 'Quit')!;
-    const posted = await env.request('POST', '/translate/hello/app/de/', {
-      headers: { Cookie: s.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: s.csrf, unit: String(unit.id), target_0: 'Beenden', zen: '1', save: '1' }).toString(),
-    });
+    const posted = await env.postForm(s, '/translate/hello/app/de/', { unit: String(unit.id), target_0: 'Beenden', zen: '1', save: '1' });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe(`/zen/hello/app/de/?offset=1#unit-${unit.id}`);
     expect((await apiUnit(unit.id)).target).toEqual(['Beenden']);

@@ -59,10 +59,7 @@ describe('suggestions in zen mode', () => {
   });
 
   it('takes a suggestion posted by a zen row without script and comes back to the row in the list', async () => {
-    const posted = await env.request('POST', '/translate/hello/app/de/', {
-      headers: { Cookie: jane.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: jane.csrf, unit: String(approved.id), zen: '1', target_0: 'Programm beenden', suggest: '1' }).toString(),
-    });
+    const posted = await env.postForm(jane, '/translate/hello/app/de/', { unit: String(approved.id), zen: '1', target_0: 'Programm beenden', suggest: '1' });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe(`/zen/hello/app/de/?offset=1#unit-${approved.id}`);
     expect(await suggestions(approved.id)).toContain('Programm beenden');
