@@ -108,6 +108,11 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
+   * The files state approval (XLIFF's approved="yes"). Elsewhere an approval lives in tms only, and a sync keeps it
+   * while the string's text is unchanged (Weblate's get_unit_state).
+   */
+  approval?: boolean;
+  /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });

@@ -105,6 +105,7 @@ function scan(files: ScannedFile[], outcomes: Record<string, FileOutcome>, more:
     projectId: 7,
     componentId: 1,
     component: { template: '', edit_template: true, source_language: 'en' },
+    keepApproval: { source: false, translations: false },
     plan: { files, duplicates: [], sourceLanguage: en },
     outcomes: new Map(Object.entries(outcomes)),
     head: 'abc',
@@ -389,5 +390,17 @@ describe('planUnits', () => {
       [2, 1],
       [1, 2],
     ]);
+  });
+
+  it('keeps an approval the file cannot state while the text is unchanged, and drops it when the text changes', () => {
+    const a = unit(1n, 'A', 'a', { state: State.TRANSLATED });
+    const rows = new Map([[1n, stored(1, a, 1, { state: State.APPROVED })]]);
+    expect(planUnits(rows, [a], { keepApproval: true }).units.update).toEqual([]);
+    // without keepApproval (a format that states approval, or reviews off) the file's state wins
+    expect(planUnits(rows, [a]).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    // the target changed upstream: translated again, waiting for review
+    expect(planUnits(rows, [{ ...a, target: ['b'] }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    // the file says "needs editing": that wins
+    expect(planUnits(rows, [{ ...a, state: State.FUZZY }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.FUZZY]);
   });
 });

@@ -68,6 +68,11 @@ export interface ScanInput {
   componentId: number;
   /** The component's settings that decide how files become translations. */
   component: { template: string; edit_template: boolean; source_language: string };
+  /**
+   * Where a stored approval stays while the string's text is unchanged: reviews on (the source's `source_review`,
+   * the others' `translation_review`) in a format whose files cannot state approval (Weblate's get_unit_state).
+   */
+  keepApproval: { source: boolean; translations: boolean };
   plan: {
     files: readonly ScannedFile[];
     duplicates: readonly { path: string; language: string; other: string }[];
@@ -186,6 +191,7 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       override: readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
       checking,
       addedInTms: stored.addedInTms,
+      keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
     });
     planned.units = { ...diff.units, newSource: file.isTemplate };
     planned.revision = { revision: file.revision, error: null };
@@ -312,7 +318,8 @@ export interface UnitsDiff {
 /**
  * Makes a translation's units equal to `parsed` (position = listing order; a repeated identity is taken once, the
  * first): unchanged rows are not written, and a pending edit keeps its target and state whatever the file says.
- * A pending string added in tms (`addedInTms`) is not in the file until its commit: it stays.
+ * A pending string added in tms (`addedInTms`) is not in the file until its commit: it stays. With `keepApproval`
+ * an approved string the file calls translated stays approved while its source and target are unchanged.
  */
 export function planUnits(
   stored: ReadonlyMap<bigint, StoredUnit>,
@@ -321,6 +328,7 @@ export function planUnits(
     override?: (u: ParsedUnit) => { target: readonly string[]; state: number };
     checking?: TranslationChecking;
     addedInTms?: ReadonlySet<number>;
+    keepApproval?: boolean;
   } = {},
 ): UnitsDiff {
   const { override, checking } = opts;
@@ -349,6 +357,8 @@ export function planUnits(
       values.target = existing.target;
       values.state = existing.state;
     }
+    const unchangedText = existing.source === values.source && existing.target === values.target;
+    if (opts.keepApproval && existing.state === State.APPROVED && values.state === State.TRANSLATED && unchangedText) values.state = State.APPROVED;
     if (sameValues(existing, values)) continue;
     const checks = checking
       ? computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: existing.extra_flags })

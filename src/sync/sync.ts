@@ -237,16 +237,20 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     await opts.after;
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
-    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }] = await Promise.all([
-      import('./plan.js'),
-      import('../store/sync.repo.js'),
-      import('../checks/refresh.js'),
-      import('../store/stats.repo.js'),
-    ]);
+    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }, { getFormat }] =
+      await Promise.all([
+        import('./plan.js'),
+        import('../store/sync.repo.js'),
+        import('../checks/refresh.js'),
+        import('../store/stats.repo.js'),
+        import('../formats/registry.js'),
+      ]);
+    const fileApproval = getFormat(component.file_format).approval === true;
     const scan: ScanInput = {
       projectId: h.row.project_id,
       componentId: h.row.id,
       component,
+      keepApproval: { source: project.source_review && !fileApproval, translations: project.translation_review && !fileApproval },
       plan,
       outcomes,
       head: state.head,
