@@ -73,6 +73,8 @@ export interface ScanInput {
    * the others' `translation_review`) in a format whose files cannot state approval (Weblate's get_unit_state).
    */
   keepApproval: { source: boolean; translations: boolean };
+  /** Whether a stored "needs editing" stays while the string's text is unchanged: a format whose files cannot state it. */
+  keepFuzzy: boolean;
   plan: {
     files: readonly ScannedFile[];
     duplicates: readonly { path: string; language: string; other: string }[];
@@ -192,6 +194,7 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       checking,
       addedInTms: stored.addedInTms,
       keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
+      keepFuzzy: input.keepFuzzy,
     });
     planned.units = { ...diff.units, newSource: file.isTemplate };
     planned.revision = { revision: file.revision, error: null };
@@ -319,7 +322,8 @@ export interface UnitsDiff {
  * Makes a translation's units equal to `parsed` (position = listing order; a repeated identity is taken once, the
  * first): unchanged rows are not written, and a pending edit keeps its target and state whatever the file says.
  * A pending string added in tms (`addedInTms`) is not in the file until its commit: it stays. With `keepApproval`
- * an approved string the file calls translated stays approved while its source and target are unchanged.
+ * (`keepFuzzy`) an approved (needs-editing) string the file calls translated stays so while its source and target
+ * are unchanged.
  */
 export function planUnits(
   stored: ReadonlyMap<bigint, StoredUnit>,
@@ -329,6 +333,7 @@ export function planUnits(
     checking?: TranslationChecking;
     addedInTms?: ReadonlySet<number>;
     keepApproval?: boolean;
+    keepFuzzy?: boolean;
   } = {},
 ): UnitsDiff {
   const { override, checking } = opts;
@@ -358,7 +363,9 @@ export function planUnits(
       values.state = existing.state;
     }
     const unchangedText = existing.source === values.source && existing.target === values.target;
-    if (opts.keepApproval && existing.state === State.APPROVED && values.state === State.TRANSLATED && unchangedText) values.state = State.APPROVED;
+    if (values.state === State.TRANSLATED && unchangedText) {
+      if ((opts.keepApproval && existing.state === State.APPROVED) || (opts.keepFuzzy && existing.state === State.FUZZY)) values.state = existing.state;
+    }
     if (sameValues(existing, values)) continue;
     const checks = checking
       ? computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: existing.extra_flags })

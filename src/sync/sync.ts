@@ -245,12 +245,14 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
         import('../store/stats.repo.js'),
         import('../formats/registry.js'),
       ]);
-    const fileApproval = getFormat(component.file_format).approval === true;
+    const format = getFormat(component.file_format);
+    const fileApproval = format.approval === true;
     const scan: ScanInput = {
       projectId: h.row.project_id,
       componentId: h.row.id,
       component,
       keepApproval: { source: project.source_review && !fileApproval, translations: project.translation_review && !fileApproval },
+      keepFuzzy: format.fuzzy !== true,
       plan,
       outcomes,
       head: state.head,

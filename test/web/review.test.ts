@@ -247,7 +247,7 @@ describe('review workflow without reviews, and source review', () => {
     expect((await pageOf(env, mike, `/translate/hello/web/de/?checksum=${checksumOf(de)}`)).text).not.toContain('name="approve"');
   });
 
-  it('lets a reviewer approve a source string that a translator cannot, and keeps it approved over a sync of an upstream change elsewhere', async () => {
+  it('lets a reviewer approve a source string that a translator cannot, and keeps it approved (and another needs editing) over a sync of an upstream change elsewhere', async () => {
     const EN = '/api/translations/hello/web/en/';
     const quit = await unitOf(env, EN, 'Quit');
     expect(quit.state).toBe(20);
@@ -265,6 +265,11 @@ describe('review workflow without reviews, and source review', () => {
     expect((await env.request('GET', `${EN}units/?q=state:approved`, { token: env.tokens.admin })).json.results.map((u: Unit) => u.source[0])).toContain(
       'Quit',
     );
+    // and marks another "needs editing"
+    const save = await unitOf(env, EN, 'Save');
+    const fuzzy = { unit: String(save.id), checksum: checksumOf(save), target_0: 'Save', fuzzy: '1', save: '1' };
+    expect((await env.postForm(rita, '/translate/hello/web/en/', fuzzy)).status).toBe(303);
+    expect((await env.request('GET', `/api/units/${save.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
     const approved = (await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json.approved as number;
     // committed (JSON cannot say "approved"), then an upstream change to another string of the file, then a sync
     expect((await env.request('POST', '/api/components/hello/web/repository/', { token: env.tokens.mike, json: { operation: 'commit' } })).status).toBe(200);
@@ -274,6 +279,7 @@ describe('review workflow without reviews, and source review', () => {
     expect(pull.json).toMatchObject({ result: true });
     expect((await unitOf(env, EN, 'Ready now')).state).toBe(20);
     expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.admin })).json.state).toBe(30);
+    expect((await env.request('GET', `/api/units/${save.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
     // the statistics as kept equal a count of every unit again
     const kept = (await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json;
     expect(kept.approved).toBe(approved);

@@ -75,6 +75,7 @@ function makeFormat(v: Variant): Format {
     mimeType: 'application/x-xliff+xml',
     languageCodeStyle: 'bcp',
     approval: true,
+    fuzzy: true,
     parse,
     write,
     create,
