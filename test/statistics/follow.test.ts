@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dismissFailingCheck } from '../../src/checks/refresh.js';
 import { State } from '../../src/domain/unit.js';
-import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest } from '../../src/operations/discussion.js';
+import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, reportSourceIssue, resolveComment, suggest } from '../../src/operations/discussion.js';
 import { editUnit } from '../../src/operations/index.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
@@ -105,5 +105,17 @@ describe('statistics following a source string reviewed in the source language (
       await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
       expect(await stats()).toEqual(kept);
     }
+  });
+
+  it('moves the counts of a reported source string (comment, needs editing) equal to every translation counted again', async () => {
+    const open = (await sqlOn(w.store).row(
+      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.is_source = 1 AND u.source = 'Open' AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+    )) as { id: number };
+    await reportSourceIssue(w.store, { sourceUnitId: open.id, comment: 'Open what?', user: { id: 1 } });
+    expect(((await sqlOn(w.store).row('SELECT state FROM units WHERE id = ?', open.id)) as { state: number }).state).toBe(State.FUZZY);
+    const kept = await stats();
+    await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await stats()).toEqual(kept);
   });
 });

@@ -130,6 +130,8 @@ describe('review workflow with translation review on', () => {
     expect(page.text).not.toContain('name="save"');
     expect(page.text).not.toContain('name="approve"');
     expect(page.text).toContain('name="suggest"');
+    // no source review in this project: no report of a source issue
+    expect(page.text).not.toContain('name="report"');
     // the field takes a suggestion (not read-only)
     expect(page.text).not.toMatch(/<textarea[^>]*id="target_0"[^>]*readonly/);
     const suggested = await env.postForm(jane, '/translate/hello/app/de/', { unit: String(quit.id), target_0: 'Programm beenden', suggest: '1' });
@@ -285,5 +287,28 @@ describe('review workflow without reviews, and source review', () => {
     expect(kept.approved).toBe(approved);
     await env.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
     expect((await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json).toEqual(kept);
+  });
+
+  it("lets a translator report an issue with the source string: a bilingual one gets Weblate's label, a monolingual one needs editing", async () => {
+    const jane = await env.signIn('jane', 'jane-password-1');
+    // bilingual (app): the source string stays read-only and gets the label "Source needs review"
+    const quit = await unitOf(env, DE, 'Quit');
+    const page = await pageOf(env, jane, `/translate/hello/app/de/?checksum=${checksumOf(quit)}`);
+    expect(page.text).toContain('name="report"');
+    const report = { unit: String(quit.id), checksum: checksumOf(quit), comment: 'Should this be "Exit"?', report: '1', add_comment: '1' };
+    expect((await env.postForm(jane, '/translate/hello/app/de/', report)).status).toBe(303);
+    const source = await unitOf(env, '/api/translations/hello/app/en/', 'Quit');
+    const labelled = (await env.request('GET', `/api/units/${source.id}/`, { token: env.tokens.admin })).json;
+    expect(labelled.labels.map((l: { name: string }) => l.name)).toEqual(['Source needs review']);
+    expect(labelled.state).toBe(100);
+    const search = await env.request('GET', `${DE}units/?q=${encodeURIComponent('label:"Source needs review"')}`, { token: env.tokens.admin });
+    expect(search.json.results.map((u: Unit) => u.source[0])).toEqual(['Quit']);
+    // monolingual (web): the source string is marked needs editing, and the comment is on it
+    const open = await unitOf(env, '/api/translations/hello/web/de/', 'Open');
+    const openSource = await unitOf(env, '/api/translations/hello/web/en/', 'Open');
+    expect(openSource.state).toBe(20);
+    await env.postForm(jane, '/translate/hello/web/de/', { ...report, unit: String(open.id), checksum: checksumOf(open) });
+    expect((await env.request('GET', `/api/units/${openSource.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
+    expect((await pageOf(env, jane, `/translate/hello/web/de/?checksum=${checksumOf(open)}`)).text).toContain('Should this be');
   });
 });
