@@ -108,6 +108,16 @@ export interface Format {
    */
   languageCodeStyle?: 'posix' | 'bcp' | 'android';
   /**
+   * The files state approval (XLIFF's approved="yes"). Elsewhere an approval lives in tms only, and a sync keeps it
+   * while the string's text is unchanged (Weblate's get_unit_state).
+   */
+  approval?: boolean;
+  /**
+   * The files state "needs editing" (TS's unfinished, PO's fuzzy, XLIFF's state). Elsewhere it lives in tms only, and
+   * a sync keeps it while the string's text is unchanged (Weblate's get_unit_state).
+   */
+  fuzzy?: boolean;
+  /**
    * Reads a file. Throws FormatParseError (file-relative line/column, one-line reason) on
    * malformed input; never returns a partial result.
    * @example const store = format.parse(bytes, { filename: 'po/de.ts', language: 'de', sourceLanguage: 'en' });

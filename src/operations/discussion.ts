@@ -9,11 +9,14 @@ import * as comments from '../store/comments.repo.js';
 import { findEditableUnit } from '../store/edits.repo.js';
 import type { ChangeInput, EditableUnit, Store } from '../store/index.js';
 import { now } from '../store/index.js';
+import { createLabel, projectLabels } from '../store/labels.repo.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import * as suggestions from '../store/suggestions.repo.js';
-import { type UnitEdit, propagateEdit, saveUnitEdit } from './edit.js';
+import { sourceStringsOf } from '../store/units.repo.js';
+import { type UnitEdit, editUnit, propagateEdit, saveUnitEdit } from './edit.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
+import { editSourceStrings } from './source-strings.js';
 
 /** Who acts: a user id, or null for an anonymous visitor (their records carry no user, as Weblate's). */
 export type DiscussionActor = { id: number } | null;
@@ -203,4 +206,34 @@ export async function deleteComment(store: Store, commentId: number, user: Discu
   const { comment, unit } = await commentOf(store, commentId);
   const change = changeOf(unit, Action.COMMENT_DELETE, user, { target: comment.comment });
   await store.write(async (tx) => followUnitStats(tx, await comments.unitsShowing(tx, comment), () => comments.deleteComment(tx, comment.id, change)));
+}
+
+/** The label Weblate puts on a reported source string of a bilingual component (red, created in the project when missing). */
+export const SOURCE_NEEDS_REVIEW = 'Source needs review';
+
+/**
+ * Reports an issue with a source string (Weblate's "report" comment scope, offered with the project's
+ * `source_review`): the comment goes on the source string, which is then marked "Needs editing" where tms edits
+ * its text (a monolingual template string, translated and not read-only) or gets the project's label "Source needs
+ * review" where it does not (a bilingual component's source, read-only). Answers the comment's id.
+ * @example await reportSourceIssue(store, { sourceUnitId: 42, comment: 'Typo: "Quti"', user: { id: 3 } })
+ */
+export async function reportSourceIssue(store: Store, input: { sourceUnitId: number; comment: string; user: { id: number } }): Promise<number> {
+  const source = await unitOf(store, input.sourceUnitId);
+  if (!source.is_source) throw invalid('scope', 'Only a source string can be reported.');
+  if (!source.review) throw invalid('scope', 'Source strings are not reviewed in this project.');
+  const id = await addComment(store, { unitId: source.id, comment: input.comment, user: input.user });
+  if (source.monolingual) {
+    if (source.state >= State.TRANSLATED && source.state !== State.READONLY)
+      await editUnit(store, { unitId: source.id, target: source.target.split(PLURAL_SEPARATOR), state: State.FUZZY, user: input.user });
+    return id;
+  }
+  await store.write(async (tx) => {
+    const label =
+      (await projectLabels(tx, source.project_id)).find((l) => l.name === SOURCE_NEEDS_REVIEW) ??
+      (await createLabel(tx, { projectId: source.project_id, name: SOURCE_NEEDS_REVIEW, description: '', color: 'red' }));
+    const string = (await sourceStringsOf(tx, [source.id])).get(source.id);
+    if (label && string) await editSourceStrings(tx, [string], { addLabels: [label] }, input.user, now());
+  });
+  return id;
 }

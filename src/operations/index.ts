@@ -35,6 +35,7 @@ export {
   commentOf,
   deleteComment,
   deleteSuggestion,
+  reportSourceIssue,
   resolveComment,
   suggest,
   suggestionOf,

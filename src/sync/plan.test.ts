@@ -105,6 +105,8 @@ function scan(files: ScannedFile[], outcomes: Record<string, FileOutcome>, more:
     projectId: 7,
     componentId: 1,
     component: { template: '', edit_template: true, source_language: 'en' },
+    keepApproval: { source: false, translations: false },
+    keepFuzzy: false,
     plan: { files, duplicates: [], sourceLanguage: en },
     outcomes: new Map(Object.entries(outcomes)),
     head: 'abc',
@@ -389,5 +391,22 @@ describe('planUnits', () => {
       [2, 1],
       [1, 2],
     ]);
+  });
+
+  it('keeps an approval or needs editing the file cannot state while the text is unchanged, and drops it when the text changes', () => {
+    const a = unit(1n, 'A', 'a', { state: State.TRANSLATED });
+    const rows = new Map([[1n, stored(1, a, 1, { state: State.APPROVED })]]);
+    expect(planUnits(rows, [a], { keepApproval: true }).units.update).toEqual([]);
+    // without keepApproval (a format that states approval, or reviews off) the file's state wins
+    expect(planUnits(rows, [a]).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    // the target changed upstream: translated again, waiting for review
+    expect(planUnits(rows, [{ ...a, target: ['b'] }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    // needs editing kept the same way where the file cannot state it
+    const b = new Map([[1n, stored(1, a, 1, { state: State.FUZZY })]]);
+    expect(planUnits(b, [a], { keepFuzzy: true }).units.update).toEqual([]);
+    expect(planUnits(b, [a]).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    expect(planUnits(b, [{ ...a, target: ['b'] }], { keepFuzzy: true }).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
+    // the file says "needs editing": that wins
+    expect(planUnits(rows, [{ ...a, state: State.FUZZY }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.FUZZY]);
   });
 });

@@ -68,6 +68,13 @@ export interface ScanInput {
   componentId: number;
   /** The component's settings that decide how files become translations. */
   component: { template: string; edit_template: boolean; source_language: string };
+  /**
+   * Where a stored approval stays while the string's text is unchanged: reviews on (the source's `source_review`,
+   * the others' `translation_review`) in a format whose files cannot state approval (Weblate's get_unit_state).
+   */
+  keepApproval: { source: boolean; translations: boolean };
+  /** Whether a stored "needs editing" stays while the string's text is unchanged: a format whose files cannot state it. */
+  keepFuzzy: boolean;
   plan: {
     files: readonly ScannedFile[];
     duplicates: readonly { path: string; language: string; other: string }[];
@@ -186,6 +193,8 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       override: readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
       checking,
       addedInTms: stored.addedInTms,
+      keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
+      keepFuzzy: input.keepFuzzy,
     });
     planned.units = { ...diff.units, newSource: file.isTemplate };
     planned.revision = { revision: file.revision, error: null };
@@ -312,7 +321,9 @@ export interface UnitsDiff {
 /**
  * Makes a translation's units equal to `parsed` (position = listing order; a repeated identity is taken once, the
  * first): unchanged rows are not written, and a pending edit keeps its target and state whatever the file says.
- * A pending string added in tms (`addedInTms`) is not in the file until its commit: it stays.
+ * A pending string added in tms (`addedInTms`) is not in the file until its commit: it stays. With `keepApproval`
+ * (`keepFuzzy`) an approved (needs-editing) string the file calls translated stays so while its source and target
+ * are unchanged.
  */
 export function planUnits(
   stored: ReadonlyMap<bigint, StoredUnit>,
@@ -321,6 +332,8 @@ export function planUnits(
     override?: (u: ParsedUnit) => { target: readonly string[]; state: number };
     checking?: TranslationChecking;
     addedInTms?: ReadonlySet<number>;
+    keepApproval?: boolean;
+    keepFuzzy?: boolean;
   } = {},
 ): UnitsDiff {
   const { override, checking } = opts;
@@ -348,6 +361,10 @@ export function planUnits(
       if (values.target !== existing.target) diff.pendingKept.push({ id: existing.id, context: existing.context, fileTarget: values.target });
       values.target = existing.target;
       values.state = existing.state;
+    }
+    const unchangedText = existing.source === values.source && existing.target === values.target;
+    if (values.state === State.TRANSLATED && unchangedText) {
+      if ((opts.keepApproval && existing.state === State.APPROVED) || (opts.keepFuzzy && existing.state === State.FUZZY)) values.state = existing.state;
     }
     if (sameValues(existing, values)) continue;
     const checks = checking

@@ -237,16 +237,22 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     await opts.after;
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
-    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }] = await Promise.all([
-      import('./plan.js'),
-      import('../store/sync.repo.js'),
-      import('../checks/refresh.js'),
-      import('../store/stats.repo.js'),
-    ]);
+    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }, { getFormat }] =
+      await Promise.all([
+        import('./plan.js'),
+        import('../store/sync.repo.js'),
+        import('../checks/refresh.js'),
+        import('../store/stats.repo.js'),
+        import('../formats/registry.js'),
+      ]);
+    const format = getFormat(component.file_format);
+    const fileApproval = format.approval === true;
     const scan: ScanInput = {
       projectId: h.row.project_id,
       componentId: h.row.id,
       component,
+      keepApproval: { source: project.source_review && !fileApproval, translations: project.translation_review && !fileApproval },
+      keepFuzzy: format.fuzzy !== true,
       plan,
       outcomes,
       head: state.head,

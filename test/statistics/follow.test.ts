@@ -1,9 +1,10 @@
 // Statistics kept by each unit's share (statistics/follow.ts) through suggestions, comments on a translated and on a
-// source string, accepting and deleting, and a dismissed check: after each, equal to every translation counted again.
+// source string, accepting and deleting, a dismissed check, and a source string approved and marked needs editing in
+// the source language (source_review): after each, equal to every translation counted again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dismissFailingCheck } from '../../src/checks/refresh.js';
 import { State } from '../../src/domain/unit.js';
-import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest } from '../../src/operations/discussion.js';
+import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, reportSourceIssue, resolveComment, suggest } from '../../src/operations/discussion.js';
 import { editUnit } from '../../src/operations/index.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
@@ -77,5 +78,44 @@ describe('statistics following each unit through the discussion and check dismis
     expect(await w.store.write((tx) => dismissFailingCheck(tx, about, name, false))).toBe(true);
     await expectCounted();
     expect(await w.store.write((tx) => dismissFailingCheck(tx, about, 'no_such_check', true))).toBe(false);
+  });
+});
+
+describe('statistics following a source string reviewed in the source language (source_review)', () => {
+  let w: WriteEnv;
+  const stats = () => sqlOn(w.store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+
+  beforeAll(async () => {
+    w = await createWriteEnv({}, {}, [], { source_review: true });
+  });
+  afterAll(() => w.close());
+
+  it('moves the approved and needs-editing counts of the source translation, equal to every translation counted again', async () => {
+    const unit = (await sqlOn(w.store).row(
+      `SELECT u.id, u.translation_id AS "translationId" FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.is_source = 1 AND u.source = 'Save' AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+    )) as { id: number; translationId: number };
+    const approved = async () =>
+      ((await sqlOn(w.store).row('SELECT approved FROM translation_stats WHERE translation_id = ?', unit.translationId)) as { approved: number }).approved;
+    const before = await approved();
+    for (const state of [State.APPROVED, State.FUZZY, State.APPROVED, State.TRANSLATED]) {
+      await editUnit(w.store, { unitId: unit.id, target: ['Save'], state, user: { id: 1 } });
+      expect(await approved()).toBe(before + (state === State.APPROVED ? 1 : 0));
+      const kept = await stats();
+      await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+      expect(await stats()).toEqual(kept);
+    }
+  });
+
+  it('moves the counts of a reported source string (comment, needs editing) equal to every translation counted again', async () => {
+    const open = (await sqlOn(w.store).row(
+      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.is_source = 1 AND u.source = 'Open' AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+    )) as { id: number };
+    await reportSourceIssue(w.store, { sourceUnitId: open.id, comment: 'Open what?', user: { id: 1 } });
+    expect(((await sqlOn(w.store).row('SELECT state FROM units WHERE id = ?', open.id)) as { state: number }).state).toBe(State.FUZZY);
+    const kept = await stats();
+    await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await stats()).toEqual(kept);
   });
 });

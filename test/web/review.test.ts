@@ -3,8 +3,10 @@
 // string, the filters with Weblate's names and counts, the dashboard's queue), source review in the source language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinTeams } from '../../src/store/auth.repo.js';
+import { refreshStats } from '../../src/store/stats.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { commitToUpstream, readUpstreamFile } from '../helpers/git-repo.js';
 
 const DE = '/api/translations/hello/app/de/';
 
@@ -128,6 +130,8 @@ describe('review workflow with translation review on', () => {
     expect(page.text).not.toContain('name="save"');
     expect(page.text).not.toContain('name="approve"');
     expect(page.text).toContain('name="suggest"');
+    // no source review in this project: no report of a source issue
+    expect(page.text).not.toContain('name="report"');
     // the field takes a suggestion (not read-only)
     expect(page.text).not.toMatch(/<textarea[^>]*id="target_0"[^>]*readonly/);
     const suggested = await env.postForm(jane, '/translate/hello/app/de/', { unit: String(quit.id), target_0: 'Programm beenden', suggest: '1' });
@@ -243,5 +247,68 @@ describe('review workflow without reviews, and source review', () => {
     // translations of this project are not reviewed: no Approve in German
     const de = await unitOf(env, '/api/translations/hello/web/de/', unit.source[0]!);
     expect((await pageOf(env, mike, `/translate/hello/web/de/?checksum=${checksumOf(de)}`)).text).not.toContain('name="approve"');
+  });
+
+  it('lets a reviewer approve a source string that a translator cannot, and keeps it approved (and another needs editing) over a sync of an upstream change elsewhere', async () => {
+    const EN = '/api/translations/hello/web/en/';
+    const quit = await unitOf(env, EN, 'Quit');
+    expect(quit.state).toBe(20);
+    const form = { unit: String(quit.id), checksum: checksumOf(quit), target_0: 'Quit', approve: '1' };
+    // a translator gets no Approve, and a forged one does not approve
+    const jane = await env.signIn('jane', 'jane-password-1');
+    expect((await pageOf(env, jane, `/translate/hello/web/en/?checksum=${checksumOf(quit)}`)).text).not.toContain('name="approve"');
+    await env.postForm(jane, '/translate/hello/web/en/', form);
+    expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.admin })).json.state).toBe(20);
+    expect((await env.request('PATCH', `/api/units/${quit.id}/`, { token: env.tokens.jane, json: { target: ['Quit'], state: 30 } })).status).toBe(400);
+    // a reviewer approves in the source language's editor
+    expect((await pageOf(env, rita, `/translate/hello/web/en/?checksum=${checksumOf(quit)}`)).text).toContain('name="approve"');
+    expect((await env.postForm(rita, '/translate/hello/web/en/', form)).status).toBe(303);
+    expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.admin })).json.state).toBe(30);
+    expect((await env.request('GET', `${EN}units/?q=state:approved`, { token: env.tokens.admin })).json.results.map((u: Unit) => u.source[0])).toContain(
+      'Quit',
+    );
+    // and marks another "needs editing"
+    const save = await unitOf(env, EN, 'Save');
+    const fuzzy = { unit: String(save.id), checksum: checksumOf(save), target_0: 'Save', fuzzy: '1', save: '1' };
+    expect((await env.postForm(rita, '/translate/hello/web/en/', fuzzy)).status).toBe(303);
+    expect((await env.request('GET', `/api/units/${save.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
+    const approved = (await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json.approved as number;
+    // committed (JSON cannot say "approved"), then an upstream change to another string of the file, then a sync
+    expect((await env.request('POST', '/api/components/hello/web/repository/', { token: env.tokens.mike, json: { operation: 'commit' } })).status).toBe(200);
+    const file = (await readUpstreamFile(env.upstream('web'), 'main', 'locales/en.json'))!.toString();
+    await commitToUpstream(env.upstream('web'), { 'locales/en.json': file.replace('"Ready"', '"Ready now"') });
+    const pull = await env.request('POST', '/api/components/hello/web/repository/', { token: env.tokens.mike, json: { operation: 'pull' } });
+    expect(pull.json).toMatchObject({ result: true });
+    expect((await unitOf(env, EN, 'Ready now')).state).toBe(20);
+    expect((await env.request('GET', `/api/units/${quit.id}/`, { token: env.tokens.admin })).json.state).toBe(30);
+    expect((await env.request('GET', `/api/units/${save.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
+    // the statistics as kept equal a count of every unit again
+    const kept = (await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json;
+    expect(kept.approved).toBe(approved);
+    await env.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect((await env.request('GET', `${EN}statistics/`, { token: env.tokens.admin })).json).toEqual(kept);
+  });
+
+  it("lets a translator report an issue with the source string: a bilingual one gets Weblate's label, a monolingual one needs editing", async () => {
+    const jane = await env.signIn('jane', 'jane-password-1');
+    // bilingual (app): the source string stays read-only and gets the label "Source needs review"
+    const quit = await unitOf(env, DE, 'Quit');
+    const page = await pageOf(env, jane, `/translate/hello/app/de/?checksum=${checksumOf(quit)}`);
+    expect(page.text).toContain('name="report"');
+    const report = { unit: String(quit.id), checksum: checksumOf(quit), comment: 'Should this be "Exit"?', report: '1', add_comment: '1' };
+    expect((await env.postForm(jane, '/translate/hello/app/de/', report)).status).toBe(303);
+    const source = await unitOf(env, '/api/translations/hello/app/en/', 'Quit');
+    const labelled = (await env.request('GET', `/api/units/${source.id}/`, { token: env.tokens.admin })).json;
+    expect(labelled.labels.map((l: { name: string }) => l.name)).toEqual(['Source needs review']);
+    expect(labelled.state).toBe(100);
+    const search = await env.request('GET', `${DE}units/?q=${encodeURIComponent('label:"Source needs review"')}`, { token: env.tokens.admin });
+    expect(search.json.results.map((u: Unit) => u.source[0])).toEqual(['Quit']);
+    // monolingual (web): the source string is marked needs editing, and the comment is on it
+    const open = await unitOf(env, '/api/translations/hello/web/de/', 'Open');
+    const openSource = await unitOf(env, '/api/translations/hello/web/en/', 'Open');
+    expect(openSource.state).toBe(20);
+    await env.postForm(jane, '/translate/hello/web/de/', { ...report, unit: String(open.id), checksum: checksumOf(open) });
+    expect((await env.request('GET', `/api/units/${openSource.id}/`, { token: env.tokens.admin })).json.state).toBe(10);
+    expect((await pageOf(env, jane, `/translate/hello/web/de/?checksum=${checksumOf(open)}`)).text).toContain('Should this be');
   });
 });

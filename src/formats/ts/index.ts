@@ -61,6 +61,7 @@ export const tsFormat: Format = {
   monolingual: null,
   extension: 'ts',
   mimeType: 'application/x-linguist',
+  fuzzy: true,
   parse: parseTs,
   write: writeTs,
   create: createTs,

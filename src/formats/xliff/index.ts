@@ -67,7 +67,19 @@ function makeFormat(v: Variant): Format {
     return encode(doc, untranslate(doc, translated, v.reading, bcp(ctx.language), ctx.filename));
   };
   // Weblate's xliff formats name languages in BCP 47 (language_format "bcp": messages.pt-BR.xlf)
-  return { id: v.id, name: v.name, monolingual: null, extension: 'xlf', mimeType: 'application/x-xliff+xml', languageCodeStyle: 'bcp', parse, write, create };
+  return {
+    id: v.id,
+    name: v.name,
+    monolingual: null,
+    extension: 'xlf',
+    mimeType: 'application/x-xliff+xml',
+    languageCodeStyle: 'bcp',
+    approval: true,
+    fuzzy: true,
+    parse,
+    write,
+    create,
+  };
 }
 
 /**

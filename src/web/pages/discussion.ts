@@ -7,7 +7,16 @@ import { type Permission, mayEditElsewhere, refusal, refusalText, targetOf } fro
 import type { PermissionTarget } from '../../auth/check.js';
 import { hashToChecksum } from '../../domain/hash.js';
 import { splitPlural } from '../../domain/unit.js';
-import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, resolveComment, suggest, voteSuggestion } from '../../operations/index.js';
+import {
+  acceptSuggestion,
+  addComment,
+  deleteComment,
+  deleteSuggestion,
+  reportSourceIssue,
+  resolveComment,
+  suggest,
+  voteSuggestion,
+} from '../../operations/index.js';
 import { unitComments } from '../../store/comments.repo.js';
 import type { CommentRow, MemoryMatch, SuggestionRow, Translation, UnitRecord } from '../../store/index.js';
 import { lookupMemory } from '../../store/memory.repo.js';
@@ -28,6 +37,8 @@ export interface Discussion {
   voting: boolean;
   /** The configured machine translation engines whose suggestions the page fetches after loading (none without machinery.view). */
   engines: { id: string; name: string }[];
+  /** A comment may report an issue with the source string (Weblate's "report" scope: `source_review`, a translation's string). */
+  report: boolean;
 }
 
 function targetFor(ctx: WebContext, translation: Translation, unit: { state: number }): PermissionTarget {
@@ -71,6 +82,7 @@ export async function discussionOf(ctx: WebContext, translation: Translation, un
     can: (permission, own = false) => signedIn(ctx) && refusal(ctx, permission, { ...target, ownItem: own }) === null,
     voting: Boolean(component.settings.suggestion_voting),
     engines,
+    report: Boolean(projectOfComponent(ctx, component).settings.source_review) && unit.sourceUnitId !== null,
   };
 }
 
@@ -131,6 +143,7 @@ export function discussionPanes(ctx: WebContext, d: Discussion, unit: UnitRecord
           ? form(html`<label for="comment">New comment</label>
               <textarea id="comment" name="comment" rows="2"></textarea>
               <div class="field check"><input type="checkbox" id="comment_source" name="scope" value="source" /><label for="comment_source">On the source string (shown in every language)</label></div>
+              ${d.report && html`<div class="field check"><input type="checkbox" id="comment_report" name="report" value="1" /><label for="comment_report">Report an issue with the source string (it is marked for review)</label></div>`}
               ${button('add_comment', 1, 'Comment')}`)
           : ''
       }
@@ -228,9 +241,14 @@ export async function discussionAction(ctx: WebContext): Promise<WebAnswer> {
     await voteSuggestion(store, s.id, user, value, Number(component.settings.suggestion_autoaccept ?? 0), mayEditElsewhere(ctx));
   } else if (formValue(ctx, 'add_comment') !== undefined) {
     require(ctx, 'comment.add', target);
-    let on = unit.id;
-    if (formValue(ctx, 'scope') === 'source' && unit.sourceUnitId !== null) on = unit.sourceUnitId;
-    await addComment(store, { unitId: on, comment: formValue(ctx, 'comment') ?? '', user });
+    const comment = formValue(ctx, 'comment') ?? '';
+    if (formValue(ctx, 'report') !== undefined && unit.sourceUnitId !== null)
+      await reportSourceIssue(store, { sourceUnitId: unit.sourceUnitId, comment, user });
+    else {
+      let on = unit.id;
+      if (formValue(ctx, 'scope') === 'source' && unit.sourceUnitId !== null) on = unit.sourceUnitId;
+      await addComment(store, { unitId: on, comment, user });
+    }
   } else if (formValue(ctx, 'resolve_comment') !== undefined) {
     const c = await commentOfUnit('resolve_comment');
     require(ctx, 'comment.resolve', { ...target, ownItem: c.user_id === ctx.user.id });
