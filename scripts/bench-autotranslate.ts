@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { silentStandIn } from '../test/helpers/mt-stand-ins.js';
+import { webSignIn } from '../test/helpers/web-session.js';
 import { keepassxcFiles, root, serveUrl } from './bench-lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -194,18 +195,7 @@ for (const [name, rates] of results)
 
 // the editor page's server time: no engines against four (a dead one and a hung one among them)
 if (PAGES === 0) process.exit(0);
-async function signIn(origin: string): Promise<string> {
-  const form = await fetch(`${origin}/accounts/login/`);
-  const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
-  const login = await fetch(`${origin}/accounts/login/`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'bench', password: 'bench-password', next: '/' }),
-  });
-  const set = login.headers.getSetCookie().join('\n');
-  return `tms_session=${/tms_session=([^;]+)/.exec(set)![1]}; tms_csrf=${/tms_csrf=([^;]+)/.exec(set)![1]}`;
-}
+const signIn = async (origin: string) => (await webSignIn(origin, 'bench', 'bench-password')).cookie;
 const none = await serve(trial('pages-none', {}));
 const engines = await serve(trial('pages-engines'));
 const cookies = [await signIn(none.origin), await signIn(engines.origin)];

@@ -16,6 +16,7 @@ import { applyConfig } from '../src/sync/config.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { sqlOn } from '../test/helpers/store.js';
+import { webSignIn } from '../test/helpers/web-session.js';
 import { keepassxcSource } from './bench-lib.js';
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 33);
@@ -71,17 +72,7 @@ async function main(): Promise<void> {
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
   const origin = server.url;
 
-  const form = await fetch(`${origin}/accounts/login/`);
-  const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
-  const login = await fetch(`${origin}/accounts/login/`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'bench', password: 'bench-password', next: '/' }),
-  });
-  const cookies = login.headers.getSetCookie().join('\n');
-  const sessionCsrf = /tms_csrf=([^;]+)/.exec(cookies)![1]!;
-  const cookie = `tms_session=${/tms_session=([^;]+)/.exec(cookies)![1]}; tms_csrf=${sessionCsrf}`;
+  const { cookie, csrf: sessionCsrf } = await webSignIn(origin, 'bench', 'bench-password');
 
   async function timed(method: string, url: string, body?: Record<string, string>): Promise<{ ms: number; status: number; text: string }> {
     const started = performance.now();

@@ -16,6 +16,7 @@ import { syncProject } from '../src/sync/index.js';
 import { ASSETS_DIR } from '../src/web/assets.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { sqlOn } from '../test/helpers/store.js';
+import { webSignIn } from '../test/helpers/web-session.js';
 import { buildAssets } from './build-assets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,19 +82,7 @@ async function main(): Promise<void> {
   const server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => console.error(m) });
   const origin = server.url;
 
-  // Sign in as a browser does: the form's CSRF cookie, then the session cookie.
-  const form = await fetch(`${origin}/accounts/login/`);
-  const csrf = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
-  const login = await fetch(`${origin}/accounts/login/`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Cookie: `tms_csrf=${csrf}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: 'bench', password: 'bench-password', next: '/' }),
-  });
-  const setCookies = login.headers.getSetCookie();
-  const session = /tms_session=([^;]+)/.exec(setCookies.join('\n'))![1]!;
-  const sessionCsrf = /tms_csrf=([^;]+)/.exec(setCookies.join('\n'))![1]!;
-  const cookie = `tms_session=${session}; tms_csrf=${sessionCsrf}`;
+  const { cookie, csrf: sessionCsrf } = await webSignIn(origin, 'bench', 'bench-password');
 
   const pick = (n: number) => Math.floor(Math.random() * n);
   const totalDe = (await sqlOn(store).value(

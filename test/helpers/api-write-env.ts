@@ -11,12 +11,11 @@ import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from './http.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from './sync-env.js';
+import { type WebSession, webSignIn } from './web-session.js';
+
+export type { WebSession } from './web-session.js';
 
 /** A browser's signed-in session for requests to the pages: its cookies and the CSRF token its forms carry. */
-export interface WebSession {
-  cookie: string;
-  csrf: string;
-}
 
 export interface WriteEnv {
   env: SyncEnv;
@@ -124,17 +123,7 @@ export async function createWriteEnv(
     async signIn(username, password) {
       const hash = await hashPassword(password);
       await store.write((tx) => setPasswordHash(tx, username, hash));
-      const form = await request('GET', '/accounts/login/');
-      const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
-      const signed = await request('POST', '/accounts/login/', {
-        headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrfmiddlewaretoken: token, username, password, next: '/' }).toString(),
-      });
-      const cookies = signed.headers.getSetCookie();
-      const session = cookies.find((c) => c.startsWith('tms_session='));
-      if (!session) throw new Error(`${username} could not sign in: ${signed.status}`);
-      const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
-      return { cookie: `${session.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+      return webSignIn(server.url, username, password);
     },
     postForm(session, address, fields) {
       const pairs = Array.isArray(fields) ? fields : Object.entries(fields);

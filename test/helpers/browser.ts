@@ -1,8 +1,9 @@
 // The real browser for web tests: Debian's chromium found on the PATH, driven by playwright-core; tests skip visibly without it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { ASSETS_DIR } from '../../src/web/assets.js';
 
@@ -19,6 +20,13 @@ export function findChromium(): string | null {
   }
   return null;
 }
+
+/**
+ * Where web tests save pictures of their pages when run with `TMS_SCREENSHOTS=1` (`docs/screenshots/`, made here),
+ * else null.
+ */
+export const SCREENSHOTS: string | null = process.env.TMS_SCREENSHOTS ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url)) : null;
+if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 
 export async function launchBrowser(executablePath: string): Promise<Browser> {
   // Root in a container has no user namespaces for chromium's sandbox.

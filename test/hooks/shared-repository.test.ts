@@ -15,6 +15,7 @@ import { syncProject } from '../../src/sync/index.js';
 import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+import { webSignIn } from '../helpers/web-session.js';
 import { hmacHex, loadFixture, readdress } from './fixtures.js';
 import { type HookServer, startHookServer } from './helpers.js';
 
@@ -163,18 +164,7 @@ describe('components sharing a repository', () => {
     await store.write((tx) => joinTeams(tx, mike.id, ['Managers']));
     const hash = await hashPassword('mike-password-1');
     await store.write((tx) => setPasswordHash(tx, 'mike', hash));
-    const form = await fetch(`${server.url}/accounts/login/`);
-    const token = /tms_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1]!;
-    const signed = await fetch(`${server.url}/accounts/login/`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: token, username: 'mike', password: 'mike-password-1', next: '/' }).toString(),
-    });
-    const session = signed.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('tms_session='))!
-      .split(';')[0]!;
+    const session = (await webSignIn(server.url, 'mike', 'mike-password-1')).cookie;
     const page = await (await fetch(`${server.url}/repository/hello/beta/`, { headers: { Cookie: session } })).text();
     const shared = /<dt>Repository<\/dt><dd data-shared="?3"?>([\s\S]*?)<\/dd>/.exec(page)?.[1] ?? '';
     expect(shared).toMatch(/^shared with /);

@@ -2,15 +2,13 @@
 // API's translate_url with the keyboard only, the repository page for managers and translators, CSRF, anonymous
 // visitors, right-to-left languages, accessibility, and every web URL the API emits.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 // Callbacks given to page.evaluate run in the browser; this program is typed without the DOM library.
 // biome-ignore lint/suspicious/noExplicitAny: browser globals
@@ -20,7 +18,6 @@ const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: web browser tests: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
 
 const PASSWORDS = { jane: 'jane-password-1', mike: 'mike-password-1', admin: 'admin-password-1' };
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 
 describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
   let env: WriteEnv;
@@ -38,7 +35,6 @@ describe.skipIf(!chromiumPath)('web interface in a real browser', () => {
     const added = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: 'ar' } });
     expect(added.status).toBeLessThan(300);
     browser = await launchBrowser(chromiumPath!);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {

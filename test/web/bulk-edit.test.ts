@@ -1,17 +1,14 @@
 // Bulk edit (Weblate's): the state of a search's strings changed at once by a manager, refused to translators, each
 // string recorded as a bulk change and left pending; in a real browser from the translation page, with axe.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editedFlags } from '../../src/operations/index.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: bulk edit browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 const DE = '/api/translations/hello/app/de/';
 
 describe('bulk edit', () => {
@@ -34,7 +31,6 @@ describe('bulk edit', () => {
     mike = await env.signIn('mike', 'mike-password-1');
     jane = await env.signIn('jane', 'jane-password-1');
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

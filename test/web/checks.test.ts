@@ -1,26 +1,19 @@
 // Quality checks in the web interface: shown on the string in the editor (live while typing, in a real browser),
 // dismissed and restored with Weblate's permission, counted per check on the translation page with links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
-import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
-import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: the live checks browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
 
-interface Session {
-  cookie: string;
-  csrf: string;
-}
-
 describe('checks in the web interface', () => {
   let env: WriteEnv;
-  let jane: Session;
+  let jane: WebSession;
   let unitId: number;
   let checksum: string;
-  const form = (s: Session | null, fields: Record<string, string>) => ({
+  const form = (s: WebSession | null, fields: Record<string, string>) => ({
     headers: { ...(s ? { Cookie: s.cookie } : {}), 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
   });
@@ -29,17 +22,7 @@ describe('checks in the web interface', () => {
 
   beforeAll(async () => {
     env = await createWriteEnv();
-    const hash = await hashPassword('jane-password-1');
-    await env.store.write((tx) => setPasswordHash(tx, 'jane', hash));
-    const login = await env.request('GET', '/accounts/login/');
-    const token = /tms_csrf=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
-    const signed = await env.request('POST', '/accounts/login/', {
-      headers: { Cookie: `tms_csrf=${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfmiddlewaretoken: token, username: 'jane', password: 'jane-password-1', next: '/' }).toString(),
-    });
-    const cookies = signed.headers.getSetCookie();
-    const csrf = /tms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
-    jane = { cookie: `${cookies.find((c) => c.startsWith('tms_session='))!.split(';')[0]}; tms_csrf=${csrf}`, csrf };
+    jane = await env.signIn('jane', 'jane-password-1');
     // "Open a file" translated with a full stop the source does not have: Weblate's end_stop fails
     const units = (await env.request('GET', '/api/translations/hello/app/de/units/', { token: env.tokens.jane })).json.results as {
       id: number;

@@ -3,7 +3,6 @@
 // those who may accept them, their own and the site's recent activity, and a site-wide search box whose page lists
 // the strings of every visible translation; project pages put the visitor's languages first. In a real browser, with
 // axe, at 1280 and 360 px.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,15 +10,13 @@ import { suggest } from '../../src/operations/index.js';
 import { findUserByUsername } from '../../src/store/users.repo.js';
 import type { Json } from '../helpers/api-client.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's own global, evaluated in the browser
 declare const document: any;
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: dashboard browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 
 /** The rows of a dashboard section: translation name → the number in its count cell. */
 function rowsOf(text: string, section: string, attr: string): Map<string, number> {
@@ -45,7 +42,6 @@ describe('the dashboard of a translator', () => {
     jane = await env.signIn('jane', 'jane-password-1');
     mike = await env.signIn('mike', 'mike-password-1');
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

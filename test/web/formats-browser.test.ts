@@ -1,7 +1,7 @@
 // gettext PO, XLIFF, Android and Apple projects edited in the web editor (Debian's chromium): synced from git upstreams
 // on loopback, a string and a plural string saved in the editor, committed from the repository page or the API, and
 // upstream's `git diff` showing only the edited entries.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
-import { ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
+import { SCREENSHOTS, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { gitCli } from '../helpers/git-repo.js';
 import { type HttpAnswer, type HttpRequest, httpRequest } from '../helpers/http.js';
@@ -26,7 +26,6 @@ const FIXTURES = path.join(repoRoot, 'fixtures', 'formats');
 const fixture = (rel: string) => readFileSync(path.join(FIXTURES, rel));
 const RES = 'app/src/main/res';
 const PASSWORDS = { jane: 'jane-password-1', mike: 'mike-password-1' };
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 
 /** The lines the upstream's last commit changed: `-`/`+` lines of `git show`, file headers left out. */
 async function changedLines(upstream: string): Promise<string[]> {
@@ -101,7 +100,6 @@ describe.skipIf(!chromiumPath)('file formats edited in the web editor', () => {
     tokens = { jane: jane.token, mike: mike.token };
     server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: (m) => errors.push(m) });
     browser = await launchBrowser(chromiumPath!);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {

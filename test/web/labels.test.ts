@@ -1,18 +1,15 @@
 // Labels in the web interface: a manager creates a project's labels on its labels page, puts them on a search's strings
 // with bulk edit and takes them off again; the editor shows a string's labels in its source information; translators
 // are refused the page. In a real browser, with axe.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../helpers/api-client.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: labels browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 
 describe('labels in the web interface', () => {
   let env: WriteEnv;
@@ -38,7 +35,6 @@ describe('labels in the web interface', () => {
     jane = await env.signIn('jane', 'jane-password-1');
     mike = await env.signIn('mike', 'mike-password-1');
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,17 +1,14 @@
 // Search and replace: every change previewed before it is applied (plural forms apart, RE2 patterns with groups),
 // applied in one transaction keeping each string's state, recorded as 27; bad patterns refused; approved strings
 // left to reviewers; in a real browser from the translation page, with axe.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: search and replace browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 const DE = '/api/translations/hello/app/de/';
 
 interface Unit {
@@ -36,7 +33,6 @@ describe('search and replace', () => {
     env = await createWriteEnv();
     jane = await env.signIn('jane', 'jane-password-1');
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,14 +1,12 @@
 // The review workflow in a real browser (Debian's chromium): a reviewer approves a string from the editor with the
 // keyboard, a translator then meets it read-only with the reason and suggests on it; the pages pass axe.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 // Callbacks given to page.evaluate run in the browser; this program is typed without the DOM library.
 // biome-ignore lint/suspicious/noExplicitAny: browser globals
@@ -16,7 +14,6 @@ declare const document: any;
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: review browser tests: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 const PASSWORDS = { jane: 'jane-password-1', rita: 'rita-password-1' };
 
 describe.skipIf(!chromiumPath)('review workflow in a real browser', () => {
@@ -31,7 +28,6 @@ describe.skipIf(!chromiumPath)('review workflow in a real browser', () => {
     await env.store.write((tx) => joinTeams(tx, rita.user.id, ['Reviewers']));
     for (const [name, password] of Object.entries(PASSWORDS)) await env.signIn(name, password);
     browser = await launchBrowser(chromiumPath!);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();

@@ -1,13 +1,11 @@
 // Screenshots in a real browser (Debian's chromium): a manager uploads one from the component's screenshots page, finds a
 // string with the page's search and links it with a click, and a translator's editor then shows the screenshot's
 // thumbnail beside that string; axe finds nothing serious on the new pages. Without a browser: the pages' answers.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 import { SVG_WITH_SCRIPT, png } from '../helpers/images.js';
 
 // Callbacks given to page.evaluate run in the browser; this program is typed without the DOM library.
@@ -16,7 +14,6 @@ declare const document: any;
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: screenshots browser tests: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 
 describe('screenshots in the web interface', () => {
   let env: WriteEnv;
@@ -27,7 +24,6 @@ describe('screenshots in the web interface', () => {
     await ensureAssets();
     env = await createWriteEnv();
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();

@@ -1,13 +1,11 @@
 // Zen mode and the strings around the editor's string, with the keyboard alone in a real browser (Debian's chromium):
 // a nearby string opened with Tab and Enter, zen mode by Alt+Z, strings saved as their field is left (Tab) or with
 // Ctrl+Enter, the next page appended, a refused save kept with its reason; and zen mode's no-script form.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 // Callbacks given to page.evaluate run in the browser; this program is typed without the DOM library.
 // biome-ignore lint/suspicious/noExplicitAny: browser globals
@@ -15,7 +13,6 @@ declare const document: any;
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: zen mode browser tests: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 const DE = '/api/translations/hello/app/de/';
 
 interface Unit {
@@ -42,7 +39,6 @@ describe('zen mode and nearby strings', () => {
     units = (await env.request('GET', `${DE}units/`, { token: env.tokens.jane })).json.results as Unit[];
     units.sort((a, b) => a.position - b.position);
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();

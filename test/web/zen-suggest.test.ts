@@ -2,19 +2,16 @@
 // save it but may suggest on it (Suggest button or Alt+Enter) without leaving the list, and leaving its field saves
 // nothing; the suggestion is stored, the string unchanged; without script the row's Suggest comes back to the list.
 // In a real browser, with axe.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unitSuggestions } from '../../src/store/suggestions.repo.js';
 import type { Json } from '../helpers/api-client.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/corpus.js';
+import { SCREENSHOTS, axeViolations, ensureAssets, findChromium, launchBrowser } from '../helpers/browser.js';
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('SKIPPED: zen suggestions browser test: no chromium found (apt-get install chromium, or set CHROMIUM=/path)');
-const SCREENSHOTS = process.env.TMS_SCREENSHOTS ? path.join(repoRoot, 'docs', 'screenshots') : null;
 const DE = '/api/translations/hello/app/de/';
 
 describe('suggestions in zen mode', () => {
@@ -35,7 +32,6 @@ describe('suggestions in zen mode', () => {
     expect(done.status, done.text).toBe(200);
     approved = await unit(quit.id);
     if (chromiumPath) browser = await launchBrowser(chromiumPath);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
