@@ -114,19 +114,10 @@ export async function acceptSuggestion(
         ? await propagateEdit(tx, unit, {
             target: suggestion.target,
             plurals: unit.source.includes(PLURAL_SEPARATOR) ? pluralForms(unit) : 1,
+            userId: user.id,
             authorId: author,
             timestamp,
             mayPropagateTo,
-            change: (other) =>
-              unitChange(other, {
-                action: Action.PROPAGATED_EDIT,
-                timestamp,
-                userId: user.id,
-                authorId: author,
-                target: suggestion.target,
-                old: other.target,
-                details: { state: State.TRANSLATED, old_state: other.state, source: other.source },
-              }),
           })
         : [];
     return { ...saved, propagated };

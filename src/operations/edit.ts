@@ -7,7 +7,7 @@ import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { followUnitStats } from '../statistics/follow.js';
 import { type UnitPlace, recordChangeRow, unitChange } from '../store/changes.repo.js';
-import { type PropagationTarget, findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
+import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
@@ -128,10 +128,10 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
       propagated = await propagateEdit(tx, unit, {
         target,
         plurals: expected,
+        userId: edit.user.id,
         authorId: edit.user.id,
         timestamp,
         mayPropagateTo: edit.mayPropagateTo,
-        change: (other) => change(other, Action.PROPAGATED_EDIT, State.TRANSLATED),
       });
     }
     return saved;
@@ -142,7 +142,7 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
 /**
  * Fills the same string (source, context, language) in the project's other components that allow propagation with a
  * translated `target` stored on `unit` (call inside the transaction that stored it): each a translated edit of its
- * own (its `change`, Weblate's 77), checked as any edit, where `mayPropagateTo` allows it; read-only and approved
+ * own (Weblate's 77, by `userId`, the text's author `authorId`), checked as any edit, where `mayPropagateTo` allows it; read-only and approved
  * strings, ones holding this text already, other plural counts and locked components are left alone. Returns the
  * units filled.
  */
@@ -153,10 +153,11 @@ export async function propagateEdit(
     target: string;
     /** The unit's translation's plural forms (pluralForms). */
     plurals: number;
+    /** Who made the edit (the changes' user), and whose text it is (their author). */
+    userId: number;
     authorId: number;
     timestamp: string;
     mayPropagateTo: NonNullable<UnitEdit['mayPropagateTo']>;
-    change: (other: PropagationTarget) => ChangeInput;
   },
 ): Promise<number[]> {
   const propagated: number[] = [];
@@ -168,7 +169,16 @@ export async function propagateEdit(
     if (await isComponentLocked(tx, other.component_id)) continue;
     const scope = { projectId: other.project_id, componentId: other.component_id, translationId: other.translation_id, state: other.state };
     if (!edit.mayPropagateTo(scope)) continue;
-    await saveUnitEdit(tx, other, { target: edit.target, state, authorId: edit.authorId, timestamp: edit.timestamp, change: edit.change(other) });
+    const change = unitChange(other, {
+      action: Action.PROPAGATED_EDIT,
+      timestamp: edit.timestamp,
+      userId: edit.userId,
+      authorId: edit.authorId,
+      target: edit.target,
+      old: other.target,
+      details: { state, old_state: other.state, source: other.source },
+    });
+    await saveUnitEdit(tx, other, { target: edit.target, state, authorId: edit.authorId, timestamp: edit.timestamp, change });
     propagated.push(other.id);
   }
   return propagated;

@@ -8,7 +8,7 @@ import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { unitIdHash } from '../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedFile } from '../formats/format.js';
-import { recordChanges, unitChange } from '../store/changes.repo.js';
+import { recordChanges } from '../store/changes.repo.js';
 import { findEditableUnit, setPendingTarget } from '../store/edits.repo.js';
 import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type Tx, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
@@ -224,19 +224,10 @@ async function mergeTranslations(
       await propagateEdit(tx, unit, {
         target: e.target,
         plurals: unit.source.includes(PLURAL_SEPARATOR) ? pluralForms(unit) : 1,
+        userId: input.user.id,
         authorId: author.id,
         timestamp,
         mayPropagateTo,
-        change: (other) =>
-          unitChange(other, {
-            action: Action.PROPAGATED_EDIT,
-            timestamp,
-            userId: input.user.id,
-            authorId: author.id,
-            target: e.target,
-            old: other.target,
-            details: { state: State.TRANSLATED, old_state: other.state, source: other.source },
-          }),
       });
     }
   });

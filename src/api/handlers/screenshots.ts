@@ -1,7 +1,7 @@
 // Handlers for screenshots (`/api/screenshots/`, `/api/components/<p>/<c>/screenshots/`), as Weblate's ScreenshotViewSet answers them.
 import { Action } from '../../domain/actions.js';
 import { type ImageFacts, readImage } from '../../domain/image.js';
-import { recordChangeRow } from '../../store/changes.repo.js';
+import { type ChangeInput, recordChangeRow } from '../../store/changes.repo.js';
 import { now } from '../../store/index.js';
 import type { Component, Project, ScreenshotRow, Translation } from '../../store/index.js';
 import * as screenshots from '../../store/screenshots.repo.js';
@@ -48,6 +48,20 @@ export async function listScreenshots(ctx: RequestContext): Promise<Answer> {
       (s) => screenshotSerializer.write(s, ctx),
     ),
   );
+}
+
+/** The change (57, 58 or 85) a screenshot's addition, new image or removal records on its translation. */
+function screenshotChange(ctx: WriteContext, on: Omit<Placed, 'screenshot'>, action: number, name: string, timestamp: string): ChangeInput {
+  return {
+    action,
+    timestamp,
+    projectId: on.project.id,
+    componentId: on.component.id,
+    translationId: on.translation.id,
+    languageId: on.translation.languageId,
+    userId: ctx.user.id,
+    target: name,
+  };
 }
 
 /** `{id}` of the path: a screenshot of a visible component, else 404 (another project's stays unseen). */
@@ -112,16 +126,7 @@ async function create(ctx: WriteContext, on: Omit<Placed, 'screenshot'>): Promis
       userId: ctx.user.id,
       timestamp,
     });
-    await recordChangeRow(tx, {
-      action: Action.SCREENSHOT_ADDED,
-      timestamp,
-      projectId: on.project.id,
-      componentId: on.component.id,
-      translationId: on.translation.id,
-      languageId: on.translation.languageId,
-      userId: ctx.user.id,
-      target: name,
-    });
+    await recordChangeRow(tx, screenshotChange(ctx, on, Action.SCREENSHOT_ADDED, name, timestamp));
     return created;
   });
   return { status: 201, json: await fresh(ctx, id), headers: { Location: ctx.urls.api(`screenshots/${id}/`) } };
@@ -186,16 +191,7 @@ export async function deleteScreenshot(ctx: WriteContext): Promise<Answer> {
   const timestamp = now();
   await ctx.services.store.write(async (tx) => {
     await screenshots.deleteScreenshot(tx, screenshot.id);
-    await recordChangeRow(tx, {
-      action: Action.SCREENSHOT_REMOVED,
-      timestamp,
-      projectId: on.project.id,
-      componentId: on.component.id,
-      translationId: on.translation.id,
-      languageId: on.translation.languageId,
-      userId: ctx.user.id,
-      target: screenshot.name,
-    });
+    await recordChangeRow(tx, screenshotChange(ctx, on, Action.SCREENSHOT_REMOVED, screenshot.name, timestamp));
   });
   return NO_CONTENT;
 }
@@ -220,16 +216,7 @@ export async function replaceScreenshotFile(ctx: WriteContext): Promise<Answer> 
   const timestamp = now();
   await ctx.services.store.write(async (tx) => {
     await screenshots.replaceScreenshotImage(tx, screenshot.id, { bytes: file.bytes, ...facts, timestamp });
-    await recordChangeRow(tx, {
-      action: Action.SCREENSHOT_UPLOADED,
-      timestamp,
-      projectId: on.project.id,
-      componentId: on.component.id,
-      translationId: on.translation.id,
-      languageId: on.translation.languageId,
-      userId: ctx.user.id,
-      target: screenshot.name,
-    });
+    await recordChangeRow(tx, screenshotChange(ctx, on, Action.SCREENSHOT_UPLOADED, screenshot.name, timestamp));
   });
   return json('{"result":true}');
 }
