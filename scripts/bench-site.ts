@@ -106,11 +106,8 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
-  if (sync) {
-    const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
-    pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
-  }
-  pageLines.push(`serving: ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  if (sync) await noChangeSyncAll(dir, config, bin);
+  pageLines.push(`serving: ${buildOf(bin)}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const base = await serveUrl(child);
@@ -158,6 +155,21 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('close', resolve));
   }
+}
+
+/** Which checkout `bin` is, for the report. */
+const buildOf = (bin: string) => path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout';
+
+/** `tms sync --all` (one whole process) with nothing changed upstream: its wall time on a line of the report. */
+async function noChangeSyncAll(dir: string, config: string, bin: string): Promise<void> {
+  const { database, projects } = JSON.parse(readFileSync(config, 'utf8')) as { database: string; projects: { components: unknown[] }[] };
+  const components = projects.reduce((n, p) => n + p.components.length, 0);
+  const engine = database.startsWith('postgres') ? 'PostgreSQL' : 'SQLite';
+  const seconds = await timed(bin, ['--config', config, 'sync', '--all'], dir);
+  if (lastParsed !== 0) throw new Error(`a no-change \`tms sync --all\` parsed ${lastParsed} files`);
+  pageLines.push(
+    `no-change \`tms sync --all\` (${components.toLocaleString('en')} components, ${engine}, ${buildOf(bin)}): ${seconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 }
 
 /** `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only). */
@@ -209,7 +221,15 @@ if (reuse) {
   // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
   const linkedDir = path.join(work, 'linked');
-  let config = path.join(linkedDir, 'tms.config.json');
+  // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
+  const kept = readFileSync(path.join(linkedDir, 'tms.config.json'), 'utf8');
+  let config = path.join(linkedDir, 'tms.rerun.config.json');
+  writeFileSync(config, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
+  /** SITE_SYNC=1: before each build's pages, its no-change `tms sync --all` (on SQLite too when SITE_POSTGRES). */
+  const SYNC = Boolean(process.env.SITE_SYNC);
+  // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
+  if (SYNC) await timed(bins[0]!, ['--config', config, 'sync', '--all'], linkedDir);
+  const sqliteConfig = config;
   // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
   const pg = process.env.SITE_POSTGRES ? startPostgres(['site']) : undefined;
   try {
@@ -220,7 +240,11 @@ if (reuse) {
       config = path.join(linkedDir, 'tms.pg.config.json');
       writeFileSync(config, JSON.stringify({ ...onPg, database: pg.url('site') }));
     }
-    for (const bin of bins) await measurePages(linkedDir, config, bin, false);
+    for (const bin of bins) {
+      // on PostgreSQL, the same build's no-change sync of the SQLite store first: the anchor in the same run
+      if (SYNC && pg) await noChangeSyncAll(linkedDir, sqliteConfig, bin);
+      await measurePages(linkedDir, config, bin, SYNC);
+    }
   } finally {
     pg?.remove();
   }
