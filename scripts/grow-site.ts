@@ -37,17 +37,15 @@ const languages = await sql.rows<{ id: number; code: string }>("SELECT id, code 
 // languages a component gets: as many for each, enough (with the template's units) to reach the target
 const templateUnits = components.reduce((n, c) => n + c.units, 0);
 const perComponent = Math.ceil((TARGET - unitsBefore) / templateUnits);
-if (perComponent < 1) {
-  console.log(`grow:site: the store holds ${unitsBefore.toLocaleString('en')} units already. Nothing grown.`);
-  process.exit(0);
+// a store that holds the target already is only checked (GROW_UNITS=0: check a grown store again)
+if (perComponent >= 1) {
+  console.log(
+    `grow:site: ${unitsBefore.toLocaleString('en')} units in ${translationsBefore.toLocaleString('en')} translations; adding up to ${perComponent} languages to each of ${components.length} components`,
+  );
 }
-console.log(
-  `grow:site: ${unitsBefore.toLocaleString('en')} units in ${translationsBefore.toLocaleString('en')} translations; adding up to ${perComponent} languages to each of ${components.length} components`,
-);
-
 let added = unitsBefore;
 const newTranslations: number[] = [];
-for (let b = 0; b < components.length && added < TARGET; b += BATCH) {
+for (let b = 0; perComponent >= 1 && b < components.length && added < TARGET; b += BATCH) {
   await store.write(async (tx) => {
     const template = tx.prepare('SELECT language_code, filename, revision FROM translations WHERE id = ?');
     const used = tx.prepare('SELECT language_id FROM translations WHERE component_id = ?');
