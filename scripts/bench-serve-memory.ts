@@ -17,17 +17,21 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WORKERS = process.env.BENCH_WORKERS;
 /**
  * BENCH_WRITERS=N: N users write meanwhile, each in a loop (unit PATCHes through the API, every fifth write a
- * suggestion through the editor's form), and an admin commits one component every BENCH_COMMIT_EVERY seconds.
+ * suggestion through the editor's form; BENCH_WRITE_PAUSE_MS between a writer's writes), and an admin commits one component every BENCH_COMMIT_EVERY seconds.
  * Unset (the default): reads only, as before.
  */
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 0);
+/** Each writer's pause after each write (ms): 0 writes as fast as the server answers. */
+const WRITE_PAUSE = Number(process.env.BENCH_WRITE_PAUSE_MS ?? 500);
 const COMMIT_EVERY = Number(process.env.BENCH_COMMIT_EVERY ?? 30);
 /** BENCH_POSTGRES=1: the store in a throwaway PostgreSQL instead of the SQLite file. */
 const pg = process.env.BENCH_POSTGRES ? startPostgres(['serve']) : undefined;
 if (pg) process.on('exit', () => pg.remove());
 
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-const tms = path.join(root, 'bin', 'tms');
+/** BENCH_CHECKOUT=<a built checkout>: its `tms` is measured (nothing built); otherwise this one, built first. */
+const checkout = process.env.BENCH_CHECKOUT;
+if (!checkout) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const tms = path.join(path.resolve(checkout ?? root), 'bin', 'tms');
 const work = await tempDir('tms-bench-serve-memory-');
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -126,7 +130,9 @@ let cursor = 0;
 
 // --- the writers: units of the translations other than the source, 200 from each of 20 translations
 const writable: { id: number; translation: string }[] = [];
-for (const t of translations.filter((t) => !t.is_source).slice(0, WRITERS > 0 ? 20 : 0)) {
+const others = translations.filter((t) => !t.is_source);
+// 20 translations spread over the components, so each commit finds edits to write
+for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.floor((i * others.length) / 20)]!) : []) {
   const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
   const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number }[] };
   // the editor's address of the translation: /translate/<project>/<component>/<language>/
@@ -147,23 +153,24 @@ const startWriters = async () => {
         for (let n = 0; Date.now() < loadEnd; n++) {
           const unit = writable[(w * 7919 + n * 104729) % writable.length]!;
           const t = performance.now();
-          const r =
-            n % 5 === 4
-              ? await fetch(base + unit.translation, {
-                  method: 'POST',
-                  redirect: 'manual',
-                  headers: { Cookie: session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-                  body: new URLSearchParams({ csrfmiddlewaretoken: session.csrf, unit: String(unit.id), target_0: `suggestion ${w}/${n}`, suggest: '1' }),
-                })
-              : await fetch(`${base}/api/units/${unit.id}/`, {
-                  method: 'PATCH',
-                  headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
-                  body: JSON.stringify({ target: [`edit ${w}/${n}`], state: 20 }),
-                });
-          await r.arrayBuffer();
+          const r = await (n % 5 === 4
+            ? fetch(base + unit.translation, {
+                method: 'POST',
+                redirect: 'manual',
+                headers: { Cookie: session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+                body: new URLSearchParams({ csrfmiddlewaretoken: session.csrf, unit: String(unit.id), target_0: `suggestion ${w}/${n}`, suggest: '1' }),
+              })
+            : fetch(`${base}/api/units/${unit.id}/`, {
+                method: 'PATCH',
+                headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ target: [`edit ${w}/${n}`], state: 20 }),
+              })
+          ).catch(() => undefined);
+          await r?.arrayBuffer().catch(() => undefined);
           writes.times.push(performance.now() - t);
-          if (r.status < 400) writes.done++;
+          if (r && r.status < 400) writes.done++;
           else writes.failed++;
+          if (WRITE_PAUSE > 0) await new Promise((resolve) => setTimeout(resolve, WRITE_PAUSE));
         }
       })(),
     );
@@ -174,14 +181,15 @@ const startWriters = async () => {
       for (let c = 0; Date.now() + COMMIT_EVERY * 1000 < loadEnd; c++) {
         await new Promise((r) => setTimeout(r, COMMIT_EVERY * 1000));
         const t = performance.now();
+        // an answer that never comes (undici gives up after 300 s) counts as a failed commit
         const r = await fetch(`${base}/api/components/keepassxc/keepassxc-${c % COPIES}/repository/`, {
           method: 'POST',
           headers: { Authorization: `Token ${admin}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ operation: 'commit' }),
-        });
-        const answer = (await r.json().catch(() => null)) as { result?: boolean } | null;
+        }).catch(() => undefined);
+        const answer = (await r?.json().catch(() => null)) as { result?: boolean } | null;
         commitTimes.push(performance.now() - t);
-        if (r.status === 200 && answer?.result === true) writes.commits++;
+        if (r?.status === 200 && answer?.result === true) writes.commits++;
         else writes.commitsFailed++;
       }
     })(),
@@ -237,7 +245,7 @@ console.log(
     WORKERS ? ` --workers ${WORKERS}` : ''
   } on ${pg ? 'PostgreSQL' : 'SQLite'} loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages), ${SECONDS} s in ${SLICE}-s slices${
     WRITERS > 0
-      ? `; meanwhile ${WRITERS} users writing in a loop each (unit PATCHes through the API, every fifth write a suggestion through the editor's form, over ${writable.length} units of 20 translations) and a commit of one component every ${COMMIT_EVERY} s`
+      ? `; meanwhile ${WRITERS} users writing in a loop each (unit PATCHes through the API, every fifth write a suggestion through the editor's form, ${WRITE_PAUSE} ms between a writer's writes, over ${writable.length} units of 20 translations across the components) and a commit of one component every ${COMMIT_EVERY} s`
       : ''
   }. Resident memory of the server's processes sampled each second; before the load: ${[...before.values()].map((m) => `${m.toFixed(0)} MiB`).join(' + ')}.\n`,
 );
