@@ -105,6 +105,26 @@ describe('streamed XLIFF units', () => {
     expect(streamBilingual(schema, 'f.xlf', RICH)?.units).toEqual(treeUnits(schema, RICH));
   });
 
+  it('equal the tree reader units with a header, groups around units, two <file>s and a unit outside any <file>', () => {
+    const bytes = encoder.encode(
+      `<xliff version="1.2" ${NS}>\n` +
+        '<file original="one"><header><note>header note</note><context-group purpose="location"><context context-type="sourcefile">h.ts</context></context-group></header>' +
+        '<body><group id="g"><trans-unit id="1"><source>One</source><note>unit note</note></trans-unit></group></body></file>\n' +
+        '<file original="two"><body><group><group><trans-unit id="1"><source>One</source><target>Eins</target></trans-unit></group></group></body></file>\n' +
+        '<trans-unit id="outside"><source>Outside</source></trans-unit>\n</xliff>\n',
+    );
+    for (const reading of [RICH, PLAIN]) {
+      const streamed = streamBilingual(bytes, 'f.xlf', reading);
+      expect(streamed).not.toBeNull();
+      expect(streamed!.units).toEqual(treeUnits(bytes, reading));
+      expect(streamed!.units.map((u) => [u.context, u.note, u.location])).toEqual([
+        ['one///1', 'unit note', ''],
+        ['two///1', '', ''],
+        ['outside', '', ''],
+      ]);
+    }
+  });
+
   it('leaves every other shape, and every error, to the tree reader', () => {
     const unit = '<trans-unit id="1"><source>S</source></trans-unit>';
     const others: Array<[string, Uint8Array]> = [
