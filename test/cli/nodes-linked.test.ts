@@ -94,6 +94,8 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
     upstream = path.join(root, 'upstream', 'shared.git');
     const files: Record<string, string> = {};
     for (const slug of SLUGS) files[`${slug}/app_de.ts`] = demoFile('app/translations/app_de.ts');
+    // alpha's base of new translations (its mask does not match it)
+    files['alpha/app.ts'] = demoFile('app/translations/app_de.ts').replace(' language="de"', '');
     await createUpstream({ dir: upstream, files });
     const configFile = path.join(root, 'tms.config.json');
     writeFileSync(
@@ -113,7 +115,7 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
               name: slug,
               slug,
               repo: i === 0 ? git.url('shared.git', CREDENTIALS) : 'weblate://hello/alpha',
-              ...(i === 0 ? { branch: 'main' } : {}),
+              ...(i === 0 ? { branch: 'main', new_base: 'alpha/app.ts' } : {}),
               filemask: `${slug}/app_*.ts`,
               file_format: 'ts',
               // each component's edits its own (no copy to the same string of the others)
@@ -214,6 +216,35 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
       'gamma/app_de.ts',
     ]);
     for (const slug of SLUGS) expect(await gitCli(upstream, ['show', `main:${slug}/app_de.ts`])).toContain(`Beenden ${slug} 2`);
+    for (const node of [a, b]) {
+      for (const slug of SLUGS) {
+        expect(await json<{ needs_commit: boolean }>(node, `/api/components/hello/${slug}/repository/`, auth()), `${node.name} ${slug}`).toMatchObject({
+          needs_commit: false,
+        });
+      }
+    }
+    expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
+  }, 120_000);
+  it('a language added to one linked component on node A is committed, edited and downloaded through node B, whose working copy was behind', async () => {
+    const [commits, pushed] = [await upstreamCommits(), pushes()];
+    const r = await request(a, 'POST', '/api/components/hello/alpha/translations/', JSON.stringify({ language_code: 'fr' }), auth());
+    expect(r.status, r.body).toBe(201);
+    expect(await upstreamCommits()).toBe(commits + 1);
+    expect(await gitCli(upstream, ['diff', '--name-only', 'main~1', 'main'])).toBe('alpha/app_fr.ts');
+    // B has not fetched since: its working copy lacks the new file
+    const fr = await json<UnitPage>(b, '/api/translations/hello/alpha/fr/units/');
+    const quit = fr.results.find((u) => u.source[0] === 'Quit')!;
+    const patch = await request(b, 'PATCH', `/api/units/${quit.id}/`, JSON.stringify({ target: ['Quitter'], state: 20 }), auth());
+    expect(patch.status, patch.body).toBe(200);
+    const download = await request(b, 'GET', '/api/translations/hello/alpha/fr/file/', undefined, auth());
+    expect(download.status, download.body).toBe(200);
+    expect(download.body).toContain('<TS version="2.1" language="fr"');
+    const commit = await operation(b, 'beta', 'commit');
+    expect(commit.result, commit.detail).toBe(true);
+    expect(await upstreamCommits()).toBe(commits + 2);
+    // the language's commit and the edit's: one push each, nothing taken back and pushed again
+    expect(pushes()).toBe(pushed + 2);
+    expect(await gitCli(upstream, ['show', 'main:alpha/app_fr.ts'])).toContain('<translation>Quitter</translation>');
     for (const node of [a, b]) {
       for (const slug of SLUGS) {
         expect(await json<{ needs_commit: boolean }>(node, `/api/components/hello/${slug}/repository/`, auth()), `${node.name} ${slug}`).toMatchObject({
