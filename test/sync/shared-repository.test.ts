@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { ConfigError } from '../../src/domain/errors.js';
-import { addLanguage, uploadTranslation } from '../../src/operations/index.js';
+import { addLanguage, repositoryStatus, uploadTranslation } from '../../src/operations/index.js';
 import type { Store } from '../../src/store/index.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { type SyncEvent, syncProject } from '../../src/sync/index.js';
@@ -143,6 +143,10 @@ describe('components sharing a repository', () => {
     const added = await head();
     expect(await gitCli(upstream, ['rev-parse', 'main'])).toBe(added);
     expect(await synced()).toEqual(everyAt(added));
+    // the repository status of a linked component is the shared working copy's: it shows the new commit at once
+    const beta = await repositoryStatus(await openComponent(store, cfg, project, project.components[1]!));
+    expect(beta).toMatchObject({ needs_commit: false, needs_push: false, ahead: 0, behind: 0 });
+    expect(beta.weblate_commit?.revision).toBe(added);
     const de = demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Hochgeladen');
     await uploadTranslation(await openComponent(store, cfg, project, alpha), 'de', { user, method: 'replace', bytes: Buffer.from(de) });
     const uploaded = await head();
