@@ -254,4 +254,23 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
     }
     expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
   }, 120_000);
+  it("a commit that meets upstream moved on (it follows upstream and commits again) leaves every linked component reading upstream's change", async () => {
+    const current = await gitCli(upstream, ['show', 'main:gamma/app_de.ts']);
+    await commitToUpstream(upstream, { 'gamma/app_de.ts': current.replace('Eine Datei öffnen', 'Datei öffnen (upstream)') }, { message: 'gamma upstream' });
+    await edit(a, 'alpha', 'Quit', 'Beenden alpha 3');
+    const [commits, pushed] = [await upstreamCommits(), pushes()];
+    const commit = await operation(a, 'alpha', 'commit');
+    expect(commit.result, commit.detail).toBe(true);
+    // the first push met upstream's commit (refused before its pack was sent): taken back, upstream followed,
+    // committed and pushed again, on top of upstream's commit
+    expect(await upstreamCommits()).toBe(commits + 1);
+    expect(pushes()).toBe(pushed + 1);
+    expect(await gitCli(upstream, ['log', '-2', '--format=%s'])).toMatch(/\ngamma upstream$/);
+    expect(await gitCli(upstream, ['show', 'main:alpha/app_de.ts'])).toContain('Beenden alpha 3');
+    // gamma's store reads what upstream changed in its file, on both nodes, without waiting for a sync
+    for (const node of [a, b]) {
+      const open = (await units(node, 'gamma')).results.find((u) => u.source[0] === 'Open a file')!;
+      expect(open.target[0], node.name).toBe('Datei öffnen (upstream)');
+    }
+  }, 120_000);
 });
