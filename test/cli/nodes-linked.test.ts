@@ -273,4 +273,15 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
       expect(open.target[0], node.name).toBe('Datei öffnen (upstream)');
     }
   }, 120_000);
+  it('a commit of one linked component on node A (the others with nothing pending) is in the file node B serves next', async () => {
+    // B's working copy brought to where the store is
+    expect((await request(b, 'GET', '/api/translations/hello/alpha/de/file/', undefined, auth())).status).toBe(200);
+    await edit(a, 'alpha', 'Quit', 'Beenden alpha 4');
+    const commit = await operation(a, 'alpha', 'commit');
+    expect(commit.result, commit.detail).toBe(true);
+    expect(await gitCli(upstream, ['diff', '--name-only', 'main~1', 'main'])).toBe('alpha/app_de.ts');
+    const download = await request(b, 'GET', '/api/translations/hello/alpha/de/file/', undefined, auth());
+    expect(download.status, download.body).toBe(200);
+    expect(download.body).toContain('<translation>Beenden alpha 4</translation>');
+  }, 120_000);
 });
