@@ -32,7 +32,7 @@ const MO = { name: 'weblate.gettext.mo', configuration: {} };
   let store: Store;
   let server: RunningServer | undefined;
 
-  function configured(rule: Record<string, unknown>): Config {
+  function configured(rule: Record<string, unknown>, addons: unknown[] = [MSGMERGE, MO]): Config {
     env.config([
       {
         name: 'Hello',
@@ -46,7 +46,7 @@ const MO = { name: 'weblate.gettext.mo', configuration: {} };
             filemask: 'po/main/*.po',
             new_base: 'po/main/messages.pot',
             file_format: 'po',
-            addons: [MSGMERGE, MO, { name: 'weblate.discovery.discovery', configuration: rule }],
+            addons: [...addons, { name: 'weblate.discovery.discovery', configuration: rule }],
           },
         ],
       },
@@ -120,10 +120,16 @@ const MO = { name: 'weblate.gettext.mo', configuration: {} };
     expect(units.map((u) => u.source[0])).toContain('Wednesday');
   });
 
+  it("follows a change of the main component's add-ons at the next sync (its components found have no configuration of their own)", async () => {
+    const results = await syncProject(store, configured(RULE, [{ name: 'weblate.gettext.msgmerge', configuration: { previous: true } }]), 'hello');
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(await addonsOf('lib')).toEqual([{ name: 'weblate.gettext.msgmerge', configuration: { previous: true } }]);
+  });
+
   it('with copy_addons false the components found have no add-ons (taken away at the next sync)', async () => {
     const results = await syncProject(store, configured({ ...RULE, copy_addons: false }), 'hello');
     expect(results.every((r) => r.ok)).toBe(true);
     expect(await addonsOf('lib')).toEqual([]);
-    expect((await addonsOf('main')).map((a) => a.name)).toEqual(['weblate.gettext.msgmerge', 'weblate.gettext.mo', 'weblate.discovery.discovery']);
+    expect((await addonsOf('main')).map((a) => a.name).sort()).toEqual(['weblate.discovery.discovery', 'weblate.gettext.mo', 'weblate.gettext.msgmerge']);
   });
 });
