@@ -89,9 +89,11 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
       throw e;
     }
     const sync = await syncLocked(h);
-    // the components sharing the working copy move to the new commit too (another node aligns its copy by them)
-    if (commit) await syncSharers(h);
-    if (commit) await pushAfterCommit(h, { user });
+    if (commit) {
+      // the components sharing the working copy move to the new commit too (another node aligns its copy by them)
+      await syncSharers(h);
+      await pushAfterCommit(h, { user });
+    }
     const translation = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language.code));
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
     await h.store.write((tx) =>
