@@ -35,8 +35,8 @@ describe('JsonBytes', () => {
     const bytes = out.bytes();
     expect(bytes.equals(Buffer.from(pieces.join('')))).toBe(true);
     expect(JSON.parse(bytes.toString('utf8')).a).toBe('Grüße, 你好 😀 \u2028');
-    // a kept answer holds no spare room
-    expect(bytes.buffer.byteLength).toBeLessThan(2 * bytes.length + 8192);
+    // a kept answer holds little spare room (or a slice of Node's shared pool, for a small one)
+    expect(bytes.buffer.byteLength).toBeLessThanOrEqual(Math.max(8192, (bytes.length * 9) / 8));
   });
 });
 

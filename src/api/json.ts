@@ -92,9 +92,12 @@ export class JsonBytes {
     this.length += this.buffer.write(value, this.length);
   }
 
-  /** The bytes written (a copy when most of the buffer went unused, so that a kept answer holds no spare room). */
+  /**
+   * The bytes written: a copy when more than an eighth of the buffer went unused, so that an answer kept in the
+   * response cache (which counts the bytes it is given) holds little more memory than it counts.
+   */
   bytes(): Buffer {
     const written = this.buffer.subarray(0, this.length);
-    return this.length * 2 < this.buffer.length ? Buffer.from(written) : written;
+    return this.length * 9 < this.buffer.length * 8 ? Buffer.from(written) : written;
   }
 }
