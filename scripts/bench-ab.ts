@@ -3,8 +3,9 @@
 //   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time);
 //   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
-//     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
-//     request its own URL (nothing answered from the response cache), and single units asked again (cached).
+//     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
+//     statistics and the change log, each request its own URL (nothing answered from the response cache), and single
+//     units asked again (cached).
 // Printed: each build's median and the median of the per-round ratios (this / other), the figure to read on a noisy
 // machine; and the serving processes' CPU time a request (from /proc, Linux), which the machine's load moves less. The
 // load generator runs in this process. BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6),
@@ -158,6 +159,8 @@ for (const t of translations) {
   const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
   for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${units}?page_size=100&page=${p}`);
 }
+const unitCount = ((await (await fetch(`${base}/api/units/?page_size=1`)).json()) as { count: number }).count;
+const unitPages = Array.from({ length: Math.ceil(unitCount / 100) }, (_, i) => `/api/units/?page=${i + 1}`);
 let asked = 0;
 /** Requests cycling through `paths`, each its own URL when `distinct` (the response cache never answers). */
 const cycling = (paths: string[], distinct: boolean) => [
@@ -173,6 +176,7 @@ const only = process.env.BENCH_KINDS?.split(/[\s,]+/).filter(Boolean);
 const allKinds: { name: string; paths: string[]; distinct: boolean }[] = [
   { name: 'GET /api/units/<id>/, uncached', paths: unitIds.map((id) => `/api/units/${id}/`), distinct: true },
   { name: '100-unit page of a translation, uncached', paths: pages, distinct: true },
+  { name: '100-unit page of all units (/api/units/), uncached', paths: unitPages, distinct: true },
   { name: 'component statistics, uncached', paths: ['/api/components/keepassxc/keepassxc/statistics/'], distinct: true },
   { name: 'GET /api/changes/, uncached', paths: ['/api/changes/'], distinct: true },
   { name: 'GET /api/units/<id>/, cached', paths: unitIds.slice(0, 2000).map((id) => `/api/units/${id}/`), distinct: false },
