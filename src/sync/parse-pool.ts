@@ -5,7 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { type ParseJob, type ParseReply, decodeOutcomes } from './parse-job.js';
 import type { ParseOutcome } from './scan.js';
-import { SHARE_BYTES } from './share.js';
+import { SHARE_BYTES, coreToSpare } from './share.js';
 
 /**
  * Components a sync parses on its own thread before it starts workers. A worker takes a few hundred ms of CPU to start
@@ -23,8 +23,11 @@ const MAX_CRASHES = 3;
 export interface ParsePool {
   /** Worker threads the pool may run. */
   readonly size: number;
-  /** Changed files that weigh at least this are shared between the sync's thread and a worker (`SHARE_BYTES`). */
-  readonly shareBytes: number;
+  /**
+   * Whether a component whose changed files weigh `bytes` is shared between the sync's thread and a worker: at least
+   * `SHARE_BYTES`, and a core to spare (`coreToSpare`).
+   */
+  shares(bytes: number): boolean;
   /** Components parsed so far on workers and on the sync's own thread. */
   readonly parsed: { workers: number; here: number };
   /**
@@ -59,10 +62,14 @@ interface Job {
 
 /**
  * A pool of `size` parse workers, started as jobs come once `threshold` jobs have been parsed on this thread (or
- * when a component's changed files weigh `shareBytes` or more: `ready`).
+ * when a component is shared: `share`, `ready`).
  * @example const pool = createParsePool(parseWorkers(2)); await pool.parse(job, () => parseChanged(...)); await pool.close();
  */
-export function createParsePool(size: number, threshold = PARSE_POOL_THRESHOLD, shareBytes = SHARE_BYTES): ParsePool {
+export function createParsePool(
+  size: number,
+  threshold = PARSE_POOL_THRESHOLD,
+  share: { bytes: number; spare: () => boolean } = { bytes: SHARE_BYTES, spare: () => coreToSpare() },
+): ParsePool {
   const idle: Worker[] = [];
   const busy = new Map<Worker, Job>();
   const queue: Job[] = [];
@@ -143,8 +150,8 @@ export function createParsePool(size: number, threshold = PARSE_POOL_THRESHOLD, 
 
   return {
     size,
-    shareBytes,
     parsed,
+    shares: (bytes) => size > 0 && bytes >= share.bytes && share.spare(),
     parse(message, here, eager = false) {
       return new Promise((resolve, reject) => {
         const job: Job = { message: { ...message, id: nextId++ }, here, resolve, reject };

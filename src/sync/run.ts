@@ -10,6 +10,7 @@ import { applyConfig } from './config.js';
 import { runDiscovery } from './discovery.js';
 import { collectGarbageIfGrown } from './gc.js';
 import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool, parseWorkers } from './parse-pool.js';
+import { SHARE_BYTES, coreToSpare } from './share.js';
 import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -57,7 +58,7 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
-      const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
+      const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
       try {
         // with parse workers, the next components are scanned and parsed while one is written (in order), one ahead
         // per worker (each holds its parsed files until written); without, one after the other
@@ -144,8 +145,8 @@ async function syncConfigured(store: Store, config: Config, components: readonly
   opts.onEvent?.({ type: 'components', total: components.length });
   // one pool of parse workers for the whole run (linked components share it); a run of few components has one only
   // for sharing a large component's files (no worker starts unless one is that large)
-  const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
-  const share = opts.share ?? pool ?? openPool(opts.threads);
+  const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
+  const share = opts.share ?? pool ?? openPool(opts.threads, opts.spareCore);
   try {
     return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool, share });
   } finally {
@@ -191,10 +192,13 @@ async function syncGroups(
   return (await Promise.all(running)).flat();
 }
 
-/** The parse workers of a sync of `threads` threads (none when it is to parse on its own thread). */
-function openPool(threads = 1): ParsePool | undefined {
+/**
+ * The parse workers of a sync of `threads` threads (none when it is to parse on its own thread); `spare`: whether a
+ * large component may be shared with one (default: a core to spare by the load average).
+ */
+function openPool(threads = 1, spare = () => coreToSpare()): ParsePool | undefined {
   const workers = parseWorkers(threads);
-  return workers > 0 ? createParsePool(workers) : undefined;
+  return workers > 0 ? createParsePool(workers, PARSE_POOL_THRESHOLD, { bytes: SHARE_BYTES, spare }) : undefined;
 }
 
 /** Syncs every configured project. */

@@ -1,5 +1,6 @@
 // One large component's changed files parsed on the sync's thread and on a parse worker at once: each takes the next
 // share of files when done with its last, and the outcomes come together as one parse of them all gives them.
+import { availableParallelism, loadavg } from 'node:os';
 import type { ParseOutcome, ScanPlan, ScannedFile } from './scan.js';
 
 /**
@@ -8,6 +9,15 @@ import type { ParseOutcome, ScanPlan, ScannedFile } from './scan.js';
  * on the other core; KeePassXC's 33 files weigh 12 MB and parse in about half a second.
  */
 export const SHARE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Whether the machine has a core to spare for a worker: the last minute's load average leaves one idle (as `make -l`
+ * holds back jobs). On a machine whose cores are all busy the worker only added its start and its first, slow parses
+ * to the sync (KeePassXC at a load average of 15 on 2 cores: ×1.26 wall time, ×1.30 CPU time; BENCHMARKS.md).
+ */
+export function coreToSpare(cores = availableParallelism(), load = loadavg()[0]!): boolean {
+  return load + 1 <= cores;
+}
 
 /** Shares of a monolingual component (each parses the template again for its context): its files in this many. */
 const TEMPLATE_SHARES = 8;

@@ -75,10 +75,15 @@ export interface SyncOptions {
   /** The parse workers of the sync this one is part of (several components synced at once). */
   pool?: ParsePool;
   /**
-   * A pool whose worker may take a share of this component's files when they are many (its `shareBytes`): a component
+   * A pool whose worker may take a share of this component's files when they are many (its `shares`): a component
    * nothing else overlaps with (the first of a sync, or each of a sync without a pool).
    */
   share?: ParsePool;
+  /**
+   * Whether the machine has a core to spare for sharing a large component's files with a worker (default: by the load
+   * average, `coreToSpare`); threads asked for (`--threads`, `sync_threads`) are used whatever the load.
+   */
+  spareCore?: () => boolean;
   /** What this component's store write waits for: the previous component's sync (results are written in order). */
   after?: Promise<unknown>;
 }
@@ -212,7 +217,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
         },
       );
     const changed = plan.files.filter((f) => known.get(f.path) !== f.revision);
-    const share = !opts.pool && opts.share && changed.length >= 2 && (await weight(dir, changed)) >= opts.share.shareBytes ? opts.share : undefined;
+    const share = !opts.pool && opts.share && changed.length >= 2 && opts.share.shares(await weight(dir, changed)) ? opts.share : undefined;
     const pool = opts.pool && changed.length > 0 ? opts.pool : share;
     // a worker runs the units' own checks beside their parse, from the settings the store holds now
     const early = pool ? await earlyChecksOf(h, plan) : undefined;

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/config.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { type ComponentSyncResult, syncProject } from '../../src/sync/index.js';
 import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool } from '../../src/sync/parse-pool.js';
+import { coreToSpare } from '../../src/sync/share.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
@@ -246,9 +247,12 @@ describe("one component of many files: shared between the sync's thread and a pa
     }
   }
 
-  /** A pool that shares any component with two changed files or more, its worker loaded before the sync. */
+  /**
+   * A pool that shares any component with two changed files or more, whatever the machine's load, its worker loaded
+   * before the sync.
+   */
   async function sharing(): Promise<ParsePool> {
-    const pool = createParsePool(1, PARSE_POOL_THRESHOLD, 0);
+    const pool = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 0, spare: () => true });
     expect(await pool.ready()).toBe(true);
     return pool;
   }
@@ -267,12 +271,25 @@ describe("one component of many files: shared between the sync's thread and a pa
     }
   });
 
-  it("a component below the pool's weight is parsed on the sync's thread alone, and no worker starts", async () => {
-    const pool = createParsePool(1);
-    const got = await syncAlone('big-light', 'big', { share: pool }).finally(() => pool.close());
-    expect(pool.parsed).toEqual({ workers: 0, here: 0 });
-    expect(got.results[0]!.ok).toBe(false);
-    expect(got.results[0]!.parsed).toBe(LANGUAGES.length + 1);
+  it("a component below the pool's weight, or with no core to spare, is parsed on the sync's thread alone: no worker starts", async () => {
+    const light = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 4 * 1024 * 1024, spare: () => true });
+    const busy = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 0, spare: () => false });
+    for (const [name, pool] of [
+      ['light', light],
+      ['busy', busy],
+    ] as const) {
+      const got = await syncAlone(`big-${name}`, 'big', { share: pool }).finally(() => pool.close());
+      expect(pool.parsed).toEqual({ workers: 0, here: 0 });
+      expect(got.results[0]!.ok).toBe(false);
+      expect(got.results[0]!.parsed).toBe(LANGUAGES.length + 1);
+    }
+  });
+
+  it('leaves a core to spare by the load average, as make -l does', () => {
+    expect(coreToSpare(2, 0.8)).toBe(true);
+    expect(coreToSpare(2, 1.5)).toBe(false);
+    expect(coreToSpare(8, 6.9)).toBe(true);
+    expect(coreToSpare(4, 3.2)).toBe(false);
   });
 
   it('workers that die on their shares lose nothing: those shares are parsed here, the store the same', async () => {
