@@ -329,22 +329,28 @@ report('|---|---|---|---|---|');
 for (const r of rows) report(r);
 
 // every core: cold syncs of the linked site on one thread and on two (`--threads`), alternating, each into a fresh
-// store and working copy; SITE_THREAD_RUNS pairs (0: not measured)
+// store and working copy; SITE_THREAD_RUNS pairs (0: not measured). With SITE_CHECKOUTS=<this>,<another built one>,
+// each checkout's pair in every run, the first checkout first in even runs (before / after in one run)
 const THREAD_RUNS = Number(process.env.SITE_THREAD_RUNS ?? 3);
 if (THREAD_RUNS > 0) {
-  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const checkouts = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.resolve(c));
+  const times = checkouts.map(() => ({ 1: [] as number[], 2: [] as number[] }));
   const load = [os.loadavg()[0]!];
   let parsedFiles: number | undefined;
   for (let run = 0; run < THREAD_RUNS; run++) {
-    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
-      const dir = path.join(work, `threads-${threads}-${run}`);
-      const config = writeConfig(dir, true);
-      times[threads].push(await timed(tms, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
-      // every run reads the whole site: as many files as the first
-      parsedFiles ??= lastParsed;
-      if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
-      rmSync(dir, { recursive: true, force: true });
-      load.push(os.loadavg()[0]!);
+    const order = run % 2 === 0 ? checkouts.map((_, i) => i) : checkouts.map((_, i) => i).reverse();
+    for (const b of order) {
+      const bin = path.join(checkouts[b]!, 'bin', 'tms');
+      for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+        const dir = path.join(work, `threads-${b}-${threads}-${run}`);
+        const config = writeConfig(dir, true);
+        times[b]![threads].push(await timed(bin, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
+        // every run reads the whole site: as many files as the first
+        parsedFiles ??= lastParsed;
+        if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
+        rmSync(dir, { recursive: true, force: true });
+        load.push(os.loadavg()[0]!);
+      }
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -352,12 +358,18 @@ if (THREAD_RUNS > 0) {
   report(
     `cold \`tms sync\` of the linked site, ${THREAD_RUNS} runs each, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
   );
-  report('| threads | runs (s) | median |');
-  report('|---|---|---|');
-  for (const t of [1, 2] as const) report(`| ${t} | ${times[t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[t]).toFixed(2)} s |`);
-  report(
-    `one thread / two: ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians); pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
-  );
+  report('| checkout | threads | runs (s) | median |');
+  report('|---|---|---|---|');
+  checkouts.forEach((c, b) => {
+    for (const t of [1, 2] as const)
+      report(`| ${path.basename(c)} | ${t} | ${times[b]![t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[b]![t]).toFixed(2)} s |`);
+  });
+  checkouts.forEach((c, b) => {
+    const t = times[b]!;
+    report(
+      `${path.basename(c)}: one thread / two: ×${(median(t[1]) / median(t[2])).toFixed(2)} (medians); pairs ${t[1].map((x, i) => `×${(x / t[2][i]!).toFixed(2)}`).join(', ')}`,
+    );
+  });
 }
 await server.close();
 if (process.env.SITE_KEEP) console.log(`kept: ${work}`);
