@@ -6,7 +6,7 @@ import { type GitRunner, workingCopyDir } from '../component/handle.js';
 import { type Config, type ProjectConfig, projectMachinery } from '../config/config.js';
 import { Machinery, Tasks } from '../machinery/index.js';
 import { anonymousAccount, memberships } from '../store/accounts.repo.js';
-import { loadCatalog } from '../store/catalog.repo.js';
+import { loadCatalog, refreshCatalog } from '../store/catalog.repo.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
 import type { Answer } from './answer.js';
@@ -57,6 +57,8 @@ export type AppServices = ApiServices & {
 export function createServices(store: Store, getConfig: () => Config, apiVersion: string, git?: GitRunner): AppServices {
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
+  /** The snapshot before the database changed: the next one is refreshed from it (by what changed) rather than read whole. */
+  let previous: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
   const listeners: (() => void)[] = [];
@@ -85,6 +87,7 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       const current = await store.dataVersion();
       if (current === seen) return false;
       seen = current;
+      if (catalog) previous = catalog;
       catalog = undefined;
       anonymous = undefined;
       principals.clear();
@@ -95,7 +98,16 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       listeners.push(listener);
     },
     catalog() {
-      catalog ??= store.read(loadCatalog);
+      if (!catalog) {
+        const before = previous;
+        previous = undefined;
+        catalog = before
+          ? before.then(
+              (p) => store.read((tx) => refreshCatalog(tx, p)),
+              () => store.read(loadCatalog),
+            )
+          : store.read(loadCatalog);
+      }
       return catalog;
     },
     anonymous() {
