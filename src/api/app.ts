@@ -61,6 +61,11 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
   let previous: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
+  /**
+   * The principal last built for each user, by its content: one built again after a change of the data and equal to
+   * it is that same object, so that the visibility derived for it carries over (Access).
+   */
+  const lastPrincipals = new Map<number, { key: string; principal: Principal }>();
   const listeners: (() => void)[] = [];
   // per project (and '' for the site): rebuilt when the configuration's objects behind it change
   const machineries = new Map<string, { site: Config['machinery']; project: ProjectConfig | undefined; machinery: Machinery }>();
@@ -117,7 +122,16 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
     principal(user) {
       let principal = principals.get(user.id);
       if (!principal) {
-        principal = store.read((tx) => memberships(tx, user.id)).then((rows) => toPrincipal(user, rows));
+        principal = store
+          .read((tx) => memberships(tx, user.id))
+          .then((rows) => {
+            const built = toPrincipal(user, rows);
+            const key = JSON.stringify(built);
+            const last = lastPrincipals.get(user.id);
+            if (last?.key === key) return last.principal;
+            lastPrincipals.set(user.id, { key, principal: built });
+            return built;
+          });
         principals.set(user.id, principal);
       }
       return principal;

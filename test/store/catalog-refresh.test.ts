@@ -5,13 +5,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Access } from '../../src/api/access.js';
 import { type AppServices, createServices } from '../../src/api/app.js';
 import { loadLanguages } from '../../src/languages/languages.js';
+import { joinTeams } from '../../src/store/auth.repo.js';
 import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
 import { type Store, now } from '../../src/store/index.js';
 import { ensureLanguage } from '../../src/store/languages.repo.js';
 import { setComponentLocked } from '../../src/store/projects.repo.js';
-import { createUser } from '../../src/store/users.repo.js';
+import { createUser, findUserByUsername } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
@@ -95,6 +97,36 @@ describe('the catalog refreshed by what changed', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await services.refresh()).toBe(true);
     expect(await services.catalog()).toBe(before);
+  });
+
+  it("carries a principal's visibility over to a snapshot that changed only in statistics, not past a structural change", async () => {
+    const jane = (await reader.read((tx) => findUserByUsername(tx, 'jane')))!;
+    const before = await services.catalog();
+    const principal = await services.principal(jane);
+    const visible = Access.of(principal, before).componentList();
+    const units = await env.request('GET', '/api/translations/hello/app/cs/units/');
+    const unit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    expect((await env.request('PATCH', `/api/units/${unit.id}/`, { token: env.tokens.jane, json: { target: ['Konec'], state: 20 } })).status).toBe(200);
+    const after = await refreshed();
+    expect(await services.principal(jane)).toBe(principal);
+    expect(Access.of(principal, after)).not.toBe(Access.of(principal, before));
+    expect(Access.of(principal, after).componentList()).toBe(visible);
+    // a structural change: visibility derived again (equal here)
+    await other.write((tx) => setComponentLocked(tx, after.componentsByPath.get('hello/web')!.id, true, null, now()));
+    const locked = await refreshed();
+    expect(Access.of(principal, locked).componentList()).not.toBe(visible);
+    expect(
+      Access.of(principal, locked)
+        .componentList()
+        .map((c) => c.id),
+    ).toEqual(visible.map((c) => c.id));
+    await other.write((tx) => setComponentLocked(tx, after.componentsByPath.get('hello/web')!.id, false, null, now()));
+    await refreshed();
+    // a change of the user's teams: a principal of its own
+    await other.write((tx) => joinTeams(tx, jane.id, ['Managers']));
+    await new Promise((resolve) => setImmediate(resolve));
+    await services.refresh();
+    expect(await services.principal(jane)).not.toBe(principal);
   });
 
   it('follows a component locked and unlocked, through the API and from another connection', async () => {
