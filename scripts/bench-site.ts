@@ -291,11 +291,9 @@ if (reuse) {
   const pg = process.env.SITE_POSTGRES ? startPostgres(builds.map((_, i) => `site${i}`)) : undefined;
   try {
     for (const [i, bin] of builds.entries()) {
-      if (pg) {
-        const copied = await timed(bin, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${i}`)], linkedDir);
-        pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
-        configWith(i, pg.url(`site${i}`));
-      } else if (builds.length > 1) {
+      // `tms db copy` migrates its source to its own schema: with several builds, each copies from a copy of its own
+      let source = path.join(linkedDir, 'tms.sqlite');
+      if (builds.length > 1) {
         for (const suffix of ['', '-wal']) {
           const from = path.join(linkedDir, `tms.sqlite${suffix}`);
           const to = path.join(linkedDir, `tms.bench-${i}.sqlite${suffix}`);
@@ -303,7 +301,14 @@ if (reuse) {
           made.push(to);
         }
         made.push(path.join(linkedDir, `tms.bench-${i}.sqlite-shm`));
-        configWith(i, `tms.bench-${i}.sqlite`);
+        source = path.join(linkedDir, `tms.bench-${i}.sqlite`);
+      }
+      if (pg) {
+        const copied = await timed(bin, ['db', 'copy', source, pg.url(`site${i}`)], linkedDir);
+        pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+        configWith(i, pg.url(`site${i}`));
+      } else if (builds.length > 1) {
+        configWith(i, path.basename(source));
       }
     }
     for (const bin of bins) await measurePages(linkedDir, configs.get(bin)!, bin, false);
