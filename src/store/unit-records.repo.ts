@@ -90,11 +90,11 @@ const sql = preparedOnce((tx: Tx) => ({
   statement: statementCache(tx),
 }));
 
-function where(base: string[], baseParams: unknown[], filter: UnitFilter | null) {
+function where(tx: Tx, base: string[], baseParams: unknown[], filter: UnitFilter | null) {
   const clauses = [...base];
   const params = [...baseParams];
   if (filter) {
-    const compiled = compileUnitFilter(filter);
+    const compiled = compileUnitFilter(filter, tx.dialect);
     clauses.push(compiled.sql);
     params.push(...compiled.params);
   }
@@ -121,7 +121,7 @@ export async function translationUnitRecords(
   filter: UnitFilter | null,
   slice: Slice,
 ): Promise<UnitRecord[]> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
   const rows = (await sql(tx)
     .statement(
@@ -152,7 +152,7 @@ export interface UnitTextRow {
  * and replace: thousands of rows, none of the record's joins).
  */
 export async function translationUnitTexts(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<UnitTextRow[]> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   const rows = (await sql(tx)
     .statement(
       `SELECT u.id, CAST(u.id_hash AS TEXT) AS id_hash, u.source, u.target, u.state, u.position, u.extra_flags FROM units u ${w.sql} ORDER BY u.position, u.id`,
@@ -163,7 +163,7 @@ export async function translationUnitTexts(tx: Tx, translationId: number, filter
 
 /** How many units `translationUnitRecords` lists (remembered until the data changes). */
 export function countTranslationUnitRecords(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<number> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   const text = `SELECT count(*) FROM units u ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)
@@ -186,7 +186,7 @@ export async function unitRecords(
   opts: { byId?: boolean } = {},
 ): Promise<UnitRecord[]> {
   const v = visibility(tx, visible, opts.byId);
-  const w = where(v.clauses, v.params, filter);
+  const w = where(tx, v.clauses, v.params, filter);
   const rows = (await sql(tx)
     .statement(
       `SELECT ${COLUMNS}, ${SOURCE_UNIT}
@@ -201,7 +201,7 @@ export async function unitRecords(
 /** How many units `unitRecords` lists (remembered until the data changes). */
 export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
   const v = visibility(tx, visible);
-  const w = where(v.clauses, v.params, filter);
+  const w = where(tx, v.clauses, v.params, filter);
   const text = `SELECT count(*) FROM units u ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)
