@@ -170,11 +170,12 @@ export interface Dialect {
   readonly idsFirstPages: boolean;
   readonly trigram: TrigramCandidates;
   /**
-   * The units whose `fields` may contain `needle` (lowercased as the search compares), read from the search's index, as
-   * a condition on `u.id`; null where the index cannot tell (a field it does not hold, a needle shorter than a trigram).
-   * Absent where the engine's index serves the match itself (PostgreSQL: pg_trgm under `tms_icontains`).
+   * The units whose `fields` contain `needle` (lowercased, as the search compares), answered by the search's index
+   * alone: a query of their ids (column `id`, each once, in id order when asked); null where the index cannot answer (a
+   * field it does not hold, a needle shorter than a trigram). Absent where the engine's index serves the match itself
+   * (PostgreSQL: pg_trgm under `tms_icontains`).
    */
-  textCandidates?(fields: readonly string[], needle: string): { sql: string; params: unknown[] } | null;
+  textContains?(fields: readonly string[], needle: string): { sql: string; params: unknown[] } | null;
   readonly bulk?: BulkWrites;
   /**
    * The indexes of a table (its name the one parameter) that no constraint needs, and the triggers feeding the search's

@@ -10,30 +10,25 @@ import type { Dialect, SqliteDb } from './db.js';
  * @example trigramQuery('file') // '"fil" OR "ile"'
  */
 export function trigramQuery(text: string): string | null {
-  return quotedTrigrams(text.toLowerCase(), ' OR ');
-}
-
-// the distinct trigrams (of code points, as FTS5's tokenizer counts) of a text, each quoted, joined by `op`
-function quotedTrigrams(text: string, op: string): string | null {
   const grams = new Set<string>();
-  const chars = [...text];
+  const chars = [...text.toLowerCase()];
   for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
   if (grams.size === 0) return null;
-  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(op);
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' OR ');
 }
 
 /** The unit texts the search's index (units_fts) holds, as FTS5 names its columns. */
 const INDEXED_FIELDS: ReadonlySet<string> = new Set(['source', 'target', 'context']);
 
 /**
- * The FTS5 query for the units whose `fields` hold every trigram of `needle`, or null when the index cannot narrow
- * (a field it does not hold, fewer than three characters, a NUL that would cut the query short).
- * @example unitsFtsQuery(['source', 'target'], 'open') // '{source target} : ("ope" AND "pen")'
+ * The FTS5 query for the units one of whose `fields` contains `needle` (its trigrams as a phrase: one after another),
+ * or null when the index cannot answer (a field it does not hold, fewer than three characters, a NUL that would cut
+ * the query short).
+ * @example unitsFtsQuery(['source', 'target'], 'open') // '{source target} : "open"'
  */
 export function unitsFtsQuery(fields: readonly string[], needle: string): string | null {
-  if (fields.length === 0 || !fields.every((f) => INDEXED_FIELDS.has(f)) || needle.includes('\0')) return null;
-  const grams = quotedTrigrams(needle, ' AND ');
-  return grams === null ? null : `{${fields.join(' ')}} : (${grams})`;
+  if (fields.length === 0 || !fields.every((f) => INDEXED_FIELDS.has(f)) || needle.includes('\0') || [...needle].length < 3) return null;
+  return `{${fields.join(' ')}} : "${needle.replace(/"/g, '""')}"`;
 }
 
 /** SQLite's: json_extract, FTS5's trigram index, statements a row (no round trips to save). */
@@ -54,14 +49,13 @@ export const sqliteDialect: Dialect = {
       return query === null ? null : [query, limit];
     },
   },
-  textCandidates(fields, needle) {
+  textContains(fields, needle) {
     const query = unitsFtsQuery(fields, needle);
-    return query === null ? null : { sql: 'u.id IN (SELECT rowid FROM units_fts WHERE units_fts MATCH ?)', params: [query] };
+    return query === null ? null : { sql: 'SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ?', params: [query] };
   },
   // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them; its triggers are
   // those feeding the search's index (units_fts), filled after the rows
-  deferrableIndexes:
-    "SELECT name, type, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL ORDER BY type, name",
+  deferrableIndexes: "SELECT name, type, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL ORDER BY type, name",
   copy: {
     identity(db) {
       const file = (db as SqliteDb).name;

@@ -403,11 +403,12 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 15: the free-text search's index: the trigrams of every unit's source, target and context, lowercased by tms_lower
   // (JavaScript's toLowerCase, what the search's tms_icontains compares: FTS5's own case folding differs from it for a
-  // few letters, which would lose matches). It only narrows: the match on the row decides. Contentless (the texts are
-  // the units' own), fed by triggers; a first load drops the triggers and fills it after its rows (units.repo.ts).
+  // few letters, which would lose matches), with their positions: a phrase of a text's trigrams finds exactly the
+  // units whose lowercased text contains it, as tms_icontains does, without reading the rows. Contentless (the texts
+  // are the units' own), fed by triggers; a first load drops the triggers and fills it after its rows (units.repo.ts).
   `
   CREATE VIRTUAL TABLE units_fts USING fts5(source, target, context, content='', contentless_delete=1,
-    tokenize='trigram case_sensitive 1', detail='column');
+    tokenize='trigram case_sensitive 1');
   CREATE TRIGGER units_fts_ai AFTER INSERT ON units BEGIN
     INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, tms_lower(new.source), tms_lower(new.target), tms_lower(new.context));
   END;

@@ -3,7 +3,7 @@ import type { Unit, UnitState } from '../domain/unit.js';
 import type { Tx } from './db.js';
 import { type Label, labelsOfUnits } from './labels.repo.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
-import { type UnitFilter, compileUnitFilter } from './unit-search.js';
+import { type SqlFragment, type UnitFilter, compileUnitFilter, indexedUnitIds } from './unit-search.js';
 
 /** A unit with what its API record and the editor show beside it. */
 export interface UnitRecord extends Unit {
@@ -107,6 +107,19 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
   return { clauses: [`${byId ? '+' : ''}u.translation_id IN (${tx.dialect.idsOfJson})`], params: [JSON.stringify(visible)] };
 }
 
+/**
+ * The ids of the visible units a filter selects, as a query of one column: read from the search's index alone where it
+ * answers the filter (every unit visible, one text search: it holds every unit's texts, and only theirs), so that a
+ * page reads its ids in the index's order and a count reads no row.
+ */
+function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
+  const ids = visible === null && filter ? indexedUnitIds(filter, tx.dialect) : null;
+  if (ids) return ids;
+  const v = visibility(tx, visible, byId);
+  const w = where(tx, v.clauses, v.params, filter);
+  return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
+}
+
 /** One unit as the API shows it, or undefined. */
 export async function unitRecord(tx: Tx, id: number): Promise<UnitRecord | undefined> {
   const row = (await sql(tx).byId.get(id)) as unknown[] | undefined;
@@ -185,28 +198,26 @@ export async function unitRecords(
   slice: Slice,
   opts: { byId?: boolean } = {},
 ): Promise<UnitRecord[]> {
-  const v = visibility(tx, visible, opts.byId);
-  const w = where(tx, v.clauses, v.params, filter);
+  const s = selected(tx, visible, filter, opts.byId);
   const rows = (await sql(tx)
     .statement(
       `SELECT ${COLUMNS}, ${SOURCE_UNIT}
-       FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
+       FROM (${s.sql} ORDER BY 1 LIMIT ? OFFSET ?) page
        JOIN units u ON u.id = page.id ORDER BY u.id`,
     )
     .raw(true)
-    .all(...w.params, slice.limit, slice.offset)) as unknown[][];
+    .all(...s.params, slice.limit, slice.offset)) as unknown[][];
   return withLabels(tx, rows.map(toRecord));
 }
 
 /** How many units `unitRecords` lists (remembered until the data changes). */
 export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
-  const v = visibility(tx, visible);
-  const w = where(tx, v.clauses, v.params, filter);
-  const text = `SELECT count(*) FROM units u ${w.sql}`;
-  return counted(tx, text + JSON.stringify(w.params), () =>
+  const s = selected(tx, visible, filter);
+  const text = `SELECT count(*) FROM (${s.sql}) s`;
+  return counted(tx, text + JSON.stringify(s.params), () =>
     sql(tx)
       .statement(text)
       .pluck()
-      .get(...w.params),
+      .get(...s.params),
   );
 }

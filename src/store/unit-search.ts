@@ -149,15 +149,24 @@ function joinBalanced(parts: string[], op: 'AND' | 'OR'): string {
   return `(${joinBalanced(parts.slice(0, half), op)}) ${op} (${joinBalanced(parts.slice(half), op)})`;
 }
 
-/** What a compiled filter takes from the engine (its `Dialect`): the units a text search may find, from the search's index. */
+/** What a compiled filter takes from the engine (its `Dialect`): the units a text search finds, from the search's index. */
 export interface SearchIndex {
-  textCandidates?(fields: readonly string[], needle: string): SqlFragment | null;
+  textContains?(fields: readonly string[], needle: string): SqlFragment | null;
+}
+
+/**
+ * The ids of the units a filter selects when it is one substring search the index answers (a query of column `id`),
+ * else null.
+ */
+export function indexedUnitIds(filter: UnitFilter, index: SearchIndex): SqlFragment | null {
+  if (filter.kind !== 'text' || filter.match !== 'contains') return null;
+  return index.textContains?.(filter.fields, filter.value.toLowerCase()) ?? null;
 }
 
 /**
  * A filter as an SQL condition over the alias `u` (units), with its parameters in order.
- * Text matches are case-insensitive substring searches unless exact or regex. Where `index` gives the candidates of a
- * substring search, the condition reads them from it first; the match itself still decides, so the answer is the same.
+ * Text matches are case-insensitive substring searches unless exact or regex. Where `index` answers a substring search
+ * (the same units as the match on every row), the condition reads them from it instead of testing every row.
  * @example compileUnitFilter({ kind: 'number', field: 'state', op: '>=', value: 20 }) // { sql: 'u.state >= ?', params: [20] }
  */
 export function compileUnitFilter(filter: UnitFilter, index: SearchIndex = {}): SqlFragment {
@@ -186,9 +195,9 @@ export function compileUnitFilter(filter: UnitFilter, index: SearchIndex = {}): 
         return `tms_icontains(${column}, ?)`;
       });
       const value = filter.match === 'contains' ? filter.value.toLowerCase() : filter.value;
-      const match = { sql: `(${parts.join(' OR ')})`, params: filter.fields.map(() => value) };
-      const candidates = filter.match === 'contains' ? index.textCandidates?.(filter.fields, value) : null;
-      return candidates ? { sql: `(${candidates.sql} AND ${match.sql})`, params: [...candidates.params, ...match.params] } : match;
+      const indexed = indexedUnitIds(filter, index);
+      if (indexed) return { sql: `u.id IN (${indexed.sql})`, params: indexed.params };
+      return { sql: `(${parts.join(' OR ')})`, params: filter.fields.map(() => value) };
     }
     case 'related': {
       const r = RELATED[filter.field];
