@@ -213,8 +213,8 @@ const generated = (performance.now() - started) / 1000;
 if (reuseDirs) {
   // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
-  // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout serving it) into a throwaway
-  // PostgreSQL database, served from there
+  // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
+  // forward when it serves it) into a throwaway PostgreSQL database, served from there
   const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   try {
     const configs: string[] = [];
@@ -224,12 +224,10 @@ if (reuseDirs) {
       if (configs[d] === undefined) {
         configs[d] = path.join(linkedDir, 'tms.config.json');
         if (pg) {
-          const copied = await timed(bin, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
-          pageLines.push(
-            `PostgreSQL: \`tms db copy\` of the store by ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}: ${copied.toFixed(0)} s`,
-          );
+          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
           const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
-          configs[d] = path.join(linkedDir, 'tms.pg.config.json');
+          configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
           writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
         }
       }
