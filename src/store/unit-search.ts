@@ -1,5 +1,6 @@
-import type Database from 'better-sqlite3';
 // Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
+
+import type Database from 'better-sqlite3';
 import { type UserRegex, compileUserRegex } from '../domain/regex.js';
 
 /** Text fields of a unit that `field:value` searches. */
@@ -188,6 +189,8 @@ export function compileUnitFilter(filter: UnitFilter, index: SearchIndex = {}): 
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
     case 'text': {
+      const indexed = indexedUnitIds(filter, index);
+      if (indexed) return { sql: `u.id IN (${indexed.sql})`, params: indexed.params };
       const parts = filter.fields.map((field) => {
         const column = COLUMNS[field];
         if (filter.match === 'exact') return `${column} = ?`;
@@ -195,8 +198,6 @@ export function compileUnitFilter(filter: UnitFilter, index: SearchIndex = {}): 
         return `tms_icontains(${column}, ?)`;
       });
       const value = filter.match === 'contains' ? filter.value.toLowerCase() : filter.value;
-      const indexed = indexedUnitIds(filter, index);
-      if (indexed) return { sql: `u.id IN (${indexed.sql})`, params: indexed.params };
       return { sql: `(${parts.join(' OR ')})`, params: filter.fields.map(() => value) };
     }
     case 'related': {

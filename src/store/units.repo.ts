@@ -234,9 +234,10 @@ const DEFERRED_INDEX_UNITS = 5000;
 /**
  * Runs a sync's unit writes (`write`, inserting `inserts` units). When they are a first load — many units into a store
  * that holds none yet — the units' secondary indexes, and the triggers that feed the search's index, are dropped first
- * and built after the rows: one sorted build instead of an insertion per row into each. All in the caller's transaction: a load cut short (an error, a killed
- * process) rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the
- * dialect defers none (PostgreSQL), or the store already holds units, `write` runs with the indexes as they are.
+ * and built after the rows: one sorted build instead of an insertion per row into each. All in the caller's
+ * transaction: a load cut short (an error, a killed process) rolls back to the indexes and rows as they were, and the
+ * next sync loads again from the start. Where the dialect defers none (PostgreSQL), or the store already holds units,
+ * `write` runs with the indexes as they are.
  * @example await withIndexesBuiltAfter(tx, 70_000, () => insertEverything(tx))
  */
 export async function withIndexesBuiltAfter<T>(tx: Tx, inserts: number, write: () => Promise<T>): Promise<T> {
