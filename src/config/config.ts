@@ -309,9 +309,8 @@ function semanticProblems(config: Omit<Config, 'file'>): string[] {
           if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
           return;
         }
-        if (a.name.startsWith('weblate.gettext.') && c.file_format !== 'po' && c.file_format !== 'po-mono')
-          problems.push(`${where}: ${a.name} works with the po and po-mono formats only`);
-        if (a.name === 'weblate.gettext.msgmerge' && c.new_base === '') problems.push(`${where}: ${a.name} needs new_base (the POT)`);
+        const misfit = addonMisfit(a.name, c);
+        if (misfit) problems.push(`${where}: ${a.name} ${misfit}`);
         if (c.addons.findIndex((b) => b.name === a.name) !== ai) problems.push(`${where}: ${a.name} is installed twice`);
       });
       for (const [ai, a] of c.addons.entries()) {
@@ -518,7 +517,7 @@ export function applyDiscovery(
   const found = discover(rule, paths).filter((d) => d.filemask !== main.filemask);
   const before = new Map(project.components.filter((c) => c.discoveredBy === key).map((c) => [c.slug, c]));
   // what the store holds from earlier runs (a configuration just loaded names only what the working copy holds now)
-  for (const d of previous) if (!before.has(d.slug)) before.set(d.slug, discoveredComponent(main, projectSlug, d, key));
+  for (const d of previous) if (!before.has(d.slug)) before.set(d.slug, discoveredComponent(main, projectSlug, d, key, rule.copy_addons));
   const configured = project.components.filter((c) => c.discoveredBy !== key);
   const next: ComponentConfig[] = [];
   const taken = new Set(configured.map((c) => c.slug));
@@ -533,7 +532,7 @@ export function applyDiscovery(
       continue;
     }
     taken.add(d.slug);
-    const made = discoveredComponent(main, projectSlug, d, key);
+    const made = discoveredComponent(main, projectSlug, d, key, rule.copy_addons);
     const old = before.get(d.slug);
     if (!old) change.added.push(d.slug);
     else if (JSON.stringify({ ...old, repoResolved: '' }) !== JSON.stringify({ ...made, repoResolved: '' })) change.updated.push(d.slug);
@@ -552,8 +551,23 @@ export function applyDiscovery(
   return change;
 }
 
-/** A discovered component's configuration: the defaults of any component, the rule's findings, the link to its main. */
-function discoveredComponent(main: ComponentConfig, projectSlug: string, d: Discovered, key: string): ComponentConfig {
+/**
+ * Why an add-on cannot be installed on a component (what Weblate's `can_install` refuses), or null when it can.
+ * @example addonMisfit('weblate.gettext.mo', tsComponent) // 'works with the po and po-mono formats only'
+ */
+function addonMisfit(name: AddonName, c: Pick<ComponentConfig, 'file_format' | 'new_base'>): string | null {
+  if (name.startsWith('weblate.gettext.') && c.file_format !== 'po' && c.file_format !== 'po-mono') return 'works with the po and po-mono formats only';
+  if (name === 'weblate.gettext.msgmerge' && c.new_base === '') return 'needs new_base (the POT)';
+  return null;
+}
+
+/**
+ * A discovered component's configuration: the defaults of any component, the rule's findings, the link to its main,
+ * and with `copyAddons` the main component's add-ons (Weblate's `copy_addons`): all but those of the repository
+ * (the discovery add-on) and those the component cannot have (a gettext add-on on another format, msgmerge without
+ * a POT).
+ */
+function discoveredComponent(main: ComponentConfig, projectSlug: string, d: Discovered, key: string, copyAddons: boolean): ComponentConfig {
   const raw = {
     name: d.name,
     slug: d.slug,
@@ -574,6 +588,11 @@ function discoveredComponent(main: ComponentConfig, projectSlug: string, d: Disc
   c.discoveredBy = key;
   for (const k of SHARED_KEYS) (c as unknown as Record<string, unknown>)[k] = main[k];
   c.repoResolved = main.repoResolved;
+  if (copyAddons) {
+    c.addons = main.addons
+      .filter((a) => a.name !== DISCOVERY_ADDON && addonMisfit(a.name, c) === null)
+      .map((a) => ({ name: a.name, configuration: structuredClone(a.configuration) }));
+  }
   return c;
 }
 

@@ -20,6 +20,8 @@ export interface DiscoveryRule {
   language_regex: string;
   /** Whether components no longer found are removed (Weblate's "remove"; a component holding pending edits stays). */
   remove: boolean;
+  /** Whether the components found get the main component's add-ons (Weblate's "copy_addons", on unless set false). */
+  copy_addons: boolean;
 }
 
 /** A component a rule found: what it differs in from the defaults. */
@@ -69,8 +71,11 @@ export function readRule(configuration: Record<string, unknown>): { rule?: Disco
     intermediate_template: text('intermediate_template', ''),
     language_regex: text('language_regex', '^[^.]+$'),
     remove: configuration.remove === undefined ? false : configuration.remove === true,
+    copy_addons: configuration.copy_addons !== false,
   };
-  if (configuration.remove !== undefined && typeof configuration.remove !== 'boolean') problems.push('remove: must be true or false');
+  for (const key of ['remove', 'copy_addons', 'confirm']) {
+    if (configuration[key] !== undefined && typeof configuration[key] !== 'boolean') problems.push(`${key}: must be true or false`);
+  }
   if (rule.match === '') problems.push('match: is required');
   else {
     try {

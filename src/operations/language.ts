@@ -10,7 +10,7 @@ import { recordChanges } from '../store/changes.repo.js';
 import { now } from '../store/index.js';
 import { findLanguageByCode } from '../store/languages.repo.js';
 import { findTranslationByCode } from '../store/translations.repo.js';
-import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
+import { type ComponentSyncResult, syncLocked, syncSharers } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { withMutex } from './exclusive.js';
 import { pushAfterCommit } from './operations.js';
@@ -89,7 +89,11 @@ export async function addLanguage(h: ComponentHandle, languageCode: string | und
       throw e;
     }
     const sync = await syncLocked(h);
-    if (commit) await pushAfterCommit(h, { user });
+    if (commit) {
+      // the components sharing the working copy move to the new commit too (another node aligns its copy by them)
+      await syncSharers(h);
+      await pushAfterCommit(h, { user });
+    }
     const translation = await h.store.read((tx) => findTranslationByCode(tx, h.row.id, language.code));
     if (!translation) throw invalid('language_code', sync.error ?? `Could not add '${languageCode}'!`);
     await h.store.write((tx) =>

@@ -1,13 +1,13 @@
 // The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, openSharers, pushBranch, pushUrl } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { markAllPending } from '../store/edits.repo.js';
 import { now } from '../store/index.js';
 import { runDiscovery } from '../sync/discovery.js';
-import { type ComponentSyncResult, syncLocked } from '../sync/sync.js';
+import { type ComponentSyncResult, syncLocked, syncSharers } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { type CommitOptions, type CommitResult, type CommitUndo, commitAgain, commitLocked } from './commit.js';
 import { withMutex } from './exclusive.js';
@@ -52,8 +52,7 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
       if (force) result.result = result.result && result.sync.ok;
       // the components sharing the working copy read what it holds now too (those whose files did not change only
       // move their commit)
-      for (const other of await openSharers(h)) {
-        const synced = await syncLocked(other, { force, offline: true });
+      for (const { target: other, result: synced } of await syncSharers(h, { force })) {
         result.shared = [...(result.shared ?? []), synced];
         if (!synced.ok && synced.error) result.detail = joinLines(result.detail, `Re-scan of ${other.project.slug}/${other.component.slug}: ${synced.error}`);
       }
@@ -71,7 +70,7 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
 /** Re-reads the working copy (upstream was brought in) for the component and those sharing its working copy. */
 async function resyncWithSharers(h: ComponentHandle): Promise<void> {
   await syncLocked(h, { offline: true });
-  for (const other of await openSharers(h)) await syncLocked(other, { offline: true });
+  await syncSharers(h);
 }
 
 function joinLines(...lines: (string | undefined)[]): string | undefined {

@@ -6,7 +6,7 @@ import { Action } from '../domain/actions.js';
 import { TmsError } from '../domain/errors.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { now } from '../store/index.js';
-import { syncLocked } from '../sync/sync.js';
+import { syncLocked, syncSharers } from '../sync/sync.js';
 import * as vcs from '../vcs/index.js';
 import { gitWork } from './git-work.js';
 
@@ -40,8 +40,12 @@ export async function publishCommits(h: ComponentHandle, headBefore: string | nu
   await h.store.write((tx) => recordChanges(tx, [{ action: Action.PUSH, timestamp: now(), projectId: h.row.project_id, componentId: h.row.id, userId }]));
 }
 
-/** After UpstreamMovedError: the working copy moved to upstream (already fetched) and the store re-reads it, edits kept pending. */
+/**
+ * After UpstreamMovedError: the working copy moved to upstream (already fetched) and the store re-reads it, edits kept
+ * pending; so do the components sharing the working copy (upstream may have changed their files).
+ */
 export async function followUpstream(h: ComponentHandle): Promise<void> {
   await vcs.resetHard({ dir: h.dir, cache: h.cache, ref: `refs/remotes/${vcs.REMOTE}/${h.branch}` });
   await syncLocked(h, { offline: true });
+  await syncSharers(h);
 }

@@ -16,7 +16,7 @@ import { refreshStats } from '../store/stats.repo.js';
 import { addSuggestions, hasSuggestion } from '../store/suggestions.repo.js';
 import { componentTranslations, findTranslationByCode } from '../store/translations.repo.js';
 import { translationUnits } from '../store/units.repo.js';
-import { syncLocked } from '../sync/sync.js';
+import { syncLocked, syncSharers } from '../sync/sync.js';
 import { commitFiles } from './author.js';
 import { commitLocked } from './commit.js';
 import { type UnitEdit, propagateEdit } from './edit.js';
@@ -339,6 +339,8 @@ async function replaceFile(
   await commitFiles(h, [t.filename], h.component.commit_message, t, author);
   await h.store.write((tx) => recordChanges(tx, [{ ...uploadChange(h, t, input), action: Action.REPLACE_UPLOAD }]));
   await syncLocked(h);
+  // the components sharing the working copy move to the new commit too (another node aligns its copy by them)
+  await syncSharers(h);
   await pushAfterCommit(h, { user: input.user });
   const counts: Counts = { not_found: 0, skipped: 0, accepted: (await h.store.read((tx) => translationUnits(tx, t.id))).length, total: store.units.length };
   await h.store.write((tx) => recordChanges(tx, [fileUploaded(h, t, method, counts, input)]));

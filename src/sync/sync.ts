@@ -3,7 +3,7 @@
 // loading it took longer than the no-change sync's own work.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ComponentTarget } from '../component/resolve.js';
+import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
 import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
@@ -111,6 +111,18 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
   result.ok = failed.length === 0;
   if (!result.ok) result.error = failed.map((f) => f.error).join('; ');
   return result;
+}
+
+/**
+ * After the working copy `h` shares with other components (weblate:// links) moved under `h` (its own commit, a pull,
+ * a reset), each of the others reads what it holds now, from the working copy as it is: one whose files did not change
+ * only moves its store to the new commit, one whose files did is re-read. Call holding the repository's mutex.
+ * @example await syncSharers(h) // after a new language's commit on h
+ */
+export async function syncSharers(h: ComponentTarget, opts: SyncOptions = {}): Promise<{ target: ComponentTarget; result: ComponentSyncResult }[]> {
+  const out: { target: ComponentTarget; result: ComponentSyncResult }[] = [];
+  for (const target of await sharersOf(h)) out.push({ target, result: await syncLocked(target, { ...opts, offline: true }) });
+  return out;
 }
 
 /**

@@ -1,14 +1,13 @@
 // Several `bin/tms serve` nodes on one PostgreSQL database and one git upstream: every node serves everything, a
 // component's git work runs on one node at a time, and a node killed mid-commit or a PostgreSQL restart loses nothing.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream, createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
+import { type Node, type Nodes, TMS, idle, json, request, stopNode, tmsNodes } from '../helpers/nodes.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres-server.js';
 import { CREDENTIALS, DEMO } from '../helpers/sync-env.js';
 import { sleep, waitFor } from '../helpers/wait.js';
@@ -19,23 +18,8 @@ const enabled = Boolean(process.env.TMS_TEST_POSTGRES);
 if (!enabled) console.warn('[skip] several tms serve nodes: needs PostgreSQL (TMS_TEST_POSTGRES; run `npm run test:postgres`)');
 
 const SECRET = 'nodes-s3cret';
-const TMS = path.join(repoRoot, 'bin', 'tms');
 const UNITS = '/api/translations/hello/app/de/units/';
 const LOCK_TIMEOUT_MS = 20_000;
-
-interface Reply {
-  status: number;
-  type: string;
-  body: string;
-  cookies: string[];
-}
-
-interface Node {
-  name: string;
-  base: string;
-  proc: ChildProcess;
-  stderr: string;
-}
 
 type UnitPage = { results: { id: number; source: string[]; target: string[] }[] };
 
@@ -49,68 +33,15 @@ let admin: string;
 let gate: ((method: string, url: string) => Promise<void> | undefined) | undefined;
 const nodes: Record<string, Node> = {};
 
-/** The environment of every tms process: no test schema mapping (the configuration names the database itself). */
-function tmsEnv(name: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, TMS_REPOS_DIR: path.join(root, `repos-${name}`) };
-  delete env.TMS_TEST_POSTGRES;
-  return env;
-}
-
-async function tms(args: string[], name = 'cli'): Promise<string> {
-  const { stdout } = await run(process.execPath, [TMS, '--config', configFile, ...args], { env: tmsEnv(name), timeout: 60_000 });
-  return stdout;
-}
-
-/** Starts `bin/tms serve` as node `name` (its own working copies and port). */
+let cluster: Nodes;
+const tms = (args: string[], name?: string) => cluster.tms(args, name);
 async function startNode(name: string): Promise<Node> {
-  const proc = spawn(process.execPath, [TMS, '--config', configFile, 'serve', '--port', '0', '--workers', '1'], {
-    env: tmsEnv(name),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const node: Node = { name, base: '', proc, stderr: '' };
-  proc.stderr!.on('data', (d) => (node.stderr += d));
-  let stdout = '';
-  node.base = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /serving the API on (\S+)\/api\/ /.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (code) => reject(new Error(`node ${name} exited with ${code}: ${node.stderr}`)));
-  });
+  const node = await cluster.start(name);
   nodes[name] = node;
   return node;
 }
 
-async function stopNode(node: Node | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (!node || node.proc.exitCode !== null || node.proc.signalCode !== null) return;
-  const exit = new Promise((resolve) => node.proc.once('exit', resolve));
-  node.proc.kill(signal);
-  await exit;
-}
-
-function request(node: Node, method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${node.base}${url}`, { method, agent: false, headers: { connection: 'close', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: text, cookies: res.headers['set-cookie'] ?? [] }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const auth = (token = admin) => ({ authorization: `Token ${token}`, 'content-type': 'application/json' });
-
-async function json<T>(node: Node, url: string, headers?: Record<string, string>): Promise<T> {
-  const r = await request(node, 'GET', url, undefined, headers);
-  expect(r.status, `${node.name} ${url}: ${r.body}`).toBe(200);
-  return JSON.parse(r.body) as T;
-}
 
 async function targets(node: Node): Promise<Record<string, string>> {
   const page = await json<UnitPage>(node, UNITS);
@@ -138,13 +69,6 @@ const upstreamFile = () => gitCli(upstream, ['show', 'main:translations/app_de.t
 const upstreamCommits = async () => Number(await gitCli(upstream, ['rev-list', '--count', 'main']));
 const count = async (node: Node, action: number) => (await json<{ count: number }>(node, `/api/changes/?action=${action}`)).count;
 
-async function idle(node: Node): Promise<void> {
-  await waitFor(`${node.name}'s idle update queue`, async () => {
-    const { queue } = await json<{ queue: { running: number; queued: number } }>(node, '/healthz');
-    return queue.running === 0 && queue.queued === 0;
-  });
-}
-
 describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', () => {
   beforeAll(async () => {
     root = await tempDir('tms-nodes-');
@@ -154,6 +78,7 @@ describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', 
     upstream = path.join(root, 'upstream', 'app.git');
     await createUpstream({ dir: upstream, fixture: `${DEMO}/app` });
     configFile = path.join(root, 'tms.config.json');
+    cluster = tmsNodes(root, configFile);
     const config = {
       database: pg.url('tms_nodes'),
       repos_dir: 'repos',
@@ -207,7 +132,10 @@ describe.skipIf(!enabled)('several tms serve nodes on one PostgreSQL database', 
     await tms(['user', 'add', 'web', '--admin', '--email', 'web@example.org']);
     // a password for the web sign-in, set through the CLI's standard input
     await new Promise<void>((resolve, reject) => {
-      const p = spawn(process.execPath, [TMS, '--config', configFile, 'user', 'password', 'web'], { env: tmsEnv('cli'), stdio: ['pipe', 'ignore', 'pipe'] });
+      const p = spawn(process.execPath, [TMS, '--config', configFile, 'user', 'password', 'web'], {
+        env: cluster.env('cli'),
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
       let err = '';
       p.stderr!.on('data', (d) => (err += d));
       p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tms user password: ${err}`))));

@@ -2,11 +2,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
 import { ConfigError } from '../../src/domain/errors.js';
+import { addLanguage, repositoryStatus, uploadTranslation } from '../../src/operations/index.js';
 import type { Store } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
 import { type SyncEvent, syncProject } from '../../src/sync/index.js';
 import { thrownBy } from '../helpers/errors.js';
-import { commitToUpstream } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 import { type DirectSql, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
@@ -28,7 +31,7 @@ function components(url: string) {
     name: slug,
     slug,
     repo: i === 0 ? url : 'weblate://hello/alpha',
-    ...(i === 0 ? { branch: 'main' } : {}),
+    ...(i === 0 ? { branch: 'main', new_base: 'alpha/app_de.ts' } : {}),
     filemask: `${slug}/app_*.ts`,
     file_format: 'ts',
   }));
@@ -123,6 +126,41 @@ describe('components sharing a repository', () => {
       'Eine Datei öffnen',
       'Eine Datei öffnen',
     ]);
+  });
+
+  it("a new language and a replacing upload on one component move the others' stores to the commit they made, reading none of them", async () => {
+    const { user } = await store.write((tx) => createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' }));
+    const cfg = config();
+    const [project, alpha] = [cfg.projects[0]!, cfg.projects[0]!.components[0]!];
+    const head = () => gitCli(path.join(env.root, 'repos', 'hello', 'alpha'), ['rev-parse', 'HEAD']);
+    const synced = async () =>
+      Object.fromEntries((await sql.rows('SELECT slug, synced_commit FROM components ORDER BY slug')).map((r) => [r.slug, r.synced_commit]));
+    const everyAt = (commit: string) => Object.fromEntries([...SLUGS].sort().map((slug) => [slug, commit]));
+    const betaBefore = await sql.rows(
+      "SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'beta' ORDER BY u.id",
+    );
+    await addLanguage(await openComponent(store, cfg, project, alpha), 'fr', user);
+    const added = await head();
+    expect(await gitCli(upstream, ['rev-parse', 'main'])).toBe(added);
+    expect(await synced()).toEqual(everyAt(added));
+    // the repository status of a linked component is the shared working copy's: it shows the new commit at once
+    const beta = await repositoryStatus(await openComponent(store, cfg, project, project.components[1]!));
+    expect(beta).toMatchObject({ needs_commit: false, needs_push: false, ahead: 0, behind: 0 });
+    expect(beta.weblate_commit?.revision).toBe(added);
+    const de = demoFile('app/translations/app_de.ts').replace('Eine Datei öffnen', 'Hochgeladen');
+    await uploadTranslation(await openComponent(store, cfg, project, alpha), 'de', { user, method: 'replace', bytes: Buffer.from(de) });
+    const uploaded = await head();
+    expect(uploaded).not.toBe(added);
+    expect(await synced()).toEqual(everyAt(uploaded));
+    // the others' units are as they were, and the next sync finds nothing to read
+    expect(
+      await sql.rows(
+        "SELECT u.id, u.target FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'beta' ORDER BY u.id",
+      ),
+    ).toEqual(betaBefore);
+    const { results, scanned } = await sync();
+    expect(results.every((r) => r.ok && r.parsed === 0)).toBe(true);
+    expect(scanned).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { NeedsDecodedText } from '../xml/scanner.js';
 import { type XDocument, type XElement, attr, buildTree, buildTreeOfBytes, childElements, descendants, firstChild } from './tree.js';
 
 /** Translate Toolkit's unversioned XLIFF namespace prefix (1.1 and 1.2 both start with it). */
-const XLIFF_NS_PREFIX = 'urn:oasis:names:tc:xliff:document:';
+export const XLIFF_NS_PREFIX = 'urn:oasis:names:tc:xliff:document:';
 /** The namespace Translate Toolkit's XLIFF unit class starts with, before the store tells it the file's. */
 const XLIFF_11 = 'urn:oasis:names:tc:xliff:document:1.1';
 
@@ -93,7 +93,7 @@ export function part(unit: XElement, ns: string): XliffPart {
  * unit finds its <file>: a poxliff unit always does, an `xliff` unit only in XLIFF 1.1 (it looks in 1.1's namespace
  * until the store tells it the file's). Otherwise an id holding `__%04__` loses everything up to the first one.
  */
-function parsedId(el: XElement, file: XElement | null, ns: string, dialect: XliffDialect): string {
+export function parsedId(el: XElement, file: XElement | null, ns: string, dialect: XliffDialect): string {
   const raw = attr(el, 'id') ?? '';
   if (!raw.includes('__%04__')) return raw;
   const id = raw.replaceAll('__%04__', '\x04');

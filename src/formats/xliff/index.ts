@@ -2,6 +2,7 @@
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { type XliffDialect, type XliffDocument, readXliff } from './document.js';
+import { streamBilingual } from './stream.js';
 import { sameText } from './tree.js';
 import { type XliffListing, type XliffReading, bilingualUnits, hasText, isContentEntry, monolingualUnits, targetForms } from './units.js';
 import { type WriteModel, untranslate, writeEdits } from './write.js';
@@ -12,6 +13,17 @@ export interface XliffInternal {
 }
 
 const encoder = new TextEncoder();
+
+/** The internal state of a file whose units were streamed: its document read (once) when first asked for. */
+function lazyInternal(bytes: Uint8Array, filename: string, dialect: XliffDialect): XliffInternal {
+  let doc: XliffDocument | null = null;
+  return {
+    get xliff(): XliffDocument {
+      doc ??= readXliff(bytes, filename, dialect, true);
+      return doc;
+    },
+  };
+}
 
 interface Variant {
   id: FormatId;
@@ -46,6 +58,10 @@ function bcp(code: string): string {
 
 function makeFormat(v: Variant): Format {
   const parse = (bytes: Uint8Array, ctx: FormatContext): ParsedFile => {
+    // a bilingual file of the common shape: its units from the token stream, its tree only if a writer or a
+    // translation read against it as a template asks
+    const streamed = ctx.template ? null : streamBilingual(bytes, ctx.filename, v.reading);
+    if (streamed) return { units: streamed.units, monolingual: false, internal: lazyInternal(bytes, ctx.filename, v.dialect) };
     const doc = readXliff(bytes, ctx.filename, v.dialect, true);
     const template = templateDocument(ctx);
     const internal: XliffInternal = { xliff: doc };

@@ -24,8 +24,11 @@ export function normalizeSpace(s: string): string {
  * trans-unit's, else "default") is "default".
  */
 export function plainText(node: XElement, unitSpace: string): string {
-  const space = attr(node, 'xml:space') ?? unitSpace;
-  const text = stringValue(node);
+  return spacedText(stringValue(node), attr(node, 'xml:space') ?? unitSpace);
+}
+
+/** A node's `string()` as plain text under the xml:space in force: normalized for "default", else as it is. */
+export function spacedText(text: string, space: string): string {
   return space === 'default' ? normalizeSpace(text) : text;
 }
 

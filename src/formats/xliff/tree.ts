@@ -50,8 +50,8 @@ export interface XDocument {
 }
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-const COMMENT: XMarker = { kind: 'comment' };
-const PI: XMarker = { kind: 'pi' };
+export const COMMENT: XMarker = { kind: 'comment' };
+export const PI: XMarker = { kind: 'pi' };
 const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
 
 /** The value of attribute `name` (as written), or null. */
@@ -74,10 +74,11 @@ function scopeOf(parent: ReadonlyMap<string, string>, attrs: string[]): Readonly
 }
 
 // Shared by every element without attributes or children until one is added (most elements have neither).
-const NO_ATTRIBUTES: string[] = [];
-const NO_CHILDREN: XChild[] = [];
+export const NO_ATTRIBUTES: string[] = [];
+export const NO_CHILDREN: XChild[] = [];
 
-function append(parent: XElement, child: XChild): void {
+/** Adds a child to `parent` (its first replaces the shared empty list). */
+export function append(parent: XElement, child: XChild): void {
   if (parent.children === NO_CHILDREN) parent.children = [child];
   else parent.children.push(child);
 }

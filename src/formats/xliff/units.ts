@@ -127,12 +127,7 @@ function extrasOf(doc: XliffDocument, el: XElement): EntryExtras {
 function notesOf(entry: XliffEntry, extras: EntryExtras): string {
   if (extras.notes.length === 0) return '';
   const space = unitSpace(entry.element);
-  const seen: string[] = [];
-  for (const note of extras.notes) {
-    const text = plainText(note, space);
-    if (!seen.includes(text)) seen.push(text);
-  }
-  return seen.join('\n');
+  return joinNotes(extras.notes.map((note) => plainText(note, space)));
 }
 
 /**
@@ -221,46 +216,76 @@ function hasFlagAttributes(el: XElement): boolean {
   return attr(el, 'maxwidth') !== null || attr(el, 'font') !== null || attr(el, 'weblate-flags') !== null;
 }
 
+/** What a unit reads from the notes and context groups inside its entry (Translate Toolkit's getlocations(), getnotes()). */
+export interface EntryAnnotations {
+  location: string;
+  note: string;
+}
+
+/**
+ * Lists `entry` as the next bilingual unit unless it is a header, has no source, or repeats an earlier identity
+ * (`seen`); `annotate` is asked for its location and note only when it is listed.
+ */
+export function listBilingual(
+  listing: XliffListing,
+  seen: IdHashTable,
+  entry: XliffEntry,
+  reading: XliffReading,
+  isTemplate: boolean,
+  annotate: (entry: XliffEntry) => EntryAnnotations,
+): void {
+  if (isHeader(entry, reading)) return;
+  const source = sourceForms(entry, reading.rich);
+  const joined = source.length === 1 ? source[0]! : joinPlural(source);
+  if (joined === '') return;
+  const context = entryContext(entry);
+  const idHash = seen.add(joined, context, 0);
+  if (seen.earlier >= 0) return;
+  // the words of the source the hash just read (a lone form that is not Weblate's unused-singular placeholder)
+  const numWords = source.length === 1 && !joined.startsWith(UNUSED_PLURAL) ? wordsOfLastHashed() : countWords(source);
+  const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
+  const flags = unitFlags(entry, null, reading);
+  const { location, note } = annotate(entry);
+  listing.sites.push({ entry, template: null });
+  listing.units.push({
+    context,
+    source,
+    target,
+    location,
+    note,
+    flags,
+    explanation: '',
+    sourceExplanation: '',
+    previousSource: '',
+    state: unitState(entry, entry, target, flags, reading),
+    position: listing.units.length + 1,
+    idHash,
+    contentHash: idHash,
+    numWords,
+  });
+}
+
+/** Translate Toolkit's getnotes() of notes' plain texts (in document order): duplicates dropped, joined by a line feed. */
+export function joinNotes(texts: readonly string[]): string {
+  if (texts.length === 1) return texts[0]!;
+  const seen: string[] = [];
+  for (const text of texts) if (!seen.includes(text)) seen.push(text);
+  return seen.join('\n');
+}
+
 /**
  * Units of a bilingual XLIFF file in file order (the first of each identity), keyed by `hash(source + context)`.
  * `isTemplate`: the file is the component's template read as its own translation (a missing target shows the source).
  */
 export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
-  const units: ParsedUnit[] = [];
-  const sites: UnitSite[] = [];
+  const listing: XliffListing = { units: [], sites: [] };
   const seen = new IdHashTable(doc.entries.length);
-  for (const entry of doc.entries) {
-    if (isHeader(entry, reading)) continue;
-    const source = sourceForms(entry, reading.rich);
-    const joined = source.length === 1 ? source[0]! : joinPlural(source);
-    if (joined === '') continue;
-    const context = entryContext(entry);
-    const idHash = seen.add(joined, context, 0);
-    if (seen.earlier >= 0) continue;
-    // the words of the source the hash just read (a lone form that is not Weblate's unused-singular placeholder)
-    const numWords = source.length === 1 && !joined.startsWith(UNUSED_PLURAL) ? wordsOfLastHashed() : countWords(source);
-    const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
-    const flags = unitFlags(entry, null, reading);
+  const annotate = (entry: XliffEntry): EntryAnnotations => {
     const extras = extrasOf(doc, entry.element);
-    sites.push({ entry, template: null });
-    units.push({
-      context,
-      source,
-      target,
-      location: locationsOf(doc, entry, extras, reading),
-      note: notesOf(entry, extras),
-      flags,
-      explanation: '',
-      sourceExplanation: '',
-      previousSource: '',
-      state: unitState(entry, entry, target, flags, reading),
-      position: units.length + 1,
-      idHash,
-      contentHash: idHash,
-      numWords,
-    });
-  }
-  return { units, sites };
+    return { location: locationsOf(doc, entry, extras, reading), note: notesOf(entry, extras) };
+  };
+  for (const entry of doc.entries) listBilingual(listing, seen, entry, reading, isTemplate, annotate);
+  return listing;
 }
 
 /** Translation entries by Weblate context; a later duplicate replaces an earlier one (Weblate's context index). */
