@@ -80,6 +80,10 @@ const repoOf = (i: number) => i % M;
 
 /** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
 let lastParsed = 0;
+/** The main thread's CPU seconds of the last `timed` command (a `tms` process). */
+let lastMainCpu = 0;
+const THREAD_CPU = path.join(root, 'scripts', 'thread-cpu.cjs');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 
 /** `SITE_PAGES=1`: after the linked syncs, `tms sync --all` with nothing changed and the pages of one `tms serve --workers 1`. */
 const PAGES = Boolean(process.env.SITE_PAGES) || Boolean(process.env.SITE_DIR);
@@ -233,7 +237,9 @@ if (reuse) {
 function timed(file: string, args: string[], cwd: string): Promise<number> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the main thread's CPU time reported at exit (scripts/thread-cpu.cjs): the writing thread's share of the work
+    const [command, argv] = file.endsWith(path.join('bin', 'tms')) ? [process.execPath, ['--require', THREAD_CPU, file, ...args]] : [file, args];
+    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -245,6 +251,7 @@ function timed(file: string, args: string[], cwd: string): Promise<number> {
     child.on('error', reject);
     child.on('close', (code) => {
       lastParsed = [...out.matchAll(/\((\d+) parsed\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+      lastMainCpu = Number(/thread-cpu main=(\d+)/.exec(err)?.[1] ?? Number.NaN) / TICKS;
       if (code === 0) resolve((performance.now() - t) / 1000);
       else reject(new Error(`${file} ${args.join(' ')}: exit ${code}\n${err.slice(-2000)}`));
     });
@@ -329,22 +336,30 @@ report('|---|---|---|---|---|');
 for (const r of rows) report(r);
 
 // every core: cold syncs of the linked site on one thread and on two (`--threads`), alternating, each into a fresh
-// store and working copy; SITE_THREAD_RUNS pairs (0: not measured)
+// store and working copy; SITE_THREAD_RUNS pairs (0: not measured). With SITE_CHECKOUTS=<this>,<another built one>,
+// each checkout's pair in every run, the first checkout first in even runs (before / after in one run)
 const THREAD_RUNS = Number(process.env.SITE_THREAD_RUNS ?? 3);
 if (THREAD_RUNS > 0) {
-  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const checkouts = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.resolve(c));
+  const times = checkouts.map(() => ({ 1: [] as number[], 2: [] as number[] }));
+  const mainCpu = checkouts.map(() => ({ 1: [] as number[], 2: [] as number[] }));
   const load = [os.loadavg()[0]!];
   let parsedFiles: number | undefined;
   for (let run = 0; run < THREAD_RUNS; run++) {
-    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
-      const dir = path.join(work, `threads-${threads}-${run}`);
-      const config = writeConfig(dir, true);
-      times[threads].push(await timed(tms, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
-      // every run reads the whole site: as many files as the first
-      parsedFiles ??= lastParsed;
-      if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
-      rmSync(dir, { recursive: true, force: true });
-      load.push(os.loadavg()[0]!);
+    const order = run % 2 === 0 ? checkouts.map((_, i) => i) : checkouts.map((_, i) => i).reverse();
+    for (const b of order) {
+      const bin = path.join(checkouts[b]!, 'bin', 'tms');
+      for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+        const dir = path.join(work, `threads-${b}-${threads}-${run}`);
+        const config = writeConfig(dir, true);
+        times[b]![threads].push(await timed(bin, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
+        mainCpu[b]![threads].push(lastMainCpu);
+        // every run reads the whole site: as many files as the first
+        parsedFiles ??= lastParsed;
+        if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
+        rmSync(dir, { recursive: true, force: true });
+        load.push(os.loadavg()[0]!);
+      }
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -352,12 +367,30 @@ if (THREAD_RUNS > 0) {
   report(
     `cold \`tms sync\` of the linked site, ${THREAD_RUNS} runs each, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
   );
-  report('| threads | runs (s) | median |');
-  report('|---|---|---|');
-  for (const t of [1, 2] as const) report(`| ${t} | ${times[t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[t]).toFixed(2)} s |`);
-  report(
-    `one thread / two: ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians); pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
-  );
+  report('| checkout | threads | runs (s) | median |');
+  report('|---|---|---|---|');
+  checkouts.forEach((c, b) => {
+    for (const t of [1, 2] as const)
+      report(`| ${path.basename(c)} | ${t} | ${times[b]![t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[b]![t]).toFixed(2)} s |`);
+  });
+  // on a machine whose other cores are busy the wall times say little; the writing thread's CPU time is what the sync
+  // takes where every other thread has a core of its own
+  report('| checkout | threads | main thread CPU (s) | median |');
+  report('|---|---|---|---|');
+  checkouts.forEach((c, b) => {
+    for (const t of [1, 2] as const)
+      report(`| ${path.basename(c)} | ${t} | ${mainCpu[b]![t].map((x) => x.toFixed(2)).join(', ')} | ${median(mainCpu[b]![t]).toFixed(2)} s |`);
+  });
+  checkouts.forEach((c, b) => {
+    const m = mainCpu[b]!;
+    report(`${path.basename(c)}: main thread CPU, one thread / two: ×${(median(m[1]) / median(m[2])).toFixed(2)} (medians)`);
+  });
+  checkouts.forEach((c, b) => {
+    const t = times[b]!;
+    report(
+      `${path.basename(c)}: one thread / two: ×${(median(t[1]) / median(t[2])).toFixed(2)} (medians); pairs ${t[1].map((x, i) => `×${(x / t[2][i]!).toFixed(2)}`).join(', ')}`,
+    );
+  });
 }
 await server.close();
 if (process.env.SITE_KEEP) console.log(`kept: ${work}`);

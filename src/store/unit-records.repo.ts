@@ -122,12 +122,13 @@ export async function translationUnitRecords(
   slice: Slice,
 ): Promise<UnitRecord[]> {
   const w = where(['u.translation_id = ?'], [translationId], filter);
-  // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined.
+  // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined;
+  // then the page's rows by id, in that order (SQLite's planner may otherwise scan every unit to probe the page).
   const rows = (await sql(tx)
     .statement(
       `SELECT ${COLUMNS}, s.id AS source_unit_id
        FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ? OFFSET ?) page
-       JOIN units u ON u.id = page.id
+       ${tx.dialect.orderedJoin} units u ON u.id = page.id
        LEFT JOIN units s ON s.translation_id = ? AND s.id_hash = u.id_hash
        ORDER BY u.position, u.id`,
     )
@@ -187,11 +188,12 @@ export async function unitRecords(
 ): Promise<UnitRecord[]> {
   const v = visibility(tx, visible, opts.byId);
   const w = where(v.clauses, v.params, filter);
+  // the page's ids first, then its rows by id in that order (as translationUnitRecords)
   const rows = (await sql(tx)
     .statement(
       `SELECT ${COLUMNS}, ${SOURCE_UNIT}
        FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
-       JOIN units u ON u.id = page.id ORDER BY u.id`,
+       ${tx.dialect.orderedJoin} units u ON u.id = page.id ORDER BY u.id`,
     )
     .raw(true)
     .all(...w.params, slice.limit, slice.offset)) as unknown[][];
