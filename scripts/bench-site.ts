@@ -164,8 +164,13 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
   }
 }
 
-/** `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only). */
-const reuse = process.env.SITE_DIR;
+/**
+ * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
+ * `SITE_DIR=<kept>,<a copy of it>`: checkout i of SITE_CHECKOUTS serves folder i modulo their number (a build that
+ * migrates the store forward then never serves another build's store, and builds can alternate).
+ */
+const reuseDirs = process.env.SITE_DIR?.split(',').map((d) => path.resolve(d));
+const reuse = reuseDirs?.[0];
 const work = reuse ?? (await tempDir('tms-bench-site-'));
 const upstreams = path.join(work, 'upstream');
 const started = performance.now();
@@ -209,22 +214,29 @@ for (let r = 0; r < M && !reuse; r++) {
 }
 const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
 const generated = (performance.now() - started) / 1000;
-if (reuse) {
+if (reuseDirs) {
   // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
-  const linkedDir = path.join(work, 'linked');
-  let config = path.join(linkedDir, 'tms.config.json');
-  // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
-  const pg = process.env.SITE_POSTGRES ? startPostgres(['site']) : undefined;
+  // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
+  // forward when it serves it) into a throwaway PostgreSQL database, served from there
+  const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   try {
-    if (pg) {
-      const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url('site')], linkedDir);
-      pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
-      const onPg = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
-      config = path.join(linkedDir, 'tms.pg.config.json');
-      writeFileSync(config, JSON.stringify({ ...onPg, database: pg.url('site') }));
+    const configs: string[] = [];
+    for (const [i, bin] of bins.entries()) {
+      const d = i % reuseDirs.length;
+      const linkedDir = path.join(reuseDirs[d]!, 'linked');
+      if (configs[d] === undefined) {
+        configs[d] = path.join(linkedDir, 'tms.config.json');
+        if (pg) {
+          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+          const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
+          configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
+          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
+        }
+      }
+      await measurePages(linkedDir, configs[d]!, bin, false);
     }
-    for (const bin of bins) await measurePages(linkedDir, config, bin, false);
   } finally {
     pg?.remove();
   }
