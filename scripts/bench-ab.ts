@@ -3,12 +3,14 @@
 //   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time);
 //   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
-//     build of a round alternating: GET of single units, 100-unit pages, component statistics and the change log, each
-//     request its own URL (nothing answered from the response cache), and single units asked again (cached).
+//     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
+//     statistics and the change log, each request its own URL (nothing answered from the response cache), and single
+//     units asked again (cached).
 // Printed: each build's median and the median of the per-round ratios (this / other), the figure to read on a noisy
 // machine; and the serving processes' CPU time a request (from /proc, Linux), which the machine's load moves less. The
-// load generator runs in this process. BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6),
-// BENCH_DURATION (3), BENCH_CONNECTIONS (32); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
+// load generator runs in this process. The cold syncs' CPU time is given for the whole process and for its main thread,
+// the one that writes the store (scripts/thread-cpu.cjs). BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6; 0: none),
+// BENCH_DURATION (3), BENCH_CONNECTIONS (32), BENCH_SYNC_ARGS (added to each cold sync: `--threads 2`); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
 // (e.g. BENCH_KINDS=cached).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,16 +69,25 @@ function childrenCpuSeconds(): number {
 
 /** The CPU seconds (user + system, its threads and children included) of the last `tmsRun`. */
 let lastRunCpu = 0;
+/** The main thread's share of it (the thread that writes the store: a sync's time when every other thread has a core). */
+let lastRunMainCpu = 0;
+const THREAD_CPU = path.join(root, 'scripts', 'thread-cpu.cjs');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
+/** BENCH_SYNC_ARGS: arguments added to each cold `tms sync` (e.g. `--threads 2`). */
+const SYNC_ARGS = (process.env.BENCH_SYNC_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 async function tmsRun(checkout: string, configFile: string, ...args: string[]): Promise<number> {
   const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', THREAD_CPU, path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d));
   const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (status !== 0) throw new Error(`tms ${args.join(' ')} failed (${status}): ${stderr}`);
   lastRunCpu = childrenCpuSeconds() - cpuBefore;
+  lastRunMainCpu = Number(/thread-cpu main=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / TICKS;
   return (performance.now() - started) / 1000;
 }
 
@@ -105,10 +116,12 @@ const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 // --- cold sync, alternating
 const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+const coldMainCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 for (let i = 0; i < RUNS; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
-    cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc'));
+    cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc', ...SYNC_ARGS));
     coldCpu.get(b.name)!.push(lastRunCpu);
+    coldMainCpu.get(b.name)!.push(lastRunMainCpu);
   }
 }
 const coldRatios = cold.get('this')!.map((t, i) => t / cold.get('other')![i]!);
@@ -123,6 +136,13 @@ if (RUNS > 0)
     `  its CPU time (user + system, git's included): this ${median(coldCpu.get('this')!).toFixed(2)} s, other ${median(coldCpu.get('other')!).toFixed(2)} s; ` +
       `this / other: median ×${median(coldCpuRatios).toFixed(3)} (runs: ${coldCpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
+const coldMainRatios = coldMainCpu.get('this')!.map((t, i) => t / coldMainCpu.get('other')![i]!);
+if (RUNS > 0)
+  console.log(
+    `  its main thread's CPU time (the writing thread): this ${median(coldMainCpu.get('this')!).toFixed(2)} s, other ${median(coldMainCpu.get('other')!).toFixed(2)} s; ` +
+      `this / other: median ×${median(coldMainRatios).toFixed(3)} (runs: ${coldMainRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+if (ROUNDS === 0) process.exit(0);
 
 // --- serving: one synced database, a copy for each build; synced by the other build, whose schema this one migrates
 // on open when it is older (an older tms refuses a newer schema)
@@ -158,6 +178,8 @@ for (const t of translations) {
   const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
   for (let p = 1; p <= Math.ceil(t.total / 100); p++) pages.push(`${units}?page_size=100&page=${p}`);
 }
+const unitCount = ((await (await fetch(`${base}/api/units/?page_size=1`)).json()) as { count: number }).count;
+const unitPages = Array.from({ length: Math.ceil(unitCount / 100) }, (_, i) => `/api/units/?page=${i + 1}`);
 let asked = 0;
 /** Requests cycling through `paths`, each its own URL when `distinct` (the response cache never answers). */
 const cycling = (paths: string[], distinct: boolean) => [
@@ -173,6 +195,7 @@ const only = process.env.BENCH_KINDS?.split(/[\s,]+/).filter(Boolean);
 const allKinds: { name: string; paths: string[]; distinct: boolean }[] = [
   { name: 'GET /api/units/<id>/, uncached', paths: unitIds.map((id) => `/api/units/${id}/`), distinct: true },
   { name: '100-unit page of a translation, uncached', paths: pages, distinct: true },
+  { name: '100-unit page of all units (/api/units/), uncached', paths: unitPages, distinct: true },
   { name: 'component statistics, uncached', paths: ['/api/components/keepassxc/keepassxc/statistics/'], distinct: true },
   { name: 'GET /api/changes/, uncached', paths: ['/api/changes/'], distinct: true },
   { name: 'GET /api/units/<id>/, cached', paths: unitIds.slice(0, 2000).map((id) => `/api/units/${id}/`), distinct: false },

@@ -80,6 +80,10 @@ const repoOf = (i: number) => i % M;
 
 /** Files `tms sync` printed as parsed, summed over its components' lines (`N files (P parsed)`). */
 let lastParsed = 0;
+/** The main thread's CPU seconds of the last `timed` command (a `tms` process). */
+let lastMainCpu = 0;
+const THREAD_CPU = path.join(root, 'scripts', 'thread-cpu.cjs');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 
 /** `SITE_PAGES=1`: after the linked syncs, `tms sync --all` with nothing changed and the pages of one `tms serve --workers 1`. */
 const PAGES = Boolean(process.env.SITE_PAGES) || Boolean(process.env.SITE_DIR);
@@ -226,8 +230,13 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
 /** The page kinds measured again after a write. */
 const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
 
-/** `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only). */
-const reuse = process.env.SITE_DIR;
+/**
+ * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
+ * `SITE_DIR=<kept>,<a copy of it>`: checkout i of SITE_CHECKOUTS serves folder i modulo their number (a build that
+ * migrates the store forward then never serves another build's store, and builds can alternate).
+ */
+const reuseDirs = process.env.SITE_DIR?.split(',').map((d) => path.resolve(d));
+const reuse = reuseDirs?.[0];
 const work = reuse ?? (await tempDir('tms-bench-site-'));
 const upstreams = path.join(work, 'upstream');
 const started = performance.now();
@@ -271,50 +280,31 @@ for (let r = 0; r < M && !reuse; r++) {
 }
 const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
 const generated = (performance.now() - started) / 1000;
-if (reuse) {
+if (reuseDirs) {
   // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
-  const linkedDir = path.join(work, 'linked');
-  const config = path.join(linkedDir, 'tms.config.json');
-  // checkouts of different builds may migrate the store differently (one refuses a schema newer than its own): with
-  // more than one, each serves a copy of the kept store of its own, removed afterwards
-  const builds = [...new Set(bins)];
-  const configs = new Map(builds.map((bin) => [bin, config]));
-  const made: string[] = [];
-  const configWith = (i: number, database: string) => {
-    const file = path.join(linkedDir, `tms.bench-${i}.config.json`);
-    writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>), database }));
-    made.push(file);
-    configs.set(builds[i]!, file);
-  };
-  // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
-  const pg = process.env.SITE_POSTGRES ? startPostgres(builds.map((_, i) => `site${i}`)) : undefined;
+  // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
+  // forward when it serves it) into a throwaway PostgreSQL database, served from there
+  const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   try {
-    for (const [i, bin] of builds.entries()) {
-      // `tms db copy` migrates its source to its own schema: with several builds, each copies from a copy of its own
-      let source = path.join(linkedDir, 'tms.sqlite');
-      if (builds.length > 1) {
-        for (const suffix of ['', '-wal']) {
-          const from = path.join(linkedDir, `tms.sqlite${suffix}`);
-          const to = path.join(linkedDir, `tms.bench-${i}.sqlite${suffix}`);
-          if (existsSync(from)) execFileSync('cp', ['--reflink=auto', from, to]);
-          made.push(to);
+    const configs: string[] = [];
+    for (const [i, bin] of bins.entries()) {
+      const d = i % reuseDirs.length;
+      const linkedDir = path.join(reuseDirs[d]!, 'linked');
+      if (configs[d] === undefined) {
+        configs[d] = path.join(linkedDir, 'tms.config.json');
+        if (pg) {
+          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+          const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
+          configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
+          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
         }
-        made.push(path.join(linkedDir, `tms.bench-${i}.sqlite-shm`));
-        source = path.join(linkedDir, `tms.bench-${i}.sqlite`);
       }
-      if (pg) {
-        const copied = await timed(bin, ['db', 'copy', source, pg.url(`site${i}`)], linkedDir);
-        pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
-        configWith(i, pg.url(`site${i}`));
-      } else if (builds.length > 1) {
-        configWith(i, path.basename(source));
-      }
+      await measurePages(linkedDir, configs[d]!, bin, false);
     }
-    for (const bin of bins) await measurePages(linkedDir, configs.get(bin)!, bin, false);
   } finally {
     pg?.remove();
-    for (const file of made) rmSync(file, { force: true });
   }
   for (const l of pageLines) console.log(l);
   await server.close();
@@ -325,7 +315,9 @@ if (reuse) {
 function timed(file: string, args: string[], cwd: string): Promise<number> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the main thread's CPU time reported at exit (scripts/thread-cpu.cjs): the writing thread's share of the work
+    const [command, argv] = file.endsWith(path.join('bin', 'tms')) ? [process.execPath, ['--require', THREAD_CPU, file, ...args]] : [file, args];
+    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -337,6 +329,7 @@ function timed(file: string, args: string[], cwd: string): Promise<number> {
     child.on('error', reject);
     child.on('close', (code) => {
       lastParsed = [...out.matchAll(/\((\d+) parsed\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+      lastMainCpu = Number(/thread-cpu main=(\d+)/.exec(err)?.[1] ?? Number.NaN) / TICKS;
       if (code === 0) resolve((performance.now() - t) / 1000);
       else reject(new Error(`${file} ${args.join(' ')}: exit ${code}\n${err.slice(-2000)}`));
     });
@@ -421,22 +414,30 @@ report('|---|---|---|---|---|');
 for (const r of rows) report(r);
 
 // every core: cold syncs of the linked site on one thread and on two (`--threads`), alternating, each into a fresh
-// store and working copy; SITE_THREAD_RUNS pairs (0: not measured)
+// store and working copy; SITE_THREAD_RUNS pairs (0: not measured). With SITE_CHECKOUTS=<this>,<another built one>,
+// each checkout's pair in every run, the first checkout first in even runs (before / after in one run)
 const THREAD_RUNS = Number(process.env.SITE_THREAD_RUNS ?? 3);
 if (THREAD_RUNS > 0) {
-  const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const checkouts = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.resolve(c));
+  const times = checkouts.map(() => ({ 1: [] as number[], 2: [] as number[] }));
+  const mainCpu = checkouts.map(() => ({ 1: [] as number[], 2: [] as number[] }));
   const load = [os.loadavg()[0]!];
   let parsedFiles: number | undefined;
   for (let run = 0; run < THREAD_RUNS; run++) {
-    for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
-      const dir = path.join(work, `threads-${threads}-${run}`);
-      const config = writeConfig(dir, true);
-      times[threads].push(await timed(tms, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
-      // every run reads the whole site: as many files as the first
-      parsedFiles ??= lastParsed;
-      if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
-      rmSync(dir, { recursive: true, force: true });
-      load.push(os.loadavg()[0]!);
+    const order = run % 2 === 0 ? checkouts.map((_, i) => i) : checkouts.map((_, i) => i).reverse();
+    for (const b of order) {
+      const bin = path.join(checkouts[b]!, 'bin', 'tms');
+      for (const threads of run % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+        const dir = path.join(work, `threads-${b}-${threads}-${run}`);
+        const config = writeConfig(dir, true);
+        times[b]![threads].push(await timed(bin, ['--config', config, 'sync', 'site', '--threads', String(threads)], dir));
+        mainCpu[b]![threads].push(lastMainCpu);
+        // every run reads the whole site: as many files as the first
+        parsedFiles ??= lastParsed;
+        if (lastParsed !== parsedFiles || lastParsed === 0) throw new Error(`a cold sync parsed ${lastParsed} files, another ${parsedFiles}`);
+        rmSync(dir, { recursive: true, force: true });
+        load.push(os.loadavg()[0]!);
+      }
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -444,12 +445,30 @@ if (THREAD_RUNS > 0) {
   report(
     `cold \`tms sync\` of the linked site, ${THREAD_RUNS} runs each, alternating (load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
   );
-  report('| threads | runs (s) | median |');
-  report('|---|---|---|');
-  for (const t of [1, 2] as const) report(`| ${t} | ${times[t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[t]).toFixed(2)} s |`);
-  report(
-    `one thread / two: ×${(median(times[1]) / median(times[2])).toFixed(2)} (medians); pairs ${times[1].map((x, i) => `×${(x / times[2][i]!).toFixed(2)}`).join(', ')}`,
-  );
+  report('| checkout | threads | runs (s) | median |');
+  report('|---|---|---|---|');
+  checkouts.forEach((c, b) => {
+    for (const t of [1, 2] as const)
+      report(`| ${path.basename(c)} | ${t} | ${times[b]![t].map((x) => x.toFixed(1)).join(', ')} | ${median(times[b]![t]).toFixed(2)} s |`);
+  });
+  // on a machine whose other cores are busy the wall times say little; the writing thread's CPU time is what the sync
+  // takes where every other thread has a core of its own
+  report('| checkout | threads | main thread CPU (s) | median |');
+  report('|---|---|---|---|');
+  checkouts.forEach((c, b) => {
+    for (const t of [1, 2] as const)
+      report(`| ${path.basename(c)} | ${t} | ${mainCpu[b]![t].map((x) => x.toFixed(2)).join(', ')} | ${median(mainCpu[b]![t]).toFixed(2)} s |`);
+  });
+  checkouts.forEach((c, b) => {
+    const m = mainCpu[b]!;
+    report(`${path.basename(c)}: main thread CPU, one thread / two: ×${(median(m[1]) / median(m[2])).toFixed(2)} (medians)`);
+  });
+  checkouts.forEach((c, b) => {
+    const t = times[b]!;
+    report(
+      `${path.basename(c)}: one thread / two: ×${(median(t[1]) / median(t[2])).toFixed(2)} (medians); pairs ${t[1].map((x, i) => `×${(x / t[2][i]!).toFixed(2)}`).join(', ')}`,
+    );
+  });
 }
 await server.close();
 if (process.env.SITE_KEEP) console.log(`kept: ${work}`);

@@ -198,13 +198,28 @@ export class Access {
     return this.seen.hidden;
   }
 
-  /** Ids of the visible translations, or null when every translation is. */
+  /**
+   * Ids of the visible translations, or null when every translation is (an anonymous visitor of a site whose projects
+   * are all public too: a list of units then reads no list of translations).
+   */
   translationIds(): number[] | null {
     if (this.seen.visibleTranslations === undefined) {
       if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.seen.visibleTranslations = null;
-      else this.seen.visibleTranslations = this.catalog.translations.filter((t) => this.translation(t)).map((t) => t.id);
+      else {
+        const visible = this.catalog.translations.filter((t) => this.translation(t));
+        this.seen.visibleTranslations = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
+      }
     }
     return this.seen.visibleTranslations;
+  }
+
+  /**
+   * Whether lists of units of the visible translations are best read in id order: the caller sees most translations,
+   * so that a page ends the read early where the translation index would gather and sort every unit first.
+   */
+  unitsById(): boolean {
+    const visible = this.translationIds();
+    return visible === null || visible.length * 2 >= this.catalog.translations.length;
   }
 
   /** A permission on a project or component (or a site-wide one without a target). */

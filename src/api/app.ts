@@ -330,7 +330,7 @@ export function createApp(options: AppOptions): RequestHandler {
     const result = await route.get(await contextOf(req, user, params, query, path, format));
     if ('json' in result) {
       // encoded once, for the cache and the answer
-      const body = Buffer.from(result.json);
+      const body = typeof result.json === 'string' ? Buffer.from(result.json) : result.json;
       if (cacheKey && (result.status ?? 200) === 200 && !result.headers) cache.set(cacheKey, body);
       send(res, req, result.status ?? 200, JSON_TYPE, body, result.headers);
       return;
@@ -339,7 +339,8 @@ export function createApp(options: AppOptions): RequestHandler {
   }
 
   function reply(res: ServerResponse, req: IncomingMessage, result: Answer): void {
-    if ('json' in result) send(res, req, result.status ?? 200, JSON_TYPE, Buffer.from(result.json), result.headers);
+    if ('json' in result)
+      send(res, req, result.status ?? 200, JSON_TYPE, typeof result.json === 'string' ? Buffer.from(result.json) : result.json, result.headers);
     else send(res, req, result.status ?? 200, result.contentType, result.bytes, result.headers);
   }
 

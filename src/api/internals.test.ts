@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { calculateHash, checksumToHash } from '../domain/hash.js';
 import { parseTimestamp } from './handlers/changes.js';
-import { OneDecimal, RawJson, toJson } from './json.js';
+import { JsonBytes, OneDecimal, RawJson, toJson } from './json.js';
 import { createRouter } from './router.js';
 import { iso } from './serializers/common.js';
 import { checksumOf } from './serializers/unit.js';
@@ -24,6 +24,19 @@ describe('toJson', () => {
     expect(toJson([new OneDecimal(100), new OneDecimal(33.3), new OneDecimal(0)])).toBe('[100.0,33.3,0.0]');
     expect(toJson({ raw: new RawJson('{"x":1}') })).toBe('{"raw":{"x":1}}');
     expect(toJson('a\u2028b\u2029')).toBe('"a\\u2028b\\u2029"');
+  });
+});
+
+describe('JsonBytes', () => {
+  it('writes text as UTF-8 through its growths, whatever the characters', () => {
+    const pieces = ['{"a":', toJson('Grüße, 你好 😀 \u2028'), ',"b":"', 'x'.repeat(5000), '","c":"Привет"}'];
+    const out = new JsonBytes(4);
+    for (const piece of pieces) out.text(piece);
+    const bytes = out.bytes();
+    expect(bytes.equals(Buffer.from(pieces.join('')))).toBe(true);
+    expect(JSON.parse(bytes.toString('utf8')).a).toBe('Grüße, 你好 😀 \u2028');
+    // a kept answer holds little spare room (or a slice of Node's shared pool, for a small one)
+    expect(bytes.buffer.byteLength).toBeLessThanOrEqual(Math.max(8192, (bytes.length * 9) / 8));
   });
 });
 

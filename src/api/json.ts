@@ -66,3 +66,38 @@ export function toJson(value: unknown): string {
       return 'null';
   }
 }
+
+/**
+ * JSON text written straight into UTF-8 bytes, in a buffer that grows by doubling: a long answer (a page of records)
+ * is encoded piece by piece as it is written, never held as one long string to flatten and encode again.
+ * @example const w = new JsonBytes(); w.text('{"results":['); w.text(record); w.text(']}'); send(w.bytes())
+ */
+export class JsonBytes {
+  private buffer: Buffer;
+  private length = 0;
+
+  constructor(sizeHint = 4096) {
+    this.buffer = Buffer.allocUnsafe(sizeHint);
+  }
+
+  /** Appends JSON text (already serialized). */
+  text(value: string): void {
+    // a UTF-16 code unit takes at most 3 bytes of UTF-8
+    const room = this.length + value.length * 3;
+    if (room > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(room, this.buffer.length * 2));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    this.length += this.buffer.write(value, this.length);
+  }
+
+  /**
+   * The bytes written: a copy when more than an eighth of the buffer went unused, so that an answer kept in the
+   * response cache (which counts the bytes it is given) holds little more memory than it counts.
+   */
+  bytes(): Buffer {
+    const written = this.buffer.subarray(0, this.length);
+    return this.length * 9 < this.buffer.length * 8 ? Buffer.from(written) : written;
+  }
+}

@@ -3,7 +3,7 @@
 import type { Slice } from '../store/index.js';
 import type { RequestContext } from './context.js';
 import { notFound } from './errors.js';
-import { jsonString } from './json.js';
+import { JsonBytes, jsonString } from './json.js';
 
 /** Standard lists: 50 a page, at most 1000. Large lists (units, component statistics): 100, at most 10000. */
 export const PAGE_SIZES = {
@@ -54,24 +54,26 @@ export async function paginate<R>(
   count: number,
   fetch: (slice: Slice) => Promise<readonly R[]>,
   write: (row: R) => string,
-): Promise<string> {
+): Promise<Buffer> {
   const { page, pages, limit, offset } = pageOf(ctx, kind, count);
   return envelope(ctx, page, pages, count, count === 0 ? [] : await fetch({ limit, offset }), write);
 }
 
 /** Paginates a list already in memory (small lists: projects, components, translations, statistics). */
-export function paginateArray<R>(ctx: RequestContext, kind: PageKind, items: readonly R[], write: (row: R) => string): string {
+export function paginateArray<R>(ctx: RequestContext, kind: PageKind, items: readonly R[], write: (row: R) => string): Buffer {
   const { page, pages, limit, offset } = pageOf(ctx, kind, items.length);
   return envelope(ctx, page, pages, items.length, items.slice(offset, offset + limit), write);
 }
 
-/** DRF's page envelope around rows already written by `write`. */
-function envelope<R>(ctx: RequestContext, page: number, pages: number, count: number, rows: readonly R[], write: (row: R) => string): string {
+/** DRF's page envelope around rows written by `write`, as UTF-8 (each record encoded as it is written). */
+function envelope<R>(ctx: RequestContext, page: number, pages: number, count: number, rows: readonly R[], write: (row: R) => string): Buffer {
   const { next, previous } = pageLinks(ctx, page, pages);
-  let out = `{"count":${count},"next":${next === null ? 'null' : jsonString(next)},"previous":${previous === null ? 'null' : jsonString(previous)},"results":[`;
+  const out = new JsonBytes(1024 + rows.length * 1024);
+  out.text(`{"count":${count},"next":${next === null ? 'null' : jsonString(next)},"previous":${previous === null ? 'null' : jsonString(previous)},"results":[`);
   for (let i = 0; i < rows.length; i++) {
-    if (i > 0) out += ',';
-    out += write(rows[i]!);
+    if (i > 0) out.text(',');
+    out.text(write(rows[i]!));
   }
-  return out + ']}';
+  out.text(']}');
+  return out.bytes();
 }

@@ -208,8 +208,9 @@ export async function stringGroups(
   unitIds: Iterable<number>,
   changed?: Map<number, number>,
   accounted: ReadonlySet<number> = new Set(),
+  traits?: ReadonlyMap<number, ComponentTraits>,
 ): Promise<StringGroup[]> {
-  const traits = await componentTraits(tx);
+  traits ??= await componentTraits(tx);
   const out = new Map<string, StringGroup>();
   for (const k of await stringKeysOf(tx, [...unitIds])) {
     const c: ComponentTraits | undefined = traits.get(k.component_id);
@@ -234,8 +235,9 @@ export async function refreshInconsistentGroups(
   groups: Iterable<StringGroup>,
   changed = new Map<number, number>(),
   accounted: ReadonlySet<number> = new Set(),
+  traits?: ReadonlyMap<number, ComponentTraits>,
 ): Promise<Map<number, number>> {
-  const traits = await componentTraits(tx);
+  traits ??= await componentTraits(tx);
   const contexts = new Map<number, TranslationChecking | undefined>();
   // the units whose `inconsistent` comes or goes, written once all groups are decided
   const flips: { id: number; translationId: number; failing: boolean }[] = [];
@@ -308,7 +310,9 @@ export async function refreshInconsistentGroups(
 /** `inconsistent` again for the strings of these units (edited, uploaded or added); returns the units changed (id → translation id). */
 export async function refreshInconsistent(tx: Tx, unitIds: Iterable<number>, accounted: ReadonlySet<number> = new Set()): Promise<Map<number, number>> {
   const changed = new Map<number, number>();
-  return await refreshInconsistentGroups(tx, await stringGroups(tx, unitIds, changed, accounted), changed, accounted);
+  // every component's traits read once for both (a sync of many components read them twice per component)
+  const traits = await componentTraits(tx);
+  return await refreshInconsistentGroups(tx, await stringGroups(tx, unitIds, changed, accounted, traits), changed, accounted, traits);
 }
 
 /**

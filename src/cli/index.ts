@@ -53,7 +53,10 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .argument('[component]', 'component slug (default: every component of the project)')
     .option('--all', 'sync every project')
     .option('--watch', 'keep running and re-sync when local files or the configuration change')
-    .option('--threads <n>', 'threads parsing and writing many components (default: sync_threads, else the cores available; 1: one thread)')
+    .option(
+      '--threads <n>',
+      "threads parsing and writing many components or a large one's files (default: sync_threads, else the cores available; 1: one thread)",
+    )
     .action((project: string | undefined, component: string | undefined, opts: { all?: boolean; watch?: boolean; threads?: string }) =>
       run(async () => {
         if (!project && !opts.all) throw new CliFailure('sync needs a project slug or --all', EXIT_USAGE);

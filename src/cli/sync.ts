@@ -89,11 +89,13 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
   const store = await openStore(config.database);
   try {
     const onEvent = await progress(io);
-    const threads = opts.threads ?? (config.sync_threads || (await import('./cores.js')).defaultWorkers());
-    const results = await (opts.all
-      ? syncAll(store, config, { onEvent, threads })
-      : syncProject(store, config, opts.project!, opts.component, { onEvent, threads })
-    ).finally(() => onEvent.end?.());
+    const asked = opts.threads ?? (config.sync_threads || undefined);
+    const threads = asked ?? (await import('./cores.js')).defaultWorkers();
+    // threads asked for are used whatever the machine's load; the cores by default only where one is to spare
+    const sync = { onEvent, threads, spareCore: asked === undefined ? undefined : () => true };
+    const results = await (opts.all ? syncAll(store, config, sync) : syncProject(store, config, opts.project!, opts.component, sync)).finally(() =>
+      onEvent.end?.(),
+    );
     for (const r of results) {
       io.out(summaryLine(r));
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);

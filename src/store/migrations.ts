@@ -401,7 +401,28 @@ export const MIGRATIONS: readonly string[] = [
   -- a user's own recent changes (the dashboard)
   CREATE INDEX changes_user ON changes (user_id, timestamp DESC, id DESC);
   `,
-  // 15: what the catalog (catalog.repo.ts) refreshes by instead of reading everything again after each write:
+  // 15: the free-text search's index: the trigrams of every unit's source, target and context, lowercased by tms_lower
+  // (JavaScript's toLowerCase, what the search's tms_icontains compares: FTS5's own case folding differs from it for a
+  // few letters, which would lose matches), with their positions: a phrase of a text's trigrams finds exactly the
+  // units whose lowercased text contains it, as tms_icontains does, without reading the rows. Contentless (the texts
+  // are the units' own), fed by triggers; a first load drops the triggers and fills it after its rows (units.repo.ts).
+  `
+  CREATE VIRTUAL TABLE units_fts USING fts5(source, target, context, content='', contentless_delete=1,
+    tokenize='trigram case_sensitive 1');
+  CREATE TRIGGER units_fts_ai AFTER INSERT ON units BEGIN
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, tms_lower(new.source), tms_lower(new.target), tms_lower(new.context));
+  END;
+  CREATE TRIGGER units_fts_ad AFTER DELETE ON units BEGIN
+    DELETE FROM units_fts WHERE rowid = old.id;
+  END;
+  CREATE TRIGGER units_fts_au AFTER UPDATE OF source, target, context ON units
+    WHEN old.source <> new.source OR old.target <> new.target OR old.context <> new.context BEGIN
+    DELETE FROM units_fts WHERE rowid = old.id;
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, tms_lower(new.source), tms_lower(new.target), tms_lower(new.context));
+  END;
+  INSERT INTO units_fts (rowid, source, target, context) SELECT id, tms_lower(source), tms_lower(target), tms_lower(context) FROM units;
+  `,
+  // 16: what the catalog (catalog.repo.ts) refreshes by instead of reading everything again after each write:
   // catalog_version.structure, raised by any change of the rows it reads whole (languages, projects, components,
   // translations, add-ons; a column it does not read, such as a component's synced commit, raises nothing), and a
   // number for each change of a translation's statistics (catalog_version.stats, copied to the row's seq) so that a

@@ -33,7 +33,7 @@ export type { Comparison, UnitFilter, UnitNumberField, UnitProperty, UnitRelated
 export type { Slice } from './statements.js';
 export type { Statement, Tx } from './db.js';
 export type { TranslationStatsRow } from './stats.repo.js';
-export type { CheckingRow } from './checks.repo.js';
+export type { CheckingRow, ComponentCheckingFacts } from './checks.repo.js';
 export type {
   PlannedInsert,
   PlannedTranslation,

@@ -1,6 +1,7 @@
 // What crosses between the sync and a parse worker: one component's files to parse, and what parsing them gave.
 import type { ComponentConfig } from '../config/config.js';
 import type { ParsedUnit } from '../domain/unit.js';
+import type { EarlyChecks, UnitChecks } from './plan.js';
 import type { ParseOutcome, ScanPlan } from './scan.js';
 
 /** One component's changed files to read and parse (`parseChanged`'s arguments, as plain data). */
@@ -14,10 +15,15 @@ export interface ParseJob {
   maxBytes: number;
   /** path → the blob id HEAD names (git working copies): a file that differs is left to the calling thread. */
   revisions?: Record<string, string>;
+  /** What the units' own checks need (the store's settings as read before the job): the worker runs them too. */
+  checks?: EarlyChecks;
 }
 
-/** What a worker answers: the outcomes, a file found damaged (read again on the calling thread), or a failure. */
-export type ParseReply = { id: number; outcomes: EncodedOutcomes } | { id: number; damaged: true } | { id: number; error: string };
+/**
+ * What a worker answers: the outcomes, a file found damaged (read again on the calling thread), or a failure; and
+ * once, when it has loaded, that it is ready.
+ */
+export type ParseReply = { id: number; outcomes: EncodedOutcomes } | { id: number; damaged: true } | { id: number; error: string } | { ready: true };
 
 /**
  * The outcomes as they cross the thread boundary: a parsed file's units columnar (`ColumnarUnits`), the rest (errors,
@@ -36,6 +42,7 @@ type EncodedOutcome =
       monolingual: boolean;
       skipped?: { line: number; reason: string }[];
       plural?: { number: number; formula: string } | null;
+      checks?: UnitChecks;
     };
 
 /** The outcomes to send, with the buffers to transfer (not copy). */
@@ -49,6 +56,7 @@ export function encodeOutcomes(outcomes: ReadonlyMap<string, ParseOutcome>): { e
     }
     const units = columnarUnits(o.store.units);
     transfer.push(units.lengths.buffer as ArrayBuffer, units.numbers.buffer as ArrayBuffer, units.hashes.buffer as ArrayBuffer);
+    if (o.checks) transfer.push(o.checks.states.buffer as ArrayBuffer);
     encoded.push([
       file,
       {
@@ -57,6 +65,7 @@ export function encodeOutcomes(outcomes: ReadonlyMap<string, ParseOutcome>): { e
         monolingual: o.store.monolingual,
         ...(o.store.skipped ? { skipped: o.store.skipped } : {}),
         ...('plural' in o ? { plural: o.plural } : {}),
+        ...(o.checks ? { checks: o.checks } : {}),
       },
     ]);
   }
@@ -71,7 +80,7 @@ export function decodeOutcomes(encoded: EncodedOutcomes): Map<string, ParseOutco
       continue;
     }
     const store = { units: unitsFromColumns(o.units), monolingual: o.monolingual, ...(o.skipped ? { skipped: o.skipped } : {}) };
-    out.set(file, { status: 'parsed', store, ...('plural' in o ? { plural: o.plural } : {}) });
+    out.set(file, { status: 'parsed', store, ...('plural' in o ? { plural: o.plural } : {}), ...(o.checks ? { checks: o.checks } : {}) });
   }
   return out;
 }

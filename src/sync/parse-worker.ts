@@ -2,6 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { blobId } from './blob-id.js';
 import { type ParseJob, type ParseReply, encodeOutcomes } from './parse-job.js';
+import { runEarlyChecks } from './plan.js';
 import { parseChanged } from './scan.js';
 
 parentPort!.on('message', async (job: ParseJob) => {
@@ -20,9 +21,14 @@ parentPort!.on('message', async (job: ParseJob) => {
       parentPort!.postMessage({ id: job.id, damaged: true } satisfies ParseReply);
       return;
     }
+    // the units' own checks here too: the writing thread takes them instead of running them
+    if (job.checks) runEarlyChecks(job.plan.files, outcomes, job.checks);
     const { encoded, transfer } = encodeOutcomes(outcomes);
     parentPort!.postMessage({ id: job.id, outcomes: encoded } satisfies ParseReply, transfer);
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: (e as Error).message ?? String(e) } satisfies ParseReply);
   }
 });
+
+// loaded: the pool may hand this worker a share of a component the sync's thread is parsing too
+parentPort!.postMessage({ ready: true } satisfies ParseReply);

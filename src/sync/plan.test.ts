@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PLURAL_SEPARATOR, type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import type { LanguageRow, StoredUnit, StoredUnits, SyncState, TranslationRow } from '../store/index.js';
-import { type FileOutcome, type ScanInput, type ScannedFile, planSync, planUnits, translationsToRead } from './plan.js';
+import { type EarlyChecks, type FileOutcome, type ScanInput, type ScannedFile, planSync, planUnits, runEarlyChecks, translationsToRead } from './plan.js';
 
 const T = '2026-01-01T00:00:00.000Z';
 
@@ -408,5 +408,70 @@ describe('planUnits', () => {
     expect(planUnits(b, [{ ...a, target: ['b'] }], { keepFuzzy: true }).units.update.map((u) => u.values.state)).toEqual([State.TRANSLATED]);
     // the file says "needs editing": that wins
     expect(planUnits(rows, [{ ...a, state: State.FUZZY }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.FUZZY]);
+  });
+});
+
+describe('checks run beside the parse (a parse worker)', () => {
+  const early: EarlyChecks = {
+    facts: CHECKING,
+    languages: { de: { plural_number: 2, plural_formula: 'n != 1' } },
+    review: { source: false, translations: false },
+    editTemplate: true,
+  };
+  const units = () => [unit(1n, 'Open file.', 'Datei öffnen'), unit(2n, 'Close', ''), unit(3n, 'Name:', 'Name', { state: State.APPROVED })];
+  const checksOf = (input: ScanInput, state: SyncState, storedUnits = noUnits) => {
+    const { plan } = planSync(input, state, storedUnits, T);
+    const planned = plan.translations[1]!.units!;
+    return [...planned.insert.map((u) => [u.values.id_hash, u.checks]), ...planned.update.map((u) => [u.values.id_hash, u.checks])];
+  };
+
+  it('gives each unit the checks the plan runs, and the plan takes them where its facts, state and target agree', () => {
+    const state: SyncState = { translations: [], languages: new Map([['de', languageRow(2, de)]]), checking: CHECKING };
+    const expected = checksOf(scan([file('po/de.po', de)], { 'po/de.po': parsed(units()) }), state);
+    expect(expected).toEqual([
+      [1n, ['end_stop']],
+      [2n, []],
+      [3n, ['end_colon']],
+    ]);
+    const outcomes = new Map<string, FileOutcome>([['po/de.po', parsed(units())]]);
+    runEarlyChecks([file('po/de.po', de)], outcomes, early);
+    const got = outcomes.get('po/de.po') as Extract<FileOutcome, { status: 'parsed' }>;
+    // the approved unit is checked as translated: a project without review does not keep a file's approval
+    expect([...got.checks!.states]).toEqual([State.TRANSLATED, State.EMPTY, State.TRANSLATED]);
+    expect(got.checks!.names.split('\n')).toEqual(['end_stop', '', 'end_colon']);
+    // taken as they are (told apart here by a name no check has), not run again; the sync leaves the approval as the
+    // worker assumed it
+    const downgraded = got.store.units.map((u) => (u.state === State.APPROVED ? { ...u, state: State.TRANSLATED } : u));
+    const marked = { ...got, store: { units: downgraded }, checks: { ...got.checks!, names: 'marked\n\nmarked' } };
+    expect(checksOf(scan([file('po/de.po', de)], { 'po/de.po': marked }), state)).toEqual([
+      [1n, ['marked']],
+      [2n, []],
+      [3n, ['marked']],
+    ]);
+    // other settings in the store than the worker was given: run again
+    const flagged = { ...state, checking: { ...CHECKING, component_flags: 'ignore-end-stop' } };
+    expect(checksOf(scan([file('po/de.po', de)], { 'po/de.po': marked }), flagged)).toEqual([
+      [1n, []],
+      [2n, []],
+      [3n, ['end_colon']],
+    ]);
+    // a stored unit with a pending edit (its target kept) or extra flags, or checked in another state: run again
+    const { state: once, units: rows } = syncedOnce([
+      stored(10, unit(1n, 'Open file.', 'Alt'), 5, { pending: 1, target: 'Datei öffnen.' }),
+      stored(11, unit(2n, 'Close', 'x'), 2, { extra_flags: 'ignore-end-stop' }),
+      stored(12, unit(3n, 'Name:', 'Alt'), 3),
+    ]);
+    const again = scan([file('po/de.po', de)], { 'po/de.po': marked }, { keepApproval: { source: false, translations: false } });
+    expect(checksOf(again, once, rows)).toEqual([
+      [1n, []],
+      [2n, []],
+      [3n, ['marked']],
+    ]);
+    const states = { ...marked, checks: { ...marked.checks, states: Int32Array.from([State.TRANSLATED, State.EMPTY, State.FUZZY]) } };
+    expect(checksOf(scan([file('po/de.po', de)], { 'po/de.po': states }), state)).toEqual([
+      [1n, ['marked']],
+      [2n, []],
+      [3n, ['end_colon']],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { codePoints } from '../domain/words.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import type {
   CheckingRow,
+  ComponentCheckingFacts,
   PlannedInsert,
   PlannedTranslation,
   PlannedUnits,
@@ -46,7 +47,13 @@ export interface ApplyResult {
 export type FileOutcome =
   | { status: 'unchanged' }
   /** `plural`: the file's own plural where it states one other than its language's (PO's Plural-Forms). */
-  | { status: 'parsed'; store: { units: readonly ParsedUnit[] }; plural?: { number: number; formula: string } | null }
+  | {
+      status: 'parsed';
+      store: { units: readonly ParsedUnit[] };
+      plural?: { number: number; formula: string } | null;
+      /** The units' own checks, run where the file was parsed (a parse worker); used where the plan meets the same facts. */
+      checks?: UnitChecks;
+    }
   | { status: 'failed'; error: string };
 
 /** One translation file found in the working copy. */
@@ -85,6 +92,85 @@ export interface ScanInput {
   /** How many files the file mask matched (none: Weblate's NoMaskMatches alert). */
   maskMatches: number;
   filemask: string;
+}
+
+/** What running a component's units' own checks beside their parse needs: the store's settings, read before. */
+export interface EarlyChecks {
+  facts: ComponentCheckingFacts;
+  /** The stored languages' plurals by code (a language not stored yet: its definition's). */
+  languages: Record<string, { plural_number: number; plural_formula: string }>;
+  /** Whether a file's approval counts (the project reviews): `source` for the template, `translations` for the others. */
+  review: { source: boolean; translations: boolean };
+  editTemplate: boolean;
+}
+
+/**
+ * A parsed file's units' own checks, by unit: the facts they were run with (`checkingKey`), the state each unit was
+ * checked in, and each unit's failing checks (comma-separated, units apart by line breaks).
+ */
+export interface UnitChecks {
+  key: string;
+  states: Int32Array;
+  names: string;
+}
+
+/** What decides the checks of a file's translation: the component's settings, the language, its plural. */
+function fileCheckingRow(
+  facts: ComponentCheckingFacts,
+  file: ScannedFile,
+  plural: { number: number; formula: string } | null | undefined,
+  stored: { plural_number: number; plural_formula: string } | undefined,
+): CheckingRow {
+  return {
+    ...facts,
+    is_source: file.isTemplate ? 1 : 0,
+    language: file.language.code,
+    language_code: file.code,
+    plural_number: plural?.number ?? stored?.plural_number ?? file.language.plural.number,
+    plural_formula: plural?.formula ?? stored?.plural_formula ?? file.language.plural.formula,
+  };
+}
+
+/** Every fact of a checking row, in one order: two rows check alike when their keys are equal. */
+function checkingKey(r: CheckingRow): string {
+  return JSON.stringify([
+    r.is_source,
+    r.language,
+    r.language_code,
+    Number(r.plural_number),
+    r.plural_formula,
+    r.format,
+    r.source_language,
+    r.component_flags,
+    r.enforced,
+    r.project_flags,
+  ]);
+}
+
+/**
+ * Runs the units' own checks of each parsed file beside its parse (a parse worker), as the plan runs them on a unit it
+ * inserts: state after the approval a project without review does not keep, a read-only template's state. The plan
+ * takes them where its facts, the unit's state and its target agree (no pending edit, no extra flags); else it runs them.
+ */
+export function runEarlyChecks(files: readonly ScannedFile[], outcomes: Map<string, FileOutcome>, early: EarlyChecks): void {
+  for (const file of files) {
+    const outcome = outcomes.get(file.path);
+    if (outcome?.status !== 'parsed') continue;
+    const row = fileCheckingRow(early.facts, file, outcome.plural, early.languages[file.language.code]);
+    const checking = translationCheckingOf(row);
+    const review = file.isTemplate ? early.review.source : early.review.translations;
+    const readonlyTemplate = file.isTemplate && !early.editTemplate;
+    const units = outcome.store.units;
+    const states = new Int32Array(units.length);
+    const names: string[] = new Array(units.length);
+    units.forEach((u, i) => {
+      const state = readonlyTemplate ? State.READONLY : u.state === State.APPROVED && !review ? State.TRANSLATED : u.state;
+      states[i] = state;
+      const failed = computeChecks(checking, { source: joinPlural(u.source), target: joinPlural(u.target), state, flags: u.flags, extraFlags: '' });
+      names[i] = failed.join(',');
+    });
+    outcome.checks = { key: checkingKey(row), states, names: names.join('\n') };
+  }
 }
 
 /** The language codes whose stored rows a plan needs (`readSyncState`). */
@@ -177,21 +263,15 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       return;
     }
     planned.plural = outcome.plural ?? null;
-    const language = state.languages.get(file.language.code);
-    const checking =
-      state.checking &&
-      translationCheckingOf({
-        ...state.checking,
-        is_source: file.isTemplate ? 1 : 0,
-        language: file.language.code,
-        language_code: file.code,
-        plural_number: planned.plural?.number ?? language?.plural_number ?? file.language.plural.number,
-        plural_formula: planned.plural?.formula ?? language?.plural_formula ?? file.language.plural.formula,
-      } satisfies CheckingRow);
+    const row = state.checking && fileCheckingRow(state.checking, file, planned.plural, state.languages.get(file.language.code));
+    const checking = row && translationCheckingOf(row);
+    // the units' own checks as a parse worker ran them, where it met the same facts
+    const early = row && outcome.checks?.key === checkingKey(row) ? { states: outcome.checks.states, names: outcome.checks.names.split('\n') } : undefined;
     const readonlyTemplate = file.isTemplate && !component.edit_template;
     const diff = planUnits(unitsOf(before), outcome.store.units, {
       override: readonlyTemplate ? (u) => ({ target: u.target, state: State.READONLY }) : undefined,
       checking,
+      early,
       addedInTms: stored.addedInTms,
       keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
       keepFuzzy: input.keepFuzzy,
@@ -331,19 +411,27 @@ export function planUnits(
   opts: {
     override?: (u: ParsedUnit) => { target: readonly string[]; state: number };
     checking?: TranslationChecking;
+    /** The units' own checks run beside the parse (by index in `parsed`): the state each was checked in, its failing checks. */
+    early?: { states: Int32Array; names: readonly string[] };
     addedInTms?: ReadonlySet<number>;
     keepApproval?: boolean;
     keepFuzzy?: boolean;
   } = {},
 ): UnitsDiff {
-  const { override, checking } = opts;
+  const { override, checking, early } = opts;
+  // a unit's checks as run beside its parse: where it is checked in the same state, with the file's target and no extra flags
+  const earlyChecks = (i: number, state: number): string[] | undefined => {
+    if (early?.states[i] !== state) return undefined;
+    const names = early.names[i]!;
+    return names === '' ? [] : names.split(',');
+  };
   const insert: PlannedInsert[] = [];
   const update: PlannedUpdate[] = [];
   const remove: number[] = [];
   const diff: UnitsDiff = { units: { insert, update, remove }, added: 0, changed: 0, removed: 0, removedHashes: [], pendingKept: [], pendingDropped: [] };
   const seen = new Set<bigint>();
   let position = 0;
-  for (const u of parsed) {
+  for (const [i, u] of parsed.entries()) {
     if (seen.has(u.idHash)) continue;
     seen.add(u.idHash);
     position++;
@@ -351,7 +439,8 @@ export function planUnits(
     const existing = stored.get(u.idHash);
     if (!existing) {
       const checks = checking
-        ? computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '' })
+        ? (earlyChecks(i, values.state) ??
+          computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '' }))
         : null;
       insert.push({ values, checks });
       diff.added++;
@@ -368,7 +457,8 @@ export function planUnits(
     }
     if (sameValues(existing, values)) continue;
     const checks = checking
-      ? computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: existing.extra_flags })
+      ? ((!existing.pending && existing.extra_flags === '' ? earlyChecks(i, values.state) : undefined) ??
+        computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: existing.extra_flags }))
       : null;
     update.push({ id: existing.id, values, checks });
     diff.changed++;

@@ -10,6 +10,7 @@ import { applyConfig } from './config.js';
 import { runDiscovery } from './discovery.js';
 import { collectGarbageIfGrown } from './gc.js';
 import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool, parseWorkers } from './parse-pool.js';
+import { SHARE_BYTES, coreToSpare } from './share.js';
 import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
 
@@ -51,11 +52,13 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
       const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
       // the first parses on a worker only while another group's components are written (nothing to overlap otherwise)
-      const done = aligned?.synced ?? (await syncLocked(first, { ...opts, pool: opts.after ? opts.pool : undefined }));
+      // (and shares a large component's files with a worker when nothing comes before it)
+      const done =
+        aligned?.synced ?? (await syncLocked(first, { ...opts, pool: opts.after ? opts.pool : undefined, share: opts.after ? undefined : opts.share }));
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
-      const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
+      const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
       try {
         // with parse workers, the next components are scanned and parsed while one is written (in order), one ahead
         // per worker (each holds its parsed files until written); without, one after the other
@@ -71,7 +74,15 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
           }
           if (i >= ahead) await running[i - ahead];
           // one object cache for the working copy they share: its trees and pack are read once, not once per component
-          const synced = syncLocked(h, { cache: first.cache, ...opts, pool, after: running[i - 1], ...(state ? { updated: state } : { offline: true }) });
+          // (without parse workers for the run, each is alone when written: it may share a large component's files)
+          const synced = syncLocked(h, {
+            cache: first.cache,
+            ...opts,
+            pool,
+            share: pool ? undefined : opts.share,
+            after: running[i - 1],
+            ...(state ? { updated: state } : { offline: true }),
+          });
           running.push(synced);
           if (!pool) await synced;
         }
@@ -132,12 +143,15 @@ async function syncConfigured(store: Store, config: Config, components: readonly
     else groups.set(target.key, [target]);
   }
   opts.onEvent?.({ type: 'components', total: components.length });
-  // one pool of parse workers for the whole run (linked components share it)
-  const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads) : undefined);
+  // one pool of parse workers for the whole run (linked components share it); a run of few components has one only
+  // for sharing a large component's files (no worker starts unless one is that large)
+  const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
+  const share = opts.share ?? pool ?? openPool(opts.threads, opts.spareCore);
   try {
-    return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool });
+    return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool, share });
   } finally {
     if (pool && pool !== opts.pool) await pool.close();
+    if (share && share !== pool && share !== opts.share) await share.close();
   }
 }
 
@@ -168,17 +182,23 @@ async function syncGroups(
   for (const [i, group] of groups.entries()) {
     if (i >= ahead) await running[i - ahead];
     // (a group that failed as a whole, a lock not taken, fails the run when awaited below; the next does not wait on it)
-    const synced = syncShared(group, opts.pool ? { ...opts, after: running[i - 1]?.catch(() => {}) } : opts).then(finish);
+    // (with parse workers, only the first group shares a large component's files: the others overlap with the one before)
+    const synced = syncShared(group, opts.pool ? { ...opts, after: running[i - 1]?.catch(() => {}), share: i === 0 ? opts.share : undefined } : opts).then(
+      finish,
+    );
     running.push(synced);
     if (!opts.pool) await synced;
   }
   return (await Promise.all(running)).flat();
 }
 
-/** The parse workers of a sync of `threads` threads (none when it is to parse on its own thread). */
-function openPool(threads = 1): ParsePool | undefined {
+/**
+ * The parse workers of a sync of `threads` threads (none when it is to parse on its own thread); `spare`: whether a
+ * large component may be shared with one (default: a core to spare by the load average).
+ */
+function openPool(threads = 1, spare = () => coreToSpare()): ParsePool | undefined {
   const workers = parseWorkers(threads);
-  return workers > 0 ? createParsePool(workers) : undefined;
+  return workers > 0 ? createParsePool(workers, PARSE_POOL_THRESHOLD, { bytes: SHARE_BYTES, spare }) : undefined;
 }
 
 /** Syncs every configured project. */

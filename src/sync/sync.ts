@@ -1,7 +1,7 @@
 // Syncing components: working copy up to date, changed files parsed, the store updated in one transaction.
 // What a no-change sync does not need (isomorphic-git, the file scan and the formats) is imported when first needed:
 // loading it took longer than the no-change sync's own work.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
@@ -9,8 +9,10 @@ import { componentAlerts } from '../store/alerts.repo.js';
 import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
+import type { ParseJob } from './parse-job.js';
 import type { ParsePool } from './parse-pool.js';
-import type { ApplyResult, FileResult, ScanInput } from './plan.js';
+import type { ApplyResult, EarlyChecks, FileResult, ScanInput } from './plan.js';
+import type { ParseOutcome, ScanPlan } from './scan.js';
 import type { WorkingCopyState } from './working-copy.js';
 
 export interface ComponentSyncResult {
@@ -72,6 +74,16 @@ export interface SyncOptions {
   threads?: number;
   /** The parse workers of the sync this one is part of (several components synced at once). */
   pool?: ParsePool;
+  /**
+   * A pool whose worker may take a share of this component's files when they are many (its `shares`): a component
+   * nothing else overlaps with (the first of a sync, or each of a sync without a pool).
+   */
+  share?: ParsePool;
+  /**
+   * Whether the machine has a core to spare for sharing a large component's files with a worker (default: by the load
+   * average, `coreToSpare`); threads asked for (`--threads`, `sync_threads`) are used whatever the load.
+   */
+  spareCore?: () => boolean;
   /** What this component's store write waits for: the previous component's sync (results are written in order). */
   after?: Promise<unknown>;
 }
@@ -185,7 +197,11 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     }
     emit('scan');
     result.scanned = true;
-    const [{ expandFileMask, parseChanged, planFiles }, { blobIdsOf, verifiedBytes }] = await Promise.all([import('./scan.js'), import('./working-copy.js')]);
+    const [{ expandFileMask, parseChanged, planFiles }, { blobIdsOf, verifiedBytes }, { parseShared }] = await Promise.all([
+      import('./scan.js'),
+      import('./working-copy.js'),
+      import('./share.js'),
+    ]);
     const { paths, refused } = await expandFileMask(dir, component.filemask);
     if (paths.length === 0 && refused.length === 0) result.warnings.push(noMatches(component.filemask));
     // A file that cannot be taken is refused alone; the rest of the component loads.
@@ -197,13 +213,14 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const known = new Map(translations.map((t) => [t.filename, opts.force ? '' : t.revision]));
     emit('parse');
     let restored = 0;
-    const parseHere = () =>
+    const parseHere = (p: ScanPlan, own: ReadonlyMap<string, string>, progress?: (file: string) => void) =>
       parseChanged(
         dir,
-        plan,
+        p,
         component,
-        known,
-        (file, done, total) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done, total }),
+        own,
+        (file, done, total) =>
+          progress ? progress(file) : opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done, total }),
         h.config.max_file_bytes,
         async (file, bytes) => {
           const verified = await verifiedBytes(state, file, bytes, revisions.get(file), cache);
@@ -211,21 +228,42 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
           return verified;
         },
       );
-    // on a parse worker when this sync has them (and a file changed): the same function, there
-    const outcomes =
-      opts.pool && plan.files.some((f) => known.get(f.path) !== f.revision)
-        ? await opts.pool.parse(
-            {
-              dir,
-              plan,
-              component: { file_format: component.file_format, source_language: component.source_language },
-              known: [...known],
-              maxBytes: h.config.max_file_bytes,
-              ...(state.head === null ? {} : { revisions: Object.fromEntries(revisions) }),
-            },
-            parseHere,
-          )
-        : await parseHere();
+    const changed = plan.files.filter((f) => known.get(f.path) !== f.revision);
+    const share = !opts.pool && opts.share && changed.length >= 2 && opts.share.shares(await weight(dir, changed)) ? opts.share : undefined;
+    const pool = opts.pool && changed.length > 0 ? opts.pool : share;
+    // a worker runs the units' own checks beside their parse, from the settings the store holds now
+    const early = pool ? await earlyChecksOf(h, plan) : undefined;
+    const job = (p: ScanPlan, own: ReadonlyMap<string, string>): Omit<ParseJob, 'id'> => ({
+      dir,
+      plan: p,
+      component: { file_format: component.file_format, source_language: component.source_language },
+      known: [...own],
+      maxBytes: h.config.max_file_bytes,
+      ...(state.head === null ? {} : { revisions: Object.fromEntries(revisions) }),
+      ...(early ? { checks: early } : {}),
+    });
+    let outcomes: Map<string, ParseOutcome>;
+    if (share) {
+      // one large component: its files shared between this thread and a worker, each taking the next when done
+      let done = 0;
+      const total = changed.filter((f) => !f.isTemplate).length;
+      const progress = (file: string) => opts.onEvent?.({ type: 'file', project: project.slug, component: component.slug, path: file, done: ++done, total });
+      const here = (p: ScanPlan, own: Map<string, string>) => parseHere(p, own, progress);
+      outcomes = await parseShared(
+        plan,
+        known,
+        here,
+        async (p, own, files) => {
+          const got = await share.parse(job(p, own), () => here(p, own), true);
+          for (const f of files) if (!f.isTemplate && got.has(f.path)) progress(f.path);
+          return got;
+        },
+        share.ready(),
+      );
+    } else if (pool) {
+      // on a parse worker when this sync has them (and a file changed): the same function, there
+      outcomes = await pool.parse(job(plan, known), () => parseHere(plan, known));
+    } else outcomes = await parseHere(plan, known);
     // A file found damaged means a checkout was cut short: the files not read this time get the same check.
     if (restored > 0) {
       for (const f of plan.files) {
@@ -309,6 +347,35 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     opts.onEvent?.({ type: 'component-done', result });
   }
   return result;
+}
+
+/** The bytes of these files in the working copy (a file that cannot be read: none). */
+async function weight(dir: string, files: readonly { path: string }[]): Promise<number> {
+  const sizes = await Promise.all(
+    files.map((f) =>
+      stat(path.join(dir, f.path)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** What a parse worker needs to run the units' own checks: the component's checking settings and its languages' plurals as stored. */
+async function earlyChecksOf(h: ComponentTarget, plan: ScanPlan): Promise<EarlyChecks | undefined> {
+  const { readSyncState } = await import('../store/sync.repo.js');
+  const codes = [plan.sourceLanguage.code, ...plan.files.map((f) => f.language.code)];
+  const state = await h.store.read((tx) => readSyncState(tx, h.row.id, codes));
+  if (!state.checking) return undefined;
+  const languages: EarlyChecks['languages'] = {};
+  for (const [code, l] of state.languages) languages[code] = { plural_number: l.plural_number, plural_formula: l.plural_formula };
+  return {
+    facts: { ...state.checking },
+    languages,
+    review: { source: h.project.source_review, translations: h.project.translation_review },
+    editTemplate: h.component.edit_template,
+  };
 }
 
 /** Patterns a file mask may hold that `maskRegex` does not read as fast-glob does (a `**`, a class, a brace list). */

@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { type ComponentSyncResult, syncProject } from '../../src/sync/index.js';
-import { PARSE_POOL_THRESHOLD, createParsePool } from '../../src/sync/parse-pool.js';
+import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool } from '../../src/sync/parse-pool.js';
+import { coreToSpare } from '../../src/sync/share.js';
 import { repoRoot } from '../helpers/corpus.js';
 import { sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
@@ -20,11 +21,6 @@ const JSON_COMPONENTS = ['iota', 'kappa'];
 /** Qt TS components whose strings differ (a message of their own each), one with a broken file; JSON ones with a template. */
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
-  const own = (text: string, slug: string, n: number) =>
-    text.replace(
-      '</TS>',
-      `<context>\n    <name>${slug}</name>\n${Array.from({ length: n }, (_, i) => `    <message>\n        <source>${slug} ${i}</source>\n        <translation>${i % 2 ? '' : `${slug} übersetzt ${i}`}</translation>\n    </message>\n`).join('')}</context>\n</TS>`,
-    );
   TS.forEach((slug, i) => {
     out[`${slug}/app_de.ts`] = own(demoFile('app/translations/app_de.ts'), slug, i + 1);
     out[`${slug}/app_cs.ts`] = own(demoFile('app/translations/app_cs.ts'), slug, 2 * i + 1);
@@ -39,6 +35,19 @@ function files(): Record<string, string> {
   return out;
 }
 
+/**
+ * A Qt TS file with `n` strings of its own (every other one translated) and strings that fail checks: the units' own
+ * (end_stop, end_colon, max-length where the component sets it) and across components (inconsistent: the same string
+ * translated otherwise in each).
+ */
+function own(text: string, slug: string, n: number): string {
+  const messages = Array.from({ length: n }, (_, i) => [`${slug} ${i}`, i % 2 ? '' : `${slug} übersetzt ${i}`]);
+  messages.push(['Open the file.', `Die Datei öffnen (${slug})`], ['Name:', 'Name'], ['A rather long string to translate', 'Eine recht lange Übersetzung']);
+  const context = (name: string, list: string[][]) =>
+    `<context>\n    <name>${name}</name>\n${list.map(([source, target]) => `    <message>\n        <source>${source}</source>\n        <translation>${target}</translation>\n    </message>\n`).join('')}</context>\n`;
+  return text.replace('</TS>', `${context(slug, messages.slice(0, n))}${context('shared', messages.slice(n))}</TS>`);
+}
+
 /** The first component owns the repository and the others link to it; or (`linked` false) each has its own working copy. */
 function components(url: string, linked = true) {
   const repo = (i: number) => (i === 0 || !linked ? { repo: url, branch: 'main' } : { repo: 'weblate://hello/alpha' });
@@ -49,6 +58,8 @@ function components(url: string, linked = true) {
       ...repo(i),
       filemask: `${slug}/app_*.ts`,
       file_format: 'ts',
+      // the component's own check settings reach the checks a worker runs
+      ...(i % 3 === 1 ? { check_flags: 'max-length:24' } : {}),
     })),
     ...JSON_COMPONENTS.map((slug) => ({
       name: slug,
@@ -109,7 +120,9 @@ describe('a sync of many components on parse workers', () => {
     expect(expected.results.map((r) => [r.component, r.ok, r.added > 0])).toEqual([...TS, ...JSON_COMPONENTS].map((s) => [s, s !== 'delta', true]));
     expect(expected.store.units!.length).toBeGreaterThan(100);
     expect(expected.store.changes!.length).toBeGreaterThan(100);
-    expect(expected.store.checks!.length).toBeGreaterThan(0);
+    // the units' own checks (a worker runs them) and those across components (the writing thread's)
+    const names = new Set(expected.store.checks!.map((r) => (r as { name: string }).name));
+    for (const name of ['end_stop', 'end_colon', 'max-length', 'inconsistent']) expect(names).toContain(name);
     const broken = expected.results.find((r) => r.component === 'delta')!.files.find((f) => f.status === 'failed')!;
     expect(broken.error).toMatch(/^delta\/app_fr\.ts:\d+/);
     // every component with files to parse on a worker (no threshold), one worker and two
@@ -181,5 +194,112 @@ describe('a sync of many components on parse workers', () => {
     expect(pool.parsed).toEqual({ workers: TS.length + JSON_COMPONENTS.length - 2, here: 1 });
     expect(got.results).toEqual(expected.results);
     expect(got.store).toEqual(expected.store);
+  });
+});
+
+/** Languages of the large component's files. */
+const LANGUAGES = ['de', 'cs', 'fr', 'es', 'it', 'nl', 'pl'];
+
+describe("one component of many files: shared between the sync's thread and a parse worker", () => {
+  let env: SyncEnv;
+  let config: Config;
+
+  beforeAll(async () => {
+    env = await createSyncEnv();
+    const out: Record<string, string> = {};
+    LANGUAGES.forEach((code, i) => {
+      out[`big/app_${code}.ts`] = own(demoFile('app/translations/app_de.ts').replace('language="de"', `language="${code}"`), `big${i}`, 40 + i);
+      out[`bigjson/${code}.json`] = JSON.stringify({ hello: `Hallo ${code}`, name: 'Name', stop: 'Kein Punkt', [`only${i}`]: `Nur ${i}` }, null, 2);
+    });
+    out['bigjson/en.json'] = JSON.stringify(
+      { hello: 'Hello', name: 'Name:', stop: 'A stop.', ...Object.fromEntries(LANGUAGES.map((_, i) => [`only${i}`, `Only ${i}`])) },
+      null,
+      2,
+    );
+    // a file that does not parse: reported as on one thread, whichever side read it
+    out['big/app_sv.ts'] = '<?xml version="1.0" encoding="utf-8"?>\n<TS version="2.1" language="sv">\n<context>\n<name>x</name>\n</TS>\n';
+    await env.addUpstream('big', out);
+    const url = env.server.url('big.git', CREDENTIALS);
+    config = env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: [
+          { name: 'big', slug: 'big', repo: url, branch: 'main', filemask: 'big/app_*.ts', file_format: 'ts', check_flags: 'max-length:24' },
+          { name: 'bigjson', slug: 'bigjson', repo: url, branch: 'main', filemask: 'bigjson/*.json', template: 'bigjson/en.json', file_format: 'json' },
+        ],
+      },
+    ]);
+  });
+  afterAll(() => env.close());
+  afterEach(() => {
+    delete process.env.TMS_TEST_PARSE_WORKER_CRASH;
+  });
+
+  /** One component synced alone into a fresh store and working copy under `name`. */
+  async function syncAlone(name: string, slug: string, opts: Parameters<typeof syncProject>[4]) {
+    const store = await openStore(path.join(env.root, `${name}.sqlite`));
+    try {
+      const results = await syncProject(store, { ...config, repos_dir: path.join(env.root, `repos-${name}`) }, 'hello', slug, opts);
+      return { results: shown(results), store: await contents(store) };
+    } finally {
+      await store.close();
+    }
+  }
+
+  /**
+   * A pool that shares any component with two changed files or more, whatever the machine's load, its worker loaded
+   * before the sync.
+   */
+  async function sharing(): Promise<ParsePool> {
+    const pool = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 0, spare: () => true });
+    expect(await pool.ready()).toBe(true);
+    return pool;
+  }
+
+  it('loads the same store as one thread, bilingual and monolingual, with the worker taking shares of the files', async () => {
+    for (const slug of ['big', 'bigjson']) {
+      const alone = await syncAlone(`${slug}-one`, slug, { threads: 1 });
+      expect(alone.store.units!.length).toBeGreaterThan(LANGUAGES.length * 3);
+      const pool = await sharing();
+      const got = await syncAlone(`${slug}-shared`, slug, { share: pool }).finally(() => pool.close());
+      // the worker took some of the files (one share or more), this thread the others
+      expect(pool.parsed.workers).toBeGreaterThan(0);
+      expect(pool.parsed.here).toBe(0);
+      expect(got.results).toEqual(alone.results);
+      expect(got.store).toEqual(alone.store);
+    }
+  });
+
+  it("a component below the pool's weight, or with no core to spare, is parsed on the sync's thread alone: no worker starts", async () => {
+    const light = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 4 * 1024 * 1024, spare: () => true });
+    const busy = createParsePool(1, PARSE_POOL_THRESHOLD, { bytes: 0, spare: () => false });
+    for (const [name, pool] of [
+      ['light', light],
+      ['busy', busy],
+    ] as const) {
+      const got = await syncAlone(`big-${name}`, 'big', { share: pool }).finally(() => pool.close());
+      expect(pool.parsed).toEqual({ workers: 0, here: 0 });
+      expect(got.results[0]!.ok).toBe(false);
+      expect(got.results[0]!.parsed).toBe(LANGUAGES.length + 1);
+    }
+  });
+
+  it('leaves a core to spare by the load average, as make -l does', () => {
+    expect(coreToSpare(2, 0.8)).toBe(true);
+    expect(coreToSpare(2, 1.5)).toBe(false);
+    expect(coreToSpare(8, 6.9)).toBe(true);
+    expect(coreToSpare(4, 3.2)).toBe(false);
+  });
+
+  it('workers that die on their shares lose nothing: those shares are parsed here, the store the same', async () => {
+    const alone = await syncAlone('crash-one', 'big', { threads: 1 });
+    // every worker dies on the first share it takes (the pool gives up on them after a few)
+    process.env.TMS_TEST_PARSE_WORKER_CRASH = 'big/app_';
+    const pool = await sharing();
+    const got = await syncAlone('crash-shared', 'big', { share: pool }).finally(() => pool.close());
+    expect(pool.parsed.here).toBeGreaterThan(0);
+    expect(got.results).toEqual(alone.results);
+    expect(got.store).toEqual(alone.store);
   });
 });

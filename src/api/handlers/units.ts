@@ -46,7 +46,7 @@ export async function listUnits(ctx: RequestContext): Promise<Answer> {
       ctx,
       'large',
       await store.read((tx) => countUnitRecords(tx, visible, filter)),
-      (slice) => store.read((tx) => unitRecords(tx, visible, filter, slice)),
+      (slice) => store.read((tx) => unitRecords(tx, visible, filter, slice, { byId: ctx.access.unitsById() })),
       (u) => unitSerializer.write(u, ctx),
     ),
   );

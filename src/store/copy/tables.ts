@@ -1,7 +1,6 @@
 // The tables a database copy moves: this tms's schema as SQLite declares it, in an order that respects foreign keys.
 import Database from 'better-sqlite3';
-import { addonOptions } from '../db.js';
-import { MIGRATIONS } from '../migrations.js';
+import { addonOptions, migrate } from '../db.js';
 
 /** One table of the schema: its columns in declaration order and its primary key (the order rows are read in). */
 export interface CopyTable {
@@ -28,7 +27,7 @@ export function copyTables(): readonly CopyTable[] {
   if (cached) return cached;
   const db = new Database(':memory:', addonOptions());
   try {
-    for (const migration of MIGRATIONS) db.exec(migration);
+    migrate(db);
     const names = (db.pragma('table_list') as { name: string; type: string; schema: string }[])
       .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_') && !BOOKKEEPING.has(t.name))
       .map((t) => t.name)

@@ -397,7 +397,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX changes_user ON changes (user_id, timestamp DESC, id DESC);
   `,
-  // 6 (SQLite's 15): what the catalog refreshes by: catalog_version.structure, raised by any change of the rows it reads
+  // 6 (SQLite's 15): the free-text search's index: pg_trgm over every unit's source, target and context lowercased as
+  // tms_icontains compares them, which now says the same as a LIKE on that lowercased text (the planner inlines it, so
+  // the index answers it); the index only narrows, the LIKE on the row decides
+  `
+  CREATE OR REPLACE FUNCTION tms_icontains(haystack text, needle text) RETURNS boolean LANGUAGE sql IMMUTABLE
+    AS $$ SELECT lower(haystack COLLATE "und-x-icu") LIKE '%' || replace(replace(replace(needle, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' $$;
+  CREATE INDEX units_source_trigrams ON units USING gin (lower(source COLLATE "und-x-icu") gin_trgm_ops);
+  CREATE INDEX units_target_trigrams ON units USING gin (lower(target COLLATE "und-x-icu") gin_trgm_ops);
+  CREATE INDEX units_context_trigrams ON units USING gin (lower(context COLLATE "und-x-icu") gin_trgm_ops);
+  `,
+  // 7 (SQLite's 16): what the catalog refreshes by: catalog_version.structure, raised by any change of the rows it reads
   // whole, and a number for each change of a translation's statistics (the row's seq). Writers take turns across
   // every node (the store's write lock), so these numbers follow the order of commits.
   `

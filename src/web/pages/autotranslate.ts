@@ -1,5 +1,6 @@
 // Automatic translation from the translation page: the managers' form and its action, which starts the API's own
 // automatic translation task and shows its progress.
+import { jsonText } from '../../api/answer.js';
 import { autoTranslateTranslation } from '../../api/handlers/machinery.js';
 import { projectOfComponent, translationOf } from '../../api/lookup.js';
 import { type WriteContext, refusal, targetOf } from '../../api/write.js';
@@ -74,7 +75,7 @@ export async function startAutoTranslation(ctx: WebContext): Promise<WebAnswer> 
   const translation = translationOf(ctx);
   const write: WriteContext = { ...ctx, body: ctx.body!, reload: async () => refreshed(ctx) };
   const answer = await autoTranslateTranslation(write);
-  const result = 'json' in answer ? (JSON.parse(answer.json) as { details: string; task_url: string }) : { details: '', task_url: '' };
+  const result = 'json' in answer ? (JSON.parse(jsonText(answer)) as { details: string; task_url: string }) : { details: '', task_url: '' };
   const after = await refreshed(ctx);
   const body = html`<h1>Automatic translation</h1>
     <div data-task=${result.task_url}>

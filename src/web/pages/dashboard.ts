@@ -199,7 +199,7 @@ export async function searchPage(ctx: WebContext): Promise<WebAnswer> {
   // one page and one row more (is there a next page?), never a count of every match; read in id order when the
   // visitor sees most translations, so that a common search stops at the page's end
   const visible = ctx.access.translationIds();
-  const byId = visible === null || visible.length * 2 >= ctx.catalog.translations.length;
+  const byId = ctx.access.unitsById();
   const found = filter === null ? [] : await ctx.services.store.read((tx) => unitRecords(tx, visible, filter, { limit: SEARCH_PAGE + 1, offset }, { byId }));
   const more = found.length > SEARCH_PAGE;
   const next = (at: number) => `/search/?${new URLSearchParams({ q, offset: String(at) })}`;

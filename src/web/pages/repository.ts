@@ -1,5 +1,6 @@
 // The repository page for managers: status (pending, ahead, behind) and the API's own operations (commit, push, pull, reset, cleanup, lock).
 
+import { jsonText } from '../../api/answer.js';
 import { notFound, permissionDenied } from '../../api/errors.js';
 import { componentOperation, setComponentLock } from '../../api/handlers/repository.js';
 import { componentOf, projectOfComponent } from '../../api/lookup.js';
@@ -98,7 +99,7 @@ export async function repositoryOperation(ctx: WebContext): Promise<WebAnswer> {
     reload: async () => ctx,
   };
   const answer = lock ? await setComponentLock(write) : await componentOperation(write);
-  const value = 'json' in answer ? (JSON.parse(answer.json) as { result?: boolean; detail?: string; locked?: boolean }) : {};
+  const value = 'json' in answer ? (JSON.parse(jsonText(answer)) as { result?: boolean; detail?: string; locked?: boolean }) : {};
   const ok = lock ? true : value.result !== false;
   const text = lock
     ? value.locked

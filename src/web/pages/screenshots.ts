@@ -1,5 +1,6 @@
 // Screenshots in the web interface (Weblate's /screenshots/<p>/<c>/ and /screenshot/<id>/): a component's list with an upload form, one screenshot with its strings and a search to link more, its image; every write through the API's handlers.
 
+import { jsonText } from '../../api/answer.js';
 import { toApiError, validationError } from '../../api/errors.js';
 import * as api from '../../api/handlers/screenshots.js';
 import { componentOf, idOf, projectOfComponent } from '../../api/lookup.js';
@@ -121,7 +122,7 @@ export async function uploadScreenshot(ctx: WebContext): Promise<WebAnswer> {
   let created: number | undefined;
   const message = await attempt(async () => {
     const answer = await api.createComponentScreenshot(writeContext(ctx));
-    if ('json' in answer) created = (JSON.parse(answer.json) as { id: number }).id;
+    if ('json' in answer) created = (JSON.parse(jsonText(answer)) as { id: number }).id;
   });
   if (message !== null || created === undefined) return screenshotListPage(await refreshed(ctx), message ?? 'The screenshot was not added.');
   return { redirect: paths.screenshot(created), status: 303 };

@@ -1,4 +1,5 @@
 // Uploading a translation file from the translation page: the API's own upload handler (permissions, methods, conflicts).
+import { jsonText } from '../../api/answer.js';
 import { uploadFile } from '../../api/handlers/files.js';
 import { translationOf } from '../../api/lookup.js';
 import type { WriteContext } from '../../api/write.js';
@@ -14,7 +15,7 @@ export async function uploadTranslationFile(ctx: WebContext): Promise<WebAnswer>
   const write: WriteContext = { ...ctx, body: ctx.body!, reload: async () => refreshed(ctx) };
   const answer = await uploadFile(write);
   const result =
-    'json' in answer ? (JSON.parse(answer.json) as { accepted?: number; total?: number; not_found?: number; skipped?: number; count?: number }) : {};
+    'json' in answer ? (JSON.parse(jsonText(answer)) as { accepted?: number; total?: number; not_found?: number; skipped?: number; count?: number }) : {};
   const after = await refreshed(ctx);
   const back = paths.translation(after.catalog, translation);
   const conflicts = formValue(ctx, 'conflicts') ?? '';
