@@ -110,6 +110,7 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
+  const token = writerToken(bin, config, dir);
   if (sync) {
     const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
     pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
@@ -154,6 +155,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
       console.log(pageLines.at(-1));
     }
+    await measureAfterWrites(base, pid, token, kinds, () => ++n);
     pageLines.push(
       '',
       `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
@@ -163,6 +165,70 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     await new Promise((resolve) => child.once('close', resolve));
   }
 }
+
+/** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
+function writerToken(bin: string, config: string, dir: string): string {
+  const cli = (...args: string[]) =>
+    execFileSync(bin, ['--config', config, 'user', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  let out: string;
+  try {
+    out = cli('add', 'bench-writer', '--admin', '--email', 'bench-writer@example.test');
+  } catch {
+    out = cli('token', 'bench-writer');
+  }
+  return out.trim().split('\n').at(-1)!.trim();
+}
+
+/**
+ * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
+ * string), so every timed page is the first one after a change of the data; the PATCH's own latency is a row too.
+ */
+async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
+  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as { results: { is_source: boolean; units_list_url: string }[] };
+  const translation = translations.results.find((t) => !t.is_source)!;
+  const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
+  const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
+  const patches: number[] = [];
+  let edits = 0;
+  const patch = async () => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/units/${unit.id}/`, {
+      method: 'PATCH',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: [`bench edit ${++edits}`], state: 20 }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
+    patches.push(performance.now() - t);
+  };
+  pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+  for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
+    await patch();
+    for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
+    const times: number[] = [];
+    let cpu = 0;
+    for (let k = 0; k < REQUESTS; k++) {
+      await patch();
+      const cpuBefore = cpuSeconds(pid);
+      const t = performance.now();
+      const res = await fetch(base + kind.path(next()));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${kind.path(k)}: ${res.status}`);
+      times.push(performance.now() - t);
+      cpu += cpuSeconds(pid) - cpuBefore;
+    }
+    pageLines.push(
+      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |`,
+    );
+    console.log(pageLines.at(-1));
+  }
+  pageLines.push(
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | |`,
+  );
+  console.log(pageLines.at(-1));
+}
+/** The page kinds measured again after a write. */
+const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
 
 /**
  * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
