@@ -1,6 +1,7 @@
 // Formats benchmark: parse and one-edit write throughput per format over the shared corpus, plus Translate Toolkit for scale.
 //
-// Each set is measured in a process of its own (this script again, with BENCH_SET). Run: npm run bench:formats
+// Each set is measured in a process of its own (this script again, with BENCH_SET); a set with a Translate Toolkit anchor
+// is then timed again against it, the two sides in turns (toolkit, tms, three times). Run: npm run bench:formats
 // (BENCH_RUNS=n to change the number of timed runs; BENCH_FORMATS=aresource,strings-utf8
 // to time some format ids only; TMS_CORPUS to point at the corpus; TMS_PYTHON to choose the Python that has Translate Toolkit).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,10 +16,20 @@ import { getFormat } from '../src/formats/registry.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
-/** Timed passes of the CPU-time measurement: a median of 7 moved by half from run to run on a shared machine, of 31 by a tenth. */
-const CPU_RUNS = Math.max(RUNS, 31);
-/** Untimed passes before each timed section: with 3, the JIT was still compiling during the small sets' timed passes. */
+/** Untimed passes before each timed section of the table: with 3, the JIT was still compiling during the small sets' timed passes. */
 const WARMUP = 15;
+
+/**
+ * How both sides of an anchor comparison are timed, tms and Translate Toolkit alike: `rounds` processes each, the two
+ * sides in turns (toolkit, tms, toolkit, tms…) so that the load of a shared machine falls on both; in each process
+ * untimed passes until `warmSeconds` of CPU (at least one, at most `warmMax`), then timed passes until `seconds` of
+ * CPU, at least `min` and at most `max`; the median of all the timed passes of a side in CPU time. A small set gets 10
+ * timed passes a process, 30 a side; a set whose toolkit pass takes a second or two, one warm-up and one timed pass a
+ * process on that side. The warm-up is a time and not a count: after 15 passes of 1.5 ms V8 was still compiling (on
+ * threads whose CPU time counts), and the next ten passes took ×1.3–1.5 as long as later ones; CPython, without a JIT,
+ * is at its pace after the first pass and loses nothing by the longer warm-up.
+ */
+const ANCHOR = { rounds: 3, warmMax: 2000, warmSeconds: 1, min: 1, max: 10, seconds: 0.8 };
 
 interface BenchSet {
   format: string;
@@ -96,6 +107,12 @@ interface LoadedFile {
   ctx: FormatContext;
 }
 
+/** A set's files, and for a monolingual set its template's bytes and context (parsed again in each pass, as a sync does). */
+interface LoadedSet {
+  files: LoadedFile[];
+  template: { bytes: Uint8Array; ctx: FormatContext } | null;
+}
+
 function corpusDir(): string | null {
   for (const dir of [process.env.TMS_CORPUS, path.resolve(repoRoot, '..', 'shared', 'corpus')]) {
     if (dir && existsSync(path.join(dir, 'README.md'))) return dir;
@@ -103,13 +120,14 @@ function corpusDir(): string | null {
   return null;
 }
 
-function load(corpus: string, set: BenchSet): LoadedFile[] {
+function load(corpus: string, set: BenchSet): LoadedSet {
   const cwd = path.join(corpus, set.project);
   const files: LoadedFile[] = [];
   const sourceLanguage = set.sourceLanguage ?? 'en';
-  const template = set.template
-    ? getFormat(set.format).parse(readFileSync(path.join(cwd, set.template)), { filename: set.template, language: sourceLanguage, sourceLanguage })
+  const templateSource = set.template
+    ? { bytes: readFileSync(path.join(cwd, set.template)), ctx: { filename: set.template, language: sourceLanguage, sourceLanguage } }
     : null;
+  const template = templateSource ? getFormat(set.format).parse(templateSource.bytes, templateSource.ctx) : null;
   for (const mask of set.masks) {
     const [before, after = ''] = mask.split('*');
     for (const name of fg.sync(mask, { cwd }).sort()) {
@@ -119,7 +137,16 @@ function load(corpus: string, set: BenchSet): LoadedFile[] {
       files.push({ name, bytes: readFileSync(path.join(cwd, name)), ctx });
     }
   }
-  return files;
+  return { files, template: templateSource };
+}
+
+/**
+ * What a sync does with a set's files (`parseChanged`): the template parsed once, then each file with it, so that the
+ * template's listing and identities are worked out in every pass and not once for all of them.
+ */
+function parseAsSync(format: Format, set: LoadedSet): void {
+  const template = set.template ? format.parse(set.template.bytes, set.template.ctx) : null;
+  for (const f of set.files) format.parse(f.bytes, { ...f.ctx, template });
 }
 
 function median(values: number[]): number {
@@ -127,17 +154,23 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Median CPU seconds (user + system) of `CPU_RUNS` passes after `warmup` untimed ones: steadier than wall time on a busy machine. */
-function cpuTime(pass: () => void, warmup = WARMUP): number {
-  for (let i = 0; i < warmup; i++) pass();
-  const runs: number[] = [];
-  for (let i = 0; i < CPU_RUNS; i++) {
+/** CPU seconds (user + system) of each timed pass under the `ANCHOR` rule, after its warm-up passes. */
+function anchorPasses(pass: () => void): number[] {
+  const cpuOf = () => {
     const before = process.cpuUsage();
     pass();
     const used = process.cpuUsage(before);
-    runs.push((used.user + used.system) / 1e6);
+    return (used.user + used.system) / 1e6;
+  };
+  let spent = 0;
+  for (let n = 0; n < 1 || (n < ANCHOR.warmMax && spent < ANCHOR.warmSeconds); n++) spent += cpuOf();
+  const runs: number[] = [];
+  spent = 0;
+  while (runs.length < ANCHOR.min || (runs.length < ANCHOR.max && spent < ANCHOR.seconds)) {
+    runs.push(cpuOf());
+    spent += runs.at(-1)!;
   }
-  return median(runs);
+  return runs;
 }
 
 /** Median seconds of `RUNS` timed passes after `WARMUP` untimed ones. */
@@ -184,12 +217,35 @@ function findPython(): string | null {
   return null;
 }
 
-const TT_SNIPPET = `
+// The toolkit's timing, the `ANCHOR` rule as in `anchorPasses` (its JSON is argv[1]); each snippet below defines
+// read_all() (every file read once, returning the number of units) and ends with this. Standard output is muted while
+// reading: Debian's aresource prints as it reads.
+const TT_TIMING = `
+import io, contextlib
+rule = json.loads(sys.argv[1])
+def cpu_of():
+    c0 = time.process_time()
+    global units
+    units = read_all()
+    return time.process_time() - c0
+with contextlib.redirect_stdout(io.StringIO()):
+    n, spent = 0, 0.0
+    while n < 1 or (n < rule['warmMax'] and spent < rule['warmSeconds']):
+        spent += cpu_of()
+        n += 1
+    runs, spent = [], 0.0
+    while len(runs) < rule['min'] or (len(runs) < rule['max'] and spent < rule['seconds']):
+        runs.append(cpu_of())
+        spent += runs[-1]
+print(json.dumps({"runs": runs, "units": units, "version": v.sver}))
+`;
+
+// Qt TS as Weblate reads it: context, source, target, notes and locations of every unit not obsolete.
+const TT_TS_SNIPPET = `
 import sys, time, json
 from translate.storage import ts2
 import translate.__version__ as v
 data = [open(p, 'rb').read() for p in sys.argv[2:]]
-runs = int(sys.argv[1])
 def read(d):
     n = 0
     for u in ts2.tsfile.parsestring(d).units:
@@ -198,19 +254,9 @@ def read(d):
         u.getcontext(), u.source, u.target, u.getnotes(), u.getlocations()
         n += 1
     return n
-for d in data: read(d)
-times = []
-cpu = []
-units = 0
-for _ in range(runs):
-    t0, c0 = time.perf_counter(), time.process_time()
-    units = sum(read(d) for d in data)
-    times.append(time.perf_counter() - t0)
-    cpu.append(time.process_time() - c0)
-times.sort()
-cpu.sort()
-print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
-`;
+def read_all():
+    return sum(read(d) for d in data)
+${TT_TIMING}`;
 
 // Translate Toolkit reading XLIFF as Weblate's wrappers use it: getid, source, target (rich: the placeables round trip
 // Weblate's rich_to_xliff_string makes), the target state, notes and locations of every unit.
@@ -221,7 +267,7 @@ from lxml import etree
 from translate.storage import xliff
 from translate.storage.placeables.lisa import strelem_to_xml
 import translate.__version__ as v
-runs, rich = int(sys.argv[1]), sys.argv[2] == 'rich'
+rich = sys.argv[2] == 'rich'
 data = [open(p, 'rb').read() for p in sys.argv[3:]]
 def rich_string(elements):
     root = etree.Element('e')
@@ -247,39 +293,19 @@ def read(d):
                 rich_string(u.rich_target)
         n += 1
     return n
-for d in data: read(d)
-times = []
-units = 0
-for _ in range(runs):
-    t0 = time.process_time()
-    units = sum(read(d) for d in data)
-    times.append(time.process_time() - t0)
-times.sort()
-print(json.dumps({"seconds": times[len(times) // 2], "units": units, "version": v.sver}))
-`;
-
-/** Translate Toolkit on the files of an XLIFF set against tms's parse of the same files (`cpu`), both in CPU time. */
-function xliffAnchor(python: string, corpus: string, set: BenchSet, cpu: number): void {
-  const files = load(corpus, set);
-  const paths = files.map((f) => path.join(corpus, set.project, f.name));
-  const mode = set.format === 'xliff' ? 'rich' : 'plain';
-  const out = execFileSync(python, ['-c', TT_XLIFF_SNIPPET, String(RUNS), mode, ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  const tt = JSON.parse(out) as { seconds: number; units: number; version: string };
-  const bytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
-  console.log(
-    `${set.format.padEnd(11)} ${set.project.padEnd(24)} TT ${tt.version} (${mode}) ${fmt(bytes / tt.seconds)} MB/s   tms ${fmt(bytes / cpu)} MB/s   ${(tt.seconds / cpu).toFixed(1)}x`,
-  );
-}
+def read_all():
+    return sum(read(d) for d in data)
+${TT_TIMING}`;
 
 // The toolkit side of a monolingual set: each file parsed with its language set first (as Weblate does), then
-// id, source, target and notes read from every unit. Standard output is muted: Debian's aresource prints while reading.
+// id, source, target and notes read from every unit. A monolingual set's template is read the same way in each pass, as
+// tms's side parses it in each pass: Weblate too parses a component's template once, as a store of its own.
 const TT_STORE_SNIPPET = `
-import sys, time, json, io, contextlib, importlib
+import sys, time, json, importlib
 import translate.__version__ as v
 module, cls = sys.argv[2].rsplit('.', 1)
 store_class = getattr(importlib.import_module('translate.storage.' + module), cls)
 files = [(p.split('=', 1)[0], open(p.split('=', 1)[1], 'rb').read()) for p in sys.argv[3:]]
-runs = int(sys.argv[1])
 def read(code, data):
     st = store_class()
     st.settargetlanguage(code)
@@ -289,41 +315,47 @@ def read(code, data):
         u.getid(), u.source, u.target, u.getnotes()
         n += 1
     return n
-with contextlib.redirect_stdout(io.StringIO()):
-    for code, d in files: read(code, d)
-    times = []
-    cpu = []
-    units = 0
-    for _ in range(runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        units = sum(read(code, d) for code, d in files)
-        times.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-times.sort()
-cpu.sort()
-print(json.dumps({"seconds": times[len(times) // 2], "cpu": cpu[len(cpu) // 2], "units": units, "version": v.sver}))
-`;
+def read_all():
+    return sum(read(code, d) for code, d in files)
+${TT_TIMING}`;
+
+/** The toolkit's side of a set (snippet and arguments after the rule's), and how it is named; null for a set without one. */
+function toolkitSide(corpus: string, set: BenchSet, files: LoadedFile[]): { args: string[]; label: string } | null {
+  const full = (f: LoadedFile) => path.join(corpus, set.project, f.name);
+  if (set.format === 'ts' && set.project === SETS[0]!.project) {
+    return { args: [TT_TS_SNIPPET, ...files.map(full)], label: 'ts2 parse + context/source/target/notes/locations of every unit' };
+  }
+  if (set.toolkit) {
+    const template = set.template ? [`${set.sourceLanguage ?? 'en'}=${path.join(corpus, set.project, set.template)}`] : [];
+    return { args: [TT_STORE_SNIPPET, set.toolkit, ...template, ...files.map((f) => `${f.ctx.language}=${full(f)}`)], label: set.toolkit };
+  }
+  if (set.format === 'xliff' || set.format === 'plainxliff') {
+    const mode = set.format === 'xliff' ? 'rich' : 'plain';
+    return { args: [TT_XLIFF_SNIPPET, mode, ...files.map(full)], label: `xliff (${mode})` };
+  }
+  return null;
+}
 
 /** What one set's own process measured. */
 interface SetResult {
   /** The table's row, or why the set was skipped. */
   row: string;
   bytes: number;
-  /** Median wall seconds of a parse of every file (the table), and median CPU seconds after a longer warm-up (the anchors). */
+  /** Median wall seconds of a parse of every file (the table). */
   seconds: number;
-  cpu: number;
 }
 
 /**
- * Measures one set: the parse in CPU time, then the table's parse and write in wall time. Each set runs in a process of its
+ * Measures one set for the table: the parse and the one-edit write in wall time. Each set runs in a process of its
  * own: in one process, what earlier sets left behind (their garbage, V8's decisions about where to allocate) made a
  * later set's passes alternate between fast and twice as slow.
  */
 function measureSet(corpus: string, set: BenchSet): SetResult {
   const format = getFormat(set.format);
-  const files = load(corpus, set);
+  const loaded = load(corpus, set);
+  const { files } = loaded;
   const label = `${set.format.padEnd(12)}${set.project.padEnd(36)}`;
-  if (files.length === 0) return { row: `${label}no files`, bytes: 0, seconds: 0, cpu: 0 };
+  if (files.length === 0) return { row: `${label}no files`, bytes: 0, seconds: 0 };
   let units = 0;
   let edits: Array<UnitWrite | null>;
   try {
@@ -331,15 +363,10 @@ function measureSet(corpus: string, set: BenchSet): SetResult {
     edits = files.map((f) => editFor(format, f));
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    return { row: `${label}skipped: ${message.split('\n')[0]}`, bytes: 0, seconds: 0, cpu: 0 };
+    return { row: `${label}skipped: ${message.split('\n')[0]}`, bytes: 0, seconds: 0 };
   }
   const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
-  const parse = () => {
-    for (const f of files) format.parse(f.bytes, f.ctx);
-  };
-  // the parse in CPU time first, before the writes' garbage is in the heap; then the table's wall times
-  const cpu = cpuTime(parse);
-  const seconds = time(parse);
+  const seconds = time(() => parseAsSync(format, loaded));
   const writeSeconds = time(() => {
     files.forEach((f, i) => {
       const edit = edits[i];
@@ -351,17 +378,50 @@ function measureSet(corpus: string, set: BenchSet): SetResult {
     `${label}${String(files.length).padStart(6)}${fmt(mb(bytes), 2)}${String(units).padStart(9)}` +
     `${fmt(mb(bytes) / seconds).padStart(12)}${fmt(units / seconds, 0).padStart(11)}` +
     `${fmt(mb(bytes) / writeSeconds).padStart(12)}${fmt(written / writeSeconds, 0).padStart(10)}`;
-  return { row, bytes, seconds, cpu };
+  return { row, bytes, seconds };
 }
 
-/** Runs `measureSet` for SETS[index] in a child process (this script again, with BENCH_SET). */
-function measureInChild(index: number): SetResult {
+/** One tms round of an anchor comparison, in a process of its own (BENCH_ANCHOR): CPU seconds of each timed pass. */
+function anchorRound(corpus: string, set: BenchSet): number[] {
+  const format = getFormat(set.format);
+  const loaded = load(corpus, set);
+  return anchorPasses(() => parseAsSync(format, loaded));
+}
+
+/** Runs this script again for SETS[index] (the table's measure, or with `anchor` one round of tms's anchor timing). */
+function inChild<T>(index: number, anchor = false): T {
   const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
     encoding: 'utf8',
-    env: { ...process.env, BENCH_SET: String(index) },
+    env: { ...process.env, BENCH_SET: String(index), BENCH_ANCHOR: anchor ? '1' : '' },
     maxBuffer: 1 << 20,
   });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as SetResult;
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}
+
+/** tms against Translate Toolkit on a set's files, both sides timed by the `ANCHOR` rule in turns. */
+function anchorComparison(python: string, corpus: string, index: number): void {
+  const set = SETS[index]!;
+  const { files } = load(corpus, set);
+  const side = toolkitSide(corpus, set, files);
+  if (!side) return;
+  const toolkitRuns: number[] = [];
+  const tmsRuns: number[] = [];
+  let toolkit = { units: 0, version: '' };
+  for (let round = 0; round < ANCHOR.rounds; round++) {
+    const [snippet, ...args] = side.args;
+    const out = execFileSync(python, ['-c', snippet!, JSON.stringify(ANCHOR), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const answer = JSON.parse(out) as { runs: number[]; units: number; version: string };
+    toolkitRuns.push(...answer.runs);
+    toolkit = answer;
+    tmsRuns.push(...inChild<number[]>(index, true));
+  }
+  const megabytes = mb(files.reduce((n, f) => n + f.bytes.length, 0));
+  const theirs = median(toolkitRuns);
+  const ours = median(tmsRuns);
+  console.log(
+    `${set.format} (${set.project}): Translate Toolkit ${toolkit.version} ${side.label} ${(megabytes / theirs).toFixed(2)} MB/s ` +
+      `(${toolkitRuns.length} passes, ${toolkit.units} units), tms ${(megabytes / ours).toFixed(1)} MB/s (${tmsRuns.length} passes) = ${(theirs / ours).toFixed(1)}x`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -372,17 +432,19 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`Formats benchmark: node ${process.version}, ${cpuModel()}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`median of ${RUNS} runs (CPU time: of ${CPU_RUNS}) after ${WARMUP} warm-up passes, each set in a process of its own; MB = 10^6 bytes\n`);
+  console.log(
+    `wall time, median of ${RUNS} runs after ${WARMUP} warm-up passes, each set in a process of its own; a monolingual set's template parsed in each pass; MB = 10^6 bytes\n`,
+  );
   const header = `${'format'.padEnd(12)}${'project'.padEnd(36)}${'files'.padStart(6)}${'MB'.padStart(8)}${'units'.padStart(9)}`;
   console.log(`${header}${'parse MB/s'.padStart(12)}${'units/s'.padStart(11)}${'write MB/s'.padStart(12)}${'writes/s'.padStart(10)}`);
 
-  const results: Record<string, SetResult> = {};
+  const measured: number[] = [];
   const only = process.env.BENCH_FORMATS ? new Set(process.env.BENCH_FORMATS.split(',')) : null;
   SETS.forEach((set, index) => {
     if (only && !only.has(set.format)) return;
-    const result = measureInChild(index);
+    const result = inChild<SetResult>(index);
     console.log(result.row);
-    if (result.bytes > 0) results[`${set.format}/${set.project}`] = result;
+    if (result.bytes > 0) measured.push(index);
   });
 
   console.log('');
@@ -391,50 +453,19 @@ async function main(): Promise<void> {
     console.log('Translate Toolkit not installed');
     return;
   }
-  const keepass = only && !only.has('ts') ? [] : load(corpus, SETS[0]!);
-  const paths = keepass.map((f) => path.join(corpus, SETS[0]!.project, f.name));
-  if (keepass.length > 0) {
-    const out = execFileSync(python, ['-c', TT_SNIPPET, String(Math.min(RUNS, 3)), ...paths], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const tt = JSON.parse(out) as { seconds: number; cpu: number; units: number; version: string };
-    const bytes = keepass.reduce((n, f) => n + f.bytes.length, 0);
-    const ours = results[`ts/${SETS[0]!.project}`];
-    const ttRate = mb(bytes) / tt.seconds;
-    console.log(`Translate Toolkit ${tt.version} (ts2 parse + context/source/target/notes/locations of every unit) on ${SETS[0]!.project}:`);
-    console.log(`  ${ttRate.toFixed(1)} MB/s, ${(tt.units / tt.seconds).toFixed(0)} units/s`);
-    if (ours) {
-      const cpu = ours.cpu;
-      console.log(
-        `tms ts parse is ${(mb(ours.bytes) / ours.seconds / ttRate).toFixed(1)}x Translate Toolkit's speed on the same files; ` +
-          `CPU time: toolkit ${(mb(bytes) / tt.cpu).toFixed(2)} MB/s, tms ${(mb(bytes) / cpu).toFixed(1)} MB/s = ${(tt.cpu / cpu).toFixed(1)}x`,
-      );
-    }
-  }
-
-  for (const set of SETS) {
-    const mine = results[`${set.format}/${set.project}`];
-    if (!set.toolkit || !mine) continue;
-    const files = load(corpus, set);
-    const args = files.map((f) => `${f.ctx.language}=${path.join(corpus, set.project, f.name)}`);
-    const answer = execFileSync(python, ['-c', TT_STORE_SNIPPET, String(Math.min(RUNS, 3)), set.toolkit, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const store = JSON.parse(answer) as { seconds: number; cpu: number; units: number };
-    const cpu = mine.cpu;
-    const rate = mb(mine.bytes) / store.seconds;
-    console.log(
-      `${set.format} (${set.project}): Translate Toolkit ${set.toolkit} ${rate.toFixed(2)} MB/s, ${(store.units / store.seconds).toFixed(0)} units/s; ` +
-        `tms ${(mb(mine.bytes) / mine.seconds).toFixed(1)} MB/s = ${(mb(mine.bytes) / mine.seconds / rate).toFixed(1)}x; ` +
-        `CPU time: toolkit ${(mb(mine.bytes) / store.cpu).toFixed(2)} MB/s, tms ${(mb(mine.bytes) / cpu).toFixed(1)} MB/s = ${(store.cpu / cpu).toFixed(1)}x`,
-    );
+  console.log(
+    `Parse against Translate Toolkit on the same files, CPU time: each side the median of its passes over ${ANCHOR.rounds} processes in turns ` +
+      `(toolkit, tms…), each process ${ANCHOR.min}-${ANCHOR.max} timed passes within ${ANCHOR.seconds} s after ${ANCHOR.warmSeconds} s of warm-up passes`,
+  );
+  for (const index of measured) {
+    anchorComparison(python, corpus, index);
+    const set = SETS[index]!;
     if (set.format === 'po') {
+      const { files } = load(corpus, set);
       const gp = await gettextParserSeconds(files);
-      if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(mine.bytes) / gp).toFixed(1)} MB/s (its own objects, no Weblate units)`);
+      const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
+      if (gp !== null) console.log(`po (${set.project}): gettext-parser ${(mb(bytes) / gp).toFixed(1)} MB/s wall (its own objects, no Weblate units)`);
     }
-  }
-
-  const xliffSets = SETS.filter((set) => (set.format === 'xliff' || set.format === 'plainxliff') && (!only || only.has(set.format)));
-  if (xliffSets.length > 0) console.log('\nXLIFF parse against Translate Toolkit reading the same files as Weblate does (CPU time):');
-  for (const set of xliffSets) {
-    const mine = results[`${set.format}/${set.project}`];
-    if (mine) xliffAnchor(python, corpus, set, mine.cpu);
   }
 }
 
@@ -442,7 +473,7 @@ if (process.env.BENCH_SET !== undefined) {
   const corpus = corpusDir();
   const set = SETS[Number(process.env.BENCH_SET)];
   if (!corpus || !set) throw new Error(`no set ${process.env.BENCH_SET} or no corpus`);
-  console.log(JSON.stringify(measureSet(corpus, set)));
+  console.log(JSON.stringify(process.env.BENCH_ANCHOR ? anchorRound(corpus, set) : measureSet(corpus, set)));
 } else {
   await main();
 }

@@ -5,9 +5,11 @@ import { FormatParseError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
+import { type DictUnit, readPlainUnits, readStringsdict } from '../../src/formats/apple/stringsdict.js';
 import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { lookupUnicodeName } from '../../src/formats/unicode-names.js';
+import { thrownBy } from '../helpers/errors.js';
 import { type ToolkitResult, describeToolkit, toolkitUnits } from '../helpers/toolkit.js';
 import { FIXTURES, changedLines, fixture, runConformance } from './conformance.js';
 
@@ -233,6 +235,76 @@ describe('stringsdict: writing', () => {
     expect(units.find((u) => u.context === 'people')?.target).toEqual(['%#@people@ a další']);
     expect(units.find((u) => u.context === 'people:people')?.target).toEqual(['', '%ld osoba', '%ld osoby', '%ld osob']);
     expect(new TextDecoder().decode(out)).toContain('\t<key>people</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n');
+  });
+});
+
+describe('stringsdict: a parse reads the units from the tokens, the tree where the file is not of the plain shape', () => {
+  const plist = (
+    body: string,
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n',
+  ) => `${head}<plist version="1.0">\n<dict>\n${body}\n</dict>\n</plist>\n`;
+  const variable = (pairs: string) =>
+    `<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>ld</string>${pairs}`;
+  const entry = (key: string, format: string, pairs: string) =>
+    `<key>${key}</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n${format}\n<key>n</key>\n<dict>${variable(pairs)}</dict>\n</dict>`;
+  const light = (entries: readonly DictUnit[] | null) =>
+    entries?.map(({ id, plural, text, forms, format }) => ({ id, plural, text, format, forms: forms.map(({ key, text }) => ({ key, text })) }));
+
+  it('reads the same units as the tree from plain files: a DOCTYPE, BOM, CRLF, comments, CDATA, references, repeated keys, non-ASCII, empty values', () => {
+    const plain = [
+      plist(entry('a', '<string>%#@n@</string>', '<key>one</key><string>%ld soubor</string><key>other</key><string>%ld souborů</string>')),
+      `\ufeff${plist(entry('a', '<string>x</string>', '<key>one</key><string>1</string>'))}`,
+      plist(entry('a', '<string>x</string>', '<key>one</key><string>1</string>')).replaceAll('\n', '\r\n'),
+      plist(
+        `<!-- c -->${entry('a', '<string><!-- in -->x<![CDATA[<b> & ]]>y &amp; &#233; &lt;</string>', '<!-- c --><key>one</key><string/><key>one</key><string>later</string>')}`,
+      ),
+      plist(entry('a', '<true/>', '<key>other</key><integer>3</integer><key>few</key><false></false>')),
+      plist(`${entry('a', '<string>x</string>', '')}\n${entry('a', '<string>y</string>', '<key>one</key><string>again</string>')}`),
+      plist(entry('日本', '<string>件</string>', '<key>other</key><string>%ld 件</string>')),
+      plist(''),
+      '<plist/>',
+      '<plist><dict/></plist>',
+    ];
+    for (const text of plain) {
+      const bytes = encoder.encode(text);
+      const units = readPlainUnits(bytes, 'x.stringsdict');
+      expect(units, text).not.toBeNull();
+      expect(light(units), text).toEqual(light(readStringsdict(bytes, 'x.stringsdict').entries));
+    }
+    expect(readPlainUnits(encoder.encode(plain[3]!), 'x')?.find((e) => e.id === 'a')?.text).toBe('x<b> & y & é <');
+  });
+
+  it('leaves the rest to the tree, whose units and errors a parse gives', () => {
+    const others = [
+      plist(entry('a', '<string>x<b>bold</b></string>', '')),
+      plist(entry('a', '<array><string>x</string></array>', '')),
+      plist(entry('a', '<foo>x</foo>', '')),
+      plist(entry('a', '<string>x</string>', '<key>one</key><dict/>')),
+      `<plist><dict/><string>ignored</string></plist>`,
+    ];
+    const f = getFormat('stringsdict');
+    for (const text of others) {
+      const bytes = encoder.encode(text);
+      expect(readPlainUnits(bytes, 'x.stringsdict'), text).toBeNull();
+      const units = f.parse(bytes, { filename: 'x.stringsdict', language: 'cs', sourceLanguage: 'en' }).units;
+      expect(
+        units.map((u) => u.context),
+        text,
+      ).toEqual(readStringsdict(bytes, 'x.stringsdict').entries.map((e) => e.id));
+    }
+    const broken = encoder.encode(plist('<key>a</key>\n<string>x</string>'));
+    expect(readPlainUnits(broken, 'x.stringsdict')).toBeNull();
+    const error = thrownBy(FormatParseError, () => getFormat('stringsdict').parse(broken, { filename: 'x.stringsdict', language: 'cs', sourceLanguage: 'en' }));
+    expect(error.data.line).toBe(5);
+    const rule = encoder.encode(plist('<key>a</key>\n<dict><key>v</key>\n<dict><key>NSStringFormatSpecTypeKey</key><string>Other</string></dict></dict>'));
+    expect(readPlainUnits(rule, 'x.stringsdict')).toBeNull();
+    expect(
+      thrownBy(FormatParseError, () => getFormat('stringsdict').parse(rule, { filename: 'x.stringsdict', language: 'cs', sourceLanguage: 'en' })).data.line,
+    ).toBe(6);
+    // malformed XML fails in the token reader as in the tree, at the same place
+    const malformed = encoder.encode(`\ufeff<plist><dict><key>a</key><dict><key>NSStringLocalizedFormatKey</key><string>x</strin></dict></dict></plist>`);
+    const fromTokens = thrownBy(FormatParseError, () => readPlainUnits(malformed, 'x.stringsdict'));
+    expect(fromTokens.data).toEqual(thrownBy(FormatParseError, () => readStringsdict(malformed, 'x.stringsdict')).data);
   });
 });
 

@@ -8,9 +8,10 @@ import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js'
 import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
 import { TemplateKeys } from '../template-keys.js';
-import { lineColumn } from '../text.js';
+import { decodeUtf8, lineColumn } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { indentAt, lineEnding, lineStart } from '../xml/position.js';
+import { XmlScanner, XmlToken } from '../xml/scanner.js';
 
 /** Weblate's new, empty .stringsdict. */
 export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
@@ -23,6 +24,7 @@ export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const NO_FORMS: readonly Pair[] = [];
+const NO_KEYS: readonly Form[] = [];
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
 const encoder = new TextEncoder();
 
@@ -32,24 +34,36 @@ const encoder = new TextEncoder();
  */
 const PLIST_TEXT: ReadonlySet<string> = new Set(['key', 'string', 'integer', 'real', 'date', 'data', 'true', 'false']);
 
-/** One `<key>`/value pair of a plist `<dict>`. */
-interface Pair {
+/** One `<key>` of a plist `<dict>` and its value's text as plistlib gives it (`scalarText`). */
+interface Form {
   key: string;
+  text: string;
+}
+
+/** One `<key>`/value pair of a plist `<dict>`, with its elements. */
+interface Pair extends Form {
   keyElement: XmlElement;
   value: XmlElement;
 }
 
-/** One unit of the file: a format string (`key`) or a plural variable (`key:variable`), with where it sits. */
-export interface DictEntry {
+/** What a parse reads of one unit of the file: a format string (`key`) or a plural variable (`key:variable`). */
+export interface DictUnit {
   id: string;
+  plural: boolean;
+  /** A format string's text (`scalarText` of its value); '' for a plural variable. */
+  text: string;
+  /** Plural variables: the variable dict's keys and texts, categories among them (none for a format string); see `pairOf`. */
+  forms: readonly Form[];
+  format: string;
+}
+
+/** A unit with where it sits, for writing. */
+export interface DictEntry extends DictUnit {
   /** The outer key's dict. */
   outer: XmlElement;
   /** The format string's <string>, or the variable's <dict>. */
   value: XmlElement;
-  plural: boolean;
-  /** Plural variables: the variable dict's pairs, categories among them (none for a format string); see `pairOf`. */
   forms: readonly Pair[];
-  format: string;
 }
 
 export interface StringsdictDocument {
@@ -72,7 +86,7 @@ function pairs(xml: XmlDocument, filename: string, dict: XmlElement): Pair[] {
     const value = children[i + 1];
     if (keyElement.name !== 'key') fail(xml, filename, keyElement, `expected <key> in <dict>, found <${keyElement.name}>`);
     if (!value) fail(xml, filename, keyElement, `<key>${textOf(keyElement)}</key> has no value`);
-    out.push({ key: textOf(keyElement), keyElement, value });
+    out.push({ key: textOf(keyElement), text: scalarText(value), keyElement, value });
   }
   return out;
 }
@@ -98,7 +112,7 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
     if (outer.name !== 'dict') fail(xml, filename, keyElement, `${key} is not a dict`);
     for (const { key: inner, keyElement: innerKey, value } of pairs(xml, filename, outer)) {
       if (inner === FORMAT_KEY) {
-        entries.push({ id: key, outer, value, plural: false, forms: NO_FORMS, format: '' });
+        entries.push({ id: key, outer, value, plural: false, text: scalarText(value), forms: NO_FORMS, format: '' });
       } else if (value.name === 'dict') {
         const variable = pairs(xml, filename, value);
         const spec = variable.find((p) => p.key === SPEC_TYPE_KEY);
@@ -106,7 +120,7 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
           fail(xml, filename, innerKey, `${inner} in ${key} is not of NSStringPluralRuleType`);
         }
         const format = variable.find((p) => p.key === 'NSStringFormatValueTypeKey');
-        entries.push({ id: `${key}:${inner}`, outer, value, plural: true, forms: variable, format: format ? textOf(format.value) : '' });
+        entries.push({ id: `${key}:${inner}`, outer, value, plural: true, text: '', forms: variable, format: format ? textOf(format.value) : '' });
       } else {
         fail(xml, filename, innerKey, `unexpected key ${inner} in ${key}`);
       }
@@ -119,37 +133,117 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
  * The pair of `key` in a dict's pairs, the last when it is repeated (as plistlib reads it), or undefined. A search:
  * a variable holds a handful of pairs, and a map of them (its keys fresh strings, hashed in full) cost more.
  */
-function pairOf(pairs: readonly Pair[], key: string): Pair | undefined {
+function pairOf<P extends Form>(pairs: readonly P[], key: string): P | undefined {
   for (let i = pairs.length - 1; i >= 0; i--) if (pairs[i]!.key === key) return pairs[i];
   return undefined;
 }
 
-function entryForms(entry: DictEntry, tags: readonly string[]): string[] {
-  if (!entry.plural) return [scalarText(entry.value)];
-  return tags.map((tag) => {
-    const pair = pairOf(entry.forms, tag);
-    return pair ? scalarText(pair.value) : '';
-  });
+function entryForms(entry: DictUnit, tags: readonly string[]): string[] {
+  if (!entry.plural) return [entry.text];
+  return tags.map((tag) => pairOf(entry.forms, tag)?.text ?? '');
+}
+
+/** The start or end tag after the current token: text, comments and PIs between elements are dropped, as the tree drops them. */
+function nextTag(s: XmlScanner): number {
+  for (;;) {
+    const kind = s.next();
+    if (kind === XmlToken.StartTag || kind === XmlToken.EndTag || kind === XmlToken.Eof) return kind;
+  }
+}
+
+/** Whether the current tag is named `name` (a call: the reader's tests of the same field must not narrow its type). */
+function named(s: XmlScanner, name: string): boolean {
+  return s.name === name;
+}
+
+/** Whether the next tag is a start tag named `name`. */
+function startsNext(s: XmlScanner, name: string): boolean {
+  return nextTag(s) === XmlToken.StartTag && named(s, name);
+}
+
+/** `scalarText` of the element whose start tag the scanner is on, read up to its end tag; null if it is not a plain scalar. */
+function scalarOf(s: XmlScanner): string | null {
+  const name = s.name;
+  if (!PLIST_TEXT.has(name)) return null;
+  let text = '';
+  for (let kind = s.next(); kind !== XmlToken.EndTag; kind = s.next()) {
+    if (kind === XmlToken.Text || kind === XmlToken.CData) text += s.textValue();
+    else if (kind === XmlToken.StartTag || kind === XmlToken.Eof) return null;
+  }
+  return name === 'true' ? 'True' : name === 'false' ? 'False' : text;
+}
+
+/** The text of the `<key>` the scanner is on, or null if it is on another element. */
+function keyOf(s: XmlScanner): string | null {
+  return named(s, 'key') ? scalarOf(s) : null;
+}
+
+/**
+ * A parse's reading of a .stringsdict: its units straight from the scanner's tokens, without an element tree, for
+ * a file of the plain shape (a dict of dicts holding format strings and variable dicts of scalars); null for any
+ * other shape, which `readStringsdict` reads (its tree, its errors). Malformed XML and invalid UTF-8 fail here as
+ * they fail there, with the same scanner over the same text.
+ */
+export function readPlainUnits(bytes: Uint8Array, filename: string): DictUnit[] | null {
+  const decoded = decodeUtf8(bytes, filename);
+  const s = new XmlScanner(decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded, filename);
+  const entries: DictUnit[] = [];
+  if (!startsNext(s, 'plist')) return null;
+  if (nextTag(s) === XmlToken.StartTag) {
+    if (!named(s, 'dict')) return null;
+    while (nextTag(s) === XmlToken.StartTag) {
+      const key = keyOf(s);
+      if (key === null || !startsNext(s, 'dict')) return null;
+      while (nextTag(s) === XmlToken.StartTag) {
+        const inner = keyOf(s);
+        if (inner === null || nextTag(s) !== XmlToken.StartTag) return null;
+        if (inner === FORMAT_KEY) {
+          const text = scalarOf(s);
+          if (text === null) return null;
+          entries.push({ id: key, plural: false, text, forms: NO_KEYS, format: '' });
+          continue;
+        }
+        if (!named(s, 'dict')) return null;
+        const forms: Form[] = [];
+        while (nextTag(s) === XmlToken.StartTag) {
+          const formKey = keyOf(s);
+          if (formKey === null || nextTag(s) !== XmlToken.StartTag) return null;
+          const text = scalarOf(s);
+          if (text === null) return null;
+          forms.push({ key: formKey, text });
+        }
+        // the first of a repeated key, as the tree reader's check takes it; another rule type is its error
+        const spec = forms.find((f) => f.key === SPEC_TYPE_KEY);
+        if (spec && spec.text !== '' && spec.text !== 'NSStringPluralRuleType') return null;
+        const format = forms.find((f) => f.key === 'NSStringFormatValueTypeKey');
+        entries.push({ id: `${key}:${inner}`, plural: true, text: '', forms, format: format ? format.text : '' });
+      }
+    }
+    // a second element in <plist>, which the tree reader ignores: left to it
+    if (nextTag(s) !== XmlToken.EndTag) return null;
+  }
+  while (s.next() !== XmlToken.Eof);
+  return entries;
 }
 
 type Identity = Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>;
 
 /** A template's listing: each id once (the first), their places, and their identities per tag set. */
 interface TemplateListing {
-  entries: DictEntry[];
+  entries: DictUnit[];
   /** The entries' ids and their places. */
   keys: TemplateKeys;
   identities: Map<string, Identity[]>;
 }
 
 // A template is listed against every translation file: its listing and identities are worked out once.
-const listings = new WeakMap<StringsdictDocument, TemplateListing>();
+const listings = new WeakMap<StringsdictUnits, TemplateListing>();
 
-function templateListing(template: StringsdictDocument): TemplateListing {
+function templateListing(template: StringsdictUnits): TemplateListing {
   let listing = listings.get(template);
   if (!listing) {
     const positions = new Map<string, number>();
-    const entries: DictEntry[] = [];
+    const entries: DictUnit[] = [];
     for (const t of template.entries) {
       if (positions.has(t.id)) continue;
       positions.set(t.id, entries.length);
@@ -199,8 +293,19 @@ function unit(
   };
 }
 
+/** A parse's reading of a file: its units in file order. */
+export interface StringsdictUnits {
+  entries: readonly DictUnit[];
+}
+
 export interface StringsdictInternal {
-  stringsdict: StringsdictDocument;
+  stringsdict: StringsdictUnits;
+}
+
+/** The units of a .stringsdict: read from its tokens where the file has the plain shape, else from its tree. */
+function readUnits(bytes: Uint8Array, filename: string): StringsdictUnits {
+  const entries = readPlainUnits(bytes, filename);
+  return entries ? { entries } : readStringsdict(bytes, filename);
 }
 
 /**
@@ -208,7 +313,7 @@ export interface StringsdictInternal {
  * the source language's categories, target in this file's; without one, each entry with its id as source.
  */
 export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
-  const doc = readStringsdict(bytes, ctx.filename);
+  const doc = readUnits(bytes, ctx.filename);
   const internal: StringsdictInternal = { stringsdict: doc };
   const tags = stringsdictTags(ctx.language);
   const units: ParsedUnit[] = [];
@@ -219,7 +324,7 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedF
     const listing = templateListing(template);
     const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
     // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
-    const found = new Array<DictEntry | undefined>(listing.entries.length);
+    const found = new Array<DictUnit | undefined>(listing.entries.length);
     let previous = -1;
     for (const e of doc.entries) {
       const k = listing.keys.placeOf(e.id, previous);
@@ -326,7 +431,7 @@ function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly
     if (pair) {
       flush();
       if (form === '') edits.push({ ...pairSpan(text, pair), text: '' });
-      else if (scalarText(pair.value) !== form) edits.push({ start: pair.value.start, end: pair.value.end, text: stringElement(form) });
+      else if (pair.text !== form) edits.push({ start: pair.value.start, end: pair.value.end, text: stringElement(form) });
       anchor = pair;
     } else if (form !== '') {
       pending.push(`${indent}<key>${tag}</key>${layout.nl}${indent}${stringElement(form)}`);
@@ -336,7 +441,7 @@ function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly
 }
 
 /** A new variable dict (or format key) for a template entry, as lines at `indent`. */
-function newPairs(template: DictEntry, forms: readonly string[], tags: readonly string[], indent: string, layout: Layout): string[] {
+function newPairs(template: DictUnit, forms: readonly string[], tags: readonly string[], indent: string, layout: Layout): string[] {
   const key = template.id.includes(':') ? template.id.slice(template.id.lastIndexOf(':') + 1) : FORMAT_KEY;
   if (!template.plural) return [`${indent}<key>${escapeText(key)}</key>`, `${indent}${stringElement(forms[0] ?? '')}`];
   const inner = `${indent}${layout.step}`;
@@ -372,7 +477,7 @@ export function writeStringsdict(bytes: Uint8Array, edits: readonly UnitWrite[],
   const tags = stringsdictTags(ctx.language);
   const index = new Map<string, DictEntry>();
   for (const e of doc.entries) index.set(e.id, e);
-  const template = new Map<string, DictEntry>();
+  const template = new Map<string, DictUnit>();
   for (const e of (ctx.template?.internal as StringsdictInternal | undefined)?.stringsdict.entries ?? []) if (!template.has(e.id)) template.set(e.id, e);
   const outers = new Map<string, XmlElement>();
   for (const e of doc.entries) outers.set(outerKeyOf(e.id), e.outer);
@@ -391,7 +496,7 @@ export function writeStringsdict(bytes: Uint8Array, edits: readonly UnitWrite[],
     }
     if (entry) {
       if (!entry.plural) {
-        if (scalarText(entry.value) !== forms[0]) out.push({ start: entry.value.start, end: entry.value.end, text: stringElement(forms[0] ?? '') });
+        if (entry.text !== forms[0]) out.push({ start: entry.value.start, end: entry.value.end, text: stringElement(forms[0] ?? '') });
       } else {
         setForms(out, text, entry, forms, tags, layout);
       }
