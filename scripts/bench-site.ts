@@ -110,6 +110,7 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
+  const token = writerToken(bin, config, dir);
   if (sync) {
     const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
     pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
@@ -154,6 +155,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
       console.log(pageLines.at(-1));
     }
+    await measureAfterWrites(base, pid, token, kinds, () => ++n);
     pageLines.push(
       '',
       `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
@@ -164,8 +166,77 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
   }
 }
 
-/** `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only). */
-const reuse = process.env.SITE_DIR;
+/** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
+function writerToken(bin: string, config: string, dir: string): string {
+  const cli = (...args: string[]) =>
+    execFileSync(bin, ['--config', config, 'user', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  let out: string;
+  try {
+    out = cli('add', 'bench-writer', '--admin', '--email', 'bench-writer@example.test');
+  } catch {
+    out = cli('token', 'bench-writer');
+  }
+  return out.trim().split('\n').at(-1)!.trim();
+}
+
+/**
+ * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
+ * string), so every timed page is the first one after a change of the data; the PATCH's own latency is a row too.
+ */
+async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
+  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as { results: { is_source: boolean; units_list_url: string }[] };
+  const translation = translations.results.find((t) => !t.is_source)!;
+  const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
+  const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
+  const patches: number[] = [];
+  let edits = 0;
+  const patch = async () => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/units/${unit.id}/`, {
+      method: 'PATCH',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: [`bench edit ${++edits}`], state: 20 }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
+    patches.push(performance.now() - t);
+  };
+  pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+  for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
+    await patch();
+    for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
+    const times: number[] = [];
+    let cpu = 0;
+    for (let k = 0; k < REQUESTS; k++) {
+      await patch();
+      const cpuBefore = cpuSeconds(pid);
+      const t = performance.now();
+      const res = await fetch(base + kind.path(next()));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${kind.path(k)}: ${res.status}`);
+      times.push(performance.now() - t);
+      cpu += cpuSeconds(pid) - cpuBefore;
+    }
+    pageLines.push(
+      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |`,
+    );
+    console.log(pageLines.at(-1));
+  }
+  pageLines.push(
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | |`,
+  );
+  console.log(pageLines.at(-1));
+}
+/** The page kinds measured again after a write. */
+const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
+
+/**
+ * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
+ * `SITE_DIR=<kept>,<a copy of it>`: checkout i of SITE_CHECKOUTS serves folder i modulo their number (a build that
+ * migrates the store forward then never serves another build's store, and builds can alternate).
+ */
+const reuseDirs = process.env.SITE_DIR?.split(',').map((d) => path.resolve(d));
+const reuse = reuseDirs?.[0];
 const work = reuse ?? (await tempDir('tms-bench-site-'));
 const upstreams = path.join(work, 'upstream');
 const started = performance.now();
@@ -209,22 +280,29 @@ for (let r = 0; r < M && !reuse; r++) {
 }
 const server = await startGitServer({ root: upstreams, keepAliveTimeoutMs: 60_000 });
 const generated = (performance.now() - started) / 1000;
-if (reuse) {
+if (reuseDirs) {
   // SITE_CHECKOUTS=<built checkout>,<another>: each serves the kept store in turn (before / after, in one run)
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
-  const linkedDir = path.join(work, 'linked');
-  let config = path.join(linkedDir, 'tms.config.json');
-  // SITE_POSTGRES=1: the kept SQLite store copied (`tms db copy`) into a throwaway PostgreSQL, served from there
-  const pg = process.env.SITE_POSTGRES ? startPostgres(['site']) : undefined;
+  // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
+  // forward when it serves it) into a throwaway PostgreSQL database, served from there
+  const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   try {
-    if (pg) {
-      const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url('site')], linkedDir);
-      pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
-      const onPg = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
-      config = path.join(linkedDir, 'tms.pg.config.json');
-      writeFileSync(config, JSON.stringify({ ...onPg, database: pg.url('site') }));
+    const configs: string[] = [];
+    for (const [i, bin] of bins.entries()) {
+      const d = i % reuseDirs.length;
+      const linkedDir = path.join(reuseDirs[d]!, 'linked');
+      if (configs[d] === undefined) {
+        configs[d] = path.join(linkedDir, 'tms.config.json');
+        if (pg) {
+          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+          const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
+          configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
+          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
+        }
+      }
+      await measurePages(linkedDir, configs[d]!, bin, false);
     }
-    for (const bin of bins) await measurePages(linkedDir, config, bin, false);
   } finally {
     pg?.remove();
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { registerSearchFunctions } from './unit-search.js';
 
 const require = createRequire(import.meta.url);
 let addon: Database.Options | undefined;
@@ -168,10 +169,18 @@ export interface Dialect {
    */
   readonly idsFirstPages: boolean;
   readonly trigram: TrigramCandidates;
+  /**
+   * The units whose `fields` contain `needle` (lowercased, as the search compares), answered by the search's index
+   * alone: a query of their ids (column `id`, each once, in id order when asked); null where the index cannot answer (a
+   * field it does not hold, a needle shorter than a trigram). Absent where the engine's index serves the match itself
+   * (PostgreSQL: pg_trgm under `tms_icontains`).
+   */
+  textContains?(fields: readonly string[], needle: string): { sql: string; params: unknown[] } | null;
   readonly bulk?: BulkWrites;
   /**
-   * The indexes of a table (its name the one parameter) that no constraint needs, as `name, sql` (the statement that
-   * creates it): what a first load drops and builds again after its rows (units.repo.ts withIndexesBuiltAfter).
+   * The indexes of a table (its name the one parameter) that no constraint needs, and the triggers feeding the search's
+   * index, as `name, type, sql` (the statement that creates it): what a first load drops and builds again after its rows
+   * (units.repo.ts withIndexesBuiltAfter).
    * Absent where that does not pay: PostgreSQL, whose DROP INDEX would hold readers of the table until the commit.
    */
   readonly deferrableIndexes?: string;
@@ -185,8 +194,12 @@ export function txOf(db: Db, dialect: Dialect, shared: TxShared): Tx {
 
 export class StoreError extends TmsError<{ file: string }> {}
 
-/** Applies every migration newer than the database's user_version, each in its own transaction. */
+/**
+ * Applies every migration newer than the database's user_version, each in its own transaction, after registering the
+ * SQL functions the schema calls (the search's, which the units' triggers call on every write).
+ */
 export function migrate(db: SqliteDb, migrations: readonly string[] = MIGRATIONS): { from: number; to: number } {
+  registerSearchFunctions(db);
   const from = db.pragma('user_version', { simple: true }) as number;
   if (from > migrations.length) {
     throw new StoreError(`database schema version ${from} is newer than this tms (${migrations.length}); upgrade tms`, { file: db.name });

@@ -17,6 +17,20 @@ export function trigramQuery(text: string): string | null {
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' OR ');
 }
 
+/** The unit texts the search's index (units_fts) holds, as FTS5 names its columns. */
+const INDEXED_FIELDS: ReadonlySet<string> = new Set(['source', 'target', 'context']);
+
+/**
+ * The FTS5 query for the units one of whose `fields` contains `needle` (its trigrams as a phrase: one after another),
+ * or null when the index cannot answer (a field it does not hold, fewer than three characters, a NUL that would cut
+ * the query short).
+ * @example unitsFtsQuery(['source', 'target'], 'open') // '{source target} : "open"'
+ */
+export function unitsFtsQuery(fields: readonly string[], needle: string): string | null {
+  if (fields.length === 0 || !fields.every((f) => INDEXED_FIELDS.has(f)) || needle.includes('\0') || [...needle].length < 3) return null;
+  return `{${fields.join(' ')}} : "${needle.replace(/"/g, '""')}"`;
+}
+
 /** SQLite's: json_extract, FTS5's trigram index, statements a row (no round trips to save). */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -35,8 +49,13 @@ export const sqliteDialect: Dialect = {
       return query === null ? null : [query, limit];
     },
   },
-  // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them
-  deferrableIndexes: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+  textContains(fields, needle) {
+    const query = unitsFtsQuery(fields, needle);
+    return query === null ? null : { sql: 'SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ?', params: [query] };
+  },
+  // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them; its triggers are
+  // those feeding the search's index (units_fts), filled after the rows
+  deferrableIndexes: "SELECT name, type, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL ORDER BY type, name",
   copy: {
     identity(db) {
       const file = (db as SqliteDb).name;

@@ -6,7 +6,6 @@ import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf
 import { sqliteDialect } from './dialect.js';
 import type { Store } from './store.js';
 import { Turns } from './turns.js';
-import { registerSearchFunctions } from './unit-search.js';
 
 /** SQLite's default checkpoint threshold (pages), and the one kept while a checkpoint thread runs. */
 const DEFAULT_AUTOCHECKPOINT = 1000;
@@ -33,7 +32,6 @@ export class SqliteStore implements Store {
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.version = () => `${dataVersion.get() as number}:${totalChanges.get() as number}`;
     this.tx = txOf(db, sqliteDialect, { version: this.version });
-    registerSearchFunctions(db);
     this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
   }
 

@@ -3,7 +3,7 @@ import type { Unit, UnitState } from '../domain/unit.js';
 import type { Tx } from './db.js';
 import { type Label, labelsOfUnits } from './labels.repo.js';
 import { type Slice, counted, preparedOnce, statementCache } from './statements.js';
-import { type UnitFilter, compileUnitFilter } from './unit-search.js';
+import { type SqlFragment, type UnitFilter, compileUnitFilter, indexedUnitIds } from './unit-search.js';
 
 /** A unit with what its API record and the editor show beside it. */
 export interface UnitRecord extends Unit {
@@ -90,11 +90,11 @@ const sql = preparedOnce((tx: Tx) => ({
   statement: statementCache(tx),
 }));
 
-function where(base: string[], baseParams: unknown[], filter: UnitFilter | null) {
+function where(tx: Tx, base: string[], baseParams: unknown[], filter: UnitFilter | null) {
   const clauses = [...base];
   const params = [...baseParams];
   if (filter) {
-    const compiled = compileUnitFilter(filter);
+    const compiled = compileUnitFilter(filter, tx.dialect);
     clauses.push(compiled.sql);
     params.push(...compiled.params);
   }
@@ -105,6 +105,19 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
   if (visible === null) return { clauses: [], params: [] };
   // `+` keeps the translation index out of the plan: the units are read in id order and the page ends the read
   return { clauses: [`${byId ? '+' : ''}u.translation_id IN (${tx.dialect.idsOfJson})`], params: [JSON.stringify(visible)] };
+}
+
+/**
+ * The ids of the visible units a filter selects, as a query of one column: read from the search's index alone where it
+ * answers the filter (every unit visible, one text search: it holds every unit's texts, and only theirs), so that a
+ * page reads its ids in the index's order and a count reads no row.
+ */
+function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
+  const ids = visible === null && filter ? indexedUnitIds(filter, tx.dialect) : null;
+  if (ids) return ids;
+  const v = visibility(tx, visible, byId);
+  const w = where(tx, v.clauses, v.params, filter);
+  return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
 }
 
 /** One unit as the API shows it, or undefined. */
@@ -121,7 +134,7 @@ export async function translationUnitRecords(
   filter: UnitFilter | null,
   slice: Slice,
 ): Promise<UnitRecord[]> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined;
   // then the page's rows by id, in that order (SQLite's planner may otherwise scan every unit to probe the page).
   const rows = (await sql(tx)
@@ -153,7 +166,7 @@ export interface UnitTextRow {
  * and replace: thousands of rows, none of the record's joins).
  */
 export async function translationUnitTexts(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<UnitTextRow[]> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   const rows = (await sql(tx)
     .statement(
       `SELECT u.id, CAST(u.id_hash AS TEXT) AS id_hash, u.source, u.target, u.state, u.position, u.extra_flags FROM units u ${w.sql} ORDER BY u.position, u.id`,
@@ -164,7 +177,7 @@ export async function translationUnitTexts(tx: Tx, translationId: number, filter
 
 /** How many units `translationUnitRecords` lists (remembered until the data changes). */
 export function countTranslationUnitRecords(tx: Tx, translationId: number, filter: UnitFilter | null): Promise<number> {
-  const w = where(['u.translation_id = ?'], [translationId], filter);
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
   const text = `SELECT count(*) FROM units u ${w.sql}`;
   return counted(tx, text + JSON.stringify(w.params), () =>
     sql(tx)
@@ -186,29 +199,27 @@ export async function unitRecords(
   slice: Slice,
   opts: { byId?: boolean } = {},
 ): Promise<UnitRecord[]> {
-  const v = visibility(tx, visible, opts.byId);
-  const w = where(v.clauses, v.params, filter);
+  const s = selected(tx, visible, filter, opts.byId);
   // the page's ids first, then its rows by id in that order (as translationUnitRecords)
   const rows = (await sql(tx)
     .statement(
       `SELECT ${COLUMNS}, ${SOURCE_UNIT}
-       FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.id LIMIT ? OFFSET ?) page
+       FROM (${s.sql} ORDER BY 1 LIMIT ? OFFSET ?) page
        ${tx.dialect.orderedJoin} units u ON u.id = page.id ORDER BY u.id`,
     )
     .raw(true)
-    .all(...w.params, slice.limit, slice.offset)) as unknown[][];
+    .all(...s.params, slice.limit, slice.offset)) as unknown[][];
   return withLabels(tx, rows.map(toRecord));
 }
 
 /** How many units `unitRecords` lists (remembered until the data changes). */
 export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
-  const v = visibility(tx, visible);
-  const w = where(v.clauses, v.params, filter);
-  const text = `SELECT count(*) FROM units u ${w.sql}`;
-  return counted(tx, text + JSON.stringify(w.params), () =>
+  const s = selected(tx, visible, filter);
+  const text = `SELECT count(*) FROM (${s.sql}) s`;
+  return counted(tx, text + JSON.stringify(s.params), () =>
     sql(tx)
       .statement(text)
       .pluck()
-      .get(...w.params),
+      .get(...s.params),
   );
 }

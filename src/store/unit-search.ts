@@ -1,6 +1,7 @@
 // Unit search filters (the parsed `?q=` language) and their translation into SQL over `units u`.
+
+import type Database from 'better-sqlite3';
 import { type UserRegex, compileUserRegex } from '../domain/regex.js';
-import type { SqliteDb } from './db.js';
 
 /** Text fields of a unit that `field:value` searches. */
 export type UnitTextField = 'source' | 'target' | 'context' | 'note' | 'location' | 'explanation' | 'flags';
@@ -119,8 +120,10 @@ const LABELS_OF_UNIT = `translations t
   JOIN unit_labels ul ON ul.unit_id = s.id
   WHERE t.id = u.translation_id`;
 
-/** The SQL functions the compiled filters call, on a SQLite connection (PostgreSQL's are in its schema). */
-export function registerSearchFunctions(sqlite: SqliteDb): void {
+/** The SQL functions the compiled filters and the search's index call, on a SQLite connection (PostgreSQL's are in its schema). */
+export function registerSearchFunctions(sqlite: Database.Database): void {
+  // the text the search's index holds (the triggers of units_fts): lowercased as tms_icontains compares it
+  sqlite.function('tms_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
   sqlite.function('tms_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
     typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
   );
@@ -147,17 +150,32 @@ function joinBalanced(parts: string[], op: 'AND' | 'OR'): string {
   return `(${joinBalanced(parts.slice(0, half), op)}) ${op} (${joinBalanced(parts.slice(half), op)})`;
 }
 
+/** What a compiled filter takes from the engine (its `Dialect`): the units a text search finds, from the search's index. */
+export interface SearchIndex {
+  textContains?(fields: readonly string[], needle: string): SqlFragment | null;
+}
+
+/**
+ * The ids of the units a filter selects when it is one substring search the index answers (a query of column `id`),
+ * else null.
+ */
+export function indexedUnitIds(filter: UnitFilter, index: SearchIndex): SqlFragment | null {
+  if (filter.kind !== 'text' || filter.match !== 'contains') return null;
+  return index.textContains?.(filter.fields, filter.value.toLowerCase()) ?? null;
+}
+
 /**
  * A filter as an SQL condition over the alias `u` (units), with its parameters in order.
- * Text matches are case-insensitive substring searches unless exact or regex.
+ * Text matches are case-insensitive substring searches unless exact or regex. Where `index` answers a substring search
+ * (the same units as the match on every row), the condition reads them from it instead of testing every row.
  * @example compileUnitFilter({ kind: 'number', field: 'state', op: '>=', value: 20 }) // { sql: 'u.state >= ?', params: [20] }
  */
-export function compileUnitFilter(filter: UnitFilter): SqlFragment {
+export function compileUnitFilter(filter: UnitFilter, index: SearchIndex = {}): SqlFragment {
   switch (filter.kind) {
     case 'and':
     case 'or': {
       if (filter.items.length === 0) return { sql: filter.kind === 'and' ? '1 = 1' : '1 = 0', params: [] };
-      const parts = filter.items.map(compileUnitFilter);
+      const parts = filter.items.map((item) => compileUnitFilter(item, index));
       return {
         sql: `(${joinBalanced(
           parts.map((p) => p.sql),
@@ -167,10 +185,12 @@ export function compileUnitFilter(filter: UnitFilter): SqlFragment {
       };
     }
     case 'not': {
-      const inner = compileUnitFilter(filter.item);
+      const inner = compileUnitFilter(filter.item, index);
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
     case 'text': {
+      const indexed = indexedUnitIds(filter, index);
+      if (indexed) return { sql: `u.id IN (${indexed.sql})`, params: indexed.params };
       const parts = filter.fields.map((field) => {
         const column = COLUMNS[field];
         if (filter.match === 'exact') return `${column} = ?`;

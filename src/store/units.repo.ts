@@ -233,21 +233,29 @@ const DEFERRED_INDEX_UNITS = 5000;
 
 /**
  * Runs a sync's unit writes (`write`, inserting `inserts` units). When they are a first load — many units into a store
- * that holds none yet — the units' secondary indexes are dropped first and built after the rows: one sorted build
- * instead of an insertion per row into each. All in the caller's transaction: a load cut short (an error, a killed
- * process) rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the
- * dialect defers none (PostgreSQL), or the store already holds units, `write` runs with the indexes as they are.
+ * that holds none yet — the units' secondary indexes, and the triggers that feed the search's index, are dropped first
+ * and built after the rows: one sorted build instead of an insertion per row into each. All in the caller's
+ * transaction: a load cut short (an error, a killed process) rolls back to the indexes and rows as they were, and the
+ * next sync loads again from the start. Where the dialect defers none (PostgreSQL), or the store already holds units,
+ * `write` runs with the indexes as they are.
  * @example await withIndexesBuiltAfter(tx, 70_000, () => insertEverything(tx))
  */
 export async function withIndexesBuiltAfter<T>(tx: Tx, inserts: number, write: () => Promise<T>): Promise<T> {
   const listing = tx.dialect.deferrableIndexes;
   if (listing === undefined || inserts < DEFERRED_INDEX_UNITS || (await sql(tx).anyUnit.get()) !== undefined) return await write();
-  const indexes = (await tx.prepare(listing).all('units')) as { name: string; sql: string }[];
-  for (const index of indexes) await tx.prepare(`DROP INDEX "${index.name.replace(/"/g, '""')}"`).run();
+  const built = (await tx.prepare(listing).all('units')) as { name: string; type: 'index' | 'trigger'; sql: string }[];
+  for (const b of built) await tx.prepare(`DROP ${b.type.toUpperCase()} "${b.name.replace(/"/g, '""')}"`).run();
   const result = await write();
-  for (const index of indexes) await tx.prepare(index.sql).run();
+  for (const b of built) if (b.type === 'index') await tx.prepare(b.sql).run();
+  // what the search index's triggers would have written a row at a time, in one statement (the index was empty)
+  if (built.some((b) => b.type === 'trigger')) await tx.prepare(FILL_SEARCH_INDEX).run();
+  for (const b of built) if (b.type === 'trigger') await tx.prepare(b.sql).run();
   return result;
 }
+
+// units_fts (SQLite's search index, migration 15) as its triggers feed it, for every unit
+const FILL_SEARCH_INDEX =
+  'INSERT INTO units_fts (rowid, source, target, context) SELECT id, tms_lower(source), tms_lower(target), tms_lower(context) FROM units';
 
 /** Writes a sync's new values of a unit (its original state follows). */
 export async function updateParsedUnit(tx: Tx, unitId: number, values: UnitValues, timestamp: string): Promise<void> {

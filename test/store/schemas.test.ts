@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addonOptions } from '../../src/store/db.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { addonOptions, migrate } from '../../src/store/db.js';
 import { migrateDatabase, openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
 import type { PgDb } from '../../src/store/pg/pg-db.js';
 
@@ -28,19 +27,32 @@ interface Schema {
   indexes: Set<string>;
 }
 
-/** Tables only one engine has, by design: SQLite's trigram index (FTS5), PostgreSQL's schema version and change counter. */
-const ONLY_SQLITE = ['memory_fts', 'memory_fts_config', 'memory_fts_data', 'memory_fts_docsize', 'memory_fts_idx', 'memory_fts_content'];
+/** Tables only one engine has, by design: SQLite's trigram indexes (FTS5), PostgreSQL's schema version and change counter. */
+const ONLY_SQLITE = [
+  'memory_fts',
+  'memory_fts_config',
+  'memory_fts_data',
+  'memory_fts_docsize',
+  'memory_fts_idx',
+  'memory_fts_content',
+  'units_fts',
+  'units_fts_config',
+  'units_fts_data',
+  'units_fts_docsize',
+  'units_fts_idx',
+];
 const ONLY_POSTGRES = ['tms_schema', 'data_version'];
 
 /**
  * PostgreSQL's indexes that stand for a different SQLite one, by design: a B-tree entry holds at most about 2.7 kB, and
  * a unit's source or a memory text can be longer, so PostgreSQL looks them up by hash (units by source; memory texts
- * kept unique by their md5) where SQLite uses a B-tree; and memory_sources(text) (hash and trigram GIN) stands for
- * SQLite's FTS5 table. Each entry: PostgreSQL's `table(columns)` → SQLite's, or null for none.
+ * kept unique by their md5) where SQLite uses a B-tree; memory_sources(text) (hash and trigram GIN) stands for
+ * SQLite's FTS5 table, and the units' trigram GIN indexes (of their lowercased texts) for the search's FTS5 table.
+ * Each entry: PostgreSQL's `table(columns)` → SQLite's, or null for none.
  */
 const POSTGRES_AS_SQLITE: Record<'unique' | 'indexes', Record<string, string | null>> = {
   unique: { 'memory_sources(expression)': 'memory_sources(text)' },
-  indexes: { 'units(source)': 'units(source, context)', 'memory_sources(text)': null },
+  indexes: { 'units(source)': 'units(source, context)', 'memory_sources(text)': null, 'units(expression)': null },
 };
 
 /** PostgreSQL's set of `kind`, the differences by design put in SQLite's terms. */
@@ -71,7 +83,7 @@ function defaultOf(value: string | null): string {
 
 function sqliteSchema(): Schema {
   const db = new Database(':memory:', addonOptions());
-  for (const m of MIGRATIONS) db.exec(m);
+  migrate(db);
   const schema: Schema = { columns: new Map(), primaryKeys: new Set(), unique: new Set(), foreignKeys: new Set(), indexes: new Set() };
   const tables = (db.pragma('table_list') as { name: string; type: string; schema: string }[])
     .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_') && !ONLY_SQLITE.includes(t.name))

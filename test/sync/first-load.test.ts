@@ -131,6 +131,13 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
         expect(await rootPage(sqlOn(first), 'units_string')).not.toBe(before);
         expect(await rootPage(sqlOn(rowByRow), 'units_string')).toBe(kept);
         expect(await sqlOn(first).values('PRAGMA integrity_check')).toEqual(['ok']);
+        // the search's index holds every unit, filled after the rows, and its triggers are back for the writes to come
+        expect(await sqlOn(first).value('SELECT count(*) FROM units_fts')).toBe(await sqlOn(first).value('SELECT count(*) FROM units'));
+        expect(await sqlOn(first).values("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'units' ORDER BY name")).toEqual([
+          'units_fts_ad',
+          'units_fts_ai',
+          'units_fts_au',
+        ]);
       }
       const a = await contents(sqlOn(first));
       const b = await contents(sqlOn(rowByRow));

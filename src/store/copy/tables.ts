@@ -1,7 +1,6 @@
 // The tables a database copy moves: this tms's schema as SQLite declares it, in an order that respects foreign keys.
 import Database from 'better-sqlite3';
-import { addonOptions } from '../db.js';
-import { MIGRATIONS } from '../migrations.js';
+import { addonOptions, migrate } from '../db.js';
 
 /** One table of the schema: its columns in declaration order and its primary key (the order rows are read in). */
 export interface CopyTable {
@@ -14,19 +13,23 @@ export interface CopyTable {
 
 let cached: readonly CopyTable[] | undefined;
 
+/** Tables and columns (`table.column`) a copy leaves to the target: the catalog's change numbers, raised by its triggers. */
+const BOOKKEEPING = new Set(['catalog_version', 'translation_stats.seq']);
+
 /**
  * Every data table of the current schema, each after the tables it references. Read from a migrated in-memory SQLite
- * database, so the list follows the migrations; FTS5's index (SQLite's, rebuilt by its triggers) and PostgreSQL's own
- * bookkeeping tables (tms_schema, data_version) are not in it.
+ * database, so the list follows the migrations; FTS5's index (SQLite's, rebuilt by its triggers), PostgreSQL's own
+ * bookkeeping tables (tms_schema, data_version) and the catalog's change numbers (catalog_version and the statistics'
+ * seq, which the target's triggers number afresh) are not in it.
  * @example copyTables().map((t) => t.name) // ['languages', 'projects', …]
  */
 export function copyTables(): readonly CopyTable[] {
   if (cached) return cached;
   const db = new Database(':memory:', addonOptions());
   try {
-    for (const migration of MIGRATIONS) db.exec(migration);
+    migrate(db);
     const names = (db.pragma('table_list') as { name: string; type: string; schema: string }[])
-      .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'))
+      .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_') && !BOOKKEEPING.has(t.name))
       .map((t) => t.name)
       .sort();
     const tables = new Map<string, CopyTable & { references: string[] }>();
@@ -39,7 +42,8 @@ export function copyTables(): readonly CopyTable[] {
       if (key.length === 0) throw new Error(`table ${name} has no primary key: a copy cannot read it in a stable order`);
       const references = (db.pragma(`foreign_key_list("${name}")`) as { table: string }[]).map((f) => f.table).filter((t) => t !== name);
       const hasId = key.length === 1 && key[0] === 'id' && /^INTEGER$/i.test(info.find((c) => c.name === 'id')?.type ?? '');
-      tables.set(name, { name, columns: info.map((c) => c.name), key, hasId, references });
+      const columns = info.map((c) => c.name).filter((c) => !BOOKKEEPING.has(`${name}.${c}`));
+      tables.set(name, { name, columns, key, hasId, references });
     }
     cached = referencesFirst(tables);
     return cached;
