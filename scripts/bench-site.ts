@@ -110,11 +110,9 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  * cache answers; p50/p95 of the wall time, the server's CPU per request, and its RSS.
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
-  if (sync) {
-    const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
-    pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
-  }
-  pageLines.push(`serving: ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  const token = writerToken(bin, config, dir);
+  if (sync) await noChangeSyncAll(dir, config, bin);
+  pageLines.push(`serving: ${buildOf(bin)}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const base = await serveUrl(child);
@@ -154,6 +152,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
       console.log(pageLines.at(-1));
     }
+    await measureAfterWrites(base, pid, token, kinds, () => ++n);
     pageLines.push(
       '',
       `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
@@ -163,6 +162,85 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     await new Promise((resolve) => child.once('close', resolve));
   }
 }
+
+/** Which checkout `bin` is, for the report. */
+const buildOf = (bin: string) => path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout';
+
+/** `tms sync --all` (one whole process) with nothing changed upstream: its wall time on a line of the report. */
+async function noChangeSyncAll(dir: string, config: string, bin: string): Promise<void> {
+  const { database, projects } = JSON.parse(readFileSync(config, 'utf8')) as { database: string; projects: { components: unknown[] }[] };
+  const components = projects.reduce((n, p) => n + p.components.length, 0);
+  const engine = database.startsWith('postgres') ? 'PostgreSQL' : 'SQLite';
+  const seconds = await timed(bin, ['--config', config, 'sync', '--all'], dir);
+  if (lastParsed !== 0) throw new Error(`a no-change \`tms sync --all\` parsed ${lastParsed} files`);
+  pageLines.push(
+    `no-change \`tms sync --all\` (${components.toLocaleString('en')} components, ${engine}, ${buildOf(bin)}): ${seconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+}
+
+/** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
+function writerToken(bin: string, config: string, dir: string): string {
+  const cli = (...args: string[]) =>
+    execFileSync(bin, ['--config', config, 'user', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  let out: string;
+  try {
+    out = cli('add', 'bench-writer', '--admin', '--email', 'bench-writer@example.test');
+  } catch {
+    out = cli('token', 'bench-writer');
+  }
+  return out.trim().split('\n').at(-1)!.trim();
+}
+
+/**
+ * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
+ * string), so every timed page is the first one after a change of the data; the PATCH's own latency is a row too.
+ */
+async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
+  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as { results: { is_source: boolean; units_list_url: string }[] };
+  const translation = translations.results.find((t) => !t.is_source)!;
+  const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
+  const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
+  const patches: number[] = [];
+  let edits = 0;
+  const patch = async () => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/units/${unit.id}/`, {
+      method: 'PATCH',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: [`bench edit ${++edits}`], state: 20 }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
+    patches.push(performance.now() - t);
+  };
+  pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+  for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
+    await patch();
+    for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
+    const times: number[] = [];
+    let cpu = 0;
+    for (let k = 0; k < REQUESTS; k++) {
+      await patch();
+      const cpuBefore = cpuSeconds(pid);
+      const t = performance.now();
+      const res = await fetch(base + kind.path(next()));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${kind.path(k)}: ${res.status}`);
+      times.push(performance.now() - t);
+      cpu += cpuSeconds(pid) - cpuBefore;
+    }
+    pageLines.push(
+      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |`,
+    );
+    console.log(pageLines.at(-1));
+  }
+  pageLines.push(
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | |`,
+  );
+  console.log(pageLines.at(-1));
+}
+/** The page kinds measured again after a write. */
+const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
 
 /**
  * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
@@ -220,13 +298,21 @@ if (reuseDirs) {
   // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
   // forward when it serves it) into a throwaway PostgreSQL database, served from there
   const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
+  /** SITE_SYNC=1: before each build's pages, its no-change `tms sync --all` (on SQLite too when SITE_POSTGRES). */
+  const SYNC = Boolean(process.env.SITE_SYNC);
   try {
     const configs: string[] = [];
+    const sqliteConfigs: string[] = [];
     for (const [i, bin] of bins.entries()) {
       const d = i % reuseDirs.length;
       const linkedDir = path.join(reuseDirs[d]!, 'linked');
       if (configs[d] === undefined) {
-        configs[d] = path.join(linkedDir, 'tms.config.json');
+        // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
+        const kept = readFileSync(path.join(linkedDir, 'tms.config.json'), 'utf8');
+        configs[d] = sqliteConfigs[d] = path.join(linkedDir, 'tms.rerun.config.json');
+        writeFileSync(configs[d]!, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
+        // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
+        if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
         if (pg) {
           const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
           pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
@@ -235,7 +321,9 @@ if (reuseDirs) {
           writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
         }
       }
-      await measurePages(linkedDir, configs[d]!, bin, false);
+      // on PostgreSQL, the same build's no-change sync of the SQLite store first: the anchor in the same run
+      if (SYNC && pg) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
+      await measurePages(linkedDir, configs[d]!, bin, SYNC);
     }
   } finally {
     pg?.remove();

@@ -65,26 +65,52 @@ export function componentScope(component: Component): ComponentScope {
   };
 }
 
-/** The visibility of each principal over each catalog snapshot: both are replaced when the data changes. */
+/** Each principal's access over each catalog snapshot: both are replaced when the data changes. */
 const shared = new WeakMap<Catalog, WeakMap<Principal, Access>>();
+/**
+ * Each principal's visibility over each structure of the catalog: keyed by its projects list, which snapshots that
+ * differ only in statistics share (refreshCatalog), so that a string's edit does not check every component again.
+ */
+const visibilities = new WeakMap<readonly Project[], WeakMap<Principal, Visibility>>();
+
+/** What a principal may see of one structure of the catalog (projects, components, translations), memoized. */
+interface Visibility {
+  projects: Map<number, boolean>;
+  components: Map<number, boolean>;
+  visibleProjects?: number[] | null;
+  hidden?: number[];
+  visibleTranslations?: number[] | null;
+  projectList?: readonly Project[];
+  componentList?: readonly Component[];
+  translationList?: readonly Translation[];
+}
 
 /**
  * Visibility of one principal over one catalog snapshot: answers are memoized, lists of visible ids computed once.
  * `Access.of` shares it between the requests of a principal until the data changes (a new catalog), so that nothing
- * a page needs is recomputed over the whole site per request.
+ * a page needs is recomputed over the whole site per request; the visibility itself carries over to a snapshot that
+ * changed only in statistics.
  */
 export class Access {
-  private readonly projects = new Map<number, boolean>();
-  private readonly components = new Map<number, boolean>();
-  private visibleProjects?: number[] | null;
-  private hidden?: number[];
-  private visibleTranslations?: number[] | null;
+  private readonly seen: Visibility;
   private readonly kept = new Map<string, unknown>();
 
   constructor(
     readonly principal: Principal,
     private readonly catalog: Catalog,
-  ) {}
+  ) {
+    let byPrincipal = visibilities.get(catalog.projects);
+    if (!byPrincipal) {
+      byPrincipal = new WeakMap();
+      visibilities.set(catalog.projects, byPrincipal);
+    }
+    let seen = byPrincipal.get(principal);
+    if (!seen) {
+      seen = { projects: new Map(), components: new Map() };
+      byPrincipal.set(principal, seen);
+    }
+    this.seen = seen;
+  }
 
   /**
    * The principal's visibility over this catalog, shared by its requests until the catalog is replaced.
@@ -105,7 +131,7 @@ export class Access {
   }
 
   /**
-   * What `make` derives from the catalog and this visibility alone (visible lists, summed statistics), made once per
+   * What `make` derives from the catalog and this visibility alone (summed statistics, groupings), made once per
    * catalog snapshot and principal: `key` names it.
    */
   remember<T>(key: string, make: () => T): T {
@@ -117,34 +143,37 @@ export class Access {
 
   /** The visible projects, in id order. */
   projectList(): readonly Project[] {
-    return this.remember('projects', () => this.catalog.projects.filter((p) => this.project(p)));
+    this.seen.projectList ??= this.catalog.projects.filter((p) => this.project(p));
+    return this.seen.projectList;
   }
 
   /** The visible components, in id order. */
   componentList(): readonly Component[] {
-    return this.remember('components', () => this.catalog.components.filter((c) => this.component(c)));
+    this.seen.componentList ??= this.catalog.components.filter((c) => this.component(c));
+    return this.seen.componentList;
   }
 
   /** The visible translations, in id order. */
   translationList(): readonly Translation[] {
-    return this.remember('translations', () => this.catalog.translations.filter((t) => this.translation(t)));
+    this.seen.translationList ??= this.catalog.translations.filter((t) => this.translation(t));
+    return this.seen.translationList;
   }
 
   project(project: Project): boolean {
-    let seen = this.projects.get(project.id);
+    let seen = this.seen.projects.get(project.id);
     if (seen === undefined) {
       seen = canAccessProject(this.principal, projectScope(project));
-      this.projects.set(project.id, seen);
+      this.seen.projects.set(project.id, seen);
     }
     return seen;
   }
 
   component(component: Component): boolean {
-    let seen = this.components.get(component.id);
+    let seen = this.seen.components.get(component.id);
     if (seen === undefined) {
       const project = this.catalog.projectsById.get(component.projectId);
       seen = project !== undefined && this.project(project) && canAccessComponent(this.principal, projectScope(project), componentScope(component));
-      this.components.set(component.id, seen);
+      this.seen.components.set(component.id, seen);
     }
     return seen;
   }
@@ -156,19 +185,17 @@ export class Access {
 
   /** Ids of the visible projects, or null when every project is. */
   projectIds(): number[] | null {
-    if (this.visibleProjects === undefined) {
+    if (this.seen.visibleProjects === undefined) {
       const visible = this.catalog.projects.filter((p) => this.project(p)).map((p) => p.id);
-      this.visibleProjects = visible.length === this.catalog.projects.length ? null : visible;
+      this.seen.visibleProjects = visible.length === this.catalog.projects.length ? null : visible;
     }
-    return this.visibleProjects;
+    return this.seen.visibleProjects;
   }
 
   /** Restricted components of visible projects that the caller may not see. */
   hiddenComponentIds(): number[] {
-    if (this.hidden === undefined) {
-      this.hidden = this.catalog.components.filter((c) => !this.component(c)).map((c) => c.id);
-    }
-    return this.hidden;
+    this.seen.hidden ??= this.catalog.components.filter((c) => !this.component(c)).map((c) => c.id);
+    return this.seen.hidden;
   }
 
   /**
@@ -176,14 +203,14 @@ export class Access {
    * are all public too: a list of units then reads no list of translations).
    */
   translationIds(): number[] | null {
-    if (this.visibleTranslations === undefined) {
-      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.visibleTranslations = null;
+    if (this.seen.visibleTranslations === undefined) {
+      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.seen.visibleTranslations = null;
       else {
         const visible = this.catalog.translations.filter((t) => this.translation(t));
-        this.visibleTranslations = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
+        this.seen.visibleTranslations = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
       }
     }
-    return this.visibleTranslations;
+    return this.seen.visibleTranslations;
   }
 
   /**

@@ -6,7 +6,7 @@ import { type GitRunner, workingCopyDir } from '../component/handle.js';
 import { type Config, type ProjectConfig, projectMachinery } from '../config/config.js';
 import { Machinery, Tasks } from '../machinery/index.js';
 import { anonymousAccount, memberships } from '../store/accounts.repo.js';
-import { loadCatalog } from '../store/catalog.repo.js';
+import { loadCatalog, refreshCatalog } from '../store/catalog.repo.js';
 import type { AccountRow, Catalog, Store } from '../store/index.js';
 import { Access, toPrincipal } from './access.js';
 import type { Answer } from './answer.js';
@@ -57,8 +57,15 @@ export type AppServices = ApiServices & {
 export function createServices(store: Store, getConfig: () => Config, apiVersion: string, git?: GitRunner): AppServices {
   let seen = '';
   let catalog: Promise<Catalog> | undefined;
+  /** The snapshot before the database changed: the next one is refreshed from it (by what changed) rather than read whole. */
+  let previous: Promise<Catalog> | undefined;
   let anonymous: Promise<AccountRow | undefined> | undefined;
   const principals = new Map<number, Promise<Principal>>();
+  /**
+   * The principal last built for each user, by its content: one built again after a change of the data and equal to
+   * it is that same object, so that the visibility derived for it carries over (Access).
+   */
+  const lastPrincipals = new Map<number, { key: string; principal: Principal }>();
   const listeners: (() => void)[] = [];
   // per project (and '' for the site): rebuilt when the configuration's objects behind it change
   const machineries = new Map<string, { site: Config['machinery']; project: ProjectConfig | undefined; machinery: Machinery }>();
@@ -85,6 +92,7 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       const current = await store.dataVersion();
       if (current === seen) return false;
       seen = current;
+      if (catalog) previous = catalog;
       catalog = undefined;
       anonymous = undefined;
       principals.clear();
@@ -95,7 +103,16 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
       listeners.push(listener);
     },
     catalog() {
-      catalog ??= store.read(loadCatalog);
+      if (!catalog) {
+        const before = previous;
+        previous = undefined;
+        catalog = before
+          ? before.then(
+              (p) => store.read((tx) => refreshCatalog(tx, p)),
+              () => store.read(loadCatalog),
+            )
+          : store.read(loadCatalog);
+      }
       return catalog;
     },
     anonymous() {
@@ -105,7 +122,16 @@ export function createServices(store: Store, getConfig: () => Config, apiVersion
     principal(user) {
       let principal = principals.get(user.id);
       if (!principal) {
-        principal = store.read((tx) => memberships(tx, user.id)).then((rows) => toPrincipal(user, rows));
+        principal = store
+          .read((tx) => memberships(tx, user.id))
+          .then((rows) => {
+            const built = toPrincipal(user, rows);
+            const key = JSON.stringify(built);
+            const last = lastPrincipals.get(user.id);
+            if (last?.key === key) return last.principal;
+            lastPrincipals.set(user.id, { key, principal: built });
+            return built;
+          });
         principals.set(user.id, principal);
       }
       return principal;

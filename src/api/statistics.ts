@@ -6,7 +6,7 @@ import type { TranslationStatsRow } from '../store/index.js';
  * Counts of a translation or of a set of translations: the stored statistics, with the author of the newest
  * content change as a full name (`last_author`) instead of a user id.
  */
-export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> & { last_author: string | null };
+export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id' | 'seq'> & { last_author: string | null };
 
 const SUMMED = [
   'total',

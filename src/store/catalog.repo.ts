@@ -1,6 +1,6 @@
 // The domain's plain types of a language, project, component and translation (camelCase, settings parsed, flags as
 // booleans), beside their stored rows (LanguageRow, ProjectRow, ComponentRow, TranslationRow), and the catalog that
-// reads them with their statistics in one snapshot for the API and the web interface.
+// reads them with their statistics in one snapshot for the API and the web interface, and refreshes it by what changed.
 import type { Tx } from './db.js';
 import type { LanguageRow } from './languages.repo.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
@@ -64,7 +64,7 @@ export interface CatalogAddon {
 }
 
 /** Statistics of one translation, with the newest content author's full name resolved. */
-export interface CatalogStats extends Omit<TranslationStatsRow, 'translation_id' | 'last_author_id'> {
+export interface CatalogStats extends Omit<TranslationStatsRow, 'translation_id' | 'last_author_id' | 'seq'> {
   last_author: string | null;
 }
 
@@ -91,6 +91,14 @@ export interface Catalog {
   /** Add-ons in id order. */
   addons: CatalogAddon[];
   addonsById: Map<number, CatalogAddon>;
+  /** The store's catalog_version as read before the rest: what `refreshCatalog` compares. */
+  version: CatalogVersion;
+}
+
+/** Raised by triggers: `structure` by any change of what the catalog reads whole, `stats` by each statistics row written (its seq). */
+export interface CatalogVersion {
+  structure: number;
+  stats: number;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -108,6 +116,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 const sql = preparedOnce((tx: Tx) => ({
+  version: tx.prepare('SELECT structure, stats FROM catalog_version WHERE id = 1'),
   languages: tx.prepare('SELECT * FROM languages ORDER BY id'),
   projects: tx.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id'),
   components: tx.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id'),
@@ -116,6 +125,7 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM translations ORDER BY id`,
   ),
   stats: tx.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`),
+  statsSince: tx.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id WHERE s.seq > ?`),
   addons: tx.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id'),
 }));
 
@@ -125,7 +135,9 @@ const sql = preparedOnce((tx: Tx) => ({
  */
 export async function loadCatalog(tx: Tx): Promise<Catalog> {
   const s = sql(tx);
-  const [languages, projects, components, translations, stats, addons] = await Promise.all([
+  // the version first: a change committed while the rest is read is read again by the next refresh
+  const [version, languages, projects, components, translations, stats, addons] = await Promise.all([
+    s.version.get(),
     s.languages.all(),
     s.projects.all(),
     s.components.all(),
@@ -149,6 +161,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     stats: new Map(),
     addons: [],
     addonsById: new Map(),
+    version: toVersion(version),
   };
   for (const r of languages as LanguageRow[]) {
     const language: Language = {
@@ -206,10 +219,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
     push(catalog.translationsByComponent, translation.componentId, translation);
   }
-  for (const r of stats as (TranslationStatsRow & { last_author: string | null })[]) {
-    const { translation_id, last_author_id: _author, ...rest } = r;
-    catalog.stats.set(translation_id, rest);
-  }
+  putStats(catalog.stats, stats as StatsRead[]);
   type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
   for (const r of addons as ARow[]) {
     const configuration = parseJson<unknown>(r.configuration, {});
@@ -224,4 +234,34 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.addonsById.set(addon.id, addon);
   }
   return catalog;
+}
+
+type StatsRead = TranslationStatsRow & { last_author: string | null };
+
+function putStats(into: Map<number, CatalogStats>, rows: StatsRead[]): void {
+  for (const r of rows) {
+    const { translation_id, last_author_id: _author, seq: _seq, ...rest } = r;
+    into.set(translation_id, rest);
+  }
+}
+
+function toVersion(row: unknown): CatalogVersion {
+  const r = row as { structure: number | bigint | string; stats: number | bigint | string };
+  return { structure: Number(r.structure), stats: Number(r.stats) };
+}
+
+/**
+ * The catalog as it is now, from `previous` and what changed since: `previous` itself when nothing it holds did; a
+ * new snapshot sharing its languages, projects, components, translations and add-ons with the statistics rows written
+ * since (an indexed read of their seq) when only statistics did; else `loadCatalog`.
+ * @example catalog = await store.read((tx) => refreshCatalog(tx, catalog))
+ */
+export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog> {
+  const s = sql(tx);
+  const version = toVersion(await s.version.get());
+  if (version.structure !== previous.version.structure) return await loadCatalog(tx);
+  if (version.stats === previous.version.stats) return previous;
+  const stats = new Map(previous.stats);
+  putStats(stats, (await s.statsSince.all(previous.version.stats)) as StatsRead[]);
+  return { ...previous, stats, version };
 }

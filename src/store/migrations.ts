@@ -432,7 +432,62 @@ export const MIGRATIONS: readonly string[] = [
   END;
   INSERT INTO units_fts (rowid, source, target, context) SELECT id, tms_lower(source), tms_lower(target), tms_lower(context) FROM units;
   `,
-  // 16: the same texts in units_fts, an ASCII-only text lowered by SQLite's lower() instead of a JavaScript call (the
+  // 16: what the catalog (catalog.repo.ts) refreshes by instead of reading everything again after each write:
+  // catalog_version.structure, raised by any change of the rows it reads whole (languages, projects, components,
+  // translations, add-ons; a column it does not read, such as a component's synced commit, raises nothing), and a
+  // number for each change of a translation's statistics (catalog_version.stats, copied to the row's seq) so that a
+  // refresh reads only the rows changed since its snapshot. Triggers raise them, so that every writer does (the
+  // server, the sync worker, the command line, another process on the same file). A change of a user's full name
+  // renumbers the statistics naming them as last author.
+  `
+  CREATE TABLE catalog_version (id INTEGER PRIMARY KEY CHECK (id = 1), structure INTEGER NOT NULL, stats INTEGER NOT NULL);
+  INSERT INTO catalog_version VALUES (1, 0, 0);
+  ALTER TABLE translation_stats ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX translation_stats_seq ON translation_stats (seq);
+
+  CREATE TRIGGER translation_stats_catalog_insert AFTER INSERT ON translation_stats BEGIN
+    UPDATE catalog_version SET stats = stats + 1;
+    UPDATE translation_stats SET seq = (SELECT stats FROM catalog_version) WHERE translation_id = NEW.translation_id;
+  END;
+  CREATE TRIGGER translation_stats_catalog_update AFTER UPDATE ON translation_stats WHEN NEW.seq IS OLD.seq BEGIN
+    UPDATE catalog_version SET stats = stats + 1;
+    UPDATE translation_stats SET seq = (SELECT stats FROM catalog_version) WHERE translation_id = NEW.translation_id;
+  END;
+  CREATE TRIGGER translation_stats_catalog_delete AFTER DELETE ON translation_stats BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER users_catalog_name AFTER UPDATE OF full_name ON users WHEN OLD.full_name IS NOT NEW.full_name BEGIN
+    UPDATE translation_stats SET seq = seq WHERE last_author_id = NEW.id;
+  END;
+
+  CREATE TRIGGER languages_catalog_insert AFTER INSERT ON languages BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER languages_catalog_delete AFTER DELETE ON languages BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER languages_catalog_update AFTER UPDATE ON languages BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER projects_catalog_insert AFTER INSERT ON projects BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER projects_catalog_delete AFTER DELETE ON projects BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER projects_catalog_update AFTER UPDATE OF slug, name, settings ON projects
+    WHEN OLD.slug IS NOT NEW.slug OR OLD.name IS NOT NEW.name OR OLD.settings IS NOT NEW.settings
+    BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER components_catalog_insert AFTER INSERT ON components BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER components_catalog_delete AFTER DELETE ON components BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER components_catalog_update AFTER UPDATE OF project_id, slug, name, settings, locked ON components
+    WHEN OLD.project_id IS NOT NEW.project_id OR OLD.slug IS NOT NEW.slug OR OLD.name IS NOT NEW.name OR OLD.settings IS NOT NEW.settings
+      OR OLD.locked IS NOT NEW.locked
+    BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER translations_catalog_insert AFTER INSERT ON translations BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER translations_catalog_delete AFTER DELETE ON translations BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER translations_catalog_update AFTER UPDATE OF component_id, language_id, language_code, filename, revision, is_source,
+    is_template, plural_number, plural_formula ON translations
+    WHEN OLD.component_id IS NOT NEW.component_id OR OLD.language_id IS NOT NEW.language_id OR OLD.language_code IS NOT NEW.language_code
+      OR OLD.filename IS NOT NEW.filename OR OLD.revision IS NOT NEW.revision OR OLD.is_source IS NOT NEW.is_source
+      OR OLD.is_template IS NOT NEW.is_template OR OLD.plural_number IS NOT NEW.plural_number OR OLD.plural_formula IS NOT NEW.plural_formula
+    BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER addons_catalog_insert AFTER INSERT ON addons BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER addons_catalog_delete AFTER DELETE ON addons BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  CREATE TRIGGER addons_catalog_update AFTER UPDATE OF component_id, project_id, name, configuration ON addons
+    WHEN OLD.component_id IS NOT NEW.component_id OR OLD.project_id IS NOT NEW.project_id OR OLD.name IS NOT NEW.name
+      OR OLD.configuration IS NOT NEW.configuration
+    BEGIN UPDATE catalog_version SET structure = structure + 1; END;
+  `,
+  // 17: the same texts in units_fts, an ASCII-only text lowered by SQLite's lower() instead of a JavaScript call (the
   // two agree on ASCII; filling KeePassXC's index takes ~5 % less CPU, BENCHMARKS.md "Site-wide search")
   `
   DROP TRIGGER units_fts_ai;

@@ -29,6 +29,8 @@ export interface TranslationStatsRow {
   last_change: string | null;
   last_author_id: number | null;
   recent_changes: number;
+  /** The change number a trigger gives each write of the row (catalog_version.stats): what a catalog refresh reads since. */
+  seq: number;
 }
 
 const CONTENT = [...ACTIONS_CONTENT].join(',');

@@ -11,7 +11,7 @@ import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
-import { sqlOn } from '../helpers/store.js';
+import { sqlOn, statisticsRows } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -77,7 +77,7 @@ describe('checks after a large automatic translation', () => {
          JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
        ORDER BY c.slug, t.language_code, u.source, k.name`,
     );
-  const stats = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+  const stats = () => statisticsRows(store);
   const count = async (name: string, slug: string, language: string) =>
     (await checks()).filter((r) => r.name === name && r.slug === slug && r.language_code === language).length;
 

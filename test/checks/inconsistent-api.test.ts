@@ -14,7 +14,7 @@ import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
-import { sqlOn } from '../helpers/store.js';
+import { sqlOn, statisticsRows } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('the inconsistent check across components', () => {
@@ -121,7 +121,7 @@ describe('the inconsistent check across components', () => {
     expect(await side('copy')).toEqual({ inconsistent: [], failing: baseline.copy });
     expect((await get('/api/projects/hello/statistics/')).failing).toBe(project);
     // statistics an edit moved by one unit's share equal a full count of every translation (source ones too)
-    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const rows = () => statisticsRows(store);
     const kept = await rows();
     await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
     expect(await rows()).toEqual(kept);
@@ -141,7 +141,7 @@ describe('the inconsistent check across components', () => {
     expect((await side('app')).inconsistent).toEqual([]);
     expect(await side('copy')).toEqual({ inconsistent: [], failing: await failingInDb('copy') });
     // the other side's statistics moved by each unit's share as its check came and went: equal to a full count
-    const rows = () => sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+    const rows = () => statisticsRows(store);
     const kept = await rows();
     await store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
     expect(await rows()).toEqual(kept);

@@ -33,19 +33,23 @@ function tms(...args: string[]): { code: number | null; stdout: string; stderr: 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Every row of every table of a SQLite tms database (FTS5's indexes aside), rows sorted, integers exact. */
+/**
+ * Every row of every table of a SQLite tms database (FTS5's indexes aside, and the catalog's change numbers, which the
+ * target's triggers number afresh), rows sorted, integers exact.
+ */
 function dump(file: string): Record<string, string[]> {
   const db = new Database(file, { readonly: true });
   try {
     const tables = db
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'memory_fts%' AND name NOT LIKE 'units_fts%' ORDER BY name",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'memory_fts%' AND name NOT LIKE 'units_fts%' AND name <> 'catalog_version' ORDER BY name",
       )
       .pluck()
       .all() as string[];
     const out: Record<string, string[]> = {};
     for (const table of tables) {
       const rows = db.prepare(`SELECT * FROM "${table}"`).safeIntegers().all() as Record<string, unknown>[];
+      if (table === 'translation_stats') for (const r of rows) delete r.seq;
       out[table] = rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
     }
     return out;

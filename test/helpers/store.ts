@@ -62,3 +62,13 @@ export function sqlOn(store: Pick<Store, 'read' | 'write'>): DirectSql {
     run: (sql, ...params) => store.write(async (tx) => (await tx.prepare(sql).run(...params)).changes),
   };
 }
+
+/**
+ * Every translation's stored statistics in translation order, without the change number each write gives the row
+ * (seq, what a catalog refresh reads since): the counts two ways of keeping them must agree on.
+ * @example expect(await statisticsRows(store)).toEqual(countedAgain)
+ */
+export async function statisticsRows(store: Pick<Store, 'read' | 'write'>): Promise<Record<string, unknown>[]> {
+  const rows = await sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+  return rows.map(({ seq: _seq, ...counts }) => counts);
+}

@@ -8,7 +8,7 @@ import { acceptSuggestion, addComment, deleteComment, deleteSuggestion, reportSo
 import { editUnit } from '../../src/operations/index.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { sqlOn } from '../helpers/store.js';
+import { sqlOn, statisticsRows } from '../helpers/store.js';
 
 describe('statistics following each unit through the discussion and check dismissals', () => {
   let w: WriteEnv;
@@ -19,7 +19,7 @@ describe('statistics following each unit through the discussion and check dismis
       language,
       source,
     )) as { id: number; translationId: number };
-  const stats = () => sqlOn(w.store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+  const stats = () => statisticsRows(w.store);
   /** The statistics as kept equal the statistics counted again from every unit. */
   const expectCounted = async () => {
     const kept = await stats();
@@ -83,7 +83,7 @@ describe('statistics following each unit through the discussion and check dismis
 
 describe('statistics following a source string reviewed in the source language (source_review)', () => {
   let w: WriteEnv;
-  const stats = () => sqlOn(w.store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
+  const stats = () => statisticsRows(w.store);
 
   beforeAll(async () => {
     w = await createWriteEnv({}, {}, [], { source_review: true });

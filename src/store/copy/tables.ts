@@ -13,10 +13,14 @@ export interface CopyTable {
 
 let cached: readonly CopyTable[] | undefined;
 
+/** Tables and columns (`table.column`) a copy leaves to the target: the catalog's change numbers, raised by its triggers. */
+const BOOKKEEPING = new Set(['catalog_version', 'translation_stats.seq']);
+
 /**
  * Every data table of the current schema, each after the tables it references. Read from a migrated in-memory SQLite
- * database, so the list follows the migrations; FTS5's index (SQLite's, rebuilt by its triggers) and PostgreSQL's own
- * bookkeeping tables (tms_schema, data_version) are not in it.
+ * database, so the list follows the migrations; FTS5's index (SQLite's, rebuilt by its triggers), PostgreSQL's own
+ * bookkeeping tables (tms_schema, data_version) and the catalog's change numbers (catalog_version and the statistics'
+ * seq, which the target's triggers number afresh) are not in it.
  * @example copyTables().map((t) => t.name) // ['languages', 'projects', …]
  */
 export function copyTables(): readonly CopyTable[] {
@@ -25,7 +29,7 @@ export function copyTables(): readonly CopyTable[] {
   try {
     migrate(db);
     const names = (db.pragma('table_list') as { name: string; type: string; schema: string }[])
-      .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'))
+      .filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_') && !BOOKKEEPING.has(t.name))
       .map((t) => t.name)
       .sort();
     const tables = new Map<string, CopyTable & { references: string[] }>();
@@ -38,7 +42,8 @@ export function copyTables(): readonly CopyTable[] {
       if (key.length === 0) throw new Error(`table ${name} has no primary key: a copy cannot read it in a stable order`);
       const references = (db.pragma(`foreign_key_list("${name}")`) as { table: string }[]).map((f) => f.table).filter((t) => t !== name);
       const hasId = key.length === 1 && key[0] === 'id' && /^INTEGER$/i.test(info.find((c) => c.name === 'id')?.type ?? '');
-      tables.set(name, { name, columns: info.map((c) => c.name), key, hasId, references });
+      const columns = info.map((c) => c.name).filter((c) => !BOOKKEEPING.has(`${name}.${c}`));
+      tables.set(name, { name, columns, key, hasId, references });
     }
     cached = referencesFirst(tables);
     return cached;

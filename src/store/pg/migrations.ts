@@ -407,4 +407,55 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX units_target_trigrams ON units USING gin (lower(target COLLATE "und-x-icu") gin_trgm_ops);
   CREATE INDEX units_context_trigrams ON units USING gin (lower(context COLLATE "und-x-icu") gin_trgm_ops);
   `,
+  // 7 (SQLite's 16): what the catalog refreshes by: catalog_version.structure, raised by any change of the rows it reads
+  // whole, and a number for each change of a translation's statistics (the row's seq). Writers take turns across
+  // every node (the store's write lock), so these numbers follow the order of commits.
+  `
+  CREATE TABLE catalog_version (id integer PRIMARY KEY CHECK (id = 1), structure bigint NOT NULL, stats bigint NOT NULL);
+  INSERT INTO catalog_version VALUES (1, 0, 0);
+  ALTER TABLE translation_stats ADD COLUMN seq bigint NOT NULL DEFAULT 0;
+  CREATE INDEX translation_stats_seq ON translation_stats (seq);
+
+  CREATE FUNCTION catalog_structure_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE catalog_version SET structure = structure + 1 WHERE id = 1;
+    RETURN NULL;
+  END $$;
+  CREATE FUNCTION catalog_stats_numbered() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE catalog_version SET stats = stats + 1 WHERE id = 1 RETURNING stats INTO NEW.seq;
+    RETURN NEW;
+  END $$;
+  CREATE FUNCTION catalog_author_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE translation_stats SET seq = seq WHERE last_author_id = NEW.id;
+    RETURN NULL;
+  END $$;
+
+  CREATE TRIGGER translation_stats_catalog_number BEFORE INSERT OR UPDATE ON translation_stats FOR EACH ROW EXECUTE FUNCTION catalog_stats_numbered();
+  CREATE TRIGGER translation_stats_catalog_delete AFTER DELETE ON translation_stats FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER users_catalog_name AFTER UPDATE ON users FOR EACH ROW WHEN (OLD.full_name IS DISTINCT FROM NEW.full_name)
+    EXECUTE FUNCTION catalog_author_renamed();
+
+  CREATE TRIGGER languages_catalog_change AFTER INSERT OR DELETE ON languages FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER languages_catalog_update AFTER UPDATE ON languages FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER projects_catalog_change AFTER INSERT OR DELETE ON projects FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER projects_catalog_update AFTER UPDATE ON projects FOR EACH ROW
+    WHEN ((OLD.slug, OLD.name, OLD.settings) IS DISTINCT FROM (NEW.slug, NEW.name, NEW.settings))
+    EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER components_catalog_change AFTER INSERT OR DELETE ON components FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER components_catalog_update AFTER UPDATE ON components FOR EACH ROW
+    WHEN ((OLD.project_id, OLD.slug, OLD.name, OLD.settings, OLD.locked) IS DISTINCT FROM (NEW.project_id, NEW.slug, NEW.name, NEW.settings, NEW.locked))
+    EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER translations_catalog_change AFTER INSERT OR DELETE ON translations FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER translations_catalog_update AFTER UPDATE ON translations FOR EACH ROW
+    WHEN ((OLD.component_id, OLD.language_id, OLD.language_code, OLD.filename, OLD.revision, OLD.is_source, OLD.is_template,
+      OLD.plural_number, OLD.plural_formula) IS DISTINCT FROM (NEW.component_id, NEW.language_id, NEW.language_code, NEW.filename,
+      NEW.revision, NEW.is_source, NEW.is_template, NEW.plural_number, NEW.plural_formula))
+    EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER addons_catalog_change AFTER INSERT OR DELETE ON addons FOR EACH ROW EXECUTE FUNCTION catalog_structure_changed();
+  CREATE TRIGGER addons_catalog_update AFTER UPDATE ON addons FOR EACH ROW
+    WHEN ((OLD.component_id, OLD.project_id, OLD.name, OLD.configuration) IS DISTINCT FROM (NEW.component_id, NEW.project_id, NEW.name, NEW.configuration))
+    EXECUTE FUNCTION catalog_structure_changed();
+  `,
 ];

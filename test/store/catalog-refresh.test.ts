@@ -1,0 +1,183 @@
+// The catalog refreshed by what changed (refreshCatalog, behind the services' refresh) equals one read whole
+// (loadCatalog) after every kind of write: through the API, from another connection, from another tms process.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Access } from '../../src/api/access.js';
+import { type AppServices, createServices } from '../../src/api/app.js';
+import { loadLanguages } from '../../src/languages/languages.js';
+import { joinTeams } from '../../src/store/auth.repo.js';
+import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
+import { type Store, now } from '../../src/store/index.js';
+import { ensureLanguage } from '../../src/store/languages.repo.js';
+import { setComponentLocked } from '../../src/store/projects.repo.js';
+import { createUser, findUserByUsername } from '../../src/store/users.repo.js';
+import { applyConfig } from '../../src/sync/config.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { commitToUpstream } from '../helpers/git-repo.js';
+import { sqlOn } from '../helpers/store.js';
+import { DEMO } from '../helpers/sync-env.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const bin = path.join(repoRoot, 'bin', 'tms');
+const built = existsSync(path.join(repoRoot, 'dist', 'cli', 'index.js'));
+const run = promisify(execFile);
+
+describe('the catalog refreshed by what changed', () => {
+  let env: WriteEnv;
+  /** Another connection to the server's database: the services under test read through it. */
+  let reader: Store;
+  /** A third connection, writing as another process on the same database would. */
+  let other: Store;
+  let services: AppServices;
+
+  beforeAll(async () => {
+    env = await createWriteEnv({}, {}, [{ slug: 'copy' }]);
+    reader = await env.env.openStore();
+    other = await env.env.openStore();
+    services = createServices(reader, () => env.config, 'test');
+    await services.refresh();
+    await services.catalog();
+  }, 60_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  /** The services' next snapshot after a write elsewhere, checked against a catalog read whole. */
+  async function refreshed(): Promise<Catalog> {
+    // another connection's commit shows by the next turn of the event loop (as a request of the next turn sees it)
+    await new Promise((resolve) => setImmediate(resolve));
+    await services.refresh();
+    const catalog = await services.catalog();
+    expect(catalog).toEqual(await reader.read(loadCatalog));
+    return catalog;
+  }
+
+  const tmsProcess = (...args: string[]) => run(bin, ['--config', path.join(env.root, 'tms.config.json'), ...args], { env: process.env });
+
+  it('follows configuration written from another connection: project, component settings, add-ons, a component removed', async () => {
+    const config = structuredClone(env.config);
+    const project = config.projects[0]!;
+    project.name = 'Hello again';
+    const web = project.components.find((c) => c.slug === 'web')!;
+    web.name = 'Web site';
+    web.addons = [{ name: 'weblate.gettext.mo', configuration: {} }];
+    await other.write((tx) => applyConfig(tx, config));
+    let after = await refreshed();
+    expect(after.projectsBySlug.get('hello')!.name).toBe('Hello again');
+    expect(after.addons.map((a) => a.name)).toEqual(['weblate.gettext.mo']);
+    web.addons = [];
+    project.components = project.components.filter((c) => c.slug !== 'copy');
+    await other.write((tx) => applyConfig(tx, config, { prune: true }));
+    after = await refreshed();
+    expect(after.componentsByPath.has('hello/copy')).toBe(false);
+    expect(after.addons).toEqual([]);
+  });
+
+  it('moves only the statistics after a unit edit through the API: the rest of the snapshot is shared', async () => {
+    const before = await services.catalog();
+    const units = await env.request('GET', '/api/translations/hello/app/de/units/');
+    const unit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    const r = await env.request('PATCH', `/api/units/${unit.id}/`, { token: env.tokens.jane, json: { target: ['Schluss'], state: 20 } });
+    expect(r.status, r.text).toBe(200);
+    const after = await refreshed();
+    expect(after).not.toBe(before);
+    expect(after.projects).toBe(before.projects);
+    expect(after.translationsById).toBe(before.translationsById);
+    const de = after.translationsByKey.get(`${after.componentsByPath.get('hello/app')!.id}/de`)!;
+    expect(after.stats.get(de.id)!.last_author).toBe('Jane Doe');
+    expect(after.stats.get(de.id)).not.toEqual(before.stats.get(de.id));
+  });
+
+  it('keeps the snapshot itself when a write changed nothing it holds', async () => {
+    const before = await services.catalog();
+    await other.write((tx) => createUser(tx, { username: 'bystander' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await services.refresh()).toBe(true);
+    expect(await services.catalog()).toBe(before);
+  });
+
+  it("carries a principal's visibility over to a snapshot that changed only in statistics, not past a structural change", async () => {
+    const jane = (await reader.read((tx) => findUserByUsername(tx, 'jane')))!;
+    const before = await services.catalog();
+    const principal = await services.principal(jane);
+    const visible = Access.of(principal, before).componentList();
+    const units = await env.request('GET', '/api/translations/hello/app/cs/units/');
+    const unit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+    expect((await env.request('PATCH', `/api/units/${unit.id}/`, { token: env.tokens.jane, json: { target: ['Konec'], state: 20 } })).status).toBe(200);
+    const after = await refreshed();
+    expect(await services.principal(jane)).toBe(principal);
+    expect(Access.of(principal, after)).not.toBe(Access.of(principal, before));
+    expect(Access.of(principal, after).componentList()).toBe(visible);
+    // a structural change: visibility derived again (equal here)
+    await other.write((tx) => setComponentLocked(tx, after.componentsByPath.get('hello/web')!.id, true, null, now()));
+    const locked = await refreshed();
+    expect(Access.of(principal, locked).componentList()).not.toBe(visible);
+    expect(
+      Access.of(principal, locked)
+        .componentList()
+        .map((c) => c.id),
+    ).toEqual(visible.map((c) => c.id));
+    await other.write((tx) => setComponentLocked(tx, after.componentsByPath.get('hello/web')!.id, false, null, now()));
+    await refreshed();
+    // a change of the user's teams: a principal of its own
+    await other.write((tx) => joinTeams(tx, jane.id, ['Managers']));
+    await new Promise((resolve) => setImmediate(resolve));
+    await services.refresh();
+    expect(await services.principal(jane)).not.toBe(principal);
+  });
+
+  it('follows a component locked and unlocked, through the API and from another connection', async () => {
+    const before = await services.catalog();
+    const lock = await env.request('POST', '/api/components/hello/app/lock/', { token: env.tokens.admin, json: { lock: true } });
+    expect(lock.status, lock.text).toBe(200);
+    const after = await refreshed();
+    expect(after.componentsByPath.get('hello/app')!.locked).toBe(true);
+    expect(after.projects).not.toBe(before.projects);
+    await env.request('POST', '/api/components/hello/app/lock/', { token: env.tokens.admin, json: { lock: false } });
+    expect((await refreshed()).componentsByPath.get('hello/app')!.locked).toBe(false);
+    // the API commits pending edits before locking (a translation's revision moves too): the lock alone, from another connection
+    const web = after.componentsByPath.get('hello/web')!;
+    await other.write((tx) => setComponentLocked(tx, web.id, true, null, now()));
+    expect((await refreshed()).componentsByPath.get('hello/web')!.locked).toBe(true);
+    await other.write((tx) => setComponentLocked(tx, web.id, false, null, now()));
+    expect((await refreshed()).componentsByPath.get('hello/web')!.locked).toBe(false);
+  });
+
+  it('follows a new language through the API (a translation and its statistics)', async () => {
+    const r = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: 'fr' } });
+    expect(r.status, r.text).toBe(201);
+    const after = await refreshed();
+    expect(after.translationsByKey.has(`${after.componentsByPath.get('hello/web')!.id}/fr`)).toBe(true);
+  });
+
+  it('follows a language added and an author renamed from another connection', async () => {
+    const french = loadLanguages().get('fr')!;
+    await other.write((tx) => ensureLanguage(tx, { ...french, code: 'fr_XT', name: 'French (test)' }, true));
+    expect((await refreshed()).languagesByCode.has('fr_XT')).toBe(true);
+    const before = await services.catalog();
+    await sqlOn(other).run("UPDATE users SET full_name = 'Jane Q. Doe' WHERE username = 'jane'");
+    const after = await refreshed();
+    expect([...after.stats.values()].some((s) => s.last_author === 'Jane Q. Doe')).toBe(true);
+    expect(after.projects).toBe(before.projects);
+  });
+
+  it.runIf(built)(
+    'follows another tms process: a sync that finds a new file, a user deleted',
+    async () => {
+      const de = readFileSync(path.join(DEMO, 'app', 'translations', 'app_de.ts'), 'utf8');
+      await commitToUpstream(env.upstream('app'), { 'translations/app_it.ts': de.replace('language="de"', 'language="it"') });
+      await tmsProcess('sync', 'hello', 'app');
+      let after = await refreshed();
+      expect(after.translationsByKey.has(`${after.componentsByPath.get('hello/app')!.id}/it`)).toBe(true);
+      const before = after;
+      await tmsProcess('user', 'delete', 'jane');
+      after = await refreshed();
+      expect([...after.stats.values()].some((s) => s.last_author === 'Jane Q. Doe')).toBe(false);
+      expect(after.projects).toBe(before.projects);
+    },
+    60_000,
+  );
+});
