@@ -411,16 +411,17 @@ export const MIGRATIONS: readonly string[] = [
   -- a user's own recent changes (the dashboard)
   CREATE INDEX changes_user ON changes (user_id, timestamp DESC, id DESC);
   `,
-  // 15: the free-text search's index: the trigrams of every unit's source, target and context, lowercased by tms_lower
-  // (JavaScript's toLowerCase, what the search's tms_icontains compares: FTS5's own case folding differs from it for a
-  // few letters, which would lose matches), with their positions: a phrase of a text's trigrams finds exactly the
-  // units whose lowercased text contains it, as tms_icontains does, without reading the rows. Contentless (the texts
-  // are the units' own), fed by triggers; a first load drops the triggers and fills it after its rows (units.repo.ts).
+  // 15: the free-text search's index: the trigrams of every unit's source, target and context, lowercased as
+  // JavaScript's toLowerCase does (searchText; what the search's tms_icontains compares: FTS5's own case folding differs
+  // from it for a few letters, which would lose matches), with their positions: a phrase of a text's trigrams finds
+  // exactly the units whose lowercased text contains it, as tms_icontains does, without reading the rows. Contentless
+  // (the texts are the units' own), fed by triggers; a first load drops the triggers and fills it after its rows
+  // (units.repo.ts).
   `
   CREATE VIRTUAL TABLE units_fts USING fts5(source, target, context, content='', contentless_delete=1,
     tokenize='trigram case_sensitive 1');
   CREATE TRIGGER units_fts_ai AFTER INSERT ON units BEGIN
-    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, tms_lower(new.source), tms_lower(new.target), tms_lower(new.context));
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
   END;
   CREATE TRIGGER units_fts_ad AFTER DELETE ON units BEGIN
     DELETE FROM units_fts WHERE rowid = old.id;
@@ -428,9 +429,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER units_fts_au AFTER UPDATE OF source, target, context ON units
     WHEN old.source <> new.source OR old.target <> new.target OR old.context <> new.context BEGIN
     DELETE FROM units_fts WHERE rowid = old.id;
-    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, tms_lower(new.source), tms_lower(new.target), tms_lower(new.context));
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
   END;
-  INSERT INTO units_fts (rowid, source, target, context) SELECT id, tms_lower(source), tms_lower(target), tms_lower(context) FROM units;
+  INSERT INTO units_fts (rowid, source, target, context) SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM units;
   `,
   // 16: what the catalog (catalog.repo.ts) refreshes by instead of reading everything again after each write:
   // catalog_version.structure, raised by any change of the rows it reads whole (languages, projects, components,
@@ -486,19 +487,5 @@ export const MIGRATIONS: readonly string[] = [
     WHEN OLD.component_id IS NOT NEW.component_id OR OLD.project_id IS NOT NEW.project_id OR OLD.name IS NOT NEW.name
       OR OLD.configuration IS NOT NEW.configuration
     BEGIN UPDATE catalog_version SET structure = structure + 1; END;
-  `,
-  // 17: the same texts in units_fts, an ASCII-only text lowered by SQLite's lower() instead of a JavaScript call (the
-  // two agree on ASCII; filling KeePassXC's index takes ~5 % less CPU, BENCHMARKS.md "Site-wide search")
-  `
-  DROP TRIGGER units_fts_ai;
-  DROP TRIGGER units_fts_au;
-  CREATE TRIGGER units_fts_ai AFTER INSERT ON units BEGIN
-    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
-  END;
-  CREATE TRIGGER units_fts_au AFTER UPDATE OF source, target, context ON units
-    WHEN old.source <> new.source OR old.target <> new.target OR old.context <> new.context BEGIN
-    DELETE FROM units_fts WHERE rowid = old.id;
-    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
-  END;
   `,
 ];
