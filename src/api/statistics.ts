@@ -95,16 +95,17 @@ export function moveStats(sum: Counts, changes: readonly (readonly [CatalogStats
 
 /**
  * The statistics the overview pages show, summed over what the caller sees once per catalog snapshot and caller, so
- * that no page sums the site: per project, and per project and language.
+ * that no page sums the site: per project, per project and language, and per language.
  */
 export interface SiteStats {
   projects: Map<number, Counts>;
+  languages: Map<number, Counts>;
   projectLanguages: Map<number, Map<number, Counts>>;
 }
 
 /**
  * The caller's `SiteStats` over `catalog`: summed whole once, then moved by each statistics row a refresh changed
- * (its row before out, its row now in), summing again only the project or project language a difference cannot follow.
+ * (its row before out, its row now in), summing again only the sums a difference cannot follow (`moveStats`).
  * @example siteStats(ctx.access, ctx.catalog).projects.get(project.id)!.translated
  */
 export function siteStats(access: Access, catalog: Catalog): SiteStats {
@@ -141,12 +142,21 @@ export function sumSite(access: Access, catalog: Catalog): SiteStats {
     for (const [languageId, rows] of languages) sums.set(languageId, sumStats(rows));
     projectLanguages.set(p.id, sums);
   }
-  return { projects, projectLanguages };
+  const byLanguage = new Map<number, (CatalogStats | undefined)[]>();
+  for (const t of access.translationList()) {
+    const rows = byLanguage.get(t.languageId);
+    if (rows) rows.push(catalog.stats.get(t.id));
+    else byLanguage.set(t.languageId, [catalog.stats.get(t.id)]);
+  }
+  const languages = new Map<number, Counts>();
+  for (const [languageId, rows] of byLanguage) languages.set(languageId, sumStats(rows));
+  return { projects, projectLanguages, languages };
 }
 
 function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change: StatsChange): SiteStats {
   type Changes = [CatalogStats | undefined, CatalogStats | undefined][];
   const byProject = new Map<number, { all: Changes; languages: Map<number, Changes> }>();
+  const byLanguage = new Map<number, Changes>();
   for (const id of change.changed) {
     const t = catalog.translationsById.get(id);
     if (!t || !access.translation(t)) continue;
@@ -158,14 +168,17 @@ function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change:
     const list = group.languages.get(t.languageId);
     if (list) list.push(pair);
     else group.languages.set(t.languageId, [pair]);
+    const ofLanguage = byLanguage.get(t.languageId);
+    if (ofLanguage) ofLanguage.push(pair);
+    else byLanguage.set(t.languageId, [pair]);
   }
   if (byProject.size === 0) return previous;
   const projects = new Map(previous.projects);
   const projectLanguages = new Map(previous.projectLanguages);
-  const rowsOf = (projectId: number, languageId?: number) =>
+  const rowsOf = (projectId: number | undefined, languageId?: number) =>
     access
       .translationList()
-      .filter((t) => (languageId === undefined || t.languageId === languageId) && projectOfTranslation(catalog, t) === projectId)
+      .filter((t) => (languageId === undefined || t.languageId === languageId) && (projectId === undefined || projectOfTranslation(catalog, t) === projectId))
       .map((t) => catalog.stats.get(t.id));
   for (const [projectId, group] of byProject) {
     const sum = previous.projects.get(projectId);
@@ -177,5 +190,10 @@ function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change:
     }
     projectLanguages.set(projectId, languages);
   }
-  return { projects, projectLanguages };
+  const languages = new Map(previous.languages);
+  for (const [languageId, changes] of byLanguage) {
+    const sum = languages.get(languageId);
+    languages.set(languageId, (sum && moveStats(sum, changes)) ?? sumStats(rowsOf(undefined, languageId)));
+  }
+  return { projects, projectLanguages, languages };
 }

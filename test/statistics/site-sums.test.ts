@@ -1,4 +1,4 @@
-// The overview's sums of statistics (per project, per project and language) moved by each statistics row a refresh
+// The overview's sums of statistics (per project, per project and language, per language) moved by each statistics row a refresh
 // changed equal the sums made afresh, for the anonymous visitor, a translator who cannot see the private project and
 // a superuser who can, after edits in several projects and languages, the newest last change going back and ties.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,14 +31,14 @@ describe('site statistics moved by the changed statistics rows', () => {
     await fixture?.close();
   });
 
-  /** Sums a change touched, `<project id>` and `<project id>/<language id>`; all of them after a change of authors. */
+  /** Sums a change touched, `<project id>`, `<project id>/<language id>` and `language <id>`; all of them after a change of authors. */
   const touched = new Set<string>();
   let touchedAll = false;
   const ids = async (project: string, component: string, language: string): Promise<number> => {
     const catalog = await services.catalog();
     const c = catalog.componentsByPath.get(`${project}/${component}`)!;
     const t = catalog.translationsByKey.get(`${c.id}/${language}`)!;
-    touched.add(String(c.projectId)).add(`${c.projectId}/${t.languageId}`);
+    touched.add(String(c.projectId)).add(`${c.projectId}/${t.languageId}`).add(`language ${t.languageId}`);
     return t.id;
   };
   const authorId = async (name: string) => (await fixture.store.read((tx) => findUserByUsername(tx, name)))!.id;
@@ -77,6 +77,9 @@ describe('site statistics moved by the changed statistics rows', () => {
           if (!touched.has(`${projectId}/${languageId}`))
             expect(counts, `${name} ${projectId}/${languageId}`).toBe(last.projectLanguages.get(projectId)!.get(languageId));
         }
+      }
+      for (const [languageId, counts] of moved.languages) {
+        if (!touchedAll && !touched.has(`language ${languageId}`)) expect(counts, `${name} language ${languageId}`).toBe(last.languages.get(languageId));
       }
       result.set(name, moved);
     }

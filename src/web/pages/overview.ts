@@ -63,13 +63,6 @@ function projectLanguages(ctx: WebContext, project: Project, first: ReadonlySet<
     .sort((a, b) => Number(first.has(b[0].id)) - Number(first.has(a[0].id)) || a[0].name.localeCompare(b[0].name));
 }
 
-/** Languages of these translations with their translations, by language name. */
-function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Translation[]][] {
-  return [...groupBy(translations, (t) => t.languageId)]
-    .map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list])
-    .sort((a, b) => a[0].name.localeCompare(b[0].name));
-}
-
 /** `/projects/<p>/`: the project's components and languages (the visitor's languages first). */
 export async function projectPage(ctx: WebContext): Promise<WebAnswer> {
   const project = projectOf(ctx);
@@ -337,9 +330,11 @@ export function projectLanguagePage(ctx: WebContext): WebAnswer {
 
 /** `/languages/`: every language with visible translations. */
 export function languagesPage(ctx: WebContext): WebAnswer {
-  const languages = ctx.access.remember('languageStats', () =>
-    byLanguage(ctx, [...ctx.access.translationList()]).map(([l, list]): [Language, Counts] => [l, statsOf(ctx, list)]),
+  const sums = siteStats(ctx.access, ctx.catalog).languages;
+  const byName = ctx.access.remember('languagesByName', () =>
+    [...sums.keys()].map((id) => ctx.catalog.languages.get(id)!).sort((a, b) => a.name.localeCompare(b.name)),
   );
+  const languages = byName.map((l): [Language, Counts] => [l, sums.get(l.id)!]);
   const rows: StatsRow[] = languages.map(([l, counts]) => ({
     name: html`<a href=${paths.language(l)}>${l.name}</a> <span class="code">${l.code}</span>`,
     counts,
