@@ -105,9 +105,10 @@ const sql = preparedOnce((tx: Tx) => ({
   sourceTranslation: tx.prepare('SELECT id FROM translations WHERE component_id = ? AND is_source = 1').pluck(),
   // inconsistent: a string's translations in one language across the project's components that propagate
   // a component's settings are JSON: read once per refresh (components), not once per unit row of a group
+  // the traits of the components a refresh meets (every component's, once per component synced, grew with the site)
   componentTraits: tx.prepare(
     `SELECT c.id, c.project_id, coalesce(${tx.dialect.jsonFlag('c.settings', 'allow_translation_propagation')}, 1) AS propagates,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language FROM components c`,
+       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language FROM components c WHERE c.id IN (${tx.dialect.idsOfJson})`,
   ),
   // every language of one string at once: the (source, context) index finds them all, one language at a time
   // would read them all once per language; the components that take part are picked from componentTraits
@@ -285,9 +286,9 @@ export interface ComponentTraits {
   source_language: string;
 }
 
-/** Every component's traits, by id. */
-export async function componentTraits(tx: Tx): Promise<Map<number, ComponentTraits>> {
-  return new Map(((await sql(tx).componentTraits.all()) as (ComponentTraits & { id: number })[]).map((c) => [c.id, c]));
+/** The traits of components by id (unknown ids left out). */
+export async function componentTraits(tx: Tx, ids: readonly number[]): Promise<Map<number, ComponentTraits>> {
+  return new Map(((await sql(tx).componentTraits.all(JSON.stringify(ids))) as (ComponentTraits & { id: number })[]).map((c) => [c.id, c]));
 }
 
 /** A unit's string: its source and context, its translation's language and component. */

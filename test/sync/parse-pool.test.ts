@@ -159,6 +159,42 @@ describe('a sync of many components on parse workers', () => {
     expect(alone.store.units).toEqual(expected.store.units);
   });
 
+  it('leaves the same inconsistent checks as syncing the components one by one, a component that does not propagate among them', async () => {
+    const url = env.server.url('shared.git', CREDENTIALS);
+    // gamma keeps its strings to itself: its units never fail inconsistent, the others' never compare with its
+    const base = env.config([
+      {
+        name: 'Hello',
+        slug: 'hello',
+        components: components(url).map((c) => (c.slug === 'gamma' ? { ...c, allow_translation_propagation: false } : c)),
+      },
+    ]);
+    const flagged = async (name: string, slugs: (string | undefined)[]) => {
+      const store = await openStore(path.join(env.root, `${name}.sqlite`));
+      try {
+        for (const slug of slugs) await syncProject(store, { ...base, repos_dir: path.join(env.root, `repos-${name}`) }, 'hello', slug, { threads: 1 });
+        const all = await contents(store);
+        const inconsistent = await sqlOn(store).rows(
+          `SELECT c.slug, t.language_id, u.context, u.source, u.target FROM checks k JOIN units u ON u.id = k.unit_id
+           JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+           WHERE k.name = 'inconsistent' ORDER BY c.slug, t.language_id, u.context, u.source`,
+        );
+        return { all, inconsistent };
+      } finally {
+        await store.close();
+      }
+    };
+    const together = await flagged('inconsistent-together', [undefined]);
+    const oneByOne = await flagged('inconsistent-one-by-one', [...TS, ...JSON_COMPONENTS]);
+    const slugs = new Set(together.inconsistent.map((r) => (r as { slug: string }).slug));
+    expect(slugs.size).toBeGreaterThan(3);
+    expect(slugs.has('gamma')).toBe(false);
+    expect(together.inconsistent).toEqual(oneByOne.inconsistent);
+    // and so the source checks and statistics that follow them
+    expect(together.all.checks).toEqual(oneByOne.all.checks);
+    expect(together.all.translation_stats).toEqual(oneByOne.all.translation_stats);
+  });
+
   it('tms sync --threads 2 (the built command) prints what --threads 1 prints; --threads 0 is a usage error', async () => {
     const run = async (name: string, threads: string) => {
       const file = path.join(env.root, `${name}.config.json`);
