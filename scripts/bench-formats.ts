@@ -127,7 +127,7 @@ function load(corpus: string, set: BenchSet): LoadedSet {
   const templateSource = set.template
     ? { bytes: readFileSync(path.join(cwd, set.template)), ctx: { filename: set.template, language: sourceLanguage, sourceLanguage } }
     : null;
-  const template = templateSource ? getFormat(set.format).parse(templateSource.bytes, templateSource.ctx) : null;
+  const template = templateSource ? getFormat(set.format).parseTemplate(templateSource.bytes, templateSource.ctx, false) : null;
   for (const mask of set.masks) {
     const [before, after = ''] = mask.split('*');
     for (const name of fg.sync(mask, { cwd }).sort()) {
@@ -141,11 +141,12 @@ function load(corpus: string, set: BenchSet): LoadedSet {
 }
 
 /**
- * What a sync does with a set's files (`parseChanged`): the template parsed once, then each file with it, so that the
- * template's listing and identities are worked out in every pass and not once for all of them.
+ * What a sync does with a set's files (`parseChanged`): the template read once, with its own units as a changed
+ * template's are (the toolkit's pass builds the template's units too), then each file with it, so that the template's
+ * listing and identities are worked out in every pass and not once for all of them.
  */
 function parseAsSync(format: Format, set: LoadedSet): void {
-  const template = set.template ? format.parse(set.template.bytes, set.template.ctx) : null;
+  const template = set.template ? format.parseTemplate(set.template.bytes, set.template.ctx, true) : null;
   for (const f of set.files) format.parse(f.bytes, { ...f.ctx, template });
 }
 

@@ -1,11 +1,13 @@
 // `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units) under minutes of
-// read load: the resident memory of every process it runs, sampled each second, slice by slice, to see whether it
-// stays under the bound and flat (no growth) — and the requests served meanwhile.
+// read load (with BENCH_WRITERS, writes mixed in): the resident memory of every process it runs, sampled each second,
+// slice by slice, to see whether it stays under the bound and flat (no growth) — and the requests served meanwhile.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startPostgres } from '../test/helpers/postgres-server.js';
+import { webSignIn } from '../test/helpers/web-session.js';
 import { autocannon, keepassxcFiles, root, serveUrl } from './bench-lib.js';
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 10);
@@ -13,9 +15,23 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const SLICE = Number(process.env.BENCH_SLICE ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WORKERS = process.env.BENCH_WORKERS;
+/**
+ * BENCH_WRITERS=N: N users write meanwhile, each in a loop (unit PATCHes through the API, every fifth write a
+ * suggestion through the editor's form; BENCH_WRITE_PAUSE_MS between a writer's writes), and an admin commits one component every BENCH_COMMIT_EVERY seconds.
+ * Unset (the default): reads only, as before.
+ */
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 0);
+/** Each writer's pause after each write (ms): 0 writes as fast as the server answers. */
+const WRITE_PAUSE = Number(process.env.BENCH_WRITE_PAUSE_MS ?? 500);
+const COMMIT_EVERY = Number(process.env.BENCH_COMMIT_EVERY ?? 30);
+/** BENCH_POSTGRES=1: the store in a throwaway PostgreSQL instead of the SQLite file. */
+const pg = process.env.BENCH_POSTGRES ? startPostgres(['serve']) : undefined;
+if (pg) process.on('exit', () => pg.remove());
 
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-const tms = path.join(root, 'bin', 'tms');
+/** BENCH_CHECKOUT=<a built checkout>: its `tms` is measured (nothing built); otherwise this one, built first. */
+const checkout = process.env.BENCH_CHECKOUT;
+if (!checkout) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const tms = path.join(path.resolve(checkout ?? root), 'bin', 'tms');
 const work = await tempDir('tms-bench-serve-memory-');
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -33,7 +49,7 @@ const components = Array.from({ length: COPIES }, (_, i) => ({
 }));
 const configFile = path.join(work, 'tms.config.json');
 const config = {
-  database: path.join(work, 'tms.sqlite'),
+  database: pg ? pg.url('serve') : path.join(work, 'tms.sqlite'),
   repos_dir: path.join(work, 'repos'),
   log_level: 'warn',
   // the load is anonymous: Weblate's default throttle for anonymous callers (100 a day) would answer 429
@@ -44,6 +60,21 @@ await import('node:fs/promises').then((fs) => fs.writeFile(configFile, JSON.stri
 const syncStart = performance.now();
 execFileSync(process.execPath, [tms, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
 const syncSeconds = (performance.now() - syncStart) / 1000;
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, [tms, '--config', configFile, ...args], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] })
+    .trim()
+    .split('\n')
+    .at(-1)!;
+const admin = WRITERS > 0 ? cli('user', 'add', 'admin', '--email', 'admin@example.test', '--admin') : '';
+const writers = Array.from({ length: WRITERS }, (_, i) => {
+  const username = `writer${i}`;
+  const token = cli('user', 'add', username, '--email', `${username}@example.test`);
+  execFileSync(process.execPath, [tms, '--config', configFile, 'user', 'password', username], {
+    input: `${username}-password\n`,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  return { username, token };
+});
 
 // --- the server, and the resident memory of its processes (the server and any it starts)
 const server = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0', ...(WORKERS ? ['--workers', WORKERS] : [])], {
@@ -75,7 +106,7 @@ function rssTree(pid: number): Map<number, number> {
 }
 
 // --- the load: distinct 100-unit pages of every translation, single units, statistics and changes, cycled
-const translations: { url: string; total: number; statistics_url: string }[] = [];
+const translations: { url: string; total: number; statistics_url: string; is_source: boolean }[] = [];
 for (let next: string | null = `${base}/api/translations/?page_size=1000`; next; ) {
   const page = (await (await fetch(next)).json()) as { next: string | null; results: typeof translations };
   translations.push(...page.results);
@@ -96,10 +127,88 @@ for (let i = paths.length - 1; i > 0; i--) {
   [paths[i], paths[j]] = [paths[j]!, paths[i]!];
 }
 let cursor = 0;
+
+// --- the writers: units of the translations other than the source, 200 from each of 20 translations
+const writable: { id: number; translation: string }[] = [];
+const others = translations.filter((t) => !t.is_source);
+// 20 translations spread over the components, so each commit finds edits to write
+for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.floor((i * others.length) / 20)]!) : []) {
+  const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
+  const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number }[] };
+  // the editor's address of the translation: /translate/<project>/<component>/<language>/
+  const editor = new URL(t.url).pathname.replace(/^\/api\/translations\//, '/translate/');
+  for (const u of page.results) writable.push({ id: u.id, translation: editor });
+}
+/** Writes done and refused in the current slice, and their wall times (ms). */
+let writes = { done: 0, failed: 0, times: [] as number[], commits: 0, commitsFailed: 0 };
+let loadEnd = 0;
+/** Wall time of each commit (ms), over the whole load. */
+const commitTimes: number[] = [];
+const writing: Promise<void>[] = [];
+const startWriters = async () => {
+  for (const [w, { username, token }] of writers.entries()) {
+    const session = await webSignIn(base, username, `${username}-password`);
+    writing.push(
+      (async () => {
+        for (let n = 0; Date.now() < loadEnd; n++) {
+          const unit = writable[(w * 7919 + n * 104729) % writable.length]!;
+          const t = performance.now();
+          const r = await (n % 5 === 4
+            ? fetch(base + unit.translation, {
+                method: 'POST',
+                redirect: 'manual',
+                headers: { Cookie: session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+                body: new URLSearchParams({ csrfmiddlewaretoken: session.csrf, unit: String(unit.id), target_0: `suggestion ${w}/${n}`, suggest: '1' }),
+              })
+            : fetch(`${base}/api/units/${unit.id}/`, {
+                method: 'PATCH',
+                headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ target: [`edit ${w}/${n}`], state: 20 }),
+              })
+          ).catch(() => undefined);
+          await r?.arrayBuffer().catch(() => undefined);
+          writes.times.push(performance.now() - t);
+          if (r && r.status < 400) writes.done++;
+          else writes.failed++;
+          if (WRITE_PAUSE > 0) await new Promise((resolve) => setTimeout(resolve, WRITE_PAUSE));
+        }
+      })(),
+    );
+  }
+  if (WRITERS === 0) return;
+  writing.push(
+    (async () => {
+      for (let c = 0; Date.now() + COMMIT_EVERY * 1000 < loadEnd; c++) {
+        await new Promise((r) => setTimeout(r, COMMIT_EVERY * 1000));
+        const t = performance.now();
+        // an answer that never comes (undici gives up after 300 s) counts as a failed commit
+        const r = await fetch(`${base}/api/components/keepassxc/keepassxc-${c % COPIES}/repository/`, {
+          method: 'POST',
+          headers: { Authorization: `Token ${admin}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ operation: 'commit' }),
+        }).catch(() => undefined);
+        const answer = (await r?.json().catch(() => null)) as { result?: boolean } | null;
+        commitTimes.push(performance.now() - t);
+        if (r?.status === 200 && answer?.result === true) writes.commits++;
+        else writes.commitsFailed++;
+      }
+    })(),
+  );
+};
 const requests = [{ setupRequest: (r: { path: string }) => ({ ...r, path: paths[cursor++ % paths.length]! }) }];
 
 const before = rssTree(server.pid!);
-const slices: { rps: number; p99: number; failed: number; maxTotal: number; maxPerProcess: number; processes: number }[] = [];
+const slices: {
+  rps: number;
+  p99: number;
+  failed: number;
+  maxTotal: number;
+  maxPerProcess: number;
+  processes: number;
+  writes: typeof writes;
+}[] = [];
+loadEnd = Date.now() + SECONDS * 1000;
+await startWriters();
 for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   let maxTotal = 0;
   let maxPerProcess = 0;
@@ -115,9 +224,12 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   }, 1000);
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: Math.min(SLICE, SECONDS - elapsed), requests });
   clearInterval(sampler);
-  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes });
+  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes });
+  writes = { done: 0, failed: 0, times: [], commits: 0, commitsFailed: 0 };
   console.error(`bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process`);
 }
+loadEnd = 0;
+await Promise.all(writing);
 server.kill('SIGTERM');
 
 const units = translations.reduce((n, t) => n + t.total, 0);
@@ -131,22 +243,33 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}. ${COPIES} components × the KeePassXC corpus (cold \`tms sync\` ${syncSeconds.toFixed(1)} s), \`tms serve\`${
     WORKERS ? ` --workers ${WORKERS}` : ''
-  } loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages), ${SECONDS} s in ${SLICE}-s slices. Resident memory of the server's processes sampled each second; before the load: ${[
-    ...before.values(),
-  ]
-    .map((m) => `${m.toFixed(0)} MiB`)
-    .join(' + ')}.\n`,
+  } on ${pg ? 'PostgreSQL' : 'SQLite'} loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages), ${SECONDS} s in ${SLICE}-s slices${
+    WRITERS > 0
+      ? `; meanwhile ${WRITERS} users writing in a loop each (unit PATCHes through the API, every fifth write a suggestion through the editor's form, ${WRITE_PAUSE} ms between a writer's writes, over ${writable.length} units of 20 translations across the components) and a commit of one component every ${COMMIT_EVERY} s`
+      : ''
+  }. Resident memory of the server's processes sampled each second; before the load: ${[...before.values()].map((m) => `${m.toFixed(0)} MiB`).join(' + ')}.\n`,
 );
-console.log('| slice | req/s | p99 | failed | processes | max RSS per process | max RSS, all processes |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-slices.forEach((s, i) =>
+const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))] ?? Number.NaN;
+const writeColumns = WRITERS > 0 ? ' writes/s | write p99 | writes refused | commits (failed) |' : '';
+console.log(`| slice | reads/s | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
+console.log(`|---|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
+slices.forEach((s, i) => {
+  const w = s.writes;
+  const writeCells =
+    WRITERS > 0 ? ` ${(w.done / SLICE).toFixed(1)} | ${quantile(w.times, 0.99).toFixed(0)} ms | ${w.failed} | ${w.commits} (${w.commitsFailed}) |` : '';
   console.log(
-    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p99} ms | ${s.failed} | ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
-  ),
-);
+    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
+  );
+});
 console.log(
   `\nPeak per process ${maxPer.toFixed(0)} MiB (bound 300 MB = 286 MiB: ${maxPer <= 286 ? 'met' : 'NOT met'}); growth from the first slice to the last: ${(last.maxPerProcess - first.maxPerProcess).toFixed(0)} MiB per process (${(
     ((last.maxPerProcess - first.maxPerProcess) / first.maxPerProcess) * 100
   ).toFixed(1)} %).`,
 );
+if (WRITERS > 0) {
+  const writeTimes = slices.flatMap((s) => s.writes.times);
+  console.log(
+    `Writes: ${writeTimes.length.toLocaleString('en')} answered (${slices.reduce((n, s) => n + s.writes.failed, 0)} refused), p50 ${quantile(writeTimes, 0.5).toFixed(0)} ms, p99 ${quantile(writeTimes, 0.99).toFixed(0)} ms; commits: ${commitTimes.length}, p50 ${quantile(commitTimes, 0.5).toFixed(0)} ms, max ${Math.max(...commitTimes).toFixed(0)} ms.`,
+  );
+}
 process.exit(0);

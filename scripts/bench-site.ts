@@ -111,11 +111,8 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
   const token = writerToken(bin, config, dir);
-  if (sync) {
-    const noChangeAll = await timed(bin, ['--config', config, 'sync', '--all'], dir);
-    pageLines.push(`no-change \`tms sync --all\` (${N} components): ${noChangeAll.toFixed(1)} s`);
-  }
-  pageLines.push(`serving: ${path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout'}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  if (sync) await noChangeSyncAll(dir, config, bin);
+  pageLines.push(`serving: ${buildOf(bin)}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const base = await serveUrl(child);
@@ -164,6 +161,21 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('close', resolve));
   }
+}
+
+/** Which checkout `bin` is, for the report. */
+const buildOf = (bin: string) => path.relative(root, path.dirname(path.dirname(bin))) || 'this checkout';
+
+/** `tms sync --all` (one whole process) with nothing changed upstream: its wall time on a line of the report. */
+async function noChangeSyncAll(dir: string, config: string, bin: string): Promise<void> {
+  const { database, projects } = JSON.parse(readFileSync(config, 'utf8')) as { database: string; projects: { components: unknown[] }[] };
+  const components = projects.reduce((n, p) => n + p.components.length, 0);
+  const engine = database.startsWith('postgres') ? 'PostgreSQL' : 'SQLite';
+  const seconds = await timed(bin, ['--config', config, 'sync', '--all'], dir);
+  if (lastParsed !== 0) throw new Error(`a no-change \`tms sync --all\` parsed ${lastParsed} files`);
+  pageLines.push(
+    `no-change \`tms sync --all\` (${components.toLocaleString('en')} components, ${engine}, ${buildOf(bin)}): ${seconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 }
 
 /** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
@@ -286,13 +298,21 @@ if (reuseDirs) {
   // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
   // forward when it serves it) into a throwaway PostgreSQL database, served from there
   const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
+  /** SITE_SYNC=1: before each build's pages, its no-change `tms sync --all` (on SQLite too when SITE_POSTGRES). */
+  const SYNC = Boolean(process.env.SITE_SYNC);
   try {
     const configs: string[] = [];
+    const sqliteConfigs: string[] = [];
     for (const [i, bin] of bins.entries()) {
       const d = i % reuseDirs.length;
       const linkedDir = path.join(reuseDirs[d]!, 'linked');
       if (configs[d] === undefined) {
-        configs[d] = path.join(linkedDir, 'tms.config.json');
+        // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
+        const kept = readFileSync(path.join(linkedDir, 'tms.config.json'), 'utf8');
+        configs[d] = sqliteConfigs[d] = path.join(linkedDir, 'tms.rerun.config.json');
+        writeFileSync(configs[d]!, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
+        // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
+        if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
         if (pg) {
           const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
           pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
@@ -301,7 +321,9 @@ if (reuseDirs) {
           writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
         }
       }
-      await measurePages(linkedDir, configs[d]!, bin, false);
+      // on PostgreSQL, the same build's no-change sync of the SQLite store first: the anchor in the same run
+      if (SYNC && pg) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
+      await measurePages(linkedDir, configs[d]!, bin, SYNC);
     }
   } finally {
     pg?.remove();

@@ -124,6 +124,14 @@ export interface Format {
    */
   parse(bytes: Uint8Array, ctx: FormatContext): ParsedFile;
   /**
+   * Reads a monolingual component's template once: the store its translations are read against (their
+   * `ctx.template`) and, with `own`, the template's own units as a translation of itself (key identities, its text as
+   * target: what `parse(bytes, { ...ctx, template: parse(bytes, ctx) })` lists). Without `own` its `units` are empty:
+   * a sync whose template did not change builds no units of it only to throw them away.
+   * @example const template = format.parseTemplate(bytes, ctx, changed); format.parse(other, { ...otherCtx, template });
+   */
+  parseTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile;
+  /**
    * Applies edits and returns the new bytes. Only the edited units' text spans change;
    * everything else (BOM, indentation, key order, entities, comments) is kept byte for byte.
    * With no edits the output equals the input.

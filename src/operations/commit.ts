@@ -453,12 +453,11 @@ function headOf(heads: ReadonlyMap<string, Uint8Array | null>, file: string): Ui
 /** The component's template parsed as the sync parses it (the identities of a monolingual component). */
 function readTemplate(h: ComponentHandle, heads: ReadonlyMap<string, Uint8Array | null>): ParsedFile {
   const file = h.component.template;
-  return h.format.parse(headOf(heads, file), {
-    filename: file,
-    language: h.component.source_language,
-    sourceLanguage: h.component.source_language,
-    template: null,
-  });
+  return h.format.parseTemplate(
+    headOf(heads, file),
+    { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language },
+    false,
+  );
 }
 
 /**

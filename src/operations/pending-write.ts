@@ -43,7 +43,7 @@ export async function templateAtHead(h: ComponentHandle): Promise<ParsedFile | n
   if (!file) return null;
   const bytes = await readAtHead(h, file);
   if (!bytes) throw new FormatWriteError(file, 'the template is not in the repository');
-  return h.format.parse(bytes, { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language, template: null });
+  return h.format.parseTemplate(bytes, { filename: file, language: h.component.source_language, sourceLanguage: h.component.source_language }, false);
 }
 
 /** The format context of a translation's file. */

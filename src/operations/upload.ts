@@ -110,8 +110,8 @@ function parseUpload(h: ComponentHandle, t: TranslationRef, bytes: Uint8Array, t
   const ctx = fileContext(h, { ...t, filename: t.filename || `${t.code}.${h.format.extension}` }, template);
   try {
     if (!asTemplate) return h.format.parse(bytes, ctx);
-    // A template upload lists its own keys: read it once as the template of itself, as the sync reads templates.
-    return h.format.parse(bytes, { ...ctx, template: h.format.parse(bytes, { ...ctx, template: null }) });
+    // A template upload lists its own keys: read once as the template of itself, as the sync reads templates.
+    return h.format.parseTemplate(bytes, { ...ctx, template: null }, true);
   } catch (e) {
     throw invalid('file', e instanceof Error ? e.message : String(e));
   }

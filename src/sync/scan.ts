@@ -175,10 +175,10 @@ export async function parseChanged(
   if (templateFile) {
     try {
       const bytes = await verify(templateFile.path, await readLimited(path.join(dir, templateFile.path), templateFile.path, maxBytes));
-      const ctx = contextFor(templateFile, component, null);
-      template = format.parse(bytes, ctx);
-      // The template read as a translation of itself: key identities, template text as target.
-      if (changed.includes(templateFile)) out.set(templateFile.path, parsed(templateFile, format.parse(bytes, { ...ctx, template })));
+      // read once: for its listing, and when it changed, as a translation of itself (key identities, its text as target)
+      const own = changed.includes(templateFile);
+      template = format.parseTemplate(bytes, contextFor(templateFile, component, null), own);
+      if (own) out.set(templateFile.path, parsed(templateFile, template));
     } catch (e) {
       templateError = `template ${describeError(e)}`;
       out.set(templateFile.path, { status: 'failed', error: describeError(e) });

@@ -56,14 +56,13 @@ const decoder = new TextDecoder();
 
 function contextFor(c: { file: string; language: string; sourceLanguage?: string; plurals?: number; template?: string }, format: FormatId): FormatContext {
   const ctx: FormatContext = { filename: c.file, language: c.language, sourceLanguage: c.sourceLanguage ?? 'en', plurals: c.plurals };
-  if (c.template) {
-    ctx.template = getFormat(format).parse(fixture(c.template), {
-      filename: c.template,
-      language: ctx.sourceLanguage,
-      sourceLanguage: ctx.sourceLanguage,
-    });
-  }
+  // the template read for its listing only, as a sync reads it when only the translations changed
+  if (c.template) ctx.template = getFormat(format).parseTemplate(fixture(c.template), templateContext(c.template, ctx.sourceLanguage), false);
   return ctx;
+}
+
+function templateContext(file: string, sourceLanguage: string): FormatContext {
+  return { filename: file, language: sourceLanguage, sourceLanguage };
 }
 
 /** Lines of `before` replaced in `after`, once the common head and tail are set aside. */
@@ -104,6 +103,23 @@ export function runConformance(data: ConformanceData): void {
           const ids = new Set(store.units.map((u) => u.idHash));
           expect(ids.size).toBe(store.units.length);
         });
+
+        if (c.template) {
+          const template = c.template;
+          it('reads its template once: its own units as two reads list them, and no units when not asked', () => {
+            const tbytes = fixture(template);
+            const tctx = templateContext(template, ctx.sourceLanguage);
+            const twice = format.parse(tbytes, { ...tctx, template: format.parse(tbytes, tctx) });
+            const once = format.parseTemplate(tbytes, tctx, true);
+            expect(once.units).toEqual(twice.units);
+            expect(once.skipped ?? []).toEqual(twice.skipped ?? []);
+            expect(once.pluralForms).toEqual(twice.pluralForms);
+            expect(format.parseTemplate(tbytes, tctx, false).units).toEqual([]);
+            // the file read against either template lists the same units (the listing-only one is `store`'s)
+            expect(format.parse(bytes, { ...ctx, template: once }).units).toEqual(store.units);
+            expect(format.parse(bytes, { ...ctx, template: format.parse(tbytes, tctx) }).units).toEqual(store.units);
+          });
+        }
 
         it('writes the file back byte for byte when nothing changed', () => {
           expect(Buffer.from(format.write(bytes, [], ctx)).equals(Buffer.from(bytes))).toBe(true);

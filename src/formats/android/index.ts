@@ -34,6 +34,15 @@ export function parseAndroid(bytes: Uint8Array, ctx: FormatContext): ParsedFile 
   return { units: templateUnits(doc, baseLanguageTags(ctx.language)), monolingual: false, internal };
 }
 
+/** Reads a template for its listing and, with `own`, its units as a translation of itself (see `Format.parseTemplate`). */
+export function parseAndroidTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+  const doc = readAndroidBytes(bytes, ctx.filename);
+  const internal: AndroidInternal = { androidDocument: doc };
+  if (!own) return { units: [], monolingual: true, internal };
+  const tags = { source: baseLanguageTags(ctx.sourceLanguage), target: baseLanguageTags(ctx.language) };
+  return { units: monolingualUnits(doc, doc, tags), monolingual: true, internal };
+}
+
 export const androidFormat: Format = {
   id: 'aresource',
   name: 'Android String Resource',
@@ -42,6 +51,7 @@ export const androidFormat: Format = {
   mimeType: 'application/xml',
   languageCodeStyle: 'android',
   parse: parseAndroid,
+  parseTemplate: parseAndroidTemplate,
   write: (bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext) => writeAndroid(bytes, edits, ctx),
   create: (base: Uint8Array | null, ctx: FormatContext) => createAndroid(base, ctx),
 };

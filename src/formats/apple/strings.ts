@@ -248,6 +248,11 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
       if (template) return { units: monolingualUnits(doc, template), monolingual: true, internal };
       return { units: bilingualUnits(doc), monolingual: false, internal };
     },
+    parseTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+      const { doc } = load(bytes, ctx.filename);
+      const internal: StringsInternal = { stringsDocument: doc };
+      return { units: own ? monolingualUnits(doc, doc) : [], monolingual: true, internal };
+    },
     write(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array {
       if (edits.length === 0) return bytes.slice();
       const { doc, encoding } = load(bytes, ctx.filename);

@@ -316,29 +316,13 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedF
   const doc = readUnits(bytes, ctx.filename);
   const internal: StringsdictInternal = { stringsdict: doc };
   const tags = stringsdictTags(ctx.language);
-  const units: ParsedUnit[] = [];
-  const seen = new Set<string>();
   if (ctx.template) {
     const template = (ctx.template.internal as StringsdictInternal | undefined)?.stringsdict;
     if (!template) throw new FormatParseError(ctx.filename, 1, 1, 'the template store was not read by the stringsdict format');
-    const listing = templateListing(template);
-    const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
-    // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
-    const found = new Array<DictUnit | undefined>(listing.entries.length);
-    let previous = -1;
-    for (const e of doc.entries) {
-      const k = listing.keys.placeOf(e.id, previous);
-      if (k === undefined) continue;
-      found[k] = e;
-      previous = k;
-    }
-    for (let k = 0; k < listing.entries.length; k++) {
-      const e = found[k];
-      const identity = identities[k]!;
-      units.push(unit(listing.entries[k]!.id, identity.source.slice(), e ? entryForms(e, tags) : [''], k + 1, identity));
-    }
-    return { units, monolingual: true, internal };
+    return { units: monolingualUnits(doc, template, ctx), monolingual: true, internal };
   }
+  const units: ParsedUnit[] = [];
+  const seen = new Set<string>();
   for (const e of doc.entries) {
     if (seen.has(e.id)) continue;
     seen.add(e.id);
@@ -347,6 +331,35 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedF
     units.push(u);
   }
   return { units, monolingual: false, internal };
+}
+
+/** Reads a template for its listing and, with `own`, its units as a translation of itself (see `Format.parseTemplate`). */
+export function parseStringsdictTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+  const doc = readUnits(bytes, ctx.filename);
+  return { units: own ? monolingualUnits(doc, doc, ctx) : [], monolingual: true, internal: { stringsdict: doc } satisfies StringsdictInternal };
+}
+
+/** The template's ids in its order, source in the source language's categories, target in this file's (`ctx.language`). */
+function monolingualUnits(doc: StringsdictUnits, template: StringsdictUnits, ctx: FormatContext): ParsedUnit[] {
+  const tags = stringsdictTags(ctx.language);
+  const listing = templateListing(template);
+  const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
+  // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
+  const found = new Array<DictUnit | undefined>(listing.entries.length);
+  let previous = -1;
+  for (const e of doc.entries) {
+    const k = listing.keys.placeOf(e.id, previous);
+    if (k === undefined) continue;
+    found[k] = e;
+    previous = k;
+  }
+  const units: ParsedUnit[] = [];
+  for (let k = 0; k < listing.entries.length; k++) {
+    const e = found[k];
+    const identity = identities[k]!;
+    units.push(unit(listing.entries[k]!.id, identity.source.slice(), e ? entryForms(e, tags) : [''], k + 1, identity));
+  }
+  return units;
 }
 
 interface Layout {
@@ -532,6 +545,7 @@ export const stringsdictFormat: Format = {
   extension: 'stringsdict',
   mimeType: 'application/xml',
   parse: parseStringsdict,
+  parseTemplate: parseStringsdictTemplate,
   write: writeStringsdict,
   create(base: Uint8Array | null, ctx: FormatContext): Uint8Array {
     if (base === null) return encoder.encode(STRINGSDICT_SKELETON);

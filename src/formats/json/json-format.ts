@@ -111,6 +111,11 @@ export function makeJsonFormat(spec: VariantSpec): Format {
       }
       return { units: bilingualUnits(entries), monolingual: false, internal };
     },
+    parseTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+      const { entries } = load(spec, bytes, ctx.filename, ctx.language, ctx.plurals);
+      const internal: JsonInternal = { family: 'json', variant: spec.id, entries };
+      return { units: own ? monolingualUnits(entries, entries) : [], monolingual: true, internal };
+    },
     write(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array {
       if (edits.length === 0) return bytes.slice();
       return writeEdits(spec, bytes, edits, ctx);

@@ -90,6 +90,15 @@ export function parsePo(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
   return withPluralForms({ units, monolingual: false, internal: lazyInternal(text, bom, charset, ctx.filename), skipped }, pluralForms);
 }
 
+/** Reads a `po-mono` template for its keys and, with `own`, its units as a translation of itself (see `Format.parseTemplate`). */
+export function parsePoTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+  const internal = read(bytes, ctx);
+  if (!own) return { units: [], monolingual: true, internal };
+  const skipped: SkippedEntry[] = [];
+  const units = monolingualUnits(internal.po, internal.po, ctx.filename, skipped);
+  return withPluralForms({ units, monolingual: true, internal, skipped }, pluralFormsOf(internal.po.entries[0]));
+}
+
 /** The header's `Plural-Forms` value when `first` (a file's first entry) is the header (the toolkit's `parseheader`). */
 function pluralFormsOf(first: PoEntry | undefined): string | undefined {
   return first && isHeader(first) ? parseHeader(headerText(first)).get('Plural-Forms') : undefined;
@@ -188,6 +197,7 @@ export const poFormat: Format = {
   mimeType: 'text/x-po',
   fuzzy: true,
   parse: parsePo,
+  parseTemplate: parsePoTemplate,
   write: writePo,
   create: create(false),
 };
@@ -200,6 +210,7 @@ export const poMonoFormat: Format = {
   mimeType: 'text/x-po',
   fuzzy: true,
   parse: parsePo,
+  parseTemplate: parsePoTemplate,
   write: writePo,
   create: create(true),
 };

@@ -17,6 +17,10 @@ export const tbxFormat: Format = {
   parse(bytes, ctx) {
     return { units: readTbx(bytes, ctx).units, monolingual: false };
   },
+  // a glossary lists its own entries whatever the template: it is read as any other file
+  parseTemplate(bytes, ctx) {
+    return tbxFormat.parse(bytes, ctx);
+  },
   write: writeTbx,
   create: createTbx,
 };

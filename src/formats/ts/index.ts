@@ -63,6 +63,10 @@ export const tsFormat: Format = {
   mimeType: 'application/x-linguist',
   fuzzy: true,
   parse: parseTs,
+  parseTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
+    const doc = read(bytes, ctx);
+    return { units: own ? monolingualUnits(doc, doc) : [], monolingual: true, internal: { tsDocument: doc } satisfies TsInternal };
+  },
   write: writeTs,
   create: createTs,
 };

@@ -67,6 +67,11 @@ function makeFormat(v: Variant): Format {
     const internal: XliffInternal = { xliff: doc };
     return { units: listing(doc, template, v.reading).units, monolingual: template !== null, internal };
   };
+  const parseTemplate = (bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile => {
+    const doc = readXliff(bytes, ctx.filename, v.dialect, true);
+    const internal: XliffInternal = { xliff: doc };
+    return { units: own ? listing(doc, doc, v.reading).units : [], monolingual: true, internal };
+  };
   const write = (bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array => {
     const doc = readXliff(bytes, ctx.filename, v.dialect);
     if (edits.length === 0) return bytes.slice();
@@ -93,6 +98,7 @@ function makeFormat(v: Variant): Format {
     approval: true,
     fuzzy: true,
     parse,
+    parseTemplate,
     write,
     create,
   };
