@@ -11,13 +11,15 @@
 // load generator runs in this process. The cold syncs' CPU time is given for the whole process and for its main thread,
 // the one that writes the store (scripts/thread-cpu.cjs). BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6; 0: none),
 // BENCH_DURATION (3), BENCH_CONNECTIONS (32), BENCH_SYNC_ARGS (added to each cold sync: `--threads 2`); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
-// (e.g. BENCH_KINDS=cached).
+// (e.g. BENCH_KINDS=cached). BENCH_ENGINE=postgres: the cold syncs into fresh databases of a throwaway PostgreSQL
+// server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { type PostgresServer, startPostgres } from '../test/helpers/postgres-server.js';
 import { type LoadResult, autocannon, keepassxcFiles, keepassxcProjects, root, serveUrl } from './bench-lib.js';
 
 const other = process.argv[2];
@@ -29,13 +31,16 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const POSTGRES = process.env.BENCH_ENGINE === 'postgres';
 
 const files = keepassxcFiles('bench:ab');
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 const work = await tempDir('tms-bench-ab-');
 const children = new Set<ChildProcess>();
+let pg: PostgresServer | undefined;
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
+  pg?.remove();
   rmSync(work, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
@@ -47,6 +52,24 @@ const builds = [
   { name: 'this', checkout: root },
   { name: 'other', checkout: path.resolve(other) },
 ];
+
+if (POSTGRES) pg = startPostgres([]);
+let databases = 0;
+/** A fresh database (with pg_trgm) on the throwaway PostgreSQL server; its URL. */
+function pgDatabase(): string {
+  const name = `tms_ab_${++databases}`;
+  pg!.psql('postgres', `CREATE DATABASE ${name}`);
+  pg!.psql(name, 'CREATE EXTENSION pg_trgm');
+  return pg!.url(name);
+}
+
+/** CPU seconds of the PostgreSQL server so far: the postmaster's own and its sessions', ended (reaped) or running. */
+function pgCpuSeconds(): number {
+  const pid = Number(readFileSync(path.join(pg!.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100 + cpuSeconds(pid);
+}
 
 function config(name: string, database = 'tms.sqlite'): string {
   const dir = path.join(work, name);
@@ -117,9 +140,15 @@ const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldMainCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+const coldPgCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 for (let i = 0; i < RUNS; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
-    cold.get(b.name)!.push(await tmsRun(b.checkout, config(`cold-${b.name}-${i}`), 'sync', 'keepassxc', ...SYNC_ARGS));
+    const file = config(`cold-${b.name}-${i}`, POSTGRES ? pgDatabase() : undefined);
+    const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
+    cold.get(b.name)!.push(await tmsRun(b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
+    // the sessions end with the process; the postmaster reaps them a moment later
+    if (POSTGRES) await new Promise((resolve) => setTimeout(resolve, 300));
+    coldPgCpu.get(b.name)!.push(POSTGRES ? pgCpuSeconds() - pgBefore : 0);
     coldCpu.get(b.name)!.push(lastRunCpu);
     coldMainCpu.get(b.name)!.push(lastRunMainCpu);
   }
@@ -142,7 +171,18 @@ if (RUNS > 0)
     `  its main thread's CPU time (the writing thread): this ${median(coldMainCpu.get('this')!).toFixed(2)} s, other ${median(coldMainCpu.get('other')!).toFixed(2)} s; ` +
       `this / other: median ×${median(coldMainRatios).toFixed(3)} (runs: ${coldMainRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
-if (ROUNDS === 0) process.exit(0);
+const coldPgRatios = coldPgCpu.get('this')!.map((t, i) => t / coldPgCpu.get('other')![i]!);
+const coldBothRatios = coldPgCpu.get('this')!.map((t, i) => (t + coldCpu.get('this')![i]!) / (coldPgCpu.get('other')![i]! + coldCpu.get('other')![i]!));
+if (RUNS > 0 && POSTGRES) {
+  console.log(
+    `  the PostgreSQL server's CPU time meanwhile: this ${median(coldPgCpu.get('this')!).toFixed(2)} s, other ${median(coldPgCpu.get('other')!).toFixed(2)} s; ` +
+      `this / other: median ×${median(coldPgRatios).toFixed(3)} (runs: ${coldPgRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  tms and PostgreSQL together: this / other: median ×${median(coldBothRatios).toFixed(3)} (runs: ${coldBothRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+}
+if (ROUNDS === 0 || POSTGRES) process.exit(0);
 
 // --- serving: one synced database, a copy for each build; synced by the other build, whose schema this one migrates
 // on open when it is older (an older tms refuses a newer schema)

@@ -5,6 +5,7 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
+import { searchText } from './migrations.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce, statementCache } from './statements.js';
@@ -254,8 +255,8 @@ export async function withIndexesBuiltAfter<T>(tx: Tx, inserts: number, write: (
 }
 
 // units_fts (SQLite's search index, migration 15) as its triggers feed it, for every unit
-const FILL_SEARCH_INDEX =
-  'INSERT INTO units_fts (rowid, source, target, context) SELECT id, tms_lower(source), tms_lower(target), tms_lower(context) FROM units';
+const FILL_SEARCH_INDEX = `INSERT INTO units_fts (rowid, source, target, context)
+  SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM units`;
 
 /** Writes a sync's new values of a unit (its original state follows). */
 export async function updateParsedUnit(tx: Tx, unitId: number, values: UnitValues, timestamp: string): Promise<void> {
