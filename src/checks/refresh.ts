@@ -394,12 +394,13 @@ async function stringsOf(tx: Tx, unitIds: Iterable<number>): Promise<Map<number,
  * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
  * change 76 (Applied enforced check), as Weblate does. The same strings elsewhere in the project follow (their
  * `inconsistent`, source checks and statistics; the edited units' own translations are the caller's to count).
- * Returns the states changed.
+ * `recordEach`, when given, is called for each unit in order just before its 76 is recorded. Returns the states changed.
  */
 export async function enforceChecks(
   tx: Tx,
   units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
   translations: readonly number[],
+  opts: { recordEach?: (unit: { id: number; change: ChangeInput | undefined }) => Promise<void> } = {},
 ): Promise<Map<number, number>> {
   const enforced = await recheckUnits(
     tx,
@@ -407,6 +408,8 @@ export async function enforceChecks(
   );
   const states = new Map<number, number>();
   for (const u of units) {
+    // a batch of edits records each edit's own change here, so that its 76 follows it as it would an edit alone
+    await opts.recordEach?.(u);
     const failing = enforced.get(u.id);
     if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
     await setUnitState(tx, u.id, State.FUZZY);

@@ -160,9 +160,9 @@ export async function propagateEdit(
     mayPropagateTo: NonNullable<UnitEdit['mayPropagateTo']>;
   },
 ): Promise<number[]> {
-  const propagated: number[] = [];
   const forms = splitPlural(unit.source).length;
   const state = State.TRANSLATED;
+  const edits: (UnitEditSave & { unit: Pick<EditableUnit, 'id' | 'translation_id'> })[] = [];
   for (const other of await propagationTargets(tx, unit.id)) {
     if (other.state === State.READONLY || other.state === State.APPROVED || (other.target === edit.target && other.state === state)) continue;
     if (splitPlural(other.source).length !== forms || (forms > 1 && other.plural_number !== edit.plurals)) continue;
@@ -178,10 +178,20 @@ export async function propagateEdit(
       old: other.target,
       details: { state, old_state: other.state, source: other.source },
     });
-    await saveUnitEdit(tx, other, { target: edit.target, state, authorId: edit.authorId, timestamp: edit.timestamp, change });
-    propagated.push(other.id);
+    edits.push({ unit: other, target: edit.target, state, authorId: edit.authorId, timestamp: edit.timestamp, change });
   }
-  return propagated;
+  // saved together: the string's `inconsistent` and the project's traits are settled once, not once per unit filled
+  await saveUnitEdits(tx, edits);
+  return edits.map((e) => e.unit.id);
+}
+
+/** An edit to store: target and state by its author at `timestamp`, with its change record. */
+export interface UnitEditSave {
+  target: string;
+  state: number;
+  authorId: number;
+  timestamp: string;
+  change: ChangeInput;
 }
 
 /**
@@ -192,13 +202,33 @@ export async function propagateEdit(
 export async function saveUnitEdit(
   tx: Tx,
   unit: Pick<EditableUnit, 'id' | 'translation_id'>,
-  edit: { target: string; state: number; authorId: number; timestamp: string; change: ChangeInput },
+  edit: UnitEditSave,
 ): Promise<{ changeId: number; state: number }> {
-  // one unit changed: its translation's statistics move by its share instead of being counted again
-  return followUnitStats(tx, [{ id: unit.id, translationId: unit.translation_id }], async () => {
-    await setPendingTarget(tx, unit.id, edit);
-    const changeId = await recordChangeRow(tx, edit.change);
-    const state = (await enforceChecks(tx, [{ id: unit.id, state: edit.state, change: edit.change }], [unit.translation_id])).get(unit.id) ?? edit.state;
-    return { changeId, state };
+  const [saved] = await saveUnitEdits(tx, [{ unit, ...edit }]);
+  return saved!;
+}
+
+/**
+ * saveUnitEdit for several units at once (call inside a transaction): the changes recorded in order (each unit's
+ * 76 right after its own change), the checks run together and the strings' `inconsistent` settled once; each
+ * unit's translation's statistics move by its share. Returns, per edit in order, its change id and the state stored.
+ */
+export async function saveUnitEdits(
+  tx: Tx,
+  edits: readonly (UnitEditSave & { unit: Pick<EditableUnit, 'id' | 'translation_id'> })[],
+): Promise<{ changeId: number; state: number }[]> {
+  if (edits.length === 0) return [];
+  const units = edits.map((e) => ({ id: e.unit.id, translationId: e.unit.translation_id }));
+  // a few units changed: their translations' statistics move by their shares instead of being counted again
+  return followUnitStats(tx, units, async () => {
+    for (const e of edits) await setPendingTarget(tx, e.unit.id, e);
+    const changeIds = new Map<number, number>();
+    const states = await enforceChecks(
+      tx,
+      edits.map((e) => ({ id: e.unit.id, state: e.state, change: e.change })),
+      [...new Set(units.map((u) => u.translationId))],
+      { recordEach: async (u) => void changeIds.set(u.id, await recordChangeRow(tx, u.change!)) },
+    );
+    return edits.map((e) => ({ changeId: changeIds.get(e.unit.id)!, state: states.get(e.unit.id) ?? e.state }));
   });
 }

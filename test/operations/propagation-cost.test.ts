@@ -1,0 +1,85 @@
+// What an edit that propagates costs: the units it fills are saved together, so the traits of the components met and
+// the string's group are read a fixed number of times, not once per component filled (each read scans the string's
+// copies across the project, and an edit on a large site filled 10-25 components).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Action } from '../../src/domain/actions.js';
+import { State } from '../../src/domain/unit.js';
+import { editUnit } from '../../src/operations/index.js';
+import type { Statement, Store, Tx } from '../../src/store/index.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
+import { sqlOn } from '../helpers/store.js';
+
+const COPIES = ['copy1', 'copy2', 'copy3', 'copy4', 'copy5'];
+
+/** The store with every statement its writes run counted by its SQL text. */
+function counting(store: Store): { store: Store; runs: Map<string, number> } {
+  const runs = new Map<string, number>();
+  const statement = (sql: string, s: Statement): Statement => {
+    const count = () => runs.set(sql, (runs.get(sql) ?? 0) + 1);
+    // the modes set on the statement itself (better-sqlite3 takes no undefined toggle)
+    const mode = (name: 'pluck' | 'safeIntegers' | 'raw', t?: boolean) => {
+      if (t === undefined) s[name]();
+      else s[name](t);
+      return wrapped;
+    };
+    const wrapped: Statement = {
+      get: (...p) => {
+        count();
+        return s.get(...p);
+      },
+      all: (...p) => {
+        count();
+        return s.all(...p);
+      },
+      run: (...p) => {
+        count();
+        return s.run(...p);
+      },
+      pluck: (t) => mode('pluck', t),
+      safeIntegers: (t) => mode('safeIntegers', t),
+      raw: (t) => mode('raw', t),
+    };
+    return wrapped;
+  };
+  const wrapTx = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(sql, t.prepare(sql)) : Reflect.get(t, k)) });
+  const wrapped = new Proxy(store, {
+    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrapTx(tx))) : Reflect.get(s, k)),
+  });
+  return { store: wrapped, runs };
+}
+
+describe('an edit that propagates', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv(
+      {},
+      {},
+      COPIES.map((slug) => ({ slug })),
+    );
+  }, 120_000);
+  afterAll(() => env?.close());
+
+  const unit = async (component: string, source: string) =>
+    (await sqlOn(env.store).row<{ id: number; target: string; state: number; pending: number }>(
+      `SELECT u.id, u.target, u.state, u.pending FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+       WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
+      component,
+      source,
+    ))!;
+
+  it('reads the components and the string once for all the units it fills, not once per unit', async () => {
+    const quit = await unit('app', 'Quit');
+    const { store, runs } = counting(env.store);
+    const result = await editUnit(store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: { id: 1 }, mayPropagateTo: () => true });
+    expect(result.propagated).toHaveLength(COPIES.length);
+    for (const c of COPIES) expect(await unit(c, 'Quit'), c).toMatchObject({ target: 'Beenden', state: State.TRANSLATED, pending: 1 });
+    const changes = await sqlOn(env.store).value(`SELECT count(*) FROM changes WHERE action = ${Action.PROPAGATED_EDIT}`);
+    expect(Number(changes)).toBe(COPIES.length);
+
+    const ran = (pattern: RegExp) => [...runs].filter(([sql]) => pattern.test(sql)).reduce((n, [, k]) => n + k, 0);
+    // the components met: twice for the edit, twice for the units it filled (it was twice per unit filled)
+    expect(ran(/AS source_language FROM components c\b/)).toBe(4);
+    // the string's copies across the project, for `inconsistent`: likewise
+    expect(ran(/WHERE u\.source = \? AND u\.context = \? AND t\.is_source = 0/)).toBe(2);
+  });
+});
