@@ -10,8 +10,9 @@ import {
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
+import { type StatsChange, statsChangeOf } from '../store/catalog.repo.js';
 import type { AccountRow, MembershipRow } from '../store/index.js';
-import type { Catalog, Component, Project, Translation } from '../store/index.js';
+import type { Catalog, CatalogStats, Component, Project, Translation } from '../store/index.js';
 
 /** The permission resolver's view of a user and their teams. */
 export function toPrincipal(user: AccountRow, memberships: readonly MembershipRow[]): Principal {
@@ -83,6 +84,8 @@ interface Visibility {
   projectList?: readonly Project[];
   componentList?: readonly Component[];
   translationList?: readonly Translation[];
+  /** The latest sums of statistics (`Access.rememberSums`) with the statistics they sum, to move to the next snapshot. */
+  sums?: Map<string, { stats: ReadonlyMap<number, CatalogStats>; value: unknown }>;
 }
 
 /**
@@ -139,6 +142,25 @@ export class Access {
     const value = make();
     this.kept.set(key, value);
     return value;
+  }
+
+  /**
+   * Sums of the catalog's statistics over this visibility, made once per snapshot and principal like `remember`'s, and
+   * carried to the next snapshot when only statistics rows changed: `move` then gets the sums of the snapshot they were
+   * refreshed from and what changed, so that the first page after an edit does not sum every translation again.
+   */
+  rememberSums<T>(key: string, make: () => T, move: (previous: T, change: StatsChange) => T): T {
+    return this.remember(key, () => {
+      this.seen.sums ??= new Map();
+      const last = this.seen.sums.get(key);
+      const change = statsChangeOf(this.catalog);
+      let value: T;
+      if (last?.stats === this.catalog.stats) value = last.value as T;
+      else if (last && change && last.stats === change.before) value = move(last.value as T, change);
+      else value = make();
+      this.seen.sums.set(key, { stats: this.catalog.stats, value });
+      return value;
+    });
   }
 
   /** The visible projects, in id order. */

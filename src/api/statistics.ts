@@ -1,6 +1,8 @@
 // Statistics of translations and their sums (component, project, language), as Weblate's stats compute them.
-import type { CatalogStats } from '../store/index.js';
+import type { StatsChange } from '../store/catalog.repo.js';
+import type { Catalog, CatalogStats, Translation } from '../store/index.js';
 import type { TranslationStatsRow } from '../store/index.js';
+import type { Access } from './access.js';
 
 /**
  * Counts of a translation or of a set of translations: the stored statistics, with the author of the newest
@@ -53,4 +55,145 @@ export function sumStats(rows: Iterable<CatalogStats | undefined>): Counts {
     }
   }
   return counts;
+}
+
+/**
+ * `sum` (the sums of some rows) with some of its rows replaced, each change `[before, after]` (undefined: no row),
+ * or null where a difference cannot give what `sumStats` of the new rows would: when the newest last change may have
+ * gone (a row that held it changed without a newer one) or ties another row's (whose author `sumStats` takes by order).
+ */
+export function moveStats(sum: Counts, changes: readonly (readonly [CatalogStats | undefined, CatalogStats | undefined])[]): Counts | null {
+  const counts = { ...sum };
+  let newest: CatalogStats | undefined;
+  let newestTie = false;
+  let held = false;
+  for (const [before, after] of changes) {
+    if (before) {
+      for (const key of SUMMED) counts[key] -= before[key];
+      if (before.last_change !== null && before.last_change === sum.last_change) held = true;
+    }
+    if (after) {
+      for (const key of SUMMED) counts[key] += after[key];
+      if (after.last_change !== null) {
+        if (newest === undefined || after.last_change > newest.last_change!) {
+          newest = after;
+          newestTie = false;
+        } else if (after.last_change === newest.last_change) newestTie = true;
+      }
+    }
+  }
+  if (newest && (sum.last_change === null || newest.last_change! > sum.last_change)) {
+    // newer than every row left: the newest of all, unless two changed rows tie
+    if (newestTie) return null;
+    counts.last_change = newest.last_change;
+    counts.last_author = newest.last_author;
+    return counts;
+  }
+  if (held || (newest && newest.last_change === sum.last_change)) return null;
+  return counts;
+}
+
+/**
+ * The statistics the overview pages show, summed over what the caller sees once per catalog snapshot and caller, so
+ * that no page sums the site: per project, per project and language, and per language.
+ */
+export interface SiteStats {
+  projects: Map<number, Counts>;
+  languages: Map<number, Counts>;
+  projectLanguages: Map<number, Map<number, Counts>>;
+}
+
+/**
+ * The caller's `SiteStats` over `catalog`: summed whole once, then moved by each statistics row a refresh changed
+ * (its row before out, its row now in), summing again only the sums a difference cannot follow (`moveStats`).
+ * @example siteStats(ctx.access, ctx.catalog).projects.get(project.id)!.translated
+ */
+export function siteStats(access: Access, catalog: Catalog): SiteStats {
+  return access.rememberSums(
+    'siteStats',
+    () => sumSite(access, catalog),
+    (previous, change) => moveSite(access, catalog, previous, change),
+  );
+}
+
+function projectOfTranslation(catalog: Catalog, translation: Translation): number {
+  return catalog.componentsById.get(translation.componentId)!.projectId;
+}
+
+/** `SiteStats` summed from every visible translation's statistics. */
+export function sumSite(access: Access, catalog: Catalog): SiteStats {
+  const byProject = new Map<number, Map<number, CatalogStats[]>>();
+  for (const t of access.translationList()) {
+    const projectId = projectOfTranslation(catalog, t);
+    let languages = byProject.get(projectId);
+    if (!languages) byProject.set(projectId, (languages = new Map()));
+    const rows = languages.get(t.languageId);
+    const row = catalog.stats.get(t.id);
+    const list = rows ?? [];
+    if (row) list.push(row);
+    if (!rows) languages.set(t.languageId, list);
+  }
+  const projects = new Map<number, Counts>();
+  const projectLanguages = new Map<number, Map<number, Counts>>();
+  for (const p of access.projectList()) {
+    const languages = byProject.get(p.id) ?? new Map<number, CatalogStats[]>();
+    projects.set(p.id, sumStats([...languages.values()].flat()));
+    const sums = new Map<number, Counts>();
+    for (const [languageId, rows] of languages) sums.set(languageId, sumStats(rows));
+    projectLanguages.set(p.id, sums);
+  }
+  const byLanguage = new Map<number, (CatalogStats | undefined)[]>();
+  for (const t of access.translationList()) {
+    const rows = byLanguage.get(t.languageId);
+    if (rows) rows.push(catalog.stats.get(t.id));
+    else byLanguage.set(t.languageId, [catalog.stats.get(t.id)]);
+  }
+  const languages = new Map<number, Counts>();
+  for (const [languageId, rows] of byLanguage) languages.set(languageId, sumStats(rows));
+  return { projects, projectLanguages, languages };
+}
+
+function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change: StatsChange): SiteStats {
+  type Changes = [CatalogStats | undefined, CatalogStats | undefined][];
+  const byProject = new Map<number, { all: Changes; languages: Map<number, Changes> }>();
+  const byLanguage = new Map<number, Changes>();
+  for (const id of change.changed) {
+    const t = catalog.translationsById.get(id);
+    if (!t || !access.translation(t)) continue;
+    const projectId = projectOfTranslation(catalog, t);
+    let group = byProject.get(projectId);
+    if (!group) byProject.set(projectId, (group = { all: [], languages: new Map() }));
+    const pair: [CatalogStats | undefined, CatalogStats | undefined] = [change.before.get(id), catalog.stats.get(id)];
+    group.all.push(pair);
+    const list = group.languages.get(t.languageId);
+    if (list) list.push(pair);
+    else group.languages.set(t.languageId, [pair]);
+    const ofLanguage = byLanguage.get(t.languageId);
+    if (ofLanguage) ofLanguage.push(pair);
+    else byLanguage.set(t.languageId, [pair]);
+  }
+  if (byProject.size === 0) return previous;
+  const projects = new Map(previous.projects);
+  const projectLanguages = new Map(previous.projectLanguages);
+  const rowsOf = (projectId: number | undefined, languageId?: number) =>
+    access
+      .translationList()
+      .filter((t) => (languageId === undefined || t.languageId === languageId) && (projectId === undefined || projectOfTranslation(catalog, t) === projectId))
+      .map((t) => catalog.stats.get(t.id));
+  for (const [projectId, group] of byProject) {
+    const sum = previous.projects.get(projectId);
+    const languages = new Map(previous.projectLanguages.get(projectId));
+    projects.set(projectId, (sum && moveStats(sum, group.all)) ?? sumStats(rowsOf(projectId)));
+    for (const [languageId, changes] of group.languages) {
+      const languageSum = languages.get(languageId);
+      languages.set(languageId, (languageSum && moveStats(languageSum, changes)) ?? sumStats(rowsOf(projectId, languageId)));
+    }
+    projectLanguages.set(projectId, languages);
+  }
+  const languages = new Map(previous.languages);
+  for (const [languageId, changes] of byLanguage) {
+    const sum = languages.get(languageId);
+    languages.set(languageId, (sum && moveStats(sum, changes)) ?? sumStats(rowsOf(undefined, languageId)));
+  }
+  return { projects, projectLanguages, languages };
 }

@@ -262,6 +262,26 @@ export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog
   if (version.structure !== previous.version.structure) return await loadCatalog(tx);
   if (version.stats === previous.version.stats) return previous;
   const stats = new Map(previous.stats);
-  putStats(stats, (await s.statsSince.all(previous.version.stats)) as StatsRead[]);
-  return { ...previous, stats, version };
+  const rows = (await s.statsSince.all(previous.version.stats)) as StatsRead[];
+  putStats(stats, rows);
+  const catalog = { ...previous, stats, version };
+  statsChanges.set(catalog, { before: previous.stats, changed: rows.map((r) => r.translation_id) });
+  return catalog;
+}
+
+/** What a statistics-only refresh changed: the statistics it started from and the translations whose rows it replaced. */
+export interface StatsChange {
+  before: ReadonlyMap<number, CatalogStats>;
+  changed: readonly number[];
+}
+
+/** Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics map, not the older snapshot. */
+const statsChanges = new WeakMap<Catalog, StatsChange>();
+
+/**
+ * How `catalog` differs from the snapshot it was refreshed from, when only statistics rows did (else undefined): what
+ * sums of statistics follow by difference instead of summing every translation again.
+ */
+export function statsChangeOf(catalog: Catalog): StatsChange | undefined {
+  return statsChanges.get(catalog);
 }

@@ -4,7 +4,7 @@ import { notFound } from '../../api/errors.js';
 import { componentOf, projectOf, projectOfComponent, translationOf } from '../../api/lookup.js';
 import { AUTOMATIC_LABEL } from '../../api/search.js';
 import { countsOf, reviewOf } from '../../api/serializers/translation.js';
-import type { Counts } from '../../api/statistics.js';
+import { type Counts, siteStats } from '../../api/statistics.js';
 import { configOf, refusal, targetOf } from '../../api/write.js';
 import { openComponent } from '../../component/handle.js';
 import { NotFoundError } from '../../domain/errors.js';
@@ -53,46 +53,14 @@ function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/**
- * The statistics the overview pages show, summed from the catalog's per-translation statistics (which the store
- * keeps up to date as units change) once per catalog snapshot and caller, so that no page sums the site: per
- * project, and per project and language.
- */
-interface SiteStats {
-  projects: Map<number, Counts>;
-  projectLanguages: Map<number, Map<number, Counts>>;
-}
-
-function siteStats(ctx: WebContext): SiteStats {
-  return ctx.access.remember('siteStats', () => {
-    const projects = new Map<number, Counts>();
-    const projectLanguages = new Map<number, Map<number, Counts>>();
-    for (const [projectId, components] of groupBy(ctx.access.componentList(), (c) => c.projectId)) {
-      const translations = components.flatMap((c) => translationsOf(ctx, c));
-      projects.set(projectId, statsOf(ctx, translations));
-      const languages = new Map<number, Counts>();
-      for (const [languageId, list] of groupBy(translations, (t) => t.languageId)) languages.set(languageId, statsOf(ctx, list));
-      projectLanguages.set(projectId, languages);
-    }
-    return { projects, projectLanguages };
-  });
-}
-
-export const projectStats = (ctx: WebContext, project: Project): Counts => siteStats(ctx).projects.get(project.id) ?? sumStats([]);
+export const projectStats = (ctx: WebContext, project: Project): Counts => siteStats(ctx.access, ctx.catalog).projects.get(project.id) ?? sumStats([]);
 
 /** A project's languages with their statistics: the visitor's languages (`first`) first, each part by name. */
 function projectLanguages(ctx: WebContext, project: Project, first: ReadonlySet<number> = new Set()): [Language, Counts][] {
-  const languages = siteStats(ctx).projectLanguages.get(project.id) ?? new Map<number, Counts>();
+  const languages = siteStats(ctx.access, ctx.catalog).projectLanguages.get(project.id) ?? new Map<number, Counts>();
   return [...languages]
     .map(([id, counts]): [Language, Counts] => [ctx.catalog.languages.get(id)!, counts])
     .sort((a, b) => Number(first.has(b[0].id)) - Number(first.has(a[0].id)) || a[0].name.localeCompare(b[0].name));
-}
-
-/** Languages of these translations with their translations, by language name. */
-function byLanguage(ctx: WebContext, translations: Translation[]): [Language, Translation[]][] {
-  return [...groupBy(translations, (t) => t.languageId)]
-    .map(([id, list]): [Language, Translation[]] => [ctx.catalog.languages.get(id)!, list])
-    .sort((a, b) => a[0].name.localeCompare(b[0].name));
 }
 
 /** `/projects/<p>/`: the project's components and languages (the visitor's languages first). */
@@ -346,7 +314,7 @@ export function projectLanguagePage(ctx: WebContext): WebAnswer {
   const translations = ctx.access.remember(`projectLanguage:${project.id}/${language.id}`, () =>
     projectTranslations(ctx, project).filter((t) => t.languageId === language.id),
   );
-  const counts = siteStats(ctx).projectLanguages.get(project.id)?.get(language.id);
+  const counts = siteStats(ctx.access, ctx.catalog).projectLanguages.get(project.id)?.get(language.id);
   if (translations.length === 0 || !counts) throw notFound();
   const shown = listPage(ctx, translations);
   const rows: StatsRow[] = shown.rows.map((t) => ({
@@ -367,10 +335,14 @@ export function projectLanguagePage(ctx: WebContext): WebAnswer {
 
 /** `/languages/`: the languages with visible translations, a page at a time. */
 export function languagesPage(ctx: WebContext): WebAnswer {
-  const languages = ctx.access.remember('languageStats', () =>
-    byLanguage(ctx, [...ctx.access.translationList()]).map(([l, list]): [Language, Counts] => [l, statsOf(ctx, list)]),
+  const sums = siteStats(ctx.access, ctx.catalog).languages;
+  const byName = ctx.access.remember('languagesByName', () =>
+    [...sums.keys()].map((id) => ctx.catalog.languages.get(id)!).sort((a, b) => a.name.localeCompare(b.name)),
   );
-  const shown = listPage(ctx, languages);
+  const shown = listPage(
+    ctx,
+    byName.map((l): [Language, Counts] => [l, sums.get(l.id)!]),
+  );
   const rows: StatsRow[] = shown.rows.map(([l, counts]) => ({
     name: html`<a href=${paths.language(l)}>${l.name}</a> <span class="code">${l.code}</span>`,
     counts,
@@ -389,7 +361,7 @@ export function languagePage(ctx: WebContext): WebAnswer {
   const language = languageOfParam(ctx);
   const translated = ctx.access.remember(`languageProjects:${language.id}`, () =>
     visibleProjects(ctx).flatMap((project): [Project, Counts][] => {
-      const counts = siteStats(ctx).projectLanguages.get(project.id)?.get(language.id);
+      const counts = siteStats(ctx.access, ctx.catalog).projectLanguages.get(project.id)?.get(language.id);
       return counts ? [[project, counts]] : [];
     }),
   );
