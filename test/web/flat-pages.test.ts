@@ -5,13 +5,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashPassword } from '../../src/auth/password.js';
 import { parseConfig } from '../../src/config/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { type Store, openStore } from '../../src/store/index.js';
+import { setPasswordHash } from '../../src/store/sessions.repo.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
 import { upsertTranslation } from '../../src/store/translations.repo.js';
+import { createUser, setUserLanguages } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { httpRequest } from '../helpers/http.js';
+import { webSignIn } from '../helpers/web-session.js';
 
 /** Statistics rows summed and components' visibility checked, by every caller in this process. */
 const counted = vi.hoisted(() => ({ summed: 0, componentChecks: 0 }));
@@ -130,5 +134,111 @@ describe('pages that do not grow with the site', () => {
       // the project's page sums each shown component's translations (2 each); nothing else sums per request
       expect(counted.summed, p).toBeLessThanOrEqual(p === '/projects/big/' ? 2 * 100 : 0);
     }
+  });
+});
+
+/** Project `world`: one component translated into 130 languages (more than a page); jane translates Welsh and Zulu. */
+const LANGUAGES = 130;
+
+describe('the lists of languages, a page at a time', () => {
+  let dir: string;
+  let store: Store;
+  let server: RunningServer;
+  let cookie = '';
+  const get = async (p: string, headers: Record<string, string> = {}) => {
+    const answer = await httpRequest(server.url, p, { method: 'GET', headers });
+    expect(answer.status, p).toBe(200);
+    return answer.text;
+  };
+  /** The codes of a table's rows, in order (the project-language links of the project page, the translations of the component page, the languages of `/languages/`). */
+  const rows = (page: string, pattern: RegExp) => [...page.matchAll(pattern)].map((m) => m[1]);
+  const projectRows = /<th scope="row"><a href="\/projects\/world\/-\/([^/]+)\/">/g;
+  const componentRows = /<th scope="row"><a href="\/projects\/world\/all\/([^/]+)\/">/g;
+  const siteRows = /<th scope="row"><a href="\/languages\/([^/]+)\/">/g;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tms-langs-'));
+    const component = { name: 'all', slug: 'all', repo: 'https://example.invalid/world.git', branch: 'main', filemask: '*.ts', file_format: 'ts' };
+    const file = path.join(dir, 'tms.config.json');
+    const config = parseConfig(
+      JSON.stringify({
+        database: path.join(dir, 'tms.sqlite'),
+        repos_dir: 'repos',
+        rate_limit: { anonymous: '', user: '' },
+        projects: [{ name: 'World', slug: 'world', components: [component] }],
+      }),
+      file,
+    );
+    store = await openStore(config.database);
+    await store.write(async (tx) => {
+      await applyConfig(tx, config);
+      const componentId = (await tx.prepare('SELECT id FROM components').pluck().get()) as number;
+      // Welsh and Zulu among them, whatever else the first languages by code are
+      const languages = (await tx
+        .prepare(
+          `SELECT id, code FROM languages WHERE code IN ('cy', 'zu') OR id IN (SELECT id FROM languages WHERE code NOT IN ('cy', 'zu') ORDER BY code LIMIT ${LANGUAGES - 2})`,
+        )
+        .all()) as { id: number; code: string }[];
+      expect(languages).toHaveLength(LANGUAGES);
+      const ids: number[] = [];
+      for (const l of languages) {
+        const source = l.code === 'en';
+        ids.push(
+          await upsertTranslation(tx, {
+            component_id: componentId,
+            language_id: l.id,
+            language_code: l.code,
+            filename: `${l.code}.ts`,
+            is_source: source ? 1 : 0,
+            is_template: 0,
+          }),
+        );
+      }
+      await refreshStats(tx, ids);
+      const { user } = await createUser(tx, { username: 'jane', fullName: 'Jane Doe', email: 'jane@example.org' });
+      const mine = (await tx.prepare("SELECT id FROM languages WHERE code IN ('cy', 'zu')").pluck().all()) as number[];
+      await setUserLanguages(tx, user.id, mine);
+    });
+    const hash = await hashPassword('jane-password-1');
+    await store.write((tx) => setPasswordHash(tx, 'jane', hash));
+    server = await startServer({ store, config, host: '127.0.0.1', port: 0, log: () => {} });
+    cookie = (await webSignIn(server.url, 'jane', 'jane-password-1')).cookie;
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows a project’s languages a page at a time, the visitor’s own first, with a pager that keeps the components’ page', async () => {
+    const first = await get('/projects/world/', { Cookie: cookie });
+    const shown = rows(first, projectRows);
+    expect(shown).toHaveLength(100);
+    expect(shown.slice(0, 2).sort()).toEqual(['cy', 'zu']);
+    expect(first).toContain('<nav aria-label="Pages of languages" class="pager">');
+    expect(first).toContain('href="/projects/world/?lang_page=2"');
+    const second = rows(await get('/projects/world/?lang_page=2', { Cookie: cookie }), projectRows);
+    expect(second).toHaveLength(LANGUAGES - 100);
+    expect(second).not.toContain('cy');
+    expect(new Set([...shown, ...second]).size).toBe(LANGUAGES);
+    // the languages' pager keeps the components' page, and the other way round
+    expect(await get('/projects/world/?page=3&lang_page=2')).toContain('href="/projects/world/?page=3&amp;lang_page=1"');
+    const anonymous = rows(await get('/projects/world/'), projectRows);
+    expect(anonymous).toHaveLength(100);
+    expect(anonymous).not.toContain('zu');
+  });
+
+  it('shows a component’s translations and the site’s languages a page at a time', async () => {
+    const first = await get('/projects/world/all/', { Cookie: cookie });
+    const shown = rows(first, componentRows);
+    expect(shown).toHaveLength(100);
+    expect(shown.slice(0, 2).sort()).toEqual(['cy', 'zu']);
+    expect(first).toContain('href="/projects/world/all/?page=2"');
+    expect(rows(await get('/projects/world/all/?page=2', { Cookie: cookie }), componentRows)).toHaveLength(LANGUAGES - 100);
+    const site = await get('/languages/');
+    expect(rows(site, siteRows)).toHaveLength(100);
+    expect(site).toContain('href="/languages/?page=2"');
+    expect(rows(await get('/languages/?page=2'), siteRows)).toHaveLength(LANGUAGES - 100);
   });
 });

@@ -156,18 +156,24 @@ export const LIST_PAGE = 100;
 
 /**
  * One page (`?page=`, from 1; out of range shows the nearest) of a list that grows with the site, and the pager
- * under it (nothing when the list fits on one page).
+ * under it (nothing when the list fits on one page). A page with two lists names the second's parameter (`param`,
+ * e.g. `lang_page`) and its pager (`label`); the pager's links keep the rest of the query, the other list's page too.
  * @example const { rows, pager } = listPage(ctx, components); html`${statsTable('Components', 'Component', rows.map(row))}${pager}`
  */
-export function listPage<T>(ctx: WebContext, items: readonly T[], size = LIST_PAGE): { rows: readonly T[]; pager: Html } {
+export function listPage<T>(
+  ctx: WebContext,
+  items: readonly T[],
+  { param = 'page', label = 'Pages', size = LIST_PAGE }: { param?: string; label?: string; size?: number } = {},
+): { rows: readonly T[]; pager: Html } {
   const pages = Math.max(1, Math.ceil(items.length / size));
-  const n = Math.min(pages, Math.max(1, Number.parseInt(queryValue(ctx, 'page') ?? '1', 10) || 1));
+  const n = Math.min(pages, Math.max(1, Number.parseInt(queryValue(ctx, param) ?? '1', 10) || 1));
   const rows = items.slice((n - 1) * size, n * size);
   if (pages === 1) return { rows, pager: null };
-  const to = (k: number) => `${ctx.path}?page=${k}`;
+  const kept = ctx.query.filter(([key]) => key !== param).map(([key, value]): [string, string] => [key, value]);
+  const to = (k: number) => `${ctx.path}?${new URLSearchParams([...kept, [param, String(k)]]).toString()}`;
   return {
     rows,
-    pager: html`<nav aria-label="Pages" class="pager">
+    pager: html`<nav aria-label=${label} class="pager">
       ${n > 1 && html`<a href=${to(n - 1)} rel="prev">Previous</a>`}
       <span>Page ${num(n)} of ${num(pages)}</span>
       ${n < pages && html`<a href=${to(n + 1)} rel="next">Next</a>`}

@@ -72,7 +72,9 @@ export async function projectPage(ctx: WebContext): Promise<WebAnswer> {
     name: html`<a href=${paths.component(ctx.catalog, c)}>${c.name}</a>${c.settings.is_glossary ? html` <span class="tag">glossary</span>` : ''}`,
     counts: statsOf(ctx, translationsOf(ctx, c)),
   }));
-  const languageRows: StatsRow[] = projectLanguages(ctx, project, mine).map(([l, counts]) => ({
+  // a second list on the page: its own parameter, so that either pager keeps the other's page
+  const languages = listPage(ctx, projectLanguages(ctx, project, mine), { param: 'lang_page', label: 'Pages of languages' });
+  const languageRows: StatsRow[] = languages.rows.map(([l, counts]) => ({
     name: html`<a href=${paths.projectLanguage(project, l)}>${l.name}</a>`,
     counts,
     translate: paths.projectLanguage(project, l),
@@ -80,7 +82,7 @@ export async function projectPage(ctx: WebContext): Promise<WebAnswer> {
   const body = html`<h1>${project.name}</h1>
     ${summary(projectStats(ctx, project))}
     ${project.settings.instructions && html`<p class="instructions">${String(project.settings.instructions)}</p>`}
-    ${statsTable('Components', 'Component', componentRows)} ${components.pager} ${statsTable('Languages', 'Language', languageRows)}
+    ${statsTable('Components', 'Component', componentRows)} ${components.pager} ${statsTable('Languages', 'Language', languageRows)} ${languages.pager}
     <p><a href=${`/changes/?project=${encodeURIComponent(project.slug)}`}>All changes in ${project.name}</a> · <a href=${`/engage/${encodeURIComponent(project.slug)}/`}>Share</a>${ctx.access.can('project.edit', { project }) && html` · <a href=${labelsPath(project)}>Labels</a>`}</p>`;
   return { html: page(ctx, { title: project.name, crumbs: [{ label: project.name }], body }) };
 }
@@ -132,8 +134,11 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
   const translations = translationsOf(ctx, component);
   const mine = await languagesOfVisitor(ctx);
   // the visitor's languages first, the rest as they were
-  const ordered = [...translations].sort((a, b) => Number(mine.has(b.languageId)) - Number(mine.has(a.languageId)));
-  const rows: StatsRow[] = ordered.map((t) => ({
+  const shown = listPage(
+    ctx,
+    [...translations].sort((a, b) => Number(mine.has(b.languageId)) - Number(mine.has(a.languageId))),
+  );
+  const rows: StatsRow[] = shown.rows.map((t) => ({
     name: html`<a href=${paths.translation(ctx.catalog, t)}>${ctx.catalog.languages.get(t.languageId)!.name}</a>${t.isSource ? html` <span class="tag">source</span>` : ''}`,
     counts: countsOf(t, ctx),
     translate: paths.translate(ctx.catalog, t),
@@ -153,7 +158,7 @@ export async function componentPage(ctx: WebContext): Promise<WebAnswer> {
           ${alerts.map((a) => html`<li class="alert" data-alert=${a.name}><strong>${ALERT_TEXT[a.name] ?? a.name}</strong> <code>${alertDetail(a.details)}</code></li>`)}
         </ul></section>`
     }
-    ${statsTable('Translations', 'Language', rows)}
+    ${statsTable('Translations', 'Language', rows)} ${shown.pager}
     ${canStartTranslation(ctx, project, component) && html`<p><a href=${`/new-lang/${encodeURIComponent(project.slug)}/${encodeURIComponent(component.slug)}/`}>Start new translation</a></p>`}
     ${
       status &&
@@ -328,14 +333,17 @@ export function projectLanguagePage(ctx: WebContext): WebAnswer {
   };
 }
 
-/** `/languages/`: every language with visible translations. */
+/** `/languages/`: the languages with visible translations, a page at a time. */
 export function languagesPage(ctx: WebContext): WebAnswer {
   const sums = siteStats(ctx.access, ctx.catalog).languages;
   const byName = ctx.access.remember('languagesByName', () =>
     [...sums.keys()].map((id) => ctx.catalog.languages.get(id)!).sort((a, b) => a.name.localeCompare(b.name)),
   );
-  const languages = byName.map((l): [Language, Counts] => [l, sums.get(l.id)!]);
-  const rows: StatsRow[] = languages.map(([l, counts]) => ({
+  const shown = listPage(
+    ctx,
+    byName.map((l): [Language, Counts] => [l, sums.get(l.id)!]),
+  );
+  const rows: StatsRow[] = shown.rows.map(([l, counts]) => ({
     name: html`<a href=${paths.language(l)}>${l.name}</a> <span class="code">${l.code}</span>`,
     counts,
   }));
@@ -343,7 +351,7 @@ export function languagesPage(ctx: WebContext): WebAnswer {
     html: page(ctx, {
       title: 'Languages',
       crumbs: [{ label: 'Languages' }],
-      body: html`<h1>Languages</h1>${statsTable('Languages', 'Language', rows)}${progressLegend()}`,
+      body: html`<h1>Languages</h1>${statsTable('Languages', 'Language', rows)}${shown.pager}${progressLegend()}`,
     }),
   };
 }
