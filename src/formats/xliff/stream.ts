@@ -12,7 +12,7 @@ import { IdHashTable } from '../../domain/hash.js';
 import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 import { XLIFF_NS_PREFIX, type XliffEntry, parsedId } from './document.js';
 import { spacedText } from './text.js';
-import { COMMENT, NO_ATTRIBUTES, NO_CHILDREN, PI, type XElement, append } from './tree.js';
+import { COMMENT, NO_ATTRIBUTES, PI, type XElement, append, startElement } from './tree.js';
 import { type EntryAnnotations, type XliffListing, type XliffReading, joinNotes, listBilingual } from './units.js';
 
 // the token kinds as constants of this module: read once, not through the import at every token
@@ -103,22 +103,7 @@ function element(s: XmlScanner, ns: string, scope: ReadonlyMap<string, string>, 
       attrs[2 * i + 1] = s.attrValues[i]!;
     }
   }
-  const name = s.name;
-  return {
-    kind: 'element',
-    name,
-    local: name,
-    ns,
-    attrs,
-    parent,
-    children: NO_CHILDREN,
-    start: s.start,
-    openEnd: s.end,
-    closeStart: s.end,
-    end: s.end,
-    selfClosing: s.selfClosing,
-    scope,
-  };
+  return startElement(s, s.name, s.name, ns, attrs, parent, scope);
 }
 
 function read(s: XmlScanner, reading: XliffReading): XliffListing {

@@ -77,6 +77,37 @@ function scopeOf(parent: ReadonlyMap<string, string>, attrs: string[]): Readonly
 export const NO_ATTRIBUTES: string[] = [];
 export const NO_CHILDREN: XChild[] = [];
 
+/**
+ * The element of the scanner's current start tag, its children added later by `append` (one shape for every element,
+ * the tree reader's and the streaming reader's).
+ * @example const el = startElement(s, 'trans-unit', 'trans-unit', ns, attrs, parent, scope)
+ */
+export function startElement(
+  s: XmlScanner,
+  name: string,
+  local: string,
+  ns: string,
+  attrs: string[],
+  parent: XElement | null,
+  scope: ReadonlyMap<string, string>,
+): XElement {
+  return {
+    kind: 'element',
+    name,
+    local,
+    ns,
+    attrs,
+    parent,
+    children: NO_CHILDREN,
+    start: s.start,
+    openEnd: s.end,
+    closeStart: s.end,
+    end: s.end,
+    selfClosing: s.selfClosing,
+    scope,
+  };
+}
+
 /** Adds a child to `parent` (its first replaces the shared empty list). */
 export function append(parent: XElement, child: XChild): void {
   if (parent.children === NO_CHILDREN) parent.children = [child];
@@ -178,21 +209,7 @@ function treeOf(s: XmlScanner, bom: boolean, overBytes: boolean, filename: strin
         if (bound === undefined) s.fail(s.start, `namespace prefix "${info.prefix}" of <${name}> is not declared`);
         ns = bound ?? '';
       }
-      const element: XElement = {
-        kind: 'element',
-        name,
-        local: info.local,
-        ns,
-        attrs,
-        parent: current,
-        children: NO_CHILDREN,
-        start: s.start,
-        openEnd: s.end,
-        closeStart: s.end,
-        end: s.end,
-        selfClosing: s.selfClosing,
-        scope,
-      };
+      const element = startElement(s, name, info.local, ns, attrs, current, scope);
       if (current) append(current, element);
       else root = element;
       current = element;
