@@ -54,15 +54,8 @@ describeCorpus('a translation’s plural follows its file', (corpus) => {
       'Resources/en.lproj/Localizable.stringsdict': readFileSync(path.join(FIXTURES, 'apple', 'en.lproj', 'Localizable.stringsdict')),
       'Resources/cs.lproj/Localizable.stringsdict': readFileSync(path.join(FIXTURES, 'apple', 'cs.lproj', 'Localizable.stringsdict')),
     });
-    const component = (slug: string, extra: Record<string, unknown>) => ({
-      name: slug,
-      slug,
-      vcs: 'git',
-      branch: 'main',
-      source_language: 'en',
-      repo: env.server.url(`${slug === 'ios-plurals' ? 'ios' : slug}.git`, CREDENTIALS),
-      ...extra,
-    });
+    const component = (slug: string, extra: Record<string, unknown>) =>
+      env.component(slug, { repo: env.server.url(`${slug === 'ios-plurals' ? 'ios' : slug}.git`, CREDENTIALS), ...extra });
     const components = [
       component('mc', { filemask: 'po/*.po', new_base: 'po/mc.pot', file_format: 'po' }),
       component('android', { filemask: `${RES}/values-*/strings.xml`, template: `${RES}/values/strings.xml`, file_format: 'aresource' }),

@@ -36,15 +36,7 @@ describeCorpus('pages of units, byte for byte their units’ records', (corpus) 
       Object.fromEntries(['en', 'ja', 'zh_CN'].map((l) => [`share/translations/keepassxc_${l}.ts`, readFileSync(path.join(keepassxc, `keepassxc_${l}.ts`))])),
     );
     await env.addUpstream('mc', { 'po/mc.pot': readFileSync(path.join(mc, 'mc.pot')), 'po/ru.po': readFileSync(path.join(mc, 'ru.po')) });
-    const component = (slug: string, extra: Record<string, unknown>) => ({
-      name: slug,
-      slug,
-      vcs: 'git',
-      branch: 'main',
-      source_language: 'en',
-      repo: env.server.url(`${slug}.git`, CREDENTIALS),
-      ...extra,
-    });
+    const component = env.component;
     const components = [
       component('keepassxc', { filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts' }),
       component('mc', { filemask: 'po/*.po', new_base: 'po/mc.pot', file_format: 'po' }),

@@ -39,15 +39,7 @@ describe('XLIFF end to end: Angular (xliff, bilingual) and Symfony (plainxliff, 
     env = await createSyncEnv();
     await env.addUpstream('ng', { [NG_DE]: fixtureText('angular.de.xlf'), 'src/locale/messages.xlf': fixtureText('angular.xlf') });
     await env.addUpstream('sym', { 'translations/messages.en.xlf': fixtureText('messages.en.xlf'), [SYM_DE]: fixtureText('messages.de.xlf') });
-    const component = (slug: string, extra: Record<string, unknown>) => ({
-      name: slug,
-      slug,
-      vcs: 'git',
-      branch: 'main',
-      source_language: 'en',
-      repo: env.server.url(`${slug}.git`, CREDENTIALS),
-      ...extra,
-    });
+    const component = env.component;
     config = env.config(
       [
         {

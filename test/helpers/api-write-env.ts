@@ -55,16 +55,8 @@ export async function createWriteEnv(
   const env = await createSyncEnv();
   await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
   await env.addUpstream('web', { fixture: path.join(DEMO, 'web') });
-  const component = (slug: string, extra: Record<string, unknown>) => ({
-    name: slug[0]!.toUpperCase() + slug.slice(1),
-    slug,
-    vcs: 'git',
-    branch: 'main',
-    source_language: 'en',
-    license: 'MIT',
-    repo: env.server.url(`${slug}.git`, CREDENTIALS),
-    ...extra,
-  });
+  const component = (slug: string, extra: Record<string, unknown>) =>
+    env.component(slug, { name: slug[0]!.toUpperCase() + slug.slice(1), license: 'MIT', ...extra });
   const config = env.config(
     [
       {

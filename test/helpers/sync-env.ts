@@ -22,6 +22,12 @@ export interface SyncEnv {
   /** Absolute path of the bare upstream `name`. */
   upstream(name: string): string;
   addUpstream(name: string, files: FileMap | { fixture: string; into?: string }): Promise<string>;
+  /**
+   * A component of upstream `slug` (served with CREDENTIALS) on branch main, source language English; `extra` adds
+   * or overrides settings (filemask, file_format, name, repo …).
+   * @example env.component('po', { filemask: 'po/*.po', file_format: 'po' })
+   */
+  component(slug: string, extra?: Record<string, unknown>): { slug: string } & Record<string, unknown>;
   /** Writes a config (projects as given) to `<root>/tms.config.json` and parses it. */
   config(projects: unknown[], extra?: Record<string, unknown>): Config;
   /** Opens the store of `<root>/tms.sqlite` (closed by `close()`); `.db` is its connection for SQL assertions. */
@@ -44,6 +50,15 @@ export async function createSyncEnv(): Promise<SyncEnv> {
         dir: env.upstream(name),
         ...('fixture' in files ? { fixture: files.fixture as string, into: files.into as string | undefined } : { files: files as FileMap }),
       }),
+    component: (slug, extra = {}) => ({
+      name: slug,
+      slug,
+      vcs: 'git',
+      branch: 'main',
+      source_language: 'en',
+      repo: server.url(`${slug}.git`, CREDENTIALS),
+      ...extra,
+    }),
     config(projects, extra = {}) {
       const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects, ...extra });
       const file = path.join(root, 'tms.config.json');

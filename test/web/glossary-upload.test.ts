@@ -25,15 +25,7 @@ describe('glossary pane and file upload in the web interface', () => {
     env = await createSyncEnv();
     await env.addUpstream('app', { fixture: path.join(DEMO, 'app') });
     await env.addUpstream('glossary', { fixture: path.join(DEMO, 'glossary') });
-    const component = (slug: string, extra: Record<string, unknown>) => ({
-      name: slug,
-      slug,
-      branch: 'main',
-      source_language: 'en',
-      repo: env.server.url(`${slug}.git`, CREDENTIALS),
-      push_on_commit: false,
-      ...extra,
-    });
+    const component = (slug: string, extra: Record<string, unknown>) => env.component(slug, { push_on_commit: false, ...extra });
     const config = env.config([
       {
         name: 'Hello',
