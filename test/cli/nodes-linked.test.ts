@@ -67,6 +67,17 @@ async function addUpstreamString(slugs: string[], source: string, text: string):
 
 const upstreamCommits = async () => Number(await gitCli(upstream, ['rev-list', '--count', 'main']));
 const pushes = () => git.requests.filter((r) => r.startsWith('POST') && r.includes('git-receive-pack')).length;
+/** Both nodes see nothing left to commit in any linked component, and upstream's history has no merge commit. */
+async function expectAllCommittedWithoutMerges(): Promise<void> {
+  for (const node of [a, b]) {
+    for (const slug of SLUGS) {
+      expect(await json<{ needs_commit: boolean }>(node, `/api/components/hello/${slug}/repository/`, auth()), `${node.name} ${slug}`).toMatchObject({
+        needs_commit: false,
+      });
+    }
+  }
+  expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
+}
 /** How many "Source string added" changes each component has: a string read twice (by both nodes) would count 2. */
 async function added(node: Node): Promise<Record<string, number>> {
   const page = await json<{ results: { component: string }[] }>(node, '/api/changes/?action=13&page_size=1000');
@@ -216,14 +227,7 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
       'gamma/app_de.ts',
     ]);
     for (const slug of SLUGS) expect(await gitCli(upstream, ['show', `main:${slug}/app_de.ts`])).toContain(`Beenden ${slug} 2`);
-    for (const node of [a, b]) {
-      for (const slug of SLUGS) {
-        expect(await json<{ needs_commit: boolean }>(node, `/api/components/hello/${slug}/repository/`, auth()), `${node.name} ${slug}`).toMatchObject({
-          needs_commit: false,
-        });
-      }
-    }
-    expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
+    await expectAllCommittedWithoutMerges();
   }, 120_000);
   it('a language added to one linked component on node A is committed, edited and downloaded through node B, whose working copy was behind', async () => {
     const [commits, pushed] = [await upstreamCommits(), pushes()];
@@ -245,14 +249,7 @@ describe.skipIf(!enabled)('two nodes on one repository shared by linked componen
     // the language's commit and the edit's: one push each, nothing taken back and pushed again
     expect(pushes()).toBe(pushed + 2);
     expect(await gitCli(upstream, ['show', 'main:alpha/app_fr.ts'])).toContain('<translation>Quitter</translation>');
-    for (const node of [a, b]) {
-      for (const slug of SLUGS) {
-        expect(await json<{ needs_commit: boolean }>(node, `/api/components/hello/${slug}/repository/`, auth()), `${node.name} ${slug}`).toMatchObject({
-          needs_commit: false,
-        });
-      }
-    }
-    expect(await gitCli(upstream, ['rev-list', '--merges', '--count', 'main'])).toBe('0');
+    await expectAllCommittedWithoutMerges();
   }, 120_000);
   it("a commit that meets upstream moved on (it follows upstream and commits again) leaves every linked component reading upstream's change", async () => {
     const current = await gitCli(upstream, ['show', 'main:gamma/app_de.ts']);
