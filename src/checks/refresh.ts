@@ -198,10 +198,14 @@ export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number,
   if (sources.size === 0) return;
   const componentOf = new Map([...sources].map(([c, t]) => [t, c]));
   const checkings = await translationCheckings(tx, sources.values());
-  const rows = (await sourceUnitRowsOf(tx, [...sources.values()], new Set([...few.values()].flatMap((h) => [...h])))).flatMap((u) => {
+  const pairs = [...few].flatMap(([componentId, hashes]) => {
+    const sourceId = sources.get(componentId);
+    return sourceId === undefined ? [] : [...hashes].map((h) => [sourceId, h] as const);
+  });
+  const rows = (await sourceUnitRowsOf(tx, pairs)).flatMap((u) => {
     const componentId = componentOf.get(Number(u.translation_id));
     const checking = componentId === undefined ? undefined : checkings.get(Number(u.translation_id));
-    if (componentId === undefined || !checking || !few.get(componentId)!.has(u.id_hash)) return [];
+    if (componentId === undefined || !checking) return [];
     const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
     // the cross-language facts cost two reads: only for strings where a check that needs them is on
     const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
@@ -211,9 +215,9 @@ export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number,
   const cross = rows.filter((r) => r.cross);
   const old = Date.now() - 90 * DAY_MS;
   const aged = cross.filter((r) => Date.parse(r.timestamp) < old);
-  const ofStrings = (list: typeof rows) => [list.map((r) => r.componentId), list.map((r) => r.hash)] as const;
-  const related = cross.length > 0 ? await relatedChecksOfStrings(tx, ...ofStrings(cross)) : new Map<string, number>();
-  const states = aged.length > 0 ? await stringStatesOf(tx, ...ofStrings(aged)) : new Map<string, { total: number; translated: number }>();
+  const ofStrings = (list: typeof rows) => list.map((r) => [r.componentId, r.hash] as const);
+  const related = cross.length > 0 ? await relatedChecksOfStrings(tx, ofStrings(cross)) : new Map<string, number>();
+  const states = aged.length > 0 ? await stringStatesOf(tx, ofStrings(aged)) : new Map<string, { total: number; translated: number }>();
   const translated = aged.length > 0 ? await componentsTranslated(tx, [...new Set(aged.map((r) => r.componentId))]) : new Map();
   const stored = await checksOfUnits(
     tx,
