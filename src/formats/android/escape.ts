@@ -13,6 +13,18 @@ const COLLAPSING_SPACE = new RegExp(`[${PY_SPACE.replace(' ', '')}]| {2}`);
 function isSimpleText(text: string): boolean {
   return !COLLAPSING_SPACE.test(text);
 }
+/** What makes a text more than its plain value: collapsing whitespace, a quote, a backslash or a `<`. */
+const NOT_PLAIN = new RegExp(`[${PY_SPACE.replace(' ', '')}"\\\\<]| {2}`);
+
+/**
+ * The value of an element's text when it needs no decoding (most values): single plain spaces, no `"`, `\\` or `<`;
+ * `decodeText` would only strip its edges. Null for any other text.
+ */
+export function plainText(content: string): string | null {
+  if (NOT_PLAIN.test(content)) return null;
+  return content.charCodeAt(0) === 0x20 || content.charCodeAt(content.length - 1) === 0x20 ? pyLstrip(pyRstrip(content)) : content;
+}
+
 const QUOTED_PART = /((?<!\\)"(?:\\"|[^"])*(?<!\\)")/;
 const UNICODE_ESCAPE = /\\u([a-fA-F0-9]{4})/g;
 const PLAIN_ESCAPES = new Set([' ', '"', "'", '@', '?', '\\']);
