@@ -5,7 +5,11 @@
 // escapes \, newline, tab, ' and ", a leading @ or ?, and quotes a value whose spaces would otherwise collapse.
 import { PY_SPACE, pyLstrip, pyRstrip } from '../python-text.js';
 
-const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'g');
+/**
+ * Whitespace that collapses to one space: a run of two or more, or one character other than the plain space (a plain
+ * space alone is left where it is: matching each one made replacing 5-10 times slower in a sentence).
+ */
+const SPACE_RUN = new RegExp(`[${PY_SPACE}]{2,}|[${PY_SPACE.replace(' ', '')}]`, 'g');
 /** Whitespace that collapses: any of Python's but the plain space, or two plain spaces in a row. */
 const COLLAPSING_SPACE = new RegExp(`[${PY_SPACE.replace(' ', '')}]| {2}`);
 
