@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
+import { countWords } from '../../src/domain/words.js';
 import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
 import { type DictUnit, readPlainUnits, readStringsdict } from '../../src/formats/apple/stringsdict.js';
 import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
@@ -289,16 +290,21 @@ describe('stringsdict: a parse reads the units from the tokens, the tree where t
     const forms = (one: string) => `<key>one</key><string>${one}</string><key>other</key><string>${one}s</string>`;
     const tctx = { filename: 'en.lproj/x.stringsdict', language: 'en', sourceLanguage: 'en' };
     const tbytes = encoder.encode(
-      plist(`${entry('a', '<string>x</string>', forms('1'))}\n${entry('b', '<string>b</string>', '')}\n${entry('a', '<string>y</string>', forms('2'))}`),
+      plist(
+        `${entry('a', '<string>x</string>', forms('1 file,\u00a0 in\ttotal'))}\n${entry('b', '<string>b</string>', '')}\n${entry('a', '<string>y</string>', forms('2'))}`,
+      ),
     );
     const own = f.parseTemplate(tbytes, tctx, true).units;
     expect(own.map((u) => [u.context, u.source, u.target])).toEqual([
       ['a', ['x'], ['y']],
-      ['a:n', ['', '1', '1s'], ['', '2', '2s']],
+      ['a:n', ['', '1 file,\u00a0 in\ttotal', '1 file,\u00a0 in\ttotals'], ['', '2', '2s']],
       ['b', ['b'], ['b']],
       ['b:n', ['', '', ''], ['', '', '']],
     ]);
     expect(own).toEqual(f.parse(tbytes, { ...tctx, template: f.parse(tbytes, tctx) }).units);
+    // the words of the sources, counted from the bytes their content hashes read
+    expect(own.map((u) => u.numWords)).toEqual(own.map((u) => countWords(u.source)));
+    expect(own[1]!.numWords).toBe(8);
     // a file in another order than its template's, with an id the template lacks and an entry whose id is a variable's
     const template = f.parseTemplate(tbytes, tctx, false);
     const ctx = { filename: 'cs.lproj/x.stringsdict', language: 'cs', sourceLanguage: 'en', template };

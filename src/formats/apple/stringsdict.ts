@@ -1,9 +1,9 @@
 // Apple .stringsdict (`stringsdict`): plist plural rules as Weblate's units (format keys and plural variables with
 // CLDR categories, `zero` first), minimal-diff writes of the edited <string> elements, new files.
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
-import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { calculateHash, unitContentHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
@@ -278,7 +278,11 @@ function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identi
   if (!identities) {
     identities = listing.entries.map((t) => {
       const source = entryForms(t, tags);
-      return { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
+      const idHash = calculateHash(t.id);
+      const contentHash = unitContentHash(source, t.id);
+      // the words of the source the content hash just read
+      const numWords = source.some((form) => form.startsWith(UNUSED_PLURAL)) ? countWords(source) : wordsOfLastHashed();
+      return { source, idHash, contentHash, numWords };
     });
     listing.identities.set(tags, identities);
   }
