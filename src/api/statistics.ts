@@ -64,7 +64,8 @@ export type StatsMove = readonly [translationId: number, before: CatalogStats | 
  * `sum` (the sums of some rows, in translation id order as `sumStats` takes them) with some of its rows replaced, or
  * null where a difference cannot give what `sumStats` of the new rows would: when the newest last change may have gone
  * (a row that held it changed without a newer one) or ties a row left unchanged (whose author `sumStats` may take).
- * Changed rows that tie as the newest of all follow `sumStats`'s order: the smallest translation id's author.
+ * Changed rows that tie as the newest of all follow `sumStats`'s order: the smallest translation id's author; a row
+ * whose last change and author stayed moves its counts only.
  */
 export function moveStats(sum: Counts, changes: readonly StatsMove[]): Counts | null {
   const counts = { ...sum };
@@ -72,6 +73,11 @@ export function moveStats(sum: Counts, changes: readonly StatsMove[]): Counts | 
   let newestId = 0;
   let held = false;
   for (const [id, before, after] of changes) {
+    if (before && after && before.last_change === after.last_change && before.last_author === after.last_author) {
+      // only counts moved (a check's or suggestion's): the row stays where it was among the newest
+      for (const key of SUMMED) counts[key] += after[key] - before[key];
+      continue;
+    }
     if (before) {
       for (const key of SUMMED) counts[key] -= before[key];
       if (before.last_change !== null && before.last_change === sum.last_change) held = true;

@@ -1,6 +1,7 @@
 // An edit that writes several statistics rows with one last change (a string's edit propagated to the same string in
 // other components) moves the overview's sums by those rows, as any other edit does: the rows tying as the newest of
-// all are ordered as summing orders them (the smallest translation id's author), and no sum is made again from its rows.
+// all are ordered as summing orders them (the smallest translation id's author), and no sum is made again from its
+// rows; nor after a write that moves counts only (a suggestion) of the row holding the newest last change.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Access } from '../../src/api/access.js';
 import { type AppServices, createServices } from '../../src/api/app.js';
@@ -66,5 +67,23 @@ describe('site statistics after an edit whose rows tie as the newest', () => {
         expect(counts.last_author, name).toBe('Jane Doe');
       }
     }
+  });
+
+  it('moves the sums by a row whose counts changed but not its last change, though it holds the newest', async () => {
+    const before = await services.catalog();
+    for (const [, p] of principals) siteStats(Access.of(p, before), before);
+    const app = before.translationsByKey.get(`${before.componentsByPath.get('hello/app')!.id}/de`)!.id;
+    // the row of the newest last change (the last test's tie) gains a suggestion: its last change and author stay
+    await sqlOn(fixture.store).run('UPDATE translation_stats SET suggestions = suggestions + 1 WHERE translation_id = ?', app);
+    await new Promise((resolve) => setImmediate(resolve));
+    await services.refresh();
+    const after = await services.catalog();
+    expect(after.stats.get(app)!.last_change).toBe('2026-05-01T10:00:00.000Z');
+    const fresh = await fixture.store.read(loadCatalog);
+    const summing = vi.spyOn(Access.prototype, 'translationList');
+    const moved = principals.map(([name, p]) => [name, p, siteStats(Access.of(p, after), after)] as const);
+    expect(summing).not.toHaveBeenCalled();
+    summing.mockRestore();
+    for (const [name, p, sums] of moved) expect(sums, name).toEqual(sumSite(Access.of(p, fresh), fresh));
   });
 });
