@@ -279,11 +279,13 @@ export class StatsMap extends Map<number, CatalogStats> {
   }
 
   override get(id: number): CatalogStats | undefined {
-    return super.get(id) ?? this.#base?.get(id);
+    // Map's own get on each map (the map beneath is flat): a call through `super` or the override costs ×2–3 here
+    const own = mapGet.call(this, id);
+    return own !== undefined || this.#base === undefined ? own : mapGet.call(this.#base, id);
   }
 
   override has(id: number): boolean {
-    return super.has(id) || (this.#base?.has(id) ?? false);
+    return mapHas.call(this, id) || (this.#base !== undefined && mapHas.call(this.#base, id));
   }
 
   override get size(): number {
@@ -328,6 +330,8 @@ export class StatsMap extends Map<number, CatalogStats> {
   }
 }
 
+const mapGet = Map.prototype.get as (this: Map<number, CatalogStats>, id: number) => CatalogStats | undefined;
+const mapHas = Map.prototype.has as (this: Map<number, CatalogStats>, id: number) => boolean;
 const UNCHANGED = 'a StatsMap is shared by catalog snapshots: never changed once made';
 
 /** A refreshed map's own rows are copied into a flat map once they pass 1/FLATTEN_SHARE of the map beneath. */
