@@ -118,7 +118,9 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     const base = await serveUrl(child);
     const pid = child.pid!;
     const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
-    const components = ((await (await fetch(`${base}/api/components/`)).json()) as { count: number }).count;
+    const firstComponents = (await (await fetch(`${base}/api/components/`)).json()) as { count: number; results: { slug: string }[] };
+    const components = firstComponents.count;
+    const component = firstComponents.results[0]!.slug;
     const translations = ((await (await fetch(`${base}/api/translations/`)).json()) as { count: number }).count;
     const units = ((await (await fetch(`${base}/api/units/`)).json()) as { count: number }).count;
     pageLines.push(`served: ${components} components, ${translations} translations, ${units.toLocaleString('en')} units (strings × languages)`);
@@ -128,11 +130,13 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       { name: 'project list `/projects/`', path: (n) => `/projects/?n=${n}` },
       { name: 'project page `/projects/site/`', path: (n) => `/projects/site/?n=${n}` },
       { name: `language page \`/languages/${language}/\``, path: (n) => `/languages/${language}/?n=${n}` },
+      { name: `component page \`/projects/site/${component}/\``, path: (n) => `/projects/site/${component}/?n=${n}` },
       { name: 'changes `/changes/`', path: (n) => `/changes/?n=${n}` },
       { name: 'site-wide search `/api/units/?q=`', path: (n) => `/api/units/?q=${['file', 'password', 'open', 'name', 'error'][n % 5]}&n=${n}` },
       { name: '`/api/projects/`', path: (n) => `/api/projects/?n=${n}` },
       { name: '`/api/components/?page=…`', path: (n) => `/api/components/?page=${1 + ((n * 7) % pagesOf(components, 50))}&n=${n}` },
       { name: '`/api/translations/?page=…`', path: (n) => `/api/translations/?page=${1 + ((n * 7) % pagesOf(translations, 50))}&n=${n}` },
+      { name: '`/api/projects/site/statistics/`', path: (n) => `/api/projects/site/statistics/?n=${n}` },
       { name: '`/api/changes/`', path: (n) => `/api/changes/?n=${n}` },
     ];
     pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
@@ -240,7 +244,7 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   console.log(pageLines.at(-1));
 }
 /** The page kinds measured again after a write. */
-const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
+const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'component page', 'translations/?page', 'site/statistics'];
 
 /**
  * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
