@@ -180,6 +180,8 @@ async function noChangeSyncAll(dir: string, config: string, bin: string): Promis
   pageLines.push(
     `no-change \`tms sync --all\` (${components.toLocaleString('en')} components, ${engine}, ${buildOf(bin)}): ${seconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
+  // shown at once too: a later failure of the run (a page, another build) would take it with the report
+  console.log(pageLines.at(-1));
 }
 
 /** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
