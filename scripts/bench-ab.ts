@@ -314,7 +314,7 @@ for (const kind of kinds) {
     const both = (name: string) => cpu.get(name)!.map((x, i) => x + pgCpu.get(name)![i]!);
     const bothRatios = both('this').map((x, i) => x / both('other')[i]!);
     console.log(
-      `    PostgreSQL's CPU a request: this ${median(pgCpu.get('this')!).toFixed(0)} µs, other ${median(pgCpu.get('other')!).toFixed(0)} µs; tms and PostgreSQL together: this ${median(both('this')).toFixed(0)} µs, other ${median(both('other')).toFixed(0)} µs, this / other: median ×${median(bothRatios).toFixed(3)}`,
+      `    PostgreSQL's CPU a request: this ${median(pgCpu.get('this')!).toFixed(0)} µs, other ${median(pgCpu.get('other')!).toFixed(0)} µs; tms and PostgreSQL together: this ${median(both('this')).toFixed(0)} µs, other ${median(both('other')).toFixed(0)} µs, this / other: median ×${median(bothRatios).toFixed(3)} (rounds: ${bothRatios.map((r) => r.toFixed(2)).join(', ')})`,
     );
   }
   const anchorRatios = cpu.get('this')!.map((x, i) => x / cpu.get('anchor')![i]!);
