@@ -54,6 +54,11 @@ describe('JsonBytes', () => {
     expect([firstBytes, during.bytes(), againBytes].map((b) => b.toString())).toEqual(['"first"', '"during"', '"again"']);
     expect(afterBytes.length).toBe(300 * 1024 + 2);
     expect(afterBytes.every((b, i) => b === (i === 0 || i === afterBytes.length - 1 ? 0x22 : 0x79))).toBe(true);
+    // a writer used after its bytes were taken writes into no one else's answer
+    const next = new JsonBytes();
+    next.text('"next"');
+    again.text('"late"');
+    expect(next.bytes().toString()).toBe('"next"');
   });
 });
 

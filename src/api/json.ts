@@ -69,6 +69,7 @@ export function toJson(value: unknown): string {
 
 // The buffer answers are written into while nothing else writes one (an answer is written from start to end without
 // awaiting): each answer is then one copy at its exact size, no buffer of a guessed size allocated and dropped per page.
+// A writer given up before `bytes()` (a record that failed to serialize) keeps it: the next writers allocate their own.
 let scratch: Buffer | undefined = Buffer.allocUnsafe(256 * 1024);
 const SCRATCH_MAX = 4 * 1024 * 1024;
 
@@ -108,6 +109,8 @@ export class JsonBytes {
   bytes(): Buffer {
     const written = Buffer.from(this.buffer.subarray(0, this.length));
     if (this.shared) scratch = this.buffer.length <= SCRATCH_MAX ? this.buffer : Buffer.allocUnsafe(256 * 1024);
+    // given back: nothing written after this may land in another answer
+    this.buffer = Buffer.alloc(0);
     this.length = 0;
     return written;
   }
