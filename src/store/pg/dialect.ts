@@ -110,6 +110,18 @@ function advanceIdentity(db: Db, table: CopyTable): void {
   db.prepare(`SELECT setval(pg_get_serial_sequence('${name.replace(/'/g, "''")}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`).get();
 }
 
+/**
+ * The LIKE pattern of the texts containing `text` (its `%`, `_` and `\\` escaped: LIKE's default escape is `\\`), as
+ * tms_icontains builds it.
+ * @example containsPattern('50%') // '%50\\%%'
+ */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** The unit texts the search's table (unit_search, lowercased) holds, each under a trigram index. */
+const SEARCHED_FIELDS: ReadonlySet<string> = new Set(['source', 'target', 'context']);
+
 /** PostgreSQL's dialect. */
 export const postgresDialect: Dialect = {
   name: 'postgresql',
@@ -123,6 +135,14 @@ export const postgresDialect: Dialect = {
   trigram: {
     sql: 'SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?',
     params: (text, limit) => (trigramQuery(text) === null ? null : [text, text, limit]),
+  },
+  textContains(fields, needle, visible) {
+    if (fields.length === 0 || !fields.every((f) => SEARCHED_FIELDS.has(f)) || [...needle].length < 3) return null;
+    const pattern = containsPattern(needle);
+    const match = { sql: `SELECT id FROM unit_search WHERE (${fields.map((f) => `${f} LIKE ?`).join(' OR ')})`, params: fields.map(() => pattern) };
+    if (!visible) return match;
+    // a caller who does not see every translation: theirs, from the same narrow rows (no unit read to learn its translation)
+    return { sql: `${match.sql} AND translation_id IN (${postgresDialect.idsOfJson})`, params: [...match.params, JSON.stringify(visible)] };
   },
   bulk: {
     async insert(tx: Tx, table, columns, rows, tail = '') {
