@@ -114,9 +114,10 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
  * reads no unit.
  */
 function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
-  const ids = filter ? indexedUnitIds(filter, tx.dialect, visible) : null;
-  if (ids) return ids;
   const v = visibility(tx, visible, byId);
+  const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params } : null;
+  const ids = filter ? indexedUnitIds(filter, tx.dialect, within) : null;
+  if (ids) return ids;
   const w = where(tx, v.clauses, v.params, filter);
   return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
 }

@@ -152,16 +152,16 @@ function joinBalanced(parts: string[], op: 'AND' | 'OR'): string {
 
 /** What a compiled filter takes from the engine (its `Dialect`): the units a text search finds, from the search's index. */
 export interface SearchIndex {
-  textContains?(fields: readonly string[], needle: string, visible?: readonly number[] | null): SqlFragment | null;
+  textContains?(fields: readonly string[], needle: string, within?: SqlFragment | null): SqlFragment | null;
 }
 
 /**
  * The ids of the units a filter selects when it is one substring search the index answers (a query of column `id`),
- * else null; `visible` (translation ids) keeps only those units, where the index knows their translations.
+ * else null; `within` (a condition on `u.translation_id`) keeps only those units, where the index knows their translations.
  */
-export function indexedUnitIds(filter: UnitFilter, index: SearchIndex, visible: readonly number[] | null = null): SqlFragment | null {
+export function indexedUnitIds(filter: UnitFilter, index: SearchIndex, within: SqlFragment | null = null): SqlFragment | null {
   if (filter.kind !== 'text' || filter.match !== 'contains') return null;
-  return index.textContains?.(filter.fields, filter.value.toLowerCase(), visible) ?? null;
+  return index.textContains?.(filter.fields, filter.value.toLowerCase(), within) ?? null;
 }
 
 /**

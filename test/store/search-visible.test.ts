@@ -25,7 +25,7 @@ describe('the search of a caller who sees some translations', () => {
 
   it('counts and lists the visible units the scan selects', async () => {
     const found = await env.store.read(async (tx) => {
-      const out: { needle: string; expected: number[]; count: number; page: number[]; deep: number[] }[] = [];
+      const out: { needle: string; expected: number[]; count: number; page: number[]; pageByTranslation: number[]; deep: number[] }[] = [];
       for (const needle of NEEDLES) {
         const filter: UnitFilter = { kind: 'text', fields: [...FREE_TEXT], match: 'contains', value: needle };
         // the scan: the match on every visible unit (no index)
@@ -41,16 +41,18 @@ describe('the search of a caller who sees some translations', () => {
           expected,
           count: await countUnitRecords(tx, visible, filter),
           page: (await unitRecords(tx, visible, filter, { limit: 3, offset: 0 }, { byId: true })).map((r) => r.id),
+          pageByTranslation: (await unitRecords(tx, visible, filter, { limit: 3, offset: 0 })).map((r) => r.id),
           deep: (await unitRecords(tx, visible, filter, { limit: 2, offset: 2 })).map((r) => r.id),
         });
       }
       return out;
     });
     for (const f of found) {
-      expect({ needle: f.needle, count: f.count, page: f.page, deep: f.deep }).toEqual({
+      expect({ needle: f.needle, count: f.count, page: f.page, pageByTranslation: f.pageByTranslation, deep: f.deep }).toEqual({
         needle: f.needle,
         count: f.expected.length,
         page: f.expected.slice(0, 3),
+        pageByTranslation: f.expected.slice(0, 3),
         deep: f.expected.slice(2, 4),
       });
     }
@@ -61,7 +63,8 @@ describe('the search of a caller who sees some translations', () => {
   it.skipIf(!onPostgres)('reads the visible matches from the search table alone (PostgreSQL)', async () => {
     await env.store.read(async (tx) => {
       const filter: UnitFilter = { kind: 'text', fields: [...FREE_TEXT], match: 'contains', value: 'datei' };
-      const ids = indexedUnitIds(filter, tx.dialect, visible);
+      const within = { sql: `u.translation_id IN (${tx.dialect.idsOfJson})`, params: [JSON.stringify(visible)] };
+      const ids = indexedUnitIds(filter, tx.dialect, within);
       expect(ids).not.toBeNull();
       const plan = (
         (await tx

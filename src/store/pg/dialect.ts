@@ -136,13 +136,13 @@ export const postgresDialect: Dialect = {
     sql: 'SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?',
     params: (text, limit) => (trigramQuery(text) === null ? null : [text, text, limit]),
   },
-  textContains(fields, needle, visible) {
+  textContains(fields, needle, within) {
     if (fields.length === 0 || !fields.every((f) => SEARCHED_FIELDS.has(f)) || [...needle].length < 3) return null;
     const pattern = containsPattern(needle);
-    const match = { sql: `SELECT id FROM unit_search WHERE (${fields.map((f) => `${f} LIKE ?`).join(' OR ')})`, params: fields.map(() => pattern) };
-    if (!visible) return match;
+    const sql = `SELECT u.id FROM unit_search u WHERE (${fields.map((f) => `u.${f} LIKE ?`).join(' OR ')})`;
+    const params = fields.map(() => pattern);
     // a caller who does not see every translation: theirs, from the same narrow rows (no unit read to learn its translation)
-    return { sql: `${match.sql} AND translation_id IN (${postgresDialect.idsOfJson})`, params: [...match.params, JSON.stringify(visible)] };
+    return within ? { sql: `${sql} AND ${within.sql}`, params: [...params, ...within.params] } : { sql, params };
   },
   bulk: {
     async insert(tx: Tx, table, columns, rows, tail = '') {
