@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { registerSearchFunctions } from './unit-search.js';
+import { type SearchScope, registerSearchFunctions } from './unit-search.js';
 
 const require = createRequire(import.meta.url);
 let addon: Database.Options | undefined;
@@ -177,7 +177,7 @@ export interface Dialect {
    * FTS5's units_fts (it does not);
    * PostgreSQL's: the table of lowercased texts unit_search, under pg_trgm's indexes (each candidate row's LIKE decides).
    */
-  textContains?(fields: readonly string[], needle: string, within?: { sql: string; params: unknown[] } | null): { sql: string; params: unknown[] } | null;
+  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null): { sql: string; params: unknown[] } | null;
   readonly bulk?: BulkWrites;
   /**
    * The indexes of a table (its name the one parameter) that no constraint needs, and the triggers feeding the search's

@@ -115,7 +115,7 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
  */
 function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
   const v = visibility(tx, visible, byId);
-  const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params } : null;
+  const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params, byId } : null;
   const ids = filter ? indexedUnitIds(filter, tx.dialect, within) : null;
   if (ids) return ids;
   const w = where(tx, v.clauses, v.params, filter);

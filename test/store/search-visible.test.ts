@@ -63,7 +63,7 @@ describe('the search of a caller who sees some translations', () => {
   it.skipIf(!onPostgres)('reads the visible matches from the search table alone (PostgreSQL)', async () => {
     await env.store.read(async (tx) => {
       const filter: UnitFilter = { kind: 'text', fields: [...FREE_TEXT], match: 'contains', value: 'datei' };
-      const within = { sql: `u.translation_id IN (${tx.dialect.idsOfJson})`, params: [JSON.stringify(visible)] };
+      const within = { sql: `u.translation_id IN (${tx.dialect.idsOfJson})`, params: [JSON.stringify(visible)], byId: false };
       const ids = indexedUnitIds(filter, tx.dialect, within);
       expect(ids).not.toBeNull();
       const plan = (

@@ -141,8 +141,13 @@ export const postgresDialect: Dialect = {
     const pattern = containsPattern(needle);
     const sql = `SELECT u.id FROM unit_search u WHERE (${fields.map((f) => `u.${f} LIKE ?`).join(' OR ')})`;
     const params = fields.map(() => pattern);
-    // a caller who does not see every translation: theirs, from the same narrow rows (no unit read to learn its translation)
-    return within ? { sql: `${sql} AND ${within.sql}`, params: [...params, ...within.params] } : { sql, params };
+    if (!within) return { sql, params };
+    // a caller who does not see every translation: theirs, from the same narrow rows (no unit read to learn its
+    // translation). Unless a page reads them in id order (byId), they are gathered first (OFFSET 0: planned on its
+    // own, the index's matches and a hash of the translations), then ordered: read in id order instead, the planner
+    // (which guesses 100 translations in the list) would scan the whole list for every row, 3.7 s for a page of 'file'
+    const kept = `${sql} AND ${within.sql}`;
+    return { sql: within.byId ? kept : `SELECT id FROM (${kept} OFFSET 0) kept`, params: [...params, ...within.params] };
   },
   bulk: {
     async insert(tx: Tx, table, columns, rows, tail = '') {
