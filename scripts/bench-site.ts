@@ -303,7 +303,10 @@ if (reuseDirs) {
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
   // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
   // forward when it serves it) into a throwaway PostgreSQL database, served from there
-  const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
+  // SITE_DATABASES=<url>,<url>: instead, PostgreSQL databases already holding a copy of each folder's store (one copy
+  // kept for several runs; each build serves its own, as with the folders)
+  const databases = process.env.SITE_DATABASES?.split(',');
+  const pg = process.env.SITE_POSTGRES && !databases ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   /** SITE_SYNC=1: before each build's pages, its no-change `tms sync --all` (on SQLite too when SITE_POSTGRES). */
   const SYNC = Boolean(process.env.SITE_SYNC);
   try {
@@ -319,16 +322,19 @@ if (reuseDirs) {
         writeFileSync(configs[d]!, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
         // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
         if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
-        if (pg) {
-          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
-          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+        const database = databases?.[d];
+        if (pg || database) {
+          if (pg) {
+            const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+            pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+          }
           const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
           configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
-          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
+          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: database ?? pg!.url(`site${d}`) }));
         }
       }
       // on PostgreSQL, the same build's no-change sync of the SQLite store first: the anchor in the same run
-      if (SYNC && pg) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
+      if (SYNC && (pg || databases)) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
       await measurePages(linkedDir, configs[d]!, bin, SYNC);
     }
   } finally {

@@ -115,13 +115,15 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
 
 /**
  * The ids of the visible units a filter selects, as a query of one column: read from the search's index alone where it
- * answers the filter (every unit visible, one text search: it holds every unit's texts, and only theirs), so that a
- * page reads its ids in the index's order and a count reads no row.
+ * answers the filter (one text search: it holds every unit's texts, and only theirs; PostgreSQL's also their
+ * translations, for a caller who does not see every one), so that a page reads its ids in the index's order and a count
+ * reads no unit.
  */
 function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
-  const ids = visible === null && filter ? indexedUnitIds(filter, tx.dialect) : null;
-  if (ids) return ids;
   const v = visibility(tx, visible, byId);
+  const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params, byId } : null;
+  const ids = filter ? indexedUnitIds(filter, tx.dialect, within) : null;
+  if (ids) return ids;
   const w = where(tx, v.clauses, v.params, filter);
   return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
 }
