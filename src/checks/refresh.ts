@@ -20,7 +20,6 @@ import {
   inconsistentOfComponent,
   inconsistentOfProject,
   othersStrings,
-  relatedChecks,
   relatedChecksOf,
   relatedChecksOfComponent,
   relatedChecksOfStrings,
@@ -135,10 +134,9 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
   const stats = await componentTranslated(tx, componentId);
   const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
   const old = Date.now() - 90 * DAY_MS;
-  const bulk = only !== undefined && only.size >= BULK;
   const unitRows = await sourceUnitRows(tx, sourceId, only);
-  // many strings: their stored checks read at once, and a string whose checks stay as they are is left alone
-  const stored = bulk
+  // some strings: their stored checks read at once, and a string whose checks stay as they are is left alone
+  const stored = only
     ? await checksOfUnits(
         tx,
         unitRows.map((u) => Number(u.id)),
@@ -146,7 +144,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     : undefined;
   // a whole component: stored together at the end (in bulk where that is cheaper)
   const together = !only ? new Map<number, readonly string[]>() : undefined;
-  // a few strings (an edit): the source translation's statistics move by each changed string's share
+  // some strings: the source translation's statistics move by each changed string's share
   const store = async (id: number, failing: readonly string[]) => {
     if (together) {
       together.set(id, failing);
@@ -161,7 +159,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
-  const relatedAll = !only ? await relatedChecksOfComponent(tx, componentId, sourceId) : bulk ? await relatedChecksOf(tx, only, componentId, sourceId) : null;
+  const relatedAll = only ? await relatedChecksOf(tx, only, componentId, sourceId) : await relatedChecksOfComponent(tx, componentId, sourceId);
   for (const u of unitRows) {
     const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
     // the cross-language facts cost two queries: only when a check that needs them is on for this string
@@ -170,7 +168,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
       await store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
       continue;
     }
-    const related = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : await relatedChecks(tx, u.id_hash, componentId, sourceId);
+    const related = relatedAll.get(u.id_hash) ?? 0;
     let longUntranslated = false;
     if (Date.parse(u.timestamp) < old) {
       const st = await stringStates(tx, u.id_hash, componentId);

@@ -85,13 +85,7 @@ const sql = preparedOnce((tx: Tx) => ({
     `SELECT c.name, count(*) FILTER (WHERE c.dismissed = 0) AS active, count(*) FILTER (WHERE c.dismissed = 1) AS dismissed FROM checks c JOIN units u ON u.id = c.unit_id
      WHERE u.translation_id = ? GROUP BY c.name ORDER BY active DESC, c.name`,
   ),
-  // the string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
-  related: tx
-    .prepare(
-      `SELECT count(*) FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ?
-       JOIN checks k ON k.unit_id = o.id WHERE t.component_id = ? AND t.id <> ?`,
-    )
-    .pluck(),
+  // each string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
   relatedAll: tx
     .prepare(
       `SELECT o.id_hash, count(*) AS n FROM translations t JOIN units o ON o.translation_id = t.id JOIN checks k ON k.unit_id = o.id
@@ -413,11 +407,6 @@ export async function relatedChecksOf(tx: Tx, hashes: Iterable<bigint>, componen
   const out = new Map<bigint, number>();
   for (const r of (await sql(tx).relatedOf.all(hashList(hashes), componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) out.set(r.id_hash, Number(r.n));
   return out;
-}
-
-/** The checks of one string's units in the component's translations other than `sourceId` (dismissed ones too). */
-export async function relatedChecks(tx: Tx, idHash: bigint, componentId: number, sourceId: number): Promise<number> {
-  return Number(await sql(tx).related.get(idHash, componentId, sourceId));
 }
 
 /** How many units of a string the component has, and how many are translated. */
