@@ -37,18 +37,21 @@ function stringPairs(pairs: Iterable<readonly [number, bigint]>): string {
   return `[${[...pairs].map(([owner, hash]) => `[${owner},${hash}]`).join(',')}]`;
 }
 
+/** The checking facts of the translations whose ids `ids` (a subquery or `?`) holds, each with its id. */
+const checkingContexts = (tx: Tx, ids: string) =>
+  `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
+     coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
+     coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+     coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+     coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+     coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+     coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
+   FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
+   JOIN projects p ON p.id = c.project_id WHERE t.id IN (${ids})`;
+
 const sql = preparedOnce((tx: Tx) => ({
-  context: tx.prepare(
-    `SELECT t.is_source, t.component_id, l.code AS language, t.language_code,
-       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
-  ),
+  // one translation through `?` (SQLite reads a JSON parameter's rows at a cost a single edit notices)
+  context: tx.prepare(checkingContexts(tx, '?')),
   componentContext: tx.prepare(
     `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
        coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
@@ -171,17 +174,7 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
   // several translations, components or strings at once (the units an edit fills): a statement for all of them
-  contextsOf: tx.prepare(
-    `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
-       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id WHERE t.id IN (${tx.dialect.idsOfJson})`,
-  ),
+  contextsOf: tx.prepare(checkingContexts(tx, tx.dialect.idsOfJson)),
   removeOf: tx.prepare(`DELETE FROM checks WHERE (unit_id, name) IN (${tx.dialect.rowsOfJson(CHECK_KEY)}) RETURNING unit_id`),
   insertOf: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) SELECT unit_id, name, 0 FROM (${tx.dialect.rowsOfJson(CHECK_KEY)}) AS r WHERE true
      ON CONFLICT DO NOTHING RETURNING unit_id`),
@@ -223,7 +216,10 @@ const sql = preparedOnce((tx: Tx) => ({
 /** The checking facts of several translations by id (unknown ones left out). */
 export async function checkingFactsOf(tx: Tx, translationIds: readonly number[]): Promise<Map<number, CheckingRow>> {
   if (translationIds.length === 0) return new Map();
-  const rows = (await sql(tx).contextsOf.all(JSON.stringify(translationIds))) as (CheckingRow & { id: number })[];
+  const { context, contextsOf } = sql(tx);
+  const rows = (await (translationIds.length === 1 ? context.all(translationIds[0]) : contextsOf.all(JSON.stringify(translationIds)))) as (CheckingRow & {
+    id: number;
+  })[];
   return new Map(rows.map(({ id, ...r }) => [Number(id), r]));
 }
 
