@@ -266,7 +266,7 @@ export class XmlScanner {
 
   /** The characters of text[s, e): a slice, or over bytes where the value at hand holds a non-ASCII byte, its UTF-8 decoded. */
   private chars(s: number, e: number): string {
-    if (this.high && this.bytes !== null) return this.bytes.utf8Slice(s, e);
+    if (this.bytes !== null && this.high) return this.bytes.utf8Slice(s, e);
     return this.text.slice(s, e);
   }
 
@@ -422,7 +422,7 @@ export class XmlScanner {
     const p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) return this.scanText(p);
+    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -439,7 +439,6 @@ export class XmlScanner {
   }
 
   private scanText(p: number): XmlTokenKind {
-    if (this.bytes !== null) return this.scanTextBytes(p, this.bytes);
     const t = this.text;
     let e = t.indexOf('<', p);
     if (e < 0) e = this.length;
@@ -642,14 +641,8 @@ export class XmlScanner {
       let ve = vs;
       let special = 0;
       if (b !== null) {
-        // over bytes the same flags come from BYTE_CLASS, with the check for characters XML forbids
-        for (; ve < this.length; ve++) {
-          const d = b[ve]!;
-          if (d === quote) break;
-          special |= BYTE_CLASS[d]!;
-        }
-        if ((special & B_CHECK) !== 0) this.checkBytes(vs, ve);
-        this.high = (special & HAS_HIGH) !== 0;
+        special = this.valueBytes(vs, quote, b);
+        ve = this.valueEnd;
       } else {
         for (; ve < this.length; ve++) {
           const d = t.charCodeAt(ve);
@@ -683,6 +676,28 @@ export class XmlScanner {
     this.end = this.pos = i;
     if (this.selfClosing) this.pendingEnd = true;
     return this.kind;
+  }
+
+  /** End of the value scanned last by `valueBytes`. */
+  private valueEnd = 0;
+
+  /**
+   * An attribute value's loop over bytes (its own method, which keeps `scanStartTag` as small as it was for decoded
+   * text): sets `valueEnd` to the closing quote (or the end), returns the BYTE_CLASS flags, checks forbidden bytes.
+   */
+  private valueBytes(vs: number, quote: number, b: Uint8Array): number {
+    const n = this.length;
+    let special = 0;
+    let ve = vs;
+    for (; ve < n; ve++) {
+      const d = b[ve]!;
+      if (d === quote) break;
+      special |= BYTE_CLASS[d]!;
+    }
+    if ((special & B_CHECK) !== 0) this.checkBytes(vs, ve);
+    this.high = (special & HAS_HIGH) !== 0;
+    this.valueEnd = ve;
+    return special;
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
