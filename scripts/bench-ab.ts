@@ -5,14 +5,16 @@
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
 //     statistics and the change log, each request its own URL (nothing answered from the response cache), and single
-//     units asked again (cached).
+//     units asked again (cached); beside them, per request kind, an anchor: a bare node:http server answering one
+//     answer of the kind (this build's bytes and headers) from memory, what the HTTP layer alone costs here.
 // Printed: each build's median and the median of the per-round ratios (this / other), the figure to read on a noisy
 // machine; and the serving processes' CPU time a request (from /proc, Linux), which the machine's load moves less. The
 // load generator runs in this process. The cold syncs' CPU time is given for the whole process and for its main thread,
 // the one that writes the store (scripts/thread-cpu.cjs). BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6; 0: none),
 // BENCH_DURATION (3), BENCH_CONNECTIONS (32), BENCH_SYNC_ARGS (added to each cold sync: `--threads 2`); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
 // (e.g. BENCH_KINDS=cached). BENCH_ENGINE=postgres: the cold syncs into fresh databases of a throwaway PostgreSQL
-// server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's.
+// server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's; the
+// serving loads on copies of one synced database there (PostgreSQL's CPU a request given beside tms's).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -182,23 +184,31 @@ if (RUNS > 0 && POSTGRES) {
     `  tms and PostgreSQL together: this / other: median ×${median(coldBothRatios).toFixed(3)} (runs: ${coldBothRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
 }
-if (ROUNDS === 0 || POSTGRES) process.exit(0);
+if (ROUNDS === 0) process.exit(0);
 
 // --- serving: one synced database, a copy for each build; synced by the other build, whose schema this one migrates
-// on open when it is older (an older tms refuses a newer schema)
-const synced = config('served');
+// on open when it is older (an older tms refuses a newer schema). On PostgreSQL the copies are databases made from
+// the synced one as a template.
+const synced = config('served', POSTGRES ? pgDatabase() : undefined);
 await tmsRun(other, synced, 'sync', 'keepassxc');
+// a template database must have no session left: the sync's end with it, reaped a moment later
+if (POSTGRES) await new Promise((resolve) => setTimeout(resolve, 1000));
 const servedDb = path.join(work, 'served', 'tms.sqlite');
 const nodes = new Map<string, { base: string; child: ChildProcess }>();
 for (const b of builds) {
   const dir = path.join(work, `serve-${b.name}`);
   mkdirSync(dir, { recursive: true });
-  for (const suffix of ['', '-wal']) if (existsSync(servedDb + suffix)) copyFileSync(servedDb + suffix, path.join(dir, `tms.sqlite${suffix}`));
+  let database = 'tms.sqlite';
+  if (POSTGRES) {
+    const name = `tms_ab_serve_${b.name}`;
+    pg!.psql('postgres', `CREATE DATABASE ${name} TEMPLATE tms_ab_${databases}`);
+    database = pg!.url(name);
+  } else for (const suffix of ['', '-wal']) if (existsSync(servedDb + suffix)) copyFileSync(servedDb + suffix, path.join(dir, `tms.sqlite${suffix}`));
   const file = path.join(dir, 'tms.config.json');
   writeFileSync(
     file,
     JSON.stringify({
-      database: 'tms.sqlite',
+      database,
       repos_dir: 'repos',
       rate_limit: { anonymous: '', user: '' },
       projects: keepassxcProjects(gitServer.url('one.git')),
@@ -241,16 +251,45 @@ const allKinds: { name: string; paths: string[]; distinct: boolean }[] = [
   { name: 'GET /api/units/<id>/, cached', paths: unitIds.slice(0, 2000).map((id) => `/api/units/${id}/`), distinct: false },
 ];
 const kinds = only ? allKinds.filter((k) => only.some((word) => k.name.split(/[\s,]+/).includes(word))) : allKinds;
+
+/**
+ * The anchor: a bare node:http server (its own process, one core like a worker) answering every request with one answer
+ * of the kind from memory, this build's bytes and headers: what the HTTP layer alone costs here.
+ */
+async function startAnchor(path: string): Promise<{ base: string; child: ChildProcess }> {
+  const answer = await fetch(`${base}${path}`);
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, key) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding'].includes(key)) headers[key] = value;
+  });
+  const body = Buffer.from(await answer.arrayBuffer());
+  headers['content-length'] = String(body.length);
+  const file = path.replaceAll(/[^a-z0-9]+/gi, '-');
+  writeFileSync(`${work}/anchor${file}.json`, JSON.stringify({ headers, body: body.toString('base64') }));
+  const script = `const a = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8')); const body = Buffer.from(a.body, 'base64');
+    const s = require('node:http').createServer((req, res) => { res.writeHead(200, a.headers); res.end(body); });
+    s.listen(0, '127.0.0.1', () => console.log('serving the API on http://127.0.0.1:' + s.address().port + '/api/'));`;
+  const child = spawn(process.execPath, ['-e', script, `${work}/anchor${file}.json`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  return { base: await serveUrl(child), child };
+}
+
 console.log(`serving: one \`tms serve --workers 1\` per build, ${CONNECTIONS} connections, ${DURATION} s a load, ${ROUNDS} rounds, req/s:`);
 for (const kind of kinds) {
-  const rps = new Map<string, number[]>(builds.map((b) => [b.name, []]));
-  const cpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+  const anchor = await startAnchor(kind.paths[Math.floor(kind.paths.length / 2)]!);
+  nodes.set('anchor', anchor);
+  const loaded = [...builds.map((b) => b.name), 'anchor'];
+  const rps = new Map<string, number[]>(loaded.map((b) => [b, []]));
+  const cpu = new Map<string, number[]>(loaded.map((b) => [b, []]));
+  const pgCpu = new Map<string, number[]>(loaded.map((b) => [b, []]));
   // warm both (code paths, caches of the catalog and the counts)
-  for (const b of builds) await autocannon({ url: nodes.get(b.name)!.base, connections: 4, amount: 200, requests: cycling(kind.paths, kind.distinct) });
+  for (const b of loaded) await autocannon({ url: nodes.get(b)!.base, connections: 4, amount: 200, requests: cycling(kind.paths, kind.distinct) });
   for (let round = 0; round < ROUNDS; round++) {
-    for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+    for (const name of round % 2 === 0 ? loaded : [...loaded].reverse()) {
+      const b = { name };
       const pid = nodes.get(b.name)!.child.pid!;
       const cpuBefore = cpuSeconds(pid);
+      const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
       const r: LoadResult = await autocannon({
         url: nodes.get(b.name)!.base,
         connections: CONNECTIONS,
@@ -260,6 +299,7 @@ for (const kind of kinds) {
       if (r.errors + r.non2xx + r.timeouts > 0) throw new Error(`${b.name}: ${kind.name}: ${r.errors + r.non2xx + r.timeouts} failed`);
       rps.get(b.name)!.push(r.requests.average);
       cpu.get(b.name)!.push(((cpuSeconds(pid) - cpuBefore) * 1e6) / (r.requests.average * DURATION));
+      if (POSTGRES) pgCpu.get(b.name)!.push(((pgCpuSeconds() - pgBefore) * 1e6) / (r.requests.average * DURATION));
     }
   }
   const ratios = rps.get('this')!.map((x, i) => x / rps.get('other')![i]!);
@@ -270,6 +310,19 @@ for (const kind of kinds) {
   console.log(
     `    server CPU a request: this ${median(cpu.get('this')!).toFixed(0)} µs, other ${median(cpu.get('other')!).toFixed(0)} µs; this / other: median ×${median(cpuRatios).toFixed(3)} (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
+  if (POSTGRES) {
+    const both = (name: string) => cpu.get(name)!.map((x, i) => x + pgCpu.get(name)![i]!);
+    const bothRatios = both('this').map((x, i) => x / both('other')[i]!);
+    console.log(
+      `    PostgreSQL's CPU a request: this ${median(pgCpu.get('this')!).toFixed(0)} µs, other ${median(pgCpu.get('other')!).toFixed(0)} µs; tms and PostgreSQL together: this ${median(both('this')).toFixed(0)} µs, other ${median(both('other')).toFixed(0)} µs, this / other: median ×${median(bothRatios).toFixed(3)} (rounds: ${bothRatios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+  }
+  const anchorRatios = cpu.get('this')!.map((x, i) => x / cpu.get('anchor')![i]!);
+  console.log(
+    `    anchor (bare node:http, the same ${kind.name.startsWith('100') ? 'page' : 'answer'} from memory): ${fmt(median(rps.get('anchor')!))} req/s, ${median(cpu.get('anchor')!).toFixed(0)} µs CPU a request; this / anchor: median ×${median(anchorRatios).toFixed(2)} (rounds: ${anchorRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  anchor.child.kill();
+  children.delete(anchor.child);
 }
 await gitServer.close();
 console.log(

@@ -118,7 +118,9 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     const base = await serveUrl(child);
     const pid = child.pid!;
     const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
-    const components = ((await (await fetch(`${base}/api/components/`)).json()) as { count: number }).count;
+    const firstComponents = (await (await fetch(`${base}/api/components/`)).json()) as { count: number; results: { slug: string }[] };
+    const components = firstComponents.count;
+    const component = firstComponents.results[0]!.slug;
     const translations = ((await (await fetch(`${base}/api/translations/`)).json()) as { count: number }).count;
     const units = ((await (await fetch(`${base}/api/units/`)).json()) as { count: number }).count;
     pageLines.push(`served: ${components} components, ${translations} translations, ${units.toLocaleString('en')} units (strings × languages)`);
@@ -128,11 +130,13 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       { name: 'project list `/projects/`', path: (n) => `/projects/?n=${n}` },
       { name: 'project page `/projects/site/`', path: (n) => `/projects/site/?n=${n}` },
       { name: `language page \`/languages/${language}/\``, path: (n) => `/languages/${language}/?n=${n}` },
+      { name: `component page \`/projects/site/${component}/\``, path: (n) => `/projects/site/${component}/?n=${n}` },
       { name: 'changes `/changes/`', path: (n) => `/changes/?n=${n}` },
       { name: 'site-wide search `/api/units/?q=`', path: (n) => `/api/units/?q=${['file', 'password', 'open', 'name', 'error'][n % 5]}&n=${n}` },
       { name: '`/api/projects/`', path: (n) => `/api/projects/?n=${n}` },
       { name: '`/api/components/?page=…`', path: (n) => `/api/components/?page=${1 + ((n * 7) % pagesOf(components, 50))}&n=${n}` },
       { name: '`/api/translations/?page=…`', path: (n) => `/api/translations/?page=${1 + ((n * 7) % pagesOf(translations, 50))}&n=${n}` },
+      { name: '`/api/projects/site/statistics/`', path: (n) => `/api/projects/site/statistics/?n=${n}` },
       { name: '`/api/changes/`', path: (n) => `/api/changes/?n=${n}` },
     ];
     pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
@@ -176,6 +180,8 @@ async function noChangeSyncAll(dir: string, config: string, bin: string): Promis
   pageLines.push(
     `no-change \`tms sync --all\` (${components.toLocaleString('en')} components, ${engine}, ${buildOf(bin)}): ${seconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
+  // shown at once too: a later failure of the run (a page, another build) would take it with the report
+  console.log(pageLines.at(-1));
 }
 
 /** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
@@ -240,7 +246,7 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   console.log(pageLines.at(-1));
 }
 /** The page kinds measured again after a write. */
-const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'translations/?page'];
+const AFTER_WRITE = ['dashboard', 'project page', 'language page', 'component page', 'translations/?page', 'site/statistics'];
 
 /**
  * `SITE_DIR=<a folder SITE_KEEP kept>`: no generation and no syncs; its linked store is served again (the pages only).
@@ -297,7 +303,10 @@ if (reuseDirs) {
   const bins = (process.env.SITE_CHECKOUTS ?? root).split(',').map((c) => path.join(path.resolve(c), 'bin', 'tms'));
   // SITE_POSTGRES=1: each kept SQLite store copied (`tms db copy`, by the first checkout: a later one migrates the copy
   // forward when it serves it) into a throwaway PostgreSQL database, served from there
-  const pg = process.env.SITE_POSTGRES ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
+  // SITE_DATABASES=<url>,<url>: instead, PostgreSQL databases already holding a copy of each folder's store (one copy
+  // kept for several runs; each build serves its own, as with the folders)
+  const databases = process.env.SITE_DATABASES?.split(',');
+  const pg = process.env.SITE_POSTGRES && !databases ? startPostgres(reuseDirs.map((_, i) => `site${i}`)) : undefined;
   /** SITE_SYNC=1: before each build's pages, its no-change `tms sync --all` (on SQLite too when SITE_POSTGRES). */
   const SYNC = Boolean(process.env.SITE_SYNC);
   try {
@@ -313,16 +322,19 @@ if (reuseDirs) {
         writeFileSync(configs[d]!, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
         // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
         if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
-        if (pg) {
-          const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
-          pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+        const database = databases?.[d];
+        if (pg || database) {
+          if (pg) {
+            const copied = await timed(bins[0]!, ['db', 'copy', path.join(linkedDir, 'tms.sqlite'), pg.url(`site${d}`)], linkedDir);
+            pageLines.push(`PostgreSQL: \`tms db copy\` of the store: ${copied.toFixed(0)} s`);
+          }
           const onPg = JSON.parse(readFileSync(configs[d]!, 'utf8')) as Record<string, unknown>;
           configs[d] = path.join(linkedDir, `tms.pg${d}.config.json`);
-          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: pg.url(`site${d}`) }));
+          writeFileSync(configs[d]!, JSON.stringify({ ...onPg, database: database ?? pg!.url(`site${d}`) }));
         }
       }
       // on PostgreSQL, the same build's no-change sync of the SQLite store first: the anchor in the same run
-      if (SYNC && pg) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
+      if (SYNC && (pg || databases)) await noChangeSyncAll(linkedDir, sqliteConfigs[d]!, bin);
       await measurePages(linkedDir, configs[d]!, bin, SYNC);
     }
   } finally {

@@ -145,8 +145,8 @@ export class Access {
   }
 
   /**
-   * Sums of the catalog's statistics over this visibility, made once per snapshot and principal like `remember`'s, and
-   * carried to the next snapshot when only statistics rows changed: `move` then gets the sums of the snapshot they were
+   * Sums (or lists) of the catalog's statistics over this visibility, made once per snapshot and principal like
+   * `remember`'s, and carried to the next snapshot when only statistics rows changed: `move` then gets the sums of the snapshot they were
    * refreshed from and what changed, so that the first page after an edit does not sum every translation again.
    */
   rememberSums<T>(key: string, make: () => T, move: (previous: T, change: StatsChange) => T): T {

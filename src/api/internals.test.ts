@@ -38,6 +38,28 @@ describe('JsonBytes', () => {
     // a kept answer holds little spare room (or a slice of Node's shared pool, for a small one)
     expect(bytes.buffer.byteLength).toBeLessThanOrEqual(Math.max(8192, (bytes.length * 9) / 8));
   });
+
+  it('keeps each answer its own bytes: writers one after the other, at once, and past the shared buffer', () => {
+    const first = new JsonBytes();
+    first.text('"first"');
+    const during = new JsonBytes();
+    during.text('"during"');
+    const firstBytes = first.bytes();
+    const after = new JsonBytes();
+    after.text(`"${'y'.repeat(300 * 1024)}"`);
+    const afterBytes = after.bytes();
+    const again = new JsonBytes();
+    again.text('"again"');
+    const againBytes = again.bytes();
+    expect([firstBytes, during.bytes(), againBytes].map((b) => b.toString())).toEqual(['"first"', '"during"', '"again"']);
+    expect(afterBytes.length).toBe(300 * 1024 + 2);
+    expect(afterBytes.every((b, i) => b === (i === 0 || i === afterBytes.length - 1 ? 0x22 : 0x79))).toBe(true);
+    // a writer used after its bytes were taken writes into no one else's answer
+    const next = new JsonBytes();
+    next.text('"next"');
+    again.text('"late"');
+    expect(next.bytes().toString()).toBe('"next"');
+  });
 });
 
 describe('URLs', () => {

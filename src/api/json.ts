@@ -67,17 +67,27 @@ export function toJson(value: unknown): string {
   }
 }
 
+// The buffer answers are written into while nothing else writes one (an answer is written from start to end without
+// awaiting): each answer is then one copy at its exact size, no buffer of a guessed size allocated and dropped per page.
+// A writer given up before `bytes()` (a record that failed to serialize) keeps it: the next writers allocate their own.
+let scratch: Buffer | undefined = Buffer.allocUnsafe(256 * 1024);
+const SCRATCH_MAX = 4 * 1024 * 1024;
+
 /**
  * JSON text written straight into UTF-8 bytes, in a buffer that grows by doubling: a long answer (a page of records)
- * is encoded piece by piece as it is written, never held as one long string to flatten and encode again.
+ * is encoded piece by piece as it is written, never held as one long string to flatten and encode again. Written into
+ * the shared scratch buffer when it is free (given back by `bytes()`), else into its own.
  * @example const w = new JsonBytes(); w.text('{"results":['); w.text(record); w.text(']}'); send(w.bytes())
  */
 export class JsonBytes {
   private buffer: Buffer;
   private length = 0;
+  private readonly shared: boolean;
 
   constructor(sizeHint = 4096) {
-    this.buffer = Buffer.allocUnsafe(sizeHint);
+    this.shared = scratch !== undefined;
+    this.buffer = scratch ?? Buffer.allocUnsafe(sizeHint);
+    scratch = undefined;
   }
 
   /** Appends JSON text (already serialized). */
@@ -93,11 +103,15 @@ export class JsonBytes {
   }
 
   /**
-   * The bytes written: a copy when more than an eighth of the buffer went unused, so that an answer kept in the
-   * response cache (which counts the bytes it is given) holds little more memory than it counts.
+   * The bytes written, in a buffer of their own at their exact size (an answer kept in the response cache holds no
+   * more memory than it counts); the writer is done after it.
    */
   bytes(): Buffer {
-    const written = this.buffer.subarray(0, this.length);
-    return this.length * 9 < this.buffer.length * 8 ? Buffer.from(written) : written;
+    const written = Buffer.from(this.buffer.subarray(0, this.length));
+    if (this.shared) scratch = this.buffer.length <= SCRATCH_MAX ? this.buffer : Buffer.allocUnsafe(256 * 1024);
+    // given back: nothing written after this may land in another answer
+    this.buffer = Buffer.alloc(0);
+    this.length = 0;
+    return written;
   }
 }

@@ -57,17 +57,27 @@ export function sumStats(rows: Iterable<CatalogStats | undefined>): Counts {
   return counts;
 }
 
+/** A translation's statistics row replaced by a refresh: its translation, its row before and after (undefined: none). */
+export type StatsMove = readonly [translationId: number, before: CatalogStats | undefined, after: CatalogStats | undefined];
+
 /**
- * `sum` (the sums of some rows) with some of its rows replaced, each change `[before, after]` (undefined: no row),
- * or null where a difference cannot give what `sumStats` of the new rows would: when the newest last change may have
- * gone (a row that held it changed without a newer one) or ties another row's (whose author `sumStats` takes by order).
+ * `sum` (the sums of some rows, in translation id order as `sumStats` takes them) with some of its rows replaced, or
+ * null where a difference cannot give what `sumStats` of the new rows would: when the newest last change may have gone
+ * (a row that held it changed without a newer one) or ties a row left unchanged (whose author `sumStats` may take).
+ * Changed rows that tie as the newest of all follow `sumStats`'s order: the smallest translation id's author; a row
+ * whose last change and author stayed moves its counts only.
  */
-export function moveStats(sum: Counts, changes: readonly (readonly [CatalogStats | undefined, CatalogStats | undefined])[]): Counts | null {
+export function moveStats(sum: Counts, changes: readonly StatsMove[]): Counts | null {
   const counts = { ...sum };
   let newest: CatalogStats | undefined;
-  let newestTie = false;
+  let newestId = 0;
   let held = false;
-  for (const [before, after] of changes) {
+  for (const [id, before, after] of changes) {
+    if (before && after && before.last_change === after.last_change && before.last_author === after.last_author) {
+      // only counts moved (a check's or suggestion's): the row stays where it was among the newest
+      for (const key of SUMMED) counts[key] += after[key] - before[key];
+      continue;
+    }
     if (before) {
       for (const key of SUMMED) counts[key] -= before[key];
       if (before.last_change !== null && before.last_change === sum.last_change) held = true;
@@ -75,16 +85,16 @@ export function moveStats(sum: Counts, changes: readonly (readonly [CatalogStats
     if (after) {
       for (const key of SUMMED) counts[key] += after[key];
       if (after.last_change !== null) {
-        if (newest === undefined || after.last_change > newest.last_change!) {
+        const last = newest?.last_change;
+        if (last === undefined || after.last_change > last! || (after.last_change === last && id < newestId)) {
           newest = after;
-          newestTie = false;
-        } else if (after.last_change === newest.last_change) newestTie = true;
+          newestId = id;
+        }
       }
     }
   }
   if (newest && (sum.last_change === null || newest.last_change! > sum.last_change)) {
-    // newer than every row left: the newest of all, unless two changed rows tie
-    if (newestTie) return null;
+    // newer than every row left unchanged: the newest of all
     counts.last_change = newest.last_change;
     counts.last_author = newest.last_author;
     return counts;
@@ -120,41 +130,41 @@ function projectOfTranslation(catalog: Catalog, translation: Translation): numbe
   return catalog.componentsById.get(translation.componentId)!.projectId;
 }
 
-/** `SiteStats` summed from every visible translation's statistics. */
+/** `SiteStats` summed from every visible translation's statistics, each sum over its rows in translation id order. */
 export function sumSite(access: Access, catalog: Catalog): SiteStats {
-  const byProject = new Map<number, Map<number, CatalogStats[]>>();
+  const byProject = new Map<number, { all: (CatalogStats | undefined)[]; languages: Map<number, (CatalogStats | undefined)[]> }>();
+  const byLanguage = new Map<number, (CatalogStats | undefined)[]>();
   for (const t of access.translationList()) {
-    const projectId = projectOfTranslation(catalog, t);
-    let languages = byProject.get(projectId);
-    if (!languages) byProject.set(projectId, (languages = new Map()));
-    const rows = languages.get(t.languageId);
     const row = catalog.stats.get(t.id);
-    const list = rows ?? [];
-    if (row) list.push(row);
-    if (!rows) languages.set(t.languageId, list);
+    const projectId = projectOfTranslation(catalog, t);
+    let group = byProject.get(projectId);
+    if (!group) byProject.set(projectId, (group = { all: [], languages: new Map() }));
+    group.all.push(row);
+    push(group.languages, t.languageId, row);
+    push(byLanguage, t.languageId, row);
   }
   const projects = new Map<number, Counts>();
   const projectLanguages = new Map<number, Map<number, Counts>>();
   for (const p of access.projectList()) {
-    const languages = byProject.get(p.id) ?? new Map<number, CatalogStats[]>();
-    projects.set(p.id, sumStats([...languages.values()].flat()));
+    const group = byProject.get(p.id);
+    projects.set(p.id, sumStats(group?.all ?? []));
     const sums = new Map<number, Counts>();
-    for (const [languageId, rows] of languages) sums.set(languageId, sumStats(rows));
+    for (const [languageId, rows] of group?.languages ?? []) sums.set(languageId, sumStats(rows));
     projectLanguages.set(p.id, sums);
-  }
-  const byLanguage = new Map<number, (CatalogStats | undefined)[]>();
-  for (const t of access.translationList()) {
-    const rows = byLanguage.get(t.languageId);
-    if (rows) rows.push(catalog.stats.get(t.id));
-    else byLanguage.set(t.languageId, [catalog.stats.get(t.id)]);
   }
   const languages = new Map<number, Counts>();
   for (const [languageId, rows] of byLanguage) languages.set(languageId, sumStats(rows));
   return { projects, projectLanguages, languages };
 }
 
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change: StatsChange): SiteStats {
-  type Changes = [CatalogStats | undefined, CatalogStats | undefined][];
+  type Changes = StatsMove[];
   const byProject = new Map<number, { all: Changes; languages: Map<number, Changes> }>();
   const byLanguage = new Map<number, Changes>();
   for (const id of change.changed) {
@@ -163,14 +173,10 @@ function moveSite(access: Access, catalog: Catalog, previous: SiteStats, change:
     const projectId = projectOfTranslation(catalog, t);
     let group = byProject.get(projectId);
     if (!group) byProject.set(projectId, (group = { all: [], languages: new Map() }));
-    const pair: [CatalogStats | undefined, CatalogStats | undefined] = [change.before.get(id), catalog.stats.get(id)];
-    group.all.push(pair);
-    const list = group.languages.get(t.languageId);
-    if (list) list.push(pair);
-    else group.languages.set(t.languageId, [pair]);
-    const ofLanguage = byLanguage.get(t.languageId);
-    if (ofLanguage) ofLanguage.push(pair);
-    else byLanguage.set(t.languageId, [pair]);
+    const move: StatsMove = [id, change.before.get(id), catalog.stats.get(id)];
+    group.all.push(move);
+    push(group.languages, t.languageId, move);
+    push(byLanguage, t.languageId, move);
   }
   if (byProject.size === 0) return previous;
   const projects = new Map(previous.projects);

@@ -5,7 +5,7 @@ import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js
 import { isPostgresUrl } from '../config/database.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ComponentLocks, ComponentRow, Store } from '../store/index.js';
-import { findComponent } from '../store/projects.repo.js';
+import { componentsBySlug, findComponent } from '../store/projects.repo.js';
 import type * as vcs from '../vcs/index.js';
 
 /** A configured component resolved for a sync: everything of a ComponentHandle but its file format. */
@@ -93,16 +93,9 @@ export async function sharersOf(h: ComponentTarget): Promise<ComponentTarget[]> 
   if (!h.git) return [];
   const members = sharingRepository(h.config, repositoryOwner(h.config, h.project, h.component));
   if (members.length === 1) return [];
-  const out: ComponentTarget[] = [];
-  for (const c of members) {
-    if (c.project.slug === h.project.slug && c.component.slug === h.component.slug) continue;
-    try {
-      out.push({ ...(await resolveComponent(h.store, h.config, c.project, c.component, { git: h.gitRunner })), cache: h.cache });
-    } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
-    }
-  }
-  return out;
+  const others = members.filter((c) => c.project.slug !== h.project.slug || c.component.slug !== h.component.slug);
+  const resolved = await resolveComponents(h.store, h.config, others, { git: h.gitRunner });
+  return resolved.filter((t) => t !== undefined).map((t) => ({ ...t, cache: h.cache }));
 }
 
 /** Credentials for http(s) repositories given in the configuration rather than the URL. */
@@ -120,6 +113,27 @@ export async function resolveComponent(
 ): Promise<ComponentTarget> {
   const row = await store.read((tx) => findComponent(tx, project.slug, component.slug));
   if (!row) throw new NotFoundError('component', `${project.slug}/${component.slug}`);
+  return targetOf(store, config, { project, component }, row, deps);
+}
+
+/**
+ * Resolves many configured components from one read of the store (a sync of the whole site asks once, not once per
+ * component); undefined in the place of one the store has not seen yet.
+ */
+export async function resolveComponents(
+  store: Store,
+  config: Config,
+  components: readonly Configured[],
+  deps: ComponentDeps = {},
+): Promise<(ComponentTarget | undefined)[]> {
+  const rows = await store.read((tx) => componentsBySlug(tx));
+  return components.map((c) => {
+    const row = rows.get(`${c.project.slug}/${c.component.slug}`);
+    return row && targetOf(store, config, c, row, deps);
+  });
+}
+
+function targetOf(store: Store, config: Config, { project, component }: Configured, row: ComponentRow, deps: ComponentDeps): ComponentTarget {
   const owner = repositoryOwner(config, project, component);
   return {
     store,

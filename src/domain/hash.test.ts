@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdHashTable, calculateHash, checksumToHash, hashToChecksum, unitContentHash, unitIdHash, wordsOfLastHashed } from './hash.js';
+import { joinPlural } from './unit.js';
 import { countChars, countWords, countWordsUtf8 } from './words.js';
 
 describe('calculateHash (Weblate test vectors)', () => {
@@ -95,6 +96,11 @@ describe('countWords / countChars', () => {
       for (let k = next() % 12; k > 0; k--) text += pieces[next() % pieces.length];
       calculateHash(text);
       expect(wordsOfLastHashed()).toBe(countWords([text]));
+      // after a content hash: the source's words, not the context's (a plural separator counts as whitespace)
+      const source = [text, pieces[next() % pieces.length]!];
+      const contentHash = unitContentHash(source, 'a context');
+      expect(wordsOfLastHashed()).toBe(countWords(source));
+      expect(contentHash).toBe(calculateHash(joinPlural(source), 'a context'));
       const bytes = encoder.encode(`xx ${text}`);
       expect(countWordsUtf8(bytes, 3, bytes.length)).toBe(countWords([text]));
     }

@@ -14,13 +14,14 @@ let result = new DataView(wasm.memory.buffer);
 let input = memory.subarray(24);
 memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 
-// bytes of the text last hashed (from offset 24 of the memory): by `IdHashTable.add`, of its text without the context
+// bytes of the text last hashed (from offset 24 of the memory): by `IdHashTable.add` and `unitContentHash`, of its text
+// without the context
 let hashedLength = 0;
 
 /**
  * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace), or
- * after `IdHashTable.add` of its text (the context left out), counted on the UTF-8 bytes the hash read: a reader that
- * hashes each source counts its words without reading the string again.
+ * after `IdHashTable.add` of its text and `unitContentHash` of its source (the context left out), counted on the UTF-8
+ * bytes the hash read: a reader that hashes each source counts its words without reading the string again.
  */
 export function wordsOfLastHashed(): number {
   return countWordsUtf8(memory, 24, 24 + hashedLength);
@@ -38,7 +39,13 @@ function signedHash(text: string): bigint {
 function signedHashOfPair(text: string, context: string): bigint {
   // a lone high surrogate at the text's end would pair with the context's first unit in the joined string
   const last = text.charCodeAt(text.length - 1);
-  if (context === '' || (last >= 0xd800 && last <= 0xdbff)) return signedHash(text + context);
+  if (context === '') return signedHash(text);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    const hash = signedHash(text + context);
+    // the text's own bytes, for wordsOfLastHashed
+    hashedLength = encoder.encodeInto(text, input).written;
+    return hash;
+  }
   room(text.length + context.length);
   const first = encoder.encodeInto(text, input).written;
   hashedLength = first;
@@ -84,7 +91,7 @@ export function unitIdHash(monolingual: boolean, source: readonly string[], cont
 
 /** content_hash: `hash(source + context)` for every unit. */
 export function unitContentHash(source: readonly string[], context: string): bigint {
-  return calculateHash(joinPlural(source), context);
+  return signedHashOfPair(joinPlural(source), context);
 }
 
 /**

@@ -18,6 +18,7 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE alerts.details IS DISTINCT FROM excluded.details`,
   ),
   ofComponent: tx.prepare('SELECT * FROM alerts WHERE component_id = ? ORDER BY name'),
+  namesOf: tx.prepare(`SELECT component_id, name FROM alerts WHERE component_id IN (${tx.dialect.idsOfJson})`),
 }));
 
 /** Sets the alert (details replaced) or, with `details` null, clears it. */
@@ -31,4 +32,15 @@ export async function setAlert(tx: Tx, componentId: number, name: string, detail
 
 export async function componentAlerts(tx: Tx, componentId: number): Promise<AlertRow[]> {
   return (await sql(tx).ofComponent.all(componentId)) as AlertRow[];
+}
+
+/** The names of the alerts set on each of several components (one statement); a component without any is absent. */
+export async function alertNamesOf(tx: Tx, componentIds: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  for (const { component_id, name } of (await sql(tx).namesOf.all(JSON.stringify(componentIds))) as Pick<AlertRow, 'component_id' | 'name'>[]) {
+    const list = out.get(component_id);
+    if (list) list.push(name);
+    else out.set(component_id, [name]);
+  }
+  return out;
 }

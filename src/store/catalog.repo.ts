@@ -87,7 +87,8 @@ export interface Catalog {
   /** Keyed `<component id>/<language code>` (the language's code, not the file's). */
   translationsByKey: Map<string, Translation>;
   translationsByComponent: Map<number, Translation[]>;
-  stats: Map<number, CatalogStats>;
+  /** Statistics by translation id: read-only (a refreshed snapshot's reads fall through to the last one's). */
+  stats: StatsMap;
   /** Add-ons in id order. */
   addons: CatalogAddon[];
   addonsById: Map<number, CatalogAddon>;
@@ -158,7 +159,7 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     translationsById: new Map(),
     translationsByKey: new Map(),
     translationsByComponent: new Map(),
-    stats: new Map(),
+    stats: StatsMap.of((stats as StatsRead[]).map((r) => [r.translation_id, toStats(r)] as const)),
     addons: [],
     addonsById: new Map(),
     version: toVersion(version),
@@ -219,7 +220,6 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
     push(catalog.translationsByComponent, translation.componentId, translation);
   }
-  putStats(catalog.stats, stats as StatsRead[]);
   type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
   for (const r of addons as ARow[]) {
     const configuration = parseJson<unknown>(r.configuration, {});
@@ -238,12 +238,104 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
 
 type StatsRead = TranslationStatsRow & { last_author: string | null };
 
-function putStats(into: Map<number, CatalogStats>, rows: StatsRead[]): void {
-  for (const r of rows) {
-    const { translation_id, last_author_id: _author, seq: _seq, ...rest } = r;
-    into.set(translation_id, rest);
+function toStats(r: StatsRead): CatalogStats {
+  const { translation_id: _id, last_author_id: _author, seq: _seq, ...rest } = r;
+  return rest;
+}
+
+/**
+ * Statistics by translation id, as a Map. A refresh makes the next snapshot's from the last one's without copying its
+ * entries (`StatsMap.over`): the rows written since are its own, every other read falls through to the flat map
+ * beneath, and the changed rows are copied into a flat map of their own only once they grow past a share of it, so
+ * that an edit costs the rows it wrote, not the site's. Never changed once made (snapshots share it).
+ */
+export class StatsMap extends Map<number, CatalogStats> {
+  /** The flat map beneath (no `base` of its own), or undefined: this map is flat. */
+  #base: StatsMap | undefined;
+  /** How many of this map's own rows are not in `base`. */
+  #added = 0;
+
+  /** A flat map of `rows` (translation id, statistics). */
+  static of(rows: Iterable<readonly [number, CatalogStats]>): StatsMap {
+    const map = new StatsMap();
+    for (const [id, stats] of rows) Map.prototype.set.call(map, id, stats);
+    return map;
+  }
+
+  /** `base` with `rows` (translation id, statistics) in place of its own: the rows beneath `base` carried along. */
+  static over(base: StatsMap, rows: readonly (readonly [number, CatalogStats])[]): StatsMap {
+    const flat = base.#base ?? base;
+    const own = base.#base ? [...Map.prototype.entries.call(base), ...rows] : rows;
+    const map = new StatsMap();
+    if (own.length * FLATTEN_SHARE > flat.size) {
+      for (const [id, stats] of flat) Map.prototype.set.call(map, id, stats);
+      for (const [id, stats] of own) Map.prototype.set.call(map, id, stats);
+      return map;
+    }
+    for (const [id, stats] of own) Map.prototype.set.call(map, id, stats);
+    map.#base = flat;
+    for (const id of Map.prototype.keys.call(map)) if (!flat.has(id)) map.#added++;
+    return map;
+  }
+
+  override get(id: number): CatalogStats | undefined {
+    // Map's own get on each map (the map beneath is flat): a call through `super` or the override costs ×2–3 here
+    const own = mapGet.call(this, id);
+    return own !== undefined || this.#base === undefined ? own : mapGet.call(this.#base, id);
+  }
+
+  override has(id: number): boolean {
+    return mapHas.call(this, id) || (this.#base !== undefined && mapHas.call(this.#base, id));
+  }
+
+  override get size(): number {
+    return this.#base ? this.#base.size + this.#added : super.size;
+  }
+
+  override *entries(): MapIterator<[number, CatalogStats]> {
+    if (!this.#base) {
+      yield* super.entries();
+      return;
+    }
+    for (const [id, stats] of this.#base) yield [id, super.get(id) ?? stats];
+    for (const [id, stats] of super.entries()) if (!this.#base.has(id)) yield [id, stats];
+  }
+
+  override [Symbol.iterator](): MapIterator<[number, CatalogStats]> {
+    return this.entries();
+  }
+
+  override *keys(): MapIterator<number> {
+    for (const [id] of this.entries()) yield id;
+  }
+
+  override *values(): MapIterator<CatalogStats> {
+    for (const [, stats] of this.entries()) yield stats;
+  }
+
+  override forEach(callback: (value: CatalogStats, key: number, map: Map<number, CatalogStats>) => void, thisArg?: unknown): void {
+    for (const [id, stats] of this.entries()) callback.call(thisArg, stats, id, this);
+  }
+
+  override set(_id: number, _stats: CatalogStats): this {
+    throw new TypeError(UNCHANGED);
+  }
+
+  override delete(_id: number): boolean {
+    throw new TypeError(UNCHANGED);
+  }
+
+  override clear(): void {
+    throw new TypeError(UNCHANGED);
   }
 }
+
+const mapGet = Map.prototype.get as (this: Map<number, CatalogStats>, id: number) => CatalogStats | undefined;
+const mapHas = Map.prototype.has as (this: Map<number, CatalogStats>, id: number) => boolean;
+const UNCHANGED = 'a StatsMap is shared by catalog snapshots: never changed once made';
+
+/** A refreshed map's own rows are copied into a flat map once they pass 1/FLATTEN_SHARE of the map beneath. */
+const FLATTEN_SHARE = 8;
 
 function toVersion(row: unknown): CatalogVersion {
   const r = row as { structure: number | bigint | string; stats: number | bigint | string };
@@ -261,9 +353,11 @@ export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog
   const version = toVersion(await s.version.get());
   if (version.structure !== previous.version.structure) return await loadCatalog(tx);
   if (version.stats === previous.version.stats) return previous;
-  const stats = new Map(previous.stats);
   const rows = (await s.statsSince.all(previous.version.stats)) as StatsRead[];
-  putStats(stats, rows);
+  const stats = StatsMap.over(
+    previous.stats,
+    rows.map((r) => [r.translation_id, toStats(r)] as const),
+  );
   const catalog = { ...previous, stats, version };
   statsChanges.set(catalog, { before: previous.stats, changed: rows.map((r) => r.translation_id) });
   return catalog;

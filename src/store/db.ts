@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TmsError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { registerSearchFunctions } from './unit-search.js';
+import { type SearchScope, registerSearchFunctions } from './unit-search.js';
 
 const require = createRequire(import.meta.url);
 let addon: Database.Options | undefined;
@@ -172,10 +172,12 @@ export interface Dialect {
   /**
    * The units whose `fields` contain `needle` (lowercased, as the search compares), answered by the search's index
    * alone: a query of their ids (column `id`, each once, in id order when asked); null where the index cannot answer (a
-   * field it does not hold, a needle shorter than a trigram). Absent where the engine's index serves the match itself
-   * (PostgreSQL: pg_trgm under `tms_icontains`).
+   * field it does not hold, a needle shorter than a trigram). `within`, a condition on `u.translation_id` (the visible
+   * translations), keeps only those units, or gives null where the index does not know a unit's translation. SQLite's:
+   * FTS5's units_fts (it does not);
+   * PostgreSQL's: the table of lowercased texts unit_search, under pg_trgm's indexes (each candidate row's LIKE decides).
    */
-  textContains?(fields: readonly string[], needle: string): { sql: string; params: unknown[] } | null;
+  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null): { sql: string; params: unknown[] } | null;
   readonly bulk?: BulkWrites;
   /**
    * The indexes of a table (its name the one parameter) that no constraint needs, and the triggers feeding the search's

@@ -49,8 +49,8 @@ export const sqliteDialect: Dialect = {
       return query === null ? null : [query, limit];
     },
   },
-  textContains(fields, needle) {
-    const query = unitsFtsQuery(fields, needle);
+  textContains(fields, needle, within) {
+    const query = within ? null : unitsFtsQuery(fields, needle);
     return query === null ? null : { sql: 'SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ?', params: [query] };
   },
   // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them; its triggers are

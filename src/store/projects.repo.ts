@@ -3,7 +3,7 @@
 import type { ComponentConfig, Config, ProjectConfig } from '../config/config.js';
 import { Action } from '../domain/actions.js';
 import { redactUrl } from '../domain/url.js';
-import { setComponentAddons } from './addons.repo.js';
+import { addonsByComponent, setComponentAddons } from './addons.repo.js';
 import { type ChangeInput, recordChangeRow } from './changes.repo.js';
 import { type Tx, now } from './db.js';
 import { preparedOnce } from './statements.js';
@@ -78,6 +78,7 @@ const sql = preparedOnce((tx: Tx) => ({
   rescanTranslations: tx.prepare("UPDATE translations SET revision = '' WHERE component_id = ?"),
   allProjects: tx.prepare('SELECT * FROM projects ORDER BY id'),
   allComponents: tx.prepare('SELECT * FROM components ORDER BY id'),
+  componentsWithProject: tx.prepare('SELECT c.*, p.slug AS project_slug FROM components c JOIN projects p ON p.id = c.project_id'),
   componentsOf: tx.prepare('SELECT * FROM components WHERE project_id = ? ORDER BY id'),
   hasEdits: tx
     .prepare(
@@ -92,6 +93,7 @@ const sql = preparedOnce((tx: Tx) => ({
   component: tx.prepare('SELECT c.* FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?'),
   componentById: tx.prepare('SELECT * FROM components WHERE id = ?'),
   syncedCommit: tx.prepare('SELECT synced_commit FROM components WHERE id = ?').pluck(),
+  syncedCommits: tx.prepare(`SELECT id, synced_commit FROM components WHERE id IN (${tx.dialect.idsOfJson})`),
   setSyncedCommit: tx.prepare('UPDATE components SET synced_commit = ? WHERE id = ?'),
   locked: tx.prepare('SELECT locked FROM components WHERE id = ?').pluck(),
   setLocked: tx.prepare('UPDATE components SET locked = ? WHERE id = ?'),
@@ -135,17 +137,24 @@ export async function writeConfig(tx: Tx, config: Config, opts: { prune?: Prune 
   const keptComponents = new Set<number>();
   const recheck: number[] = [];
   const pruned: number[] = [];
+  // what the store holds, read in three statements (not a few per component): only what differs is written
+  const projects = (await s.allProjects.all()) as ProjectRow[];
+  const components = (await s.allComponents.all()) as ComponentRow[];
+  const projectsBySlug = new Map(projects.map((r) => [r.slug, r]));
+  const componentsByKey = new Map(components.map((r) => [`${r.project_id}/${r.slug}`, r]));
+  const addons = await addonsByComponent(tx);
   for (const p of config.projects) {
-    const projectBefore = await findProjectBySlug(tx, p.slug);
+    const projectBefore = projectsBySlug.get(p.slug);
     const projectJson = JSON.stringify(projectSettings(p));
-    await s.upsertProject.run(p.slug, p.name, projectJson, now());
-    const pid = (await s.projectId.get(p.slug)) as number;
+    if (!projectBefore || projectBefore.name !== p.name || projectBefore.settings !== projectJson)
+      await s.upsertProject.run(p.slug, p.name, projectJson, now());
+    const pid = projectBefore?.id ?? ((await s.projectId.get(p.slug)) as number);
     keptProjects.add(pid);
     const projectChanged = projectBefore !== undefined && projectBefore.settings !== projectJson;
     for (const c of p.components) {
-      const before = await findComponent(tx, p.slug, c.slug);
+      const before = componentsByKey.get(`${pid}/${c.slug}`);
       const json = JSON.stringify(componentSettings(c));
-      await s.upsertComponent.run(pid, c.slug, c.name, json, now());
+      if (!before || before.name !== c.name || before.settings !== json) await s.upsertComponent.run(pid, c.slug, c.name, json, now());
       const id = before?.id ?? (await findComponent(tx, p.slug, c.slug))!.id;
       if (before && (projectChanged || before.settings !== json)) {
         await rescan(id);
@@ -154,12 +163,12 @@ export async function writeConfig(tx: Tx, config: Config, opts: { prune?: Prune 
           recheck.push(id);
         }
       }
-      await setComponentAddons(tx, id, c.addons ?? []);
+      await setComponentAddons(tx, id, c.addons ?? [], addons.get(id) ?? []);
       keptComponents.add(id);
     }
   }
-  const removedProjects = ((await s.allProjects.all()) as ProjectRow[]).filter((r) => !keptProjects.has(r.id));
-  const removedComponents = ((await s.allComponents.all()) as ComponentRow[]).filter((r) => !keptComponents.has(r.id));
+  const removedProjects = projects.filter((r) => !keptProjects.has(r.id));
+  const removedComponents = components.filter((r) => !keptComponents.has(r.id));
   const kept: ComponentRow[] = [];
   if (opts.prune) {
     const projects = new Set<number>();
@@ -185,6 +194,12 @@ export async function findComponent(tx: Tx, projectSlug: string, componentSlug: 
   return (await sql(tx).component.get(projectSlug, componentSlug)) as ComponentRow | undefined;
 }
 
+/** Every stored component by `<project slug>/<component slug>` (one statement, for a sync of many). */
+export async function componentsBySlug(tx: Tx): Promise<Map<string, ComponentRow>> {
+  const rows = (await sql(tx).componentsWithProject.all()) as (ComponentRow & { project_slug: string })[];
+  return new Map(rows.map(({ project_slug, ...row }) => [`${project_slug}/${row.slug}`, row]));
+}
+
 export async function listComponents(tx: Tx, projectId?: number): Promise<ComponentRow[]> {
   const s = sql(tx);
   return (projectId === undefined ? await s.allComponents.all() : await s.componentsOf.all(projectId)) as ComponentRow[];
@@ -193,6 +208,12 @@ export async function listComponents(tx: Tx, projectId?: number): Promise<Compon
 /** The commit of the working copy the store was last synced from (or moved to by a commit). */
 export async function syncedCommitOf(tx: Tx, componentId: number): Promise<string | null> {
   return ((await sql(tx).syncedCommit.get(componentId)) as string | null | undefined) ?? null;
+}
+
+/** The synced commits of several components (one statement), by component id. */
+export async function syncedCommitsOf(tx: Tx, componentIds: readonly number[]): Promise<Map<number, string | null>> {
+  const rows = (await sql(tx).syncedCommits.all(JSON.stringify(componentIds))) as Pick<ComponentRow, 'id' | 'synced_commit'>[];
+  return new Map(rows.map((r) => [r.id, r.synced_commit]));
 }
 
 export async function setSyncedCommit(tx: Tx, componentId: number, commit: string | null): Promise<void> {

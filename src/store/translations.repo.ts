@@ -35,6 +35,7 @@ const INFO_COLUMNS = `t.id, t.filename, t.revision, t.language_id, t.language_co
 
 const sql = preparedOnce((tx: Tx) => ({
   list: tx.prepare('SELECT * FROM translations WHERE component_id = ? ORDER BY id'),
+  listOf: tx.prepare(`SELECT * FROM translations WHERE component_id IN (${tx.dialect.idsOfJson}) ORDER BY id`),
   upsert: tx.prepare(
     `INSERT INTO translations (component_id, language_id, language_code, filename, is_source, is_template)
      VALUES (@component_id, @language_id, @language_code, @filename, @is_source, @is_template)
@@ -52,6 +53,17 @@ const sql = preparedOnce((tx: Tx) => ({
 
 export async function listTranslations(tx: Tx, componentId: number): Promise<TranslationRow[]> {
   return (await sql(tx).list.all(componentId)) as TranslationRow[];
+}
+
+/** The translations of several components (one statement), by component id; a component without any is absent. */
+export async function listTranslationsOf(tx: Tx, componentIds: readonly number[]): Promise<Map<number, TranslationRow[]>> {
+  const out = new Map<number, TranslationRow[]>();
+  for (const row of (await sql(tx).listOf.all(JSON.stringify(componentIds))) as TranslationRow[]) {
+    const list = out.get(row.component_id);
+    if (list) list.push(row);
+    else out.set(row.component_id, [row]);
+  }
+  return out;
 }
 
 /** Creates or updates the translation of a component in a language; its id stays stable. */

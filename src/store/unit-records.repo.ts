@@ -20,15 +20,21 @@ export interface UnitRecord extends Unit {
   labels: Label[];
 }
 
+/**
+ * A unit's flags (`u` the unit), in the order toRecord reads them. `LIMIT 1 OFFSET 0` keeps each a probe of the unit's
+ * own rows by index: without it PostgreSQL may answer an EXISTS by reading and hashing the whole table (every check
+ * of the site, for a page of 50 units) in the plan it keeps for the statement; SQLite probes either way.
+ */
+export const UNIT_FLAGS = `EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0 LIMIT 1 OFFSET 0) AS has_failing_check,
+  EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id LIMIT 1 OFFSET 0) AS has_suggestion,
+  EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
+    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment`;
+
 // Read in this order by toRecord.
 const COLUMNS = `u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, CAST(u.content_hash AS TEXT) AS content_hash,
   u.context, u.source, u.target, u.previous_source, u.location, u.note, u.flags, u.extra_flags, u.explanation,
   u.state, u.position, u.num_words, u.priority, u.pending, u.timestamp, u.source_explanation, u.original_state, u.num_chars,
-  u.pending_author_id,
-  EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.dismissed = 0) AS has_failing_check,
-  EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = u.id) AS has_suggestion,
-  EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = u.id OR (m.source = 1 AND m.id_hash = u.id_hash
-    AND m.component_id = (SELECT component_id FROM translations WHERE id = u.translation_id)))) AS has_comment,
+  u.pending_author_id, ${UNIT_FLAGS},
   u.automatically_translated`;
 
 // The source unit found through the unit's own translation (for lists that mix translations).
@@ -109,13 +115,15 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
 
 /**
  * The ids of the visible units a filter selects, as a query of one column: read from the search's index alone where it
- * answers the filter (every unit visible, one text search: it holds every unit's texts, and only theirs), so that a
- * page reads its ids in the index's order and a count reads no row.
+ * answers the filter (one text search: it holds every unit's texts, and only theirs; PostgreSQL's also their
+ * translations, for a caller who does not see every one), so that a page reads its ids in the index's order and a count
+ * reads no unit.
  */
 function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
-  const ids = visible === null && filter ? indexedUnitIds(filter, tx.dialect) : null;
-  if (ids) return ids;
   const v = visibility(tx, visible, byId);
+  const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params, byId } : null;
+  const ids = filter ? indexedUnitIds(filter, tx.dialect, within) : null;
+  if (ids) return ids;
   const w = where(tx, v.clauses, v.params, filter);
   return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
 }

@@ -150,18 +150,26 @@ function joinBalanced(parts: string[], op: 'AND' | 'OR'): string {
   return `(${joinBalanced(parts.slice(0, half), op)}) ${op} (${joinBalanced(parts.slice(half), op)})`;
 }
 
+/**
+ * The units a search keeps: a condition on `u.translation_id` (the visible translations), and whether a page reads
+ * them in id order (`byId`: the caller sees most translations, and the condition keeps out of the plan's estimate).
+ */
+export interface SearchScope extends SqlFragment {
+  byId: boolean;
+}
+
 /** What a compiled filter takes from the engine (its `Dialect`): the units a text search finds, from the search's index. */
 export interface SearchIndex {
-  textContains?(fields: readonly string[], needle: string): SqlFragment | null;
+  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null): SqlFragment | null;
 }
 
 /**
  * The ids of the units a filter selects when it is one substring search the index answers (a query of column `id`),
- * else null.
+ * else null; `within` (a condition on `u.translation_id`) keeps only those units, where the index knows their translations.
  */
-export function indexedUnitIds(filter: UnitFilter, index: SearchIndex): SqlFragment | null {
+export function indexedUnitIds(filter: UnitFilter, index: SearchIndex, within: SearchScope | null = null): SqlFragment | null {
   if (filter.kind !== 'text' || filter.match !== 'contains') return null;
-  return index.textContains?.(filter.fields, filter.value.toLowerCase()) ?? null;
+  return index.textContains?.(filter.fields, filter.value.toLowerCase(), within) ?? null;
 }
 
 /**

@@ -1,10 +1,11 @@
 // Running syncs: one component under its mutex (with several nodes, its working copy aligned first), a project's
 // components, every project.
 import { withComponentMutex } from '../component/mutex.js';
-import { type ComponentTarget, type Configured, resolveComponent } from '../component/resolve.js';
+import { type ComponentTarget, type Configured, resolveComponent, resolveComponents } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
 import { TmsError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
+import { readSyncPoints } from '../store/sync-points.repo.js';
 import { alignWorkingCopy } from './align.js';
 import { applyConfig } from './config.js';
 import { runDiscovery } from './discovery.js';
@@ -51,10 +52,18 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
       // several nodes: the working copy first brought to the store's commit (a failure here shows in the sync's own);
       // when that cloned or followed upstream, its sync is this sync (a second would find nothing and report nothing)
       const aligned = await alignWorkingCopy(first, opts).catch(() => undefined);
+      // what each component compares first, read for all of them at once (under the mutex: only their own syncs below
+      // write their rows until they are done)
+      const points = await first.store.read((tx) =>
+        readSyncPoints(
+          tx,
+          targets.map((t) => t.row.id),
+        ),
+      );
       // the first parses on a worker only while another group's components are written (nothing to overlap otherwise)
       // (and shares a large component's files with a worker when nothing comes before it)
       const done =
-        aligned?.synced ?? (await syncLocked(first, { ...opts, pool: opts.after ? opts.pool : undefined, share: opts.after ? undefined : opts.share }));
+        aligned?.synced ?? (await syncLocked(first, { ...opts, points, pool: opts.after ? opts.pool : undefined, share: opts.after ? undefined : opts.share }));
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
@@ -78,6 +87,7 @@ export async function syncShared(targets: readonly ComponentTarget[], opts: Sync
           const synced = syncLocked(h, {
             cache: first.cache,
             ...opts,
+            points,
             pool,
             share: pool ? undefined : opts.share,
             after: running[i - 1],
@@ -136,8 +146,10 @@ export async function syncProject(
 async function syncConfigured(store: Store, config: Config, components: readonly Configured[], opts: SyncOptions): Promise<ComponentSyncResult[]> {
   await store.write((tx) => applyConfig(tx, config));
   const groups = new Map<string, ComponentTarget[]>();
-  for (const { project, component } of components) {
-    const target = await resolveComponent(store, config, project, component);
+  const targets = await resolveComponents(store, config, components);
+  for (const [i, { project, component }] of components.entries()) {
+    // (the configuration was just applied: every component is in the store)
+    const target = targets[i] ?? (await resolveComponent(store, config, project, component));
     const group = groups.get(target.key);
     if (group) group.push(target);
     else groups.set(target.key, [target]);
@@ -165,9 +177,10 @@ async function syncGroups(
   const finish = async (results: ComponentSyncResult[]) => {
     for (const result of results) {
       // Weblate's automatic translation add-on, once the new strings are in (outside the repository's mutex)
-      const project = config.projects.find((p) => p.slug === result.project);
+      // (looked up only then: a search of the configuration for each of 5,000 components took a second)
+      const project = result.added > 0 ? config.projects.find((p) => p.slug === result.project) : undefined;
       const component = project?.components.find((c) => c.slug === result.component);
-      if (project && component && result.added > 0 && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
+      if (project && component && component.addons.some((a) => a.name === 'weblate.autotranslate.autotranslate')) {
         const { runAutoTranslateAddon } = await import('../machinery/addon.js');
         result.warnings.push(...(await runAutoTranslateAddon(store, config, project, component.slug)));
       }

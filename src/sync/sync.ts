@@ -7,6 +7,7 @@ import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
 import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
+import type { SyncPoint } from '../store/sync-points.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { ParseJob } from './parse-job.js';
@@ -86,6 +87,11 @@ export interface SyncOptions {
   spareCore?: () => boolean;
   /** What this component's store write waits for: the previous component's sync (results are written in order). */
   after?: Promise<unknown>;
+  /**
+   * The sync points of the components synced together (by component id), read at once under their repository's mutex
+   * before any of them was synced: each component's own is what it compares, instead of a read of its own.
+   */
+  points?: ReadonlyMap<number, SyncPoint>;
 }
 
 export function emptyResult(project: string, component: string): ComponentSyncResult {
@@ -153,9 +159,13 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const state = opts.updated ?? (opts.offline ? await checkedOut(h, cache) : ((await upToDate(h)) ?? (await updateWorkingCopy(h, cache))));
     result.update = state.update;
     result.commit = state.head;
-    const read = await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
+    const point = opts.points?.get(h.row.id);
+    const read = point
+      ? ([point.translations, point.syncedCommit] as const)
+      : await store.read(async (tx) => [await listTranslations(tx, h.row.id), await syncedCommitOf(tx, h.row.id)] as const);
     const translations = read[0];
     let synced = read[1];
+    const alerts = async () => point?.alerts ?? (await store.read((tx) => componentAlerts(tx, h.row.id))).map((a) => a.name);
     if (state.head !== null && state.head !== synced && h.component.addons.length > 0) {
       // the working copy moved past what the store read (a clone, a fetch, a pull): Weblate runs its post-update
       // add-on then, PO files merged with a changed POT, committed (and pushed) before they are read
@@ -170,8 +180,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       // the commits since the store's read touch none of the component's files (another component's files in a shared
       // repository): the store moves to the new commit without a scan — unless a file failed to parse, which may have
       // failed in a working copy the store never read as a whole (a pull that stopped on it): it is read again
-      const failed =
-        translations.some((t) => t.parse_error !== null) || (await store.read((tx) => componentAlerts(tx, h.row.id))).some((a) => a.name === 'ParseError');
+      const failed = translations.some((t) => t.parse_error !== null) || (await alerts()).includes('ParseError');
       if (!failed && !(await touchesComponent(h, synced, state.head, cache))) {
         const head = state.head;
         await store.write((tx) => setSyncedCommit(tx, h.row.id, head));
@@ -191,8 +200,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
           removed: 0,
           ...(t.parse_error === null ? {} : { error: t.parse_error }),
         }));
-      if ((await store.read((tx) => componentAlerts(tx, h.row.id))).some((a) => a.name === 'NoMaskMatches'))
-        result.warnings.push(noMatches(component.filemask));
+      if ((await alerts()).includes('NoMaskMatches')) result.warnings.push(noMatches(component.filemask));
       return failures(result);
     }
     emit('scan');

@@ -10,11 +10,13 @@ import { addComment, suggest } from '../../src/operations/index.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/store/index.js';
 import { createLabel, editUnitLabels } from '../../src/store/labels.repo.js';
+import { UNIT_FLAGS } from '../../src/store/unit-records.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus } from '../helpers/corpus.js';
 import { type HttpAnswer, type Json, httpRequest } from '../helpers/http.js';
+import { onPostgres } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describeCorpus('pages of units, byte for byte their units’ records', (corpus) => {
@@ -130,4 +132,15 @@ describeCorpus('pages of units, byte for byte their units’ records', (corpus) 
     const last = await checkPages(`/api/units/?page=${Math.ceil(count / 100)}`, 'localhost');
     expect(last).toHaveLength(count % 100 || 100);
   }, 180_000);
+
+  // PostgreSQL answered each page's failing-check flag by reading and hashing every check of the site (a plan that
+  // grows with the site, not with the page); the flags are probes of each unit's own rows, whatever the plan kept.
+  it.runIf(onPostgres)('reads a page’s flags by probing each unit’s rows, never by reading a whole table', async () => {
+    const plan = await store.read(async (tx) => {
+      const statement = tx.prepare(`EXPLAIN SELECT u.id, ${UNIT_FLAGS} FROM (SELECT id FROM units ORDER BY id LIMIT ?) page JOIN units u ON u.id = page.id`);
+      return ((await statement.pluck().all(50)) as string[]).join('\n');
+    });
+    expect(plan).not.toMatch(/hashed SubPlan|Seq Scan on checks/);
+    expect(plan).toMatch(/on checks_pkey .*\n\s+Index Cond: \(unit_id = u\.id\)/);
+  });
 });

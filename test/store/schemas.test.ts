@@ -27,7 +27,10 @@ interface Schema {
   indexes: Set<string>;
 }
 
-/** Tables only one engine has, by design: SQLite's trigram indexes (FTS5), PostgreSQL's schema version and change counter. */
+/**
+ * Tables only one engine has, by design: SQLite's trigram indexes (FTS5), PostgreSQL's schema version and change
+ * counter, and its search's table of lowercased texts (unit_search, under pg_trgm's indexes: SQLite's units_fts).
+ */
 const ONLY_SQLITE = [
   'memory_fts',
   'memory_fts_config',
@@ -41,18 +44,17 @@ const ONLY_SQLITE = [
   'units_fts_docsize',
   'units_fts_idx',
 ];
-const ONLY_POSTGRES = ['tms_schema', 'data_version'];
+const ONLY_POSTGRES = ['tms_schema', 'data_version', 'unit_search'];
 
 /**
  * PostgreSQL's indexes that stand for a different SQLite one, by design: a B-tree entry holds at most about 2.7 kB, and
  * a unit's source or a memory text can be longer, so PostgreSQL looks them up by hash (units by source; memory texts
  * kept unique by their md5) where SQLite uses a B-tree; memory_sources(text) (hash and trigram GIN) stands for
- * SQLite's FTS5 table, and the units' trigram GIN indexes (of their lowercased texts) for the search's FTS5 table.
- * Each entry: PostgreSQL's `table(columns)` → SQLite's, or null for none.
+ * SQLite's FTS5 table. Each entry: PostgreSQL's `table(columns)` → SQLite's, or null for none.
  */
 const POSTGRES_AS_SQLITE: Record<'unique' | 'indexes', Record<string, string | null>> = {
   unique: { 'memory_sources(expression)': 'memory_sources(text)' },
-  indexes: { 'units(source)': 'units(source, context)', 'memory_sources(text)': null, 'units(expression)': null },
+  indexes: { 'units(source)': 'units(source, context)', 'memory_sources(text)': null },
 };
 
 /** PostgreSQL's set of `kind`, the differences by design put in SQLite's terms. */

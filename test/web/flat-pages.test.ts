@@ -124,7 +124,10 @@ describe('pages that do not grow with the site', () => {
 
   it('sums no statistics and checks no visibility over the site for a request over data already seen', async () => {
     const paths = ['/', '/projects/', '/languages/', '/languages/de/', '/projects/big/', '/projects/big/-/de/', '/changes/'];
-    const api = ['/api/projects/', '/api/components/?page=2', '/api/translations/?page=3', '/api/languages/', '/api/units/?q=file', '/api/changes/'];
+    const api = [
+      ...['/api/projects/', '/api/components/?page=2', '/api/translations/?page=3', '/api/languages/', '/api/units/?q=file', '/api/changes/'],
+      ...['/api/projects/big/statistics/', '/api/projects/big/languages/', '/api/languages/de/statistics/'],
+    ];
     for (const p of [...paths, ...api]) await get(p);
     for (const p of [...paths, ...api]) {
       counted.summed = 0;

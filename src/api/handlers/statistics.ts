@@ -11,7 +11,7 @@ import {
   translationStatisticsSerializer,
 } from '../serializers/statistics.js';
 import { countsOf, pathOf, reviewOf } from '../serializers/translation.js';
-import { sumStats } from '../statistics.js';
+import { type Counts, emptyCounts, siteStats } from '../statistics.js';
 import { seg } from '../urls.js';
 import { visibleLanguage } from './catalog.js';
 
@@ -38,19 +38,10 @@ export function componentStatistics(ctx: RequestContext): Answer {
   return json(paginateArray(ctx, 'large', translations, (tr) => translationStatisticsSerializer.write(translationRow(ctx, tr), ctx)));
 }
 
-function visibleProjectTranslations(ctx: RequestContext, projectId: number): Translation[] {
-  const out: Translation[] = [];
-  for (const component of ctx.catalog.components) {
-    if (component.projectId !== projectId || !ctx.access.component(component)) continue;
-    out.push(...(ctx.catalog.translationsByComponent.get(component.id) ?? []));
-  }
-  return out;
-}
-
 export function projectStatistics(ctx: RequestContext): Answer {
   const project = projectOf(ctx);
   const row: StatisticsRecord = {
-    counts: sumStats(visibleProjectTranslations(ctx, project.id).map((tr) => ctx.catalog.stats.get(tr.id))),
+    counts: siteStats(ctx.access, ctx.catalog).projects.get(project.id) ?? emptyCounts(),
     review: Boolean(project.settings.translation_review || project.settings.source_review),
     name: project.name,
     url: ctx.urls.web(`projects/${seg(project.slug)}/`),
@@ -61,19 +52,14 @@ export function projectStatistics(ctx: RequestContext): Answer {
 /** A plain array (not paginated): one record per language used in the project, by language name. */
 export function projectLanguages(ctx: RequestContext): Answer {
   const project = projectOf(ctx);
-  const byLanguage = new Map<number, Translation[]>();
-  for (const tr of visibleProjectTranslations(ctx, project.id)) {
-    const list = byLanguage.get(tr.languageId);
-    if (list) list.push(tr);
-    else byLanguage.set(tr.languageId, [tr]);
-  }
-  const languages = [...byLanguage.keys()].map((id) => ctx.catalog.languages.get(id)!);
+  const sums = siteStats(ctx.access, ctx.catalog).projectLanguages.get(project.id) ?? new Map<number, Counts>();
+  const languages = [...sums.keys()].map((id) => ctx.catalog.languages.get(id)!);
   languages.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
   const review = Boolean(project.settings.translation_review || project.settings.source_review);
   const records = languages.map((language) =>
     projectLanguageStatisticsSerializer.write(
       {
-        counts: sumStats(byLanguage.get(language.id)!.map((tr) => ctx.catalog.stats.get(tr.id))),
+        counts: sums.get(language.id)!,
         review,
         name: language.name,
         url: ctx.urls.web(`projects/${seg(project.slug)}/-/${seg(language.code)}/`),
@@ -88,9 +74,8 @@ export function projectLanguages(ctx: RequestContext): Answer {
 
 export function languageStatistics(ctx: RequestContext): Answer {
   const language = visibleLanguage(ctx);
-  const translations = ctx.catalog.translations.filter((tr) => tr.languageId === language.id && ctx.access.translation(tr));
   const row: StatisticsRecord = {
-    counts: sumStats(translations.map((tr) => ctx.catalog.stats.get(tr.id))),
+    counts: siteStats(ctx.access, ctx.catalog).languages.get(language.id) ?? emptyCounts(),
     review: false,
     name: language.name,
     url: ctx.urls.web(`languages/${seg(language.code)}/`),

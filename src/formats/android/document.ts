@@ -4,7 +4,7 @@ import { pyLstrip, pyRstrip } from '../python-text.js';
 import { decodeUtf8 } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { XmlScanner, XmlToken } from '../xml/scanner.js';
-import { AndroidDecoder, decodeEscapes, decodeText } from './escape.js';
+import { AndroidDecoder, decodeEscapes, decodeText, plainText } from './escape.js';
 
 /**
  * How a value was written, which decides how a new value is written in its place (Translate Toolkit's markup
@@ -90,6 +90,15 @@ class ContentCollector {
   leading = '';
   cdataText = '';
 
+  /** Ready for the next element's content (one collector serves a whole document). */
+  reset(): void {
+    this.segments = null;
+    this.children = false;
+    this.cdata = false;
+    this.leading = '';
+    this.cdataText = '';
+  }
+
   private pieces(): Segment[] {
     if (!this.segments) this.segments = this.leading === '' ? [] : [{ text: this.leading }];
     return this.segments;
@@ -143,19 +152,38 @@ function decodeMarkup(segments: readonly Segment[]): string {
   return out.join('');
 }
 
-function decodeContent(c: ContentCollector, raw: string): { value: string; mode: MarkupMode } {
+/**
+ * Sets `target`'s value and markup mode from the content collected. The content as written (`text` from the
+ * target's `contentStart` to `contentEnd`) is sliced only for CDATA without child elements, the one case that reads it.
+ */
+function decodeContent(c: ContentCollector, target: AndroidText, text: string): void {
   if (!c.children && !c.cdata) {
-    const value = decodeText(c.leading);
-    if (!c.leading.includes('<')) return { value, mode: 'text' };
-    // text that reads as escaped markup (&lt;b&gt;) keeps being written escaped
-    if (ESCAPED_MARKUP_TAG.test(escapeText(c.leading))) return { value, mode: 'escaped' };
-    return { value, mode: c.leading.includes('>') ? 'plain' : 'text' };
+    const leading = c.leading;
+    const plain = plainText(leading);
+    if (plain !== null) {
+      target.value = plain;
+      target.mode = 'text';
+      return;
+    }
+    target.value = decodeText(leading);
+    target.mode = leading.includes('<') ? textMode(leading) : 'text';
+    return;
   }
-  if (!c.children && CDATA_ONLY.test(raw)) {
-    const text = c.cdataText;
-    return { value: MARKUP_TAG.test(text) ? decodeEscapes(text) : decodeText(text), mode: 'cdata' };
+  if (!c.children && CDATA_ONLY.test(text.slice(target.contentStart, target.contentEnd))) {
+    const cdataText = c.cdataText;
+    target.value = MARKUP_TAG.test(cdataText) ? decodeEscapes(cdataText) : decodeText(cdataText);
+    target.mode = 'cdata';
+    return;
   }
-  return { value: decodeMarkup(c.segments ?? []), mode: c.children ? 'xml' : 'cdata' };
+  target.value = decodeMarkup(c.segments ?? []);
+  target.mode = c.children ? 'xml' : 'cdata';
+}
+
+/** The mode of a text-only content that holds a `<`. */
+function textMode(leading: string): MarkupMode {
+  // text that reads as escaped markup (&lt;b&gt;) keeps being written escaped
+  if (ESCAPED_MARKUP_TAG.test(escapeText(leading))) return 'escaped';
+  return leading.includes('>') ? 'plain' : 'text';
 }
 
 const NO_NOTES: string[] = [];
@@ -177,7 +205,8 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
 
   let entry: AndroidEntry | null = null;
   let item: AndroidItem | null = null;
-  let content: ContentCollector | null = null;
+  // one collector for every element's content; `contentDepth` is 0 outside a <string> or <item>
+  const content = new ContentCollector();
   let contentDepth = 0;
   // open elements after the current token (the scanner's depth describes tags only)
   let level = 0;
@@ -192,16 +221,13 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
       rootSelfClosing = s.selfClosing;
       continue;
     }
-    if (content) {
+    if (contentDepth !== 0) {
       if (kind === XmlToken.EndTag && s.depth === contentDepth) {
         const target = item ?? entry!.text;
-        const raw = s.text.slice(target.contentStart, s.selfClosing ? target.contentStart : s.start);
-        const { value, mode } = decodeContent(content, raw);
-        target.value = value;
-        target.mode = mode;
         target.contentEnd = s.selfClosing ? target.contentStart : s.start;
+        decodeContent(content, target, s.text);
         target.end = s.end;
-        content = null;
+        contentDepth = 0;
         if (item) {
           entry!.items.push(item);
           item = null;
@@ -230,7 +256,7 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
           selfClosing: s.selfClosing,
           mode: 'text',
         };
-        content = new ContentCollector();
+        content.reset();
         contentDepth = 3;
       }
       continue;
@@ -248,22 +274,31 @@ export function readAndroidDocument(text: string, filename: string): AndroidDocu
     }
     if (kind === XmlToken.Text || kind === XmlToken.CData) continue;
     if (kind === XmlToken.StartTag && (s.name === 'string' || s.name === 'plurals')) {
-      const t = s.attrIndex('translatable');
+      let name: string | null = null;
+      let t = -1;
+      let flags = false;
+      // one look at the attributes (the first of a name, as `attr` finds it)
+      for (let i = s.attrCount - 1; i >= 0; i--) {
+        const attribute = s.attrNames[i];
+        if (attribute === 'name') name = s.attrValues[i]!;
+        else if (attribute === 'translatable') t = i;
+        else flags = true;
+      }
       entry = {
         kind: s.name,
-        name: s.attr('name') || null,
-        translatable: s.attr('translatable') !== 'false',
+        name: name || null,
+        translatable: t < 0 || s.attrValues[t] !== 'false',
         notes,
         notesStart: notesStart < 0 ? s.start : notesStart,
         text: { value: '', contentStart: s.end, contentEnd: s.end, start: s.start, end: s.end, selfClosing: s.selfClosing, mode: 'text' },
         items: [],
         startTagEnd: s.end,
         translatableValue: t < 0 ? null : { start: s.attrValueStart[t]!, end: s.attrValueEnd[t]! },
-        flagAttributes: s.attrCount > 1 ? flagAttributesOf(s) : null,
+        flagAttributes: flags ? flagAttributesOf(s) : null,
       };
       entries.push(entry);
       if (s.name === 'string') {
-        content = new ContentCollector();
+        content.reset();
         contentDepth = 2;
       }
     }

@@ -1,7 +1,7 @@
 // Weblate's units from Android entries: the template's keys in template order, targets from the translation file.
-import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { calculateHash, unitContentHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import { TemplateKeys } from '../template-keys.js';
 import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
 import type { AndroidDocument, AndroidEntry } from './document.js';
@@ -33,8 +33,10 @@ export function indexByName(doc: AndroidDocument): Map<string, AndroidEntry> {
 }
 
 function stateOf(template: AndroidEntry, target: readonly string[], flags: string): UnitState {
-  if (!template.translatable || hasReadOnlyFlag(flags)) return State.READONLY;
-  return target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY;
+  // most units have no flags and one form
+  if (!template.translatable || (flags !== '' && hasReadOnlyFlag(flags))) return State.READONLY;
+  const translated = target.length === 1 ? target[0] !== '' : target.some((t) => t !== '');
+  return translated ? State.TRANSLATED : State.EMPTY;
 }
 
 interface Identity {
@@ -91,7 +93,10 @@ function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identi
   if (!identities) {
     identities = listing.entries.map((t) => {
       const source = entryForms(t, tags);
-      return { source, idHash: calculateHash(t.name), contentHash: unitContentHash(source, t.name), numWords: countWords(source) };
+      const contentHash = unitContentHash(source, t.name);
+      // the words of the source as the hash just read them (a form Weblate does not count aside)
+      const numWords = source.some((form) => form.startsWith(UNUSED_PLURAL)) ? countWords(source) : wordsOfLastHashed();
+      return { source, idHash: calculateHash(t.name), contentHash, numWords };
     });
     listing.identities.set(tags, identities);
   }

@@ -458,4 +458,53 @@ export const PG_MIGRATIONS: readonly string[] = [
     WHEN ((OLD.component_id, OLD.project_id, OLD.name, OLD.configuration) IS DISTINCT FROM (NEW.component_id, NEW.project_id, NEW.name, NEW.configuration))
     EXECUTE FUNCTION catalog_structure_changed();
   `,
+  // 8 (no SQLite counterpart): the free-text search's index moves to a narrow table of each unit's source, target and
+  // context, lowercased as tms_icontains compares them, with its translation. pg_trgm only narrows: a count visits
+  // every candidate row to test its LIKE (a common word's ~60k rows on the 5,000-component site), and in the units'
+  // own table that is ~17k pages of wide rows, each text ICU-lowercased again; here it is a third of the pages and a
+  // plain LIKE on the stored text. Statement triggers keep it as the units change (an insert's rows in one statement);
+  // a row's update only when its texts or translation change. Each trigram index keeps a pending list of 256 kB (not
+  // 4 MB): every search reads the whole list, and the planner, counting it, would scan the narrow table by its key.
+  `
+  DROP INDEX units_source_trigrams, units_target_trigrams, units_context_trigrams;
+  CREATE TABLE unit_search (
+    id bigint PRIMARY KEY,
+    translation_id bigint NOT NULL,
+    source text COLLATE "C" NOT NULL,
+    target text COLLATE "C" NOT NULL,
+    context text COLLATE "C" NOT NULL
+  );
+  INSERT INTO unit_search
+    SELECT id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu") FROM units;
+  CREATE INDEX units_source_trigrams ON unit_search USING gin (source gin_trgm_ops) WITH (gin_pending_list_limit = 256);
+  CREATE INDEX units_target_trigrams ON unit_search USING gin (target gin_trgm_ops) WITH (gin_pending_list_limit = 256);
+  CREATE INDEX units_context_trigrams ON unit_search USING gin (context gin_trgm_ops) WITH (gin_pending_list_limit = 256);
+  ANALYZE unit_search;
+
+  CREATE FUNCTION unit_search_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO unit_search
+      SELECT id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu") FROM inserted;
+    RETURN NULL;
+  END $$;
+  CREATE FUNCTION unit_search_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM unit_search WHERE id IN (SELECT id FROM deleted);
+    RETURN NULL;
+  END $$;
+  CREATE FUNCTION unit_search_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE unit_search SET translation_id = NEW.translation_id, source = lower(NEW.source COLLATE "und-x-icu"),
+      target = lower(NEW.target COLLATE "und-x-icu"), context = lower(NEW.context COLLATE "und-x-icu")
+      WHERE id = NEW.id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER units_search_insert AFTER INSERT ON units REFERENCING NEW TABLE AS inserted
+    FOR EACH STATEMENT EXECUTE FUNCTION unit_search_inserted();
+  CREATE TRIGGER units_search_delete AFTER DELETE ON units REFERENCING OLD TABLE AS deleted
+    FOR EACH STATEMENT EXECUTE FUNCTION unit_search_deleted();
+  CREATE TRIGGER units_search_update AFTER UPDATE OF source, target, context, translation_id ON units FOR EACH ROW
+    WHEN ((OLD.source, OLD.target, OLD.context, OLD.translation_id) IS DISTINCT FROM (NEW.source, NEW.target, NEW.context, NEW.translation_id))
+    EXECUTE FUNCTION unit_search_updated();
+  `,
 ];

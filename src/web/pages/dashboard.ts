@@ -91,24 +91,49 @@ function myWork(ctx: WebContext, mine: Set<number>): Html {
   );
 }
 
+type Queue = { translation: Translation; n: number }[];
+
+/** Of `translations` (in id order), those with strings waiting for the caller's review and with suggestions the caller may accept. */
+function findQueues(ctx: WebContext, translations: readonly Translation[]): { waiting: Queue; suggested: Queue } {
+  const waiting: Queue = [];
+  const suggested: Queue = [];
+  for (const t of translations) {
+    const counts = countsOf(t, ctx);
+    const review = reviewOf(t, ctx) ? waitingForReview(counts) : 0;
+    if (review === 0 && counts.suggestions === 0) continue;
+    const component = ctx.catalog.componentsById.get(t.componentId)!;
+    const on = targetOf(ctx, projectOfComponent(ctx, component), component, t);
+    if (review > 0 && refusal(ctx, 'unit.review', on) === null) waiting.push({ translation: t, n: review });
+    if (counts.suggestions > 0 && refusal(ctx, 'suggestion.accept', on) === null) suggested.push({ translation: t, n: counts.suggestions });
+  }
+  return { waiting, suggested };
+}
+
 /** For reviewers: translations with strings waiting for review, and with suggestions to accept (of their languages, when chosen). */
 function reviewQueues(ctx: WebContext, mine: Set<number>): Html {
   if (!signedIn(ctx)) return null;
-  // depends on the catalog and the caller's permissions only: found once per catalog snapshot and caller
-  const queues = ctx.access.remember('dashboardQueues', () => {
-    const waiting: { translation: Translation; n: number }[] = [];
-    const suggested: { translation: Translation; n: number }[] = [];
-    for (const t of ctx.access.translationList()) {
-      const counts = countsOf(t, ctx);
-      const review = reviewOf(t, ctx) ? waitingForReview(counts) : 0;
-      if (review === 0 && counts.suggestions === 0) continue;
-      const component = ctx.catalog.componentsById.get(t.componentId)!;
-      const on = targetOf(ctx, projectOfComponent(ctx, component), component, t);
-      if (review > 0 && refusal(ctx, 'unit.review', on) === null) waiting.push({ translation: t, n: review });
-      if (counts.suggestions > 0 && refusal(ctx, 'suggestion.accept', on) === null) suggested.push({ translation: t, n: counts.suggestions });
-    }
-    return { waiting, suggested };
-  });
+  // depends on the catalog and the caller's permissions only: found once per catalog snapshot and caller, and moved
+  // by the translations whose statistics an edit changed (not found again from every translation)
+  const queues = ctx.access.rememberSums(
+    'dashboardQueues',
+    () => findQueues(ctx, ctx.access.translationList()),
+    (previous, change) => {
+      const changed = new Set(change.changed);
+      const found = findQueues(
+        ctx,
+        [...changed].flatMap((id) => {
+          const t = ctx.catalog.translationsById.get(id);
+          return t && ctx.access.translation(t) ? [t] : [];
+        }),
+      );
+      // each list in id order, as the visible translations are
+      const merge = (kept: Queue, more: Queue) => {
+        const left = kept.filter((r) => !changed.has(r.translation.id));
+        return left.length === kept.length && more.length === 0 ? kept : [...left, ...more].sort((a, b) => a.translation.id - b.translation.id);
+      };
+      return { waiting: merge(previous.waiting, found.waiting), suggested: merge(previous.suggested, found.suggested) };
+    },
+  );
   const ofMine = (rows: { translation: Translation; n: number }[]) => (mine.size === 0 ? [...rows] : rows.filter((r) => mine.has(r.translation.languageId)));
   const waiting = ofMine(queues.waiting);
   const suggested = ofMine(queues.suggested);

@@ -1,0 +1,162 @@
+// A no-change `sync --all` asks the store a fixed number of questions, however many components the site holds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Statement, Store, Tx } from '../../src/store/index.js';
+import { syncAll } from '../../src/sync/index.js';
+import { rowsWritten, sqlOn } from '../helpers/store.js';
+import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+
+/** Transactions and statements run through a store (every statement run is a round trip on PostgreSQL). */
+interface Counts {
+  transactions: number;
+  statements: number;
+  /** Smart-HTTP requests to the upstream's server. */
+  gitRequests?: number;
+}
+
+/** `store` with every transaction and statement run through it counted in `counts`. */
+function counting(store: Store, counts: Counts): Store {
+  const txs = new WeakMap<Tx, Tx>();
+  const statement = (inner: Statement): Statement => {
+    const counted =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        counts.statements++;
+        return run(...args);
+      };
+    const outer: Statement = {
+      get: counted((...params) => inner.get(...params)),
+      all: counted((...params) => inner.all(...params)),
+      run: counted((...params) => inner.run(...params)),
+      pluck: (...toggle) => {
+        inner.pluck(...toggle);
+        return outer;
+      },
+      safeIntegers: (...toggle) => {
+        inner.safeIntegers(...toggle);
+        return outer;
+      },
+      raw: (...toggle) => {
+        inner.raw(...toggle);
+        return outer;
+      },
+    };
+    return outer;
+  };
+  const wrap = (tx: Tx): Tx => {
+    let outer = txs.get(tx);
+    if (!outer) {
+      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(tx.prepare(sql)) };
+      txs.set(tx, outer);
+    }
+    return outer;
+  };
+  return Object.assign(Object.create(store) as Store, {
+    read: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return store.read((tx) => fn(wrap(tx)));
+    },
+    write: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return store.write((tx) => fn(wrap(tx)));
+    },
+  });
+}
+
+const MOST = 12;
+const ADDON = 'weblate.autotranslate.autotranslate';
+
+/** Two repositories, `site-0` and `site-1`, sharing MOST small Qt TS components (`c<i>/app_<lang>.ts` in `site-<i % 2>`). */
+function files(repo: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = repo; i < MOST; i += 2) {
+    out[`c${i}/app_de.ts`] = demoFile('app/translations/app_de.ts');
+    out[`c${i}/app_cs.ts`] = demoFile('app/translations/app_cs.ts');
+  }
+  return out;
+}
+
+describe('a no-change sync --all', () => {
+  let env: SyncEnv;
+  let store: Store;
+  beforeAll(async () => {
+    env = await createSyncEnv();
+    await env.addUpstream('site-0', files(0));
+    await env.addUpstream('site-1', files(1));
+    store = await env.openStore();
+  });
+  afterAll(() => env.close());
+
+  /** The first `n` components, each linked to the first of its repository (two working copies), each with an add-on. */
+  const config = (n: number) =>
+    env.config([
+      {
+        name: 'Site',
+        slug: 'site',
+        components: Array.from({ length: n }, (_, i) => ({
+          name: `c${i}`,
+          slug: `c${i}`,
+          repo: i < 2 ? env.server.url(`site-${i}.git`, CREDENTIALS) : `weblate://site/c${i % 2}`,
+          ...(i < 2 ? { branch: 'main' } : {}),
+          filemask: `c${i}/app_*.ts`,
+          file_format: 'ts',
+          addons: [{ name: ADDON, configuration: { mode: 'translate', auto_source: 'others' } }],
+        })),
+      },
+    ]);
+
+  /** Syncs the site of `n` components twice (the first reads what is new) and counts the second, no-change sync. */
+  async function noChange(n: number): Promise<Counts> {
+    const first = await syncAll(store, config(n));
+    expect(first.every((r) => r.ok)).toBe(true);
+    const counts = { transactions: 0, statements: 0, gitRequests: 0 };
+    const requests = env.server.requests.length;
+    const results = await syncAll(counting(store, counts), config(n));
+    // the git side: one ref advertisement for each repository, nothing fetched
+    counts.gitRequests = env.server.requests.length - requests;
+    // (each its 401 challenge, then with the credentials), no pack asked for
+    const advertisement = (repo: string) => `GET /${repo}.git/info/refs?service=git-upload-pack`;
+    expect(env.server.requests.slice(requests).sort()).toEqual([
+      advertisement('site-0'),
+      advertisement('site-0'),
+      advertisement('site-1'),
+      advertisement('site-1'),
+    ]);
+    const bySlug = (a: { component: string }, b: { component: string }) => Number(a.component.slice(1)) - Number(b.component.slice(1));
+    expect(results.sort(bySlug).map((r) => [r.component, r.parsed, r.scanned])).toEqual(Array.from({ length: n }, (_, i) => [`c${i}`, 0, false]));
+    return counts;
+  }
+
+  it('runs as many transactions, statements and git requests over 12 components as over 3, and writes nothing', async () => {
+    const few = await noChange(3);
+    const written = await rowsWritten(store);
+    const many = await noChange(MOST);
+    expect(await sqlOn(store).value('SELECT count(*) FROM components')).toBe(MOST);
+    console.log(`no-change sync --all: ${JSON.stringify(few)} over 3 components, ${JSON.stringify(many)} over ${MOST}`);
+    expect(many).toEqual(few);
+    // a handful: the configuration compared (3, nothing written), the rows resolved (1), each repository's sync points (3)
+    expect(many.statements).toBeLessThanOrEqual(10);
+    // the first sync of `many` added 9 components; its no-change sync wrote nothing more
+    const again = await rowsWritten(store);
+    await syncAll(store, config(MOST));
+    expect(await rowsWritten(store)).toBe(again);
+    expect(again).toBeGreaterThan(written);
+  });
+
+  it('still finds a changed setting and a changed add-on in the same run', async () => {
+    await syncAll(store, config(MOST));
+    const changed = config(MOST);
+    changed.projects[0]!.components[5]!.priority = 50;
+    changed.projects[0]!.components[7]!.addons = [];
+    changed.projects[0]!.components[8]!.addons = [{ name: ADDON, configuration: { mode: 'suggest', auto_source: 'others' } }];
+    const results = await syncAll(store, changed);
+    // a changed setting (add-ons are settings) makes its component read its files again; the others are not scanned
+    // (results in the order of the repositories, site-0's components first)
+    expect(results.filter((r) => r.scanned).map((r) => r.component)).toEqual(['c8', 'c5', 'c7']);
+    expect(results.find((r) => r.component === 'c5')!.parsed).toBe(2);
+    const rows = await sqlOn(store).rows<{ slug: string; configuration: string }>(
+      'SELECT c.slug, a.configuration FROM addons a JOIN components c ON c.id = a.component_id ORDER BY c.id',
+    );
+    expect(rows.map((r) => r.slug)).toEqual(Array.from({ length: MOST }, (_, i) => `c${i}`).filter((s) => s !== 'c7'));
+    expect(rows.filter((r) => JSON.parse(r.configuration).mode === 'suggest').map((r) => r.slug)).toEqual(['c8']);
+  });
+});
