@@ -37,18 +37,20 @@ function stringPairs(pairs: Iterable<readonly [number, bigint]>): string {
   return `[${[...pairs].map(([owner, hash]) => `[${owner},${hash}]`).join(',')}]`;
 }
 
+/** A translation's checking facts (CheckingRow and its id), each translation's row; the caller adds the WHERE. */
+const checkingSelect = (tx: Tx) =>
+  `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
+     coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
+     coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+     coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+     coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+     coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+     coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
+   FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
+   JOIN projects p ON p.id = c.project_id`;
+
 const sql = preparedOnce((tx: Tx) => ({
-  context: tx.prepare(
-    `SELECT t.is_source, t.component_id, l.code AS language, t.language_code,
-       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
-  ),
+  context: tx.prepare(`${checkingSelect(tx)} WHERE t.id = ?`),
   componentContext: tx.prepare(
     `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
        coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
@@ -171,17 +173,7 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
   // several translations, components or strings at once (the units an edit fills): a statement for all of them
-  contextsOf: tx.prepare(
-    `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
-       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id WHERE t.id IN (${tx.dialect.idsOfJson})`,
-  ),
+  contextsOf: tx.prepare(`${checkingSelect(tx)} WHERE t.id IN (${tx.dialect.idsOfJson})`),
   removeOf: tx.prepare(`DELETE FROM checks WHERE (unit_id, name) IN (${tx.dialect.rowsOfJson(CHECK_KEY)}) RETURNING unit_id`),
   insertOf: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) SELECT unit_id, name, 0 FROM (${tx.dialect.rowsOfJson(CHECK_KEY)}) AS r WHERE true
      ON CONFLICT DO NOTHING RETURNING unit_id`),
@@ -303,7 +295,10 @@ export async function storeInconsistentOf(tx: Tx, add: readonly number[], remove
 
 /** What the store keeps that decides a translation's checks (undefined for an unknown translation). */
 export async function checkingFacts(tx: Tx, translationId: number): Promise<CheckingRow | undefined> {
-  return (await sql(tx).context.get(translationId)) as CheckingRow | undefined;
+  const row = (await sql(tx).context.get(translationId)) as (CheckingRow & { id: number }) | undefined;
+  if (!row) return undefined;
+  const { id: _id, ...facts } = row;
+  return facts;
 }
 
 /** What a component's settings say about its checks (the translation's part of CheckingRow left out). */
