@@ -216,10 +216,10 @@ describe('XmlScanner over bytes', () => {
     return out;
   }
 
-  function bothWays(text: string): [string[], string[]] {
+  function bothWays(text: string, doctype = false): [string[], string[]] {
     const bytes = Buffer.from(text, 'utf8');
     const decoded = reading(new XmlScanner(text, 'f.xml'), (a, b) => text.slice(a, b));
-    const overBytes = reading(XmlScanner.overBytes(bytes, 'f.xml'), (a, b) => bytes.toString('utf8', a, b));
+    const overBytes = reading(XmlScanner.overBytes(bytes, 'f.xml', doctype), (a, b) => bytes.toString('utf8', a, b));
     return [overBytes, decoded];
   }
 
@@ -235,7 +235,20 @@ describe('XmlScanner over bytes', () => {
     expect(ascii).toEqual(asciiDecoded);
   });
 
-  it('leaves to the decoded text what it cannot answer alike: errors, non-ASCII names, a DOCTYPE, U+FFFE and U+FFFF', () => {
+  it('reads, when asked (`doctype`), an ASCII DOCTYPE without an internal subset (as a plist has) as the decoded text does', () => {
+    for (const text of [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>é</key><string>a &amp; b</string></dict></plist>\n',
+      '<!DOCTYPE a SYSTEM "a.dtd"><a>x &lt; ü</a>',
+      '<!DOCTYPE a><a/>',
+    ]) {
+      const [overBytes, decoded] = bothWays(text, true);
+      expect(overBytes, text).toEqual(decoded);
+      // not asked, it leaves every DOCTYPE to the decoded text
+      expect(() => bothWays(text), text).toThrow(NeedsDecodedText);
+    }
+  });
+
+  it('leaves to the decoded text what it cannot answer alike: errors, non-ASCII names, a DOCTYPE (with `doctype`: one with a subset or non-ASCII), U+FFFE and U+FFFF', () => {
     for (const text of [
       '<a>é</b>',
       '<a>\u0001</a>',
@@ -247,11 +260,20 @@ describe('XmlScanner over bytes', () => {
       '<a>x</aé>',
       '<a>&é;</a>',
       '<!DOCTYPE a [<!ENTITY e "é">]><a>&e;</a>',
+      '<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>',
+      '<!DOCTYPE a [<!ELEMENT a ANY>]><a/>',
+      '<!DOCTYPE a SYSTEM "é.dtd"><a/>',
+      '<!DOCTYPE a SYSTEM "\u0001"><a/>',
+      '<!DOCTYPE é><é/>',
+      '<!DOCTYPE a><!DOCTYPE a><a/>',
+      '<a/><!DOCTYPE a>',
     ]) {
-      expect(() => {
-        const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
-        while (s.next() !== XmlToken.Eof);
-      }, text).toThrow(NeedsDecodedText);
+      for (const doctype of [false, true]) {
+        expect(() => {
+          const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml', doctype);
+          while (s.next() !== XmlToken.Eof);
+        }, text).toThrow(NeedsDecodedText);
+      }
     }
   });
 

@@ -240,6 +240,8 @@ export class XmlScanner {
   private readonly bytes: SlicedBuffer | null;
   /** Over bytes: whether the text, CDATA or attribute value at hand holds a byte above 0x7f (is decoded as UTF-8). */
   private high = false;
+  /** Over bytes: whether an ASCII DOCTYPE without an internal subset is read here (it declares no entities) rather than left to the decoded text. */
+  private bytesDoctype = false;
 
   constructor(text: string, filename: string, bytes: SlicedBuffer | null = null) {
     this.text = text;
@@ -257,11 +259,13 @@ export class XmlScanner {
    * A scanner over valid UTF-8 `bytes` without a BOM (the caller checks both): offsets are byte offsets, names and
    * values the same strings as over the decoded text. Anything it cannot answer that way (errors included) raises
    * NeedsDecodedText: read the decoded text then. Faster on files that are mostly ASCII markup: no whole-file decoding,
-   * a one-byte string to search.
+   * a one-byte string to search. A DOCTYPE raises it too, but with `doctype` one in ASCII without an internal subset.
    */
-  static overBytes(bytes: Buffer, filename: string): XmlScanner {
+  static overBytes(bytes: Buffer, filename: string, doctype = false): XmlScanner {
     const sliced = bytes as SlicedBuffer;
-    return new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
+    const s = new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
+    s.bytesDoctype = doctype;
+    return s;
   }
 
   /** The characters of text[s, e): a slice, or over bytes where the value at hand holds a non-ASCII byte, its UTF-8 decoded. */
@@ -772,8 +776,7 @@ export class XmlScanner {
       return this.kind;
     }
     if (t.startsWith('<!DOCTYPE', p)) {
-      // its entity values would be bytes: read as decoded text
-      if (this.bytes !== null) throw new NeedsDecodedText();
+      if (this.bytes !== null && !this.bytesDoctype) throw new NeedsDecodedText();
       if (this.rootSeen) this.fail(p, 'DOCTYPE after the root element');
       if (this.doctypeSeen) this.fail(p, 'second DOCTYPE');
       this.doctypeSeen = true;
@@ -800,6 +803,8 @@ export class XmlScanner {
         }
       }
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      // over bytes (`doctype`) only an ASCII DOCTYPE without an internal subset (a plist's): entity values would be bytes
+      if (this.bytes !== null && ((this.byteFlags(p, i) & B_HIGH) !== 0 || t.lastIndexOf('[', i) > p)) throw new NeedsDecodedText();
       const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
       if (external) {
         const what = external[1] ? 'parameter entity' : 'entity';
