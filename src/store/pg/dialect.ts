@@ -178,6 +178,10 @@ export const postgresDialect: Dialect = {
     refusesNul: true,
     afterTable: advanceIdentity,
     verify() {},
+    settle(db) {
+      const tables = db.prepare('SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename').pluck().all();
+      if (tables.length > 0) db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+    },
   },
 };
 

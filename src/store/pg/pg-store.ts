@@ -221,6 +221,17 @@ export class PgStore implements Store {
     return this.locks;
   }
 
+  /**
+   * VACUUM (ANALYZE) of these tables on a pooled session, outside any transaction (a statement of its own in the
+   * pipeline), the event loop free meanwhile: their statistics, and the visibility map that lets an index-only scan
+   * skip the heap (a deep page of /api/units/ otherwise fetches every row it passes), without waiting for autovacuum.
+   */
+  async settleLoad(tables: readonly string[]): Promise<void> {
+    if (tables.length === 0) return;
+    const names = tables.map((t) => `"${t.replace(/"/g, '""')}"`).join(', ');
+    await this.read((tx) => (tx as PgSession).exec(`VACUUM (ANALYZE) ${names}`));
+  }
+
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
   checkpointInBackground(): void {}
 
