@@ -3,31 +3,39 @@
 import { Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import { followUnitStats } from '../statistics/follow.js';
-import { type ChangeInput, recordChangeRow } from '../store/changes.repo.js';
+import { type ChangeInput, recordChanges } from '../store/changes.repo.js';
 import {
   type ComponentTraits,
   type StringUnitRow,
   checkedUnit,
   checkedUnits,
   checkingFacts,
+  checkingFactsOf,
   checksOfUnits,
   componentProject,
+  componentString,
   componentTraits,
   componentTranslated,
+  componentsTranslated,
   inconsistentOfComponent,
   inconsistentOfProject,
   othersStrings,
-  relatedChecks,
   relatedChecksOf,
   relatedChecksOfComponent,
+  relatedChecksOfStrings,
   setCheckDismissed,
   sourceTranslationOf,
+  sourceTranslationsOf,
   sourceUnitRows,
+  sourceUnitRowsOf,
   storeChecks,
   storeChecksOfTranslation,
+  storeChecksOfUnits,
   storeInconsistent,
+  storeInconsistentOf,
   stringKeysOf,
   stringStates,
+  stringStatesOf,
   stringUnits,
   stringUnitsOfLanguage,
   stringsOfUnits,
@@ -37,7 +45,7 @@ import {
   unitStrings,
 } from '../store/checks.repo.js';
 import type { Tx } from '../store/db.js';
-import { setUnitState } from '../store/edits.repo.js';
+import { setUnitStates } from '../store/edits.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
@@ -56,28 +64,50 @@ export async function translationChecking(tx: Tx, translationId: number): Promis
   return r && translationCheckingOf(r);
 }
 
+/** Adds to `known` the checking contexts of the translations of `ids` it lacks, in one read; returns `known`. */
+async function translationCheckings(
+  tx: Tx,
+  ids: Iterable<number>,
+  known: Map<number, TranslationChecking | undefined> = new Map(),
+): Promise<Map<number, TranslationChecking | undefined>> {
+  const missing = [...new Set(ids)].filter((id) => !known.has(id));
+  if (missing.length === 0) return known;
+  const facts = await checkingFactsOf(tx, missing);
+  for (const id of missing) {
+    const r = facts.get(id);
+    known.set(id, r && translationCheckingOf(r));
+  }
+  return known;
+}
+
 /**
  * Runs the checks of units by id and stores them (call inside a transaction). Returns, per unit, the failing
  * checks the component enforces (empty for most).
  */
 export async function recheckUnits(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, string[]>> {
-  const contexts = new Map<number, TranslationChecking | undefined>();
   const enforced = new Map<number, string[]>();
   const ids = [...unitIds];
-  // the units and their stored checks read at once; a unit whose checks stay as they are is not written
+  // the units, their stored checks and their translations' contexts read at once; a unit whose checks stay as they
+  // are is not written, the others are written together
   const stored = await checksOfUnits(tx, ids);
-  for (const u of await checkedUnits(tx, ids)) {
-    if (!contexts.has(u.translation_id)) contexts.set(u.translation_id, await translationChecking(tx, u.translation_id));
+  const units = await checkedUnits(tx, ids);
+  const contexts = await translationCheckings(
+    tx,
+    units.map((u) => u.translation_id),
+  );
+  const changed = new Map<number, string[]>();
+  for (const u of units) {
     const checking = contexts.get(u.translation_id);
     if (!checking) continue;
     const failing = computeChecks(checking, { ...u, extraFlags: u.extra_flags });
-    if (!sameChecks(stored.get(u.id) ?? [], failing)) await storeChecks(tx, u.id, failing);
+    if (!sameChecks(stored.get(u.id) ?? [], failing)) changed.set(u.id, failing);
     if (checking.enforced.size > 0)
       enforced.set(
         u.id,
         failing.filter((f) => checking.enforced.has(f)),
       );
   }
+  await storeChecksOfUnits(tx, changed, stored);
   return enforced;
 }
 
@@ -104,10 +134,9 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
   const stats = await componentTranslated(tx, componentId);
   const componentPercent = stats.total === 0 ? 100 : (100 * stats.translated) / stats.total;
   const old = Date.now() - 90 * DAY_MS;
-  const bulk = only !== undefined && only.size >= BULK;
   const unitRows = await sourceUnitRows(tx, sourceId, only);
-  // many strings: their stored checks read at once, and a string whose checks stay as they are is left alone
-  const stored = bulk
+  // some strings: their stored checks read at once, and a string whose checks stay as they are is left alone
+  const stored = only
     ? await checksOfUnits(
         tx,
         unitRows.map((u) => Number(u.id)),
@@ -115,7 +144,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     : undefined;
   // a whole component: stored together at the end (in bulk where that is cheaper)
   const together = !only ? new Map<number, readonly string[]>() : undefined;
-  // a few strings (an edit): the source translation's statistics move by each changed string's share
+  // some strings: the source translation's statistics move by each changed string's share
   const store = async (id: number, failing: readonly string[]) => {
     if (together) {
       together.set(id, failing);
@@ -130,7 +159,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
     });
   };
   // a whole component at once: the related counts of every string in one pass over its checks
-  const relatedAll = !only ? await relatedChecksOfComponent(tx, componentId, sourceId) : bulk ? await relatedChecksOf(tx, only, componentId, sourceId) : null;
+  const relatedAll = only ? await relatedChecksOf(tx, only, componentId, sourceId) : await relatedChecksOfComponent(tx, componentId, sourceId);
   for (const u of unitRows) {
     const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
     // the cross-language facts cost two queries: only when a check that needs them is on for this string
@@ -139,7 +168,7 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
       await store(Number(u.id), sourceChecks(checking.ctx, unit, { relatedChecks: 0, longUntranslated: false }));
       continue;
     }
-    const related = relatedAll ? (relatedAll.get(u.id_hash) ?? 0) : await relatedChecks(tx, u.id_hash, componentId, sourceId);
+    const related = relatedAll.get(u.id_hash) ?? 0;
     let longUntranslated = false;
     if (Date.parse(u.timestamp) < old) {
       const st = await stringStates(tx, u.id_hash, componentId);
@@ -149,6 +178,74 @@ export async function refreshSourceChecks(tx: Tx, componentId: number, only?: Re
   }
   if (together) await storeChecksOfTranslation(tx, sourceId, together);
   return sourceId;
+}
+
+/**
+ * refreshSourceChecks of a few strings (id_hash) of several components at once (an edit and the units it filled): each
+ * read and write a statement for all of them, however many components; a component with many strings goes through
+ * refreshSourceChecks.
+ */
+export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number, ReadonlySet<bigint>>): Promise<void> {
+  const few = new Map<number, ReadonlySet<bigint>>();
+  for (const [componentId, hashes] of strings) {
+    if (hashes.size >= BULK) await refreshSourceChecks(tx, componentId, hashes);
+    else if (hashes.size > 0) few.set(componentId, hashes);
+  }
+  if (few.size === 0) return;
+  const sources = await sourceTranslationsOf(tx, [...few.keys()]);
+  if (sources.size === 0) return;
+  const componentOf = new Map([...sources].map(([c, t]) => [t, c]));
+  const checkings = await translationCheckings(tx, sources.values());
+  const pairs = [...few].flatMap(([componentId, hashes]) => {
+    const sourceId = sources.get(componentId);
+    return sourceId === undefined ? [] : [...hashes].map((h) => [sourceId, h] as const);
+  });
+  const rows = (await sourceUnitRowsOf(tx, pairs)).flatMap((u) => {
+    const componentId = componentOf.get(Number(u.translation_id));
+    const checking = componentId === undefined ? undefined : checkings.get(Number(u.translation_id));
+    if (componentId === undefined || !checking) return [];
+    const unit = { source: u.source, target: u.target, state: Number(u.state), flags: u.flags, extraFlags: u.extra_flags };
+    // the cross-language facts cost two reads: only for strings where a check that needs them is on
+    const wanted = sourceChecks(checking.ctx, unit, { relatedChecks: 2, longUntranslated: true });
+    const cross = wanted.includes('multiple_failures') || wanted.includes('long_untranslated');
+    return [{ id: Number(u.id), sourceId: Number(u.translation_id), componentId, hash: u.id_hash, timestamp: u.timestamp, unit, checking, cross }];
+  });
+  const cross = rows.filter((r) => r.cross);
+  const old = Date.now() - 90 * DAY_MS;
+  const aged = cross.filter((r) => Date.parse(r.timestamp) < old);
+  const ofStrings = (list: typeof rows) => list.map((r) => [r.componentId, r.hash] as const);
+  const related = cross.length > 0 ? await relatedChecksOfStrings(tx, ofStrings(cross)) : new Map<string, number>();
+  const states = aged.length > 0 ? await stringStatesOf(tx, ofStrings(aged)) : new Map<string, { total: number; translated: number }>();
+  const translated = aged.length > 0 ? await componentsTranslated(tx, [...new Set(aged.map((r) => r.componentId))]) : new Map();
+  const stored = await checksOfUnits(
+    tx,
+    rows.map((r) => r.id),
+  );
+  const failing = new Map<number, string[]>();
+  for (const r of rows) {
+    let names: string[];
+    if (!r.cross) names = sourceChecks(r.checking.ctx, r.unit, { relatedChecks: 0, longUntranslated: false });
+    else {
+      const key = componentString(r.componentId, r.hash);
+      let longUntranslated = false;
+      if (Date.parse(r.timestamp) < old) {
+        const c = translated.get(r.componentId) ?? { translated: 0, total: 0 };
+        const componentPercent = c.total === 0 ? 100 : (100 * c.translated) / c.total;
+        const st = states.get(key) ?? { total: 0, translated: 0 };
+        longUntranslated = st.total > 0 && 2 * ((100 * st.translated) / st.total) < componentPercent;
+      }
+      names = sourceChecks(r.checking.ctx, r.unit, { relatedChecks: related.get(key) ?? 0, longUntranslated });
+    }
+    if (!sameChecks(stored.get(r.id) ?? [], names)) failing.set(r.id, names);
+  }
+  if (failing.size === 0) return;
+  // a check that changed is no change of the translation: its last change stays
+  await followUnitStats(
+    tx,
+    rows.filter((r) => failing.has(r.id)).map((r) => ({ id: r.id, translationId: r.sourceId })),
+    () => storeChecksOfUnits(tx, failing, stored),
+    { lastChange: false, unchanged: (changed) => changed.size === 0 },
+  );
 }
 
 /** Whether storing `failing` would leave a unit's stored checks (`stored`, dismissed ones and `inconsistent` among them) as they are. */
@@ -296,13 +393,18 @@ export async function refreshInconsistentGroups(
       if (!list) byLanguage.set(row.language_id, (list = []));
       list.push(row);
     }
-    for (const members of byLanguage.values()) {
-      const fails = members.length < 2 ? null : inconsistentMembers(members);
+    const decided = [...byLanguage.values()].map((members) => ({ members, fails: members.length < 2 ? null : inconsistentMembers(members) }));
+    // the contexts of the translations whose units fail, read at once
+    await translationCheckings(
+      tx,
+      decided.flatMap(({ members, fails }) => members.filter((_, i) => fails?.[i] === true).map((m) => m.translation_id)),
+      contexts,
+    );
+    for (const { members, fails } of decided) {
       for (let i = 0; i < members.length; i++) {
         const m = members[i]!;
         let failing = fails?.[i] === true;
         if (failing) {
-          if (!contexts.has(m.translation_id)) contexts.set(m.translation_id, await translationChecking(tx, m.translation_id));
           const checking = contexts.get(m.translation_id);
           failing = checking !== undefined && checkApplies(checking.ctx, { ...m, extraFlags: m.extra_flags }, INCONSISTENT);
         }
@@ -316,12 +418,20 @@ export async function refreshInconsistentGroups(
   const perTranslation = new Map<number, number>();
   for (const f of flips) perTranslation.set(f.translationId, (perTranslation.get(f.translationId) ?? 0) + 1);
   const recount = new Set([...perTranslation].filter(([t, n]) => n >= BULK && !accounted.has(t)).map(([t]) => t));
-  for (const f of flips) {
-    const stored = recount.has(f.translationId)
-      ? await storeInconsistent(tx, f.id, f.failing)
-      : await setInconsistent(tx, f.id, f.translationId, f.failing, accounted);
-    if (stored) changed.set(f.id, f.translationId);
-  }
+  // written together; the statistics of the translations neither recounted nor the caller's move by the units' shares
+  const followed = flips.filter((f) => !recount.has(f.translationId) && !accounted.has(f.translationId));
+  const stored = await followUnitStats(
+    tx,
+    followed.map((f) => ({ id: f.id, translationId: f.translationId })),
+    () =>
+      storeInconsistentOf(
+        tx,
+        flips.filter((f) => f.failing).map((f) => f.id),
+        flips.filter((f) => !f.failing).map((f) => f.id),
+      ),
+    { lastChange: false, unchanged: (changed) => changed.size === 0 },
+  );
+  for (const f of flips) if (stored.has(f.id)) changed.set(f.id, f.translationId);
   await refreshStats(tx, recount);
   return changed;
 }
@@ -373,9 +483,8 @@ export async function refreshInconsistentOfProject(tx: Tx, projectId: number): P
  */
 export async function settleInconsistent(tx: Tx, changed: ReadonlyMap<number, number>): Promise<void> {
   if (changed.size === 0) return;
-  const byComponent = await stringsOf(tx, changed.keys());
-  // the source translation's statistics follow each string refreshSourceChecks changes
-  for (const [componentId, hashes] of byComponent) await refreshSourceChecks(tx, componentId, hashes);
+  // the source translations' statistics follow each string refreshSourceChecksOf changes
+  await refreshSourceChecksOf(tx, await stringsOf(tx, changed.keys()));
 }
 
 /** The strings (id_hash) of units, by component. */
@@ -394,40 +503,52 @@ async function stringsOf(tx: Tx, unitIds: Iterable<number>): Promise<Map<number,
  * Runs the checks of edited units; those translated but failing an enforced check become "needs editing" with
  * change 76 (Applied enforced check), as Weblate does. The same strings elsewhere in the project follow (their
  * `inconsistent`, source checks and statistics; the edited units' own translations are the caller's to count).
- * `recordEach`, when given, is called for each unit in order just before its 76 is recorded. Returns the states changed.
+ * With `changeIds`, each unit's own change is recorded too, just before its 76 (as an edit alone records them), and
+ * its id set there. Returns the states changed. Each step a statement or a few for all the units.
  */
 export async function enforceChecks(
   tx: Tx,
   units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
   translations: readonly number[],
-  opts: { recordEach?: (unit: { id: number; change: ChangeInput | undefined }) => Promise<void> } = {},
+  opts: { changeIds?: Map<number, number> } = {},
 ): Promise<Map<number, number>> {
   const enforced = await recheckUnits(
     tx,
     units.map((u) => u.id),
   );
   const states = new Map<number, number>();
+  // the changes to record in order, each with the unit whose own change it is (null for a 76)
+  const changes: { change: ChangeInput; own: number | null }[] = [];
   for (const u of units) {
-    // a batch of edits records each edit's own change here, so that its 76 follows it as it would an edit alone
-    await opts.recordEach?.(u);
+    if (opts.changeIds && u.change) changes.push({ change: u.change, own: u.id });
     const failing = enforced.get(u.id);
     if (!failing || failing.length === 0 || u.state < State.TRANSLATED) continue;
-    await setUnitState(tx, u.id, State.FUZZY);
     states.set(u.id, State.FUZZY);
     if (u.change) {
-      await recordChangeRow(tx, { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } });
+      changes.push({
+        change: { ...u.change, action: Action.ENFORCED_CHECK, details: { checks: failing, state: State.FUZZY, old_state: u.state } },
+        own: null,
+      });
     }
   }
+  await setUnitStates(tx, [...states.keys()], State.FUZZY);
+  const ids = await recordChanges(
+    tx,
+    changes.map((c) => c.change),
+  );
+  for (const [i, c] of changes.entries()) if (c.own !== null) opts.changeIds?.set(c.own, ids[i]!);
   const inconsistent = await refreshInconsistent(
     tx,
     units.map((u) => u.id),
     new Set(translations),
   );
-  for (const [componentId, hashes] of await stringsOf(
+  await refreshSourceChecksOf(
     tx,
-    units.map((u) => u.id),
-  ))
-    await refreshSourceChecks(tx, componentId, hashes);
+    await stringsOf(
+      tx,
+      units.map((u) => u.id),
+    ),
+  );
   for (const u of units) inconsistent.delete(u.id);
   await settleInconsistent(tx, inconsistent);
   return states;

@@ -56,14 +56,26 @@ export function pluralTags(language: string, plurals?: number): readonly string[
  * is one/many/other. An unknown language gets English's tags.
  */
 export function baseLanguageTags(code: string): readonly string[] {
-  const base = code.replace(/^b\+/, '').replace(/[_+]/g, '-').split('-')[0]!;
-  return pluralTags(base);
+  let tags = baseCache.get(code);
+  if (tags === undefined) {
+    tags = pluralTags(code.replace(/^b\+/, '').replace(/[_+]/g, '-').split('-')[0]!);
+    baseCache.set(code, tags);
+  }
+  return tags;
 }
 
+// by the code as a file names it: every file of a sync asks again, and the base language is worked out once
+const baseCache = new Map<string, readonly string[]>();
+const stringsdictCache = new Map<string, readonly string[]>();
+
 /** The categories of a .stringsdict file's variables: the language's CLDR tags with `zero` first (Translate Toolkit). */
-export function stringsdictTags(language: string): string[] {
-  const tags = [...baseLanguageTags(language)];
-  if (!tags.includes('zero')) tags.unshift('zero');
+export function stringsdictTags(language: string): readonly string[] {
+  let tags = stringsdictCache.get(language);
+  if (tags === undefined) {
+    const base = baseLanguageTags(language);
+    tags = base.includes('zero') ? base : ['zero', ...base];
+    stringsdictCache.set(language, tags);
+  }
   return tags;
 }
 

@@ -17,7 +17,7 @@ import {
 } from '../store/autotranslate.repo.js';
 import { type ChangeInput, recordChangeRows, unitChange } from '../store/changes.repo.js';
 import { checkingFacts, sourceTranslationOf } from '../store/checks.repo.js';
-import { setPendingTarget } from '../store/edits.repo.js';
+import { setPendingTargets } from '../store/edits.repo.js';
 import type { Tx } from '../store/index.js';
 import { now } from '../store/index.js';
 import type { UnitFilter } from '../store/index.js';
@@ -271,7 +271,10 @@ export async function applyAutomaticResults(
   }
   let changed = suggestions.length;
   for (const [translationId, group] of byTranslation) {
-    for (const e of group.edits) await setPendingTarget(tx, e.id, { target: e.target, state: e.state, authorId: bot, timestamp, automatic: true });
+    await setPendingTargets(
+      tx,
+      group.edits.map((e) => ({ unitId: e.id, target: e.target, state: e.state, authorId: bot, timestamp, automatic: true })),
+    );
     await recordChangeRows(tx, group.changes);
     const changeOf = new Map(group.changes.map((c) => [c.unitId as number, c]));
     await enforceChecks(

@@ -6,8 +6,8 @@ import { Action } from '../domain/actions.js';
 import { NotFoundError, forbidden, invalid } from '../domain/errors.js';
 import { PLURAL_SEPARATOR, State, describeCharacter, joinPlural, splitPlural, unwritableCharacter } from '../domain/unit.js';
 import { followUnitStats } from '../statistics/follow.js';
-import { type UnitPlace, recordChangeRow, unitChange } from '../store/changes.repo.js';
-import { findEditableUnit, propagationTargets, setPendingTarget } from '../store/edits.repo.js';
+import { type UnitPlace, unitChange } from '../store/changes.repo.js';
+import { findEditableUnit, propagationTargets, setPendingTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
@@ -166,7 +166,7 @@ export async function propagateEdit(
   for (const other of await propagationTargets(tx, unit.id)) {
     if (other.state === State.READONLY || other.state === State.APPROVED || (other.target === edit.target && other.state === state)) continue;
     if (splitPlural(other.source).length !== forms || (forms > 1 && other.plural_number !== edit.plurals)) continue;
-    if (await isComponentLocked(tx, other.component_id)) continue;
+    if (Number(other.locked) === 1) continue;
     const scope = { projectId: other.project_id, componentId: other.component_id, translationId: other.translation_id, state: other.state };
     if (!edit.mayPropagateTo(scope)) continue;
     const change = unitChange(other, {
@@ -220,14 +220,19 @@ export async function saveUnitEdits(
   if (edits.length === 0) return [];
   const units = edits.map((e) => ({ id: e.unit.id, translationId: e.unit.translation_id }));
   // a few units changed: their translations' statistics move by their shares instead of being counted again
+  // each step a statement or a few for all the units (a statement per unit cost a round trip each on PostgreSQL,
+  // all inside the store's write lock)
   return followUnitStats(tx, units, async () => {
-    for (const e of edits) await setPendingTarget(tx, e.unit.id, e);
+    await setPendingTargets(
+      tx,
+      edits.map((e) => ({ ...e, unitId: e.unit.id })),
+    );
     const changeIds = new Map<number, number>();
     const states = await enforceChecks(
       tx,
       edits.map((e) => ({ id: e.unit.id, state: e.state, change: e.change })),
       [...new Set(units.map((u) => u.translationId))],
-      { recordEach: async (u) => void changeIds.set(u.id, await recordChangeRow(tx, u.change!)) },
+      { changeIds },
     );
     return edits.map((e) => ({ changeId: changeIds.get(e.unit.id)!, state: states.get(e.unit.id) ?? e.state }));
   });

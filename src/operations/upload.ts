@@ -9,7 +9,7 @@ import { unitIdHash } from '../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State, joinPlural } from '../domain/unit.js';
 import type { ParsedFile } from '../formats/format.js';
 import { recordChanges } from '../store/changes.repo.js';
-import { findEditableUnit, setPendingTarget } from '../store/edits.repo.js';
+import { findEditableUnit, setPendingTargets } from '../store/edits.repo.js';
 import { type ChangeInput, type NewSuggestion, type NewUnit, type TranslationRef, type Tx, type UnitBrief, type UnitTargetEdit, now } from '../store/index.js';
 import { isComponentLocked } from '../store/projects.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
@@ -403,7 +403,10 @@ export async function uploadTranslation(h: ComponentHandle, language: string, in
  * needing editing), refreshes statistics (call inside a transaction); bulk edit and search and replace save so too.
  */
 export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
-  for (const e of edits) await setPendingTarget(tx, e.id, e);
+  await setPendingTargets(
+    tx,
+    edits.map((e) => ({ ...e, unitId: e.id })),
+  );
   const ids = await recordChanges(tx, changes);
   const changeOf = new Map(changes.filter((c) => c.unitId != null).map((c) => [c.unitId as number, c]));
   await enforceChecks(

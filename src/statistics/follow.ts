@@ -1,9 +1,9 @@
 // Keeps translations' statistics in step with a change of some of their units: each unit's share is read before and
 // after the change and its translation's counters move by the difference (domain/statistics.ts), instead of every unit
 // being counted again. The one way the write paths (edits, suggestions, comments, checks) keep the counts.
-import { statsDelta } from '../domain/statistics.js';
+import { type StatsDelta, statsDelta } from '../domain/statistics.js';
 import type { Tx } from '../store/db.js';
-import { addStatsDelta, refreshStats, unitStatsFacts } from '../store/stats.repo.js';
+import { addStatsDeltas, refreshStats, unitStatsFactsOf } from '../store/stats.repo.js';
 
 /** A unit whose share of its translation's statistics a change may move. */
 export interface CountedUnit {
@@ -24,15 +24,27 @@ export async function followUnitStats<T>(
   work: () => Promise<T>,
   opts: { lastChange?: boolean; unchanged?: (result: T) => boolean } = {},
 ): Promise<T> {
-  const before = [];
-  for (const u of units) before.push(await unitStatsFacts(tx, u.id));
+  // each read and write a statement for all the units (a statement per unit cost a round trip each on PostgreSQL)
+  const ids = units.map((u) => u.id);
+  const before = await unitStatsFactsOf(tx, ids);
   const result = await work();
   if (opts.unchanged?.(result)) return result;
-  for (const [i, u] of units.entries()) {
-    const was = before[i];
-    const is = await unitStatsFacts(tx, u.id);
-    if (was && is) await addStatsDelta(tx, u.translationId, statsDelta(was, is), { lastChange: opts.lastChange });
-    else await refreshStats(tx, [u.translationId]);
+  const after = await unitStatsFactsOf(tx, ids);
+  const deltas = new Map<number, StatsDelta>();
+  const recount = new Set<number>();
+  for (const u of units) {
+    const was = before.get(u.id);
+    const is = after.get(u.id);
+    if (!was || !is) {
+      recount.add(u.translationId);
+      continue;
+    }
+    const delta = statsDelta(was, is);
+    const sum = deltas.get(u.translationId);
+    if (!sum) deltas.set(u.translationId, delta);
+    else for (const k of Object.keys(delta) as (keyof StatsDelta)[]) sum[k] += delta[k];
   }
+  await addStatsDeltas(tx, deltas, { lastChange: opts.lastChange });
+  await refreshStats(tx, recount);
   return result;
 }

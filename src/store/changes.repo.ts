@@ -52,6 +52,21 @@ export interface ChangeRow {
   details: string;
 }
 
+const CHANGE_COLUMNS: readonly BulkColumn[] = [
+  ['timestamp', 'text'],
+  ['action', 'bigint'],
+  ['project_id', 'bigint'],
+  ['component_id', 'bigint'],
+  ['translation_id', 'bigint'],
+  ['unit_id', 'bigint'],
+  ['language_id', 'bigint'],
+  ['user_id', 'bigint'],
+  ['author_id', 'bigint'],
+  ['target', 'text'],
+  ['old', 'text'],
+  ['details', 'text'],
+];
+
 const sql = preparedOnce((tx: Tx) => ({
   insert: tx.prepare(
     tx.dialect.returningId(
@@ -65,6 +80,12 @@ const sql = preparedOnce((tx: Tx) => ({
      ORDER BY timestamp DESC, id DESC LIMIT 1`,
   ),
   remove: tx.prepare('DELETE FROM changes WHERE id = ?'),
+  // many changes in one statement, inserted in their order (the ids ascend with it)
+  insertOf: tx.prepare(
+    `INSERT INTO changes (${CHANGE_COLUMNS.map(([name]) => name).join(', ')})
+     SELECT ${CHANGE_COLUMNS.map(([name]) => `r.${name}`).join(', ')} FROM (${tx.dialect.rowsOfJson([...CHANGE_COLUMNS, ['ord', 'bigint']])}) AS r
+     ORDER BY r.ord RETURNING id`,
+  ),
 }));
 
 const changeValues = (c: ChangeInput): unknown[] => [
@@ -82,31 +103,18 @@ const changeValues = (c: ChangeInput): unknown[] => [
   JSON.stringify(c.details ?? {}),
 ];
 
-const CHANGE_COLUMNS: readonly BulkColumn[] = [
-  ['timestamp', 'text'],
-  ['action', 'bigint'],
-  ['project_id', 'bigint'],
-  ['component_id', 'bigint'],
-  ['translation_id', 'bigint'],
-  ['unit_id', 'bigint'],
-  ['language_id', 'bigint'],
-  ['user_id', 'bigint'],
-  ['author_id', 'bigint'],
-  ['target', 'text'],
-  ['old', 'text'],
-  ['details', 'text'],
-];
-
 /** Records one change; returns its id. */
 export async function recordChangeRow(tx: Tx, c: ChangeInput): Promise<number> {
   return Number((await sql(tx).insert.run(...changeValues(c))).lastInsertRowid);
 }
 
-/** Records changes one after another; returns their ids in order. */
+/** Records changes in their order, in one statement; returns their ids in order. */
 export async function recordChanges(tx: Tx, changes: readonly ChangeInput[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const c of changes) ids.push(await recordChangeRow(tx, c));
-  return ids;
+  if (changes.length === 0) return [];
+  if (changes.length === 1) return [await recordChangeRow(tx, changes[0]!)];
+  const rows = changes.map((c, i) => [...changeValues(c), i]);
+  const ids = ((await sql(tx).insertOf.all(JSON.stringify(rows))) as { id: number }[]).map((r) => Number(r.id));
+  return ids.sort((a, b) => a - b);
 }
 
 /** Records many changes (in a few statements where a statement costs a round trip; ids in a bulk insert's order are not kept). */

@@ -20,18 +20,37 @@ export interface CheckingRow {
   project_flags: string;
 }
 
+/** A check row's key for bulk writes. */
+const CHECK_KEY: readonly BulkColumn[] = [
+  ['unit_id', 'bigint'],
+  ['name', 'text'],
+];
+
+/** A string of a translation or component: its id and the string's id_hash. */
+const STRING_OF: readonly BulkColumn[] = [
+  ['owner', 'bigint'],
+  ['id_hash', 'bigint'],
+];
+
+/** (translation or component id, id_hash) pairs as one JSON parameter (64-bit hashes written out exactly). */
+function stringPairs(pairs: Iterable<readonly [number, bigint]>): string {
+  return `[${[...pairs].map(([owner, hash]) => `[${owner},${hash}]`).join(',')}]`;
+}
+
+/** A translation's checking facts (CheckingRow and its id), each translation's row; the caller adds the WHERE. */
+const checkingSelect = (tx: Tx) =>
+  `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
+     coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
+     coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
+     coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
+     coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
+     coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
+     coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
+   FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
+   JOIN projects p ON p.id = c.project_id`;
+
 const sql = preparedOnce((tx: Tx) => ({
-  context: tx.prepare(
-    `SELECT t.is_source, t.component_id, l.code AS language, t.language_code,
-       coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
-       coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
-       coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
-       coalesce(${tx.dialect.jsonText('c.settings', 'check_flags')}, '') AS component_flags,
-       coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
-       coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id WHERE t.id = ?`,
-  ),
+  context: tx.prepare(`${checkingSelect(tx)} WHERE t.id = ?`),
   componentContext: tx.prepare(
     `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
        coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
@@ -68,13 +87,7 @@ const sql = preparedOnce((tx: Tx) => ({
     `SELECT c.name, count(*) FILTER (WHERE c.dismissed = 0) AS active, count(*) FILTER (WHERE c.dismissed = 1) AS dismissed FROM checks c JOIN units u ON u.id = c.unit_id
      WHERE u.translation_id = ? GROUP BY c.name ORDER BY active DESC, c.name`,
   ),
-  // the string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
-  related: tx
-    .prepare(
-      `SELECT count(*) FROM translations t JOIN units o ON o.translation_id = t.id AND o.id_hash = ?
-       JOIN checks k ON k.unit_id = o.id WHERE t.component_id = ? AND t.id <> ?`,
-    )
-    .pluck(),
+  // each string's checks in the component's other translations (dismissed ones too, as Weblate counts them)
   relatedAll: tx
     .prepare(
       `SELECT o.id_hash, count(*) AS n FROM translations t JOIN units o ON o.translation_id = t.id JOIN checks k ON k.unit_id = o.id
@@ -159,11 +172,133 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE ot.language_id = ? AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?`,
   ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
+  // several translations, components or strings at once (the units an edit fills): a statement for all of them
+  contextsOf: tx.prepare(`${checkingSelect(tx)} WHERE t.id IN (${tx.dialect.idsOfJson})`),
+  removeOf: tx.prepare(`DELETE FROM checks WHERE (unit_id, name) IN (${tx.dialect.rowsOfJson(CHECK_KEY)}) RETURNING unit_id`),
+  insertOf: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) SELECT unit_id, name, 0 FROM (${tx.dialect.rowsOfJson(CHECK_KEY)}) AS r WHERE true
+     ON CONFLICT DO NOTHING RETURNING unit_id`),
+  sourceTranslationsOf: tx.prepare(`SELECT component_id, id FROM translations WHERE component_id IN (${tx.dialect.idsOfJson}) AND is_source = 1`),
+  componentsTranslated: tx.prepare(
+    `SELECT t.component_id, coalesce(sum(s.translated), 0) AS translated, coalesce(sum(s.total), 0) AS total
+     FROM translation_stats s JOIN translations t ON t.id = s.translation_id WHERE t.component_id IN (${tx.dialect.idsOfJson}) GROUP BY t.component_id`,
+  ),
+  // read from the (translation or component, string) pairs outwards: two lists of ids left the planner to guess at
+  // their product, and PostgreSQL walked every unit instead (half a second at 216k units)
+  sourceUnitsOfMany: tx
+    .prepare(
+      `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, u.id_hash, u.timestamp
+       FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p JOIN units u ON u.translation_id = p.owner AND u.id_hash = p.id_hash`,
+    )
+    .safeIntegers(true),
+  relatedOfMany: tx
+    .prepare(
+      `SELECT p.owner AS component_id, p.id_hash, count(*) AS n FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p
+       JOIN translations t ON t.component_id = p.owner AND t.is_source = 0
+       JOIN units o ON o.translation_id = t.id AND o.id_hash = p.id_hash JOIN checks k ON k.unit_id = o.id
+       GROUP BY p.owner, p.id_hash`,
+    )
+    .safeIntegers(true),
+  statesOfMany: tx
+    .prepare(
+      `SELECT p.owner AS component_id, p.id_hash, count(*) AS total, count(*) FILTER (WHERE o.state >= ${State.TRANSLATED}) AS translated
+       FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p JOIN translations t ON t.component_id = p.owner
+       JOIN units o ON o.translation_id = t.id AND o.id_hash = p.id_hash GROUP BY p.owner, p.id_hash`,
+    )
+    .safeIntegers(true),
+  addInconsistentOf: tx.prepare(
+    `INSERT INTO checks (unit_id, name, dismissed) SELECT v.id, '${INCONSISTENT}', 0 FROM units v WHERE v.id IN (${tx.dialect.idsOfJson})
+     ON CONFLICT DO NOTHING RETURNING unit_id`,
+  ),
+  removeInconsistentOf: tx.prepare(`DELETE FROM checks WHERE unit_id IN (${tx.dialect.idsOfJson}) AND name = '${INCONSISTENT}' RETURNING unit_id`),
 }));
+
+/** The checking facts of several translations by id (unknown ones left out). */
+export async function checkingFactsOf(tx: Tx, translationIds: readonly number[]): Promise<Map<number, CheckingRow>> {
+  if (translationIds.length === 0) return new Map();
+  const rows = (await sql(tx).contextsOf.all(JSON.stringify(translationIds))) as (CheckingRow & { id: number })[];
+  return new Map(rows.map(({ id, ...r }) => [Number(id), r]));
+}
+
+/** The source translations of components (component id → translation id; components without one left out). */
+export async function sourceTranslationsOf(tx: Tx, componentIds: readonly number[]): Promise<Map<number, number>> {
+  const rows = (await sql(tx).sourceTranslationsOf.all(JSON.stringify(componentIds))) as { component_id: number; id: number }[];
+  return new Map(rows.map((r) => [Number(r.component_id), Number(r.id)]));
+}
+
+/** componentTranslated of several components (a component without statistics counts 0 of 0). */
+export async function componentsTranslated(tx: Tx, componentIds: readonly number[]): Promise<Map<number, { translated: number; total: number }>> {
+  const rows = (await sql(tx).componentsTranslated.all(JSON.stringify(componentIds))) as { component_id: number; translated: number; total: number }[];
+  return new Map(rows.map((r) => [Number(r.component_id), { translated: Number(r.translated), total: Number(r.total) }]));
+}
+
+/** The units of these strings (source translation id, id_hash), with their translation (64-bit integers as bigint). */
+export async function sourceUnitRowsOf(
+  tx: Tx,
+  strings: Iterable<readonly [sourceId: number, idHash: bigint]>,
+): Promise<(SourceUnitRow & { translation_id: bigint })[]> {
+  return (await sql(tx).sourceUnitsOfMany.all(stringPairs(strings))) as (SourceUnitRow & { translation_id: bigint })[];
+}
+
+/** A string of a component as the keys of relatedChecksOfStrings and stringStatesOf. */
+export const componentString = (componentId: number | bigint, idHash: bigint): string => `${componentId}:${idHash}`;
+
+/**
+ * relatedChecks of several strings (component id, id_hash) at once, by componentString (the strings' checks in their
+ * components' translations other than the source, dismissed ones too; none: absent).
+ */
+export async function relatedChecksOfStrings(tx: Tx, strings: Iterable<readonly [componentId: number, idHash: bigint]>): Promise<Map<string, number>> {
+  const rows = (await sql(tx).relatedOfMany.all(stringPairs(strings))) as { component_id: bigint; id_hash: bigint; n: bigint }[];
+  return new Map(rows.map((r) => [componentString(r.component_id, r.id_hash), Number(r.n)]));
+}
+
+/** stringStates of several strings (component id, id_hash) at once, by componentString (none: absent). */
+export async function stringStatesOf(
+  tx: Tx,
+  strings: Iterable<readonly [componentId: number, idHash: bigint]>,
+): Promise<Map<string, { total: number; translated: number }>> {
+  const rows = (await sql(tx).statesOfMany.all(stringPairs(strings))) as { component_id: bigint; id_hash: bigint; total: bigint; translated: bigint }[];
+  return new Map(rows.map((r) => [componentString(r.component_id, r.id_hash), { total: Number(r.total), translated: Number(r.translated) }]));
+}
+
+/**
+ * storeChecks for several units at once (one delete and one insert): each unit's stored checks (`stored`, as
+ * checksOfUnits reads them) made equal to its `failing`, dismissals and `inconsistent` kept. Returns the units whose
+ * rows changed.
+ */
+export async function storeChecksOfUnits(
+  tx: Tx,
+  failing: ReadonlyMap<number, readonly string[]>,
+  stored: ReadonlyMap<number, readonly string[]>,
+): Promise<Set<number>> {
+  const gone: [number, string][] = [];
+  const added: [number, string][] = [];
+  for (const [id, names] of failing) {
+    const existing = stored.get(id) ?? [];
+    for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
+    for (const name of names) if (!existing.includes(name)) added.push([id, name]);
+  }
+  const s = sql(tx);
+  const changed = new Set<number>();
+  if (gone.length > 0) for (const r of (await s.removeOf.all(JSON.stringify(gone))) as { unit_id: number }[]) changed.add(Number(r.unit_id));
+  if (added.length > 0) for (const r of (await s.insertOf.all(JSON.stringify(added))) as { unit_id: number }[]) changed.add(Number(r.unit_id));
+  return changed;
+}
+
+/** Adds `inconsistent` to some units and removes it from others (a statement each); returns the units whose rows changed. */
+export async function storeInconsistentOf(tx: Tx, add: readonly number[], remove: readonly number[]): Promise<Set<number>> {
+  const s = sql(tx);
+  const changed = new Set<number>();
+  if (add.length > 0) for (const r of (await s.addInconsistentOf.all(JSON.stringify(add))) as { unit_id: number }[]) changed.add(Number(r.unit_id));
+  if (remove.length > 0) for (const r of (await s.removeInconsistentOf.all(JSON.stringify(remove))) as { unit_id: number }[]) changed.add(Number(r.unit_id));
+  return changed;
+}
 
 /** What the store keeps that decides a translation's checks (undefined for an unknown translation). */
 export async function checkingFacts(tx: Tx, translationId: number): Promise<CheckingRow | undefined> {
-  return (await sql(tx).context.get(translationId)) as CheckingRow | undefined;
+  const row = (await sql(tx).context.get(translationId)) as (CheckingRow & { id: number }) | undefined;
+  if (!row) return undefined;
+  const { id: _id, ...facts } = row;
+  return facts;
 }
 
 /** What a component's settings say about its checks (the translation's part of CheckingRow left out). */
@@ -267,11 +402,6 @@ export async function relatedChecksOf(tx: Tx, hashes: Iterable<bigint>, componen
   const out = new Map<bigint, number>();
   for (const r of (await sql(tx).relatedOf.all(hashList(hashes), componentId, sourceId)) as { id_hash: bigint; n: bigint }[]) out.set(r.id_hash, Number(r.n));
   return out;
-}
-
-/** The checks of one string's units in the component's translations other than `sourceId` (dismissed ones too). */
-export async function relatedChecks(tx: Tx, idHash: bigint, componentId: number, sourceId: number): Promise<number> {
-  return Number(await sql(tx).related.get(idHash, componentId, sourceId));
 }
 
 /** How many units of a string the component has, and how many are translated. */
@@ -403,12 +533,6 @@ export async function storeChecks(tx: Tx, unitId: number, failing: readonly stri
   for (const name of failing) if (!existing.some((e) => e.name === name)) changes += (await s.insert.run(unitId, name)).changes;
   return changes > 0;
 }
-
-/** A check row's key for bulk writes. */
-const CHECK_KEY: readonly BulkColumn[] = [
-  ['unit_id', 'bigint'],
-  ['name', 'text'],
-];
 
 /** The checks of units that have none stored yet (just inserted): a statement a row, or a few in bulk where that is cheaper. */
 export async function storeFreshChecks(tx: Tx, rows: readonly (readonly [unitId: number, name: string])[]): Promise<void> {

@@ -165,6 +165,11 @@ export interface Dialect {
   returningId(insert: string): string;
   /** A subquery of the integers in one parameter holding a JSON array (bound as `JSON.stringify(ids)`). */
   readonly idsOfJson: string;
+  /**
+   * A subquery of the rows in one parameter holding a JSON array of arrays (bound as `JSON.stringify(rows)`, values in
+   * `columns` order), its columns named as `columns`: many rows written or matched in one statement on both engines.
+   */
+  rowsOfJson(columns: readonly BulkColumn[]): string;
   /** LIKE that ignores the case of letters (SQLite's LIKE does, for ASCII). */
   readonly ilike: string;
   /** A join the planner takes in the order written (SQLite's CROSS JOIN; PostgreSQL plans joins itself). */

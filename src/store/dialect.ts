@@ -38,6 +38,7 @@ export const sqliteDialect: Dialect = {
   jsonFlag: (column, key) => `json_extract(${column}, '$.${key}')`,
   returningId: (insert) => insert,
   idsOfJson: 'SELECT value FROM json_each(?)',
+  rowsOfJson: (columns) => `SELECT ${columns.map(([name], i) => `value ->> ${i} AS ${name}`).join(', ')} FROM json_each(?)`,
   ilike: 'LIKE',
   orderedJoin: 'CROSS JOIN',
   idsFirstPages: false,

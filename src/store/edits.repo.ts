@@ -3,7 +3,7 @@ import { ACTIONS_CONTENT, Action } from '../domain/actions.js';
 import { State } from '../domain/unit.js';
 import type { ChangeInput } from './changes.repo.js';
 import { deleteChanges, recordChangeRow, recordChanges } from './changes.repo.js';
-import type { Tx } from './db.js';
+import type { BulkColumn, Tx } from './db.js';
 import { setSyncedCommit, syncedCommitOf } from './projects.repo.js';
 import type { UnitRow } from './rows.js';
 import { preparedOnce } from './statements.js';
@@ -88,6 +88,8 @@ export interface PropagationTarget extends Pick<UnitRow, 'id' | 'translation_id'
   project_id: number;
   language_id: number;
   plural_number: number;
+  /** 1 when the unit's component is locked (nothing propagates to it). */
+  locked: number;
 }
 
 const sameString = (tx: Tx) => {
@@ -107,7 +109,7 @@ const sameString = (tx: Tx) => {
     FROM edited e JOIN units o ON o.source = e.source AND o.context = e.context AND o.id <> e.id
   )
   SELECT o.id, o.translation_id, o.source, o.target, o.state, ot.component_id, oc.project_id, ot.language_id,
-    coalesce(ot.plural_number, l.plural_number) AS plural_number
+    coalesce(ot.plural_number, l.plural_number) AS plural_number, oc.locked
   FROM copies o
   JOIN translations ot ON ot.id = o.translation_id AND ot.language_id = o.language_id AND ot.is_source = 0
   JOIN components oc ON oc.id = ot.component_id AND oc.project_id = o.project_id AND oc.id <> o.component_id
@@ -116,12 +118,23 @@ const sameString = (tx: Tx) => {
   ORDER BY o.id`;
 };
 
+const PENDING_EDIT: readonly BulkColumn[] = [
+  ['id', 'bigint'],
+  ['target', 'text'],
+  ['state', 'bigint'],
+  ['author_id', 'bigint'],
+  ['timestamp', 'text'],
+  ['automatic', 'bigint'],
+];
+
 const sql = preparedOnce((tx: Tx) => ({
   unitForEdit: tx.prepare(unitForEdit(tx)),
   sameString: tx.prepare(sameString(tx)),
-  setState: tx.prepare('UPDATE units SET state = ?, original_state = ? WHERE id = ?'),
-  setPending: tx.prepare(
-    'UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ?, automatically_translated = ? WHERE id = ?',
+  setStates: tx.prepare(`UPDATE units SET state = ?, original_state = ? WHERE id IN (${tx.dialect.idsOfJson})`),
+  setPendingOf: tx.prepare(
+    `UPDATE units SET target = r.target, state = r.state, original_state = r.state, pending = 1, pending_author_id = r.author_id,
+       timestamp = r.timestamp, automatically_translated = r.automatic
+     FROM (${tx.dialect.rowsOfJson(PENDING_EDIT)}) AS r WHERE units.id = r.id`,
   ),
   pending: tx.prepare(
     `SELECT ${PENDING_COLUMNS} FROM translations t JOIN units u ON u.translation_id = t.id AND u.pending = 1
@@ -163,20 +176,22 @@ export async function findEditableUnit(tx: Tx, unitId: number): Promise<Editable
 }
 
 /**
- * Stores an edit's target and state as pending (its original state follows), by its author at `timestamp`; the unit
- * is marked automatically translated when automatic translation stored it (`automatic`), else no longer.
+ * Stores edits' targets and states as pending (their original states follow), each by its author at its `timestamp`, in
+ * one statement; a unit is marked automatically translated when automatic translation stored it (`automatic`), else no
+ * longer.
  */
-export async function setPendingTarget(
+export async function setPendingTargets(
   tx: Tx,
-  unitId: number,
-  edit: { target: string; state: number; authorId: number | null; timestamp: string; automatic?: boolean },
+  edits: readonly { unitId: number; target: string; state: number; authorId: number | null; timestamp: string; automatic?: boolean }[],
 ): Promise<void> {
-  await sql(tx).setPending.run(edit.target, edit.state, edit.state, edit.authorId, edit.timestamp, edit.automatic ? 1 : 0, unitId);
+  if (edits.length === 0) return;
+  const rows = edits.map((e) => [e.unitId, e.target, e.state, e.authorId, e.timestamp, e.automatic ? 1 : 0]);
+  await sql(tx).setPendingOf.run(JSON.stringify(rows));
 }
 
-/** Sets a unit's state (and its original state). */
-export async function setUnitState(tx: Tx, unitId: number, state: number): Promise<void> {
-  await sql(tx).setState.run(state, state, unitId);
+/** Sets several units' state (and their original state) in one statement. */
+export async function setUnitStates(tx: Tx, unitIds: readonly number[], state: number): Promise<void> {
+  if (unitIds.length > 0) await sql(tx).setStates.run(state, state, JSON.stringify(unitIds));
 }
 
 /** Every pending unit of a component, by translation then position. */

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FormatParseError } from '../../src/domain/errors.js';
 import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
+import { countWords } from '../../src/domain/words.js';
 import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
 import { type DictUnit, readPlainUnits, readStringsdict } from '../../src/formats/apple/stringsdict.js';
 import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
@@ -248,7 +249,13 @@ describe('stringsdict: a parse reads the units from the tokens, the tree where t
   const entry = (key: string, format: string, pairs: string) =>
     `<key>${key}</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n${format}\n<key>n</key>\n<dict>${variable(pairs)}</dict>\n</dict>`;
   const light = (entries: readonly DictUnit[] | null) =>
-    entries?.map(({ id, plural, text, forms, format }) => ({ id, plural, text, format, forms: forms.map(({ key, text }) => ({ key, text })) }));
+    entries?.map(({ id, plural, text, forms, format }) => ({
+      id,
+      plural,
+      text,
+      format,
+      forms: forms.map(({ key, text }) => ({ key, text })),
+    }));
 
   it('reads the same units as the tree from plain files: a DOCTYPE, BOM, CRLF, comments, CDATA, references, repeated keys, non-ASCII, empty values', () => {
     const plain = [
@@ -261,6 +268,10 @@ describe('stringsdict: a parse reads the units from the tokens, the tree where t
       plist(entry('a', '<true/>', '<key>other</key><integer>3</integer><key>few</key><false></false>')),
       plist(`${entry('a', '<string>x</string>', '')}\n${entry('a', '<string>y</string>', '<key>one</key><string>again</string>')}`),
       plist(entry('日本', '<string>件</string>', '<key>other</key><string>%ld 件</string>')),
+      // a repeated spec type and value type: the first of each, the first value type empty
+      plist(
+        '<key>a</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string/><key>NSStringFormatSpecTypeKey</key><string>Other</string><key>NSStringFormatValueTypeKey</key><string>lu</string><key>one</key><string>1</string></dict></dict>',
+      ),
       plist(''),
       '<plist/>',
       '<plist><dict/></plist>',
@@ -272,6 +283,42 @@ describe('stringsdict: a parse reads the units from the tokens, the tree where t
       expect(light(units), text).toEqual(light(readStringsdict(bytes, 'x.stringsdict').entries));
     }
     expect(readPlainUnits(encoder.encode(plain[3]!), 'x')?.find((e) => e.id === 'a')?.text).toBe('x<b> & y & é <');
+  });
+
+  it('lists a file against its template by id whatever its order, and a template that repeats an id with the last of it as target', () => {
+    const f = getFormat('stringsdict');
+    const forms = (one: string) => `<key>one</key><string>${one}</string><key>other</key><string>${one}s</string>`;
+    const tctx = { filename: 'en.lproj/x.stringsdict', language: 'en', sourceLanguage: 'en' };
+    const tbytes = encoder.encode(
+      plist(
+        `${entry('a', '<string>x</string>', forms('1 file,\u00a0 in\ttotal'))}\n${entry('b', '<string>b</string>', '')}\n${entry('a', '<string>y</string>', forms('2'))}`,
+      ),
+    );
+    const own = f.parseTemplate(tbytes, tctx, true).units;
+    expect(own.map((u) => [u.context, u.source, u.target])).toEqual([
+      ['a', ['x'], ['y']],
+      ['a:n', ['', '1 file,\u00a0 in\ttotal', '1 file,\u00a0 in\ttotals'], ['', '2', '2s']],
+      ['b', ['b'], ['b']],
+      ['b:n', ['', '', ''], ['', '', '']],
+    ]);
+    expect(own).toEqual(f.parse(tbytes, { ...tctx, template: f.parse(tbytes, tctx) }).units);
+    // the words of the sources, counted from the bytes their content hashes read
+    expect(own.map((u) => u.numWords)).toEqual(own.map((u) => countWords(u.source)));
+    expect(own[1]!.numWords).toBe(8);
+    // a file in another order than its template's, with an id the template lacks and an entry whose id is a variable's
+    const template = f.parseTemplate(tbytes, tctx, false);
+    const ctx = { filename: 'cs.lproj/x.stringsdict', language: 'cs', sourceLanguage: 'en', template };
+    const bytes = encoder.encode(
+      plist(
+        `${entry('b', '<string>B</string>', '')}\n${entry('c', '<string>C</string>', '')}\n${entry('a', '<string>A</string>', forms('J'))}\n<key>a:n</key><dict><key>NSStringLocalizedFormatKey</key><string>not the variable</string></dict>`,
+      ),
+    );
+    expect(f.parse(bytes, ctx).units.map((u) => [u.context, u.target])).toEqual([
+      ['a', ['A']],
+      ['a:n', ['not the variable']],
+      ['b', ['B']],
+      ['b:n', ['', '', '', '']],
+    ]);
   });
 
   it('leaves the rest to the tree, whose units and errors a parse gives', () => {

@@ -45,7 +45,7 @@ function corpusCases(dir: string): Case[] {
 
 function fixtureCases(): Case[] {
   const cases: Case[] = [];
-  for (const name of ['traps.xlf', 'plurals.poxliff', 'notes-example.xlf', 'legacy-11.xlf']) {
+  for (const name of ['traps.xlf', 'plurals.poxliff', 'notes-example.xlf', 'legacy-11.xlf', 'placeholders.xlf']) {
     for (const format of FORMATS) cases.push({ name: `fixtures/${name}`, file: path.join(FIXTURES, 'xliff', name), template: null, format });
   }
   return cases;

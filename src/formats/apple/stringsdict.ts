@@ -1,9 +1,9 @@
 // Apple .stringsdict (`stringsdict`): plist plural rules as Weblate's units (format keys and plural variables with
 // CLDR categories, `zero` first), minimal-diff writes of the edited <string> elements, new files.
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
-import { calculateHash, unitContentHash } from '../../domain/hash.js';
+import { calculateHash, unitContentHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
-import { countWords } from '../../domain/words.js';
+import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js';
 import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
@@ -26,6 +26,7 @@ const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const NO_FORMS: readonly Pair[] = [];
 const NO_KEYS: readonly Form[] = [];
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
+const VALUE_TYPE_KEY = 'NSStringFormatValueTypeKey';
 const encoder = new TextEncoder();
 
 /**
@@ -119,7 +120,7 @@ export function readStringsdict(bytes: Uint8Array, filename: string): Stringsdic
         if (spec && textOf(spec.value) !== '' && textOf(spec.value) !== 'NSStringPluralRuleType') {
           fail(xml, filename, innerKey, `${inner} in ${key} is not of NSStringPluralRuleType`);
         }
-        const format = variable.find((p) => p.key === 'NSStringFormatValueTypeKey');
+        const format = variable.find((p) => p.key === VALUE_TYPE_KEY);
         entries.push({ id: `${key}:${inner}`, outer, value, plural: true, text: '', forms: variable, format: format ? textOf(format.value) : '' });
       } else {
         fail(xml, filename, innerKey, `unexpected key ${inner} in ${key}`);
@@ -140,7 +141,9 @@ function pairOf<P extends Form>(pairs: readonly P[], key: string): P | undefined
 
 function entryForms(entry: DictUnit, tags: readonly string[]): string[] {
   if (!entry.plural) return [entry.text];
-  return tags.map((tag) => pairOf(entry.forms, tag)?.text ?? '');
+  const forms: string[] = [];
+  for (let i = 0; i < tags.length; i++) forms.push(pairOf(entry.forms, tags[i]!)?.text ?? '');
+  return forms;
 }
 
 /** The start or end tag after the current token: text, comments and PIs between elements are dropped, as the tree drops them. */
@@ -164,9 +167,16 @@ function startsNext(s: XmlScanner, name: string): boolean {
 /** `scalarText` of the element whose start tag the scanner is on, read up to its end tag; null if it is not a plain scalar. */
 function scalarOf(s: XmlScanner): string | null {
   const name = s.name;
-  if (!PLIST_TEXT.has(name)) return null;
+  // <string> and <key> first: names are the scanner's one copy of each, so these are pointer tests, not a set's hashing
+  if (name !== 'string' && name !== 'key' && !PLIST_TEXT.has(name)) return null;
+  let kind = s.next();
+  // most values are one text token
   let text = '';
-  for (let kind = s.next(); kind !== XmlToken.EndTag; kind = s.next()) {
+  if (kind === XmlToken.Text) {
+    text = s.textValue();
+    kind = s.next();
+  }
+  for (; kind !== XmlToken.EndTag; kind = s.next()) {
     if (kind === XmlToken.Text || kind === XmlToken.CData) text += s.textValue();
     else if (kind === XmlToken.StartTag || kind === XmlToken.Eof) return null;
   }
@@ -205,18 +215,22 @@ export function readPlainUnits(bytes: Uint8Array, filename: string): DictUnit[] 
         }
         if (!named(s, 'dict')) return null;
         const forms: Form[] = [];
+        // the first of a repeated spec type and value type, as the tree reader takes them
+        let spec: string | null = null;
+        let format: string | null = null;
         while (nextTag(s) === XmlToken.StartTag) {
           const formKey = keyOf(s);
           if (formKey === null || nextTag(s) !== XmlToken.StartTag) return null;
           const text = scalarOf(s);
           if (text === null) return null;
           forms.push({ key: formKey, text });
+          // the two long keys told apart by length first: most keys are categories
+          if (formKey.length === SPEC_TYPE_KEY.length && formKey === SPEC_TYPE_KEY) spec ??= text;
+          else if (formKey.length === VALUE_TYPE_KEY.length && formKey === VALUE_TYPE_KEY) format ??= text;
         }
-        // the first of a repeated key, as the tree reader's check takes it; another rule type is its error
-        const spec = forms.find((f) => f.key === SPEC_TYPE_KEY);
-        if (spec && spec.text !== '' && spec.text !== 'NSStringPluralRuleType') return null;
-        const format = forms.find((f) => f.key === 'NSStringFormatValueTypeKey');
-        entries.push({ id: `${key}:${inner}`, plural: true, text: '', forms, format: format ? format.text : '' });
+        // another rule type is the tree reader's error
+        if (spec !== null && spec !== '' && spec !== 'NSStringPluralRuleType') return null;
+        entries.push({ id: `${key}:${inner}`, plural: true, text: '', forms, format: format ?? '' });
       }
     }
     // a second element in <plist>, which the tree reader ignores: left to it
@@ -231,9 +245,12 @@ type Identity = Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords
 /** A template's listing: each id once (the first), their places, and their identities per tag set. */
 interface TemplateListing {
   entries: DictUnit[];
+  /** Whether the template repeats no id (its listing is its entries). */
+  unique: boolean;
   /** The entries' ids and their places. */
   keys: TemplateKeys;
-  identities: Map<string, Identity[]>;
+  /** By the tag set (`stringsdictTags` gives one array per language). */
+  identities: Map<readonly string[], Identity[]>;
 }
 
 // A template is listed against every translation file: its listing and identities are worked out once.
@@ -242,39 +259,42 @@ const listings = new WeakMap<StringsdictUnits, TemplateListing>();
 function templateListing(template: StringsdictUnits): TemplateListing {
   let listing = listings.get(template);
   if (!listing) {
-    const positions = new Map<string, number>();
+    const listed = new Set<string>();
     const entries: DictUnit[] = [];
     for (const t of template.entries) {
-      if (positions.has(t.id)) continue;
-      positions.set(t.id, entries.length);
+      if (listed.has(t.id)) continue;
+      listed.add(t.id);
       entries.push(t);
     }
-    listing = { entries, keys: new TemplateKeys(entries.map((t) => t.id)), identities: new Map() };
+    const keys = new TemplateKeys(entries.map((t) => t.id));
+    listing = { entries, unique: entries.length === template.entries.length, keys, identities: new Map() };
     listings.set(template, listing);
   }
   return listing;
 }
 
 function identitiesOf(listing: TemplateListing, tags: readonly string[]): Identity[] {
-  const key = tags.join();
-  let identities = listing.identities.get(key);
+  let identities = listing.identities.get(tags);
   if (!identities) {
     identities = listing.entries.map((t) => {
       const source = entryForms(t, tags);
-      return { source, idHash: calculateHash(t.id), contentHash: unitContentHash(source, t.id), numWords: countWords(source) };
+      const idHash = calculateHash(t.id);
+      const contentHash = unitContentHash(source, t.id);
+      // the words of the source the content hash just read
+      const numWords = source.some((form) => form.startsWith(UNUSED_PLURAL)) ? countWords(source) : wordsOfLastHashed();
+      return { source, idHash, contentHash, numWords };
     });
-    listing.identities.set(key, identities);
+    listing.identities.set(tags, identities);
   }
   return identities;
 }
 
-function unit(
-  context: string,
-  source: string[],
-  target: string[],
-  position: number,
-  identity?: Pick<ParsedUnit, 'idHash' | 'contentHash' | 'numWords'>,
-): ParsedUnit {
+function hasText(forms: readonly string[]): boolean {
+  for (let i = 0; i < forms.length; i++) if (forms[i] !== '') return true;
+  return false;
+}
+
+function unit(context: string, source: string[], target: string[], position: number, identity: Omit<Identity, 'source'>): ParsedUnit {
   return {
     context,
     source,
@@ -285,11 +305,11 @@ function unit(
     explanation: '',
     sourceExplanation: '',
     previousSource: '',
-    state: target.some((t) => t !== '') ? State.TRANSLATED : State.EMPTY,
+    state: hasText(target) ? State.TRANSLATED : State.EMPTY,
     position,
-    idHash: identity?.idHash ?? calculateHash(context),
-    contentHash: identity?.contentHash ?? unitContentHash(source, context),
-    numWords: identity?.numWords ?? countWords(source),
+    idHash: identity.idHash,
+    contentHash: identity.contentHash,
+    numWords: identity.numWords,
   };
 }
 
@@ -327,8 +347,8 @@ export function parseStringsdict(bytes: Uint8Array, ctx: FormatContext): ParsedF
     if (seen.has(e.id)) continue;
     seen.add(e.id);
     const forms = entryForms(e, tags);
-    const u = unit(e.id, forms, forms.slice(), units.length + 1);
-    units.push(u);
+    const identity = { idHash: calculateHash(e.id), contentHash: unitContentHash(forms, e.id), numWords: countWords(forms) };
+    units.push(unit(e.id, forms, forms.slice(), units.length + 1, identity));
   }
   return { units, monolingual: false, internal };
 }
@@ -344,20 +364,26 @@ function monolingualUnits(doc: StringsdictUnits, template: StringsdictUnits, ctx
   const tags = stringsdictTags(ctx.language);
   const listing = templateListing(template);
   const identities = identitiesOf(listing, stringsdictTags(ctx.sourceLanguage));
-  // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's)
-  const found = new Array<DictUnit | undefined>(listing.entries.length);
-  let previous = -1;
-  for (const e of doc.entries) {
-    const k = listing.keys.placeOf(e.id, previous);
-    if (k === undefined) continue;
-    found[k] = e;
-    previous = k;
+  const entries = listing.entries;
+  // each template id's entry in this file: the last of that id (a lookup of the file's ids in the template's); the
+  // template read as its own translation is its listing when it repeats no id
+  let found: readonly (DictUnit | undefined)[] = entries;
+  if (doc !== template || !listing.unique) {
+    const inFile = new Array<DictUnit | undefined>(entries.length);
+    let previous = -1;
+    for (const e of doc.entries) {
+      const k = listing.keys.placeOf(e.id, previous);
+      if (k === undefined) continue;
+      inFile[k] = e;
+      previous = k;
+    }
+    found = inFile;
   }
   const units: ParsedUnit[] = [];
-  for (let k = 0; k < listing.entries.length; k++) {
+  for (let k = 0; k < entries.length; k++) {
     const e = found[k];
     const identity = identities[k]!;
-    units.push(unit(listing.entries[k]!.id, identity.source.slice(), e ? entryForms(e, tags) : [''], k + 1, identity));
+    units.push(unit(entries[k]!.id, identity.source.slice(), e ? entryForms(e, tags) : [''], k + 1, identity));
   }
   return units;
 }
@@ -423,7 +449,7 @@ function pairSpan(text: string, pair: Pair): { start: number; end: number } {
 function setForms(edits: Edit[], text: string, entry: DictEntry, forms: readonly string[], tags: readonly string[], layout: Layout): void {
   const indent = childIndent(text, entry.value, layout);
   const order = (tag: string) => (CLDR_CATEGORIES as readonly string[]).indexOf(tag);
-  let anchor: Pair | null = pairOf(entry.forms, 'NSStringFormatValueTypeKey') ?? pairOf(entry.forms, SPEC_TYPE_KEY) ?? null;
+  let anchor: Pair | null = pairOf(entry.forms, VALUE_TYPE_KEY) ?? pairOf(entry.forms, SPEC_TYPE_KEY) ?? null;
   const pending: string[] = [];
   const flush = () => {
     if (pending.length === 0) return;
@@ -464,7 +490,7 @@ function newPairs(template: DictUnit, forms: readonly string[], tags: readonly s
     `${inner}<key>${SPEC_TYPE_KEY}</key>`,
     `${inner}<string>NSStringPluralRuleType</string>`,
   ];
-  lines.push(`${inner}<key>NSStringFormatValueTypeKey</key>`, `${inner}${stringElement(template.format)}`);
+  lines.push(`${inner}<key>${VALUE_TYPE_KEY}</key>`, `${inner}${stringElement(template.format)}`);
   tags.forEach((tag, i) => {
     if (forms[i]) lines.push(`${inner}<key>${tag}</key>`, `${inner}${stringElement(forms[i]!)}`);
   });

@@ -130,6 +130,7 @@ export const postgresDialect: Dialect = {
   jsonFlag: (column, key) => `((${column}::jsonb ->> '${key}')::boolean::int)`,
   returningId: (insert) => `${insert.trimEnd()} RETURNING id`,
   idsOfJson: 'SELECT v::bigint FROM jsonb_array_elements_text(?::jsonb) AS v',
+  rowsOfJson: (columns) => `SELECT ${columns.map(([name, type], i) => `(v ->> ${i})::${type} AS ${name}`).join(', ')} FROM jsonb_array_elements(?::jsonb) AS v`,
   ilike: 'ILIKE',
   orderedJoin: 'JOIN',
   idsFirstPages: true,
