@@ -13,12 +13,15 @@
 // the one that writes the store (scripts/thread-cpu.cjs). BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6; 0: none),
 // BENCH_DURATION (3), BENCH_CONNECTIONS (32), BENCH_SYNC_ARGS (added to each cold sync: `--threads 2`); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
 // (e.g. BENCH_KINDS=cached). BENCH_ENGINE=postgres: the cold syncs into fresh databases of a throwaway PostgreSQL
-// server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's; the
+// server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's, and
+// after each the plan of a deep `/api/units/` page's ids (EXPLAIN (ANALYZE, BUFFERS): heap fetches and time); the
 // serving loads on copies of one synced database there (PostgreSQL's CPU a request given beside tms's).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PgDb } from '../src/store/pg/pg-db.js';
+import { FIRST_LOAD_TABLES } from '../src/store/sync.repo.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
 import { type PostgresServer, startPostgres } from '../test/helpers/postgres-server.js';
@@ -85,6 +88,40 @@ function config(name: string, database = 'tms.sqlite'): string {
   return file;
 }
 
+/**
+ * The plan of the ids of `/api/units/?page=361` for a caller who sees everything (unit-records.repo.ts unitRecords:
+ * the ids skipped through units_pkey), run twice (the second warm): its heap fetches and execution time.
+ */
+function deepPagePlan(url: string): string {
+  const db = new PgDb(url, 'bench');
+  try {
+    const plan = () =>
+      (db.prepare('EXPLAIN (ANALYZE, BUFFERS) SELECT u.id FROM units u ORDER BY 1 LIMIT 100 OFFSET 36000').pluck().all() as string[]).join('\n');
+    plan();
+    const text = plan();
+    const scan = /(Index Only Scan|Index Scan|Seq Scan|Bitmap Heap Scan)/.exec(text)?.[1] ?? 'scan';
+    const fetches = /Heap Fetches: (\d+)/.exec(text)?.[1];
+    const ms = /Execution Time: ([\d.]+) ms/.exec(text)?.[1] ?? '?';
+    return `${scan}${fetches === undefined ? '' : `, heap fetches ${fetches}`}, ${ms} ms`;
+  } finally {
+    db.close();
+  }
+}
+
+/** A VACUUM (ANALYZE) of the tables a first load fills (those the database has): its wall time and the server's CPU. */
+function timedSettle(url: string): string {
+  const db = new PgDb(url, 'bench');
+  try {
+    const tables = FIRST_LOAD_TABLES.filter((t) => db.prepare('SELECT to_regclass(?) IS NOT NULL').pluck().get(t));
+    const cpu = pgCpuSeconds();
+    const started = performance.now();
+    db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+    return `${((performance.now() - started) / 1000).toFixed(2)} s, the server's CPU ${(pgCpuSeconds() - cpu).toFixed(2)} s`;
+  } finally {
+    db.close();
+  }
+}
+
 /** CPU seconds of this process's waited-for children so far (cutime + cstime of /proc/self/stat, Linux). */
 function childrenCpuSeconds(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
@@ -143,9 +180,12 @@ const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldMainCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldPgCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+const deepPage = new Map<string, string[]>(builds.map((b) => [b.name, []]));
+const settling: string[] = [];
 for (let i = 0; i < RUNS; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
-    const file = config(`cold-${b.name}-${i}`, POSTGRES ? pgDatabase() : undefined);
+    const database = POSTGRES ? pgDatabase() : undefined;
+    const file = config(`cold-${b.name}-${i}`, database);
     const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
     cold.get(b.name)!.push(await tmsRun(b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
     // the sessions end with the process; the postmaster reaps them a moment later
@@ -153,6 +193,9 @@ for (let i = 0; i < RUNS; i++) {
     coldPgCpu.get(b.name)!.push(POSTGRES ? pgCpuSeconds() - pgBefore : 0);
     coldCpu.get(b.name)!.push(lastRunCpu);
     coldMainCpu.get(b.name)!.push(lastRunMainCpu);
+    if (database) deepPage.get(b.name)!.push(deepPagePlan(database));
+    // the build that does not settle its first load: what a VACUUM (ANALYZE) of those tables costs, and the page after it
+    if (database && b.name === 'other') settling.push(`${timedSettle(database)}, then ${deepPagePlan(database)}`);
   }
 }
 const coldRatios = cold.get('this')!.map((t, i) => t / cold.get('other')![i]!);
@@ -183,6 +226,10 @@ if (RUNS > 0 && POSTGRES) {
   console.log(
     `  tms and PostgreSQL together: this / other: median ×${median(coldBothRatios).toFixed(3)} (runs: ${coldBothRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
+}
+if (RUNS > 0 && POSTGRES) {
+  for (const b of builds) console.log(`  a deep /api/units/ page's ids right after the sync (offset 36,000), ${b.name}: ${deepPage.get(b.name)!.join('; ')}`);
+  console.log(`  other's database, VACUUM (ANALYZE) of a first load's tables by hand: ${settling.join('; ')}`);
 }
 if (ROUNDS === 0) process.exit(0);
 

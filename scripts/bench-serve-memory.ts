@@ -230,7 +230,10 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
 }
 loadEnd = 0;
 await Promise.all(writing);
+// the folder goes at exit: a server still pushing would leave git writing in it (ENOTEMPTY), so wait for its end
+const ended = new Promise((resolve) => server.once('exit', resolve));
 server.kill('SIGTERM');
+await ended;
 
 const units = translations.reduce((n, t) => n + t.total, 0);
 const first = slices[0]!;

@@ -2,6 +2,7 @@
 import type { StatsChange } from '../store/catalog.repo.js';
 import type { Catalog, CatalogStats, Translation } from '../store/index.js';
 import type { TranslationStatsRow } from '../store/index.js';
+import { DELTA_NAMES } from '../store/stats.repo.js';
 import type { Access } from './access.js';
 
 /**
@@ -10,28 +11,7 @@ import type { Access } from './access.js';
  */
 export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id' | 'seq'> & { last_author: string | null };
 
-const SUMMED = [
-  'total',
-  'total_words',
-  'total_chars',
-  'translated',
-  'translated_words',
-  'translated_chars',
-  'fuzzy',
-  'fuzzy_words',
-  'fuzzy_chars',
-  'approved',
-  'approved_words',
-  'approved_chars',
-  'readonly',
-  'readonly_words',
-  'readonly_chars',
-  'failing',
-  'failing_words',
-  'suggestions',
-  'comments',
-  'recent_changes',
-] as const;
+const SUMMED = ['total', 'total_words', 'total_chars', ...DELTA_NAMES, 'recent_changes'] as const;
 
 /** Empty counts (a translation never counted yet). */
 export function emptyCounts(): Counts {

@@ -144,6 +144,8 @@ describe('translation checks', () => {
     passes('xmlvalid', 'a &lt; b', 'a < b');
     fails('xmlvalid', 'a &lt; b', 'a < b', { flags: 'xml-text' });
     passes('xmlvalid', 'Line<br/>break', 'Zeile&nbsp;<br/>Umbruch');
+    // a character XML forbids makes the text not well-formed: a failing check, not an error out of the checks
+    fails('xmlvalid', 'Click <b>here</b>', 'Klicke\u0001 <b>hier</b>');
   });
   it('Qt format: %1, %L1 and %n', () => {
     fails('qt_format', 'About %1', 'Über', { flags: 'qt-format' });

@@ -6,9 +6,10 @@ const NAMED_ENTITY = /&(?!(?:lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);)([A-Za-z]
 /** The element names of `text` read as XML content (HTML named entities allowed), or null when not well-formed. */
 export function xmlTags(text: string): string[] | null {
   const body = text.includes('&') ? text.replace(NAMED_ENTITY, '') : text;
-  const scanner = new XmlScanner(`<x>${body}</x>`, '');
   const tags: string[] = [];
   try {
+    // the scanner checks the whole text for characters XML forbids as it is made: inside the try, as the tokens are
+    const scanner = new XmlScanner(`<x>${body}</x>`, '');
     for (let k = scanner.next(); k !== XmlToken.Eof; k = scanner.next()) {
       if (k === XmlToken.StartTag && scanner.depth > 1) tags.push(scanner.name);
     }

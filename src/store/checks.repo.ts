@@ -37,8 +37,8 @@ function stringPairs(pairs: Iterable<readonly [number, bigint]>): string {
   return `[${[...pairs].map(([owner, hash]) => `[${owner},${hash}]`).join(',')}]`;
 }
 
-/** The checking facts of the translations whose ids `ids` (a subquery or `?`) holds, each with its id. */
-const checkingContexts = (tx: Tx, ids: string) =>
+/** A translation's checking facts (CheckingRow and its id), each translation's row; the caller adds the WHERE. */
+const checkingSelect = (tx: Tx) =>
   `SELECT t.id, t.is_source, t.component_id, l.code AS language, t.language_code,
      coalesce(t.plural_number, l.plural_number) AS plural_number, coalesce(t.plural_formula, l.plural_formula) AS plural_formula,
      coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
@@ -47,11 +47,11 @@ const checkingContexts = (tx: Tx, ids: string) =>
      coalesce(${tx.dialect.jsonText('c.settings', 'enforced_checks')}, '[]') AS enforced,
      coalesce(${tx.dialect.jsonText('p.settings', 'check_flags')}, '') AS project_flags
    FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
-   JOIN projects p ON p.id = c.project_id WHERE t.id IN (${ids})`;
+   JOIN projects p ON p.id = c.project_id`;
 
 const sql = preparedOnce((tx: Tx) => ({
   // one translation through `?` (SQLite reads a JSON parameter's rows at a cost a single edit notices)
-  context: tx.prepare(checkingContexts(tx, '?')),
+  context: tx.prepare(`${checkingSelect(tx)} WHERE t.id = ?`),
   componentContext: tx.prepare(
     `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
        coalesce(${tx.dialect.jsonText('c.settings', 'source_language')}, 'en') AS source_language,
@@ -174,7 +174,7 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
   // several translations, components or strings at once (the units an edit fills): a statement for all of them
-  contextsOf: tx.prepare(checkingContexts(tx, tx.dialect.idsOfJson)),
+  contextsOf: tx.prepare(`${checkingSelect(tx)} WHERE t.id IN (${tx.dialect.idsOfJson})`),
   removeOf: tx.prepare(`DELETE FROM checks WHERE (unit_id, name) IN (${tx.dialect.rowsOfJson(CHECK_KEY)}) RETURNING unit_id`),
   insertOf: tx.prepare(`INSERT INTO checks (unit_id, name, dismissed) SELECT unit_id, name, 0 FROM (${tx.dialect.rowsOfJson(CHECK_KEY)}) AS r WHERE true
      ON CONFLICT DO NOTHING RETURNING unit_id`),
@@ -299,7 +299,10 @@ export async function storeInconsistentOf(tx: Tx, add: readonly number[], remove
 
 /** What the store keeps that decides a translation's checks (undefined for an unknown translation). */
 export async function checkingFacts(tx: Tx, translationId: number): Promise<CheckingRow | undefined> {
-  return (await sql(tx).context.get(translationId)) as CheckingRow | undefined;
+  const row = (await sql(tx).context.get(translationId)) as (CheckingRow & { id: number }) | undefined;
+  if (!row) return undefined;
+  const { id: _id, ...facts } = row;
+  return facts;
 }
 
 /** What a component's settings say about its checks (the translation's part of CheckingRow left out). */

@@ -146,6 +146,12 @@ export interface CopyDialect {
   afterTable(db: Db, table: { readonly name: string; readonly hasId: boolean }): void;
   /** After every table: the engine's own indexes checked against the rows (SQLite's trigram index). */
   verify(db: Db): void;
+  /**
+   * After the copy's commit, outside any transaction: the engine's upkeep of the schema it filled (PostgreSQL's
+   * VACUUM (ANALYZE) of its every table, those its triggers fed too: statistics and a visibility map, as
+   * Store.settleLoad after a first load).
+   */
+  settle(db: Db): void;
 }
 
 /** The differences between the engines, for repository functions (`tx.dialect`). */

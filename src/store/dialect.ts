@@ -65,6 +65,7 @@ export const sqliteDialect: Dialect = {
     snapshot() {},
     refusesNul: false,
     afterTable() {},
+    settle() {},
     verify(db) {
       // the trigram index of memory_sources is fed by its triggers: it must agree with the rows
       db.exec("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')");

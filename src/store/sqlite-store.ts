@@ -73,6 +73,9 @@ export class SqliteStore implements Store {
    * `intervalMs`, and this connection checkpoints only past a high threshold (a safety net), so writes never wait
    * for one. For long-running servers; `close()` stops it.
    */
+  /** SQLite's plans need no statistics gathered after a load (the first load built its indexes after the rows). */
+  async settleLoad(_tables: readonly string[]): Promise<void> {}
+
   checkpointInBackground(intervalMs = 500): void {
     if (this.checkpointer || this.db.name === ':memory:' || !this.db.open) return;
     const worker = startWorker(import.meta.url, 'checkpoint-worker', { file: this.db.name, intervalMs });

@@ -94,6 +94,13 @@ export interface Store {
    * their own, so no write waits for one). Stopped by `close()`.
    */
   checkpointInBackground(): void;
+  /**
+   * After a committed first load (or any bulk fill) of these tables: the engine's upkeep of them, outside any
+   * transaction, so plans see real statistics and index-only scans a visibility map (PostgreSQL: VACUUM (ANALYZE),
+   * which autovacuum would reach only later; SQLite: nothing, its plans need no statistics here).
+   * @example await store.settleLoad(FIRST_LOAD_TABLES)
+   */
+  settleLoad(tables: readonly string[]): Promise<void>;
   /** Reads the database once (for health checks); rejects when it cannot be read. */
   ping(): Promise<void>;
   /**

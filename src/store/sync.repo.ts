@@ -22,6 +22,7 @@ import {
   type UnitValues,
   deleteUnitRow,
   insertParsedUnits,
+  isFirstLoad,
   pendingAddedInTms,
   removeUnusedSourceUnits,
   storedUnits,
@@ -141,27 +142,32 @@ export interface SyncPlan {
   head: string | null;
 }
 
+/** The tables a first load fills (unit_search: PostgreSQL's search index, fed by the units' triggers). */
+export const FIRST_LOAD_TABLES = ['units', 'unit_search', 'checks', 'changes', 'translations', 'translation_stats', 'memory_sources'] as const;
+
 /**
  * Writes a sync plan (call inside one transaction, with the state the plan was made from read in it); returns the
- * ids of the plan's translations (by index). The checks across languages and the statistics follow
- * (`checksAcross`, `stats`: checks/refresh.ts decides those checks, in the same transaction).
+ * ids of the plan's translations (by index), and whether it was a first load (isFirstLoad: the caller settles the
+ * tables once committed, Store.settleLoad). The checks across languages and the statistics follow (`checksAcross`,
+ * `stats`: checks/refresh.ts decides those checks, in the same transaction).
  * @example await store.write(async (tx) => applySyncPlan(tx, planSync(scan, await readSyncState(tx, id, codes), …)))
  */
-export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<number[]> {
+export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<{ ids: number[]; firstLoad: boolean }> {
   const { projectId, componentId, timestamp } = plan;
   const ids: number[] = [];
   const languageIds: number[] = [];
   // a first load builds the units' secondary indexes after its rows
   let inserts = plan.source?.units.insert.length ?? 0;
   for (const t of plan.translations) inserts += t.units?.insert.length ?? 0;
-  await withIndexesBuiltAfter(tx, inserts, () => writeTranslations(tx, plan, ids, languageIds));
+  const firstLoad = await isFirstLoad(tx, inserts);
+  await withIndexesBuiltAfter(tx, firstLoad, () => writeTranslations(tx, plan, ids, languageIds));
   if (plan.memory) {
     await indexMemorySources(tx, ids[plan.memory.translation]!);
     if (plan.memory.prune) await pruneMemorySources(tx);
   }
   for (const a of plan.alerts) await setAlert(tx, componentId, a.name, a.details, timestamp);
   await setSyncedCommit(tx, componentId, plan.head);
-  return ids;
+  return { ids, firstLoad };
 }
 
 /**

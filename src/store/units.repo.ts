@@ -233,17 +233,26 @@ export async function insertParsedUnits(tx: Tx, translationId: number, values: r
 const DEFERRED_INDEX_UNITS = 5000;
 
 /**
- * Runs a sync's unit writes (`write`, inserting `inserts` units). When they are a first load — many units into a store
- * that holds none yet — the units' secondary indexes, and the triggers that feed the search's index, are dropped first
- * and built after the rows: one sorted build instead of an insertion per row into each. All in the caller's
- * transaction: a load cut short (an error, a killed process) rolls back to the indexes and rows as they were, and the
- * next sync loads again from the start. Where the dialect defers none (PostgreSQL), or the store already holds units,
- * `write` runs with the indexes as they are.
- * @example await withIndexesBuiltAfter(tx, 70_000, () => insertEverything(tx))
+ * Whether a sync's unit writes (inserting `inserts` units) are a first load: many units into a store that holds none
+ * yet. Such a load builds the units' indexes after its rows (withIndexesBuiltAfter) and, once committed, leaves the
+ * tables it filled to the engine's upkeep (Store.settleLoad: PostgreSQL's statistics and visibility map).
+ * @example const first = await isFirstLoad(tx, 70_000)
  */
-export async function withIndexesBuiltAfter<T>(tx: Tx, inserts: number, write: () => Promise<T>): Promise<T> {
+export async function isFirstLoad(tx: Tx, inserts: number): Promise<boolean> {
+  return inserts >= DEFERRED_INDEX_UNITS && (await sql(tx).anyUnit.get()) === undefined;
+}
+
+/**
+ * Runs a sync's unit writes. When they are a first load (`firstLoad`, isFirstLoad) the units' secondary indexes, and
+ * the triggers that feed the search's index, are dropped first and built after the rows: one sorted build instead of
+ * an insertion per row into each. All in the caller's transaction: a load cut short (an error, a killed process)
+ * rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the dialect
+ * defers none (PostgreSQL), or the writes are no first load, `write` runs with the indexes as they are.
+ * @example await withIndexesBuiltAfter(tx, await isFirstLoad(tx, 70_000), () => insertEverything(tx))
+ */
+export async function withIndexesBuiltAfter<T>(tx: Tx, firstLoad: boolean, write: () => Promise<T>): Promise<T> {
   const listing = tx.dialect.deferrableIndexes;
-  if (listing === undefined || inserts < DEFERRED_INDEX_UNITS || (await sql(tx).anyUnit.get()) !== undefined) return await write();
+  if (listing === undefined || !firstLoad) return await write();
   const built = (await tx.prepare(listing).all('units')) as { name: string; type: 'index' | 'trigger'; sql: string }[];
   for (const b of built) await tx.prepare(`DROP ${b.type.toUpperCase()} "${b.name.replace(/"/g, '""')}"`).run();
   const result = await write();

@@ -295,14 +295,19 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     await opts.after;
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
-    const [{ languageCodes, planSync, translationsToRead }, { applySyncPlan, readStoredUnits, readSyncState }, checks, { refreshStats }, { getFormat }] =
-      await Promise.all([
-        import('./plan.js'),
-        import('../store/sync.repo.js'),
-        import('../checks/refresh.js'),
-        import('../store/stats.repo.js'),
-        import('../formats/registry.js'),
-      ]);
+    const [
+      { languageCodes, planSync, translationsToRead },
+      { FIRST_LOAD_TABLES, applySyncPlan, readStoredUnits, readSyncState },
+      checks,
+      { refreshStats },
+      { getFormat },
+    ] = await Promise.all([
+      import('./plan.js'),
+      import('../store/sync.repo.js'),
+      import('../checks/refresh.js'),
+      import('../store/stats.repo.js'),
+      import('../formats/registry.js'),
+    ]);
     const format = getFormat(component.file_format);
     const fileApproval = format.approval === true;
     const scan: ScanInput = {
@@ -319,10 +324,13 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     };
     // what the plan starts from is read in the same transaction as it is written: a user's edit that lands between
     // a read and the write would otherwise be planned over (a pending edit is never overwritten by a sync)
+    let firstLoad = false;
     const applied = await store.write(async (tx) => {
       const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
       const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
-      const ids = await applySyncPlan(tx, syncPlan);
+      const written = await applySyncPlan(tx, syncPlan);
+      const ids = written.ids;
+      firstLoad = written.firstLoad;
       // inconsistent looks across the project's components (the strings this sync touched, and after a removal every
       // string flagged now), the source checks across languages; the statistics follow, then the strings whose
       // inconsistent changed elsewhere
@@ -336,6 +344,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       if (inconsistent) await checks.settleInconsistent(tx, inconsistent);
       return planned;
     });
+    // a first load, committed: statistics and visibility for the tables it filled before anyone pages through them
+    if (firstLoad) await store.settleLoad(FIRST_LOAD_TABLES);
     Object.assign(result, {
       files: applied.files,
       added: applied.added,

@@ -96,6 +96,12 @@ async function retryingStale<T>(remote: ResolvedRemote, read: () => Promise<T>):
 export async function fetch(opts: RemoteOptions & { url?: string; branch?: string }): Promise<string | null> {
   const branch = opts.branch ?? (await currentBranch(opts, 'fetch'));
   const remote = await resolveRemote(opts, 'fetch');
+  // The one commit isomorphic-git tells the remote we have is `ref`'s: the local branch carries tms's unpushed
+  // commits, which the remote does not know, so it would answer with its whole history (every file at the tip, each
+  // time). The remote-tracking branch is what the remote last had: told that, an unmoved remote sends nothing and a
+  // moved one only its new commits.
+  const tracking = `refs/remotes/${REMOTE}/${branch}`;
+  const have = (await resolveOrNull(opts, tracking)) === null ? branch : tracking;
   try {
     const result = await retryingStale(remote, () =>
       git.fetch({
@@ -104,7 +110,7 @@ export async function fetch(opts: RemoteOptions & { url?: string; branch?: strin
         dir: opts.dir,
         url: remote.url,
         remote: REMOTE,
-        ref: branch,
+        ref: have,
         remoteRef: branch,
         singleBranch: true,
         tags: false,

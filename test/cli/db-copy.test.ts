@@ -251,6 +251,13 @@ describe.skipIf(!built)('tms db copy', () => {
       // on PostgreSQL, a new row gets an id past the copied ones (the identity sequences were moved)
       const onPg = await openStore(pg);
       try {
+        // the copy settled the schema it filled: every table vacuumed and analysed (statistics, a visibility map)
+        const tables = await sqlOn(onPg).rows<{ relname: string; vacuumed: number; analysed: number }>(
+          `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analysed FROM pg_stat_user_tables
+           WHERE schemaname = current_schema() ORDER BY relname`,
+        );
+        expect(tables.map((t) => t.relname)).toEqual(expect.arrayContaining(['units', 'unit_search', 'changes', 'translations']));
+        expect(tables.filter((t) => !t.vacuumed || !t.analysed)).toEqual([]);
         const most = (await sqlOn(onPg).value<number>('SELECT max(id) FROM users'))!;
         const created = await onPg.write((tx) => createUser(tx, { username: 'newcomer', fullName: 'New', email: 'new@example.org' }));
         expect(created.user.id).toBeGreaterThan(most);

@@ -174,6 +174,8 @@ describeCorpus('the search index (KeePassXC in six languages, and tricky strings
         expect(compileUnitFilter({ ...filter, value: 'pa' }, tx.dialect).sql).not.toContain('units_fts');
         expect(compileUnitFilter({ ...filter, fields: ['note'] }, tx.dialect).sql).not.toContain('units_fts');
       } else {
+        // on the store as the sync's first load left it: analysed once committed (Store.settleLoad), as every first
+        // load into PostgreSQL is; the trigram indexes keep PostgreSQL's default pending list
         await tx.prepare('SET LOCAL enable_seqscan = off').run();
         const plan = (
           (await tx

@@ -9,6 +9,7 @@ import { parseUnitQuery } from '../../src/api/search.js';
 import { stringUnits } from '../../src/store/checks.repo.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
+import { FIRST_LOAD_TABLES } from '../../src/store/sync.repo.js';
 import { countTranslationUnitRecords, translationUnitTexts } from '../../src/store/unit-records.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { describeCorpus, repoRoot } from '../helpers/corpus.js';
@@ -34,6 +35,22 @@ const component = (repo: string) => ({
   source_language: 'en',
 });
 const demo = (repo: string) => ({ name: 'App', slug: 'app', repo, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' });
+
+/**
+ * Whether each table a first load fills was vacuumed and analysed by hand (PostgreSQL: Store.settleLoad), not by
+ * autovacuum, whose runs pg_stat_user_tables counts apart.
+ */
+async function settled(sql: DirectSql) {
+  const out: { table: string; vacuumed: boolean; analysed: boolean }[] = [];
+  for (const table of FIRST_LOAD_TABLES) {
+    const [row] = await sql.rows(
+      'SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analysed FROM pg_stat_user_tables WHERE relid = to_regclass(?)',
+      table,
+    );
+    out.push({ table, vacuumed: Boolean(row?.vacuumed), analysed: Boolean(row?.analysed) });
+  }
+  return out;
+}
 
 /** Everything a sync stored of the component, keyed by what does not depend on row ids or times. */
 async function contents(sql: DirectSql) {
@@ -119,12 +136,15 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
       expect(loaded?.error).toBeUndefined();
       expect(loaded).toMatchObject({ ok: true, added: expect.any(Number) });
       expect(loaded!.added).toBeGreaterThan(8000);
+      if (onPostgres) expect(await settled(sqlOn(first))).toEqual(FIRST_LOAD_TABLES.map((table) => ({ table, vacuumed: true, analysed: true })));
 
       const config = env.config(projects([demo(demoUrl), component(url)]), { repos_dir: 'repos-row' });
       const kept = onPostgres ? 0 : await rootPage(sqlOn(rowByRow), 'units_string');
       const [app, keepass] = await syncProject(rowByRow, config, 'keepassxc');
       expect(app).toMatchObject({ ok: true });
       expect(keepass).toMatchObject({ ok: true, added: loaded!.added });
+      // no first load there (the store held the demo's units): left to autovacuum
+      if (onPostgres) expect((await settled(sqlOn(rowByRow))).find((t) => t.table === 'units')).toEqual({ table: 'units', vacuumed: false, analysed: false });
 
       if (!onPostgres) {
         // the first load built the index again after its rows; the other kept it as it was

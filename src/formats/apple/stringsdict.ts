@@ -1,5 +1,6 @@
 // Apple .stringsdict (`stringsdict`): plist plural rules as Weblate's units (format keys and plural variables with
 // CLDR categories, `zero` first), minimal-diff writes of the edited <string> elements, new files.
+import { Buffer, isUtf8 } from 'node:buffer';
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { calculateHash, unitContentHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
@@ -11,7 +12,7 @@ import { TemplateKeys } from '../template-keys.js';
 import { decodeUtf8, lineColumn } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { indentAt, lineEnding, lineStart } from '../xml/position.js';
-import { XmlScanner, XmlToken } from '../xml/scanner.js';
+import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 
 /** Weblate's new, empty .stringsdict. */
 export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
@@ -191,12 +192,26 @@ function keyOf(s: XmlScanner): string | null {
 /**
  * A parse's reading of a .stringsdict: its units straight from the scanner's tokens, without an element tree, for
  * a file of the plain shape (a dict of dicts holding format strings and variable dicts of scalars); null for any
- * other shape, which `readStringsdict` reads (its tree, its errors). Malformed XML and invalid UTF-8 fail here as
- * they fail there, with the same scanner over the same text.
+ * other shape, which `readStringsdict` reads (its tree, its errors). Valid UTF-8 is scanned over its bytes (as XLIFF's
+ * stream reader does); what that scan cannot answer, errors included, is read again as decoded text, so malformed XML
+ * and invalid UTF-8 fail here as they fail there, with the same scanner over the same text.
  */
 export function readPlainUnits(bytes: Uint8Array, filename: string): DictUnit[] | null {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) {
+    const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+    try {
+      return plainUnits(XmlScanner.overBytes(bom ? buffer.subarray(3) : buffer, filename, true));
+    } catch (e) {
+      if (!(e instanceof NeedsDecodedText)) throw e;
+    }
+  }
   const decoded = decodeUtf8(bytes, filename);
-  const s = new XmlScanner(decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded, filename);
+  return plainUnits(new XmlScanner(decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded, filename));
+}
+
+/** `readPlainUnits` over a scanner (of the bytes or of the decoded text). */
+function plainUnits(s: XmlScanner): DictUnit[] | null {
   const entries: DictUnit[] = [];
   if (!startsNext(s, 'plist')) return null;
   if (nextTag(s) === XmlToken.StartTag) {

@@ -2,6 +2,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../../test/helpers/errors.js';
+import { FormatParseError } from '../../domain/errors.js';
 import { readXliff } from './document.js';
 import { streamBilingual } from './stream.js';
 import { type XliffReading, bilingualUnits } from './units.js';
@@ -147,5 +149,22 @@ describe('streamed XLIFF units', () => {
       expect(streamBilingual(bytes, 'f.xlf', PLAIN), what).toBeNull();
     }
     expect(streamBilingual(doc(unit), 'f.xlf', { rich: false, po: true })).toBeNull();
+  });
+
+  it('answers invalid UTF-8 by the tree reader, with its line and column, a multi-byte character before it or not', () => {
+    const valid = doc('<trans-unit id="1"><source>Grüße XY</source></trans-unit>');
+    const text = new TextDecoder().decode(valid);
+    // the line and column of 'X', in characters
+    const at = text.indexOf('XY');
+    const line = text.slice(0, at).split('\n').length;
+    const column = at - text.lastIndexOf('\n', at - 1);
+    const byteAt = encoder.encode(text.slice(0, at)).length;
+    // a stray continuation byte, a lead byte without its continuation, and a truncated three-byte sequence
+    for (const bad of [[0x80], [0xc3, 0x28], [0xe4, 0xb8]]) {
+      const bytes = new Uint8Array([...valid.subarray(0, byteAt), ...bad, ...valid.subarray(byteAt + 1)]);
+      expect(streamBilingual(bytes, 'f.xlf', PLAIN)).toBeNull();
+      const err = thrownBy(FormatParseError, () => readXliff(bytes, 'f.xlf', 'xliff', true));
+      expect([err.data.line, err.data.column], String(bad)).toEqual([line, column]);
+    }
   });
 });

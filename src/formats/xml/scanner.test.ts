@@ -216,10 +216,10 @@ describe('XmlScanner over bytes', () => {
     return out;
   }
 
-  function bothWays(text: string): [string[], string[]] {
+  function bothWays(text: string, doctype = false): [string[], string[]] {
     const bytes = Buffer.from(text, 'utf8');
     const decoded = reading(new XmlScanner(text, 'f.xml'), (a, b) => text.slice(a, b));
-    const overBytes = reading(XmlScanner.overBytes(bytes, 'f.xml'), (a, b) => bytes.toString('utf8', a, b));
+    const overBytes = reading(XmlScanner.overBytes(bytes, 'f.xml', doctype), (a, b) => bytes.toString('utf8', a, b));
     return [overBytes, decoded];
   }
 
@@ -235,7 +235,20 @@ describe('XmlScanner over bytes', () => {
     expect(ascii).toEqual(asciiDecoded);
   });
 
-  it('leaves to the decoded text what it cannot answer alike: errors, non-ASCII names, a DOCTYPE, U+FFFE and U+FFFF', () => {
+  it('reads, when asked (`doctype`), an ASCII DOCTYPE without an internal subset (as a plist has) as the decoded text does', () => {
+    for (const text of [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>é</key><string>a &amp; b</string></dict></plist>\n',
+      '<!DOCTYPE a SYSTEM "a.dtd"><a>x &lt; ü</a>',
+      '<!DOCTYPE a><a/>',
+    ]) {
+      const [overBytes, decoded] = bothWays(text, true);
+      expect(overBytes, text).toEqual(decoded);
+      // not asked, it leaves every DOCTYPE to the decoded text
+      expect(() => bothWays(text), text).toThrow(NeedsDecodedText);
+    }
+  });
+
+  it('leaves to the decoded text what it cannot answer alike: errors, non-ASCII names, a DOCTYPE (with `doctype`: one with a subset or non-ASCII), U+FFFE and U+FFFF', () => {
     for (const text of [
       '<a>é</b>',
       '<a>\u0001</a>',
@@ -247,12 +260,86 @@ describe('XmlScanner over bytes', () => {
       '<a>x</aé>',
       '<a>&é;</a>',
       '<!DOCTYPE a [<!ENTITY e "é">]><a>&e;</a>',
+      '<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>',
+      '<!DOCTYPE a [<!ELEMENT a ANY>]><a/>',
+      '<!DOCTYPE a SYSTEM "é.dtd"><a/>',
+      '<!DOCTYPE a SYSTEM "\u0001"><a/>',
+      '<!DOCTYPE é><é/>',
+      '<!DOCTYPE a><!DOCTYPE a><a/>',
+      '<a/><!DOCTYPE a>',
     ]) {
-      expect(() => {
-        // the characters XML forbids are refused as the scanner is made
-        const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
-        while (s.next() !== XmlToken.Eof);
-      }, text).toThrow(NeedsDecodedText);
+      for (const doctype of [false, true]) {
+        expect(() => {
+          const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml', doctype);
+          while (s.next() !== XmlToken.Eof);
+        }, text).toThrow(NeedsDecodedText);
+      }
+    }
+  });
+
+  it('decodes each value by its own bytes: multi-byte characters next to markup, after and before ASCII values', () => {
+    for (const text of [
+      '<a x="é" y="plain">中<b z="😀"/>ascii<c>&amp;ü</c>x&lt;<d>ß</d>plain</a>',
+      '<a>é</a>',
+      '<a x="ü"><![CDATA[中]]>after<![CDATA[ascii]]>ß</a>',
+      '<a>x<![CDATA[中]]></a>',
+      '<a><b x="a&#xe9;é">&#x4e2d;中&amp;</b>\u00a0<c/>😀</a>',
+      // U+FF0C and U+FFFD begin with 0xEF, as U+FFFE and U+FFFF do: allowed
+      '<a x="，\ufffd">，\ufffd<!-- ， --><![CDATA[，]]><?p ，?></a>',
+      // ']' that does not end a CDATA, and multi-byte text around a comment
+      '<a>]] ]>é<!--é-->ü]</a>',
+      '<a>\r\nü\r</a>',
+    ]) {
+      const [overBytes, decoded] = bothWays(text);
+      expect(overBytes, text).toEqual(decoded);
+    }
+  });
+
+  it('leaves every character XML forbids to the decoded text, in text, attribute values, comments, CDATA and PIs', () => {
+    for (const bad of ['\u0001', '\u001f', '\u000b', '\ufffe', '\uffff']) {
+      for (const text of [
+        `<a>x${bad}</a>`,
+        `<a>é${bad}ü</a>`,
+        `<a x="y${bad}"/>`,
+        `<a x="é${bad}"/>`,
+        `<a><!-- ${bad} --></a>`,
+        `<a><![CDATA[${bad}]]></a>`,
+        `<a><?p ${bad}?></a>`,
+        `<a/>${bad}`,
+      ]) {
+        expect(() => {
+          const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
+          while (s.next() !== XmlToken.Eof);
+        }, JSON.stringify(text)).toThrow(NeedsDecodedText);
+        // the decoded text's scan names the character where it is
+        const at = text.indexOf(bad);
+        const e = failure(text);
+        expect([e.data.line, e.data.column], JSON.stringify(text)).toEqual([1, at + 1]);
+      }
+    }
+  });
+
+  it('reads a streamed document the same whichever byte a piece ends at, inside a multi-byte character too', () => {
+    const text = '<a x="é中">Grüße 😀<b>中文</b>&amp;ü<![CDATA[😀]]></a>';
+    const bytes = Buffer.from(text, 'utf8');
+    const whole = tokens(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const decoder = new TextDecoder('utf-8', { fatal: true });
+      const s = XmlScanner.streaming('f.xml');
+      const out: Array<[string, string]> = [];
+      const names = Object.fromEntries(Object.entries(XmlToken).map(([k, v]) => [v, k]));
+      const drain = () => {
+        for (let k = s.next(); k !== XmlToken.Eof && k !== XmlToken.NeedMore; k = s.next()) {
+          const value = k === XmlToken.Text || k === XmlToken.CData ? s.textValue() : s.name;
+          out.push([names[k]!, k === XmlToken.StartTag || k === XmlToken.EndTag ? `${s.name}@${s.depth}` : value]);
+        }
+      };
+      s.feed(decoder.decode(bytes.subarray(0, cut), { stream: true }));
+      drain();
+      s.feed(decoder.decode(bytes.subarray(cut)));
+      s.endOfInput();
+      drain();
+      expect(out, `cut at byte ${cut}`).toEqual(whole);
     }
   });
 });

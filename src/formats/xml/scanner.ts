@@ -6,7 +6,7 @@
 // values are read; nothing is fetched, and entity values are never expanded again). Anything malformed
 // raises FormatParseError with a 1-based line and column. Namespaces are not interpreted: names
 // are reported as written (`x:tag`).
-import { type Buffer, isAscii } from 'node:buffer';
+import type { Buffer } from 'node:buffer';
 import { FormatParseError } from '../../domain/errors.js';
 import { lineColumn } from '../text.js';
 
@@ -92,15 +92,30 @@ function isSpace(c: number): boolean {
 
 const AMPERSAND = /&/g;
 
-/** Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding). */
+/**
+ * Characters XML 1.0 forbids anywhere in a document (surrogates cannot occur after strict UTF-8 decoding), searched
+ * for in decoded text as it is given; over bytes the scanning loops check each byte they pass (BYTE_CLASS).
+ */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
 /**
- * The same characters in UTF-8 bytes read as Latin-1, but for U+FFFE and U+FFFF (EF BF BE and EF BF BF, looked for
- * by `indexOf`: a class alone is searched several times faster than an alternation).
+ * What a byte of text or of an attribute value says (over bytes, where the scanning loops look at every byte once):
+ * '<', '&', ']' (of a ']]>'), a byte of a multi-byte sequence, and one to look at again (a control character XML
+ * forbids, or 0xEF, which begins U+FFFE and U+FFFF as well as allowed characters). The value bits are VALUE_SPECIAL's.
  */
-const FORBIDDEN_BYTES = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
-/** A byte of a multi-byte UTF-8 sequence, in bytes read as Latin-1. */
-const HIGH_BYTE = /[\x80-\xff]/g;
+const B_LT = 1;
+const B_AMP = 2;
+const B_SPACE = 4;
+const B_HIGH = 8;
+const B_CHECK = 16;
+const B_BRACKET = 32;
+const BYTE_CLASS = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) BYTE_CLASS[c] = B_CHECK;
+BYTE_CLASS[0x09] = BYTE_CLASS[0x0a] = BYTE_CLASS[0x0d] = B_SPACE;
+BYTE_CLASS[0x3c] = B_LT;
+BYTE_CLASS[0x26] = B_AMP;
+BYTE_CLASS[0x5d] = B_BRACKET;
+for (let c = 0x80; c < 0x100; c++) BYTE_CLASS[c] = B_HIGH;
+BYTE_CLASS[0xef] = B_HIGH | B_CHECK;
 
 /**
  * Node's Buffer methods behind `toString(encoding, start, end)`, without its checks of the arguments (a measurable
@@ -198,8 +213,8 @@ export class XmlScanner {
   private doctypeSeen = false;
   private pendingEnd = false;
   private decoded: string | null = null;
-  // Positions of the next '&' and ']]>' at or after the last search (-1: search again), so each is looked for once
-  // per occurrence rather than once per token.
+  // Decoded text: positions of the next '&' and ']]>' at or after the last search (-1: search again), so each is
+  // looked for once per occurrence rather than once per token.
   private nextAmp = -1;
   private nextCdataEnd = -1;
   /** Hash of the name `scanName` last read, for `intern`. */
@@ -223,9 +238,10 @@ export class XmlScanner {
    * offsets, and only the values handed out (text, attribute values) are decoded, where they hold a non-ASCII byte.
    */
   private readonly bytes: SlicedBuffer | null;
-  /** Over bytes: the first non-ASCII byte at or after `highFrom` (the length when none). */
-  private highFrom = 0;
-  private nextHigh = -1;
+  /** Over bytes: whether the text, CDATA or attribute value at hand holds a byte above 0x7f (is decoded as UTF-8). */
+  private high = false;
+  /** Over bytes: whether an ASCII DOCTYPE without an internal subset is read here (it declares no entities) rather than left to the decoded text. */
+  private bytesDoctype = false;
 
   constructor(text: string, filename: string, bytes: SlicedBuffer | null = null) {
     this.text = text;
@@ -235,38 +251,50 @@ export class XmlScanner {
     this.hasCR = text.indexOf('\r') >= 0;
     this.bomOffset = bytes === null && text.charCodeAt(0) === 0xfeff ? 1 : 0;
     this.pos = this.bomOffset;
-    this.checkChars(0);
+    // over bytes, the scanning loops check every byte as they pass it
+    if (bytes === null) this.checkChars(0);
   }
 
   /**
    * A scanner over valid UTF-8 `bytes` without a BOM (the caller checks both): offsets are byte offsets, names and
    * values the same strings as over the decoded text. Anything it cannot answer that way (errors included) raises
    * NeedsDecodedText: read the decoded text then. Faster on files that are mostly ASCII markup: no whole-file decoding,
-   * a one-byte string to search.
+   * a one-byte string to search. A DOCTYPE raises it too, but with `doctype` one in ASCII without an internal subset.
    */
-  static overBytes(bytes: Buffer, filename: string): XmlScanner {
+  static overBytes(bytes: Buffer, filename: string, doctype = false): XmlScanner {
     const sliced = bytes as SlicedBuffer;
     const s = new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
-    // an ASCII file has nothing to decode: no byte above 0x7f anywhere
-    if (isAscii(bytes)) s.nextHigh = s.length;
+    s.bytesDoctype = doctype;
     return s;
   }
 
-  /** Whether text[s, e) holds a non-ASCII byte (over bytes; asked in document order, as tokens come). */
-  private hasHigh(s: number, e: number): boolean {
-    if (this.nextHigh < s || this.highFrom > s) {
-      HIGH_BYTE.lastIndex = s;
-      this.highFrom = s;
-      // test, not exec: no match object to make
-      this.nextHigh = HIGH_BYTE.test(this.text) ? HIGH_BYTE.lastIndex - 1 : this.length;
-    }
-    return this.nextHigh < e;
+  /** The characters of text[s, e): a slice, or over bytes where the value at hand holds a non-ASCII byte, its UTF-8 decoded. */
+  private chars(s: number, e: number): string {
+    if (this.bytes !== null && this.high) return this.bytes.utf8Slice(s, e);
+    return this.text.slice(s, e);
   }
 
-  /** The characters of text[s, e): a slice, or over bytes the UTF-8 it holds decoded. */
-  private chars(s: number, e: number): string {
-    if (this.bytes !== null && this.hasHigh(s, e)) return this.bytes.utf8Slice(s, e);
-    return this.text.slice(s, e);
+  /**
+   * Over bytes: what BYTE_CLASS says of the bytes in [s, e), and that none is a character XML forbids (if one is,
+   * NeedsDecodedText: the decoded text's scan names it with its line and column).
+   */
+  private byteFlags(s: number, e: number): number {
+    const b = this.bytes!;
+    let flags = 0;
+    for (let i = s; i < e; i++) flags |= BYTE_CLASS[b[i]!]!;
+    if ((flags & B_CHECK) !== 0) this.checkBytes(s, e);
+    return flags;
+  }
+
+  /** Over bytes: NeedsDecodedText where [s, e) holds a control character XML forbids, U+FFFE or U+FFFF (valid UTF-8). */
+  private checkBytes(s: number, e: number): void {
+    const b = this.bytes!;
+    for (let i = s; i < e; i++) {
+      const c = b[i]!;
+      if (c < 0x20 ? BYTE_CLASS[c] === B_CHECK : c === 0xef && b[i + 1] === 0xbf && (b[i + 2]! | 1) === 0xbf) {
+        throw new NeedsDecodedText();
+      }
+    }
   }
 
   /** A name character at or above U+0080: over bytes that is a byte of a sequence, which only the decoded text can judge. */
@@ -316,12 +344,8 @@ export class XmlScanner {
   }
 
   private checkChars(from: number): void {
-    const forbidden = this.bytes === null ? FORBIDDEN_CHAR : FORBIDDEN_BYTES;
-    forbidden.lastIndex = from;
-    const bad = forbidden.exec(this.text);
-    if (this.bytes !== null && (this.text.indexOf('\xef\xbf\xbe', from) >= 0 || this.text.indexOf('\xef\xbf\xbf', from) >= 0)) {
-      throw new NeedsDecodedText();
-    }
+    FORBIDDEN_CHAR.lastIndex = from;
+    const bad = FORBIDDEN_CHAR.exec(this.text);
     if (bad) this.fail(bad.index, `character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} is not allowed in XML`);
   }
 
@@ -402,7 +426,7 @@ export class XmlScanner {
     const p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) return this.scanText(p);
+    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -447,6 +471,38 @@ export class XmlScanner {
       if (this.nextCdataEnd < 0) this.nextCdataEnd = this.length;
     }
     if (this.nextCdataEnd < e) this.fail(this.nextCdataEnd, "']]>' is not allowed in text");
+    return this.kind;
+  }
+
+  /**
+   * `scanText` over bytes: one loop finds the text's end and what it holds ('&', ']', a non-ASCII byte, a byte to
+   * check for the characters XML forbids), in place of the searches over the whole file that decoded text takes.
+   */
+  private scanTextBytes(p: number, b: Uint8Array): XmlTokenKind {
+    const n = this.length;
+    let flags = 0;
+    let e = p;
+    for (; e < n; e++) {
+      const k = BYTE_CLASS[b[e]!]!;
+      if (k === B_LT) break;
+      flags |= k;
+    }
+    if ((flags & B_CHECK) !== 0) this.checkBytes(p, e);
+    this.kind = XmlToken.Text;
+    this.start = this.contentStart = p;
+    this.end = this.contentEnd = this.pos = e;
+    this.decoded = null;
+    this.high = (flags & B_HIGH) !== 0;
+    // outside the root only whitespace (the decoded text's scan names anything else)
+    if (this.open === 0) {
+      for (let i = p; i < e; i++) if (!isSpace(b[i]!)) throw new NeedsDecodedText();
+      return this.kind;
+    }
+    if ((flags & B_AMP) !== 0) this.decoded = this.decodeReferences(p, e);
+    if ((flags & B_BRACKET) !== 0) {
+      const cdataEnd = this.text.indexOf(']]>', p);
+      if (cdataEnd >= 0 && cdataEnd < e) this.fail(cdataEnd, "']]>' is not allowed in text");
+    }
     return this.kind;
   }
 
@@ -553,6 +609,7 @@ export class XmlScanner {
 
   private scanStartTag(p: number): XmlTokenKind {
     const t = this.text;
+    const b = this.bytes;
     if (this.open === 0 && this.rootSeen) this.fail(p, 'extra content after the root element');
     let i = this.scanName(p + 1, 'a start tag');
     const name = this.intern(p + 1, i);
@@ -587,11 +644,16 @@ export class XmlScanner {
       const vs = i + 1;
       let ve = vs;
       let special = 0;
-      for (; ve < this.length; ve++) {
-        const d = t.charCodeAt(ve);
-        if (d === quote) break;
-        if (d <= LT) special |= VALUE_SPECIAL[d]!;
-        else if (d > 0x7f) special |= HAS_HIGH;
+      if (b !== null) {
+        special = this.valueBytes(vs, quote, b);
+        ve = this.valueEnd;
+      } else {
+        for (; ve < this.length; ve++) {
+          const d = t.charCodeAt(ve);
+          if (d === quote) break;
+          if (d <= LT) special |= VALUE_SPECIAL[d]!;
+          else if (d > 0x7f) special |= HAS_HIGH;
+        }
       }
       if (ve >= this.length) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
       if ((special & HAS_LT) !== 0) this.fail(t.indexOf('<', vs), `'<' is not allowed in the value of attribute ${attrName}`);
@@ -600,7 +662,7 @@ export class XmlScanner {
       }
       this.attrNames[count] = attrName;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
-      else if ((special & HAS_HIGH) !== 0 && this.bytes !== null) this.attrValues[count] = normalizeAttributeSpace(this.bytes.utf8Slice(vs, ve));
+      else if ((special & HAS_HIGH) !== 0 && b !== null) this.attrValues[count] = normalizeAttributeSpace(b.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
       else this.attrValues[count] = t.slice(vs, ve);
       this.attrValueStart[count] = vs;
@@ -618,6 +680,28 @@ export class XmlScanner {
     this.end = this.pos = i;
     if (this.selfClosing) this.pendingEnd = true;
     return this.kind;
+  }
+
+  /** End of the value scanned last by `valueBytes`. */
+  private valueEnd = 0;
+
+  /**
+   * An attribute value's loop over bytes (its own method, which keeps `scanStartTag` as small as it was for decoded
+   * text): sets `valueEnd` to the closing quote (or the end), returns the BYTE_CLASS flags, checks forbidden bytes.
+   */
+  private valueBytes(vs: number, quote: number, b: Uint8Array): number {
+    const n = this.length;
+    let special = 0;
+    let ve = vs;
+    for (; ve < n; ve++) {
+      const d = b[ve]!;
+      if (d === quote) break;
+      special |= BYTE_CLASS[d]!;
+    }
+    if ((special & B_CHECK) !== 0) this.checkBytes(vs, ve);
+    this.high = (special & HAS_HIGH) !== 0;
+    this.valueEnd = ve;
+    return special;
   }
 
   /** Attribute values: references resolved, literal tab/newline/CR (and CRLF) become one space each. */
@@ -669,6 +753,7 @@ export class XmlScanner {
       if (end < 0) this.fail(p, 'unterminated comment');
       const dashes = t.indexOf('--', p + 4);
       if (dashes < end) this.fail(dashes, "'--' is not allowed inside a comment");
+      if (this.bytes !== null) this.byteFlags(p + 4, end);
       this.kind = XmlToken.Comment;
       this.start = p;
       this.contentStart = p + 4;
@@ -681,6 +766,7 @@ export class XmlScanner {
       const end = t.indexOf(']]>', p + 9);
       if (end < 0) this.fail(p, 'unterminated CDATA section');
       if (this.nextCdataEnd <= end) this.nextCdataEnd = -1;
+      if (this.bytes !== null) this.high = (this.byteFlags(p + 9, end) & B_HIGH) !== 0;
       this.kind = XmlToken.CData;
       this.start = p;
       this.contentStart = p + 9;
@@ -690,8 +776,7 @@ export class XmlScanner {
       return this.kind;
     }
     if (t.startsWith('<!DOCTYPE', p)) {
-      // its entity values would be bytes: read as decoded text
-      if (this.bytes !== null) throw new NeedsDecodedText();
+      if (this.bytes !== null && !this.bytesDoctype) throw new NeedsDecodedText();
       if (this.rootSeen) this.fail(p, 'DOCTYPE after the root element');
       if (this.doctypeSeen) this.fail(p, 'second DOCTYPE');
       this.doctypeSeen = true;
@@ -718,6 +803,8 @@ export class XmlScanner {
         }
       }
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
+      // over bytes (`doctype`) only an ASCII DOCTYPE without an internal subset (a plist's): entity values would be bytes
+      if (this.bytes !== null && ((this.byteFlags(p, i) & B_HIGH) !== 0 || t.lastIndexOf('[', i) > p)) throw new NeedsDecodedText();
       const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
       if (external) {
         const what = external[1] ? 'parameter entity' : 'entity';
@@ -758,6 +845,7 @@ export class XmlScanner {
     if (end < 0) this.fail(p, 'unterminated processing instruction');
     const c = t.charCodeAt(nameEnd);
     if (nameEnd !== end && !isSpace(c)) this.fail(nameEnd, `invalid character in processing instruction <?${target}`);
+    if (this.bytes !== null) this.byteFlags(nameEnd, end);
     if (target.toLowerCase() === 'xml') {
       if (this.dropped + p !== this.bomOffset || target !== 'xml') this.fail(p, 'the XML declaration is allowed only at the very start of the file');
       this.declaration(nameEnd, end);

@@ -173,7 +173,11 @@ export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyPro
       };
     });
   });
-  return snapshot();
+  const checks = snapshot();
+  // once the source's snapshot is closed too (on one PostgreSQL server, its horizon would keep the copied rows from
+  // counting as visible to all)
+  to.settle(target.db);
+  return checks;
 }
 
 /** Removes a SQLite database file a failed copy created (with its WAL and shared-memory files). */

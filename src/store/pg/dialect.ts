@@ -3,6 +3,7 @@
 import type { CopyTable } from '../copy/tables.js';
 import type { BulkColumn, Db, Dialect, Tx } from '../db.js';
 import { sqliteDialect, trigramQuery } from '../dialect.js';
+import type { PgDb } from './pg-db.js';
 import { toParam } from './values.js';
 
 /** A statement ready for PostgreSQL: `$n` parameters, and how the caller's parameters fill them. */
@@ -179,8 +180,21 @@ export const postgresDialect: Dialect = {
     refusesNul: true,
     afterTable: advanceIdentity,
     verify() {},
+    settle(db) {
+      db.exec(WAL_FLUSHED);
+      const tables = db.prepare('SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename').pluck().all();
+      if (tables.length > 0) db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+    },
   },
 };
+
+/**
+ * Waits (at most 10 s, on the server) until the WAL written so far is on disk. A VACUUM marks a page all-visible only
+ * once it may set its rows' commit hint bits, which waits for the commit's WAL: on a server with
+ * `synchronous_commit = off` a VACUUM run right after a load's commit would leave its every page unmarked.
+ */
+export const WAL_FLUSHED = `DO $$ DECLARE written pg_lsn := pg_current_wal_insert_lsn(); BEGIN
+  FOR i IN 1..200 LOOP EXIT WHEN pg_current_wal_flush_lsn() >= written; PERFORM pg_sleep(0.05); END LOOP; END $$`;
 
 /** The dialect of a synchronous connection (`tms db copy`'s ends). */
 export function dialectFor(db: Db): Dialect {

@@ -463,8 +463,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   // every candidate row to test its LIKE (a common word's ~60k rows on the 5,000-component site), and in the units'
   // own table that is ~17k pages of wide rows, each text ICU-lowercased again; here it is a third of the pages and a
   // plain LIKE on the stored text. Statement triggers keep it as the units change (an insert's rows in one statement);
-  // a row's update only when its texts or translation change. Each trigram index keeps a pending list of 256 kB (not
-  // 4 MB): every search reads the whole list, and the planner, counting it, would scan the narrow table by its key.
+  // a row's update only when its texts or translation change. The trigram indexes keep PostgreSQL's default pending
+  // list: a first load is analysed once committed (Store.settleLoad), which the planner's choice of them relies on.
   `
   DROP INDEX units_source_trigrams, units_target_trigrams, units_context_trigrams;
   CREATE TABLE unit_search (
@@ -476,9 +476,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   INSERT INTO unit_search
     SELECT id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu") FROM units;
-  CREATE INDEX units_source_trigrams ON unit_search USING gin (source gin_trgm_ops) WITH (gin_pending_list_limit = 256);
-  CREATE INDEX units_target_trigrams ON unit_search USING gin (target gin_trgm_ops) WITH (gin_pending_list_limit = 256);
-  CREATE INDEX units_context_trigrams ON unit_search USING gin (context gin_trgm_ops) WITH (gin_pending_list_limit = 256);
+  CREATE INDEX units_source_trigrams ON unit_search USING gin (source gin_trgm_ops);
+  CREATE INDEX units_target_trigrams ON unit_search USING gin (target gin_trgm_ops);
+  CREATE INDEX units_context_trigrams ON unit_search USING gin (context gin_trgm_ops);
   ANALYZE unit_search;
 
   CREATE FUNCTION unit_search_inserted() RETURNS trigger LANGUAGE plpgsql AS $$

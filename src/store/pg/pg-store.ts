@@ -5,6 +5,7 @@ import { StoreError, type Tx, type TxShared } from '../db.js';
 import type { ComponentLocks, Store } from '../store.js';
 import { Turns } from '../turns.js';
 import { PgComponentLocks } from './component-locks.js';
+import { WAL_FLUSHED } from './dialect.js';
 import { WRITE_LOCK } from './libpq.js';
 import { connectionInfo, migrateDatabase, shownName } from './open.js';
 import { PgSession } from './session.js';
@@ -219,6 +220,20 @@ export class PgStore implements Store {
   componentLocks(): ComponentLocks {
     this.locks ??= new PgComponentLocks(() => PgSession.open(this.conninfo, this.location, this.shared));
     return this.locks;
+  }
+
+  /**
+   * VACUUM (ANALYZE) of these tables on a pooled session, outside any transaction (a statement of its own in the
+   * pipeline), once the load's commit is on disk (WAL_FLUSHED), the event loop free meanwhile: their statistics, and the visibility map that lets an index-only scan
+   * skip the heap (a deep page of /api/units/ otherwise fetches every row it passes), without waiting for autovacuum.
+   */
+  async settleLoad(tables: readonly string[]): Promise<void> {
+    if (tables.length === 0) return;
+    const names = tables.map((t) => `"${t.replace(/"/g, '""')}"`).join(', ');
+    await this.read(async (tx) => {
+      await (tx as PgSession).exec(WAL_FLUSHED);
+      await (tx as PgSession).exec(`VACUUM (ANALYZE) ${names}`);
+    });
   }
 
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
