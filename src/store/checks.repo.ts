@@ -50,6 +50,7 @@ const checkingSelect = (tx: Tx) =>
    JOIN projects p ON p.id = c.project_id`;
 
 const sql = preparedOnce((tx: Tx) => ({
+  // one translation through `?` (SQLite reads a JSON parameter's rows at a cost a single edit notices)
   context: tx.prepare(`${checkingSelect(tx)} WHERE t.id = ?`),
   componentContext: tx.prepare(
     `SELECT coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS format,
@@ -215,7 +216,10 @@ const sql = preparedOnce((tx: Tx) => ({
 /** The checking facts of several translations by id (unknown ones left out). */
 export async function checkingFactsOf(tx: Tx, translationIds: readonly number[]): Promise<Map<number, CheckingRow>> {
   if (translationIds.length === 0) return new Map();
-  const rows = (await sql(tx).contextsOf.all(JSON.stringify(translationIds))) as (CheckingRow & { id: number })[];
+  const { context, contextsOf } = sql(tx);
+  const rows = (await (translationIds.length === 1 ? context.all(translationIds[0]) : contextsOf.all(JSON.stringify(translationIds)))) as (CheckingRow & {
+    id: number;
+  })[];
   return new Map(rows.map(({ id, ...r }) => [Number(id), r]));
 }
 

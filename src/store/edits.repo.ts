@@ -131,6 +131,10 @@ const sql = preparedOnce((tx: Tx) => ({
   unitForEdit: tx.prepare(unitForEdit(tx)),
   sameString: tx.prepare(sameString(tx)),
   setStates: tx.prepare(`UPDATE units SET state = ?, original_state = ? WHERE id IN (${tx.dialect.idsOfJson})`),
+  // one edit through `?` (SQLite reads a JSON parameter's rows at a cost a single edit notices)
+  setPending: tx.prepare(
+    'UPDATE units SET target = ?, state = ?, original_state = ?, pending = 1, pending_author_id = ?, timestamp = ?, automatically_translated = ? WHERE id = ?',
+  ),
   setPendingOf: tx.prepare(
     `UPDATE units SET target = r.target, state = r.state, original_state = r.state, pending = 1, pending_author_id = r.author_id,
        timestamp = r.timestamp, automatically_translated = r.automatic
@@ -185,6 +189,11 @@ export async function setPendingTargets(
   edits: readonly { unitId: number; target: string; state: number; authorId: number | null; timestamp: string; automatic?: boolean }[],
 ): Promise<void> {
   if (edits.length === 0) return;
+  const [one] = edits;
+  if (edits.length === 1 && one) {
+    await sql(tx).setPending.run(one.target, one.state, one.state, one.authorId, one.timestamp, one.automatic ? 1 : 0, one.unitId);
+    return;
+  }
   const rows = edits.map((e) => [e.unitId, e.target, e.state, e.authorId, e.timestamp, e.automatic ? 1 : 0]);
   await sql(tx).setPendingOf.run(JSON.stringify(rows));
 }

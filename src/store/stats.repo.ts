@@ -69,6 +69,11 @@ const LAST_COLUMNS: readonly BulkColumn[] = [
   ['since', 'text'],
 ];
 
+/** The shares of the units whose ids `ids` (a subquery or `?`) holds. */
+const unitFacts = (ids: string) =>
+  `SELECT units.id, state, num_words, num_chars, ${FAILING} AS failing, ${HAS_SUGGESTION} AS suggestion, ${hasComment('t.component_id')} AS comment
+   FROM units JOIN translations t ON t.id = units.translation_id WHERE units.id IN (${ids})`;
+
 const sql = preparedOnce((tx: Tx) => ({
   counts: tx.prepare(`
     INSERT INTO translation_stats (translation_id, total, total_words, total_chars,
@@ -95,10 +100,10 @@ const sql = preparedOnce((tx: Tx) => ({
   setLast: tx.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
   get: tx.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
   // the same for several units and translations at once: a statement each, however many units an edit touched
-  unitFactsOf: tx.prepare(
-    `SELECT units.id, state, num_words, num_chars, ${FAILING} AS failing, ${HAS_SUGGESTION} AS suggestion, ${hasComment('t.component_id')} AS comment
-     FROM units JOIN translations t ON t.id = units.translation_id WHERE units.id IN (${tx.dialect.idsOfJson})`,
-  ),
+  // (one unit or translation through `?`: SQLite reads a JSON parameter's rows at a cost a single edit notices)
+  unitFacts: tx.prepare(unitFacts('?')),
+  unitFactsOf: tx.prepare(unitFacts(tx.dialect.idsOfJson)),
+  delta: tx.prepare(`UPDATE translation_stats SET ${DELTA_NAMES.map((n) => `${n} = ${n} + ?`).join(', ')} WHERE translation_id = ? RETURNING translation_id`),
   deltas: tx.prepare(
     `UPDATE translation_stats SET ${DELTA_NAMES.map((n) => `${n} = translation_stats.${n} + d.${n}`).join(', ')}
      FROM (${tx.dialect.rowsOfJson(DELTA_COLUMNS)}) AS d WHERE translation_stats.translation_id = d.id RETURNING translation_stats.translation_id`,
@@ -120,7 +125,8 @@ const sql = preparedOnce((tx: Tx) => ({
 /** The shares of several units by id (units gone left out): unitStatsFacts in one statement. */
 export async function unitStatsFactsOf(tx: Tx, unitIds: readonly number[]): Promise<Map<number, UnitStatsFacts>> {
   if (unitIds.length === 0) return new Map();
-  const rows = (await sql(tx).unitFactsOf.all(JSON.stringify(unitIds))) as (UnitStatsFacts & { id: number })[];
+  const { unitFacts, unitFactsOf } = sql(tx);
+  const rows = (await (unitIds.length === 1 ? unitFacts.all(unitIds[0]) : unitFactsOf.all(JSON.stringify(unitIds)))) as (UnitStatsFacts & { id: number })[];
   return new Map(rows.map(({ id, ...facts }) => [Number(id), facts]));
 }
 
@@ -131,7 +137,13 @@ export async function unitStatsFactsOf(tx: Tx, unitIds: readonly number[]): Prom
 export async function addStatsDeltas(tx: Tx, deltas: ReadonlyMap<number, StatsDelta>, opts: { lastChange?: boolean } = {}): Promise<void> {
   if (deltas.size === 0) return;
   const rows = [...deltas].map(([id, d]) => [id, ...DELTA_NAMES.map((n) => d[n])]);
-  const moved = new Set(((await sql(tx).deltas.all(JSON.stringify(rows))) as { translation_id: number }[]).map((r) => Number(r.translation_id)));
+  const { delta, deltas: deltasOf } = sql(tx);
+  const one = rows.length === 1 ? rows[0]! : undefined;
+  const moved = new Set(
+    ((await (one ? delta.all(...one.slice(1), one[0]) : deltasOf.all(JSON.stringify(rows)))) as { translation_id: number }[]).map((r) =>
+      Number(r.translation_id),
+    ),
+  );
   const missing = [...deltas.keys()].filter((id) => !moved.has(id));
   if (missing.length > 0) await refreshStats(tx, missing);
   if (opts.lastChange !== false && moved.size > 0) await refreshLastChanges(tx, [...moved]);
