@@ -3,7 +3,6 @@
 import type { CopyTable } from '../copy/tables.js';
 import type { BulkColumn, Db, Dialect, Tx } from '../db.js';
 import { sqliteDialect, trigramQuery } from '../dialect.js';
-import type { PgDb } from './pg-db.js';
 import { toParam } from './values.js';
 
 /** A statement ready for PostgreSQL: `$n` parameters, and how the caller's parameters fill them. */
