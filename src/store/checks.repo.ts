@@ -265,6 +265,24 @@ export async function stringStatesOf(
 }
 
 /**
+ * The check rows to delete and to insert so that each unit of `failing` has those checks (`stored`: what it has now);
+ * `inconsistent` is left to its own refresh.
+ */
+function checkRowsToChange(
+  failing: ReadonlyMap<number, readonly string[]>,
+  stored: ReadonlyMap<number, readonly string[]>,
+): { gone: [number, string][]; added: [number, string][] } {
+  const gone: [number, string][] = [];
+  const added: [number, string][] = [];
+  for (const [id, names] of failing) {
+    const existing = stored.get(id) ?? [];
+    for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
+    for (const name of names) if (!existing.includes(name)) added.push([id, name]);
+  }
+  return { gone, added };
+}
+
+/**
  * storeChecks for several units at once (one delete and one insert): each unit's stored checks (`stored`, as
  * checksOfUnits reads them) made equal to its `failing`, dismissals and `inconsistent` kept. Returns the units whose
  * rows changed.
@@ -274,13 +292,7 @@ export async function storeChecksOfUnits(
   failing: ReadonlyMap<number, readonly string[]>,
   stored: ReadonlyMap<number, readonly string[]>,
 ): Promise<Set<number>> {
-  const gone: [number, string][] = [];
-  const added: [number, string][] = [];
-  for (const [id, names] of failing) {
-    const existing = stored.get(id) ?? [];
-    for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
-    for (const name of names) if (!existing.includes(name)) added.push([id, name]);
-  }
+  const { gone, added } = checkRowsToChange(failing, stored);
   const s = sql(tx);
   const changed = new Set<number>();
   if (gone.length > 0) for (const r of (await s.removeOf.all(JSON.stringify(gone))) as { unit_id: number }[]) changed.add(Number(r.unit_id));
@@ -560,13 +572,7 @@ export async function storeChecksOfTranslation(tx: Tx, translationId: number, fa
     return;
   }
   const stored = await checksOfTranslation(tx, translationId);
-  const gone: [number, string][] = [];
-  const added: [number, string][] = [];
-  for (const [id, names] of failing) {
-    const existing = stored.get(id) ?? [];
-    for (const e of existing) if (e !== INCONSISTENT && !names.includes(e)) gone.push([id, e]);
-    for (const name of names) if (!existing.includes(name)) added.push([id, name]);
-  }
+  const { gone, added } = checkRowsToChange(failing, stored);
   await bulk.delete(tx, 'checks', CHECK_KEY, gone);
   await storeFreshChecks(tx, added);
 }
