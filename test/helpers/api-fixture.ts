@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type AppServices, createServices } from '../../src/api/app.js';
+import type { Principal } from '../../src/auth/check.js';
 import { type Config, parseConfig } from '../../src/config/config.js';
 import { recordChangeRow } from '../../src/store/changes.repo.js';
 import type { ChangeInput } from '../../src/store/index.js';
@@ -9,7 +11,7 @@ import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { findComponent } from '../../src/store/projects.repo.js';
 import { refreshStats } from '../../src/store/stats.repo.js';
-import { createUser } from '../../src/store/users.repo.js';
+import { createUser, findUserByUsername } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { repoRoot } from './corpus.js';
@@ -151,4 +153,19 @@ export async function createApiFixture(): Promise<ApiFixture> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The fixture's app services, refreshed, and the principals of `names` ('anonymous' or a username), each with its name. */
+export async function fixtureServices(fixture: ApiFixture, names: readonly string[]): Promise<{ services: AppServices; principals: [string, Principal][] }> {
+  const services = createServices(fixture.store, () => fixture.config, 'test');
+  await services.refresh();
+  const principals: [string, Principal][] = [];
+  for (const name of names) {
+    const principal =
+      name === 'anonymous'
+        ? await services.principal((await services.anonymous())!)
+        : await services.principal((await fixture.store.read((tx) => findUserByUsername(tx, name)))!);
+    principals.push([name, principal]);
+  }
+  return { services, principals };
 }

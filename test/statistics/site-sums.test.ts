@@ -3,12 +3,12 @@
 // a superuser who can, after edits in several projects and languages, the newest last change going back and ties.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Access } from '../../src/api/access.js';
-import { type AppServices, createServices } from '../../src/api/app.js';
+import type { AppServices } from '../../src/api/app.js';
 import { type SiteStats, siteStats, sumSite } from '../../src/api/statistics.js';
 import type { Principal } from '../../src/auth/check.js';
 import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
 import { findUserByUsername } from '../../src/store/users.repo.js';
-import { type ApiFixture, createApiFixture } from '../helpers/api-fixture.js';
+import { type ApiFixture, createApiFixture, fixtureServices } from '../helpers/api-fixture.js';
 import { sqlOn } from '../helpers/store.js';
 
 describe('site statistics moved by the changed statistics rows', () => {
@@ -18,14 +18,7 @@ describe('site statistics moved by the changed statistics rows', () => {
 
   beforeAll(async () => {
     fixture = await createApiFixture();
-    services = createServices(fixture.store, () => fixture.config, 'test');
-    await services.refresh();
-    const user = async (name: string) => services.principal((await fixture.store.read((tx) => findUserByUsername(tx, name)))!);
-    principals = [
-      ['anonymous', await services.principal((await services.anonymous())!)],
-      ['jane', await user('jane')],
-      ['admin', await user('admin')],
-    ];
+    ({ services, principals } = await fixtureServices(fixture, ['anonymous', 'jane', 'admin']));
   }, 60_000);
   afterAll(async () => {
     await fixture?.close();

@@ -4,12 +4,12 @@
 // rows; nor after a write that moves counts only (a suggestion) of the row holding the newest last change.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Access } from '../../src/api/access.js';
-import { type AppServices, createServices } from '../../src/api/app.js';
+import type { AppServices } from '../../src/api/app.js';
 import { siteStats, sumSite } from '../../src/api/statistics.js';
 import type { Principal } from '../../src/auth/check.js';
 import { loadCatalog } from '../../src/store/catalog.repo.js';
 import { findUserByUsername } from '../../src/store/users.repo.js';
-import { type ApiFixture, createApiFixture } from '../helpers/api-fixture.js';
+import { type ApiFixture, createApiFixture, fixtureServices } from '../helpers/api-fixture.js';
 import { sqlOn } from '../helpers/store.js';
 
 describe('site statistics after an edit whose rows tie as the newest', () => {
@@ -19,13 +19,7 @@ describe('site statistics after an edit whose rows tie as the newest', () => {
 
   beforeAll(async () => {
     fixture = await createApiFixture();
-    services = createServices(fixture.store, () => fixture.config, 'test');
-    await services.refresh();
-    const user = async (name: string) => services.principal((await fixture.store.read((tx) => findUserByUsername(tx, name)))!);
-    principals = [
-      ['anonymous', await services.principal((await services.anonymous())!)],
-      ['admin', await user('admin')],
-    ];
+    ({ services, principals } = await fixtureServices(fixture, ['anonymous', 'admin']));
   }, 60_000);
   afterAll(async () => {
     await fixture?.close();
