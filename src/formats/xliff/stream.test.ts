@@ -127,6 +127,29 @@ describe('streamed XLIFF units', () => {
     }
   });
 
+  it('equal the tree reader units on a file of many scanner windows, and leave a window cut inside a comment to it', () => {
+    let body = '';
+    for (let i = 0; i < 1500; i++) {
+      const pad = ' word'.repeat(i % 23);
+      body +=
+        `<trans-unit id="u${i}"><source>Text ${i} &gt;${pad} > </source><target state="${i % 3 === 0 ? 'needs-translation' : 'translated'}">Größe ${i}${pad}</target>\n` +
+        `<note>note\n ${i % 7} </note><context-group purpose="location"><context context-type="sourcefile">src/app/f${i % 11}.html</context>` +
+        `<context context-type="linenumber">${i}</context></context-group></trans-unit>\n`;
+    }
+    const bytes = doc(body);
+    expect(bytes.length).toBeGreaterThan(200_000);
+    for (const reading of [RICH, PLAIN]) {
+      const streamed = streamBilingual(bytes, 'f.xlf', reading);
+      expect(streamed).not.toBeNull();
+      expect(streamed!.units).toEqual(treeUnits(bytes, reading));
+      expect(streamed!.units.length).toBe(1500);
+    }
+    // a comment holding '> <' throughout is cut by some window: the tree reader reads the file
+    const commented = doc(`${body}<!--${'> < '.repeat(20000)}-->`);
+    expect(streamBilingual(commented, 'f.xlf', PLAIN)).toBeNull();
+    expect(treeUnits(commented, PLAIN)).toEqual(treeUnits(bytes, PLAIN));
+  });
+
   it('leaves every other shape, and every error, to the tree reader', () => {
     const unit = '<trans-unit id="1"><source>S</source></trans-unit>';
     const others: Array<[string, Uint8Array]> = [

@@ -52,20 +52,11 @@ export function streamBilingual(bytes: Uint8Array, filename: string, reading: Xl
   if (!isUtf8(buffer)) return null;
   const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
   try {
-    return read(XmlScanner.overBytes(bom ? buffer.subarray(3) : buffer, filename), reading);
+    return read(XmlScanner.overByteWindows(bom ? buffer.subarray(3) : buffer, filename), reading);
   } catch (e) {
     if (e === OTHER_SHAPE || e instanceof NeedsDecodedText) return null;
     throw e;
   }
-}
-
-/** Whether the current start tag declares a namespace (`xmlns`, `xmlns:p`). */
-function declaresNamespace(s: XmlScanner): boolean {
-  for (let i = 0; i < s.attrCount; i++) {
-    const name = s.attrNames[i]!;
-    if (name === 'xmlns' || name.startsWith('xmlns:')) return true;
-  }
-  return false;
 }
 
 /** The XLIFF namespace the root declares as its default (prefixes it declares are for attributes: prefixed elements are another shape). */
@@ -95,11 +86,10 @@ function element(s: XmlScanner, ns: string, scope: ReadonlyMap<string, string>, 
   const count = s.attrCount;
   let attrs = NO_ATTRIBUTES;
   if (count > 0) {
+    if (s.declaresNamespace) otherShape();
     attrs = new Array<string>(count * 2);
     for (let i = 0; i < count; i++) {
-      const name = s.attrNames[i]!;
-      if (name === 'xmlns' || name.startsWith('xmlns:')) otherShape();
-      attrs[2 * i] = name;
+      attrs[2 * i] = s.attrNames[i]!;
       attrs[2 * i + 1] = s.attrValues[i]!;
     }
   }
@@ -123,7 +113,7 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
   let unitSpace = 'default';
   let source: XElement | null = null;
   let target: XElement | null = null;
-  let notes: string[] = [];
+  const notes: string[] = [];
   let location = '';
   // the open context group of the unit: whether it gives a location, and its first sourcefile and linenumber
   let groupDepth = 0;
@@ -139,10 +129,17 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
   // its text so far (in a built element: the text not yet added to `current`), and the element being built (rich)
   let text = '';
   let current: XElement | null = null;
+  // whether that text may hold whitespace (the scanner says where it holds none: no normalizing to do)
+  let textSpace = false;
 
+  // whitespace between elements is not read outside the text elements: the scanner skips it there
+  s.skipBlankText = true;
   for (let kind = s.next(); kind !== EOF; kind = s.next()) {
     if (kind === TEXT || kind === CDATA) {
-      if (textDepth !== 0) text += s.textValue();
+      if (textDepth !== 0) {
+        text += s.textValue();
+        if (s.textMayHoldSpace) textSpace = true;
+      }
       continue;
     }
     if (kind === START) {
@@ -158,7 +155,7 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
           const child = element(s, ns, scope, current);
           append(current, child);
           current = child;
-        } else if (declaresNamespace(s)) {
+        } else if (s.declaresNamespace) {
           otherShape();
         }
         continue;
@@ -172,9 +169,11 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
         continue;
       }
       if (name === 'context') {
-        if (declaresNamespace(s)) otherShape();
+        if (s.declaresNamespace) otherShape();
         textDepth = depth;
+        s.skipBlankText = false;
         text = '';
+        textSpace = false;
         role = groupDepth !== 0 ? CONTEXT : IGNORED;
         if (role === CONTEXT) {
           ownSpace = s.attr('xml:space');
@@ -182,19 +181,23 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
         }
       } else if (name === 'source' || name === 'target') {
         textDepth = depth;
+        s.skipBlankText = false;
         text = '';
+        textSpace = false;
         textElement = element(s, ns, scope, null);
         const child = unit !== null && depth === unitDepth + 1;
         role = !child ? IGNORED : name === 'source' ? (source === null ? SOURCE : IGNORED) : target === null ? TARGET : IGNORED;
         current = rich && role !== IGNORED ? textElement : null;
       } else if (name === 'note') {
-        if (declaresNamespace(s)) otherShape();
+        if (s.declaresNamespace) otherShape();
         textDepth = depth;
+        s.skipBlankText = false;
         text = '';
+        textSpace = false;
         role = unit !== null ? NOTE : IGNORED;
         ownSpace = s.attr('xml:space');
       } else if (name === 'context-group') {
-        if (declaresNamespace(s)) otherShape();
+        if (s.declaresNamespace) otherShape();
         if (unit !== null) {
           if (groupDepth !== 0) otherShape();
           groupDepth = depth;
@@ -209,14 +212,14 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
         unitSpace = s.attr('xml:space') ?? 'default';
         source = null;
         target = null;
-        notes = [];
+        notes.length = 0;
         location = '';
       } else if (name === 'file') {
         if (file !== null) otherShape();
         file = element(s, ns, scope, null);
         fileDepth = depth;
         if (depth === 2) files++;
-      } else if (name.includes(':') || declaresNamespace(s)) {
+      } else if (name.includes(':') || s.declaresNamespace) {
         otherShape();
       }
       continue;
@@ -235,6 +238,7 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
         }
         if (depth !== textDepth) continue;
         textDepth = 0;
+        s.skipBlankText = true;
         if (role === SOURCE || role === TARGET) {
           const node = textElement!;
           if (!rich && text !== '') node.children = [text];
@@ -245,12 +249,12 @@ function read(s: XmlScanner, reading: XliffReading): XliffListing {
           if (role === SOURCE) source = node;
           else target = node;
         } else if (role === NOTE) {
-          notes.push(spacedText(text, ownSpace ?? unitSpace));
+          notes.push(textSpace ? spacedText(text, ownSpace ?? unitSpace) : text);
         } else if (role === CONTEXT) {
           if (contextType === 'sourcefile') {
-            if (groupFile === null) groupFile = spacedText(text, ownSpace ?? unitSpace);
+            if (groupFile === null) groupFile = textSpace ? spacedText(text, ownSpace ?? unitSpace) : text;
           } else if (contextType === 'linenumber') {
-            if (groupLine === null) groupLine = spacedText(text, ownSpace ?? unitSpace);
+            if (groupLine === null) groupLine = textSpace ? spacedText(text, ownSpace ?? unitSpace) : text;
           }
         }
         text = '';

@@ -319,6 +319,100 @@ describe('XmlScanner over bytes', () => {
     }
   });
 
+  /** Every token as kind, name, text or attribute values (no offsets: a windowed scan's are into its window). */
+  function values(s: XmlScanner): string[] {
+    const out: string[] = [];
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
+      const attrs = Array.from({ length: s.attrCount }, (_, i) => `${s.attrNames[i]}=${s.attrValues[i]}`);
+      out.push(`${k}:${k === XmlToken.Text || k === XmlToken.CData ? s.textValue() : s.name}:${attrs.join(',')}:${s.depth}`);
+    }
+    return out;
+  }
+
+  /** A document of several windows: texts with '>' before their end tag (a window may end in them), long and multi-byte texts. */
+  function manyWindows(lineEnd: string): string {
+    let body = '';
+    for (let i = 0; i < 3000; i++) {
+      const pad = 'x'.repeat(i % 37);
+      body += `  <u id="${i}" k="é${pad}">${lineEnd}    <t>a ${pad} &gt; b > </t><v>${i % 5 === 0 ? 'Grüße 中文' : pad}</v><w/>${lineEnd}  </u>${lineEnd}`;
+      if (i === 1500) body += `<long>${'word > '.repeat(12000)}é</long>${lineEnd}`;
+    }
+    return `<?xml version="1.0" encoding="UTF-8"?>${lineEnd}<root>${lineEnd}${body}</root>${lineEnd}`;
+  }
+
+  it('reads a file in windows (`overByteWindows`) to the same tokens and values as over the whole file', () => {
+    for (const lineEnd of ['\n', '\r\n']) {
+      const bytes = Buffer.from(manyWindows(lineEnd), 'utf8');
+      expect(bytes.length).toBeGreaterThan(300_000);
+      expect(values(XmlScanner.overByteWindows(bytes, 'f.xml'))).toEqual(values(XmlScanner.overBytes(bytes, 'f.xml')));
+    }
+    // a small file is one window
+    const small = Buffer.from('<a x="é">b &amp; c<![CDATA[d]]></a>', 'utf8');
+    expect(values(XmlScanner.overByteWindows(small, 'f.xml'))).toEqual(values(XmlScanner.overBytes(small, 'f.xml')));
+  });
+
+  it('leaves to the decoded text, in windows too, what it cannot answer, and a token a window cuts', () => {
+    const read = (text: string) => () => {
+      const s = XmlScanner.overByteWindows(Buffer.from(text, 'utf8'), 'f.xml');
+      while (s.next() !== XmlToken.Eof);
+    };
+    const filler = '<b>x</b>\n'.repeat(5000);
+    expect(read(`<a>${filler}<c>é</d></a>`)).toThrow(NeedsDecodedText);
+    expect(read(`<a>${filler}<c>\u0001</c></a>`)).toThrow(NeedsDecodedText);
+    expect(read(`<a>${filler}</a><extra/>`)).toThrow(NeedsDecodedText);
+    expect(read(`<a>${filler}`)).toThrow(NeedsDecodedText);
+    // a comment holding '> <' throughout: some window ends inside it
+    expect(read(`<a>${filler}<!--${'> < '.repeat(20000)}--></a>`)).toThrow(NeedsDecodedText);
+    expect(read(`<a>${filler}</a>\n  \n`)).not.toThrow();
+  });
+
+  it('skips whitespace between markup where a reader asks (`skipBlankText`), in windows too, and hands out any other text whole', () => {
+    const text = `<a>\n  <b> x </b>\n  <c>\n</c>  y  <d/>${'\n    <e>1</e>'.repeat(8000)}\n</a>\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    for (const s of [XmlScanner.overBytes(bytes, 'f.xml'), XmlScanner.overByteWindows(bytes, 'f.xml')]) {
+      s.skipBlankText = true;
+      const texts: string[] = [];
+      let ends = 0;
+      for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
+        if (k === XmlToken.Text) texts.push(s.textValue());
+        if (k === XmlToken.EndTag) ends++;
+      }
+      expect(texts.slice(0, 3)).toEqual([' x ', '  y  ', '1']);
+      expect(texts.length).toBe(2 + 8000);
+      expect(ends).toBe(4 + 8000);
+    }
+  });
+
+  it('says where a text holds no whitespace (`textMayHoldSpace`) and where a start tag declares a namespace', () => {
+    const s = XmlScanner.overBytes(
+      Buffer.from('<a xmlns:p="urn:p">abc<b x="1">中文</b>a b<c xmlns="urn:c">a\tb</c>&#32;<![CDATA[x]]><![CDATA[ ]]></a>', 'utf8'),
+      'f.xml',
+    );
+    const seen: string[] = [];
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) {
+      if (k === XmlToken.Text || k === XmlToken.CData) seen.push(`${JSON.stringify(s.textValue())}:${s.textMayHoldSpace}`);
+      if (k === XmlToken.StartTag) seen.push(`<${s.name}>:${s.declaresNamespace}`);
+      if (k === XmlToken.EndTag) expect(s.declaresNamespace).toBe(false);
+    }
+    expect(seen).toEqual([
+      '<a>:true',
+      '"abc":false',
+      '<b>:false',
+      '"中文":false',
+      '"a b":true',
+      '<c>:true',
+      '"a\\tb":true',
+      '" ":true',
+      '"x":false',
+      '" ":true',
+    ]);
+    // over decoded text it is not known
+    const d = new XmlScanner('<a>abc</a>', 'f.xml');
+    d.next();
+    d.next();
+    expect(d.textMayHoldSpace).toBe(true);
+  });
+
   it('reads a streamed document the same whichever byte a piece ends at, inside a multi-byte character too', () => {
     const text = '<a x="é中">Grüße 😀<b>中文</b>&amp;ü<![CDATA[😀]]></a>';
     const bytes = Buffer.from(text, 'utf8');

@@ -108,12 +108,14 @@ const B_SPACE = 4;
 const B_HIGH = 8;
 const B_CHECK = 16;
 const B_BRACKET = 32;
+const B_BLANK = 64;
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 0x20; c++) BYTE_CLASS[c] = B_CHECK;
 BYTE_CLASS[0x09] = BYTE_CLASS[0x0a] = BYTE_CLASS[0x0d] = B_SPACE;
 BYTE_CLASS[0x3c] = B_LT;
 BYTE_CLASS[0x26] = B_AMP;
 BYTE_CLASS[0x5d] = B_BRACKET;
+BYTE_CLASS[0x20] = B_BLANK;
 for (let c = 0x80; c < 0x100; c++) BYTE_CLASS[c] = B_HIGH;
 BYTE_CLASS[0xef] = B_HIGH | B_CHECK;
 
@@ -153,6 +155,8 @@ const HAS_AMP = 2;
 const HAS_SPACE = 4;
 const HAS_HIGH = 8;
 const VALUE_SPECIAL = new Uint8Array(LT + 1);
+/** Bytes a window of `XmlScanner.overByteWindows` adds: a string well below the engine's large-object size. */
+const BYTE_WINDOW = 32 * 1024;
 VALUE_SPECIAL[LT] = HAS_LT;
 VALUE_SPECIAL[0x26] = HAS_AMP;
 VALUE_SPECIAL[0x09] = VALUE_SPECIAL[0x0a] = VALUE_SPECIAL[0x0d] = HAS_SPACE;
@@ -192,6 +196,8 @@ export class XmlScanner {
   selfClosing = false;
   /** Depth of the element a StartTag opens or an EndTag closes; the root element is at depth 1. */
   depth = 0;
+  /** Whether the current start tag declares a namespace (an attribute `xmlns` or `xmlns:p`). */
+  declaresNamespace = false;
   /** Attributes of the current start tag (decoded and normalized values), with the raw value offsets. */
   attrCount = 0;
   readonly attrNames: string[] = [];
@@ -201,6 +207,16 @@ export class XmlScanner {
   /** Content offsets of Text, CData, Comment and PI tokens. */
   contentStart = 0;
   contentEnd = 0;
+  /**
+   * Over bytes: whitespace between markup is not handed out as a Text token while this is set (a reader sets it where
+   * it ignores such text, clears it where text counts). Decoded text hands out every token.
+   */
+  skipBlankText = false;
+  /**
+   * Whether the current Text or CData token's value may hold whitespace. Over bytes it is false where the token has
+   * no whitespace and no reference (normalizing its spaces would change nothing); over decoded text always true.
+   */
+  textMayHoldSpace = true;
   /** Encoding named by the XML declaration, or null without one. */
   declaredEncoding: string | null = null;
   hasDeclaration = false;
@@ -237,7 +253,10 @@ export class XmlScanner {
    * Over bytes (`overBytes`): the valid UTF-8 the text holds one byte a character (Latin-1), offsets are byte
    * offsets, and only the values handed out (text, attribute values) are decoded, where they hold a non-ASCII byte.
    */
-  private readonly bytes: SlicedBuffer | null;
+  private bytes: SlicedBuffer | null;
+  /** Over bytes in windows (`overByteWindows`): the whole file, and where its next window starts. */
+  private windowSource: SlicedBuffer | null = null;
+  private windowNext = 0;
   /** Over bytes: whether the text, CDATA or attribute value at hand holds a byte above 0x7f (is decoded as UTF-8). */
   private high = false;
   /** Over bytes: whether an ASCII DOCTYPE without an internal subset is read here (it declares no entities) rather than left to the decoded text. */
@@ -266,6 +285,57 @@ export class XmlScanner {
     const s = new XmlScanner(sliced.latin1Slice(0, bytes.length), filename, sliced);
     s.bytesDoctype = doctype;
     return s;
+  }
+
+  /**
+   * `overBytes`, with the file's one-byte text made a window at a time as the scan reaches it (offsets are then into
+   * the window, not the file): for a reader that needs no offsets and no `text`, only tokens, names and values. One
+   * string of a whole file of a few hundred kilobytes is a large object for the engine to allocate, several times the
+   * cost of the same bytes in windows of the ordinary heap's size.
+   */
+  static overByteWindows(bytes: Buffer, filename: string): XmlScanner {
+    const sliced = bytes as SlicedBuffer;
+    const s = new XmlScanner('', filename, sliced);
+    s.windowSource = sliced;
+    s.hasCR = sliced.indexOf(0x0d) >= 0;
+    s.nextWindow();
+    return s;
+  }
+
+  /** Over byte windows: whether a window follows the current one. */
+  private moreWindows(): boolean {
+    return this.windowSource !== null && this.windowNext < this.windowSource.length;
+  }
+
+  /**
+   * Over byte windows: the text from the current token on (`pos`) and the file's next window after it. A window ends
+   * before a '<' that follows a '>' and whitespace (between two tags, most often), so that tokens are whole in it:
+   * the scan takes the next window where text or whitespace reaches a window's end, and a token cut by it anyway (a
+   * comment or CDATA holding '> <') fails as NeedsDecodedText, which reads the file again as decoded text.
+   */
+  private nextWindow(): void {
+    const source = this.windowSource!;
+    const from = this.windowNext;
+    let to = source.length;
+    if (from + BYTE_WINDOW < to) {
+      to = from + BYTE_WINDOW;
+      for (let lt = source.lastIndexOf(LT, to - 1); lt > from; lt = source.lastIndexOf(LT, lt - 1)) {
+        let k = lt - 1;
+        while (k > from && isSpace(source[k]!)) k--;
+        if (source[k] === GT) {
+          to = lt;
+          break;
+        }
+      }
+    }
+    this.dropped += this.pos;
+    // one slice of the bytes from the current token on (a concatenation would be read through its parts)
+    this.text = source.latin1Slice(this.dropped, to);
+    this.length = this.text.length;
+    this.pos = 0;
+    this.windowNext = to;
+    // the bytes from the window's start to the file's end: offsets into the text are offsets into them
+    this.bytes = source.subarray(this.dropped) as SlicedBuffer;
   }
 
   /** The characters of text[s, e): a slice, or over bytes where the value at hand holds a non-ASCII byte, its UTF-8 decoded. */
@@ -421,12 +491,18 @@ export class XmlScanner {
       this.kind = XmlToken.EndTag;
       this.start = this.end;
       this.attrCount = 0;
+      this.declaresNamespace = false;
       return this.kind;
     }
-    const p = this.pos;
+    let p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
+    if (this.text.charCodeAt(p) !== LT) {
+      if (this.bytes === null) return this.scanText(p);
+      if (!this.skipBlankText || !this.skipBlank(p, this.bytes)) return this.scanTextBytes(p, this.bytes);
+      p = this.pos;
+      if (p >= this.length) return this.finish();
+    }
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -435,6 +511,10 @@ export class XmlScanner {
   }
 
   private finish(): XmlTokenKind {
+    if (this.moreWindows()) {
+      this.nextWindow();
+      return this.scan();
+    }
     if (this.open > 0) this.fail(this.length, `unexpected end of file: <${this.stack[this.open - 1]}> is not closed`);
     if (!this.rootSeen) this.fail(this.length, 'no root element');
     this.kind = XmlToken.Eof;
@@ -475,6 +555,19 @@ export class XmlScanner {
   }
 
   /**
+   * Over bytes with `skipBlankText`: whether the text at `p` is only whitespace up to the next '<' or the end; if so
+   * the scan goes on past it (whitespace is allowed everywhere: nothing to check).
+   */
+  private skipBlank(p: number, b: Uint8Array): boolean {
+    const n = this.length;
+    let i = p;
+    while (i < n && isSpace(b[i]!)) i++;
+    if (i < n && b[i] !== LT) return false;
+    this.pos = i;
+    return true;
+  }
+
+  /**
    * `scanText` over bytes: one loop finds the text's end and what it holds ('&', ']', a non-ASCII byte, a byte to
    * check for the characters XML forbids), in place of the searches over the whole file that decoded text takes.
    */
@@ -487,12 +580,18 @@ export class XmlScanner {
       if (k === B_LT) break;
       flags |= k;
     }
+    // over byte windows, text that reaches a window's end is read again with the next window
+    if (e === n && this.moreWindows()) {
+      this.nextWindow();
+      return this.scanTextBytes(0, this.bytes!);
+    }
     if ((flags & B_CHECK) !== 0) this.checkBytes(p, e);
     this.kind = XmlToken.Text;
     this.start = this.contentStart = p;
     this.end = this.contentEnd = this.pos = e;
     this.decoded = null;
     this.high = (flags & B_HIGH) !== 0;
+    this.textMayHoldSpace = (flags & (B_SPACE | B_BLANK | B_AMP)) !== 0;
     // outside the root only whitespace (the decoded text's scan names anything else)
     if (this.open === 0) {
       for (let i = p; i < e; i++) if (!isSpace(b[i]!)) throw new NeedsDecodedText();
@@ -614,6 +713,7 @@ export class XmlScanner {
     let i = this.scanName(p + 1, 'a start tag');
     const name = this.intern(p + 1, i);
     let count = 0;
+    let declaresNamespace = false;
     for (;;) {
       let c = t.charCodeAt(i);
       const spaced = isSpace(c);
@@ -661,6 +761,7 @@ export class XmlScanner {
         if (this.attrNames[k] === attrName) this.fail(nameStart, `attribute ${attrName} is repeated in <${name}>`);
       }
       this.attrNames[count] = attrName;
+      if (attrName.charCodeAt(0) === 0x78 && (attrName === 'xmlns' || attrName.startsWith('xmlns:'))) declaresNamespace = true;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
       else if ((special & HAS_HIGH) !== 0 && b !== null) this.attrValues[count] = normalizeAttributeSpace(b.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
@@ -671,6 +772,7 @@ export class XmlScanner {
       i = ve + 1;
     }
     this.attrCount = count;
+    this.declaresNamespace = declaresNamespace;
     if (this.open === 0) this.rootSeen = true;
     this.stack[this.open++] = name;
     this.depth = this.open;
@@ -741,6 +843,7 @@ export class XmlScanner {
     this.depth = this.open;
     this.open--;
     this.attrCount = 0;
+    this.declaresNamespace = false;
     this.start = p;
     this.end = this.pos = i + 1;
     return this.kind;
@@ -766,7 +869,11 @@ export class XmlScanner {
       const end = t.indexOf(']]>', p + 9);
       if (end < 0) this.fail(p, 'unterminated CDATA section');
       if (this.nextCdataEnd <= end) this.nextCdataEnd = -1;
-      if (this.bytes !== null) this.high = (this.byteFlags(p + 9, end) & B_HIGH) !== 0;
+      if (this.bytes !== null) {
+        const flags = this.byteFlags(p + 9, end);
+        this.high = (flags & B_HIGH) !== 0;
+        this.textMayHoldSpace = (flags & (B_SPACE | B_BLANK)) !== 0;
+      }
       this.kind = XmlToken.CData;
       this.start = p;
       this.contentStart = p + 9;
