@@ -13,7 +13,7 @@ import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 import { XLIFF_NS_PREFIX, type XliffEntry, parsedId } from './document.js';
 import { spacedText } from './text.js';
 import { COMMENT, NO_ATTRIBUTES, PI, type XElement, append, startElement } from './tree.js';
-import { type EntryAnnotations, type XliffListing, type XliffReading, joinNotes, listBilingual } from './units.js';
+import { type BilingualList, type EntryAnnotations, type XliffReading, joinNotes, listBilingual } from './units.js';
 
 // the token kinds as constants of this module: read once, not through the import at every token
 const EOF = XmlToken.Eof;
@@ -46,7 +46,7 @@ const CONTEXT = 4;
  * for every error: the tree reader raises it with its position).
  * @example streamBilingual(bytes, 'messages.de.xlf', { rich: false, po: false })?.units.length
  */
-export function streamBilingual(bytes: Uint8Array, filename: string, reading: XliffReading): XliffListing | null {
+export function streamBilingual(bytes: Uint8Array, filename: string, reading: XliffReading): BilingualList | null {
   if (reading.po) return null;
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return null;
@@ -96,9 +96,10 @@ function element(s: XmlScanner, ns: string, scope: ReadonlyMap<string, string>, 
   return startElement(s, s.name, s.name, ns, attrs, parent, scope);
 }
 
-function read(s: XmlScanner, reading: XliffReading): XliffListing {
+function read(s: XmlScanner, reading: XliffReading): BilingualList {
   const rich = reading.rich;
-  const listing: XliffListing = { units: [], sites: [] };
+  // no sites: the units are all a parse keeps (a writer reads the tree), so each unit's light elements die young
+  const listing: BilingualList = { units: [], sites: null };
   const seen = new IdHashTable(256);
   const annotations: EntryAnnotations = { location: '', note: '' };
   const annotate = (): EntryAnnotations => annotations;

@@ -30,6 +30,12 @@ export interface XliffListing {
   sites: UnitSite[];
 }
 
+/** What `listBilingual` lists into: the units, and their sites where a writer needs them (null: not kept). */
+export interface BilingualList {
+  units: ParsedUnit[];
+  sites: UnitSite[] | null;
+}
+
 /** The xml:space in force for a trans-unit's (or group's) children: its own attribute, else "default". */
 export function unitSpace(el: XElement): string {
   return attr(el, 'xml:space') ?? 'default';
@@ -185,7 +191,8 @@ function isTranslatable(entry: XliffEntry, reading: XliffReading): boolean {
 
 /** Weblate's state: read-only, then needs editing (text plus a fuzzy `state`), empty, approved, translated. */
 function unitState(entry: XliffEntry | null, main: XliffEntry, target: readonly string[], flags: string, reading: XliffReading): UnitState {
-  if (!isTranslatable(main, reading) || hasReadOnlyFlag(flags)) return State.READONLY;
+  // most units have no flags: no pattern to run
+  if (!isTranslatable(main, reading) || (flags !== '' && hasReadOnlyFlag(flags))) return State.READONLY;
   const translated = hasText(target);
   if (entry && translated) {
     for (const p of stateParts(entry, reading)) {
@@ -227,7 +234,7 @@ export interface EntryAnnotations {
  * (`seen`); `annotate` is asked for its location and note only when it is listed.
  */
 export function listBilingual(
-  listing: XliffListing,
+  listing: BilingualList,
   seen: IdHashTable,
   entry: XliffEntry,
   reading: XliffReading,
@@ -246,7 +253,7 @@ export function listBilingual(
   const target = targetForms(entry, reading.rich) ?? (isTemplate ? source.slice() : ['']);
   const flags = unitFlags(entry, null, reading);
   const { location, note } = annotate(entry);
-  listing.sites.push({ entry, template: null });
+  listing.sites?.push({ entry, template: null });
   listing.units.push({
     context,
     source,
