@@ -4,8 +4,9 @@ import { searchText } from './migrations.js';
 import { preparedOnce } from './statements.js';
 
 /**
- * Unit ids a chunk of the fill indexes in one transaction (ids of a load are consecutive: about as many units). KeePassXC's
- * 72k units: ~20 ms of the writer a chunk on this machine, 36 transactions.
+ * Unit ids a chunk of the fill indexes in one transaction (ids of a load are consecutive: about as many units).
+ * KeePassXC's 72k units, 36 chunks: ~30 ms of CPU a chunk, the fill's CPU ×1.05–1.1 of one statement (500 a chunk:
+ * ×1.27); the longest chunk, where FTS5 merges its segments, ~250 ms at a load average of 14 (BENCHMARKS.md).
  */
 export const FILL_CHUNK_UNITS = 2000;
 
