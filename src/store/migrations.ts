@@ -492,7 +492,7 @@ export const MIGRATIONS: readonly string[] = [
   // unit ids whose texts units_fts does not hold yet, which a fill in short transactions works through; the triggers
   // leave a unit of those ranges to the fill (it reads the unit's texts as they are when it gets there), so that no
   // unit is indexed twice or missed whatever is written meanwhile. A search reads the index and, for those ranges, the
-  // units themselves (unitsFtsSearch in dialect.ts).
+  // units themselves (the dialect's textContains, dialect.ts).
   `
   CREATE TABLE units_fts_pending (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL);
   DROP TRIGGER units_fts_ai;

@@ -1,4 +1,4 @@
-// SQLite's search index (units_fts) filled after a first load's commit: the unit id ranges it does not hold yet (units_fts_pending, migration 17) and one chunk of the fill.
+// SQLite search index's fill after a first load's commit: the unit id ranges units_fts lacks (units_fts_pending) and one chunk of the fill.
 import type { Tx } from './db.js';
 import { searchText } from './migrations.js';
 import { preparedOnce } from './statements.js';
