@@ -150,6 +150,19 @@ describeCorpus('pages of units, byte for byte their units’ records', (corpus) 
     expect(plan).toMatch(/using checks_pkey on checks .*\n\s+Index Cond: \(unit_id = u\.id\)/);
   });
 
+  // SQLite read the page's ids in order from its index (its entries end with the rowid) and sorted the page's rows
+  // again, every column of them, in a temporary B-tree
+  it.runIf(!onPostgres)('reads a translation’s page in order from the index alone, and sorts nothing (SQLite)', async () => {
+    const idOf = async (translation: string) => (await get(`/api/translations/pages/keepassxc/${translation}/`)).json.id as number;
+    const [ja, en] = [await idOf('ja'), await idOf('en')];
+    const plan = await store.read(async (tx) => {
+      const page = translationPage(tx, ja, en, null, { limit: 100, offset: 200 });
+      return ((await tx.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(...page.params)) as { detail: string }[]).map((r) => r.detail).join('\n');
+    });
+    expect(plan).toMatch(/SEARCH u USING COVERING INDEX units_position \(translation_id=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
   // A translation's page read its ids through `(translation_id, position)`: every row up to the page's end fetched
   // from the table and sorted again by id (an Incremental Sort of offset + page), then the page sorted once more; and
   // PostgreSQL planned each page anew (its `LIMIT ?` priced the one plan it could keep at a tenth of the translation).
