@@ -10,6 +10,21 @@ const MANY = -1;
 export const stringKey = (u: { source: string; context: string }): string => `${u.context}\0${u.source}`;
 
 /**
+ * A string's key as what is known holds it: a 30-bit FNV-1a hash of its context and source (a small integer, not the
+ * texts: what a run of 865,000 units would keep). Two strings of one hash only make a refresh look at a unit for
+ * nothing; it decides from the store.
+ * @example stringHash({ context: 'Main', source: 'Open' }) !== stringHash({ context: 'Main', source: 'Close' })
+ */
+export function stringHash(u: { source: string; context: string }): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < u.context.length; i++) h = Math.imul(h ^ u.context.charCodeAt(i), 0x01000193);
+  // the separator: ('ab', 'c') and ('a', 'bc') differ
+  h = Math.imul(h ^ 0xffff, 0x01000193);
+  for (let i = 0; i < u.source.length; i++) h = Math.imul(h ^ u.source.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
+}
+
+/**
  * What a run of syncs (`tms sync <project>`, `--all`: many components, one transaction each, one after the other)
  * knows of the strings in the project's components, by (project, language): each string's component, or MANY. It
  * replaces a read of every other component's strings per translation synced (which grew with the site) by one read
@@ -22,7 +37,7 @@ export const stringKey = (u: { source: string; context: string }): string => `${
  * no mark. Whoever made it drops it at the end of the run.
  */
 export class KnownStrings {
-  readonly #languages = new Map<string, Map<string, number>>();
+  readonly #languages = new Map<string, Map<number, number>>();
   /** The write mark the next transaction must find for what is known to hold; undefined: drop it. */
   #next: string | undefined;
   /** How many times what was known was dropped at a transaction's start, and languages read (for the tests). */
@@ -48,29 +63,29 @@ export class KnownStrings {
     return result;
   }
 
-  /** The strings of the project's components in a language, by key (their component, or MANY); read once. */
-  async ofLanguage(tx: Tx, projectId: number, languageId: number): Promise<Map<string, number>> {
+  /** The strings of the project's components in a language, by stringHash (their component, or MANY); read once. */
+  async ofLanguage(tx: Tx, projectId: number, languageId: number): Promise<Map<number, number>> {
     const key = `${projectId}:${languageId}`;
     let strings = this.#languages.get(key);
     if (!strings) {
       strings = new Map();
       this.reads++;
-      for (const r of await languageStrings(tx, languageId, projectId)) record(strings, stringKey(r), Number(r.component_id));
+      for (const r of await languageStrings(tx, languageId, projectId)) record(strings, stringHash(r), Number(r.component_id));
       this.#languages.set(key, strings);
     }
     return strings;
   }
 }
 
-/** Records that `componentId` has the string `key`. */
-export function record(strings: Map<string, number>, key: string, componentId: number): void {
+/** Records that `componentId` has the string of hash `key`. */
+export function record(strings: Map<number, number>, key: number, componentId: number): void {
   const known = strings.get(key);
   if (known === undefined) strings.set(key, componentId);
   else if (known !== componentId && known !== MANY) strings.set(key, MANY);
 }
 
-/** Whether a component other than `componentId` has the string `key`. */
-export function heldElsewhere(strings: ReadonlyMap<string, number>, key: string, componentId: number): boolean {
+/** Whether a component other than `componentId` may have the string of hash `key`. */
+export function heldElsewhere(strings: ReadonlyMap<number, number>, key: number, componentId: number): boolean {
   const known = strings.get(key);
   return known !== undefined && known !== componentId;
 }

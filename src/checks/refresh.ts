@@ -48,7 +48,7 @@ import type { Tx } from '../store/db.js';
 import { setUnitStates } from '../store/edits.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
-import { type KnownStrings, heldElsewhere, record, stringKey } from './known-strings.js';
+import { type KnownStrings, heldElsewhere, record, stringHash, stringKey } from './known-strings.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -472,7 +472,7 @@ export async function refreshInconsistentOfComponent(
         // the language's strings read once in the run; this translation's as they are now recorded in them
         const strings = await known.ofLanguage(tx, c.project_id, language);
         for (const u of await unitStrings(tx, t)) {
-          const key = stringKey(u);
+          const key = stringHash(u);
           if (heldElsewhere(strings, key, componentId)) units.add(u.id);
           record(strings, key, componentId);
         }

@@ -2,7 +2,7 @@
 // per language in a run that nothing else writes to, and dropped by any other write (another connection's, this
 // one's outside the run) and by a transaction that failed, so `inconsistent` stays what the store says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KnownStrings } from '../../src/checks/known-strings.js';
+import { KnownStrings, stringHash } from '../../src/checks/known-strings.js';
 import { resolveComponent } from '../../src/component/resolve.js';
 import type { Config } from '../../src/config/config.js';
 import { openStore } from '../../src/store/index.js';
@@ -116,6 +116,11 @@ describe('the strings a run of syncs keeps across its transactions', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('keeps a string as a hash of its context and source, the two apart', () => {
+    expect(stringHash({ context: 'ab', source: 'c' })).not.toBe(stringHash({ context: 'a', source: 'bc' }));
+    expect(stringHash({ context: 'Main', source: 'Shared' })).toBe(stringHash({ context: 'Main', source: 'Shared' }));
   });
 
   it('a transaction that failed leaves nothing known to the next', async () => {
