@@ -40,9 +40,18 @@ export class KnownStrings {
   readonly #languages = new Map<string, Map<number, number>>();
   /** The write mark the next transaction must find for what is known to hold; undefined: drop it. */
   #next: string | undefined;
-  /** How many times what was known was dropped at a transaction's start, and languages read (for the tests). */
-  dropped = 0;
-  reads = 0;
+  #dropped = 0;
+  #reads = 0;
+
+  /** How many times what was known was dropped at a transaction's start (for the tests). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** How many languages' strings were read from the store (for the tests). */
+  get reads(): number {
+    return this.#reads;
+  }
 
   /** Runs `fn` in one writing transaction of `store`, what is known dropped first unless nothing else wrote since the last. */
   async write<T>(store: Store, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -51,7 +60,7 @@ export class KnownStrings {
       const { now } = await writeMark(tx);
       if (now !== this.#next && this.#languages.size > 0) {
         this.#languages.clear();
-        this.dropped++;
+        this.#dropped++;
       }
       // a transaction rolled back or retried leaves nothing to trust
       this.#next = undefined;
@@ -69,7 +78,7 @@ export class KnownStrings {
     let strings = this.#languages.get(key);
     if (!strings) {
       strings = new Map();
-      this.reads++;
+      this.#reads++;
       for (const r of await languageStrings(tx, languageId, projectId)) record(strings, stringHash(r), Number(r.component_id));
       this.#languages.set(key, strings);
     }
