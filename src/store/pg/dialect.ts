@@ -133,6 +133,8 @@ export const postgresDialect: Dialect = {
   ilike: 'ILIKE',
   orderedJoin: 'JOIN',
   idsFirstPages: true,
+  // every writing transaction raises the counter by one, first (the next one's own raise included)
+  writeMark: { sql: 'SELECT n::text FROM data_version WHERE id = 1', next: (mark) => String(BigInt(mark) + 1n) },
   trigram: {
     sql: 'SELECT id, text FROM memory_sources WHERE text % ? ORDER BY similarity(text, ?) DESC, id LIMIT ?',
     params: (text, limit) => (trigramQuery(text) === null ? null : [text, text, limit]),
