@@ -1,9 +1,9 @@
 // `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units) under minutes of
 // read load (with BENCH_WRITERS, writes mixed in): the resident memory of every process it runs, sampled each second,
 // slice by slice, to see whether it stays under the bound and flat (no growth) — and the requests served meanwhile.
-// Each tms process also reports its V8 heap, external memory and array buffers (scripts/memory-probe.cjs), so each
-// slice says which part of the resident memory grew: the heap, buffers, or the rest (malloc: SQLite's page cache,
-// the git worker thread's heap, native code).
+// Each tms process also reports its threads' V8 heaps, external memory and array buffers (scripts/memory-probe.cjs),
+// so each slice says which part of the resident memory grew: a heap, buffers, or the rest (malloc: SQLite's page
+// cache, native code).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
