@@ -57,6 +57,9 @@ export const sqliteDialect: Dialect = {
   // the table's own UNIQUE and PRIMARY KEY indexes (sql NULL) stay: the load's inserts rely on them; its triggers are
   // those feeding the search's index (units_fts), filled after the rows
   deferrableIndexes: "SELECT name, type, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL ORDER BY type, name",
+  // another connection's commits (data_version) and this connection's rows written (total_changes): neither moves
+  // between two transactions unless something wrote between them
+  writeMark: { sql: "SELECT (SELECT data_version FROM pragma_data_version()) || ':' || total_changes()", next: (mark) => mark },
   copy: {
     identity(db) {
       const file = (db as SqliteDb).name;
