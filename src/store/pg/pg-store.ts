@@ -237,6 +237,9 @@ export class PgStore implements Store {
     });
   }
 
+  /** Never behind: the search's table is written with the units (its triggers), first loads included. */
+  async fillSearchIndex(): Promise<void> {}
+
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
   checkpointInBackground(): void {}
 
