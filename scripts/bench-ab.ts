@@ -1,6 +1,7 @@
 // `npm run bench:ab -- <another tms checkout, built>`: this tms against another build on SQLite, in turns, so that a
 // shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
-//   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time);
+//   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time; on
+//     SQLite also the time until its strings are visible: the file polled by a connection of this process);
 //   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
@@ -20,6 +21,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { PgDb } from '../src/store/pg/pg-db.js';
 import { FIRST_LOAD_TABLES } from '../src/store/sync.repo.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -138,7 +140,28 @@ const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).
 /** BENCH_SYNC_ARGS: arguments added to each cold `tms sync` (e.g. `--threads 2`). */
 const SYNC_ARGS = (process.env.BENCH_SYNC_ARGS ?? '').split(/\s+/).filter(Boolean);
 
+/** Seconds from the last `tmsRun`'s start until its strings were visible to another connection (`watch`: its SQLite file). */
+let lastRunVisible = Number.NaN;
+
+/** Whether SQLite `file` holds a committed unit (read by a connection of this process, as a server beside the sync reads). */
+function unitsVisible(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT EXISTS (SELECT 1 FROM units)').pluck().get() === 1;
+  } catch {
+    return false; // its schema not there yet
+  } finally {
+    db.close();
+  }
+}
+
 async function tmsRun(checkout: string, configFile: string, ...args: string[]): Promise<number> {
+  return tmsRunWatching(undefined, checkout, configFile, ...args);
+}
+
+/** tmsRun, and while it runs (every 10 ms) whether `watch`, a SQLite file, shows its units yet (lastRunVisible). */
+async function tmsRunWatching(watch: string | undefined, checkout: string, configFile: string, ...args: string[]): Promise<number> {
   const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
   const child = spawn(process.execPath, ['--require', THREAD_CPU, path.join(checkout, 'bin', 'tms'), '--config', configFile, ...args], {
@@ -146,7 +169,20 @@ async function tmsRun(checkout: string, configFile: string, ...args: string[]): 
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  lastRunVisible = Number.NaN;
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (watch) {
+    let done = false;
+    void closed.then(() => (done = true));
+    while (!done) {
+      if (unitsVisible(watch)) {
+        lastRunVisible = (performance.now() - started) / 1000;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  const status = await closed;
   if (status !== 0) throw new Error(`tms ${args.join(' ')} failed (${status}): ${stderr}`);
   lastRunCpu = childrenCpuSeconds() - cpuBefore;
   lastRunMainCpu = Number(/thread-cpu main=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / TICKS;
@@ -180,6 +216,7 @@ const cold = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldMainCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const coldPgCpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+const coldVisible = new Map<string, number[]>(builds.map((b) => [b.name, []]));
 const deepPage = new Map<string, string[]>(builds.map((b) => [b.name, []]));
 const settling: string[] = [];
 for (let i = 0; i < RUNS; i++) {
@@ -187,7 +224,9 @@ for (let i = 0; i < RUNS; i++) {
     const database = POSTGRES ? pgDatabase() : undefined;
     const file = config(`cold-${b.name}-${i}`, database);
     const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
-    cold.get(b.name)!.push(await tmsRun(b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
+    const watch = POSTGRES ? undefined : path.join(path.dirname(file), 'tms.sqlite');
+    cold.get(b.name)!.push(await tmsRunWatching(watch, b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
+    coldVisible.get(b.name)!.push(lastRunVisible);
     // the sessions end with the process; the postmaster reaps them a moment later
     if (POSTGRES) await new Promise((resolve) => setTimeout(resolve, 300));
     coldPgCpu.get(b.name)!.push(POSTGRES ? pgCpuSeconds() - pgBefore : 0);
@@ -216,6 +255,13 @@ if (RUNS > 0)
     `  its main thread's CPU time (the writing thread): this ${median(coldMainCpu.get('this')!).toFixed(2)} s, other ${median(coldMainCpu.get('other')!).toFixed(2)} s; ` +
       `this / other: median ×${median(coldMainRatios).toFixed(3)} (runs: ${coldMainRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
+if (RUNS > 0 && !POSTGRES) {
+  const visibleRatios = coldVisible.get('this')!.map((t, i) => t / coldVisible.get('other')![i]!);
+  console.log(
+    `  its strings visible to another connection after (from the start, polled every 10 ms): this ${median(coldVisible.get('this')!).toFixed(2)} s, ` +
+      `other ${median(coldVisible.get('other')!).toFixed(2)} s; this / other: median ×${median(visibleRatios).toFixed(3)} (runs: ${visibleRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+}
 const coldPgRatios = coldPgCpu.get('this')!.map((t, i) => t / coldPgCpu.get('other')![i]!);
 const coldBothRatios = coldPgCpu.get('this')!.map((t, i) => (t + coldCpu.get('this')![i]!) / (coldPgCpu.get('other')![i]! + coldCpu.get('other')![i]!));
 if (RUNS > 0 && POSTGRES) {

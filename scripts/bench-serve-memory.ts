@@ -1,8 +1,11 @@
 // `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units) under minutes of
 // read load (with BENCH_WRITERS, writes mixed in): the resident memory of every process it runs, sampled each second,
 // slice by slice, to see whether it stays under the bound and flat (no growth) — and the requests served meanwhile.
+// Each tms process also reports its threads' V8 heaps, external memory and array buffers (scripts/memory-probe.cjs),
+// so each slice says which part of the resident memory grew: a heap, buffers, or the rest (malloc: SQLite's page
+// cache, native code).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -77,9 +80,23 @@ const writers = Array.from({ length: WRITERS }, (_, i) => {
 });
 
 // --- the server, and the resident memory of its processes (the server and any it starts)
-const server = spawn(process.execPath, [tms, '--config', configFile, 'serve', '--port', '0', ...(WORKERS ? ['--workers', WORKERS] : [])], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const probeDir = path.join(work, 'memory-probe');
+mkdirSync(probeDir);
+const server = spawn(
+  process.execPath,
+  [
+    '--require',
+    path.join(root, 'scripts', 'memory-probe.cjs'),
+    tms,
+    '--config',
+    configFile,
+    'serve',
+    '--port',
+    '0',
+    ...(WORKERS ? ['--workers', WORKERS] : []),
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMS_MEMORY_PROBE_DIR: probeDir } },
+);
 process.on('exit', () => server.kill('SIGKILL'));
 const base = await serveUrl(server);
 
@@ -100,6 +117,57 @@ function rssTree(pid: number): Map<number, number> {
     try {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
       if (kb > 0) out.set(p, kb / 1024);
+    } catch {}
+  }
+  return out;
+}
+
+/**
+ * One tms process's memory (MiB): resident (anonymous and file-backed, from /proc), its main thread's V8 heap and
+ * external memory, and its worker threads' together (the git worker, the WAL checkpointer, parse pools), as its probe
+ * last wrote them.
+ */
+type Breakdown = {
+  pid: number;
+  rss: number;
+  anon: number;
+  file: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  threads: { count: number; heapUsed: number; heapTotal: number; external: number };
+};
+const MiB = 1024 * 1024;
+/** The memory of each tms process in the tree (those its probe reports on; git and other children have none). */
+function breakdowns(pids: Iterable<number>): Breakdown[] {
+  const out: Breakdown[] = [];
+  const files = readdirSync(probeDir);
+  const read = (name: string) => JSON.parse(readFileSync(path.join(probeDir, name), 'utf8')) as NodeJS.MemoryUsage;
+  for (const pid of pids) {
+    try {
+      const probe = read(`${pid}.json`);
+      const threads = { count: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+      for (const name of files.filter((n) => n.startsWith(`${pid}-`))) {
+        const t = read(name);
+        threads.count++;
+        threads.heapUsed += t.heapUsed / MiB;
+        threads.heapTotal += t.heapTotal / MiB;
+        threads.external += t.external / MiB;
+      }
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+      out.push({
+        pid,
+        rss: kb('VmRSS'),
+        anon: kb('RssAnon'),
+        file: kb('RssFile') + kb('RssShmem'),
+        heapUsed: probe.heapUsed / MiB,
+        heapTotal: probe.heapTotal / MiB,
+        external: probe.external / MiB,
+        arrayBuffers: probe.arrayBuffers / MiB,
+        threads,
+      });
     } catch {}
   }
   return out;
@@ -206,6 +274,8 @@ const slices: {
   maxPerProcess: number;
   processes: number;
   writes: typeof writes;
+  /** Each tms process's memory at the slice's last sample. */
+  memory: Breakdown[];
 }[] = [];
 loadEnd = Date.now() + SECONDS * 1000;
 await startWriters();
@@ -213,8 +283,10 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   let maxTotal = 0;
   let maxPerProcess = 0;
   let processes = 0;
+  let memory: Breakdown[] = [];
   const sampler = setInterval(() => {
     const tree = rssTree(server.pid!);
+    memory = breakdowns(tree.keys());
     processes = Math.max(processes, tree.size);
     maxTotal = Math.max(
       maxTotal,
@@ -224,9 +296,16 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   }, 1000);
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: Math.min(SLICE, SECONDS - elapsed), requests });
   clearInterval(sampler);
-  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes });
+  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes, memory });
   writes = { done: 0, failed: 0, times: [], commits: 0, commitsFailed: 0 };
-  console.error(`bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process`);
+  console.error(
+    `bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process; ${memory
+      .map(
+        (m) =>
+          `${m.pid}: RSS ${m.rss.toFixed(0)}, heap ${m.heapUsed.toFixed(0)}/${m.heapTotal.toFixed(0)}, external ${m.external.toFixed(0)}, ${m.threads.count} threads ${m.threads.heapUsed.toFixed(0)}/${m.threads.heapTotal.toFixed(0)} + ${m.threads.external.toFixed(0)}`,
+      )
+      .join('; ')}`,
+  );
 }
 loadEnd = 0;
 await Promise.all(writing);
@@ -269,6 +348,26 @@ console.log(
     ((last.maxPerProcess - first.maxPerProcess) / first.maxPerProcess) * 100
   ).toFixed(1)} %).`,
 );
+const leader = server.pid!;
+const f = (n: number) => n.toFixed(0);
+console.log(
+  "\nWhere each tms process's memory was at the end of each slice (MiB): its main thread's V8 heap and external memory (array buffers among it), its worker threads' heaps and external memory together, and the rest (RSS less those: malloc, SQLite's page cache, code, stacks):\n",
+);
+console.log(
+  '| slice | process | RSS (anonymous + file) | main thread: heap used / total | external (array buffers) | worker threads: heap used / total + external | rest |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|');
+const workerNames = new Map<number, string>();
+slices.forEach((s, i) => {
+  for (const m of s.memory) {
+    if (m.pid !== leader && !workerNames.has(m.pid)) workerNames.set(m.pid, `worker ${workerNames.size + 1}`);
+    const t = m.threads;
+    const rest = m.rss - m.heapTotal - m.external - t.heapTotal - t.external;
+    console.log(
+      `| ${i * SLICE}–${(i + 1) * SLICE} s | ${m.pid === leader ? 'leader' : workerNames.get(m.pid)} | ${f(m.rss)} (${f(m.anon)} + ${f(m.file)}) | ${f(m.heapUsed)} / ${f(m.heapTotal)} | ${f(m.external)} (${f(m.arrayBuffers)}) | ${t.count ? `${f(t.heapUsed)} / ${f(t.heapTotal)} + ${f(t.external)} (${t.count})` : '–'} | ${f(rest)} |`,
+    );
+  }
+});
 if (WRITERS > 0) {
   const writeTimes = slices.flatMap((s) => s.writes.times);
   console.log(

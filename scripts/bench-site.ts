@@ -422,9 +422,10 @@ for (const linked of variants) {
   const config = writeConfig(dir, linked);
   const cold = await timed(tms, ['--config', config, 'sync', 'site'], dir);
   const noChange = await timed(tms, ['--config', config, 'sync', 'site'], dir);
-  // one upstream file changed: a component in the middle of the site
+  // one upstream file changed: a translation of a component in the middle of the site (not its English file, which
+  // maps to the source language and is not read, as Weblate does)
   const i = Math.floor(N / 2);
-  const key = [...contents.keys()].find((k) => k.startsWith(`${repoOf(i)}:${dirOf(i)}/`))!;
+  const key = [...contents.keys()].find((k) => k.startsWith(`${repoOf(i)}:${dirOf(i)}/`) && !k.endsWith('_en.ts'))!;
   const [, file] = key.split(/:(.*)/s) as [string, string];
   await commitToUpstream(path.join(upstreams, `site-${repoOf(i)}.git`), {
     [file]: contents

@@ -175,25 +175,28 @@ async function main(): Promise<number> {
     while (Date.now() < end) {
       await new Promise((r) => setTimeout(r, upstreamEvery));
       round++;
-      const text = (await gitCli(upstream, ['show', `main:${DE_FILE}`])).toString();
-      // upstream rewrites the translation of a few shared strings (by their source text)
-      let changed = text;
-      for (const unit of pool.filter((_, i) => (i + round) % 5 === 0)) {
-        const upstreamText = `upstream r${round} u${unit.id}`;
-        const source = unit.source[0]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-        const at = changed.indexOf(`<source>${source}</source>`);
-        if (at < 0) continue;
-        const open = changed.indexOf('<translation', at);
-        const close = changed.indexOf('</translation>', open);
-        if (open < 0 || close < 0 || changed.slice(at, open).includes('</message>')) continue;
-        changed = `${changed.slice(0, open)}<translation>${upstreamText}${changed.slice(close)}`;
-        const set = upstreamTexts.get(unit.id) ?? new Set();
-        set.add(upstreamText);
-        upstreamTexts.set(unit.id, set);
-      }
+      // upstream rewrites the translation of a few shared strings (by their source text), in the file as it stands on
+      // the commit it builds on: tms pushes to the same file meanwhile, and a file read before that push would undo it
+      const rewrite = (text: string) => {
+        let changed = text;
+        for (const unit of pool.filter((_, i) => (i + round) % Math.min(5, pool.length) === 0)) {
+          const upstreamText = `upstream r${round} u${unit.id}`;
+          const source = unit.source[0]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+          const at = changed.indexOf(`<source>${source}</source>`);
+          if (at < 0) continue;
+          const open = changed.indexOf('<translation', at);
+          const close = changed.indexOf('</translation>', open);
+          if (open < 0 || close < 0 || changed.slice(at, open).includes('</message>')) continue;
+          changed = `${changed.slice(0, open)}<translation>${upstreamText}${changed.slice(close)}`;
+          const set = upstreamTexts.get(unit.id) ?? new Set();
+          set.add(upstreamText);
+          upstreamTexts.set(unit.id, set);
+        }
+        return changed;
+      };
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
-          await commitToUpstream(upstream, { [DE_FILE]: changed });
+          await commitToUpstream(upstream, async (current) => ({ [DE_FILE]: rewrite(await current(DE_FILE)) }));
           campaign.count('upstream_commits');
           break;
         } catch {

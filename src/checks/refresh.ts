@@ -48,6 +48,7 @@ import type { Tx } from '../store/db.js';
 import { setUnitStates } from '../store/edits.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
+import { type KnownStrings, heldElsewhere, record, stringHash, stringKey } from './known-strings.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -448,6 +449,9 @@ export async function refreshInconsistent(tx: Tx, unitIds: Iterable<number>, acc
  * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
  * translations that another component of the project also has, and, when `swept`, every string of the project
  * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
+ * `known`: what a run of syncs keeps of the project's strings (this transaction one of its `write`s); these
+ * translations' strings are recorded in it. `translationIds` must then hold every translation whose units the
+ * transaction added or changed.
  */
 export async function refreshInconsistentOfComponent(
   tx: Tx,
@@ -455,6 +459,7 @@ export async function refreshInconsistentOfComponent(
   translationIds: Iterable<number>,
   swept: boolean,
   accounted: ReadonlySet<number> = new Set(),
+  known?: KnownStrings,
 ): Promise<Map<number, number>> {
   const c = await componentProject(tx, componentId);
   if (!c) return new Map();
@@ -463,9 +468,19 @@ export async function refreshInconsistentOfComponent(
     for (const t of translationIds) {
       const language = await translationLanguage(tx, t);
       if (language === undefined) continue;
-      const others = new Set((await othersStrings(tx, language, componentId, c.project_id)).map((o) => `${o.context}\0${o.source}`));
+      if (known) {
+        // the language's strings read once in the run; this translation's as they are now recorded in them
+        const strings = await known.ofLanguage(tx, c.project_id, language);
+        for (const u of await unitStrings(tx, t)) {
+          const key = stringHash(u);
+          if (heldElsewhere(strings, key, componentId)) units.add(u.id);
+          record(strings, key, componentId);
+        }
+        continue;
+      }
+      const others = new Set((await othersStrings(tx, language, componentId, c.project_id)).map(stringKey));
       if (others.size === 0) continue;
-      for (const u of await unitStrings(tx, t)) if (others.has(`${u.context}\0${u.source}`)) units.add(u.id);
+      for (const u of await unitStrings(tx, t)) if (others.has(stringKey(u))) units.add(u.id);
     }
   }
   return await refreshInconsistent(tx, units, accounted);

@@ -40,6 +40,8 @@ export async function runServe(
   const release = claimServeLock(config.database);
   const store = await openStore(config.database);
   store.checkpointInBackground();
+  // what a stopped process left of the search index's fill, caught up while serving (the search reads those units meanwhile)
+  void store.fillSearchIndex().catch((e) => io.err(`tms: the search index's fill stopped: ${(e as Error).message}`));
   const logger = createLogger(config.log_level ?? 'info', (line) => io.out(line));
   try {
     for (const c of (await store.write((tx) => applyConfig(tx, config, { prune: true }))).keptComponents) {

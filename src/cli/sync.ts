@@ -101,6 +101,9 @@ export async function runSync(config: Config, io: CliIo, opts: SyncOptions): Pro
       for (const f of r.files) if (f.status === 'failed') io.err(`tms: ${r.project}/${r.component}: ${f.error}`);
       if (!r.ok && r.files.length === 0) io.err(`tms: ${r.project}/${r.component}: ${r.error}`);
     }
+    // the strings are committed and visible; the search's index a first load left behind (or a stopped process's) is
+    // complete before the command exits
+    await store.fillSearchIndex();
     const failed = results.filter((r) => !r.ok).length;
     if (results.length === 0) io.out('nothing to sync');
     return failed === 0 ? 0 : 1;

@@ -2,12 +2,15 @@
 import * as vcs from '../vcs/index.js';
 import { type FileConflict, type MergerSpec, createUnitMerger } from './unit-merger.js';
 
-/** isomorphic-git's object cache, one per working copy, kept by whichever thread runs the work. */
-const caches = new Map<string, object>();
+/**
+ * A working copy with a fresh isomorphic-git object cache: one per operation, dropped when it ends. The cache keeps
+ * every pack it reads (whole, in memory) and never lets one go; kept per working copy for the thread's life, it held
+ * one more pack each time upstream moved and a fetch brought one (every sibling component of a shared repository
+ * fetches after each push), so the server's memory grew for as long as it ran. Reading a pack again costs a read of
+ * a file the page cache holds.
+ */
 function repo(dir: string): vcs.RepoOptions {
-  let cache = caches.get(dir);
-  if (!cache) caches.set(dir, (cache = {}));
-  return { dir, cache };
+  return { dir, cache: {} };
 }
 
 type Remote = { dir: string; url: string; auth?: vcs.Credentials; branch: string; timeoutMs: number };
@@ -21,7 +24,8 @@ export const gitOps = {
   /** The files at `ref` (null where one is missing). */
   async readBlobs(a: { dir: string; ref: string; paths: string[] }): Promise<(Uint8Array | null)[]> {
     const out: (Uint8Array | null)[] = [];
-    for (const path of a.paths) out.push(await vcs.readBlobAt({ ...repo(a.dir), ref: a.ref, path }));
+    const at = repo(a.dir);
+    for (const path of a.paths) out.push(await vcs.readBlobAt({ ...at, ref: a.ref, path }));
     return out;
   },
   commitSeries(a: { dir: string; commits: vcs.CommitSpec[] }): Promise<(string | null)[]> {
@@ -38,10 +42,11 @@ export const gitOps = {
   },
   /** A rebase onto `origin/<branch>` merging translation files unit by unit; the unit conflicts it met. */
   async rebase(a: { dir: string; merger: MergerSpec; committerEmail?: string }): Promise<{ update: vcs.UpdateResult; conflicts: FileConflict[] }> {
-    const merger = createUnitMerger(repo(a.dir), a.merger);
+    const at = repo(a.dir);
+    const merger = createUnitMerger(at, a.merger);
     // Only tms's own commits are replayed: upstream's commits that upstream dropped (a force-push) stay dropped.
     const replay = a.committerEmail === undefined ? undefined : (c: vcs.CommitInfo) => c.committer.email === a.committerEmail;
-    const update = await vcs.rebase({ ...repo(a.dir), branch: a.merger.branch, mergeFile: merger.mergeFile, replay });
+    const update = await vcs.rebase({ ...at, branch: a.merger.branch, mergeFile: merger.mergeFile, replay });
     return { update, conflicts: merger.conflicts() };
   },
 };

@@ -172,7 +172,13 @@ const sql = preparedOnce((tx: Tx) => ({
     `SELECT DISTINCT o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
      WHERE ot.language_id = ? AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?`,
   ),
+  // the same for every component of the project, each row with its component (what a run of syncs keeps)
+  languageStrings: tx.prepare(
+    `SELECT DISTINCT ot.component_id, o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
+     WHERE ot.language_id = ? AND ot.is_source = 0 AND oc.project_id = ?`,
+  ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
+  writeMark: tx.prepare(tx.dialect.writeMark.sql).pluck(),
   // several translations, components or strings at once (the units an edit fills): a statement for all of them
   contextsOf: tx.prepare(`${checkingSelect(tx)} WHERE t.id IN (${tx.dialect.idsOfJson})`),
   removeOf: tx.prepare(`DELETE FROM checks WHERE (unit_id, name) IN (${tx.dialect.rowsOfJson(CHECK_KEY)}) RETURNING unit_id`),
@@ -525,6 +531,20 @@ export async function translationLanguage(tx: Tx, translationId: number): Promis
 /** The strings (source, context) other components of the project have in a language. */
 export async function othersStrings(tx: Tx, languageId: number, componentId: number, projectId: number): Promise<{ source: string; context: string }[]> {
   return (await sql(tx).othersStrings.all(languageId, componentId, projectId)) as { source: string; context: string }[];
+}
+
+/** The strings every component of a project has in a language (each string once per component). */
+export async function languageStrings(tx: Tx, languageId: number, projectId: number): Promise<{ component_id: number; source: string; context: string }[]> {
+  return (await sql(tx).languageStrings.all(languageId, projectId)) as { component_id: number; source: string; context: string }[];
+}
+
+/**
+ * The store's committed writes as this writing transaction sees them (Dialect.writeMark), and the mark the next
+ * writing transaction reads first unless another wrote in between.
+ */
+export async function writeMark(tx: Tx): Promise<{ now: string; next: string }> {
+  const now = String(await sql(tx).writeMark.get());
+  return { now, next: tx.dialect.writeMark.next(now) };
 }
 
 /** Every unit's string (source, context) of a translation. */

@@ -197,6 +197,12 @@ export interface Dialect {
    * Absent where that does not pay: PostgreSQL, whose DROP INDEX would hold readers of the table until the commit.
    */
   readonly deferrableIndexes?: string;
+  /**
+   * The store's committed writes as a writing transaction sees them: `sql` selects one value, read after the
+   * transaction's last write; `next(mark)` is what the next writing transaction reads first when no other write (of
+   * any connection or node) came in between. What a cache kept across transactions checks (checks/run-strings.ts).
+   */
+  readonly writeMark: { readonly sql: string; next(mark: string): string };
   readonly copy: CopyDialect;
 }
 

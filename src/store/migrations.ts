@@ -488,4 +488,29 @@ export const MIGRATIONS: readonly string[] = [
       OR OLD.configuration IS NOT NEW.configuration
     BEGIN UPDATE catalog_version SET structure = structure + 1; END;
   `,
+  // 17: the search's index filled after a first load's commit instead of inside it (search-fill.repo.ts): the ranges of
+  // unit ids whose texts units_fts does not hold yet, which a fill in short transactions works through; the triggers
+  // leave a unit of those ranges to the fill (it reads the unit's texts as they are when it gets there), so that no
+  // unit is indexed twice or missed whatever is written meanwhile. A search reads the index and, for those ranges, the
+  // units themselves (the dialect's textContains, dialect.ts).
+  `
+  CREATE TABLE units_fts_pending (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL);
+  DROP TRIGGER units_fts_ai;
+  DROP TRIGGER units_fts_ad;
+  DROP TRIGGER units_fts_au;
+  CREATE TRIGGER units_fts_ai AFTER INSERT ON units
+    WHEN NOT EXISTS (SELECT 1 FROM units_fts_pending WHERE new.id BETWEEN lo AND hi) BEGIN
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
+  END;
+  CREATE TRIGGER units_fts_ad AFTER DELETE ON units
+    WHEN NOT EXISTS (SELECT 1 FROM units_fts_pending WHERE old.id BETWEEN lo AND hi) BEGIN
+    DELETE FROM units_fts WHERE rowid = old.id;
+  END;
+  CREATE TRIGGER units_fts_au AFTER UPDATE OF source, target, context ON units
+    WHEN (old.source <> new.source OR old.target <> new.target OR old.context <> new.context)
+      AND NOT EXISTS (SELECT 1 FROM units_fts_pending WHERE new.id BETWEEN lo AND hi) BEGIN
+    DELETE FROM units_fts WHERE rowid = old.id;
+    INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
+  END;
+  `,
 ];

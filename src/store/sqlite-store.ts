@@ -4,6 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf } from './db.js';
 import { sqliteDialect } from './dialect.js';
+import { fillSearchChunk, searchFillPending } from './search-fill.repo.js';
 import type { Store } from './store.js';
 import { Turns } from './turns.js';
 
@@ -25,6 +26,10 @@ export class SqliteStore implements Store {
   private readonly control: { begin: SqlStatement; commit: SqlStatement; rollback: SqlStatement };
   /** The change token as read in this turn of the event loop (dataVersion), until the turn ends or this store writes. */
   private turnVersion: string | undefined;
+  /** The search index's fill (fillSearchIndex): the last one started or queued, and whether one waits to start. */
+  private filling: Promise<void> = Promise.resolve();
+  private fillQueued = false;
+  private closing = false;
 
   constructor(readonly db: SqliteDb) {
     // another connection's commit (data_version) or a write through this one (total_changes)
@@ -69,13 +74,39 @@ export class SqliteStore implements Store {
   }
 
   /**
+   * SQLite's plans need no statistics gathered after a load (the first load built its indexes after the rows); the
+   * search's index it left behind starts filling in the background (fillSearchIndex).
+   */
+  async settleLoad(_tables: readonly string[]): Promise<void> {
+    void this.fillSearchIndex().catch(() => {
+      // left for the next fill (the next start, sync or first load): the search reads the units meanwhile
+    });
+  }
+
+  /**
+   * Fills the search's index where a first load left units to it (search-fill.repo.ts): a chunk of units a writing
+   * transaction, the event loop free between chunks (other reads and writes take their turns), until none is left or
+   * the store closes. One fill at a time: a call during a fill gets one that starts after it (and so sees every load
+   * committed before the call).
+   */
+  fillSearchIndex(): Promise<void> {
+    if (this.fillQueued) return this.filling;
+    this.fillQueued = true;
+    this.filling = this.filling
+      .catch(() => {})
+      .then(async () => {
+        this.fillQueued = false;
+        if (this.closing || !(await this.read(searchFillPending))) return;
+        while (!this.closing && (await this.write((tx) => fillSearchChunk(tx)))) await new Promise((resolve) => setImmediate(resolve));
+      });
+    return this.filling;
+  }
+
+  /**
    * Moves checkpoints off this connection: a thread of its own copies the write-ahead log into the database every
    * `intervalMs`, and this connection checkpoints only past a high threshold (a safety net), so writes never wait
    * for one. For long-running servers; `close()` stops it.
    */
-  /** SQLite's plans need no statistics gathered after a load (the first load built its indexes after the rows). */
-  async settleLoad(_tables: readonly string[]): Promise<void> {}
-
   checkpointInBackground(intervalMs = 500): void {
     if (this.checkpointer || this.db.name === ':memory:' || !this.db.open) return;
     const worker = startWorker(import.meta.url, 'checkpoint-worker', { file: this.db.name, intervalMs });
@@ -90,6 +121,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    // a fill stops after its chunk (the next start or sync goes on from there)
+    this.closing = true;
+    await this.filling.catch(() => {});
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
     if (checkpointer) {

@@ -101,6 +101,14 @@ export interface Store {
    * @example await store.settleLoad(FIRST_LOAD_TABLES)
    */
   settleLoad(tables: readonly string[]): Promise<void>;
+  /**
+   * Brings the search's index up to date where a first load left it behind, resolving once it is (or the store
+   * closes). SQLite: a first load commits its strings before their texts are indexed, and the index catches up in
+   * short transactions (search-fill.repo.ts), started by settleLoad; `tms sync` waits for it before it exits, `tms
+   * serve` resumes one a stopped process left. PostgreSQL: never behind.
+   * @example await store.fillSearchIndex()
+   */
+  fillSearchIndex(): Promise<void>;
   /** Reads the database once (for health checks); rejects when it cannot be read. */
   ping(): Promise<void>;
   /**

@@ -142,20 +142,38 @@ export async function translationUnitRecords(
   filter: UnitFilter | null,
   slice: Slice,
 ): Promise<UnitRecord[]> {
-  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
-  // The page's ids first (from the index alone when unfiltered), so rows skipped by OFFSET are never read or joined;
-  // then the page's rows by id, in that order (SQLite's planner may otherwise scan every unit to probe the page).
+  const page = translationPage(tx, translationId, sourceTranslationId, filter, slice);
   const rows = (await sql(tx)
-    .statement(
-      `SELECT ${COLUMNS}, s.id AS source_unit_id
-       FROM (SELECT u.id FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ? OFFSET ?) page
+    .statement(page.sql)
+    .raw(true)
+    .all(...page.params)) as unknown[][];
+  return withLabels(tx, rows.map(toRecord));
+}
+
+/** The largest page of a translation whose size translationPage writes into its statement: the API's default page. */
+const STATED_PAGE_SIZE = 100;
+
+/**
+ * The statement of a page of a translation's units, with its parameters. The page's ids first, with their positions,
+ * from the `(translation_id, position, id)` index alone when unfiltered: rows skipped by OFFSET are never read, joined
+ * or sorted; then the page's rows by id in that order (the dialect's ordered join: SQLite's planner may otherwise scan
+ * every unit to probe the page), which the answer keeps (ordered by the ids' own columns: not sorted again either). An unfiltered page states its size in the text: PostgreSQL then prices a plan for
+ * any translation and offset as one for a page and keeps one generic plan for the statement instead of planning each
+ * page anew (with `LIMIT ?` it prices the generic plan at a tenth of a translation, and never takes it). Only sizes up
+ * to STATED_PAGE_SIZE are stated: each stated size is a statement of its own, kept prepared by every session. A
+ * filtered page keeps a plan of its own, the filter's values may call for different ones.
+ */
+export function translationPage(tx: Tx, translationId: number, sourceTranslationId: number | null, filter: UnitFilter | null, slice: Slice): SqlFragment {
+  const w = where(tx, ['u.translation_id = ?'], [translationId], filter);
+  const stated = filter === null && Number.isInteger(slice.limit) && slice.limit >= 0 && slice.limit <= STATED_PAGE_SIZE;
+  return {
+    sql: `SELECT ${COLUMNS}, s.id AS source_unit_id
+       FROM (SELECT u.id, u.position FROM units u ${w.sql} ORDER BY u.position, u.id LIMIT ${stated ? slice.limit : '?'} OFFSET ?) page
        ${tx.dialect.orderedJoin} units u ON u.id = page.id
        LEFT JOIN units s ON s.translation_id = ? AND s.id_hash = u.id_hash
-       ORDER BY u.position, u.id`,
-    )
-    .raw(true)
-    .all(...w.params, slice.limit, slice.offset, sourceTranslationId ?? -1)) as unknown[][];
-  return withLabels(tx, rows.map(toRecord));
+       ORDER BY page.position, page.id`,
+    params: [...w.params, ...(stated ? [] : [slice.limit]), slice.offset, sourceTranslationId ?? -1],
+  };
 }
 
 /** A unit's text and state, as a change to many strings reads them. */

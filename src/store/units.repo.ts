@@ -5,9 +5,9 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
-import { searchText } from './migrations.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
+import { leaveUnitsToFill } from './search-fill.repo.js';
 import { preparedOnce, statementCache } from './statements.js';
 import { refreshStats } from './stats.repo.js';
 
@@ -245,7 +245,8 @@ export async function isFirstLoad(tx: Tx, inserts: number): Promise<boolean> {
 /**
  * Runs a sync's unit writes. When they are a first load (`firstLoad`, isFirstLoad) the units' secondary indexes, and
  * the triggers that feed the search's index, are dropped first and built after the rows: one sorted build instead of
- * an insertion per row into each. All in the caller's transaction: a load cut short (an error, a killed process)
+ * an insertion per row into each. The search's index itself is not filled there: its units are left to the fill that
+ * runs once the load is committed (search-fill.repo.ts; the search meanwhile reads those units). All in the caller's transaction: a load cut short (an error, a killed process)
  * rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the dialect
  * defers none (PostgreSQL), or the writes are no first load, `write` runs with the indexes as they are.
  * @example await withIndexesBuiltAfter(tx, await isFirstLoad(tx, 70_000), () => insertEverything(tx))
@@ -257,15 +258,12 @@ export async function withIndexesBuiltAfter<T>(tx: Tx, firstLoad: boolean, write
   for (const b of built) await tx.prepare(`DROP ${b.type.toUpperCase()} "${b.name.replace(/"/g, '""')}"`).run();
   const result = await write();
   for (const b of built) if (b.type === 'index') await tx.prepare(b.sql).run();
-  // what the search index's triggers would have written a row at a time, in one statement (the index was empty)
-  if (built.some((b) => b.type === 'trigger')) await tx.prepare(FILL_SEARCH_INDEX).run();
+  // what the search index's triggers would have written a row at a time is left to the fill once committed (the
+  // store's fillSearchIndex, in short transactions): the strings are visible without waiting for it
+  if (built.some((b) => b.type === 'trigger')) await leaveUnitsToFill(tx);
   for (const b of built) if (b.type === 'trigger') await tx.prepare(b.sql).run();
   return result;
 }
-
-// units_fts (SQLite's search index, migration 15) as its triggers feed it, for every unit
-const FILL_SEARCH_INDEX = `INSERT INTO units_fts (rowid, source, target, context)
-  SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM units`;
 
 /** Writes a sync's new values of a unit (its original state follows). */
 export async function updateParsedUnit(tx: Tx, unitId: number, values: UnitValues, timestamp: string): Promise<void> {

@@ -1,5 +1,6 @@
 // Running syncs: one component under its mutex (with several nodes, its working copy aligned first), a project's
 // components, every project.
+import { KnownStrings } from '../checks/known-strings.js';
 import { withComponentMutex } from '../component/mutex.js';
 import { type ComponentTarget, type Configured, resolveComponent, resolveComponents } from '../component/resolve.js';
 import type { Config } from '../config/config.js';
@@ -43,9 +44,11 @@ export async function syncComponent(h: ComponentTarget, opts: SyncOptions = {}):
  * whose files the fetched commits did not touch is not scanned. One mutex, the repository's, for all of them.
  * @example await syncShared([owner, ...linked]) // one fetch, then each component's files
  */
-export async function syncShared(targets: readonly ComponentTarget[], opts: SyncOptions = {}): Promise<ComponentSyncResult[]> {
+export async function syncShared(targets: readonly ComponentTarget[], given: SyncOptions = {}): Promise<ComponentSyncResult[]> {
   const [first, ...rest] = targets;
   if (!first) return [];
+  // (a webhook's sync of a working copy's components is a run of its own: what it knows of their strings ends with it)
+  const opts = given.known || rest.length === 0 ? given : { ...given, known: new KnownStrings() };
   return withComponentMutex(
     first.key,
     async () => {
@@ -159,8 +162,10 @@ async function syncConfigured(store: Store, config: Config, components: readonly
   // for sharing a large component's files (no worker starts unless one is that large)
   const pool = opts.pool ?? (components.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
   const share = opts.share ?? pool ?? openPool(opts.threads, opts.spareCore);
+  // the projects' strings known across the run's transactions (a read per language, not per component), for this run only
+  const known = opts.known ?? (components.length > 1 ? new KnownStrings() : undefined);
   try {
-    return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool, share });
+    return await syncGroups(store, config, [...groups.values()], components.length, { ...opts, pool, share, known });
   } finally {
     if (pool && pool !== opts.pool) await pool.close();
     if (share && share !== pool && share !== opts.share) await share.close();

@@ -3,9 +3,11 @@
 // loading it took longer than the no-change sync's own work.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { KnownStrings } from '../checks/known-strings.js';
 import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
+import type { Tx } from '../store/db.js';
 import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
 import type { SyncPoint } from '../store/sync-points.repo.js';
 import { listTranslations } from '../store/translations.repo.js';
@@ -92,6 +94,11 @@ export interface SyncOptions {
    * before any of them was synced: each component's own is what it compares, instead of a read of its own.
    */
   points?: ReadonlyMap<number, SyncPoint>;
+  /**
+   * What a run of syncs keeps of its projects' strings across its components' transactions (checks/known-strings.ts):
+   * each component's store write goes through it. The run that makes it drops it when done.
+   */
+  known?: KnownStrings;
 }
 
 export function emptyResult(project: string, component: string): ComponentSyncResult {
@@ -325,7 +332,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     // what the plan starts from is read in the same transaction as it is written: a user's edit that lands between
     // a read and the write would otherwise be planned over (a pending edit is never overwritten by a sync)
     let firstLoad = false;
-    const applied = await store.write(async (tx) => {
+    const write = <T>(fn: (tx: Tx) => Promise<T>) => (opts.known ? opts.known.write(store, fn) : store.write(fn));
+    const applied = await write(async (tx) => {
       const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
       const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
       const written = await applySyncPlan(tx, syncPlan);
@@ -337,7 +345,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
       let inconsistent: Map<number, number> | undefined;
       if (syncPlan.checksAcross) {
         const touched = new Set(syncPlan.checksAcross.translations.map((i) => ids[i]!));
-        inconsistent = await checks.refreshInconsistentOfComponent(tx, h.row.id, touched, syncPlan.checksAcross.swept, touched);
+        inconsistent = await checks.refreshInconsistentOfComponent(tx, h.row.id, touched, syncPlan.checksAcross.swept, touched, opts.known);
         await checks.refreshSourceChecks(tx, h.row.id);
       }
       await refreshStats(tx, new Set(syncPlan.stats.map((i) => ids[i]!)));

@@ -57,6 +57,8 @@ describe('the search index after every write path', () => {
   const search = async (q: string) =>
     ((await env.request('GET', `/api/units/?q=${encodeURIComponent(q)}`, { token: env.tokens.admin })).json.results as Unit[]).map((u) => u.id);
   const followed = async () => {
+    // nothing left to the fill after a first load (SQLite): the search below reads the index alone
+    if (!onPostgres) expect(await sqlOn(env.store).values('SELECT lo FROM units_fts_pending')).toEqual([]);
     expect(await missed(env)).toEqual([]);
     expect(await stale(env)).toEqual([]);
   };

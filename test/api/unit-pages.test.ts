@@ -10,7 +10,8 @@ import { addComment, suggest } from '../../src/operations/index.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/store/index.js';
 import { createLabel, editUnitLabels } from '../../src/store/labels.repo.js';
-import { UNIT_FLAGS } from '../../src/store/unit-records.repo.js';
+import { numberParameters } from '../../src/store/pg/dialect.js';
+import { UNIT_FLAGS, translationPage } from '../../src/store/unit-records.repo.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
@@ -147,5 +148,58 @@ describeCorpus('pages of units, byte for byte their units’ records', (corpus) 
     });
     expect(plan).not.toMatch(/hashed SubPlan|Seq Scan on checks/);
     expect(plan).toMatch(/using checks_pkey on checks .*\n\s+Index Cond: \(unit_id = u\.id\)/);
+  });
+
+  // SQLite read the page's ids in order from its index (its entries end with the rowid) and sorted the page's rows
+  // again, every column of them, in a temporary B-tree
+  it.runIf(!onPostgres)('reads a translation’s page in order from the index alone, and sorts nothing (SQLite)', async () => {
+    const idOf = async (translation: string) => (await get(`/api/translations/pages/keepassxc/${translation}/`)).json.id as number;
+    const [ja, en] = [await idOf('ja'), await idOf('en')];
+    const plan = await store.read(async (tx) => {
+      const page = translationPage(tx, ja, en, null, { limit: 100, offset: 200 });
+      return ((await tx.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(...page.params)) as { detail: string }[]).map((r) => r.detail).join('\n');
+    });
+    expect(plan).toMatch(/SEARCH u USING COVERING INDEX units_position \(translation_id=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  // A translation's page read its ids through `(translation_id, position)`: every row up to the page's end fetched
+  // from the table and sorted again by id (an Incremental Sort of offset + page), then the page sorted once more; and
+  // PostgreSQL planned each page anew (its `LIMIT ?` priced the one plan it could keep at a tenth of the translation).
+  it.runIf(onPostgres)('reads a translation’s page in order from the index alone, under one plan kept for every page', async () => {
+    const idOf = async (translation: string) => (await get(`/api/translations/pages/keepassxc/${translation}/`)).json.id as number;
+    const [ja, en] = [await idOf('ja'), await idOf('en')];
+    const { plans, generic } = await store.write(async (tx) => {
+      // as above: the plans of a large site, whose tables are not read whole for a page
+      await tx.prepare('SET LOCAL enable_seqscan = off').run();
+      const pages = [0, 100, 200, 300, 400, 500, 600, 700].map((offset) => translationPage(tx, ja, en, null, { limit: 100, offset }));
+      expect(new Set(pages.map((p) => p.sql)).size).toBe(1);
+      // the statement as each session keeps it prepared, its pages explained as they run: PostgreSQL plans the first
+      // five for their values, then keeps its generic plan where that costs no more
+      await tx.prepare(`PREPARE tms_translation_page AS ${numberParameters(pages[0]!.sql).text}`).run();
+      const plans: string[] = [];
+      for (const p of pages) {
+        plans.push(
+          (
+            (await tx
+              .prepare(`EXPLAIN EXECUTE tms_translation_page(${p.params.join(', ')})`)
+              .pluck()
+              .all()) as string[]
+          ).join('\n'),
+        );
+      }
+      const generic = await tx.prepare("SELECT generic_plans FROM pg_prepared_statements WHERE name = 'tms_translation_page'").pluck().get();
+      await tx.prepare('DEALLOCATE tms_translation_page').run();
+      return { plans, generic: Number(generic) };
+    });
+    for (const plan of plans) {
+      expect(plan).toMatch(/Index Only Scan using units_position on units/);
+      expect(plan).not.toMatch(/Sort/);
+    }
+    expect(generic).toBeGreaterThan(0);
+    const last = plans.at(-1)!;
+    expect(last).toMatch(/Index Cond: \(translation_id = \$1\)/);
+    expect(last).not.toMatch(/hashed SubPlan|Seq Scan on checks/);
+    expect(last).toMatch(/using checks_pkey on checks .*\n\s+Index Cond: \(unit_id = u\.id\)/);
   });
 });

@@ -1,6 +1,6 @@
 // Builds upstream repositories for tests with the git CLI: from a map of files or a fixture folder, then more commits.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -109,11 +109,22 @@ export async function createEmptyUpstream(dir: string, branch = 'main'): Promise
  * Commits `files` (null deletes) to `branch` of an upstream repository through a temporary clone and returns the
  * new commit id. For a non-bare upstream the commit is made in place.
  */
-export async function commitToUpstream(upstream: string, files: FileMap, opts: { branch?: string; message?: string; who?: Signature } = {}): Promise<string> {
+/**
+ * The files of an upstream commit: a map, or a function of the files as they stand on the commit the new one is made
+ * on — what a developer does who edits a file that others push to: read it from their own clone, not from before it.
+ */
+export type UpstreamEdit = FileMap | ((current: (file: string) => Promise<string>) => FileMap | Promise<FileMap>);
+
+export async function commitToUpstream(
+  upstream: string,
+  edit: UpstreamEdit,
+  opts: { branch?: string; message?: string; who?: Signature } = {},
+): Promise<string> {
   const branch = opts.branch ?? 'main';
   const isBare = (await gitCli(upstream, ['rev-parse', '--is-bare-repository'])) === 'true';
+  const filesIn = async (dir: string) => (typeof edit === 'function' ? edit((file) => readFile(path.join(dir, file), 'utf8')) : edit);
   if (!isBare) {
-    await writeFiles(upstream, files);
+    await writeFiles(upstream, await filesIn(upstream));
     await gitCli(upstream, ['add', '-A']);
     await gitCli(upstream, ['commit', '-q', '-m', opts.message ?? 'Upstream change'], opts.who);
     return gitCli(upstream, ['rev-parse', 'HEAD']);
@@ -121,7 +132,7 @@ export async function commitToUpstream(upstream: string, files: FileMap, opts: {
   const work = await tempDir('tms-upstream-edit-');
   try {
     await gitCli(os.tmpdir(), ['clone', '-q', '-b', branch, upstream, work]);
-    await writeFiles(work, files);
+    await writeFiles(work, await filesIn(work));
     await gitCli(work, ['add', '-A']);
     await gitCli(work, ['commit', '-q', '-m', opts.message ?? 'Upstream change'], opts.who);
     await gitCli(work, ['push', '-q', 'origin', branch]);

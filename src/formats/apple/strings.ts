@@ -100,6 +100,11 @@ interface Loaded {
 
 export interface StringsInternal {
   stringsDocument: StringsDocument;
+  /**
+   * As a template: its listing, once worked out (a field of its reading, not a WeakMap keyed by it: a sync makes one
+   * reading a template, and a WeakMap's entries cost the garbage collector more than the listing itself).
+   */
+  listing?: TemplateListing;
 }
 
 interface Identity {
@@ -118,12 +123,11 @@ interface TemplateListing {
   keys: TemplateKeys;
 }
 
-// A template is listed against every translation file: its listing and identities are worked out once.
-const listings = new WeakMap<StringsDocument, TemplateListing>();
-
-function templateListing(template: StringsDocument): TemplateListing {
-  let listing = listings.get(template);
+/** A template's listing, worked out once: the template is listed against every translation file. */
+function templateListing(internal: StringsInternal): TemplateListing {
+  let listing = internal.listing;
   if (!listing) {
+    const template = internal.stringsDocument;
     const seen = new Set<string>();
     const entries: StringsEntry[] = [];
     for (const t of listed(template)) {
@@ -142,7 +146,7 @@ function templateListing(template: StringsDocument): TemplateListing {
       };
     });
     listing = { entries, identities, keys: new TemplateKeys(entries.map((t) => t.name)) };
-    listings.set(template, listing);
+    internal.listing = listing;
   }
   return listing;
 }
@@ -178,7 +182,7 @@ function listed(doc: StringsDocument): StringsEntry[] {
 }
 
 /** Template listing: each key once (the first), source from the template, target from this file's last entry of the key. */
-function monolingualUnits(doc: StringsDocument, template: StringsDocument): ParsedUnit[] {
+function monolingualUnits(doc: StringsDocument, template: StringsInternal): ParsedUnit[] {
   const listing = templateListing(template);
   // each template key's entry in this file: the last of that key (a lookup of the file's keys in the template's)
   const found = new Array<StringsEntry | undefined>(listing.entries.length);
@@ -216,8 +220,9 @@ function bilingualUnits(doc: StringsDocument): ParsedUnit[] {
   return units;
 }
 
-function templateDocument(ctx: FormatContext): StringsDocument | null {
-  return (ctx.template?.internal as StringsInternal | undefined)?.stringsDocument ?? null;
+function templateOf(ctx: FormatContext): StringsInternal | null {
+  const internal = ctx.template?.internal as StringsInternal | undefined;
+  return internal?.stringsDocument ? internal : null;
 }
 
 /** Splices a document: replacements applied from the end. */
@@ -242,16 +247,16 @@ function makeStringsFormat(id: FormatId, name: string, utf16: boolean): Format {
     languageCodeStyle: 'bcp',
     parse(bytes: Uint8Array, ctx: FormatContext): ParsedFile {
       const { doc } = load(bytes, ctx.filename);
-      const internal: StringsInternal = { stringsDocument: doc };
-      const template = ctx.template ? templateDocument(ctx) : null;
+      const internal: StringsInternal = { stringsDocument: doc, listing: undefined };
+      const template = ctx.template ? templateOf(ctx) : null;
       if (ctx.template && !template) throw new FormatParseError(ctx.filename, 1, 1, `the template store was not read by the ${id} format`);
       if (template) return { units: monolingualUnits(doc, template), monolingual: true, internal };
       return { units: bilingualUnits(doc), monolingual: false, internal };
     },
     parseTemplate(bytes: Uint8Array, ctx: FormatContext, own: boolean): ParsedFile {
       const { doc } = load(bytes, ctx.filename);
-      const internal: StringsInternal = { stringsDocument: doc };
-      return { units: own ? monolingualUnits(doc, doc) : [], monolingual: true, internal };
+      const internal: StringsInternal = { stringsDocument: doc, listing: undefined };
+      return { units: own ? monolingualUnits(doc, internal) : [], monolingual: true, internal };
     },
     write(bytes: Uint8Array, edits: readonly UnitWrite[], ctx: FormatContext): Uint8Array {
       if (edits.length === 0) return bytes.slice();

@@ -268,11 +268,9 @@ interface TemplateListing {
   identities: Map<readonly string[], Identity[]>;
 }
 
-// A template is listed against every translation file: its listing and identities are worked out once.
-const listings = new WeakMap<StringsdictUnits, TemplateListing>();
-
+/** A template's listing, worked out once: the template is listed against every translation file. */
 function templateListing(template: StringsdictUnits): TemplateListing {
-  let listing = listings.get(template);
+  let listing = template.listing;
   if (!listing) {
     const listed = new Set<string>();
     const entries: DictUnit[] = [];
@@ -283,7 +281,7 @@ function templateListing(template: StringsdictUnits): TemplateListing {
     }
     const keys = new TemplateKeys(entries.map((t) => t.id));
     listing = { entries, unique: entries.length === template.entries.length, keys, identities: new Map() };
-    listings.set(template, listing);
+    template.listing = listing;
   }
   return listing;
 }
@@ -331,6 +329,11 @@ function unit(context: string, source: string[], target: string[], position: num
 /** A parse's reading of a file: its units in file order. */
 export interface StringsdictUnits {
   entries: readonly DictUnit[];
+  /**
+   * As a template: its listing, once worked out (a field, not a WeakMap keyed by the reading: a sync makes one reading
+   * a template, and a WeakMap's entries cost the garbage collector more than the rest of the template's reading).
+   */
+  listing?: TemplateListing;
 }
 
 export interface StringsdictInternal {
@@ -339,8 +342,8 @@ export interface StringsdictInternal {
 
 /** The units of a .stringsdict: read from its tokens where the file has the plain shape, else from its tree. */
 function readUnits(bytes: Uint8Array, filename: string): StringsdictUnits {
-  const entries = readPlainUnits(bytes, filename);
-  return entries ? { entries } : readStringsdict(bytes, filename);
+  const entries = readPlainUnits(bytes, filename) ?? readStringsdict(bytes, filename).entries;
+  return { entries, listing: undefined };
 }
 
 /**

@@ -507,4 +507,12 @@ export const PG_MIGRATIONS: readonly string[] = [
     WHEN ((OLD.source, OLD.target, OLD.context, OLD.translation_id) IS DISTINCT FROM (NEW.source, NEW.target, NEW.context, NEW.translation_id))
     EXECUTE FUNCTION unit_search_updated();
   `,
+  // 9 (no SQLite counterpart): a translation's units in file order carry their ids, as SQLite's index does (its rowid),
+  // so that a page of a translation reads its ids in (position, id) order from the index alone: no sort of the rows
+  // it skips, none of them read from the table (given the visibility map a first load's VACUUM leaves). The nearby
+  // strings (position then id, either way) read it alone too; what read the old index reads this one's prefix.
+  `
+  DROP INDEX units_position;
+  CREATE INDEX units_position ON units (translation_id, position, id);
+  `,
 ];

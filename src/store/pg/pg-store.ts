@@ -5,7 +5,7 @@ import { StoreError, type Tx, type TxShared } from '../db.js';
 import type { ComponentLocks, Store } from '../store.js';
 import { Turns } from '../turns.js';
 import { PgComponentLocks } from './component-locks.js';
-import { WAL_FLUSHED } from './dialect.js';
+import { WAL_FLUSHED, settling } from './dialect.js';
 import { WRITE_LOCK } from './libpq.js';
 import { connectionInfo, migrateDatabase, shownName } from './open.js';
 import { PgSession } from './session.js';
@@ -223,18 +223,22 @@ export class PgStore implements Store {
   }
 
   /**
-   * VACUUM (ANALYZE) of these tables on a pooled session, outside any transaction (a statement of its own in the
-   * pipeline), once the load's commit is on disk (WAL_FLUSHED), the event loop free meanwhile: their statistics, and the visibility map that lets an index-only scan
-   * skip the heap (a deep page of /api/units/ otherwise fetches every row it passes), without waiting for autovacuum.
+   * VACUUM, then ANALYZE (`settling`), of these tables on a pooled session, outside any transaction (statements of
+   * their own in the pipeline), once the load's commit is on disk (WAL_FLUSHED), the event loop free meanwhile: their
+   * statistics, and the visibility map that lets an index-only scan skip the heap (a deep page of /api/units/
+   * otherwise fetches every row it passes), without waiting for autovacuum.
    */
   async settleLoad(tables: readonly string[]): Promise<void> {
     if (tables.length === 0) return;
-    const names = tables.map((t) => `"${t.replace(/"/g, '""')}"`).join(', ');
+    const names = tables.map((t) => `"${t.replace(/"/g, '""')}"`);
     await this.read(async (tx) => {
       await (tx as PgSession).exec(WAL_FLUSHED);
-      await (tx as PgSession).exec(`VACUUM (ANALYZE) ${names}`);
+      for (const statement of settling(names)) await (tx as PgSession).exec(statement);
     });
   }
+
+  /** Never behind: the search's table is written with the units (its triggers), first loads included. */
+  async fillSearchIndex(): Promise<void> {}
 
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
   checkpointInBackground(): void {}

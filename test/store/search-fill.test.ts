@@ -1,0 +1,370 @@
+// SQLite's search index filled after a first load's commit (search-fill.repo.ts): while the fill is behind, every
+// search answers as the scan; writes during the fill (edits, syncs adding, changing and removing strings, strings
+// deleted, a component removed) leave the index exact once it ends; a process killed during the fill leaves it for
+// the next `tms sync` or `tms serve`, which complete it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { parseUnitQuery } from '../../src/api/search.js';
+import type { Tx } from '../../src/store/db.js';
+import { type Store, openStore } from '../../src/store/index.js';
+import { searchText } from '../../src/store/migrations.js';
+import { writeConfig } from '../../src/store/projects.repo.js';
+import { fillSearchChunk } from '../../src/store/search-fill.repo.js';
+import { countTranslationUnitRecords, countUnitRecords, translationUnitTexts, unitRecords } from '../../src/store/unit-records.repo.js';
+import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from '../../src/store/unit-search.js';
+import { syncProject } from '../../src/sync/index.js';
+import { describeCorpus, repoRoot } from '../helpers/corpus.js';
+import { commitToUpstream } from '../helpers/git-repo.js';
+import { onPostgres, sqlOn } from '../helpers/store.js';
+import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
+import { waitFor } from '../helpers/wait.js';
+
+const TRANSLATIONS = 'share/translations';
+const TMS = path.join(repoRoot, 'bin', 'tms');
+
+/** KeePassXC's files (`only`: these languages), by repository path. */
+function keepassxc(corpus: string, only?: readonly string[]): Record<string, string> {
+  const dir = path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS);
+  const names = readdirSync(dir).filter((n) => /^keepassxc_(.*)\.ts$/.test(n) && (!only || only.some((l) => n === `keepassxc_${l}.ts`)));
+  return Object.fromEntries(names.map((n) => [`${TRANSLATIONS}/${n}`, readFileSync(path.join(dir, n), 'utf8')]));
+}
+
+const keepass = (repo: string) => ({
+  name: 'KeePassXC',
+  slug: 'keepassxc',
+  repo,
+  branch: 'main',
+  filemask: `${TRANSLATIONS}/keepassxc_*.ts`,
+  file_format: 'ts',
+  source_language: 'en',
+});
+const demo = (repo: string) => ({ name: 'App', slug: 'app', repo, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' });
+
+/** The ids the scan selects, in id order (the search's match on every row). */
+async function scanned(tx: Tx, filter: UnitFilter, translationId?: number): Promise<number[]> {
+  const { sql, params } = compileUnitFilter(filter);
+  const scope = translationId === undefined ? '' : 'u.translation_id = ? AND ';
+  const ids = await tx
+    .prepare(`SELECT u.id FROM units u WHERE ${scope}${sql} ORDER BY u.id`)
+    .pluck()
+    .all(...(translationId === undefined ? [] : [translationId]), ...params);
+  return (ids as number[]).map(Number);
+}
+
+const QUERIES = [
+  'password',
+  'Datenbank',
+  'datei',
+  'open OR Öffnen',
+  'source:database AND target:Datenbank',
+  'context:DatabaseWidget',
+  'NOT password',
+  'entry AND NOT group',
+  'Akte aufschlagen',
+  'Frobnicate',
+  'Zauberwerk',
+  'Hello',
+  'ΣΟΦ',
+];
+
+/**
+ * Each query's site-wide count, first and deep page, and the German translation's units, against the scan: the
+ * mismatches (expected none), and how many queries found something.
+ */
+async function compared(store: Store): Promise<{ wrong: string[]; matching: number }> {
+  return await store.read(async (tx) => {
+    const german = Number(
+      await tx
+        .prepare("SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc' AND t.filename LIKE '%_de.ts'")
+        .pluck()
+        .get(),
+    );
+    const wrong: string[] = [];
+    let matching = 0;
+    for (const q of QUERIES) {
+      const filter = parseUnitQuery(q)!;
+      const expected = await scanned(tx, filter);
+      const inGerman = await scanned(tx, filter, german);
+      const got = {
+        count: await countUnitRecords(tx, null, filter),
+        page: (await unitRecords(tx, null, filter, { limit: 100, offset: 0 }, { byId: true })).map((r) => r.id),
+        deep: (await unitRecords(tx, null, filter, { limit: 50, offset: 120 })).map((r) => r.id),
+        german: (await translationUnitTexts(tx, german, filter)).map((r) => r.id).sort((a, b) => a - b),
+        germanCount: await countTranslationUnitRecords(tx, german, filter),
+      };
+      const want = { count: expected.length, page: expected.slice(0, 100), deep: expected.slice(120, 170), german: inGerman, germanCount: inGerman.length };
+      if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${q}: ${JSON.stringify(got).slice(0, 200)} ≠ ${JSON.stringify(want).slice(0, 200)}`);
+      if (expected.length > 0) matching++;
+    }
+    return { wrong, matching };
+  });
+}
+
+/**
+ * How the index (read alone: no fallback to the rows) differs from the units' texts, once nothing is left to the fill:
+ * units it lacks or holds that are gone; its trigrams (each term's rows and occurrences, by column) against an index
+ * built afresh from the units in one statement; `old` texts it still finds for a unit (a text indexed twice, or not
+ * taken out).
+ */
+function inexact(file: string, old: Map<number, string> = new Map()): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    registerSearchFunctions(db);
+    const out: string[] = [];
+    const pending = db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() as number;
+    if (pending !== 0) out.push(`${pending} range(s) still left to the fill`);
+    const ids = db.prepare('SELECT id FROM units ORDER BY id').pluck().all() as number[];
+    const indexed = db.prepare('SELECT rowid FROM units_fts ORDER BY rowid').pluck().all() as number[];
+    const unit = new Set(ids);
+    const held = new Set(indexed);
+    out.push(...ids.filter((id) => !held.has(id)).map((id) => `unit ${id} not in the index`));
+    out.push(...indexed.filter((id) => !unit.has(id)).map((id) => `gone unit ${id} in the index`));
+    db.exec(`CREATE VIRTUAL TABLE temp.fresh USING fts5(source, target, context, content='', contentless_delete=1, tokenize='trigram case_sensitive 1');
+      INSERT INTO temp.fresh (rowid, source, target, context) SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM main.units;
+      CREATE VIRTUAL TABLE temp.kept_terms USING fts5vocab(main, units_fts, col);
+      CREATE VIRTUAL TABLE temp.fresh_terms USING fts5vocab(temp, fresh, col);`);
+    const terms = (a: string, b: string) =>
+      db.prepare(`SELECT term, col, doc, cnt FROM temp.${a} EXCEPT SELECT term, col, doc, cnt FROM temp.${b} LIMIT 5`).all() as Record<string, unknown>[];
+    out.push(...terms('kept_terms', 'fresh_terms').map((t) => `the index has ${JSON.stringify(t)}`));
+    out.push(...terms('fresh_terms', 'kept_terms').map((t) => `the units have ${JSON.stringify(t)}`));
+    // the rows a phrase matches, then the unit among them (a `rowid = ?` beside MATCH counted other rows here)
+    const found = db.prepare('SELECT rowid FROM units_fts WHERE units_fts MATCH ?').pluck();
+    const target = db.prepare('SELECT target FROM units WHERE id = ?').pluck();
+    for (const [id, text] of old) {
+      const now = target.get(id) as string | undefined;
+      if (now !== undefined && [...text].length >= 3 && !now.toLowerCase().includes(text.toLowerCase())) {
+        if (found.all(`{target} : "${text.toLowerCase().replace(/"/g, '""')}"`).includes(id))
+          out.push(`${id}: its former target ${JSON.stringify(text)} still found`);
+      }
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+const pendingOf = (store: Store) => sqlOn(store).rows<{ lo: number; hi: number }>('SELECT lo, hi FROM units_fts_pending ORDER BY lo');
+
+describeCorpus('the search index filled after a first load (SQLite)', (corpus) => {
+  let env: SyncEnv;
+  beforeAll(async () => {
+    env = await createSyncEnv();
+    await env.addUpstream('keepassxc', keepassxc(corpus, ['en', 'de', 'el', 'tr', 'ru', 'ja']));
+    await env.addUpstream('demo', { fixture: path.join(DEMO, 'app') });
+  });
+  afterAll(() => env?.close());
+
+  it.skipIf(onPostgres)(
+    'a first load commits its strings before their index; searches answer as the scan throughout; writes during the fill leave it exact',
+    async () => {
+      const file = path.join(env.root, 'fill.sqlite');
+      const store = await openStore(file);
+      const projects = [
+        {
+          name: 'KeePassXC',
+          slug: 'keepassxc',
+          components: [keepass(env.server.url('keepassxc.git', CREDENTIALS)), demo(env.server.url('demo.git', CREDENTIALS))],
+        },
+      ];
+      const config = env.config(projects, { repos_dir: 'repos-fill' });
+      try {
+        // the fill a first load starts once committed, held back: the store as the load's commit leaves it
+        const fill = vi.spyOn(store, 'fillSearchIndex').mockResolvedValue();
+        const [loaded, app] = await syncProject(store, config, 'keepassxc');
+        expect(loaded).toMatchObject({ ok: true });
+        expect(loaded!.added).toBeGreaterThan(8000);
+        expect(app).toMatchObject({ ok: true });
+        expect(fill).toHaveBeenCalledTimes(1);
+        fill.mockRestore();
+        const sql = sqlOn(store);
+        // KeePassXC's units left to the fill (the store held none before them); the demo's, synced after, indexed
+        const [range] = await pendingOf(store);
+        const keepassIds = await sql.rows<{ lo: number; hi: number; n: number }>(
+          "SELECT min(u.id) AS lo, max(u.id) AS hi, count(*) AS n FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'keepassxc'",
+        );
+        expect(await pendingOf(store)).toEqual([{ lo: keepassIds[0]!.lo, hi: keepassIds[0]!.hi }]);
+        const indexed = (await sql.values('SELECT rowid FROM units_fts ORDER BY rowid')).map(Number);
+        const demoIds = (
+          await sql.values(
+            "SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id WHERE c.slug = 'app' ORDER BY u.id",
+          )
+        ).map(Number);
+        expect(demoIds.length).toBeGreaterThan(0);
+        expect(indexed).toEqual(demoIds);
+
+        let checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+        expect(checked.matching).toBeGreaterThan(QUERIES.length / 2);
+
+        const old = new Map<number, string>();
+        const edit = async (id: number, target: string) => {
+          old.set(id, String(await sql.value('SELECT target FROM units WHERE id = ?', id)).slice(0, 12));
+          await sql.run('UPDATE units SET target = ? WHERE id = ?', target, id);
+        };
+        const chunk = async () => expect(await store.write((tx) => fillSearchChunk(tx, 700))).toBe(true);
+
+        // a few chunks: part of the range filled
+        for (let i = 0; i < 3; i++) await chunk();
+        const [{ lo }] = (await pendingOf(store)) as [{ lo: number; hi: number }];
+        expect(lo).toBe(range!.lo + 2100);
+        // edits of filled units, of units still left to the fill, and of the demo's; units deleted on both sides
+        await edit(range!.lo + 10, 'Akte aufschlagen (gefüllt)');
+        await edit(lo + 50, 'Akte aufschlagen (noch nicht)');
+        await edit(range!.hi, 'Akte aufschlagen (zuletzt)');
+        await edit(demoIds[0]!, 'Akte aufschlagen (Demo)');
+        await sql.run('DELETE FROM units WHERE id IN (?, ?, ?)', range!.lo + 20, lo + 60, demoIds[1]!);
+        checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+
+        // a sync adding, changing and removing strings of the German file in the middle of the fill
+        await chunk();
+        const de = readFileSync(path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS, 'keepassxc_de.ts'), 'utf8');
+        const first = /<message>[\s\S]*?<\/message>/.exec(de)![0];
+        const changedDe = de
+          .replace(first, '')
+          .replace('<translation>Datenbank', '<translation>Zauberwerk Datenbank')
+          .replace(
+            '</context>',
+            '<message>\n        <source>Frobnicate the widgets</source>\n        <translation>Zauberwerk hinzugefügt</translation>\n    </message>\n</context>',
+          );
+        await commitToUpstream(env.upstream('keepassxc'), { [`${TRANSLATIONS}/keepassxc_de.ts`]: changedDe });
+        const [resynced] = await syncProject(store, config, 'keepassxc', 'keepassxc');
+        expect(resynced).toMatchObject({ ok: true });
+        expect(resynced!.added + resynced!.changed + resynced!.removed).toBeGreaterThan(0);
+        checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+        for (let i = 0; i < 4; i++) await chunk();
+        await edit(range!.lo + 30, 'Akte aufschlagen (später)');
+        checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+
+        // the rest of the fill, by the store
+        await store.fillSearchIndex();
+        expect(await pendingOf(store)).toEqual([]);
+        checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+        expect(inexact(file, old)).toEqual([]);
+        expect(await sql.values('PRAGMA integrity_check')).toEqual(['ok']);
+
+        // a component removed while its units are half filled
+        await sql.run('DELETE FROM units_fts_pending');
+        await sql.run("INSERT INTO units_fts (units_fts) VALUES ('delete-all')");
+        await sql.run('INSERT INTO units_fts_pending (lo, hi) VALUES (?, ?)', range!.lo, range!.hi);
+        await sql.run(
+          `INSERT INTO units_fts (rowid, source, target, context) SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM units WHERE id > ?`,
+          range!.hi,
+        );
+        await chunk();
+        await chunk();
+        const pruned = await store.write((tx) =>
+          writeConfig(
+            tx,
+            { ...config, projects: config.projects.map((p) => ({ ...p, components: p.components.filter((c) => c.slug !== 'keepassxc') })) },
+            { prune: true },
+          ),
+        );
+        expect(pruned.removedComponents.map((c) => c.slug)).toEqual(['keepassxc']);
+        await store.fillSearchIndex();
+        expect(inexact(file)).toEqual([]);
+        expect(Number(await sql.value('SELECT count(*) FROM units'))).toBe(demoIds.length - 1);
+      } finally {
+        await store.close();
+      }
+    },
+    240_000,
+  );
+
+  it.skipIf(onPostgres)(
+    'a `tms sync` killed during the fill: the next `tms sync`, or `tms serve`, completes the index',
+    async () => {
+      await env.addUpstream('whole', keepassxc(corpus));
+      const database = path.join(env.root, 'killed.sqlite');
+      const configFile = path.join(env.root, 'killed.config.json');
+      env.config([{ name: 'KeePassXC', slug: 'keepassxc', components: [keepass(env.server.url('whole.git', CREDENTIALS))] }], {
+        database: 'killed.sqlite',
+        repos_dir: 'repos-killed',
+      });
+      copyFileSync(path.join(env.root, 'tms.config.json'), configFile);
+      const child = spawn(process.execPath, [TMS, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // the fill under way: the load committed, its range partly filled
+      const underWay = () => {
+        if (!existsSync(database)) return false;
+        const db = new Database(database, { readonly: true, fileMustExist: true });
+        try {
+          return db.prepare('SELECT EXISTS (SELECT 1 FROM units_fts_pending p WHERE p.lo > (SELECT min(id) FROM units))').pluck().get() === 1;
+        } catch {
+          return false; // not migrated yet
+        } finally {
+          db.close();
+        }
+      };
+      const started = Date.now();
+      let seen = false;
+      while (!(seen = underWay()) && child.exitCode === null && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 3));
+      child.kill('SIGKILL');
+      expect(seen).toBe(true);
+      await exited;
+
+      // the strings are there, the index partly filled; two copies of that store for the two ways on
+      const forServe = path.join(env.root, 'killed-serve.sqlite');
+      const copy = new Database(database);
+      const units = Number(copy.prepare('SELECT count(*) FROM units').pluck().get());
+      await copy.backup(forServe);
+      copy.close();
+      expect(units).toBeGreaterThan(69_000);
+      const store = await openStore(database);
+      try {
+        const [left] = await pendingOf(store);
+        expect(left).toBeDefined();
+        const indexed = Number(await sqlOn(store).value('SELECT count(*) FROM units_fts'));
+        expect(indexed).toBeGreaterThan(0);
+        expect(indexed).toBeLessThan(units);
+        const checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+        expect(checked.matching).toBeGreaterThan(3);
+      } finally {
+        await store.close();
+      }
+
+      // `tms sync`: nothing to sync, the index complete when it exits
+      const sync = spawn(process.execPath, [TMS, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
+      expect(await new Promise((resolve) => sync.once('exit', resolve))).toBe(0);
+      expect(inexact(database)).toEqual([]);
+
+      // `tms serve`: fills while serving
+      const serveConfig = path.join(env.root, 'serve.config.json');
+      writeFileSync(serveConfig, readFileSync(configFile, 'utf8').replace('"killed.sqlite"', '"killed-serve.sqlite"'));
+      let serve: ChildProcess | undefined;
+      try {
+        serve = spawn(process.execPath, [TMS, '--config', serveConfig, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        serve.stdout!.on('data', (d: Buffer) => (out += d));
+        serve.stderr!.resume();
+        const url = await waitFor('the server', () => /serving the API on (\S+)\/api\//.exec(out)?.[1], 60_000);
+        const answered = await fetch(`${url}/api/units/?q=${encodeURIComponent('Datenbank')}`);
+        expect(answered.status).toBe(200);
+        await waitFor(
+          'the fill to end',
+          () => {
+            const db = new Database(forServe, { readonly: true });
+            try {
+              return db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() === 0 || undefined;
+            } finally {
+              db.close();
+            }
+          },
+          60_000,
+        );
+      } finally {
+        serve?.kill('SIGTERM');
+        if (serve && serve.exitCode === null) await new Promise((resolve) => serve!.once('exit', resolve));
+      }
+      expect(inexact(forServe)).toEqual([]);
+    },
+    300_000,
+  );
+});
