@@ -86,7 +86,7 @@ function element(s: XmlScanner, ns: string, scope: ReadonlyMap<string, string>, 
   const count = s.attrCount;
   let attrs = NO_ATTRIBUTES;
   if (count > 0) {
-    if (s.declaresNamespace) otherShape();
+    if (s.declaresNamespace()) otherShape();
     attrs = new Array<string>(count * 2);
     for (let i = 0; i < count; i++) {
       attrs[2 * i] = s.attrNames[i]!;
@@ -133,8 +133,6 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
   // whether that text may hold whitespace (the scanner says where it holds none: no normalizing to do)
   let textSpace = false;
 
-  // whitespace between elements is not read outside the text elements: the scanner skips it there
-  s.skipBlankText = true;
   for (let kind = s.next(); kind !== EOF; kind = s.next()) {
     if (kind === TEXT || kind === CDATA) {
       if (textDepth !== 0) {
@@ -156,7 +154,7 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
           const child = element(s, ns, scope, current);
           append(current, child);
           current = child;
-        } else if (s.declaresNamespace) {
+        } else if (s.declaresNamespace()) {
           otherShape();
         }
         continue;
@@ -170,9 +168,8 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         continue;
       }
       if (name === 'context') {
-        if (s.declaresNamespace) otherShape();
+        if (s.declaresNamespace()) otherShape();
         textDepth = depth;
-        s.skipBlankText = false;
         text = '';
         textSpace = false;
         role = groupDepth !== 0 ? CONTEXT : IGNORED;
@@ -182,7 +179,6 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         }
       } else if (name === 'source' || name === 'target') {
         textDepth = depth;
-        s.skipBlankText = false;
         text = '';
         textSpace = false;
         textElement = element(s, ns, scope, null);
@@ -190,15 +186,14 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         role = !child ? IGNORED : name === 'source' ? (source === null ? SOURCE : IGNORED) : target === null ? TARGET : IGNORED;
         current = rich && role !== IGNORED ? textElement : null;
       } else if (name === 'note') {
-        if (s.declaresNamespace) otherShape();
+        if (s.declaresNamespace()) otherShape();
         textDepth = depth;
-        s.skipBlankText = false;
         text = '';
         textSpace = false;
         role = unit !== null ? NOTE : IGNORED;
         ownSpace = s.attr('xml:space');
       } else if (name === 'context-group') {
-        if (s.declaresNamespace) otherShape();
+        if (s.declaresNamespace()) otherShape();
         if (unit !== null) {
           if (groupDepth !== 0) otherShape();
           groupDepth = depth;
@@ -220,7 +215,7 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         file = element(s, ns, scope, null);
         fileDepth = depth;
         if (depth === 2) files++;
-      } else if (name.includes(':') || s.declaresNamespace) {
+      } else if (name.includes(':') || s.declaresNamespace()) {
         otherShape();
       }
       continue;
@@ -239,7 +234,6 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         }
         if (depth !== textDepth) continue;
         textDepth = 0;
-        s.skipBlankText = true;
         if (role === SOURCE || role === TARGET) {
           const node = textElement!;
           if (!rich && text !== '') node.children = [text];

@@ -196,8 +196,6 @@ export class XmlScanner {
   selfClosing = false;
   /** Depth of the element a StartTag opens or an EndTag closes; the root element is at depth 1. */
   depth = 0;
-  /** Whether the current start tag declares a namespace (an attribute `xmlns` or `xmlns:p`). */
-  declaresNamespace = false;
   /** Attributes of the current start tag (decoded and normalized values), with the raw value offsets. */
   attrCount = 0;
   readonly attrNames: string[] = [];
@@ -207,11 +205,6 @@ export class XmlScanner {
   /** Content offsets of Text, CData, Comment and PI tokens. */
   contentStart = 0;
   contentEnd = 0;
-  /**
-   * Over bytes: whitespace between markup is not handed out as a Text token while this is set (a reader sets it where
-   * it ignores such text, clears it where text counts). Decoded text hands out every token.
-   */
-  skipBlankText = false;
   /**
    * Whether the current Text or CData token's value may hold whitespace. Over bytes it is false where the token has
    * no whitespace and no reference (normalizing its spaces would change nothing); over decoded text always true.
@@ -443,6 +436,15 @@ export class XmlScanner {
     return null;
   }
 
+  /** Whether the current start tag declares a namespace (an attribute `xmlns` or `xmlns:p`). */
+  declaresNamespace(): boolean {
+    for (let i = 0; i < this.attrCount; i++) {
+      const name = this.attrNames[i]!;
+      if (name === 'xmlns' || name.startsWith('xmlns:')) return true;
+    }
+    return false;
+  }
+
   /** Index of the attribute `name` on the current start tag, or -1. */
   attrIndex(name: string): number {
     for (let i = 0; i < this.attrCount; i++) if (this.attrNames[i] === name) return i;
@@ -491,18 +493,12 @@ export class XmlScanner {
       this.kind = XmlToken.EndTag;
       this.start = this.end;
       this.attrCount = 0;
-      this.declaresNamespace = false;
       return this.kind;
     }
-    let p = this.pos;
+    const p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) {
-      if (this.bytes === null) return this.scanText(p);
-      if (!this.skipBlankText || !this.skipBlank(p, this.bytes)) return this.scanTextBytes(p, this.bytes);
-      p = this.pos;
-      if (p >= this.length) return this.finish();
-    }
+    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -552,19 +548,6 @@ export class XmlScanner {
     }
     if (this.nextCdataEnd < e) this.fail(this.nextCdataEnd, "']]>' is not allowed in text");
     return this.kind;
-  }
-
-  /**
-   * Over bytes with `skipBlankText`: whether the text at `p` is only whitespace up to the next '<' or the end; if so
-   * the scan goes on past it (whitespace is allowed everywhere: nothing to check).
-   */
-  private skipBlank(p: number, b: Uint8Array): boolean {
-    const n = this.length;
-    let i = p;
-    while (i < n && isSpace(b[i]!)) i++;
-    if (i < n && b[i] !== LT) return false;
-    this.pos = i;
-    return true;
   }
 
   /**
@@ -713,7 +696,6 @@ export class XmlScanner {
     let i = this.scanName(p + 1, 'a start tag');
     const name = this.intern(p + 1, i);
     let count = 0;
-    let declaresNamespace = false;
     for (;;) {
       let c = t.charCodeAt(i);
       const spaced = isSpace(c);
@@ -761,7 +743,6 @@ export class XmlScanner {
         if (this.attrNames[k] === attrName) this.fail(nameStart, `attribute ${attrName} is repeated in <${name}>`);
       }
       this.attrNames[count] = attrName;
-      if (attrName.charCodeAt(0) === 0x78 && (attrName === 'xmlns' || attrName.startsWith('xmlns:'))) declaresNamespace = true;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
       else if ((special & HAS_HIGH) !== 0 && b !== null) this.attrValues[count] = normalizeAttributeSpace(b.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
@@ -772,7 +753,6 @@ export class XmlScanner {
       i = ve + 1;
     }
     this.attrCount = count;
-    this.declaresNamespace = declaresNamespace;
     if (this.open === 0) this.rootSeen = true;
     this.stack[this.open++] = name;
     this.depth = this.open;
@@ -843,7 +823,6 @@ export class XmlScanner {
     this.depth = this.open;
     this.open--;
     this.attrCount = 0;
-    this.declaresNamespace = false;
     this.start = p;
     this.end = this.pos = i + 1;
     return this.kind;
