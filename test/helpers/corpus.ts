@@ -1,5 +1,5 @@
 // Locates the shared real-world corpus (../shared/corpus beside the checkout) and skips visibly without it.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
@@ -25,3 +25,26 @@ export function describeCorpus(name: string, body: (dir: string) => void): void 
 }
 
 export const repoRoot = root;
+
+/** Where KeePassXC keeps its Qt TS files, in its repository and in the corpus. */
+export const KEEPASSXC_TRANSLATIONS = 'share/translations';
+
+/** KeePassXC's Qt TS files from the corpus (`only`: these languages), by repository path. */
+export function keepassxcFiles(corpus: string, only?: readonly string[]): Record<string, string> {
+  const dir = path.join(corpus, 'keepassxreboot-keepassxc', KEEPASSXC_TRANSLATIONS);
+  const names = readdirSync(dir).filter((n) => /^keepassxc_(.*)\.ts$/.test(n) && (!only || only.some((l) => n === `keepassxc_${l}.ts`)));
+  return Object.fromEntries(names.map((n) => [`${KEEPASSXC_TRANSLATIONS}/${n}`, readFileSync(path.join(dir, n), 'utf8')]));
+}
+
+/** The KeePassXC component's configuration over `repo`, as the corpus lays its files out. */
+export function keepassxcComponent(repo: string) {
+  return {
+    name: 'KeePassXC',
+    slug: 'keepassxc',
+    repo,
+    branch: 'main',
+    filemask: `${KEEPASSXC_TRANSLATIONS}/keepassxc_*.ts`,
+    file_format: 'ts',
+    source_language: 'en',
+  };
+}

@@ -16,31 +16,14 @@ import { fillSearchChunk } from '../../src/store/search-fill.repo.js';
 import { countTranslationUnitRecords, countUnitRecords, translationUnitTexts, unitRecords } from '../../src/store/unit-records.repo.js';
 import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from '../../src/store/unit-search.js';
 import { syncProject } from '../../src/sync/index.js';
-import { describeCorpus, repoRoot } from '../helpers/corpus.js';
+import { KEEPASSXC_TRANSLATIONS, describeCorpus, keepassxcComponent, keepassxcFiles, repoRoot } from '../helpers/corpus.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { onPostgres, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 import { waitFor } from '../helpers/wait.js';
 
-const TRANSLATIONS = 'share/translations';
 const TMS = path.join(repoRoot, 'bin', 'tms');
 
-/** KeePassXC's files (`only`: these languages), by repository path. */
-function keepassxc(corpus: string, only?: readonly string[]): Record<string, string> {
-  const dir = path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS);
-  const names = readdirSync(dir).filter((n) => /^keepassxc_(.*)\.ts$/.test(n) && (!only || only.some((l) => n === `keepassxc_${l}.ts`)));
-  return Object.fromEntries(names.map((n) => [`${TRANSLATIONS}/${n}`, readFileSync(path.join(dir, n), 'utf8')]));
-}
-
-const keepass = (repo: string) => ({
-  name: 'KeePassXC',
-  slug: 'keepassxc',
-  repo,
-  branch: 'main',
-  filemask: `${TRANSLATIONS}/keepassxc_*.ts`,
-  file_format: 'ts',
-  source_language: 'en',
-});
 const demo = (repo: string) => ({ name: 'App', slug: 'app', repo, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' });
 
 /** The ids the scan selects, in id order (the search's match on every row). */
@@ -152,7 +135,7 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
   let env: SyncEnv;
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('keepassxc', keepassxc(corpus, ['en', 'de', 'el', 'tr', 'ru', 'ja']));
+    await env.addUpstream('keepassxc', keepassxcFiles(corpus, ['en', 'de', 'el', 'tr', 'ru', 'ja']));
     await env.addUpstream('demo', { fixture: path.join(DEMO, 'app') });
   });
   afterAll(() => env?.close());
@@ -166,7 +149,7 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
         {
           name: 'KeePassXC',
           slug: 'keepassxc',
-          components: [keepass(env.server.url('keepassxc.git', CREDENTIALS)), demo(env.server.url('demo.git', CREDENTIALS))],
+          components: [keepassxcComponent(env.server.url('keepassxc.git', CREDENTIALS)), demo(env.server.url('demo.git', CREDENTIALS))],
         },
       ];
       const config = env.config(projects, { repos_dir: 'repos-fill' });
@@ -221,7 +204,7 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
 
         // a sync adding, changing and removing strings of the German file in the middle of the fill
         await chunk();
-        const de = readFileSync(path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS, 'keepassxc_de.ts'), 'utf8');
+        const de = readFileSync(path.join(corpus, 'keepassxreboot-keepassxc', KEEPASSXC_TRANSLATIONS, 'keepassxc_de.ts'), 'utf8');
         const first = /<message>[\s\S]*?<\/message>/.exec(de)![0];
         const changedDe = de
           .replace(first, '')
@@ -230,7 +213,7 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
             '</context>',
             '<message>\n        <source>Frobnicate the widgets</source>\n        <translation>Zauberwerk hinzugefügt</translation>\n    </message>\n</context>',
           );
-        await commitToUpstream(env.upstream('keepassxc'), { [`${TRANSLATIONS}/keepassxc_de.ts`]: changedDe });
+        await commitToUpstream(env.upstream('keepassxc'), { [`${KEEPASSXC_TRANSLATIONS}/keepassxc_de.ts`]: changedDe });
         const [resynced] = await syncProject(store, config, 'keepassxc', 'keepassxc');
         expect(resynced).toMatchObject({ ok: true });
         expect(resynced!.added + resynced!.changed + resynced!.removed).toBeGreaterThan(0);
@@ -280,10 +263,10 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
   it.skipIf(onPostgres)(
     'a `tms sync` killed during the fill: the next `tms sync`, or `tms serve`, completes the index',
     async () => {
-      await env.addUpstream('whole', keepassxc(corpus));
+      await env.addUpstream('whole', keepassxcFiles(corpus));
       const database = path.join(env.root, 'killed.sqlite');
       const configFile = path.join(env.root, 'killed.config.json');
-      env.config([{ name: 'KeePassXC', slug: 'keepassxc', components: [keepass(env.server.url('whole.git', CREDENTIALS))] }], {
+      env.config([{ name: 'KeePassXC', slug: 'keepassxc', components: [keepassxcComponent(env.server.url('whole.git', CREDENTIALS))] }], {
         database: 'killed.sqlite',
         repos_dir: 'repos-killed',
       });

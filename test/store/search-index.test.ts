@@ -1,7 +1,6 @@
 // The free-text search's index (SQLite's units_fts, PostgreSQL's pg_trgm under tms_icontains) changes no answer: over
 // real files and tricky strings, every search lists the same units in the same order with the same count as the scan
 // it replaces (the search's match on every row), on either engine.
-import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseUnitQuery } from '../../src/api/search.js';
@@ -10,11 +9,10 @@ import { type Store, openStore } from '../../src/store/index.js';
 import { countTranslationUnitRecords, countUnitRecords, translationUnitTexts, unitRecords } from '../../src/store/unit-records.repo.js';
 import { type UnitFilter, compileUnitFilter } from '../../src/store/unit-search.js';
 import { syncProject } from '../../src/sync/index.js';
-import { describeCorpus } from '../helpers/corpus.js';
+import { describeCorpus, keepassxcComponent, keepassxcFiles } from '../helpers/corpus.js';
 import { onPostgres, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
-const TRANSLATIONS = 'share/translations';
 // Greek (final sigma), Turkish (dotted capital I), Russian, Japanese, German (ß) and the source
 const LANGUAGES = ['en', 'de', 'el', 'tr', 'ru', 'ja'];
 const FREE_TEXT = ['source', 'target', 'context'] as const;
@@ -70,13 +68,6 @@ const TRICKY_NEEDLES = [
   '   ',
 ];
 
-/** KeePassXC's files of `LANGUAGES`, by repository path. */
-function keepassxc(corpus: string): Record<string, string> {
-  const dir = path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS);
-  const names = readdirSync(dir).filter((n) => LANGUAGES.some((l) => n === `keepassxc_${l}.ts`));
-  return Object.fromEntries(names.map((n) => [`${TRANSLATIONS}/${n}`, readFileSync(path.join(dir, n), 'utf8')]));
-}
-
 /** The ids the scan selects, in id order: the search's match on every row, as before the index. */
 async function scanned(tx: Tx, filter: UnitFilter, translationId?: number): Promise<number[]> {
   let { sql, params } = compileUnitFilter(filter);
@@ -98,16 +89,8 @@ describeCorpus('the search index (KeePassXC in six languages, and tricky strings
 
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('keepassxc', keepassxc(corpus));
-    const component = {
-      name: 'KeePassXC',
-      slug: 'keepassxc',
-      repo: env.server.url('keepassxc.git', CREDENTIALS),
-      branch: 'main',
-      filemask: `${TRANSLATIONS}/keepassxc_*.ts`,
-      file_format: 'ts',
-      source_language: 'en',
-    };
+    await env.addUpstream('keepassxc', keepassxcFiles(corpus, LANGUAGES));
+    const component = keepassxcComponent(env.server.url('keepassxc.git', CREDENTIALS));
     store = await openStore(path.join(env.root, 'search.sqlite'));
     const [synced] = await syncProject(store, env.config([{ name: 'KeePassXC', slug: 'keepassxc', components: [component] }]), 'keepassxc');
     expect(synced).toMatchObject({ ok: true });

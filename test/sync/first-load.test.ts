@@ -12,28 +12,10 @@ import type { Store } from '../../src/store/index.js';
 import { FIRST_LOAD_TABLES } from '../../src/store/sync.repo.js';
 import { countTranslationUnitRecords, translationUnitTexts } from '../../src/store/unit-records.repo.js';
 import { syncProject } from '../../src/sync/index.js';
-import { describeCorpus, repoRoot } from '../helpers/corpus.js';
+import { KEEPASSXC_TRANSLATIONS, describeCorpus, keepassxcComponent, keepassxcFiles, repoRoot } from '../helpers/corpus.js';
 import { type DirectSql, onPostgres, openDatabaseOf, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
-const TRANSLATIONS = 'share/translations';
-
-/** KeePassXC's files (`only`: these languages), by repository path. */
-function keepassxc(corpus: string, only?: readonly string[]): Record<string, string> {
-  const dir = path.join(corpus, 'keepassxreboot-keepassxc', TRANSLATIONS);
-  const names = readdirSync(dir).filter((n) => /^keepassxc_(.*)\.ts$/.test(n) && (!only || only.some((l) => n === `keepassxc_${l}.ts`)));
-  return Object.fromEntries(names.map((n) => [`${TRANSLATIONS}/${n}`, readFileSync(path.join(dir, n), 'utf8')]));
-}
-
-const component = (repo: string) => ({
-  name: 'KeePassXC',
-  slug: 'keepassxc',
-  repo,
-  branch: 'main',
-  filemask: `${TRANSLATIONS}/keepassxc_*.ts`,
-  file_format: 'ts',
-  source_language: 'en',
-});
 const demo = (repo: string) => ({ name: 'App', slug: 'app', repo, branch: 'main', filemask: 'translations/app_*.ts', file_format: 'ts' });
 
 /**
@@ -119,7 +101,7 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
   beforeAll(async () => {
     env = await createSyncEnv();
     // four languages and the source: ~8,700 units, past the size from which a first load builds its indexes after
-    await env.addUpstream('keepassxc', keepassxc(corpus, ['en', 'de', 'fr', 'ja', 'pt_BR']));
+    await env.addUpstream('keepassxc', keepassxcFiles(corpus, ['en', 'de', 'fr', 'ja', 'pt_BR']));
     await env.addUpstream('demo', { fixture: path.join(DEMO, 'app') });
     url = env.server.url('keepassxc.git', CREDENTIALS);
     demoUrl = env.server.url('demo.git', CREDENTIALS);
@@ -134,7 +116,7 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
     const rowByRow = await openStore(path.join(env.root, 'row-by-row.sqlite'));
     try {
       const before = onPostgres ? 0 : await rootPage(sqlOn(first), 'units_string');
-      const [loaded] = await syncProject(first, env.config(projects([component(url)]), { repos_dir: 'repos-first' }), 'keepassxc');
+      const [loaded] = await syncProject(first, env.config(projects([keepassxcComponent(url)]), { repos_dir: 'repos-first' }), 'keepassxc');
       expect(loaded?.error).toBeUndefined();
       expect(loaded).toMatchObject({ ok: true, added: expect.any(Number) });
       expect(loaded!.added).toBeGreaterThan(8000);
@@ -142,7 +124,7 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
       if (onPostgres)
         expect(await settled(sqlOn(first))).toEqual(FIRST_LOAD_TABLES.map((table) => ({ table, vacuumed: true, analysed: true, allVisible: true })));
 
-      const config = env.config(projects([demo(demoUrl), component(url)]), { repos_dir: 'repos-row' });
+      const config = env.config(projects([demo(demoUrl), keepassxcComponent(url)]), { repos_dir: 'repos-row' });
       const kept = onPostgres ? 0 : await rootPage(sqlOn(rowByRow), 'units_string');
       const [app, keepass] = await syncProject(rowByRow, config, 'keepassxc');
       expect(app).toMatchObject({ ok: true });
@@ -186,7 +168,7 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
       expect((found.string as unknown[]).length).toBeGreaterThan(0);
 
       // the indexes are there for what follows: a second sync finds nothing to do
-      const [again] = await syncProject(first, env.config(projects([component(url)]), { repos_dir: 'repos-first' }), 'keepassxc');
+      const [again] = await syncProject(first, env.config(projects([keepassxcComponent(url)]), { repos_dir: 'repos-first' }), 'keepassxc');
       expect(again).toMatchObject({ ok: true, added: 0, changed: 0, removed: 0 });
     } finally {
       await first.close();
@@ -195,10 +177,10 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
   }, 180_000);
 
   it('killed half-way through its rows: the store holds none of them, is whole, and the next sync loads everything', async () => {
-    await env.addUpstream('whole', keepassxc(corpus));
+    await env.addUpstream('whole', keepassxcFiles(corpus));
     const database = path.join(env.root, 'killed.sqlite');
     const configFile = path.join(env.root, 'killed.config.json');
-    const projects = [{ name: 'KeePassXC', slug: 'keepassxc', components: [component(env.server.url('whole.git', CREDENTIALS))] }];
+    const projects = [{ name: 'KeePassXC', slug: 'keepassxc', components: [keepassxcComponent(env.server.url('whole.git', CREDENTIALS))] }];
     const config = env.config(projects, { database: 'killed.sqlite', repos_dir: 'repos-killed' });
     copyFileSync(path.join(env.root, 'tms.config.json'), configFile);
     // the process (on PostgreSQL too: the test's database reaches the child through the environment)
@@ -252,7 +234,7 @@ describeCorpus('a first load (KeePassXC)', (corpus) => {
       expect(r!.added).toBeGreaterThan(69_000);
       // the translations' units and the source strings
       expect(Number(await sql.value('SELECT count(*) FROM units'))).toBeGreaterThan(r!.added);
-      expect(Number(await sql.value('SELECT count(*) FROM translation_stats'))).toBe(Object.keys(keepassxc(corpus)).length);
+      expect(Number(await sql.value('SELECT count(*) FROM translation_stats'))).toBe(Object.keys(keepassxcFiles(corpus)).length);
       expect(Number(await sql.value('SELECT sum(total) FROM translation_stats'))).toBe(Number(await sql.value('SELECT count(*) FROM units')));
       if (!onPostgres) expect(await sql.values('PRAGMA integrity_check')).toEqual(['ok']);
       const [again] = await syncProject(store, config, 'keepassxc');
