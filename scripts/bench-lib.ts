@@ -79,6 +79,8 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   timeouts: number;
+  /** Answers by status code. */
+  statusCodeStats: Record<string, { count: number }>;
 }
 
 /** autocannon as the benchmarks call it: a load by duration or by amount, paths set per request. */

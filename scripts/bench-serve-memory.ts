@@ -207,6 +207,14 @@ for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.f
   const editor = new URL(t.url).pathname.replace(/^\/api\/translations\//, '/translate/');
   for (const u of page.results) writable.push({ id: u.id, translation: editor });
 }
+/** Requests that failed over the whole run, by status ('no answer' where none came, 'timeout', 'error'). */
+const failedReads = new Map<string, number>();
+const failedWrites = new Map<string, number>();
+const tally = (m: Map<string, number>, key: string, n = 1) => {
+  if (n > 0) m.set(key, (m.get(key) ?? 0) + n);
+};
+const tallied = (m: Map<string, number>) => (m.size === 0 ? 'none' : [...m].map(([k, n]) => `${k}: ${n}`).join(', '));
+
 /** Writes done and refused in the current slice, and their wall times (ms). */
 let writes = { done: 0, failed: 0, times: [] as number[], commits: 0, commitsFailed: 0 };
 let loadEnd = 0;
@@ -237,7 +245,10 @@ const startWriters = async () => {
           await r?.arrayBuffer().catch(() => undefined);
           writes.times.push(performance.now() - t);
           if (r && r.status < 400) writes.done++;
-          else writes.failed++;
+          else {
+            writes.failed++;
+            tally(failedWrites, r ? String(r.status) : 'no answer');
+          }
           if (WRITE_PAUSE > 0) await new Promise((resolve) => setTimeout(resolve, WRITE_PAUSE));
         }
       })(),
@@ -296,6 +307,9 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   }, 1000);
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: Math.min(SLICE, SECONDS - elapsed), requests });
   clearInterval(sampler);
+  for (const [code, { count }] of Object.entries(r.statusCodeStats)) if (Number(code) >= 300) tally(failedReads, code, count);
+  tally(failedReads, 'timeout', r.timeouts);
+  tally(failedReads, 'error', r.errors - r.timeouts);
   slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes, memory });
   writes = { done: 0, failed: 0, times: [], commits: 0, commitsFailed: 0 };
   console.error(
@@ -373,5 +387,7 @@ if (WRITERS > 0) {
   console.log(
     `Writes: ${writeTimes.length.toLocaleString('en')} answered (${slices.reduce((n, s) => n + s.writes.failed, 0)} refused), p50 ${quantile(writeTimes, 0.5).toFixed(0)} ms, p99 ${quantile(writeTimes, 0.99).toFixed(0)} ms; commits: ${commitTimes.length}, p50 ${quantile(commitTimes, 0.5).toFixed(0)} ms, max ${Math.max(...commitTimes).toFixed(0)} ms.`,
   );
+  console.log(`Writes refused, by status: ${tallied(failedWrites)}.`);
 }
+console.log(`Reads failed, by status: ${tallied(failedReads)}.`);
 process.exit(0);
