@@ -6,9 +6,6 @@ import type { Store } from '../store/index.js';
 /** A string held by more than one component. */
 const MANY = -1;
 
-/** A string's key: its context and source. */
-export const stringKey = (u: { source: string; context: string }): string => `${u.context}\0${u.source}`;
-
 /**
  * A string's key as what is known holds it: a 30-bit FNV-1a hash of its context and source (a small integer, not the
  * texts: what a run of 865,000 units would keep). Two strings of one hash only make a refresh look at a unit for
@@ -30,7 +27,7 @@ export function stringHash(u: { source: string; context: string }): number {
  * replaces a read of every other component's strings per translation synced (which grew with the site) by one read
  * per language met, then the strings of each translation synced (recorded by the refresh that reads them).
  *
- * It only ever holds more than the store (a string a component no longer has is kept: the refresh then looks at a
+ * Outside a run, a refresh makes one for itself: one read per language. It only ever holds more than the store (a string a component no longer has is kept: the refresh then looks at a
  * unit for nothing, and decides from the store), never less: its transactions go through `write`, and at the start
  * of each it is dropped unless the store's write mark is the one its last transaction left (no other transaction of
  * any connection or node, nor one of this process outside the run, wrote in between); a transaction that fails leaves

@@ -19,7 +19,6 @@ import {
   componentsTranslated,
   inconsistentOfComponent,
   inconsistentOfProject,
-  othersStrings,
   relatedChecksOf,
   relatedChecksOfComponent,
   relatedChecksOfStrings,
@@ -48,7 +47,7 @@ import type { Tx } from '../store/db.js';
 import { setUnitStates } from '../store/edits.repo.js';
 import { refreshStats } from '../store/stats.repo.js';
 import { type TranslationChecking, computeChecks, translationCheckingOf } from './checking.js';
-import { type KnownStrings, heldElsewhere, record, stringHash, stringKey } from './known-strings.js';
+import { KnownStrings, heldElsewhere, record, stringHash } from './known-strings.js';
 import { checkApplies, inconsistentMembers, sourceChecks, translationChecks } from './run.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -449,9 +448,9 @@ export async function refreshInconsistent(tx: Tx, unitIds: Iterable<number>, acc
  * `inconsistent` after a sync or a settings change of a component (call inside a transaction): the strings of these
  * translations that another component of the project also has, and, when `swept`, every string of the project
  * flagged now (strings deleted may have ended an inconsistency). Returns the units changed (id → translation id).
- * `known`: what a run of syncs keeps of the project's strings (this transaction one of its `write`s); these
- * translations' strings are recorded in it. `translationIds` must then hold every translation whose units the
- * transaction added or changed.
+ * The other components' strings come from `known`, what a run of syncs keeps of the project's strings (this
+ * transaction one of its `write`s; these translations' strings are recorded in it, so `translationIds` must then hold
+ * every translation whose units the transaction added or changed), or, outside a run, from one read per language.
  */
 export async function refreshInconsistentOfComponent(
   tx: Tx,
@@ -465,22 +464,18 @@ export async function refreshInconsistentOfComponent(
   if (!c) return new Map();
   const units = new Set<number>(swept ? await inconsistentOfProject(tx, c.project_id) : await inconsistentOfComponent(tx, componentId));
   if (c.components > 1) {
+    const run = known ?? new KnownStrings();
     for (const t of translationIds) {
       const language = await translationLanguage(tx, t);
       if (language === undefined) continue;
-      if (known) {
-        // the language's strings read once in the run; this translation's as they are now recorded in them
-        const strings = await known.ofLanguage(tx, c.project_id, language);
-        for (const u of await unitStrings(tx, t)) {
-          const key = stringHash(u);
-          if (heldElsewhere(strings, key, componentId)) units.add(u.id);
-          record(strings, key, componentId);
-        }
-        continue;
+      // the language's strings, read once in a run of syncs (or once here, outside one); this translation's as they
+      // are now recorded in them
+      const strings = await run.ofLanguage(tx, c.project_id, language);
+      for (const u of await unitStrings(tx, t)) {
+        const key = stringHash(u);
+        if (heldElsewhere(strings, key, componentId)) units.add(u.id);
+        record(strings, key, componentId);
       }
-      const others = new Set((await othersStrings(tx, language, componentId, c.project_id)).map(stringKey));
-      if (others.size === 0) continue;
-      for (const u of await unitStrings(tx, t)) if (others.has(stringKey(u))) units.add(u.id);
     }
   }
   return await refreshInconsistent(tx, units, accounted);

@@ -166,13 +166,8 @@ const sql = preparedOnce((tx: Tx) => ({
   ),
   languageOf: tx.prepare('SELECT language_id FROM translations WHERE id = ? AND is_source = 0').pluck(),
   // the units of a translation whose string another component of the project also has in that language
-  // the strings other components of the project have in a language (matched against a translation's in memory:
-  // a probe per unit read every language's copies of the string)
-  othersStrings: tx.prepare(
-    `SELECT DISTINCT o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
-     WHERE ot.language_id = ? AND ot.component_id <> ? AND ot.is_source = 0 AND oc.project_id = ?`,
-  ),
-  // the same for every component of the project, each row with its component (what a run of syncs keeps)
+  // the strings every component of the project has in a language, each with its component (matched against a
+  // translation's in memory, checks/known-strings.ts: a probe per unit read every language's copies of the string)
   languageStrings: tx.prepare(
     `SELECT DISTINCT ot.component_id, o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
      WHERE ot.language_id = ? AND ot.is_source = 0 AND oc.project_id = ?`,
@@ -526,11 +521,6 @@ export async function componentProject(tx: Tx, componentId: number): Promise<{ p
 /** The language of a translation that is not a source translation. */
 export async function translationLanguage(tx: Tx, translationId: number): Promise<number | undefined> {
   return (await sql(tx).languageOf.get(translationId)) as number | undefined;
-}
-
-/** The strings (source, context) other components of the project have in a language. */
-export async function othersStrings(tx: Tx, languageId: number, componentId: number, projectId: number): Promise<{ source: string; context: string }[]> {
-  return (await sql(tx).othersStrings.all(languageId, componentId, projectId)) as { source: string; context: string }[];
 }
 
 /** The strings every component of a project has in a language (each string once per component). */

@@ -200,7 +200,7 @@ export interface Dialect {
   /**
    * The store's committed writes as a writing transaction sees them: `sql` selects one value, read after the
    * transaction's last write; `next(mark)` is what the next writing transaction reads first when no other write (of
-   * any connection or node) came in between. What a cache kept across transactions checks (checks/run-strings.ts).
+   * any connection or node) came in between. What a cache kept across transactions checks (checks/known-strings.ts).
    */
   readonly writeMark: { readonly sql: string; next(mark: string): string };
   readonly copy: CopyDialect;

@@ -155,11 +155,11 @@ const HAS_AMP = 2;
 const HAS_SPACE = 4;
 const HAS_HIGH = 8;
 const VALUE_SPECIAL = new Uint8Array(LT + 1);
-/** Bytes a window of `XmlScanner.overByteWindows` adds: a string well below the engine's large-object size. */
-const BYTE_WINDOW = 32 * 1024;
 VALUE_SPECIAL[LT] = HAS_LT;
 VALUE_SPECIAL[0x26] = HAS_AMP;
 VALUE_SPECIAL[0x09] = VALUE_SPECIAL[0x0a] = VALUE_SPECIAL[0x0d] = HAS_SPACE;
+/** Bytes a window of `XmlScanner.overByteWindows` adds: a string well below the engine's large-object size. */
+const BYTE_WINDOW = 32 * 1024;
 /**
  * Names seen by any scanner (tags and attributes), by hash, so repeated names are not sliced again: shared, since
  * the same few dozen names recur in every file of a format. A slot keeps the first name that lands in it (a name
