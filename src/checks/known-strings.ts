@@ -3,7 +3,7 @@ import { languageStrings, writeMark } from '../store/checks.repo.js';
 import type { Tx } from '../store/db.js';
 import type { Store } from '../store/index.js';
 
-/** A string held by more than one component. */
+/** A string held by more than one component (as the store's languageStrings says it too). */
 const MANY = -1;
 
 /**

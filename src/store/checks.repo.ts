@@ -165,12 +165,13 @@ const sql = preparedOnce((tx: Tx) => ({
     'SELECT project_id, (SELECT count(*) FROM components o WHERE o.project_id = c.project_id) AS components FROM components c WHERE c.id = ?',
   ),
   languageOf: tx.prepare('SELECT language_id FROM translations WHERE id = ? AND is_source = 0').pluck(),
-  // the units of a translation whose string another component of the project also has in that language
-  // the strings every component of the project has in a language, each with its component (matched against a
-  // translation's in memory, checks/known-strings.ts: a probe per unit read every language's copies of the string)
+  // the strings the components of a project have in a language, each once with its component, or -1 where several
+  // have it (matched against a translation's in memory, checks/known-strings.ts: a probe per unit read every
+  // language's copies of the string)
   languageStrings: tx.prepare(
-    `SELECT DISTINCT ot.component_id, o.source, o.context FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
-     WHERE ot.language_id = ? AND ot.is_source = 0 AND oc.project_id = ?`,
+    `SELECT o.source, o.context, CASE WHEN min(ot.component_id) = max(ot.component_id) THEN min(ot.component_id) ELSE -1 END AS component_id
+     FROM units o JOIN translations ot ON ot.id = o.translation_id JOIN components oc ON oc.id = ot.component_id
+     WHERE ot.language_id = ? AND ot.is_source = 0 AND oc.project_id = ? GROUP BY o.source, o.context`,
   ),
   unitStrings: tx.prepare('SELECT id, source, context FROM units WHERE translation_id = ?'),
   writeMark: tx.prepare(tx.dialect.writeMark.sql).pluck(),
@@ -523,7 +524,7 @@ export async function translationLanguage(tx: Tx, translationId: number): Promis
   return (await sql(tx).languageOf.get(translationId)) as number | undefined;
 }
 
-/** The strings every component of a project has in a language (each string once per component). */
+/** The strings the components of a project have in a language: each once, with its component, or -1 where several have it. */
 export async function languageStrings(tx: Tx, languageId: number, projectId: number): Promise<{ component_id: number; source: string; context: string }[]> {
   return (await sql(tx).languageStrings.all(languageId, projectId)) as { component_id: number; source: string; context: string }[];
 }
