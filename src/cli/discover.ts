@@ -46,11 +46,12 @@ function slugFor(p: Proposal, taken: Set<string>): string {
 
 /**
  * Lists the repository's files (a working tree, or a clone of a URL or bare repository in a temporary folder) and
- * prints the proposed components: JSON component objects to paste into a project's `components`, or with `json`
- * the list of `{filemask, file_format, template, new_base}`.
+ * prints the proposed components: JSON component objects to paste into a project's `components` (with `project`,
+ * the project's slug, those after the first link to its repository), or with `json` the list of
+ * `{filemask, file_format, template, new_base}`.
  * @example await runDiscover(io, 'https://github.com/org/app.git', { json: true })
  */
-export async function runDiscover(io: CliIo, source: string, opts: { json: boolean }): Promise<number> {
+export async function runDiscover(io: CliIo, source: string, opts: { json: boolean; project?: string }): Promise<number> {
   let dir = source;
   let temporary: string | null = null;
   const local = existsSync(source) && statSync(source).isDirectory();
@@ -97,14 +98,19 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
     }
     const taken = new Set<string>();
     const repo = temporary ? redactUrl(source) : (root ?? path.resolve(source));
+    // with the project's slug, the components after the first share its working copy, as Weblate links them
+    let first: string | null = null;
     const components = proposals.map((p) => {
       const slug = slugFor(p, taken);
-      const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo, filemask: p.filemask, file_format: p.file_format };
+      const shared = opts.project !== undefined && first !== null ? `weblate://${opts.project}/${first}` : null;
+      first ??= slug;
+      const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo: shared ?? repo, filemask: p.filemask, file_format: p.file_format };
       if (p.template) component.template = p.template;
       if (p.new_base) component.new_base = p.new_base;
       return component;
     });
-    io.out(`// ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste into a project's "components" in tms.config.json`);
+    // standard output is the JSON alone, so that it can be pasted or redirected whole; the hint goes beside it
+    io.err(`tms: ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste the list into a project's "components" in tms.config.json`);
     io.out(JSON.stringify(components, null, 2));
     return 0;
   } finally {

@@ -162,13 +162,30 @@ describe('tms discover (the command)', () => {
   it('prints component configuration to paste, which tms check accepts', async () => {
     const r = await runCli(['discover', upstream]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
-    const components = JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'));
+    // standard output is JSON from its first line (pasted or redirected whole); the hint is on standard error
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(r.stderr.join('\n')).toContain('2 components found');
     expect(components.map((c: { slug: string }) => c.slug)).toEqual(['strings', 'localizable']);
     const config = path.join(root, 'tms.config.json');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
     const check = await runCli(['--config', config, 'check']);
     expect(check.code, check.stderr.join('\n')).toBe(0);
+  });
+
+  it('with --project, the components after the first share its repository (one working copy), which tms check accepts', async () => {
+    const r = await runCli(['discover', upstream, '--project', 'app']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components.map((c: { repo: string }) => c.repo)).toEqual([upstream, 'weblate://app/strings']);
+    const config = path.join(root, 'tms.linked.json');
+    writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
+    const check = await runCli(['--config', config, 'check']);
+    expect(check.code, check.stderr.join('\n')).toBe(0);
+    expect(check.stdout.join('\n')).toContain('from weblate://app/strings');
+    const bad = await runCli(['discover', upstream, '--project', 'no/slug']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.join('\n')).toContain('invalid project slug');
   });
 
   it('a working tree’s subfolder: masks named from the repository root, which is the repo to clone', async () => {
@@ -179,7 +196,7 @@ describe('tms discover (the command)', () => {
     writeFileSync(path.join(tree, 'po', 'de.po'), 'msgid ""\nmsgstr ""\n\nmsgid "A"\nmsgstr "Ä"\n');
     const r = await runCli(['discover', path.join(tree, 'po')]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
-    expect(JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'))).toEqual([
+    expect(JSON.parse(r.stdout.join('\n'))).toEqual([
       { name: 'po', slug: 'po', vcs: 'git', repo: tree, filemask: 'po/*.po', file_format: 'po', new_base: 'po/app.pot' },
     ]);
   });
