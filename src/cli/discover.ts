@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { type Proposal, discoverComponents } from '../discover/discover.js';
+import { type Proposal, discoverComponents, fileCodeStyle } from '../discover/discover.js';
+import { getFormat, isFormatId } from '../formats/registry.js';
 import { clone, redactUrl } from '../vcs/index.js';
 import type { CliIo } from './io.js';
 
@@ -42,6 +43,19 @@ function slugFor(p: Proposal, taken: Set<string>): string {
   for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
   taken.add(slug);
   return slug;
+}
+
+/**
+ * The `language_code_style` a component needs for new languages' files to be named as its files are (`posix` where
+ * they write `pt_BR` and the format's default is `pt-BR`, …), or null when the format's default already does.
+ * Android's own `values-pt-rBR` names are left to its format.
+ */
+function codeStyle(p: Proposal, paths: readonly string[]): string | null {
+  if (!isFormatId(p.file_format)) return null;
+  const fallback = getFormat(p.file_format).languageCodeStyle ?? 'posix';
+  if (fallback === 'android') return null;
+  const style = fileCodeStyle(p.filemask, paths);
+  return style !== null && style !== fallback ? style : null;
 }
 
 /**
@@ -107,6 +121,8 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo: shared ?? repo, filemask: p.filemask, file_format: p.file_format };
       if (p.template) component.template = p.template;
       if (p.new_base) component.new_base = p.new_base;
+      const style = codeStyle(p, paths);
+      if (style) component.language_code_style = style;
       return component;
     });
     // standard output is the JSON alone, so that it can be pasted or redirected whole; the hint goes beside it

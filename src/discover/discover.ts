@@ -434,3 +434,29 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
   }
   return proposals;
 }
+
+/**
+ * How the mask's files write a language with a region or script, when most of them agree: `posix` (`pt_BR`,
+ * `zh_Hans`) or `bcp` (`pt-BR`, `zh-Hans`); null when no file says (`de`, `fr`) or as many say each. A new language's
+ * file is named in the component's `language_code_style`, so a component whose files disagree with its format's
+ * default would add `messages.pt-PT.xlf` beside `messages.pt_BR.xlf`.
+ * @example fileCodeStyle('locales/*.json', ['locales/en.json', 'locales/pt-BR.json', 'locales/zh-CN.json']) // 'bcp'
+ */
+export function fileCodeStyle(filemask: string, paths: readonly string[]): 'posix' | 'bcp' | null {
+  const star = filemask.indexOf('*');
+  if (star < 0) return null;
+  const head = filemask.slice(0, star);
+  const tail = filemask.slice(star + 1);
+  let posix = 0;
+  let bcp = 0;
+  for (const p of paths) {
+    if (p.length <= head.length + tail.length || !p.startsWith(head) || !p.endsWith(tail)) continue;
+    const code = p.slice(head.length, p.length - tail.length);
+    // a language, then a region (`BR`, `419`) or a script (`Hans`), as the two styles write them
+    const parts = /^[a-z]{2,3}([_-])(?:[A-Z]{2}|\d{3}|[A-Z][a-z]{3})(?![A-Za-z0-9])/.exec(code);
+    if (parts?.[1] === '_') posix++;
+    else if (parts?.[1] === '-') bcp++;
+  }
+  if (posix === bcp) return null;
+  return posix > bcp ? 'posix' : 'bcp';
+}

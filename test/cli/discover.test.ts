@@ -104,6 +104,31 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     ]);
   });
 
+  it('proposes the language_code_style new files need to be named as the files are, where the format’s default differs', async () => {
+    // tms discover on a corpus folder (no git repository: proposals with a warning), the configuration to paste
+    const styles = async (project: string) => {
+      const r = await runCli(['discover', path.join(corpus, project)]);
+      expect(r.code, r.stderr.join('\n')).toBe(0);
+      return Object.fromEntries(JSON.parse(r.stdout.join('\n')).map((c: { slug: string; language_code_style?: string }) => [c.slug, c.language_code_style]));
+    };
+    // Symfony's messages.pt_BR.xlf where XLIFF would name a new file messages.pt-PT.xlf
+    expect(await styles('kimai-kimai')).toEqual({ daterangepicker: 'posix', messages: 'posix', validators: 'posix' });
+    // pt-BR.json where JSON would write pt_PT.json (uptime-kuma: six files with "-", en_GB with "_")
+    expect(await styles('excalidraw-excalidraw')).toEqual({ locales: 'bcp' });
+    expect(await styles('louislam-uptime-kuma')).toEqual({ lang: 'bcp' });
+    // i18next's default is pt-BR, Lemmy's frontend has pt_BR.json and zh_Hant.json; its flat JSON backend is the default
+    expect(await styles('LemmyNet-lemmy-translations')).toEqual({ backend: undefined, frontend: 'posix' });
+    // zh-Hans.lproj: .strings names new folders so already, .stringsdict would make pt_PT.lproj beside pt-PT.lproj
+    expect(await styles('mastodon-mastodon-ios')).toMatchObject({ localizable: undefined, 'localizable-2': 'bcp' });
+    // the defaults fit: nothing added (PO and Qt TS pt_BR, Android values-pt-rBR, TBX zh_Hans)
+    for (const project of ['MidnightCommander-mc', 'keepassxreboot-keepassxc', 'TeamNewPipe-NewPipe', 'Slicer-SlicerLanguageTranslations']) {
+      expect(
+        Object.values(await styles(project)).filter((s) => s !== undefined),
+        project,
+      ).toEqual([]);
+    }
+  });
+
   (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
     const used = new Set<string>();
     for (const project of projects) {
