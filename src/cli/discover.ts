@@ -125,6 +125,12 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       if (style) component.language_code_style = style;
       return component;
     });
+    if (!temporary && root !== null) {
+      // git refuses a push into a branch checked out in a working tree, so commits would stay in tms's working copy
+      io.err(
+        `tms: note: "repo" is the working tree ${root}: tms clones and pulls from it, but git refuses pushes into its checked-out branch; for commits to be pushed, set "repo" (or "push") to the repository it pushes to`,
+      );
+    }
     // standard output is the JSON alone, so that it can be pasted or redirected whole; the hint goes beside it
     io.err(`tms: ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste the list into a project's "components" in tms.config.json`);
     io.out(JSON.stringify(components, null, 2));

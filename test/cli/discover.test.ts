@@ -224,6 +224,9 @@ describe('tms discover (the command)', () => {
     expect(JSON.parse(r.stdout.join('\n'))).toEqual([
       { name: 'po', slug: 'po', vcs: 'git', repo: tree, filemask: 'po/*.po', file_format: 'po', new_base: 'po/app.pot' },
     ]);
+    // pushing into the working tree's checked-out branch is refused by git: the note says so before anyone commits
+    expect(r.stderr.join('\n')).toContain(`"repo" is the working tree ${tree}`);
+    expect(r.stderr.join('\n')).toContain('git refuses pushes into its checked-out branch');
   });
 
   it('a folder in no repository: the proposals, and a warning that tms sync needs a repository', async () => {
