@@ -118,11 +118,20 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       const slug = slugFor(p, taken);
       const shared = opts.project !== undefined && first !== null ? `weblate://${opts.project}/${first}` : null;
       first ??= slug;
-      const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo: shared ?? repo, filemask: p.filemask, file_format: p.file_format };
+      const component: Record<string, string | boolean> = {
+        name: slug,
+        slug,
+        vcs: 'git',
+        repo: shared ?? repo,
+        filemask: p.filemask,
+        file_format: p.file_format,
+      };
       if (p.template) component.template = p.template;
       if (p.new_base) component.new_base = p.new_base;
       const style = codeStyle(p, paths);
       if (style) component.language_code_style = style;
+      // a TBX file is a glossary: its terms then show in the editor beside the project's strings that use them
+      if (p.file_format === 'tbx') component.is_glossary = true;
       return component;
     });
     if (!temporary && root !== null) {

@@ -129,6 +129,19 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     }
   });
 
+  it('proposes a TBX component as a glossary (is_glossary), which tms check accepts', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'Slicer-SlicerLanguageTranslations')]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components).toEqual([expect.objectContaining({ filemask: 'glossary/*.tbx', file_format: 'tbx', is_glossary: true })]);
+    const root = await tempDir('tms-discover-glossary-');
+    const config = path.join(root, 'tms.config.json');
+    writeFileSync(config, JSON.stringify({ projects: [{ name: 'Slicer', slug: 'slicer', components }] }));
+    const check = await runCli(['--config', config, 'check']);
+    await rm(root, { recursive: true, force: true });
+    expect(check.code, check.stderr.join('\n')).toBe(0);
+  });
+
   (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
     const used = new Set<string>();
     for (const project of projects) {
