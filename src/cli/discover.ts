@@ -134,6 +134,9 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       if (p.file_format === 'tbx') component.is_glossary = true;
       return component;
     });
+    if (temporary && repo !== source) {
+      io.err(`tms: note: the credentials in the URL are left out of "repo": give the components "username" and "password" (or put them back in the URL)`);
+    }
     if (!temporary && root !== null) {
       // git refuses a push into a branch checked out in a working tree, so commits would stay in tms's working copy
       io.err(

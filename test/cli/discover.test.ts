@@ -10,6 +10,7 @@ import { type Proposal, discoverComponents } from '../../src/discover/discover.j
 import { runCli } from '../helpers/cli.js';
 import { corpusDir, describeCorpus } from '../helpers/corpus.js';
 import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
+import { startGitServer } from '../helpers/git-server.js';
 
 const finder = spawnSync('weblate-discover', ['--help'], { encoding: 'utf8' }).status === 0;
 if (!finder) console.warn('[skip] translation finder comparison: weblate-discover is not installed (Debian package python3-translation-finder)');
@@ -224,6 +225,22 @@ describe('tms discover (the command)', () => {
     const bad = await runCli(['discover', upstream, '--project', 'no/slug']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.join('\n')).toContain('invalid project slug');
+  });
+
+  it('an http(s) URL with credentials: cloned with them, proposed without them, and a note says what to add', async () => {
+    const credentials = { username: 'jane', password: 's3cret-pass' };
+    const server = await startGitServer({ root, auth: credentials });
+    try {
+      const r = await runCli(['discover', server.url('app.git', credentials)]);
+      expect(r.code, r.stderr.join('\n')).toBe(0);
+      const repos = JSON.parse(r.stdout.join('\n')).map((c: { repo: string }) => c.repo);
+      expect(repos).toEqual([server.url('app.git'), server.url('app.git')]);
+      expect(r.stdout.join('\n')).not.toContain('s3cret-pass');
+      expect(r.stderr.join('\n')).toContain('the credentials in the URL are left out of "repo"');
+      expect(r.stderr.join('\n')).not.toContain('s3cret-pass');
+    } finally {
+      await server.close();
+    }
   });
 
   it('a working tree’s subfolder: masks named from the repository root, which is the repo to clone', async () => {
