@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { type Proposal, discoverComponents, fileCodeStyle } from '../discover/discover.js';
+import { type Proposal, discoverComponents, fileCodeStyle, languageRegexFor } from '../discover/discover.js';
 import { getFormat, isFormatId } from '../formats/registry.js';
 import { clone, redactUrl } from '../vcs/index.js';
 import type { CliIo } from './io.js';
@@ -130,6 +130,8 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
       if (p.new_base) component.new_base = p.new_base;
       const style = codeStyle(p, paths);
       if (style) component.language_code_style = style;
+      const languages = languageRegexFor(p.filemask, paths);
+      if (languages) component.language_regex = languages;
       // a TBX file is a glossary: its terms then show in the editor beside the project's strings that use them
       if (p.file_format === 'tbx') component.is_glossary = true;
       return component;

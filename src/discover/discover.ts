@@ -1,5 +1,6 @@
 // Proposing components for a repository's files, as Weblate's "choose translation files to import" does with the
 // translation finder: file masks from path parts that are language codes, templates, bases for new files, formats.
+import { findLanguage } from '../languages/find.js';
 import { loadLanguageData } from '../languages/languages.js';
 
 /** One proposed component: Weblate's four keys ('' where there is none). */
@@ -443,15 +444,9 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
  * @example fileCodeStyle('locales/*.json', ['locales/en.json', 'locales/pt-BR.json', 'locales/zh-CN.json']) // 'bcp'
  */
 export function fileCodeStyle(filemask: string, paths: readonly string[]): 'posix' | 'bcp' | null {
-  const star = filemask.indexOf('*');
-  if (star < 0) return null;
-  const head = filemask.slice(0, star);
-  const tail = filemask.slice(star + 1);
   let posix = 0;
   let bcp = 0;
-  for (const p of paths) {
-    if (p.length <= head.length + tail.length || !p.startsWith(head) || !p.endsWith(tail)) continue;
-    const code = p.slice(head.length, p.length - tail.length);
+  for (const code of maskCodes(filemask, paths)) {
     // a language, then a region (`BR`, `419`) or a script (`Hans`), as the two styles write them
     const parts = /^[a-z]{2,3}([_-])(?:[A-Z]{2}|\d{3}|[A-Z][a-z]{3})(?![A-Za-z0-9])/.exec(code);
     if (parts?.[1] === '_') posix++;
@@ -459,4 +454,31 @@ export function fileCodeStyle(filemask: string, paths: readonly string[]): 'posi
   }
   if (posix === bcp) return null;
   return posix > bcp ? 'posix' : 'bcp';
+}
+
+/** The part of each path the mask's `*` stands for (`pt-BR` of `locales/pt-BR.json`), in the paths' order. */
+function maskCodes(filemask: string, paths: readonly string[]): string[] {
+  const star = filemask.indexOf('*');
+  if (star < 0) return [];
+  const head = filemask.slice(0, star);
+  const tail = filemask.slice(star + 1);
+  const codes: string[] = [];
+  for (const p of paths) {
+    if (p.length <= head.length + tail.length || !p.startsWith(head) || !p.endsWith(tail)) continue;
+    const code = p.slice(head.length, p.length - tail.length);
+    if (!code.includes('/')) codes.push(code);
+  }
+  return codes;
+}
+
+/**
+ * A `language_regex` that leaves out the mask's files whose part for `*` is no language (excalidraw's
+ * `locales/percentages.json`), keeping Weblate's default otherwise; null when every file names a language.
+ * @example languageRegexFor('locales/*.json', ['locales/de-DE.json', 'locales/percentages.json']) // '^(?!(?:percentages)$)[^.]+$'
+ */
+export function languageRegexFor(filemask: string, paths: readonly string[]): string | null {
+  // a code the sync would not find among the languages (it would make one up, as Weblate's scan does)
+  const others = [...new Set(maskCodes(filemask, paths).filter((code) => /^[^.]+$/.test(code) && findLanguage(code).generated))].sort();
+  if (others.length === 0) return null;
+  return `^(?!(?:${others.map((code) => code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$)[^.]+$`;
 }

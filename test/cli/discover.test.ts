@@ -130,6 +130,42 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     }
   });
 
+  it('leaves out with language_regex a file whose name is no language (excalidraw’s percentages.json), and syncs without it', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'excalidraw-excalidraw')]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components).toEqual([expect.objectContaining({ filemask: 'packages/excalidraw/locales/*.json', language_regex: '^(?!(?:percentages)$)[^.]+$' })]);
+    // every other corpus project names only languages: Weblate's default stays (pt-rBR, sr@latin, hy-AM, de_DE, Base)
+    for (const project of ['TeamNewPipe-NewPipe', 'qbittorrent-qBittorrent', 'mastodon-mastodon-ios', 'flameshot-org-flameshot', 'audacity-audacity']) {
+      const other = await runCli(['discover', path.join(corpus, project)]);
+      expect(
+        JSON.parse(other.stdout.join('\n')).filter((c: { language_regex?: string }) => c.language_regex !== undefined),
+        project,
+      ).toEqual([]);
+    }
+    // pasted into a project on a repository of those files, the sync reads the eight languages and not percentages.json
+    const root = await tempDir('tms-discover-regex-');
+    const upstream = path.join(root, 'excalidraw.git');
+    const files: Record<string, string> = {};
+    for (const name of readdirSync(path.join(corpus, 'excalidraw-excalidraw', 'packages', 'excalidraw', 'locales'))) {
+      files[`packages/excalidraw/locales/${name}`] = readFileSync(
+        path.join(corpus, 'excalidraw-excalidraw', 'packages', 'excalidraw', 'locales', name),
+        'utf8',
+      );
+    }
+    await createUpstream({ dir: upstream, files });
+    const config = path.join(root, 'tms.config.json');
+    const component = { ...components[0], repo: upstream };
+    writeFileSync(
+      config,
+      JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Excalidraw', slug: 'excalidraw', components: [component] }] }),
+    );
+    const sync = await runCli(['--config', config, 'sync', 'excalidraw', '--threads', '1']);
+    await rm(root, { recursive: true, force: true });
+    expect(sync.code, sync.stderr.join('\n')).toBe(0);
+    expect(sync.stdout.find((l) => l.includes(' files '))).toContain('8 files (8 parsed)');
+  });
+
   it('proposes a TBX component as a glossary (is_glossary), which tms check accepts', async () => {
     const r = await runCli(['discover', path.join(corpus, 'Slicer-SlicerLanguageTranslations')]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
