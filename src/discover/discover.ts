@@ -138,6 +138,12 @@ interface Rule {
    * the finder does for such formats (its MonoTemplateDiscovery), so that languages can be added.
    */
   templateAsNewBase?: boolean;
+  /**
+   * Bilingual files whose source-language file is the base for new translations (Qt TS): where the finder proposes
+   * that file as the template, and Weblate then reads every source from its translations, empty in a file of
+   * unfinished messages (KeePassXC's, qBittorrent's and Flameshot's `_en.ts`), tms proposes it as `new_base` only.
+   */
+  sourceFileAsNewBase?: boolean;
   masks(finder: Finder): Generator<Candidate>;
   /** A format decided by the files' contents. */
   adjust?(candidate: Candidate, finder: Finder): void;
@@ -215,7 +221,7 @@ function jsonVariant(bytes: Uint8Array | null): string {
 const RULES: Rule[] = [
   { format: 'auto', masks: transifexMasks },
   { format: 'po', monoFormat: 'po-mono', newBaseMask: '*.pot', masks: (f) => genericMasks(f, '*.po') },
-  { format: 'ts', newBaseMask: '*.ts', masks: (f) => genericMasks(f, '*.ts') },
+  { format: 'ts', newBaseMask: '*.ts', noTemplate: true, sourceFileAsNewBase: true, masks: (f) => genericMasks(f, '*.ts') },
   {
     format: 'aresource',
     *masks(f) {
@@ -426,6 +432,8 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
         else if (rule.templateWithoutCode && withoutCode !== candidate.filemask && finder.has(withoutCode)) candidate.template = withoutCode;
       }
       if (rule.newBaseMask) fillNewBase(candidate, finder, rule.newBaseMask);
+      const sourceFile = candidate.filemask.replaceAll('*', sourceLanguage);
+      if (rule.sourceFileAsNewBase && finder.has(sourceFile)) candidate.new_base = sourceFile;
       if (rule.templateAsNewBase && candidate.template && !candidate.new_base) candidate.new_base = candidate.template;
       if (rule.format === 'json' && candidate.template) candidate.file_format = jsonVariant(files.read(candidate.template));
       const format = candidate.file_format ?? (candidate.template && rule.monoFormat ? rule.monoFormat : rule.format);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Proposal, discoverComponents } from '../../src/discover/discover.js';
+import { getFormat } from '../../src/formats/registry.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusDir, describeCorpus } from '../helpers/corpus.js';
 import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
@@ -52,6 +53,12 @@ const DIFFERENCES: { name: string; missing?: (p: Proposal) => boolean; extra?: (
   { name: 'stringsdict', extra: (p) => p.file_format === 'stringsdict' },
   { name: 'JSON family', extra: (p) => ['json', 'json-nested', 'i18next', 'i18nextv4'].includes(p.file_format) },
   { name: 'TBX glossaries', extra: (p) => p.file_format === 'tbx' },
+  {
+    // the finder proposes the source-language `_en.ts` as template, which makes every source empty (see below)
+    name: 'Qt TS bilingual',
+    missing: (p) => p.file_format === 'ts' && p.template !== '',
+    extra: (p) => p.file_format === 'ts' && p.template === '',
+  },
 ];
 
 const key = (p: Proposal) => JSON.stringify([p.filemask, p.file_format, p.template, p.new_base]);
@@ -103,6 +110,28 @@ describeCorpus('tms discover over the corpus', (corpus) => {
         new_base: 'apps/client/src/locales/messages.xlf',
       },
     ]);
+  });
+
+  it('proposes Qt TS bilingual with the source-language file as new_base: as a template, every source would be empty', () => {
+    expect(ours(path.join(corpus, 'keepassxreboot-keepassxc'))).toEqual([
+      { filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', template: '', new_base: 'share/translations/keepassxc_en.ts' },
+    ]);
+    expect(ours(path.join(corpus, 'flameshot-org-flameshot'))).toEqual([
+      { filemask: 'data/translations/Internationalization_*.ts', file_format: 'ts', template: '', new_base: 'data/translations/Internationalization_en.ts' },
+    ]);
+    // why: a monolingual TS takes each source from the template's translation (Weblate's TTKitUnit.source), and
+    // KeePassXC's keepassxc_en.ts has only unfinished, empty ones
+    const ts = getFormat('ts');
+    const dir = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+    const en = 'share/translations/keepassxc_en.ts';
+    const template = ts.parseTemplate(readFileSync(path.join(dir, 'keepassxc_en.ts')), { filename: en, language: 'en', sourceLanguage: 'en' }, false);
+    const de = { filename: 'share/translations/keepassxc_de.ts', language: 'de', sourceLanguage: 'en' };
+    const bytes = readFileSync(path.join(dir, 'keepassxc_de.ts'));
+    const mono = ts.parse(bytes, { ...de, template });
+    expect(mono.units.length).toBeGreaterThan(2000);
+    expect(mono.units.filter((u) => u.source.some((text) => text !== ''))).toHaveLength(0);
+    const bilingual = ts.parse(bytes, de);
+    expect(bilingual.units.filter((u) => u.source[0] === '')).toHaveLength(0);
   });
 
   it('proposes the language_code_style new files need to be named as the files are, where the format’s default differs', async () => {
