@@ -102,6 +102,17 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
         }
       },
     });
+    // Mastodon's Base.lproj/infoPlist.strings beside en.lproj/InfoPlist.strings: two masks, one set of files where
+    // the file system ignores case (macOS, Windows), where a language added to each would be one file written twice
+    const byFolded = new Map<string, string>();
+    for (const p of proposals) {
+      const other = byFolded.get(p.filemask.toLowerCase());
+      if (other !== undefined) {
+        io.err(
+          `tms: note: the masks ${other} and ${p.filemask} differ only in letter case: on a file system that ignores case (macOS, Windows) they are the same files; rename the files alike upstream and keep one component`,
+        );
+      } else byFolded.set(p.filemask.toLowerCase(), p.filemask);
+    }
     if (opts.json) {
       io.out(JSON.stringify(proposals, null, 2));
       return 0;

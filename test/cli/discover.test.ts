@@ -195,6 +195,16 @@ describeCorpus('tms discover over the corpus', (corpus) => {
     expect(sync.stdout.find((l) => l.includes(' files '))).toContain('8 files (8 parsed)');
   });
 
+  it('notes masks that differ only in letter case (Mastodon’s infoPlist.strings and InfoPlist.strings)', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'mastodon-mastodon-ios'), '--json']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const notes = r.stderr.filter((l) => l.includes('differ only in letter case'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('Mastodon/Resources/*.lproj/infoPlist.strings and Mastodon/Resources/*.lproj/InfoPlist.strings');
+    const other = await runCli(['discover', path.join(corpus, 'kimai-kimai'), '--json']);
+    expect(other.stderr.filter((l) => l.includes('letter case'))).toEqual([]);
+  });
+
   it('proposes a TBX component as a glossary (is_glossary), which tms check accepts', async () => {
     const r = await runCli(['discover', path.join(corpus, 'Slicer-SlicerLanguageTranslations')]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
