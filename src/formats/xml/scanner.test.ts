@@ -258,6 +258,11 @@ describe('XmlScanner over bytes', () => {
       '<aé/>',
       '<a bé="1"/>',
       '<a>x</aé>',
+      // a character above U+007F inside a name, whose bytes (0xC6 0xB7) are each a name character as Latin-1
+      '<aƷb/>',
+      '<a><bƷc x="1"></bƷc></a>',
+      '<a x·="1"/>',
+      '<a><?pƷq x?></a>',
       '<a>&é;</a>',
       '<!DOCTYPE a [<!ENTITY e "é">]><a>&e;</a>',
       '<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>',
@@ -361,6 +366,11 @@ describe('XmlScanner over bytes', () => {
     expect(read(`<a>${filler}<c>\u0001</c></a>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}</a><extra/>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}`)).toThrow(NeedsDecodedText);
+    // an end tag windows after its start tag: compared with the start tag's name, wrong in its last byte, short or long
+    for (const end of ['</abd>', '</ab>', '</abcd>', '</abc x>', '</abc']) {
+      expect(read(`<abc>${filler}${end}`), end).toThrow(NeedsDecodedText);
+    }
+    expect(read(`<abc>${filler}</abc \n>`)).not.toThrow();
     // a comment holding '> <' throughout: some window ends inside it
     expect(read(`<a>${filler}<!--${'> < '.repeat(20000)}--></a>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}</a>\n  \n`)).not.toThrow();

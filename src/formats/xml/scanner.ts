@@ -169,6 +169,29 @@ const NAME_TABLE_SIZE = 4096;
 const NAME_TABLE_MAX_LENGTH = 64;
 const nameTable: string[] = new Array<string>(NAME_TABLE_SIZE).fill('');
 const nameHashes = new Int32Array(NAME_TABLE_SIZE);
+/**
+ * The bytes of the table's ASCII names, each at its slot's offset (-1: a name with a character above 0x7f, which no
+ * name read over bytes equals): over bytes a name is compared with these, a typed array's loads, not `charCodeAt`.
+ */
+const nameOffsets = new Int32Array(NAME_TABLE_SIZE).fill(-1);
+let nameBytes = new Uint8Array(4096);
+let nameBytesUsed = 0;
+
+/** Keeps `name` in the table's slot (a name of at most NAME_TABLE_MAX_LENGTH characters, its slot free). */
+function keepName(slot: number, hash: number, name: string): void {
+  nameTable[slot] = name;
+  nameHashes[slot] = hash;
+  const n = name.length;
+  for (let k = 0; k < n; k++) if (name.charCodeAt(k) >= 128) return;
+  if (nameBytesUsed + n > nameBytes.length) {
+    const grown = new Uint8Array(nameBytes.length * 2);
+    grown.set(nameBytes);
+    nameBytes = grown;
+  }
+  for (let k = 0; k < n; k++) nameBytes[nameBytesUsed + k] = name.charCodeAt(k);
+  nameOffsets[slot] = nameBytesUsed;
+  nameBytesUsed += n;
+}
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -247,6 +270,10 @@ export class XmlScanner {
    * offsets, and only the values handed out (text, attribute values) are decoded, where they hold a non-ASCII byte.
    */
   private bytes: SlicedBuffer | null;
+  /** Over bytes: the whole file (`bytes` over byte windows is the file from the current window on). */
+  private fileBytes: Uint8Array | null;
+  /** Over bytes: the offset in `fileBytes` of each open element's name (`stack`'s), which its end tag is compared with. */
+  private readonly nameAt: number[] = [];
   /** Over bytes in windows (`overByteWindows`): the whole file, and where its next window starts. */
   private windowSource: SlicedBuffer | null = null;
   private windowNext = 0;
@@ -259,6 +286,7 @@ export class XmlScanner {
     this.text = text;
     this.filename = filename;
     this.bytes = bytes;
+    this.fileBytes = bytes;
     this.length = text.length;
     this.hasCR = text.indexOf('\r') >= 0;
     this.bomOffset = bytes === null && text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -498,7 +526,16 @@ export class XmlScanner {
     const p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
+    const b = this.bytes;
+    if (b !== null) {
+      if (b[p] !== LT) return this.scanTextBytes(p, b);
+      const c1 = b[p + 1];
+      if (c1 === SLASH) return this.scanEndTagBytes(p, b);
+      if (c1 === BANG) return this.scanBang(p);
+      if (c1 === QUESTION) return this.scanPI(p);
+      return this.scanStartTagBytes(p, b);
+    }
+    if (this.text.charCodeAt(p) !== LT) return this.scanText(p);
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -657,12 +694,33 @@ export class XmlScanner {
     const slot = h & (NAME_TABLE_SIZE - 1);
     const known = nameTable[slot]!;
     if (nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
+    return this.newName(start, end);
+  }
+
+  /** A name not in the table: sliced, and kept where its slot is free. */
+  private newName(start: number, end: number): string {
+    const h = this.nameHash;
+    const slot = h & (NAME_TABLE_SIZE - 1);
     const name = this.text.slice(start, end);
-    if (known !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
+    if (nameTable[slot] !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
     const unique = internalized(name);
-    nameTable[slot] = unique;
-    nameHashes[slot] = h;
+    keepName(slot, h, unique);
     return unique;
+  }
+
+  /** `intern` over bytes (the name is ASCII). */
+  private internBytes(start: number, end: number, b: Uint8Array): string {
+    const h = this.nameHash;
+    const slot = h & (NAME_TABLE_SIZE - 1);
+    const known = nameTable[slot]!;
+    const n = end - start;
+    const at = nameOffsets[slot]!;
+    if (nameHashes[slot] === h && known.length === n && at >= 0) {
+      let k = 0;
+      while (k < n && b[start + k] === nameBytes[at + k]) k++;
+      if (k === n) return known;
+    }
+    return this.newName(start, end);
   }
 
   /**
@@ -680,7 +738,8 @@ export class XmlScanner {
     }
     let h = c;
     c = t.charCodeAt(++i);
-    while (c < 128 ? NAME_CHAR[c] === 1 : isNameChar(c)) {
+    // over bytes a byte above 0x7f ends the loop (it is judged below): a sequence's bytes are not characters
+    while (c < 128 ? NAME_CHAR[c] === 1 : this.bytes === null && isNameChar(c)) {
       h = (Math.imul(h, 31) + c) | 0;
       c = t.charCodeAt(++i);
     }
@@ -761,6 +820,116 @@ export class XmlScanner {
     this.start = p;
     this.end = this.pos = i;
     if (this.selfClosing) this.pendingEnd = true;
+    return this.kind;
+  }
+
+  /**
+   * Over bytes: a name from `i` (setting `nameHash`, as `scanName` does), its end returned; anything but an ASCII name
+   * there raises NeedsDecodedText (an error, or a name the decoded text must judge). Bytes read as numbers from the
+   * array, not characters from the string: a typed array's load is cheaper than `charCodeAt`.
+   */
+  private nameBytes(i: number, b: Uint8Array): number {
+    let c = b[i]!;
+    if (!(c < 128 && NAME_START[c] === 1)) throw new NeedsDecodedText();
+    let h = c;
+    c = b[++i]!;
+    while (c < 128 && NAME_CHAR[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      c = b[++i]!;
+    }
+    if (c >= 128) throw new NeedsDecodedText();
+    this.nameHash = h;
+    return i;
+  }
+
+  /**
+   * `scanStartTag` over bytes, for a tag the decoded text's scan would read without an error: anything else raises
+   * NeedsDecodedText (the decoded text's scan then names the error). Names and values are the same strings.
+   */
+  private scanStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    const t = this.text;
+    const n = this.length;
+    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
+    let i = this.nameBytes(p + 1, b);
+    const name = this.internBytes(p + 1, i, b);
+    let count = 0;
+    for (;;) {
+      let c = b[i]!;
+      const spaced = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c === GT) {
+        i++;
+        break;
+      }
+      if (c === SLASH) {
+        if (b[i + 1] !== GT) throw new NeedsDecodedText();
+        i += 2;
+        this.selfClosing = true;
+        break;
+      }
+      if (!spaced || i >= n) throw new NeedsDecodedText();
+      const nameStart = i;
+      i = this.nameBytes(i, b);
+      const attrName = this.internBytes(nameStart, i, b);
+      c = b[i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c !== EQ) throw new NeedsDecodedText();
+      c = b[++i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c !== DQUOTE && c !== SQUOTE) throw new NeedsDecodedText();
+      const vs = i + 1;
+      const special = this.valueBytes(vs, c, b);
+      const ve = this.valueEnd;
+      if (ve >= n || (special & HAS_LT) !== 0) throw new NeedsDecodedText();
+      for (let k = 0; k < count; k++) if (this.attrNames[k] === attrName) throw new NeedsDecodedText();
+      this.attrNames[count] = attrName;
+      if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
+      else if ((special & HAS_HIGH) !== 0) this.attrValues[count] = normalizeAttributeSpace(this.bytes!.utf8Slice(vs, ve));
+      else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
+      else this.attrValues[count] = t.slice(vs, ve);
+      this.attrValueStart[count] = vs;
+      this.attrValueEnd[count] = ve;
+      count++;
+      i = ve + 1;
+    }
+    // the tag ends within the text (over byte windows the bytes go on past it)
+    if (i > n) throw new NeedsDecodedText();
+    this.attrCount = count;
+    if (this.open === 0) this.rootSeen = true;
+    this.nameAt[this.open] = this.dropped + p + 1;
+    this.stack[this.open++] = name;
+    this.depth = this.open;
+    this.kind = XmlToken.StartTag;
+    this.name = name;
+    this.start = p;
+    this.end = this.pos = i;
+    if (this.selfClosing) this.pendingEnd = true;
+    return this.kind;
+  }
+
+  /**
+   * `scanEndTag` over bytes: the name's bytes compared with the open element's in the file (where its start tag was
+   * read); anything but the right end tag raises NeedsDecodedText.
+   */
+  private scanEndTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    const open = this.open;
+    if (open === 0) throw new NeedsDecodedText();
+    const expected = this.stack[open - 1]!;
+    let i = p + 2;
+    const stop = i + expected.length;
+    if (stop >= this.length) throw new NeedsDecodedText();
+    const file = this.fileBytes!;
+    for (let at = this.nameAt[open - 1]!; i < stop; i++, at++) if (b[i] !== file[at]) throw new NeedsDecodedText();
+    let c = b[i]!;
+    while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+    if (c !== GT || i >= this.length) throw new NeedsDecodedText();
+    this.kind = XmlToken.EndTag;
+    this.name = expected;
+    this.depth = open;
+    this.open = open - 1;
+    this.attrCount = 0;
+    this.start = p;
+    this.end = this.pos = i + 1;
     return this.kind;
   }
 
