@@ -82,6 +82,16 @@ describe('XmlScanner', () => {
     expect(names).toEqual(['r', ...Array(3).fill(['ab', 'cd', 'ba', 'dc']).flat(), `a${'b'.repeat(600)}`]);
   });
 
+  it('closes an element only by its own name, whether the name table holds it or not (long, non-ASCII)', () => {
+    const long = `a${'b'.repeat(600)}`;
+    for (const name of ['abc', 'é', 'aé', long]) {
+      expect(tokens(`<r><${name}>x</${name} ></r>`).map(([, v]) => v)).toEqual(['r@1', `${name}@2`, 'x', `${name}@2`, 'r@1']);
+      for (const other of [`${name}d`, name.slice(0, -1) || 'x', `${name.slice(0, -1)}${name.endsWith('b') ? 'c' : 'b'}`]) {
+        expect(failure(`<r><${name}></${other}></r>`).data.reason, other).toBe(`mismatched end tag: expected </${name}>, found </${other}>`);
+      }
+    }
+  });
+
   it('skips a byte order mark before the declaration', () => {
     expect(tokens('\ufeff<?xml version="1.0"?><r/>').map((t) => t[0])).toEqual(['ProcessingInstruction', 'StartTag', 'EndTag']);
   });

@@ -251,6 +251,8 @@ export class XmlScanner {
   private nextCdataEnd = -1;
   /** Hash of the name `scanName` last read, for `intern`. */
   private nameHash = 0;
+  /** Where the bytes of the name `intern` returned last are in the name table's (-1: not there). */
+  private internedAt = -1;
   private referenceEnd = 0;
   private hasCR: boolean;
   private bomOffset: number;
@@ -272,7 +274,10 @@ export class XmlScanner {
   private bytes: SlicedBuffer | null;
   /** Over bytes: the whole file (`bytes` over byte windows is the file from the current window on). */
   private fileBytes: Uint8Array | null;
-  /** Over bytes: the offset in `fileBytes` of each open element's name (`stack`'s), which its end tag is compared with. */
+  /**
+   * Where the bytes of each open element's name (`stack`'s) are, which its end tag is compared with: over bytes its
+   * offset in `fileBytes`; over decoded text its offset in the name table's bytes (-1: not there).
+   */
   private readonly nameAt: number[] = [];
   /** Over bytes in windows (`overByteWindows`): the whole file, and where its next window starts. */
   private windowSource: SlicedBuffer | null = null;
@@ -693,7 +698,23 @@ export class XmlScanner {
     const h = this.nameHash;
     const slot = h & (NAME_TABLE_SIZE - 1);
     const known = nameTable[slot]!;
-    if (nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
+    const n = end - start;
+    if (nameHashes[slot] === h && known.length === n) {
+      const at = nameOffsets[slot]!;
+      if (at >= 0) {
+        // compared with the table's bytes: one charCodeAt a character, not two
+        const t = this.text;
+        let k = 0;
+        while (k < n && t.charCodeAt(start + k) === nameBytes[at + k]) k++;
+        if (k === n) {
+          this.internedAt = at;
+          return known;
+        }
+      } else if (holdsAt(this.text, known, start)) {
+        this.internedAt = -1;
+        return known;
+      }
+    }
     return this.newName(start, end);
   }
 
@@ -702,9 +723,11 @@ export class XmlScanner {
     const h = this.nameHash;
     const slot = h & (NAME_TABLE_SIZE - 1);
     const name = this.text.slice(start, end);
+    this.internedAt = -1;
     if (nameTable[slot] !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
     const unique = internalized(name);
     keepName(slot, h, unique);
+    this.internedAt = nameOffsets[slot]!;
     return unique;
   }
 
@@ -750,10 +773,10 @@ export class XmlScanner {
 
   private scanStartTag(p: number): XmlTokenKind {
     const t = this.text;
-    const b = this.bytes;
     if (this.open === 0 && this.rootSeen) this.fail(p, 'extra content after the root element');
     let i = this.scanName(p + 1, 'a start tag');
     const name = this.intern(p + 1, i);
+    const nameAt = this.internedAt;
     let count = 0;
     for (;;) {
       let c = t.charCodeAt(i);
@@ -785,16 +808,10 @@ export class XmlScanner {
       const vs = i + 1;
       let ve = vs;
       let special = 0;
-      if (b !== null) {
-        special = this.valueBytes(vs, quote, b);
-        ve = this.valueEnd;
-      } else {
-        for (; ve < this.length; ve++) {
-          const d = t.charCodeAt(ve);
-          if (d === quote) break;
-          if (d <= LT) special |= VALUE_SPECIAL[d]!;
-          else if (d > 0x7f) special |= HAS_HIGH;
-        }
+      for (; ve < this.length; ve++) {
+        const d = t.charCodeAt(ve);
+        if (d === quote) break;
+        if (d <= LT) special |= VALUE_SPECIAL[d]!;
       }
       if (ve >= this.length) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
       if ((special & HAS_LT) !== 0) this.fail(t.indexOf('<', vs), `'<' is not allowed in the value of attribute ${attrName}`);
@@ -803,7 +820,6 @@ export class XmlScanner {
       }
       this.attrNames[count] = attrName;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
-      else if ((special & HAS_HIGH) !== 0 && b !== null) this.attrValues[count] = normalizeAttributeSpace(b.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
       else this.attrValues[count] = t.slice(vs, ve);
       this.attrValueStart[count] = vs;
@@ -813,6 +829,7 @@ export class XmlScanner {
     }
     this.attrCount = count;
     if (this.open === 0) this.rootSeen = true;
+    this.nameAt[this.open] = nameAt;
     this.stack[this.open++] = name;
     this.depth = this.open;
     this.kind = XmlToken.StartTag;
@@ -933,12 +950,23 @@ export class XmlScanner {
     return this.kind;
   }
 
+  /** Whether the text holds at `at` the name of the innermost open element, `expected` (over decoded text). */
+  private holdsOpenName(at: number, expected: string): boolean {
+    const from = this.nameAt[this.open - 1]!;
+    if (from < 0) return holdsAt(this.text, expected, at);
+    const t = this.text;
+    const n = expected.length;
+    if (at + n > this.length) return false;
+    for (let k = 0; k < n; k++) if (t.charCodeAt(at + k) !== nameBytes[from + k]) return false;
+    return true;
+  }
+
   /** End of the value scanned last by `valueBytes`. */
   private valueEnd = 0;
 
   /**
-   * An attribute value's loop over bytes (its own method, which keeps `scanStartTag` as small as it was for decoded
-   * text): sets `valueEnd` to the closing quote (or the end), returns the BYTE_CLASS flags, checks forbidden bytes.
+   * An attribute value's loop over bytes (`scanStartTagBytes`'): sets `valueEnd` to the closing quote (or the end),
+   * returns the BYTE_CLASS flags, checks forbidden bytes.
    */
   private valueBytes(vs: number, quote: number, b: Uint8Array): number {
     const n = this.length;
@@ -975,8 +1003,7 @@ export class XmlScanner {
     const t = this.text;
     const expected = this.open > 0 ? (this.stack[this.open - 1] ?? null) : null;
     let i: number;
-    if (this.bytes !== null && t.charCodeAt(p + 2 + (expected?.length ?? 0)) >= 128) this.wide();
-    if (expected !== null && holdsAt(t, expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
+    if (expected !== null && this.holdsOpenName(p + 2, expected) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
       i = p + 2 + expected.length;
     } else {
       i = this.scanName(p + 2, 'an end tag');
