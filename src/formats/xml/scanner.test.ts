@@ -245,6 +245,39 @@ describe('XmlScanner over bytes', () => {
     expect(ascii).toEqual(asciiDecoded);
   });
 
+  it('reads a name where the last name at the same place was another: a prefix of it, longer, the same first letter', () => {
+    const text =
+      '<r><ab/><abc/><ab/><a/><abc x="1" xy="2"/><ab xy="1" x="2"/><ab x:y="1" xyz="2"/>' +
+      '<ab><ab/></ab><abc><a-/></abc><ab><a.b/></ab><ab><a/></ab><a><a:b/></a><a><abc/></a></r>';
+    const [overBytes, decoded] = bothWays(text);
+    expect(overBytes).toEqual(decoded);
+    const names: string[] = [];
+    const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) if (k === XmlToken.StartTag) names.push([s.name, ...s.attrNames.slice(0, s.attrCount)].join(' '));
+    expect(names).toEqual([
+      'r',
+      'ab',
+      'abc',
+      'ab',
+      'a',
+      'abc x xy',
+      'ab xy x',
+      'ab x:y xyz',
+      'ab',
+      'ab',
+      'abc',
+      'a-',
+      'ab',
+      'a.b',
+      'ab',
+      'a',
+      'a',
+      'a:b',
+      'a',
+      'abc',
+    ]);
+  });
+
   it('reads, when asked (`doctype`), an ASCII DOCTYPE without an internal subset (as a plist has) as the decoded text does', () => {
     for (const text of [
       '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>é</key><string>a &amp; b</string></dict></plist>\n',

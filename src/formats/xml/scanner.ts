@@ -177,6 +177,13 @@ const nameOffsets = new Int32Array(NAME_TABLE_SIZE).fill(-1);
 let nameBytes = new Uint8Array(4096);
 let nameBytesUsed = 0;
 
+/**
+ * Over bytes: the slot of the name read last where a key says (an element's depth and first byte, an attribute's
+ * place in its tag and first byte), tried first where the same key recurs: a file's tags repeat in the same shapes.
+ */
+const NAME_GUESSES = 32 * 128 + 16 * 128;
+const nameGuess = new Int32Array(NAME_GUESSES).fill(-1);
+
 /** Keeps `name` in the table's slot (a name of at most NAME_TABLE_MAX_LENGTH characters, its slot free). */
 function keepName(slot: number, hash: number, name: string): void {
   nameTable[slot] = name;
@@ -859,6 +866,35 @@ export class XmlScanner {
     return i;
   }
 
+  /** End of the name `readNameBytes` read last. */
+  private nameEnd = 0;
+
+  /**
+   * Over bytes: the name from `i` (its end in `nameEnd`), compared first with the name read last where `key` says
+   * (its bytes, and that no name character follows), else read by `nameBytes` and `internBytes`.
+   */
+  private readNameBytes(i: number, b: Uint8Array, key: number): string {
+    const slot = nameGuess[key]!;
+    if (slot >= 0) {
+      const at = nameOffsets[slot]!;
+      const known = nameTable[slot]!;
+      const n = known.length;
+      let k = 0;
+      while (k < n && b[i + k] === nameBytes[at + k]) k++;
+      const c = b[i + n]!;
+      if (k === n && !(c < 128 ? NAME_CHAR[c] === 1 : c >= 128)) {
+        this.nameEnd = i + n;
+        return known;
+      }
+    }
+    const end = this.nameBytes(i, b);
+    const name = this.internBytes(i, end, b);
+    this.nameEnd = end;
+    const kept = this.nameHash & (NAME_TABLE_SIZE - 1);
+    if (nameTable[kept] === name && nameOffsets[kept]! >= 0) nameGuess[key] = kept;
+    return name;
+  }
+
   /**
    * `scanStartTag` over bytes, for a tag the decoded text's scan would read without an error: anything else raises
    * NeedsDecodedText (the decoded text's scan then names the error). Names and values are the same strings.
@@ -867,8 +903,8 @@ export class XmlScanner {
     const t = this.text;
     const n = this.length;
     if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
-    let i = this.nameBytes(p + 1, b);
-    const name = this.internBytes(p + 1, i, b);
+    const name = this.readNameBytes(p + 1, b, ((this.open & 31) << 7) | (b[p + 1]! & 127));
+    let i = this.nameEnd;
     let count = 0;
     for (;;) {
       let c = b[i]!;
@@ -886,8 +922,8 @@ export class XmlScanner {
       }
       if (!spaced || i >= n) throw new NeedsDecodedText();
       const nameStart = i;
-      i = this.nameBytes(i, b);
-      const attrName = this.internBytes(nameStart, i, b);
+      const attrName = this.readNameBytes(i, b, 4096 + ((count & 15) << 7) + (c & 127));
+      i = this.nameEnd;
       c = b[i]!;
       while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
       if (c !== EQ) throw new NeedsDecodedText();
