@@ -200,6 +200,14 @@ function keepName(slot: number, hash: number, name: string): void {
   nameBytesUsed += n;
 }
 
+/** The XML declarations most files have (what follows `<?xml`), and the encoding each names. */
+const COMMON_DECLARATIONS: ReadonlyMap<string, string | null> = new Map([
+  [' version="1.0" encoding="UTF-8"', 'UTF-8'],
+  [' version="1.0" encoding="utf-8"', 'utf-8'],
+  [' version="1.0" ', null],
+  [' version="1.0"', null],
+]);
+
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
@@ -1123,12 +1131,14 @@ export class XmlScanner {
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
       // over bytes (`doctype`) only an ASCII DOCTYPE without an internal subset (a plist's): entity values would be bytes
       if (this.bytes !== null && ((this.byteFlags(p, i) & B_HIGH) !== 0 || t.lastIndexOf('[', i) > p)) throw new NeedsDecodedText();
-      const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
+      const doctype = t.slice(p, i);
+      // both declarations' patterns begin with it (a plist's DOCTYPE has neither)
+      const external = doctype.includes('<!ENTITY') ? EXTERNAL_ENTITY_DECL.exec(doctype) : null;
       if (external) {
         const what = external[1] ? 'parameter entity' : 'entity';
         this.fail(p + external.index, `external ${what} "${external[2]}" (${external[3]}) is refused: nothing is fetched from outside the file`);
       }
-      const declared = [...t.slice(p, i).matchAll(ENTITY_DECL)];
+      const declared = external === null && doctype.includes('<!ENTITY') ? [...doctype.matchAll(ENTITY_DECL)] : [];
       if (declared.length > 0) {
         const entities = new Map(PREDEFINED);
         // the first declaration of a name wins (XML 1.0 §4.2); a value is text, not markup to expand again
@@ -1179,6 +1189,13 @@ export class XmlScanner {
 
   private declaration(s: number, e: number): void {
     const body = this.text.slice(s, e);
+    // the usual declarations, as the general reading below reads them
+    const usual = COMMON_DECLARATIONS.get(body);
+    if (usual !== undefined) {
+      this.hasDeclaration = true;
+      this.declaredEncoding = usual;
+      return;
+    }
     const re = /\s*([a-z]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
     const seen: Record<string, string> = {};
     let m: RegExpExecArray | null;
