@@ -4,6 +4,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, expect, it } from 'vitest';
 import { type ParsedUnit, State } from '../../src/domain/unit.js';
+import { readPlainShape, readPlainUnits } from '../../src/formats/apple/stringsdict.js';
 import type { FormatContext, FormatId, ParsedFile } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { describeCorpus } from '../helpers/corpus.js';
@@ -100,6 +101,16 @@ describeCorpus('formats strings, stringsdict: corpus', (corpus) => {
       expect(again.units.find((u) => u.idHash === unit.idHash)?.target, file).toEqual(['Edited "value"']);
       expect(again.units.filter((u) => u.idHash !== unit.idHash).map(ours), file).toEqual(store.units.filter((u) => u.idHash !== unit.idHash).map(ours));
       expect(out.length - bytes.length, file).toBeLessThan(200);
+    }
+  });
+
+  it('reads every .stringsdict of the corpus without tokens (its plain shape), with the units the token reader reads', () => {
+    const dicts = cases.filter((c) => c.format === 'stringsdict');
+    expect(dicts).toHaveLength(10);
+    for (const { file, bytes } of dicts) {
+      const units = readPlainShape(bytes);
+      expect(units, file).not.toBeNull();
+      expect(units, file).toEqual(readPlainUnits(bytes, file));
     }
   });
 

@@ -6,7 +6,7 @@ import { calculateHash } from '../../src/domain/hash.js';
 import { State } from '../../src/domain/unit.js';
 import { countWords } from '../../src/domain/words.js';
 import { decodeStringsValue, escapeStringsValue } from '../../src/formats/apple/strings.js';
-import { type DictUnit, readPlainUnits, readStringsdict } from '../../src/formats/apple/stringsdict.js';
+import { type DictUnit, type StringsdictInternal, readPlainShape, readPlainUnits, readStringsdict } from '../../src/formats/apple/stringsdict.js';
 import type { FormatContext, FormatId, UnitWrite } from '../../src/formats/format.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { lookupUnicodeName } from '../../src/formats/unicode-names.js';
@@ -352,6 +352,140 @@ describe('stringsdict: a parse reads the units from the tokens, the tree where t
     const malformed = encoder.encode(`\ufeff<plist><dict><key>a</key><dict><key>NSStringLocalizedFormatKey</key><string>x</strin></dict></dict></plist>`);
     const fromTokens = thrownBy(FormatParseError, () => readPlainUnits(malformed, 'x.stringsdict'));
     expect(fromTokens.data).toEqual(thrownBy(FormatParseError, () => readStringsdict(malformed, 'x.stringsdict')).data);
+  });
+});
+
+describe('stringsdict: the plain shape read without tokens, every other file by the general path', () => {
+  // a file as Xcode writes it: the prolog, tabs, one entry with a format string and a variable
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n';
+  const body = [
+    '<plist version="1.0">',
+    '<dict>',
+    '\t<key>files.count</key>',
+    '\t<dict>',
+    '\t\t<key>NSStringLocalizedFormatKey</key>',
+    '\t\t<string>%#@files@ in total</string>',
+    '\t\t<key>files</key>',
+    '\t\t<dict>',
+    '\t\t\t<key>NSStringFormatSpecTypeKey</key>',
+    '\t\t\t<string>NSStringPluralRuleType</string>',
+    '\t\t\t<key>NSStringFormatValueTypeKey</key>',
+    '\t\t\t<string>ld</string>',
+    '\t\t\t<key>one</key>',
+    '\t\t\t<string>%ld soubor</string>',
+    '\t\t\t<key>other</key>',
+    '\t\t\t<string>%ld souborů</string>',
+    '\t\t</dict>',
+    '\t</dict>',
+    '</dict>',
+    '</plist>',
+    '',
+  ].join('\n');
+  const plain = head + body;
+  const light = (entries: readonly DictUnit[] | null) =>
+    entries?.map(({ id, plural, text, forms, format }) => ({ id, plural, text, format, forms: forms.map(({ key, text }) => ({ key, text })) }));
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+  it('reads the units the token reader reads from files of that shape', () => {
+    const files: Record<string, string | Uint8Array> = {
+      plain,
+      'a BOM': `\ufeff${plain}`,
+      'no XML declaration': plain.slice(plain.indexOf('<!DOCTYPE')),
+      'no DOCTYPE': `<?xml version="1.0" encoding="utf-8"?>\n${body}`,
+      'neither, and <plist> without a version': body.replace('<plist version="1.0">', '<plist>'),
+      'spaces, and the whole file on one line': plain.replaceAll('\t', '    ').replace(/>\s+</g, '><'),
+      'keys and values in several scripts, a character outside the BMP, a tab, a newline and a ">" in a value': plain
+        .replace('files.count', 'файлы.число')
+        .replace('%ld soubor<', '%ld 件 😀\t>\n<')
+        .replace('<key>one</key>', '<key>one</key>'),
+      'text among the elements (both general readers drop it)': plain.replace('\t\t<key>files</key>', '\t\tnot a tag, é\n\t\t<key>files</key>'),
+      'empty values and keys': plain.replace('%ld soubor', '').replace('files.count', ''),
+      'repeated spec and value types, the first of each taken': plain.replace(
+        '\t\t\t<key>one</key>',
+        '\t\t\t<key>NSStringFormatValueTypeKey</key><string>lu</string><key>NSStringFormatSpecTypeKey</key><string>Other</string>\n\t\t\t<key>one</key>',
+      ),
+      'a spec type left empty': plain.replace('<string>NSStringPluralRuleType</string>', '<string></string>'),
+      'an empty dict': `${head}<plist version="1.0">\n<dict>\n</dict>\n</plist>`,
+    };
+    for (const [name, text] of Object.entries(files)) {
+      const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+      const units = readPlainShape(bytes);
+      expect(units, name).not.toBeNull();
+      expect(light(units), name).toEqual(light(readPlainUnits(bytes, 'x.stringsdict')));
+    }
+    expect(readPlainShape(encoder.encode(files[Object.keys(files)[6]!] as string))?.map((e) => e.forms.find((f) => f.key === 'one')?.text ?? e.text)).toEqual([
+      '%#@files@ in total',
+      '%ld 件 😀\t>\n',
+    ]);
+  });
+
+  it('leaves every other file to the general path: its units, or its error with the same line and column', () => {
+    const others: Record<string, string | Uint8Array> = {
+      'a comment': plain.replace('\t\t\t<key>one</key>', '\t\t\t<!-- one --><key>one</key>'),
+      CDATA: plain.replace('%ld soubor<', '<![CDATA[%ld <b>soubor</b>]]><'),
+      'a processing instruction past the prolog': plain.replace('\t<dict>', '\t<?pi x?><dict>'),
+      'an entity reference in a value': plain.replace('%ld soubor<', '%ld &amp; soubor<'),
+      'a character reference in a key': plain.replace('<key>files.count', '<key>files&#46;count'),
+      'an undefined entity (an error)': plain.replace('%ld soubor<', '%ld &nbsp; soubor<'),
+      'an attribute': plain.replace('<key>one</key>', '<key xml:lang="cs">one</key>'),
+      'another attribute on <plist>': plain.replace('<plist version="1.0">', '<plist version="1.0" xmlns:x="y">'),
+      'a space in a tag': plain.replace('\t<dict>', '\t<dict >'),
+      '<string/>': plain.replace('<string>%ld soubor</string>', '<string/>'),
+      'another scalar': plain.replace('<string>%ld soubor</string>', '<integer>1</integer>'),
+      'another rule type, which the tree reader refuses (an error)': plain.replace('<string>NSStringPluralRuleType</string>', '<string>Other</string>'),
+      'a value of a variable that is a dict': plain.replace('<string>%ld soubor</string>', '<dict/>'),
+      'CRLF line ends': plain.replaceAll('\n', '\r\n'),
+      'a CR in a value': plain.replace('%ld soubor', '%ld\rsoubor'),
+      'a control character XML forbids (an error)': plain.replace('%ld soubor', '%ld\u0001soubor'),
+      'U+FFFF (an error)': plain.replace('%ld soubor', '%ld\uffffsoubor'),
+      "']]>' in a value (an error)": plain.replace('%ld soubor', '%ld ]]> soubor'),
+      'invalid UTF-8 (an error)': latin1(plain.replace('%ld soubor', '%ld \xff soubor')),
+      'Latin-1 declared (an error)': plain.replace('UTF-8', 'ISO-8859-1'),
+      'a standalone declaration': plain.replace('encoding="UTF-8"', 'encoding="UTF-8" standalone="yes"'),
+      'whitespace before the declaration (an error)': ` ${plain}`,
+      'a DOCTYPE with an internal subset': plain.replace('.dtd">', '.dtd" [<!ENTITY n "soubor">]>'),
+      'a mismatched end tag (an error)': plain.replace('soubor</string>', 'soubor</strin>'),
+      'a dict not closed (an error)': plain.replace('\t\t</dict>\n', ''),
+      'a file cut short (an error)': plain.slice(0, plain.indexOf('<key>other')),
+      'text after the root element (an error)': `${plain}x`,
+      'a comment after the root element': `${plain}<!-- end -->\n`,
+      'a second root element (an error)': `${plain}<plist/>`,
+      'an empty plist': `${head}<plist version="1.0"/>`,
+      'a key of the outer dict without a dict (an error)': plain.replace(
+        '\t<key>files.count</key>\n\t<dict>',
+        '\t<key>files.count</key>\n\t<string>x</string>\n\t<dict>',
+      ),
+      'a key without its value (an error)': plain.replace('\t\t\t<string>%ld soubor</string>\n', ''),
+      'an element of another name (an error)': plain.replace('<key>one</key>', '<keys>one</keys>'),
+    };
+    const f = getFormat('stringsdict');
+    const outcome = (read: () => readonly DictUnit[]) => {
+      try {
+        return { units: light(read()) };
+      } catch (e) {
+        if (!(e instanceof FormatParseError)) throw e;
+        return { code: e.code, data: e.data };
+      }
+    };
+    let errors = 0;
+    for (const [name, text] of Object.entries(others)) {
+      const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+      expect(readPlainShape(bytes), name).toBeNull();
+      const general = outcome(() => readPlainUnits(bytes, 'x.stringsdict') ?? readStringsdict(bytes, 'x.stringsdict').entries);
+      const parsed = outcome(
+        () => (f.parse(bytes, { filename: 'x.stringsdict', language: 'cs', sourceLanguage: 'en' }).internal as StringsdictInternal).stringsdict.entries,
+      );
+      expect(parsed, name).toEqual(general);
+      expect('code' in general, name).toBe(name.endsWith('(an error)'));
+      if ('code' in general) errors++;
+    }
+    expect(errors).toBe(16);
+    // a malformed file's error names its line and column, as before
+    const cut = thrownBy(FormatParseError, () =>
+      f.parse(encoder.encode(others['a mismatched end tag (an error)'] as string), { filename: 'x', language: 'cs', sourceLanguage: 'en' }),
+    );
+    expect([cut.data.line, cut.data.column]).toEqual([16, 22]);
   });
 });
 

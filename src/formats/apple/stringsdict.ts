@@ -1,6 +1,6 @@
 // Apple .stringsdict (`stringsdict`): plist plural rules as Weblate's units (format keys and plural variables with
 // CLDR categories, `zero` first), minimal-diff writes of the edited <string> elements, new files.
-import { Buffer, isUtf8 } from 'node:buffer';
+import { Buffer, isAscii, isUtf8 } from 'node:buffer';
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import { calculateHash, unitContentHash, wordsOfLastHashed } from '../../domain/hash.js';
 import { type ParsedUnit, State } from '../../domain/unit.js';
@@ -255,6 +255,191 @@ function plainUnits(s: XmlScanner): DictUnit[] | null {
   return entries;
 }
 
+/**
+ * What the plain-shape reader leaves to the general path wherever it is in the file, each found by one `indexOf`
+ * over the one-byte text (a search of a few native calls, where a loop over the characters costs more than the rest
+ * of the reading): a reference's '&', a CR (whose line ends the scanner normalizes), ']]>', U+FFFE and U+FFFF (their
+ * UTF-8 bytes), and the control characters XML forbids.
+ */
+const SHAPE_GENERAL: readonly string[] = ['&', '\r', ']]>', '\xef\xbf\xbe', '\xef\xbf\xbf'].concat(
+  Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).filter((c) => c !== '\t' && c !== '\n' && c !== '\r'),
+);
+const SHAPE_DECLARATION = /<\?xml version="1\.0"(?: encoding="(?:UTF|utf)-8")?\?>/y;
+const SHAPE_DOCTYPE = '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">';
+/** The first four bytes of a tag (little-endian, as `DataView.getInt32(…, true)` reads them), and the two after. */
+const tagBytes = (tag: string, at: number, length: number) => {
+  let word = 0;
+  for (let k = length - 1; k >= 0; k--) word = (word << 8) | tag.charCodeAt(at + k);
+  return word;
+};
+const KEY_OPEN = tagBytes('<key>', 0, 4);
+const KEY_CLOSE = tagBytes('</key>', 0, 4);
+const KEY_CLOSE_END = tagBytes('</key>', 4, 2);
+const STRING_OPEN = tagBytes('<string>', 0, 4);
+const STRING_OPEN_END = tagBytes('<string>', 4, 4);
+const STRING_CLOSE = tagBytes('</string>', 0, 4);
+const STRING_CLOSE_END = tagBytes('</string>', 4, 4);
+const DICT_OPEN = tagBytes('<dict>', 0, 4);
+const DICT_OPEN_END = tagBytes('<dict>', 4, 2);
+const DICT_CLOSE = tagBytes('</dict>', 0, 4);
+const DICT_CLOSE_END = tagBytes('</dict>', 4, 2);
+const GT = 0x3e;
+/** Bytes a tag test may read past a '<' (`</string>`): a '<' nearer the end than this is left to the general path. */
+const TAG_REACH = 9;
+
+interface ShapeBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+/**
+ * The plain-shape reader's place in a file: its bytes, the same bytes as a one-byte string (searched with `indexOf`),
+ * a view that reads a tag's bytes four at a time, and the offset. Text between tags is passed over unread (what is
+ * there is text among elements, which both general readers drop; what they would refuse in it, the file-wide searches
+ * have ruled out).
+ */
+class PlistShape {
+  i = 0;
+  private readonly view: DataView;
+  private readonly limit: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly bytes: ShapeBuffer,
+    /** Whether the file is ASCII (no text is decoded). */
+    private readonly ascii: boolean,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.limit = bytes.length - TAG_REACH;
+  }
+
+  /** The next '<' from the offset (set to it), or -1 where there is none far enough from the end. */
+  private tag(): number {
+    const p = this.text.indexOf('<', this.i);
+    if (p < 0 || p > this.limit) return -1;
+    this.i = p;
+    return p;
+  }
+
+  /** Whether the next tag is `<dict>` (then passed). */
+  dict(): boolean {
+    const p = this.tag();
+    if (p < 0 || this.view.getInt32(p, true) !== DICT_OPEN || this.view.getUint16(p + 4, true) !== DICT_OPEN_END) return false;
+    this.i = p + 6;
+    return true;
+  }
+
+  /** Whether the next tag is `</dict>` (then passed); null where it is neither that nor a start tag's '<' to read on from. */
+  dictEnd(): boolean | null {
+    const p = this.tag();
+    if (p < 0) return null;
+    if (this.view.getInt32(p, true) !== DICT_CLOSE) return false;
+    if (this.view.getUint16(p + 4, true) !== DICT_CLOSE_END || this.bytes[p + 6] !== GT) return null;
+    this.i = p + 7;
+    return true;
+  }
+
+  /** The text of the `<key>` that is the next tag, or null. */
+  key(): string | null {
+    const p = this.tag();
+    if (p < 0 || this.view.getInt32(p, true) !== KEY_OPEN || this.bytes[p + 4] !== GT) return null;
+    const e = this.text.indexOf('<', p + 5);
+    if (e < 0 || e > this.limit || this.view.getInt32(e, true) !== KEY_CLOSE || this.view.getUint16(e + 4, true) !== KEY_CLOSE_END) return null;
+    this.i = e + 6;
+    return this.slice(p + 5, e);
+  }
+
+  /** The text of the `<string>` that is the next tag, or null. */
+  string(): string | null {
+    const p = this.tag();
+    if (p < 0 || this.view.getInt32(p, true) !== STRING_OPEN || this.view.getInt32(p + 4, true) !== STRING_OPEN_END) return null;
+    const e = this.text.indexOf('<', p + 8);
+    if (e < 0 || e > this.limit || this.view.getInt32(e, true) !== STRING_CLOSE || this.view.getInt32(e + 4, true) !== STRING_CLOSE_END) return null;
+    if (this.bytes[e + 8] !== GT) return null;
+    this.i = e + 9;
+    return this.slice(p + 8, e);
+  }
+
+  /** The characters of bytes [s, e): a slice of the one-byte text, or where a byte is above 0x7f, their UTF-8 decoded. */
+  private slice(s: number, e: number): string {
+    if (!this.ascii) {
+      const view = this.view;
+      let k = s;
+      for (; k + 4 <= e; k += 4) if ((view.getInt32(k, true) & 0x80808080) !== 0) return this.bytes.utf8Slice(s, e);
+      for (; k < e; k++) if (this.bytes[k]! > 0x7f) return this.bytes.utf8Slice(s, e);
+    }
+    return this.text.slice(s, e);
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09;
+}
+
+/**
+ * A parse's reading of a .stringsdict of the plain shape Xcode and Weblate write, without tokenizing it: the prolog
+ * as they write it (a BOM, the XML declaration, the plist DOCTYPE), `<plist>` holding one `<dict>` of `<key>`s, each
+ * with a `<dict>` of `NSStringLocalizedFormatKey`'s `<string>` and variable dicts of `<key>`s and `<string>`s, plain
+ * text in `<key>` and `<string>`; the same units as `readPlainUnits`. Null for anything else (comments, CDATA, PIs
+ * past the prolog, references, attributes, `<string/>`, other scalars, a CR anywhere, invalid UTF-8, malformed
+ * XML…): `readPlainUnits` then reads the file whole, so its units and errors are the general path's own.
+ */
+export function readPlainShape(bytes: Uint8Array): DictUnit[] | null {
+  const b = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as ShapeBuffer;
+  if (!isUtf8(b)) return null;
+  const t = b.latin1Slice(0, b.length);
+  for (let k = 0; k < SHAPE_GENERAL.length; k++) if (t.indexOf(SHAPE_GENERAL[k]!) >= 0) return null;
+  // the prolog: a BOM, the declaration, whitespace, the DOCTYPE, whitespace
+  let i = t.startsWith('\xef\xbb\xbf') ? 3 : 0;
+  SHAPE_DECLARATION.lastIndex = i;
+  if (SHAPE_DECLARATION.test(t)) i = SHAPE_DECLARATION.lastIndex;
+  while (isBlank(t.charCodeAt(i))) i++;
+  if (t.startsWith(SHAPE_DOCTYPE, i)) i += SHAPE_DOCTYPE.length;
+  while (isBlank(t.charCodeAt(i))) i++;
+  if (t.startsWith('<plist version="1.0">', i)) i += 21;
+  else if (t.startsWith('<plist>', i)) i += 7;
+  else return null;
+  const r = new PlistShape(t, b, isAscii(b));
+  r.i = i;
+  if (!r.dict()) return null;
+  const entries: DictUnit[] = [];
+  for (let end = r.dictEnd(); end !== true; end = r.dictEnd()) {
+    const key = end === null ? null : r.key();
+    if (key === null || !r.dict()) return null;
+    for (let innerEnd = r.dictEnd(); innerEnd !== true; innerEnd = r.dictEnd()) {
+      const inner = innerEnd === null ? null : r.key();
+      if (inner === null) return null;
+      if (inner === FORMAT_KEY) {
+        const text = r.string();
+        if (text === null) return null;
+        entries.push({ id: key, plural: false, text, forms: NO_KEYS, format: '' });
+        continue;
+      }
+      if (!r.dict()) return null;
+      const forms: Form[] = [];
+      // the first of a repeated spec type and value type, as the tree reader takes them
+      let spec: string | null = null;
+      let format: string | null = null;
+      for (let formsEnd = r.dictEnd(); formsEnd !== true; formsEnd = r.dictEnd()) {
+        const formKey = formsEnd === null ? null : r.key();
+        const text = formKey === null ? null : r.string();
+        if (formKey === null || text === null) return null;
+        forms.push({ key: formKey, text });
+        if (formKey.length === SPEC_TYPE_KEY.length && formKey === SPEC_TYPE_KEY) spec ??= text;
+        else if (formKey.length === VALUE_TYPE_KEY.length && formKey === VALUE_TYPE_KEY) format ??= text;
+      }
+      // another rule type is the tree reader's error
+      if (spec !== null && spec !== '' && spec !== 'NSStringPluralRuleType') return null;
+      entries.push({ id: `${key}:${inner}`, plural: true, text: '', forms, format: format ?? '' });
+    }
+  }
+  // `</plist>` next, and only whitespace after it
+  i = t.indexOf('<', r.i);
+  if (i < 0 || !t.startsWith('</plist>', i)) return null;
+  for (i += 8; isBlank(t.charCodeAt(i)); ) i++;
+  return i === t.length ? entries : null;
+}
+
 type Identity = Pick<ParsedUnit, 'source' | 'idHash' | 'contentHash' | 'numWords'>;
 
 /** A template's listing: each id once (the first), their places, and their identities per tag set. */
@@ -340,9 +525,12 @@ export interface StringsdictInternal {
   stringsdict: StringsdictUnits;
 }
 
-/** The units of a .stringsdict: read from its tokens where the file has the plain shape, else from its tree. */
+/**
+ * The units of a .stringsdict: read without tokens where the file has the plain shape as Xcode writes it, else from
+ * its tokens where the file has the plain shape, else from its tree.
+ */
 function readUnits(bytes: Uint8Array, filename: string): StringsdictUnits {
-  const entries = readPlainUnits(bytes, filename) ?? readStringsdict(bytes, filename).entries;
+  const entries = readPlainShape(bytes) ?? readPlainUnits(bytes, filename) ?? readStringsdict(bytes, filename).entries;
   return { entries, listing: undefined };
 }
 
