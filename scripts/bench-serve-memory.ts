@@ -279,6 +279,7 @@ const requests = [{ setupRequest: (r: { path: string }) => ({ ...r, path: paths[
 const before = rssTree(server.pid!);
 const slices: {
   rps: number;
+  p50: number;
   p99: number;
   failed: number;
   maxTotal: number;
@@ -310,7 +311,17 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   for (const [code, { count }] of Object.entries(r.statusCodeStats)) if (Number(code) >= 300) tally(failedReads, code, count);
   tally(failedReads, 'timeout', r.timeouts);
   tally(failedReads, 'error', r.errors - r.timeouts);
-  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes, memory });
+  slices.push({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.errors + r.non2xx + r.timeouts,
+    maxTotal,
+    maxPerProcess,
+    processes,
+    writes,
+    memory,
+  });
   writes = { done: 0, failed: 0, times: [], commits: 0, commitsFailed: 0 };
   console.error(
     `bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process; ${memory
@@ -347,14 +358,14 @@ console.log(
 );
 const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))] ?? Number.NaN;
 const writeColumns = WRITERS > 0 ? ' writes/s | write p99 | writes refused | commits (failed) |' : '';
-console.log(`| slice | reads/s | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
-console.log(`|---|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
+console.log(`| slice | reads/s | read p50 | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
+console.log(`|---|---:|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
 slices.forEach((s, i) => {
   const w = s.writes;
   const writeCells =
     WRITERS > 0 ? ` ${(w.done / SLICE).toFixed(1)} | ${quantile(w.times, 0.99).toFixed(0)} ms | ${w.failed} | ${w.commits} (${w.commitsFailed}) |` : '';
   console.log(
-    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
+    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p50} ms | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
   );
 });
 console.log(
