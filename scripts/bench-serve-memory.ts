@@ -210,6 +210,8 @@ for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.f
 /** Requests that failed over the whole run, by status ('no answer' where none came, 'timeout', 'error'). */
 const failedReads = new Map<string, number>();
 const failedWrites = new Map<string, number>();
+/** Commits that failed, by status and the answer's detail (or why no answer came). */
+const failedCommits = new Map<string, number>();
 const tally = (m: Map<string, number>, key: string, n = 1) => {
   if (n > 0) m.set(key, (m.get(key) ?? 0) + n);
 };
@@ -265,11 +267,14 @@ const startWriters = async () => {
           method: 'POST',
           headers: { Authorization: `Token ${admin}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ operation: 'commit' }),
-        }).catch(() => undefined);
-        const answer = (await r?.json().catch(() => null)) as { result?: boolean } | null;
+        }).catch((e: Error) => e);
+        const answer = r instanceof Response ? ((await r.json().catch(() => null)) as { result?: boolean; detail?: string } | null) : null;
         commitTimes.push(performance.now() - t);
-        if (r?.status === 200 && answer?.result === true) writes.commits++;
-        else writes.commitsFailed++;
+        if (r instanceof Response && r.status === 200 && answer?.result === true) writes.commits++;
+        else {
+          writes.commitsFailed++;
+          tally(failedCommits, r instanceof Response ? `${r.status} ${answer?.detail ?? JSON.stringify(answer)}` : `no answer (${r.message})`);
+        }
       }
     })(),
   );
@@ -279,6 +284,7 @@ const requests = [{ setupRequest: (r: { path: string }) => ({ ...r, path: paths[
 const before = rssTree(server.pid!);
 const slices: {
   rps: number;
+  p50: number;
   p99: number;
   failed: number;
   maxTotal: number;
@@ -310,7 +316,17 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += SLICE) {
   for (const [code, { count }] of Object.entries(r.statusCodeStats)) if (Number(code) >= 300) tally(failedReads, code, count);
   tally(failedReads, 'timeout', r.timeouts);
   tally(failedReads, 'error', r.errors - r.timeouts);
-  slices.push({ rps: r.requests.average, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts, maxTotal, maxPerProcess, processes, writes, memory });
+  slices.push({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.errors + r.non2xx + r.timeouts,
+    maxTotal,
+    maxPerProcess,
+    processes,
+    writes,
+    memory,
+  });
   writes = { done: 0, failed: 0, times: [], commits: 0, commitsFailed: 0 };
   console.error(
     `bench:serve-memory: ${elapsed + SLICE} s: ${r.requests.average.toFixed(0)} req/s, max RSS ${maxPerProcess.toFixed(0)} MiB per process; ${memory
@@ -347,14 +363,14 @@ console.log(
 );
 const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))] ?? Number.NaN;
 const writeColumns = WRITERS > 0 ? ' writes/s | write p99 | writes refused | commits (failed) |' : '';
-console.log(`| slice | reads/s | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
-console.log(`|---|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
+console.log(`| slice | reads/s | read p50 | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
+console.log(`|---|---:|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
 slices.forEach((s, i) => {
   const w = s.writes;
   const writeCells =
     WRITERS > 0 ? ` ${(w.done / SLICE).toFixed(1)} | ${quantile(w.times, 0.99).toFixed(0)} ms | ${w.failed} | ${w.commits} (${w.commitsFailed}) |` : '';
   console.log(
-    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
+    `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p50} ms | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
   );
 });
 console.log(
@@ -388,6 +404,7 @@ if (WRITERS > 0) {
     `Writes: ${writeTimes.length.toLocaleString('en')} answered (${slices.reduce((n, s) => n + s.writes.failed, 0)} refused), p50 ${quantile(writeTimes, 0.5).toFixed(0)} ms, p99 ${quantile(writeTimes, 0.99).toFixed(0)} ms; commits: ${commitTimes.length}, p50 ${quantile(commitTimes, 0.5).toFixed(0)} ms, max ${Math.max(...commitTimes).toFixed(0)} ms.`,
   );
   console.log(`Writes refused, by status: ${tallied(failedWrites)}.`);
+  console.log(`Commits failed, by status and detail: ${tallied(failedCommits)}.`);
 }
 console.log(`Reads failed, by status: ${tallied(failedReads)}.`);
 process.exit(0);

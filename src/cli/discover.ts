@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { type Proposal, discoverComponents } from '../discover/discover.js';
+import { type Proposal, discoverComponents, fileCodeStyle, languageRegexFor } from '../discover/discover.js';
+import { getFormat, isFormatId } from '../formats/registry.js';
 import { clone, redactUrl } from '../vcs/index.js';
 import type { CliIo } from './io.js';
 
@@ -45,12 +46,26 @@ function slugFor(p: Proposal, taken: Set<string>): string {
 }
 
 /**
+ * The `language_code_style` a component needs for new languages' files to be named as its files are (`posix` where
+ * they write `pt_BR` and the format's default is `pt-BR`, …), or null when the format's default already does.
+ * Android's own `values-pt-rBR` names are left to its format.
+ */
+function codeStyle(p: Proposal, paths: readonly string[]): string | null {
+  if (!isFormatId(p.file_format)) return null;
+  const fallback = getFormat(p.file_format).languageCodeStyle ?? 'posix';
+  if (fallback === 'android') return null;
+  const style = fileCodeStyle(p.filemask, paths);
+  return style !== null && style !== fallback ? style : null;
+}
+
+/**
  * Lists the repository's files (a working tree, or a clone of a URL or bare repository in a temporary folder) and
- * prints the proposed components: JSON component objects to paste into a project's `components`, or with `json`
- * the list of `{filemask, file_format, template, new_base}`.
+ * prints the proposed components: JSON component objects to paste into a project's `components` (with `project`,
+ * the project's slug, those after the first link to its repository), or with `json` the list of
+ * `{filemask, file_format, template, new_base}`.
  * @example await runDiscover(io, 'https://github.com/org/app.git', { json: true })
  */
-export async function runDiscover(io: CliIo, source: string, opts: { json: boolean }): Promise<number> {
+export async function runDiscover(io: CliIo, source: string, opts: { json: boolean; project?: string }): Promise<number> {
   let dir = source;
   let temporary: string | null = null;
   const local = existsSync(source) && statSync(source).isDirectory();
@@ -87,6 +102,17 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
         }
       },
     });
+    // Mastodon's Base.lproj/infoPlist.strings beside en.lproj/InfoPlist.strings: two masks, one set of files where
+    // the file system ignores case (macOS, Windows), where a language added to each would be one file written twice
+    const byFolded = new Map<string, string>();
+    for (const p of proposals) {
+      const other = byFolded.get(p.filemask.toLowerCase());
+      if (other !== undefined) {
+        io.err(
+          `tms: note: the masks ${other} and ${p.filemask} differ only in letter case: on a file system that ignores case (macOS, Windows) they are the same files; rename the files alike upstream and keep one component`,
+        );
+      } else byFolded.set(p.filemask.toLowerCase(), p.filemask);
+    }
     if (opts.json) {
       io.out(JSON.stringify(proposals, null, 2));
       return 0;
@@ -97,14 +123,41 @@ export async function runDiscover(io: CliIo, source: string, opts: { json: boole
     }
     const taken = new Set<string>();
     const repo = temporary ? redactUrl(source) : (root ?? path.resolve(source));
+    // with the project's slug, the components after the first share its working copy, as Weblate links them
+    let first: string | null = null;
     const components = proposals.map((p) => {
       const slug = slugFor(p, taken);
-      const component: Record<string, string> = { name: slug, slug, vcs: 'git', repo, filemask: p.filemask, file_format: p.file_format };
+      const shared = opts.project !== undefined && first !== null ? `weblate://${opts.project}/${first}` : null;
+      first ??= slug;
+      const component: Record<string, string | boolean> = {
+        name: slug,
+        slug,
+        vcs: 'git',
+        repo: shared ?? repo,
+        filemask: p.filemask,
+        file_format: p.file_format,
+      };
       if (p.template) component.template = p.template;
       if (p.new_base) component.new_base = p.new_base;
+      const style = codeStyle(p, paths);
+      if (style) component.language_code_style = style;
+      const languages = languageRegexFor(p.filemask, paths);
+      if (languages) component.language_regex = languages;
+      // a TBX file is a glossary: its terms then show in the editor beside the project's strings that use them
+      if (p.file_format === 'tbx') component.is_glossary = true;
       return component;
     });
-    io.out(`// ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste into a project's "components" in tms.config.json`);
+    if (temporary && repo !== source) {
+      io.err(`tms: note: the credentials in the URL are left out of "repo": give the components "username" and "password" (or put them back in the URL)`);
+    }
+    if (!temporary && root !== null) {
+      // git refuses a push into a branch checked out in a working tree, so commits would stay in tms's working copy
+      io.err(
+        `tms: note: "repo" is the working tree ${root}: tms clones and pulls from it, but git refuses pushes into its checked-out branch; for commits to be pushed, set "repo" (or "push") to the repository it pushes to`,
+      );
+    }
+    // standard output is the JSON alone, so that it can be pasted or redirected whole; the hint goes beside it
+    io.err(`tms: ${proposals.length} component${proposals.length === 1 ? '' : 's'} found; paste the list into a project's "components" in tms.config.json`);
     io.out(JSON.stringify(components, null, 2));
     return 0;
   } finally {

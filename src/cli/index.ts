@@ -78,10 +78,15 @@ function buildProgram(io: CliIo, run: (action: () => Promise<number> | number) =
     .description('propose the components a repository holds (file masks, formats, templates), as configuration to paste')
     .argument('<repository>', 'a working tree, or a git URL or bare repository to clone')
     .option('--json', 'print a JSON list of {filemask, file_format, template, new_base}')
-    .action((repository: string, opts: { json?: boolean }) =>
+    .option('--project <slug>', "the project's slug: the components after the first share its repository (weblate://<slug>/<first>)")
+    .action((repository: string, opts: { json?: boolean; project?: string }) =>
       run(async () => {
+        const { projectSchema } = await import('../config/schema.js');
+        if (opts.project !== undefined && !new RegExp(projectSchema.properties.slug.pattern).test(opts.project)) {
+          throw new CliFailure(`invalid project slug "${opts.project}" (letters, digits, "-" and "_")`, EXIT_USAGE);
+        }
         const { runDiscover } = await import('./discover.js');
-        return runDiscover(io, repository, { json: Boolean(opts.json) });
+        return runDiscover(io, repository, { json: Boolean(opts.json), project: opts.project });
       }),
     );
 

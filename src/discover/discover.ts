@@ -1,5 +1,6 @@
 // Proposing components for a repository's files, as Weblate's "choose translation files to import" does with the
 // translation finder: file masks from path parts that are language codes, templates, bases for new files, formats.
+import { findLanguage } from '../languages/find.js';
 import { loadLanguageData } from '../languages/languages.js';
 
 /** One proposed component: Weblate's four keys ('' where there is none). */
@@ -137,6 +138,12 @@ interface Rule {
    * the finder does for such formats (its MonoTemplateDiscovery), so that languages can be added.
    */
   templateAsNewBase?: boolean;
+  /**
+   * Bilingual files whose source-language file is the base for new translations (Qt TS): where the finder proposes
+   * that file as the template, and Weblate then reads every source from its translations, empty in a file of
+   * unfinished messages (KeePassXC's, qBittorrent's and Flameshot's `_en.ts`), tms proposes it as `new_base` only.
+   */
+  sourceFileAsNewBase?: boolean;
   masks(finder: Finder): Generator<Candidate>;
   /** A format decided by the files' contents. */
   adjust?(candidate: Candidate, finder: Finder): void;
@@ -214,7 +221,7 @@ function jsonVariant(bytes: Uint8Array | null): string {
 const RULES: Rule[] = [
   { format: 'auto', masks: transifexMasks },
   { format: 'po', monoFormat: 'po-mono', newBaseMask: '*.pot', masks: (f) => genericMasks(f, '*.po') },
-  { format: 'ts', newBaseMask: '*.ts', masks: (f) => genericMasks(f, '*.ts') },
+  { format: 'ts', newBaseMask: '*.ts', noTemplate: true, sourceFileAsNewBase: true, masks: (f) => genericMasks(f, '*.ts') },
   {
     format: 'aresource',
     *masks(f) {
@@ -425,6 +432,8 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
         else if (rule.templateWithoutCode && withoutCode !== candidate.filemask && finder.has(withoutCode)) candidate.template = withoutCode;
       }
       if (rule.newBaseMask) fillNewBase(candidate, finder, rule.newBaseMask);
+      const sourceFile = candidate.filemask.replaceAll('*', sourceLanguage);
+      if (rule.sourceFileAsNewBase && finder.has(sourceFile)) candidate.new_base = sourceFile;
       if (rule.templateAsNewBase && candidate.template && !candidate.new_base) candidate.new_base = candidate.template;
       if (rule.format === 'json' && candidate.template) candidate.file_format = jsonVariant(files.read(candidate.template));
       const format = candidate.file_format ?? (candidate.template && rule.monoFormat ? rule.monoFormat : rule.format);
@@ -433,4 +442,51 @@ export function discoverComponents(files: RepositoryFiles, sourceLanguage = 'en'
     }
   }
   return proposals;
+}
+
+/**
+ * How the mask's files write a language with a region or script, when most of them agree: `posix` (`pt_BR`,
+ * `zh_Hans`) or `bcp` (`pt-BR`, `zh-Hans`); null when no file says (`de`, `fr`) or as many say each. A new language's
+ * file is named in the component's `language_code_style`, so a component whose files disagree with its format's
+ * default would add `messages.pt-PT.xlf` beside `messages.pt_BR.xlf`.
+ * @example fileCodeStyle('locales/*.json', ['locales/en.json', 'locales/pt-BR.json', 'locales/zh-CN.json']) // 'bcp'
+ */
+export function fileCodeStyle(filemask: string, paths: readonly string[]): 'posix' | 'bcp' | null {
+  let posix = 0;
+  let bcp = 0;
+  for (const code of maskCodes(filemask, paths)) {
+    // a language, then a region (`BR`, `419`) or a script (`Hans`), as the two styles write them
+    const parts = /^[a-z]{2,3}([_-])(?:[A-Z]{2}|\d{3}|[A-Z][a-z]{3})(?![A-Za-z0-9])/.exec(code);
+    if (parts?.[1] === '_') posix++;
+    else if (parts?.[1] === '-') bcp++;
+  }
+  if (posix === bcp) return null;
+  return posix > bcp ? 'posix' : 'bcp';
+}
+
+/** The part of each path the mask's `*` stands for (`pt-BR` of `locales/pt-BR.json`), in the paths' order. */
+function maskCodes(filemask: string, paths: readonly string[]): string[] {
+  const star = filemask.indexOf('*');
+  if (star < 0) return [];
+  const head = filemask.slice(0, star);
+  const tail = filemask.slice(star + 1);
+  const codes: string[] = [];
+  for (const p of paths) {
+    if (p.length <= head.length + tail.length || !p.startsWith(head) || !p.endsWith(tail)) continue;
+    const code = p.slice(head.length, p.length - tail.length);
+    if (!code.includes('/')) codes.push(code);
+  }
+  return codes;
+}
+
+/**
+ * A `language_regex` that leaves out the mask's files whose part for `*` is no language (excalidraw's
+ * `locales/percentages.json`), keeping Weblate's default otherwise; null when every file names a language.
+ * @example languageRegexFor('locales/*.json', ['locales/de-DE.json', 'locales/percentages.json']) // '^(?!(?:percentages)$)[^.]+$'
+ */
+export function languageRegexFor(filemask: string, paths: readonly string[]): string | null {
+  // a code the sync would not find among the languages (it would make one up, as Weblate's scan does)
+  const others = [...new Set(maskCodes(filemask, paths).filter((code) => /^[^.]+$/.test(code) && findLanguage(code).generated))].sort();
+  if (others.length === 0) return null;
+  return `^(?!(?:${others.map((code) => code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$)[^.]+$`;
 }

@@ -409,6 +409,71 @@ describe('planUnits', () => {
     // the file says "needs editing": that wins
     expect(planUnits(rows, [{ ...a, state: State.FUZZY }], { keepApproval: true }).units.update.map((u) => u.values.state)).toEqual([State.FUZZY]);
   });
+
+  it('a monolingual translation whose source changed under an unchanged target needs editing, the old source kept (Weblate)', () => {
+    // uptime-kuma: en.json's "Database Name" became "Database name"; de-DE.json still says "Datenbankname"
+    const before = unit(1n, 'Database Name', 'Datenbankname');
+    const rows = new Map([[1n, stored(1, before, 1)]]);
+    const changed = { ...before, source: ['Database name'] };
+    const [update] = planUnits(rows, [changed], { monolingual: true, keepFuzzy: true }).units.update;
+    expect(update!.values).toMatchObject({ source: 'Database name', target: 'Datenbankname', state: State.FUZZY, previous_source: 'Database Name' });
+    // an approved one too
+    const approved = new Map([[1n, stored(1, before, 1, { state: State.APPROVED })]]);
+    expect(planUnits(approved, [{ ...changed, state: State.APPROVED }], { monolingual: true }).units.update[0]!.values.state).toBe(State.FUZZY);
+    // the next sync (nothing changed) keeps it so, with its previous source, where the file states neither
+    const marked = new Map([[1n, stored(1, changed, 1, { state: State.FUZZY, previous_source: 'Database Name' })]]);
+    expect(planUnits(marked, [changed], { monolingual: true, keepFuzzy: true }).units.update).toEqual([]);
+    // the source changed back: translated again, no previous source
+    const [reverted] = planUnits(marked, [before], { monolingual: true, keepFuzzy: true }).units.update;
+    expect(reverted!.values).toMatchObject({ source: 'Database Name', state: State.TRANSLATED, previous_source: '' });
+    // the target changed with it (translated upstream): as the file says
+    const both = planUnits(rows, [{ ...changed, target: ['Name der Datenbank'] }], { monolingual: true }).units.update;
+    expect(both[0]!.values).toMatchObject({ state: State.TRANSLATED, previous_source: '' });
+    // an untranslated string stays untranslated; a bilingual file's source is its own: no change of state
+    const empty = unit(2n, 'Save', '');
+    expect(planUnits(new Map([[2n, stored(2, empty, 1)]]), [{ ...empty, source: ['Save all'] }], { monolingual: true }).units.update[0]!.values.state).toBe(
+      State.EMPTY,
+    );
+    expect(planUnits(rows, [changed]).units.update[0]!.values.state).toBe(State.TRANSLATED);
+  });
+
+  it('planSync marks them in a component with a template, not in the template itself', () => {
+    const template = unit(1n, 'Database name', 'Database name');
+    const german = unit(1n, 'Database name', 'Datenbankname');
+    const tStored = stored(10, { ...template, source: ['Database Name'], target: ['Database Name'] }, 1);
+    const dStored = stored(11, { ...german, source: ['Database Name'] }, 1);
+    const files = [file('locales/en.json', en, { isTemplate: true }), file('locales/de.json', de)];
+    const input = scan(
+      files,
+      { 'locales/en.json': parsed([template]), 'locales/de.json': parsed([german]) },
+      {
+        component: { template: 'locales/en.json', edit_template: true, source_language: 'en' },
+        filemask: 'locales/*.json',
+      },
+    );
+    const state: SyncState = {
+      translations: [
+        translation(1, 1, 'en', 'locales/en.json', { is_source: 1, is_template: 1, revision: 'old-en' }),
+        translation(2, 2, 'de', 'locales/de.json', { revision: 'old-de' }),
+      ],
+      languages: new Map([
+        ['en', languageRow(1, en)],
+        ['de', languageRow(2, de)],
+      ]),
+      checking: CHECKING,
+    };
+    const units: StoredUnits = {
+      units: new Map([
+        [1, new Map([[1n, tStored]])],
+        [2, new Map([[1n, dStored]])],
+      ]),
+      addedInTms: new Set(),
+    };
+    const { plan } = planSync(input, state, units, T);
+    const byId = new Map(plan.translations.flatMap((t) => t.units?.update ?? []).map((u) => [u.id, u.values]));
+    expect(byId.get(10)).toMatchObject({ source: 'Database name', state: State.TRANSLATED });
+    expect(byId.get(11)).toMatchObject({ source: 'Database name', state: State.FUZZY, previous_source: 'Database Name' });
+  });
 });
 
 describe('checks run beside the parse (a parse worker)', () => {

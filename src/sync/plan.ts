@@ -275,6 +275,7 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       addedInTms: stored.addedInTms,
       keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
       keepFuzzy: input.keepFuzzy,
+      monolingual: component.template !== '' && !file.isTemplate,
     });
     planned.units = { ...diff.units, newSource: file.isTemplate };
     planned.revision = { revision: file.revision, error: null };
@@ -379,6 +380,27 @@ function sameValues(s: StoredUnit, v: UnitValues): boolean {
   );
 }
 
+/**
+ * A translation read against its template whose source string changed while its text did not (Weblate's
+ * update_from_unit, "monolingual files handling"): a translated or approved string needs editing, with the source it
+ * was translated from as its previous source; a change taken back (the source again what it was) makes it translated
+ * again; a string still needing editing keeps that previous source where the file states none.
+ */
+function monolingualSourceChange(existing: StoredUnit, values: UnitValues): void {
+  if (existing.target !== values.target) return;
+  if (existing.source !== values.source && (values.state === State.TRANSLATED || values.state === State.APPROVED)) {
+    if (existing.state === State.FUZZY && existing.previous_source === values.source) {
+      values.previous_source = '';
+      values.state = State.TRANSLATED;
+    } else {
+      if (values.previous_source === '') values.previous_source = existing.source;
+      values.state = State.FUZZY;
+    }
+  } else if (existing.state === State.FUZZY && values.state === State.FUZZY && values.previous_source === '') {
+    values.previous_source = existing.previous_source;
+  }
+}
+
 /** Read-only source text of a bilingual component: the source itself, state read-only. */
 function readonlySource(u: ParsedUnit): { target: readonly string[]; state: number } {
   return { target: u.source, state: State.READONLY };
@@ -416,6 +438,8 @@ export function planUnits(
     addedInTms?: ReadonlySet<number>;
     keepApproval?: boolean;
     keepFuzzy?: boolean;
+    /** The units are a translation read against the component's template (not the template itself). */
+    monolingual?: boolean;
   } = {},
 ): UnitsDiff {
   const { override, checking, early } = opts;
@@ -455,6 +479,7 @@ export function planUnits(
     if (values.state === State.TRANSLATED && unchangedText) {
       if ((opts.keepApproval && existing.state === State.APPROVED) || (opts.keepFuzzy && existing.state === State.FUZZY)) values.state = existing.state;
     }
+    if (opts.monolingual) monolingualSourceChange(existing, values);
     if (sameValues(existing, values)) continue;
     const checks = checking
       ? ((!existing.pending && existing.extra_flags === '' ? earlyChecks(i, values.state) : undefined) ??

@@ -116,4 +116,21 @@ const DE_FILE = 'translations/app_de.ts';
     const changes = (await env.request('GET', '/api/translations/hello/web/de/changes/?action=78')).json.results;
     expect(changes).toHaveLength(1);
   });
+
+  it('upload --overwrite leaves a translated string (Weblate ignores the field); conflicts=replace-translated replaces it', async () => {
+    const file = (await env.request('GET', '/api/translations/hello/web/de/file/')).json;
+    file.menu.quit = 'Programm beenden';
+    const input = path.join(home, 'web-de-overwrite.json');
+    writeFileSync(input, JSON.stringify(file, null, 2));
+    await wlc('upload', 'hello/web/de', '--input', input, '--overwrite');
+    const quit = async () => (await env.request('GET', '/api/translations/hello/web/de/units/?q=context:menu.quit')).json.results[0].target;
+    expect(await quit()).toEqual(['Beenden']);
+    const form = new FormData();
+    form.set('file', new Blob([readFileSync(input)]), 'de.json');
+    form.set('conflicts', 'replace-translated');
+    const r = await fetch(`${env.origin}/api/translations/hello/web/de/file/`, { method: 'POST', body: form, headers: { Authorization: `Token ${token}` } });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ accepted: 1, result: true });
+    expect(await quit()).toEqual(['Programm beenden']);
+  });
 });

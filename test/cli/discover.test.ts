@@ -7,9 +7,11 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Proposal, discoverComponents } from '../../src/discover/discover.js';
+import { getFormat } from '../../src/formats/registry.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusDir, describeCorpus } from '../helpers/corpus.js';
 import { createUpstream, gitCli, tempDir } from '../helpers/git-repo.js';
+import { startGitServer } from '../helpers/git-server.js';
 
 const finder = spawnSync('weblate-discover', ['--help'], { encoding: 'utf8' }).status === 0;
 if (!finder) console.warn('[skip] translation finder comparison: weblate-discover is not installed (Debian package python3-translation-finder)');
@@ -51,6 +53,12 @@ const DIFFERENCES: { name: string; missing?: (p: Proposal) => boolean; extra?: (
   { name: 'stringsdict', extra: (p) => p.file_format === 'stringsdict' },
   { name: 'JSON family', extra: (p) => ['json', 'json-nested', 'i18next', 'i18nextv4'].includes(p.file_format) },
   { name: 'TBX glossaries', extra: (p) => p.file_format === 'tbx' },
+  {
+    // the finder proposes the source-language `_en.ts` as template, which makes every source empty (see below)
+    name: 'Qt TS bilingual',
+    missing: (p) => p.file_format === 'ts' && p.template !== '',
+    extra: (p) => p.file_format === 'ts' && p.template === '',
+  },
 ];
 
 const key = (p: Proposal) => JSON.stringify([p.filemask, p.file_format, p.template, p.new_base]);
@@ -102,6 +110,112 @@ describeCorpus('tms discover over the corpus', (corpus) => {
         new_base: 'apps/client/src/locales/messages.xlf',
       },
     ]);
+  });
+
+  it('proposes Qt TS bilingual with the source-language file as new_base: as a template, every source would be empty', () => {
+    expect(ours(path.join(corpus, 'keepassxreboot-keepassxc'))).toEqual([
+      { filemask: 'share/translations/keepassxc_*.ts', file_format: 'ts', template: '', new_base: 'share/translations/keepassxc_en.ts' },
+    ]);
+    expect(ours(path.join(corpus, 'flameshot-org-flameshot'))).toEqual([
+      { filemask: 'data/translations/Internationalization_*.ts', file_format: 'ts', template: '', new_base: 'data/translations/Internationalization_en.ts' },
+    ]);
+    // why: a monolingual TS takes each source from the template's translation (Weblate's TTKitUnit.source), and
+    // KeePassXC's keepassxc_en.ts has only unfinished, empty ones
+    const ts = getFormat('ts');
+    const dir = path.join(corpus, 'keepassxreboot-keepassxc', 'share', 'translations');
+    const en = 'share/translations/keepassxc_en.ts';
+    const template = ts.parseTemplate(readFileSync(path.join(dir, 'keepassxc_en.ts')), { filename: en, language: 'en', sourceLanguage: 'en' }, false);
+    const de = { filename: 'share/translations/keepassxc_de.ts', language: 'de', sourceLanguage: 'en' };
+    const bytes = readFileSync(path.join(dir, 'keepassxc_de.ts'));
+    const mono = ts.parse(bytes, { ...de, template });
+    expect(mono.units.length).toBeGreaterThan(2000);
+    expect(mono.units.filter((u) => u.source.some((text) => text !== ''))).toHaveLength(0);
+    const bilingual = ts.parse(bytes, de);
+    expect(bilingual.units.filter((u) => u.source[0] === '')).toHaveLength(0);
+  });
+
+  it('proposes the language_code_style new files need to be named as the files are, where the format’s default differs', async () => {
+    // tms discover on a corpus folder (no git repository: proposals with a warning), the configuration to paste
+    const styles = async (project: string) => {
+      const r = await runCli(['discover', path.join(corpus, project)]);
+      expect(r.code, r.stderr.join('\n')).toBe(0);
+      return Object.fromEntries(JSON.parse(r.stdout.join('\n')).map((c: { slug: string; language_code_style?: string }) => [c.slug, c.language_code_style]));
+    };
+    // Symfony's messages.pt_BR.xlf where XLIFF would name a new file messages.pt-PT.xlf
+    expect(await styles('kimai-kimai')).toEqual({ daterangepicker: 'posix', messages: 'posix', validators: 'posix' });
+    // pt-BR.json where JSON would write pt_PT.json (uptime-kuma: six files with "-", en_GB with "_")
+    expect(await styles('excalidraw-excalidraw')).toEqual({ locales: 'bcp' });
+    expect(await styles('louislam-uptime-kuma')).toEqual({ lang: 'bcp' });
+    // i18next's default is pt-BR, Lemmy's frontend has pt_BR.json and zh_Hant.json; its flat JSON backend is the default
+    expect(await styles('LemmyNet-lemmy-translations')).toEqual({ backend: undefined, frontend: 'posix' });
+    // zh-Hans.lproj: .strings names new folders so already, .stringsdict would make pt_PT.lproj beside pt-PT.lproj
+    expect(await styles('mastodon-mastodon-ios')).toMatchObject({ localizable: undefined, 'localizable-2': 'bcp' });
+    // the defaults fit: nothing added (PO and Qt TS pt_BR, Android values-pt-rBR, TBX zh_Hans)
+    for (const project of ['MidnightCommander-mc', 'keepassxreboot-keepassxc', 'TeamNewPipe-NewPipe', 'Slicer-SlicerLanguageTranslations']) {
+      expect(
+        Object.values(await styles(project)).filter((s) => s !== undefined),
+        project,
+      ).toEqual([]);
+    }
+  });
+
+  it('leaves out with language_regex a file whose name is no language (excalidraw’s percentages.json), and syncs without it', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'excalidraw-excalidraw')]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components).toEqual([expect.objectContaining({ filemask: 'packages/excalidraw/locales/*.json', language_regex: '^(?!(?:percentages)$)[^.]+$' })]);
+    // every other corpus project names only languages: Weblate's default stays (pt-rBR, sr@latin, hy-AM, de_DE, Base)
+    for (const project of ['TeamNewPipe-NewPipe', 'qbittorrent-qBittorrent', 'mastodon-mastodon-ios', 'flameshot-org-flameshot', 'audacity-audacity']) {
+      const other = await runCli(['discover', path.join(corpus, project)]);
+      expect(
+        JSON.parse(other.stdout.join('\n')).filter((c: { language_regex?: string }) => c.language_regex !== undefined),
+        project,
+      ).toEqual([]);
+    }
+    // pasted into a project on a repository of those files, the sync reads the eight languages and not percentages.json
+    const root = await tempDir('tms-discover-regex-');
+    const upstream = path.join(root, 'excalidraw.git');
+    const files: Record<string, string> = {};
+    for (const name of readdirSync(path.join(corpus, 'excalidraw-excalidraw', 'packages', 'excalidraw', 'locales'))) {
+      files[`packages/excalidraw/locales/${name}`] = readFileSync(
+        path.join(corpus, 'excalidraw-excalidraw', 'packages', 'excalidraw', 'locales', name),
+        'utf8',
+      );
+    }
+    await createUpstream({ dir: upstream, files });
+    const config = path.join(root, 'tms.config.json');
+    const component = { ...components[0], repo: upstream };
+    writeFileSync(
+      config,
+      JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', projects: [{ name: 'Excalidraw', slug: 'excalidraw', components: [component] }] }),
+    );
+    const sync = await runCli(['--config', config, 'sync', 'excalidraw', '--threads', '1']);
+    await rm(root, { recursive: true, force: true });
+    expect(sync.code, sync.stderr.join('\n')).toBe(0);
+    expect(sync.stdout.find((l) => l.includes(' files '))).toContain('8 files (8 parsed)');
+  });
+
+  it('notes masks that differ only in letter case (Mastodon’s infoPlist.strings and InfoPlist.strings)', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'mastodon-mastodon-ios'), '--json']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const notes = r.stderr.filter((l) => l.includes('differ only in letter case'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('Mastodon/Resources/*.lproj/infoPlist.strings and Mastodon/Resources/*.lproj/InfoPlist.strings');
+    const other = await runCli(['discover', path.join(corpus, 'kimai-kimai'), '--json']);
+    expect(other.stderr.filter((l) => l.includes('letter case'))).toEqual([]);
+  });
+
+  it('proposes a TBX component as a glossary (is_glossary), which tms check accepts', async () => {
+    const r = await runCli(['discover', path.join(corpus, 'Slicer-SlicerLanguageTranslations')]);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components).toEqual([expect.objectContaining({ filemask: 'glossary/*.tbx', file_format: 'tbx', is_glossary: true })]);
+    const root = await tempDir('tms-discover-glossary-');
+    const config = path.join(root, 'tms.config.json');
+    writeFileSync(config, JSON.stringify({ projects: [{ name: 'Slicer', slug: 'slicer', components }] }));
+    const check = await runCli(['--config', config, 'check']);
+    await rm(root, { recursive: true, force: true });
+    expect(check.code, check.stderr.join('\n')).toBe(0);
   });
 
   (finder ? describe : describe.skip)('against Debian’s translation finder (weblate-discover)', () => {
@@ -162,13 +276,46 @@ describe('tms discover (the command)', () => {
   it('prints component configuration to paste, which tms check accepts', async () => {
     const r = await runCli(['discover', upstream]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
-    const components = JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'));
+    // standard output is JSON from its first line (pasted or redirected whole); the hint is on standard error
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(r.stderr.join('\n')).toContain('2 components found');
     expect(components.map((c: { slug: string }) => c.slug)).toEqual(['strings', 'localizable']);
     const config = path.join(root, 'tms.config.json');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
     const check = await runCli(['--config', config, 'check']);
     expect(check.code, check.stderr.join('\n')).toBe(0);
+  });
+
+  it('with --project, the components after the first share its repository (one working copy), which tms check accepts', async () => {
+    const r = await runCli(['discover', upstream, '--project', 'app']);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    const components = JSON.parse(r.stdout.join('\n'));
+    expect(components.map((c: { repo: string }) => c.repo)).toEqual([upstream, 'weblate://app/strings']);
+    const config = path.join(root, 'tms.linked.json');
+    writeFileSync(config, JSON.stringify({ projects: [{ name: 'App', slug: 'app', components }] }));
+    const check = await runCli(['--config', config, 'check']);
+    expect(check.code, check.stderr.join('\n')).toBe(0);
+    expect(check.stdout.join('\n')).toContain('from weblate://app/strings');
+    const bad = await runCli(['discover', upstream, '--project', 'no/slug']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.join('\n')).toContain('invalid project slug');
+  });
+
+  it('an http(s) URL with credentials: cloned with them, proposed without them, and a note says what to add', async () => {
+    const credentials = { username: 'jane', password: 's3cret-pass' };
+    const server = await startGitServer({ root, auth: credentials });
+    try {
+      const r = await runCli(['discover', server.url('app.git', credentials)]);
+      expect(r.code, r.stderr.join('\n')).toBe(0);
+      const repos = JSON.parse(r.stdout.join('\n')).map((c: { repo: string }) => c.repo);
+      expect(repos).toEqual([server.url('app.git'), server.url('app.git')]);
+      expect(r.stdout.join('\n')).not.toContain('s3cret-pass');
+      expect(r.stderr.join('\n')).toContain('the credentials in the URL are left out of "repo"');
+      expect(r.stderr.join('\n')).not.toContain('s3cret-pass');
+    } finally {
+      await server.close();
+    }
   });
 
   it('a working tree’s subfolder: masks named from the repository root, which is the repo to clone', async () => {
@@ -179,9 +326,12 @@ describe('tms discover (the command)', () => {
     writeFileSync(path.join(tree, 'po', 'de.po'), 'msgid ""\nmsgstr ""\n\nmsgid "A"\nmsgstr "Ä"\n');
     const r = await runCli(['discover', path.join(tree, 'po')]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
-    expect(JSON.parse(r.stdout.filter((l) => !l.startsWith('//')).join('\n'))).toEqual([
+    expect(JSON.parse(r.stdout.join('\n'))).toEqual([
       { name: 'po', slug: 'po', vcs: 'git', repo: tree, filemask: 'po/*.po', file_format: 'po', new_base: 'po/app.pot' },
     ]);
+    // pushing into the working tree's checked-out branch is refused by git: the note says so before anyone commits
+    expect(r.stderr.join('\n')).toContain(`"repo" is the working tree ${tree}`);
+    expect(r.stderr.join('\n')).toContain('git refuses pushes into its checked-out branch');
   });
 
   it('a folder in no repository: the proposals, and a warning that tms sync needs a repository', async () => {

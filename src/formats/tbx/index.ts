@@ -1,6 +1,6 @@
 // The TBX glossary format (`tbx`): martif (TBX 2, as Weblate and Translate Toolkit write it) and TBX v3.
 import type { Format } from '../format.js';
-import { readTbx } from './read.js';
+import { languageMismatch, readTbx } from './read.js';
 import { createTbx, writeTbx } from './write.js';
 
 /**
@@ -15,7 +15,10 @@ export const tbxFormat: Format = {
   extension: 'tbx',
   mimeType: 'application/x-tbx',
   parse(bytes, ctx) {
-    return { units: readTbx(bytes, ctx).units, monolingual: false };
+    const model = readTbx(bytes, ctx);
+    // entries in other languages only: said (a sync warning), not listed as an empty glossary in silence
+    const mismatch = languageMismatch(model, ctx);
+    return { units: model.units, monolingual: false, ...(mismatch ? { skipped: [mismatch] } : {}) };
   },
   // a glossary lists its own entries whatever the template: it is read as any other file
   parseTemplate(bytes, ctx) {

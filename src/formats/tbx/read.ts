@@ -204,3 +204,31 @@ export function readTbx(bytes: Uint8Array, ctx: FormatContext): TbxModel {
   }
   return { doc, dialect, body, entries, units, byIdHash };
 }
+
+/**
+ * Why a glossary with entries lists none, when none of them has a term in the source language or the file's language
+ * (a single-file glossary named `terms.tbx` read as language `terms`, or a source language the file spells `en-US`):
+ * the first entry's line and the languages the file has, else null.
+ * @example languageMismatch(readTbx(bytes, ctx), ctx) // { line: 12, reason: 'none of its 137 entries has a term in en or terms (…)' }
+ */
+export function languageMismatch(model: TbxModel, ctx: FormatContext): { line: number; reason: string } | null {
+  if (model.units.length > 0 || model.entries.length === 0) return null;
+  const languages = new Set<string>();
+  for (const entry of model.entries) {
+    for (const set of languageSets(entry.element, model.dialect)) {
+      const lang = set.attrs['xml:lang'];
+      if (lang !== undefined) languages.add(lang);
+    }
+  }
+  const start = model.entries[0]!.element.start;
+  let line = 1;
+  for (let i = model.doc.text.indexOf('\n'); i !== -1 && i < start; i = model.doc.text.indexOf('\n', i + 1)) line++;
+  const n = model.entries.length;
+  const has = languages.size > 0 ? [...languages].join(', ') : 'none';
+  return {
+    line,
+    reason:
+      `none of its ${n} ${n === 1 ? 'entry has' : 'entries has'} a term in ${ctx.sourceLanguage} (the source language) or ${ctx.language} ` +
+      `(the language its name gives); the file has ${has}`,
+  };
+}

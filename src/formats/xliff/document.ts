@@ -29,6 +29,12 @@ export interface XliffPart {
   /** The source node; a trans-unit with a <target> but no <source> reads its target as the source (TT's getlanguageNodes). */
   source: XElement | null;
   target: XElement | null;
+  /**
+   * The plain texts of `source` and `target` where the reader that made the part worked them out as it read (the
+   * streamed reader), else null: read from the nodes.
+   */
+  plainSource: string | null;
+  plainTarget: string | null;
 }
 
 export interface XliffDocument {
@@ -84,7 +90,7 @@ function xliffNamespace(root: XElement): string {
 export function part(unit: XElement, ns: string): XliffPart {
   const source = firstChild(unit, ns, 'source');
   const target = firstChild(unit, ns, 'target');
-  return source ? { unit, source, target } : { unit, source: target, target: null };
+  return source ? { unit, source, target, plainSource: null, plainTarget: null } : { unit, source: target, target: null, plainSource: null, plainTarget: null };
 }
 
 /**

@@ -65,6 +65,13 @@ const STREAMED: Array<[string, string]> = [
     <trans-unit id="empty"><source>  </source><target>leer</target></trans-unit>`,
   ],
   [
+    'plain texts worked out while reading: whitespace only after an inline element or in CDATA, xml:space on the source or target itself, a reference',
+    `<trans-unit id="9"><source>One<x id="1"/>  two </source><target xml:space="preserve">Eins<x id="1"/>  zwei </target></trans-unit>
+    <trans-unit id="10" xml:space="preserve"><source xml:space="default">A<![CDATA[  b ]]></source><target>A\tb </target></trans-unit>
+    <trans-unit id="11"><source>Word</source><target>Wort&#x20;</target></trans-unit>
+    <trans-unit id="12"><source xml:space="preserve">Alone</source><target>Allein<x id="1"/>\n</target></trans-unit>`,
+  ],
+  [
     'a second <source> and <target> (the first count), text outside the text elements, a unit outside any <file>',
     `<trans-unit id="8">stray text<source>First</source><source>Second</source><target>Erste</target><target>Zweite</target></trans-unit>`,
   ],

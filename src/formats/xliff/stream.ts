@@ -12,7 +12,7 @@ import { IdHashTable } from '../../domain/hash.js';
 import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 import { XLIFF_NS_PREFIX, type XliffEntry, parsedId } from './document.js';
 import { spacedText } from './text.js';
-import { COMMENT, NO_ATTRIBUTES, PI, type XElement, append, startElement } from './tree.js';
+import { COMMENT, NO_ATTRIBUTES, PI, type XElement, append, attr, startElement } from './tree.js';
 import { type BilingualList, type EntryAnnotations, type XliffReading, joinNotes, listBilingual } from './units.js';
 
 // the token kinds as constants of this module: read once, not through the import at every token
@@ -114,6 +114,9 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
   let unitSpace = 'default';
   let source: XElement | null = null;
   let target: XElement | null = null;
+  // their plain texts (plain reading: worked out here, where the scanner says whether a text holds whitespace)
+  let plainSource: string | null = null;
+  let plainTarget: string | null = null;
   const notes: string[] = [];
   let location = '';
   // the open context group of the unit: whether it gives a location, and its first sourcefile and linenumber
@@ -208,7 +211,9 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         unitSpace = s.attr('xml:space') ?? 'default';
         source = null;
         target = null;
-        notes.length = 0;
+        plainSource = null;
+        plainTarget = null;
+        if (notes.length !== 0) notes.length = 0;
         location = '';
       } else if (name === 'file') {
         if (file !== null) otherShape();
@@ -236,13 +241,19 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         textDepth = 0;
         if (role === SOURCE || role === TARGET) {
           const node = textElement!;
-          if (!rich && text !== '') node.children = [text];
           if (!node.selfClosing) {
             node.closeStart = s.start;
             node.end = s.end;
           }
-          if (role === SOURCE) source = node;
-          else target = node;
+          // plain reading: the text as the unit code's plainText gives it, without its search where no whitespace is
+          const plain = rich ? null : textSpace ? spacedText(text, attr(node, 'xml:space') ?? unitSpace) : text;
+          if (role === SOURCE) {
+            source = node;
+            plainSource = plain;
+          } else {
+            target = node;
+            plainTarget = plain;
+          }
         } else if (role === NOTE) {
           notes.push(textSpace ? spacedText(text, ownSpace ?? unitSpace) : text);
         } else if (role === CONTEXT) {
@@ -264,7 +275,10 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         }
       } else if (depth === unitDepth) {
         const element = unit!;
-        const part = source !== null ? { unit: element, source, target } : { unit: element, source: target, target: null };
+        const part =
+          source !== null
+            ? { unit: element, source, target, plainSource, plainTarget }
+            : { unit: element, source: target, target: null, plainSource: plainTarget, plainTarget: null };
         const entry: XliffEntry = { element, parts: [part], plural: false, file, id: parsedId(element, file, ns, 'xliff') };
         annotations.location = location;
         annotations.note = notes.length === 0 ? '' : joinNotes(notes);

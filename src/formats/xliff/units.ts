@@ -63,7 +63,10 @@ function isHeader(entry: XliffEntry, reading: XliffReading): boolean {
 
 function nodeText(node: XElement | null, part: XliffPart, rich: boolean): string | null {
   if (!node) return null;
-  return rich ? richText(node, unitSpace(part.unit)) : plainText(node, unitSpace(part.unit));
+  if (rich) return richText(node, unitSpace(part.unit));
+  // the plain text the reader worked out as it read, if it did
+  const known = node === part.source ? part.plainSource : node === part.target ? part.plainTarget : null;
+  return known ?? plainText(node, unitSpace(part.unit));
 }
 
 /** Source forms of an entry (plain text decides emptiness the way Translate Toolkit's `source` does). */
@@ -197,7 +200,8 @@ function unitState(entry: XliffEntry | null, main: XliffEntry, target: readonly 
   if (entry && translated) {
     for (const p of stateParts(entry, reading)) {
       const state = p.target ? attr(p.target, 'state') : null;
-      if (state !== null && XLIFF_FUZZY_STATES.has(state)) return State.FUZZY;
+      // every fuzzy state begins with "n" ("translated" and "final", most of them, are not looked up)
+      if (state !== null && state.charCodeAt(0) === 0x6e && XLIFF_FUZZY_STATES.has(state)) return State.FUZZY;
     }
   }
   if (!translated) return State.EMPTY;

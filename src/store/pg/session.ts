@@ -106,6 +106,8 @@ export class PgSession implements Tx {
   failure: Error | null = null;
   /** Rows inserted, updated or deleted through this session (SQLite's total_changes()). */
   rowsWritten = 0;
+  /** Round trips: statements sent while none was waiting for its answer (those sent together count once). */
+  roundTrips = 0;
 
   private constructor(
     private readonly pq: Pq,
@@ -199,6 +201,7 @@ export class PgSession implements Tx {
         ok = pq.sendQueryParams(sql.text, values);
       }
       if (!ok || !pq.pipelineSync()) return reject(this.fail(`cannot send a statement: ${firstLine(pq.errorMessage())}`));
+      if (!this.queue.some((c) => c.kind === 'query')) this.roundTrips++;
       this.queue.push({ kind: 'query', text: sql.text, shape, writes: sql.writes, resolve, reject });
       this.queue.push({ kind: 'sync' });
       this.scheduleFlush();

@@ -240,6 +240,13 @@ export async function editorPage(ctx: WebContext, message?: { text: string; erro
             ${(unit.flags || unit.extraFlags) && html`<dt>Flags</dt><dd><code>${[unit.flags, unit.extraFlags].filter(Boolean).join(', ')}</code></dd>`}
             ${unit.labels.length > 0 && html`<dt>Labels</dt><dd><ul class="labels-list">${unit.labels.map((l) => html`<li>${labelChip(l)}</li>`)}</ul></dd>`}
             <dt>State</dt><dd data-state=${unit.state}>${stateName(unit.state)}${unit.pending ? ' (not committed yet)' : ''}</dd>
+            ${
+              unit.state === State.FUZZY &&
+              unit.previousSource &&
+              html`<dt>Previous source</dt><dd data-previous-source lang=${sourceLanguage?.code ?? 'en'}>${unit.previousSource
+                .split(PLURAL_SEPARATOR)
+                .map((s) => html`<p>${visible(s)}</p>`)}</dd>`
+            }
             ${ageFacts(unit, around, history)}
             ${screenshotFacts(around)}
           </dl>
