@@ -342,6 +342,9 @@ function read(b: ShapeBuffer): BilingualList {
   let unitSpace = 'default';
   let source: XElement | null = null;
   let target: XElement | null = null;
+  // their plain texts, worked out as they are read (as the streamed reader does)
+  let plainSource: string | null = null;
+  let plainTarget: string | null = null;
   const notes: string[] = [];
   let location = '';
   let groupDepth = 0;
@@ -461,6 +464,8 @@ function read(b: ShapeBuffer): BilingualList {
           unitSpace = attrOf(tag.attrs, 'xml:space') ?? 'default';
           source = null;
           target = null;
+          plainSource = null;
+          plainTarget = null;
           if (notes.length !== 0) notes.length = 0;
           location = '';
         } else if (name === 'file') {
@@ -508,9 +513,14 @@ function read(b: ShapeBuffer): BilingualList {
       textDepth = 0;
       if (role === SOURCE || role === TARGET) {
         const node = textElement!;
-        if (text !== '') node.children = [text];
-        if (role === SOURCE) source = node;
-        else target = node;
+        const plain = spacedText(text, attrOf(node.attrs, 'xml:space') ?? unitSpace);
+        if (role === SOURCE) {
+          source = node;
+          plainSource = plain;
+        } else {
+          target = node;
+          plainTarget = plain;
+        }
       } else if (role === NOTE) {
         notes.push(spaced(text, ownSpace ?? unitSpace));
       } else if (role === CONTEXT) {
@@ -532,7 +542,10 @@ function read(b: ShapeBuffer): BilingualList {
       }
     } else if (depth === unitDepth) {
       const element = unit!;
-      const part = source !== null ? { unit: element, source, target } : { unit: element, source: target, target: null };
+      const part =
+        source !== null
+          ? { unit: element, source, target, plainSource, plainTarget }
+          : { unit: element, source: target, target: null, plainSource: plainTarget, plainTarget: null };
       const entry: XliffEntry = { element, parts: [part], plural: false, file, id: parsedId(element, file, ns, 'xliff') };
       annotations.location = location;
       annotations.note = notes.length === 0 ? '' : joinNotes(notes);
