@@ -2,7 +2,6 @@
 import { FormatParseError, FormatWriteError } from '../../domain/errors.js';
 import type { Format, FormatContext, FormatId, ParsedFile, UnitWrite } from '../format.js';
 import { type XliffDialect, type XliffDocument, readXliff } from './document.js';
-import { readPlainShape } from './plain-shape.js';
 import { streamBilingual } from './stream.js';
 import { sameText } from './tree.js';
 import { type XliffListing, type XliffReading, bilingualUnits, hasText, isContentEntry, monolingualUnits, targetForms } from './units.js';
@@ -61,7 +60,7 @@ function makeFormat(v: Variant): Format {
   const parse = (bytes: Uint8Array, ctx: FormatContext): ParsedFile => {
     // a bilingual file of the common shape: its units from the token stream, its tree only if a writer or a
     // translation read against it as a template asks
-    const streamed = ctx.template ? null : (readPlainShape(bytes, v.reading) ?? streamBilingual(bytes, ctx.filename, v.reading));
+    const streamed = ctx.template ? null : streamBilingual(bytes, ctx.filename, v.reading);
     if (streamed) return { units: streamed.units, monolingual: false, internal: lazyInternal(bytes, ctx.filename, v.dialect) };
     const doc = readXliff(bytes, ctx.filename, v.dialect, true);
     const template = templateDocument(ctx);
