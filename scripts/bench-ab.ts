@@ -13,7 +13,8 @@
 // load generator runs in this process. The cold syncs' CPU time is given for the whole process and for its main thread,
 // the one that writes the store (scripts/thread-cpu.cjs). BENCH_RUNS (cold syncs, 5; 0 skips them), BENCH_ROUNDS (6; 0: none),
 // BENCH_DURATION (3), BENCH_CONNECTIONS (32), BENCH_SYNC_ARGS (added to each cold sync: `--threads 2`); BENCH_KINDS=<words> keeps the request kinds whose name has one of them
-// (e.g. BENCH_KINDS=cached). BENCH_ENGINE=postgres: the cold syncs into fresh databases of a throwaway PostgreSQL
+// (e.g. BENCH_KINDS=cached); BENCH_THIS_ENV=<NAME=value …> is added to this build's serving process's environment only
+// (the same build on both sides then measures a setting, e.g. a glibc tunable). BENCH_ENGINE=postgres: the cold syncs into fresh databases of a throwaway PostgreSQL
 // server (test/helpers/postgres-server.ts) instead, the server's CPU time for each given beside the process's, and
 // after each the plan of a deep `/api/units/` page's ids (EXPLAIN (ANALYZE, BUFFERS): heap fetches and time); the
 // serving loads on copies of one synced database there (PostgreSQL's CPU a request given beside tms's).
@@ -39,6 +40,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const POSTGRES = process.env.BENCH_ENGINE === 'postgres';
+const THIS_ENV = Object.fromEntries(
+  (process.env.BENCH_THIS_ENV ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 const files = keepassxcFiles('bench:ab');
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
@@ -309,6 +316,7 @@ for (const b of builds) {
   );
   const child = spawn(process.execPath, [path.join(b.checkout, 'bin', 'tms'), '--config', file, 'serve', '--port', '0', '--workers', '1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: b.name === 'this' ? { ...process.env, ...THIS_ENV } : process.env,
   });
   children.add(child);
   nodes.set(b.name, { base: await serveUrl(child), child });

@@ -210,6 +210,8 @@ for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.f
 /** Requests that failed over the whole run, by status ('no answer' where none came, 'timeout', 'error'). */
 const failedReads = new Map<string, number>();
 const failedWrites = new Map<string, number>();
+/** Commits that failed, by status and the answer's detail (or why no answer came). */
+const failedCommits = new Map<string, number>();
 const tally = (m: Map<string, number>, key: string, n = 1) => {
   if (n > 0) m.set(key, (m.get(key) ?? 0) + n);
 };
@@ -265,11 +267,14 @@ const startWriters = async () => {
           method: 'POST',
           headers: { Authorization: `Token ${admin}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ operation: 'commit' }),
-        }).catch(() => undefined);
-        const answer = (await r?.json().catch(() => null)) as { result?: boolean } | null;
+        }).catch((e: Error) => e);
+        const answer = r instanceof Response ? ((await r.json().catch(() => null)) as { result?: boolean; detail?: string } | null) : null;
         commitTimes.push(performance.now() - t);
-        if (r?.status === 200 && answer?.result === true) writes.commits++;
-        else writes.commitsFailed++;
+        if (r instanceof Response && r.status === 200 && answer?.result === true) writes.commits++;
+        else {
+          writes.commitsFailed++;
+          tally(failedCommits, r instanceof Response ? `${r.status} ${answer?.detail ?? JSON.stringify(answer)}` : `no answer (${r.message})`);
+        }
       }
     })(),
   );
@@ -399,6 +404,7 @@ if (WRITERS > 0) {
     `Writes: ${writeTimes.length.toLocaleString('en')} answered (${slices.reduce((n, s) => n + s.writes.failed, 0)} refused), p50 ${quantile(writeTimes, 0.5).toFixed(0)} ms, p99 ${quantile(writeTimes, 0.99).toFixed(0)} ms; commits: ${commitTimes.length}, p50 ${quantile(commitTimes, 0.5).toFixed(0)} ms, max ${Math.max(...commitTimes).toFixed(0)} ms.`,
   );
   console.log(`Writes refused, by status: ${tallied(failedWrites)}.`);
+  console.log(`Commits failed, by status and detail: ${tallied(failedCommits)}.`);
 }
 console.log(`Reads failed, by status: ${tallied(failedReads)}.`);
 process.exit(0);

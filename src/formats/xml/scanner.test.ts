@@ -82,6 +82,16 @@ describe('XmlScanner', () => {
     expect(names).toEqual(['r', ...Array(3).fill(['ab', 'cd', 'ba', 'dc']).flat(), `a${'b'.repeat(600)}`]);
   });
 
+  it('closes an element only by its own name, whether the name table holds it or not (long, non-ASCII)', () => {
+    const long = `a${'b'.repeat(600)}`;
+    for (const name of ['abc', 'é', 'aé', long]) {
+      expect(tokens(`<r><${name}>x</${name} ></r>`).map(([, v]) => v)).toEqual(['r@1', `${name}@2`, 'x', `${name}@2`, 'r@1']);
+      for (const other of [`${name}d`, name.slice(0, -1) || 'x', `${name.slice(0, -1)}${name.endsWith('b') ? 'c' : 'b'}`]) {
+        expect(failure(`<r><${name}></${other}></r>`).data.reason, other).toBe(`mismatched end tag: expected </${name}>, found </${other}>`);
+      }
+    }
+  });
+
   it('skips a byte order mark before the declaration', () => {
     expect(tokens('\ufeff<?xml version="1.0"?><r/>').map((t) => t[0])).toEqual(['ProcessingInstruction', 'StartTag', 'EndTag']);
   });
@@ -235,6 +245,39 @@ describe('XmlScanner over bytes', () => {
     expect(ascii).toEqual(asciiDecoded);
   });
 
+  it('reads a name where the last name at the same place was another: a prefix of it, longer, the same first letter', () => {
+    const text =
+      '<r><ab/><abc/><ab/><a/><abc x="1" xy="2"/><ab xy="1" x="2"/><ab x:y="1" xyz="2"/>' +
+      '<ab><ab/></ab><abc><a-/></abc><ab><a.b/></ab><ab><a/></ab><a><a:b/></a><a><abc/></a></r>';
+    const [overBytes, decoded] = bothWays(text);
+    expect(overBytes).toEqual(decoded);
+    const names: string[] = [];
+    const s = XmlScanner.overBytes(Buffer.from(text, 'utf8'), 'f.xml');
+    for (let k = s.next(); k !== XmlToken.Eof; k = s.next()) if (k === XmlToken.StartTag) names.push([s.name, ...s.attrNames.slice(0, s.attrCount)].join(' '));
+    expect(names).toEqual([
+      'r',
+      'ab',
+      'abc',
+      'ab',
+      'a',
+      'abc x xy',
+      'ab xy x',
+      'ab x:y xyz',
+      'ab',
+      'ab',
+      'abc',
+      'a-',
+      'ab',
+      'a.b',
+      'ab',
+      'a',
+      'a',
+      'a:b',
+      'a',
+      'abc',
+    ]);
+  });
+
   it('reads, when asked (`doctype`), an ASCII DOCTYPE without an internal subset (as a plist has) as the decoded text does', () => {
     for (const text of [
       '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>é</key><string>a &amp; b</string></dict></plist>\n',
@@ -258,6 +301,11 @@ describe('XmlScanner over bytes', () => {
       '<aé/>',
       '<a bé="1"/>',
       '<a>x</aé>',
+      // a character above U+007F inside a name, whose bytes (0xC6 0xB7) are each a name character as Latin-1
+      '<aƷb/>',
+      '<a><bƷc x="1"></bƷc></a>',
+      '<a x·="1"/>',
+      '<a><?pƷq x?></a>',
       '<a>&é;</a>',
       '<!DOCTYPE a [<!ENTITY e "é">]><a>&e;</a>',
       '<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>',
@@ -361,6 +409,11 @@ describe('XmlScanner over bytes', () => {
     expect(read(`<a>${filler}<c>\u0001</c></a>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}</a><extra/>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}`)).toThrow(NeedsDecodedText);
+    // an end tag windows after its start tag: compared with the start tag's name, wrong in its last byte, short or long
+    for (const end of ['</abd>', '</ab>', '</abcd>', '</abc x>', '</abc']) {
+      expect(read(`<abc>${filler}${end}`), end).toThrow(NeedsDecodedText);
+    }
+    expect(read(`<abc>${filler}</abc \n>`)).not.toThrow();
     // a comment holding '> <' throughout: some window ends inside it
     expect(read(`<a>${filler}<!--${'> < '.repeat(20000)}--></a>`)).toThrow(NeedsDecodedText);
     expect(read(`<a>${filler}</a>\n  \n`)).not.toThrow();

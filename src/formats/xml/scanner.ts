@@ -169,6 +169,44 @@ const NAME_TABLE_SIZE = 4096;
 const NAME_TABLE_MAX_LENGTH = 64;
 const nameTable: string[] = new Array<string>(NAME_TABLE_SIZE).fill('');
 const nameHashes = new Int32Array(NAME_TABLE_SIZE);
+/**
+ * The bytes of the table's ASCII names, each at its slot's offset (-1: a name with a character above 0x7f, which no
+ * name read over bytes equals): over bytes a name is compared with these, a typed array's loads, not `charCodeAt`.
+ */
+const nameOffsets = new Int32Array(NAME_TABLE_SIZE).fill(-1);
+let nameBytes = new Uint8Array(4096);
+let nameBytesUsed = 0;
+
+/**
+ * Over bytes: the slot of the name read last where a key says (an element's depth and first byte, an attribute's
+ * place in its tag and first byte), tried first where the same key recurs: a file's tags repeat in the same shapes.
+ */
+const NAME_GUESSES = 32 * 128 + 16 * 128;
+const nameGuess = new Int32Array(NAME_GUESSES).fill(-1);
+
+/** Keeps `name` in the table's slot (a name of at most NAME_TABLE_MAX_LENGTH characters, its slot free). */
+function keepName(slot: number, hash: number, name: string): void {
+  nameTable[slot] = name;
+  nameHashes[slot] = hash;
+  const n = name.length;
+  for (let k = 0; k < n; k++) if (name.charCodeAt(k) >= 128) return;
+  if (nameBytesUsed + n > nameBytes.length) {
+    const grown = new Uint8Array(nameBytes.length * 2);
+    grown.set(nameBytes);
+    nameBytes = grown;
+  }
+  for (let k = 0; k < n; k++) nameBytes[nameBytesUsed + k] = name.charCodeAt(k);
+  nameOffsets[slot] = nameBytesUsed;
+  nameBytesUsed += n;
+}
+
+/** The XML declarations most files have (what follows `<?xml`), and the encoding each names. */
+const COMMON_DECLARATIONS: ReadonlyMap<string, string | null> = new Map([
+  [' version="1.0" encoding="UTF-8"', 'UTF-8'],
+  [' version="1.0" encoding="utf-8"', 'utf-8'],
+  [' version="1.0" ', null],
+  [' version="1.0"', null],
+]);
 
 function isXmlChar(cp: number): boolean {
   return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -228,6 +266,8 @@ export class XmlScanner {
   private nextCdataEnd = -1;
   /** Hash of the name `scanName` last read, for `intern`. */
   private nameHash = 0;
+  /** Where the bytes of the name `intern` returned last are in the name table's (-1: not there). */
+  private internedAt = -1;
   private referenceEnd = 0;
   private hasCR: boolean;
   private bomOffset: number;
@@ -247,6 +287,13 @@ export class XmlScanner {
    * offsets, and only the values handed out (text, attribute values) are decoded, where they hold a non-ASCII byte.
    */
   private bytes: SlicedBuffer | null;
+  /** Over bytes: the whole file (`bytes` over byte windows is the file from the current window on). */
+  private fileBytes: Uint8Array | null;
+  /**
+   * Where the bytes of each open element's name (`stack`'s) are, which its end tag is compared with: over bytes its
+   * offset in `fileBytes`; over decoded text its offset in the name table's bytes (-1: not there).
+   */
+  private readonly nameAt: number[] = [];
   /** Over bytes in windows (`overByteWindows`): the whole file, and where its next window starts. */
   private windowSource: SlicedBuffer | null = null;
   private windowNext = 0;
@@ -259,6 +306,7 @@ export class XmlScanner {
     this.text = text;
     this.filename = filename;
     this.bytes = bytes;
+    this.fileBytes = bytes;
     this.length = text.length;
     this.hasCR = text.indexOf('\r') >= 0;
     this.bomOffset = bytes === null && text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -498,7 +546,16 @@ export class XmlScanner {
     const p = this.pos;
     if (p >= this.length) return this.finish();
     this.selfClosing = false;
-    if (this.text.charCodeAt(p) !== LT) return this.bytes === null ? this.scanText(p) : this.scanTextBytes(p, this.bytes);
+    const b = this.bytes;
+    if (b !== null) {
+      if (b[p] !== LT) return this.scanTextBytes(p, b);
+      const c1 = b[p + 1];
+      if (c1 === SLASH) return this.scanEndTagBytes(p, b);
+      if (c1 === BANG) return this.scanBang(p);
+      if (c1 === QUESTION) return this.scanPI(p);
+      return this.scanStartTagBytes(p, b);
+    }
+    if (this.text.charCodeAt(p) !== LT) return this.scanText(p);
     const c1 = this.text.charCodeAt(p + 1);
     if (c1 === SLASH) return this.scanEndTag(p);
     if (c1 === BANG) return this.scanBang(p);
@@ -656,13 +713,52 @@ export class XmlScanner {
     const h = this.nameHash;
     const slot = h & (NAME_TABLE_SIZE - 1);
     const known = nameTable[slot]!;
-    if (nameHashes[slot] === h && known.length === end - start && holdsAt(this.text, known, start)) return known;
+    const n = end - start;
+    if (nameHashes[slot] === h && known.length === n) {
+      const at = nameOffsets[slot]!;
+      if (at >= 0) {
+        // compared with the table's bytes: one charCodeAt a character, not two
+        const t = this.text;
+        let k = 0;
+        while (k < n && t.charCodeAt(start + k) === nameBytes[at + k]) k++;
+        if (k === n) {
+          this.internedAt = at;
+          return known;
+        }
+      } else if (holdsAt(this.text, known, start)) {
+        this.internedAt = -1;
+        return known;
+      }
+    }
+    return this.newName(start, end);
+  }
+
+  /** A name not in the table: sliced, and kept where its slot is free. */
+  private newName(start: number, end: number): string {
+    const h = this.nameHash;
+    const slot = h & (NAME_TABLE_SIZE - 1);
     const name = this.text.slice(start, end);
-    if (known !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
+    this.internedAt = -1;
+    if (nameTable[slot] !== '' || name.length > NAME_TABLE_MAX_LENGTH) return name;
     const unique = internalized(name);
-    nameTable[slot] = unique;
-    nameHashes[slot] = h;
+    keepName(slot, h, unique);
+    this.internedAt = nameOffsets[slot]!;
     return unique;
+  }
+
+  /** `intern` over bytes (the name is ASCII). */
+  private internBytes(start: number, end: number, b: Uint8Array): string {
+    const h = this.nameHash;
+    const slot = h & (NAME_TABLE_SIZE - 1);
+    const known = nameTable[slot]!;
+    const n = end - start;
+    const at = nameOffsets[slot]!;
+    if (nameHashes[slot] === h && known.length === n && at >= 0) {
+      let k = 0;
+      while (k < n && b[start + k] === nameBytes[at + k]) k++;
+      if (k === n) return known;
+    }
+    return this.newName(start, end);
   }
 
   /**
@@ -680,7 +776,8 @@ export class XmlScanner {
     }
     let h = c;
     c = t.charCodeAt(++i);
-    while (c < 128 ? NAME_CHAR[c] === 1 : isNameChar(c)) {
+    // over bytes a byte above 0x7f ends the loop (it is judged below): a sequence's bytes are not characters
+    while (c < 128 ? NAME_CHAR[c] === 1 : this.bytes === null && isNameChar(c)) {
       h = (Math.imul(h, 31) + c) | 0;
       c = t.charCodeAt(++i);
     }
@@ -691,10 +788,10 @@ export class XmlScanner {
 
   private scanStartTag(p: number): XmlTokenKind {
     const t = this.text;
-    const b = this.bytes;
     if (this.open === 0 && this.rootSeen) this.fail(p, 'extra content after the root element');
     let i = this.scanName(p + 1, 'a start tag');
     const name = this.intern(p + 1, i);
+    const nameAt = this.internedAt;
     let count = 0;
     for (;;) {
       let c = t.charCodeAt(i);
@@ -726,16 +823,10 @@ export class XmlScanner {
       const vs = i + 1;
       let ve = vs;
       let special = 0;
-      if (b !== null) {
-        special = this.valueBytes(vs, quote, b);
-        ve = this.valueEnd;
-      } else {
-        for (; ve < this.length; ve++) {
-          const d = t.charCodeAt(ve);
-          if (d === quote) break;
-          if (d <= LT) special |= VALUE_SPECIAL[d]!;
-          else if (d > 0x7f) special |= HAS_HIGH;
-        }
+      for (; ve < this.length; ve++) {
+        const d = t.charCodeAt(ve);
+        if (d === quote) break;
+        if (d <= LT) special |= VALUE_SPECIAL[d]!;
       }
       if (ve >= this.length) this.fail(vs, `unterminated value of attribute ${attrName} in <${name}>`);
       if ((special & HAS_LT) !== 0) this.fail(t.indexOf('<', vs), `'<' is not allowed in the value of attribute ${attrName}`);
@@ -744,7 +835,6 @@ export class XmlScanner {
       }
       this.attrNames[count] = attrName;
       if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
-      else if ((special & HAS_HIGH) !== 0 && b !== null) this.attrValues[count] = normalizeAttributeSpace(b.utf8Slice(vs, ve));
       else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
       else this.attrValues[count] = t.slice(vs, ve);
       this.attrValueStart[count] = vs;
@@ -754,6 +844,7 @@ export class XmlScanner {
     }
     this.attrCount = count;
     if (this.open === 0) this.rootSeen = true;
+    this.nameAt[this.open] = nameAt;
     this.stack[this.open++] = name;
     this.depth = this.open;
     this.kind = XmlToken.StartTag;
@@ -764,12 +855,162 @@ export class XmlScanner {
     return this.kind;
   }
 
+  /**
+   * Over bytes: a name from `i` (setting `nameHash`, as `scanName` does), its end returned; anything but an ASCII name
+   * there raises NeedsDecodedText (an error, or a name the decoded text must judge). Bytes read as numbers from the
+   * array, not characters from the string: a typed array's load is cheaper than `charCodeAt`.
+   */
+  private nameBytes(i: number, b: Uint8Array): number {
+    let c = b[i]!;
+    if (!(c < 128 && NAME_START[c] === 1)) throw new NeedsDecodedText();
+    let h = c;
+    c = b[++i]!;
+    while (c < 128 && NAME_CHAR[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      c = b[++i]!;
+    }
+    if (c >= 128) throw new NeedsDecodedText();
+    this.nameHash = h;
+    return i;
+  }
+
+  /** End of the name `readNameBytes` read last. */
+  private nameEnd = 0;
+
+  /**
+   * Over bytes: the name from `i` (its end in `nameEnd`), compared first with the name read last where `key` says
+   * (its bytes, and that no name character follows), else read by `nameBytes` and `internBytes`.
+   */
+  private readNameBytes(i: number, b: Uint8Array, key: number): string {
+    const slot = nameGuess[key]!;
+    if (slot >= 0) {
+      const at = nameOffsets[slot]!;
+      const known = nameTable[slot]!;
+      const n = known.length;
+      let k = 0;
+      while (k < n && b[i + k] === nameBytes[at + k]) k++;
+      const c = b[i + n]!;
+      if (k === n && !(c < 128 ? NAME_CHAR[c] === 1 : c >= 128)) {
+        this.nameEnd = i + n;
+        return known;
+      }
+    }
+    const end = this.nameBytes(i, b);
+    const name = this.internBytes(i, end, b);
+    this.nameEnd = end;
+    const kept = this.nameHash & (NAME_TABLE_SIZE - 1);
+    if (nameTable[kept] === name && nameOffsets[kept]! >= 0) nameGuess[key] = kept;
+    return name;
+  }
+
+  /**
+   * `scanStartTag` over bytes, for a tag the decoded text's scan would read without an error: anything else raises
+   * NeedsDecodedText (the decoded text's scan then names the error). Names and values are the same strings.
+   */
+  private scanStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    const t = this.text;
+    const n = this.length;
+    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
+    const name = this.readNameBytes(p + 1, b, ((this.open & 31) << 7) | (b[p + 1]! & 127));
+    let i = this.nameEnd;
+    let count = 0;
+    for (;;) {
+      let c = b[i]!;
+      const spaced = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c === GT) {
+        i++;
+        break;
+      }
+      if (c === SLASH) {
+        if (b[i + 1] !== GT) throw new NeedsDecodedText();
+        i += 2;
+        this.selfClosing = true;
+        break;
+      }
+      if (!spaced || i >= n) throw new NeedsDecodedText();
+      const nameStart = i;
+      const attrName = this.readNameBytes(i, b, 4096 + ((count & 15) << 7) + (c & 127));
+      i = this.nameEnd;
+      c = b[i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c !== EQ) throw new NeedsDecodedText();
+      c = b[++i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+      if (c !== DQUOTE && c !== SQUOTE) throw new NeedsDecodedText();
+      const vs = i + 1;
+      const special = this.valueBytes(vs, c, b);
+      const ve = this.valueEnd;
+      if (ve >= n || (special & HAS_LT) !== 0) throw new NeedsDecodedText();
+      for (let k = 0; k < count; k++) if (this.attrNames[k] === attrName) throw new NeedsDecodedText();
+      this.attrNames[count] = attrName;
+      if ((special & HAS_AMP) !== 0) this.attrValues[count] = this.decodeAttributeReferences(vs, ve);
+      else if ((special & HAS_HIGH) !== 0) this.attrValues[count] = normalizeAttributeSpace(this.bytes!.utf8Slice(vs, ve));
+      else if ((special & HAS_SPACE) !== 0) this.attrValues[count] = normalizeAttributeSpace(t.slice(vs, ve));
+      else this.attrValues[count] = t.slice(vs, ve);
+      this.attrValueStart[count] = vs;
+      this.attrValueEnd[count] = ve;
+      count++;
+      i = ve + 1;
+    }
+    // the tag ends within the text (over byte windows the bytes go on past it)
+    if (i > n) throw new NeedsDecodedText();
+    this.attrCount = count;
+    if (this.open === 0) this.rootSeen = true;
+    this.nameAt[this.open] = this.dropped + p + 1;
+    this.stack[this.open++] = name;
+    this.depth = this.open;
+    this.kind = XmlToken.StartTag;
+    this.name = name;
+    this.start = p;
+    this.end = this.pos = i;
+    if (this.selfClosing) this.pendingEnd = true;
+    return this.kind;
+  }
+
+  /**
+   * `scanEndTag` over bytes: the name's bytes compared with the open element's in the file (where its start tag was
+   * read); anything but the right end tag raises NeedsDecodedText.
+   */
+  private scanEndTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    const open = this.open;
+    if (open === 0) throw new NeedsDecodedText();
+    const expected = this.stack[open - 1]!;
+    let i = p + 2;
+    const stop = i + expected.length;
+    if (stop >= this.length) throw new NeedsDecodedText();
+    const file = this.fileBytes!;
+    for (let at = this.nameAt[open - 1]!; i < stop; i++, at++) if (b[i] !== file[at]) throw new NeedsDecodedText();
+    let c = b[i]!;
+    while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
+    if (c !== GT || i >= this.length) throw new NeedsDecodedText();
+    this.kind = XmlToken.EndTag;
+    this.name = expected;
+    this.depth = open;
+    this.open = open - 1;
+    this.attrCount = 0;
+    this.start = p;
+    this.end = this.pos = i + 1;
+    return this.kind;
+  }
+
+  /** Whether the text holds at `at` the name of the innermost open element, `expected` (over decoded text). */
+  private holdsOpenName(at: number, expected: string): boolean {
+    const from = this.nameAt[this.open - 1]!;
+    if (from < 0) return holdsAt(this.text, expected, at);
+    const t = this.text;
+    const n = expected.length;
+    if (at + n > this.length) return false;
+    for (let k = 0; k < n; k++) if (t.charCodeAt(at + k) !== nameBytes[from + k]) return false;
+    return true;
+  }
+
   /** End of the value scanned last by `valueBytes`. */
   private valueEnd = 0;
 
   /**
-   * An attribute value's loop over bytes (its own method, which keeps `scanStartTag` as small as it was for decoded
-   * text): sets `valueEnd` to the closing quote (or the end), returns the BYTE_CLASS flags, checks forbidden bytes.
+   * An attribute value's loop over bytes (`scanStartTagBytes`'): sets `valueEnd` to the closing quote (or the end),
+   * returns the BYTE_CLASS flags, checks forbidden bytes.
    */
   private valueBytes(vs: number, quote: number, b: Uint8Array): number {
     const n = this.length;
@@ -806,8 +1047,7 @@ export class XmlScanner {
     const t = this.text;
     const expected = this.open > 0 ? (this.stack[this.open - 1] ?? null) : null;
     let i: number;
-    if (this.bytes !== null && t.charCodeAt(p + 2 + (expected?.length ?? 0)) >= 128) this.wide();
-    if (expected !== null && holdsAt(t, expected, p + 2) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
+    if (expected !== null && this.holdsOpenName(p + 2, expected) && !isNameChar(t.charCodeAt(p + 2 + expected.length))) {
       i = p + 2 + expected.length;
     } else {
       i = this.scanName(p + 2, 'an end tag');
@@ -891,12 +1131,14 @@ export class XmlScanner {
       if (i >= this.length) this.fail(p, 'unterminated DOCTYPE');
       // over bytes (`doctype`) only an ASCII DOCTYPE without an internal subset (a plist's): entity values would be bytes
       if (this.bytes !== null && ((this.byteFlags(p, i) & B_HIGH) !== 0 || t.lastIndexOf('[', i) > p)) throw new NeedsDecodedText();
-      const external = EXTERNAL_ENTITY_DECL.exec(t.slice(p, i));
+      const doctype = t.slice(p, i);
+      // both declarations' patterns begin with it (a plist's DOCTYPE has neither)
+      const external = doctype.includes('<!ENTITY') ? EXTERNAL_ENTITY_DECL.exec(doctype) : null;
       if (external) {
         const what = external[1] ? 'parameter entity' : 'entity';
         this.fail(p + external.index, `external ${what} "${external[2]}" (${external[3]}) is refused: nothing is fetched from outside the file`);
       }
-      const declared = [...t.slice(p, i).matchAll(ENTITY_DECL)];
+      const declared = external === null && doctype.includes('<!ENTITY') ? [...doctype.matchAll(ENTITY_DECL)] : [];
       if (declared.length > 0) {
         const entities = new Map(PREDEFINED);
         // the first declaration of a name wins (XML 1.0 §4.2); a value is text, not markup to expand again
@@ -947,6 +1189,13 @@ export class XmlScanner {
 
   private declaration(s: number, e: number): void {
     const body = this.text.slice(s, e);
+    // the usual declarations, as the general reading below reads them
+    const usual = COMMON_DECLARATIONS.get(body);
+    if (usual !== undefined) {
+      this.hasDeclaration = true;
+      this.declaredEncoding = usual;
+      return;
+    }
     const re = /\s*([a-z]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
     const seen: Record<string, string> = {};
     let m: RegExpExecArray | null;
