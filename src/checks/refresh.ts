@@ -84,16 +84,21 @@ async function translationCheckings(
  * Runs the checks of units by id and stores them (call inside a transaction). Returns, per unit, the failing
  * checks the component enforces (empty for most).
  */
-export async function recheckUnits(tx: Tx, unitIds: Iterable<number>): Promise<Map<number, string[]>> {
+export async function recheckUnits(tx: Tx, unitIds: Iterable<number>, translationIds?: readonly number[]): Promise<Map<number, string[]>> {
   const enforced = new Map<number, string[]>();
   const ids = [...unitIds];
-  // the units, their stored checks and their translations' contexts read at once; a unit whose checks stay as they
-  // are is not written, the others are written together
-  const stored = await checksOfUnits(tx, ids);
-  const units = await checkedUnits(tx, ids);
+  // the units, their stored checks and their translations' contexts read at once (sent together; the contexts after
+  // the units' answer unless the caller knows their translations); a unit whose checks stay as they are is not
+  // written, the others are written together
+  const [stored, units, known] = await Promise.all([
+    checksOfUnits(tx, ids),
+    checkedUnits(tx, ids),
+    translationIds ? translationCheckings(tx, translationIds) : undefined,
+  ]);
   const contexts = await translationCheckings(
     tx,
     units.map((u) => u.translation_id),
+    known,
   );
   const changed = new Map<number, string[]>();
   for (const u of units) {
@@ -195,12 +200,13 @@ export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number,
   const sources = await sourceTranslationsOf(tx, [...few.keys()]);
   if (sources.size === 0) return;
   const componentOf = new Map([...sources].map(([c, t]) => [t, c]));
-  const checkings = await translationCheckings(tx, sources.values());
   const pairs = [...few].flatMap(([componentId, hashes]) => {
     const sourceId = sources.get(componentId);
     return sourceId === undefined ? [] : [...hashes].map((h) => [sourceId, h] as const);
   });
-  const rows = (await sourceUnitRowsOf(tx, pairs)).flatMap((u) => {
+  // the source translations' contexts and the strings' rows sent together (each read a round trip on PostgreSQL)
+  const [checkings, sourceRows] = await Promise.all([translationCheckings(tx, sources.values()), sourceUnitRowsOf(tx, pairs)]);
+  const rows = sourceRows.flatMap((u) => {
     const componentId = componentOf.get(Number(u.translation_id));
     const checking = componentId === undefined ? undefined : checkings.get(Number(u.translation_id));
     if (componentId === undefined || !checking) return [];
@@ -214,13 +220,16 @@ export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number,
   const old = Date.now() - 90 * DAY_MS;
   const aged = cross.filter((r) => Date.parse(r.timestamp) < old);
   const ofStrings = (list: typeof rows) => list.map((r) => [r.componentId, r.hash] as const);
-  const related = cross.length > 0 ? await relatedChecksOfStrings(tx, ofStrings(cross)) : new Map<string, number>();
-  const states = aged.length > 0 ? await stringStatesOf(tx, ofStrings(aged)) : new Map<string, { total: number; translated: number }>();
-  const translated = aged.length > 0 ? await componentsTranslated(tx, [...new Set(aged.map((r) => r.componentId))]) : new Map();
-  const stored = await checksOfUnits(
-    tx,
-    rows.map((r) => r.id),
-  );
+  // the cross-language facts and the stored checks, none needing another's answer, sent together
+  const [related, states, translated, stored] = await Promise.all([
+    cross.length > 0 ? relatedChecksOfStrings(tx, ofStrings(cross)) : new Map<string, number>(),
+    aged.length > 0 ? stringStatesOf(tx, ofStrings(aged)) : new Map<string, { total: number; translated: number }>(),
+    aged.length > 0 ? componentsTranslated(tx, [...new Set(aged.map((r) => r.componentId))]) : new Map<number, { translated: number; total: number }>(),
+    checksOfUnits(
+      tx,
+      rows.map((r) => r.id),
+    ),
+  ]);
   const failing = new Map<number, string[]>();
   for (const r of rows) {
     let names: string[];
@@ -518,13 +527,15 @@ async function stringsOf(tx: Tx, unitIds: Iterable<number>): Promise<Map<number,
  */
 export async function enforceChecks(
   tx: Tx,
-  units: readonly { id: number; state: number; change: ChangeInput | undefined }[],
+  units: readonly { id: number; translationId?: number; state: number; change: ChangeInput | undefined }[],
   translations: readonly number[],
   opts: { changeIds?: Map<number, number> } = {},
 ): Promise<Map<number, number>> {
+  const known = units.every((u) => u.translationId !== undefined) ? [...new Set(units.map((u) => u.translationId!))] : undefined;
   const enforced = await recheckUnits(
     tx,
     units.map((u) => u.id),
+    known,
   );
   const states = new Map<number, number>();
   // the changes to record in order, each with the unit whose own change it is (null for a 76)
@@ -541,26 +552,24 @@ export async function enforceChecks(
       });
     }
   }
-  await setUnitStates(tx, [...states.keys()], State.FUZZY);
-  const ids = await recordChanges(
-    tx,
-    changes.map((c) => c.change),
-  );
-  for (const [i, c] of changes.entries()) if (c.own !== null) opts.changeIds?.set(c.own, ids[i]!);
-  const inconsistent = await refreshInconsistent(
-    tx,
-    units.map((u) => u.id),
-    new Set(translations),
-  );
-  await refreshSourceChecksOf(
-    tx,
-    await stringsOf(
+  // the states, the changes and the strings' first read sent together, in this order (each a statement sent at the
+  // call; the strings' reads see the states written, and none needs the others' answers)
+  const [, ids, inconsistent] = await Promise.all([
+    setUnitStates(tx, [...states.keys()], State.FUZZY),
+    recordChanges(
+      tx,
+      changes.map((c) => c.change),
+    ),
+    refreshInconsistent(
       tx,
       units.map((u) => u.id),
+      new Set(translations),
     ),
-  );
-  for (const u of units) inconsistent.delete(u.id);
-  await settleInconsistent(tx, inconsistent);
+  ]);
+  for (const [i, c] of changes.entries()) if (c.own !== null) opts.changeIds?.set(c.own, ids[i]!);
+  // the source checks of the edited strings and of those whose `inconsistent` changed (settleInconsistent's), read
+  // and stored once for all of them: a string's source checks come out the same whichever call reaches it
+  await refreshSourceChecksOf(tx, await stringsOf(tx, [...units.map((u) => u.id), ...inconsistent.keys()]));
   return states;
 }
 

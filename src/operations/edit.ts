@@ -223,17 +223,21 @@ export async function saveUnitEdits(
   // each step a statement or a few for all the units (a statement per unit cost a round trip each on PostgreSQL,
   // all inside the store's write lock)
   return followUnitStats(tx, units, async () => {
-    await setPendingTargets(
+    // the targets' write sent with the checks' first reads, which come after it and see it (its answer is not needed)
+    const pending = setPendingTargets(
       tx,
       edits.map((e) => ({ ...e, unitId: e.unit.id })),
     );
     const changeIds = new Map<number, number>();
-    const states = await enforceChecks(
-      tx,
-      edits.map((e) => ({ id: e.unit.id, state: e.state, change: e.change })),
-      [...new Set(units.map((u) => u.translationId))],
-      { changeIds },
-    );
+    const [, states] = await Promise.all([
+      pending,
+      enforceChecks(
+        tx,
+        edits.map((e) => ({ id: e.unit.id, translationId: e.unit.translation_id, state: e.state, change: e.change })),
+        [...new Set(units.map((u) => u.translationId))],
+        { changeIds },
+      ),
+    ]);
     return edits.map((e) => ({ changeId: changeIds.get(e.unit.id)!, state: states.get(e.unit.id) ?? e.state }));
   });
 }

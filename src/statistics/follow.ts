@@ -26,8 +26,8 @@ export async function followUnitStats<T>(
 ): Promise<T> {
   // each read and write a statement for all the units (a statement per unit cost a round trip each on PostgreSQL)
   const ids = units.map((u) => u.id);
-  const before = await unitStatsFactsOf(tx, ids);
-  const result = await work();
+  // the units' facts read before the work's statements, sent with them (its answer is needed only after the work)
+  const [before, result] = await Promise.all([unitStatsFactsOf(tx, ids), work()]);
   if (opts.unchanged?.(result)) return result;
   const after = await unitStatsFactsOf(tx, ids);
   const deltas = new Map<number, StatsDelta>();

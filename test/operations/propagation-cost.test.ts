@@ -1,14 +1,17 @@
 // What an edit that propagates costs: the units it fills are saved together, each read and write a statement for all
 // of them, so an edit runs as many statements filling 5 components as filling 2 (each a round trip inside the store's
 // write lock on PostgreSQL; an edit on a large site filled 10-25 components), and the traits of the components met and
-// the string's group are read a fixed number of times.
+// the string's group are read a fixed number of times; on PostgreSQL the statements that need no answer of each other
+// go out together, so an edit's write runs in a bounded number of round trips (each one a turn of a serving loop busy
+// with reads, inside the write lock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { editUnit } from '../../src/operations/index.js';
 import type { Statement, Store, Tx } from '../../src/store/index.js';
+import type { PgSession } from '../../src/store/pg/session.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { sqlOn } from '../helpers/store.js';
+import { onPostgres, sqlOn } from '../helpers/store.js';
 
 const COPIES = ['copy1', 'copy2', 'copy3', 'copy4', 'copy5'];
 
@@ -91,4 +94,63 @@ describe('an edit that propagates', () => {
     // the string's copies across the project, for `inconsistent`: likewise
     expect(ran(/WHERE u\.source = \? AND u\.context = \? AND t\.is_source = 0/)).toBe(2);
   }, 240_000);
+});
+
+describe.runIf(onPostgres)('an edit on PostgreSQL', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv(
+      {},
+      {},
+      ['copy1', 'copy2'].map((slug) => ({ slug })),
+    );
+  }, 120_000);
+  afterAll(() => env?.close());
+
+  /** The round trips of the write transactions `edit` runs (BEGIN and COMMIT aside). */
+  async function tripsOf(edit: (store: Store) => Promise<unknown>): Promise<number> {
+    let trips = 0;
+    const store = new Proxy(env.store, {
+      get: (s, k) =>
+        k === 'write'
+          ? <T>(fn: (tx: Tx) => Promise<T>) =>
+              s.write(async (tx) => {
+                const before = (tx as PgSession).roundTrips;
+                try {
+                  return await fn(tx);
+                } finally {
+                  trips += (tx as PgSession).roundTrips - before;
+                }
+              })
+          : Reflect.get(s, k),
+    });
+    await edit(store);
+    return trips;
+  }
+
+  const unitOf = async (component: string, source: string) =>
+    (await sqlOn(env.store).row<{ id: number; target: string; state: number }>(
+      `SELECT u.id, u.target, u.state FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+       WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
+      component,
+      source,
+    ))!;
+
+  it('sends the statements of an edit, and of one filling 2 components, in a bounded number of round trips', async () => {
+    const quit = await unitOf('app', 'Quit');
+    let propagated: number[] = [];
+    const filling = await tripsOf(async (store) => {
+      ({ propagated } = await editUnit(store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: { id: 1 }, mayPropagateTo: () => true }));
+    });
+    expect(propagated).toHaveLength(2);
+    for (const c of ['copy1', 'copy2']) expect(await unitOf(c, 'Quit'), c).toMatchObject({ target: 'Beenden', state: State.TRANSLATED });
+    // 61 round trips when each statement waited for the one before's answer
+    expect(filling).toBeLessThanOrEqual(33);
+
+    const open = await unitOf('app', 'Open a file');
+    const plain = await tripsOf((store) => editUnit(store, { unitId: open.id, target: ['Öffnen'], state: State.TRANSLATED, user: { id: 1 } }));
+    expect(await unitOf('app', 'Open a file')).toMatchObject({ target: 'Öffnen', state: State.TRANSLATED });
+    // 30 before
+    expect(plain).toBeLessThanOrEqual(16);
+  }, 120_000);
 });
