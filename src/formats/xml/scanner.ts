@@ -842,6 +842,11 @@ export class XmlScanner {
       count++;
       i = ve + 1;
     }
+    return this.opened(name, nameAt, count, p, i);
+  }
+
+  /** A start tag read from `p` to `i` (both readers'): its element opened, with `count` attributes, its name at `nameAt`. */
+  private opened(name: string, nameAt: number, count: number, p: number, i: number): XmlTokenKind {
     this.attrCount = count;
     if (this.open === 0) this.rootSeen = true;
     this.nameAt[this.open] = nameAt;
@@ -955,17 +960,7 @@ export class XmlScanner {
     }
     // the tag ends within the text (over byte windows the bytes go on past it)
     if (i > n) throw new NeedsDecodedText();
-    this.attrCount = count;
-    if (this.open === 0) this.rootSeen = true;
-    this.nameAt[this.open] = this.dropped + p + 1;
-    this.stack[this.open++] = name;
-    this.depth = this.open;
-    this.kind = XmlToken.StartTag;
-    this.name = name;
-    this.start = p;
-    this.end = this.pos = i;
-    if (this.selfClosing) this.pendingEnd = true;
-    return this.kind;
+    return this.opened(name, this.dropped + p + 1, count, p, i);
   }
 
   /**
