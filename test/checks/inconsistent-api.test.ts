@@ -14,7 +14,7 @@ import { createUser } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { syncProject } from '../../src/sync/index.js';
 import { httpRequest } from '../helpers/http.js';
-import { sqlOn, statisticsRows } from '../helpers/store.js';
+import { sqlOn, statisticsRows, unitBySource } from '../helpers/store.js';
 import { CREDENTIALS, DEMO, type SyncEnv, createSyncEnv } from '../helpers/sync-env.js';
 
 describe('the inconsistent check across components', () => {
@@ -45,15 +45,7 @@ describe('the inconsistent check across components', () => {
     expect(answer.status, answer.text).toBe(200);
     return answer.json as Record<string, unknown>;
   };
-  const unitId = async (component: string, source: string) =>
-    (
-      (await sqlOn(store).row(
-        `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-           WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
-        component,
-        source,
-      )) as { id: number }
-    ).id;
+  const unitId = async (component: string, source: string) => (await unitBySource(store, component, source)).id;
   const edit = async (component: string, source: string, target: string, state: number = State.TRANSLATED) => {
     const result = await editUnit(store, { unitId: await unitId(component, source), target: [target], state, user: { id: userId } });
     expect(result.propagated).toEqual([]);

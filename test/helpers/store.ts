@@ -72,3 +72,24 @@ export async function statisticsRows(store: Pick<Store, 'read' | 'write'>): Prom
   const rows = await sqlOn(store).rows('SELECT * FROM translation_stats ORDER BY translation_id');
   return rows.map(({ seq: _seq, ...counts }) => counts);
 }
+
+/**
+ * A unit of a component's translation by its source text (German unless said): what the tests of writes look at.
+ * @example expect(await unitBySource(env.store, 'copy1', 'Quit')).toMatchObject({ target: 'Beenden' })
+ */
+export async function unitBySource(
+  store: Pick<Store, 'read' | 'write'>,
+  component: string,
+  source: string,
+  language = 'de',
+): Promise<{ id: number; target: string; state: number; pending: number }> {
+  const row = await sqlOn(store).row<{ id: number; target: string; state: number; pending: number }>(
+    `SELECT u.id, u.target, u.state, u.pending FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+     WHERE c.slug = ? AND t.language_code = ? AND u.source = ?`,
+    component,
+    language,
+    source,
+  );
+  if (!row) throw new Error(`no ${language} unit "${source}" in ${component}`);
+  return row;
+}

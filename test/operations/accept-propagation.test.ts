@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Action } from '../../src/domain/actions.js';
 import { acceptSuggestion, suggest } from '../../src/operations/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { sqlOn } from '../helpers/store.js';
+import { sqlOn, unitBySource } from '../helpers/store.js';
 
 describe('accepting a suggestion propagates it', () => {
   let env: WriteEnv;
@@ -16,13 +16,7 @@ describe('accepting a suggestion propagates it', () => {
     await env?.close();
   });
 
-  const unit = async (component: string, source: string) =>
-    (await sqlOn(env.store).row<{ id: number; target: string; state: number }>(
-      `SELECT u.id, u.target, u.state FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-       WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
-      component,
-      source,
-    ))!;
+  const unit = (component: string, source: string) => unitBySource(env.store, component, source);
 
   it('fills the other component where the accepter may edit, as change 77', async () => {
     const jane = (await sqlOn(env.store).row<{ id: number }>("SELECT id FROM users WHERE username = 'jane'"))!;

@@ -11,7 +11,7 @@ import { editUnit } from '../../src/operations/index.js';
 import type { Statement, Store, Tx } from '../../src/store/index.js';
 import type { PgSession } from '../../src/store/pg/session.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { onPostgres, sqlOn } from '../helpers/store.js';
+import { onPostgres, sqlOn, unitBySource } from '../helpers/store.js';
 
 const COPIES = ['copy1', 'copy2', 'copy3', 'copy4', 'copy5'];
 
@@ -61,12 +61,7 @@ async function editFillingCopies(copies: number): Promise<{ runs: Map<string, nu
     slugs.map((slug) => ({ slug })),
   );
   try {
-    const unit = async (component: string) =>
-      (await sqlOn(env.store).row<{ id: number; target: string; state: number; pending: number }>(
-        `SELECT u.id, u.target, u.state, u.pending FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-         WHERE c.slug = ? AND t.language_code = 'de' AND u.source = 'Quit'`,
-        component,
-      ))!;
+    const unit = (component: string) => unitBySource(env.store, component, 'Quit');
     const quit = await unit('app');
     const { store, runs } = counting(env.store);
     const result = await editUnit(store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: { id: 1 }, mayPropagateTo: () => true });
@@ -128,13 +123,7 @@ describe.runIf(onPostgres)('an edit on PostgreSQL', () => {
     return trips;
   }
 
-  const unitOf = async (component: string, source: string) =>
-    (await sqlOn(env.store).row<{ id: number; target: string; state: number }>(
-      `SELECT u.id, u.target, u.state FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-       WHERE c.slug = ? AND t.language_code = 'de' AND u.source = ?`,
-      component,
-      source,
-    ))!;
+  const unitOf = (component: string, source: string) => unitBySource(env.store, component, source);
 
   it('sends the statements of an edit, and of one filling 2 components, in a bounded number of round trips', async () => {
     const quit = await unitOf('app', 'Quit');
