@@ -4,6 +4,7 @@ import { unitIdHash } from '../../domain/hash.js';
 import { type ParsedUnit, State, type UnitState } from '../../domain/unit.js';
 import { countWords } from '../../domain/words.js';
 import type { FormatContext } from '../format.js';
+import { lineColumn } from '../text.js';
 import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
 import { type XmlDocument, type XmlElement, descendants, firstDescendant, parseXml, textOf } from './xml-tree.js';
 
@@ -220,9 +221,7 @@ export function languageMismatch(model: TbxModel, ctx: FormatContext): { line: n
       if (lang !== undefined) languages.add(lang);
     }
   }
-  const start = model.entries[0]!.element.start;
-  let line = 1;
-  for (let i = model.doc.text.indexOf('\n'); i !== -1 && i < start; i = model.doc.text.indexOf('\n', i + 1)) line++;
+  const { line } = lineColumn(model.doc.text, model.entries[0]!.element.start);
   const n = model.entries.length;
   const has = languages.size > 0 ? [...languages].join(', ') : 'none';
   return {
