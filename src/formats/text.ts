@@ -64,13 +64,18 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
+/** The bytes as a Buffer over the same memory (no copy): Node's Buffer methods for a Uint8Array. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /**
  * Decodes UTF-8 strictly, keeping a BOM as U+FEFF so offsets and a re-encoded file stay exact. Invalid UTF-8
  * raises FormatParseError at the first bad byte's line and column.
  * @example decodeUtf8(bytes, 'translations/app_de.ts')
  */
 export function decodeUtf8(bytes: Uint8Array, filename: string): string {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   // Node's checks (simdutf) take microseconds a file. ASCII is read as one byte a character. Other valid UTF-8 is
   // converted to UTF-16 by transcode (simdutf too) and taken as it is: faster than V8's UTF-8 decoder (a fatal
   // TextDecoder) on PO files of every size (Audacity's 0.6-0.75 MB files parse 10-20 % slower through V8's), and no

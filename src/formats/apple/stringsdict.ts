@@ -9,10 +9,10 @@ import type { Format, FormatContext, ParsedFile, UnitWrite } from '../format.js'
 import { CLDR_CATEGORIES, stringsdictTags } from '../plural-tags.js';
 import { type XmlDocument, type XmlElement, elementChildren, parseXml, textOf } from '../tbx/xml-tree.js';
 import { TemplateKeys } from '../template-keys.js';
-import { decodeUtf8, lineColumn } from '../text.js';
+import { asBuffer, decodeUtf8, lineColumn } from '../text.js';
 import { escapeText } from '../xml/escape.js';
 import { indentAt, lineEnding, lineStart } from '../xml/position.js';
-import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
+import { NeedsDecodedText, type SlicedBuffer, XmlScanner, XmlToken } from '../xml/scanner.js';
 
 /** Weblate's new, empty .stringsdict. */
 export const STRINGSDICT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
@@ -197,7 +197,7 @@ function keyOf(s: XmlScanner): string | null {
  * and invalid UTF-8 fail here as they fail there, with the same scanner over the same text.
  */
 export function readPlainUnits(bytes: Uint8Array, filename: string): DictUnit[] | null {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
     try {
@@ -287,11 +287,6 @@ const GT = 0x3e;
 /** Bytes a tag test may read past a '<' (`</string>`): a '<' nearer the end than this is left to the general path. */
 const TAG_REACH = 9;
 
-interface ShapeBuffer extends Buffer {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
 /**
  * The plain-shape reader's place in a file: its bytes, the same bytes as a one-byte string (searched with `indexOf`),
  * a view that reads a tag's bytes four at a time, and the offset. Text between tags is passed over unread (what is
@@ -305,7 +300,7 @@ class PlistShape {
 
   constructor(
     private readonly text: string,
-    private readonly bytes: ShapeBuffer,
+    private readonly bytes: SlicedBuffer,
     /** Whether the file is ASCII (no text is decoded). */
     private readonly ascii: boolean,
   ) {
@@ -385,7 +380,7 @@ function isBlank(c: number): boolean {
  * XML…): `readPlainUnits` then reads the file whole, so its units and errors are the general path's own.
  */
 export function readPlainShape(bytes: Uint8Array): DictUnit[] | null {
-  const b = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as ShapeBuffer;
+  const b = asBuffer(bytes) as SlicedBuffer;
   if (!isUtf8(b)) return null;
   const t = b.latin1Slice(0, b.length);
   for (let k = 0; k < SHAPE_GENERAL.length; k++) if (t.indexOf(SHAPE_GENERAL[k]!) >= 0) return null;

@@ -9,6 +9,7 @@
 // elements). Any other file, and every error, is left to the tree reader (`null`), which reads it or raises its error.
 import { Buffer, isUtf8 } from 'node:buffer';
 import { IdHashTable } from '../../domain/hash.js';
+import { asBuffer } from '../text.js';
 import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 import { XLIFF_NS_PREFIX, type XliffEntry, parsedId } from './document.js';
 import { spacedText } from './text.js';
@@ -48,7 +49,7 @@ const CONTEXT = 4;
  */
 export function streamBilingual(bytes: Uint8Array, filename: string, reading: XliffReading): BilingualList | null {
   if (reading.po) return null;
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   if (!isUtf8(buffer)) return null;
   const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
   try {

@@ -1,7 +1,7 @@
 // XLIFF's element tree over the formats' XML scanner: namespaces resolved, comments kept in place, offsets for splicing.
 import { Buffer, isUtf8 } from 'node:buffer';
 import { FormatParseError } from '../../domain/errors.js';
-import { decodeUtf8 } from '../text.js';
+import { asBuffer, decodeUtf8 } from '../text.js';
 import { NeedsDecodedText, XmlScanner, XmlToken, internalized } from '../xml/scanner.js';
 
 /** A comment or processing instruction: kept as a child because Translate Toolkit's rich text treats it apart. */
@@ -143,7 +143,7 @@ export function buildTree(decoded: string, filename: string, textIn?: ReadonlySe
  * @example const doc = buildTreeOfBytes(bytes, 'de.xlf'); doc.bytes // true for valid UTF-8 without a DOCTYPE
  */
 export function buildTreeOfBytes(bytes: Uint8Array, filename: string, textIn?: ReadonlySet<string>, collect?: ReadonlySet<string>): XDocument {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
     try {

@@ -123,7 +123,7 @@ BYTE_CLASS[0xef] = B_HIGH | B_CHECK;
  * Node's Buffer methods behind `toString(encoding, start, end)`, without its checks of the arguments (a measurable
  * share of the time on short values); the offsets passed are always within the buffer.
  */
-interface SlicedBuffer extends Buffer {
+export interface SlicedBuffer extends Buffer {
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
 }
