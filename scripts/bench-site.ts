@@ -118,6 +118,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
   try {
     const base = await serveUrl(child);
     const pid = child.pid!;
+    const listening = `${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`;
     const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
     const firstComponents = (await (await fetch(`${base}/api/components/`)).json()) as { count: number; results: { slug: string }[] };
     const components = firstComponents.count;
@@ -125,6 +126,10 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     const translations = ((await (await fetch(`${base}/api/translations/`)).json()) as { count: number }).count;
     const units = ((await (await fetch(`${base}/api/units/`)).json()) as { count: number }).count;
     pageLines.push(`served: ${components} components, ${translations} translations, ${units.toLocaleString('en')} units (strings × languages)`);
+    // once listening, and before the timed pages (after the catalog's first load and the API's counts): what the pages add
+    pageLines.push(
+      `RSS of \`tms serve --workers 1\` once listening: ${listening}; before the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
+    );
     const pagesOf = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
     const kinds: { name: string; path: (n: number) => string }[] = [
       { name: 'dashboard `/`', path: (n) => `/?n=${n}` },
