@@ -5,6 +5,7 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
+import { leavingLoadToFill } from './pg/search-fill.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { leaveUnitsToFill } from './search-fill.repo.js';
@@ -248,12 +249,15 @@ export async function isFirstLoad(tx: Tx, inserts: number): Promise<boolean> {
  * an insertion per row into each. The search's index itself is not filled there: its units are left to the fill that
  * runs once the load is committed (search-fill.repo.ts; the search meanwhile reads those units). All in the caller's transaction: a load cut short (an error, a killed process)
  * rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the dialect
- * defers none (PostgreSQL), or the writes are no first load, `write` runs with the indexes as they are.
+ * defers none (PostgreSQL), `write` runs with the indexes and triggers as they are, its units left to the search
+ * table's fill by their id range (pg/search-fill.ts); where the writes are no first load, as they are.
  * @example await withIndexesBuiltAfter(tx, await isFirstLoad(tx, 70_000), () => insertEverything(tx))
  */
 export async function withIndexesBuiltAfter<T>(tx: Tx, firstLoad: boolean, write: () => Promise<T>): Promise<T> {
+  if (!firstLoad) return await write();
   const listing = tx.dialect.deferrableIndexes;
-  if (listing === undefined || !firstLoad) return await write();
+  // PostgreSQL: its indexes and triggers stay; the units are left to the search table's fill by their id range
+  if (listing === undefined) return await leavingLoadToFill(tx, write);
   const built = (await tx.prepare(listing).all('units')) as { name: string; type: 'index' | 'trigger'; sql: string }[];
   for (const b of built) await tx.prepare(`DROP ${b.type.toUpperCase()} "${b.name.replace(/"/g, '""')}"`).run();
   const result = await write();
