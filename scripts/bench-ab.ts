@@ -2,7 +2,7 @@
 // shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
 //   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time; on
 //     both engines also the time until its strings are visible: the SQLite file, or the PostgreSQL database, polled by
-//     a connection of this process);
+//     a connection of this process (BENCH_VISIBLE=0: not polled, the server's CPU then without the poll's queries));
 //   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
@@ -247,7 +247,7 @@ for (let i = 0; i < RUNS; i++) {
     const database = POSTGRES ? pgDatabase() : undefined;
     const file = config(`cold-${b.name}-${i}`, database);
     const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
-    const watch = database ?? path.join(path.dirname(file), 'tms.sqlite');
+    const watch = process.env.BENCH_VISIBLE === '0' ? undefined : (database ?? path.join(path.dirname(file), 'tms.sqlite'));
     cold.get(b.name)!.push(await tmsRunWatching(watch, b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
     coldVisible.get(b.name)!.push(lastRunVisible);
     // the sessions end with the process; the postmaster reaps them a moment later
@@ -278,7 +278,7 @@ if (RUNS > 0)
     `  its main thread's CPU time (the writing thread): this ${median(coldMainCpu.get('this')!).toFixed(2)} s, other ${median(coldMainCpu.get('other')!).toFixed(2)} s; ` +
       `this / other: median ×${median(coldMainRatios).toFixed(3)} (runs: ${coldMainRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
-if (RUNS > 0) {
+if (RUNS > 0 && process.env.BENCH_VISIBLE !== '0') {
   const visibleRatios = coldVisible.get('this')!.map((t, i) => t / coldVisible.get('other')![i]!);
   console.log(
     `  its strings visible to another connection after (from the start, polled every 10 ms): this ${median(coldVisible.get('this')!).toFixed(2)} s, ` +

@@ -142,7 +142,7 @@ export interface SyncPlan {
   head: string | null;
 }
 
-/** The tables a first load fills (unit_search: PostgreSQL's search index, fed by the units' triggers). */
+/** The tables a first load fills (unit_search: PostgreSQL's search index, filled after the load's commit and settled then). */
 export const FIRST_LOAD_TABLES = ['units', 'unit_search', 'checks', 'changes', 'translations', 'translation_stats', 'memory_sources'] as const;
 
 /**
