@@ -13,9 +13,9 @@ import type { Tx } from '../../src/store/db.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { searchText } from '../../src/store/migrations.js';
 import { containsPattern } from '../../src/store/pg/dialect.js';
-import { fillSearchChunk as pgFillSearchChunk } from '../../src/store/pg/search-fill.js';
+import { fillSearchChunk as pgFillSearchChunk, searchFillPending as pgSearchFillPending } from '../../src/store/pg/search-fill.js';
 import { writeConfig } from '../../src/store/projects.repo.js';
-import { fillSearchChunk } from '../../src/store/search-fill.repo.js';
+import { fillSearchChunk, searchFillPending } from '../../src/store/search-fill.repo.js';
 import { countTranslationUnitRecords, countUnitRecords, translationUnitTexts, unitRecords } from '../../src/store/unit-records.repo.js';
 import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from '../../src/store/unit-search.js';
 import { syncProject } from '../../src/sync/index.js';
@@ -91,6 +91,9 @@ async function compared(store: Store): Promise<{ wrong: string[]; matching: numb
   });
 }
 
+/** Whether a fill's last stage, the merge of the segments its chunks left, is still to run (FTS5's automerge 0). */
+const mergesLeft = (db: Database.Database) => db.prepare("SELECT EXISTS (SELECT 1 FROM units_fts_config WHERE k = 'automerge' AND v = 0)").pluck().get() === 1;
+
 /**
  * How the index (read alone: no fallback to the rows) differs from the units' texts, once nothing is left to the fill:
  * units it lacks or holds that are gone; its trigrams (each term's rows and occurrences, by column) against an index
@@ -104,6 +107,7 @@ function inexact(file: string, old: Map<number, string> = new Map()): string[] {
     const out: string[] = [];
     const pending = db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() as number;
     if (pending !== 0) out.push(`${pending} range(s) still left to the fill`);
+    if (mergesLeft(db)) out.push("the fill's merges left (FTS5's automerge still 0)");
     const ids = db.prepare('SELECT id FROM units ORDER BY id').pluck().all() as number[];
     const indexed = db.prepare('SELECT rowid FROM units_fts ORDER BY rowid').pluck().all() as number[];
     const unit = new Set(ids);
@@ -134,6 +138,16 @@ function inexact(file: string, old: Map<number, string> = new Map()): string[] {
   }
 }
 
+/** The b-trees (segments) of the index, each a search reads (FTS5's %_idx has a row for each leaf of each). */
+const segments = async (store: Store) => Number(await sqlOn(store).value('SELECT count(DISTINCT segid) FROM units_fts_idx'));
+/** FTS5's merge settings of the index, as its configuration table holds them. */
+const mergeSettings = async (store: Store) =>
+  Object.fromEntries(
+    (await sqlOn(store).rows<{ k: string; v: number }>("SELECT k, v FROM units_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k")).map((r) => [
+      r.k,
+      Number(r.v),
+    ]),
+  );
 /**
  * PostgreSQL's inexact: unit_search's rows against the rows built afresh from the units (what its triggers write), and
  * `old` texts the table's trigram index still finds for a unit (read through the index alone: no sequential scan).
@@ -170,10 +184,11 @@ async function pgInexact(store: Store, old: Map<number, string> = new Map()): Pr
 /** How the index differs from the units' texts once nothing is left to the fill (inexact, pgInexact). */
 const inexactOf = (store: Store, file: string, old?: Map<number, string>) => (onPostgres ? pgInexact(store, old) : Promise.resolve(inexact(file, old)));
 
-/** The engine's table of the unit id ranges its index lacks, and its index's unit ids. */
+/** The engine's table of the unit id ranges its index lacks, its index's unit ids, a chunk of its fill, whether a fill is to run. */
 const PENDING = onPostgres ? 'unit_search_pending' : 'units_fts_pending';
 const INDEXED_IDS = onPostgres ? 'SELECT id FROM unit_search ORDER BY id' : 'SELECT rowid FROM units_fts ORDER BY rowid';
 const fillChunk = onPostgres ? pgFillSearchChunk : fillSearchChunk;
+const fillPending = onPostgres ? pgSearchFillPending : searchFillPending;
 
 const pendingOf = (store: Store) => sqlOn(store).rows<{ lo: number; hi: number }>(`SELECT lo, hi FROM ${PENDING} ORDER BY lo`);
 
@@ -278,9 +293,24 @@ describeCorpus('the search index filled after a first load', (corpus) => {
       checked = await compared(store);
       expect(checked.wrong).toEqual([]);
 
-      // the rest of the fill, by the store
+      // the rest of the ranges; then the segments the chunks left (FTS5's automerge held off since the load) are
+      // merged in steps of their own, searches exact meanwhile
+      while ((await pendingOf(store)).length > 0) await chunk();
+      if (!onPostgres) {
+        expect(await store.read(searchFillPending)).toBe(true);
+        expect(await mergeSettings(store)).toEqual({ automerge: 0, crisismerge: 64 });
+        expect(await segments(store)).toBeGreaterThan(1);
+      }
+      checked = await compared(store);
+      expect(checked.wrong).toEqual([]);
+      // by the store: merged into one segment, FTS5's own merging set back
       await store.fillSearchIndex();
+      expect(await store.read(fillPending)).toBe(false);
       expect(await pendingOf(store)).toEqual([]);
+      if (!onPostgres) {
+        expect(await segments(store)).toBe(1);
+        expect(await mergeSettings(store)).toEqual({ automerge: 4, crisismerge: 16 });
+      }
       checked = await compared(store);
       expect(checked.wrong).toEqual([]);
       expect(await inexactOf(store, file, old)).toEqual([]);
@@ -440,11 +470,13 @@ describeCorpus('the search index filled after a first load', (corpus) => {
       const answered = await fetch(`${url}/api/units/?q=${encodeURIComponent('Datenbank')}`);
       expect(answered.status).toBe(200);
       await waitFor(
-        'the fill to end',
+        'the fill and its merges to end',
         () => {
           const db = onPostgres ? openDatabaseOf(served) : new Database(served, { readonly: true });
           try {
-            return Number(db.prepare(`SELECT count(*) FROM ${PENDING}`).pluck().get()) === 0 || undefined;
+            return (
+              (Number(db.prepare(`SELECT count(*) FROM ${PENDING}`).pluck().get()) === 0 && (onPostgres || !mergesLeft(db as Database.Database))) || undefined
+            );
           } finally {
             db.close();
           }
