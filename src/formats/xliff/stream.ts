@@ -172,14 +172,18 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         continue;
       }
       if (name === 'context') {
-        if (s.declaresNamespace()) otherShape();
         textDepth = depth;
         text = '';
         textSpace = false;
         role = groupDepth !== 0 ? CONTEXT : IGNORED;
-        if (role === CONTEXT) {
-          ownSpace = s.attr('xml:space');
-          contextType = s.attr('context-type');
+        // its attributes in one pass (the most frequent element): context-type, xml:space, no namespace declared
+        ownSpace = null;
+        contextType = null;
+        for (let i = 0; i < s.attrCount; i++) {
+          const attrName = s.attrNames[i]!;
+          if (attrName === 'context-type') contextType = s.attrValues[i]!;
+          else if (attrName === 'xml:space') ownSpace = s.attrValues[i]!;
+          else if (attrName === 'xmlns' || attrName.startsWith('xmlns:')) otherShape();
         }
       } else if (name === 'source' || name === 'target') {
         textDepth = depth;

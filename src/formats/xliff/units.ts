@@ -249,7 +249,12 @@ const RICH_FLAGS: readonly string[] = ['xml-text'];
 const NO_FLAGS: readonly string[] = [];
 
 function hasFlagAttributes(el: XElement): boolean {
-  return attr(el, 'maxwidth') !== null || attr(el, 'font') !== null || attr(el, 'weblate-flags') !== null;
+  const attrs = el.attrs;
+  for (let i = 0; i < attrs.length; i += 2) {
+    const name = attrs[i];
+    if (name === 'maxwidth' || name === 'font' || name === 'weblate-flags') return true;
+  }
+  return false;
 }
 
 /** What a unit reads from the notes and context groups inside its entry (Translate Toolkit's getlocations(), getnotes()). */
