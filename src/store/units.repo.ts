@@ -42,6 +42,14 @@ const COLUMNS =
   'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, extra_flags, explanation, source_explanation, state, position, num_words, pending';
 const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
 
+/** A unit's part in a string's new source (setStringSource): its state and previous source (null: as they are), pending or not. */
+const STRING_SOURCE: readonly BulkColumn[] = [
+  ['id', 'bigint'],
+  ['state', 'bigint'],
+  ['previous_source', 'text'],
+  ['mark', 'bigint'],
+];
+
 const sql = preparedOnce((tx: Tx) => ({
   stored: tx.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
   // positional parameters: binding by name costs a property lookup per column on the hottest path
@@ -91,6 +99,20 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE u.id IN (${tx.dialect.idsOfJson})`,
   ),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
+  // a string's units in every translation of its component, read from one of them (its id_hash, its component)
+  stringUnits: tx.prepare(
+    `SELECT u.id, u.translation_id, t.language_id, CAST(u.id_hash AS TEXT) AS id_hash, u.target, u.state, u.previous_source, u.pending
+     FROM units e JOIN translations et ON et.id = e.translation_id
+     JOIN translations t ON t.component_id = et.component_id JOIN units u ON u.translation_id = t.id AND u.id_hash = e.id_hash
+     WHERE e.id = ? ORDER BY t.id`,
+  ),
+  setStringSource: tx.prepare(
+    `UPDATE units SET source = ?, num_words = ?, num_chars = ?, state = coalesce(r.state, units.state),
+       original_state = coalesce(r.state, units.original_state), previous_source = coalesce(r.previous_source, units.previous_source),
+       pending = CASE WHEN r.mark = 1 THEN 1 ELSE units.pending END,
+       pending_author_id = CASE WHEN r.mark = 1 AND units.pending = 0 THEN ? ELSE units.pending_author_id END
+     FROM (${tx.dialect.rowsOfJson(STRING_SOURCE)}) AS r WHERE units.id = r.id`,
+  ),
   insertNew: tx.prepare(
     tx.dialect.returningId(
       `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
@@ -355,6 +377,38 @@ export async function sourceStringsOf(tx: Tx, unitIds: readonly number[]): Promi
 export async function setExtraFlags(tx: Tx, updates: readonly { id: number; extraFlags: string }[]): Promise<void> {
   const { setExtraFlags } = sql(tx);
   for (const u of updates) await setExtraFlags.run(u.extraFlags, u.id);
+}
+
+/** A string's unit in one translation of its component, as a change of the string's source reads it. */
+export type StringUnit = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'target' | 'state' | 'previous_source' | 'pending'> & { language_id: number };
+
+/** The units of a unit's string (its id_hash) in every translation of its component, the unit's own among them, by translation. */
+export async function stringUnitsOf(tx: Tx, unitId: number): Promise<StringUnit[]> {
+  const rows = (await sql(tx).stringUnits.all(unitId)) as (Omit<StringUnit, 'id_hash'> & { id_hash: string })[];
+  return rows.map((r) => ({ ...r, id_hash: BigInt(r.id_hash) }));
+}
+
+/** What a string's unit becomes with its new source: its state and previous source (null: as they are), `mark`ed pending or not. */
+export interface StringSourceUpdate {
+  id: number;
+  state: number | null;
+  previousSource: string | null;
+  mark: boolean;
+}
+
+/**
+ * Gives a string's units a new source (its words and characters follow) and each its own state and previous source,
+ * in one statement; a unit `mark`ed becomes pending, by `authorId` unless it was already.
+ */
+export async function setStringSource(
+  tx: Tx,
+  source: { text: string; numWords: number; numChars: number },
+  units: readonly StringSourceUpdate[],
+  authorId: number | null,
+): Promise<void> {
+  if (units.length === 0) return;
+  const rows = units.map((u) => [u.id, u.state, u.previousSource, u.mark ? 1 : 0]);
+  await sql(tx).setStringSource.run(source.text, source.numWords, source.numChars, authorId, JSON.stringify(rows));
 }
 
 /** Whether a translation has a unit with this id_hash. */
