@@ -1,0 +1,100 @@
+// A monolingual template's source edited where the translations' files state "needs editing" (po-mono): the strings
+// marked are pending, the commit writes their flag, and the next sync reads it back as it was.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openComponent } from '../../src/component/handle.js';
+import { State } from '../../src/domain/unit.js';
+import { commitPending, editUnit } from '../../src/operations/index.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { createUser } from '../../src/store/users.repo.js';
+import { syncProject } from '../../src/sync/index.js';
+import { gitCli, tempDir } from '../helpers/git-repo.js';
+import { sqlOn } from '../helpers/store.js';
+import { helloConfig } from '../helpers/sync-env.js';
+
+const po = (language: string, entries: [string, string][], flags: Record<string, string> = {}) =>
+  [
+    'msgid ""',
+    'msgstr ""',
+    `"Language: ${language}\\n"`,
+    '"Content-Type: text/plain; charset=UTF-8\\n"',
+    '',
+    ...entries.flatMap(([key, text]) => [...(flags[key] ? [flags[key]] : []), `msgid "${key}"`, `msgstr "${text}"`, '']),
+  ].join('\n');
+
+describe('a po-mono template source edited', () => {
+  let root: string;
+  let upstream: string;
+  let store: Store;
+  const config = () =>
+    helloConfig(
+      root,
+      { repo: upstream, filemask: 'po/*.po', template: 'po/en.po', file_format: 'po-mono', push_on_commit: true },
+      { committer: { name: 'tms test', email: 'tms@test.invalid' } },
+    );
+  const unitOf = async (language: string, key: string) =>
+    (await sqlOn(store).row(
+      `SELECT u.id, u.source, u.target, u.state, u.previous_source AS "previousSource", u.pending FROM units u
+       JOIN translations t ON t.id = u.translation_id WHERE t.language_code = ? AND u.context = ?`,
+      language,
+      key,
+    )) as { id: number; source: string; target: string; state: number; previousSource: string; pending: number };
+
+  beforeAll(async () => {
+    root = await tempDir('tms-template-source-');
+    const work = path.join(root, 'work');
+    mkdirSync(path.join(work, 'po'), { recursive: true });
+    writeFileSync(
+      path.join(work, 'po', 'en.po'),
+      po('en', [
+        ['save', 'Save'],
+        ['open', 'Open'],
+      ]),
+    );
+    writeFileSync(
+      path.join(work, 'po', 'de.po'),
+      po('de', [
+        ['save', 'Speichern'],
+        ['open', 'Öffnen'],
+      ]),
+    );
+    await gitCli(work, ['init', '-q', '-b', 'main']);
+    await gitCli(work, ['add', '-A']);
+    await gitCli(work, ['commit', '-q', '-m', 'po-mono']);
+    upstream = path.join(root, 'upstream.git');
+    await gitCli(root, ['clone', '-q', '--bare', work, upstream]);
+    store = await openStore(path.join(root, 'tms.sqlite'));
+    const [r] = await syncProject(store, config(), 'hello');
+    expect(r?.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('marks the German string pending, writes its fuzzy flag with the template, and a sync keeps it needing editing', async () => {
+    expect(await unitOf('de', 'save')).toMatchObject({ source: 'Save', target: 'Speichern', state: State.TRANSLATED, pending: 0 });
+    const user = (await store.write((tx) => createUser(tx, { username: 'mike', email: 'mike@example.org' }))).user;
+    const save = await unitOf('en', 'save');
+    await editUnit(store, { unitId: save.id, target: ['Save all'], state: State.TRANSLATED, user });
+    expect(await unitOf('de', 'save')).toMatchObject({ source: 'Save all', target: 'Speichern', state: State.FUZZY, previousSource: 'Save', pending: 1 });
+    expect(await unitOf('de', 'open')).toMatchObject({ state: State.TRANSLATED, pending: 0 });
+
+    const head = await gitCli(upstream, ['rev-parse', 'main']);
+    const project = config().projects[0]!;
+    const result = await commitPending(await openComponent(store, config(), project, project.components[0]!), { user });
+    expect(result.result).toBe(true);
+    expect((await gitCli(upstream, ['diff', '--name-only', head, 'main'])).trim().split('\n')).toEqual(['po/de.po', 'po/en.po']);
+    const de = await gitCli(upstream, ['show', 'main:po/de.po']);
+    expect(de).toMatch(/#, fuzzy\nmsgid "save"\nmsgstr "Speichern"/);
+    expect(de).toMatch(/\n\nmsgid "open"\nmsgstr "Öffnen"/);
+
+    const [r] = await syncProject(store, config(), 'hello');
+    expect(r?.ok).toBe(true);
+    expect(await unitOf('de', 'save')).toMatchObject({ source: 'Save all', target: 'Speichern', state: State.FUZZY, previousSource: 'Save', pending: 0 });
+    expect(await unitOf('de', 'open')).toMatchObject({ source: 'Open', state: State.TRANSLATED });
+  });
+});
