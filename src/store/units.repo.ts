@@ -99,6 +99,7 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE u.id IN (${tx.dialect.idsOfJson})`,
   ),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
+  pendingTexts: tx.prepare('SELECT CAST(id_hash AS TEXT) AS id_hash, target FROM units WHERE translation_id = ? AND pending = 1'),
   // a string's units in every translation of its component, read from one of them (its id_hash, its component)
   stringUnits: tx.prepare(
     `SELECT u.id, u.translation_id, t.language_id, CAST(u.id_hash AS TEXT) AS id_hash, u.target, u.state, u.previous_source, u.pending
@@ -377,6 +378,12 @@ export async function sourceStringsOf(tx: Tx, unitIds: readonly number[]): Promi
 export async function setExtraFlags(tx: Tx, updates: readonly { id: number; extraFlags: string }[]): Promise<void> {
   const { setExtraFlags } = sql(tx);
   for (const u of updates) await setExtraFlags.run(u.extraFlags, u.id);
+}
+
+/** The texts of a translation's pending units (edited in tms, not committed yet) by id_hash. */
+export async function pendingTexts(tx: Tx, translationId: number): Promise<Map<bigint, string>> {
+  const rows = (await sql(tx).pendingTexts.all(translationId)) as { id_hash: string; target: string }[];
+  return new Map(rows.map((r) => [BigInt(r.id_hash), r.target]));
 }
 
 /** A string's unit in one translation of its component, as a change of the string's source reads it. */

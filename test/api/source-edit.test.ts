@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncProject } from '../../src/sync/index.js';
 import type { Json } from '../helpers/api-client.js';
 import { type WebSession, type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { gitCli } from '../helpers/git-repo.js';
+import { commitToUpstream, gitCli } from '../helpers/git-repo.js';
 
 const WEB = '/api/translations/hello/web';
 
@@ -70,6 +70,19 @@ describe('a source string edited in the template of a monolingual component', ()
     expect(await unitOf('cs', 'menu.save')).toMatchObject({ source: ['Save all'], state: 0 });
     expect((await edit('Save')).status).toBe(303);
     expect(await unitOf('de', 'menu.save')).toMatchObject({ source: ['Save'], target: ['Speichern'], state: 20, previous_source: '' });
+  });
+
+  it('keeps them so over a sync of an upstream change before the commit (the template file still has the old text)', async () => {
+    await commitToUpstream(env.upstream('web'), async (current) => {
+      const de = JSON.parse(await current('locales/de.json'));
+      de.menu.open = 'Aufmachen';
+      return { 'locales/de.json': `${JSON.stringify(de, null, 2)}\n` };
+    });
+    const [synced] = await syncProject(env.store, env.config, 'hello', 'web');
+    expect(synced!.ok).toBe(true);
+    expect(await unitOf('de', 'menu.open')).toMatchObject({ target: ['Aufmachen'], state: 20 });
+    expect(await unitOf('de', 'app.title')).toMatchObject({ source: ['Hello from tms'], target: ['Hallo tms'], state: 10, previous_source: 'Hello tms' });
+    expect(await unitOf('en', 'app.title')).toMatchObject({ source: ['Hello from tms'], target: ['Hello from tms'], pending: true });
   });
 
   it('commits the template alone, and the next sync keeps the strings as they are', async () => {
