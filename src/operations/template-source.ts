@@ -5,7 +5,7 @@ import { State, splitPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import { getFormat } from '../formats/registry.js';
 import { followUnitStats } from '../statistics/follow.js';
-import { recordChangeRows, unitChange } from '../store/changes.repo.js';
+import { recordChanges, unitChange } from '../store/changes.repo.js';
 import type { ChangeInput, Tx } from '../store/index.js';
 import { type StringSourceUpdate, type StringUnit, setStringSource, stringUnitsOf } from '../store/units.repo.js';
 
@@ -78,7 +78,7 @@ export async function changeTemplateSource(
   const translations = [...new Set(counted.map((u) => u.translationId))];
   await followUnitStats(tx, counted, async () => {
     await setStringSource(tx, { text: change.source, numWords: countWords(forms), numChars: codePoints(change.source) }, updates, change.userId);
-    await recordChangeRows(tx, changes);
+    await recordChanges(tx, changes);
     const ids = counted.map((u) => u.id);
     await recheckUnits(tx, ids, translations);
     const inconsistent = await refreshInconsistent(tx, ids, new Set(translations));

@@ -1,18 +1,21 @@
 // A monolingual template's source edited where the translations' files state "needs editing" (po-mono): the strings
-// marked are pending, the commit writes their flag, and the next sync reads it back as it was.
+// marked are pending, the commit writes their flag, and the next sync reads it back as it was. And what such an edit
+// costs: a fixed number of statements however many translations it marks.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
+import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
 import { commitPending, editUnit } from '../../src/operations/index.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
+import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { gitCli, tempDir } from '../helpers/git-repo.js';
-import { sqlOn } from '../helpers/store.js';
+import { countingWrites, sqlOn } from '../helpers/store.js';
 import { helloConfig } from '../helpers/sync-env.js';
 
 const po = (language: string, entries: [string, string][], flags: Record<string, string> = {}) =>
@@ -96,5 +99,40 @@ describe('a po-mono template source edited', () => {
     expect(r?.ok).toBe(true);
     expect(await unitOf('de', 'save')).toMatchObject({ source: 'Save all', target: 'Speichern', state: State.FUZZY, previousSource: 'Save', pending: 0 });
     expect(await unitOf('de', 'open')).toMatchObject({ source: 'Open', state: State.TRANSLATED });
+  });
+});
+
+describe('what a template source edit costs', () => {
+  let env: WriteEnv;
+  beforeAll(async () => {
+    env = await createWriteEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  /** Edits the template's string `key` to `text`, counted: the statements run, and how many strings it marked. */
+  const edit = async (key: string, text: string): Promise<{ statements: number; marked: number }> => {
+    const unit = (await sqlOn(env.store).value(
+      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.is_source = 1 AND u.context = ? AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+      key,
+    )) as number;
+    const counted = countingWrites(env.store);
+    await editUnit(counted.store, { unitId: unit, target: [text], state: State.TRANSLATED, user: { id: 1 } });
+    const marked = await sqlOn(env.store).value(`SELECT count(*) FROM changes WHERE action = ${Action.SOURCE_CHANGE} AND target = ?`, text);
+    return { statements: counted.statements(), marked: Number(marked) };
+  };
+
+  it('runs as many statements marking the strings of 6 translations as of 2', async () => {
+    const two = await edit('menu.open', 'Open a file');
+    expect(two.marked).toBe(2);
+    for (const code of ['fr', 'it', 'pl', 'sv']) {
+      const added = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: code } });
+      expect(added.status, added.text).toBe(201);
+    }
+    const six = await edit('menu.save', 'Save the file');
+    expect(six.marked).toBe(6);
+    expect(six.statements).toBe(two.statements);
   });
 });
