@@ -76,11 +76,14 @@ export async function changeTemplateSource(
   const forms = splitPlural(change.source);
   const counted = units.map((u) => ({ id: u.id, translationId: u.translation_id }));
   const translations = [...new Set(counted.map((u) => u.translationId))];
+  const ids = counted.map((u) => u.id);
   await followUnitStats(tx, counted, async () => {
-    await setStringSource(tx, { text: change.source, numWords: countWords(forms), numChars: codePoints(change.source) }, updates, change.userId);
-    await recordChanges(tx, changes);
-    const ids = counted.map((u) => u.id);
-    await recheckUnits(tx, ids, translations);
+    // the write, the changes and the checks' first reads sent together, in this order (the reads see the new source)
+    await Promise.all([
+      setStringSource(tx, { text: change.source, numWords: countWords(forms), numChars: codePoints(change.source) }, updates, change.userId),
+      recordChanges(tx, changes),
+      recheckUnits(tx, ids, translations),
+    ]);
     const inconsistent = await refreshInconsistent(tx, ids, new Set(translations));
     await refreshSourceChecksOf(tx, new Map([[edited.component_id, new Set([own.id_hash])]]));
     await settleInconsistent(tx, inconsistent);
