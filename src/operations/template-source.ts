@@ -6,7 +6,7 @@ import { codePoints, countWords } from '../domain/words.js';
 import { getFormat } from '../formats/registry.js';
 import { followUnitStats } from '../statistics/follow.js';
 import { recordChanges, unitChange } from '../store/changes.repo.js';
-import type { ChangeInput, Tx } from '../store/index.js';
+import type { ChangeInput, EditableUnit, Tx } from '../store/index.js';
 import { type StringSourceUpdate, type StringUnit, setStringSource, stringUnitsOf } from '../store/units.repo.js';
 
 /** The template's string that was edited: its unit, where it is, and the component's file format. */
@@ -31,6 +31,21 @@ export function sourceChangedState(
   if (u.state === State.FUZZY && u.previous_source === source && u.target !== '') return { state: State.TRANSLATED, previousSource: '' };
   if (u.state === State.TRANSLATED || u.state === State.APPROVED) return { state: State.FUZZY, previousSource: previous };
   return { state: u.state, previousSource: u.previous_source };
+}
+
+/**
+ * After an edit of `unit` to `target` was stored (call inside its transaction): where the unit is a monolingual
+ * template's string and its text changed, changeTemplateSource. The one step every way of editing a string takes.
+ * @example await followTemplateEdit(tx, unit, 'Save all', { userId: 3, timestamp: now() })
+ */
+export async function followTemplateEdit(
+  tx: Tx,
+  unit: EditedTemplateString & Pick<EditableUnit, 'is_source' | 'monolingual' | 'target'>,
+  target: string,
+  change: { userId: number | null; timestamp: string },
+): Promise<void> {
+  if (!unit.is_source || !unit.monolingual || target === unit.target) return;
+  await changeTemplateSource(tx, unit, { previous: unit.target, source: target, ...change });
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openComponent } from '../../src/component/handle.js';
 import { Action } from '../../src/domain/actions.js';
 import { State } from '../../src/domain/unit.js';
+import { acceptSuggestion, suggest } from '../../src/operations/discussion.js';
 import { commitPending, editUnit } from '../../src/operations/index.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -123,6 +124,20 @@ describe('what a template source edit costs', () => {
     const marked = await sqlOn(env.store).value(`SELECT count(*) FROM changes WHERE action = ${Action.SOURCE_CHANGE} AND target = ?`, text);
     return { statements: counted.statements(), marked: Number(marked) };
   };
+
+  it('marks the translations when a suggestion for the template string is accepted, as an edit does', async () => {
+    const unitOf = async (language: string) =>
+      (await sqlOn(env.store).row(
+        `SELECT u.id, u.source, u.state, u.previous_source AS "previousSource" FROM units u JOIN translations t ON t.id = u.translation_id
+         WHERE t.language_code = ? AND u.context = 'app.title' AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+        language,
+      )) as { id: number; source: string; state: number; previousSource: string };
+    const suggestion = await suggest(env.store, { unitId: (await unitOf('en')).id, target: ['Hello, tms'], user: null });
+    expect(await unitOf('de')).toMatchObject({ source: 'Hello tms', state: State.TRANSLATED });
+    await acceptSuggestion(env.store, suggestion!, { id: 1 });
+    expect(await unitOf('en')).toMatchObject({ source: 'Hello, tms' });
+    expect(await unitOf('de')).toMatchObject({ source: 'Hello, tms', state: State.FUZZY, previousSource: 'Hello tms' });
+  });
 
   it('runs as many statements marking the strings of 6 translations as of 2', async () => {
     const two = await edit('menu.open', 'Open a file');
