@@ -1,6 +1,7 @@
 // A monolingual template's source string edited in tms: the string's units in the component's other translations take the new source at once.
 import { recheckUnits, refreshInconsistent, refreshSourceChecksOf, settleInconsistent } from '../checks/refresh.js';
 import { Action } from '../domain/actions.js';
+import { unitContentHash } from '../domain/hash.js';
 import { State, splitPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import { getFormat } from '../formats/registry.js';
@@ -95,7 +96,12 @@ export async function changeTemplateSource(
   await followUnitStats(tx, counted, async () => {
     // the write, the changes and the checks' first reads sent together, in this order (the reads see the new source)
     await Promise.all([
-      setStringSource(tx, { text: change.source, numWords: countWords(forms), numChars: codePoints(change.source) }, updates, change.userId),
+      setStringSource(
+        tx,
+        { text: change.source, contentHash: unitContentHash(forms, own.context), numWords: countWords(forms), numChars: codePoints(change.source) },
+        updates,
+        change.userId,
+      ),
       recordChanges(tx, changes),
       recheckUnits(tx, ids, translations),
     ]);

@@ -102,13 +102,13 @@ const sql = preparedOnce((tx: Tx) => ({
   pendingTexts: tx.prepare('SELECT CAST(id_hash AS TEXT) AS id_hash, target FROM units WHERE translation_id = ? AND pending = 1'),
   // a string's units in every translation of its component, read from one of them (its id_hash, its component)
   stringUnits: tx.prepare(
-    `SELECT u.id, u.translation_id, t.language_id, CAST(u.id_hash AS TEXT) AS id_hash, u.target, u.state, u.previous_source, u.pending
+    `SELECT u.id, u.translation_id, t.language_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.target, u.state, u.previous_source, u.pending
      FROM units e JOIN translations et ON et.id = e.translation_id
      JOIN translations t ON t.component_id = et.component_id JOIN units u ON u.translation_id = t.id AND u.id_hash = e.id_hash
      WHERE e.id = ? ORDER BY t.id`,
   ),
   setStringSource: tx.prepare(
-    `UPDATE units SET source = ?, num_words = ?, num_chars = ?, state = coalesce(r.state, units.state),
+    `UPDATE units SET source = ?, content_hash = ?, num_words = ?, num_chars = ?, state = coalesce(r.state, units.state),
        original_state = coalesce(r.state, units.original_state), previous_source = coalesce(r.previous_source, units.previous_source),
        pending = CASE WHEN r.mark = 1 THEN 1 ELSE units.pending END,
        pending_author_id = CASE WHEN r.mark = 1 AND units.pending = 0 THEN ? ELSE units.pending_author_id END
@@ -387,7 +387,9 @@ export async function pendingTexts(tx: Tx, translationId: number): Promise<Map<b
 }
 
 /** A string's unit in one translation of its component, as a change of the string's source reads it. */
-export type StringUnit = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'target' | 'state' | 'previous_source' | 'pending'> & { language_id: number };
+export type StringUnit = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'target' | 'state' | 'previous_source' | 'pending'> & {
+  language_id: number;
+};
 
 /** The units of a unit's string (its id_hash) in every translation of its component, the unit's own among them, by translation. */
 export async function stringUnitsOf(tx: Tx, unitId: number): Promise<StringUnit[]> {
@@ -404,18 +406,18 @@ export interface StringSourceUpdate {
 }
 
 /**
- * Gives a string's units a new source (its words and characters follow) and each its own state and previous source,
+ * Gives a string's units a new source (its content hash, words and characters follow) and each its own state and previous source,
  * in one statement; a unit `mark`ed becomes pending, by `authorId` unless it was already.
  */
 export async function setStringSource(
   tx: Tx,
-  source: { text: string; numWords: number; numChars: number },
+  source: { text: string; contentHash: bigint; numWords: number; numChars: number },
   units: readonly StringSourceUpdate[],
   authorId: number | null,
 ): Promise<void> {
   if (units.length === 0) return;
   const rows = units.map((u) => [u.id, u.state, u.previousSource, u.mark ? 1 : 0]);
-  await sql(tx).setStringSource.run(source.text, source.numWords, source.numChars, authorId, JSON.stringify(rows));
+  await sql(tx).setStringSource.run(source.text, source.contentHash, source.numWords, source.numChars, authorId, JSON.stringify(rows));
 }
 
 /** Whether a translation has a unit with this id_hash. */

@@ -1,6 +1,7 @@
 // The sync's decisions, pure: from the parsed files and the stored translations and units, the plan the store writes (applySyncPlan).
 
 import { type TranslationChecking, computeChecks, translationCheckingOf } from '../checks/index.js';
+import { unitContentHash } from '../domain/hash.js';
 import { type ParsedUnit, State, joinPlural, splitPlural } from '../domain/unit.js';
 import { codePoints, countWords } from '../domain/words.js';
 import type { LanguageDefinition } from '../languages/languages.js';
@@ -481,7 +482,10 @@ export function planUnits(
     const edited = opts.sourceEdits?.get(u.idHash);
     // checks run beside the parse saw the file's source
     const fromFile = edited === undefined || edited === values.source;
-    if (!fromFile) Object.assign(values, { source: edited, num_words: countWords(splitPlural(edited)), num_chars: codePoints(edited) });
+    if (!fromFile) {
+      const forms = splitPlural(edited);
+      Object.assign(values, { source: edited, content_hash: unitContentHash(forms, u.context), num_words: countWords(forms), num_chars: codePoints(edited) });
+    }
     const existing = stored.get(u.idHash);
     if (!existing) {
       const checks = checking

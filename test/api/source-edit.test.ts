@@ -94,10 +94,14 @@ describe('a source string edited in the template of a monolingual component', ()
     const diff = await gitCli(upstream, ['diff', '-U0', head, 'main']);
     expect(diff.split('\n').filter((l) => /^[-+] /.test(l))).toEqual(['-    "title": "Hello tms",', '+    "title": "Hello from tms",']);
 
+    const edited = await unitOf('de', 'app.title');
     const [synced] = await syncProject(env.store, env.config, 'hello', 'web');
     expect(synced!.ok).toBe(true);
     expect(await unitOf('de', 'app.title')).toMatchObject({ source: ['Hello from tms'], target: ['Hallo tms'], state: 10, previous_source: 'Hello tms' });
     expect(await unitOf('cs', 'app.title')).toMatchObject({ source: ['Hello from tms'], state: 10, previous_source: 'Hello tms' });
+    // what the edit stored is what the files now give (the content hash, the words): the sync had nothing to change
+    expect(await unitOf('de', 'app.title')).toMatchObject({ content_hash: edited.content_hash, num_words: 3 });
+    expect(synced!.changed).toBe(0);
     expect(await unitOf('de', 'menu.save')).toMatchObject({ source: ['Save'], state: 20, previous_source: '' });
     const de = await unitOf('de', 'app.title');
     expect((await changesOf(de.id)).filter((c) => c.action === 30)).toHaveLength(1);
