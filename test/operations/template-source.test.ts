@@ -98,6 +98,7 @@ describe('a po-mono template source edited', () => {
 
     const [r] = await syncProject(store, config(), 'hello');
     expect(r?.ok).toBe(true);
+    expect(r?.changed).toBe(0);
     expect(await unitOf('de', 'save')).toMatchObject({ source: 'Save all', target: 'Speichern', state: State.FUZZY, previousSource: 'Save', pending: 0 });
     expect(await unitOf('de', 'open')).toMatchObject({ source: 'Open', state: State.TRANSLATED });
   });
