@@ -1,4 +1,4 @@
-// A monolingual template's source string edited in tms: the string's units in the component's other translations take the new source at once.
+// A monolingual template's source strings edited in tms: the strings' units in the component's other translations take the new source at once.
 import { recheckUnits, refreshInconsistent, refreshSourceChecksOf, settleInconsistent } from '../checks/refresh.js';
 import { Action } from '../domain/actions.js';
 import { unitContentHash } from '../domain/hash.js';
@@ -8,7 +8,7 @@ import { getFormat } from '../formats/registry.js';
 import { followUnitStats } from '../statistics/follow.js';
 import { recordChanges, unitChange } from '../store/changes.repo.js';
 import type { ChangeInput, EditableUnit, Tx } from '../store/index.js';
-import { type StringSourceUpdate, type StringUnit, setStringSource, stringUnitsOf } from '../store/units.repo.js';
+import { type StringSourceUpdate, type StringUnit, setStringSources, stringUnitsOf, templateTranslationOf, unitTargetsOf } from '../store/units.repo.js';
 
 /** The template's string that was edited: its unit, where it is, and the component's file format. */
 export interface EditedTemplateString {
@@ -36,7 +36,7 @@ export function sourceChangedState(
 
 /**
  * After an edit of `unit` to `target` was stored (call inside its transaction): where the unit is a monolingual
- * template's string and its text changed, changeTemplateSource. The one step every way of editing a string takes.
+ * template's string and its text changed, changeTemplateSources. The step an edit and an accepted suggestion take.
  * @example await followTemplateEdit(tx, unit, 'Save all', { userId: 3, timestamp: now() })
  */
 export async function followTemplateEdit(
@@ -46,67 +46,97 @@ export async function followTemplateEdit(
   change: { userId: number | null; timestamp: string },
 ): Promise<void> {
   if (!unit.is_source || !unit.monolingual || target === unit.target) return;
-  await changeTemplateSource(tx, unit, { previous: unit.target, source: target, ...change });
+  await changeTemplateSources(tx, unit, [{ id: unit.id, previous: unit.target, source: target }], change);
 }
 
 /**
- * After the template's unit `edited` was given the text `source` in place of `previous` (call inside the transaction
- * that stored it): the string's unit in every translation of the component takes `source` as its source (the
+ * Before targets are stored on units of translation `translationId` (uploaded, replaced; call inside the transaction
+ * that stores them): where it is a monolingual template, changeTemplateSources for the strings whose text changes.
+ */
+export async function followTemplateTargets(
+  tx: Tx,
+  translationId: number,
+  edits: readonly { id: number; target: string }[],
+  change: { userId: number | null; timestamp: string },
+): Promise<void> {
+  const template = edits.length > 0 ? await templateTranslationOf(tx, translationId) : undefined;
+  if (!template) return;
+  const targets = new Map(edits.map((e) => [e.id, e.target]));
+  const changed: { id: number; previous: string; source: string }[] = [];
+  for (const u of await unitTargetsOf(tx, [...targets.keys()])) {
+    const target = targets.get(u.id)!;
+    if (target !== u.target) changed.push({ id: u.id, previous: u.target, source: target });
+  }
+  await changeTemplateSources(tx, template, changed, change);
+}
+
+/**
+ * After the template's units `edits` were given the text `source` in place of `previous` (call inside the transaction
+ * that stores them): each string's unit in every translation of the component takes `source` as its source (the
  * template's own too), the others' states follow sourceChangedState, each recorded as 30 (Source string changed: the
  * old source and the new); their checks run again and the statistics follow. A translation's file holds no source,
- * so its units stay as they are in it, unless the format states "needs editing" (PO, XLIFF): then the units whose
- * state changed are pending, for the commit to write it. Every step a statement or a few for all the units.
- * @example await changeTemplateSource(tx, edited, { previous: 'Save', source: 'Save all', userId: 3, timestamp: now() })
+ * so its units stay as they are in it, unless the format states "needs editing" (PO, TS, XLIFF): then the units whose
+ * state changed are pending, for the commit to write it. Every step a statement or a few for all the strings' units.
+ * @example await changeTemplateSources(tx, template, [{ id: 42, previous: 'Save', source: 'Save all' }], { userId: 3, timestamp: now() })
  */
-export async function changeTemplateSource(
+export async function changeTemplateSources(
   tx: Tx,
-  edited: EditedTemplateString,
-  change: { previous: string; source: string; userId: number | null; timestamp: string },
+  template: Omit<EditedTemplateString, 'id'>,
+  edits: readonly { id: number; previous: string; source: string }[],
+  change: { userId: number | null; timestamp: string },
 ): Promise<void> {
-  const units = await stringUnitsOf(tx, edited.id);
-  const own = units.find((u) => u.id === edited.id);
-  if (!own) return;
-  const statesInFile = getFormat(edited.file_format).fuzzy === true;
+  if (edits.length === 0) return;
+  const byId = new Map(edits.map((e) => [e.id, e]));
+  const units = await stringUnitsOf(tx, [...byId.keys()]);
+  const contexts = new Map(units.filter((u) => u.id === u.of_id).map((u) => [u.id, u.context]));
+  const sources = new Map(
+    edits.map((e) => {
+      const forms = splitPlural(e.source);
+      const context = contexts.get(e.id) ?? '';
+      return [e.id, { text: e.source, contentHash: unitContentHash(forms, context), numWords: countWords(forms), numChars: codePoints(e.source) }];
+    }),
+  );
+  const statesInFile = getFormat(template.file_format).fuzzy === true;
   const updates: StringSourceUpdate[] = [];
   const changes: ChangeInput[] = [];
+  const hashes = new Set<bigint>();
   for (const u of units) {
-    if (u.id === edited.id) {
-      updates.push({ id: u.id, state: null, previousSource: null, mark: false });
+    const edit = byId.get(u.of_id)!;
+    const source = sources.get(u.of_id)!;
+    if (u.id === u.of_id) {
+      hashes.add(u.id_hash);
+      updates.push({ id: u.id, source, state: null, previousSource: null, mark: false });
       continue;
     }
-    const next = sourceChangedState(u, change.previous, change.source);
-    updates.push({ id: u.id, state: next.state, previousSource: next.previousSource, mark: statesInFile && next.state !== u.state });
-    const place = { id: u.id, translation_id: u.translation_id, component_id: edited.component_id, project_id: edited.project_id, language_id: u.language_id };
+    const next = sourceChangedState(u, edit.previous, edit.source);
+    updates.push({ id: u.id, source, state: next.state, previousSource: next.previousSource, mark: statesInFile && next.state !== u.state });
+    const place = {
+      id: u.id,
+      translation_id: u.translation_id,
+      component_id: template.component_id,
+      project_id: template.project_id,
+      language_id: u.language_id,
+    };
     changes.push(
       unitChange(place, {
         action: Action.SOURCE_CHANGE,
         timestamp: change.timestamp,
         userId: change.userId,
         authorId: change.userId,
-        target: change.source,
-        old: change.previous,
-        details: { state: next.state, old_state: u.state, source: change.source },
+        target: edit.source,
+        old: edit.previous,
+        details: { state: next.state, old_state: u.state, source: edit.source },
       }),
     );
   }
-  const forms = splitPlural(change.source);
   const counted = units.map((u) => ({ id: u.id, translationId: u.translation_id }));
   const translations = [...new Set(counted.map((u) => u.translationId))];
   const ids = counted.map((u) => u.id);
   await followUnitStats(tx, counted, async () => {
     // the write, the changes and the checks' first reads sent together, in this order (the reads see the new source)
-    await Promise.all([
-      setStringSource(
-        tx,
-        { text: change.source, contentHash: unitContentHash(forms, own.context), numWords: countWords(forms), numChars: codePoints(change.source) },
-        updates,
-        change.userId,
-      ),
-      recordChanges(tx, changes),
-      recheckUnits(tx, ids, translations),
-    ]);
+    await Promise.all([setStringSources(tx, updates, change.userId), recordChanges(tx, changes), recheckUnits(tx, ids, translations)]);
     const inconsistent = await refreshInconsistent(tx, ids, new Set(translations));
-    await refreshSourceChecksOf(tx, new Map([[edited.component_id, new Set([own.id_hash])]]));
+    await refreshSourceChecksOf(tx, new Map([[template.component_id, hashes]]));
     await settleInconsistent(tx, inconsistent);
   });
 }

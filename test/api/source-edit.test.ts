@@ -107,6 +107,13 @@ describe('a source string edited in the template of a monolingual component', ()
     expect((await changesOf(de.id)).filter((c) => c.action === 30)).toHaveLength(1);
   });
 
+  it('does the same for a search and replace in the template', async () => {
+    const done = await env.postForm(mike, '/replace/hello/web/en/', { search: 'Open', replacement: 'Open file' });
+    expect(done.status, done.text).toBe(303);
+    expect(await unitOf('en', 'menu.open')).toMatchObject({ source: ['Open file'], target: ['Open file'] });
+    expect(await unitOf('de', 'menu.open')).toMatchObject({ source: ['Open file'], target: ['Aufmachen'], state: 10, previous_source: 'Open' });
+  });
+
   it('lets a translation edited after it be translated again', async () => {
     const de = await unitOf('de', 'app.title');
     const r = await env.request('PATCH', `/api/units/${de.id}/`, { token: env.tokens.jane, json: { target: ['Hallo von tms'], state: 20 } });

@@ -136,6 +136,24 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     expect([hint.data.field, hint.message]).toEqual(['method', 'This method is not available here. Try adding to the source instead of the translation.']);
   });
 
+  it("translate on the template changes the strings' source in every translation: translated ones need editing (30 each)", async () => {
+    const result = await upload('en', { bytes: encode('{"menu": {"save": "Save all"}}'), conflicts: 'replace-translated' });
+    expect(result).toMatchObject({ accepted: 1 });
+    expect((await r.units('web', 'en')).find((u) => u.context === 'menu.save')).toMatchObject({ source: 'Save all', target: 'Save all', pending: 1 });
+    expect((await r.units('web', 'de')).find((u) => u.context === 'menu.save')).toMatchObject({
+      source: 'Save all',
+      target: 'Speichern',
+      state: State.FUZZY,
+      pending: 0,
+    });
+    expect((await r.units('web', 'cs')).find((u) => u.context === 'menu.save')).toMatchObject({ source: 'Save all', state: State.EMPTY });
+    const marked = await r.changes('web', [Action.SOURCE_CHANGE]);
+    expect(marked.map((c) => [c.old, c.target, c.user_id])).toEqual([
+      ['Save', 'Save all', r.alice.id],
+      ['Save', 'Save all', r.alice.id],
+    ]);
+  });
+
   it('replace commits the uploaded file as it is (54, 78) and re-syncs the translation from it', async () => {
     const bytes = encode('{\n  "app": {\n    "title": "Servus tms"\n  }\n}\n');
     const head = await r.workGit('web', ['rev-parse', 'HEAD']);
