@@ -5,7 +5,9 @@ import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { type UploadInput, commitPending, uploadTranslation } from '../../src/operations/index.js';
+import { refreshStats } from '../../src/store/stats.repo.js';
 import { rejectedWith } from '../helpers/errors.js';
+import { statisticsRows } from '../helpers/store.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';
 
@@ -147,6 +149,10 @@ describe('uploads on a monolingual component (nested JSON)', () => {
       pending: 0,
     });
     expect((await r.units('web', 'cs')).find((u) => u.context === 'menu.save')).toMatchObject({ source: 'Save all', state: State.EMPTY });
+    // the statistics kept are every translation counted again
+    const kept = await statisticsRows(r.store);
+    await r.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await statisticsRows(r.store)).toEqual(kept);
     const marked = await r.changes('web', [Action.SOURCE_CHANGE]);
     expect(marked.map((c) => [c.old, c.target, c.user_id])).toEqual([
       ['Save', 'Save all', r.alice.id],
