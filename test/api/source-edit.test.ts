@@ -42,6 +42,9 @@ describe('a source string edited in the template of a monolingual component', ()
     const de = await unitOf('de', 'app.title');
     expect(de).toMatchObject({ source: ['Hello from tms'], target: ['Hallo tms'], state: 10, previous_source: 'Hello tms' });
     expect(await unitOf('cs', 'app.title')).toMatchObject({ source: ['Hello from tms'], target: ['Ahoj tms'], state: 10, previous_source: 'Hello tms' });
+    // the search finds the strings by their new source
+    const found = await env.request('GET', `${WEB}/de/units/?q=${encodeURIComponent('source:"from tms"')}`, { token: env.tokens.admin });
+    expect((found.json.results as Json[]).map((u) => u.context)).toEqual(['app.title']);
     // an untranslated string takes the new source and stays empty; other strings are left alone
     expect(await unitOf('cs', 'menu.open')).toMatchObject({ source: ['Open'], state: 0, previous_source: '' });
     expect(await unitOf('de', 'menu.open')).toMatchObject({ source: ['Open'], state: 20, previous_source: '' });
