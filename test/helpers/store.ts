@@ -1,5 +1,6 @@
 // What tests ask of the store's connection whichever engine runs the suite (TMS_TEST_POSTGRES selects PostgreSQL).
 import { type Db, openDb } from '../../src/store/db.js';
+import type { Statement, Tx } from '../../src/store/db.js';
 import { openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
 import { PgStore } from '../../src/store/pg/pg-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -92,4 +93,50 @@ export async function unitBySource(
   );
   if (!row) throw new Error(`no ${language} unit "${source}" in ${component}`);
   return row;
+}
+
+/**
+ * `store` with every statement its writes run counted (each a round trip on PostgreSQL): `statements()` the sum since
+ * the last `reset()`.
+ * @example const { store: counted, statements } = countingWrites(env.store); await editUnit(counted, edit); statements()
+ */
+export function countingWrites(store: Store): { store: Store; statements: () => number; reset: () => void } {
+  let count = 0;
+  const statement = (inner: Statement): Statement => {
+    const counted =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        count++;
+        return run(...args);
+      };
+    const outer: Statement = {
+      get: counted((...params) => inner.get(...params)),
+      all: counted((...params) => inner.all(...params)),
+      run: counted((...params) => inner.run(...params)),
+      pluck: (...toggle) => {
+        inner.pluck(...toggle);
+        return outer;
+      },
+      safeIntegers: (...toggle) => {
+        inner.safeIntegers(...toggle);
+        return outer;
+      },
+      raw: (...toggle) => {
+        inner.raw(...toggle);
+        return outer;
+      },
+    };
+    return outer;
+  };
+  const wrap = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(t.prepare(sql)) : Reflect.get(t, k)) });
+  const counted = new Proxy(store, {
+    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrap(tx))) : Reflect.get(s, k)),
+  });
+  return {
+    store: counted,
+    statements: () => count,
+    reset: () => {
+      count = 0;
+    },
+  };
 }
