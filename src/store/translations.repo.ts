@@ -72,8 +72,9 @@ export async function upsertTranslation(
   t: Pick<TranslationRow, 'component_id' | 'language_id' | 'language_code' | 'filename' | 'is_source' | 'is_template'>,
 ): Promise<number> {
   const s = sql(tx);
-  await s.upsert.run(t);
-  return (await s.idOf.get(t.component_id, t.language_id)) as number;
+  // the id read goes out with the write (it sees the row written)
+  const [, id] = await Promise.all([s.upsert.run(t), s.idOf.get(t.component_id, t.language_id)]);
+  return id as number;
 }
 
 /** Records what was last parsed from the file: its revision, and the parse error if it failed. */
