@@ -2,6 +2,7 @@
 // `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked; then
 // cold syncs of the linked site on one thread and on two (`tms sync --threads`), alternating.
 import { execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -388,12 +389,102 @@ function writeConfig(dir: string, linked: boolean): string {
   writeFileSync(
     file,
     JSON.stringify(
-      { database: 'tms.sqlite', repos_dir: 'repos', rate_limit: { anonymous: '', user: '' }, projects: [{ name: 'Site', slug: 'site', components }] },
+      {
+        database: 'tms.sqlite',
+        repos_dir: 'repos',
+        rate_limit: { anonymous: '', user: '' },
+        hooks: { enabled: true, secret: HOOK_SECRET },
+        projects: [{ name: 'Site', slug: 'site', components }],
+      },
       null,
       1,
     ),
   );
   return file;
+}
+
+/** `SITE_WEBHOOK=R`: R pushes (after one not counted), each changing one translation file of another component. */
+const HOOK_ROUNDS = Number(process.env.SITE_WEBHOOK ?? 0);
+const HOOK_SECRET = 'bench-site-s3cret';
+const hookLines: string[] = [];
+
+/**
+ * A push to the shared repository as a forge reports it: one `tms serve --workers 1` of the linked site, then per round
+ * an upstream commit changing one string of one component's translation file, a signed GitHub push hook naming the
+ * repository, and the site-wide API search polled every 5 ms until the new text is found: the time from the hook's
+ * delivery to the string visible, whole process (fetch, the changed component re-read, the store, the search index).
+ * That the other components are not re-read is counted by test/hooks/shared-repository.test.ts.
+ */
+async function measureWebhooks(dir: string, config: string): Promise<void> {
+  const child = spawn(process.execPath, [tms, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  try {
+    const base = await serveUrl(child);
+    const repo = repoOf(0);
+    const seen: number[] = [];
+    const acks: number[] = [];
+    const cpu: number[] = [];
+    for (let round = 0; round <= HOOK_ROUNDS; round++) {
+      // a translation file of the first repository with a finished string, of another component each round, spread
+      // over the site
+      const start = (round * 37 + 11) % N;
+      const files = [...contents.keys()]
+        .filter((k) => k.startsWith(`${repo}:`) && !k.endsWith('_en.ts') && /<translation>[^<]+<\/translation>/.test(contents.get(k)!))
+        .sort((a, b) => Number(/-(\d+)\//.exec(a)?.[1]) - Number(/-(\d+)\//.exec(b)?.[1]));
+      const key = files.find((k) => Number(/-(\d+)\//.exec(k)?.[1]) >= start) ?? files[0];
+      if (!key) throw new Error(`no translation file of site-${repo} holds a finished string`);
+      const [, file] = key.split(/:(.*)/s) as [string, string];
+      const marker = `hookmark${round}x${Date.now()}`;
+      const text = contents.get(key)!.replace(/<translation>[^<]+<\/translation>/, `<translation>${marker}</translation>`);
+      contents.set(key, text);
+      await commitToUpstream(path.join(upstreams, `site-${repo}.git`), { [file]: text });
+      const url = server.url(`site-${repo}`);
+      const body = JSON.stringify({
+        ref: 'refs/heads/main',
+        repository: { name: `site-${repo}`, full_name: `bench/site-${repo}`, owner: { login: 'bench' }, clone_url: `${url}.git`, html_url: url, url },
+      });
+      const cpuBefore = cpuSeconds(child.pid!);
+      const started = performance.now();
+      const res = await fetch(`${base}/hooks/github/`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-github-delivery': `bench-site-${round}-${Date.now()}`,
+          'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}`,
+        },
+      });
+      const answer = await res.text();
+      if (res.status !== 200) throw new Error(`the hook answered ${res.status}: ${answer}`);
+      const ack = performance.now() - started;
+      for (;;) {
+        const page = (await (await fetch(`${base}/api/units/?q=${encodeURIComponent(`target:"${marker}"`)}`)).json()) as { count: number };
+        if (page.count > 0) break;
+        if (performance.now() - started > 60_000) throw new Error(`round ${round}: ${file}'s new string not visible after 60 s\n${stderr.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      if (round === 0) continue; // the first: not counted (the server's first fetch, caches)
+      seen.push(performance.now() - started);
+      acks.push(ack);
+      cpu.push((cpuSeconds(child.pid!) - cpuBefore) * 1000);
+    }
+    const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(0)} ms, p95 ${quantile(xs, 0.95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
+    hookLines.push(
+      '',
+      `a push to the shared repository (${N} linked components), ${HOOK_ROUNDS} rounds after one not counted, load average ${os.loadavg()[0]!.toFixed(1)}:`,
+      `  the hook answered: ${fmt(acks)}`,
+      `  hook → the changed string found by the API: ${fmt(seen)} (target < 1 s)`,
+      `  the server's CPU a round (hook, fetch, re-read, store, the polling's searches): ${fmt(cpu)}`,
+    );
+    for (const l of hookLines.slice(-4)) console.log(l);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('close', resolve));
+  }
 }
 
 const lines: string[] = [];
@@ -436,6 +527,7 @@ for (const linked of variants) {
   const oneFile = await timed(tms, ['--config', config, 'sync', 'site'], dir);
   if (lastParsed !== 1) throw new Error(`the one-file re-sync parsed ${lastParsed} files, not 1`);
   if (linked && PAGES) await measurePages(dir, config);
+  if (linked && HOOK_ROUNDS > 0) await measureWebhooks(dir, config);
   const clones = readdirSync(path.join(dir, 'repos', 'site')).length;
   rows.push(
     `| ${linked ? 'linked (one per repository)' : 'each its own repository URL'} | ${clones} | ${cold.toFixed(1)} s (${(cold / cloneSeconds).toFixed(0)}× git clone) | ${noChange.toFixed(1)} s | ${oneFile.toFixed(1)} s |`,
@@ -443,6 +535,7 @@ for (const linked of variants) {
 }
 report('');
 for (const l of pageLines) report(l);
+for (const l of hookLines) report(l);
 report('');
 report('| components | working copies | cold `tms sync` | no-change `tms sync` | one file changed upstream |');
 report('|---|---|---|---|---|');
