@@ -17,7 +17,7 @@ import {
   type TranslationInfo,
   now,
 } from '../store/index.js';
-import { syncedCommitOf } from '../store/projects.repo.js';
+import { componentsWithPendingEdits, syncedCommitOf } from '../store/projects.repo.js';
 import { pendingRemovals } from '../store/removals.repo.js';
 import { componentTranslations } from '../store/translations.repo.js';
 import { clearRemovals } from '../store/units.repo.js';
@@ -140,7 +140,19 @@ async function committing(h: ComponentHandle, opts: CommitOptions): Promise<Comp
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   const only = opts.translations === undefined ? undefined : new Set(opts.translations);
   const members: Member[] = [];
-  for (const m of await committing(h, opts)) {
+  const [, ...others] = await committing(h, opts);
+  // the components sharing the working copy that hold edits not committed yet, asked once for all of them (the others
+  // bring nothing to the commit)
+  const holding =
+    others.length > 0
+      ? await h.store.read((tx) =>
+          componentsWithPendingEdits(
+            tx,
+            others.map((m) => m.row.id),
+          ),
+        )
+      : new Set<number>();
+  for (const m of [h, ...others.filter((m) => holding.has(m.row.id))]) {
     // Removals (strings deleted in tms) are written with the edits, by their author.
     const all: PendingUnit[] = [...(await m.store.read((tx) => pendingUnits(tx, m.row.id))), ...(await m.store.read((tx) => pendingRemovals(tx, m.row.id)))];
     const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));
