@@ -34,6 +34,8 @@ export interface CommitOptions {
   user?: Actor;
   /** Commit only these translations' pending edits (Weblate's translation-level `repository/` commit names one). */
   translations?: readonly number[];
+  /** The components sharing the working copy (weblate:// links), when the caller has opened them already. */
+  sharers?: readonly ComponentHandle[];
 }
 
 /** One commit made. */
@@ -134,7 +136,7 @@ interface Member {
  * (`opts.translations`) writes only those translations.
  */
 async function committing(h: ComponentHandle, opts: CommitOptions): Promise<ComponentHandle[]> {
-  return opts.translations === undefined ? [h, ...(await openSharers(h))] : [h];
+  return opts.translations === undefined ? [h, ...(opts.sharers ?? (await openSharers(h)))] : [h];
 }
 
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {

@@ -66,13 +66,14 @@ export async function recordUpdateFailure(h: ComponentHandle, error: string, use
  * commits with a unit-aware file merge; units both sides changed keep upstream's text in the file and the local
  * text as a pending edit. On failure nothing of git changes except that the commits listed in `undo` are taken
  * back, their edits pending again, and 22/23 is recorded: the component stays usable and no edit is lost.
- * The caller holds the component's mutex and re-syncs afterwards.
+ * The caller holds the component's mutex and re-syncs afterwards. `opened`: the components sharing the working copy, when
+ * the caller has opened them already.
  */
-export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
+export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor, opened?: readonly ComponentHandle[]): Promise<IntegrateOutcome> {
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   let update!: vcs.UpdateResult;
   let found: FileConflict[] = [];
-  const sharers = await openSharers(h);
+  const sharers = opened ?? (await openSharers(h));
   const integrate = async () => {
     // every sharing component's translations in one read (not one each)
     const translations = await h.store.read((tx) =>

@@ -94,6 +94,8 @@ export interface SyncOptions {
    * before any of them was synced: each component's own is what it compares, instead of a read of its own.
    */
   points?: ReadonlyMap<number, SyncPoint>;
+  /** `syncSharers`: the components sharing the working copy, when the caller has resolved them already. */
+  sharers?: readonly ComponentTarget[];
   /**
    * What a run of syncs keeps of its projects' strings across its components' transactions (checks/known-strings.ts):
    * each component's store write goes through it. The run that makes it drops it when done.
@@ -145,7 +147,7 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
  * @example await syncSharers(h) // after a new language's commit on h
  */
 export async function syncSharers(h: ComponentTarget, opts: SyncOptions = {}): Promise<{ target: ComponentTarget; result: ComponentSyncResult }[]> {
-  const targets = await sharersOf(h);
+  const targets = opts.sharers ?? (await sharersOf(h));
   if (targets.length === 0) return [];
   const cache = opts.cache ?? h.cache;
   // read once for all of them: the working copy's HEAD (a ref read each cost as much as the rest of an untouched
@@ -159,7 +161,7 @@ export async function syncSharers(h: ComponentTarget, opts: SyncOptions = {}): P
   );
   const points = await moveUntouched(targets, state, read, cache, opts.force);
   const out: { target: ComponentTarget; result: ComponentSyncResult }[] = [];
-  for (const target of targets) out.push({ target, result: await syncLocked(target, { ...opts, cache, updated: state, points }) });
+  for (const target of targets) out.push({ target, result: await syncLocked(target, { ...opts, sharers: undefined, cache, updated: state, points }) });
   return out;
 }
 
