@@ -1,14 +1,19 @@
 // `npm run bench:search-fill`: what filling the search's index (units_fts, SQLite) costs after a first load, and what
 // changes to it save. KeePassXC (72k units) synced once by this build; then each variant fills its own fresh index
-// from those units in one statement (as a first load does), in process, the variants in turns (BENCH_ROUNDS rounds,
-// 5), the first of a round alternating. Printed: each variant's median CPU time (this process, user + system) and
-// the median of its per-round ratios to the first variant (the index as built now). BENCH_VARIANTS=<words> keeps the
-// variants whose name has one of them (the first is always kept).
+// from those units, in process, the variants in turns (BENCH_ROUNDS rounds, 5), the first of a round alternating: the
+// first variant as the store fills it (chunks of FILL_CHUNK_UNITS ids, a transaction each, FTS5's merging held off,
+// then the segments merged in steps of MERGE_CHUNK_PAGES), the others in one statement or in chunks as named.
+// Printed: each variant's median CPU time (this process, user + system), the median of its per-round ratios to the
+// first variant, and the search on the index it built (BENCH_WORDS: medians of 9 of each word's count and first
+// page of 100 rowids, summed over the words). BENCH_VARIANTS=<words> keeps the variants whose name has one of them
+// (the first is always kept).
 import { execFile, execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { searchText } from '../src/store/migrations.js';
+import { FILL_CHUNK_UNITS, MERGE_CHUNK_PAGES } from '../src/store/search-fill.repo.js';
 import { registerSearchFunctions } from '../src/store/unit-search.js';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
@@ -37,9 +42,34 @@ const ascii = (c: string) => `CASE WHEN length(${c}) = octet_length(${c}) THEN l
 interface Variant {
   name: string;
   setup: string;
+  /** One statement over `s.units`, or (`chunked`) one over its ids `BETWEEN ? AND ?`, a transaction a chunk. */
   fill: string;
+  chunked?: boolean;
+  /** After the chunks: the segments merged in steps (FTS5's `merge` with a negative count), a transaction each. */
+  mergeAtEnd?: boolean;
 }
+const CHUNK = `INSERT INTO units_fts (rowid, source, target, context) SELECT id, ${searchText('source')}, ${searchText('target')}, ${searchText('context')} FROM s.units WHERE id BETWEEN ? AND ?`;
 const all: Variant[] = [
+  {
+    name: 'chunks, merged once at the end (the fill now)',
+    setup: `${TABLE}); INSERT INTO units_fts (units_fts, rank) VALUES ('automerge', 0), ('crisismerge', 64);`,
+    fill: CHUNK,
+    chunked: true,
+    mergeAtEnd: true,
+  },
+  { name: 'chunks, FTS5 merging as they commit (before)', setup: `${TABLE});`, fill: CHUNK, chunked: true },
+  {
+    name: 'chunks, never merged',
+    setup: `${TABLE}); INSERT INTO units_fts (units_fts, rank) VALUES ('automerge', 0), ('crisismerge', 64);`,
+    fill: CHUNK,
+    chunked: true,
+  },
+  {
+    name: 'chunks, automerge 8',
+    setup: `${TABLE}); INSERT INTO units_fts (units_fts, rank) VALUES ('automerge', 8);`,
+    fill: CHUNK,
+    chunked: true,
+  },
   { name: 'now: tms_lower ×3', setup: `${TABLE});`, fill: `INSERT INTO units_fts (rowid, source, target, context) ${LOWERED}` },
   {
     name: 'lower() where ASCII',
@@ -85,8 +115,31 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-/** One fill of a fresh index by `v`: CPU seconds, and the index's size in pages. */
-function fill(v: Variant, n: number): { seconds: number; pages: number } {
+const WORDS = (process.env.BENCH_WORDS ?? 'file,password,open,name,error,datenbank,ключ,ouvrir').split(',');
+/** The search on an index: each word's count and first page of 100 rowids (medians of 9, ms), summed over the words. */
+function searchMs(db: Database.Database): { count: number; page: number } {
+  const count = db.prepare('SELECT count(*) FROM units_fts WHERE units_fts MATCH ?');
+  const page = db.prepare('SELECT rowid FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid LIMIT 100');
+  const median9 = (run: () => unknown) => {
+    const times: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const t = performance.now();
+      run();
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b)[4]!;
+  };
+  const sum = { count: 0, page: 0 };
+  for (const w of WORDS) {
+    const q = `{source target context} : "${w}"`;
+    sum.count += median9(() => count.get(q));
+    sum.page += median9(() => page.all(q));
+  }
+  return sum;
+}
+
+/** One fill of a fresh index by `v`: CPU seconds, the index's size in pages, the search on it. */
+function fill(v: Variant, n: number): { seconds: number; pages: number; search: { count: number; page: number } } {
   const file = path.join(work, `fill-${n}.sqlite`);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -95,16 +148,35 @@ function fill(v: Variant, n: number): { seconds: number; pages: number } {
   db.exec(`ATTACH '${store}' AS s`);
   db.exec(v.setup);
   const before = cpu();
-  db.transaction(() => db.exec(v.fill))();
+  if (v.chunked) {
+    const chunk = db.prepare(v.fill);
+    const { lo, hi } = db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM s.units').get() as { lo: number; hi: number };
+    for (let a = lo; a <= hi; a += FILL_CHUNK_UNITS) db.transaction(() => chunk.run(a, Math.min(a + FILL_CHUNK_UNITS - 1, hi)))();
+  } else {
+    db.transaction(() => db.exec(v.fill))();
+  }
+  if (v.mergeAtEnd) {
+    const changes = db.prepare('SELECT total_changes()').pluck();
+    const merge = db.prepare(`INSERT INTO units_fts (units_fts, rank) VALUES ('merge', -${MERGE_CHUNK_PAGES})`);
+    while (
+      db.transaction(() => {
+        const was = changes.get() as number;
+        merge.run();
+        return (changes.get() as number) - was >= 2;
+      })()
+    );
+  }
   const seconds = cpu() - before;
   const pages = (db.prepare('PRAGMA main.page_count').get() as { page_count: number }).page_count;
+  const search = searchMs(db);
   db.close();
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-  return { seconds, pages };
+  return { seconds, pages, search };
 }
 
 const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
 const pages = new Map<string, number>();
+const searches = new Map<string, { count: number; page: number }[]>(variants.map((v) => [v.name, []]));
 let n = 0;
 fill(variants[0]!, n++); // warm-up: the store's pages in the cache
 for (let r = 0; r < ROUNDS; r++) {
@@ -112,6 +184,7 @@ for (let r = 0; r < ROUNDS; r++) {
     const got = fill(v, n++);
     times.get(v.name)!.push(got.seconds);
     pages.set(v.name, got.pages);
+    searches.get(v.name)!.push(got.search);
   }
 }
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
@@ -120,6 +193,7 @@ for (const v of variants) {
   const t = times.get(v.name)!;
   const ratios = t.map((s, i) => s / base[i]!);
   console.log(
-    `${v.name}: ${median(t).toFixed(3)} s CPU (${pages.get(v.name)} pages); ×${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+    `${v.name}: ${median(t).toFixed(3)} s CPU (${pages.get(v.name)} pages); ×${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}); ` +
+      `search: counts ${median(searches.get(v.name)!.map((x) => x.count)).toFixed(1)} ms, first pages ${median(searches.get(v.name)!.map((x) => x.page)).toFixed(2)} ms`,
   );
 }

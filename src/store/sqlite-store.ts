@@ -85,8 +85,8 @@ export class SqliteStore implements Store {
 
   /**
    * Fills the search's index where a first load left units to it (search-fill.repo.ts): a chunk of units a writing
-   * transaction, the event loop free between chunks (other reads and writes take their turns), until none is left or
-   * the store closes. One fill at a time: a call during a fill gets one that starts after it (and so sees every load
+   * transaction, then the segments the chunks left merged a step a transaction, the event loop free between them
+   * (other reads and writes take their turns), until nothing is left or the store closes. One fill at a time: a call during a fill gets one that starts after it (and so sees every load
    * committed before the call).
    */
   fillSearchIndex(): Promise<void> {

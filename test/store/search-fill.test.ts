@@ -12,7 +12,7 @@ import type { Tx } from '../../src/store/db.js';
 import { type Store, openStore } from '../../src/store/index.js';
 import { searchText } from '../../src/store/migrations.js';
 import { writeConfig } from '../../src/store/projects.repo.js';
-import { fillSearchChunk } from '../../src/store/search-fill.repo.js';
+import { fillSearchChunk, searchFillPending } from '../../src/store/search-fill.repo.js';
 import { countTranslationUnitRecords, countUnitRecords, translationUnitTexts, unitRecords } from '../../src/store/unit-records.repo.js';
 import { type UnitFilter, compileUnitFilter, registerSearchFunctions } from '../../src/store/unit-search.js';
 import { syncProject } from '../../src/sync/index.js';
@@ -86,6 +86,9 @@ async function compared(store: Store): Promise<{ wrong: string[]; matching: numb
   });
 }
 
+/** Whether a fill's last stage, the merge of the segments its chunks left, is still to run (FTS5's automerge 0). */
+const mergesLeft = (db: Database.Database) => db.prepare("SELECT EXISTS (SELECT 1 FROM units_fts_config WHERE k = 'automerge' AND v = 0)").pluck().get() === 1;
+
 /**
  * How the index (read alone: no fallback to the rows) differs from the units' texts, once nothing is left to the fill:
  * units it lacks or holds that are gone; its trigrams (each term's rows and occurrences, by column) against an index
@@ -99,6 +102,7 @@ function inexact(file: string, old: Map<number, string> = new Map()): string[] {
     const out: string[] = [];
     const pending = db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() as number;
     if (pending !== 0) out.push(`${pending} range(s) still left to the fill`);
+    if (mergesLeft(db)) out.push("the fill's merges left (FTS5's automerge still 0)");
     const ids = db.prepare('SELECT id FROM units ORDER BY id').pluck().all() as number[];
     const indexed = db.prepare('SELECT rowid FROM units_fts ORDER BY rowid').pluck().all() as number[];
     const unit = new Set(ids);
@@ -129,6 +133,16 @@ function inexact(file: string, old: Map<number, string> = new Map()): string[] {
   }
 }
 
+/** The b-trees (segments) of the index, each a search reads (FTS5's %_idx has a row for each leaf of each). */
+const segments = async (store: Store) => Number(await sqlOn(store).value('SELECT count(DISTINCT segid) FROM units_fts_idx'));
+/** FTS5's merge settings of the index, as its configuration table holds them. */
+const mergeSettings = async (store: Store) =>
+  Object.fromEntries(
+    (await sqlOn(store).rows<{ k: string; v: number }>("SELECT k, v FROM units_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k")).map((r) => [
+      r.k,
+      Number(r.v),
+    ]),
+  );
 const pendingOf = (store: Store) => sqlOn(store).rows<{ lo: number; hi: number }>('SELECT lo, hi FROM units_fts_pending ORDER BY lo');
 
 describeCorpus('the search index filled after a first load (SQLite)', (corpus) => {
@@ -224,9 +238,20 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
         checked = await compared(store);
         expect(checked.wrong).toEqual([]);
 
-        // the rest of the fill, by the store
+        // the rest of the ranges; then the segments the chunks left (FTS5's automerge held off since the load) are
+        // merged in steps of their own, searches exact meanwhile
+        while ((await pendingOf(store)).length > 0) await chunk();
+        expect(await store.read(searchFillPending)).toBe(true);
+        expect(await mergeSettings(store)).toEqual({ automerge: 0, crisismerge: 64 });
+        expect(await segments(store)).toBeGreaterThan(1);
+        checked = await compared(store);
+        expect(checked.wrong).toEqual([]);
+        // by the store: merged into one segment, FTS5's own merging set back
         await store.fillSearchIndex();
+        expect(await store.read(searchFillPending)).toBe(false);
         expect(await pendingOf(store)).toEqual([]);
+        expect(await segments(store)).toBe(1);
+        expect(await mergeSettings(store)).toEqual({ automerge: 4, crisismerge: 16 });
         checked = await compared(store);
         expect(checked.wrong).toEqual([]);
         expect(inexact(file, old)).toEqual([]);
@@ -331,11 +356,11 @@ describeCorpus('the search index filled after a first load (SQLite)', (corpus) =
         const answered = await fetch(`${url}/api/units/?q=${encodeURIComponent('Datenbank')}`);
         expect(answered.status).toBe(200);
         await waitFor(
-          'the fill to end',
+          'the fill and its merges to end',
           () => {
             const db = new Database(forServe, { readonly: true });
             try {
-              return db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() === 0 || undefined;
+              return (db.prepare('SELECT count(*) FROM units_fts_pending').pluck().get() === 0 && !mergesLeft(db)) || undefined;
             } finally {
               db.close();
             }
