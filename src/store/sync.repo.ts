@@ -24,6 +24,7 @@ import {
   insertParsedUnits,
   isFirstLoad,
   pendingAddedInTms,
+  pendingTexts,
   removeUnusedSourceUnits,
   storedUnits,
   updateParsedUnit,
@@ -46,6 +47,8 @@ export interface SyncState {
 export interface StoredUnits {
   units: ReadonlyMap<number, ReadonlyMap<bigint, StoredUnit>>;
   addedInTms: ReadonlySet<number>;
+  /** A monolingual template's strings edited in tms and not committed yet: their texts by id_hash. */
+  sourceEdits?: ReadonlyMap<bigint, string>;
 }
 
 /** Reads the component's translations, the languages of these codes and its checking settings. */
@@ -58,8 +61,11 @@ export async function readSyncState(tx: Tx, componentId: number, languageCodes: 
   return { translations: await listTranslations(tx, componentId), languages, checking: await componentCheckingFacts(tx, componentId) };
 }
 
-/** Reads the units of these translations, and which of their pending units were added in tms. */
-export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>): Promise<StoredUnits> {
+/**
+ * Reads the units of these translations, and which of their pending units were added in tms; with `template`, the texts
+ * of its pending units (a monolingual template's strings edited in tms).
+ */
+export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>, template?: number): Promise<StoredUnits> {
   const units = new Map<number, Map<bigint, StoredUnit>>();
   const addedInTms = new Set<number>();
   for (const id of translationIds) {
@@ -69,7 +75,8 @@ export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>):
     for (const u of stored.values()) if (u.pending) pending = true;
     if (pending) for (const unit of await pendingAddedInTms(tx, id)) addedInTms.add(unit);
   }
-  return { units, addedInTms };
+  if (template === undefined) return { units, addedInTms };
+  return { units, addedInTms, sourceEdits: await pendingTexts(tx, template) };
 }
 
 /** A unit to insert, with its failing checks (null: its checks are not written here). */

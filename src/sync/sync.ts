@@ -363,7 +363,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
     const [
-      { languageCodes, planSync, translationsToRead },
+      { languageCodes, planSync, templateToRead, translationsToRead },
       { FIRST_LOAD_TABLES, applySyncPlan, readStoredUnits, readSyncState },
       checks,
       { refreshStats },
@@ -395,7 +395,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const write = <T>(fn: (tx: Tx) => Promise<T>) => (opts.known ? opts.known.write(store, fn) : store.write(fn));
     const applied = await write(async (tx) => {
       const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
-      const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
+      const units = await readStoredUnits(tx, translationsToRead(scan, stored), templateToRead(scan, stored));
+      const { plan: syncPlan, result: planned } = planSync(scan, stored, units, new Date().toISOString());
       const written = await applySyncPlan(tx, syncPlan);
       const ids = written.ids;
       firstLoad = written.firstLoad;

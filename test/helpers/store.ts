@@ -154,3 +154,49 @@ export function counting(store: Store, counts: Counts): Store {
     },
   });
 }
+
+/**
+ * `store` with every statement its writes run counted (each a round trip on PostgreSQL): `statements()` the sum since
+ * the last `reset()`.
+ * @example const { store: counted, statements } = countingWrites(env.store); await editUnit(counted, edit); statements()
+ */
+export function countingWrites(store: Store): { store: Store; statements: () => number; reset: () => void } {
+  let count = 0;
+  const statement = (inner: Statement): Statement => {
+    const counted =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        count++;
+        return run(...args);
+      };
+    const outer: Statement = {
+      get: counted((...params) => inner.get(...params)),
+      all: counted((...params) => inner.all(...params)),
+      run: counted((...params) => inner.run(...params)),
+      pluck: (...toggle) => {
+        inner.pluck(...toggle);
+        return outer;
+      },
+      safeIntegers: (...toggle) => {
+        inner.safeIntegers(...toggle);
+        return outer;
+      },
+      raw: (...toggle) => {
+        inner.raw(...toggle);
+        return outer;
+      },
+    };
+    return outer;
+  };
+  const wrap = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(t.prepare(sql)) : Reflect.get(t, k)) });
+  const counted = new Proxy(store, {
+    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrap(tx))) : Reflect.get(s, k)),
+  });
+  return {
+    store: counted,
+    statements: () => count,
+    reset: () => {
+      count = 0;
+    },
+  };
+}
