@@ -101,6 +101,8 @@ export interface Counts {
   statements: number;
   /** Of the transactions, the write transactions (counted when the object has the field). */
   writes?: number;
+  /** Of the statements, those run inside write transactions (counted when the object has the field). */
+  writeStatements?: number;
   /** Smart-HTTP requests to the upstream's server. */
   gitRequests?: number;
 }
@@ -108,11 +110,12 @@ export interface Counts {
 /** `store` with every transaction and statement run through it counted in `counts`. */
 export function counting(store: Store, counts: Counts): Store {
   const txs = new WeakMap<Tx, Tx>();
-  const statement = (inner: Statement): Statement => {
+  const statement = (inner: Statement, inWrite: boolean): Statement => {
     const counted =
       <A extends unknown[], R>(run: (...args: A) => R) =>
       (...args: A): R => {
         counts.statements++;
+        if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
         return run(...args);
       };
     const outer: Statement = {
@@ -134,10 +137,10 @@ export function counting(store: Store, counts: Counts): Store {
     };
     return outer;
   };
-  const wrap = (tx: Tx): Tx => {
+  const wrap = (tx: Tx, inWrite: boolean): Tx => {
     let outer = txs.get(tx);
     if (!outer) {
-      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(tx.prepare(sql)) };
+      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(tx.prepare(sql), inWrite) };
       txs.set(tx, outer);
     }
     return outer;
@@ -145,58 +148,12 @@ export function counting(store: Store, counts: Counts): Store {
   return Object.assign(Object.create(store) as Store, {
     read: <T>(fn: (tx: Tx) => Promise<T>) => {
       counts.transactions++;
-      return store.read((tx) => fn(wrap(tx)));
+      return store.read((tx) => fn(wrap(tx, false)));
     },
     write: <T>(fn: (tx: Tx) => Promise<T>) => {
       counts.transactions++;
       if (counts.writes !== undefined) counts.writes++;
-      return store.write((tx) => fn(wrap(tx)));
+      return store.write((tx) => fn(wrap(tx, true)));
     },
   });
-}
-
-/**
- * `store` with every statement its writes run counted (each a round trip on PostgreSQL): `statements()` the sum since
- * the last `reset()`.
- * @example const { store: counted, statements } = countingWrites(env.store); await editUnit(counted, edit); statements()
- */
-export function countingWrites(store: Store): { store: Store; statements: () => number; reset: () => void } {
-  let count = 0;
-  const statement = (inner: Statement): Statement => {
-    const counted =
-      <A extends unknown[], R>(run: (...args: A) => R) =>
-      (...args: A): R => {
-        count++;
-        return run(...args);
-      };
-    const outer: Statement = {
-      get: counted((...params) => inner.get(...params)),
-      all: counted((...params) => inner.all(...params)),
-      run: counted((...params) => inner.run(...params)),
-      pluck: (...toggle) => {
-        inner.pluck(...toggle);
-        return outer;
-      },
-      safeIntegers: (...toggle) => {
-        inner.safeIntegers(...toggle);
-        return outer;
-      },
-      raw: (...toggle) => {
-        inner.raw(...toggle);
-        return outer;
-      },
-    };
-    return outer;
-  };
-  const wrap = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(t.prepare(sql)) : Reflect.get(t, k)) });
-  const counted = new Proxy(store, {
-    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrap(tx))) : Reflect.get(s, k)),
-  });
-  return {
-    store: counted,
-    statements: () => count,
-    reset: () => {
-      count = 0;
-    },
-  };
 }
