@@ -42,8 +42,11 @@ const HAS_SUGGESTION = 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = un
 const hasComment = (component: string) =>
   `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = units.id OR (m.source = 1 AND m.component_id = ${component} AND m.id_hash = units.id_hash)))`;
 const SIX_HOURS_MS = 6 * 3600 * 1000;
-/** The statistics columns a unit's share moves (the rest are the totals and the recent changes). */
+/** The statistics columns a unit's share moves (the rest are the recent changes). */
 export const DELTA_NAMES = [
+  'total',
+  'total_words',
+  'total_chars',
   'translated',
   'translated_words',
   'translated_chars',

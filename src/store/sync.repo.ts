@@ -24,6 +24,7 @@ import {
   insertParsedUnits,
   isFirstLoad,
   pendingAddedInTms,
+  pendingTexts,
   removeUnusedSourceUnits,
   storedUnits,
   updateParsedUnit,
@@ -46,6 +47,8 @@ export interface SyncState {
 export interface StoredUnits {
   units: ReadonlyMap<number, ReadonlyMap<bigint, StoredUnit>>;
   addedInTms: ReadonlySet<number>;
+  /** A monolingual template's strings edited in tms and not committed yet: their texts by id_hash. */
+  sourceEdits?: ReadonlyMap<bigint, string>;
 }
 
 /** Reads the component's translations, the languages of these codes and its checking settings. */
@@ -65,15 +68,22 @@ export async function readSyncState(tx: Tx, componentId: number, languageCodes: 
   return { translations, languages, checking };
 }
 
-/** Reads the units of these translations, and which of their pending units were added in tms. */
-export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>): Promise<StoredUnits> {
-  // every translation's units read together, then the added units of those holding pending ones together
+/**
+ * Reads the units of these translations, and which of their pending units were added in tms; with `template`, the texts
+ * of its pending units (a monolingual template's strings edited in tms).
+ */
+export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>, template?: number): Promise<StoredUnits> {
+  // every translation's units (and the template's pending texts) read together, then the added units of those holding
+  // pending ones together
   const ids = [...translationIds];
-  const stored = await Promise.all(ids.map((id) => storedUnits(tx, id)));
+  const [stored, sourceEdits] = await Promise.all([
+    Promise.all(ids.map((id) => storedUnits(tx, id))),
+    template === undefined ? undefined : pendingTexts(tx, template),
+  ]);
   const units = new Map(ids.map((id, i) => [id, stored[i]!]));
   const pending = ids.filter((_, i) => [...stored[i]!.values()].some((u) => u.pending));
   const addedInTms = new Set((await Promise.all(pending.map((id) => pendingAddedInTms(tx, id)))).flat());
-  return { units, addedInTms };
+  return sourceEdits === undefined ? { units, addedInTms } : { units, addedInTms, sourceEdits };
 }
 
 /** A unit to insert, with its failing checks (null: its checks are not written here). */
