@@ -95,18 +95,27 @@ export async function unitBySource(
   return row;
 }
 
-/**
- * `store` with every statement its writes run counted (each a round trip on PostgreSQL): `statements()` the sum since
- * the last `reset()`.
- * @example const { store: counted, statements } = countingWrites(env.store); await editUnit(counted, edit); statements()
- */
-export function countingWrites(store: Store): { store: Store; statements: () => number; reset: () => void } {
-  let count = 0;
-  const statement = (inner: Statement): Statement => {
+/** Transactions and statements run through a store (every statement run is a round trip on PostgreSQL). */
+export interface Counts {
+  transactions: number;
+  statements: number;
+  /** Of the transactions, the write transactions (counted when the object has the field). */
+  writes?: number;
+  /** Of the statements, those run inside write transactions (counted when the object has the field). */
+  writeStatements?: number;
+  /** Smart-HTTP requests to the upstream's server. */
+  gitRequests?: number;
+}
+
+/** `store` with every transaction and statement run through it counted in `counts`. */
+export function counting(store: Store, counts: Counts): Store {
+  const txs = new WeakMap<Tx, Tx>();
+  const statement = (inner: Statement, inWrite: boolean): Statement => {
     const counted =
       <A extends unknown[], R>(run: (...args: A) => R) =>
       (...args: A): R => {
-        count++;
+        counts.statements++;
+        if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
         return run(...args);
       };
     const outer: Statement = {
@@ -128,15 +137,23 @@ export function countingWrites(store: Store): { store: Store; statements: () => 
     };
     return outer;
   };
-  const wrap = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(t.prepare(sql)) : Reflect.get(t, k)) });
-  const counted = new Proxy(store, {
-    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrap(tx))) : Reflect.get(s, k)),
-  });
-  return {
-    store: counted,
-    statements: () => count,
-    reset: () => {
-      count = 0;
-    },
+  const wrap = (tx: Tx, inWrite: boolean): Tx => {
+    let outer = txs.get(tx);
+    if (!outer) {
+      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(tx.prepare(sql), inWrite) };
+      txs.set(tx, outer);
+    }
+    return outer;
   };
+  return Object.assign(Object.create(store) as Store, {
+    read: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return store.read((tx) => fn(wrap(tx, false)));
+    },
+    write: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      if (counts.writes !== undefined) counts.writes++;
+      return store.write((tx) => fn(wrap(tx, true)));
+    },
+  });
 }
