@@ -3,11 +3,10 @@
 // other go out together, so on PostgreSQL its round trips do not grow a handful per translation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { State } from '../../src/domain/unit.js';
-import type { Store, Tx } from '../../src/store/index.js';
-import type { PgSession } from '../../src/store/pg/session.js';
+import type { Store } from '../../src/store/index.js';
 import { syncAll } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
-import { onPostgres, sqlOn } from '../helpers/store.js';
+import { type Counts, counting, onPostgres, sqlOn } from '../helpers/store.js';
 import { type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
 
 const LANGUAGES = ['de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'sv', 'da', 'fi'];
@@ -38,24 +37,11 @@ describe('a sync reading changed files again', () => {
 
   /** Syncs, counting the round trips of its write transactions on PostgreSQL (BEGIN and COMMIT aside; 0 on SQLite). */
   async function syncCounted(): Promise<number> {
-    let trips = 0;
-    const counted = new Proxy(store, {
-      get: (s, k) =>
-        k === 'write'
-          ? <T>(fn: (tx: Tx) => Promise<T>) =>
-              s.write(async (tx) => {
-                const before = (tx as PgSession).roundTrips ?? 0;
-                try {
-                  return await fn(tx);
-                } finally {
-                  trips += ((tx as PgSession).roundTrips ?? 0) - before;
-                }
-              })
-          : Reflect.get(s, k),
-    });
+    const counts: Counts = { transactions: 0, statements: 0, writeRoundTrips: 0 };
+    const counted = counting(store, counts);
     const results = await syncAll(counted, config());
     expect(results.map((r) => [r.ok, r.error])).toEqual([[true, undefined]]);
-    return trips;
+    return counts.writeRoundTrips!;
   }
 
   it('stores every changed translation, its checks and statistics, in a bounded number of round trips', async () => {
