@@ -3,6 +3,7 @@ import { type Db, openDb } from '../../src/store/db.js';
 import type { Statement, Tx } from '../../src/store/db.js';
 import { openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
 import { PgStore } from '../../src/store/pg/pg-store.js';
+import type { PgSession } from '../../src/store/pg/session.js';
 import type { Store } from '../../src/store/store.js';
 
 /** The suite runs against PostgreSQL (`TMS_TEST_POSTGRES`): tests of SQLite's own files and pragmas skip. */
@@ -95,18 +96,33 @@ export async function unitBySource(
   return row;
 }
 
-/**
- * `store` with every statement its writes run counted (each a round trip on PostgreSQL): `statements()` the sum since
- * the last `reset()`.
- * @example const { store: counted, statements } = countingWrites(env.store); await editUnit(counted, edit); statements()
- */
-export function countingWrites(store: Store): { store: Store; statements: () => number; reset: () => void } {
-  let count = 0;
-  const statement = (inner: Statement): Statement => {
+/** Transactions and statements run through a store (every statement run is a round trip on PostgreSQL). */
+export interface Counts {
+  transactions: number;
+  statements: number;
+  /** Of the transactions, the write transactions (counted when the object has the field). */
+  writes?: number;
+  /** Of the statements, those run inside write transactions (counted when the object has the field). */
+  writeStatements?: number;
+  /** The statements run inside write transactions, by their SQL text (counted when the object has the field). */
+  writeRuns?: Map<string, number>;
+  /** PostgreSQL's round trips inside write transactions, BEGIN and COMMIT aside (`PgSession.roundTrips`; 0 on SQLite). */
+  writeRoundTrips?: number;
+  /** Smart-HTTP requests to the upstream's server. */
+  gitRequests?: number;
+}
+
+/** `store` with every transaction and statement run through it counted in `counts`. */
+export function counting(store: Store, counts: Counts): Store {
+  // the wrapped connection, one for reads and one for writes (SQLite's store keeps one connection for both)
+  const txs = { read: new WeakMap<Tx, Tx>(), write: new WeakMap<Tx, Tx>() };
+  const statement = (sql: string, inner: Statement, inWrite: boolean): Statement => {
     const counted =
       <A extends unknown[], R>(run: (...args: A) => R) =>
       (...args: A): R => {
-        count++;
+        counts.statements++;
+        if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
+        if (inWrite) counts.writeRuns?.set(sql, (counts.writeRuns.get(sql) ?? 0) + 1);
         return run(...args);
       };
     const outer: Statement = {
@@ -128,15 +144,32 @@ export function countingWrites(store: Store): { store: Store; statements: () => 
     };
     return outer;
   };
-  const wrap = (tx: Tx): Tx => new Proxy(tx, { get: (t, k) => (k === 'prepare' ? (sql: string) => statement(t.prepare(sql)) : Reflect.get(t, k)) });
-  const counted = new Proxy(store, {
-    get: (s, k) => (k === 'write' ? <T>(fn: (tx: Tx) => Promise<T>) => s.write((tx) => fn(wrap(tx))) : Reflect.get(s, k)),
-  });
-  return {
-    store: counted,
-    statements: () => count,
-    reset: () => {
-      count = 0;
-    },
+  const wrap = (tx: Tx, inWrite: boolean): Tx => {
+    const wrapped = inWrite ? txs.write : txs.read;
+    let outer = wrapped.get(tx);
+    if (!outer) {
+      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(sql, tx.prepare(sql), inWrite) };
+      wrapped.set(tx, outer);
+    }
+    return outer;
   };
+  return Object.assign(Object.create(store) as Store, {
+    read: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return store.read((tx) => fn(wrap(tx, false)));
+    },
+    write: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      if (counts.writes !== undefined) counts.writes++;
+      return store.write(async (tx) => {
+        const trips = () => (tx as Partial<PgSession>).roundTrips ?? 0;
+        const before = trips();
+        try {
+          return await fn(wrap(tx, true));
+        } finally {
+          if (counts.writeRoundTrips !== undefined) counts.writeRoundTrips += trips() - before;
+        }
+      });
+    },
+  });
 }

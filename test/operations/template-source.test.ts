@@ -16,7 +16,7 @@ import { createUser } from '../../src/store/users.repo.js';
 import { syncProject } from '../../src/sync/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { gitCli, tempDir } from '../helpers/git-repo.js';
-import { countingWrites, sqlOn } from '../helpers/store.js';
+import { type Counts, counting, sqlOn } from '../helpers/store.js';
 import { helloConfig } from '../helpers/sync-env.js';
 
 const po = (language: string, entries: [string, string][], flags: Record<string, string> = {}) =>
@@ -120,10 +120,10 @@ describe('what a template source edit costs', () => {
        WHERE t.is_source = 1 AND u.context = ? AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
       key,
     )) as number;
-    const counted = countingWrites(env.store);
-    await editUnit(counted.store, { unitId: unit, target: [text], state: State.TRANSLATED, user: { id: 1 } });
+    const counts: Counts = { transactions: 0, statements: 0, writeStatements: 0 };
+    await editUnit(counting(env.store, counts), { unitId: unit, target: [text], state: State.TRANSLATED, user: { id: 1 } });
     const marked = await sqlOn(env.store).value(`SELECT count(*) FROM changes WHERE action = ${Action.SOURCE_CHANGE} AND target = ?`, text);
-    return { statements: counted.statements(), marked: Number(marked) };
+    return { statements: counts.writeStatements!, marked: Number(marked) };
   };
 
   it('marks the translations when a suggestion for the template string is accepted, as an edit does', async () => {
