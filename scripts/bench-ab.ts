@@ -1,7 +1,8 @@
 // `npm run bench:ab -- <another tms checkout, built>`: this tms against another build on SQLite, in turns, so that a
 // shared machine's changing load meets both alike. KeePassXC (72k units) over loopback smart HTTP; then
 //   - cold `tms sync` of each build into a fresh database, BENCH_RUNS times each, alternating (wall and CPU time; on
-//     SQLite also the time until its strings are visible: the file polled by a connection of this process);
+//     both engines also the time until its strings are visible: the SQLite file, or the PostgreSQL database, polled by
+//     a connection of this process (BENCH_VISIBLE=0: not polled, the server's CPU then without the poll's queries));
 //   - one `tms serve --workers 1` of each build on a copy of one database synced by the other build, and per request kind short loads
 //     (BENCH_DURATION seconds, autocannon, BENCH_CONNECTIONS) of one then the other, BENCH_ROUNDS rounds, the first
 //     build of a round alternating: GET of single units, 100-unit pages (of a translation, of /api/units/), component
@@ -147,11 +148,21 @@ const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).
 /** BENCH_SYNC_ARGS: arguments added to each cold `tms sync` (e.g. `--threads 2`). */
 const SYNC_ARGS = (process.env.BENCH_SYNC_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-/** Seconds from the last `tmsRun`'s start until its strings were visible to another connection (`watch`: its SQLite file). */
+/** Seconds from the last `tmsRun`'s start until its strings were visible to another connection (`watch`: its SQLite file or PostgreSQL database). */
 let lastRunVisible = Number.NaN;
 
-/** Whether SQLite `file` holds a committed unit (read by a connection of this process, as a server beside the sync reads). */
-function unitsVisible(file: string): boolean {
+/**
+ * Whether SQLite `file` holds a committed unit (read by a connection of this process, as a server beside the sync
+ * reads); on PostgreSQL (`session`, one connection to the database for the whole run) whether the database does.
+ */
+function unitsVisible(file: string, session?: PgDb): boolean {
+  if (session) {
+    try {
+      return Number(session.prepare('SELECT count(*) FROM (SELECT 1 FROM units LIMIT 1) u').pluck().get()) === 1;
+    } catch {
+      return false; // its schema not there yet
+    }
+  }
   if (!existsSync(file)) return false;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -167,7 +178,7 @@ async function tmsRun(checkout: string, configFile: string, ...args: string[]): 
   return tmsRunWatching(undefined, checkout, configFile, ...args);
 }
 
-/** tmsRun, and while it runs (every 10 ms) whether `watch`, a SQLite file, shows its units yet (lastRunVisible). */
+/** tmsRun, and while it runs (every 10 ms) whether `watch`, a SQLite file or a PostgreSQL URL, shows its units yet (lastRunVisible). */
 async function tmsRunWatching(watch: string | undefined, checkout: string, configFile: string, ...args: string[]): Promise<number> {
   const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
@@ -181,12 +192,17 @@ async function tmsRunWatching(watch: string | undefined, checkout: string, confi
   if (watch) {
     let done = false;
     void closed.then(() => (done = true));
-    while (!done) {
-      if (unitsVisible(watch)) {
-        lastRunVisible = (performance.now() - started) / 1000;
-        break;
+    const session = watch.startsWith('postgresql:') ? new PgDb(watch, 'bench') : undefined;
+    try {
+      while (!done) {
+        if (unitsVisible(watch, session)) {
+          lastRunVisible = (performance.now() - started) / 1000;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      session?.close();
     }
   }
   const status = await closed;
@@ -231,7 +247,7 @@ for (let i = 0; i < RUNS; i++) {
     const database = POSTGRES ? pgDatabase() : undefined;
     const file = config(`cold-${b.name}-${i}`, database);
     const pgBefore = POSTGRES ? pgCpuSeconds() : 0;
-    const watch = POSTGRES ? undefined : path.join(path.dirname(file), 'tms.sqlite');
+    const watch = process.env.BENCH_VISIBLE === '0' ? undefined : (database ?? path.join(path.dirname(file), 'tms.sqlite'));
     cold.get(b.name)!.push(await tmsRunWatching(watch, b.checkout, file, 'sync', 'keepassxc', ...SYNC_ARGS));
     coldVisible.get(b.name)!.push(lastRunVisible);
     // the sessions end with the process; the postmaster reaps them a moment later
@@ -262,7 +278,7 @@ if (RUNS > 0)
     `  its main thread's CPU time (the writing thread): this ${median(coldMainCpu.get('this')!).toFixed(2)} s, other ${median(coldMainCpu.get('other')!).toFixed(2)} s; ` +
       `this / other: median ×${median(coldMainRatios).toFixed(3)} (runs: ${coldMainRatios.map((r) => r.toFixed(2)).join(', ')})`,
   );
-if (RUNS > 0 && !POSTGRES) {
+if (RUNS > 0 && process.env.BENCH_VISIBLE !== '0') {
   const visibleRatios = coldVisible.get('this')!.map((t, i) => t / coldVisible.get('other')![i]!);
   console.log(
     `  its strings visible to another connection after (from the start, polled every 10 ms): this ${median(coldVisible.get('this')!).toFixed(2)} s, ` +

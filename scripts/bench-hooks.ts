@@ -1,6 +1,5 @@
 // `npm run bench:hooks`: webhook-to-visible latency on the KeePassXC corpus: upstream commit → signed GitHub hook → string in the API.
 import { execFileSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { openStore } from '../src/store/index.js';
 import { syncProject } from '../src/sync/index.js';
 import { createUpstream, gitCli, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
+import { sendGithubPush } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -86,7 +86,6 @@ const base = httpServer.url;
 
 const original = files[DE]!.toString('utf8');
 const added: string[] = [];
-let deliveries = 0;
 
 /** The German file with the round's new messages appended to its last context. */
 function germanWith(messages: string[]): string {
@@ -95,31 +94,6 @@ function germanWith(messages: string[]): string {
     .join('');
   const at = original.lastIndexOf('</context>');
   return original.slice(0, at) + extra + original.slice(at);
-}
-
-function hookBody(): string {
-  const url = gitServer.url('keepassxc');
-  return JSON.stringify({
-    ref: 'refs/heads/main',
-    repository: { name: 'keepassxc', full_name: 'keepassxreboot/keepassxc', owner: { login: 'keepassxreboot' }, clone_url: `${url}.git`, html_url: url, url },
-  });
-}
-
-async function sendHook(): Promise<{ ms: number; status: number }> {
-  const body = hookBody();
-  const started = performance.now();
-  const res = await fetch(`${base}/hooks/github/`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'push',
-      'x-github-delivery': `bench-${++deliveries}`,
-      'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-    },
-  });
-  await res.text();
-  return { ms: performance.now() - started, status: res.status };
 }
 
 async function visible(marker: string): Promise<boolean> {
@@ -138,7 +112,7 @@ async function round(n: number): Promise<{ ack: number; visible: number; pull: n
   await gitCli(dev, ['push', '-q', 'origin', 'main']);
   const pullsBefore = pulls.length;
   const started = performance.now();
-  const ack = await sendHook();
+  const ack = await sendGithubPush(base, SECRET, gitServer.url('keepassxc'));
   if (ack.status !== 200) throw new Error(`hook answered ${ack.status}`);
   for (;;) {
     if (await visible(marker)) break;
@@ -177,7 +151,7 @@ writeFileSync(path.join(dev, DE), germanWith(added));
 await gitCli(dev, ['commit', '-q', '-am', 'Bench burst']);
 await gitCli(dev, ['push', '-q', 'origin', 'main']);
 const before = pulls.length;
-const acks = await Promise.all(Array.from({ length: 20 }, () => sendHook()));
+const acks = await Promise.all(Array.from({ length: 20 }, () => sendGithubPush(base, SECRET, gitServer.url('keepassxc'))));
 await queue.idle();
 console.log(`burst of 20 hooks at once: answered in ${fmt(acks.map((a) => a.ms))}; ${pulls.length - before} pull(s) ran`);
 

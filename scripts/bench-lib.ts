@@ -1,6 +1,7 @@
 // What the end-to-end benchmarks share: the KeePassXC corpus (or a visible exit without it), its project
-// configuration, and the address a `tms serve` child process prints.
+// configuration, the address a `tms serve` child process prints, and a forge's signed push hook.
 import type { ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -94,3 +95,31 @@ export type Autocannon = (options: {
 
 /** The load generator (CommonJS, typed here). */
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+let deliveries = 0;
+
+/**
+ * A push to `repoUrl`'s `main` as GitHub reports it: a signed push hook (`secret`, the configuration's `hooks.secret`)
+ * posted to `${base}/hooks/github/`. Its answer's status, and the milliseconds until it came.
+ * @example await sendGithubPush('http://127.0.0.1:8000', 's3cret', gitServer.url('keepassxc'))
+ */
+export async function sendGithubPush(base: string, secret: string, repoUrl: string): Promise<{ ms: number; status: number; text: string }> {
+  const name = repoUrl.split('/').at(-1)!;
+  const body = JSON.stringify({
+    ref: 'refs/heads/main',
+    repository: { name, full_name: `bench/${name}`, owner: { login: 'bench' }, clone_url: `${repoUrl}.git`, html_url: repoUrl, url: repoUrl },
+  });
+  const started = performance.now();
+  const res = await fetch(`${base}/hooks/github/`, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-github-delivery': `bench-${process.pid}-${++deliveries}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    },
+  });
+  const text = await res.text();
+  return { ms: performance.now() - started, status: res.status, text };
+}

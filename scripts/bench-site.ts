@@ -2,7 +2,6 @@
 // `tms` processes cold and after one upstream file changed: each component its own repository URL, then linked; then
 // cold syncs of the linked site on one thread and on two (`tms sync --threads`), alternating.
 import { execFileSync, spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { commitToUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
-import { serveUrl } from './bench-lib.js';
+import { sendGithubPush, serveUrl } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TMS_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -446,26 +445,11 @@ async function measureWebhooks(dir: string, config: string): Promise<void> {
       const text = contents.get(key)!.replace(/<translation>[^<]+<\/translation>/, `<translation>${marker}</translation>`);
       contents.set(key, text);
       await commitToUpstream(path.join(upstreams, `site-${repo}.git`), { [file]: text });
-      const url = server.url(`site-${repo}`);
-      const body = JSON.stringify({
-        ref: 'refs/heads/main',
-        repository: { name: `site-${repo}`, full_name: `bench/site-${repo}`, owner: { login: 'bench' }, clone_url: `${url}.git`, html_url: url, url },
-      });
       const cpuBefore = cpuSeconds(child.pid!);
       const started = performance.now();
-      const res = await fetch(`${base}/hooks/github/`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'push',
-          'x-github-delivery': `bench-site-${round}-${Date.now()}`,
-          'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}`,
-        },
-      });
-      const answer = await res.text();
-      if (res.status !== 200) throw new Error(`the hook answered ${res.status}: ${answer}`);
-      const ack = performance.now() - started;
+      const answer = await sendGithubPush(base, HOOK_SECRET, server.url(`site-${repo}`));
+      if (answer.status !== 200) throw new Error(`the hook answered ${answer.status}: ${answer.text}`);
+      const ack = answer.ms;
       for (;;) {
         const page = (await (await fetch(`${base}/api/units/?q=${encodeURIComponent(`target:"${marker}"`)}`)).json()) as { count: number };
         if (page.count > 0) break;

@@ -11,7 +11,7 @@ import type { Access } from './access.js';
  */
 export type Counts = Omit<TranslationStatsRow, 'translation_id' | 'last_author_id' | 'seq'> & { last_author: string | null };
 
-const SUMMED = ['total', 'total_words', 'total_chars', ...DELTA_NAMES, 'recent_changes'] as const;
+const SUMMED = [...DELTA_NAMES, 'recent_changes'] as const;
 
 /** Empty counts (a translation never counted yet). */
 export function emptyCounts(): Counts {

@@ -141,6 +141,31 @@ describe('IdHashTable', () => {
     expect(table.earlier).toBe(0);
   });
 
+  it('hashes a context given in two parts as the joined context, its words those of the text alone', () => {
+    // short and long, ASCII and not (the short ASCII texts and contexts are written by a loop, the rest encoded), a
+    // surrogate pair split between the two parts, and a text ending in a lone high surrogate
+    const texts = ['', 'Save', 'Create Account', ' two  spaces\tand a tab ', 'x'.repeat(48), 'y '.repeat(30), 'Empfänger', '😀 smile', 'lone \ud83d'];
+    const parts: Array<[string, string]> = [
+      ['', ''],
+      ['ng2.template///', '1267967133679326155'],
+      ['ng2.template///', ''],
+      ['', 'custom.id'],
+      ['a'.repeat(49), 'b'],
+      ['messages.xlf///', 'ü'],
+      ['pre \ud83d', '\ude00 post'],
+      ['\ude00', 'x'],
+    ];
+    const table = new IdHashTable();
+    let value = 0;
+    for (const text of texts) {
+      for (const [context, end] of parts) {
+        const hash = table.add(text, context, value++, end);
+        expect(wordsOfLastHashed()).toBe(countWords([text]));
+        expect(hash).toBe(calculateHash(text, context + end));
+      }
+    }
+  });
+
   it('tells apart hashes whose upper halves are equal', () => {
     // these two share bits 32-63 of their hash (found by search)
     expect(calculateHash('unit 50048') >> 32n).toBe(calculateHash('unit 72194') >> 32n);

@@ -17,6 +17,8 @@ memory.set(new TextEncoder().encode('Weblate Sip Hash'), 8);
 // bytes of the text last hashed (from offset 24 of the memory): by `IdHashTable.add` and `unitContentHash`, of its text
 // without the context
 let hashedLength = 0;
+// the words of that text where the loop that wrote it counted them (a short ASCII text), else -1: counted when asked
+let hashedWords = -1;
 
 /**
  * The words of the text last hashed (countWords's rule for one form; a plural separator counts as whitespace), or
@@ -24,7 +26,48 @@ let hashedLength = 0;
  * bytes the hash read: a reader that hashes each source counts its words without reading the string again.
  */
 export function wordsOfLastHashed(): number {
-  return countWordsUtf8(memory, 24, 24 + hashedLength);
+  return hashedWords >= 0 ? hashedWords : countWordsUtf8(memory, 24, 24 + hashedLength);
+}
+
+/**
+ * Texts up to this length that are ASCII are written into the memory by a loop (which counts their words as it
+ * goes): for a short text `encodeInto`'s call, its view and its result object cost more than the loop; from about
+ * 64 characters on the encoder is as fast or faster.
+ */
+const SHORT = 48;
+// the ASCII characters countWords reads as whitespace (tab to carriage return, U+001C-U+001F, space)
+const ASCII_SPACE = new Uint8Array(0x21);
+for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20]) ASCII_SPACE[c] = 1;
+
+/**
+ * Writes a short ASCII `text` into the memory at 24 (one byte a character, its UTF-8) and answers its words by
+ * countWords's rule, or -1 where a character is not ASCII (what was written is then written again by the encoder).
+ */
+function writeAsciiCountingWords(text: string): number {
+  const bytes = memory;
+  let words = 0;
+  // whether the character before was whitespace (1) or not (0): a word starts where a non-space follows a space
+  let before = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    bytes[24 + i] = c;
+    const space = c <= 0x20 ? ASCII_SPACE[c]! : 0;
+    words += before & (space ^ 1);
+    before = space;
+  }
+  return words;
+}
+
+/** Writes a short ASCII `text` into the memory at `at` and answers true, or false where a character is not ASCII. */
+function writeAscii(text: string, at: number): boolean {
+  const bytes = memory;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return false;
+    bytes[at + i] = c;
+  }
+  return true;
 }
 
 /** SipHash-2-4 of the UTF-8 text, minus 2^63. */
@@ -32,11 +75,32 @@ function signedHash(text: string): bigint {
   room(text.length);
   const { written } = encoder.encodeInto(text, input);
   hashedLength = written;
+  hashedWords = -1;
   return hashInput(written);
 }
 
-/** The hash of `text + context` (a context that is not empty encoded after the text: no joined string is made). */
-function signedHashOfPair(text: string, context: string): bigint {
+/**
+ * The hash of `text + context + contextEnd` (a context that is not empty encoded after the text, where it can be in
+ * its two parts: no joined string is made).
+ */
+function signedHashOfPair(text: string, context: string, contextEnd: string): bigint {
+  // a short ASCII text (most sources) written by a loop that counts its words; its last unit is no surrogate
+  if (text.length <= SHORT) {
+    const length = text.length + context.length + contextEnd.length;
+    room(length);
+    const words = writeAsciiCountingWords(text);
+    if (words >= 0) {
+      const first = text.length;
+      hashedLength = first;
+      hashedWords = words;
+      if (context.length <= SHORT && contextEnd.length <= SHORT && writeAscii(context, 24 + first) && writeAscii(contextEnd, 24 + first + context.length)) {
+        return hashInput(length);
+      }
+      const rest = contextEnd === '' ? context : context + contextEnd;
+      return hashInput(first + encoder.encodeInto(rest, memory.subarray(24 + first)).written);
+    }
+  }
+  if (contextEnd !== '') context += contextEnd;
   // a lone high surrogate at the text's end would pair with the context's first unit in the joined string
   const last = text.charCodeAt(text.length - 1);
   if (context === '') return signedHash(text);
@@ -49,6 +113,7 @@ function signedHashOfPair(text: string, context: string): bigint {
   room(text.length + context.length);
   const first = encoder.encodeInto(text, input).written;
   hashedLength = first;
+  hashedWords = -1;
   return hashInput(first + encoder.encodeInto(context, memory.subarray(24 + first)).written);
 }
 
@@ -91,7 +156,7 @@ export function unitIdHash(monolingual: boolean, source: readonly string[], cont
 
 /** content_hash: `hash(source + context)` for every unit. */
 export function unitContentHash(source: readonly string[], context: string): bigint {
-  return signedHashOfPair(joinPlural(source), context);
+  return signedHashOfPair(joinPlural(source), context, '');
 }
 
 /**
@@ -117,9 +182,12 @@ export class IdHashTable {
     this.kept = new Int32Array(slots);
   }
 
-  /** `calculateHash(text, context)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash. */
-  add(text: string, context: string, value: number): bigint {
-    const hash = signedHashOfPair(text, context);
+  /**
+   * `calculateHash(text, context + contextEnd)`, noting `value` (≥ 0) for it unless an earlier unit had the same hash
+   * (a context in two parts is hashed as they are, not joined).
+   */
+  add(text: string, context: string, value: number, contextEnd = ''): bigint {
+    const hash = signedHashOfPair(text, context, contextEnd);
     const high = result.getInt32(4, true);
     const low = result.getInt32(0, true);
     const mask = this.kept.length - 1;

@@ -24,6 +24,11 @@ describe('statsDelta', () => {
     expect(d).toMatchObject({ translated: 0, translated_words: 3, approved: 1, approved_words: 5 });
   });
 
+  it('moves the totals by the words and characters of a source that changed, never by the string itself', () => {
+    const d = statsDelta(unit({ state: State.TRANSLATED, num_words: 2, num_chars: 9 }), unit({ state: State.FUZZY, num_words: 3, num_chars: 14 }));
+    expect(d).toMatchObject({ total: 0, total_words: 1, total_chars: 5, translated: -1, translated_words: -2, fuzzy: 1, fuzzy_words: 3 });
+  });
+
   it('moves failing checks, suggestions and comments, and nothing for an unchanged unit', () => {
     expect(statsDelta(unit({ failing: 1, suggestion: 1 }), unit({ comment: 1 }))).toMatchObject({
       failing: -1,

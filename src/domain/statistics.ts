@@ -15,11 +15,13 @@ export interface UnitStatsFacts {
 
 /** How much each counter of a translation's statistics moves (strings, words, characters of each bucket). */
 export type StatsDelta = Record<
-  `${'translated' | 'fuzzy' | 'approved' | 'readonly'}${'' | '_words' | '_chars'}` | 'failing' | 'failing_words' | 'suggestions' | 'comments',
+  `${'total' | 'translated' | 'fuzzy' | 'approved' | 'readonly'}${'' | '_words' | '_chars'}` | 'failing' | 'failing_words' | 'suggestions' | 'comments',
   number
 >;
 
-const BUCKETS: readonly [name: 'translated' | 'fuzzy' | 'approved' | 'readonly', holds: (state: number) => boolean][] = [
+// the totals too: a unit's words and characters change with its source (a monolingual template's edited)
+const BUCKETS: readonly [name: 'total' | 'translated' | 'fuzzy' | 'approved' | 'readonly', holds: (state: number) => boolean][] = [
+  ['total', () => true],
   ['translated', (s) => s >= State.TRANSLATED],
   ['fuzzy', (s) => s === State.FUZZY],
   ['approved', (s) => s === State.APPROVED],

@@ -17,7 +17,7 @@ import {
   type TranslationInfo,
   now,
 } from '../store/index.js';
-import { syncedCommitOf } from '../store/projects.repo.js';
+import { componentsWithPendingEdits, syncedCommitOf } from '../store/projects.repo.js';
 import { pendingRemovals } from '../store/removals.repo.js';
 import { componentTranslations } from '../store/translations.repo.js';
 import { clearRemovals } from '../store/units.repo.js';
@@ -34,6 +34,8 @@ export interface CommitOptions {
   user?: Actor;
   /** Commit only these translations' pending edits (Weblate's translation-level `repository/` commit names one). */
   translations?: readonly number[];
+  /** The components sharing the working copy (weblate:// links), when the caller has opened them already. */
+  sharers?: readonly ComponentHandle[];
 }
 
 /** One commit made. */
@@ -134,13 +136,25 @@ interface Member {
  * (`opts.translations`) writes only those translations.
  */
 async function committing(h: ComponentHandle, opts: CommitOptions): Promise<ComponentHandle[]> {
-  return opts.translations === undefined ? [h, ...(await openSharers(h))] : [h];
+  return opts.translations === undefined ? [h, ...(opts.sharers ?? (await openSharers(h)))] : [h];
 }
 
 async function commitOnce(h: ComponentHandle, opts: CommitOptions): Promise<{ result: CommitResult; undo: CommitUndo }> {
   const only = opts.translations === undefined ? undefined : new Set(opts.translations);
   const members: Member[] = [];
-  for (const m of await committing(h, opts)) {
+  const [, ...others] = await committing(h, opts);
+  // the components sharing the working copy that hold edits not committed yet, asked once for all of them (the others
+  // bring nothing to the commit)
+  const holding =
+    others.length > 0
+      ? await h.store.read((tx) =>
+          componentsWithPendingEdits(
+            tx,
+            others.map((m) => m.row.id),
+          ),
+        )
+      : new Set<number>();
+  for (const m of [h, ...others.filter((m) => holding.has(m.row.id))]) {
     // Removals (strings deleted in tms) are written with the edits, by their author.
     const all: PendingUnit[] = [...(await m.store.read((tx) => pendingUnits(tx, m.row.id))), ...(await m.store.read((tx) => pendingRemovals(tx, m.row.id)))];
     const pending = only === undefined ? all : all.filter((u) => only.has(u.translation_id));

@@ -17,6 +17,7 @@ import { type UnitEdit, editUnit, propagateEdit, saveUnitEdit } from './edit.js'
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
 import { editSourceStrings } from './source-strings.js';
+import { followTemplateEdit } from './template-source.js';
 
 /** Who acts: a user id, or null for an anonymous visitor (their records carry no user, as Weblate's). */
 export type DiscussionActor = { id: number } | null;
@@ -108,6 +109,7 @@ export async function acceptSuggestion(
         details: { state, old_state: unit.state, source: unit.source },
       }),
     });
+    await followTemplateEdit(tx, unit, suggestion.target, { userId: user.id, timestamp });
     await followUnitStats(tx, [counted(unit)], () => suggestions.deleteSuggestion(tx, suggestion.id, null));
     const propagated =
       mayPropagateTo && saved.state >= State.TRANSLATED

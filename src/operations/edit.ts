@@ -12,6 +12,7 @@ import { type ChangeInput, type EditableUnit, type Store, type Tx, now } from '.
 import { isComponentLocked } from '../store/projects.repo.js';
 import { COMPONENT_LOCKED } from './lock.js';
 import { pluralForms } from './plural-forms.js';
+import { followTemplateEdit } from './template-source.js';
 
 /**
  * An edit that cannot be applied. `kind: 'invalid'` is bad input on `field` (the API answers 400 with
@@ -124,6 +125,8 @@ export async function editUnit(store: Store, edit: UnitEdit): Promise<UnitEditRe
   let propagated: number[] = [];
   const saved = await store.write(async (tx) => {
     const saved = await saveUnitEdit(tx, unit, { target, state: edit.state, authorId: edit.user.id, timestamp, change: change(unit, action, edit.state) });
+    // a monolingual template's text is its strings' source in every translation
+    await followTemplateEdit(tx, unit, target, { userId: edit.user.id, timestamp });
     if (edit.mayPropagateTo && saved.state >= State.TRANSLATED) {
       propagated = await propagateEdit(tx, unit, {
         target,

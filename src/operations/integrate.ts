@@ -7,7 +7,7 @@ import { componentAlerts, setAlert } from '../store/alerts.repo.js';
 import { mergeFailure, recordChanges } from '../store/changes.repo.js';
 import { findUnitByHash, lastContentAuthor, repend, undoCommit } from '../store/edits.repo.js';
 import { type ChangeInput, type RependUnit, type TranslationInfo, now } from '../store/index.js';
-import { componentTranslations } from '../store/translations.repo.js';
+import { componentTranslations, componentTranslationsOf } from '../store/translations.repo.js';
 import { restoreRemovals } from '../store/units.repo.js';
 import * as vcs from '../vcs/index.js';
 import type { CommitUndo } from './commit.js';
@@ -66,23 +66,31 @@ export async function recordUpdateFailure(h: ComponentHandle, error: string, use
  * commits with a unit-aware file merge; units both sides changed keep upstream's text in the file and the local
  * text as a pending edit. On failure nothing of git changes except that the commits listed in `undo` are taken
  * back, their edits pending again, and 22/23 is recorded: the component stays usable and no edit is lost.
- * The caller holds the component's mutex and re-syncs afterwards.
+ * The caller holds the component's mutex and re-syncs afterwards. `opened`: the components sharing the working copy, when
+ * the caller has opened them already.
  */
-export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor): Promise<IntegrateOutcome> {
+export async function integrateLocked(h: ComponentHandle, undo: CommitUndo, user?: Actor, opened?: readonly ComponentHandle[]): Promise<IntegrateOutcome> {
   const previousHead = (await vcs.headCommit({ dir: h.dir, cache: h.cache }))?.oid ?? null;
   let update!: vcs.UpdateResult;
   let found: FileConflict[] = [];
-  const sharers = await openSharers(h);
-  const specOf = async (m: ComponentHandle): Promise<MergerSpec> => ({
-    format: m.format.id,
-    template: m.component.template,
-    sourceLanguage: m.component.source_language,
-    branch: m.branch,
-    translations: await m.store.read((tx) => componentTranslations(tx, m.row.id)),
-  });
+  const sharers = opened ?? (await openSharers(h));
   const integrate = async () => {
-    const spec: MergerSpec = await specOf(h);
-    if (sharers.length > 0) spec.linked = await Promise.all(sharers.map(specOf));
+    // every sharing component's translations in one read (not one each)
+    const translations = await h.store.read((tx) =>
+      componentTranslationsOf(
+        tx,
+        [h, ...sharers].map((m) => m.row.id),
+      ),
+    );
+    const specOf = (m: ComponentHandle): MergerSpec => ({
+      format: m.format.id,
+      template: m.component.template,
+      sourceLanguage: m.component.source_language,
+      branch: m.branch,
+      translations: translations.get(m.row.id) ?? [],
+    });
+    const spec: MergerSpec = specOf(h);
+    if (sharers.length > 0) spec.linked = sharers.map(specOf);
     if (h.component.merge_style === 'rebase') {
       ({ update, conflicts: found } = await gitWork(h, 'rebase', { dir: h.dir, merger: spec, committerEmail: h.config.committer.email }));
     } else {

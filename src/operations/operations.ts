@@ -1,7 +1,7 @@
 // The repository operations of Weblate's `repository/` endpoint: commit, push, pull, reset, cleanup, file-sync, file-scan.
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, pushBranch, pushUrl } from '../component/handle.js';
+import { type Actor, type ComponentHandle, type OperationResult, errorLine, hasWorkingCopy, openSharers, pushBranch, pushUrl } from '../component/handle.js';
 import { Action } from '../domain/actions.js';
 import { recordChanges } from '../store/changes.repo.js';
 import { markAllPending } from '../store/edits.repo.js';
@@ -31,20 +31,21 @@ export interface RepositoryResult extends OperationResult {
   shared?: ComponentSyncResult[];
 }
 
-type Locked = (h: ComponentHandle) => Promise<RepositoryResult & { resync?: boolean; force?: boolean }>;
+/** What an operation's git work returns to `operate`: whether to re-sync, and the sharing components it opened (if it did). */
+type Locked = (h: ComponentHandle) => Promise<RepositoryResult & { resync?: boolean; force?: boolean; sharers?: readonly ComponentHandle[] }>;
 
 /** Runs `work` holding the component's mutex, then re-syncs the component (same mutex) when asked to. */
 async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResult> {
   return withMutex(h, async () => {
     if (!hasWorkingCopy(h)) return { result: false, detail: `${h.key}: the repository has not been cloned yet (sync the component first)` };
-    let outcome: RepositoryResult & { resync?: boolean; force?: boolean };
+    let outcome: Awaited<ReturnType<Locked>>;
     try {
       outcome = await work(h);
     } catch (e) {
       // A batch never throws half-way: an unexpected failure becomes the result.
       return { result: false, detail: errorLine(e, h) };
     }
-    const { resync, force, ...result } = outcome;
+    const { resync, force, sharers, ...result } = outcome;
     if (resync) {
       // still under the lock: no other operation runs between the git work and the re-scan
       result.sync = await syncLocked(h, { force, offline: true });
@@ -52,7 +53,7 @@ async function operate(h: ComponentHandle, work: Locked): Promise<RepositoryResu
       if (force) result.result = result.result && result.sync.ok;
       // the components sharing the working copy read what it holds now too (those whose files did not change only
       // move their commit)
-      for (const { target: other, result: synced } of await syncSharers(h, { force })) {
+      for (const { target: other, result: synced } of await syncSharers(h, { force, sharers })) {
         result.shared = [...(result.shared ?? []), synced];
         if (!synced.ok && synced.error) result.detail = joinLines(result.detail, `Re-scan of ${other.project.slug}/${other.component.slug}: ${synced.error}`);
       }
@@ -162,15 +163,24 @@ export async function pullComponent(h: ComponentHandle, opts: OperationOptions =
     }
     const status = await statusOf(h);
     if (!status.needsMerge) return { result: true, detail: 'Already up to date.' };
-    const first = await commitLocked(h, opts);
-    const outcome = await integrateLocked(h, first.undo, opts.user);
+    // the components sharing the working copy, opened once for the commit, the merge and the re-sync
+    const sharers = await openSharers(h);
+    const first = await commitLocked(h, { ...opts, sharers });
+    const outcome = await integrateLocked(h, first.undo, opts.user, sharers);
     if (!outcome.ok) return { result: false, detail: joinLines(`Could not update the repository: ${outcome.error}`, keptPending(first.result, outcome)) };
     const committed = await commitAgain(h, opts, first);
     const { result: commit } = committed;
-    const pulled = { result: true, detail: joinLines(commit.detail, conflictLines(outcome.conflicts)), commit, conflicts: outcome.conflicts, resync: true };
+    const pulled = {
+      result: true,
+      detail: joinLines(commit.detail, conflictLines(outcome.conflicts)),
+      commit,
+      conflicts: outcome.conflicts,
+      resync: true,
+      sharers,
+    };
     if (!pushesOnCommit(h) || !(await statusOf(h)).needsPush) return pulled;
     // the push's detail tells the commit and the conflicts too
-    return { ...(await pushLocked(h, opts, committed, outcome.conflicts)), resync: true };
+    return { ...(await pushLocked(h, opts, committed, outcome.conflicts)), resync: true, sharers };
   });
 }
 

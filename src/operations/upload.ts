@@ -25,6 +25,7 @@ import { COMPONENT_LOCKED } from './lock.js';
 import { pushAfterCommit } from './operations.js';
 import { fileContext, templateAtHead } from './pending-write.js';
 import { pluralForms } from './plural-forms.js';
+import { followTemplateTargets } from './template-source.js';
 import { ADD_TO_SOURCE, addRefusal, newUnits, reviewEnabled, storeNewUnits, stringAddedChange } from './units.js';
 
 export const UPLOAD_METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
@@ -403,6 +404,9 @@ export async function uploadTranslation(h: ComponentHandle, language: string, in
  * needing editing), refreshes statistics (call inside a transaction); bulk edit and search and replace save so too.
  */
 export async function saveUploadedTargets(tx: Tx, translationId: number, edits: readonly UnitTargetEdit[], changes: readonly ChangeInput[]): Promise<number[]> {
+  // a monolingual template's text is its strings' source in every translation (read before the targets change)
+  const [first] = edits;
+  if (first) await followTemplateTargets(tx, translationId, edits, { userId: changes[0]?.userId ?? first.authorId, timestamp: first.timestamp });
   await setPendingTargets(
     tx,
     edits.map((e) => ({ ...e, unitId: e.id })),

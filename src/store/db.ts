@@ -188,7 +188,13 @@ export interface Dialect {
    * FTS5's units_fts (it does not);
    * PostgreSQL's: the table of lowercased texts unit_search, under pg_trgm's indexes (each candidate row's LIKE decides).
    */
-  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null): { sql: string; params: unknown[] } | null;
+  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null, complete?: boolean): { sql: string; params: unknown[] } | null;
+  /**
+   * Whether a first load left units to the search index's fill (1 or 0), where the engine's search then reads more than
+   * its index (PostgreSQL: textContains without `complete` adds the pending range's units, which costs a page its
+   * early stop); absent where that costs nothing worth a query (SQLite).
+   */
+  readonly searchFillPending?: string;
   readonly bulk?: BulkWrites;
   /**
    * The indexes of a table (its name the one parameter) that no constraint needs, and the triggers feeding the search's

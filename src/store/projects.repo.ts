@@ -86,6 +86,11 @@ const sql = preparedOnce((tx: Tx) => ({
            OR EXISTS (SELECT 1 FROM pending_removals r JOIN translations t ON t.id = r.translation_id WHERE t.component_id = ?)`,
     )
     .pluck(),
+  withEdits: tx.prepare(
+    `SELECT t.component_id FROM translations t WHERE t.component_id IN (${tx.dialect.idsOfJson})
+       AND (EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.pending = 1)
+         OR EXISTS (SELECT 1 FROM pending_removals r WHERE r.translation_id = t.id))`,
+  ),
   deleteComponent: tx.prepare('DELETE FROM components WHERE id = ?'),
   projectUsed: tx.prepare('SELECT 1 FROM components WHERE project_id = ? LIMIT 1').pluck(),
   deleteProject: tx.prepare('DELETE FROM projects WHERE id = ?'),
@@ -95,6 +100,7 @@ const sql = preparedOnce((tx: Tx) => ({
   syncedCommit: tx.prepare('SELECT synced_commit FROM components WHERE id = ?').pluck(),
   syncedCommits: tx.prepare(`SELECT id, synced_commit FROM components WHERE id IN (${tx.dialect.idsOfJson})`),
   setSyncedCommit: tx.prepare('UPDATE components SET synced_commit = ? WHERE id = ?'),
+  setSyncedCommits: tx.prepare(`UPDATE components SET synced_commit = ? WHERE id IN (${tx.dialect.idsOfJson})`),
   locked: tx.prepare('SELECT locked FROM components WHERE id = ?').pluck(),
   setLocked: tx.prepare('UPDATE components SET locked = ? WHERE id = ?'),
 }));
@@ -113,6 +119,13 @@ export type Prune = true | ((row: ComponentRow) => boolean);
 /** Whether the component holds edits not committed yet (pending strings or removals). */
 export async function hasPendingEdits(tx: Tx, componentId: number): Promise<boolean> {
   return Boolean(await sql(tx).hasEdits.get(componentId, componentId));
+}
+
+/** Of these components, those with edits not yet committed (`hasPendingEdits` for many, in one statement). */
+export async function componentsWithPendingEdits(tx: Tx, componentIds: readonly number[]): Promise<Set<number>> {
+  if (componentIds.length === 0) return new Set();
+  const rows = (await sql(tx).withEdits.all(JSON.stringify(componentIds))) as { component_id: number }[];
+  return new Set(rows.map((r) => Number(r.component_id)));
 }
 
 /** Whether the stored component was made by the discovery add-on of `key` (`<project>/<component>`). */
@@ -218,6 +231,11 @@ export async function syncedCommitsOf(tx: Tx, componentIds: readonly number[]): 
 
 export async function setSyncedCommit(tx: Tx, componentId: number, commit: string | null): Promise<void> {
   await sql(tx).setSyncedCommit.run(commit, componentId);
+}
+
+/** `setSyncedCommit` for several components at once, in one statement (the components of a shared repository). */
+export async function setSyncedCommits(tx: Tx, componentIds: readonly number[], commit: string | null): Promise<void> {
+  if (componentIds.length > 0) await sql(tx).setSyncedCommits.run(commit, JSON.stringify(componentIds));
 }
 
 /** Whether the component is locked (Weblate's component lock: no edits, added strings or uploads). */

@@ -42,8 +42,11 @@ const HAS_SUGGESTION = 'EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = un
 const hasComment = (component: string) =>
   `EXISTS (SELECT 1 FROM comments m WHERE m.resolved = 0 AND (m.unit_id = units.id OR (m.source = 1 AND m.component_id = ${component} AND m.id_hash = units.id_hash)))`;
 const SIX_HOURS_MS = 6 * 3600 * 1000;
-/** The statistics columns a unit's share moves (the rest are the totals and the recent changes). */
+/** The statistics columns a unit's share moves (the rest are the recent changes). */
 export const DELTA_NAMES = [
+  'total',
+  'total_words',
+  'total_chars',
   'translated',
   'translated_words',
   'translated_chars',
@@ -95,9 +98,6 @@ const sql = preparedOnce((tx: Tx) => ({
       readonly = excluded.readonly, readonly_words = excluded.readonly_words, readonly_chars = excluded.readonly_chars,
       failing = excluded.failing, failing_words = excluded.failing_words,
       suggestions = excluded.suggestions, comments = excluded.comments`),
-  last: tx.prepare(`SELECT timestamp, author_id FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) ORDER BY timestamp DESC, id DESC LIMIT 1`),
-  recent: tx.prepare(`SELECT count(*) FROM changes WHERE translation_id = ? AND action IN (${CONTENT}) AND timestamp > ?`).pluck(),
-  setLast: tx.prepare('UPDATE translation_stats SET last_change = ?, last_author_id = ?, recent_changes = ? WHERE translation_id = ?'),
   get: tx.prepare('SELECT * FROM translation_stats WHERE translation_id = ?'),
   // the same for several units and translations at once: a statement each, however many units an edit touched
   // (one unit or translation through `?`: SQLite reads a JSON parameter's rows at a cost a single edit notices)
@@ -132,54 +132,64 @@ export async function unitStatsFactsOf(tx: Tx, unitIds: readonly number[]): Prom
 
 /**
  * addStatsDelta for several translations at once (one statement for the deltas, two for the last changes unless
- * `lastChange: false`); a translation without statistics yet is counted again.
+ * `lastChange: false`, the last changes' read sent with the deltas: two round trips on PostgreSQL); a translation
+ * without statistics yet is counted again.
  */
 export async function addStatsDeltas(tx: Tx, deltas: ReadonlyMap<number, StatsDelta>, opts: { lastChange?: boolean } = {}): Promise<void> {
   if (deltas.size === 0) return;
   const rows = [...deltas].map(([id, d]) => [id, ...DELTA_NAMES.map((n) => d[n])]);
   const { delta, deltas: deltasOf } = sql(tx);
   const one = rows.length === 1 ? rows[0]! : undefined;
-  const moved = new Set(
-    ((await (one ? delta.all(...one.slice(1), one[0]) : deltasOf.all(JSON.stringify(rows)))) as { translation_id: number }[]).map((r) =>
-      Number(r.translation_id),
-    ),
-  );
-  const missing = [...deltas.keys()].filter((id) => !moved.has(id));
-  if (missing.length > 0) await refreshStats(tx, missing);
-  if (opts.lastChange !== false && moved.size > 0) await refreshLastChanges(tx, [...moved]);
-}
-
-/** refreshLastChange for several translations in two statements. */
-async function refreshLastChanges(tx: Tx, ids: readonly number[]): Promise<void> {
-  const { lastOf, setLastOf } = sql(tx);
-  const rows = (await lastOf.all(JSON.stringify(ids))) as { id: number; timestamp: string | null; author_id: number | null }[];
-  const values = rows.map((r) => [
-    Number(r.id),
-    r.timestamp,
-    r.author_id === null ? null : Number(r.author_id),
-    r.timestamp === null ? null : new Date(Date.parse(r.timestamp) - SIX_HOURS_MS).toISOString(),
+  const [movedRows, lasts] = await Promise.all([
+    one ? delta.all(...one.slice(1), one[0]) : deltasOf.all(JSON.stringify(rows)),
+    opts.lastChange !== false ? lastChangesOf(tx, [...deltas.keys()]) : undefined,
   ]);
-  await setLastOf.run(JSON.stringify(values));
+  const moved = new Set((movedRows as { translation_id: number }[]).map((r) => Number(r.translation_id)));
+  const missing = [...deltas.keys()].filter((id) => !moved.has(id));
+  await Promise.all([
+    missing.length > 0 ? refreshStats(tx, missing) : undefined,
+    lasts && moved.size > 0
+      ? setLastChanges(
+          tx,
+          lasts.filter((l) => moved.has(l.id)),
+        )
+      : undefined,
+  ]);
 }
 
-async function refreshLastChange(tx: Tx, id: number): Promise<void> {
-  const { last, recent, setLast } = sql(tx);
-  const row = (await last.get(id)) as { timestamp: string; author_id: number | null } | undefined;
-  if (row) {
-    const since = new Date(Date.parse(row.timestamp) - SIX_HOURS_MS).toISOString();
-    await setLast.run(row.timestamp, row.author_id, await recent.get(id, since), id);
-  } else {
-    await setLast.run(null, null, 0, id);
-  }
+/** A translation's last content change and where its recent changes start (six hours before it). */
+interface LastChange {
+  id: number;
+  timestamp: string | null;
+  authorId: number | null;
+  since: string | null;
+}
+
+/** The last content change of each of these translations, in one statement. */
+async function lastChangesOf(tx: Tx, ids: readonly number[]): Promise<LastChange[]> {
+  const rows = (await sql(tx).lastOf.all(JSON.stringify(ids))) as { id: number; timestamp: string | null; author_id: number | null }[];
+  return rows.map((r) => ({
+    id: Number(r.id),
+    timestamp: r.timestamp,
+    authorId: r.author_id === null ? null : Number(r.author_id),
+    since: r.timestamp === null ? null : new Date(Date.parse(r.timestamp) - SIX_HOURS_MS).toISOString(),
+  }));
+}
+
+/** Stores the translations' last changes (lastChangesOf's) and counts their recent changes, in one statement. */
+async function setLastChanges(tx: Tx, lasts: readonly LastChange[]): Promise<void> {
+  if (lasts.length === 0) return;
+  await sql(tx).setLastOf.run(JSON.stringify(lasts.map((l) => [l.id, l.timestamp, l.authorId, l.since])));
 }
 
 /** Recomputes the statistics of these translations from their units and changes (call inside a transaction). */
 export async function refreshStats(tx: Tx, translationIds: Iterable<number>): Promise<void> {
+  const ids = [...translationIds];
+  if (ids.length === 0) return;
   const { counts } = sql(tx);
-  for (const id of translationIds) {
-    await counts.run({ id });
-    await refreshLastChange(tx, id);
-  }
+  // the counts and the last changes' read need no answer of each other: sent together, then the last changes written
+  const [, lasts] = await Promise.all([Promise.all(ids.map((id) => counts.run({ id }))), lastChangesOf(tx, ids)]);
+  await setLastChanges(tx, lasts);
 }
 
 export async function getStats(tx: Tx, translationId: number): Promise<TranslationStatsRow | undefined> {

@@ -105,7 +105,7 @@ export interface Store {
    * Brings the search's index up to date where a first load left it behind, resolving once it is (or the store
    * closes). SQLite: a first load commits its strings before their texts are indexed, and the index catches up in
    * short transactions (search-fill.repo.ts), started by settleLoad; `tms sync` waits for it before it exits, `tms
-   * serve` resumes one a stopped process left. PostgreSQL: never behind.
+   * serve` resumes one a stopped process left. PostgreSQL the same, its search's table (pg/search-fill.ts).
    * @example await store.fillSearchIndex()
    */
   fillSearchIndex(): Promise<void>;

@@ -4,7 +4,7 @@ import { Action } from '../domain/actions.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import { setAlert } from './alerts.repo.js';
 import { type ChangeInput, recordChangeRow, recordChangeRows } from './changes.repo.js';
-import { type ComponentCheckingFacts, componentCheckingFacts, storeChecks, storeFreshChecks } from './checks.repo.js';
+import { type ComponentCheckingFacts, checksOfUnits, componentCheckingFacts, storeChecksOfUnits, storeFreshChecks } from './checks.repo.js';
 import type { Tx } from './db.js';
 import { type LanguageRow, ensureLanguage, findLanguageByCode } from './languages.repo.js';
 import { indexMemorySources, pruneMemorySources } from './memory.repo.js';
@@ -24,6 +24,7 @@ import {
   insertParsedUnits,
   isFirstLoad,
   pendingAddedInTms,
+  pendingTexts,
   removeUnusedSourceUnits,
   storedUnits,
   updateParsedUnit,
@@ -46,30 +47,43 @@ export interface SyncState {
 export interface StoredUnits {
   units: ReadonlyMap<number, ReadonlyMap<bigint, StoredUnit>>;
   addedInTms: ReadonlySet<number>;
+  /** A monolingual template's strings edited in tms and not committed yet: their texts by id_hash. */
+  sourceEdits?: ReadonlyMap<bigint, string>;
 }
 
 /** Reads the component's translations, the languages of these codes and its checking settings. */
 export async function readSyncState(tx: Tx, componentId: number, languageCodes: Iterable<string>): Promise<SyncState> {
+  // none of these reads needs another's answer: sent together (a round trip for all on PostgreSQL, not one a language)
+  const codes = [...new Set(languageCodes)];
+  const [rows, translations, checking] = await Promise.all([
+    Promise.all(codes.map((code) => findLanguageByCode(tx, code))),
+    listTranslations(tx, componentId),
+    componentCheckingFacts(tx, componentId),
+  ]);
   const languages = new Map<string, LanguageRow>();
-  for (const code of new Set(languageCodes)) {
-    const row = await findLanguageByCode(tx, code);
+  codes.forEach((code, i) => {
+    const row = rows[i];
     if (row) languages.set(code, row);
-  }
-  return { translations: await listTranslations(tx, componentId), languages, checking: await componentCheckingFacts(tx, componentId) };
+  });
+  return { translations, languages, checking };
 }
 
-/** Reads the units of these translations, and which of their pending units were added in tms. */
-export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>): Promise<StoredUnits> {
-  const units = new Map<number, Map<bigint, StoredUnit>>();
-  const addedInTms = new Set<number>();
-  for (const id of translationIds) {
-    const stored = await storedUnits(tx, id);
-    units.set(id, stored);
-    let pending = false;
-    for (const u of stored.values()) if (u.pending) pending = true;
-    if (pending) for (const unit of await pendingAddedInTms(tx, id)) addedInTms.add(unit);
-  }
-  return { units, addedInTms };
+/**
+ * Reads the units of these translations, and which of their pending units were added in tms; with `template`, the texts
+ * of its pending units (a monolingual template's strings edited in tms).
+ */
+export async function readStoredUnits(tx: Tx, translationIds: Iterable<number>, template?: number): Promise<StoredUnits> {
+  // every translation's units (and the template's pending texts) read together, then the added units of those holding
+  // pending ones together
+  const ids = [...translationIds];
+  const [stored, sourceEdits] = await Promise.all([
+    Promise.all(ids.map((id) => storedUnits(tx, id))),
+    template === undefined ? undefined : pendingTexts(tx, template),
+  ]);
+  const units = new Map(ids.map((id, i) => [id, stored[i]!]));
+  const pending = ids.filter((_, i) => [...stored[i]!.values()].some((u) => u.pending));
+  const addedInTms = new Set((await Promise.all(pending.map((id) => pendingAddedInTms(tx, id)))).flat());
+  return sourceEdits === undefined ? { units, addedInTms } : { units, addedInTms, sourceEdits };
 }
 
 /** A unit to insert, with its failing checks (null: its checks are not written here). */
@@ -142,7 +156,7 @@ export interface SyncPlan {
   head: string | null;
 }
 
-/** The tables a first load fills (unit_search: PostgreSQL's search index, fed by the units' triggers). */
+/** The tables a first load fills (unit_search: PostgreSQL's search index, filled after the load's commit and settled then). */
 export const FIRST_LOAD_TABLES = ['units', 'unit_search', 'checks', 'changes', 'translations', 'translation_stats', 'memory_sources'] as const;
 
 /**
@@ -161,57 +175,93 @@ export async function applySyncPlan(tx: Tx, plan: SyncPlan): Promise<{ ids: numb
   for (const t of plan.translations) inserts += t.units?.insert.length ?? 0;
   const firstLoad = await isFirstLoad(tx, inserts);
   await withIndexesBuiltAfter(tx, firstLoad, () => writeTranslations(tx, plan, ids, languageIds));
-  if (plan.memory) {
-    await indexMemorySources(tx, ids[plan.memory.translation]!);
-    if (plan.memory.prune) await pruneMemorySources(tx);
-  }
-  for (const a of plan.alerts) await setAlert(tx, componentId, a.name, a.details, timestamp);
-  await setSyncedCommit(tx, componentId, plan.head);
+  // the rest needs no answer: sent together, in this order
+  await Promise.all([
+    ...(plan.memory ? [indexMemorySources(tx, ids[plan.memory.translation]!), ...(plan.memory.prune ? [pruneMemorySources(tx)] : [])] : []),
+    ...plan.alerts.map((a) => setAlert(tx, componentId, a.name, a.details, timestamp)),
+    setSyncedCommit(tx, componentId, plan.head),
+  ]);
   return { ids, firstLoad };
 }
 
 /**
  * The plan's translations in order (their ids and language ids pushed onto `ids` and `languageIds`), then the
- * deletions, then the source translation's units.
+ * deletions, then the source translation's units. A statement whose answer nothing needs is sent without waiting
+ * for it (`sent`, awaited at the end): on PostgreSQL the translations' rows go out in one round trip, and each
+ * translation's writes wait only where an inserted unit's id is needed. The statements run in the same order as
+ * when each was awaited, but for the translations' rows, written first.
  */
 async function writeTranslations(tx: Tx, plan: SyncPlan, ids: number[], languageIds: number[]): Promise<void> {
   const { projectId, componentId, timestamp } = plan;
+  // a language the store lacks is inserted first, in the plan's order
   for (const t of plan.translations) {
-    const languageId = 'id' in t.language ? t.language.id : (await ensureLanguage(tx, t.language.define, t.language.generated)).id;
-    const id = await upsertTranslation(tx, { component_id: componentId, language_id: languageId, ...t.row });
-    ids.push(id);
-    languageIds.push(languageId);
+    languageIds.push('id' in t.language ? t.language.id : (await ensureLanguage(tx, t.language.define, t.language.generated)).id);
+  }
+  // the translations' rows, and the stored checks of every unit written again (the unit writes leave them as they
+  // are), sent together
+  const rechecked = [...plan.translations.flatMap((t) => t.units?.update ?? []), ...(plan.source?.units.update ?? [])].filter((u) => u.checks).map((u) => u.id);
+  const [translationIds, storedChecks] = await Promise.all([
+    Promise.all(plan.translations.map((t, i) => upsertTranslation(tx, { component_id: componentId, language_id: languageIds[i]!, ...t.row }))),
+    rechecked.length > 0 ? checksOfUnits(tx, rechecked) : new Map<number, string[]>(),
+  ]);
+  ids.push(...translationIds);
+  const sent: Promise<unknown>[] = [];
+  const send = (p: Promise<unknown>) => {
+    // awaited below; a failure must not go unhandled while a later statement is awaited
+    p.catch(() => {});
+    sent.push(p);
+  };
+  for (const [i, t] of plan.translations.entries()) {
+    const id = ids[i]!;
     if (t.parseError !== undefined) {
-      await recordChangeRow(tx, {
-        action: Action.PARSE_ERROR,
-        timestamp,
-        projectId,
-        componentId,
-        translationId: id,
-        languageId,
-        target: t.parseError,
-        details: { error: t.parseError, filename: t.row.filename },
-      });
+      send(
+        recordChangeRow(tx, {
+          action: Action.PARSE_ERROR,
+          timestamp,
+          projectId,
+          componentId,
+          translationId: id,
+          languageId: languageIds[i]!,
+          target: t.parseError,
+          details: { error: t.parseError, filename: t.row.filename },
+        }),
+      );
     }
     // before the checks, which read the translation's plural
-    if (t.plural !== undefined) await setTranslationPlural(tx, id, t.plural);
-    if (t.units) await writeUnits(tx, plan, id, languageId, t.units);
-    if (t.revision) await setTranslationRevision(tx, id, t.revision.revision, t.revision.error);
+    if (t.plural !== undefined) send(setTranslationPlural(tx, id, t.plural));
+    if (t.units) await writeUnits(tx, plan, id, languageIds[i]!, t.units, storedChecks, send);
+    if (t.revision) send(setTranslationRevision(tx, id, t.revision.revision, t.revision.error));
   }
-  for (const id of plan.removeTranslations) await deleteTranslation(tx, id);
+  for (const id of plan.removeTranslations) send(deleteTranslation(tx, id));
   if (plan.source) {
     const index = plan.source.translation;
-    await writeUnits(tx, plan, ids[index]!, languageIds[index]!, plan.source.units);
-    await removeUnusedSourceUnits(tx, componentId, ids[index]!, plan.source.removeUnused);
+    await writeUnits(tx, plan, ids[index]!, languageIds[index]!, plan.source.units, storedChecks, send);
+    send(removeUnusedSourceUnits(tx, componentId, ids[index]!, plan.source.removeUnused));
   }
+  await Promise.all(sent);
 }
 
-/** One translation's planned units: updates, inserts, their check rows, NEW_SOURCE changes, then deletions. */
-async function writeUnits(tx: Tx, plan: SyncPlan, translationId: number, languageId: number, units: PlannedUnits): Promise<void> {
+/**
+ * One translation's planned units: updates, inserts, their check rows, NEW_SOURCE changes, then deletions;
+ * `storedChecks` holds the stored checks of the units written again, `send` takes the statements whose answers
+ * nothing here needs.
+ */
+async function writeUnits(
+  tx: Tx,
+  plan: SyncPlan,
+  translationId: number,
+  languageId: number,
+  units: PlannedUnits,
+  storedChecks: ReadonlyMap<number, readonly string[]>,
+  send: (p: Promise<unknown>) => void,
+): Promise<void> {
+  const checked = new Map<number, readonly string[]>();
   for (const u of units.update) {
-    await updateParsedUnit(tx, u.id, u.values, plan.timestamp);
-    if (u.checks) await storeChecks(tx, u.id, u.checks);
+    send(updateParsedUnit(tx, u.id, u.values, plan.timestamp));
+    if (u.checks) checked.set(u.id, u.checks);
   }
+  // the updated units' stored checks made equal to what fails now (a statement for all of them)
+  if (checked.size > 0) send(storeChecksOfUnits(tx, checked, storedChecks));
   const added = await insertParsedUnits(
     tx,
     translationId,
@@ -222,13 +272,15 @@ async function writeUnits(tx: Tx, plan: SyncPlan, translationId: number, languag
   units.insert.forEach((u, i) => {
     for (const name of u.checks ?? []) fresh.push([added[i]!, name]);
   });
-  if (fresh.length > 0) await storeFreshChecks(tx, fresh);
-  for (const id of units.remove) await deleteUnitRow(tx, id);
+  if (fresh.length > 0) send(storeFreshChecks(tx, fresh));
+  for (const id of units.remove) send(deleteUnitRow(tx, id));
   if (units.newSource) {
     const { projectId, componentId, timestamp } = plan;
-    await recordChangeRows(
-      tx,
-      added.map((unitId): ChangeInput => ({ action: Action.NEW_SOURCE, timestamp, projectId, componentId, translationId, unitId, languageId })),
+    send(
+      recordChangeRows(
+        tx,
+        added.map((unitId): ChangeInput => ({ action: Action.NEW_SOURCE, timestamp, projectId, componentId, translationId, unitId, languageId })),
+      ),
     );
   }
 }

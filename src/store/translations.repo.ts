@@ -48,6 +48,10 @@ const sql = preparedOnce((tx: Tx) => ({
   setPlural: tx.prepare('UPDATE translations SET plural_number = ?, plural_formula = ? WHERE id = ?'),
   remove: tx.prepare('DELETE FROM translations WHERE id = ?'),
   infos: tx.prepare(`SELECT ${INFO_COLUMNS} FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? ORDER BY t.id`),
+  infosOf: tx.prepare(
+    `SELECT t.component_id, ${INFO_COLUMNS} FROM translations t JOIN languages l ON l.id = t.language_id
+     WHERE t.component_id IN (${tx.dialect.idsOfJson}) ORDER BY t.id`,
+  ),
   byCode: tx.prepare(`SELECT ${INFO_COLUMNS}, l.code FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.component_id = ? AND l.code = ?`),
 }));
 
@@ -72,8 +76,9 @@ export async function upsertTranslation(
   t: Pick<TranslationRow, 'component_id' | 'language_id' | 'language_code' | 'filename' | 'is_source' | 'is_template'>,
 ): Promise<number> {
   const s = sql(tx);
-  await s.upsert.run(t);
-  return (await s.idOf.get(t.component_id, t.language_id)) as number;
+  // the id read goes out with the write (it sees the row written)
+  const [, id] = await Promise.all([s.upsert.run(t), s.idOf.get(t.component_id, t.language_id)]);
+  return id as number;
 }
 
 /** Records what was last parsed from the file: its revision, and the parse error if it failed. */
@@ -98,6 +103,18 @@ export async function deleteTranslation(tx: Tx, id: number): Promise<void> {
 /** The component's translations with their languages. */
 export async function componentTranslations(tx: Tx, componentId: number): Promise<TranslationInfo[]> {
   return (await sql(tx).infos.all(componentId)) as TranslationInfo[];
+}
+
+/** `componentTranslations` of several components (one statement), by component id; a component without any is absent. */
+export async function componentTranslationsOf(tx: Tx, componentIds: readonly number[]): Promise<Map<number, TranslationInfo[]>> {
+  const out = new Map<number, TranslationInfo[]>();
+  for (const { component_id, ...info } of (await sql(tx).infosOf.all(JSON.stringify(componentIds))) as (TranslationInfo & { component_id: number })[]) {
+    const id = Number(component_id);
+    const list = out.get(id);
+    if (list) list.push(info);
+    else out.set(id, [info]);
+  }
+  return out;
 }
 
 /** The component's translation in the language with this exact `Language.code`, or undefined. */

@@ -119,13 +119,25 @@ function visibility(tx: Tx, visible: VisibleTranslations, byId = false): { claus
  * translations, for a caller who does not see every one), so that a page reads its ids in the index's order and a count
  * reads no unit.
  */
-function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false): SqlFragment {
+function selected(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null, byId = false, complete = false): SqlFragment {
   const v = visibility(tx, visible, byId);
   const within = v.clauses.length > 0 ? { sql: v.clauses.join(' AND '), params: v.params, byId } : null;
-  const ids = filter ? indexedUnitIds(filter, tx.dialect, within) : null;
+  const ids = filter ? indexedUnitIds(filter, tx.dialect, within, complete) : null;
   if (ids) return ids;
   const w = where(tx, v.clauses, v.params, filter);
   return { sql: `SELECT u.id FROM units u ${w.sql}`, params: w.params };
+}
+
+/**
+ * Whether the search's index holds every unit (no first load's units left to its fill), where the engine asks
+ * (Dialect.searchFillPending), remembered until the data changes. Read before the search, in a statement of its own:
+ * a first load committed between the two is not seen by that search, which then answers as just before the load (a
+ * first load comes into a store without units); a fill chunk or its end meanwhile changes nothing it finds.
+ */
+async function indexComplete(tx: Tx, filter: UnitFilter | null): Promise<boolean> {
+  const pending = tx.dialect.searchFillPending;
+  if (!pending || filter?.kind !== 'text') return false;
+  return (await counted(tx, pending, () => sql(tx).statement(pending).pluck().get())) === 0;
 }
 
 /** One unit as the API shows it, or undefined. */
@@ -225,7 +237,7 @@ export async function unitRecords(
   slice: Slice,
   opts: { byId?: boolean } = {},
 ): Promise<UnitRecord[]> {
-  const s = selected(tx, visible, filter, opts.byId);
+  const s = selected(tx, visible, filter, opts.byId, await indexComplete(tx, filter));
   // the page's ids first, then its rows by id in that order (as translationUnitRecords)
   const rows = (await sql(tx)
     .statement(
@@ -240,6 +252,7 @@ export async function unitRecords(
 
 /** How many units `unitRecords` lists (remembered until the data changes). */
 export function countUnitRecords(tx: Tx, visible: VisibleTranslations, filter: UnitFilter | null): Promise<number> {
+  // with the fill's pending units in the same statement whether or not there are any: a count has no early stop to lose
   const s = selected(tx, visible, filter);
   const text = `SELECT count(*) FROM (${s.sql}) s`;
   return counted(tx, text + JSON.stringify(s.params), () =>

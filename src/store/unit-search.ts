@@ -160,16 +160,16 @@ export interface SearchScope extends SqlFragment {
 
 /** What a compiled filter takes from the engine (its `Dialect`): the units a text search finds, from the search's index. */
 export interface SearchIndex {
-  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null): SqlFragment | null;
+  textContains?(fields: readonly string[], needle: string, within?: SearchScope | null, complete?: boolean): SqlFragment | null;
 }
 
 /**
  * The ids of the units a filter selects when it is one substring search the index answers (a query of column `id`),
  * else null; `within` (a condition on `u.translation_id`) keeps only those units, where the index knows their translations.
  */
-export function indexedUnitIds(filter: UnitFilter, index: SearchIndex, within: SearchScope | null = null): SqlFragment | null {
+export function indexedUnitIds(filter: UnitFilter, index: SearchIndex, within: SearchScope | null = null, complete = false): SqlFragment | null {
   if (filter.kind !== 'text' || filter.match !== 'contains') return null;
-  return index.textContains?.(filter.fields, filter.value.toLowerCase(), within) ?? null;
+  return index.textContains?.(filter.fields, filter.value.toLowerCase(), within, complete) ?? null;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ChangeInput } from './changes.repo.js';
 import { recordChangeRow, recordChanges } from './changes.repo.js';
 import type { Tx } from './db.js';
 import type { BulkColumn } from './db.js';
+import { leavingLoadToFill } from './pg/search-fill.js';
 import { type PendingRemoval, addPendingRemoval, deletePendingRemoval, deletePendingRemovalById } from './removals.repo.js';
 import type { UnitRow } from './rows.js';
 import { leaveUnitsToFill } from './search-fill.repo.js';
@@ -41,6 +42,18 @@ export type UnitBrief = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'con
 const COLUMNS =
   'id, id_hash, content_hash, context, source, target, previous_source, location, note, flags, extra_flags, explanation, source_explanation, state, position, num_words, pending';
 const BRIEF_COLUMNS = 'u.id, u.translation_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.source, u.target, u.state, u.pending';
+
+/** A unit's part in its string's new source (setStringSources): the source, its state and previous source (null: as they are), pending or not. */
+const STRING_SOURCE: readonly BulkColumn[] = [
+  ['id', 'bigint'],
+  ['source', 'text'],
+  ['content_hash', 'bigint'],
+  ['num_words', 'bigint'],
+  ['num_chars', 'bigint'],
+  ['state', 'bigint'],
+  ['previous_source', 'text'],
+  ['mark', 'bigint'],
+];
 
 const sql = preparedOnce((tx: Tx) => ({
   stored: tx.prepare(`SELECT ${COLUMNS} FROM units WHERE translation_id = ?`).safeIntegers(true),
@@ -91,6 +104,29 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE u.id IN (${tx.dialect.idsOfJson})`,
   ),
   maxPosition: tx.prepare('SELECT coalesce(max(position), 0) FROM units WHERE translation_id = ?').pluck(),
+  pendingTexts: tx.prepare('SELECT CAST(id_hash AS TEXT) AS id_hash, target FROM units WHERE translation_id = ? AND pending = 1'),
+  // strings' units in every translation of their component, read from one unit of each (its id_hash, its component)
+  stringUnits: tx.prepare(
+    `SELECT e.id AS of_id, u.id, u.translation_id, t.language_id, CAST(u.id_hash AS TEXT) AS id_hash, u.context, u.target, u.state,
+       u.previous_source, u.pending
+     FROM units e JOIN translations et ON et.id = e.translation_id
+     JOIN translations t ON t.component_id = et.component_id JOIN units u ON u.translation_id = t.id AND u.id_hash = e.id_hash
+     WHERE e.id IN (${tx.dialect.idsOfJson}) ORDER BY e.id, t.id`,
+  ),
+  templateTranslation: tx.prepare(
+    `SELECT t.component_id, c.project_id, coalesce(${tx.dialect.jsonText('c.settings', 'file_format')}, '') AS file_format
+     FROM translations t JOIN components c ON c.id = t.component_id
+     WHERE t.id = ? AND t.is_source = 1 AND coalesce(${tx.dialect.jsonText('c.settings', 'template')}, '') <> ''`,
+  ),
+  targetsOf: tx.prepare(`SELECT id, target FROM units WHERE id IN (${tx.dialect.idsOfJson})`),
+  setStringSources: tx.prepare(
+    `UPDATE units SET source = r.source, content_hash = r.content_hash, num_words = r.num_words, num_chars = r.num_chars,
+       state = coalesce(r.state, units.state),
+       original_state = coalesce(r.state, units.original_state), previous_source = coalesce(r.previous_source, units.previous_source),
+       pending = CASE WHEN r.mark = 1 THEN 1 ELSE units.pending END,
+       pending_author_id = CASE WHEN r.mark = 1 AND units.pending = 0 THEN ? ELSE units.pending_author_id END
+     FROM (${tx.dialect.rowsOfJson(STRING_SOURCE)}) AS r WHERE units.id = r.id`,
+  ),
   insertNew: tx.prepare(
     tx.dialect.returningId(
       `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, original_state, position,
@@ -248,12 +284,15 @@ export async function isFirstLoad(tx: Tx, inserts: number): Promise<boolean> {
  * an insertion per row into each. The search's index itself is not filled there: its units are left to the fill that
  * runs once the load is committed (search-fill.repo.ts; the search meanwhile reads those units). All in the caller's transaction: a load cut short (an error, a killed process)
  * rolls back to the indexes and rows as they were, and the next sync loads again from the start. Where the dialect
- * defers none (PostgreSQL), or the writes are no first load, `write` runs with the indexes as they are.
+ * defers none (PostgreSQL), `write` runs with the indexes and triggers as they are, its units left to the search
+ * table's fill by their id range (pg/search-fill.ts); where the writes are no first load, as they are.
  * @example await withIndexesBuiltAfter(tx, await isFirstLoad(tx, 70_000), () => insertEverything(tx))
  */
 export async function withIndexesBuiltAfter<T>(tx: Tx, firstLoad: boolean, write: () => Promise<T>): Promise<T> {
+  if (!firstLoad) return await write();
   const listing = tx.dialect.deferrableIndexes;
-  if (listing === undefined || !firstLoad) return await write();
+  // PostgreSQL: its indexes and triggers stay; the units are left to the search table's fill by their id range
+  if (listing === undefined) return await leavingLoadToFill(tx, write);
   const built = (await tx.prepare(listing).all('units')) as { name: string; type: 'index' | 'trigger'; sql: string }[];
   for (const b of built) await tx.prepare(`DROP ${b.type.toUpperCase()} "${b.name.replace(/"/g, '""')}"`).run();
   const result = await write();
@@ -355,6 +394,64 @@ export async function sourceStringsOf(tx: Tx, unitIds: readonly number[]): Promi
 export async function setExtraFlags(tx: Tx, updates: readonly { id: number; extraFlags: string }[]): Promise<void> {
   const { setExtraFlags } = sql(tx);
   for (const u of updates) await setExtraFlags.run(u.extraFlags, u.id);
+}
+
+/** The texts of a translation's pending units (edited in tms, not committed yet) by id_hash. */
+export async function pendingTexts(tx: Tx, translationId: number): Promise<Map<bigint, string>> {
+  const rows = (await sql(tx).pendingTexts.all(translationId)) as { id_hash: string; target: string }[];
+  return new Map(rows.map((r) => [BigInt(r.id_hash), r.target]));
+}
+
+/** A string's unit in one translation of its component, as a change of the string's source reads it (`of_id`: the unit it was read from). */
+export type StringUnit = Pick<UnitRow, 'id' | 'translation_id' | 'id_hash' | 'context' | 'target' | 'state' | 'previous_source' | 'pending'> & {
+  of_id: number;
+  language_id: number;
+};
+
+/** The units of these units' strings (their id_hash) in every translation of their component, each unit's own among them, by unit then translation. */
+export async function stringUnitsOf(tx: Tx, unitIds: readonly number[]): Promise<StringUnit[]> {
+  if (unitIds.length === 0) return [];
+  const rows = (await sql(tx).stringUnits.all(JSON.stringify(unitIds))) as (Omit<StringUnit, 'id_hash'> & { id_hash: string })[];
+  return rows.map((r) => ({ ...r, of_id: Number(r.of_id), id_hash: BigInt(r.id_hash) }));
+}
+
+/** The component (its project, file format) whose monolingual template translation `translationId` is, or undefined. */
+export async function templateTranslationOf(
+  tx: Tx,
+  translationId: number,
+): Promise<{ component_id: number; project_id: number; file_format: string } | undefined> {
+  return (await sql(tx).templateTranslation.get(translationId)) as { component_id: number; project_id: number; file_format: string } | undefined;
+}
+
+/** The targets of units by id. */
+export async function unitTargetsOf(tx: Tx, unitIds: readonly number[]): Promise<Pick<UnitRow, 'id' | 'target'>[]> {
+  if (unitIds.length === 0) return [];
+  return ((await sql(tx).targetsOf.all(JSON.stringify(unitIds))) as Pick<UnitRow, 'id' | 'target'>[]).map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** What a string's unit becomes with its new source: its state and previous source (null: as they are), `mark`ed pending or not. */
+export interface StringSourceUpdate {
+  id: number;
+  source: { text: string; contentHash: bigint; numWords: number; numChars: number };
+  state: number | null;
+  previousSource: string | null;
+  mark: boolean;
+}
+
+/**
+ * Gives strings' units their new source (its content hash, words and characters with it) and each its own state and
+ * previous source, in one statement; a unit `mark`ed becomes pending, by `authorId` unless it was already.
+ */
+export async function setStringSources(tx: Tx, units: readonly StringSourceUpdate[], authorId: number | null): Promise<void> {
+  if (units.length === 0) return;
+  // written out by hand: a 64-bit content hash is exact as a JSON number only so
+  const rows = units.map(
+    (u) =>
+      `[${u.id},${JSON.stringify(u.source.text)},${u.source.contentHash},${u.source.numWords},${u.source.numChars},${u.state ?? 'null'},${
+        u.previousSource === null ? 'null' : JSON.stringify(u.previousSource)
+      },${u.mark ? 1 : 0}]`,
+  );
+  await sql(tx).setStringSources.run(authorId, `[${rows.join(',')}]`);
 }
 
 /** Whether a translation has a unit with this id_hash. */

@@ -1,13 +1,22 @@
 // File masks: which repository files are translations, and the language code each file name carries.
 
-/** Weblate's mask regex: `*` captures one path segment, everything else is literal, anchored both ends. */
+/** The regexes of the masks seen (a mask per configured component; a push to a shared repository tests them all). */
+const masks = new Map<string, RegExp>();
+
+/** Weblate's mask regex: `*` captures one path segment, everything else is literal, anchored both ends (no flags: shared). */
 export function maskRegex(mask: string): RegExp {
-  let re = '^';
-  for (const ch of mask) {
-    if (ch === '*') re += '([^/]*)';
-    else re += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  let found = masks.get(mask);
+  if (!found) {
+    let re = '^';
+    for (const ch of mask) {
+      if (ch === '*') re += '([^/]*)';
+      else re += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    }
+    found = new RegExp(`${re}$`);
+    if (masks.size >= 10_000) masks.clear();
+    masks.set(mask, found);
   }
-  return new RegExp(`${re}$`);
+  return found;
 }
 
 /**

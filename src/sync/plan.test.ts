@@ -1,6 +1,7 @@
 // The sync's plan, decided without a store: new, changed, pending, removed and duplicate units, plurals, files gone.
 
 import { describe, expect, it } from 'vitest';
+import { unitContentHash } from '../domain/hash.js';
 import { PLURAL_SEPARATOR, type ParsedUnit, State } from '../domain/unit.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import type { LanguageRow, StoredUnit, StoredUnits, SyncState, TranslationRow } from '../store/index.js';
@@ -435,6 +436,31 @@ describe('planUnits', () => {
       State.EMPTY,
     );
     expect(planUnits(rows, [changed]).units.update[0]!.values.state).toBe(State.TRANSLATED);
+  });
+
+  it('takes a template string edited in tms and not committed yet as the source, whatever the template file still says', () => {
+    // the template's "Database Name" edited to "Database name" in tms, which marked German's string then
+    const file = unit(1n, 'Database Name', 'Datenbankname', { numWords: 2 });
+    const marked = stored(1, { ...file, source: ['Database name'] }, 1, {
+      state: State.FUZZY,
+      previous_source: 'Database Name',
+      content_hash: unitContentHash(['Database name'], 'c1'),
+    });
+    const sourceEdits = new Map([[1n, 'Database name']]);
+    expect(planUnits(new Map([[1n, marked]]), [file], { monolingual: true, keepFuzzy: true, sourceEdits }).units.update).toEqual([]);
+    // without it the file's old source would take the mark back
+    expect(planUnits(new Map([[1n, marked]]), [file], { monolingual: true, keepFuzzy: true }).units.update[0]!.values).toMatchObject({
+      source: 'Database Name',
+      state: State.TRANSLATED,
+    });
+    // a new translation's string, and the words of the new source
+    const [inserted] = planUnits(new Map(), [file], { monolingual: true, sourceEdits: new Map([[1n, 'The name of the database']]) }).units.insert;
+    expect(inserted!.values).toMatchObject({
+      source: 'The name of the database',
+      content_hash: unitContentHash(['The name of the database'], 'c1'),
+      num_words: 5,
+      num_chars: 24,
+    });
   });
 
   it('planSync marks them in a component with a template, not in the template itself', () => {

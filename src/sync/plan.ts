@@ -1,8 +1,9 @@
 // The sync's decisions, pure: from the parsed files and the stored translations and units, the plan the store writes (applySyncPlan).
 
 import { type TranslationChecking, computeChecks, translationCheckingOf } from '../checks/index.js';
-import { type ParsedUnit, State, joinPlural } from '../domain/unit.js';
-import { codePoints } from '../domain/words.js';
+import { unitContentHash } from '../domain/hash.js';
+import { type ParsedUnit, State, joinPlural, splitPlural } from '../domain/unit.js';
+import { codePoints, countWords } from '../domain/words.js';
 import type { LanguageDefinition } from '../languages/languages.js';
 import type {
   CheckingRow,
@@ -207,6 +208,18 @@ export function translationsToRead(input: ScanInput, state: SyncState): number[]
   return [...ids];
 }
 
+/**
+ * The stored template translation whose strings edited in tms a plan needs (`readStoredUnits`' `template`): a
+ * monolingual component's with an editable template, when a file parsed (its units take those strings' new source).
+ */
+export function templateToRead(input: ScanInput, state: SyncState): number | undefined {
+  if (!input.component.template || !input.component.edit_template) return undefined;
+  const m = match(input, state);
+  const index = input.plan.files.findIndex((f) => f.isTemplate);
+  if (index < 0 || !input.plan.files.some((f) => input.outcomes.get(f.path)?.status === 'parsed')) return undefined;
+  return m.files[index]?.id;
+}
+
 const NO_UNITS: ReadonlyMap<bigint, StoredUnit> = new Map();
 
 /**
@@ -276,6 +289,7 @@ export function planSync(input: ScanInput, state: SyncState, stored: StoredUnits
       keepApproval: file.isTemplate ? input.keepApproval.source : input.keepApproval.translations,
       keepFuzzy: input.keepFuzzy,
       monolingual: component.template !== '' && !file.isTemplate,
+      sourceEdits: component.template !== '' ? stored.sourceEdits : undefined,
     });
     planned.units = { ...diff.units, newSource: file.isTemplate };
     planned.revision = { revision: file.revision, error: null };
@@ -440,6 +454,11 @@ export function planUnits(
     keepFuzzy?: boolean;
     /** The units are a translation read against the component's template (not the template itself). */
     monolingual?: boolean;
+    /**
+     * A monolingual template's strings edited in tms and not committed yet (id_hash → text): their source, whatever the
+     * template file still says, until the commit writes them (the edit gave every translation that source).
+     */
+    sourceEdits?: ReadonlyMap<bigint, string>;
   } = {},
 ): UnitsDiff {
   const { override, checking, early } = opts;
@@ -460,10 +479,17 @@ export function planUnits(
     seen.add(u.idHash);
     position++;
     const values = valuesOf(u, position, override?.(u));
+    const edited = opts.sourceEdits?.get(u.idHash);
+    // checks run beside the parse saw the file's source
+    const fromFile = edited === undefined || edited === values.source;
+    if (!fromFile) {
+      const forms = splitPlural(edited);
+      Object.assign(values, { source: edited, content_hash: unitContentHash(forms, u.context), num_words: countWords(forms), num_chars: codePoints(edited) });
+    }
     const existing = stored.get(u.idHash);
     if (!existing) {
       const checks = checking
-        ? (earlyChecks(i, values.state) ??
+        ? ((fromFile ? earlyChecks(i, values.state) : undefined) ??
           computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: '' }))
         : null;
       insert.push({ values, checks });
@@ -482,7 +508,7 @@ export function planUnits(
     if (opts.monolingual) monolingualSourceChange(existing, values);
     if (sameValues(existing, values)) continue;
     const checks = checking
-      ? ((!existing.pending && existing.extra_flags === '' ? earlyChecks(i, values.state) : undefined) ??
+      ? ((fromFile && !existing.pending && existing.extra_flags === '' ? earlyChecks(i, values.state) : undefined) ??
         computeChecks(checking, { source: values.source, target: values.target, state: values.state, flags: values.flags, extraFlags: existing.extra_flags }))
       : null;
     update.push({ id: existing.id, values, checks });

@@ -13,7 +13,7 @@ import { runDiscovery } from './discovery.js';
 import { collectGarbageIfGrown } from './gc.js';
 import { PARSE_POOL_THRESHOLD, type ParsePool, createParsePool, parseWorkers } from './parse-pool.js';
 import { SHARE_BYTES, coreToSpare } from './share.js';
-import { type ComponentSyncResult, type SyncOptions, emptyResult, syncLocked } from './sync.js';
+import { type ComponentSyncResult, type SyncOptions, emptyResult, moveUntouched, syncLocked } from './sync.js';
 import type { WorkingCopyState } from './working-copy.js';
 
 export class UnknownProjectError extends TmsError<{ project: string; component?: string }> {}
@@ -70,6 +70,8 @@ export async function syncShared(targets: readonly ComponentTarget[], given: Syn
       const results = [done];
       const state: WorkingCopyState | undefined =
         done.commit === null ? undefined : { dir: first.dir, head: done.commit, update: (done.update ?? 'up-to-date') as WorkingCopyState['update'] };
+      // the components the fetched commits did not touch move to the new commit in one write, not one each
+      const moved = state ? await moveUntouched(rest, state, points, opts.cache ?? first.cache, opts.force) : points;
       const pool = opts.pool ?? (rest.length > PARSE_POOL_THRESHOLD ? openPool(opts.threads, opts.spareCore) : undefined);
       try {
         // with parse workers, the next components are scanned and parsed while one is written (in order), one ahead
@@ -90,7 +92,7 @@ export async function syncShared(targets: readonly ComponentTarget[], given: Syn
           const synced = syncLocked(h, {
             cache: first.cache,
             ...opts,
-            points,
+            points: moved,
             pool,
             share: pool ? undefined : opts.share,
             after: running[i - 1],

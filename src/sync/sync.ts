@@ -8,9 +8,9 @@ import { type ComponentTarget, sharersOf } from '../component/resolve.js';
 import { State } from '../domain/unit.js';
 import { componentAlerts } from '../store/alerts.repo.js';
 import type { Tx } from '../store/db.js';
-import { setSyncedCommit, syncedCommitOf } from '../store/projects.repo.js';
-import type { SyncPoint } from '../store/sync-points.repo.js';
-import { listTranslations } from '../store/translations.repo.js';
+import { setSyncedCommit, setSyncedCommits, syncedCommitOf } from '../store/projects.repo.js';
+import { type SyncPoint, readSyncPoints } from '../store/sync-points.repo.js';
+import { type TranslationRow, listTranslations } from '../store/translations.repo.js';
 import { upToDateHead } from '../vcs/quick-check.js';
 import type { ParseJob } from './parse-job.js';
 import type { ParsePool } from './parse-pool.js';
@@ -94,6 +94,8 @@ export interface SyncOptions {
    * before any of them was synced: each component's own is what it compares, instead of a read of its own.
    */
   points?: ReadonlyMap<number, SyncPoint>;
+  /** `syncSharers`: the components sharing the working copy, when the caller has resolved them already. */
+  sharers?: readonly ComponentTarget[];
   /**
    * What a run of syncs keeps of its projects' strings across its components' transactions (checks/known-strings.ts):
    * each component's store write goes through it. The run that makes it drops it when done.
@@ -145,9 +147,71 @@ function failures(result: ComponentSyncResult): ComponentSyncResult {
  * @example await syncSharers(h) // after a new language's commit on h
  */
 export async function syncSharers(h: ComponentTarget, opts: SyncOptions = {}): Promise<{ target: ComponentTarget; result: ComponentSyncResult }[]> {
+  const targets = opts.sharers ?? (await sharersOf(h));
+  if (targets.length === 0) return [];
+  const cache = opts.cache ?? h.cache;
+  // read once for all of them: the working copy's HEAD (a ref read each cost as much as the rest of an untouched
+  // component's sync), their sync points (one read), and those the commits did not touch moved on in one write
+  const state = await checkedOut(h, cache);
+  const read = await h.store.read((tx) =>
+    readSyncPoints(
+      tx,
+      targets.map((t) => t.row.id),
+    ),
+  );
+  const points = await moveUntouched(targets, state, read, cache, opts.force);
   const out: { target: ComponentTarget; result: ComponentSyncResult }[] = [];
-  for (const target of await sharersOf(h)) out.push({ target, result: await syncLocked(target, { ...opts, offline: true }) });
+  for (const target of targets) out.push({ target, result: await syncLocked(target, { ...opts, sharers: undefined, cache, updated: state, points }) });
   return out;
+}
+
+/**
+ * Moves to the working copy's new commit, in one write, the store of each of these components (sharing `state`'s
+ * working copy) whose files the commits since its synced commit did not touch: what each one's sync would write alone,
+ * a transaction each. Returns the sync points with those components at the new commit, where their syncs find nothing
+ * to read. A component with the msgmerge add-on or without a sync point is left to its own sync.
+ * @example points = await moveUntouched(linked, state, points, cache)
+ */
+export async function moveUntouched(
+  targets: readonly ComponentTarget[],
+  state: WorkingCopyState,
+  points: ReadonlyMap<number, SyncPoint>,
+  cache: object,
+  force?: boolean,
+): Promise<ReadonlyMap<number, SyncPoint>> {
+  const head = state.head;
+  if (force || head === null) return points;
+  const moved: number[] = [];
+  for (const h of targets) {
+    const point = points.get(h.row.id);
+    // (msgmerge may commit before the component is read: its own sync decides)
+    if (!point || h.component.addons.some((a) => a.name === 'weblate.gettext.msgmerge')) continue;
+    if (await untouchedSince(h, point.translations, point.syncedCommit, head, async () => point.alerts, cache)) moved.push(h.row.id);
+  }
+  if (moved.length === 0) return points;
+  await targets[0]!.store.write((tx) => setSyncedCommits(tx, moved, head));
+  const out = new Map(points);
+  for (const id of moved) out.set(id, { ...points.get(id)!, syncedCommit: head });
+  return out;
+}
+
+/**
+ * Whether the store of `h`, read at `synced`, only has to move to `head`: the commits between touch none of its files
+ * (another component's files in a shared repository), no file's revision was forgotten, and no file failed to parse
+ * (one may have failed in a working copy the store never read as a whole, a pull that stopped on it: it is read again).
+ */
+async function untouchedSince(
+  h: ComponentTarget,
+  translations: readonly TranslationRow[],
+  synced: string | null,
+  head: string,
+  alerts: () => Promise<string[]>,
+  cache: object,
+): Promise<boolean> {
+  if (!h.git || synced === null || head === synced || translations.length === 0) return false;
+  if (translations.some((t) => (t.filename !== '' && t.revision === '') || t.parse_error !== null)) return false;
+  if ((await alerts()).includes('ParseError')) return false;
+  return touchesComponent(h, synced, head, cache).then((touches) => !touches);
 }
 
 /**
@@ -183,16 +247,12 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     }
     // a file whose revision the store forgot (a migration that needs it read again) is read even at the same commit
     const forgotten = translations.some((t) => t.filename !== '' && t.revision === '');
-    if (!opts.force && !forgotten && h.git && state.head !== null && synced !== null && state.head !== synced && translations.length > 0) {
-      // the commits since the store's read touch none of the component's files (another component's files in a shared
-      // repository): the store moves to the new commit without a scan — unless a file failed to parse, which may have
-      // failed in a working copy the store never read as a whole (a pull that stopped on it): it is read again
-      const failed = translations.some((t) => t.parse_error !== null) || (await alerts()).includes('ParseError');
-      if (!failed && !(await touchesComponent(h, synced, state.head, cache))) {
-        const head = state.head;
-        await store.write((tx) => setSyncedCommit(tx, h.row.id, head));
-        synced = head;
-      }
+    if (!opts.force && state.head !== null && (await untouchedSince(h, translations, synced, state.head, alerts, cache))) {
+      // the commits since the store's read touch none of the component's files: the store moves to the new commit
+      // without a scan
+      const head = state.head;
+      await store.write((tx) => setSyncedCommit(tx, h.row.id, head));
+      synced = head;
     }
     if (!opts.force && !forgotten && state.head !== null && state.head === synced && translations.length > 0) {
       // Nothing to read; files that did not parse last time are still broken (their blob did not change).
@@ -303,7 +363,7 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     emit('store');
     // the plan brings the checks and the formats' plural names: a no-change sync loads neither
     const [
-      { languageCodes, planSync, translationsToRead },
+      { languageCodes, planSync, templateToRead, translationsToRead },
       { FIRST_LOAD_TABLES, applySyncPlan, readStoredUnits, readSyncState },
       checks,
       { refreshStats },
@@ -335,7 +395,8 @@ export async function syncLocked(h: ComponentTarget, opts: SyncOptions = {}): Pr
     const write = <T>(fn: (tx: Tx) => Promise<T>) => (opts.known ? opts.known.write(store, fn) : store.write(fn));
     const applied = await write(async (tx) => {
       const stored = await readSyncState(tx, h.row.id, languageCodes(scan));
-      const { plan: syncPlan, result: planned } = planSync(scan, stored, await readStoredUnits(tx, translationsToRead(scan, stored)), new Date().toISOString());
+      const units = await readStoredUnits(tx, translationsToRead(scan, stored), templateToRead(scan, stored));
+      const { plan: syncPlan, result: planned } = planSync(scan, stored, units, new Date().toISOString());
       const written = await applySyncPlan(tx, syncPlan);
       const ids = written.ids;
       firstLoad = written.firstLoad;

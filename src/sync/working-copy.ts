@@ -126,29 +126,11 @@ export async function verifiedBytes(
   return blob;
 }
 
-/**
- * The HEAD tree's listing, once per object cache and commit: components sharing a working copy (and its cache) list
- * the tree once for all of them.
- */
-const listings = new WeakMap<object, Map<string, Promise<Map<string, string>>>>();
-
-function treeListing(dir: string, head: string, cache: object): Promise<Map<string, string>> {
-  let byHead = listings.get(cache);
-  if (!byHead) listings.set(cache, (byHead = new Map()));
-  const key = `${dir}\0${head}`;
-  let listing = byHead.get(key);
-  if (!listing) {
-    listing = vcs.listFilesWithBlobIds({ dir, cache, ref: head });
-    byHead.set(key, listing);
-    listing.catch(() => byHead.delete(key));
-  }
-  return listing;
-}
-
 /** Blob ids of files: from the HEAD tree for git working copies, hashed from disk for local ones. */
 export async function blobIdsOf(state: WorkingCopyState, paths: readonly string[], cache: object): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const tree = state.head ? await treeListing(state.dir, state.head, cache) : new Map<string, string>();
+  // (the trees on the paths' way only: a component of a repository many share reads its own trees, not all of theirs)
+  const tree = state.head ? await vcs.blobIdsAt({ dir: state.dir, cache, ref: state.head }, paths) : new Map<string, string>();
   await Promise.all(
     paths.map(async (p) => {
       const known = tree.get(p);

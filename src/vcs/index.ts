@@ -9,7 +9,7 @@ export { clone, fetch, push, remoteBranchHead } from './remote.js';
 export type { Credentials, Remote } from './remote-url.js';
 export { parseRemote, redactUrl } from './remote-url.js';
 export { removeStaleTemporaries } from './temporaries.js';
-export { changedPaths, listFilesWithBlobIds, readBlobAt } from './tree.js';
+export { blobIdsAt, changedPaths, listFilesWithBlobIds, readBlobAt } from './tree.js';
 export type { VcsErrorData, VcsErrorKind } from './vcs-error.js';
 export { VcsError } from './vcs-error.js';
 export type { CommitSpec, Signature } from './worktree.js';

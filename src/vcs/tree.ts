@@ -63,6 +63,7 @@ function serializeTree(entries: readonly TreeEntry[]): Uint8Array {
 /** Reads tree objects once per operation. */
 export class TreeReader {
   private readonly trees = new Map<string, Promise<TreeEntry[]>>();
+  private readonly names = new Map<string, Promise<Map<string, TreeEntry>>>();
   private readonly cache: object;
   constructor(private readonly opts: RepoOptions) {
     this.cache = opts.cache ?? {};
@@ -89,12 +90,22 @@ export class TreeReader {
     return parseTree(object.object as Uint8Array);
   }
 
+  /** The entries of a tree by name (a lookup in a folder of thousands of files is not a scan of them). */
+  private byName(oid: string): Promise<Map<string, TreeEntry>> {
+    let found = this.names.get(oid);
+    if (!found) {
+      found = this.entries(oid).then((list) => new Map(list.map((e) => [e.path, e])));
+      this.names.set(oid, found);
+    }
+    return found;
+  }
+
   /** The blob at `path` in a tree, or null when there is none. */
   async blobAt(treeOid: string, path: string): Promise<BlobEntry | null> {
     const parts = path.split('/');
     let current = treeOid;
     for (let i = 0; i < parts.length; i++) {
-      const entry = (await this.entries(current)).find((e) => e.path === parts[i]);
+      const entry = (await this.byName(current)).get(parts[i]!);
       if (!entry) return null;
       const last = i === parts.length - 1;
       if (last) return entry.type === 'blob' ? { oid: entry.oid, mode: entry.mode } : null;
@@ -223,6 +234,27 @@ export async function listFilesWithBlobIds(opts: RepoOptions & { ref?: string })
   const blobs = await reader.listBlobs(await treeOf(opts, opts.ref ?? 'HEAD', 'listFilesWithBlobIds'));
   const out = new Map<string, string>();
   for (const [path, entry] of blobs) out.set(path, entry.oid);
+  return out;
+}
+
+/** The tree reader of the last commit looked up, by object cache and working copy (its trees are read once for all the components sharing both). */
+const readers = new WeakMap<object, Map<string, { ref: string; reader: TreeReader }>>();
+
+/**
+ * The blob ids of `paths` at a commit (by its object id), reading only the trees on their way, not every tree of the
+ * commit as `listFilesWithBlobIds` does: one component's files of a repository many share cost its own trees. A path
+ * with no blob there is absent. Calls with the same object cache and commit share the trees read.
+ * `await blobIdsAt({ dir, cache, ref: head }, ['po/de.po'])` → `Map { 'po/de.po' => '3b18e5…' }`.
+ */
+export async function blobIdsAt(opts: RepoOptions & { ref: string; cache: object }, paths: readonly string[]): Promise<Map<string, string>> {
+  let byDir = readers.get(opts.cache);
+  if (!byDir) readers.set(opts.cache, (byDir = new Map()));
+  let found = byDir.get(opts.dir);
+  if (found?.ref !== opts.ref) byDir.set(opts.dir, (found = { ref: opts.ref, reader: new TreeReader(opts) }));
+  const reader = found.reader;
+  const out = new Map<string, string>();
+  const entries = await Promise.all(paths.map((p) => reader.blobAt(opts.ref, p)));
+  for (const [i, entry] of entries.entries()) if (entry) out.set(paths[i]!, entry.oid);
   return out;
 }
 

@@ -16,6 +16,7 @@ import type { Assets } from './assets.js';
 import type { WebAnswer, WebContext } from './context.js';
 import { toSignIn } from './context.js';
 import { errorPage } from './pages/errors.js';
+import type { Frame } from './pages/layout.js';
 import { WEB_ROUTES } from './routes.js';
 
 export interface WebAppOptions {
@@ -27,6 +28,12 @@ export interface WebAppOptions {
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** What an error page is framed with: the request's context once built, or before it (no route) the signed-in user's frame. */
+interface ErrorFrame {
+  ctx?: WebContext;
+  frame?: Frame;
+}
 
 /**
  * The web pages as a node:http handler: every path that is not the API's or the webhooks'.
@@ -52,7 +59,7 @@ export function createWebApp(options: WebAppOptions) {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, cookies: string[], holder: { ctx?: WebContext }): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, cookies: string[], holder: ErrorFrame): Promise<void> {
     const raw = req.url ?? '/';
     const cut = raw.indexOf('?');
     const path = cut < 0 ? raw : raw.slice(0, cut);
@@ -64,6 +71,9 @@ export function createWebApp(options: WebAppOptions) {
         send(req, res, { redirect: `${path}/${cut < 0 ? '' : raw.slice(cut)}`, status: 301 }, cookies);
         return;
       }
+      // the page not found shows who is signed in, as every page does
+      const session = await sessionOf(store, req);
+      if (session?.user.is_active) holder.frame = { assets, csrf: session.csrf, path, user: session.user };
       throw notFound();
     }
     const handler = match.route.methods[method as 'GET' | 'POST'];
@@ -125,7 +135,7 @@ export function createWebApp(options: WebAppOptions) {
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const cookies: string[] = [];
-    const holder: { ctx?: WebContext } = {};
+    const holder: ErrorFrame = {};
     try {
       await handle(req, res, cookies, holder);
     } catch (e) {
@@ -146,7 +156,7 @@ export function createWebApp(options: WebAppOptions) {
       }
       // what the API says of a known error (the database unavailable …) the page says too; a defect stays unexplained
       const detail = known && status !== 404 ? known.message : undefined;
-      const frame = holder.ctx ?? { assets, csrf: '', path: (req.url ?? '/').split('?', 1)[0]! };
+      const frame = holder.ctx ?? holder.frame ?? { assets, csrf: '', path: (req.url ?? '/').split('?', 1)[0]! };
       send(req, res, errorPage(frame, status, detail, known?.headers), cookies);
     }
   };

@@ -1,7 +1,9 @@
 // What tests ask of the store's connection whichever engine runs the suite (TMS_TEST_POSTGRES selects PostgreSQL).
 import { type Db, openDb } from '../../src/store/db.js';
+import type { Statement, Tx } from '../../src/store/db.js';
 import { openPgDb, testSchemaFor } from '../../src/store/pg/open.js';
 import { PgStore } from '../../src/store/pg/pg-store.js';
+import type { PgSession } from '../../src/store/pg/session.js';
 import type { Store } from '../../src/store/store.js';
 
 /** The suite runs against PostgreSQL (`TMS_TEST_POSTGRES`): tests of SQLite's own files and pragmas skip. */
@@ -92,4 +94,82 @@ export async function unitBySource(
   );
   if (!row) throw new Error(`no ${language} unit "${source}" in ${component}`);
   return row;
+}
+
+/** Transactions and statements run through a store (every statement run is a round trip on PostgreSQL). */
+export interface Counts {
+  transactions: number;
+  statements: number;
+  /** Of the transactions, the write transactions (counted when the object has the field). */
+  writes?: number;
+  /** Of the statements, those run inside write transactions (counted when the object has the field). */
+  writeStatements?: number;
+  /** The statements run inside write transactions, by their SQL text (counted when the object has the field). */
+  writeRuns?: Map<string, number>;
+  /** PostgreSQL's round trips inside write transactions, BEGIN and COMMIT aside (`PgSession.roundTrips`; 0 on SQLite). */
+  writeRoundTrips?: number;
+  /** Smart-HTTP requests to the upstream's server. */
+  gitRequests?: number;
+}
+
+/** `store` with every transaction and statement run through it counted in `counts`. */
+export function counting(store: Store, counts: Counts): Store {
+  // the wrapped connection, one for reads and one for writes (SQLite's store keeps one connection for both)
+  const txs = { read: new WeakMap<Tx, Tx>(), write: new WeakMap<Tx, Tx>() };
+  const statement = (sql: string, inner: Statement, inWrite: boolean): Statement => {
+    const counted =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        counts.statements++;
+        if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
+        if (inWrite) counts.writeRuns?.set(sql, (counts.writeRuns.get(sql) ?? 0) + 1);
+        return run(...args);
+      };
+    const outer: Statement = {
+      get: counted((...params) => inner.get(...params)),
+      all: counted((...params) => inner.all(...params)),
+      run: counted((...params) => inner.run(...params)),
+      pluck: (...toggle) => {
+        inner.pluck(...toggle);
+        return outer;
+      },
+      safeIntegers: (...toggle) => {
+        inner.safeIntegers(...toggle);
+        return outer;
+      },
+      raw: (...toggle) => {
+        inner.raw(...toggle);
+        return outer;
+      },
+    };
+    return outer;
+  };
+  const wrap = (tx: Tx, inWrite: boolean): Tx => {
+    const wrapped = inWrite ? txs.write : txs.read;
+    let outer = wrapped.get(tx);
+    if (!outer) {
+      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(sql, tx.prepare(sql), inWrite) };
+      wrapped.set(tx, outer);
+    }
+    return outer;
+  };
+  return Object.assign(Object.create(store) as Store, {
+    read: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return store.read((tx) => fn(wrap(tx, false)));
+    },
+    write: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      if (counts.writes !== undefined) counts.writes++;
+      return store.write(async (tx) => {
+        const trips = () => (tx as Partial<PgSession>).roundTrips ?? 0;
+        const before = trips();
+        try {
+          return await fn(wrap(tx, true));
+        } finally {
+          if (counts.writeRoundTrips !== undefined) counts.writeRoundTrips += trips() - before;
+        }
+      });
+    },
+  });
 }

@@ -5,7 +5,9 @@ import { Action } from '../../src/domain/actions.js';
 import { RefusedError } from '../../src/domain/errors.js';
 import { State } from '../../src/domain/unit.js';
 import { type UploadInput, commitPending, uploadTranslation } from '../../src/operations/index.js';
+import { refreshStats } from '../../src/store/stats.repo.js';
 import { rejectedWith } from '../helpers/errors.js';
+import { statisticsRows } from '../helpers/store.js';
 import { demoFile } from '../helpers/sync-env.js';
 import { type RepoEnv, createRepoEnv } from './repo-env.js';
 
@@ -134,6 +136,28 @@ describe('uploads on a monolingual component (nested JSON)', () => {
     expect(await r.changes('web', [Action.NEW_UNIT])).toHaveLength(3);
     const hint = await rejectedWith(RefusedError, upload('de', { bytes: encode(text), method: 'add' }));
     expect([hint.data.field, hint.message]).toEqual(['method', 'This method is not available here. Try adding to the source instead of the translation.']);
+  });
+
+  it("translate on the template changes the strings' source in every translation: translated ones need editing (30 each)", async () => {
+    const result = await upload('en', { bytes: encode('{"menu": {"save": "Save all"}}'), conflicts: 'replace-translated' });
+    expect(result).toMatchObject({ accepted: 1 });
+    expect((await r.units('web', 'en')).find((u) => u.context === 'menu.save')).toMatchObject({ source: 'Save all', target: 'Save all', pending: 1 });
+    expect((await r.units('web', 'de')).find((u) => u.context === 'menu.save')).toMatchObject({
+      source: 'Save all',
+      target: 'Speichern',
+      state: State.FUZZY,
+      pending: 0,
+    });
+    expect((await r.units('web', 'cs')).find((u) => u.context === 'menu.save')).toMatchObject({ source: 'Save all', state: State.EMPTY });
+    // the statistics kept are every translation counted again
+    const kept = await statisticsRows(r.store);
+    await r.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+    expect(await statisticsRows(r.store)).toEqual(kept);
+    const marked = await r.changes('web', [Action.SOURCE_CHANGE]);
+    expect(marked.map((c) => [c.old, c.target, c.user_id])).toEqual([
+      ['Save', 'Save all', r.alice.id],
+      ['Save', 'Save all', r.alice.id],
+    ]);
   });
 
   it('replace commits the uploaded file as it is (54, 78) and re-syncs the translation from it', async () => {

@@ -1,6 +1,7 @@
 // Statistics kept by each unit's share (statistics/follow.ts) through suggestions, comments on a translated and on a
-// source string, accepting and deleting, a dismissed check, and a source string approved and marked needs editing in
-// the source language (source_review): after each, equal to every translation counted again.
+// source string, accepting and deleting, a dismissed check, a source string approved and marked needs editing in
+// the source language (source_review), and a monolingual template's source edited: after each, equal to every
+// translation counted again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dismissFailingCheck } from '../../src/checks/refresh.js';
 import { State } from '../../src/domain/unit.js';
@@ -117,5 +118,20 @@ describe('statistics following a source string reviewed in the source language (
     const kept = await stats();
     await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
     expect(await stats()).toEqual(kept);
+  });
+
+  it("moves every translation's counts and words when a template's source string is edited (its strings need editing, then are translated again), equal to every translation counted again", async () => {
+    const title = (await sqlOn(w.store).row(
+      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
+       WHERE t.is_source = 1 AND u.context = 'app.title' AND t.component_id = (SELECT id FROM components WHERE slug = 'web')`,
+    )) as { id: number };
+    for (const text of ['Hello from tms, the translation server', 'Hello tms']) {
+      const before = await stats();
+      await editUnit(w.store, { unitId: title.id, target: [text], state: State.TRANSLATED, user: { id: 1 } });
+      const kept = await stats();
+      expect(kept).not.toEqual(before);
+      await w.store.write(async (tx) => refreshStats(tx, (await tx.prepare('SELECT id FROM translations').pluck().all()) as number[]));
+      expect(await stats()).toEqual(kept);
+    }
   });
 });

@@ -45,10 +45,10 @@ const ONLY_SQLITE = [
   'units_fts_data',
   'units_fts_docsize',
   'units_fts_idx',
-  // the units the search index's fill has not reached after a first load (PostgreSQL's unit_search never lags)
+  // the units the search index's fill has not reached after a first load (PostgreSQL's: unit_search_pending)
   'units_fts_pending',
 ];
-const ONLY_POSTGRES = ['tms_schema', 'data_version', 'unit_search'];
+const ONLY_POSTGRES = ['tms_schema', 'data_version', 'unit_search', 'unit_search_pending'];
 
 /**
  * PostgreSQL's indexes that stand for a different SQLite one, by design: a B-tree entry holds at most about 2.7 kB, and

@@ -64,7 +64,8 @@ describe('the search of a caller who sees some translations', () => {
     await env.store.read(async (tx) => {
       const filter: UnitFilter = { kind: 'text', fields: [...FREE_TEXT], match: 'contains', value: 'datei' };
       const within = { sql: `u.translation_id IN (${tx.dialect.idsOfJson})`, params: [JSON.stringify(visible)], byId: false };
-      const ids = indexedUnitIds(filter, tx.dialect, within);
+      // nothing left to the search's fill (the caller asked): the table alone
+      const ids = indexedUnitIds(filter, tx.dialect, within, true);
       expect(ids).not.toBeNull();
       const plan = (
         (await tx
@@ -74,6 +75,15 @@ describe('the search of a caller who sees some translations', () => {
       ).join('\n');
       expect(plan).toContain('unit_search');
       expect(plan).not.toMatch(/ on units\b/);
+      // not asked: the units of a pending range too, read through the units' primary key, none here (not one row)
+      const either = indexedUnitIds(filter, tx.dialect, within)!;
+      const analysed = (await tx
+        .prepare(`EXPLAIN (ANALYZE, BUFFERS) SELECT count(*) FROM (${either.sql}) s`)
+        .pluck()
+        .all(...either.params)) as string[];
+      const onUnits = analysed.filter((line) => / on units\b/.test(line));
+      expect(onUnits.length).toBeGreaterThan(0);
+      for (const line of onUnits) expect(line).toMatch(/Index Scan using units_pkey on units .*(\(actual time=\S+ rows=0 loops=1\)|\(never executed\))/);
     });
   });
 

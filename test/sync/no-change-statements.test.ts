@@ -1,66 +1,9 @@
 // A no-change `sync --all` asks the store a fixed number of questions, however many components the site holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Statement, Store, Tx } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { syncAll } from '../../src/sync/index.js';
-import { rowsWritten, sqlOn } from '../helpers/store.js';
+import { type Counts, counting, rowsWritten, sqlOn } from '../helpers/store.js';
 import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
-
-/** Transactions and statements run through a store (every statement run is a round trip on PostgreSQL). */
-interface Counts {
-  transactions: number;
-  statements: number;
-  /** Smart-HTTP requests to the upstream's server. */
-  gitRequests?: number;
-}
-
-/** `store` with every transaction and statement run through it counted in `counts`. */
-function counting(store: Store, counts: Counts): Store {
-  const txs = new WeakMap<Tx, Tx>();
-  const statement = (inner: Statement): Statement => {
-    const counted =
-      <A extends unknown[], R>(run: (...args: A) => R) =>
-      (...args: A): R => {
-        counts.statements++;
-        return run(...args);
-      };
-    const outer: Statement = {
-      get: counted((...params) => inner.get(...params)),
-      all: counted((...params) => inner.all(...params)),
-      run: counted((...params) => inner.run(...params)),
-      pluck: (...toggle) => {
-        inner.pluck(...toggle);
-        return outer;
-      },
-      safeIntegers: (...toggle) => {
-        inner.safeIntegers(...toggle);
-        return outer;
-      },
-      raw: (...toggle) => {
-        inner.raw(...toggle);
-        return outer;
-      },
-    };
-    return outer;
-  };
-  const wrap = (tx: Tx): Tx => {
-    let outer = txs.get(tx);
-    if (!outer) {
-      outer = { dialect: tx.dialect, shared: tx.shared, prepare: (sql) => statement(tx.prepare(sql)) };
-      txs.set(tx, outer);
-    }
-    return outer;
-  };
-  return Object.assign(Object.create(store) as Store, {
-    read: <T>(fn: (tx: Tx) => Promise<T>) => {
-      counts.transactions++;
-      return store.read((tx) => fn(wrap(tx)));
-    },
-    write: <T>(fn: (tx: Tx) => Promise<T>) => {
-      counts.transactions++;
-      return store.write((tx) => fn(wrap(tx)));
-    },
-  });
-}
 
 const MOST = 12;
 const ADDON = 'weblate.autotranslate.autotranslate';

@@ -1,6 +1,6 @@
 // The pages' text as a reader gets it (tags dropped, spaces as the browser collapses them): the progress sentence
 // of the overview pages, plural strings in the change history, whose stored separator is no character to show, and
-// where an error page leads.
+// where an error page leads, and who is signed in on one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 
@@ -62,5 +62,18 @@ describe('the text of the pages', () => {
     const missing = await env.request('GET', '/translate/hello/nope/de/');
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('<a href="/">Back to the dashboard</a>');
+  });
+
+  it('shows a signed-in user in the header of a page not found, at an unknown address as at a known one', async () => {
+    const jane = await env.signIn('jane', 'jane-password-1');
+    for (const path of ['/no/such/address/', '/translate/hello/nope/de/']) {
+      const page = await env.request('GET', path, { headers: { Cookie: jane.cookie } });
+      expect(page.status, path).toBe(404);
+      const text = textOf(page.text);
+      expect(text, path).toContain('Sign out');
+      expect(text, path).not.toContain('Sign in');
+    }
+    // without the session the same page offers to sign in
+    expect(textOf((await env.request('GET', '/no/such/address/')).text)).toContain('Sign in');
   });
 });

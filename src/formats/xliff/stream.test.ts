@@ -162,6 +162,16 @@ describe('streamed XLIFF units', () => {
     const others: Array<[string, Uint8Array]> = [
       ['a prefixed element', doc(`<trans-unit id="1" xmlns:o="urn:other"><source>S</source><o:extra/></trans-unit>`)],
       ['a namespace declared below the root', doc(`<trans-unit id="1"><source>S <x id="1" xmlns="urn:other"/></source></trans-unit>`)],
+      [
+        'a namespace declared on a context (after its context-type)',
+        doc(
+          '<trans-unit id="1"><source>S</source><context-group purpose="location"><context context-type="sourcefile" xmlns="urn:other">a.ts</context></context-group></trans-unit>',
+        ),
+      ],
+      [
+        'a prefix declared on a context outside a group',
+        doc('<trans-unit id="1"><source>S</source><context xmlns:o="urn:other" context-type="sourcefile">a.ts</context></trans-unit>'),
+      ],
       ['a root without the XLIFF namespace', doc(unit, '<xliff version="1.2">')],
       ['a prefix bound to XLIFF on the root', doc(unit, `<xliff version="1.2" ${NS} xmlns:x="urn:oasis:names:tc:xliff:document:1.2">`)],
       ['XLIFF 2', doc(unit, '<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0">')],

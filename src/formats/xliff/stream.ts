@@ -14,7 +14,7 @@ import { NeedsDecodedText, XmlScanner, XmlToken } from '../xml/scanner.js';
 import { XLIFF_NS_PREFIX, type XliffEntry, parsedId } from './document.js';
 import { spacedText } from './text.js';
 import { COMMENT, NO_ATTRIBUTES, PI, type XElement, append, attr, startElement } from './tree.js';
-import { type BilingualList, type EntryAnnotations, type XliffReading, joinNotes, listBilingual } from './units.js';
+import { type BilingualList, type EntryAnnotations, type XliffReading, bilingualList, joinNotes, listBilingual } from './units.js';
 
 // the token kinds as constants of this module: read once, not through the import at every token
 const EOF = XmlToken.Eof;
@@ -100,7 +100,7 @@ function element(s: XmlScanner, ns: string, scope: ReadonlyMap<string, string>, 
 function read(s: XmlScanner, reading: XliffReading): BilingualList {
   const rich = reading.rich;
   // no sites: the units are all a parse keeps (a writer reads the tree), so each unit's light elements die young
-  const listing: BilingualList = { units: [], sites: null };
+  const listing = bilingualList(null);
   const seen = new IdHashTable(256);
   const annotations: EntryAnnotations = { location: '', note: '' };
   const annotate = (): EntryAnnotations => annotations;
@@ -172,14 +172,18 @@ function read(s: XmlScanner, reading: XliffReading): BilingualList {
         continue;
       }
       if (name === 'context') {
-        if (s.declaresNamespace()) otherShape();
         textDepth = depth;
         text = '';
         textSpace = false;
         role = groupDepth !== 0 ? CONTEXT : IGNORED;
-        if (role === CONTEXT) {
-          ownSpace = s.attr('xml:space');
-          contextType = s.attr('context-type');
+        // its attributes in one pass (the most frequent element): context-type, xml:space, no namespace declared
+        ownSpace = null;
+        contextType = null;
+        for (let i = 0; i < s.attrCount; i++) {
+          const attrName = s.attrNames[i]!;
+          if (attrName === 'context-type') contextType = s.attrValues[i]!;
+          else if (attrName === 'xml:space') ownSpace = s.attrValues[i]!;
+          else if (attrName === 'xmlns' || attrName.startsWith('xmlns:')) otherShape();
         }
       } else if (name === 'source' || name === 'target') {
         textDepth = depth;

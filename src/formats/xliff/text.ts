@@ -13,10 +13,37 @@ const XML_WHITESPACE_RUN = /[\t\n\r ]+/g;
 /** Whether normalize-space() changes a string: a tab or line end, two spaces in a row, or a space at either end. */
 const NEEDS_NORMALIZING = /[\t\n\r]| {2}|^ | $/;
 
+function isXmlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
 /** XPath normalize-space(): XML whitespace trimmed and each run collapsed to one space. */
 export function normalizeSpace(s: string): string {
   if (!NEEDS_NORMALIZING.test(s)) return s;
-  return s.replace(XML_WHITESPACE_RUN, ' ').replace(/^ | $/g, '');
+  // the text between its first and last non-whitespace characters, cut only where a run inside it is not one space
+  // (most often a space at an end, or two where an inline element was): a few slices, not two global replaces
+  let end = s.length;
+  while (end > 0 && isXmlSpace(s.charCodeAt(end - 1))) end--;
+  let i = 0;
+  while (i < end && isXmlSpace(s.charCodeAt(i))) i++;
+  let out = '';
+  let from = i;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (!isXmlSpace(c)) {
+      i++;
+      continue;
+    }
+    // a run of whitespace, which ends before `end` (a character that is none)
+    let j = i + 1;
+    while (isXmlSpace(s.charCodeAt(j))) j++;
+    if (j > i + 1 || c !== 0x20) {
+      out += `${s.slice(from, i)} `;
+      from = j;
+    }
+    i = j;
+  }
+  return out + s.slice(from, end);
 }
 
 /**

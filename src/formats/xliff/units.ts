@@ -3,6 +3,7 @@ import { IdHashTable, calculateHash, wordsOfLastHashed } from '../../domain/hash
 import { type ParsedUnit, State, type UnitState, joinPlural } from '../../domain/unit.js';
 import { UNUSED_PLURAL, countWords } from '../../domain/words.js';
 import { hasReadOnlyFlag, xmlFlags } from '../xml/flags.js';
+import { internalized } from '../xml/scanner.js';
 import { type XliffDocument, type XliffEntry, type XliffPart, firstListedInside } from './document.js';
 import { plainText, richText } from './text.js';
 import { type XElement, attr } from './tree.js';
@@ -34,6 +35,14 @@ export interface XliffListing {
 export interface BilingualList {
   units: ParsedUnit[];
   sites: UnitSite[] | null;
+  /** The `<file>` whose context head (`original///`) was worked out last, and that head (null: none), see `contextHead`. */
+  headFile: XElement | null;
+  head: string | null;
+}
+
+/** An empty listing for `listBilingual` (sites kept or not). */
+export function bilingualList(sites: UnitSite[] | null): BilingualList {
+  return { units: [], sites, headFile: null, head: null };
 }
 
 /** The xml:space in force for a trans-unit's (or group's) children: its own attribute, else "default". */
@@ -45,6 +54,22 @@ export function unitSpace(el: XElement): string {
 function ttId(entry: XliffEntry): string {
   const original = entry.file ? attr(entry.file, 'original') : null;
   return original ? `${original}\x04${entry.id}` : entry.id;
+}
+
+/**
+ * Where an entry's context is `original///id` (no `resname`, an `original` and an id without U+0004): its first
+ * part, the same string for every entry of a `<file>` (worked out once a file and kept in the listing), else null.
+ * The hash reads the context as its two parts, so that no joined string is made flat for it.
+ */
+function contextHead(listing: BilingualList, entry: XliffEntry): string | null {
+  if (attr(entry.element, 'resname') || entry.file === null || entry.id.includes('\x04')) return null;
+  if (entry.file !== listing.headFile) {
+    const original = attr(entry.file, 'original');
+    listing.headFile = entry.file;
+    // the engine's one flat copy (a joined string is read through its parts, character by character)
+    listing.head = original && !original.includes('\x04') ? internalized(`${original}///`) : null;
+  }
+  return listing.head;
 }
 
 /** Weblate's context: `resname` when set, else getid() with U+0004 shown as `///`. */
@@ -211,9 +236,9 @@ function unitState(entry: XliffEntry | null, main: XliffEntry, target: readonly 
 }
 
 function unitFlags(entry: XliffEntry | null, template: XliffEntry | null, reading: XliffReading): string {
+  // most units carry no flag attribute: no readers to build (xmlFlags of none gives the one extra flag)
+  if ((!entry || !hasFlagAttributes(entry.element)) && (!template || !hasFlagAttributes(template.element))) return reading.rich ? RICH_FLAGS[0]! : '';
   const extra = reading.rich ? RICH_FLAGS : NO_FLAGS;
-  // most units carry no flag attribute: no readers to build
-  if ((!entry || !hasFlagAttributes(entry.element)) && (!template || !hasFlagAttributes(template.element))) return xmlFlags([], extra);
   const readers = [];
   if (entry) readers.push((name: string) => attr(entry.element, name));
   if (template) readers.push((name: string) => attr(template.element, name));
@@ -224,7 +249,12 @@ const RICH_FLAGS: readonly string[] = ['xml-text'];
 const NO_FLAGS: readonly string[] = [];
 
 function hasFlagAttributes(el: XElement): boolean {
-  return attr(el, 'maxwidth') !== null || attr(el, 'font') !== null || attr(el, 'weblate-flags') !== null;
+  const attrs = el.attrs;
+  for (let i = 0; i < attrs.length; i += 2) {
+    const name = attrs[i];
+    if (name === 'maxwidth' || name === 'font' || name === 'weblate-flags') return true;
+  }
+  return false;
 }
 
 /** What a unit reads from the notes and context groups inside its entry (Translate Toolkit's getlocations(), getnotes()). */
@@ -249,8 +279,9 @@ export function listBilingual(
   const source = sourceForms(entry, reading.rich);
   const joined = source.length === 1 ? source[0]! : joinPlural(source);
   if (joined === '') return;
-  const context = entryContext(entry);
-  const idHash = seen.add(joined, context, 0);
+  const head = contextHead(listing, entry);
+  const context = head !== null ? head + entry.id : entryContext(entry);
+  const idHash = head !== null ? seen.add(joined, head, 0, entry.id) : seen.add(joined, context, 0);
   if (seen.earlier >= 0) return;
   // the words of the source the hash just read (a lone form that is not Weblate's unused-singular placeholder)
   const numWords = source.length === 1 && !joined.startsWith(UNUSED_PLURAL) ? wordsOfLastHashed() : countWords(source);
@@ -289,14 +320,15 @@ export function joinNotes(texts: readonly string[]): string {
  * `isTemplate`: the file is the component's template read as its own translation (a missing target shows the source).
  */
 export function bilingualUnits(doc: XliffDocument, reading: XliffReading, isTemplate = false): XliffListing {
-  const listing: XliffListing = { units: [], sites: [] };
+  const sites: UnitSite[] = [];
+  const listing = bilingualList(sites);
   const seen = new IdHashTable(doc.entries.length);
   const annotate = (entry: XliffEntry): EntryAnnotations => {
     const extras = extrasOf(doc, entry.element);
     return { location: locationsOf(doc, entry, extras, reading), note: notesOf(entry, extras) };
   };
   for (const entry of doc.entries) listBilingual(listing, seen, entry, reading, isTemplate, annotate);
-  return listing;
+  return { units: listing.units, sites };
 }
 
 /** Translation entries by Weblate context; a later duplicate replaces an earlier one (Weblate's context index). */

@@ -515,4 +515,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   DROP INDEX units_position;
   CREATE INDEX units_position ON units (translation_id, position, id);
   `,
+  // 10 (SQLite's 17): a first load commits its units before the search's table holds them: the id range it leaves to
+  // the fill that runs once it is committed (pg/search-fill.ts), whose units the insert trigger skips (an update's or
+  // a delete's trigger finds no row of theirs yet) and the search matches on their rows meanwhile
+  `
+  CREATE TABLE unit_search_pending (lo bigint PRIMARY KEY, hi bigint NOT NULL);
+  CREATE OR REPLACE FUNCTION unit_search_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO unit_search
+      SELECT id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu")
+      FROM inserted i WHERE NOT EXISTS (SELECT 1 FROM unit_search_pending p WHERE i.id BETWEEN p.lo AND p.hi);
+    RETURN NULL;
+  END $$;
+  `,
 ];

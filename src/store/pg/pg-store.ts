@@ -8,6 +8,7 @@ import { PgComponentLocks } from './component-locks.js';
 import { WAL_FLUSHED, settling } from './dialect.js';
 import { WRITE_LOCK } from './libpq.js';
 import { connectionInfo, migrateDatabase, shownName } from './open.js';
+import { fillSearchChunk, searchFillPending } from './search-fill.js';
 import { PgSession } from './session.js';
 
 /** Sessions a store opens at most (per process: `--workers N` has N pools). */
@@ -48,6 +49,10 @@ export class PgStore implements Store {
   private counterSent: Promise<number> | null = null;
   private counterNext: Promise<number> | null = null;
   private readonly shared: TxShared = { version: () => this.lastToken };
+  /** The search table's fill (fillSearchIndex): the last one started or queued, and whether one waits to start. */
+  private filling: Promise<void> = Promise.resolve();
+  private fillQueued = false;
+  private closing = false;
 
   constructor(
     private readonly conninfo: string,
@@ -226,9 +231,21 @@ export class PgStore implements Store {
    * VACUUM, then ANALYZE (`settling`), of these tables on a pooled session, outside any transaction (statements of
    * their own in the pipeline), once the load's commit is on disk (WAL_FLUSHED), the event loop free meanwhile: their
    * statistics, and the visibility map that lets an index-only scan skip the heap (a deep page of /api/units/
-   * otherwise fetches every row it passes), without waiting for autovacuum.
+   * otherwise fetches every row it passes), without waiting for autovacuum. The search's table, which the load left
+   * to the fill (search-fill.ts), is filled in the background and settled after it.
    */
   async settleLoad(tables: readonly string[]): Promise<void> {
+    // the search's table, which a first load leaves to the fill, is settled once filled (fillSearchIndex)
+    const filled = await this.read(searchFillPending);
+    await this.settle(filled ? tables.filter((t) => t !== 'unit_search') : tables);
+    if (filled) {
+      void this.fillSearchIndex().catch(() => {
+        // left for the next fill (the next start, sync or first load): the search reads the units meanwhile
+      });
+    }
+  }
+
+  private async settle(tables: readonly string[]): Promise<void> {
     if (tables.length === 0) return;
     const names = tables.map((t) => `"${t.replace(/"/g, '""')}"`);
     await this.read(async (tx) => {
@@ -237,13 +254,35 @@ export class PgStore implements Store {
     });
   }
 
-  /** Never behind: the search's table is written with the units (its triggers), first loads included. */
-  async fillSearchIndex(): Promise<void> {}
+  /**
+   * Fills the search's table where a first load left units to it (search-fill.ts): a chunk of units a writing
+   * transaction, the event loop free between chunks (other reads and writes take their turns), until none is left or
+   * the store closes; then VACUUM and ANALYZE of unit_search, as after a load. One fill at a time in this process (a
+   * call during a fill gets one that starts after it, and so sees every load committed before the call); fills of
+   * several processes (nodes) take their chunks in turns under the write lock, each reading the range as the other
+   * left it.
+   */
+  fillSearchIndex(): Promise<void> {
+    if (this.fillQueued) return this.filling;
+    this.fillQueued = true;
+    this.filling = this.filling
+      .catch(() => {})
+      .then(async () => {
+        this.fillQueued = false;
+        if (this.closing || !(await this.read(searchFillPending))) return;
+        while (!this.closing && (await this.write((tx) => fillSearchChunk(tx)))) await new Promise((resolve) => setImmediate(resolve));
+        if (!this.closing) await this.settle(['unit_search']);
+      });
+    return this.filling;
+  }
 
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
   checkpointInBackground(): void {}
 
   async close(): Promise<void> {
+    // a fill stops after its chunk (the next start or sync goes on from there)
+    this.closing = true;
+    await this.filling.catch(() => {});
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.reject(new StoreError(`${this.location}: the store is closed`, { file: this.location }));
     this.dropIdle();
