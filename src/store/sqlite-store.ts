@@ -4,6 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../domain/worker.js';
 import { type SqlStatement, type SqliteDb, type Tx, makeStandalone, openDb, txOf } from './db.js';
 import { sqliteDialect } from './dialect.js';
+import { SearchFillRuns } from './search-fill-runs.js';
 import { fillSearchChunk, searchFillPending } from './search-fill.repo.js';
 import type { Store } from './store.js';
 import { Turns } from './turns.js';
@@ -26,10 +27,13 @@ export class SqliteStore implements Store {
   private readonly control: { begin: SqlStatement; commit: SqlStatement; rollback: SqlStatement };
   /** The change token as read in this turn of the event loop (dataVersion), until the turn ends or this store writes. */
   private turnVersion: string | undefined;
-  /** The search index's fill (fillSearchIndex): the last one started or queued, and whether one waits to start. */
-  private filling: Promise<void> = Promise.resolve();
-  private fillQueued = false;
-  private closing = false;
+  /** The search's fill in the background (fillSearchIndex). */
+  private readonly fills = new SearchFillRuns({
+    read: (fn) => this.read(fn),
+    write: (fn) => this.write(fn),
+    pending: searchFillPending,
+    chunk: (tx) => fillSearchChunk(tx),
+  });
 
   constructor(readonly db: SqliteDb) {
     // another connection's commit (data_version) or a write through this one (total_changes)
@@ -84,22 +88,11 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Fills the search's index where a first load left units to it (search-fill.repo.ts): a chunk of units a writing
-   * transaction, then the segments the chunks left merged a step a transaction, the event loop free between them
-   * (other reads and writes take their turns), until nothing is left or the store closes. One fill at a time: a call during a fill gets one that starts after it (and so sees every load
-   * committed before the call).
+   * Fills the search's index where a first load left units to it (search-fill.repo.ts), in the background
+   * (SearchFillRuns): its chunks of units, then the segments the chunks left merged a step a transaction.
    */
   fillSearchIndex(): Promise<void> {
-    if (this.fillQueued) return this.filling;
-    this.fillQueued = true;
-    this.filling = this.filling
-      .catch(() => {})
-      .then(async () => {
-        this.fillQueued = false;
-        if (this.closing || !(await this.read(searchFillPending))) return;
-        while (!this.closing && (await this.write((tx) => fillSearchChunk(tx)))) await new Promise((resolve) => setImmediate(resolve));
-      });
-    return this.filling;
+    return this.fills.start();
   }
 
   /**
@@ -122,8 +115,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     // a fill stops after its chunk (the next start or sync goes on from there)
-    this.closing = true;
-    await this.filling.catch(() => {});
+    await this.fills.stop();
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
     if (checkpointer) {

@@ -2,6 +2,7 @@
 // the event loop), writers one at a time across all nodes, the change token every node's caches follow.
 import { DatabaseUnavailableError } from '../../domain/errors.js';
 import { StoreError, type Tx, type TxShared } from '../db.js';
+import { SearchFillRuns } from '../search-fill-runs.js';
 import type { ComponentLocks, Store } from '../store.js';
 import { Turns } from '../turns.js';
 import { PgComponentLocks } from './component-locks.js';
@@ -49,10 +50,14 @@ export class PgStore implements Store {
   private counterSent: Promise<number> | null = null;
   private counterNext: Promise<number> | null = null;
   private readonly shared: TxShared = { version: () => this.lastToken };
-  /** The search table's fill (fillSearchIndex): the last one started or queued, and whether one waits to start. */
-  private filling: Promise<void> = Promise.resolve();
-  private fillQueued = false;
-  private closing = false;
+  /** The search's fill in the background (fillSearchIndex). */
+  private readonly fills = new SearchFillRuns({
+    read: (fn) => this.read(fn),
+    write: (fn) => this.write(fn),
+    pending: searchFillPending,
+    chunk: (tx) => fillSearchChunk(tx),
+    finished: () => this.settle(['unit_search']),
+  });
 
   constructor(
     private readonly conninfo: string,
@@ -255,25 +260,12 @@ export class PgStore implements Store {
   }
 
   /**
-   * Fills the search's table where a first load left units to it (search-fill.ts): a chunk of units a writing
-   * transaction, the event loop free between chunks (other reads and writes take their turns), until none is left or
-   * the store closes; then VACUUM and ANALYZE of unit_search, as after a load. One fill at a time in this process (a
-   * call during a fill gets one that starts after it, and so sees every load committed before the call); fills of
-   * several processes (nodes) take their chunks in turns under the write lock, each reading the range as the other
-   * left it.
+   * Fills the search's table where a first load left units to it (search-fill.ts), in the background (SearchFillRuns),
+   * then VACUUM and ANALYZE of unit_search, as after a load. Fills of several processes (nodes) take their chunks in
+   * turns under the write lock, each reading the range as the other left it.
    */
   fillSearchIndex(): Promise<void> {
-    if (this.fillQueued) return this.filling;
-    this.fillQueued = true;
-    this.filling = this.filling
-      .catch(() => {})
-      .then(async () => {
-        this.fillQueued = false;
-        if (this.closing || !(await this.read(searchFillPending))) return;
-        while (!this.closing && (await this.write((tx) => fillSearchChunk(tx)))) await new Promise((resolve) => setImmediate(resolve));
-        if (!this.closing) await this.settle(['unit_search']);
-      });
-    return this.filling;
+    return this.fills.start();
   }
 
   /** Nothing to move off the request path: PostgreSQL keeps its own storage. */
@@ -281,8 +273,7 @@ export class PgStore implements Store {
 
   async close(): Promise<void> {
     // a fill stops after its chunk (the next start or sync goes on from there)
-    this.closing = true;
-    await this.filling.catch(() => {});
+    await this.fills.stop();
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.reject(new StoreError(`${this.location}: the store is closed`, { file: this.location }));
     this.dropIdle();
