@@ -90,3 +90,26 @@ export function helloConfig(root: string, component: Record<string, unknown> & {
   const text = JSON.stringify({ database: 'tms.sqlite', repos_dir: 'repos', ...top, projects: [{ name: 'Hello', slug: 'hello', components: [app] }] });
   return parseConfig(text, path.join(root, 'tms.config.json'));
 }
+
+/**
+ * The configuration of project `site` with `n` small Qt TS components (`c<i>`, files `c<i>/app_*.ts`): component i
+ * in upstream `repos[i % repos.length]`, the first of each upstream owning its URL and the others linked to it
+ * (`weblate://site/c<k>`); `extra` adds settings to every component.
+ * @example syncAll(store, linkedSite(env, 10, ['shared']))
+ */
+export function linkedSite(env: SyncEnv, n: number, repos: readonly string[], extra: Record<string, unknown> = {}): Config {
+  return env.config([
+    {
+      name: 'Site',
+      slug: 'site',
+      components: Array.from({ length: n }, (_, i) => ({
+        name: `c${i}`,
+        slug: `c${i}`,
+        ...(i < repos.length ? { repo: env.server.url(`${repos[i]}.git`, CREDENTIALS), branch: 'main' } : { repo: `weblate://site/c${i % repos.length}` }),
+        filemask: `c${i}/app_*.ts`,
+        file_format: 'ts',
+        ...extra,
+      })),
+    },
+  ]);
+}

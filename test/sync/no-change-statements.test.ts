@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { syncAll } from '../../src/sync/index.js';
 import { type Counts, counting, rowsWritten, sqlOn } from '../helpers/store.js';
-import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+import { type SyncEnv, createSyncEnv, demoFile, linkedSite } from '../helpers/sync-env.js';
 
 const MOST = 12;
 const ADDON = 'weblate.autotranslate.autotranslate';
@@ -31,21 +31,7 @@ describe('a no-change sync --all', () => {
 
   /** The first `n` components, each linked to the first of its repository (two working copies), each with an add-on. */
   const config = (n: number) =>
-    env.config([
-      {
-        name: 'Site',
-        slug: 'site',
-        components: Array.from({ length: n }, (_, i) => ({
-          name: `c${i}`,
-          slug: `c${i}`,
-          repo: i < 2 ? env.server.url(`site-${i}.git`, CREDENTIALS) : `weblate://site/c${i % 2}`,
-          ...(i < 2 ? { branch: 'main' } : {}),
-          filemask: `c${i}/app_*.ts`,
-          file_format: 'ts',
-          addons: [{ name: ADDON, configuration: { mode: 'translate', auto_source: 'others' } }],
-        })),
-      },
-    ]);
+    linkedSite(env, n, ['site-0', 'site-1'], { addons: [{ name: ADDON, configuration: { mode: 'translate', auto_source: 'others' } }] });
 
   /** Syncs the site of `n` components twice (the first reads what is new) and counts the second, no-change sync. */
   async function noChange(n: number): Promise<Counts> {

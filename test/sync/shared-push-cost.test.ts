@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/index.js';
 import { type SyncEvent, syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { type Counts, counting, sqlOn } from '../helpers/store.js';
-import { CREDENTIALS, type SyncEnv, createSyncEnv, demoFile } from '../helpers/sync-env.js';
+import { type SyncEnv, createSyncEnv, demoFile, linkedSite } from '../helpers/sync-env.js';
 
 const MOST = 10;
 
@@ -33,21 +33,7 @@ describe('a one-file push to a repository shared by many components', () => {
   afterAll(() => env.close());
 
   /** The first `n` components: c0 owns the repository, the others link to it. */
-  const config = (n: number) =>
-    env.config([
-      {
-        name: 'Site',
-        slug: 'site',
-        components: Array.from({ length: n }, (_, i) => ({
-          name: `c${i}`,
-          slug: `c${i}`,
-          repo: i === 0 ? env.server.url('shared.git', CREDENTIALS) : 'weblate://site/c0',
-          ...(i === 0 ? { branch: 'main' } : {}),
-          filemask: `c${i}/app_*.ts`,
-          file_format: 'ts',
-        })),
-      },
-    ]);
+  const config = (n: number) => linkedSite(env, n, ['shared']);
 
   /** Upstream changes one string of c1's German file. */
   async function push(): Promise<void> {
