@@ -92,6 +92,20 @@ export function helloConfig(root: string, component: Record<string, unknown> & {
 }
 
 /**
+ * The files of linkedSite's components that live in upstream number `repo` of `repos`: components `repo`,
+ * `repo + repos` … below `n`, each the demo's German and Czech Qt TS files at `c<i>/app_<lang>.ts`.
+ * @example await env.addUpstream('shared', linkedSiteFiles(10, 0, 1))
+ */
+export function linkedSiteFiles(n: number, repo: number, repos: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = repo; i < n; i += repos) {
+    out[`c${i}/app_de.ts`] = demoFile('app/translations/app_de.ts');
+    out[`c${i}/app_cs.ts`] = demoFile('app/translations/app_cs.ts');
+  }
+  return out;
+}
+
+/**
  * The configuration of project `site` with `n` small Qt TS components (`c<i>`, files `c<i>/app_*.ts`): component i
  * in upstream `repos[i % repos.length]`, the first of each upstream owning its URL and the others linked to it
  * (`weblate://site/c<k>`); `extra` adds settings to every component.

@@ -3,28 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { syncAll } from '../../src/sync/index.js';
 import { type Counts, counting, rowsWritten, sqlOn } from '../helpers/store.js';
-import { type SyncEnv, createSyncEnv, demoFile, linkedSite } from '../helpers/sync-env.js';
+import { type SyncEnv, createSyncEnv, linkedSite, linkedSiteFiles } from '../helpers/sync-env.js';
 
 const MOST = 12;
 const ADDON = 'weblate.autotranslate.autotranslate';
-
-/** Two repositories, `site-0` and `site-1`, sharing MOST small Qt TS components (`c<i>/app_<lang>.ts` in `site-<i % 2>`). */
-function files(repo: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = repo; i < MOST; i += 2) {
-    out[`c${i}/app_de.ts`] = demoFile('app/translations/app_de.ts');
-    out[`c${i}/app_cs.ts`] = demoFile('app/translations/app_cs.ts');
-  }
-  return out;
-}
 
 describe('a no-change sync --all', () => {
   let env: SyncEnv;
   let store: Store;
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('site-0', files(0));
-    await env.addUpstream('site-1', files(1));
+    // two repositories, `site-0` and `site-1`, sharing MOST small Qt TS components (`c<i>` in `site-<i % 2>`)
+    await env.addUpstream('site-0', linkedSiteFiles(MOST, 0, 2));
+    await env.addUpstream('site-1', linkedSiteFiles(MOST, 1, 2));
     store = await env.openStore();
   });
   afterAll(() => env.close());

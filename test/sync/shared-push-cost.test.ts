@@ -7,19 +7,9 @@ import type { Store } from '../../src/store/index.js';
 import { type SyncEvent, syncProject } from '../../src/sync/index.js';
 import { commitToUpstream } from '../helpers/git-repo.js';
 import { type Counts, counting, sqlOn } from '../helpers/store.js';
-import { type SyncEnv, createSyncEnv, demoFile, linkedSite } from '../helpers/sync-env.js';
+import { type SyncEnv, createSyncEnv, demoFile, linkedSite, linkedSiteFiles } from '../helpers/sync-env.js';
 
 const MOST = 10;
-
-/** One repository holding MOST small Qt TS components, `c<i>/app_<lang>.ts`. */
-function files(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < MOST; i++) {
-    out[`c${i}/app_de.ts`] = demoFile('app/translations/app_de.ts');
-    out[`c${i}/app_cs.ts`] = demoFile('app/translations/app_cs.ts');
-  }
-  return out;
-}
 
 describe('a one-file push to a repository shared by many components', () => {
   let env: SyncEnv;
@@ -27,7 +17,8 @@ describe('a one-file push to a repository shared by many components', () => {
   let round = 0;
   beforeAll(async () => {
     env = await createSyncEnv();
-    await env.addUpstream('shared', files());
+    // one repository holding MOST small Qt TS components
+    await env.addUpstream('shared', linkedSiteFiles(MOST, 0, 1));
     store = await env.openStore();
   });
   afterAll(() => env.close());
