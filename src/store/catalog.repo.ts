@@ -110,14 +110,6 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
-function parseJsonWith<T>(text: string, reviver: (key: string, value: unknown) => unknown, fallback: T): T {
-  try {
-    return JSON.parse(text, reviver) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -164,6 +156,18 @@ function interner(): (text: string) => string {
     seen.set(text, text);
     return text;
   };
+}
+
+/** `value` with each string in it (at any depth of its objects and arrays) replaced by `intern`'s copy, in place. */
+function internAll<T>(value: T, intern: (text: string) => string): T {
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const v = object[key];
+    if (typeof v === 'string') object[key] = intern(v);
+    else if (v !== null && typeof v === 'object') internAll(v, intern);
+  }
+  return value;
 }
 
 /** The rows of `statement` (raw, paged by its first column: it binds `> ?` and `LIMIT ?`) `page` at a time, in order. */
@@ -255,11 +259,10 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
     catalog.projectsBySlug.set(project.slug, project);
   }
   // components' settings repeat their templates (commit messages …) word for word: one copy of each string value
-  const interned = (_key: string, value: unknown) => (typeof value === 'string' ? intern(value) : value);
   for (const [id, projectId, slug, name, settings, locked] of components as [number, number, string, string, string, number][]) {
     const project = catalog.projectsById.get(projectId);
     if (!project) continue;
-    const component: Component = { id, projectId, slug, name, settings: parseJsonWith(settings, interned, {}), locked: locked !== 0 };
+    const component: Component = { id, projectId, slug, name, settings: internAll(parseJson(settings, {}), intern), locked: locked !== 0 };
     catalog.components.push(component);
     catalog.componentsById.set(component.id, component);
     catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
