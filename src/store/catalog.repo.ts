@@ -145,8 +145,9 @@ const STATS_COLUMNS = [
 ] as const;
 
 /**
- * One copy of each string read again and again (language codes, revisions, file names, authors, the templates of
- * components' settings): a row's strings are each their own copy as the driver reads them.
+ * One copy of each string read again and again (language codes, revisions, authors, the templates of components'
+ * settings): a row's strings are each their own copy as the driver reads them. Not file names: at 10 million strings
+ * 201,748 of 206,747 translations' are distinct.
  */
 function interner(): (text: string) => string {
   const seen = new Map<string, string>();
@@ -277,7 +278,7 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
       componentId,
       languageId,
       languageCode: intern(languageCode),
-      filename: intern(filename),
+      filename,
       revision: intern(revision),
       isSource: isSource !== 0,
       isTemplate: isTemplate !== 0,
