@@ -118,7 +118,11 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     const base = await serveUrl(child);
     const pid = child.pid!;
     const listening = `${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`;
+    // the first request loads the catalog
+    const first = performance.now();
+    const firstCpu = cpuSeconds(pid);
     const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
+    const firstRequest = `${(performance.now() - first).toFixed(0)} ms, ${((cpuSeconds(pid) - firstCpu) * 1000).toFixed(0)} ms of CPU`;
     const firstComponents = (await (await fetch(`${base}/api/components/`)).json()) as { count: number; results: { slug: string }[] };
     const components = firstComponents.count;
     const component = firstComponents.results[0]!.slug;
@@ -128,6 +132,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     // once listening, and before the timed pages (after the catalog's first load and the API's counts): what the pages add
     pageLines.push(
       `RSS of \`tms serve --workers 1\` once listening: ${listening}; before the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
+      `the first request (\`/api/languages/\`, the catalog's first load): ${firstRequest}`,
     );
     const pagesOf = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
     const kinds: { name: string; path: (n: number) => string }[] = [
