@@ -70,7 +70,8 @@ export function componentScope(component: Component): ComponentScope {
 const shared = new WeakMap<Catalog, WeakMap<Principal, Access>>();
 /**
  * Each principal's visibility over each structure of the catalog: keyed by its projects list, which snapshots that
- * differ only in statistics share (refreshCatalog), so that a string's edit does not check every component again.
+ * differ only in statistics or translations share (refreshCatalog), so that a string's edit or a commit does not check
+ * every component again.
  */
 const visibilities = new WeakMap<readonly Project[], WeakMap<Principal, Visibility>>();
 
@@ -80,19 +81,19 @@ interface Visibility {
   components: Map<number, boolean>;
   visibleProjects?: number[] | null;
   hidden?: number[];
-  visibleTranslations?: number[] | null;
   projectList?: readonly Project[];
   componentList?: readonly Component[];
-  translationList?: readonly Translation[];
-  /** The latest sums of statistics (`Access.rememberSums`) with the statistics they sum, to move to the next snapshot. */
-  sums?: Map<string, { stats: ReadonlyMap<number, CatalogStats>; value: unknown }>;
+  /** What follows from the translations too, for the catalog's list of translations it was derived from (`of`). */
+  translations?: { of: readonly Translation[]; visible?: number[] | null; list?: readonly Translation[] };
+  /** The latest sums of statistics (`Access.rememberSums`) with the statistics and translations they sum, to move to the next snapshot. */
+  sums?: Map<string, { stats: ReadonlyMap<number, CatalogStats>; translations: readonly Translation[]; value: unknown }>;
 }
 
 /**
  * Visibility of one principal over one catalog snapshot: answers are memoized, lists of visible ids computed once.
  * `Access.of` shares it between the requests of a principal until the data changes (a new catalog), so that nothing
  * a page needs is recomputed over the whole site per request; the visibility itself carries over to a snapshot that
- * changed only in statistics.
+ * changed only in statistics or translations (what it derived from the translations derived again when they changed).
  */
 export class Access {
   private readonly seen: Visibility;
@@ -155,10 +156,10 @@ export class Access {
       const last = this.seen.sums.get(key);
       const change = statsChangeOf(this.catalog);
       let value: T;
-      if (last?.stats === this.catalog.stats) value = last.value as T;
-      else if (last && change && last.stats === change.before) value = move(last.value as T, change);
+      if (last?.stats === this.catalog.stats && last.translations === this.catalog.translations) value = last.value as T;
+      else if (last && change && last.stats === change.before && last.translations === change.translationsBefore) value = move(last.value as T, change);
       else value = make();
-      this.seen.sums.set(key, { stats: this.catalog.stats, value });
+      this.seen.sums.set(key, { stats: this.catalog.stats, translations: this.catalog.translations, value });
       return value;
     });
   }
@@ -177,8 +178,15 @@ export class Access {
 
   /** The visible translations, in id order. */
   translationList(): readonly Translation[] {
-    this.seen.translationList ??= this.catalog.translations.filter((t) => this.translation(t));
-    return this.seen.translationList;
+    const seen = this.translationsSeen();
+    seen.list ??= this.catalog.translations.filter((t) => this.translation(t));
+    return seen.list;
+  }
+
+  /** The visibility's lists derived from translations, for this catalog's translations (a refresh may replace them alone). */
+  private translationsSeen(): NonNullable<Visibility['translations']> {
+    if (this.seen.translations?.of !== this.catalog.translations) this.seen.translations = { of: this.catalog.translations };
+    return this.seen.translations;
   }
 
   project(project: Project): boolean {
@@ -225,14 +233,15 @@ export class Access {
    * are all public too: a list of units then reads no list of translations).
    */
   translationIds(): number[] | null {
-    if (this.seen.visibleTranslations === undefined) {
-      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.seen.visibleTranslations = null;
+    const seen = this.translationsSeen();
+    if (seen.visible === undefined) {
+      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) seen.visible = null;
       else {
         const visible = this.catalog.translations.filter((t) => this.translation(t));
-        this.seen.visibleTranslations = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
+        seen.visible = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
       }
     }
-    return this.seen.visibleTranslations;
+    return seen.visible;
   }
 
   /**

@@ -96,10 +96,14 @@ export interface Catalog {
   version: CatalogVersion;
 }
 
-/** Raised by triggers: `structure` by any change of what the catalog reads whole, `stats` by each statistics row written (its seq). */
+/**
+ * Raised by triggers: `structure` by any change of what the catalog reads whole, `stats` by each statistics row written
+ * (its seq), `translations` by each translation added or changed (its seq).
+ */
 export interface CatalogVersion {
   structure: number;
   stats: number;
+  translations: number;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -116,15 +120,16 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+const TRANSLATION_COLUMNS = 'id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula';
+type TranslationRead = Omit<TranslationRow, 'parse_error' | 'seq'>;
+
 const sql = preparedOnce((tx: Tx) => ({
-  version: tx.prepare('SELECT structure, stats FROM catalog_version WHERE id = 1'),
+  version: tx.prepare('SELECT structure, stats, translations FROM catalog_version WHERE id = 1'),
   languages: tx.prepare('SELECT * FROM languages ORDER BY id'),
   projects: tx.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id'),
   components: tx.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id'),
-  translations: tx.prepare(
-    `SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula
-     FROM translations ORDER BY id`,
-  ),
+  translations: tx.prepare(`SELECT ${TRANSLATION_COLUMNS} FROM translations ORDER BY id`),
+  translationsSince: tx.prepare(`SELECT ${TRANSLATION_COLUMNS} FROM translations WHERE seq > ? ORDER BY id`),
   stats: tx.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id`),
   statsSince: tx.prepare(`SELECT s.*, u.full_name AS last_author FROM translation_stats s LEFT JOIN users u ON u.id = s.last_author_id WHERE s.seq > ?`),
   addons: tx.prepare('SELECT id, component_id, project_id, name, configuration FROM addons ORDER BY id'),
@@ -201,20 +206,10 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.componentsById.set(component.id, component);
     catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
   }
-  for (const r of translations as Omit<TranslationRow, 'parse_error'>[]) {
+  for (const r of translations as TranslationRead[]) {
     const language = catalog.languages.get(r.language_id);
     if (!language || !catalog.componentsById.has(r.component_id)) continue;
-    const translation: Translation = {
-      id: r.id,
-      componentId: r.component_id,
-      languageId: r.language_id,
-      languageCode: r.language_code,
-      filename: r.filename,
-      revision: r.revision,
-      isSource: r.is_source !== 0,
-      isTemplate: r.is_template !== 0,
-      plural: r.plural_number !== null && r.plural_formula !== null ? { number: Number(r.plural_number), formula: r.plural_formula } : null,
-    };
+    const translation = toTranslation(r);
     catalog.translations.push(translation);
     catalog.translationsById.set(translation.id, translation);
     catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
@@ -234,6 +229,20 @@ export async function loadCatalog(tx: Tx): Promise<Catalog> {
     catalog.addonsById.set(addon.id, addon);
   }
   return catalog;
+}
+
+function toTranslation(r: TranslationRead): Translation {
+  return {
+    id: r.id,
+    componentId: r.component_id,
+    languageId: r.language_id,
+    languageCode: r.language_code,
+    filename: r.filename,
+    revision: r.revision,
+    isSource: r.is_source !== 0,
+    isTemplate: r.is_template !== 0,
+    plural: r.plural_number !== null && r.plural_formula !== null ? { number: Number(r.plural_number), formula: r.plural_formula } : null,
+  };
 }
 
 type StatsRead = TranslationStatsRow & { last_author: string | null };
@@ -338,44 +347,116 @@ const UNCHANGED = 'a StatsMap is shared by catalog snapshots: never changed once
 const FLATTEN_SHARE = 8;
 
 function toVersion(row: unknown): CatalogVersion {
-  const r = row as { structure: number | bigint | string; stats: number | bigint | string };
-  return { structure: Number(r.structure), stats: Number(r.stats) };
+  const r = row as { structure: number | bigint | string; stats: number | bigint | string; translations: number | bigint | string };
+  return { structure: Number(r.structure), stats: Number(r.stats), translations: Number(r.translations) };
 }
 
 /**
  * The catalog as it is now, from `previous` and what changed since: `previous` itself when nothing it holds did; a
- * new snapshot sharing its languages, projects, components, translations and add-ons with the statistics rows written
- * since (an indexed read of their seq) when only statistics did; else `loadCatalog`.
+ * new snapshot sharing its languages, projects, components and add-ons when only statistics or translations did, with
+ * the statistics rows and the translations written since (indexed reads of their seq) in place of theirs (the
+ * translations' lists and maps copied with them, the statistics laid over the last ones); else `loadCatalog`, as after
+ * a translation moved to another component or language.
  * @example catalog = await store.read((tx) => refreshCatalog(tx, catalog))
  */
 export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog> {
   const s = sql(tx);
   const version = toVersion(await s.version.get());
   if (version.structure !== previous.version.structure) return await loadCatalog(tx);
-  if (version.stats === previous.version.stats) return previous;
-  const rows = (await s.statsSince.all(previous.version.stats)) as StatsRead[];
-  const stats = StatsMap.over(
-    previous.stats,
-    rows.map((r) => [r.translation_id, toStats(r)] as const),
-  );
-  const catalog = { ...previous, stats, version };
-  statsChanges.set(catalog, { before: previous.stats, changed: rows.map((r) => r.translation_id) });
+  const statsMoved = version.stats !== previous.version.stats;
+  const translationsMoved = version.translations !== previous.version.translations;
+  if (!statsMoved && !translationsMoved) return previous;
+  const [statsRows, translationRows] = (await Promise.all([
+    statsMoved ? s.statsSince.all(previous.version.stats) : [],
+    translationsMoved ? s.translationsSince.all(previous.version.translations) : [],
+  ])) as [StatsRead[], TranslationRead[]];
+  const translations = translationsMoved ? withTranslations(previous, translationRows) : {};
+  if (!translations) return await loadCatalog(tx);
+  const stats = statsMoved
+    ? StatsMap.over(
+        previous.stats,
+        statsRows.map((r) => [r.translation_id, toStats(r)] as const),
+      )
+    : previous.stats;
+  const catalog: Catalog = { ...previous, ...translations, stats, version };
+  const changed = new Set(statsRows.map((r) => r.translation_id));
+  for (const r of translationRows) changed.add(r.id);
+  rowChanges.set(catalog, { before: previous.stats, translationsBefore: previous.translations, changed: [...changed] });
   return catalog;
 }
 
-/** What a statistics-only refresh changed: the statistics it started from and the translations whose rows it replaced. */
+type TranslationLists = Pick<Catalog, 'translations' | 'translationsById' | 'translationsByKey' | 'translationsByComponent'>;
+
+/**
+ * `previous`'s translations with `rows` (translations added or changed) in place, as `loadCatalog` would read them;
+ * undefined when one moved to another component or language (what a refresh does not follow: it reads whole).
+ */
+function withTranslations(previous: Catalog, rows: readonly TranslationRead[]): TranslationLists | undefined {
+  const byId = new Map(previous.translationsById);
+  const byKey = new Map(previous.translationsByKey);
+  const list = previous.translations.slice();
+  const added = new Map<number, Translation[]>();
+  for (const r of rows) {
+    const before = previous.translationsById.get(r.id);
+    if (before && (before.componentId !== r.component_id || before.languageId !== r.language_id)) return undefined;
+    const language = previous.languages.get(r.language_id);
+    if (!language || !previous.componentsById.has(r.component_id)) continue;
+    const translation = toTranslation(r);
+    byId.set(translation.id, translation);
+    byKey.set(`${translation.componentId}/${language.code}`, translation);
+    if (before) list[indexById(list, translation.id)] = translation;
+    else push(added, translation.componentId, translation);
+  }
+  const byComponent = new Map(previous.translationsByComponent);
+  const touched = new Set(rows.map((r) => r.component_id));
+  for (const componentId of touched) {
+    const kept = (previous.translationsByComponent.get(componentId) ?? []).map((t) => byId.get(t.id)!);
+    const more = added.get(componentId) ?? [];
+    if (kept.length + more.length > 0) byComponent.set(componentId, [...kept, ...more].sort(byIdOrder));
+  }
+  if (added.size > 0) {
+    for (const more of added.values()) list.push(...more);
+    list.sort(byIdOrder);
+  }
+  return { translations: list, translationsById: byId, translationsByKey: byKey, translationsByComponent: byComponent };
+}
+
+function byIdOrder(a: { id: number }, b: { id: number }): number {
+  return a.id - b.id;
+}
+
+/** Where the translation `id` is in `list` (in id order, holding it). */
+function indexById(list: readonly Translation[], id: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * What a refresh that kept the structure changed: the statistics and the translations it started from, and the
+ * translations whose statistics row or own row it replaced (or added).
+ */
 export interface StatsChange {
   before: ReadonlyMap<number, CatalogStats>;
+  translationsBefore: readonly Translation[];
   changed: readonly number[];
 }
 
-/** Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics map, not the older snapshot. */
-const statsChanges = new WeakMap<Catalog, StatsChange>();
+/**
+ * Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics map
+ * and translations list, not the older snapshot.
+ */
+const rowChanges = new WeakMap<Catalog, StatsChange>();
 
 /**
- * How `catalog` differs from the snapshot it was refreshed from, when only statistics rows did (else undefined): what
- * sums of statistics follow by difference instead of summing every translation again.
+ * How `catalog` differs from the snapshot it was refreshed from, when only statistics rows or translations did (else
+ * undefined): what sums of statistics follow by difference instead of summing every translation again.
  */
 export function statsChangeOf(catalog: Catalog): StatsChange | undefined {
-  return statsChanges.get(catalog);
+  return rowChanges.get(catalog);
 }

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Access } from '../../src/api/access.js';
 import { type AppServices, createServices } from '../../src/api/app.js';
+import { siteStats, sumSite } from '../../src/api/statistics.js';
+import type { Principal } from '../../src/auth/check.js';
 import { loadLanguages } from '../../src/languages/languages.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
 import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
@@ -32,6 +34,8 @@ describe('the catalog refreshed by what changed', () => {
   /** A third connection, writing as another process on the same database would. */
   let other: Store;
   let services: AppServices;
+  /** Jane's principal as the services first built it: what the sums and lists over each snapshot are checked for. */
+  let janeSees: Principal;
 
   beforeAll(async () => {
     env = await createWriteEnv({}, {}, [{ slug: 'copy' }]);
@@ -40,22 +44,58 @@ describe('the catalog refreshed by what changed', () => {
     services = createServices(reader, () => env.config, 'test');
     await services.refresh();
     await services.catalog();
+    janeSees = await services.principal((await reader.read((tx) => findUserByUsername(tx, 'jane')))!);
   }, 60_000);
   afterAll(async () => {
     await env?.close();
   });
 
-  /** The services' next snapshot after a write elsewhere, checked against a catalog read whole. */
+  /**
+   * The services' next snapshot after a write elsewhere, checked against a catalog read whole: the snapshot itself, and
+   * what a principal's visibility derives from it (its translations, the site's sums moved from the last snapshot's).
+   */
   async function refreshed(): Promise<Catalog> {
+    const last = await services.catalog();
+    siteStats(Access.of(janeSees, last), last);
     // another connection's commit shows by the next turn of the event loop (as a request of the next turn sees it)
     await new Promise((resolve) => setImmediate(resolve));
     await services.refresh();
     const catalog = await services.catalog();
-    expect(catalog).toEqual(await reader.read(loadCatalog));
+    const whole = await reader.read(loadCatalog);
+    expect(catalog).toEqual(whole);
+    expect(Access.of(janeSees, catalog).translationList()).toEqual(Access.of(janeSees, whole).translationList());
+    expect(Access.of(janeSees, catalog).translationIds()).toEqual(Access.of(janeSees, whole).translationIds());
+    expect(siteStats(Access.of(janeSees, catalog), catalog)).toEqual(sumSite(Access.of(janeSees, whole), whole));
     return catalog;
   }
 
+  /** That `after` was refreshed from `before` without reading the catalog whole: what only a whole read makes anew is shared. */
+  function expectSharedStructure(after: Catalog, before: Catalog): void {
+    expect(after.languages).toBe(before.languages);
+    expect(after.projects).toBe(before.projects);
+    expect(after.components).toBe(before.components);
+    expect(after.addons).toBe(before.addons);
+  }
+
   const tmsProcess = (...args: string[]) => run(bin, ['--config', path.join(env.root, 'tms.config.json'), ...args], { env: process.env });
+
+  it("follows a commit through the API: the translations' revisions move, nothing else is read again (first: before a change of settings forgets the revisions)", async () => {
+    // `web`: its strings are not shared with another component, its commits are pushed (what a later sync of `app` reads stays upstream's)
+    const units = await env.request('GET', '/api/translations/hello/web/de/units/');
+    const unit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Save');
+    expect((await env.request('PATCH', `/api/units/${unit.id}/`, { token: env.tokens.jane, json: { target: ['Sichern'], state: 20 } })).status).toBe(200);
+    const before = await refreshed();
+    const visible = Access.of(janeSees, before).componentList();
+    const de = before.translationsByKey.get(`${before.componentsByPath.get('hello/web')!.id}/de`)!;
+    const r = await env.request('POST', '/api/components/hello/web/repository/', { token: env.tokens.mike, json: { operation: 'commit' } });
+    expect(r.status, r.text).toBe(200);
+    const after = await refreshed();
+    expect(after.translationsById.get(de.id)!.revision).not.toBe(de.revision);
+    expect(after.translationsById).not.toBe(before.translationsById);
+    expectSharedStructure(after, before);
+    // the principal's visibility of components carried over (not checked again for every component)
+    expect(Access.of(janeSees, after).componentList()).toBe(visible);
+  });
 
   it('follows configuration written from another connection: project, component settings, add-ons, a component removed', async () => {
     const config = structuredClone(env.config);
@@ -146,11 +186,15 @@ describe('the catalog refreshed by what changed', () => {
     expect((await refreshed()).componentsByPath.get('hello/web')!.locked).toBe(false);
   });
 
-  it('follows a new language through the API (a translation and its statistics)', async () => {
+  it('follows a new language through the API (a translation and its statistics) without reading the catalog whole', async () => {
+    const before = await services.catalog();
     const r = await env.request('POST', '/api/components/hello/web/translations/', { token: env.tokens.admin, json: { language_code: 'fr' } });
     expect(r.status, r.text).toBe(201);
     const after = await refreshed();
-    expect(after.translationsByKey.has(`${after.componentsByPath.get('hello/web')!.id}/fr`)).toBe(true);
+    const web = after.componentsByPath.get('hello/web')!.id;
+    expect(after.translationsByKey.has(`${web}/fr`)).toBe(true);
+    expect(after.translationsByComponent.get(web)!.map((t) => t.languageCode)).toContain('fr');
+    expectSharedStructure(after, before);
   });
 
   it('follows a language added and an author renamed from another connection', async () => {
@@ -172,7 +216,23 @@ describe('the catalog refreshed by what changed', () => {
       await tmsProcess('sync', 'hello', 'app');
       let after = await refreshed();
       expect(after.translationsByKey.has(`${after.componentsByPath.get('hello/app')!.id}/it`)).toBe(true);
-      const before = after;
+      let before = after;
+      // a file changed upstream: its translation's revision moves, and nothing else is read again
+      await commitToUpstream(env.upstream('app'), (current) =>
+        current('translations/app_it.ts').then((it) => ({ 'translations/app_it.ts': `${it}<!-- changed upstream -->\n` })),
+      );
+      await tmsProcess('sync', 'hello', 'app');
+      after = await refreshed();
+      const app = after.componentsByPath.get('hello/app')!.id;
+      expect(after.translationsByKey.get(`${app}/it`)!.revision).not.toBe(before.translationsByKey.get(`${app}/it`)!.revision);
+      expectSharedStructure(after, before);
+      // a file removed upstream: its translation removed (the catalog read whole)
+      await commitToUpstream(env.upstream('app'), { 'translations/app_it.ts': null });
+      await tmsProcess('sync', 'hello', 'app');
+      after = await refreshed();
+      expect(after.translationsByKey.has(`${app}/it`)).toBe(false);
+      expect(after.translationsByComponent.get(app)!.map((t) => t.languageCode)).not.toContain('it');
+      before = after;
       await tmsProcess('user', 'delete', 'jane');
       after = await refreshed();
       expect([...after.stats.values()].some((s) => s.last_author === 'Jane Q. Doe')).toBe(false);
