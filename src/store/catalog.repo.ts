@@ -370,7 +370,8 @@ export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog
     statsMoved ? s.statsSince.all(previous.version.stats) : [],
     translationsMoved ? s.translationsSince.all(previous.version.translations) : [],
   ])) as [StatsRead[], TranslationRead[]];
-  const translations = translationsMoved ? withTranslations(previous, translationRows) : {};
+  // none read: numbers taken by inserts that did not happen (PostgreSQL's upsert of a translation already stored)
+  const translations = translationRows.length > 0 ? withTranslations(previous, translationRows) : {};
   if (!translations) return await loadCatalog(tx);
   const stats = statsMoved
     ? StatsMap.over(

@@ -15,6 +15,7 @@ import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
 import { type Store, now } from '../../src/store/index.js';
 import { ensureLanguage } from '../../src/store/languages.repo.js';
 import { setComponentLocked } from '../../src/store/projects.repo.js';
+import { upsertTranslation } from '../../src/store/translations.repo.js';
 import { createUser, findUserByUsername } from '../../src/store/users.repo.js';
 import { applyConfig } from '../../src/sync/config.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
@@ -137,6 +138,24 @@ describe('the catalog refreshed by what changed', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await services.refresh()).toBe(true);
     expect(await services.catalog()).toBe(before);
+  });
+
+  it("keeps the translations' lists when a write stored a translation again unchanged", async () => {
+    const before = await services.catalog();
+    const t = before.translations.find((x) => !x.isSource)!;
+    await other.write((tx) =>
+      upsertTranslation(tx, {
+        component_id: t.componentId,
+        language_id: t.languageId,
+        language_code: t.languageCode,
+        filename: t.filename,
+        is_source: t.isSource ? 1 : 0,
+        is_template: t.isTemplate ? 1 : 0,
+      }),
+    );
+    const after = await refreshed();
+    expect(after.translations).toBe(before.translations);
+    expect(after.translationsByKey).toBe(before.translationsByKey);
   });
 
   it("carries a principal's visibility over to a snapshot that changed only in statistics, not past a structural change", async () => {
