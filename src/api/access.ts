@@ -10,7 +10,7 @@ import {
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
-import { type StatsChange, statsChangeOf } from '../store/catalog.repo.js';
+import { type StatsChange, statsChangeSince } from '../store/catalog.repo.js';
 import type { AccountRow, MembershipRow } from '../store/index.js';
 import type { Catalog, CatalogStats, Component, Project, Translation } from '../store/index.js';
 
@@ -147,17 +147,18 @@ export class Access {
 
   /**
    * Sums (or lists) of the catalog's statistics over this visibility, made once per snapshot and principal like
-   * `remember`'s, and carried to the next snapshot when only statistics rows changed: `move` then gets the sums of the snapshot they were
-   * refreshed from and what changed, so that the first page after an edit does not sum every translation again.
+   * `remember`'s, and carried to a later snapshot when only statistics rows or translations changed (within a few
+   * refreshes, `statsChangeSince`): `move` then gets the sums last made and what changed since, so that the first page
+   * after an edit or a commit does not sum every translation again.
    */
   rememberSums<T>(key: string, make: () => T, move: (previous: T, change: StatsChange) => T): T {
     return this.remember(key, () => {
       this.seen.sums ??= new Map();
       const last = this.seen.sums.get(key);
-      const change = statsChangeOf(this.catalog);
+      const change = last && statsChangeSince(this.catalog, last.stats, last.translations);
       let value: T;
       if (last?.stats === this.catalog.stats && last.translations === this.catalog.translations) value = last.value as T;
-      else if (last && change && last.stats === change.before && last.translations === change.translationsBefore) value = move(last.value as T, change);
+      else if (last && change) value = move(last.value as T, change);
       else value = make();
       this.seen.sums.set(key, { stats: this.catalog.stats, translations: this.catalog.translations, value });
       return value;

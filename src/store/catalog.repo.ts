@@ -382,7 +382,9 @@ export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog
   const catalog: Catalog = { ...previous, ...translations, stats, version };
   const changed = new Set(statsRows.map((r) => r.translation_id));
   for (const r of translationRows) changed.add(r.id);
-  rowChanges.set(catalog, { before: previous.stats, translationsBefore: previous.translations, changed: [...changed] });
+  const last = rowChanges.get(previous);
+  const older = last && (last.depth < CHANGES_KEPT ? last : keepChanges(last, CHANGES_KEPT - 1));
+  rowChanges.set(catalog, { before: previous.stats, translationsBefore: previous.translations, changed: [...changed], depth: 1 + (older?.depth ?? 0), older });
   return catalog;
 }
 
@@ -448,16 +450,45 @@ export interface StatsChange {
   changed: readonly number[];
 }
 
-/**
- * Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics map
- * and translations list, not the older snapshot.
- */
-const rowChanges = new WeakMap<Catalog, StatsChange>();
+/** A refresh's change with the ones before it (up to CHANGES_KEPT in all, newest first). */
+interface KeptChange extends StatsChange {
+  /** How many changes this chain holds, this one included. */
+  depth: number;
+  older: KeptChange | undefined;
+}
 
 /**
- * How `catalog` differs from the snapshot it was refreshed from, when only statistics rows or translations did (else
- * undefined): what sums of statistics follow by difference instead of summing every translation again.
+ * How many refreshes' changes a snapshot keeps: sums made on a snapshot a few refreshes back (requests that summed
+ * nothing in between, as an edit's or a commit's own request) still move instead of being summed again. Each holds
+ * the statistics map and the translations' list it started from.
  */
-export function statsChangeOf(catalog: Catalog): StatsChange | undefined {
-  return rowChanges.get(catalog);
+const CHANGES_KEPT = 4;
+
+/** `change` and at most `n - 1` older ones (copies where the chain is cut). */
+function keepChanges(change: KeptChange, n: number): KeptChange | undefined {
+  if (n <= 0) return undefined;
+  return { ...change, depth: Math.min(change.depth, n), older: change.older && keepChanges(change.older, n - 1) };
+}
+
+/**
+ * Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics maps
+ * and translations lists, not the older snapshots.
+ */
+const rowChanges = new WeakMap<Catalog, KeptChange>();
+
+/**
+ * How `catalog` differs from an earlier snapshot of the same structure whose statistics map and translations were
+ * `stats` and `translations`, when it was refreshed from it within the last few refreshes (CHANGES_KEPT); else
+ * undefined. The changes of the refreshes between are joined. What sums of statistics follow by difference instead of
+ * summing every translation again.
+ */
+export function statsChangeSince(catalog: Catalog, stats: ReadonlyMap<number, CatalogStats>, translations: readonly Translation[]): StatsChange | undefined {
+  const changed = new Set<number>();
+  for (let change = rowChanges.get(catalog); change; change = change.older) {
+    for (const id of change.changed) changed.add(id);
+    if (change.before === stats && change.translationsBefore === translations) {
+      return { before: stats, translationsBefore: translations, changed: [...changed] };
+    }
+  }
+  return undefined;
 }

@@ -11,7 +11,7 @@ import { siteStats, sumSite } from '../../src/api/statistics.js';
 import type { Principal } from '../../src/auth/check.js';
 import { loadLanguages } from '../../src/languages/languages.js';
 import { joinTeams } from '../../src/store/auth.repo.js';
-import { type Catalog, loadCatalog } from '../../src/store/catalog.repo.js';
+import { type Catalog, loadCatalog, statsChangeSince } from '../../src/store/catalog.repo.js';
 import { type Store, now } from '../../src/store/index.js';
 import { ensureLanguage } from '../../src/store/languages.repo.js';
 import { setComponentLocked } from '../../src/store/projects.repo.js';
@@ -138,6 +138,28 @@ describe('the catalog refreshed by what changed', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await services.refresh()).toBe(true);
     expect(await services.catalog()).toBe(before);
+  });
+
+  it('moves sums made a few refreshes back: the changes of the refreshes between joined', async () => {
+    const first = await services.catalog();
+    const sums = siteStats(Access.of(janeSees, first), first);
+    const edit = async (code: string, target: string) => {
+      const units = await env.request('GET', `/api/translations/hello/app/${code}/units/`);
+      const unit = units.json.results.find((u: { source: string[] }) => u.source[0] === 'Quit');
+      expect((await env.request('PATCH', `/api/units/${unit.id}/`, { token: env.tokens.jane, json: { target: [target], state: 20 } })).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      await services.refresh();
+      return await services.catalog();
+    };
+    await edit('de', 'Aufhören');
+    const after = await edit('cs', 'Skončit');
+    const app = after.componentsByPath.get('hello/app')!.id;
+    const change = statsChangeSince(after, first.stats, first.translations)!;
+    expect(new Set(change.changed)).toEqual(new Set([after.translationsByKey.get(`${app}/de`)!.id, after.translationsByKey.get(`${app}/cs`)!.id]));
+    const whole = await reader.read(loadCatalog);
+    const moved = siteStats(Access.of(janeSees, after), after);
+    expect(moved).not.toBe(sums);
+    expect(moved).toEqual(sumSite(Access.of(janeSees, whole), whole));
   });
 
   it("keeps the translations' lists when a write stored a translation again unchanged", async () => {
