@@ -3,6 +3,7 @@
 // reads them with their statistics in one snapshot for the API and the web interface, and refreshes it by what changed.
 import type { Tx } from './db.js';
 import type { LanguageRow } from './languages.repo.js';
+import { LayeredMap } from './layered-map.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
@@ -355,8 +356,8 @@ function toVersion(row: unknown): CatalogVersion {
  * The catalog as it is now, from `previous` and what changed since: `previous` itself when nothing it holds did; a
  * new snapshot sharing its languages, projects, components and add-ons when only statistics or translations did, with
  * the statistics rows and the translations written since (indexed reads of their seq) in place of theirs (the
- * translations' lists and maps copied with them, the statistics laid over the last ones); else `loadCatalog`, as after
- * a translation moved to another component or language.
+ * translations' lists copied, their maps and the statistics laid over the last ones: `LayeredMap`, `StatsMap`); else
+ * `loadCatalog`, as after a translation moved to another component or language.
  * @example catalog = await store.read((tx) => refreshCatalog(tx, catalog))
  */
 export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog> {
@@ -395,8 +396,8 @@ type TranslationLists = Pick<Catalog, 'translations' | 'translationsById' | 'tra
  * undefined when one moved to another component or language (what a refresh does not follow: it reads whole).
  */
 function withTranslations(previous: Catalog, rows: readonly TranslationRead[]): TranslationLists | undefined {
-  const byId = new Map(previous.translationsById);
-  const byKey = new Map(previous.translationsByKey);
+  const byId = new Map<number, Translation>();
+  const byKey: [string, Translation][] = [];
   const list = previous.translations.slice();
   const added = new Map<number, Translation[]>();
   for (const r of rows) {
@@ -406,14 +407,14 @@ function withTranslations(previous: Catalog, rows: readonly TranslationRead[]): 
     if (!language || !previous.componentsById.has(r.component_id)) continue;
     const translation = toTranslation(r);
     byId.set(translation.id, translation);
-    byKey.set(`${translation.componentId}/${language.code}`, translation);
+    byKey.push([`${translation.componentId}/${language.code}`, translation]);
     if (before) list[indexById(list, translation.id)] = translation;
     else push(added, translation.componentId, translation);
   }
   const byComponent = new Map(previous.translationsByComponent);
   const touched = new Set(rows.map((r) => r.component_id));
   for (const componentId of touched) {
-    const kept = (previous.translationsByComponent.get(componentId) ?? []).map((t) => byId.get(t.id)!);
+    const kept = (previous.translationsByComponent.get(componentId) ?? []).map((t) => byId.get(t.id) ?? t);
     const more = added.get(componentId) ?? [];
     if (kept.length + more.length > 0) byComponent.set(componentId, [...kept, ...more].sort(byIdOrder));
   }
@@ -421,7 +422,12 @@ function withTranslations(previous: Catalog, rows: readonly TranslationRead[]): 
     for (const more of added.values()) list.push(...more);
     list.sort(byIdOrder);
   }
-  return { translations: list, translationsById: byId, translationsByKey: byKey, translationsByComponent: byComponent };
+  return {
+    translations: list,
+    translationsById: LayeredMap.over(previous.translationsById, [...byId]),
+    translationsByKey: LayeredMap.over(previous.translationsByKey, byKey),
+    translationsByComponent: byComponent,
+  };
 }
 
 function byIdOrder(a: { id: number }, b: { id: number }): number {
