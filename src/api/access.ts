@@ -10,7 +10,7 @@ import {
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
-import { type StatsChange, statsChangeSince } from '../store/catalog.repo.js';
+import { type StatsChange, indexOfId, statsChangeSince, translationsChangeSince } from '../store/catalog.repo.js';
 import type { AccountRow, MembershipRow } from '../store/index.js';
 import type { Catalog, CatalogStats, Component, Project, Translation } from '../store/index.js';
 
@@ -186,8 +186,30 @@ export class Access {
 
   /** The visibility's lists derived from translations, for this catalog's translations (a refresh may replace them alone). */
   private translationsSeen(): NonNullable<Visibility['translations']> {
-    if (this.seen.translations?.of !== this.catalog.translations) this.seen.translations = { of: this.catalog.translations };
+    const last = this.seen.translations;
+    if (last?.of === this.catalog.translations) return last;
+    this.seen.translations = { of: this.catalog.translations, ...(last && this.movedTranslations(last)) };
     return this.seen.translations;
+  }
+
+  /**
+   * `last`'s lists with the translations a few refreshes replaced in place (`translationsChangeSince`): a commit moves
+   * revisions, not what is visible. Nothing when one was added (the lists are derived again).
+   */
+  private movedTranslations(last: NonNullable<Visibility['translations']>): { visible?: number[] | null; list?: readonly Translation[] } {
+    const changed = translationsChangeSince(this.catalog, last.of);
+    if (!changed) return {};
+    let list = last.list && [...last.list];
+    for (const id of changed) {
+      const translation = this.catalog.translationsById.get(id);
+      if (!translation) continue;
+      if (last.of[indexOfId(last.of, id)]?.id !== id) return {};
+      if (!list || !this.translation(translation)) continue;
+      const at = indexOfId(list, id);
+      if (list[at]?.id === id) list[at] = translation;
+      else list = undefined;
+    }
+    return { visible: last.visible, list };
   }
 
   project(project: Project): boolean {

@@ -408,7 +408,7 @@ function withTranslations(previous: Catalog, rows: readonly TranslationRead[]): 
     const translation = toTranslation(r);
     byId.set(translation.id, translation);
     byKey.push([`${translation.componentId}/${language.code}`, translation]);
-    if (before) list[indexById(list, translation.id)] = translation;
+    if (before) list[indexOfId(list, translation.id)] = translation;
     else push(added, translation.componentId, translation);
   }
   const byComponent = new Map(previous.translationsByComponent);
@@ -434,10 +434,10 @@ function byIdOrder(a: { id: number }, b: { id: number }): number {
   return a.id - b.id;
 }
 
-/** Where the translation `id` is in `list` (in id order, holding it). */
-function indexById(list: readonly Translation[], id: number): number {
+/** Where the translation of id `id` is, or would go, in `list` (in id order). */
+export function indexOfId(list: readonly { id: number }[], id: number): number {
   let lo = 0;
-  let hi = list.length - 1;
+  let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (list[mid]!.id < id) lo = mid + 1;
@@ -495,6 +495,19 @@ export function statsChangeSince(catalog: Catalog, stats: ReadonlyMap<number, Ca
     if (change.before === stats && change.translationsBefore === translations) {
       return { before: stats, translationsBefore: translations, changed: [...changed] };
     }
+  }
+  return undefined;
+}
+
+/**
+ * The translations whose rows changed (or were added) since an earlier snapshot of the same structure whose
+ * translations' list was `translations`, within the last few refreshes (CHANGES_KEPT); else undefined.
+ */
+export function translationsChangeSince(catalog: Catalog, translations: readonly Translation[]): readonly number[] | undefined {
+  const changed = new Set<number>();
+  for (let change = rowChanges.get(catalog); change; change = change.older) {
+    for (const id of change.changed) changed.add(id);
+    if (change.translationsBefore === translations) return [...changed];
   }
   return undefined;
 }
