@@ -528,7 +528,7 @@ export const PG_MIGRATIONS: readonly string[] = [
     RETURN NULL;
   END $$;
   `,
-  // 11 (SQLite's 18): a translation's row changes without reading the catalog whole again: a number for each translation
+  // 11 (SQLite's 19): a translation's row changes without reading the catalog whole again: a number for each translation
   // added or changed in a column the catalog reads (catalog_version.translations, given to the row's seq), that a
   // refresh reads the translations changed since by. A translation removed still raises structure.
   `
