@@ -151,7 +151,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     ];
     pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
     let n = 0;
-    for (const kind of kinds) {
+    for (const kind of AFTER_COMMIT === 'only' ? [] : kinds) {
       for (let w = 0; w < 3; w++) await (await fetch(base + kind.path(++n))).arrayBuffer();
       const times: number[] = [];
       const cpuBefore = cpuSeconds(pid);
@@ -208,11 +208,21 @@ function writerToken(bin: string, config: string, dir: string): string {
 }
 
 /**
+ * `SITE_AFTER_COMMIT=1`: the write before each page after a write is a unit edit and then its translation committed;
+ * `=only`: those pages alone (not the uncached pages before them).
+ */
+const AFTER_COMMIT = process.env.SITE_AFTER_COMMIT;
+
+/**
  * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
  * string), so every timed page is the first one after a change of the data; the PATCH's own latency is a row too.
+ * With SITE_AFTER_COMMIT, its translation is committed after each edit (`POST …/repository/`, a commit that moves the
+ * translation's revision), the commit's latency a row of its own.
  */
 async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
-  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as { results: { is_source: boolean; units_list_url: string }[] };
+  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as {
+    results: { is_source: boolean; units_list_url: string; repository_url: string }[];
+  };
   const translation = translations.results.find((t) => !t.is_source)!;
   const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
   const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
@@ -231,8 +241,20 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
     if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
     patches.push(performance.now() - t);
     patchCpu += cpuSeconds(pid) - cpuBefore;
+    if (!AFTER_COMMIT) return;
+    const c = performance.now();
+    const committed = await fetch(translation.repository_url, {
+      method: 'POST',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operation: 'commit' }),
+    });
+    const answer = await committed.text();
+    if (committed.status !== 200) throw new Error(`POST ${translation.repository_url}: ${committed.status} ${answer}`);
+    commits.push(performance.now() - c);
   };
-  pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+  const commits: number[] = [];
+  const after = AFTER_COMMIT ? 'a unit edit and its commit' : 'a unit edit';
+  pageLines.push('', `| page, the first after ${after} (uncached, sequential) | p50 | p95 | server CPU a request |`, '|---|---:|---:|---:|');
   for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
     await patch();
     for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
@@ -255,6 +277,11 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   }
   pageLines.push(
     `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |`,
+  );
+  console.log(pageLines.at(-1));
+  if (commits.length === 0) return;
+  pageLines.push(
+    `| (the commit itself: \`POST …/repository/\` \`commit\`, ${commits.length} requests) | ${quantile(commits, 0.5).toFixed(1)} ms | ${quantile(commits, 0.95).toFixed(1)} ms | |`,
   );
   console.log(pageLines.at(-1));
 }
