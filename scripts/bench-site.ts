@@ -263,6 +263,8 @@ function writerToken(bin: string, config: string, dir: string): string {
   return out.trim().split('\n').at(-1)!.trim();
 }
 const WRITER_PASSWORD = 'bench-writer-password';
+/** tms's own two engines, which the editor's automatic suggestions pane asks (the translator's pages). */
+const TMS_ENGINES = { weblate: {}, 'weblate-translation-memory': {} };
 
 /**
  * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
@@ -391,9 +393,9 @@ if (reuseDirs) {
         // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
         const kept = readFileSync(path.join(linkedDir, 'tms.config.json'), 'utf8');
         configs[d] = sqliteConfigs[d] = path.join(linkedDir, 'tms.rerun.config.json');
-        // with tms's own two engines, as the editor's automatic suggestions pane asks them
+        // with tms's own two engines (a site kept before they were configured)
         const moved = JSON.parse(kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url(''))) as Record<string, unknown>;
-        writeFileSync(configs[d]!, JSON.stringify({ ...moved, machinery: { weblate: {}, 'weblate-translation-memory': {} } }, null, 1));
+        writeFileSync(configs[d]!, JSON.stringify({ ...moved, machinery: TMS_ENGINES }, null, 1));
         // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
         if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
         const database = databases?.[d];
@@ -467,6 +469,7 @@ function writeConfig(dir: string, linked: boolean): string {
         repos_dir: 'repos',
         rate_limit: { anonymous: '', user: '' },
         hooks: { enabled: true, secret: HOOK_SECRET },
+        machinery: TMS_ENGINES,
         projects: [{ name: 'Site', slug: 'site', components }],
       },
       null,
