@@ -199,9 +199,14 @@ interface SeenTag {
   starts: number[];
   ends: number[];
 }
-/** Keys of the start tags kept (the depth and the name's first byte), two tags each (`SEEN_WAYS`): most tags of a file repeat. */
-const SEEN_KEYS = 16 * 64;
+/**
+ * Keys of the start tags kept (the depth and four bits of the name's first byte), two tags each (`SEEN_WAYS`): most
+ * tags of a file repeat. A key whose tags are seldom read again (a trans-unit's, with its id) is given up after
+ * `SEEN_MISSES` more misses than hits: such tags are then read without looking for them or keeping them.
+ */
+const SEEN_KEYS = 16 * 16;
 const SEEN_WAYS = 2;
+const SEEN_MISSES = 8;
 /** Tags longer than this are not kept (an element's long attribute values seldom repeat). */
 const SEEN_MAX_LENGTH = 256;
 
@@ -326,6 +331,8 @@ export class XmlScanner {
   private fileView: DataView | null = null;
   /** Over bytes: start tags read before (`SeenTag`), by key and way; made with the first start tag. */
   private seenTags: (SeenTag | null)[] | null = null;
+  /** Over bytes: by key, the misses less the hits of `seenTags` (see `SEEN_MISSES`). */
+  private seenMisses: Int8Array | null = null;
 
   constructor(text: string, filename: string, bytes: SlicedBuffer | null = null) {
     this.text = text;
@@ -939,16 +946,33 @@ export class XmlScanner {
    * NeedsDecodedText (the decoded text's scan then names the error). Names and values are the same strings.
    */
   private scanStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
+    const first = b[p + 1]!;
+    const key = ((this.open & 15) << 4) | ((first ^ (first >> 4)) & 15);
+    const misses = this.seenMisses ?? this.startSeenTags();
+    if (misses[key]! >= SEEN_MISSES) return this.readStartTagBytes(p, b);
+    const seen = this.seenTags!;
+    for (let way = 0; way < SEEN_WAYS; way++) {
+      const tag = seen[key * SEEN_WAYS + way];
+      if (tag === null || tag === undefined) break;
+      if (this.sameTag(tag, p)) {
+        if (misses[key]! > 0) misses[key]!--;
+        return this.repeatedTag(tag, p);
+      }
+    }
+    const kind = this.readStartTagBytes(p, b);
+    // a tag without attributes is read as fast as it is compared: not kept
+    if (this.attrCount > 0 && this.end - p <= SEEN_MAX_LENGTH) {
+      misses[key]!++;
+      this.keepTag(seen, key * SEEN_WAYS, p, this.end);
+    }
+    return kind;
+  }
+
+  /** `scanStartTagBytes` for a tag not read before. */
+  private readStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
     const t = this.text;
     const n = this.length;
-    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
-    const key = (((this.open & 15) << 6) | (b[p + 1]! & 63)) * SEEN_WAYS;
-    const seen = this.seenTags ?? this.startSeenTags();
-    for (let way = 0; way < SEEN_WAYS; way++) {
-      const tag = seen[key + way];
-      if (tag === null || tag === undefined) break;
-      if (this.sameTag(tag, p)) return this.repeatedTag(tag, p);
-    }
     const name = this.readNameBytes(p + 1, b, ((this.open & 31) << 7) | (b[p + 1]! & 127));
     let i = this.nameEnd;
     let count = 0;
@@ -993,13 +1017,13 @@ export class XmlScanner {
     }
     // the tag ends within the text (over byte windows the bytes go on past it)
     if (i > n) throw new NeedsDecodedText();
-    if (i - p >= 4 && i - p <= SEEN_MAX_LENGTH) this.keepTag(seen, key, name, count, p, i);
     return this.opened(name, this.dropped + p + 1, count, p, i);
   }
 
-  private startSeenTags(): (SeenTag | null)[] {
+  private startSeenTags(): Int8Array {
     this.seenTags = new Array<SeenTag | null>(SEEN_KEYS * SEEN_WAYS).fill(null);
-    return this.seenTags;
+    this.seenMisses = new Int8Array(SEEN_KEYS);
+    return this.seenMisses;
   }
 
   /** Whether the bytes at `p` begin with those of `tag` (read before elsewhere in the file), compared four at a time. */
@@ -1031,14 +1055,15 @@ export class XmlScanner {
   }
 
   /** Keeps the start tag just read from `p` to `end` as the first of its key's (the last of them dropped). */
-  private keepTag(seen: (SeenTag | null)[], key: number, name: string, count: number, p: number, end: number): void {
+  private keepTag(seen: (SeenTag | null)[], key: number, p: number, end: number): void {
+    const count = this.attrCount;
     let tag = seen[key + SEEN_WAYS - 1];
     for (let way = SEEN_WAYS - 1; way > 0; way--) seen[key + way] = seen[key + way - 1]!;
     if (tag === null || tag === undefined) tag = { at: 0, length: 0, name: '', count: 0, selfClosing: false, names: [], values: [], starts: [], ends: [] };
     seen[key] = tag;
     tag.at = this.dropped + p;
     tag.length = end - p;
-    tag.name = name;
+    tag.name = this.name;
     tag.count = count;
     tag.selfClosing = this.selfClosing;
     for (let k = 0; k < count; k++) {
