@@ -133,7 +133,7 @@ export const postgresDialect: Dialect = {
   ilike: 'ILIKE',
   orderedJoin: 'JOIN',
   idsFirstPages: true,
-  // units_string_copies' condition (migration 11): 2,000 bytes of text leave room in a btree entry (2,704 bytes)
+  // units_string_copies' condition (migration 12): 2,000 bytes of text leave room in a btree entry (2,704 bytes)
   stringCopies: {
     indexed: (alias) => `octet_length(${alias}.source) + octet_length(${alias}.context) < 2000`,
     holds: (source, context) => Buffer.byteLength(source) + Buffer.byteLength(context) < 2000,
