@@ -98,6 +98,37 @@ function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+/**
+ * CPU seconds used so far by the local PostgreSQL server a `postgresql://…?host=<socket folder>` URL names (its
+ * postmaster, found by the socket's lock file, with its children: the sessions serving tms, and those ended, which the
+ * postmaster has reaped), or undefined for another database: what a page costs the database server beside tms.
+ */
+function databaseCpuSeconds(database: string): (() => number) | undefined {
+  const host = /[?&]host=([^&]+)/.exec(database)?.[1];
+  const socketDir = host ? decodeURIComponent(host) : undefined;
+  const lock = socketDir && existsSync(socketDir) ? readdirSync(socketDir).find((f) => /^\.s\.PGSQL\.\d+\.lock$/.test(f)) : undefined;
+  if (!socketDir || !lock) return undefined;
+  const postmaster = Number(readFileSync(path.join(socketDir, lock), 'utf8').split('\n')[0]);
+  const fieldsOf = (pid: number | string) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  return () => {
+    const own = fieldsOf(postmaster);
+    // utime, stime, and the reaped children's cutime, cstime
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const f = fieldsOf(entry);
+        if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return ticks / TICKS;
+  };
+}
 /** A line of /proc/<pid>/status in MiB (VmRSS, VmHWM). */
 function memoryMiB(pid: number, field: string): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -112,6 +143,9 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
   const token = writerToken(bin, config, dir);
+  // on a local PostgreSQL server, the database's CPU a request too (its sessions do the queries' work)
+  const dbCpu = databaseCpuSeconds((JSON.parse(readFileSync(config, 'utf8')) as { database: string }).database);
+  const dbColumn = dbCpu ? ' PostgreSQL CPU a request |' : '';
   if (sync) await noChangeSyncAll(dir, config, bin);
   pageLines.push(`serving: ${buildOf(bin)}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -152,12 +186,13 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     ];
     kinds.push(...(await translatorKinds(base, token, translations)));
     const chosen = KINDS ? kinds.filter((k) => KINDS.some((name) => k.name.includes(name))) : kinds;
-    pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+    pageLines.push('', `| page (uncached, sequential) | p50 | p95 | server CPU a request |${dbColumn}`, `|---|---:|---:|---:|${dbCpu ? '---:|' : ''}`);
     let n = 0;
     for (const kind of AFTER_COMMIT === 'only' ? [] : chosen) {
       for (let w = 0; w < 3; w++) await (await fetch(base + kind.path(++n), { headers: kind.headers })).arrayBuffer();
       const times: number[] = [];
       const cpuBefore = cpuSeconds(pid);
+      const dbBefore = dbCpu?.() ?? 0;
       for (let k = 0; k < REQUESTS; k++) {
         const t = performance.now();
         const res = await fetch(base + kind.path(++n), { headers: kind.headers });
@@ -166,10 +201,11 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
         times.push(performance.now() - t);
       }
       const cpu = ((cpuSeconds(pid) - cpuBefore) * 1000) / REQUESTS;
-      pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
+      const db = dbCpu ? ` ${(((dbCpu() - dbBefore) * 1000) / REQUESTS).toFixed(1)} ms |` : '';
+      pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |${db}`);
       console.log(pageLines.at(-1));
     }
-    await measureAfterWrites(base, pid, token, chosen, () => ++n);
+    await measureAfterWrites(base, pid, token, chosen, () => ++n, dbCpu);
     pageLines.push(
       '',
       `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
@@ -278,7 +314,14 @@ const AFTER_COMMIT = process.env.SITE_AFTER_COMMIT;
  * With SITE_AFTER_COMMIT, its translation is committed after each edit (`POST …/repository/`, a commit that moves the
  * translation's revision), the commit's latency a row of its own.
  */
-async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
+async function measureAfterWrites(
+  base: string,
+  pid: number,
+  token: string,
+  kinds: { name: string; path: (n: number) => string }[],
+  next: () => number,
+  dbCpu?: () => number,
+) {
   const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as {
     results: { is_source: boolean; units_list_url: string; repository_url: string }[];
   };
@@ -287,9 +330,11 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
   const patches: number[] = [];
   let patchCpu = 0;
+  let patchDbCpu = 0;
   let edits = 0;
   const patch = async () => {
     const cpuBefore = cpuSeconds(pid);
+    const dbBefore = dbCpu?.() ?? 0;
     const t = performance.now();
     const res = await fetch(`${base}/api/units/${unit.id}/`, {
       method: 'PATCH',
@@ -300,6 +345,7 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
     if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
     patches.push(performance.now() - t);
     patchCpu += cpuSeconds(pid) - cpuBefore;
+    patchDbCpu += (dbCpu?.() ?? 0) - dbBefore;
     if (!AFTER_COMMIT) return;
     const c = performance.now();
     const committed = await fetch(translation.repository_url, {
@@ -315,34 +361,41 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   const afterWrite = kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)));
   if (afterWrite.length === 0) return;
   const after = AFTER_COMMIT ? 'a unit edit and its commit' : 'a unit edit';
-  pageLines.push('', `| page, the first after ${after} (uncached, sequential) | p50 | p95 | server CPU a request |`, '|---|---:|---:|---:|');
+  pageLines.push(
+    '',
+    `| page, the first after ${after} (uncached, sequential) | p50 | p95 | server CPU a request |${dbCpu ? ' PostgreSQL CPU a request |' : ''}`,
+    `|---|---:|---:|---:|${dbCpu ? '---:|' : ''}`,
+  );
   for (const kind of afterWrite) {
     await patch();
     for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
     const times: number[] = [];
     let cpu = 0;
+    let db = 0;
     for (let k = 0; k < REQUESTS; k++) {
       await patch();
       const cpuBefore = cpuSeconds(pid);
+      const dbBefore = dbCpu?.() ?? 0;
       const t = performance.now();
       const res = await fetch(base + kind.path(next()));
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${kind.path(k)}: ${res.status}`);
       times.push(performance.now() - t);
       cpu += cpuSeconds(pid) - cpuBefore;
+      db += (dbCpu?.() ?? 0) - dbBefore;
     }
     pageLines.push(
-      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |`,
+      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |${dbCpu ? ` ${((db * 1000) / REQUESTS).toFixed(1)} ms |` : ''}`,
     );
     console.log(pageLines.at(-1));
   }
   pageLines.push(
-    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |`,
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |${dbCpu ? ` ${((patchDbCpu * 1000) / patches.length).toFixed(1)} ms |` : ''}`,
   );
   console.log(pageLines.at(-1));
   if (commits.length === 0) return;
   pageLines.push(
-    `| (the commit itself: \`POST …/repository/\` \`commit\`, ${commits.length} requests) | ${quantile(commits, 0.5).toFixed(1)} ms | ${quantile(commits, 0.95).toFixed(1)} ms | |`,
+    `| (the commit itself: \`POST …/repository/\` \`commit\`, ${commits.length} requests) | ${quantile(commits, 0.5).toFixed(1)} ms | ${quantile(commits, 0.95).toFixed(1)} ms | |${dbCpu ? ' |' : ''}`,
   );
   console.log(pageLines.at(-1));
 }
