@@ -6,7 +6,7 @@
 // so each slice says which part of the resident memory grew: a heap, buffers, or the rest (malloc: SQLite's page
 // cache, native code).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
@@ -205,7 +205,7 @@ function breakdowns(pids: Iterable<number>): Breakdown[] {
 }
 
 // --- the load: distinct 100-unit pages of every translation, single units, statistics and changes, cycled
-const translations: { url: string; total: number; statistics_url: string; is_source: boolean }[] = [];
+const translations: { url: string; total: number; statistics_url: string; is_source: boolean; filename: string }[] = [];
 for (let next: string | null = `${base}/api/translations/?page_size=1000`; next; ) {
   const page = (await (await fetch(next)).json()) as { next: string | null; results: typeof translations };
   translations.push(...page.results);
@@ -243,14 +243,19 @@ let cursor = 0;
 const writable: { id: number; translation: string }[] = [];
 /** The components of those translations: the commits go to each in turn. */
 const committed: string[] = [];
-const others = translations.filter((t) => !t.is_source);
+// on a kept site, only translations whose file is in the repository (a grown site's added ones have none: a commit
+// could not write their edits, and answers so)
+const workingCopies = siteDir ? readdirSync(path.join(siteDir, 'linked', 'repos'), { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+const copies = workingCopies.flatMap((p) => readdirSync(path.join(p.parentPath, p.name)).map((c) => path.join(p.parentPath, p.name, c)));
+const others = translations.filter((t) => !t.is_source && (!siteDir || copies.some((c) => existsSync(path.join(c, t.filename)))));
 // 20 translations spread over the components, so each commit finds edits to write
 for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.floor((i * others.length) / 20)]!) : []) {
   const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
-  const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number }[] };
+  const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number; source: string[] }[] };
   // the editor's address of the translation: /translate/<project>/<component>/<language>/
   const editor = new URL(t.url).pathname.replace(/^\/api\/translations\//, '/translate/');
-  for (const u of page.results) writable.push({ id: u.id, translation: editor });
+  // strings with one form: the writes send one (a plural's would be refused: "Number of plurals does not match")
+  for (const u of page.results) if (u.source.length === 1) writable.push({ id: u.id, translation: editor });
   // its component's repository address (`/api/components/<project>/<component>/repository/`), for the commits
   const repository = new URL(t.url).pathname.replace(/^\/api\/translations\/([^/]+)\/([^/]+)\/.*$/, '/api/components/$1/$2/repository/');
   if (!committed.includes(repository)) committed.push(repository);
@@ -430,17 +435,19 @@ console.log(
     ((last.maxPerProcess - first.maxPerProcess) / first.maxPerProcess) * 100
   ).toFixed(1)} %).`,
 );
-// the rule used for "flat": the peak of the second half of the run against the first half's, per process and all together
+// "flat", the rule used before: over the second half of the run (the last five minutes of ten), the peak of its last
+// slice against its first's within 5 %; and the second half's highest peak against the first half's
 const half = Math.floor(slices.length / 2);
 const peak = (list: typeof slices, key: 'maxPerProcess' | 'maxTotal') => Math.max(...list.map((s) => s[key]));
+const growth = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`;
 for (const [key, name] of [
   ['maxPerProcess', 'the largest process'],
   ['maxTotal', 'all processes together'],
 ] as const) {
-  const a = peak(slices.slice(0, half), key);
-  const b = peak(slices.slice(half), key);
+  const from = slices[half]![key];
+  const to = last[key];
   console.log(
-    `Flat (${name}): peak of the first ${half} slices ${a.toFixed(0)} MiB, of the last ${slices.length - half} ${b.toFixed(0)} MiB: ${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} % (${Math.abs(b - a) / a <= 0.05 ? 'within' : 'NOT within'} 5 %).`,
+    `Flat (${name}): the last ${slices.length - half} slices ${from.toFixed(0)} → ${to.toFixed(0)} MiB, ${growth(from, to)} (${Math.abs(to - from) / from <= 0.05 ? 'within' : 'NOT within'} 5 %); highest peak of the first half ${peak(slices.slice(0, half), key).toFixed(0)} MiB, of the second ${peak(slices.slice(half), key).toFixed(0)} MiB (${growth(peak(slices.slice(0, half), key), peak(slices.slice(half), key))}).`,
   );
 }
 const leader = server.pid!;
