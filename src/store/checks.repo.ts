@@ -202,22 +202,23 @@ const sql = preparedOnce((tx: Tx) => ({
   // unit's id: by (translation, id_hash) PostgreSQL read each translation's unit row to learn its id (a page each at
   // 10 million units, 9 components × 41 translations: 103 ms an edit). id_hash is the hash of that source and context
   // (of the context alone in a monolingual component, whose units take the template's source); a string the index of
-  // copies does not hold (too long for PostgreSQL's btree entry) is read by id_hash, in the second part of the union;
-  // CROSS JOIN keeps SQLite from building a temporary index on the copies to probe the checks
+  // copies does not hold (too long for PostgreSQL's btree entry) is read by id_hash, in the second part of the union.
+  // The translations are listed first (given the string alone, PostgreSQL read every copy of it in the index, 268 a
+  // string at 865k units, and looked up the translation of each); CROSS JOIN keeps SQLite from building a temporary
+  // index on the copies to probe the checks
   relatedOfMany: tx
     .prepare(
       `WITH strings AS MATERIALIZED (
-         SELECT p.owner, p.id_hash, su.source, su.context FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p
+         SELECT p.owner, p.id_hash, su.source, su.context, t.id AS translation_id FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p
          JOIN translations st ON st.component_id = p.owner AND st.is_source = 1
          JOIN units su ON su.translation_id = st.id AND su.id_hash = p.id_hash
+         JOIN translations t ON t.component_id = p.owner AND t.is_source = 0
        ), copies AS MATERIALIZED (
-         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN translations t CROSS JOIN units o
-         WHERE t.component_id = s.owner AND t.is_source = 0
-           AND o.source = s.source AND o.context = s.context AND o.translation_id = t.id AND ${tx.dialect.stringCopies.indexed('o')}
+         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN units o
+         WHERE o.source = s.source AND o.context = s.context AND o.translation_id = s.translation_id AND ${tx.dialect.stringCopies.indexed('o')}
          UNION ALL
-         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN translations t CROSS JOIN units o
-         WHERE NOT (${tx.dialect.stringCopies.indexed('s')}) AND t.component_id = s.owner AND t.is_source = 0
-           AND o.translation_id = t.id AND o.id_hash = s.id_hash
+         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN units o
+         WHERE NOT (${tx.dialect.stringCopies.indexed('s')}) AND o.translation_id = s.translation_id AND o.id_hash = s.id_hash
        )
        SELECT c.owner AS component_id, c.id_hash, count(*) AS n FROM copies c CROSS JOIN checks k WHERE k.unit_id = c.id GROUP BY c.owner, c.id_hash`,
     )
