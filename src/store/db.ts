@@ -142,6 +142,17 @@ export interface CopyDialect {
   snapshot(db: Db): void;
   /** Text with U+0000 cannot be stored (PostgreSQL): the copy refuses it before writing. */
   readonly refusesNul: boolean;
+  /**
+   * Runs the copy's writes (`write`, inside its transaction) with what the engine defers to their end: PostgreSQL
+   * sets its secondary indexes and its tables' triggers aside meanwhile, then does at once what the triggers would have
+   * done row by row (the search's table, the catalog's change numbers) and builds the indexes anew.
+   */
+  load(db: Db, write: () => void): void;
+  /**
+   * The engine's own bulk path for a batch of a table's rows (arrays in its column order): PostgreSQL's COPY. Without
+   * one, multi-row INSERTs (copy/rows.ts).
+   */
+  writeRows?(db: Db, table: { readonly name: string; readonly columns: readonly string[] }, rows: readonly unknown[][]): void;
   /** After a table was copied with its ids: an identity's sequence moved past them (PostgreSQL). */
   afterTable(db: Db, table: { readonly name: string; readonly hasId: boolean }): void;
   /** After every table: the engine's own indexes checked against the rows (SQLite's trigram index). */

@@ -131,31 +131,34 @@ export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyPro
   const snapshot = source.db.transaction(() => {
     from.snapshot(source.db);
     target.db
-      .transaction(() => {
-        for (const table of tables) {
-          if (!tableEmpty(target.db, table)) {
-            throw new CopyError(`${target.shown}: table ${table.name} received rows while copying; nothing was copied`, { database: target.shown });
-          }
-          let rows = 0;
-          progress({ table: table.name, phase: 'copy', rows, done: false });
-          for (const batch of readRows(source.db, table)) {
-            if (to.refusesNul) {
-              const where = nulCharacter(table, batch);
-              if (where) {
-                throw new CopyError(
-                  `${source.shown}: ${where} holds a U+0000 (NUL) character, which PostgreSQL text cannot store; remove it and copy again (nothing was copied)`,
-                  { database: source.shown },
-                );
-              }
+      .transaction(() =>
+        to.load(target.db, () => {
+          for (const table of tables) {
+            if (!tableEmpty(target.db, table)) {
+              throw new CopyError(`${target.shown}: table ${table.name} received rows while copying; nothing was copied`, { database: target.shown });
             }
-            insertRows(target.db, table, batch);
-            rows += batch.length;
+            let rows = 0;
             progress({ table: table.name, phase: 'copy', rows, done: false });
+            for (const batch of readRows(source.db, table)) {
+              if (to.refusesNul) {
+                const where = nulCharacter(table, batch);
+                if (where) {
+                  throw new CopyError(
+                    `${source.shown}: ${where} holds a U+0000 (NUL) character, which PostgreSQL text cannot store; remove it and copy again (nothing was copied)`,
+                    { database: source.shown },
+                  );
+                }
+              }
+              if (to.writeRows) to.writeRows(target.db, table, batch);
+              else insertRows(target.db, table, batch);
+              rows += batch.length;
+              progress({ table: table.name, phase: 'copy', rows, done: false });
+            }
+            to.afterTable(target.db, table);
+            progress({ table: table.name, phase: 'copy', rows, done: true });
           }
-          to.afterTable(target.db, table);
-          progress({ table: table.name, phase: 'copy', rows, done: true });
-        }
-      })
+        }),
+      )
       .immediate();
     to.verify(target.db);
     // verified against the same snapshot the rows were copied from
