@@ -323,6 +323,29 @@ export function inspectDatabase(file: string): DatabaseInspection {
 }
 
 /**
+ * The schema version (migrations applied) of a database file, read without checking the rest of it (`inspectDatabase`
+ * reads every page). Throws StoreError when it is not a SQLite database.
+ * @example schemaVersion('tms.sqlite') // 0: not a tms database
+ */
+export function schemaVersion(file: string): number {
+  let db: SqliteDb;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
+  } catch (e) {
+    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
+  }
+  try {
+    // the schema's own table read too: a file that is not a database fails here, not on its first query
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch (e) {
+    throw new StoreError(`${file}: not a readable SQLite database: ${(e as Error).message}`, { file });
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Takes a copy of the database out of WAL mode: one self-contained file, which a reader opens without creating
  * `-wal` and `-shm` beside it (a read-only connection to a WAL database creates them and cannot remove them).
  * @example await sqliteOf(db).backup(file); makeStandalone(file)
