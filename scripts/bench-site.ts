@@ -118,7 +118,11 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     const base = await serveUrl(child);
     const pid = child.pid!;
     const listening = `${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`;
+    // the first request loads the catalog
+    const first = performance.now();
+    const firstCpu = cpuSeconds(pid);
     const language = ((await (await fetch(`${base}/api/languages/`)).json()) as { results: { code: string }[] }).results.find((l) => l.code !== 'en')!.code;
+    const firstRequest = `${(performance.now() - first).toFixed(0)} ms, ${((cpuSeconds(pid) - firstCpu) * 1000).toFixed(0)} ms of CPU`;
     const firstComponents = (await (await fetch(`${base}/api/components/`)).json()) as { count: number; results: { slug: string }[] };
     const components = firstComponents.count;
     const component = firstComponents.results[0]!.slug;
@@ -128,6 +132,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     // once listening, and before the timed pages (after the catalog's first load and the API's counts): what the pages add
     pageLines.push(
       `RSS of \`tms serve --workers 1\` once listening: ${listening}; before the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
+      `the first request (\`/api/languages/\`, the catalog's first load): ${firstRequest}`,
     );
     const pagesOf = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
     const kinds: { name: string; path: (n: number) => string }[] = [
@@ -212,8 +217,10 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
   const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
   const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
   const patches: number[] = [];
+  let patchCpu = 0;
   let edits = 0;
   const patch = async () => {
+    const cpuBefore = cpuSeconds(pid);
     const t = performance.now();
     const res = await fetch(`${base}/api/units/${unit.id}/`, {
       method: 'PATCH',
@@ -223,6 +230,7 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
     const text = await res.text();
     if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
     patches.push(performance.now() - t);
+    patchCpu += cpuSeconds(pid) - cpuBefore;
   };
   pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
   for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
@@ -246,7 +254,7 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
     console.log(pageLines.at(-1));
   }
   pageLines.push(
-    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | |`,
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |`,
   );
   console.log(pageLines.at(-1));
 }

@@ -132,12 +132,13 @@ const sql = preparedOnce((tx: Tx) => ({
      FROM units u JOIN translations t ON t.id = u.translation_id
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
-  // one language of one string (the edits of one translation): the other languages' rows are never built
+  // one language of one string (the edits of one translation): the copies are picked by language in the index (s,
+  // whose entries hold their translation: SQLite's units_string), and only theirs of the units' rows (u) are read
   groupOfLanguage: tx.prepare(
     `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
        EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
-     FROM units u JOIN translations t ON t.id = u.translation_id
-     WHERE u.source = ? AND u.context = ? AND t.is_source = 0 AND t.language_id = ?`,
+     FROM units s JOIN translations t ON t.id = s.translation_id JOIN units u ON u.id = s.id
+     WHERE s.source = ? AND s.context = ? AND t.is_source = 0 AND t.language_id = ?`,
   ),
   // one language of a project at once (the strings of a whole upload or automatic translation): the project's rows
   // of that language once, instead of every language's copies of each string through the (source, context) index

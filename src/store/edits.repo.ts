@@ -95,26 +95,32 @@ export interface PropagationTarget extends Pick<UnitRow, 'id' | 'translation_id'
 const sameString = (tx: Tx) => {
   const propagates = (c: string) => `coalesce(${tx.dialect.jsonFlag(`${c}.settings`, 'allow_translation_propagation')}, 1) = 1`;
   const sourceLanguage = (c: string) => `coalesce(${tx.dialect.jsonText(`${c}.settings`, 'source_language')}, 'en')`;
-  // Read from the edited unit outwards: the unit, then the units of its source text (units_string), then their
-  // translations and components. Left to plan the joins as one, PostgreSQL misjudges the JSON conditions as matching
+  // Read from the edited unit outwards: the unit, then the copies of its string (units_string; on SQLite from the
+  // index alone, whose entries hold their translation), the rows of those in its language, then their translations
+  // and components. Left to plan the joins as one, PostgreSQL misjudges the JSON conditions as matching
   // almost nothing and walks every unit of every translation of the language instead (seconds to minutes a PATCH at
-  // 200k units, each holding the store's write lock); the materialized steps fix the order on both engines.
+  // 200k units, each holding the store's write lock); the materialized steps fix the order on both engines, and
+  // CROSS JOIN the order within each on SQLite (whose planner, knowing nothing of a step's rows, scanned every
+  // translation, or every unit, to probe a step's few).
   return `
   WITH edited AS MATERIALIZED (
     SELECT u.id, u.source, u.context, t.language_id, c.id AS component_id, c.project_id, ${sourceLanguage('c')} AS source_language
     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
     WHERE u.id = ? AND t.is_source = 0 AND ${propagates('c')}
+  ), strings AS MATERIALIZED (
+    SELECT s.id FROM edited e CROSS JOIN units s
+    WHERE s.source = e.source AND s.context = e.context AND s.id <> e.id
+      AND (SELECT st.language_id FROM translations st WHERE st.id = s.translation_id) = e.language_id
   ), copies AS MATERIALIZED (
     SELECT o.id, o.translation_id, o.source, o.target, o.state, e.language_id, e.component_id, e.project_id, e.source_language
-    FROM edited e JOIN units o ON o.source = e.source AND o.context = e.context AND o.id <> e.id
+    FROM edited e CROSS JOIN strings s CROSS JOIN units o WHERE o.id = s.id
   )
   SELECT o.id, o.translation_id, o.source, o.target, o.state, ot.component_id, oc.project_id, ot.language_id,
     coalesce(ot.plural_number, l.plural_number) AS plural_number, oc.locked
-  FROM copies o
-  JOIN translations ot ON ot.id = o.translation_id AND ot.language_id = o.language_id AND ot.is_source = 0
-  JOIN components oc ON oc.id = ot.component_id AND oc.project_id = o.project_id AND oc.id <> o.component_id
-  JOIN languages l ON l.id = ot.language_id
-  WHERE ${propagates('oc')} AND ${sourceLanguage('oc')} = o.source_language
+  FROM copies o CROSS JOIN translations ot CROSS JOIN components oc CROSS JOIN languages l
+  WHERE ot.id = o.translation_id AND ot.language_id = o.language_id AND ot.is_source = 0
+    AND oc.id = ot.component_id AND oc.project_id = o.project_id AND oc.id <> o.component_id AND l.id = ot.language_id
+    AND ${propagates('oc')} AND ${sourceLanguage('oc')} = o.source_language
   ORDER BY o.id`;
 };
 

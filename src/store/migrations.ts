@@ -513,4 +513,12 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO units_fts (rowid, source, target, context) VALUES (new.id, ${searchText('new.source')}, ${searchText('new.target')}, ${searchText('new.context')});
   END;
   `,
+  // 18: the string index holds each copy's translation: a string's copies in one language (an edit's `inconsistent`
+  // and propagation) are told from the other languages' in the index, whose entries are small and side by side, instead
+  // of by reading every language's unit rows (each a page of its own once the units outgrow the cache: at 10 million
+  // units, a string held by 3,215 units, 9 of them in the language wanted, cost 40–50 ms a read, three reads an edit)
+  `
+  DROP INDEX units_string;
+  CREATE INDEX units_string ON units (source, context, translation_id);
+  `,
 ];

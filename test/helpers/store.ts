@@ -106,6 +106,8 @@ export interface Counts {
   writeStatements?: number;
   /** The statements run inside write transactions, by their SQL text (counted when the object has the field). */
   writeRuns?: Map<string, number>;
+  /** The statements run inside write transactions with their parameters, in order (kept when the object has the field). */
+  writeCalls?: { sql: string; params: unknown[] }[];
   /** PostgreSQL's round trips inside write transactions, BEGIN and COMMIT aside (`PgSession.roundTrips`; 0 on SQLite). */
   writeRoundTrips?: number;
   /** Smart-HTTP requests to the upstream's server. */
@@ -123,6 +125,7 @@ export function counting(store: Store, counts: Counts): Store {
         counts.statements++;
         if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
         if (inWrite) counts.writeRuns?.set(sql, (counts.writeRuns.get(sql) ?? 0) + 1);
+        if (inWrite) counts.writeCalls?.push({ sql, params: args });
         return run(...args);
       };
     const outer: Statement = {
