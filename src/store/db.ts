@@ -144,8 +144,9 @@ export interface CopyDialect {
   readonly refusesNul: boolean;
   /**
    * Runs the copy's writes (`write`, inside its transaction) with what the engine defers to their end: PostgreSQL
-   * sets its secondary indexes and its tables' triggers aside meanwhile, then does at once what the triggers would have
-   * done row by row (the search's table, the catalog's change numbers) and builds the indexes anew.
+   * sets its secondary indexes, foreign keys and the search's and catalog's triggers aside meanwhile, then does at once
+   * what those triggers would have done row by row (the search's table, the catalog's change numbers), builds the
+   * indexes anew and adds the foreign keys back.
    */
   load(db: Db, write: () => void): void;
   /**

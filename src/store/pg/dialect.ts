@@ -128,11 +128,13 @@ const DEFERRED_TRIGGERS = [
 
 /**
  * A copy's writes into an empty schema with nothing maintained row by row meanwhile, all in the copy's transaction
- * (all or nothing: a failure rolls the indexes and triggers back too). Its secondary indexes (those no constraint
- * owns) and its foreign keys are dropped, and the triggers of DEFERRED_TRIGGERS disabled;
- * after the rows, what those triggers would have written is written at once — unit_search from every unit, as a first
- * load's fill does (pg/search-fill.ts); the statistics' change numbers in key order and the catalog's raised — and the
- * indexes built anew and the foreign keys added back from their definitions, each over the whole table at once. Needs the tables' owner (as migrations do).
+ * (all or nothing: a failure rolls the dropped indexes, foreign keys and disabled triggers back too). Its secondary
+ * indexes (those no constraint owns) and its foreign keys are dropped, and the triggers of DEFERRED_TRIGGERS disabled;
+ * after the rows, what those triggers would have written is written at once (unit_search from every unit, as a first
+ * load's fill does, pg/search-fill.ts; the statistics' change numbers in key order and the catalog's raised), the
+ * indexes are built anew and the foreign keys added back from their definitions, each over its whole table at once
+ * (the copy of the 5,000-component site: BENCHMARKS.md, "`tms db copy` into PostgreSQL"). Needs the tables' owner,
+ * as migrations do.
  */
 function loadDeferred(db: Db, write: () => void): void {
   const inSchema = "SELECT oid FROM pg_class WHERE relnamespace = to_regnamespace(current_schema()) AND relkind = 'r'";
