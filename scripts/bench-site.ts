@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { commitToUpstream, tempDir } from '../test/helpers/git-repo.js';
 import { startGitServer } from '../test/helpers/git-server.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
+import { webSignIn } from '../test/helpers/web-session.js';
 import { sendGithubPush, serveUrl } from './bench-lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,6 +98,37 @@ function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+/**
+ * CPU seconds used so far by the local PostgreSQL server a `postgresql://…?host=<socket folder>` URL names (its
+ * postmaster, found by the socket's lock file, with its children: the sessions serving tms, and those ended, which the
+ * postmaster has reaped), or undefined for another database: what a page costs the database server beside tms.
+ */
+function databaseCpuSeconds(database: string): (() => number) | undefined {
+  const host = /[?&]host=([^&]+)/.exec(database)?.[1];
+  const socketDir = host ? decodeURIComponent(host) : undefined;
+  const lock = socketDir && existsSync(socketDir) ? readdirSync(socketDir).find((f) => /^\.s\.PGSQL\.\d+\.lock$/.test(f)) : undefined;
+  if (!socketDir || !lock) return undefined;
+  const postmaster = Number(readFileSync(path.join(socketDir, lock), 'utf8').split('\n')[0]);
+  const fieldsOf = (pid: number | string) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  return () => {
+    const own = fieldsOf(postmaster);
+    // utime, stime, and the reaped children's cutime, cstime
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const f = fieldsOf(entry);
+        if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return ticks / TICKS;
+  };
+}
 /** A line of /proc/<pid>/status in MiB (VmRSS, VmHWM). */
 function memoryMiB(pid: number, field: string): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -111,6 +143,9 @@ const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[
  */
 async function measurePages(dir: string, config: string, bin = tms, sync = true): Promise<void> {
   const token = writerToken(bin, config, dir);
+  // on a local PostgreSQL server, the database's CPU a request too (its sessions do the queries' work)
+  const dbCpu = databaseCpuSeconds((JSON.parse(readFileSync(config, 'utf8')) as { database: string }).database);
+  const dbColumn = dbCpu ? ' PostgreSQL CPU a request |' : '';
   if (sync) await noChangeSyncAll(dir, config, bin);
   pageLines.push(`serving: ${buildOf(bin)}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -135,7 +170,7 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       `the first request (\`/api/languages/\`, the catalog's first load): ${firstRequest}`,
     );
     const pagesOf = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
-    const kinds: { name: string; path: (n: number) => string }[] = [
+    const kinds: PageKind[] = [
       { name: 'dashboard `/`', path: (n) => `/?n=${n}` },
       { name: 'project list `/projects/`', path: (n) => `/projects/?n=${n}` },
       { name: 'project page `/projects/site/`', path: (n) => `/projects/site/?n=${n}` },
@@ -149,24 +184,28 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
       { name: '`/api/projects/site/statistics/`', path: (n) => `/api/projects/site/statistics/?n=${n}` },
       { name: '`/api/changes/`', path: (n) => `/api/changes/?n=${n}` },
     ];
-    pageLines.push('', '| page (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
+    kinds.push(...(await translatorKinds(base, token, translations)));
+    const chosen = KINDS ? kinds.filter((k) => KINDS.some((name) => k.name.includes(name))) : kinds;
+    pageLines.push('', `| page (uncached, sequential) | p50 | p95 | server CPU a request |${dbColumn}`, `|---|---:|---:|---:|${dbCpu ? '---:|' : ''}`);
     let n = 0;
-    for (const kind of kinds) {
-      for (let w = 0; w < 3; w++) await (await fetch(base + kind.path(++n))).arrayBuffer();
+    for (const kind of AFTER_COMMIT === 'only' ? [] : chosen) {
+      for (let w = 0; w < 3; w++) await (await fetch(base + kind.path(++n), { headers: kind.headers })).arrayBuffer();
       const times: number[] = [];
       const cpuBefore = cpuSeconds(pid);
+      const dbBefore = dbCpu?.() ?? 0;
       for (let k = 0; k < REQUESTS; k++) {
         const t = performance.now();
-        const res = await fetch(base + kind.path(++n));
+        const res = await fetch(base + kind.path(++n), { headers: kind.headers });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${kind.path(n)}: ${res.status}`);
         times.push(performance.now() - t);
       }
       const cpu = ((cpuSeconds(pid) - cpuBefore) * 1000) / REQUESTS;
-      pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |`);
+      const db = dbCpu ? ` ${(((dbCpu() - dbBefore) * 1000) / REQUESTS).toFixed(1)} ms |` : '';
+      pageLines.push(`| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${cpu.toFixed(1)} ms |${db}`);
       console.log(pageLines.at(-1));
     }
-    await measureAfterWrites(base, pid, token, kinds, () => ++n);
+    await measureAfterWrites(base, pid, token, chosen, () => ++n, dbCpu);
     pageLines.push(
       '',
       `RSS of \`tms serve --workers 1\` after the pages: ${memoryMiB(pid, 'VmRSS').toFixed(0)} MiB (peak ${memoryMiB(pid, 'VmHWM').toFixed(0)} MiB)`,
@@ -175,6 +214,57 @@ async function measurePages(dir: string, config: string, bin = tms, sync = true)
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('close', resolve));
   }
+}
+
+/** A page kind: its name in the report, the path of its n-th request, and the request's headers (a session, a token). */
+interface PageKind {
+  name: string;
+  path: (n: number) => string;
+  headers?: Record<string, string>;
+}
+
+/** `SITE_KINDS=editor,translation page`: only the page kinds whose name holds one of these (the after-write ones among them). */
+const KINDS = process.env.SITE_KINDS?.split(',');
+
+/**
+ * What a translator opens, signed in (user `bench-writer`): the editor on a string, the translation's page, and the
+ * two requests of the editor's script for the string's automatic suggestions (tms's translation memory and the same
+ * string's translations in other components). Each request of a kind is another translation (spread over the
+ * translation list's pages) and another string of it: no cache answers.
+ */
+async function translatorKinds(base: string, token: string, translations: number): Promise<PageKind[]> {
+  const { cookie } = await webSignIn(base, 'bench-writer', WRITER_PASSWORD);
+  const api = { Authorization: `Token ${token}` };
+  type Listed = { is_source: boolean; total: number; component: { slug: string }; language: { code: string }; units_list_url: string };
+  const samples: { path: string; offset: number; unit: number }[] = [];
+  const pages = Math.max(1, Math.ceil(translations / 50));
+  for (let k = 0; samples.length < REQUESTS + 3 && k < 4 * (REQUESTS + 3); k++) {
+    const list = (await (await fetch(`${base}/api/translations/?page=${1 + ((k * 7) % pages)}`, { headers: api })).json()) as { results: Listed[] };
+    const candidates = list.results.filter((t) => !t.is_source && t.total > 0);
+    const t = candidates[(k * 11) % Math.max(1, candidates.length)];
+    if (!t) continue;
+    const units = (await (await fetch(t.units_list_url, { headers: api })).json()) as { results: { id: number }[] };
+    if (units.results.length === 0) continue;
+    const at = (k * 7) % units.results.length;
+    samples.push({ path: `site/${t.component.slug}/${t.language.code}/`, offset: at + 1, unit: units.results[at]!.id });
+  }
+  if (samples.length === 0) throw new Error('no translation with strings to open in the editor');
+  const sample = (n: number) => samples[n % samples.length]!;
+  const session = { Cookie: cookie };
+  return [
+    { name: 'editor `/translate/site/<c>/<lang>/?offset=N`', path: (n) => `/translate/${sample(n).path}?offset=${sample(n).offset}&n=${n}`, headers: session },
+    { name: 'translation page `/projects/site/<c>/<lang>/`', path: (n) => `/projects/${sample(n).path}?n=${n}`, headers: session },
+    {
+      name: "editor's memory suggestions `/api/units/<id>/machinery/weblate-translation-memory/`",
+      path: (n) => `/api/units/${sample(n).unit}/machinery/weblate-translation-memory/?n=${n}`,
+      headers: api,
+    },
+    {
+      name: "editor's other components' suggestions `/api/units/<id>/machinery/weblate/`",
+      path: (n) => `/api/units/${sample(n).unit}/machinery/weblate/?n=${n}`,
+      headers: api,
+    },
+  ];
 }
 
 /** Which checkout `bin` is, for the report. */
@@ -196,31 +286,55 @@ async function noChangeSyncAll(dir: string, config: string, bin: string): Promis
 
 /** An API token of user `bench-writer` (a superuser, created on the first call) of the store `config` names. */
 function writerToken(bin: string, config: string, dir: string): string {
-  const cli = (...args: string[]) =>
-    execFileSync(bin, ['--config', config, 'user', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = (input: string, ...args: string[]) =>
+    execFileSync(bin, ['--config', config, 'user', ...args], { cwd: dir, encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'] });
   let out: string;
   try {
-    out = cli('add', 'bench-writer', '--admin', '--email', 'bench-writer@example.test');
+    out = cli(`${WRITER_PASSWORD}\n`, 'add', 'bench-writer', '--admin', '--email', 'bench-writer@example.test', '--password-stdin');
   } catch {
-    out = cli('token', 'bench-writer');
+    out = cli('', 'token', 'bench-writer');
+    // a store kept by a run before the signed-in pages: its writer had no password
+    cli(`${WRITER_PASSWORD}\n`, 'password', 'bench-writer');
   }
   return out.trim().split('\n').at(-1)!.trim();
 }
+const WRITER_PASSWORD = 'bench-writer-password';
+/** tms's own two engines, which the editor's automatic suggestions pane asks (the translator's pages). */
+const TMS_ENGINES = { weblate: {}, 'weblate-translation-memory': {} };
+
+/**
+ * `SITE_AFTER_COMMIT=1`: the write before each page after a write is a unit edit and then its translation committed;
+ * `=only`: those pages alone (not the uncached pages before them).
+ */
+const AFTER_COMMIT = process.env.SITE_AFTER_COMMIT;
 
 /**
  * The first page after a write: before each request one unit is PATCHed through the API (as a translator saving a
  * string), so every timed page is the first one after a change of the data; the PATCH's own latency is a row too.
+ * With SITE_AFTER_COMMIT, its translation is committed after each edit (`POST …/repository/`, a commit that moves the
+ * translation's revision), the commit's latency a row of its own.
  */
-async function measureAfterWrites(base: string, pid: number, token: string, kinds: { name: string; path: (n: number) => string }[], next: () => number) {
-  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as { results: { is_source: boolean; units_list_url: string }[] };
+async function measureAfterWrites(
+  base: string,
+  pid: number,
+  token: string,
+  kinds: { name: string; path: (n: number) => string }[],
+  next: () => number,
+  dbCpu?: () => number,
+) {
+  const translations = (await (await fetch(`${base}/api/translations/?page=2`)).json()) as {
+    results: { is_source: boolean; units_list_url: string; repository_url: string }[];
+  };
   const translation = translations.results.find((t) => !t.is_source)!;
   const units = (await (await fetch(translation.units_list_url)).json()) as { results: { id: number; state: number; source: string[] }[] };
   const unit = units.results.find((u) => u.state < 100 && u.source.length === 1)!;
   const patches: number[] = [];
   let patchCpu = 0;
+  let patchDbCpu = 0;
   let edits = 0;
   const patch = async () => {
     const cpuBefore = cpuSeconds(pid);
+    const dbBefore = dbCpu?.() ?? 0;
     const t = performance.now();
     const res = await fetch(`${base}/api/units/${unit.id}/`, {
       method: 'PATCH',
@@ -231,30 +345,57 @@ async function measureAfterWrites(base: string, pid: number, token: string, kind
     if (res.status !== 200) throw new Error(`PATCH /api/units/${unit.id}/: ${res.status} ${text}`);
     patches.push(performance.now() - t);
     patchCpu += cpuSeconds(pid) - cpuBefore;
+    patchDbCpu += (dbCpu?.() ?? 0) - dbBefore;
+    if (!AFTER_COMMIT) return;
+    const c = performance.now();
+    const committed = await fetch(translation.repository_url, {
+      method: 'POST',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operation: 'commit' }),
+    });
+    const answer = await committed.text();
+    if (committed.status !== 200) throw new Error(`POST ${translation.repository_url}: ${committed.status} ${answer}`);
+    commits.push(performance.now() - c);
   };
-  pageLines.push('', '| page, the first after a unit edit (uncached, sequential) | p50 | p95 | server CPU a request |', '|---|---:|---:|---:|');
-  for (const kind of kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)))) {
+  const commits: number[] = [];
+  const afterWrite = kinds.filter((k) => AFTER_WRITE.some((name) => k.name.includes(name)));
+  if (afterWrite.length === 0) return;
+  const after = AFTER_COMMIT ? 'a unit edit and its commit' : 'a unit edit';
+  pageLines.push(
+    '',
+    `| page, the first after ${after} (uncached, sequential) | p50 | p95 | server CPU a request |${dbCpu ? ' PostgreSQL CPU a request |' : ''}`,
+    `|---|---:|---:|---:|${dbCpu ? '---:|' : ''}`,
+  );
+  for (const kind of afterWrite) {
     await patch();
     for (let w = 0; w < 2; w++) await (await fetch(base + kind.path(next()))).arrayBuffer();
     const times: number[] = [];
     let cpu = 0;
+    let db = 0;
     for (let k = 0; k < REQUESTS; k++) {
       await patch();
       const cpuBefore = cpuSeconds(pid);
+      const dbBefore = dbCpu?.() ?? 0;
       const t = performance.now();
       const res = await fetch(base + kind.path(next()));
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${kind.path(k)}: ${res.status}`);
       times.push(performance.now() - t);
       cpu += cpuSeconds(pid) - cpuBefore;
+      db += (dbCpu?.() ?? 0) - dbBefore;
     }
     pageLines.push(
-      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |`,
+      `| ${kind.name} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.95).toFixed(1)} ms | ${((cpu * 1000) / REQUESTS).toFixed(1)} ms |${dbCpu ? ` ${((db * 1000) / REQUESTS).toFixed(1)} ms |` : ''}`,
     );
     console.log(pageLines.at(-1));
   }
   pageLines.push(
-    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |`,
+    `| (the unit edit itself: \`PATCH /api/units/<id>/\`, ${patches.length} requests) | ${quantile(patches, 0.5).toFixed(1)} ms | ${quantile(patches, 0.95).toFixed(1)} ms | ${((patchCpu * 1000) / patches.length).toFixed(1)} ms |${dbCpu ? ` ${((patchDbCpu * 1000) / patches.length).toFixed(1)} ms |` : ''}`,
+  );
+  console.log(pageLines.at(-1));
+  if (commits.length === 0) return;
+  pageLines.push(
+    `| (the commit itself: \`POST …/repository/\` \`commit\`, ${commits.length} requests) | ${quantile(commits, 0.5).toFixed(1)} ms | ${quantile(commits, 0.95).toFixed(1)} ms | |${dbCpu ? ' |' : ''}`,
   );
   console.log(pageLines.at(-1));
 }
@@ -332,7 +473,9 @@ if (reuseDirs) {
         // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
         const kept = readFileSync(path.join(linkedDir, 'tms.config.json'), 'utf8');
         configs[d] = sqliteConfigs[d] = path.join(linkedDir, 'tms.rerun.config.json');
-        writeFileSync(configs[d]!, kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url('')));
+        // with tms's own two engines (a site kept before they were configured)
+        const moved = JSON.parse(kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, server.url(''))) as Record<string, unknown>;
+        writeFileSync(configs[d]!, JSON.stringify({ ...moved, machinery: TMS_ENGINES }, null, 1));
         // the first sync after the move records the components' new URLs (and fetches): not a no-change sync, not timed
         if (SYNC) await timed(bins[0]!, ['--config', configs[d]!, 'sync', '--all'], linkedDir);
         const database = databases?.[d];
@@ -406,6 +549,7 @@ function writeConfig(dir: string, linked: boolean): string {
         repos_dir: 'repos',
         rate_limit: { anonymous: '', user: '' },
         hooks: { enabled: true, secret: HOOK_SECRET },
+        machinery: TMS_ENGINES,
         projects: [{ name: 'Site', slug: 'site', components }],
       },
       null,

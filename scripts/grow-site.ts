@@ -1,23 +1,31 @@
 // `npm run grow:site`: grows a site kept by `bench:site` (SITE_KEEP) to GROW_UNITS units, synthetically: each
 // component gets more languages, each new translation a copy in SQL of the units (and failing checks) of one of the
 // component's own translations; the statistics of every new translation counted by the store's own code.
+// GROW_DATABASE=postgresql://…: a PostgreSQL copy of such a store (`tms db copy`) is grown in place instead, on the
+// server: the search table's trigram indexes dropped meanwhile and built again after (the insert trigger fills the table
+// as a sync's inserts do), then VACUUM and ANALYZE as after a first load.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isPostgresUrl } from '../src/config/database.js';
 import { openStore } from '../src/store/index.js';
 import { refreshStats } from '../src/store/stats.repo.js';
 import { sqlOn } from '../test/helpers/store.js';
 
 const dir = process.env.GROW_DIR;
+const url = process.env.GROW_DATABASE;
 const TARGET = Number(process.env.GROW_UNITS ?? 10_000_000);
 /** Components a transaction (a commit every so many keeps the write-ahead log small). */
 const BATCH = Number(process.env.GROW_BATCH ?? 100);
 /** Translations whose statistics are compared with a count of their units, after the growth. */
 const SAMPLE = Number(process.env.GROW_SAMPLE ?? 500);
-const database = dir ? path.join(dir, 'linked', 'tms.sqlite') : '';
-if (!dir || !existsSync(database)) {
-  console.log('grow:site: set GROW_DIR to a folder `bench:site` kept (SITE_KEEP=1); it holds linked/tms.sqlite. Nothing grown.');
+const database = url ?? (dir ? path.join(dir, 'linked', 'tms.sqlite') : '');
+if (!url && (!dir || !existsSync(database))) {
+  console.log(
+    'grow:site: set GROW_DIR to a folder `bench:site` kept (SITE_KEEP=1); it holds linked/tms.sqlite (or GROW_DATABASE to a PostgreSQL copy of one). Nothing grown.',
+  );
   process.exit(1);
 }
+const postgres = isPostgresUrl(database);
 
 const started = performance.now();
 const store = await openStore(database);
@@ -26,9 +34,14 @@ const unitsBefore = Number(await sql.value('SELECT count(*) FROM units'));
 const translationsBefore = Number(await sql.value('SELECT count(*) FROM translations'));
 
 // every column of a unit but its id, translation and pending edit: copied as they are
-const columns = (await sql.values<string>('SELECT name FROM pragma_table_info(?)', 'units')).filter(
-  (c) => !['id', 'translation_id', 'pending', 'pending_author_id'].includes(c),
-);
+const columns = (
+  await sql.values<string>(
+    postgres
+      ? 'SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position'
+      : 'SELECT name FROM pragma_table_info(?)',
+    'units',
+  )
+).filter((c) => !['id', 'translation_id', 'pending', 'pending_author_id'].includes(c));
 const components = await sql.rows<{ id: number; template: number; units: number }>(
   `SELECT c.id, min(t.id) AS template, (SELECT count(*) FROM units WHERE translation_id = min(t.id)) AS units
    FROM components c JOIN translations t ON t.component_id = c.id AND t.is_source = 0 GROUP BY c.id ORDER BY c.id`,
@@ -45,6 +58,15 @@ if (perComponent >= 1) {
 }
 let added = unitsBefore;
 const newTranslations: number[] = [];
+// PostgreSQL: the search table's trigram indexes (as the migrations made them) dropped while the units grow, built
+// again in one pass after: far cheaper than millions of rows entered one by one into three GIN indexes
+const trigramIndexes =
+  postgres && perComponent >= 1
+    ? await sql.values<string>(
+        "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'unit_search'::regclass AND pg_get_indexdef(indexrelid) LIKE '%gin_trgm_ops%'",
+      )
+    : [];
+for (const definition of trigramIndexes) await sql.run(`DROP INDEX ${/^CREATE INDEX (\S+) ON/.exec(definition)![1]}`);
 for (let b = 0; perComponent >= 1 && b < components.length && added < TARGET; b += BATCH) {
   await store.write(async (tx) => {
     const template = tx.prepare('SELECT language_code, filename, revision FROM translations WHERE id = ?');
@@ -80,6 +102,18 @@ for (let b = 0; perComponent >= 1 && b < components.length && added < TARGET; b 
   });
   console.log(`grow:site: ${Math.min(b + BATCH, components.length)} components: ${added.toLocaleString('en')} units`);
 }
+if (postgres && perComponent >= 1) {
+  const indexed = performance.now();
+  await store.write(async (tx) => {
+    await tx.prepare("SET LOCAL maintenance_work_mem = '1GB'").run();
+    for (const definition of trigramIndexes) await tx.prepare(definition).run();
+  });
+  console.log(`grow:site: ${trigramIndexes.length} trigram indexes of unit_search built again in ${((performance.now() - indexed) / 1000).toFixed(0)} s`);
+  // statistics and the visibility map of every table the growth wrote, as after a first load (Store.settleLoad)
+  const settled = performance.now();
+  await store.settleLoad(['units', 'unit_search', 'checks', 'translations', 'translation_stats']);
+  console.log(`grow:site: VACUUM and ANALYZE in ${((performance.now() - settled) / 1000).toFixed(0)} s`);
+}
 
 // consistent: a sample of the translations (new and old), each one's statistics against its units counted here
 const sample = await sql.rows<{ id: number; total: number; translated: number; fuzzy: number; approved: number; failing: number; total_words: number }>(
@@ -88,7 +122,7 @@ const sample = await sql.rows<{ id: number; total: number; translated: number; f
 let wrong = 0;
 for (const s of sample) {
   const counted = await sql.row<typeof s>(
-    `SELECT translation_id AS id, count(*) AS total, count(*) FILTER (WHERE state >= 20) AS translated, count(*) FILTER (WHERE state = 10) AS fuzzy,
+    `SELECT min(translation_id) AS id, count(*) AS total, count(*) FILTER (WHERE state >= 20) AS translated, count(*) FILTER (WHERE state = 10) AS fuzzy,
        count(*) FILTER (WHERE state = 30) AS approved, count(*) FILTER (WHERE EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed = 0)) AS failing,
        coalesce(sum(num_words), 0) AS total_words
      FROM units WHERE translation_id = ?`,
@@ -99,13 +133,36 @@ for (const s of sample) {
     console.log(`grow:site: translation ${s.id}: statistics ${JSON.stringify(s)}, counted ${JSON.stringify(counted)}`);
   }
 }
-const integrity = await sql.value<string>('PRAGMA quick_check');
+// SQLite: its quick_check; PostgreSQL: the search table holds every unit, and each sampled translation's rows there
+// are its units' texts lowercased as the insert trigger writes them (what a synced unit would have)
+let integrity: string;
+if (postgres) {
+  const searchRows = Number(await sql.value('SELECT count(*) FROM unit_search'));
+  const units = Number(await sql.value('SELECT count(*) FROM units'));
+  const pending = Number(await sql.value('SELECT count(*) FROM unit_search_pending'));
+  const ids = sample.map((s) => s.id).join(',') || '0';
+  const differ = Number(
+    await sql.value(
+      `SELECT count(*) FROM units u LEFT JOIN unit_search s ON s.id = u.id WHERE u.translation_id IN (${ids}) AND (s.id IS NULL
+         OR (s.translation_id, s.source, s.target, s.context) IS DISTINCT FROM
+           (u.translation_id, lower(u.source COLLATE "und-x-icu"), lower(u.target COLLATE "und-x-icu"), lower(u.context COLLATE "und-x-icu")))`,
+    ),
+  );
+  integrity =
+    searchRows === units && pending === 0 && differ === 0
+      ? 'ok'
+      : `${searchRows} rows for ${units} units, ${pending} ranges pending, ${differ} sampled rows differ`;
+} else {
+  integrity = (await sql.value<string>('PRAGMA quick_check')) ?? 'no answer';
+}
 const unitsAfter = Number(await sql.value('SELECT count(*) FROM units'));
 const translationsAfter = Number(await sql.value('SELECT count(*) FROM translations'));
 await store.close();
 console.log(
   `grow:site: ${unitsAfter.toLocaleString('en')} units in ${translationsAfter.toLocaleString('en')} translations (${newTranslations.length.toLocaleString('en')} added) in ${(
     (performance.now() - started) / 1000
-  ).toFixed(0)} s; statistics of ${sample.length} sampled translations against their units: ${wrong} differ; SQLite quick_check: ${integrity}`,
+  ).toFixed(
+    0,
+  )} s; statistics of ${sample.length} sampled translations against their units: ${wrong} differ; ${postgres ? "PostgreSQL search table (every unit; the sample's texts)" : 'SQLite quick_check'}: ${integrity}`,
 );
 process.exit(wrong === 0 && integrity === 'ok' ? 0 : 1);

@@ -10,7 +10,7 @@ import {
 } from '../auth/check.js';
 import type { AccessControl, LanguageSelection, ProjectSelection, Role } from '../auth/defaults.js';
 import type { GlobalPermission, MetaPermission, ObjectPermission } from '../auth/permissions.js';
-import { type StatsChange, statsChangeOf } from '../store/catalog.repo.js';
+import { type StatsChange, indexOfId, statsChangeSince, translationsChangeSince } from '../store/catalog.repo.js';
 import type { AccountRow, MembershipRow } from '../store/index.js';
 import type { Catalog, CatalogStats, Component, Project, Translation } from '../store/index.js';
 
@@ -70,7 +70,8 @@ export function componentScope(component: Component): ComponentScope {
 const shared = new WeakMap<Catalog, WeakMap<Principal, Access>>();
 /**
  * Each principal's visibility over each structure of the catalog: keyed by its projects list, which snapshots that
- * differ only in statistics share (refreshCatalog), so that a string's edit does not check every component again.
+ * differ only in statistics or translations share (refreshCatalog), so that a string's edit or a commit does not check
+ * every component again.
  */
 const visibilities = new WeakMap<readonly Project[], WeakMap<Principal, Visibility>>();
 
@@ -80,19 +81,19 @@ interface Visibility {
   components: Map<number, boolean>;
   visibleProjects?: number[] | null;
   hidden?: number[];
-  visibleTranslations?: number[] | null;
   projectList?: readonly Project[];
   componentList?: readonly Component[];
-  translationList?: readonly Translation[];
-  /** The latest sums of statistics (`Access.rememberSums`) with the statistics they sum, to move to the next snapshot. */
-  sums?: Map<string, { stats: ReadonlyMap<number, CatalogStats>; value: unknown }>;
+  /** What follows from the translations too, for the catalog's list of translations it was derived from (`of`). */
+  translations?: { of: readonly Translation[]; visible?: number[] | null; list?: readonly Translation[] };
+  /** The latest sums of statistics (`Access.rememberSums`) with the statistics and translations they sum, to move to the next snapshot. */
+  sums?: Map<string, { stats: ReadonlyMap<number, CatalogStats>; translations: readonly Translation[]; value: unknown }>;
 }
 
 /**
  * Visibility of one principal over one catalog snapshot: answers are memoized, lists of visible ids computed once.
  * `Access.of` shares it between the requests of a principal until the data changes (a new catalog), so that nothing
  * a page needs is recomputed over the whole site per request; the visibility itself carries over to a snapshot that
- * changed only in statistics.
+ * changed only in statistics or translations (what it derived from the translations derived again when they changed).
  */
 export class Access {
   private readonly seen: Visibility;
@@ -146,19 +147,20 @@ export class Access {
 
   /**
    * Sums (or lists) of the catalog's statistics over this visibility, made once per snapshot and principal like
-   * `remember`'s, and carried to the next snapshot when only statistics rows changed: `move` then gets the sums of the snapshot they were
-   * refreshed from and what changed, so that the first page after an edit does not sum every translation again.
+   * `remember`'s, and carried to a later snapshot when only statistics rows or translations changed (within a few
+   * refreshes, `statsChangeSince`): `move` then gets the sums last made and what changed since, so that the first page
+   * after an edit or a commit does not sum every translation again.
    */
   rememberSums<T>(key: string, make: () => T, move: (previous: T, change: StatsChange) => T): T {
     return this.remember(key, () => {
       this.seen.sums ??= new Map();
       const last = this.seen.sums.get(key);
-      const change = statsChangeOf(this.catalog);
+      const change = last && statsChangeSince(this.catalog, last.stats, last.translations);
       let value: T;
-      if (last?.stats === this.catalog.stats) value = last.value as T;
-      else if (last && change && last.stats === change.before) value = move(last.value as T, change);
+      if (last?.stats === this.catalog.stats && last.translations === this.catalog.translations) value = last.value as T;
+      else if (last && change) value = move(last.value as T, change);
       else value = make();
-      this.seen.sums.set(key, { stats: this.catalog.stats, value });
+      this.seen.sums.set(key, { stats: this.catalog.stats, translations: this.catalog.translations, value });
       return value;
     });
   }
@@ -177,8 +179,37 @@ export class Access {
 
   /** The visible translations, in id order. */
   translationList(): readonly Translation[] {
-    this.seen.translationList ??= this.catalog.translations.filter((t) => this.translation(t));
-    return this.seen.translationList;
+    const seen = this.translationsSeen();
+    seen.list ??= this.catalog.translations.filter((t) => this.translation(t));
+    return seen.list;
+  }
+
+  /** The visibility's lists derived from translations, for this catalog's translations (a refresh may replace them alone). */
+  private translationsSeen(): NonNullable<Visibility['translations']> {
+    const last = this.seen.translations;
+    if (last?.of === this.catalog.translations) return last;
+    this.seen.translations = { of: this.catalog.translations, ...(last && this.movedTranslations(last)) };
+    return this.seen.translations;
+  }
+
+  /**
+   * `last`'s lists with the translations a few refreshes replaced in place (`translationsChangeSince`): a commit moves
+   * revisions, not what is visible. Nothing when one was added (the lists are derived again).
+   */
+  private movedTranslations(last: NonNullable<Visibility['translations']>): { visible?: number[] | null; list?: readonly Translation[] } {
+    const changed = translationsChangeSince(this.catalog, last.of);
+    if (!changed) return {};
+    let list = last.list && [...last.list];
+    for (const id of changed) {
+      const translation = this.catalog.translationsById.get(id);
+      if (!translation) continue;
+      if (last.of[indexOfId(last.of, id)]?.id !== id) return {};
+      if (!list || !this.translation(translation)) continue;
+      const at = indexOfId(list, id);
+      if (list[at]?.id === id) list[at] = translation;
+      else list = undefined;
+    }
+    return { visible: last.visible, list };
   }
 
   project(project: Project): boolean {
@@ -225,14 +256,15 @@ export class Access {
    * are all public too: a list of units then reads no list of translations).
    */
   translationIds(): number[] | null {
-    if (this.seen.visibleTranslations === undefined) {
-      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) this.seen.visibleTranslations = null;
+    const seen = this.translationsSeen();
+    if (seen.visible === undefined) {
+      if (this.projectIds() === null && this.hiddenComponentIds().length === 0) seen.visible = null;
       else {
         const visible = this.catalog.translations.filter((t) => this.translation(t));
-        this.seen.visibleTranslations = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
+        seen.visible = visible.length === this.catalog.translations.length ? null : visible.map((t) => t.id);
       }
     }
-    return this.seen.visibleTranslations;
+    return seen.visible;
   }
 
   /**

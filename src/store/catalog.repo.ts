@@ -3,6 +3,7 @@
 // reads them with their statistics in one snapshot for the API and the web interface, and refreshes it by what changed.
 import type { Statement, Tx } from './db.js';
 import type { LanguageRow } from './languages.repo.js';
+import { LayeredMap } from './layered-map.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
 import type { TranslationStatsRow } from './stats.repo.js';
@@ -96,10 +97,14 @@ export interface Catalog {
   version: CatalogVersion;
 }
 
-/** Raised by triggers: `structure` by any change of what the catalog reads whole, `stats` by each statistics row written (its seq). */
+/**
+ * Raised by triggers: `structure` by any change of what the catalog reads whole, `stats` by each statistics row written
+ * (its seq), `translations` by each translation added or changed (its seq).
+ */
 export interface CatalogVersion {
   structure: number;
   stats: number;
+  translations: number;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -181,18 +186,19 @@ async function eachPage(statement: Statement, page: number, each: (row: unknown[
   }
 }
 
+const TRANSLATION_COLUMNS = 'id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula';
+/** A translation's row as read (raw), in TRANSLATION_COLUMNS's order. */
+type TranslationRead = [number, number, number, string, string, string, number, number, number | bigint | null, string | null];
+
 const sql = preparedOnce((tx: Tx) => ({
-  version: tx.prepare('SELECT structure, stats FROM catalog_version WHERE id = 1'),
+  version: tx.prepare('SELECT structure, stats, translations FROM catalog_version WHERE id = 1'),
   languages: tx.prepare('SELECT * FROM languages ORDER BY id'),
   projects: tx.prepare('SELECT id, slug, name, settings FROM projects ORDER BY id'),
   components: tx.prepare('SELECT id, project_id, slug, name, settings, locked FROM components ORDER BY id').raw(),
   // the two tables with a row per translation are read a page at a time, as arrays (loadCatalog)
-  translations: tx
-    .prepare(
-      `SELECT id, component_id, language_id, language_code, filename, revision, is_source, is_template, plural_number, plural_formula
-       FROM translations WHERE id > ? ORDER BY id LIMIT ?`,
-    )
-    .raw(),
+  translations: tx.prepare(`SELECT ${TRANSLATION_COLUMNS} FROM translations WHERE id > ? ORDER BY id LIMIT ?`).raw(),
+  // the translations added or changed since a snapshot (refreshCatalog)
+  translationsSince: tx.prepare(`SELECT ${TRANSLATION_COLUMNS} FROM translations WHERE seq > ? ORDER BY id`).raw(),
   stats: tx
     .prepare(
       `SELECT s.translation_id, ${STATS_COLUMNS.map((c) => `s.${c}`).join(', ')}, u.full_name
@@ -268,22 +274,11 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
     catalog.componentsById.set(component.id, component);
     catalog.componentsByPath.set(`${project.slug}/${component.slug}`, component);
   }
-  type TRow = [number, number, number, string, string, string, number, number, number | bigint | null, string | null];
   await eachPage(s.translations, page, (row) => {
-    const [id, componentId, languageId, languageCode, filename, revision, isSource, isTemplate, pluralNumber, pluralFormula] = row as TRow;
-    const language = catalog.languages.get(languageId);
-    if (!language || !catalog.componentsById.has(componentId)) return;
-    const translation: Translation = {
-      id,
-      componentId,
-      languageId,
-      languageCode: intern(languageCode),
-      filename,
-      revision: intern(revision),
-      isSource: isSource !== 0,
-      isTemplate: isTemplate !== 0,
-      plural: pluralNumber !== null && pluralFormula !== null ? { number: Number(pluralNumber), formula: pluralFormula } : null,
-    };
+    const r = row as TranslationRead;
+    const language = catalog.languages.get(r[2]);
+    if (!language || !catalog.componentsById.has(r[1])) return;
+    const translation = toTranslation(r, intern);
     catalog.translations.push(translation);
     catalog.translationsById.set(translation.id, translation);
     catalog.translationsByKey.set(`${translation.componentId}/${language.code}`, translation);
@@ -334,6 +329,22 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
     catalog.addonsById.set(addon.id, addon);
   }
   return catalog;
+}
+
+/** A translation of its row as read, its repeated strings (language code, revision) `intern`'s copies. */
+function toTranslation(row: TranslationRead, intern: (text: string) => string): Translation {
+  const [id, componentId, languageId, languageCode, filename, revision, isSource, isTemplate, pluralNumber, pluralFormula] = row;
+  return {
+    id,
+    componentId,
+    languageId,
+    languageCode: intern(languageCode),
+    filename,
+    revision: intern(revision),
+    isSource: isSource !== 0,
+    isTemplate: isTemplate !== 0,
+    plural: pluralNumber !== null && pluralFormula !== null ? { number: Number(pluralNumber), formula: pluralFormula } : null,
+  };
 }
 
 type StatsRead = TranslationStatsRow & { last_author: string | null };
@@ -438,44 +449,166 @@ const UNCHANGED = 'a StatsMap is shared by catalog snapshots: never changed once
 const FLATTEN_SHARE = 8;
 
 function toVersion(row: unknown): CatalogVersion {
-  const r = row as { structure: number | bigint | string; stats: number | bigint | string };
-  return { structure: Number(r.structure), stats: Number(r.stats) };
+  const r = row as { structure: number | bigint | string; stats: number | bigint | string; translations: number | bigint | string };
+  return { structure: Number(r.structure), stats: Number(r.stats), translations: Number(r.translations) };
 }
 
 /**
  * The catalog as it is now, from `previous` and what changed since: `previous` itself when nothing it holds did; a
- * new snapshot sharing its languages, projects, components, translations and add-ons with the statistics rows written
- * since (an indexed read of their seq) when only statistics did; else `loadCatalog`.
+ * new snapshot sharing its languages, projects, components and add-ons when only statistics or translations did, with
+ * the statistics rows and the translations written since (indexed reads of their seq) in place of theirs (the
+ * translations' lists copied, their maps and the statistics laid over the last ones: `LayeredMap`, `StatsMap`); else
+ * `loadCatalog`, as after a translation moved to another component or language.
  * @example catalog = await store.read((tx) => refreshCatalog(tx, catalog))
  */
 export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog> {
   const s = sql(tx);
   const version = toVersion(await s.version.get());
   if (version.structure !== previous.version.structure) return await loadCatalog(tx);
-  if (version.stats === previous.version.stats) return previous;
-  const rows = (await s.statsSince.all(previous.version.stats)) as StatsRead[];
-  const stats = StatsMap.over(
-    previous.stats,
-    rows.map((r) => [r.translation_id, toStats(r)] as const),
-  );
-  const catalog = { ...previous, stats, version };
-  statsChanges.set(catalog, { before: previous.stats, changed: rows.map((r) => r.translation_id) });
+  const statsMoved = version.stats !== previous.version.stats;
+  const translationsMoved = version.translations !== previous.version.translations;
+  if (!statsMoved && !translationsMoved) return previous;
+  const [statsRows, translationRows] = (await Promise.all([
+    statsMoved ? s.statsSince.all(previous.version.stats) : [],
+    translationsMoved ? s.translationsSince.all(previous.version.translations) : [],
+  ])) as [StatsRead[], TranslationRead[]];
+  const changedTranslations = translationRows.map((r) => toTranslation(r, (text) => text));
+  // none read: numbers taken by inserts that did not happen (PostgreSQL's upsert of a translation already stored)
+  const translations = changedTranslations.length > 0 ? withTranslations(previous, changedTranslations) : {};
+  if (!translations) return await loadCatalog(tx);
+  const stats = statsMoved
+    ? StatsMap.over(
+        previous.stats,
+        statsRows.map((r) => [r.translation_id, toStats(r)] as const),
+      )
+    : previous.stats;
+  const catalog: Catalog = { ...previous, ...translations, stats, version };
+  const changed = new Set(statsRows.map((r) => r.translation_id));
+  for (const t of changedTranslations) changed.add(t.id);
+  const last = rowChanges.get(previous);
+  const older = last && (last.depth < CHANGES_KEPT ? last : keepChanges(last, CHANGES_KEPT - 1));
+  rowChanges.set(catalog, { before: previous.stats, translationsBefore: previous.translations, changed: [...changed], depth: 1 + (older?.depth ?? 0), older });
   return catalog;
 }
 
-/** What a statistics-only refresh changed: the statistics it started from and the translations whose rows it replaced. */
+type TranslationLists = Pick<Catalog, 'translations' | 'translationsById' | 'translationsByKey' | 'translationsByComponent'>;
+
+/**
+ * `previous`'s translations with `changed` (translations added or changed) in place, as `loadCatalog` would read them;
+ * undefined when one moved to another component or language (what a refresh does not follow: it reads whole).
+ */
+function withTranslations(previous: Catalog, changed: readonly Translation[]): TranslationLists | undefined {
+  const byId = new Map<number, Translation>();
+  const byKey: [string, Translation][] = [];
+  const list = previous.translations.slice();
+  const added = new Map<number, Translation[]>();
+  for (const translation of changed) {
+    const before = previous.translationsById.get(translation.id);
+    if (before && (before.componentId !== translation.componentId || before.languageId !== translation.languageId)) return undefined;
+    const language = previous.languages.get(translation.languageId);
+    if (!language || !previous.componentsById.has(translation.componentId)) continue;
+    byId.set(translation.id, translation);
+    byKey.push([`${translation.componentId}/${language.code}`, translation]);
+    if (before) list[indexOfId(list, translation.id)] = translation;
+    else push(added, translation.componentId, translation);
+  }
+  const byComponent = new Map(previous.translationsByComponent);
+  const touched = new Set(changed.map((t) => t.componentId));
+  for (const componentId of touched) {
+    const kept = (previous.translationsByComponent.get(componentId) ?? []).map((t) => byId.get(t.id) ?? t);
+    const more = added.get(componentId) ?? [];
+    if (kept.length + more.length > 0) byComponent.set(componentId, [...kept, ...more].sort(byIdOrder));
+  }
+  if (added.size > 0) {
+    for (const more of added.values()) list.push(...more);
+    list.sort(byIdOrder);
+  }
+  return {
+    translations: list,
+    translationsById: LayeredMap.over(previous.translationsById, [...byId]),
+    translationsByKey: LayeredMap.over(previous.translationsByKey, byKey),
+    translationsByComponent: byComponent,
+  };
+}
+
+function byIdOrder(a: { id: number }, b: { id: number }): number {
+  return a.id - b.id;
+}
+
+/** Where the translation of id `id` is, or would go, in `list` (in id order). */
+export function indexOfId(list: readonly { id: number }[], id: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * What a refresh that kept the structure changed: the statistics and the translations it started from, and the
+ * translations whose statistics row or own row it replaced (or added).
+ */
 export interface StatsChange {
   before: ReadonlyMap<number, CatalogStats>;
+  translationsBefore: readonly Translation[];
   changed: readonly number[];
 }
 
-/** Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics map, not the older snapshot. */
-const statsChanges = new WeakMap<Catalog, StatsChange>();
+/** A refresh's change with the ones before it (up to CHANGES_KEPT in all, newest first). */
+interface KeptChange extends StatsChange {
+  /** How many changes this chain holds, this one included. */
+  depth: number;
+  older: KeptChange | undefined;
+}
 
 /**
- * How `catalog` differs from the snapshot it was refreshed from, when only statistics rows did (else undefined): what
- * sums of statistics follow by difference instead of summing every translation again.
+ * How many refreshes' changes a snapshot keeps: sums made on a snapshot a few refreshes back (requests that summed
+ * nothing in between, as an edit's or a commit's own request) still move instead of being summed again. Each holds
+ * the statistics map and the translations' list it started from.
  */
-export function statsChangeOf(catalog: Catalog): StatsChange | undefined {
-  return statsChanges.get(catalog);
+const CHANGES_KEPT = 4;
+
+/** `change` and at most `n - 1` older ones (copies where the chain is cut). */
+function keepChanges(change: KeptChange, n: number): KeptChange | undefined {
+  if (n <= 0) return undefined;
+  return { ...change, depth: Math.min(change.depth, n), older: change.older && keepChanges(change.older, n - 1) };
+}
+
+/**
+ * Kept beside the snapshot (not in it: a refreshed catalog equals one read whole), holding the older statistics maps
+ * and translations lists, not the older snapshots.
+ */
+const rowChanges = new WeakMap<Catalog, KeptChange>();
+
+/**
+ * How `catalog` differs from an earlier snapshot of the same structure whose statistics map and translations were
+ * `stats` and `translations`, when it was refreshed from it within the last few refreshes (CHANGES_KEPT); else
+ * undefined. The changes of the refreshes between are joined. What sums of statistics follow by difference instead of
+ * summing every translation again.
+ */
+export function statsChangeSince(catalog: Catalog, stats: ReadonlyMap<number, CatalogStats>, translations: readonly Translation[]): StatsChange | undefined {
+  const changed = new Set<number>();
+  for (let change = rowChanges.get(catalog); change; change = change.older) {
+    for (const id of change.changed) changed.add(id);
+    if (change.before === stats && change.translationsBefore === translations) {
+      return { before: stats, translationsBefore: translations, changed: [...changed] };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The translations whose rows changed (or were added) since an earlier snapshot of the same structure whose
+ * translations' list was `translations`, within the last few refreshes (CHANGES_KEPT); else undefined.
+ */
+export function translationsChangeSince(catalog: Catalog, translations: readonly Translation[]): readonly number[] | undefined {
+  const changed = new Set<number>();
+  for (let change = rowChanges.get(catalog); change; change = change.older) {
+    for (const id of change.changed) changed.add(id);
+    if (change.translationsBefore === translations) return [...changed];
+  }
+  return undefined;
 }

@@ -49,6 +49,12 @@ const checkingSelect = (tx: Tx) =>
    FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
    JOIN projects p ON p.id = c.project_id`;
 
+/** A string's copies in one language, its source, context and language the parameters (checks' `inconsistent`). */
+const groupOfLanguage = `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
+    EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
+  FROM units s JOIN translations t ON t.id = s.translation_id JOIN units u ON u.id = s.id
+  WHERE s.source = ? AND s.context = ? AND t.is_source = 0 AND t.language_id = ?`;
+
 const sql = preparedOnce((tx: Tx) => ({
   // one translation through `?` (SQLite reads a JSON parameter's rows at a cost a single edit notices)
   context: tx.prepare(`${checkingSelect(tx)} WHERE t.id = ?`),
@@ -133,13 +139,10 @@ const sql = preparedOnce((tx: Tx) => ({
      WHERE u.source = ? AND u.context = ? AND t.is_source = 0`,
   ),
   // one language of one string (the edits of one translation): the copies are picked by language in the index (s,
-  // whose entries hold their translation: SQLite's units_string), and only theirs of the units' rows (u) are read
-  groupOfLanguage: tx.prepare(
-    `SELECT u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags, t.language_id, t.component_id,
-       EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = u.id AND k.name = '${INCONSISTENT}') AS flagged
-     FROM units s JOIN translations t ON t.id = s.translation_id JOIN units u ON u.id = s.id
-     WHERE s.source = ? AND s.context = ? AND t.is_source = 0 AND t.language_id = ?`,
-  ),
+  // whose entries hold their translation: SQLite's units_string, PostgreSQL's units_string_copies), and only theirs
+  // of the units' rows (u) are read; a string that index does not hold, by its source alone (groupOfLanguageLong)
+  groupOfLanguage: tx.prepare(`${groupOfLanguage} AND ${tx.dialect.stringCopies.indexed('s')}`),
+  groupOfLanguageLong: tx.prepare(groupOfLanguage),
   // one language of a project at once (the strings of a whole upload or automatic translation): the project's rows
   // of that language once, instead of every language's copies of each string through the (source, context) index
   groupsOfLanguage: tx.prepare(
@@ -474,7 +477,9 @@ export interface StringUnitRow {
 /** Every translated (non-source) unit of a string, in every language and component (or in `languageId` only). */
 export async function stringUnits(tx: Tx, source: string, context: string, languageId?: number): Promise<StringUnitRow[]> {
   const s = sql(tx);
-  return (await (languageId === undefined ? s.group.all(source, context) : s.groupOfLanguage.all(source, context, languageId))) as StringUnitRow[];
+  if (languageId === undefined) return (await s.group.all(source, context)) as StringUnitRow[];
+  const ofLanguage = tx.dialect.stringCopies.holds(source, context) ? s.groupOfLanguage : s.groupOfLanguageLong;
+  return (await ofLanguage.all(source, context, languageId)) as StringUnitRow[];
 }
 
 /** Every translated (non-source) unit of a project in one language, by string (`context\0source`). */

@@ -191,6 +191,13 @@ export interface Dialect {
    * (PostgreSQL), so a page of subquery-heavy rows reads its ids alone, then their rows.
    */
   readonly idsFirstPages: boolean;
+  /**
+   * The strings the index of a string's copies by translation holds (SQLite's units_string: every one; PostgreSQL's
+   * units_string_copies: those whose source and context fit a btree entry, the others read through its hash index of
+   * sources): `indexed(alias)`, that condition on a units row as SQL, which a read through the index states (a partial
+   * index serves a query that implies its condition); `holds(source, context)`, the same on a string's texts.
+   */
+  readonly stringCopies: { indexed(alias: string): string; holds(source: string, context: string): boolean };
   readonly trigram: TrigramCandidates;
   /**
    * The units whose `fields` contain `needle` (lowercased, as the search compares), answered by the search's index

@@ -42,6 +42,7 @@ export const sqliteDialect: Dialect = {
   ilike: 'LIKE',
   orderedJoin: 'CROSS JOIN',
   idsFirstPages: false,
+  stringCopies: { indexed: () => '1', holds: () => true },
   trigram: {
     sql: `SELECT f.rowid AS id, ms.text FROM memory_fts f JOIN memory_sources ms ON ms.id = f.rowid
           WHERE memory_fts MATCH ? ORDER BY f.rank LIMIT ?`,

@@ -95,22 +95,26 @@ export interface PropagationTarget extends Pick<UnitRow, 'id' | 'translation_id'
 const sameString = (tx: Tx) => {
   const propagates = (c: string) => `coalesce(${tx.dialect.jsonFlag(`${c}.settings`, 'allow_translation_propagation')}, 1) = 1`;
   const sourceLanguage = (c: string) => `coalesce(${tx.dialect.jsonText(`${c}.settings`, 'source_language')}, 'en')`;
-  // Read from the edited unit outwards: the unit, then the copies of its string (units_string; on SQLite from the
-  // index alone, whose entries hold their translation), the rows of those in its language, then their translations
-  // and components. Left to plan the joins as one, PostgreSQL misjudges the JSON conditions as matching
+  // Read from the edited unit outwards: the unit, then the copies of its string (from the index alone, whose entries
+  // hold their translation: SQLite's units_string, PostgreSQL's units_string_copies), the rows of those in its
+  // language, then their translations and components. Left to plan the joins as one, PostgreSQL misjudges the JSON conditions as matching
   // almost nothing and walks every unit of every translation of the language instead (seconds to minutes a PATCH at
   // 200k units, each holding the store's write lock); the materialized steps fix the order on both engines, and
   // CROSS JOIN the order within each on SQLite (whose planner, knowing nothing of a step's rows, scanned every
-  // translation, or every unit, to probe a step's few).
+  // translation, or every unit, to probe a step's few). A string the index of copies by translation does not hold
+  // (too long for PostgreSQL's btree entry) is read by its source alone, in the second part of the union.
+  const indexed = tx.dialect.stringCopies.indexed;
+  const copy = `SELECT s.id FROM edited e CROSS JOIN units s
+    WHERE s.source = e.source AND s.context = e.context AND s.id <> e.id
+      AND (SELECT st.language_id FROM translations st WHERE st.id = s.translation_id) = e.language_id`;
   return `
   WITH edited AS MATERIALIZED (
     SELECT u.id, u.source, u.context, t.language_id, c.id AS component_id, c.project_id, ${sourceLanguage('c')} AS source_language
     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
     WHERE u.id = ? AND t.is_source = 0 AND ${propagates('c')}
   ), strings AS MATERIALIZED (
-    SELECT s.id FROM edited e CROSS JOIN units s
-    WHERE s.source = e.source AND s.context = e.context AND s.id <> e.id
-      AND (SELECT st.language_id FROM translations st WHERE st.id = s.translation_id) = e.language_id
+    ${copy} AND ${indexed('s')}
+    UNION ALL ${copy} AND NOT (${indexed('e')})
   ), copies AS MATERIALIZED (
     SELECT o.id, o.translation_id, o.source, o.target, o.state, e.language_id, e.component_id, e.project_id, e.source_language
     FROM edited e CROSS JOIN strings s CROSS JOIN units o WHERE o.id = s.id

@@ -153,12 +153,17 @@ const sql = preparedOnce((tx: Tx, UNITS = unitsJoined(tx)) => ({
     `SELECT ${IMPORTED} FROM ${FROM} WHERE project_id IS NOT DISTINCT FROM @project AND user_id IS NOT DISTINCT FROM @user AND shared = @shared ORDER BY m.id`,
   ),
   importedOfProject: tx.prepare(`SELECT ${IMPORTED} FROM ${FROM} WHERE m.project_id = ? AND m.user_id IS NULL ORDER BY m.id`),
-  // one source text's entries in a language pair: the units' translations (through units_string), then imported ones
+  // one source text's entries in a language pair: the units' translations, then imported ones. The text's copies in
+  // the target language are picked first (units_string; on SQLite from the index alone, whose entries hold their
+  // translation), then only their unit rows read: a text is held by every language of every component that has it
+  // (thousands of units at 10 million), and reading each copy's row to learn its language cost a page read a copy
   unitEntriesOf: tx.prepare(
-    `SELECT u.id, u.target, c.project_id, c.id AS component_id, p.slug || '/' || c.slug AS origin
-     FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-     JOIN projects p ON p.id = c.project_id
-     WHERE u.source = ? AND t.language_id = ? AND ${UNIT_WHERE}
+    `WITH strings AS MATERIALIZED (
+       SELECT s.id FROM units s WHERE s.source = ? AND (SELECT st.language_id FROM translations st WHERE st.id = s.translation_id) = ?
+     )
+     SELECT u.id, u.target, c.project_id, c.id AS component_id, p.slug || '/' || c.slug AS origin
+     FROM strings x CROSS JOIN units u CROSS JOIN translations t CROSS JOIN components c CROSS JOIN projects p
+     WHERE u.id = x.id AND t.id = u.translation_id AND c.id = t.component_id AND p.id = c.project_id AND ${UNIT_WHERE}
        AND EXISTS (SELECT 1 FROM translations st WHERE st.component_id = t.component_id AND st.language_id = ? AND st.is_source = 1)
      ORDER BY u.id`,
   ),

@@ -521,4 +521,28 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX units_string;
   CREATE INDEX units_string ON units (source, context, translation_id);
   `,
+  // 19: a translation's row changes without reading the catalog whole again (catalog.repo.ts): a number for each
+  // translation added or changed in a column the catalog reads (catalog_version.translations, copied to the row's seq,
+  // as the statistics' seq is), so that a refresh reads only the translations changed since its snapshot: a commit or a
+  // sync moves revisions without raising structure. A translation removed still raises structure.
+  `
+  ALTER TABLE catalog_version ADD COLUMN translations INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE translations ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX translations_seq ON translations (seq);
+  DROP TRIGGER translations_catalog_insert;
+  DROP TRIGGER translations_catalog_update;
+  CREATE TRIGGER translations_catalog_insert AFTER INSERT ON translations BEGIN
+    UPDATE catalog_version SET translations = translations + 1;
+    UPDATE translations SET seq = (SELECT translations FROM catalog_version) WHERE id = NEW.id;
+  END;
+  CREATE TRIGGER translations_catalog_update AFTER UPDATE OF component_id, language_id, language_code, filename, revision, is_source,
+    is_template, plural_number, plural_formula ON translations
+    WHEN OLD.component_id IS NOT NEW.component_id OR OLD.language_id IS NOT NEW.language_id OR OLD.language_code IS NOT NEW.language_code
+      OR OLD.filename IS NOT NEW.filename OR OLD.revision IS NOT NEW.revision OR OLD.is_source IS NOT NEW.is_source
+      OR OLD.is_template IS NOT NEW.is_template OR OLD.plural_number IS NOT NEW.plural_number OR OLD.plural_formula IS NOT NEW.plural_formula
+    BEGIN
+    UPDATE catalog_version SET translations = translations + 1;
+    UPDATE translations SET seq = (SELECT translations FROM catalog_version) WHERE id = NEW.id;
+  END;
+  `,
 ];

@@ -16,6 +16,8 @@ export interface TranslationRow {
   /** The file's own plural where it states one other than the language's (PO's Plural-Forms); null follows the language. */
   plural_number: number | null;
   plural_formula: string | null;
+  /** The change number a trigger gives each insert or change of the row the catalog reads (catalog_version.translations): what a catalog refresh reads since. */
+  seq: number;
 }
 
 /** A translation with its language, as commits, messages and writes need it. */

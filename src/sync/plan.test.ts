@@ -79,6 +79,7 @@ function translation(id: number, languageId: number, code: string, filename: str
     parse_error: null,
     plural_number: null,
     plural_formula: null,
+    seq: 0,
     ...more,
   };
 }

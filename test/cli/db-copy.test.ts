@@ -54,7 +54,7 @@ function dump(file: string): Record<string, string[]> {
     const out: Record<string, string[]> = {};
     for (const table of tables) {
       const rows = db.prepare(`SELECT * FROM "${table}"`).safeIntegers().all() as Record<string, unknown>[];
-      if (table === 'translation_stats') for (const r of rows) delete r.seq;
+      if (table === 'translation_stats' || table === 'translations') for (const r of rows) delete r.seq;
       out[table] = rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
     }
     return out;

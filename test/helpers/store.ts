@@ -108,6 +108,8 @@ export interface Counts {
   writeRuns?: Map<string, number>;
   /** The statements run inside write transactions with their parameters, in order (kept when the object has the field). */
   writeCalls?: { sql: string; params: unknown[] }[];
+  /** The statements run inside read transactions with their parameters, in order (kept when the object has the field). */
+  readCalls?: { sql: string; params: unknown[] }[];
   /** PostgreSQL's round trips inside write transactions, BEGIN and COMMIT aside (`PgSession.roundTrips`; 0 on SQLite). */
   writeRoundTrips?: number;
   /** Smart-HTTP requests to the upstream's server. */
@@ -126,6 +128,7 @@ export function counting(store: Store, counts: Counts): Store {
         if (inWrite && counts.writeStatements !== undefined) counts.writeStatements++;
         if (inWrite) counts.writeRuns?.set(sql, (counts.writeRuns.get(sql) ?? 0) + 1);
         if (inWrite) counts.writeCalls?.push({ sql, params: args });
+        else counts.readCalls?.push({ sql, params: args });
         return run(...args);
       };
     const outer: Statement = {

@@ -104,6 +104,108 @@ describe.skipIf(onPostgres)('an edit on SQLite', () => {
   }, 120_000);
 });
 
+// PostgreSQL's index of a string's copies by translation holds only the strings that fit a btree entry: a longer one
+// is read through the hash index of sources, and edits of it fill and check its copies as any string's.
+describe('an edit of a string too long for the index of its copies by translation', () => {
+  it('fills its copies, and finds one left out inconsistent', async () => {
+    const env: WriteEnv = await createWriteEnv(
+      {},
+      {},
+      ['copy1', 'copy2'].map((slug) => ({ slug })),
+    );
+    try {
+      const long = `Quit ${'and leave the application '.repeat(100)}`; // 2,705 bytes
+      await sqlOn(env.store).run('UPDATE units SET source = ? WHERE source = ?', long, 'Quit');
+      const unit = (component: string) => unitBySource(env.store, component, long);
+      const kept = await unit('copy2');
+      await editUnit(env.store, { unitId: kept.id, target: ['Schließen'], state: State.TRANSLATED, user: { id: 1 } });
+      const copy2 = Number(await sqlOn(env.store).value("SELECT id FROM components WHERE slug = 'copy2'"));
+      const quit = await unit('app');
+      const result = await editUnit(env.store, {
+        unitId: quit.id,
+        target: ['Beenden'],
+        state: State.TRANSLATED,
+        user: { id: 1 },
+        mayPropagateTo: (t) => t.componentId !== copy2,
+      });
+      expect(result.propagated).toHaveLength(1);
+      expect(await unit('copy1')).toMatchObject({ target: 'Beenden', state: State.TRANSLATED });
+      expect(await unit('copy2')).toMatchObject({ target: 'Schließen' });
+      const flagged = await sqlOn(env.store).values<number>("SELECT unit_id FROM checks WHERE name = 'inconsistent' ORDER BY unit_id");
+      expect(flagged.map(Number)).toEqual([quit.id, (await unit('copy1')).id, kept.id].sort((a, b) => a - b));
+    } finally {
+      await env.close();
+    }
+  }, 120_000);
+});
+
+/** A node of PostgreSQL's EXPLAIN (FORMAT JSON) plan, and those under it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+function* nodesOf(node: PlanNode): Generator<PlanNode> {
+  yield node;
+  for (const child of node.Plans ?? []) yield* nodesOf(child);
+}
+
+// PostgreSQL's side of the same: its string index (units_string) is a hash index on the source alone, each entry only
+// a unit's address, so a read of a string's copies in one language fetched every language's unit rows to learn their
+// translation (3,215 at 10 million units). The copies are now found in units_string_copies (source, context,
+// translation) by an index-only scan: only the edited language's rows are read.
+describe.runIf(onPostgres)("an edit's reads of a string's copies on PostgreSQL", () => {
+  it('find them in the index alone, never a unit row of another language', async () => {
+    const env: WriteEnv = await createWriteEnv(
+      {},
+      {},
+      ['copy1', 'copy2'].map((slug) => ({ slug })),
+    );
+    try {
+      await env.store.settleLoad(['units', 'translations']);
+      const quit = await unitBySource(env.store, 'app', 'Quit');
+      const writeCalls: { sql: string; params: unknown[] }[] = [];
+      const store = counting(env.store, { transactions: 0, statements: 0, writeCalls });
+      const result = await editUnit(store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: { id: 1 }, mayPropagateTo: () => true });
+      expect(result.propagated).toHaveLength(2);
+      // each reading statement of the edit's write as PostgreSQL runs it again with the parameters it ran with, scans
+      // of whole tables ruled out (a few units: a scan would be cheapest here, and is not at any size that matters);
+      // the steps it ran (a string too long for units_string_copies is read through units_string: not this one's)
+      const plans = new Map<string, PlanNode[]>();
+      for (const { sql, params } of writeCalls) {
+        if (plans.has(sql) || !/^\s*(SELECT|WITH)\b/i.test(sql)) continue;
+        const [plan] = await env.store.write(async (tx) => {
+          await tx.prepare('SET LOCAL enable_seqscan = off').run();
+          const json = (await tx
+            .prepare(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`)
+            .pluck()
+            .get(...params)) as string | { Plan: PlanNode }[];
+          return typeof json === 'string' ? (JSON.parse(json) as { Plan: PlanNode }[]) : json;
+        });
+        plans.set(
+          sql,
+          [...nodesOf(plan!.Plan)].filter((n) => n['Actual Loops'] > 0),
+        );
+      }
+      const byString = [...plans].filter(([, nodes]) => nodes.some((n) => n['Index Name']?.startsWith('units_string')));
+      // propagation's copies and the two reads of the string's group in German
+      expect(byString.length).toBeGreaterThanOrEqual(2);
+      for (const [sql, nodes] of byString) {
+        const uses = nodes.filter((n) => n['Index Name']?.startsWith('units_string'));
+        expect(
+          uses.map((n) => `${n['Node Type']} ${n['Index Name']}`),
+          sql,
+        ).toEqual(uses.map(() => 'Index Only Scan units_string_copies'));
+      }
+    } finally {
+      await env.close();
+    }
+  }, 120_000);
+});
+
 describe.runIf(onPostgres)('an edit on PostgreSQL', () => {
   let env: WriteEnv;
   beforeAll(async () => {

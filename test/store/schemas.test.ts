@@ -59,7 +59,10 @@ const ONLY_POSTGRES = ['tms_schema', 'data_version', 'unit_search', 'unit_search
 const POSTGRES_AS_SQLITE: Record<'unique' | 'indexes', Record<string, string | null>> = {
   unique: { 'memory_sources(expression)': 'memory_sources(text)' },
   indexes: {
-    'units(source)': 'units(source, context)',
+    // SQLite's string index: PostgreSQL's B-tree holds the strings that fit its entry (with each unit's id: a string's
+    // copies by translation from the index alone), its hash index of sources finds the longer ones
+    'units(source, context, translation_id, id) partial': 'units(source, context, translation_id)',
+    'units(source)': null,
     'memory_sources(text)': null,
     // SQLite's index entries end with their rowid (the unit's id): PostgreSQL's states it (a page's ids in order from the index)
     'units(translation_id, position, id)': 'units(translation_id, position)',

@@ -278,6 +278,74 @@ describe('XmlScanner over bytes', () => {
     ]);
   });
 
+  /** Scans all of `text` over its bytes, whole or in windows. */
+  const scanAll = (text: string, windows: boolean) => () => {
+    const bytes = Buffer.from(text, 'utf8');
+    const s = windows ? XmlScanner.overByteWindows(bytes, 'f.xml') : XmlScanner.overBytes(bytes, 'f.xml');
+    while (s.next() !== XmlToken.Eof);
+  };
+
+  it('reads a start tag whose bytes repeat an earlier one as that one (its strings kept), and one that differs in any byte anew', () => {
+    // tags sharing their first bytes with a kept one: a different last, middle or first value byte, more attributes,
+    // other spacing, a reference, a multi-byte character, self-closing or not; at several depths, each many times
+    const tags = [
+      '<u id="1" k="value">',
+      '<u id="1" k="valuf">',
+      '<u id="1" k="walue">',
+      '<u id="1" k="vaLue">',
+      '<u id="1" k="value" l="x">',
+      '<u k="value" id="1">',
+      '<u id="1"  k="value">',
+      '<u id="1" k="va&amp;ue">',
+      '<u id="1" k="vä">',
+      '<u id="1" k="value"/>',
+      '<u id="1" k="value" />',
+      '<u id="1" k="v\tlue">',
+      '<u>',
+      '<u/>',
+      '<uv>',
+      '<uvwx y="1">',
+    ];
+    let body = '';
+    for (let i = 0; i < 600; i++) {
+      // each tag several times in a row, at three depths in turn: read again where it is kept
+      const tag = tags[(Math.floor(i / 6) * 7) % tags.length]!;
+      const name = /^<(\w+)/.exec(tag)![1]!;
+      const element = tag.endsWith('/>') ? tag : `${tag}t${i}</${name}>`;
+      body += i % 3 === 0 ? `<w>${element}</w>` : i % 3 === 1 ? `<w><w>${element}</w></w>\n` : element;
+    }
+    // tags that differ from a kept one in a single byte, first, in the middle or last, in turns at the same place
+    for (const other of tags.slice(1, 5)) {
+      for (let i = 0; i < 4; i++) body += `<w>${tags[0]}a</u>${other}b</u></w>`;
+    }
+    const text = `<r>${body}</r>`;
+    const [overBytes, decoded] = bothWays(text);
+    expect(overBytes).toEqual(decoded);
+    // in windows too (offsets into a window: compared without them)
+    const bytes = Buffer.from(`<r>${body.repeat(40)}</r>`, 'utf8');
+    expect(bytes.length).toBeGreaterThan(300_000);
+    expect(values(XmlScanner.overByteWindows(bytes, 'f.xml'))).toEqual(values(new XmlScanner(bytes.toString('utf8'), 'f.xml')));
+    // after the root closed, a repeated tag is an error as the first was not
+    expect(scanAll('<a x="1"/><a x="1"/>', false)).toThrow(NeedsDecodedText);
+    // a file ending inside what would be a repeated tag: not read past its end
+    expect(scanAll('<r><ab x="12345"/><ab x="1234', false)).toThrow(NeedsDecodedText);
+  });
+
+  it('closes an element by comparing its name four bytes at a time: a name of four or more bytes wrong in any byte is left to the decoded text', () => {
+    const filler = '<b>x</b>\n'.repeat(5000);
+    for (const name of ['abcd', 'abcde', 'abcdefgh', 'abcdefghi']) {
+      for (let at = 0; at < name.length; at++) {
+        const wrong = `${name.slice(0, at)}Z${name.slice(at + 1)}`;
+        for (const windows of [false, true]) {
+          expect(scanAll(`<${name}>x</${wrong}>`, windows), wrong).toThrow(NeedsDecodedText);
+          expect(scanAll(`<${name}>${filler}</${wrong}>`, windows), wrong).toThrow(NeedsDecodedText);
+        }
+      }
+      const [overBytes, decoded] = bothWays(`<${name}><${name}>${filler}</${name}></${name} >`);
+      expect(overBytes).toEqual(decoded);
+    }
+  });
+
   it('reads, when asked (`doctype`), an ASCII DOCTYPE without an internal subset (as a plist has) as the decoded text does', () => {
     for (const text of [
       '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>é</key><string>a &amp; b</string></dict></plist>\n',

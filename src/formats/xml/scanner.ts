@@ -184,6 +184,32 @@ let nameBytesUsed = 0;
 const NAME_GUESSES = 32 * 128 + 16 * 128;
 const nameGuess = new Int32Array(NAME_GUESSES).fill(-1);
 
+/**
+ * Over bytes: a start tag read before, where it stands in the file, and what it gave (attribute offsets from its '<').
+ * A tag whose bytes are the same gives the same token: its bytes are compared four at a time, and its strings reused.
+ */
+interface SeenTag {
+  at: number;
+  length: number;
+  name: string;
+  count: number;
+  selfClosing: boolean;
+  names: string[];
+  values: string[];
+  starts: number[];
+  ends: number[];
+}
+/**
+ * Keys of the start tags kept (the depth and four bits of the name's first byte), two tags each (`SEEN_WAYS`): most
+ * tags of a file repeat. A key whose tags are seldom read again (a trans-unit's, with its id) is given up after
+ * `SEEN_MISSES` more misses than hits: such tags are then read without looking for them or keeping them.
+ */
+const SEEN_KEYS = 16 * 16;
+const SEEN_WAYS = 2;
+const SEEN_MISSES = 8;
+/** Tags longer than this are not kept (an element's long attribute values seldom repeat). */
+const SEEN_MAX_LENGTH = 256;
+
 /** Keeps `name` in the table's slot (a name of at most NAME_TABLE_MAX_LENGTH characters, its slot free). */
 function keepName(slot: number, hash: number, name: string): void {
   nameTable[slot] = name;
@@ -301,12 +327,19 @@ export class XmlScanner {
   private high = false;
   /** Over bytes: whether an ASCII DOCTYPE without an internal subset is read here (it declares no entities) rather than left to the decoded text. */
   private bytesDoctype = false;
+  /** Over bytes: the whole file (`fileBytes`) as a view that reads four bytes at once. */
+  private fileView: DataView | null = null;
+  /** Over bytes: start tags read before (`SeenTag`), by key and way; made with the first start tag. */
+  private seenTags: (SeenTag | null)[] | null = null;
+  /** Over bytes: by key, the misses less the hits of `seenTags` (see `SEEN_MISSES`). */
+  private seenMisses: Int8Array | null = null;
 
   constructor(text: string, filename: string, bytes: SlicedBuffer | null = null) {
     this.text = text;
     this.filename = filename;
     this.bytes = bytes;
     this.fileBytes = bytes;
+    if (bytes !== null) this.fileView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.length = text.length;
     this.hasCR = text.indexOf('\r') >= 0;
     this.bomOffset = bytes === null && text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -913,9 +946,33 @@ export class XmlScanner {
    * NeedsDecodedText (the decoded text's scan then names the error). Names and values are the same strings.
    */
   private scanStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
+    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
+    const first = b[p + 1]!;
+    const key = ((this.open & 15) << 4) | ((first ^ (first >> 4)) & 15);
+    const misses = this.seenMisses ?? this.startSeenTags();
+    if (misses[key]! >= SEEN_MISSES) return this.readStartTagBytes(p, b);
+    const seen = this.seenTags!;
+    for (let way = 0; way < SEEN_WAYS; way++) {
+      const tag = seen[key * SEEN_WAYS + way];
+      if (tag === null || tag === undefined) break;
+      if (this.sameTag(tag, p)) {
+        if (misses[key]! > 0) misses[key]!--;
+        return this.repeatedTag(tag, p);
+      }
+    }
+    const kind = this.readStartTagBytes(p, b);
+    // a tag without attributes is read as fast as it is compared: not kept
+    if (this.attrCount > 0 && this.end - p <= SEEN_MAX_LENGTH) {
+      misses[key]!++;
+      this.keepTag(seen, key * SEEN_WAYS, p, this.end);
+    }
+    return kind;
+  }
+
+  /** `scanStartTagBytes` for a tag not read before. */
+  private readStartTagBytes(p: number, b: Uint8Array): XmlTokenKind {
     const t = this.text;
     const n = this.length;
-    if (this.open === 0 && this.rootSeen) throw new NeedsDecodedText();
     const name = this.readNameBytes(p + 1, b, ((this.open & 31) << 7) | (b[p + 1]! & 127));
     let i = this.nameEnd;
     let count = 0;
@@ -963,6 +1020,60 @@ export class XmlScanner {
     return this.opened(name, this.dropped + p + 1, count, p, i);
   }
 
+  private startSeenTags(): Int8Array {
+    this.seenTags = new Array<SeenTag | null>(SEEN_KEYS * SEEN_WAYS).fill(null);
+    this.seenMisses = new Int8Array(SEEN_KEYS);
+    return this.seenMisses;
+  }
+
+  /** Whether the bytes at `p` begin with those of `tag` (read before elsewhere in the file), compared four at a time. */
+  private sameTag(tag: SeenTag, p: number): boolean {
+    const length = tag.length;
+    if (p + length > this.length) return false;
+    const view = this.fileView!;
+    const here = this.dropped + p;
+    const there = tag.at;
+    const last = length - 4;
+    for (let k = 0; k < last; k += 4) if (view.getInt32(here + k, true) !== view.getInt32(there + k, true)) return false;
+    return view.getInt32(here + last, true) === view.getInt32(there + last, true);
+  }
+
+  /**
+   * A start tag whose bytes are those of `tag`: the same token (the scan of a tag reads no byte past its '>', and
+   * depends on nothing before it but whether the root was closed, checked before), its strings reused.
+   */
+  private repeatedTag(tag: SeenTag, p: number): XmlTokenKind {
+    const count = tag.count;
+    for (let k = 0; k < count; k++) {
+      this.attrNames[k] = tag.names[k]!;
+      this.attrValues[k] = tag.values[k]!;
+      this.attrValueStart[k] = p + tag.starts[k]!;
+      this.attrValueEnd[k] = p + tag.ends[k]!;
+    }
+    this.selfClosing = tag.selfClosing;
+    return this.opened(tag.name, this.dropped + p + 1, count, p, p + tag.length);
+  }
+
+  /** Keeps the start tag just read from `p` to `end` as the first of its key's (the last of them dropped). */
+  private keepTag(seen: (SeenTag | null)[], key: number, p: number, end: number): void {
+    const count = this.attrCount;
+    let tag = seen[key + SEEN_WAYS - 1];
+    for (let way = SEEN_WAYS - 1; way > 0; way--) seen[key + way] = seen[key + way - 1]!;
+    if (tag === null || tag === undefined) tag = { at: 0, length: 0, name: '', count: 0, selfClosing: false, names: [], values: [], starts: [], ends: [] };
+    seen[key] = tag;
+    tag.at = this.dropped + p;
+    tag.length = end - p;
+    tag.name = this.name;
+    tag.count = count;
+    tag.selfClosing = this.selfClosing;
+    for (let k = 0; k < count; k++) {
+      tag.names[k] = this.attrNames[k]!;
+      tag.values[k] = this.attrValues[k]!;
+      tag.starts[k] = this.attrValueStart[k]! - p;
+      tag.ends[k] = this.attrValueEnd[k]! - p;
+    }
+  }
+
   /**
    * `scanEndTag` over bytes: the name's bytes compared with the open element's in the file (where its start tag was
    * read); anything but the right end tag raises NeedsDecodedText.
@@ -974,8 +1085,19 @@ export class XmlScanner {
     let i = p + 2;
     const stop = i + expected.length;
     if (stop >= this.length) throw new NeedsDecodedText();
-    const file = this.fileBytes!;
-    for (let at = this.nameAt[open - 1]!; i < stop; i++, at++) if (b[i] !== file[at]) throw new NeedsDecodedText();
+    const at = this.nameAt[open - 1]!;
+    const n = expected.length;
+    if (n >= 4) {
+      // four bytes at a time (the last four read again where the name's length is not a multiple of four)
+      const view = this.fileView!;
+      const here = this.dropped + i;
+      for (let k = 0; k < n - 4; k += 4) if (view.getInt32(here + k, true) !== view.getInt32(at + k, true)) throw new NeedsDecodedText();
+      if (view.getInt32(here + n - 4, true) !== view.getInt32(at + n - 4, true)) throw new NeedsDecodedText();
+      i = stop;
+    } else {
+      const file = this.fileBytes!;
+      for (let k = at; i < stop; i++, k++) if (b[i] !== file[k]) throw new NeedsDecodedText();
+    }
     let c = b[i]!;
     while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = b[++i]!;
     if (c !== GT || i >= this.length) throw new NeedsDecodedText();

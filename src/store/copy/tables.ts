@@ -17,13 +17,13 @@ let cached: readonly CopyTable[] | undefined;
  * Tables and columns (`table.column`) a copy leaves to the target: the catalog's change numbers, raised by its triggers;
  * the units the search index's fill has not reached (the target's triggers index every unit copied).
  */
-const BOOKKEEPING = new Set(['catalog_version', 'translation_stats.seq', 'units_fts_pending']);
+const BOOKKEEPING = new Set(['catalog_version', 'translation_stats.seq', 'translations.seq', 'units_fts_pending']);
 
 /**
  * Every data table of the current schema, each after the tables it references. Read from a migrated in-memory SQLite
  * database, so the list follows the migrations; FTS5's index (SQLite's, rebuilt by its triggers), PostgreSQL's own
- * bookkeeping tables (tms_schema, data_version), the catalog's change numbers (catalog_version and the statistics'
- * seq, which the target's triggers number afresh) and the search index's fill (units_fts_pending) are not in it.
+ * bookkeeping tables (tms_schema, data_version), the catalog's change numbers (catalog_version and the statistics' and
+ * translations' seq, which the target's triggers number afresh) and the search index's fill (units_fts_pending) are not in it.
  * @example copyTables().map((t) => t.name) // ['languages', 'projects', …]
  */
 export function copyTables(): readonly CopyTable[] {

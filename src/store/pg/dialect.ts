@@ -199,6 +199,11 @@ export const postgresDialect: Dialect = {
   ilike: 'ILIKE',
   orderedJoin: 'JOIN',
   idsFirstPages: true,
+  // units_string_copies' condition (migration 12): 2,000 bytes of text leave room in a btree entry (2,704 bytes)
+  stringCopies: {
+    indexed: (alias) => `octet_length(${alias}.source) + octet_length(${alias}.context) < 2000`,
+    holds: (source, context) => Buffer.byteLength(source) + Buffer.byteLength(context) < 2000,
+  },
   // every writing transaction raises the counter by one, first (the next one's own raise included)
   writeMark: { sql: 'SELECT n::text FROM data_version WHERE id = 1', next: (mark) => String(BigInt(mark) + 1n) },
   trigram: {
