@@ -319,6 +319,11 @@ describe.skipIf(!built)('tms db copy', () => {
         expect(n).toBeGreaterThan(0);
         expect(seq).toEqual({ n, distinct: n, low: 1, high: n });
         expect(db.prepare('SELECT stats FROM catalog_version').pluck().get()).toBe(n);
+        // and the translations (migration 11), the catalog's last number theirs
+        const numbered = db.prepare('SELECT count(*) AS n, count(DISTINCT seq) AS distinct, min(seq) AS low, max(seq) AS high FROM translations').get();
+        const t = (numbered as { n: number }).n;
+        expect(numbered).toEqual({ n: t, distinct: t, low: 1, high: t });
+        expect(db.prepare('SELECT translations FROM catalog_version').pluck().get()).toBe(t);
         expect(db.prepare('SELECT structure FROM catalog_version').pluck().get()).toBeGreaterThan(0);
       } finally {
         db.close();

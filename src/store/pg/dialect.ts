@@ -115,7 +115,7 @@ function advanceIdentity(db: Db, table: CopyTable): void {
 
 /**
  * The trigger functions whose work a copy does at once after its rows (loadDeferred): the search's table (migrations
- * 8 and 10) and the catalog's change numbers (migration 7). Any other trigger runs row by row as it would.
+ * 8 and 10) and the catalog's change numbers (migrations 7 and 11). Any other trigger runs row by row as it would.
  */
 const DEFERRED_TRIGGERS = [
   'unit_search_inserted',
@@ -123,6 +123,7 @@ const DEFERRED_TRIGGERS = [
   'unit_search_deleted',
   'catalog_structure_changed',
   'catalog_stats_numbered',
+  'catalog_translation_numbered',
   'catalog_author_renamed',
 ];
 
@@ -131,7 +132,7 @@ const DEFERRED_TRIGGERS = [
  * (all or nothing: a failure rolls the dropped indexes, foreign keys and disabled triggers back too). Its secondary
  * indexes (those no constraint owns) and its foreign keys are dropped, and the triggers of DEFERRED_TRIGGERS disabled;
  * after the rows, what those triggers would have written is written at once (unit_search from every unit, as a first
- * load's fill does, pg/search-fill.ts; the statistics' change numbers in key order and the catalog's raised), the
+ * load's fill does, pg/search-fill.ts; the statistics' and translations' change numbers in key order, and the catalog's), the
  * indexes are built anew and the foreign keys added back from their definitions, each over its whole table at once
  * (the copy of the 5,000-component site: BENCHMARKS.md, "`tms db copy` into PostgreSQL"). Needs the tables' owner,
  * as migrations do.
@@ -166,10 +167,14 @@ function loadDeferred(db: Db, write: () => void): void {
   write();
   // migration 8's insert trigger (no unit is left to a fill: unit_search_pending stays empty)
   db.exec(`INSERT INTO unit_search SELECT ${SEARCHED} FROM units`);
-  // migration 7's: each statistics row numbered as its insert would have been, the catalog's structure raised once
+  // migrations 7's and 11's: each statistics row and each translation numbered as its insert would have been (in key
+  // order), the catalog's numbers moved to the last ones and its structure raised once
   db.exec(`UPDATE translation_stats s SET seq = n.seq FROM (SELECT translation_id, (SELECT stats FROM catalog_version WHERE id = 1)
     + row_number() OVER (ORDER BY translation_id) AS seq FROM translation_stats) n WHERE s.translation_id = n.translation_id`);
-  db.exec(`UPDATE catalog_version SET structure = structure + 1, stats = (SELECT coalesce(max(seq), stats) FROM translation_stats) WHERE id = 1`);
+  db.exec(`UPDATE translations t SET seq = n.seq FROM (SELECT id, (SELECT translations FROM catalog_version WHERE id = 1)
+    + row_number() OVER (ORDER BY id) AS seq FROM translations) n WHERE t.id = n.id`);
+  db.exec(`UPDATE catalog_version c SET structure = c.structure + 1, stats = (SELECT coalesce(max(s.seq), c.stats) FROM translation_stats s),
+    translations = (SELECT coalesce(max(t.seq), c.translations) FROM translations t) WHERE c.id = 1`);
   for (const [table, trigger] of triggers) db.exec(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
   for (const [, definition] of indexes) db.exec(definition);
   // each foreign key checked once over its whole table (a join) rather than a look-up per row
