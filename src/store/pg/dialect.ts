@@ -4,7 +4,6 @@ import type { CopyTable } from '../copy/tables.js';
 import type { BulkColumn, Db, Dialect, Tx } from '../db.js';
 import { sqliteDialect, trigramQuery } from '../dialect.js';
 import { copyLines } from './copy-text.js';
-import type { PgDb } from './pg-db.js';
 import { SEARCHED } from './search-fill.js';
 import { toParam } from './values.js';
 
@@ -112,6 +111,9 @@ function advanceIdentity(db: Db, table: CopyTable): void {
   const name = `"${table.name.replace(/"/g, '""')}"`;
   db.prepare(`SELECT setval(pg_get_serial_sequence('${name.replace(/'/g, "''")}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`).get();
 }
+
+/** The connection `tms db copy` writes through (PgDb: its COPY FROM STDIN), known here by that method alone. */
+type CopyingDb = Db & { copyIn(text: string, chunks: Iterable<string>): number };
 
 /**
  * The trigger functions whose work a copy does at once after its rows (loadDeferred): the search's table (migrations
@@ -272,7 +274,7 @@ export const postgresDialect: Dialect = {
     load: loadDeferred,
     writeRows(db, table, rows) {
       const columns = table.columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
-      (db as PgDb).copyIn(`COPY "${table.name.replace(/"/g, '""')}" (${columns}) FROM STDIN`, [copyLines(rows)]);
+      (db as CopyingDb).copyIn(`COPY "${table.name.replace(/"/g, '""')}" (${columns}) FROM STDIN`, [copyLines(rows)]);
     },
     refusesNul: true,
     afterTable: advanceIdentity,
