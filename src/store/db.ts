@@ -301,18 +301,22 @@ export interface DatabaseInspection {
   pages: number;
 }
 
+/** A database file opened read-only (it must exist); StoreError when it cannot be opened. */
+function openReadOnly(file: string): SqliteDb {
+  try {
+    return new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
+  } catch (e) {
+    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
+  }
+}
+
 /**
  * Opens a database file read-only and checks it: integrity, schema version. Throws StoreError when it is not a
  * SQLite database.
  * @example inspectDatabase('backup.sqlite').ok
  */
 export function inspectDatabase(file: string): DatabaseInspection {
-  let db: SqliteDb;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
-  } catch (e) {
-    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
-  }
+  const db = openReadOnly(file);
   try {
     const rows = db.pragma('integrity_check(20)', { simple: false }) as { integrity_check: string }[];
     const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
@@ -336,12 +340,7 @@ export function inspectDatabase(file: string): DatabaseInspection {
  * @example schemaVersion('tms.sqlite') // 0: not a tms database
  */
 export function schemaVersion(file: string): number {
-  let db: SqliteDb;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
-  } catch (e) {
-    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
-  }
+  const db = openReadOnly(file);
   try {
     // the schema's own table read too: a file that is not a database fails here, not on its first query
     db.prepare('SELECT count(*) FROM sqlite_master').get();
