@@ -222,7 +222,12 @@ export async function refreshSourceChecksOf(tx: Tx, strings: ReadonlyMap<number,
   const ofStrings = (list: typeof rows) => list.map((r) => [r.componentId, r.hash] as const);
   // the cross-language facts and the stored checks, none needing another's answer, sent together
   const [related, states, translated, stored] = await Promise.all([
-    cross.length > 0 ? relatedChecksOfStrings(tx, ofStrings(cross)) : new Map<string, number>(),
+    cross.length > 0
+      ? relatedChecksOfStrings(
+          tx,
+          cross.map((r) => [r.sourceId, r.hash] as const),
+        )
+      : new Map<string, number>(),
     aged.length > 0 ? stringStatesOf(tx, ofStrings(aged)) : new Map<string, { total: number; translated: number }>(),
     aged.length > 0 ? componentsTranslated(tx, [...new Set(aged.map((r) => r.componentId))]) : new Map<number, { translated: number; total: number }>(),
     checksOfUnits(

@@ -52,8 +52,14 @@ export async function runDbCopy(io: CliIo, from: string, to: string): Promise<nu
     refuseNonEmpty(target);
     io.err(`tms: copying ${source.shown} → ${target.shown}`);
     let tableStarted = performance.now();
+    let verifying = false;
     const checks = copyDatabase(source, target, (event) => {
-      if (event.phase !== 'copy') return;
+      if (event.phase !== 'copy') {
+        // the copy's transaction is committed (its indexes built) when the first table is verified
+        if (!verifying) io.err(`tms: committed (${seconds(started)}); verifying every table`);
+        verifying = true;
+        return;
+      }
       if (event.rows === 0 && !event.done) tableStarted = performance.now();
       if (event.done) io.err(`tms: copied ${event.table}: ${event.rows} rows (${seconds(tableStarted)})`);
     });

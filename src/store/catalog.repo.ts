@@ -6,7 +6,7 @@ import type { LanguageRow } from './languages.repo.js';
 import { LayeredMap } from './layered-map.js';
 import type { ComponentSettings, ProjectSettings } from './projects.repo.js';
 import { preparedOnce } from './statements.js';
-import type { TranslationStatsRow } from './stats.repo.js';
+import { DELTA_NAMES, type TranslationStatsRow } from './stats.repo.js';
 import type { TranslationRow } from './translations.repo.js';
 
 /** A language as the domain sees it (its row: LanguageRow). */
@@ -125,29 +125,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 const PAGE = 10_000;
 
 /** The statistics columns a snapshot keeps, in CatalogStats's order (the table's, less its keys; the author's name last). */
-const STATS_COLUMNS = [
-  'total',
-  'total_words',
-  'total_chars',
-  'translated',
-  'translated_words',
-  'translated_chars',
-  'fuzzy',
-  'fuzzy_words',
-  'fuzzy_chars',
-  'approved',
-  'approved_words',
-  'approved_chars',
-  'readonly',
-  'readonly_words',
-  'readonly_chars',
-  'failing',
-  'failing_words',
-  'suggestions',
-  'comments',
-  'last_change',
-  'recent_changes',
-] as const;
+const STATS_COLUMNS = [...DELTA_NAMES, 'last_change', 'recent_changes'] as const;
 
 /**
  * One copy of each string read again and again (language codes, revisions, authors, the templates of components'
@@ -238,7 +216,7 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
     translationsById: new Map(),
     translationsByKey: new Map(),
     translationsByComponent: new Map(),
-    stats: StatsMap.of([]),
+    stats: LayeredMap.of([]),
     addons: [],
     addonsById: new Map(),
     version: toVersion(version),
@@ -314,7 +292,7 @@ export async function loadCatalog(tx: Tx, page = PAGE): Promise<Catalog> {
     };
     stats.push([r[0]!, counts]);
   });
-  catalog.stats = StatsMap.of(stats);
+  catalog.stats = LayeredMap.of(stats);
   type ARow = { id: number; component_id: number | null; project_id: number | null; name: string; configuration: string };
   for (const r of addons as ARow[]) {
     const configuration = parseJson<unknown>(r.configuration, {});
@@ -356,97 +334,10 @@ function toStats(r: StatsRead): CatalogStats {
 
 /**
  * Statistics by translation id, as a Map. A refresh makes the next snapshot's from the last one's without copying its
- * entries (`StatsMap.over`): the rows written since are its own, every other read falls through to the flat map
- * beneath, and the changed rows are copied into a flat map of their own only once they grow past a share of it, so
- * that an edit costs the rows it wrote, not the site's. Never changed once made (snapshots share it).
+ * entries (`LayeredMap.over`), so that an edit costs the rows it wrote, not the site's. Never changed once made
+ * (snapshots share it).
  */
-export class StatsMap extends Map<number, CatalogStats> {
-  /** The flat map beneath (no `base` of its own), or undefined: this map is flat. */
-  #base: StatsMap | undefined;
-  /** How many of this map's own rows are not in `base`. */
-  #added = 0;
-
-  /** A flat map of `rows` (translation id, statistics). */
-  static of(rows: Iterable<readonly [number, CatalogStats]>): StatsMap {
-    const map = new StatsMap();
-    for (const [id, stats] of rows) Map.prototype.set.call(map, id, stats);
-    return map;
-  }
-
-  /** `base` with `rows` (translation id, statistics) in place of its own: the rows beneath `base` carried along. */
-  static over(base: StatsMap, rows: readonly (readonly [number, CatalogStats])[]): StatsMap {
-    const flat = base.#base ?? base;
-    const own = base.#base ? [...Map.prototype.entries.call(base), ...rows] : rows;
-    const map = new StatsMap();
-    if (own.length * FLATTEN_SHARE > flat.size) {
-      for (const [id, stats] of flat) Map.prototype.set.call(map, id, stats);
-      for (const [id, stats] of own) Map.prototype.set.call(map, id, stats);
-      return map;
-    }
-    for (const [id, stats] of own) Map.prototype.set.call(map, id, stats);
-    map.#base = flat;
-    for (const id of Map.prototype.keys.call(map)) if (!flat.has(id)) map.#added++;
-    return map;
-  }
-
-  override get(id: number): CatalogStats | undefined {
-    // Map's own get on each map (the map beneath is flat): a call through `super` or the override costs ×2–3 here
-    const own = mapGet.call(this, id);
-    return own !== undefined || this.#base === undefined ? own : mapGet.call(this.#base, id);
-  }
-
-  override has(id: number): boolean {
-    return mapHas.call(this, id) || (this.#base !== undefined && mapHas.call(this.#base, id));
-  }
-
-  override get size(): number {
-    return this.#base ? this.#base.size + this.#added : super.size;
-  }
-
-  override *entries(): MapIterator<[number, CatalogStats]> {
-    if (!this.#base) {
-      yield* super.entries();
-      return;
-    }
-    for (const [id, stats] of this.#base) yield [id, super.get(id) ?? stats];
-    for (const [id, stats] of super.entries()) if (!this.#base.has(id)) yield [id, stats];
-  }
-
-  override [Symbol.iterator](): MapIterator<[number, CatalogStats]> {
-    return this.entries();
-  }
-
-  override *keys(): MapIterator<number> {
-    for (const [id] of this.entries()) yield id;
-  }
-
-  override *values(): MapIterator<CatalogStats> {
-    for (const [, stats] of this.entries()) yield stats;
-  }
-
-  override forEach(callback: (value: CatalogStats, key: number, map: Map<number, CatalogStats>) => void, thisArg?: unknown): void {
-    for (const [id, stats] of this.entries()) callback.call(thisArg, stats, id, this);
-  }
-
-  override set(_id: number, _stats: CatalogStats): this {
-    throw new TypeError(UNCHANGED);
-  }
-
-  override delete(_id: number): boolean {
-    throw new TypeError(UNCHANGED);
-  }
-
-  override clear(): void {
-    throw new TypeError(UNCHANGED);
-  }
-}
-
-const mapGet = Map.prototype.get as (this: Map<number, CatalogStats>, id: number) => CatalogStats | undefined;
-const mapHas = Map.prototype.has as (this: Map<number, CatalogStats>, id: number) => boolean;
-const UNCHANGED = 'a StatsMap is shared by catalog snapshots: never changed once made';
-
-/** A refreshed map's own rows are copied into a flat map once they pass 1/FLATTEN_SHARE of the map beneath. */
-const FLATTEN_SHARE = 8;
+export type StatsMap = LayeredMap<number, CatalogStats>;
 
 function toVersion(row: unknown): CatalogVersion {
   const r = row as { structure: number | bigint | string; stats: number | bigint | string; translations: number | bigint | string };
@@ -457,7 +348,7 @@ function toVersion(row: unknown): CatalogVersion {
  * The catalog as it is now, from `previous` and what changed since: `previous` itself when nothing it holds did; a
  * new snapshot sharing its languages, projects, components and add-ons when only statistics or translations did, with
  * the statistics rows and the translations written since (indexed reads of their seq) in place of theirs (the
- * translations' lists copied, their maps and the statistics laid over the last ones: `LayeredMap`, `StatsMap`); else
+ * translations' lists copied, their maps and the statistics laid over the last ones: `LayeredMap`); else
  * `loadCatalog`, as after a translation moved to another component or language.
  * @example catalog = await store.read((tx) => refreshCatalog(tx, catalog))
  */
@@ -477,7 +368,7 @@ export async function refreshCatalog(tx: Tx, previous: Catalog): Promise<Catalog
   const translations = changedTranslations.length > 0 ? withTranslations(previous, changedTranslations) : {};
   if (!translations) return await loadCatalog(tx);
   const stats = statsMoved
-    ? StatsMap.over(
+    ? LayeredMap.over(
         previous.stats,
         statsRows.map((r) => [r.translation_id, toStats(r)] as const),
       )

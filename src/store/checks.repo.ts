@@ -197,12 +197,30 @@ const sql = preparedOnce((tx: Tx) => ({
        FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p JOIN units u ON u.translation_id = p.owner AND u.id_hash = p.id_hash`,
     )
     .safeIntegers(true),
+  // the string's units are found by its source unit's source and context, one probe a translation of the component
+  // in the index of copies by translation (SQLite's units_string, PostgreSQL's units_string_copies), which holds the
+  // unit's id: by (translation, id_hash) PostgreSQL read each translation's unit row to learn its id (a page each at
+  // 10 million units, 9 components × 41 translations: 103 ms an edit). id_hash is the hash of that source and context
+  // (of the context alone in a monolingual component, whose units take the template's source); a string the index of
+  // copies does not hold (too long for PostgreSQL's btree entry) is read by id_hash, in the second part of the union.
+  // The strings come by their source translation (its row and the source unit by key: by component, PostgreSQL
+  // hashed every translation to meet a list it guessed at 100), and the translations are listed before the copies
+  // are probed (given the string alone, PostgreSQL read every copy of it in the index and looked up the translation of
+  // each); CROSS JOIN keeps SQLite from building a temporary index on the copies to probe the checks
   relatedOfMany: tx
     .prepare(
-      `SELECT p.owner AS component_id, p.id_hash, count(*) AS n FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p
-       JOIN translations t ON t.component_id = p.owner AND t.is_source = 0
-       JOIN units o ON o.translation_id = t.id AND o.id_hash = p.id_hash JOIN checks k ON k.unit_id = o.id
-       GROUP BY p.owner, p.id_hash`,
+      `WITH strings AS MATERIALIZED (
+         SELECT st.component_id AS owner, p.id_hash, su.source, su.context, t.id AS translation_id FROM (${tx.dialect.rowsOfJson(STRING_OF)}) AS p
+         JOIN translations st ON st.id = p.owner JOIN units su ON su.translation_id = p.owner AND su.id_hash = p.id_hash
+         JOIN translations t ON t.component_id = st.component_id AND t.is_source = 0
+       ), copies AS MATERIALIZED (
+         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN units o
+         WHERE o.source = s.source AND o.context = s.context AND o.translation_id = s.translation_id AND ${tx.dialect.stringCopies.indexed('o')}
+         UNION ALL
+         SELECT s.owner, s.id_hash, o.id FROM strings s CROSS JOIN units o
+         WHERE NOT (${tx.dialect.stringCopies.indexed('s')}) AND o.translation_id = s.translation_id AND o.id_hash = s.id_hash
+       )
+       SELECT c.owner AS component_id, c.id_hash, count(*) AS n FROM copies c CROSS JOIN checks k WHERE k.unit_id = c.id GROUP BY c.owner, c.id_hash`,
     )
     .safeIntegers(true),
   statesOfMany: tx
@@ -253,10 +271,11 @@ export async function sourceUnitRowsOf(
 export const componentString = (componentId: number | bigint, idHash: bigint): string => `${componentId}:${idHash}`;
 
 /**
- * relatedChecks of several strings (component id, id_hash) at once, by componentString (the strings' checks in their
- * components' translations other than the source, dismissed ones too; none: absent).
+ * relatedChecks of several strings (their source translation's id, id_hash) at once, by componentString of their
+ * component (the strings' checks in their components' translations other than the source, dismissed ones too; none,
+ * or no unit of the string in the source translation: absent).
  */
-export async function relatedChecksOfStrings(tx: Tx, strings: Iterable<readonly [componentId: number, idHash: bigint]>): Promise<Map<string, number>> {
+export async function relatedChecksOfStrings(tx: Tx, strings: Iterable<readonly [sourceId: number, idHash: bigint]>): Promise<Map<string, number>> {
   const rows = (await sql(tx).relatedOfMany.all(stringPairs(strings))) as { component_id: bigint; id_hash: bigint; n: bigint }[];
   return new Map(rows.map((r) => [componentString(r.component_id, r.id_hash), Number(r.n)]));
 }

@@ -142,6 +142,18 @@ export interface CopyDialect {
   snapshot(db: Db): void;
   /** Text with U+0000 cannot be stored (PostgreSQL): the copy refuses it before writing. */
   readonly refusesNul: boolean;
+  /**
+   * Runs the copy's writes (`write`, inside its transaction) with what the engine defers to their end: PostgreSQL
+   * sets its secondary indexes, foreign keys and the search's and catalog's triggers aside meanwhile, then does at once
+   * what those triggers would have done row by row (the search's table, the catalog's change numbers), builds the
+   * indexes anew and adds the foreign keys back.
+   */
+  load(db: Db, write: () => void): void;
+  /**
+   * The engine's own bulk path for a batch of a table's rows (arrays in its column order): PostgreSQL's COPY. Without
+   * one, multi-row INSERTs (copy/rows.ts).
+   */
+  writeRows?(db: Db, table: { readonly name: string; readonly columns: readonly string[] }, rows: readonly unknown[][]): void;
   /** After a table was copied with its ids: an identity's sequence moved past them (PostgreSQL). */
   afterTable(db: Db, table: { readonly name: string; readonly hasId: boolean }): void;
   /** After every table: the engine's own indexes checked against the rows (SQLite's trigram index). */
@@ -289,18 +301,22 @@ export interface DatabaseInspection {
   pages: number;
 }
 
+/** A database file opened read-only (it must exist); StoreError when it cannot be opened. */
+function openReadOnly(file: string): SqliteDb {
+  try {
+    return new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
+  } catch (e) {
+    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
+  }
+}
+
 /**
  * Opens a database file read-only and checks it: integrity, schema version. Throws StoreError when it is not a
  * SQLite database.
  * @example inspectDatabase('backup.sqlite').ok
  */
 export function inspectDatabase(file: string): DatabaseInspection {
-  let db: SqliteDb;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...addonOptions() });
-  } catch (e) {
-    throw new StoreError(`${file}: cannot open database: ${(e as Error).message}`, { file });
-  }
+  const db = openReadOnly(file);
   try {
     const rows = db.pragma('integrity_check(20)', { simple: false }) as { integrity_check: string }[];
     const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
@@ -311,6 +327,24 @@ export function inspectDatabase(file: string): DatabaseInspection {
       current: MIGRATIONS.length,
       pages: db.pragma('page_count', { simple: true }) as number,
     };
+  } catch (e) {
+    throw new StoreError(`${file}: not a readable SQLite database: ${(e as Error).message}`, { file });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The schema version (migrations applied) of a database file, read without checking the rest of it (`inspectDatabase`
+ * reads every page). Throws StoreError when it is not a SQLite database.
+ * @example schemaVersion('tms.sqlite') // 0: not a tms database
+ */
+export function schemaVersion(file: string): number {
+  const db = openReadOnly(file);
+  try {
+    // the schema's own table read too: a file that is not a database fails here, not on its first query
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db.pragma('user_version', { simple: true }) as number;
   } catch (e) {
     throw new StoreError(`${file}: not a readable SQLite database: ${(e as Error).message}`, { file });
   } finally {

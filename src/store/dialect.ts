@@ -75,6 +75,9 @@ export const sqliteDialect: Dialect = {
       return `sqlite:${existsSync(file) ? realpathSync(file) : path.resolve(file)}`;
     },
     snapshot() {},
+    load(_db, write) {
+      write();
+    },
     refusesNul: false,
     afterTable() {},
     settle() {},

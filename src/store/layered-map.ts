@@ -4,7 +4,7 @@
  * A Map of `base`'s entries with some replaced or added (none removed), made in time of the entries set, not of
  * `base`'s size: the entries set are its own, every other read falls through to the flat map beneath, and they are
  * copied into a flat map of their own only once they grow past a share of it. Never changed once made (catalog
- * snapshots share it). The statistics' StatsMap (catalog.repo.ts) is the same idea for statistics rows.
+ * snapshots share it): the catalog's maps of translations and its statistics (StatsMap).
  * @example const byId = LayeredMap.over(previous.translationsById, [[t.id, t]]); byId.get(t.id) === t
  */
 export class LayeredMap<K, V> extends Map<K, V> {
@@ -12,6 +12,13 @@ export class LayeredMap<K, V> extends Map<K, V> {
   #base: ReadonlyMap<K, V> | undefined;
   /** How many of this map's own entries are not in `base`. */
   #added = 0;
+
+  /** A flat map of `entries`. */
+  static of<K, V>(entries: Iterable<readonly [K, V]>): LayeredMap<K, V> {
+    const map = new LayeredMap<K, V>();
+    for (const [key, value] of entries) mapSet.call(map, key, value);
+    return map;
+  }
 
   /** `base` with `entries` set over it; `base`'s own layer (when it has one) carried along, not stacked. */
   static over<K, V>(base: ReadonlyMap<K, V>, entries: readonly (readonly [K, V])[]): LayeredMap<K, V> {

@@ -5,16 +5,21 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseUnitQuery } from '../../src/api/search.js';
 import { addComment, suggest } from '../../src/operations/index.js';
 import { tableSum } from '../../src/store/copy/rows.js';
 import { copyTables } from '../../src/store/copy/tables.js';
-import { openDb } from '../../src/store/db.js';
+import { type Tx, openDb } from '../../src/store/db.js';
 import { findEditableUnit } from '../../src/store/edits.repo.js';
 import { openStore } from '../../src/store/index.js';
 import { importMemory } from '../../src/store/memory.repo.js';
+import { copyLines } from '../../src/store/pg/copy-text.js';
+import { PgError } from '../../src/store/pg/libpq.js';
 import { migrateDatabase, openPgDb } from '../../src/store/pg/open.js';
 import { PgDb } from '../../src/store/pg/pg-db.js';
+import { SEARCHED } from '../../src/store/pg/search-fill.js';
 import { screenshotImage, screenshots } from '../../src/store/screenshots.repo.js';
+import { countUnitRecords, unitRecords } from '../../src/store/unit-records.repo.js';
 import { createUser, findUserByToken, listUsers } from '../../src/store/users.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
 import { repoRoot } from '../helpers/corpus.js';
@@ -74,6 +79,29 @@ function pgSchemaUrl(name: string): string {
   admin.exec(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`);
   admin.close();
   return `${pgUrl}${pgUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${name},public`)}`;
+}
+
+/**
+ * What a PostgreSQL schema is made of besides its rows: every index's definition, every constraint's, every trigger of
+ * tms's and whether it is enabled (schema names left out, so that two schemas compare).
+ */
+function schemaShape(url: string): string[] {
+  const db = openPgDb(url);
+  try {
+    const schema = db.prepare('SELECT current_schema()').pluck().get() as string;
+    const tables = "SELECT oid FROM pg_class WHERE relnamespace = to_regnamespace(current_schema()) AND relkind = 'r'";
+    const rows = db
+      .prepare(
+        `SELECT 'index ' || pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid IN (${tables})
+         UNION ALL SELECT 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid IN (${tables})
+         UNION ALL SELECT 'trigger ' || tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal AND tgrelid IN (${tables})`,
+      )
+      .pluck()
+      .all() as string[];
+    return rows.map((r) => r.replaceAll(`${schema}.`, '')).sort();
+  } finally {
+    db.close();
+  }
 }
 
 const built = existsSync(path.join(repoRoot, 'dist', 'bundle'));
@@ -274,6 +302,114 @@ describe.skipIf(!built)('tms db copy', () => {
       }
     });
 
+    it('into PostgreSQL: the search table holds every unit as its triggers write it, searches answer as on SQLite, the schema as migrated', async () => {
+      const pg = pgSchemaUrl('dbcopy_search');
+      const r = tms('db', 'copy', original, pg);
+      expect(r.code, r.stderr).toBe(0);
+      const db = openPgDb(pg);
+      try {
+        // unit_search as migration 8's trigger writes it, for every unit, nothing left to a fill
+        expect(db.prepare('SELECT count(*) FROM unit_search').pluck().get()).toBe(db.prepare('SELECT count(*) FROM units').pluck().get());
+        const differ = `SELECT count(*) FROM ((SELECT ${SEARCHED} FROM units EXCEPT SELECT * FROM unit_search) UNION ALL (SELECT * FROM unit_search EXCEPT SELECT ${SEARCHED} FROM units)) d`;
+        expect(db.prepare(differ).pluck().get()).toBe(0);
+        expect(db.prepare('SELECT count(*) FROM unit_search_pending').pluck().get()).toBe(0);
+        // the statistics numbered by the catalog, the last number the catalog's
+        const seq = db.prepare('SELECT count(*) AS n, count(DISTINCT seq) AS distinct, min(seq) AS low, max(seq) AS high FROM translation_stats').get();
+        const n = (seq as { n: number }).n;
+        expect(n).toBeGreaterThan(0);
+        expect(seq).toEqual({ n, distinct: n, low: 1, high: n });
+        expect(db.prepare('SELECT stats FROM catalog_version').pluck().get()).toBe(n);
+        // and the translations (migration 11), the catalog's last number theirs
+        const numbered = db.prepare('SELECT count(*) AS n, count(DISTINCT seq) AS distinct, min(seq) AS low, max(seq) AS high FROM translations').get();
+        const t = (numbered as { n: number }).n;
+        expect(numbered).toEqual({ n: t, distinct: t, low: 1, high: t });
+        expect(db.prepare('SELECT translations FROM catalog_version').pluck().get()).toBe(t);
+        expect(db.prepare('SELECT structure FROM catalog_version').pluck().get()).toBeGreaterThan(0);
+      } finally {
+        db.close();
+      }
+      const fresh = pgSchemaUrl('dbcopy_fresh_search');
+      await migrateDatabase(fresh);
+      expect(schemaShape(pg)).toEqual(schemaShape(fresh));
+
+      const onPg = await openStore(pg);
+      const onSqlite = await openStore(original);
+      try {
+        for (const q of ['open', 'source:file', 'target:beenden', 'quit', 'refer']) {
+          const filter = parseUnitQuery(q)!;
+          const answer = (tx: Tx) =>
+            Promise.all([countUnitRecords(tx, null, filter), unitRecords(tx, null, filter, { limit: 100, offset: 0 }).then((rows) => rows.map((u) => u.id))]);
+          const want = await onSqlite.read(answer);
+          expect(await onPg.read(answer), q).toEqual(want);
+        }
+        expect(await onSqlite.read((tx) => countUnitRecords(tx, null, parseUnitQuery('open')!))).toBeGreaterThan(0);
+      } finally {
+        await onPg.close();
+        await onSqlite.close();
+      }
+    });
+
+    it('a copy PostgreSQL refuses (a row whose foreign key points nowhere) leaves the target empty and its schema as migrated', async () => {
+      const orphan = file('orphan.sqlite');
+      expect(tms('db', 'copy', original, orphan).code).toBe(0);
+      const db = new Database(orphan);
+      db.pragma('foreign_keys = OFF');
+      db.prepare("INSERT INTO checks (unit_id, name, dismissed) VALUES (987654321, 'same', 0)").run();
+      db.close();
+      const pg = pgSchemaUrl('dbcopy_orphan');
+      const r = tms('db', 'copy', orphan, pg);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/violates foreign key constraint "checks_unit_id_fkey"/);
+      const check = openPgDb(pg);
+      for (const table of copyTables()) expect(check.prepare(`SELECT count(*) FROM "${table.name}"`).pluck().get(), table.name).toBe(0);
+      expect(check.prepare('SELECT count(*) FROM unit_search').pluck().get()).toBe(0);
+      check.close();
+      const fresh = pgSchemaUrl('dbcopy_fresh_orphan');
+      await migrateDatabase(fresh);
+      expect(schemaShape(pg)).toEqual(schemaShape(fresh));
+    });
+
+    it("PgDb.copyIn: COPY's text format carries tabs, line ends, backslashes, \\N, nulls, bytes and 64-bit integers; a refused COPY or a failed source stores nothing", () => {
+      const db = openPgDb(pgSchemaUrl('dbcopy_copyin'));
+      try {
+        db.exec('CREATE TABLE t (id bigint PRIMARY KEY, s text, b bytea)');
+        const rows = [
+          [1n, 'a\tb\tc', Buffer.from([0, 9, 10, 92, 255])],
+          [2n, 'line\nnext\r\nend', null],
+          [3n, 'back\\slash \\N \\x00 \\', Buffer.alloc(0)],
+          [4n, '\\N', Buffer.from('\\N')],
+          [5n, '', null],
+          [6n, null, null],
+          [2n ** 63n - 1n, 'Über 😀 – "quoted"', Buffer.from('x')],
+        ];
+        expect(db.copyIn('COPY t (id, s, b) FROM STDIN', [copyLines(rows.slice(0, 3)), copyLines(rows.slice(3))])).toBe(rows.length);
+        const back = db.prepare('SELECT id, s, b FROM t ORDER BY id').raw().safeIntegers().all() as unknown[][];
+        expect(back.map(([id, s, b]) => [id, s, b === null ? null : Buffer.from(b as Buffer).toString('hex')])).toEqual(
+          rows.map(([id, s, b]) => [id, s, b === null ? null : (b as Buffer).toString('hex')]),
+        );
+
+        // the server refuses the rows (a key already there): its error, with its code, and nothing of the COPY stored
+        let refused: unknown;
+        try {
+          db.copyIn('COPY t (id, s, b) FROM STDIN', [copyLines([[7n, 'new', null]]), copyLines([[1n, 'again', null]])]);
+        } catch (e) {
+          refused = e;
+        }
+        expect(refused).toBeInstanceOf(PgError);
+        expect((refused as PgError).data.code).toBe('23505');
+        // the source fails midway: its own error, nothing stored, the session usable
+        const unreadable = new Error('the source went away');
+        function* failing(): Generator<string> {
+          yield copyLines([[8n, 'first', null]]);
+          throw unreadable;
+        }
+        expect(() => db.copyIn('COPY t (id, s, b) FROM STDIN', failing())).toThrow(unreadable);
+        expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(rows.length);
+      } finally {
+        db.close();
+      }
+    });
+
     it('refuses a U+0000 on the way to PostgreSQL (naming table, row and column), the same database, a newer schema', async () => {
       const nul = file('nul.sqlite');
       expect(tms('db', 'copy', original, nul).code).toBe(0);
@@ -289,6 +425,10 @@ describe.skipIf(!built)('tms db copy', () => {
       const check = openPgDb(pg);
       for (const table of copyTables()) expect(check.prepare(`SELECT count(*) FROM "${table.name}"`).pluck().get(), table.name).toBe(0);
       check.close();
+      // and its indexes, foreign keys and triggers, which the copy set aside while writing, are back as migrated
+      const fresh = pgSchemaUrl('dbcopy_fresh');
+      await migrateDatabase(fresh);
+      expect(schemaShape(pg)).toEqual(schemaShape(fresh));
       expect(tms('db', 'copy', original, pg).code).toBe(0);
 
       // the same database, spelled differently

@@ -156,7 +156,8 @@ function* nodesOf(node: PlanNode): Generator<PlanNode> {
 // PostgreSQL's side of the same: its string index (units_string) is a hash index on the source alone, each entry only
 // a unit's address, so a read of a string's copies in one language fetched every language's unit rows to learn their
 // translation (3,215 at 10 million units). The copies are now found in units_string_copies (source, context,
-// translation) by an index-only scan: only the edited language's rows are read.
+// translation) by an index-only scan: only the edited language's rows are read. The count of a string's failing
+// checks across its component's translations (`multiple_failures`) takes their ids from the same index.
 describe.runIf(onPostgres)("an edit's reads of a string's copies on PostgreSQL", () => {
   it('find them in the index alone, never a unit row of another language', async () => {
     const env: WriteEnv = await createWriteEnv(
@@ -191,8 +192,17 @@ describe.runIf(onPostgres)("an edit's reads of a string's copies on PostgreSQL",
         );
       }
       const byString = [...plans].filter(([, nodes]) => nodes.some((n) => n['Index Name']?.startsWith('units_string')));
-      // propagation's copies and the two reads of the string's group in German
-      expect(byString.length).toBeGreaterThanOrEqual(2);
+      // propagation's copies, the two reads of the string's group in German, and the count of the string's failing
+      // checks in every translation of each component that has it (`multiple_failures`), whose units were read by
+      // (translation, id_hash) each, a unit row of every language (a page each at 10 million units)
+      expect(byString.length).toBeGreaterThanOrEqual(3);
+      const counts = [...plans].filter(([sql]) => /count\(\*\) AS n\b/.test(sql));
+      expect(counts.length).toBeGreaterThanOrEqual(1);
+      for (const [sql, nodes] of counts)
+        expect(
+          byString.map(([s]) => s),
+          sql,
+        ).toContain(sql);
       for (const [sql, nodes] of byString) {
         const uses = nodes.filter((n) => n['Index Name']?.startsWith('units_string'));
         expect(

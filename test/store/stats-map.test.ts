@@ -1,13 +1,14 @@
-// The catalog's statistics map refreshed without a copy (StatsMap.over) reads as a map made whole from the same rows:
+// The catalog's statistics map refreshed without a copy (LayeredMap.over) reads as a map made whole from the same rows:
 // through several refreshes in a row, rows replaced twice, rows of translations the map beneath lacks, and flattening.
 import { describe, expect, it } from 'vitest';
-import { type CatalogStats, StatsMap } from '../../src/store/catalog.repo.js';
+import type { CatalogStats, StatsMap } from '../../src/store/catalog.repo.js';
+import { LayeredMap } from '../../src/store/layered-map.js';
 
 const stats = (translated: number, lastChange: string | null = null): CatalogStats =>
   ({ translated, last_change: lastChange, last_author: lastChange && 'Jane Doe' }) as unknown as CatalogStats;
 
 /** A flat map of `rows`, as `loadCatalog` makes one. */
-const whole = (rows: Map<number, CatalogStats>): StatsMap => StatsMap.of(rows);
+const whole = (rows: Map<number, CatalogStats>): StatsMap => LayeredMap.of(rows);
 
 /** Every way a map is read, in a form that compares plainly (sorted entries: a Map's order is not part of its value). */
 function reads(map: Map<number, CatalogStats>, ids: number[]) {
@@ -47,7 +48,7 @@ describe('StatsMap refreshed by the changed rows', () => {
       for (let k = random(6); k >= 0; k--) rows.push([1 + random(210), stats(1000 * refresh + k, `2026-01-01T00:00:${refresh}`)]);
       const before = map;
       const beforeReads = reads(before, ids);
-      map = StatsMap.over(before, rows);
+      map = LayeredMap.over(before, rows);
       for (const [id, s] of rows) truth.set(id, s);
       expect(reads(map, ids), `refresh ${refresh}`).toEqual(reads(truth, ids));
       expect(map, `refresh ${refresh}`).toEqual(whole(truth));
@@ -63,7 +64,7 @@ describe('StatsMap refreshed by the changed rows', () => {
 
   it('is never changed once made, flat or made from another', () => {
     const base = whole(new Map([[1, stats(1)]]));
-    const next = StatsMap.over(base, [[1, stats(2)]]);
+    const next = LayeredMap.over(base, [[1, stats(2)]]);
     for (const map of [base, next]) {
       expect(() => map.set(2, stats(3))).toThrow(TypeError);
       expect(() => map.delete(1)).toThrow(TypeError);

@@ -4,11 +4,11 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isPostgresUrl, shownDatabase } from '../../config/database.js';
 import { TmsError } from '../../domain/errors.js';
-import { type Db, StoreError, inspectDatabase, openDb } from '../db.js';
+import { type Db, StoreError, openDb, schemaVersion } from '../db.js';
 import { dialectFor } from '../pg/dialect.js';
 import { migrateDatabase, openPgDb } from '../pg/open.js';
 import { PgDb } from '../pg/pg-db.js';
-import { insertRows, readRows, tableEmpty, tableSum } from './rows.js';
+import { TableHasher, type TableSum, insertRows, readRows, tableEmpty, tableSum } from './rows.js';
 import { type CopyTable, copyTables } from './tables.js';
 
 /** A copy refused or failed; the message names the database as it may be shown (never credentials). */
@@ -58,7 +58,7 @@ export async function openCopySource(database: string): Promise<CopyEnd> {
     if (!existsSync(database)) throw new CopyError(`${shown}: file not found`, { database: shown });
     let version: number;
     try {
-      version = inspectDatabase(database).version;
+      version = schemaVersion(database);
     } catch (e) {
       throw named(shown, e);
     }
@@ -121,46 +121,55 @@ export type CopyProgress = (event: { table: string; phase: 'copy' | 'verify'; ro
 
 /**
  * Copies every table of `source` into the empty `target` in one read transaction (a consistent snapshot) and one
- * writing transaction (all or nothing), then verifies each table: row counts and checksums read back from both.
+ * writing transaction (all or nothing), then verifies each table: the row count and checksum of the rows read from the
+ * source, against those of the target's rows read back once committed.
  * @example const checks = copyDatabase(source, target, () => {}); checks.every((c) => c.ok)
  */
 export function copyDatabase(source: CopyEnd, target: CopyEnd, progress: CopyProgress): TableCheck[] {
   const tables = copyTables();
   const from = dialectFor(source.db).copy;
   const to = dialectFor(target.db).copy;
+  // each source table's sum, taken from the rows as they were read for the copy (one snapshot: a second read is the same)
+  const sources = new Map<string, TableSum>();
   const snapshot = source.db.transaction(() => {
     from.snapshot(source.db);
     target.db
-      .transaction(() => {
-        for (const table of tables) {
-          if (!tableEmpty(target.db, table)) {
-            throw new CopyError(`${target.shown}: table ${table.name} received rows while copying; nothing was copied`, { database: target.shown });
-          }
-          let rows = 0;
-          progress({ table: table.name, phase: 'copy', rows, done: false });
-          for (const batch of readRows(source.db, table)) {
-            if (to.refusesNul) {
-              const where = nulCharacter(table, batch);
-              if (where) {
-                throw new CopyError(
-                  `${source.shown}: ${where} holds a U+0000 (NUL) character, which PostgreSQL text cannot store; remove it and copy again (nothing was copied)`,
-                  { database: source.shown },
-                );
-              }
+      .transaction(() =>
+        to.load(target.db, () => {
+          for (const table of tables) {
+            if (!tableEmpty(target.db, table)) {
+              throw new CopyError(`${target.shown}: table ${table.name} received rows while copying; nothing was copied`, { database: target.shown });
             }
-            insertRows(target.db, table, batch);
-            rows += batch.length;
+            let rows = 0;
+            const read = new TableHasher();
             progress({ table: table.name, phase: 'copy', rows, done: false });
+            for (const batch of readRows(source.db, table)) {
+              read.add(batch);
+              if (to.refusesNul) {
+                const where = nulCharacter(table, batch);
+                if (where) {
+                  throw new CopyError(
+                    `${source.shown}: ${where} holds a U+0000 (NUL) character, which PostgreSQL text cannot store; remove it and copy again (nothing was copied)`,
+                    { database: source.shown },
+                  );
+                }
+              }
+              if (to.writeRows) to.writeRows(target.db, table, batch);
+              else insertRows(target.db, table, batch);
+              rows += batch.length;
+              progress({ table: table.name, phase: 'copy', rows, done: false });
+            }
+            sources.set(table.name, read.sum());
+            to.afterTable(target.db, table);
+            progress({ table: table.name, phase: 'copy', rows, done: true });
           }
-          to.afterTable(target.db, table);
-          progress({ table: table.name, phase: 'copy', rows, done: true });
-        }
-      })
+        }),
+      )
       .immediate();
     to.verify(target.db);
-    // verified against the same snapshot the rows were copied from
+    // the target read back once committed, against the sums of the rows the copy read from the source
     return tables.map((table): TableCheck => {
-      const from = tableSum(source.db, table);
+      const from = sources.get(table.name)!;
       const to = tableSum(target.db, table);
       progress({ table: table.name, phase: 'verify', rows: to.rows, done: true });
       return {

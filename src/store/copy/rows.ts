@@ -78,17 +78,33 @@ export interface TableSum {
 }
 
 /**
+ * A table's sum taken a batch of rows at a time, the batches in primary-key order.
+ * @example const sum = new TableHasher(); for (const rows of readRows(db, table)) sum.add(rows); sum.sum()
+ */
+export class TableHasher {
+  private readonly hash = createHash('sha256');
+  private rows = 0;
+
+  add(batch: readonly unknown[][]): void {
+    let lines = '';
+    for (const row of batch) lines += `${JSON.stringify(row.map(canonical))}\n`;
+    this.hash.update(lines);
+    this.rows += batch.length;
+  }
+
+  sum(): TableSum {
+    return { rows: this.rows, checksum: this.hash.digest('hex') };
+  }
+}
+
+/**
  * Counts and hashes a table as stored: two databases whose tables have equal sums hold the same rows, value for value.
  * @example tableSum(db, table).checksum
  */
 export function tableSum(db: Db, table: CopyTable): TableSum {
-  const hash = createHash('sha256');
-  let rows = 0;
-  for (const batch of readRows(db, table)) {
-    for (const row of batch) hash.update(`${JSON.stringify(row.map(canonical))}\n`);
-    rows += batch.length;
-  }
-  return { rows, checksum: hash.digest('hex') };
+  const sum = new TableHasher();
+  for (const batch of readRows(db, table)) sum.add(batch);
+  return sum.sum();
 }
 
 /** True when the table holds no row. */

@@ -3,6 +3,8 @@
 import type { CopyTable } from '../copy/tables.js';
 import type { BulkColumn, Db, Dialect, Tx } from '../db.js';
 import { sqliteDialect, trigramQuery } from '../dialect.js';
+import { copyLines } from './copy-text.js';
+import { SEARCHED } from './search-fill.js';
 import { toParam } from './values.js';
 
 /** A statement ready for PostgreSQL: `$n` parameters, and how the caller's parameters fill them. */
@@ -110,6 +112,77 @@ function advanceIdentity(db: Db, table: CopyTable): void {
   db.prepare(`SELECT setval(pg_get_serial_sequence('${name.replace(/'/g, "''")}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`).get();
 }
 
+/** The connection `tms db copy` writes through (PgDb: its COPY FROM STDIN), known here by that method alone. */
+type CopyingDb = Db & { copyIn(text: string, chunks: Iterable<string>): number };
+
+/**
+ * The trigger functions whose work a copy does at once after its rows (loadDeferred): the search's table (migrations
+ * 8 and 10) and the catalog's change numbers (migrations 7 and 11). Any other trigger runs row by row as it would.
+ */
+const DEFERRED_TRIGGERS = [
+  'unit_search_inserted',
+  'unit_search_updated',
+  'unit_search_deleted',
+  'catalog_structure_changed',
+  'catalog_stats_numbered',
+  'catalog_translation_numbered',
+  'catalog_author_renamed',
+];
+
+/**
+ * A copy's writes into an empty schema with nothing maintained row by row meanwhile, all in the copy's transaction
+ * (all or nothing: a failure rolls the dropped indexes, foreign keys and disabled triggers back too). Its secondary
+ * indexes (those no constraint owns) and its foreign keys are dropped, and the triggers of DEFERRED_TRIGGERS disabled;
+ * after the rows, what those triggers would have written is written at once (unit_search from every unit, as a first
+ * load's fill does, pg/search-fill.ts; the statistics' and translations' change numbers in key order, and the catalog's), the
+ * indexes are built anew and the foreign keys added back from their definitions, each over its whole table at once
+ * (the copy of the 5,000-component site: BENCHMARKS.md, "`tms db copy` into PostgreSQL"). Needs the tables' owner,
+ * as migrations do.
+ */
+function loadDeferred(db: Db, write: () => void): void {
+  const inSchema = "SELECT oid FROM pg_class WHERE relnamespace = to_regnamespace(current_schema()) AND relkind = 'r'";
+  const indexes = db
+    .prepare(
+      `SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i
+       WHERE i.indrelid IN (${inSchema}) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+       ORDER BY i.indexrelid`,
+    )
+    .raw()
+    .all() as [string, string][];
+  const triggers = db
+    .prepare(
+      `SELECT t.tgrelid::regclass::text, quote_ident(t.tgname) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+       WHERE NOT t.tgisinternal AND t.tgrelid IN (${inSchema}) AND p.proname IN (${DEFERRED_TRIGGERS.map((f) => `'${f}'`).join(', ')}) ORDER BY 1, 2`,
+    )
+    .raw()
+    .all() as [string, string][];
+  const foreignKeys = db
+    .prepare(
+      `SELECT conrelid::regclass::text, quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint
+       WHERE contype = 'f' AND conrelid IN (${inSchema}) ORDER BY conrelid, conname`,
+    )
+    .raw()
+    .all() as [string, string, string][];
+  for (const [table, name] of foreignKeys) db.exec(`ALTER TABLE ${table} DROP CONSTRAINT ${name}`);
+  if (indexes.length > 0) db.exec(`DROP INDEX ${indexes.map(([name]) => name).join(', ')}`);
+  for (const [table, trigger] of triggers) db.exec(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+  write();
+  // migration 8's insert trigger (no unit is left to a fill: unit_search_pending stays empty)
+  db.exec(`INSERT INTO unit_search SELECT ${SEARCHED} FROM units`);
+  // migrations 7's and 11's: each statistics row and each translation numbered as its insert would have been (in key
+  // order), the catalog's numbers moved to the last ones and its structure raised once
+  db.exec(`UPDATE translation_stats s SET seq = n.seq FROM (SELECT translation_id, (SELECT stats FROM catalog_version WHERE id = 1)
+    + row_number() OVER (ORDER BY translation_id) AS seq FROM translation_stats) n WHERE s.translation_id = n.translation_id`);
+  db.exec(`UPDATE translations t SET seq = n.seq FROM (SELECT id, (SELECT translations FROM catalog_version WHERE id = 1)
+    + row_number() OVER (ORDER BY id) AS seq FROM translations) n WHERE t.id = n.id`);
+  db.exec(`UPDATE catalog_version c SET structure = c.structure + 1, stats = (SELECT coalesce(max(s.seq), c.stats) FROM translation_stats s),
+    translations = (SELECT coalesce(max(t.seq), c.translations) FROM translations t) WHERE c.id = 1`);
+  for (const [table, trigger] of triggers) db.exec(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
+  for (const [, definition] of indexes) db.exec(definition);
+  // each foreign key checked once over its whole table (a join) rather than a look-up per row
+  for (const [table, name, definition] of foreignKeys) db.exec(`ALTER TABLE ${table} ADD CONSTRAINT ${name} ${definition}`);
+}
+
 /**
  * The LIKE pattern of the texts containing `text` (its `%`, `_` and `\\` escaped: LIKE's default escape is `\\`), as
  * tms_icontains builds it.
@@ -197,6 +270,11 @@ export const postgresDialect: Dialect = {
     },
     snapshot(db) {
       db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    },
+    load: loadDeferred,
+    writeRows(db, table, rows) {
+      const columns = table.columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
+      (db as CopyingDb).copyIn(`COPY "${table.name.replace(/"/g, '""')}" (${columns}) FROM STDIN`, [copyLines(rows)]);
     },
     refusesNul: true,
     afterTable: advanceIdentity,

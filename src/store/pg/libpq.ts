@@ -25,6 +25,8 @@ export interface Pq {
   getvalue(row: number, col: number): string;
   getisnull(row: number, col: number): boolean;
   cmdTuples(): string;
+  putCopyData(data: Buffer): number;
+  putCopyEnd(errorMessage?: string): number;
   transactionStatus(): number;
   connect(conninfo: string, done: (error?: Error) => void): void;
   setNonBlocking(on: boolean): boolean;

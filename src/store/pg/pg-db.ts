@@ -175,6 +175,49 @@ export class PgDb implements Db {
     return result;
   }
 
+  /**
+   * Runs one `COPY … FROM STDIN` statement and sends it `chunks` of COPY's text format (pg/copy-text.ts); returns the
+   * rows it stored. A chunk that fails to come (the iterator throws) ends the COPY as failed on the server and is
+   * thrown; the server's own error (a constraint, bad input) is thrown as a statement's is.
+   * @example db.copyIn('COPY units (id, source) FROM STDIN', [copyLines(rows)])
+   */
+  copyIn(text: string, chunks: Iterable<string>): number {
+    const pq = this.connect();
+    pq.exec(text);
+    if (pq.resultStatus() !== 'PGRES_COPY_IN') {
+      this.check(pq, text);
+      throw new PgError(`not a COPY FROM STDIN: ${shortSql(text)}`, { code: undefined });
+    }
+    let failure: unknown;
+    try {
+      for (const chunk of chunks) {
+        if (pq.putCopyData(Buffer.from(chunk, 'utf8')) !== 1) {
+          throw new PgError(`${this.name}: sending rows to COPY failed: ${firstLine(pq.errorMessage())}`, { code: undefined });
+        }
+      }
+    } catch (e) {
+      failure = e;
+    }
+    pq.putCopyEnd(failure === undefined ? undefined : 'the rows to copy could not be read');
+    // the COPY's result, then none: every result read before the next statement
+    let error: unknown;
+    let changes = 0;
+    while (this.pq === pq && pq.getResult()) {
+      if (pq.resultStatus() === 'PGRES_COMMAND_OK') changes = Number.parseInt(pq.cmdTuples(), 10) || 0;
+      else if (error === undefined) {
+        try {
+          this.check(pq, text);
+        } catch (e) {
+          error = e;
+        }
+      }
+    }
+    if (failure !== undefined) throw failure;
+    if (error !== undefined) throw error;
+    this.totalChanges += changes;
+    return changes;
+  }
+
   /** BEGIN; on a session found lost (nothing of the transaction ran yet), once more on a new one. */
   private begin(retry: boolean): void {
     try {

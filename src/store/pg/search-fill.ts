@@ -10,7 +10,7 @@ import { preparedOnce } from '../statements.js';
 export const PG_FILL_CHUNK_UNITS = 5000;
 
 /** What unit_search holds of a unit (migration 8's triggers): its texts lowercased as tms_icontains compares them. */
-const SEARCHED = `id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu")`;
+export const SEARCHED = `id, translation_id, lower(source COLLATE "und-x-icu"), lower(target COLLATE "und-x-icu"), lower(context COLLATE "und-x-icu")`;
 
 const sql = preparedOnce((tx: Tx) => ({
   first: tx.prepare('SELECT lo, hi FROM unit_search_pending ORDER BY lo LIMIT 1'),
