@@ -1,14 +1,16 @@
-// `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units) under minutes of
-// read load (with BENCH_WRITERS, writes mixed in): the resident memory of every process it runs, sampled each second,
+// `npm run bench:serve-memory`: a whole `tms serve` holding the KeePassXC corpus ×10 (720k units), or a site bench:site
+// kept (BENCH_SITE_DIR), under minutes of read load (with BENCH_WRITERS, writes mixed in): the resident memory of
+// every process it runs, sampled each second,
 // slice by slice, to see whether it stays under the bound and flat (no growth) — and the requests served meanwhile.
 // Each tms process also reports its threads' V8 heaps, external memory and array buffers (scripts/memory-probe.cjs),
 // so each slice says which part of the resident memory grew: a heap, buffers, or the rest (malloc: SQLite's page
 // cache, native code).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createUpstream, tempDir } from '../test/helpers/git-repo.js';
+import { startGitServer } from '../test/helpers/git-server.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { webSignIn } from '../test/helpers/web-session.js';
 import { autocannon, keepassxcFiles, root, serveUrl } from './bench-lib.js';
@@ -38,39 +40,68 @@ const tms = path.join(path.resolve(checkout ?? root), 'bin', 'tms');
 const work = await tempDir('tms-bench-serve-memory-');
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-// --- the store: ten components of the same upstream in one project, synced by the CLI
-const upstream = path.join(work, 'keepassxc.git');
-await createUpstream({ dir: upstream, files: keepassxcFiles('bench:serve-memory') });
-const components = Array.from({ length: COPIES }, (_, i) => ({
-  name: `KeePassXC ${i}`,
-  slug: `keepassxc-${i}`,
-  repo: upstream,
-  branch: 'main',
-  filemask: 'share/translations/keepassxc_*.ts',
-  file_format: 'ts',
-  source_language: 'en',
-}));
-const configFile = path.join(work, 'tms.config.json');
-const config = {
-  database: pg ? pg.url('serve') : path.join(work, 'tms.sqlite'),
-  repos_dir: path.join(work, 'repos'),
-  log_level: 'warn',
-  // the load is anonymous: Weblate's default throttle for anonymous callers (100 a day) would answer 429
-  rate_limit: { anonymous: '', user: '' },
-  projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }],
-};
-await import('node:fs/promises').then((fs) => fs.writeFile(configFile, JSON.stringify(config)));
-const syncStart = performance.now();
-execFileSync(process.execPath, [tms, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
-const syncSeconds = (performance.now() - syncStart) / 1000;
+/**
+ * BENCH_SITE_DIR=<a folder bench:site kept (SITE_KEEP), or a copy of one>: its linked site is served instead (its
+ * configuration and store as they are: nothing generated, nothing synced; the store migrated forward by the first
+ * `tms` command, which is timed), its upstreams on a loopback git server of this run. The reads then also ask the
+ * dashboard, the project page, the language pages and component pages. Not with BENCH_POSTGRES.
+ */
+const siteDir = process.env.BENCH_SITE_DIR ? path.resolve(process.env.BENCH_SITE_DIR) : undefined;
+if (siteDir && pg) throw new Error('bench:serve-memory: BENCH_SITE_DIR serves the kept SQLite store; not with BENCH_POSTGRES');
+const gitServer = siteDir ? await startGitServer({ root: path.join(siteDir, 'upstream'), keepAliveTimeoutMs: 60_000 }) : undefined;
+let configFile = '';
 const cli = (...args: string[]) =>
   execFileSync(process.execPath, [tms, '--config', configFile, ...args], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] })
     .trim()
     .split('\n')
     .at(-1)!;
-const admin = WRITERS > 0 ? cli('user', 'add', 'admin', '--email', 'admin@example.test', '--admin') : '';
+// users of their own each run (a kept store may hold an earlier run's)
+const run = siteDir ? `${Date.now().toString(36)}-` : '';
+/** The admin's API token (for the commits). */
+let admin = '';
+/** What the report says of the store: how it came to be. */
+let storeLine: string;
+if (siteDir) {
+  const linked = path.join(siteDir, 'linked');
+  // the kept configuration names the git server of the run that kept the site (another port): moved to this run's
+  const kept = readFileSync(path.join(linked, 'tms.config.json'), 'utf8');
+  const moved = JSON.parse(kept.replace(/http:\/\/127\.0\.0\.1:\d+\//g, gitServer!.url(''))) as Record<string, unknown>;
+  configFile = path.join(linked, 'tms.serve-memory.config.json');
+  writeFileSync(configFile, JSON.stringify({ ...moved, log_level: 'warn', rate_limit: { anonymous: '', user: '' } }, null, 1));
+  const started = performance.now();
+  // any command opening the store migrates it: the first, the admin's creation, is timed
+  admin = cli('user', 'add', `${run}admin`, '--email', `${run}admin@example.test`, '--admin');
+  storeLine = `the site kept by bench:site (first \`tms\` command on it, migrating the store: ${((performance.now() - started) / 1000).toFixed(1)} s)`;
+} else {
+  // --- the store: ten components of the same upstream in one project, synced by the CLI
+  const upstream = path.join(work, 'keepassxc.git');
+  await createUpstream({ dir: upstream, files: keepassxcFiles('bench:serve-memory') });
+  const components = Array.from({ length: COPIES }, (_, i) => ({
+    name: `KeePassXC ${i}`,
+    slug: `keepassxc-${i}`,
+    repo: upstream,
+    branch: 'main',
+    filemask: 'share/translations/keepassxc_*.ts',
+    file_format: 'ts',
+    source_language: 'en',
+  }));
+  configFile = path.join(work, 'tms.config.json');
+  const config = {
+    database: pg ? pg.url('serve') : path.join(work, 'tms.sqlite'),
+    repos_dir: path.join(work, 'repos'),
+    log_level: 'warn',
+    // the load is anonymous: Weblate's default throttle for anonymous callers (100 a day) would answer 429
+    rate_limit: { anonymous: '', user: '' },
+    projects: [{ name: 'KeePassXC', slug: 'keepassxc', components }],
+  };
+  writeFileSync(configFile, JSON.stringify(config));
+  const syncStart = performance.now();
+  execFileSync(process.execPath, [tms, '--config', configFile, 'sync', 'keepassxc'], { stdio: 'ignore' });
+  storeLine = `${COPIES} components × the KeePassXC corpus (cold \`tms sync\` ${((performance.now() - syncStart) / 1000).toFixed(1)} s)`;
+}
+if (!admin && WRITERS > 0) admin = cli('user', 'add', `${run}admin`, '--email', `${run}admin@example.test`, '--admin');
 const writers = Array.from({ length: WRITERS }, (_, i) => {
-  const username = `writer${i}`;
+  const username = `${run}writer${i}`;
   const token = cli('user', 'add', username, '--email', `${username}@example.test`);
   execFileSync(process.execPath, [tms, '--config', configFile, 'user', 'password', username], {
     input: `${username}-password\n`,
@@ -95,7 +126,7 @@ const server = spawn(
     '0',
     ...(WORKERS ? ['--workers', WORKERS] : []),
   ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMS_MEMORY_PROBE_DIR: probeDir } },
+  { cwd: siteDir ? path.join(siteDir, 'linked') : work, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMS_MEMORY_PROBE_DIR: probeDir } },
 );
 process.on('exit', () => server.kill('SIGKILL'));
 const base = await serveUrl(server);
@@ -174,7 +205,7 @@ function breakdowns(pids: Iterable<number>): Breakdown[] {
 }
 
 // --- the load: distinct 100-unit pages of every translation, single units, statistics and changes, cycled
-const translations: { url: string; total: number; statistics_url: string; is_source: boolean }[] = [];
+const translations: { url: string; total: number; statistics_url: string; is_source: boolean; filename: string }[] = [];
 for (let next: string | null = `${base}/api/translations/?page_size=1000`; next; ) {
   const page = (await (await fetch(next)).json()) as { next: string | null; results: typeof translations };
   translations.push(...page.results);
@@ -189,6 +220,18 @@ for (const t of translations) {
 const unitIds = ((await (await fetch(`${base}/api/units/?page_size=1000`)).json()) as { results: { id: number }[] }).results.map((u) => u.id);
 for (const id of unitIds) paths.push(`/api/units/${id}/`);
 for (let p = 1; p <= 20; p++) paths.push(`/api/changes/?page=${p}`);
+if (siteDir) {
+  // the site's pages, each its own URL (`n=`) so the response cache does not answer: the dashboard, the project page,
+  // every language's page, and a hundred components' pages
+  const project = new URL(translations[0]!.url).pathname.split('/')[3]!;
+  const languages = [...new Set(translations.map((t) => new URL(t.url).pathname.split('/')[5]!))];
+  const componentsSeen = [...new Set(translations.map((t) => new URL(t.url).pathname.split('/')[4]!))];
+  for (let n = 1; n <= 100; n++) {
+    paths.push(`/?n=${n}`, `/projects/${project}/?n=${n}`);
+    paths.push(`/projects/${project}/${componentsSeen[Math.floor((n * componentsSeen.length) / 101)]}/?n=${n}`);
+  }
+  for (const code of languages) for (let n = 1; n <= 10; n++) paths.push(`/languages/${code}/?n=${n}`);
+}
 // shuffled once, so each slice asks for a different mix
 for (let i = paths.length - 1; i > 0; i--) {
   const j = Math.floor(Math.random() * (i + 1));
@@ -198,14 +241,24 @@ let cursor = 0;
 
 // --- the writers: units of the translations other than the source, 200 from each of 20 translations
 const writable: { id: number; translation: string }[] = [];
-const others = translations.filter((t) => !t.is_source);
+/** The components of those translations: the commits go to each in turn. */
+const committed: string[] = [];
+// on a kept site, only translations whose file is in the repository (a grown site's added ones have none: a commit
+// could not write their edits, and answers so)
+const workingCopies = siteDir ? readdirSync(path.join(siteDir, 'linked', 'repos'), { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+const copies = workingCopies.flatMap((p) => readdirSync(path.join(p.parentPath, p.name)).map((c) => path.join(p.parentPath, p.name, c)));
+const others = translations.filter((t) => !t.is_source && (!siteDir || copies.some((c) => existsSync(path.join(c, t.filename)))));
 // 20 translations spread over the components, so each commit finds edits to write
 for (const t of WRITERS > 0 ? Array.from({ length: 20 }, (_, i) => others[Math.floor((i * others.length) / 20)]!) : []) {
   const units = new URL(t.url).pathname.replace(/\/$/, '/units/');
-  const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number }[] };
+  const page = (await (await fetch(`${base}${units}?page_size=200`)).json()) as { results: { id: number; source: string[] }[] };
   // the editor's address of the translation: /translate/<project>/<component>/<language>/
   const editor = new URL(t.url).pathname.replace(/^\/api\/translations\//, '/translate/');
-  for (const u of page.results) writable.push({ id: u.id, translation: editor });
+  // strings with one form: the writes send one (a plural's would be refused: "Number of plurals does not match")
+  for (const u of page.results) if (u.source.length === 1) writable.push({ id: u.id, translation: editor });
+  // its component's repository address (`/api/components/<project>/<component>/repository/`), for the commits
+  const repository = new URL(t.url).pathname.replace(/^\/api\/translations\/([^/]+)\/([^/]+)\/.*$/, '/api/components/$1/$2/repository/');
+  if (!committed.includes(repository)) committed.push(repository);
 }
 /** Requests that failed over the whole run, by status ('no answer' where none came, 'timeout', 'error'). */
 const failedReads = new Map<string, number>();
@@ -244,12 +297,13 @@ const startWriters = async () => {
                 body: JSON.stringify({ target: [`edit ${w}/${n}`], state: 20 }),
               })
           ).catch(() => undefined);
-          await r?.arrayBuffer().catch(() => undefined);
+          // a refusal's answer is kept for the tally (its detail says why); any other is read to its end
+          const answer = r && r.status >= 400 ? await r.text().catch(() => '') : await r?.arrayBuffer().catch(() => undefined);
           writes.times.push(performance.now() - t);
           if (r && r.status < 400) writes.done++;
           else {
             writes.failed++;
-            tally(failedWrites, r ? String(r.status) : 'no answer');
+            tally(failedWrites, r ? `${r.status} ${String(answer).slice(0, 120)}` : 'no answer');
           }
           if (WRITE_PAUSE > 0) await new Promise((resolve) => setTimeout(resolve, WRITE_PAUSE));
         }
@@ -263,7 +317,7 @@ const startWriters = async () => {
         await new Promise((r) => setTimeout(r, COMMIT_EVERY * 1000));
         const t = performance.now();
         // an answer that never comes (undici gives up after 300 s) counts as a failed commit
-        const r = await fetch(`${base}/api/components/keepassxc/keepassxc-${c % COPIES}/repository/`, {
+        const r = await fetch(`${base}${committed[c % committed.length]}`, {
           method: 'POST',
           headers: { Authorization: `Token ${admin}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ operation: 'commit' }),
@@ -343,32 +397,35 @@ await Promise.all(writing);
 const ended = new Promise((resolve) => server.once('exit', resolve));
 server.kill('SIGTERM');
 await ended;
+await gitServer?.close();
 
 const units = translations.reduce((n, t) => n + t.total, 0);
 const first = slices[0]!;
 const last = slices[slices.length - 1]!;
 const maxPer = Math.max(...slices.map((s) => s.maxPerProcess));
-console.log(`\n## Serving ${units.toLocaleString('en')} units (\`npm run bench:serve-memory\`)\n`);
+console.log(`\n## Serving ${units.toLocaleString('en')} units in ${translations.length.toLocaleString('en')} translations (\`npm run bench:serve-memory\`)\n`);
 console.log(
   `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}. ${COPIES} components × the KeePassXC corpus (cold \`tms sync\` ${syncSeconds.toFixed(1)} s), \`tms serve\`${
+    .join(' ')}. ${storeLine}, \`tms serve\`${
     WORKERS ? ` --workers ${WORKERS}` : ''
-  } on ${pg ? 'PostgreSQL' : 'SQLite'} loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages), ${SECONDS} s in ${SLICE}-s slices${
+  } on ${pg ? 'PostgreSQL' : 'SQLite'} loaded by autocannon (${CONNECTIONS} connections) with ${paths.length.toLocaleString('en')} distinct paths (100-unit pages of every translation, statistics, ${unitIds.length} units, change pages${siteDir ? ', the dashboard, project, language and component pages' : ''}), ${SECONDS} s in ${SLICE}-s slices${
     WRITERS > 0
-      ? `; meanwhile ${WRITERS} users writing in a loop each (unit PATCHes through the API, every fifth write a suggestion through the editor's form, ${WRITE_PAUSE} ms between a writer's writes, over ${writable.length} units of 20 translations across the components) and a commit of one component every ${COMMIT_EVERY} s`
+      ? `; meanwhile ${WRITERS} users writing in a loop each (unit PATCHes through the API, every fifth write a suggestion through the editor's form, ${WRITE_PAUSE} ms between a writer's writes, over ${writable.length} units of 20 translations across ${committed.length} components) and a commit of one of those components every ${COMMIT_EVERY} s`
       : ''
   }. Resident memory of the server's processes sampled each second; before the load: ${[...before.values()].map((m) => `${m.toFixed(0)} MiB`).join(' + ')}.\n`,
 );
 const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))] ?? Number.NaN;
-const writeColumns = WRITERS > 0 ? ' writes/s | write p99 | writes refused | commits (failed) |' : '';
+const writeColumns = WRITERS > 0 ? ' writes answered | writes/s | write p50 | write p99 | writes refused | commits (failed) |' : '';
 console.log(`| slice | reads/s | read p50 | read p99 | reads failed |${writeColumns} processes | max RSS per process | max RSS, all processes |`);
-console.log(`|---|---:|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|' : ''}---:|---:|---:|`);
+console.log(`|---|---:|---:|---:|---:|${WRITERS > 0 ? '---:|---:|---:|---:|---:|---:|' : ''}---:|---:|---:|`);
 slices.forEach((s, i) => {
   const w = s.writes;
   const writeCells =
-    WRITERS > 0 ? ` ${(w.done / SLICE).toFixed(1)} | ${quantile(w.times, 0.99).toFixed(0)} ms | ${w.failed} | ${w.commits} (${w.commitsFailed}) |` : '';
+    WRITERS > 0
+      ? ` ${w.times.length} | ${(w.done / SLICE).toFixed(1)} | ${quantile(w.times, 0.5).toFixed(0)} ms | ${quantile(w.times, 0.99).toFixed(0)} ms | ${w.failed} | ${w.commits} (${w.commitsFailed}) |`
+      : '';
   console.log(
     `| ${i * SLICE}–${(i + 1) * SLICE} s | ${s.rps.toFixed(0)} | ${s.p50} ms | ${s.p99} ms | ${s.failed} |${writeCells} ${s.processes} | ${s.maxPerProcess.toFixed(0)} MiB | ${s.maxTotal.toFixed(0)} MiB |`,
   );
@@ -378,6 +435,21 @@ console.log(
     ((last.maxPerProcess - first.maxPerProcess) / first.maxPerProcess) * 100
   ).toFixed(1)} %).`,
 );
+// "flat", the rule used before: over the second half of the run (the last five minutes of ten), the peak of its last
+// slice against its first's within 5 %; and the second half's highest peak against the first half's
+const half = Math.floor(slices.length / 2);
+const peak = (list: typeof slices, key: 'maxPerProcess' | 'maxTotal') => Math.max(...list.map((s) => s[key]));
+const growth = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`;
+for (const [key, name] of [
+  ['maxPerProcess', 'the largest process'],
+  ['maxTotal', 'all processes together'],
+] as const) {
+  const from = slices[half]![key];
+  const to = last[key];
+  console.log(
+    `Flat (${name}): the last ${slices.length - half} slices ${from.toFixed(0)} → ${to.toFixed(0)} MiB, ${growth(from, to)} (${Math.abs(to - from) / from <= 0.05 ? 'within' : 'NOT within'} 5 %); highest peak of the first half ${peak(slices.slice(0, half), key).toFixed(0)} MiB, of the second ${peak(slices.slice(half), key).toFixed(0)} MiB (${growth(peak(slices.slice(0, half), key), peak(slices.slice(half), key))}).`,
+  );
+}
 const leader = server.pid!;
 const f = (n: number) => n.toFixed(0);
 console.log(
