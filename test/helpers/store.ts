@@ -179,3 +179,21 @@ export function counting(store: Store, counts: Counts): Store {
     },
   });
 }
+
+/**
+ * How SQLite plans each statement of `calls` (those a counting store recorded), with the parameters it ran with: the
+ * plan's detail lines by SQL text, each text once.
+ * @example for (const [sql, details] of await sqlitePlans(store, writeCalls)) expect(details.join('\n'), sql).not.toContain('AUTOMATIC')
+ */
+export async function sqlitePlans(store: Pick<Store, 'read'>, calls: readonly { sql: string; params: unknown[] }[]): Promise<Map<string, string[]>> {
+  const plans = new Map<string, string[]>();
+  for (const { sql, params } of calls) {
+    if (plans.has(sql)) continue;
+    const rows = (await store.read((tx) => tx.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params))) as { detail: string }[];
+    plans.set(
+      sql,
+      rows.map((r) => r.detail),
+    );
+  }
+  return plans;
+}

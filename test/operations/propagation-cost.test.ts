@@ -10,7 +10,7 @@ import { State } from '../../src/domain/unit.js';
 import { editUnit } from '../../src/operations/index.js';
 import type { Store } from '../../src/store/index.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { type Counts, counting, onPostgres, sqlOn, unitBySource } from '../helpers/store.js';
+import { type Counts, counting, onPostgres, sqlOn, sqlitePlans, unitBySource } from '../helpers/store.js';
 
 const COPIES = ['copy1', 'copy2', 'copy3', 'copy4', 'copy5'];
 
@@ -74,15 +74,7 @@ describe.skipIf(onPostgres)('an edit on SQLite', () => {
       const result = await editUnit(store, { unitId: quit.id, target: ['Beenden'], state: State.TRANSLATED, user: { id: 1 }, mayPropagateTo: () => true });
       expect(result.propagated).toHaveLength(2);
       // each statement of the edit's write as SQLite plans it, with the parameters it ran with
-      const plans = new Map<string, string[]>();
-      for (const { sql, params } of writeCalls) {
-        if (plans.has(sql)) continue;
-        const rows = await env.store.read(async (tx) => (await tx.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params)) as { detail: string }[]);
-        plans.set(
-          sql,
-          rows.map((r) => r.detail),
-        );
-      }
+      const plans = await sqlitePlans(env.store, writeCalls);
       for (const [sql, details] of plans)
         expect(
           details.filter((d) => d.includes('AUTOMATIC')),

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupMemory, sameSourceMatches } from '../../src/store/memory.repo.js';
 import { type WriteEnv, createWriteEnv } from '../helpers/api-write-env.js';
-import { counting, onPostgres, sqlOn } from '../helpers/store.js';
+import { counting, onPostgres, sqlOn, sqlitePlans } from '../helpers/store.js';
 
 describe('a memory lookup', () => {
   let env: WriteEnv;
@@ -43,15 +43,7 @@ describe('a memory lookup', () => {
     expect(await store.read((tx) => lookupMemory(tx, 'Open a file', en, de, all))).not.toEqual([]);
     expect(await store.read((tx) => sameSourceMatches(tx, 'Open a file', en, de, all, null))).not.toEqual([]);
     // each statement the lookups ran as SQLite plans it, with the parameters it ran with
-    const plans = new Map<string, string[]>();
-    for (const { sql, params } of readCalls) {
-      if (plans.has(sql)) continue;
-      const rows = await env.store.read(async (tx) => (await tx.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params)) as { detail: string }[]);
-      plans.set(
-        sql,
-        rows.map((r) => r.detail),
-      );
-    }
+    const plans = await sqlitePlans(env.store, readCalls);
     const throughStringIndex = [...plans].filter(([, details]) => details.some((d) => d.includes('units_string')));
     expect(throughStringIndex.length).toBeGreaterThanOrEqual(1);
     for (const [sql, details] of plans) {
